@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# build.sh -- builds posenc, installing the toolchain when it is missing.
+#
+#   ./build.sh            toolchain + npm deps + wasm (SIMD and scalar) + native tests + page
+#   ./build.sh serve      the above, then serve the page at http://localhost:5173
+#   ./build.sh test       the above + Chromium, then every test (node --test)
+#   ./build.sh bench      the above, then the benchmark table
+#   ./build.sh wasm       only the two wasm artifacts (assumes the toolchain)
+#
+# A second run with nothing changed only checks stamps (a few seconds).
+set -euo pipefail
+cd "$(dirname "$0")"
+ROOT=$PWD
+export NODE_PATH=/usr/share/nodejs   # Debian's emcc needs acorn from here under NodeSource's node
+
+log() { printf '[build] %s\n' "$*" >&2; }
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else "$@"; fi; }
+
+apt_ensure() { # apt_ensure CMD PKG...: install PKGs when CMD is not on PATH
+    local cmd=$1; shift
+    command -v "$cmd" >/dev/null 2>&1 && return 0
+    log "installing $* (Debian packages)"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null || true
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@" >/dev/null
+}
+
+ensure_toolchain() {
+    apt_ensure emcc emscripten
+    apt_ensure clang clang
+    # clang's sanitizer runtimes live in a separate package on Debian
+    if ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.asan*.a >/dev/null 2>&1; then
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q libclang-rt-14-dev >/dev/null 2>&1 || true
+    fi
+}
+
+ensure_npm() {
+    if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+        log "npm ci"
+        npm ci --no-audit --no-fund >&2
+    fi
+}
+
+ensure_chromium() { apt_ensure chromium chromium; }
+
+hash_of() { cat "$@" | sha256sum | cut -c1-64; }
+
+EXPORTS=$(grep -v '^\s*#' c_src/exports.txt | grep -v '^\s*$' | sed 's/^/_/' | paste -sd, -)
+CFLAGS_WASM=(-O3 -std=c11 -Wall -Wextra -Werror -ffp-contract=off
+    --no-entry -sSTANDALONE_WASM -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=16MB
+    -sMAXIMUM_MEMORY=2GB -sERROR_ON_UNDEFINED_SYMBOLS=1 "-sEXPORTED_FUNCTIONS=$EXPORTS")
+
+build_wasm() {
+    mkdir -p dist
+    local key; key=$(hash_of c_src/* build.sh)
+    if [ -f dist/.stamp ] && [ "$(cat dist/.stamp)" = "$key" ] && [ -f dist/posenc.wasm ] && [ -f dist/posenc.simd.wasm ]; then
+        log "wasm up to date"
+    else
+        log "emcc (scalar)"; emcc c_src/*.c "${CFLAGS_WASM[@]}" -o dist/posenc.wasm
+        log "emcc (simd128)"; emcc c_src/*.c "${CFLAGS_WASM[@]}" -msimd128 -o dist/posenc.simd.wasm
+        echo "$key" > dist/.stamp
+    fi
+    for f in dist/posenc.simd.wasm dist/posenc.wasm; do
+        printf '[build] %-22s %8d bytes  sha256 %s\n' "$f" "$(stat -c %s "$f")" "$(sha256sum "$f" | cut -c1-16)" >&2
+    done
+}
+
+# Native C tests: every tests/native/test_*.c is its own program linked with the core, built
+# with AddressSanitizer and UBSan. tests/native.test.js runs them under node --test.
+build_native() {
+    mkdir -p build/native
+    local san=(-fsanitize=address,undefined -fno-sanitize-recover=all)
+    echo 'int main(void){return 0;}' > build/native/probe.c
+    if ! clang "${san[@]}" build/native/probe.c -o build/native/probe 2>/dev/null; then
+        log "sanitizer runtime missing: native tests built without sanitizers"; san=()
+    fi
+    local key; key=$(hash_of c_src/* tests/native/* build.sh)
+    if [ -f build/native/.stamp ] && [ "$(cat build/native/.stamp)" = "$key" ]; then
+        log "native tests up to date"; return
+    fi
+    for t in tests/native/test_*.c; do
+        local out=build/native/$(basename "$t" .c)
+        clang -std=c11 -O1 -g -Wall -Wextra -Werror -ffp-contract=off "${san[@]}" -Ic_src \
+            c_src/*.c "$t" -lm -o "$out"
+    done
+    echo "$key" > build/native/.stamp
+    log "native tests built: $(ls tests/native/test_*.c | wc -l)"
+}
+
+build_web() { log "vite build"; npx vite build web --logLevel warn >&2; }
+
+cmd=${1:-build}
+case "$cmd" in
+    wasm) build_wasm ;;
+    build) ensure_toolchain; ensure_npm; build_wasm; build_native; build_web ;;
+    serve) ensure_toolchain; ensure_npm; build_wasm
+           log "serving http://localhost:5173 (Ctrl-C stops)"
+           exec npx vite web --host 127.0.0.1 --port 5173 --strictPort ;;
+    test) ensure_toolchain; ensure_chromium; ensure_npm; build_wasm; build_native; build_web
+          exec node --test --test-concurrency=2 tests/ ;;
+    bench) ensure_toolchain; ensure_npm; build_wasm; exec node bench/index.js ;;
+    *) echo "usage: $0 [build|serve|test|bench|wasm]" >&2; exit 2 ;;
+esac

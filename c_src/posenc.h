@@ -1,0 +1,169 @@
+/*
+ * posenc.h -- transformer positional encodings, exact and fast.
+ *
+ * WHAT THIS IS
+ *   One numeric core for every major positional-encoding family: sinusoidal (1-D and MAE 2-D),
+ *   learned tables, RoPE and its context-extension scalings, ALiBi, T5 buckets, Shaw and
+ *   Transformer-XL relative attention, and the scaled dot-product attention that consumes them.
+ *   The same C compiles natively (tests, sanitizers, fuzzing) and to WebAssembly with and
+ *   without SIMD128; the npm package and the web page call exactly this code.
+ *
+ * MEMORY LAYOUT
+ *   Every array is row-major and dense; the caller owns every buffer.
+ *     absolute tables      [position][dim]            (sinusoidal, learned, 2-D: row = r*W + c)
+ *     activations          [token][head][dim]  "thd"  (or [head][token][dim] "htd")
+ *     bias matrices        [head][query][key]          masked entries are -INFINITY
+ *     bucket/index maps    [query][key]  int32
+ *   Query i sits at position i + offset, key j at position j; relative position rp = j - (i+offset).
+ *
+ * PAIRING LAYOUTS
+ *   Sinusoids and rotations act on pairs of components. Pair i of a width-d vector is
+ *     INTERLEAVED  (x[2i], x[2i+1])        paper PE table, GPT-J / RoFormer / Meta LLaMA RoPE
+ *     SPLIT / HALF (x[i],  x[i + d/2])     tensor2tensor, fairseq, MAE, GPT-NeoX / HF Llama RoPE
+ *   Getting this wrong gives finite but wrong numbers, so it is always an explicit argument.
+ *
+ * PRECISION
+ *   The reference is float64 mathematics. Tables and rotations are stored as float32 but are
+ *   accurate to 2e-6 absolute for every position below 2^20: angles are never formed in float32
+ *   (p*w in float32 is 4e-4 off at p = 5000). Frequencies are computed in float64.
+ *   Where a canonical implementation has a float32 or rounding quirk, posenc follows the
+ *   mathematics and the docs say so.
+ *
+ * HOW SINUSOIDS ARE MADE FAST (ANGLE ADDITION)
+ *   A table of sin/cos(p*w_i) is filled in blocks of B rows. The first B rows are computed
+ *   exactly (float64 argument reduction and polynomials); every later block is the first block
+ *   rotated by the block's start angle, which is the shift identity PE[p+k] = M_k PE[p]:
+ *       sin(a+b) = sin a cos b + cos a sin b,   cos(a+b) = cos a cos b - sin a sin b.
+ *   Each element is then one complex multiply of two correctly rounded float32 factors (error
+ *   below 3e-7, never accumulated because every block restarts from exact values), and only
+ *   about 2*sqrt(rows) exact sin/cos evaluations are needed per pair. A vectorised sin/cos per
+ *   element would cost 10x more arithmetic for the same precision; the recurrence
+ *   PE[p+1] = M_1 PE[p] without re-seeding drifts by ~p ulps. See c_src/trig.c.
+ *
+ * SIMD
+ *   Kernels are written once against the small vector layer in posenc_simd.h, which maps to
+ *   wasm SIMD128 when __wasm_simd128__ is defined and to plain scalar C otherwise. The SIMD and
+ *   scalar builds agree within 1e-6; every kernel has a plain scalar reference in the native tests.
+ *
+ * STATUS CODES
+ *   Every exported function returns int32_t: POSENC_OK (0) or a negative POSENC_E_* code, and
+ *   writes nothing to the output when it fails validation. posenc_status_string() names a code.
+ *   The core never aborts, prints, exits, allocates during compute, or touches memory outside
+ *   the buffers it was given. Sizes are int32_t; an array may hold at most POSENC_MAX_ELEMENTS.
+ *
+ * DETERMINISM
+ *   Results depend only on the arguments (learned-table initialisation takes an explicit seed).
+ */
+#ifndef POSENC_H
+#define POSENC_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define POSENC_VERSION_MAJOR 0
+#define POSENC_VERSION_MINOR 1
+#define POSENC_VERSION_PATCH 0
+
+/* The largest element count of any one array (1 GiB of float32): keeps every byte offset in
+ * range of a 32-bit wasm address space with room for the inputs. */
+#define POSENC_MAX_ELEMENTS (1 << 28)
+
+typedef enum posenc_status {
+    POSENC_OK = 0,
+    POSENC_E_NULL = -1,    /* a required pointer is NULL */
+    POSENC_E_SIZE = -2,    /* a count or size is < 1 or its array would exceed POSENC_MAX_ELEMENTS */
+    POSENC_E_ODD = -3,     /* a dimension that must be even (made of pairs) is odd */
+    POSENC_E_PARAM = -4,   /* a real parameter is NaN, infinite or outside its range */
+    POSENC_E_ENUM = -5,    /* an enum argument is not one of its defined values */
+    POSENC_E_RANGE = -6,   /* an index or position lies outside the table it addresses */
+    POSENC_E_SCRATCH = -7, /* a caller buffer is smaller than its posenc_*_size helper says */
+    POSENC_E_MISSING = -8, /* a required parameter was not given (e.g. a scaling key) */
+    POSENC_E_NOMEM = -9    /* used by the JS layer: the wasm heap could not grow */
+} posenc_status;
+
+/* Pairing of components; see PAIRING LAYOUTS above. HALF is the same as SPLIT. */
+typedef enum posenc_layout {
+    POSENC_LAYOUT_INTERLEAVED = 0,
+    POSENC_LAYOUT_SPLIT = 1,
+    POSENC_LAYOUT_HALF = 1
+} posenc_layout;
+
+/* Static text for a status code ("ok", "odd dimension", ...); never NULL. */
+const char *posenc_status_string(int32_t code);
+
+/* Bit 0: built with SIMD128. Lets a loader that was handed raw bytes report its backend. */
+int32_t posenc_build_flags(void);
+
+/* ======================================================================================
+ * SINUSOIDAL (SPEC.md section 1)
+ *
+ * Frequencies, for h = floor(dim/2) pairs (pair i = 0..h-1):
+ *   PAPER  w_i = base^(-2i/dim)          (Vaswani et al.; for odd dim see POSENC_ODD_*)
+ *   T2T    w_i = base^(-i/max(h-1, 1))   (tensor2tensor / fairseq: lowest frequency is 1/base)
+ * Row p (position offset + p):
+ *   INTERLEAVED  [sin(p w_0), cos(p w_0), sin(p w_1), cos(p w_1), ...]
+ *   SPLIT        [sin(p w_0) .. sin(p w_{h-1}), cos(p w_0) .. cos(p w_{h-1})]
+ * ====================================================================================== */
+
+typedef enum posenc_spacing {
+    POSENC_SPACING_PAPER = 0,
+    POSENC_SPACING_T2T = 1
+} posenc_spacing;
+
+/* What an odd dim means (the canonical codes disagree, so the caller chooses):
+ *   ERROR  odd dim is POSENC_E_ODD (the PyTorch tutorial cannot build it either)
+ *   PAD    h = floor(dim/2) pairs with frequencies computed for the even width 2h, then one
+ *          zero column on the right (tensor2tensor, fairseq)
+ *   XLM    channel j uses angle p / base^(2*floor(j/2)/dim) with the true dim: ceil(dim/2)
+ *          sines and floor(dim/2) cosines. INTERLEAVED gives the XLM/DistilBERT table, SPLIT
+ *          the Marian one (sines first). PAPER spacing only. */
+typedef enum posenc_odd {
+    POSENC_ODD_ERROR = 0,
+    POSENC_ODD_PAD = 1,
+    POSENC_ODD_XLM = 2
+} posenc_odd;
+
+/* The frequencies w_i (radians per position) as float64, into out[ceil(dim/2)]
+ * (entries beyond the pairs actually used by a PAD table are not written; *count gets the number
+ * written). base > 1 and finite. */
+int32_t posenc_sinusoidal_freqs(double *out, int32_t *count, int32_t dim, double base,
+                                posenc_spacing spacing, posenc_odd odd);
+
+/* out[length][dim] = the sinusoidal table for positions offset .. offset+length-1.
+ * offset may be fractional or negative; |offset| + length <= 2^31. */
+int32_t posenc_sinusoidal_fill(float *out, int32_t length, int32_t dim, double base,
+                               posenc_layout layout, posenc_spacing spacing, posenc_odd odd,
+                               double offset);
+
+/* MAE 2-D sin-cos: out[(cls ? 1 : 0) + height*width][dim], dim a multiple of 4.
+ * Patch (r, c) is row r*width + c (after the optional all-zero cls row). The first dim/2
+ * channels encode the column c, the last dim/2 the row r, each as a SPLIT paper-spacing table
+ * of width dim/2 (this is MAE's order despite its variable names). */
+int32_t posenc_sinusoidal2d_fill(float *out, int32_t height, int32_t width, int32_t dim,
+                                 double base, int32_t cls_token);
+
+/* out[length][length] = table . table^T (float64 accumulation), or cosine similarity when
+ * normalize != 0 (a zero row gives 0 similarity). */
+int32_t posenc_similarity(float *out, const float *table, int32_t length, int32_t dim,
+                          int32_t normalize);
+
+/* ======================================================================================
+ * ROPE (SPEC.md section 3)                                    -- see issue "RoPE complete"
+ * ====================================================================================== */
+
+/* ======================================================================================
+ * RELATIVE AND LEARNED (SPEC.md sections 2, 4, 5, 6)          -- see issue "Relative and learned"
+ * ====================================================================================== */
+
+/* ======================================================================================
+ * ATTENTION (SPEC.md section 7)                               -- see issue "Attention engine"
+ * ====================================================================================== */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* POSENC_H */

@@ -1,0 +1,43 @@
+/*
+ * posenc_internal.h -- helpers shared between the family files (never installed).
+ */
+#ifndef POSENC_INTERNAL_H
+#define POSENC_INTERNAL_H
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "posenc.h"
+#include "posenc_simd.h"
+
+/* Validation helpers: each returns POSENC_OK or the code to return. */
+static inline int32_t posenc__check_count(int64_t n) {
+    return (n >= 1 && n <= POSENC_MAX_ELEMENTS) ? POSENC_OK : POSENC_E_SIZE;
+}
+/* a*b elements (each factor already >= 1) must fit POSENC_MAX_ELEMENTS */
+static inline int32_t posenc__check_elems2(int64_t a, int64_t b) {
+    if (a < 1 || b < 1) return POSENC_E_SIZE;
+    if (a > POSENC_MAX_ELEMENTS || b > POSENC_MAX_ELEMENTS) return POSENC_E_SIZE;
+    return (a * b <= POSENC_MAX_ELEMENTS) ? POSENC_OK : POSENC_E_SIZE;
+}
+static inline int32_t posenc__check_elems3(int64_t a, int64_t b, int64_t c) {
+    if (posenc__check_elems2(a, b) != POSENC_OK || c < 1 || c > POSENC_MAX_ELEMENTS)
+        return POSENC_E_SIZE;
+    return (a * b * c <= POSENC_MAX_ELEMENTS) ? POSENC_OK : POSENC_E_SIZE;
+}
+static inline int posenc__finite(double x) { return x == x && x - x == 0.0; }
+
+/*
+ * The angle-addition table engine (trig.c).
+ *
+ * For row r in [0, rows) and pair i in [0, npairs):  a = (p0 + r*step) * w[i]
+ *   sin_out[r*row_stride + i*ps] = scale * sin(a),   cos_out[r*row_stride + i*ps] = scale * cos(a)
+ * where ps = 2 when interleaved (then cos_out must be sin_out + 1) and 1 otherwise.
+ * w is float64 radians per position. Error below 3e-7*scale for |p0| + rows*|step| < 2^30.
+ */
+void posenc__sincos_table(float *sin_out, float *cos_out, size_t row_stride, int interleaved,
+                          int32_t rows, int32_t npairs, double p0, double step, const double *w,
+                          double scale);
+
+#endif /* POSENC_INTERNAL_H */

@@ -1,0 +1,93 @@
+/*
+ * posenc_simd.h -- the one vector layer every kernel is written against (internal).
+ *
+ * pv4 is four float32 lanes. With __wasm_simd128__ it is a v128_t and each operation is one
+ * SIMD128 instruction; otherwise it is a struct of four floats and each operation a plain loop,
+ * which is what the scalar wasm build and the native (sanitizer) tests run. A kernel is written
+ * once; the two builds differ only in this file, so "SIMD agrees with scalar" tests the kernels,
+ * not two hand-written copies.
+ *
+ * No fused multiply-add exists in SIMD128, and the scalar branch must not use one either (the
+ * native compiler might contract a*b+c): that keeps the two builds within rounding of each other.
+ */
+#ifndef POSENC_SIMD_H
+#define POSENC_SIMD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#define POSENC_SIMD 1
+
+typedef v128_t pv4;
+static inline pv4 pv4_load(const float *p) { return wasm_v128_load(p); }
+static inline void pv4_store(float *p, pv4 v) { wasm_v128_store(p, v); }
+static inline pv4 pv4_splat(float x) { return wasm_f32x4_splat(x); }
+static inline pv4 pv4_set(float a, float b, float c, float d) { return wasm_f32x4_make(a, b, c, d); }
+static inline pv4 pv4_add(pv4 a, pv4 b) { return wasm_f32x4_add(a, b); }
+static inline pv4 pv4_sub(pv4 a, pv4 b) { return wasm_f32x4_sub(a, b); }
+static inline pv4 pv4_mul(pv4 a, pv4 b) { return wasm_f32x4_mul(a, b); }
+static inline pv4 pv4_div(pv4 a, pv4 b) { return wasm_f32x4_div(a, b); }
+static inline pv4 pv4_max(pv4 a, pv4 b) { return wasm_f32x4_pmax(a, b); }
+static inline pv4 pv4_min(pv4 a, pv4 b) { return wasm_f32x4_pmin(a, b); }
+/* [a1, a0, a3, a2]: the partner of each component inside its interleaved pair */
+static inline pv4 pv4_swap_pairs(pv4 a) { return wasm_i32x4_shuffle(a, a, 1, 0, 3, 2); }
+/* [a0, a0, a1, a1] and [a2, a2, a3, a3]: widen one value per pair to both components */
+static inline pv4 pv4_dup_lo(pv4 a) { return wasm_i32x4_shuffle(a, a, 0, 0, 1, 1); }
+static inline pv4 pv4_dup_hi(pv4 a) { return wasm_i32x4_shuffle(a, a, 2, 2, 3, 3); }
+/* even lanes of a then of b: [a0, a2, b0, b2]; odd lanes: [a1, a3, b1, b3] */
+static inline pv4 pv4_even(pv4 a, pv4 b) { return wasm_i32x4_shuffle(a, b, 0, 2, 4, 6); }
+static inline pv4 pv4_odd(pv4 a, pv4 b) { return wasm_i32x4_shuffle(a, b, 1, 3, 5, 7); }
+/* interleave: [a0, b0, a1, b1] and [a2, b2, a3, b3] */
+static inline pv4 pv4_zip_lo(pv4 a, pv4 b) { return wasm_i32x4_shuffle(a, b, 0, 4, 1, 5); }
+static inline pv4 pv4_zip_hi(pv4 a, pv4 b) { return wasm_i32x4_shuffle(a, b, 2, 6, 3, 7); }
+static inline float pv4_hsum(pv4 a) {
+    return (wasm_f32x4_extract_lane(a, 0) + wasm_f32x4_extract_lane(a, 1)) +
+           (wasm_f32x4_extract_lane(a, 2) + wasm_f32x4_extract_lane(a, 3));
+}
+static inline float pv4_hmax(pv4 a) {
+    float x = wasm_f32x4_extract_lane(a, 0), y = wasm_f32x4_extract_lane(a, 1);
+    float z = wasm_f32x4_extract_lane(a, 2), w = wasm_f32x4_extract_lane(a, 3);
+    float m = x > y ? x : y, n = z > w ? z : w;
+    return m > n ? m : n;
+}
+
+#else
+#define POSENC_SIMD 0
+
+typedef struct { float v[4]; } pv4;
+static inline pv4 pv4_load(const float *p) { pv4 r; memcpy(r.v, p, sizeof r.v); return r; }
+static inline void pv4_store(float *p, pv4 a) { memcpy(p, a.v, sizeof a.v); }
+static inline pv4 pv4_splat(float x) { pv4 r = {{x, x, x, x}}; return r; }
+static inline pv4 pv4_set(float a, float b, float c, float d) { pv4 r = {{a, b, c, d}}; return r; }
+#define POSENC__PV4_BINOP(name, expr)                                  \
+    static inline pv4 name(pv4 a, pv4 b) {                             \
+        pv4 r;                                                         \
+        for (int k = 0; k < 4; k++) { float x = a.v[k], y = b.v[k]; r.v[k] = (expr); } \
+        return r;                                                      \
+    }
+POSENC__PV4_BINOP(pv4_add, x + y)
+POSENC__PV4_BINOP(pv4_sub, x - y)
+POSENC__PV4_BINOP(pv4_mul, x * y)
+POSENC__PV4_BINOP(pv4_div, x / y)
+/* pmax/pmin semantics of SIMD128: b < a ? a : b, so NaN handling matches the SIMD build */
+POSENC__PV4_BINOP(pv4_max, x < y ? y : x)
+POSENC__PV4_BINOP(pv4_min, y < x ? y : x)
+#undef POSENC__PV4_BINOP
+static inline pv4 pv4_swap_pairs(pv4 a) { pv4 r = {{a.v[1], a.v[0], a.v[3], a.v[2]}}; return r; }
+static inline pv4 pv4_dup_lo(pv4 a) { pv4 r = {{a.v[0], a.v[0], a.v[1], a.v[1]}}; return r; }
+static inline pv4 pv4_dup_hi(pv4 a) { pv4 r = {{a.v[2], a.v[2], a.v[3], a.v[3]}}; return r; }
+static inline pv4 pv4_even(pv4 a, pv4 b) { pv4 r = {{a.v[0], a.v[2], b.v[0], b.v[2]}}; return r; }
+static inline pv4 pv4_odd(pv4 a, pv4 b) { pv4 r = {{a.v[1], a.v[3], b.v[1], b.v[3]}}; return r; }
+static inline pv4 pv4_zip_lo(pv4 a, pv4 b) { pv4 r = {{a.v[0], b.v[0], a.v[1], b.v[1]}}; return r; }
+static inline pv4 pv4_zip_hi(pv4 a, pv4 b) { pv4 r = {{a.v[2], b.v[2], a.v[3], b.v[3]}}; return r; }
+static inline float pv4_hsum(pv4 a) { return (a.v[0] + a.v[1]) + (a.v[2] + a.v[3]); }
+static inline float pv4_hmax(pv4 a) {
+    float m = a.v[0] > a.v[1] ? a.v[0] : a.v[1], n = a.v[2] > a.v[3] ? a.v[2] : a.v[3];
+    return m > n ? m : n;
+}
+#endif
+
+#endif /* POSENC_SIMD_H */

@@ -1,0 +1,43 @@
+// posenc -- transformer positional encodings in WebAssembly.
+//
+//   import { init } from 'posenc';
+//   const pe = await init();                    // picks the SIMD128 build when available
+//   const table = pe.sinusoidal({ length: 128, dim: 64 });
+//
+// After init every call is synchronous. Each family lives in its own module and contributes
+// its functions to the object init() returns; FAMILIES is that list.
+import { Core, PosencBuffer, TYPES } from './core.js';
+import { PosencError, Status } from './errors.js';
+import { instantiate, simdSupported } from './loader.js';
+import { sinusoidalFamily } from './sinusoidal.js';
+import { choice, int, options } from './validate.js';
+
+export { PosencBuffer, PosencError, Status, simdSupported };
+
+const FAMILIES = [sinusoidalFamily];
+
+/**
+ * Load the wasm core and return the API object.
+ * @param {{ simd?: boolean | 'auto', wasm?: BufferSource | WebAssembly.Module | URL | string }} [opts]
+ */
+export async function init(opts = {}) {
+  options('init', opts, ['simd', 'wasm']);
+  const core = new Core(await instantiate(opts));
+  const api = {
+    backend: core.backend,
+    /** Zero-copy heap buffer: pass it wherever a typed array of the same type is accepted. */
+    alloc(length, type = 'float32') {
+      const n = int('alloc', 'length', length, { min: 0, max: 2 ** 28 });
+      const Type = choice('alloc', 'type', type, TYPES);
+      return new PosencBuffer(core, Type, n);
+    },
+    /** Bytes of wasm linear memory right now (grows, never shrinks). */
+    get heapBytes() {
+      return core.exports.memory.buffer.byteLength;
+    },
+  };
+  for (const family of FAMILIES) Object.assign(api, family(core));
+  return Object.freeze(api);
+}
+
+export default init;
