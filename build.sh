@@ -87,6 +87,15 @@ build_native() {
     log "native tests built: $(ls tests/native/test_*.c | wc -l)"
 }
 
+build_bench() {
+    mkdir -p build/bench
+    if [ ! -f build/bench/limits.wasm ] || [ bench/limits.c -nt build/bench/limits.wasm ]; then
+        emcc bench/limits.c -O3 -msimd128 -mbulk-memory --no-entry -sSTANDALONE_WASM \
+            -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=2GB -sEXPORTED_FUNCTIONS=$(grep -o 'bench_[a-z0-9_]*(' bench/limits.c | tr -d '(' | sed 's/^/_/' | paste -sd, -) \
+            -o build/bench/limits.wasm
+    fi
+}
+
 build_web() { log "vite build"; npx vite build web --logLevel warn >&2; }
 
 cmd=${1:-build}
@@ -98,6 +107,6 @@ case "$cmd" in
            exec npx vite web --host 127.0.0.1 --port 5173 --strictPort ;;
     test) ensure_toolchain; ensure_chromium; ensure_npm; build_wasm; build_native; build_web
           exec node --test --test-concurrency=2 tests/ ;;
-    bench) ensure_toolchain; ensure_npm; build_wasm; exec node bench/index.js ;;
+    bench) ensure_toolchain; ensure_npm; build_wasm; build_bench; exec node bench/index.js "${@:2}" ;;
     *) echo "usage: $0 [build|serve|test|bench|wasm]" >&2; exit 2 ;;
 esac

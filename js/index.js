@@ -35,6 +35,11 @@ export async function init(opts = {}) {
     get heapBytes() {
       return core.exports.memory.buffer.byteLength;
     },
+    /** Bytes currently allocated on the wasm heap (buffers from alloc() included): a diagnostic
+     * for leaks, since memory itself never shrinks. */
+    get heapInUse() {
+      return core.exports.posenc_heap_in_use();
+    },
   };
   for (const family of FAMILIES) Object.assign(api, family(core));
   return Object.freeze(api);

@@ -1,0 +1,49 @@
+// Benchmark harness: timing, the wasm limit module, and the Markdown table.
+// A group (bench/<family>.js) exports `default async function (h)` returning rows:
+//   { case, impl, ms, vsJs?, ofLimit?, err? }  -- ratios are computed in the same run.
+import { readFile } from 'node:fs/promises';
+import { init } from '../js/index.js';
+
+/** Median wall time (ms) of fn over enough repetitions to fill ~minMs, after a warm-up. */
+export function time(fn, { minMs = 300, maxReps = 200, minReps = 5 } = {}) {
+  fn();
+  const samples = [];
+  const start = performance.now();
+  while (samples.length < minReps || (performance.now() - start < minMs && samples.length < maxReps)) {
+    const t0 = performance.now();
+    fn();
+    samples.push(performance.now() - t0);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[samples.length >> 1];
+}
+
+export async function makeHarness() {
+  const [simd, scalar] = await Promise.all([init({ simd: true }), init({ simd: false })]);
+  const bytes = await readFile(new URL('../build/bench/limits.wasm', import.meta.url));
+  const { instance } = await WebAssembly.instantiate(bytes, {
+    env: { emscripten_notify_memory_growth: () => {} },
+    wasi_snapshot_preview1: { proc_exit: () => {}, fd_write: () => 0, fd_close: () => 0, fd_seek: () => 0 },
+  });
+  instance.exports._initialize?.();
+  return { simd, scalar, limits: instance.exports, time };
+}
+
+export function maxAbsErr(a, b) {
+  let m = 0;
+  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i] - b[i]));
+  return m;
+}
+
+const fmt = (x, d = 2) => (x === undefined ? '' : x.toFixed(d));
+
+export function table(rows) {
+  const lines = [
+    '| case | implementation | ms | × plain JS | % of limit | max abs err |',
+    '|---|---|---:|---:|---:|---:|',
+  ];
+  for (const r of rows) {
+    lines.push(`| ${r.case} | ${r.impl} | ${fmt(r.ms, 3)} | ${r.vsJs ? `${fmt(r.vsJs, 1)}×` : ''} | ${r.ofLimit ? `${fmt(100 * r.ofLimit, 0)}%` : ''} | ${r.err === undefined ? '' : r.err.toExponential(1)} |`);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,17 @@
+// npm run bench: every group measured in one run, one Markdown table.
+// Usage: node bench/index.js [group ...]   (default: all groups)
+import { makeHarness, table } from './harness.js';
+import sinusoidal from './sinusoidal.js';
+
+const GROUPS = { sinusoidal };
+
+const pick = process.argv.slice(2);
+const h = await makeHarness();
+const rows = [];
+for (const [name, group] of Object.entries(GROUPS)) {
+  if (pick.length && !pick.includes(name)) continue;
+  process.stderr.write(`[bench] ${name}\n`);
+  rows.push(...(await group(h)));
+}
+console.log(`posenc benchmark (node ${process.version}, ${h.simd.backend} + ${h.scalar.backend}; median of repeated runs)\n`);
+console.log(table(rows));

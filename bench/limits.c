@@ -1,0 +1,37 @@
+/* limits.c -- the "speed of light" references the benchmark reports against, compiled to
+ * wasm with the same flags as the core (-O3 -msimd128 -mbulk-memory). Each is the cheapest
+ * loop that touches the same bytes as the kernel it bounds. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wasm_simd128.h>
+
+void *bench_alloc(int32_t bytes) { return malloc((size_t)bytes); }
+void bench_free(void *p) { free(p); }
+
+/* memory.fill over n bytes: the write-bandwidth limit of a table fill. */
+void bench_fill(void *p, int32_t n) { memset(p, 0, (size_t)n); }
+
+/* In-place f32x4 load-mul-add-store over n floats: the limit of an in-place streaming kernel
+ * (RoPE with a cache reads x and writes it back). */
+void bench_stream_madd(float *x, int32_t n, float a, float b) {
+    v128_t va = wasm_f32x4_splat(a), vb = wasm_f32x4_splat(b);
+    for (int32_t i = 0; i + 4 <= n; i += 4)
+        wasm_v128_store(x + i, wasm_f32x4_add(wasm_f32x4_mul(wasm_v128_load(x + i), va), vb));
+}
+
+/* Peak f32x4 mul+add rate: 8 independent accumulators, no memory traffic. Returns a value so
+ * the loop is not removed; iters * 8 * 4 multiply-adds are done. */
+float bench_peak_madd(int32_t iters, float x) {
+    v128_t a0 = wasm_f32x4_splat(x), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
+    v128_t m = wasm_f32x4_splat(0.999999f), c = wasm_f32x4_splat(1e-7f);
+    for (int32_t i = 0; i < iters; i++) {
+        a0 = wasm_f32x4_add(wasm_f32x4_mul(a0, m), c); a1 = wasm_f32x4_add(wasm_f32x4_mul(a1, m), c);
+        a2 = wasm_f32x4_add(wasm_f32x4_mul(a2, m), c); a3 = wasm_f32x4_add(wasm_f32x4_mul(a3, m), c);
+        a4 = wasm_f32x4_add(wasm_f32x4_mul(a4, m), c); a5 = wasm_f32x4_add(wasm_f32x4_mul(a5, m), c);
+        a6 = wasm_f32x4_add(wasm_f32x4_mul(a6, m), c); a7 = wasm_f32x4_add(wasm_f32x4_mul(a7, m), c);
+    }
+    v128_t s = wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_add(a0, a1), wasm_f32x4_add(a2, a3)),
+                              wasm_f32x4_add(wasm_f32x4_add(a4, a5), wasm_f32x4_add(a6, a7)));
+    return wasm_f32x4_extract_lane(s, 0);
+}
