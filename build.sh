@@ -56,8 +56,10 @@ build_wasm() {
     if [ -f dist/.stamp ] && [ "$(cat dist/.stamp)" = "$key" ] && [ -f dist/posenc.wasm ] && [ -f dist/posenc.simd.wasm ]; then
         log "wasm up to date"
     else
-        log "emcc (scalar)"; emcc c_src/*.c "${CFLAGS_WASM[@]}" -o dist/posenc.wasm
-        log "emcc (simd128)"; emcc c_src/*.c "${CFLAGS_WASM[@]}" -msimd128 -o dist/posenc.simd.wasm
+        # build to temporary names and rename, so a reader never sees half a file
+        log "emcc (scalar)"; emcc c_src/*.c "${CFLAGS_WASM[@]}" -o dist/.tmp.$$.wasm
+        log "emcc (simd128)"; emcc c_src/*.c "${CFLAGS_WASM[@]}" -msimd128 -o dist/.tmp.$$.simd.wasm
+        mv dist/.tmp.$$.wasm dist/posenc.wasm; mv dist/.tmp.$$.simd.wasm dist/posenc.simd.wasm
         echo "$key" > dist/.stamp
     fi
     for f in dist/posenc.simd.wasm dist/posenc.wasm; do

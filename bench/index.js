@@ -2,8 +2,20 @@
 // Usage: node bench/index.js [group ...]   (default: all groups)
 import { makeHarness, table } from './harness.js';
 import sinusoidal from './sinusoidal.js';
+// (rope import)
 
-const GROUPS = { sinusoidal };
+// (relative import)
+
+// (attention import)
+
+const GROUPS = {
+  sinusoidal,
+  // (rope group)
+
+  // (relative group)
+
+  // (attention group)
+};
 
 const pick = process.argv.slice(2);
 const h = await makeHarness();

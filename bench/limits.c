@@ -35,3 +35,11 @@ float bench_peak_madd(int32_t iters, float x) {
                               wasm_f32x4_add(wasm_f32x4_add(a4, a5), wasm_f32x4_add(a6, a7)));
     return wasm_f32x4_extract_lane(s, 0);
 }
+
+/* ---- rope limits ---- */
+
+
+/* ---- relative limits ---- */
+
+
+/* ---- attention limits ---- */

@@ -40,4 +40,13 @@ void posenc__sincos_table(float *sin_out, float *cos_out, size_t row_stride, int
                           int32_t rows, int32_t npairs, double p0, double step, const double *w,
                           double scale);
 
+/* ---- rope internals ---- */
+
+
+/* ---- relative internals (alibi, t5, shaw, xl, learned) ---- */
+
+
+/* ---- attention internals ---- */
+
+
 #endif /* POSENC_INTERNAL_H */

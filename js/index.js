@@ -10,11 +10,23 @@ import { Core, PosencBuffer, TYPES } from './core.js';
 import { PosencError, Status } from './errors.js';
 import { instantiate, simdSupported } from './loader.js';
 import { sinusoidalFamily } from './sinusoidal.js';
+// (rope import)
+
+// (relative import)
+
+// (attention import)
 import { choice, int, options } from './validate.js';
 
 export { PosencBuffer, PosencError, Status, simdSupported };
 
-const FAMILIES = [sinusoidalFamily];
+const FAMILIES = [
+  sinusoidalFamily,
+  // (rope family)
+
+  // (relative family)
+
+  // (attention family)
+];
 
 /**
  * Load the wasm core and return the API object.

@@ -1,0 +1,92 @@
+// Type declarations for posenc. Layouts are row-major; see README.md and c_src/posenc.h.
+
+export type Status = {
+  readonly OK: 0; readonly E_NULL: -1; readonly E_SIZE: -2; readonly E_ODD: -3; readonly E_PARAM: -4;
+  readonly E_ENUM: -5; readonly E_RANGE: -6; readonly E_SCRATCH: -7; readonly E_MISSING: -8; readonly E_NOMEM: -9;
+};
+export declare const Status: Status;
+
+export declare class PosencError extends Error {
+  readonly name: 'PosencError';
+  /** Negative status code (a Status value). */
+  readonly code: number;
+  /** e.g. 'POSENC_E_SIZE'. */
+  readonly codeName: string;
+  /** The offending argument, when one is to blame. */
+  readonly argument?: string;
+}
+
+type ArrayType = Float32ArrayConstructor | Int32ArrayConstructor | Float64ArrayConstructor;
+
+/** A zero-copy buffer on the wasm heap (pe.alloc). Accepted wherever a typed array of the same type is. */
+export declare class PosencBuffer<T extends Float32Array | Int32Array | Float64Array = Float32Array> {
+  readonly type: ArrayType;
+  readonly length: number;
+  /** Heap byte address; 0 once freed. */
+  readonly ptr: number;
+  readonly freed: boolean;
+  /** A fresh view of the heap; re-read after any posenc call (the heap may have grown). */
+  readonly array: T;
+  free(): void;
+  [Symbol.dispose](): void;
+}
+
+export type F32 = Float32Array | PosencBuffer<Float32Array>;
+export type I32 = Int32Array | PosencBuffer<Int32Array>;
+
+export interface InitOptions {
+  /** 'auto' (default) picks SIMD128 when the engine validates it. */
+  simd?: boolean | 'auto';
+  /** Bring your own wasm (bytes, compiled module or URL), e.g. for single-file builds. */
+  wasm?: BufferSource | WebAssembly.Module | URL | string;
+}
+
+export declare function simdSupported(): boolean;
+export declare function init(opts?: InitOptions): Promise<Posenc>;
+export default init;
+
+// ---- sinusoidal ----
+export interface SinusoidalOptions {
+  length: number;
+  dim: number;
+  base?: number;
+  layout?: 'interleaved' | 'split';
+  spacing?: 'paper' | 't2t';
+  offset?: number;
+  oddDim?: 'error' | 'pad' | 'xlm';
+  out?: F32;
+}
+export interface Sinusoidal2dOptions {
+  height: number;
+  width: number;
+  /** Multiple of 4. */
+  dim: number;
+  base?: number;
+  clsToken?: boolean;
+  out?: F32;
+}
+
+export interface SinusoidalApi {
+  sinusoidal(opts: SinusoidalOptions): Float32Array;
+  sinusoidalFrequencies(opts: { dim: number; base?: number; spacing?: 'paper' | 't2t'; oddDim?: 'error' | 'pad' | 'xlm' }): Float64Array;
+  sinusoidal2d(opts: Sinusoidal2dOptions): Float32Array;
+  similarity(table: F32, opts: { length: number; dim: number; normalize?: boolean; out?: F32 }): Float32Array;
+}
+
+// ---- rope ----
+export interface RopeApi {}
+
+// ---- relative ----
+export interface RelativeApi {}
+
+// ---- attention ----
+export interface AttentionApi {}
+
+export interface Posenc extends SinusoidalApi, RopeApi, RelativeApi, AttentionApi {
+  readonly backend: 'simd' | 'scalar';
+  alloc(length: number, type?: 'float32'): PosencBuffer<Float32Array>;
+  alloc(length: number, type: 'int32'): PosencBuffer<Int32Array>;
+  alloc(length: number, type: 'float64'): PosencBuffer<Float64Array>;
+  readonly heapBytes: number;
+  readonly heapInUse: number;
+}
