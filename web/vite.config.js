@@ -1,9 +1,104 @@
-import { defineConfig } from 'vite';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { build, defineConfig } from 'vite';
 
 // The page imports the library from ../js and its wasm from ../dist, outside web/.
-export default defineConfig({
-  root: new URL('.', import.meta.url).pathname,
-  base: './',
-  server: { fs: { allow: ['..'] } },
-  build: { outDir: 'dist', emptyOutDir: true, assetsInlineLimit: 0, target: 'es2022' },
+//
+// `vite build web` makes three things in web/dist:
+//   index.html + assets/   the page (and sw.js, a service worker precaching exactly those files)
+//   posenc-view.js         the <posenc-view> custom element, a stable name for blog posts
+//   posenc-single.html     one file with JS, CSS and both wasm builds inlined; opens from file://
+// The single file comes from a second build in mode 'single' (`vite build web --mode single`
+// alone writes it to build/web-single/).
+const root = fileURLToPath(new URL('.', import.meta.url));
+const singleOut = fileURLToPath(new URL('../build/web-single/', import.meta.url));
+const wasmPath = (name) => fileURLToPath(new URL(`../dist/${name}`, import.meta.url));
+
+/** `virtual:posenc-wasm`: null normally; { simd, scalar } base64 strings in the single file. */
+function inlineWasm(single) {
+  const id = 'virtual:posenc-wasm';
+  return {
+    name: 'posenc-inline-wasm',
+    resolveId: (s) => (s === id ? `\0${id}` : null),
+    load(s) {
+      if (s !== `\0${id}`) return null;
+      if (!single) return 'export default null;';
+      const b64 = (n) => readFileSync(wasmPath(n)).toString('base64');
+      return `export default ${JSON.stringify({ simd: b64('posenc.simd.wasm'), scalar: b64('posenc.wasm') })};`;
+    },
+  };
+}
+
+/** Service worker listing every emitted file; its cache name changes whenever any file does. */
+function serviceWorker() {
+  return {
+    name: 'posenc-sw',
+    apply: 'build',
+    enforce: 'post', // after the HTML plugin has emitted the pages
+    generateBundle(_, bundle) {
+      const files = Object.keys(bundle).filter((f) => !f.endsWith('.map'));
+      const list = ['./', ...files.sort().map((f) => `./${f}`)];
+      const version = createHash('sha256').update(list.join('\n')).digest('hex').slice(0, 12);
+      const source = readFileSync(new URL('./sw.template.js', import.meta.url), 'utf8')
+        .replace('__VERSION__', version)
+        .replace('__FILES__', JSON.stringify(list));
+      this.emitFile({ type: 'asset', fileName: 'sw.js', source });
+    },
+  };
+}
+
+/** Single-file build: inline the entry chunk and the CSS into the HTML. */
+function singleFile() {
+  const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return {
+    name: 'posenc-single-file',
+    apply: 'build',
+    enforce: 'post',
+    generateBundle(_, bundle) {
+      let html = bundle['index.html'].source;
+      for (const [name, item] of Object.entries(bundle)) {
+        if (item.type === 'chunk' && html.includes(name)) {
+          const code = item.code.replace(/<\/script/gi, '<\\/script');
+          html = html.replace(new RegExp(`<script[^>]*src="[^"]*${esc(name)}"[^>]*></script>`), () => `<script type="module">${code}</script>`);
+        } else if (name.endsWith('.css') && html.includes(name)) {
+          html = html.replace(new RegExp(`<link[^>]*href="[^"]*${esc(name)}"[^>]*>`), () => `<style>${item.source}</style>`);
+        }
+      }
+      html = html.replace(/<link rel="modulepreload"[^>]*>/g, '');
+      this.emitFile({ type: 'asset', fileName: 'posenc-single.html', source: html });
+    },
+  };
+}
+
+/** After the normal build, make the single file and put it beside the page. */
+function alsoSingle() {
+  return {
+    name: 'posenc-also-single',
+    apply: 'build',
+    async closeBundle() {
+      await build({ configFile: fileURLToPath(import.meta.url), mode: 'single', logLevel: 'warn' });
+      mkdirSync(`${root}dist`, { recursive: true });
+      copyFileSync(`${singleOut}posenc-single.html`, `${root}dist/posenc-single.html`);
+    },
+  };
+}
+
+export default defineConfig(({ mode }) => {
+  const single = mode === 'single';
+  return {
+    root,
+    base: './',
+    server: { fs: { allow: ['..'] } },
+    worker: { format: 'es' },
+    plugins: single ? [inlineWasm(true), singleFile()] : [inlineWasm(false), serviceWorker(), alsoSingle()],
+    build: single
+      ? { outDir: singleOut, emptyOutDir: true, assetsInlineLimit: 0, target: 'es2022',
+          rolldownOptions: { input: `${root}index.html`, output: { codeSplitting: false } } }
+      : { outDir: 'dist', emptyOutDir: true, assetsInlineLimit: 0, target: 'es2022',
+          rolldownOptions: {
+            input: { index: `${root}index.html`, element: `${root}element.html`, 'posenc-view': `${root}src/element.js` },
+            output: { entryFileNames: (c) => (c.name === 'posenc-view' ? 'posenc-view.js' : 'assets/[name]-[hash].js') },
+          } },
+  };
 });

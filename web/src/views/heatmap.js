@@ -1,56 +1,53 @@
-// Heatmap of a sinusoidal table: rows = positions, columns = dimensions, colour = value.
-const CONTROLS = [
-  { key: 'dim', label: 'dim', min: 2, max: 1024, step: 2, def: 128 },
-  { key: 'length', label: 'length', min: 1, max: 2048, step: 1, def: 256 },
-  { key: 'base', label: 'base', min: 10, max: 100000, step: 10, def: 10000 },
-];
+// Heatmap: the method as a matrix (positions × dimensions, RoPE angles mod 2π, or the bias
+// matrix for relative methods). Compare: two methods side by side under the same controls.
+import { createMatrixPanel, fmt } from '../draw.js';
+import { encodingMatrix } from '../methods.js';
+import { METHODS } from '../state.js';
+import { matrixExport, shell } from './common.js';
 
-// Colour-blind-safe diverging map (blue - white - orange), value in [-1, 1].
-function colour(v) {
-  const t = Math.max(-1, Math.min(1, v));
-  return t < 0
-    ? [255 + t * (255 - 33), 255 + t * (255 - 102), 255 + t * (255 - 172)]
-    : [255 - t * (255 - 230), 255 - t * (255 - 97), 255 - t * (255 - 1)];
+const label = (m) => METHODS.find(([k]) => k === m)?.[1] ?? m;
+
+function drawMethod(ctx, panel, st, method, extra = {}) {
+  const m = encodingMatrix(ctx.pe, st, method, ctx.pool, extra);
+  panel.rowLabel = m.rowLabel;
+  panel.colLabel = m.colLabel;
+  panel.setTitle(m.title);
+  panel.describe = (r, c, v) =>
+    method === 'rope'
+      ? `position ${r}, pair ${c}: θ = ${fmt(v)} rad mod 2π (cos ${fmt(m.cos?.[r * m.cols + c] ?? NaN)})`
+      : `${m.rowLabel} ${r}, ${m.colLabel} ${c}: ${fmt(v)}`;
+  panel.draw(m.values, m.rows, m.cols, { lo: m.lo, hi: m.hi, palette: st.palette, source: m.source, marker: extra.marker });
+  return m;
 }
 
-export function setupHeatmap(root, pe) {
-  const params = new URLSearchParams(location.search);
-  const state = Object.fromEntries(CONTROLS.map((c) => [c.key, Number(params.get(c.key) ?? c.def)]));
-  const section = document.createElement('section');
-  section.innerHTML = `<h2>Sinusoidal heatmap</h2><div class="controls"></div><canvas></canvas><p class="readout"></p>`;
-  root.append(section);
-  const controls = section.querySelector('.controls');
-  const canvas = section.querySelector('canvas');
-  const readout = section.querySelector('.readout');
-  for (const c of CONTROLS) {
-    const label = document.createElement('label');
-    label.innerHTML = `${c.label} <input type="range" min="${c.min}" max="${c.max}" step="${c.step}" value="${state[c.key]}"> <output>${state[c.key]}</output>`;
-    const input = label.querySelector('input');
-    input.addEventListener('input', () => {
-      state[c.key] = Number(input.value);
-      label.querySelector('output').textContent = input.value;
-      const url = new URL(location.href);
-      url.searchParams.set(c.key, input.value);
-      history.replaceState(null, '', url);
-      draw();
-    });
-    controls.append(label);
-  }
-  function draw() {
-    const t0 = performance.now();
-    const { dim, length, base } = state;
-    const table = pe.sinusoidal({ length, dim, base });
-    canvas.width = dim;
-    canvas.height = length;
-    const ctx = canvas.getContext('2d');
-    const img = ctx.createImageData(dim, length);
-    for (let i = 0; i < table.length; i++) {
-      const [r, g, b] = colour(table[i]);
-      img.data.set([r, g, b, 255], 4 * i);
-    }
-    ctx.putImageData(img, 0, 0);
-    canvas.style.width = `${Math.min(1000, dim * 4)}px`;
-    readout.textContent = `${length} positions × ${dim} dims, base ${base}: ${(performance.now() - t0).toFixed(1)} ms`;
-  }
-  draw();
+export function setupHeatmap(el, ctx) {
+  const v = shell(el, 'Heatmap',
+    'Rows are positions, columns are dimensions (RoPE: the rotation angle of each pair, mod 2π; relative methods: the query × key matrix). Focus the picture and walk it with the arrow keys (Shift = 10 cells).');
+  const panel = createMatrixPanel(v.body, { title: '' });
+  return {
+    update(st) {
+      v.clear();
+      v.guard(() => drawMethod(ctx, panel, st, st.method), label(st.method));
+    },
+    exportData: () => matrixExport(panel, 'heatmap'),
+    canvas: () => panel.canvas,
+  };
 }
+
+export function setupCompare(el, ctx) {
+  const v = shell(el, 'Compare', 'Two methods under the same controls, side by side (choose the second with “compare with”).');
+  v.body.classList.add('pair');
+  const a = createMatrixPanel(v.body);
+  const b = createMatrixPanel(v.body);
+  return {
+    update(st) {
+      v.clear();
+      v.guard(() => drawMethod(ctx, a, st, st.method), label(st.method));
+      // The second picture gets its own heap buffer key space by drawing after the first is on screen.
+      v.guard(() => drawMethod(ctx, b, st, st.vs, {}), label(st.vs));
+    },
+    exportData: () => ({ kind: 'group', parts: [matrixExport(a, 'left'), matrixExport(b, 'right')] }),
+    canvas: () => a.canvas,
+  };
+}
+export { drawMethod };

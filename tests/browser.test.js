@@ -1,0 +1,333 @@
+// Browser tests for the page (web/dist, built by `./build.sh test`), in headless Debian Chromium
+// driven by playwright-core. A tiny static server on 127.0.0.1 serves the build; every request the
+// page makes is logged, so "no external requests" is checked on every visit.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { extname, join, normalize } from 'node:path';
+import { after, before, test } from 'node:test';
+
+const dist = new URL('../web/dist/', import.meta.url).pathname;
+const CHROMIUM = '/usr/bin/chromium';
+const SHOTS = '/tmp/posenc-shots';
+const skip = !existsSync(`${dist}index.html`) ? 'web/dist not built (run ./build.sh test)' : !existsSync(CHROMIUM) ? 'no /usr/bin/chromium' : false;
+
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json', '.png': 'image/png' };
+const EMBED_HOST = `<!doctype html><meta charset="utf-8"><title>host</title><link rel="icon" href="data:,"><script>
+  window.msgs = []; addEventListener('message', (e) => msgs.push(e.data));</script>
+  <iframe id="f" src="/?embed=1&view=heatmap&dim=32&length=64" style="width:600px;height:200px;border:0"></iframe>`;
+
+function serve() {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://x');
+    if (url.pathname === '/__embed-host.html') {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      return res.end(EMBED_HOST);
+    }
+    const rel = normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, '');
+    const file = join(dist, rel.endsWith('/') ? `${rel}index.html` : rel);
+    if (!file.startsWith(dist) || !existsSync(file)) {
+      res.writeHead(404);
+      return res.end('not found');
+    }
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' });
+    res.end(readFileSync(file));
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${server.address().port}` })));
+}
+
+let browser, srv;
+const external = [];
+const consoleErrors = [];
+
+async function open(path, { viewport = { width: 1280, height: 900 }, context } = {}) {
+  const ctx = context ?? (await browser.newContext({ viewport, serviceWorkers: 'block' }));
+  const page = await ctx.newPage();
+  page.on('request', (r) => {
+    const u = r.url();
+    if (!u.startsWith(srv.origin) && !/^(data|blob|file):/.test(u) && !u.startsWith(page.__origin ?? '\0')) external.push(u);
+  });
+  page.on('console', (m) => m.type() === 'error' && consoleErrors.push(`${path}: ${m.text()}`));
+  page.on('pageerror', (e) => consoleErrors.push(`${path}: ${e.message}`));
+  if (path !== null) {
+    await page.goto(path.startsWith('file:') ? path : `${srv.origin}${path}`);
+    await rendered(page);
+  }
+  return { page, ctx };
+}
+
+/** Wait until the app has rendered (the similarity view may finish in a worker a moment later). */
+async function rendered(page) {
+  await page.waitForFunction(() => (globalThis.__posencFrames?.length ?? 0) > 0, null, { timeout: 15000 });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+/** Luminance variance of each visible canvas under `sel` (0 = blank). */
+function variances(page, sel = '.host canvas') {
+  return page.evaluate((sel) => {
+    const out = [];
+    const all = (root) => [...root.querySelectorAll(sel), ...[...root.querySelectorAll('*')].filter((e) => e.shadowRoot).flatMap((e) => all(e.shadowRoot))];
+    for (const c of all(document)) {
+      if (!c.offsetParent || !c.width || !c.height) continue;
+      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      let s = 0, s2 = 0;
+      const n = d.length / 4;
+      for (let i = 0; i < d.length; i += 4) {
+        const y = 0.2126 * d[i] + 0.7152 * d[i + 1] + 0.0722 * d[i + 2];
+        s += y;
+        s2 += y * y;
+      }
+      out.push(s2 / n - (s / n) ** 2);
+    }
+    return out;
+  }, sel);
+}
+const apiHas = (page, fns) => page.evaluate((fns) => fns.filter((f) => typeof globalThis.posencApp?.pe?.[f] !== 'function'), fns);
+
+before(async () => {
+  if (skip) return;
+  mkdirSync(SHOTS, { recursive: true });
+  const { chromium } = await import('playwright-core');
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
+  });
+  srv = await serve();
+});
+after(async () => {
+  await browser?.close();
+  srv?.server.close();
+});
+
+// [view, method, functions the view needs]
+const CASES = [
+  ['heatmap', 'sinusoidal', ['sinusoidal']],
+  ['heatmap', 'rope', ['ropeCache']],
+  ['heatmap', 'learned', ['learnedInit']],
+  ['heatmap', 'alibi', ['alibiBias']],
+  ['heatmap', 't5', ['t5Buckets']],
+  ['heatmap', 'shaw', ['shawIndices']],
+  ['waves', 'sinusoidal', ['sinusoidal']],
+  ['waves', 'rope', ['ropeCache']],
+  ['similarity', 'sinusoidal', ['similarity']],
+  ['similarity', 'rope', ['applyRope', 'ropeDecay']],
+  ['rotation', 'rope', ['ropeCache', 'ropeFrequencies', 'applyRope', 'learnedInit']],
+  ['bias', 'alibi', ['alibiSlopes', 'alibiBias', 't5Buckets', 'shawIndices']],
+  ['learned', 'learned', ['learnedInit', 'gather']],
+  ['extrapolation', 'rope', ['sinusoidal', 'ropeCache', 'learnedInit', 'alibiBias']],
+  ['compare', 'sinusoidal', ['sinusoidal', 'ropeCache']],
+  ['shuffle', 'rope', ['selfAttention', 'learnedInit']],
+];
+
+test('every view renders non-blank (or says which API this build lacks)', { skip }, async (t) => {
+  const { page, ctx } = await open('/');
+  for (const [view, method, fns] of CASES) {
+    await page.goto(`${srv.origin}/?view=${view}&method=${method}&scaling=${method === 'rope' ? 'linear' : 'none'}`);
+    await rendered(page);
+    if (view === 'similarity') await page.waitForFunction(() => document.querySelector('.host .mat canvas')?.width > 1, null, { timeout: 10000 }).catch(() => {});
+    const missing = await apiHas(page, fns);
+    const notes = await page.locator('.host .unavailable').allTextContents();
+    const errors = await page.locator('.host .error').allTextContents();
+    assert.deepEqual(errors, [], `${view}/${method} shows errors`);
+    if (missing.length) {
+      assert.ok(notes.some((n) => /not available in this build/.test(n)), `${view}/${method}: missing ${missing} but no note`);
+      t.diagnostic(`${view}/${method}: degraded (this build lacks ${missing.join(', ')})`);
+      continue;
+    }
+    assert.deepEqual(notes, [], `${view}/${method}`);
+    const v = await variances(page);
+    assert.ok(v.length > 0, `${view}/${method}: no canvas`);
+    assert.ok(v.every((x) => x > 1), `${view}/${method}: blank canvas (variances ${v.map((x) => x.toFixed(1))})`);
+    await page.screenshot({ path: `${SHOTS}/${view}-${method}.png`, fullPage: true });
+  }
+  await ctx.close();
+});
+
+test('shuffle lab: no positions = permuted matrix (diff ~0, cosine 1.000000); with positions it differs', { skip }, async (t) => {
+  const { page, ctx } = await open('/?view=shuffle&method=rope&sentence=dog+bites+man');
+  const missing = await apiHas(page, ['selfAttention']);
+  if (missing.length) {
+    t.skip('pe.selfAttention not in this build');
+    assert.ok((await page.locator('.unavailable').count()) > 0);
+    return ctx.close();
+  }
+  for (const method of ['rope', 'sinusoidal', 'alibi']) {
+    await page.goto(`${srv.origin}/?view=shuffle&method=${method}&sentence=dog+bites+man`);
+    await rendered(page);
+    const side = async (s) => page.locator(`[data-side=${s}]`).evaluate((e) => ({ ...e.dataset, text: e.textContent }));
+    const none = await side('none');
+    const pos = await side('pos');
+    assert.ok(Number(none.maxDiff) < 1e-6, `no positions: max diff ${none.maxDiff}`);
+    assert.ok(Number(none.outDiff) < 1e-5, `no positions: output diff ${none.outDiff}`);
+    assert.equal(none.cosine, '1.000000');
+    assert.match(none.text, /1\.000000/);
+    assert.ok(Number(pos.maxDiff) > 1e-3, `${method}: attention should change (${pos.maxDiff})`);
+    assert.notEqual(pos.cosine, '1.000000', `${method}: pooled vector should change`);
+    assert.match(pos.text, /order changes attention by up to/);
+    t.diagnostic(`${method}: none maxDiff ${none.maxDiff} cos ${none.cosine}; with positions maxDiff ${pos.maxDiff} cos ${pos.cosine}`);
+  }
+  await page.screenshot({ path: `${SHOTS}/shuffle-proof.png`, fullPage: true });
+  // Shuffling changes the order in the URL and keeps the proof.
+  await page.click('button.shuffle');
+  await rendered(page);
+  assert.match(page.url(), /order=/);
+  assert.equal(await page.locator('[data-side=none]').getAttribute('data-cosine'), '1.000000');
+  await ctx.close();
+});
+
+test('URL round trip: controls reflect the link, edits go back into it', { skip }, async () => {
+  const { page, ctx } = await open('/?view=waves&dim=96&length=300&layout=split&palette=viridis&base=500');
+  assert.equal(await page.inputValue('[name=dim]'), '96');
+  assert.equal(await page.inputValue('[name=length]'), '300');
+  assert.equal(await page.inputValue('[name=layout]'), 'split');
+  assert.equal(await page.inputValue('[name=palette]'), 'viridis');
+  assert.equal(await page.inputValue('[name=base]'), '500');
+  assert.equal(await page.getAttribute('[data-view=waves]', 'aria-selected'), 'true');
+  await page.selectOption('[name=method]', 'learned');
+  await page.fill('[name=dim]', '48');
+  await page.click('[data-view=heatmap]');
+  await rendered(page);
+  const url = new URL(page.url());
+  assert.equal(url.searchParams.get('method'), 'learned');
+  assert.equal(url.searchParams.get('dim'), '48');
+  assert.equal(url.searchParams.get('view'), null, 'heatmap is the default view, so it is left out');
+  await page.goto(page.url());
+  await rendered(page);
+  assert.equal(await page.inputValue('[name=method]'), 'learned');
+  assert.equal(await page.inputValue('[name=dim]'), '48');
+  assert.equal(await page.inputValue('[name=layout]'), 'split');
+  await ctx.close();
+});
+
+test('embed mode: no chrome, height posted to the parent', { skip }, async () => {
+  const { page, ctx } = await open(null);
+  await page.goto(`${srv.origin}/__embed-host.html`);
+  await page.waitForFunction(() => msgs.some((m) => m?.type === 'posenc:height'), null, { timeout: 15000 });
+  const msg = await page.evaluate(() => msgs.find((m) => m?.type === 'posenc:height'));
+  assert.equal(msg.view, 'heatmap');
+  assert.ok(msg.height > 150 && msg.height < 3000, `height ${msg.height}`);
+  const frame = page.frame({ url: /embed=1/ });
+  assert.equal(await frame.locator('header.chrome').isVisible(), false);
+  assert.equal(await frame.locator('.controls').count(), 0);
+  assert.equal(await frame.locator('.tabs').count(), 0);
+  assert.ok((await variances(frame)).every((v) => v > 1));
+  await page.screenshot({ path: `${SHOTS}/embed.png` });
+  await ctx.close();
+});
+
+test('custom element <posenc-view> renders and follows its attributes', { skip }, async () => {
+  const { page, ctx } = await open(null);
+  await page.goto(`${srv.origin}/element.html`);
+  await page.waitForSelector('#a[data-ready]', { timeout: 15000 });
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 100)));
+  const width = () => page.evaluate(() => document.querySelector('#a').shadowRoot.querySelector('canvas').width);
+  assert.equal(await width(), 64);
+  assert.ok((await variances(page, 'canvas')).length >= 2);
+  await page.evaluate(() => document.querySelector('#a').setAttribute('dim', '32'));
+  await page.waitForFunction(() => document.querySelector('#a').shadowRoot.querySelector('canvas').width === 32);
+  await page.screenshot({ path: `${SHOTS}/element.png`, fullPage: true });
+  await ctx.close();
+});
+
+test('keyboard walks the heatmap with a readout', { skip }, async () => {
+  const { page, ctx } = await open('/?dim=8&length=16');
+  // Tab reaches the heatmap (controls and tabs come first).
+  let reached = false;
+  for (let i = 0; i < 40 && !reached; i++) {
+    await page.keyboard.press('Tab');
+    reached = await page.evaluate(() => document.activeElement?.matches('.mat canvas'));
+  }
+  assert.ok(reached, 'Tab never reached the heatmap');
+  const readout = () => page.locator('.host .readout').first().textContent();
+  assert.match(await readout(), /position 0, dim 0: 0$/);
+  await page.keyboard.press('ArrowRight');
+  assert.match(await readout(), /position 0, dim 1: 1$/); // cos(0)
+  await page.keyboard.press('ArrowDown');
+  assert.match(await readout(), /position 1, dim 1: 0\.5403/); // cos(1)
+  await page.keyboard.press('Shift+ArrowDown');
+  assert.match(await readout(), /position 11, dim 1: /);
+  await page.screenshot({ path: `${SHOTS}/keyboard.png` });
+  await ctx.close();
+});
+
+test('phone-sized screen: no horizontal overflow', { skip }, async () => {
+  const { page, ctx } = await open('/?view=shuffle', { viewport: { width: 390, height: 844 } });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(overflow <= 1, `page is ${overflow}px wider than the phone`);
+  await page.screenshot({ path: `${SHOTS}/phone-shuffle.png`, fullPage: true });
+  await page.goto(`${srv.origin}/?view=heatmap&method=sinusoidal`);
+  await rendered(page);
+  await page.screenshot({ path: `${SHOTS}/phone-heatmap.png`, fullPage: true });
+  await ctx.close();
+});
+
+test('slider drag at dim 512 x length 1024 stays under 16 ms per frame', { skip }, async (t) => {
+  const { page, ctx } = await open('/?dim=512&length=1024');
+  const r = await page.evaluate(async () => {
+    const input = document.querySelector('[name=length]');
+    const frames = globalThis.__posencFrames;
+    const start = frames.length;
+    const gaps = [];
+    let prev = performance.now();
+    for (let k = 0; k < 60; k++) {
+      input.value = String(1024 - (k % 30) * 4);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      await new Promise((res) => requestAnimationFrame(res));
+      const now = performance.now();
+      gaps.push(now - prev);
+      prev = now;
+    }
+    await new Promise((res) => requestAnimationFrame(res));
+    const work = frames.slice(start).sort((a, b) => a - b);
+    gaps.sort((a, b) => a - b);
+    const q = (a, p) => a[Math.min(a.length - 1, Math.floor(p * a.length))];
+    return { n: work.length, median: q(work, 0.5), p95: q(work, 0.95), max: work[work.length - 1], gapMedian: q(gaps, 0.5), gapP95: q(gaps, 0.95) };
+  });
+  writeFileSync('/tmp/posenc-frames.json', JSON.stringify(r, null, 1));
+  t.diagnostic(`render work per frame: median ${r.median.toFixed(2)} ms, p95 ${r.p95.toFixed(2)} ms, max ${r.max.toFixed(2)} ms over ${r.n} frames; frame interval median ${r.gapMedian.toFixed(1)} ms, p95 ${r.gapP95.toFixed(1)} ms`);
+  assert.ok(r.n >= 50);
+  assert.ok(r.median < 16, `median frame work ${r.median} ms`);
+  await ctx.close();
+});
+
+test('single-file build opens from file:// with no requests', { skip }, async () => {
+  const file = `${dist}posenc-single.html`;
+  assert.ok(existsSync(file), 'web/dist/posenc-single.html missing');
+  const html = readFileSync(file, 'utf8');
+  assert.doesNotMatch(html, /<script[^>]+src=/, 'scripts must be inline');
+  assert.doesNotMatch(html, /<link[^>]+stylesheet/, 'styles must be inline');
+  const { page, ctx } = await open(null);
+  const requests = [];
+  page.on('request', (r) => requests.push(r.url()));
+  await page.goto(`file://${file}?view=heatmap&dim=32&length=64`);
+  await rendered(page);
+  assert.ok((await variances(page)).every((v) => v > 1));
+  assert.match(await page.locator('.backend').textContent(), /single-file/);
+  assert.deepEqual(requests.filter((u) => !/^(data|blob):/.test(u) && !u.startsWith(`file://${file}`)), []);
+  await ctx.close();
+});
+
+test('service worker: a second visit works with the server gone', { skip }, async () => {
+  const own = await serve(); // its own origin, so the worker starts from nothing
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => consoleErrors.push(`sw: ${e.message}`));
+  page.on('request', (r) => {
+    if (!r.url().startsWith(own.origin) && !/^(data|blob):/.test(r.url())) external.push(r.url());
+  });
+  await page.goto(`${own.origin}/?view=waves`);
+  await rendered(page);
+  await page.waitForFunction(async () => (await navigator.serviceWorker.ready) && !!navigator.serviceWorker.controller, null, { timeout: 15000 });
+  own.server.close();
+  own.server.closeAllConnections();
+  await page.goto(`${own.origin}/?view=heatmap&dim=40`);
+  await rendered(page);
+  assert.equal(await page.inputValue('[name=dim]'), '40');
+  assert.ok((await variances(page)).every((v) => v > 1));
+  await ctx.close();
+});
+
+test('no external requests and no console errors on any page', { skip }, () => {
+  assert.deepEqual(external, []);
+  assert.deepEqual(consoleErrors, []);
+});

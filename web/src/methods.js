@@ -1,0 +1,113 @@
+// What each method looks like as a matrix, computed by the posenc API. Views call these; the only
+// arithmetic here is display work (angle mod 2π from cos/sin, colour ranges).
+import { ropeOptions } from './state.js';
+
+/** Thrown when this build of posenc lacks a function a view needs. */
+export class Unavailable extends Error {}
+export function need(pe, ...fns) {
+  const missing = fns.filter((f) => typeof pe[f] !== 'function');
+  if (missing.length) throw new Unavailable(`pe.${missing.join(', pe.')}`);
+}
+
+/** Bias matrices are [queries][keys]: cap their side so a long length stays interactive. */
+export const MATRIX_CAP = 512;
+export const SHAW_K = 16;
+
+/** Reusable wasm-heap buffers (pe.alloc) so redraws never copy a table out of the heap. */
+export function makePool(pe) {
+  const heap = new Map();
+  const plain = new Map();
+  return {
+    f32(key, n) {
+      let b = heap.get(key);
+      if (!b || b.freed || b.length !== n) {
+        b?.free();
+        b = pe.alloc(n);
+        heap.set(key, b);
+      }
+      return b;
+    },
+    scratch(key, n) {
+      let a = plain.get(key);
+      if (!a || a.length !== n) plain.set(key, (a = new Float32Array(n)));
+      return a;
+    },
+    free() {
+      for (const b of heap.values()) b.free();
+      heap.clear();
+    },
+  };
+}
+
+const TAU = 2 * Math.PI;
+
+function finiteRange(v) {
+  let lo = Infinity, hi = -Infinity;
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    if (x > -Infinity && x < Infinity) {
+      if (x < lo) lo = x;
+      if (x > hi) hi = x;
+    }
+  }
+  return lo <= hi ? [lo, hi] : [0, 1];
+}
+
+/** The [rows][cols] picture of `method` under state `st`. */
+export function encodingMatrix(pe, st, method, pool, { length = st.length } = {}) {
+  const L = length;
+  const d = st.dim;
+  switch (method) {
+    case 'sinusoidal': {
+      need(pe, 'sinusoidal');
+      const buf = pool.f32(`sin`, L * d);
+      pe.sinusoidal({ length: L, dim: d, base: st.base, layout: st.layout, out: buf });
+      return { values: buf.array, source: buf, rows: L, cols: d, lo: -1, hi: 1, rowLabel: 'position', colLabel: 'dim',
+        title: `Sinusoidal (${st.layout}): ${L} positions × ${d} dims, base ${st.base}` };
+    }
+    case 'rope': {
+      need(pe, 'ropeCache');
+      const { cos, sin } = pe.ropeCache({ length: L, ...ropeOptions(st) });
+      const half = cos.length / L;
+      const ang = pool.scratch('ropeAngle', cos.length);
+      for (let i = 0; i < ang.length; i++) {
+        const a = Math.atan2(sin[i], cos[i]);
+        ang[i] = a < 0 ? a + TAU : a;
+      }
+      const sc = st.scaling === 'none' ? '' : `, ${st.scaling} ×${st.factor}`;
+      return { values: ang, rows: L, cols: half, lo: 0, hi: TAU, rowLabel: 'position', colLabel: 'pair',
+        title: `RoPE angle θᵢ(p) mod 2π: ${L} positions × ${half} pairs${sc}`, cos, sin };
+    }
+    case 'learned': {
+      need(pe, 'learnedInit');
+      const t = pe.learnedInit({ length: L, dim: d, seed: 0 });
+      return { values: t, rows: L, cols: d, lo: -0.06, hi: 0.06, rowLabel: 'position', colLabel: 'dim',
+        title: `Learned table at init (normal, std 0.02, seed 0): ${L} × ${d}` };
+    }
+    case 'alibi': {
+      need(pe, 'alibiBias');
+      const n = Math.min(L, MATRIX_CAP);
+      const h = Math.min(st.head, st.heads - 1);
+      const all = pe.alibiBias({ heads: st.heads, queries: n, causal: true });
+      const values = all.subarray(h * n * n, (h + 1) * n * n);
+      const [lo, hi] = finiteRange(values);
+      return { values, rows: n, cols: n, lo, hi, rowLabel: 'query', colLabel: 'key',
+        title: `ALiBi bias, head ${h + 1} of ${st.heads}, causal: ${n} × ${n}` };
+    }
+    case 't5': {
+      need(pe, 't5Buckets');
+      const n = Math.min(L, MATRIX_CAP);
+      const b = pe.t5Buckets({ queries: n, keys: n, bidirectional: true });
+      return { values: b, rows: n, cols: n, lo: 0, hi: 31, rowLabel: 'query', colLabel: 'key',
+        title: `T5 buckets (bidirectional, 32 buckets, max distance 128): ${n} × ${n}` };
+    }
+    case 'shaw': {
+      need(pe, 'shawIndices');
+      const n = Math.min(L, MATRIX_CAP);
+      const b = pe.shawIndices({ queries: n, keys: n, maxRelative: SHAW_K });
+      return { values: b, rows: n, cols: n, lo: 0, hi: 2 * SHAW_K, rowLabel: 'query', colLabel: 'key',
+        title: `Shaw relative indices, clipped to ±${SHAW_K}: ${n} × ${n}` };
+    }
+  }
+  throw new Error(`unknown method ${method}`);
+}

@@ -1,0 +1,105 @@
+// One state for the whole page, parsed from and written to the URL, so a link reproduces a view.
+// Every value is clamped to a range the API accepts: a hand-edited link can never make a view throw.
+
+export const VIEWS = [
+  ['heatmap', 'Heatmap'],
+  ['waves', 'Waves'],
+  ['similarity', 'Similarity'],
+  ['rotation', 'Rotation'],
+  ['bias', 'Bias'],
+  ['learned', 'Learned'],
+  ['extrapolation', 'Extrapolation'],
+  ['compare', 'Compare'],
+  ['shuffle', 'Shuffle lab'],
+];
+export const METHODS = [
+  ['sinusoidal', 'Sinusoidal'],
+  ['rope', 'RoPE'],
+  ['learned', 'Learned'],
+  ['alibi', 'ALiBi'],
+  ['t5', 'T5 buckets'],
+  ['shaw', 'Shaw (clipped)'],
+];
+export const SCALINGS = ['none', 'linear', 'ntk', 'dynamic', 'yarn', 'llama3'];
+export const PALETTES = [
+  ['bo', 'Blue–orange (diverging)'],
+  ['viridis', 'Viridis'],
+  ['cividis', 'Cividis'],
+  ['gray', 'Grey'],
+];
+
+// [key in the URL, default, parser]
+const int = (min, max, even = false) => (s, d) => {
+  let v = Math.round(Number(s));
+  if (!Number.isFinite(v)) return d;
+  v = Math.min(max, Math.max(min, v));
+  return even && v % 2 ? v - 1 : v;
+};
+const num = (min, max) => (s, d) => {
+  const v = Number(s);
+  return Number.isFinite(v) ? Math.min(max, Math.max(min, v)) : d;
+};
+const oneOf = (list) => (s, d) => (list.some((x) => (Array.isArray(x) ? x[0] : x) === s) ? s : d);
+const text = (max) => (s, d) => (typeof s === 'string' && s.trim() ? s.slice(0, max) : d);
+
+export const FIELDS = {
+  view: ['heatmap', oneOf(VIEWS)],
+  method: ['sinusoidal', oneOf(METHODS)],
+  vs: ['rope', oneOf(METHODS)],
+  dim: [64, int(2, 1024, true)],
+  base: [10000, num(2, 1e7)],
+  length: [128, int(2, 4096)],
+  heads: [8, int(1, 32)],
+  head: [0, int(0, 31)],
+  layout: ['interleaved', oneOf(['interleaved', 'split'])],
+  rope: ['half', oneOf(['half', 'interleaved'])],
+  scaling: ['none', oneOf(SCALINGS)],
+  factor: [2, num(1, 64)],
+  train: [64, int(2, 2048)],
+  palette: ['bo', oneOf(PALETTES)],
+  sentence: ['dog bites man', text(120)],
+  order: ['', text(400)],
+  pos: [0, int(0, 100000)],
+  embed: [0, int(0, 1)],
+};
+
+export function parseState(params) {
+  const st = {};
+  for (const [k, [def, parse]] of Object.entries(FIELDS)) {
+    st[k] = params.has(k) ? parse(params.get(k), def) : def;
+  }
+  st.head = Math.min(st.head, st.heads - 1);
+  return st;
+}
+
+/** Only non-default values go into the URL, so links stay short. */
+export function toParams(st) {
+  const p = new URLSearchParams();
+  for (const [k, [def]] of Object.entries(FIELDS)) {
+    if (st[k] !== undefined && st[k] !== def) p.set(k, String(st[k]));
+  }
+  return p;
+}
+
+/** RoPE frequency options (DESIGN §3) for the current state. The train length stands in for the
+ * model's original context wherever a scaling needs one. */
+export function ropeOptions(st) {
+  const o = { dim: st.dim, base: st.base };
+  const f = st.factor;
+  switch (st.scaling) {
+    case 'linear':
+    case 'ntk':
+      o.scaling = { type: st.scaling, factor: f };
+      break;
+    case 'dynamic':
+      o.scaling = { type: 'dynamic', factor: f, maxPositions: st.train, seqLen: st.length };
+      break;
+    case 'yarn':
+      o.scaling = { type: 'yarn', factor: f, originalMaxPositions: st.train };
+      break;
+    case 'llama3':
+      o.scaling = { type: 'llama3', factor: f, originalMaxPositions: st.train };
+      break;
+  }
+  return o;
+}

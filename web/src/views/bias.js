@@ -1,0 +1,70 @@
+// Bias: the relative methods, which add a number to each attention logit instead of touching the
+// vectors. ALiBi per head (slopes and matrices), T5's bucket function and matrix, Shaw's indices.
+import { createMatrixPanel, createPlot, fmt } from '../draw.js';
+import { SHAW_K, need } from '../methods.js';
+import { matrixExport, plotExport, shell } from './common.js';
+
+const SMALL = 32;
+
+export function setupBias(el, ctx) {
+  const v = shell(el, 'Attention biases',
+    `Added to the query × key scores before the softmax; −∞ (grey) is the causal mask. Matrices show ${SMALL} queries × ${SMALL} keys.`);
+  const alibi = document.createElement('div');
+  alibi.innerHTML = '<h3>ALiBi</h3><div class="pair"></div><div class="multiples"></div>';
+  const t5 = document.createElement('div');
+  t5.innerHTML = '<h3>T5 buckets</h3><div class="pair"></div>';
+  const shaw = document.createElement('div');
+  shaw.innerHTML = '<h3>Shaw et al. (clipped relative positions)</h3><div class="pair"></div>';
+  v.body.append(alibi, t5, shaw);
+  const slopes = createPlot(alibi.querySelector('.pair'), { height: 200 });
+  const heads = [];
+  const bucketPlot = createPlot(t5.querySelector('.pair'), { height: 200 });
+  const bucketMat = createMatrixPanel(t5.querySelector('.pair'), { rowLabel: 'query', colLabel: 'key' });
+  const shawMat = createMatrixPanel(shaw.querySelector('.pair'), { rowLabel: 'query', colLabel: 'key' });
+
+  return {
+    update(st) {
+      v.clear();
+      const pe = ctx.pe;
+      v.guard(() => {
+        need(pe, 'alibiSlopes', 'alibiBias');
+        const m = pe.alibiSlopes(st.heads);
+        slopes.setTitle(`ALiBi slopes for ${st.heads} heads (geometric: 2^(−8h/n))`);
+        slopes.draw([{ x: Float32Array.from(m, (_, h) => h + 1), y: m, label: 'slope mₕ' }], { xLabel: 'head', yLabel: 'slope' });
+        const n = SMALL;
+        const b = pe.alibiBias({ heads: st.heads, queries: n, causal: true });
+        const show = Math.min(st.heads, 8);
+        const box = alibi.querySelector('.multiples');
+        while (heads.length < show) heads.push(createMatrixPanel(box, { small: true, rowLabel: 'query', colLabel: 'key' }));
+        heads.forEach((p, h) => {
+          p.fig.hidden = h >= show;
+          if (h >= show) return;
+          const vals = b.subarray(h * n * n, (h + 1) * n * n);
+          p.setTitle(`head ${h + 1}: m = ${fmt(m[h])}`);
+          p.draw(vals, n, n, { lo: -m[h] * (n - 1), hi: 0, palette: st.palette });
+        });
+      }, 'ALiBi');
+      v.guard(() => {
+        need(pe, 't5Buckets');
+        const R = 200;
+        const x = Float32Array.from({ length: 2 * R + 1 }, (_, j) => j - R);
+        const bi = pe.t5Buckets({ queries: 1, keys: 2 * R + 1, offset: R, bidirectional: true });
+        const uni = pe.t5Buckets({ queries: 1, keys: 2 * R + 1, offset: R, bidirectional: false });
+        bucketPlot.setTitle('Bucket function (32 buckets, max distance 128)');
+        bucketPlot.draw([{ x, y: bi, label: 'bidirectional' }, { x, y: uni, label: 'causal', dash: true }], { xLabel: 'key − query', yLabel: 'bucket' });
+        const n = SMALL;
+        bucketMat.setTitle(`Bucket matrix, bidirectional, ${n} × ${n}`);
+        bucketMat.draw(pe.t5Buckets({ queries: n, keys: n }), n, n, { lo: 0, hi: 31, palette: st.palette });
+      }, 'T5');
+      v.guard(() => {
+        need(pe, 'shawIndices');
+        const n = SMALL;
+        shawMat.setTitle(`Index matrix, k = 4, ${n} × ${n}: clip(j − i, −k, k) + k`);
+        shawMat.draw(pe.shawIndices({ queries: n, keys: n, maxRelative: 4 }), n, n, { lo: 0, hi: 8, palette: st.palette });
+      }, 'Shaw');
+    },
+    exportData: () => ({ kind: 'group', parts: [plotExport(slopes, 'alibi slopes'), ...heads.filter((p) => !p.fig.hidden).map((p, h) => matrixExport(p, `alibi head ${h + 1}`)), plotExport(bucketPlot, 't5 buckets'), matrixExport(bucketMat, 't5 matrix'), matrixExport(shawMat, 'shaw')].filter(Boolean) }),
+    canvas: () => bucketMat.canvas,
+  };
+}
+export { SHAW_K };

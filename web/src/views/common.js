@@ -1,0 +1,58 @@
+// The frame every view shares: a heading, one sentence of explanation, a body, and a guard that
+// turns a missing API into a note instead of a crash.
+import { Unavailable } from '../methods.js';
+
+export function shell(el, title, intro) {
+  const section = document.createElement('section');
+  section.className = 'view';
+  section.innerHTML = `<h2></h2><p class="intro"></p><div class="notes"></div><div class="body"></div>`;
+  section.querySelector('h2').textContent = title;
+  section.querySelector('.intro').innerHTML = intro;
+  el.append(section);
+  const notes = section.querySelector('.notes');
+  return {
+    section,
+    body: section.querySelector('.body'),
+    /** Run fn; a missing API or a rejected argument shows as a note in the view. */
+    guard(fn, where = '') {
+      try {
+        const r = fn();
+        if (r && typeof r.catch === 'function') r.catch((e) => note(e, where));
+        return r;
+      } catch (e) {
+        note(e, where);
+        return undefined;
+      }
+    },
+    clear() {
+      notes.replaceChildren();
+    },
+  };
+  function note(e, where) {
+    const p = document.createElement('p');
+    if (e instanceof Unavailable) {
+      p.className = 'unavailable';
+      p.textContent = `${where ? `${where}: ` : ''}not available in this build (needs ${e.message}).`;
+    } else {
+      p.className = 'error';
+      p.textContent = `${where ? `${where}: ` : ''}${e.message}`;
+    }
+    notes.append(p);
+  }
+}
+
+/** Export payload for one matrix panel. */
+export function matrixExport(panel, name) {
+  const d = panel.data();
+  if (!d) return null;
+  return { kind: 'matrix', name, rows: d.rows, cols: d.cols, rowLabel: panel.rowLabel, colLabel: panel.colLabel,
+    values: Array.from(d.values.subarray ? d.values.subarray(0, d.rows * d.cols) : d.values, (v, i) => (Math.floor(i / d.cols) >= d.maskFromRow ? null : v)) };
+}
+
+/** Export payload for one plot. */
+export function plotExport(plot, name) {
+  const d = plot.data();
+  if (!d) return null;
+  return { kind: 'series', name, xLabel: d.xLabel, series: d.series.map((s) => ({ label: s.label,
+    x: s.x ? Array.from(s.x) : Array.from(s.y, (_, i) => d.x0 + i), y: Array.from(s.y) })) };
+}

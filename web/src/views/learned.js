@@ -1,0 +1,84 @@
+// Learned table and extrapolation. A learned table has rows only up to the training length; past
+// it there is nothing to look up. The fixed methods keep going, some more gracefully than others.
+import { createMatrixPanel, createPlot, fmt } from '../draw.js';
+import { need } from '../methods.js';
+import { ropeOptions } from '../state.js';
+import { drawMethod } from './heatmap.js';
+import { matrixExport, plotExport, shell } from './common.js';
+
+export function setupLearned(el, ctx) {
+  const v = shell(el, 'Learned table',
+    'BERT and GPT-2 learn one vector per position. Before training it is noise (normal, std 0.02). Positions from the train length on have no row: grey here, an error from pe.gather.');
+  const panel = createMatrixPanel(v.body, { rowLabel: 'position', colLabel: 'dim' });
+  const msg = document.createElement('p');
+  msg.className = 'status';
+  v.body.append(msg);
+  return {
+    update(st) {
+      v.clear();
+      v.guard(() => {
+        const pe = ctx.pe;
+        need(pe, 'learnedInit', 'gather');
+        const T = Math.min(st.train, st.length);
+        const L = Math.max(st.length, T);
+        const table = pe.learnedInit({ length: T, dim: st.dim, seed: 0 });
+        const positions = Int32Array.from({ length: L }, (_, i) => i);
+        const rows = pe.gather(table, { rows: T, dim: st.dim, positions, outOfRange: 'zero' });
+        panel.setTitle(`Learned table: ${T} trained rows, looked up for ${L} positions`);
+        panel.describe = (r, c, x) => (r >= T ? `position ${r}: no row (past the train length ${T})` : `position ${r}, dim ${c}: ${fmt(x)}`);
+        panel.draw(rows, L, st.dim, { lo: -0.06, hi: 0.06, palette: st.palette, maskFromRow: T, marker: T });
+        try {
+          pe.gather(table, { rows: T, dim: st.dim, positions, outOfRange: 'error' });
+          msg.textContent = `All ${L} positions are inside the table.`;
+        } catch (e) {
+          msg.textContent = `pe.gather(…, { outOfRange: 'error' }) → ${e.name}: ${e.message}`;
+        }
+      }, 'learned');
+    },
+    exportData: () => matrixExport(panel, 'learned'),
+    canvas: () => panel.canvas,
+  };
+}
+
+export function setupExtrapolation(el, ctx) {
+  const v = shell(el, 'Extrapolation',
+    'Each method past its training length (red line). Sinusoids and RoPE keep turning; learned rows simply do not exist; ALiBi’s penalty keeps growing linearly. Raise “length” above “train length” and try a RoPE scaling.');
+  const grid = document.createElement('div');
+  grid.className = 'grid';
+  v.body.append(grid);
+  const methods = ['sinusoidal', 'rope', 'learned', 'alibi'];
+  const panels = methods.map(() => createMatrixPanel(grid, { small: true }));
+  const plot = createPlot(v.body, { height: 220 });
+  return {
+    update(st) {
+      v.clear();
+      const T = st.train;
+      const L = Math.min(Math.max(st.length, T + 1), 1024);
+      methods.forEach((m, k) =>
+        v.guard(() => {
+          if (m === 'learned') {
+            need(ctx.pe, 'learnedInit');
+            const t = ctx.pe.learnedInit({ length: L, dim: st.dim, seed: 0 });
+            panels[k].setTitle(`Learned: rows ≥ ${T} undefined`);
+            panels[k].draw(t, L, st.dim, { lo: -0.06, hi: 0.06, palette: st.palette, maskFromRow: T, marker: T });
+          } else drawMethod(ctx, panels[k], st, m, { length: L, marker: T });
+        }, m),
+      );
+      v.guard(() => {
+        need(ctx.pe, 'ropeCache');
+        // The slowest pair is where extrapolation bites: past T it reaches angles never seen in training.
+        const plain = ctx.pe.ropeCache({ length: L, dim: st.dim, base: st.base });
+        const scaled = ctx.pe.ropeCache({ length: L, ...ropeOptions(st) });
+        const half = plain.cos.length / L;
+        const i = Math.max(0, Math.floor(half / 2));
+        const col = (c) => Float32Array.from({ length: L }, (_, r) => c[r * half + i]);
+        const series = [{ y: col(plain.cos), label: `cos θ${i}, no scaling` }];
+        if (st.scaling !== 'none') series.push({ y: col(scaled.cos), label: `cos θ${i}, ${st.scaling} ×${st.factor}`, dash: true });
+        plot.setTitle(`RoPE pair ${i} across the train length`);
+        plot.draw(series, { xLabel: 'position', yLabel: 'cos θ', markers: [{ x: T, label: `train length ${T}` }] });
+      }, 'RoPE scaling');
+    },
+    exportData: () => ({ kind: 'group', parts: [...panels.map((p, k) => matrixExport(p, methods[k])), plotExport(plot, 'rope')].filter(Boolean) }),
+    canvas: () => panels[0].canvas,
+  };
+}

@@ -1,0 +1,205 @@
+// Shuffle lab: attention over context-free token vectors, with no positions and with the chosen
+// method. Without positions, shuffling the words only permutes the attention matrix (and leaves the
+// pooled sentence vector unchanged); with positions it changes the numbers. The proof is printed.
+import { createMatrixPanel, fmt } from '../draw.js';
+import { need } from '../methods.js';
+import { METHODS } from '../state.js';
+import { shell } from './common.js';
+
+const D_MODEL = 32;
+const PRESETS = ['dog bites man', 'the cat sat on the mat', 'alice gave bob the red book', 'not bad, actually good'];
+
+/** FNV-1a: a stable seed per word, so a word always gets the same vector. */
+function seedOf(word) {
+  let h = 0x811c9dc5;
+  for (const ch of word.toLowerCase()) h = Math.imul(h ^ ch.codePointAt(0), 0x01000193) >>> 0;
+  return h % 1000003;
+}
+
+export function tokensOf(sentence) {
+  return sentence.split(/\s+/).filter(Boolean).slice(0, 16);
+}
+
+/** The order in the URL if it is a permutation of the tokens, else the reverse. */
+export function orderOf(st, n) {
+  const o = st.order ? st.order.split(',').map(Number) : [];
+  const ok = o.length === n && [...o].sort((a, b) => a - b).every((x, i) => x === i);
+  return ok ? o : Array.from({ length: n }, (_, i) => n - 1 - i);
+}
+
+function encodingFor(st, type) {
+  switch (type) {
+    case 'sinusoidal': return { type, base: st.base };
+    case 'rope': return { type, base: st.base };
+    default: return { type };
+  }
+}
+
+export function setupShuffle(el, ctx) {
+  const v = shell(el, 'Shuffle lab',
+    'Each word gets a fixed random vector that knows nothing about its neighbours; one attention layer runs over them. Shuffle or drag the words (or focus one and press Alt+←/→): without positions attention cannot tell the orders apart.');
+  v.body.innerHTML = `<div class="row">
+      <label>sentence <input class="sentence" type="text" list="posenc-presets" spellcheck="false"></label>
+      <datalist id="posenc-presets">${PRESETS.map((p) => `<option value="${p}">`).join('')}</datalist>
+      <button type="button" class="shuffle">Shuffle</button>
+      <button type="button" class="reset">Original order</button>
+    </div>
+    <p class="order-label">shuffled order:</p>
+    <ol class="tokens" aria-label="shuffled tokens"></ol>
+    <div class="pair lab">
+      <div class="side" data-side="none"><h3>No positions</h3><div class="mats"></div><dl class="proof"></dl></div>
+      <div class="side" data-side="pos"><h3></h3><div class="mats"></div><dl class="proof"></dl></div>
+    </div>`;
+  const input = v.body.querySelector('.sentence');
+  const list = v.body.querySelector('.tokens');
+  const sides = [...v.body.querySelectorAll('.side')].map((side) => ({
+    side,
+    title: side.querySelector('h3'),
+    orig: createMatrixPanel(side.querySelector('.mats'), { small: true, rowLabel: 'query', colLabel: 'key' }),
+    shuf: createMatrixPanel(side.querySelector('.mats'), { small: true, rowLabel: 'query', colLabel: 'key' }),
+    proof: side.querySelector('.proof'),
+  }));
+  let st = null;
+  let exported = null;
+  let refocus = null; // token index to focus after a keyboard move re-renders the list
+
+  input.addEventListener('change', () => ctx.setState({ sentence: input.value.trim() || 'dog bites man', order: '' }));
+  v.body.querySelector('.shuffle').addEventListener('click', () => {
+    const n = tokensOf(st.sentence).length;
+    const cur = orderOf(st, n).join(',');
+    let o;
+    for (let tries = 0; tries < 20; tries++) {
+      o = Array.from({ length: n }, (_, i) => i);
+      for (let i = n - 1; i > 0; i--) {
+        const j = Math.floor(Math.random() * (i + 1));
+        [o[i], o[j]] = [o[j], o[i]];
+      }
+      if (o.join(',') !== cur) break;
+    }
+    ctx.setState({ order: o.join(',') });
+  });
+  v.body.querySelector('.reset').addEventListener('click', () => {
+    const n = tokensOf(st.sentence).length;
+    ctx.setState({ order: Array.from({ length: n }, (_, i) => i).join(',') });
+  });
+  function move(from, to) {
+    const o = orderOf(st, tokensOf(st.sentence).length);
+    if (to < 0 || to >= o.length || from === to) return;
+    const [x] = o.splice(from, 1);
+    o.splice(to, 0, x);
+    refocus = to;
+    ctx.setState({ order: o.join(',') });
+  }
+  let dragFrom = -1;
+  list.addEventListener('dragstart', (e) => {
+    dragFrom = [...list.children].indexOf(e.target.closest('li'));
+    e.dataTransfer.effectAllowed = 'move';
+  });
+  list.addEventListener('dragover', (e) => e.preventDefault());
+  list.addEventListener('drop', (e) => {
+    e.preventDefault();
+    const to = [...list.children].indexOf(e.target.closest('li'));
+    if (dragFrom >= 0 && to >= 0) move(dragFrom, to);
+    dragFrom = -1;
+  });
+  list.addEventListener('keydown', (e) => {
+    const li = e.target.closest('li');
+    if (!li) return;
+    const i = [...list.children].indexOf(li);
+    const dir = e.key === 'ArrowLeft' ? -1 : e.key === 'ArrowRight' ? 1 : 0;
+    if (!dir) return;
+    e.preventDefault();
+    if (e.altKey || e.shiftKey) move(i, i + dir);
+    else list.children[i + dir]?.focus();
+  });
+
+  function compute() {
+    const pe = ctx.pe;
+    need(pe, 'selfAttention', 'learnedInit', 'similarity');
+    const words = tokensOf(st.sentence);
+    const n = words.length;
+    const perm = orderOf(st, n);
+    const heads = [8, 4, 2, 1].find((h) => h <= st.heads);
+    // Context-free inputs: row k is the word's own vector, nothing else.
+    const X = new Float32Array(n * D_MODEL);
+    words.forEach((w, k) => X.set(pe.learnedInit({ length: 1, dim: D_MODEL, std: 1, seed: seedOf(w) }), k * D_MODEL));
+    const Xs = new Float32Array(n * D_MODEL);
+    perm.forEach((src, k) => Xs.set(X.subarray(src * D_MODEL, (src + 1) * D_MODEL), k * D_MODEL));
+    const w = (seed) => pe.learnedInit({ length: D_MODEL, dim: D_MODEL, std: 1 / Math.sqrt(D_MODEL), seed });
+    const weights = { wq: w(11), wk: w(12), wv: w(13) };
+    const layer = (tokens, encoding) =>
+      pe.selfAttention({ tokens, dModel: D_MODEL, ...weights, heads, encoding, causal: false, returnWeights: true });
+    const types = ['none', st.method];
+    exported = { kind: 'lab', words, order: perm, heads, dModel: D_MODEL, sides: [] };
+    types.forEach((type, s) => {
+      const { title, orig, shuf, proof, side } = sides[s];
+      title.textContent = type === 'none' ? 'No positions' : `With ${METHODS.find(([k]) => k === type)[1]}`;
+      let a, b;
+      try {
+        a = layer(X, encodingFor(st, type));
+        b = layer(Xs, encodingFor(st, type));
+      } catch (e) {
+        proof.innerHTML = '';
+        side.dataset.maxDiff = side.dataset.cosine = '';
+        throw e;
+      }
+      // Un-permute: row/column k of the shuffled run is token perm[k] of the original.
+      let maxA = 0;
+      for (let h = 0; h < heads; h++)
+        for (let i = 0; i < n; i++)
+          for (let j = 0; j < n; j++)
+            maxA = Math.max(maxA, Math.abs(b.weights[h * n * n + i * n + j] - a.weights[h * n * n + perm[i] * n + perm[j]]));
+      let maxOut = 0;
+      for (let i = 0; i < n; i++)
+        for (let c = 0; c < D_MODEL; c++) maxOut = Math.max(maxOut, Math.abs(b.output[i * D_MODEL + c] - a.output[perm[i] * D_MODEL + c]));
+      // The pooled sentence vector is the mean over tokens; its cosine comes from pe.similarity.
+      const pooled = new Float32Array(2 * D_MODEL);
+      for (let i = 0; i < n; i++)
+        for (let c = 0; c < D_MODEL; c++) {
+          pooled[c] += a.output[i * D_MODEL + c] / n;
+          pooled[D_MODEL + c] += b.output[i * D_MODEL + c] / n;
+        }
+      const cosine = pe.similarity(pooled, { length: 2, dim: D_MODEL, normalize: true })[1];
+      side.dataset.maxDiff = String(maxA);
+      side.dataset.outDiff = String(maxOut);
+      side.dataset.cosine = cosine.toFixed(6);
+      const same = maxA < 1e-5;
+      proof.innerHTML = `<dt>max |attention after un-permuting − original|</dt><dd class="${same ? 'same' : 'differs'}">${maxA.toExponential(2)}</dd>
+        <dt>max |output after un-permuting − original|</dt><dd>${maxOut.toExponential(2)}</dd>
+        <dt>cosine of pooled sentence vectors</dt><dd class="${same ? 'same' : 'differs'}">${cosine.toFixed(6)}</dd>
+        <dt>verdict</dt><dd>${same ? 'the same matrix, rows and columns permuted: order is invisible' : `order changes attention by up to ${fmt(maxA)} and the sentence vector by ${fmt(1 - cosine)} in cosine`}</dd>`;
+      const h = Math.min(st.head, heads - 1);
+      const hm = (r) => r.weights.subarray(h * n * n, (h + 1) * n * n);
+      orig.setTitle(`original order, head ${h + 1}`);
+      shuf.setTitle('shuffled order');
+      orig.describe = (i, j, x) => `“${words[i]}” attends to “${words[j]}”: ${fmt(x)}`;
+      shuf.describe = (i, j, x) => `“${words[perm[i]]}” attends to “${words[perm[j]]}”: ${fmt(x)}`;
+      orig.draw(hm(a), n, n, { lo: 0, hi: 1, palette: st.palette === 'bo' ? 'viridis' : st.palette });
+      shuf.draw(hm(b), n, n, { lo: 0, hi: 1, palette: st.palette === 'bo' ? 'viridis' : st.palette });
+      exported.sides.push({ encoding: type, maxAttentionDiff: maxA, maxOutputDiff: maxOut, pooledCosine: cosine, original: Array.from(a.weights), shuffled: Array.from(b.weights) });
+    });
+  }
+
+  return {
+    update(s) {
+      st = s;
+      v.clear();
+      if (document.activeElement !== input) input.value = st.sentence;
+      const words = tokensOf(st.sentence);
+      const perm = orderOf(st, words.length);
+      const focused = refocus ?? [...list.children].indexOf(document.activeElement);
+      refocus = null;
+      list.replaceChildren(...perm.map((k) => {
+        const li = document.createElement('li');
+        li.textContent = words[k];
+        li.draggable = true;
+        li.tabIndex = 0;
+        return li;
+      }));
+      if (focused >= 0) list.children[focused]?.focus();
+      v.guard(compute, 'attention');
+    },
+    exportData: () => exported,
+    canvas: () => sides[1].shuf.canvas,
+  };
+}

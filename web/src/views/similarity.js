@@ -1,0 +1,62 @@
+// Similarity: PE·PEᵀ (cosine) for absolute tables; for RoPE the score q·k of the same vector at
+// two positions, which depends on the offset only, plus RoFormer's long-term decay curve.
+import { createMatrixPanel, createPlot, fmt } from '../draw.js';
+import { Unavailable, encodingMatrix } from '../methods.js';
+import { SIM_CAP } from '../jobs.js';
+import { matrixExport, plotExport, shell } from './common.js';
+
+export function setupSimilarity(el, ctx) {
+  const v = shell(el, 'Similarity',
+    `How alike two positions look to attention. Absolute tables: cosine of PE[i] and PE[j]. RoPE: q·k for the same vector rotated to positions i and j, constant along every diagonal because it depends on j − i only. Lengths above ${SIM_CAP} are cut to ${SIM_CAP}; large matrices are computed in a worker.`);
+  v.body.classList.add('pair');
+  const panel = createMatrixPanel(v.body, { rowLabel: 'position i', colLabel: 'position j' });
+  const plot = createPlot(v.body, { height: 260 });
+  const status = document.createElement('p');
+  status.className = 'status';
+  v.section.append(status);
+  let relative = false;
+  return {
+    update(st) {
+      v.clear();
+      relative = !['sinusoidal', 'learned', 'rope'].includes(st.method);
+      if (relative) {
+        // Relative methods have no vectors to compare: their bias matrix is the similarity.
+        plot.fig.hidden = true;
+        v.guard(() => {
+          const m = encodingMatrix(ctx.pe, st, st.method, ctx.pool);
+          panel.setTitle(`${m.title} (a relative method scores offsets directly)`);
+          panel.rowLabel = m.rowLabel;
+          panel.colLabel = m.colLabel;
+          panel.draw(m.values, m.rows, m.cols, { lo: m.lo, hi: m.hi, palette: st.palette });
+        }, st.method);
+        return;
+      }
+      plot.fig.hidden = false;
+      const L = Math.min(st.length, SIM_CAP);
+      const heavy = L * L * st.dim > 4e6;
+      status.textContent = heavy ? `computing ${L}×${L} in ${ctx.compute.inWorker ? 'a worker' : 'the page'}…` : '';
+      const t0 = performance.now();
+      return v.guard(() =>
+        ctx.compute.run('similarity', st, { heavy }).then((r) => {
+          if (!r) return; // superseded by a newer request
+          status.textContent = heavy ? `${L}×${L}×${st.dim} in ${(performance.now() - t0).toFixed(0)} ms (${ctx.compute.inWorker ? 'worker' : 'main thread'})` : '';
+          panel.setTitle(`${st.method === 'rope' ? 'RoPE' : st.method}: ${r.kind}, ${L} × ${L}`);
+          panel.describe = (i, j, x) => `i = ${i}, j = ${j} (offset ${j - i}): ${fmt(x)}`;
+          panel.draw(r.S, L, L, { lo: r.lo, hi: r.hi, palette: st.palette });
+          const row0 = r.S.subarray(0, L);
+          const series = [{ y: row0, label: st.method === 'rope' ? 'q·k by offset (row 0)' : 'cos(PE₀, PEⱼ)' }];
+          if (r.decay) {
+            // Put the decay curve on the same scale as the score: both start at the same value at 0.
+            const scale = row0[0] / (r.decay[0] || 1);
+            series.push({ y: Float32Array.from(r.decay, (x) => x * scale), label: 'RoFormer decay bound (rescaled)', dash: true });
+          }
+          plot.setTitle(st.method === 'rope' ? 'Score against relative offset' : 'Similarity of position 0 with every position');
+          plot.draw(series, { xLabel: 'offset j − i', yLabel: st.method === 'rope' ? 'q·k' : 'cosine' });
+        }),
+      st.method);
+    },
+    exportData: () => ({ kind: 'group', parts: [matrixExport(panel, 'similarity'), relative ? null : plotExport(plot, 'by offset')].filter(Boolean) }),
+    canvas: () => panel.canvas,
+  };
+}
+export { Unavailable };
