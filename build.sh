@@ -2,7 +2,7 @@
 # build.sh -- builds posenc, installing the toolchain when it is missing.
 #
 #   ./build.sh            toolchain + npm deps + wasm (SIMD and scalar) + native tests + page
-#   ./build.sh serve      the above, then serve the page at http://localhost:5173
+#   ./build.sh serve      toolchain + wasm + page, then serve the built page at http://127.0.0.1:5173
 #   ./build.sh test       the above + Chromium, then every test (node --test)
 #   ./build.sh bench      the above, then the benchmark table
 #   ./build.sh wasm       only the two wasm artifacts (assumes the toolchain)
@@ -104,9 +104,9 @@ cmd=${1:-build}
 case "$cmd" in
     wasm) build_wasm ;;
     build) ensure_toolchain; ensure_npm; build_wasm; build_native; build_web ;;
-    serve) ensure_toolchain; ensure_npm; build_wasm
-           log "serving http://localhost:5173 (Ctrl-C stops)"
-           exec npx vite web --host 127.0.0.1 --port 5173 --strictPort ;;
+    serve) ensure_toolchain; ensure_npm; build_wasm; build_web
+           log "serving the built page at http://127.0.0.1:5173 (Ctrl-C stops)"
+           exec npx vite preview web --host 127.0.0.1 --port 5173 --strictPort ;;
     test) ensure_toolchain; ensure_chromium; ensure_npm; build_wasm; build_native; build_web
           exec node --test --test-concurrency=2 tests/ ;;
     bench) ensure_toolchain; ensure_npm; build_wasm; build_bench; exec node bench/index.js "${@:2}" ;;

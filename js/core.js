@@ -29,6 +29,10 @@ export class PosencBuffer {
   get freed() {
     return this.#ptr === 0;
   }
+  /** A buffer addresses one instance's heap; another instance must not read that address. */
+  belongsTo(core) {
+    return this.#core === core;
+  }
   /** A fresh typed-array view of the heap bytes; re-read it after any posenc call. */
   get array() {
     if (this.#ptr === 0) throw new PosencError(Status.E_NULL, 'posenc: this buffer was freed');
@@ -122,6 +126,7 @@ export class Scope {
     const what = `a ${typeName(Type)} or posenc buffer of length ${length}`;
     if (value instanceof PosencBuffer) {
       if (value.freed) throw fail(this.fn, name, Status.E_NULL, `${what}, not a freed buffer`);
+      if (!value.belongsTo(this.core)) throw fail(this.fn, name, Status.E_PARAM, `${what} allocated by this posenc instance`);
       if (value.type !== Type || value.length !== length) {
         throw fail(this.fn, name, Status.E_SCRATCH, what, `posenc buffer ${typeName(value.type)}(${value.length})`);
       }

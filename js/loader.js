@@ -1,3 +1,5 @@
+import { PosencError, Status } from './errors.js';
+
 // Finds, compiles and instantiates the wasm core. Picks the SIMD128 build when the engine
 // validates SIMD, else the scalar build; both come from the same C sources.
 
@@ -59,14 +61,14 @@ function importsFor(module) {
 export async function instantiate(opts = {}) {
   const want = opts.simd ?? 'auto';
   if (want !== 'auto' && want !== true && want !== false) {
-    throw new TypeError(`posenc.init: simd must be 'auto', true or false (got ${String(want)})`);
+    throw new PosencError(Status.E_PARAM, `posenc.init: simd must be 'auto', true or false (got ${String(want)})`, 'simd');
   }
   let module;
   let source = opts.wasm;
   if (source === undefined) {
     const useSimd = want === 'auto' ? simdSupported() : want;
     if (useSimd && !simdSupported()) {
-      throw new Error('posenc.init: simd: true was requested but this engine has no WebAssembly SIMD');
+      throw new PosencError(Status.E_PARAM, 'posenc.init: simd must be false or \'auto\' here: this engine has no WebAssembly SIMD (got true)', 'simd');
     }
     source = useSimd ? simdUrl() : scalarUrl();
   }
@@ -74,7 +76,7 @@ export async function instantiate(opts = {}) {
   if (source instanceof WebAssembly.Module) module = source;
   else if (source instanceof URL) module = await WebAssembly.compile(await bytesFromUrl(source));
   else if (ArrayBuffer.isView(source) || source instanceof ArrayBuffer) module = await WebAssembly.compile(source);
-  else throw new TypeError('posenc.init: wasm must be a BufferSource, a WebAssembly.Module, a URL or a URL string');
+  else throw new PosencError(Status.E_PARAM, 'posenc.init: wasm must be a BufferSource, a WebAssembly.Module, a URL or a URL string', 'wasm');
   const instance = await WebAssembly.instantiate(module, importsFor(module));
   // Reactor modules run their static constructors from _initialize.
   if (typeof instance.exports._initialize === 'function') instance.exports._initialize();
