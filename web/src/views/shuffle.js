@@ -27,10 +27,16 @@ export function orderOf(st, n) {
   return ok ? o : Array.from({ length: n }, (_, i) => n - 1 - i);
 }
 
-function encodingFor(st, type) {
+/** The encoding option of pe.selfAttention for `type`, with deterministic stand-in parameters
+ * where the method has trained ones (learned table, T5 weights, Shaw tables). */
+function encodingFor(pe, st, type, n, heads) {
+  const rand = (length, dim, seed, std = 0.5) => pe.learnedInit({ length, dim, std, seed });
   switch (type) {
     case 'sinusoidal': return { type, base: st.base };
-    case 'rope': return { type, base: st.base };
+    case 'rope': return { type, base: st.base, layout: st.rope };
+    case 'learned': return { type, table: rand(n, D_MODEL, 3) };
+    case 't5': return { type, weights: rand(32, heads, 5, 1) };
+    case 'shaw': return { type, maxRelative: 4, aK: rand(9, D_MODEL / heads, 6), aV: rand(9, D_MODEL / heads, 8) };
     default: return { type };
   }
 }
@@ -136,8 +142,9 @@ export function setupShuffle(el, ctx) {
       title.textContent = type === 'none' ? 'No positions' : `With ${METHODS.find(([k]) => k === type)[1]}`;
       let a, b;
       try {
-        a = layer(X, encodingFor(st, type));
-        b = layer(Xs, encodingFor(st, type));
+        const enc = encodingFor(pe, st, type, n, heads);
+        a = layer(X, enc);
+        b = layer(Xs, enc);
       } catch (e) {
         proof.innerHTML = '';
         side.dataset.maxDiff = side.dataset.cosine = '';
@@ -154,11 +161,16 @@ export function setupShuffle(el, ctx) {
         for (let c = 0; c < D_MODEL; c++) maxOut = Math.max(maxOut, Math.abs(b.output[i * D_MODEL + c] - a.output[perm[i] * D_MODEL + c]));
       // The pooled sentence vector is the mean over tokens; its cosine comes from pe.similarity.
       const pooled = new Float32Array(2 * D_MODEL);
-      for (let i = 0; i < n; i++)
-        for (let c = 0; c < D_MODEL; c++) {
-          pooled[c] += a.output[i * D_MODEL + c] / n;
-          pooled[D_MODEL + c] += b.output[i * D_MODEL + c] / n;
-        }
+      if (a.pooled && b.pooled) {
+        pooled.set(a.pooled, 0);
+        pooled.set(b.pooled, D_MODEL);
+      } else {
+        for (let i = 0; i < n; i++)
+          for (let c = 0; c < D_MODEL; c++) {
+            pooled[c] += a.output[i * D_MODEL + c] / n;
+            pooled[D_MODEL + c] += b.output[i * D_MODEL + c] / n;
+          }
+      }
       const cosine = pe.similarity(pooled, { length: 2, dim: D_MODEL, normalize: true })[1];
       side.dataset.maxDiff = String(maxA);
       side.dataset.outDiff = String(maxOut);
