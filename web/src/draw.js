@@ -10,9 +10,9 @@ export { fmt };
  * A heatmap of a row-major matrix: one canvas pixel per cell (scaled by CSS), an ImageData that is
  * reused while the size stays the same, and a cursor that arrow keys walk with a live readout.
  */
-export function createMatrixPanel(parent, { title = '', rowLabel = 'row', colLabel = 'col', small = false } = {}) {
+export function createMatrixPanel(parent, { title = '', rowLabel = 'row', colLabel = 'col', small = false, square = false } = {}) {
   const fig = document.createElement('figure');
-  fig.className = small ? 'panel small' : 'panel';
+  fig.className = `panel${small ? ' small' : ''}${square ? ' square' : ''}`;
   fig.innerHTML = `<figcaption></figcaption>
     <div class="mat"><canvas tabindex="0" role="img"></canvas><div class="cursor" hidden></div><div class="marker" hidden></div></div>
     <div class="legend"><span class="lo"></span><span class="bar"></span><span class="hi"></span></div>

@@ -67,7 +67,13 @@ export function encodingMatrix(pe, st, method, pool, { length = st.length } = {}
     }
     case 'rope': {
       need(pe, 'ropeCache');
-      const { cos, sin } = pe.ropeCache({ length: L, ...ropeOptions(st) });
+      const n = L * (ropeOptions(st).rotaryDim ?? d) / 2;
+      // Zero-copy: the cache is written straight into reusable heap buffers.
+      const cb = pool.f32('ropeCos', n);
+      const sb = pool.f32('ropeSin', n);
+      pe.ropeCache({ length: L, ...ropeOptions(st), cos: cb, sin: sb });
+      const cos = cb.array;
+      const sin = sb.array;
       const half = cos.length / L;
       const ang = pool.scratch('ropeAngle', cos.length);
       for (let i = 0; i < ang.length; i++) {
@@ -75,7 +81,7 @@ export function encodingMatrix(pe, st, method, pool, { length = st.length } = {}
         ang[i] = a < 0 ? a + TAU : a;
       }
       const sc = st.scaling === 'none' ? '' : `, ${st.scaling} ×${st.factor}`;
-      return { values: ang, rows: L, cols: half, lo: 0, hi: TAU, rowLabel: 'position', colLabel: 'pair',
+      return { values: ang, rows: L, cols: half, lo: 0, hi: TAU, rowLabel: 'position', colLabel: 'pair', palette: 'twilight',
         title: `RoPE angle θᵢ(p) mod 2π: ${L} positions × ${half} pairs${sc}`, cos, sin };
     }
     case 'learned': {

@@ -8,6 +8,8 @@ const STOPS = {
   viridis: ['#440154', '#482878', '#3e4989', '#31688e', '#26828e', '#1f9e89', '#35b779', '#6ece58', '#b5de2b', '#fde725'],
   cividis: ['#00224e', '#123570', '#3b496c', '#575d6d', '#707173', '#8a8779', '#a69d75', '#c4b56c', '#e4cf5b', '#fee838'],
   gray: ['#111111', '#f4f4f4'],
+  // cyclic (twilight-like): an angle of 2π looks like 0
+  twilight: ['#e2d9e2', '#a3bccd', '#6381be', '#5d479c', '#3b1f52', '#6b2347', '#a85050', '#c99475', '#e2d9e2'],
 };
 export const LINE_COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442'];
 /** Colour for masked cells (-Infinity bias, undefined learned rows). */

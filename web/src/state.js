@@ -59,7 +59,7 @@ export const FIELDS = {
   palette: ['bo', oneOf(PALETTES)],
   sentence: ['dog bites man', text(120)],
   order: ['', text(400)],
-  pos: [0, int(0, 100000)],
+  pos: [5, int(0, 100000)],
   embed: [0, int(0, 1)],
 };
 

@@ -19,8 +19,8 @@ export function setupBias(el, ctx) {
   const slopes = createPlot(alibi.querySelector('.pair'), { height: 200 });
   const heads = [];
   const bucketPlot = createPlot(t5.querySelector('.pair'), { height: 200 });
-  const bucketMat = createMatrixPanel(t5.querySelector('.pair'), { rowLabel: 'query', colLabel: 'key' });
-  const shawMat = createMatrixPanel(shaw.querySelector('.pair'), { rowLabel: 'query', colLabel: 'key' });
+  const bucketMat = createMatrixPanel(t5.querySelector('.pair'), { rowLabel: 'query', colLabel: 'key', square: true });
+  const shawMat = createMatrixPanel(shaw.querySelector('.pair'), { rowLabel: 'query', colLabel: 'key', square: true });
 
   return {
     update(st) {
@@ -40,7 +40,7 @@ export function setupBias(el, ctx) {
           p.fig.hidden = h >= show;
           if (h >= show) return;
           const vals = b.subarray(h * n * n, (h + 1) * n * n);
-          p.setTitle(`head ${h + 1}: m = ${fmt(m[h])}`);
+          p.setTitle(`h${h + 1} · m=${fmt(m[h])}`);
           p.draw(vals, n, n, { lo: -m[h] * (n - 1), hi: 0, palette: st.palette });
         });
       }, 'ALiBi');

@@ -7,16 +7,18 @@ import { matrixExport, shell } from './common.js';
 
 const label = (m) => METHODS.find(([k]) => k === m)?.[1] ?? m;
 
-function drawMethod(ctx, panel, st, method, extra = {}) {
+function drawMethod(ctx, panel, st, method, extra = {}, shortTitle = null) {
   const m = encodingMatrix(ctx.pe, st, method, ctx.pool, extra);
   panel.rowLabel = m.rowLabel;
   panel.colLabel = m.colLabel;
-  panel.setTitle(m.title);
+  panel.setTitle(shortTitle ? shortTitle(m) : m.title);
   panel.describe = (r, c, v) =>
     method === 'rope'
       ? `position ${r}, pair ${c}: θ = ${fmt(v)} rad mod 2π (cos ${fmt(m.cos?.[r * m.cols + c] ?? NaN)})`
       : `${m.rowLabel} ${r}, ${m.colLabel} ${c}: ${fmt(v)}`;
-  panel.draw(m.values, m.rows, m.cols, { lo: m.lo, hi: m.hi, palette: st.palette, source: m.source, marker: extra.marker });
+  // A cyclic quantity gets the cyclic map unless the reader picked a palette.
+  const palette = m.palette && st.palette === 'bo' ? m.palette : st.palette;
+  panel.draw(m.values, m.rows, m.cols, { lo: m.lo, hi: m.hi, palette, source: m.source, marker: extra.marker });
   return m;
 }
 

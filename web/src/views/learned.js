@@ -61,7 +61,10 @@ export function setupExtrapolation(el, ctx) {
             const t = ctx.pe.learnedInit({ length: L, dim: st.dim, seed: 0 });
             panels[k].setTitle(`Learned: rows ≥ ${T} undefined`);
             panels[k].draw(t, L, st.dim, { lo: -0.06, hi: 0.06, palette: st.palette, maskFromRow: T, marker: T });
-          } else drawMethod(ctx, panels[k], st, m, { length: L, marker: T });
+          } else {
+            const names = { sinusoidal: 'Sinusoidal', rope: `RoPE angles${st.scaling === 'none' ? '' : ` (${st.scaling} ×${st.factor})`}`, alibi: `ALiBi, head ${Math.min(st.head, st.heads - 1) + 1}` };
+            drawMethod(ctx, panels[k], st, m, { length: L, marker: T }, () => names[m]);
+          }
         }, m),
       );
       v.guard(() => {

@@ -48,7 +48,7 @@ export function setupSimilarity(el, ctx) {
           if (r.decay) {
             // Put the decay curve on the same scale as the score: both start at the same value at 0.
             const scale = row0[0] / (r.decay[0] || 1);
-            series.push({ y: Float32Array.from(r.decay, (x) => x * scale), label: 'RoFormer decay bound (rescaled)', dash: true });
+            series.push({ y: Float32Array.from(r.decay, (x) => x * scale), label: `RoFormer decay bound (rescaled${st.scaling === 'none' ? '' : ', unscaled frequencies'})`, dash: true });
           }
           plot.setTitle(st.method === 'rope' ? 'Score against relative offset' : 'Similarity of position 0 with every position');
           plot.draw(series, { xLabel: 'offset j − i', yLabel: st.method === 'rope' ? 'q·k' : 'cosine' });
