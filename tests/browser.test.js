@@ -151,8 +151,9 @@ test('shuffle lab: no positions = permuted matrix (diff ~0, cosine 1.000000); wi
     assert.ok((await page.locator('.unavailable').count()) > 0);
     return ctx.close();
   }
-  for (const method of ['rope', 'sinusoidal', 'alibi']) {
-    await page.goto(`${srv.origin}/?view=shuffle&method=${method}&sentence=dog+bites+man`);
+  // 'man dog bites' (order 2,0,1) changes distances, so even a symmetric bias (bidirectional ALiBi) sees it.
+  for (const method of ['rope', 'sinusoidal', 'learned', 'alibi', 't5', 'shaw']) {
+    await page.goto(`${srv.origin}/?view=shuffle&method=${method}&sentence=dog+bites+man&order=2,0,1`);
     await rendered(page);
     const side = async (s) => page.locator(`[data-side=${s}]`).evaluate((e) => ({ ...e.dataset, text: e.textContent }));
     const none = await side('none');

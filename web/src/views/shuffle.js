@@ -41,6 +41,16 @@ function encodingFor(pe, st, type, n, heads) {
   }
 }
 
+function verdict(type, same, maxA, cosine) {
+  if (type === 'none') return same ? 'the same matrix, rows and columns permuted: order is invisible' : 'differs (unexpected without positions)';
+  if (same) {
+    // Not a failure: a shuffle that preserves every |i − j| (a reversal, say) is invisible to a
+    // symmetric relative bias such as bidirectional ALiBi.
+    return 'identical: this order keeps every distance |i − j| (e.g. a reversal), which a symmetric bias cannot see. Press Shuffle.';
+  }
+  return `order changes attention by up to ${fmt(maxA)} and the pooled sentence vector by ${fmt(1 - cosine)} in cosine`;
+}
+
 export function setupShuffle(el, ctx) {
   const v = shell(el, 'Shuffle lab',
     'Each word gets a fixed random vector that knows nothing about its neighbours; one attention layer runs over them. Shuffle or drag the words (or focus one and press Alt+←/→): without positions attention cannot tell the orders apart.');
@@ -179,11 +189,11 @@ export function setupShuffle(el, ctx) {
       proof.innerHTML = `<dt>max |attention after un-permuting − original|</dt><dd class="${same ? 'same' : 'differs'}">${maxA.toExponential(2)}</dd>
         <dt>max |output after un-permuting − original|</dt><dd>${maxOut.toExponential(2)}</dd>
         <dt>cosine of pooled sentence vectors</dt><dd class="${same ? 'same' : 'differs'}">${cosine.toFixed(6)}</dd>
-        <dt>verdict</dt><dd>${same ? 'the same matrix, rows and columns permuted: order is invisible' : `order changes attention by up to ${fmt(maxA)} and the sentence vector by ${fmt(1 - cosine)} in cosine`}</dd>`;
+        <dt>verdict</dt><dd>${verdict(type, same, maxA, cosine)}</dd>`;
       const h = Math.min(st.head, heads - 1);
       const hm = (r) => r.weights.subarray(h * n * n, (h + 1) * n * n);
-      orig.setTitle(`original order, head ${h + 1}`);
-      shuf.setTitle('shuffled order');
+      orig.setTitle(`original: ${words.join(' ')} (head ${h + 1})`);
+      shuf.setTitle(`shuffled: ${perm.map((k) => words[k]).join(' ')}`);
       orig.describe = (i, j, x) => `“${words[i]}” attends to “${words[j]}”: ${fmt(x)}`;
       shuf.describe = (i, j, x) => `“${words[perm[i]]}” attends to “${words[perm[j]]}”: ${fmt(x)}`;
       orig.draw(hm(a), n, n, { lo: 0, hi: 1, palette: st.palette === 'bo' ? 'viridis' : st.palette });
