@@ -251,6 +251,47 @@ test('keyboard walks the heatmap with a readout', { skip }, async () => {
   await ctx.close();
 });
 
+test('exports: PNG, CSV and JSON of the current view', { skip }, async () => {
+  const ctx = await browser.newContext({ acceptDownloads: true, serviceWorkers: 'block' });
+  const { page } = await open('/?dim=8&length=4', { context: ctx });
+  const get = async (kind) => {
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.click(`[data-export=${kind}]`)]);
+    return { name: dl.suggestedFilename(), body: readFileSync(await dl.path()) };
+  };
+  const png = await get('png');
+  assert.match(png.name, /\.png$/);
+  assert.deepEqual([...png.body.subarray(1, 4)], [80, 78, 71]); // "PNG"
+  const csv = (await get('csv')).body.toString();
+  const lines = csv.trim().split('\n');
+  assert.equal(lines.length, 5); // header + 4 positions
+  assert.equal(lines[1].split(',').length, 9);
+  assert.match(lines[1], /^0,0,1,0,1,/); // position 0: sin 0, cos 0, ...
+  const json = JSON.parse((await get('json')).body.toString());
+  assert.equal(json.state.dim, '8');
+  assert.equal(json.data.rows, 4);
+  assert.equal(json.data.values.length, 32);
+  await ctx.close();
+});
+
+test('reduced motion is honoured', { skip }, async () => {
+  const ctx = await browser.newContext({ reducedMotion: 'reduce', serviceWorkers: 'block' });
+  const { page } = await open('/?view=rotation&method=rope', { context: ctx });
+  assert.equal(await page.getAttribute('#app', 'data-motion'), 'reduced');
+  const ctx2 = await browser.newContext({ reducedMotion: 'no-preference', serviceWorkers: 'block' });
+  const { page: p2 } = await open('/', { context: ctx2 });
+  assert.equal(await p2.getAttribute('#app', 'data-motion'), 'full');
+  await ctx.close();
+  await ctx2.close();
+});
+
+test('long Gram matrices are computed in a worker', { skip }, async () => {
+  const { page, ctx } = await open('/?view=similarity&dim=256&length=1024');
+  await page.waitForFunction(() => /ms \((worker|main thread)\)/.test(document.querySelector('.status')?.textContent ?? ''), null, { timeout: 20000 });
+  assert.match(await page.locator('.status').textContent(), /1024×1024×256 in \d+ ms \(worker\)/);
+  assert.equal(await page.locator('.host .mat canvas').first().evaluate((c) => c.width), 1024);
+  await ctx.close();
+});
+
 test('phone-sized screen: no horizontal overflow', { skip }, async () => {
   const { page, ctx } = await open('/?view=shuffle', { viewport: { width: 390, height: 844 } });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

@@ -36,6 +36,7 @@ export function createApp(root, { pe, state, chrome = true, url = true, compute 
   const reducedMotion = globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
   const ctx = { pe, pool: makePool(pe), compute, reducedMotion, setState };
   root.classList.add('posenc-app');
+  root.dataset.motion = reducedMotion ? 'reduced' : 'full';
   root.innerHTML = chrome
     ? `<nav class="tabs" role="tablist" aria-label="views">${VIEWS.map(([v, l]) => `<button type="button" role="tab" data-view="${v}">${l}</button>`).join('')}</nav>
        <div class="layout"><form class="controls" aria-label="controls">${CONTROLS}</form>

@@ -70,7 +70,7 @@ export function createMatrixPanel(parent, { title = '', rowLabel = 'row', colLab
       words.fill(mask, n, rows * cols);
       ctx.putImageData(img, 0, 0, 0, 0, cols, rows);
       fig.querySelector('.lo').textContent = fmt(lo);
-      fig.querySelector('.hi').textContent = fmt(hi);
+      fig.querySelector('.hi').textContent = Math.abs(hi - 2 * Math.PI) < 1e-9 ? '2π' : fmt(hi);
       fig.querySelector('.bar').style.background = gradientCss(palette);
       last = { values, rows, cols, maskFromRow, source, lo, hi };
       if (marker !== undefined && marker < rows) {
@@ -144,7 +144,7 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
     fig,
     canvas,
     setTitle: (t) => (fig.querySelector('figcaption').textContent = t),
-    draw(series, { xLabel = '', yLabel = '', markers = [], yRange, x0 = 0 } = {}) {
+    draw(series, { xLabel = '', yLabel = '', markers = [], yRange, x0 = 0, integerX = false } = {}) {
       last = { series, xLabel, yLabel, x0 };
       const dpr = Math.min(2, window.devicePixelRatio || 1);
       const W = Math.max(280, canvas.clientWidth || parent.clientWidth || 640);
@@ -184,7 +184,7 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
         g.beginPath(); g.moveTo(pad.l, Y(t)); g.lineTo(W - pad.r, Y(t)); g.stroke();
         g.textAlign = 'right'; g.fillText(fmt(t), pad.l - 4, Y(t) + 4);
       }
-      for (const t of ticks(xmin, xmax, 8)) {
+      for (const t of ticks(xmin, xmax, 8).filter((t) => !integerX || Number.isInteger(t))) {
         g.beginPath(); g.moveTo(X(t), pad.t); g.lineTo(X(t), H - pad.b); g.stroke();
         g.textAlign = 'center'; g.fillText(fmt(t), X(t), H - pad.b + 14);
       }
@@ -211,6 +211,13 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
           pen = true;
         }
         g.stroke();
+        if (s.dots) {
+          g.fillStyle = g.strokeStyle;
+          for (let i = 0; i < s.y.length; i++) {
+            if (!Number.isFinite(s.y[i])) continue;
+            g.beginPath(); g.arc(X(s.x ? s.x[i] : x0 + i), Y(s.y[i]), 3, 0, 2 * Math.PI); g.fill();
+          }
+        }
       });
       g.setLineDash([]);
       fig.querySelector('.keys').innerHTML = series

@@ -30,7 +30,7 @@ export function setupBias(el, ctx) {
         need(pe, 'alibiSlopes', 'alibiBias');
         const m = pe.alibiSlopes(st.heads);
         slopes.setTitle(`ALiBi slopes for ${st.heads} heads (geometric: 2^(−8h/n))`);
-        slopes.draw([{ x: Float32Array.from(m, (_, h) => h + 1), y: m, label: 'slope mₕ' }], { xLabel: 'head', yLabel: 'slope' });
+        slopes.draw([{ x: Float32Array.from(m, (_, h) => h + 1), y: m, label: 'slope mₕ', dots: true }], { xLabel: 'head', yLabel: 'slope', integerX: true });
         const n = SMALL;
         const b = pe.alibiBias({ heads: st.heads, queries: n, causal: true });
         const show = Math.min(st.heads, 8);

@@ -12,7 +12,7 @@ const TRAIL = 12;
 
 export function setupRotation(el, ctx) {
   const v = shell(el, 'Rotation circles',
-    'RoPE rotates pair i of a query or key by θᵢ = p·ωᵢ. Fast pairs spin, slow pairs barely move. Drag the position or press play (play is off when your system asks for reduced motion).');
+    'RoPE rotates pair i of a query or key by θᵢ = p·ωᵢ. Fast pairs spin, slow pairs barely move. Drag the position or press Play (with reduced motion on, Play steps once a second instead of spinning).');
   v.body.innerHTML = `<div class="row"><label>position <input type="range" class="pos" min="0" max="4096" step="1"></label>
     <output class="posv"></output><button type="button" class="play">Play</button></div>
     <canvas class="circles" role="img" aria-label="rotation circles"></canvas>
@@ -29,6 +29,11 @@ export function setupRotation(el, ctx) {
   play.addEventListener('click', () => {
     if (raf) return stop();
     play.textContent = 'Pause';
+    if (ctx.reducedMotion) {
+      // Reduced motion: discrete steps a second apart instead of continuous spinning.
+      raf = setInterval(() => ctx.setState({ pos: (st.pos + 1) % 4097 }), 1000);
+      return;
+    }
     const tick = () => {
       ctx.setState({ pos: (st.pos + 1) % 4097 });
       raf = requestAnimationFrame(tick);
@@ -36,11 +41,12 @@ export function setupRotation(el, ctx) {
     raf = requestAnimationFrame(tick);
   });
   function stop() {
-    cancelAnimationFrame(raf);
+    if (ctx.reducedMotion) clearInterval(raf);
+    else cancelAnimationFrame(raf);
     raf = 0;
     play.textContent = 'Play';
   }
-  if (ctx.reducedMotion) play.title = 'Your system asks for reduced motion: use the slider';
+  if (ctx.reducedMotion) play.title = 'Your system asks for reduced motion: Play steps once a second';
 
   function draw() {
     const pe = ctx.pe;
