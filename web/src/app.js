@@ -86,11 +86,13 @@ export function createApp(root, { pe, state, chrome = true, url = true, compute 
   function syncControls() {
     for (const el of form.elements) {
       if (!el.name || !(el.name in state)) continue;
-      if (document.activeElement !== el || el.type !== 'number') el.value = String(state[el.name]);
+      // Touch the DOM only on change: a drag must not restyle every control each frame.
+      const v = String(state[el.name]);
+      if (el.value !== v && (document.activeElement !== el || el.type !== 'number')) el.value = v;
       const out = el.parentElement.querySelector('output');
-      if (out) out.textContent = String(state[el.name]);
+      if (out && out.textContent !== v) out.textContent = v;
     }
-    form.elements.head.max = String(state.heads - 1);
+    if (form.elements.head.max !== String(state.heads - 1)) form.elements.head.max = String(state.heads - 1);
     for (const b of root.querySelectorAll('[role=tab]')) {
       const on = b.dataset.view === state.view;
       b.setAttribute('aria-selected', String(on));
