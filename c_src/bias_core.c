@@ -79,6 +79,11 @@ void posenc__toeplitz_extend(void *out, int32_t rows, int32_t cols) {
 
 void posenc__copy32(float *dst, const float *src, size_t n) {
     size_t j = 0;
+    /* align the stores (a store that straddles a cache line costs two); loads may straddle */
+    while (j < n && ((uintptr_t)(dst + j) & 15)) {
+        memcpy(dst + j, src + j, sizeof(float));
+        j++;
+    }
     for (; j + 16 <= n; j += 16) {
         pv4 a = pv4_load(src + j), b = pv4_load(src + j + 4);
         pv4 c = pv4_load(src + j + 8), d = pv4_load(src + j + 12);
