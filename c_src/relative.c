@@ -39,9 +39,19 @@ int32_t posenc_xl_positions(float *out, int32_t klen, int32_t dim, double base, 
     double w[WSLICE];
     for (int32_t i0 = 0; i0 < h; i0 += WSLICE) {
         const int32_t n = h - i0 < WSLICE ? h - i0 : WSLICE;
-        for (int32_t i = 0; i < n; i++) w[i] = pow(base, -(2.0 * (double)(i0 + i)) / (double)dim);
-        posenc__sincos_table(first + i0, first + h + i0, D, 0, rows, n, (double)(rows - 1), -1.0,
-                             w, 1.0);
+        /* XL's 1/base^(2i/dim), written as the sinusoidal family writes it (same bits) */
+        for (int32_t i = 0; i < n; i++) w[i] = exp(-log(base) * ((double)(i0 + i) / (double)h));
+        posenc__sincos_table(first + i0, first + h + i0, D, 0, rows, n, 0.0, 1.0, w, 1.0);
+    }
+    /* Made ascending (distance 0 exactly [0.. | 1..], and bit-identical to the SPLIT paper
+     * sinusoidal table), then the rows are reversed in place into XL's descending order. */
+    for (int32_t a = 0, b = rows - 1; a < b; a++, b--) {
+        float *ra = first + (size_t)a * D, *rb = first + (size_t)b * D;
+        for (size_t c = 0; c < D; c++) {
+            const float t = ra[c];
+            ra[c] = rb[c];
+            rb[c] = t;
+        }
     }
     for (int32_t t = 0; t < nclamp; t++) posenc__copy32(out + (size_t)t * D, first, D);
     return POSENC_OK;
