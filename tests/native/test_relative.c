@@ -132,6 +132,23 @@ static void test_shaw_xl(void) {
     const int32_t spec[25] = {2, 3, 4, 4, 4, 1, 2, 3, 4, 4, 0, 1, 2, 3, 4, 0, 0, 1, 2, 3, 0, 0, 0, 1, 2};
     CHECK(posenc_shaw_indices(s, 5, 5, 2, 0) == POSENC_OK && memcmp(s, spec, sizeof s) == 0, "SPEC 6.2");
     CHECK(posenc_shaw_indices(s, 5, 5, 0, 0) == POSENC_E_PARAM, "k = 0");
+    {   /* Toeplitz fill vs per-element clipping (exact), unequal sizes and offsets */
+        const int32_t Q = 23, K = 31;
+        int32_t *m = malloc(sizeof(int32_t) * Q * K);
+        for (int32_t off = -9; off <= 12; off += 7)
+            for (int32_t k = 1; k <= 40; k += 13) {
+                CHECK(posenc_shaw_indices(m, Q, K, k, off) == POSENC_OK, "shaw");
+                int bad = 0;
+                for (int32_t i = 0; i < Q; i++)
+                    for (int32_t j = 0; j < K; j++) {
+                        int32_t rp = j - i - off;
+                        rp = rp < -k ? -k : rp > k ? k : rp;
+                        bad += m[i * K + j] != rp + k;
+                    }
+                CHECK(bad == 0, "shaw k=%d off=%d: %d mismatches", k, off, bad);
+            }
+        free(m);
+    }
     /* R against per-element sin/cos (metric: max abs error <= 4e-7) */
     const int32_t klen = 300, dim = 18, clamp = 120;
     float *r = malloc(sizeof(float) * klen * dim);
