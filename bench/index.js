@@ -5,6 +5,7 @@ import sinusoidal from './sinusoidal.js';
 // (rope import)
 
 // (relative import)
+import relative from './relative.js';
 
 // (attention import)
 
@@ -13,6 +14,7 @@ const GROUPS = {
   // (rope group)
 
   // (relative group)
+  relative,
 
   // (attention group)
 };
