@@ -171,7 +171,7 @@ test('shuffle lab: no positions = permuted matrix (diff ~0, cosine 1.000000); wi
   // Shuffling changes the order in the URL and keeps the proof.
   await page.click('button.shuffle');
   await rendered(page);
-  assert.match(page.url(), /order=/);
+  await page.waitForURL(/order=/); // the URL follows the state within 200 ms
   assert.equal(await page.locator('[data-side=none]').getAttribute('data-cosine'), '1.000000');
   await ctx.close();
 });
@@ -188,6 +188,7 @@ test('URL round trip: controls reflect the link, edits go back into it', { skip 
   await page.fill('[name=dim]', '48');
   await page.click('[data-view=heatmap]');
   await rendered(page);
+  await page.waitForURL((u) => u.searchParams.get('dim') === '48' && !u.searchParams.has('view'));
   const url = new URL(page.url());
   assert.equal(url.searchParams.get('method'), 'learned');
   assert.equal(url.searchParams.get('dim'), '48');

@@ -55,12 +55,19 @@ export function createApp(root, { pe, state, chrome = true, url = true, compute 
   function setState(patch) {
     Object.assign(state, patch);
     state.head = Math.min(state.head, state.heads - 1);
-    if (url) {
-      const p = toParams(state);
-      const q = p.toString();
-      history.replaceState(null, '', q ? `?${q}` : location.pathname);
-    }
+    if (url) writeUrl();
     schedule();
+  }
+  // The URL follows the state, but at most every 200 ms: browsers throttle (and warn about) a
+  // replaceState per animation frame during a drag or the rotation animation.
+  let urlTimer = 0;
+  function writeUrl() {
+    if (urlTimer) return;
+    urlTimer = setTimeout(() => {
+      urlTimer = 0;
+      const q = toParams(state).toString();
+      history.replaceState(null, '', q ? `?${q}` : location.pathname);
+    }, 200);
   }
   function schedule() {
     if (!pending) pending = requestAnimationFrame(render);

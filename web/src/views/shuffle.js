@@ -79,7 +79,7 @@ export function setupShuffle(el, ctx) {
   let exported = null;
   let refocus = null; // token index to focus after a keyboard move re-renders the list
 
-  input.addEventListener('change', () => ctx.setState({ sentence: input.value.trim() || 'dog bites man', order: '' }));
+  input.addEventListener('input', () => ctx.setState({ sentence: input.value.trim() || 'dog bites man', order: '' }));
   v.body.querySelector('.shuffle').addEventListener('click', () => {
     const n = tokensOf(st.sentence).length;
     const cur = orderOf(st, n).join(',');
