@@ -40,6 +40,7 @@ export function makePool(pe) {
 }
 
 const TAU = 2 * Math.PI;
+const fmtAngle = (v) => (Number.isFinite(v) ? v.toFixed(5) : 'undefined');
 
 function finiteRange(v) {
   let lo = Infinity, hi = -Infinity;
@@ -67,22 +68,39 @@ export function encodingMatrix(pe, st, method, pool, { length = st.length } = {}
     }
     case 'rope': {
       need(pe, 'ropeCache');
-      const n = L * (ropeOptions(st).rotaryDim ?? d) / 2;
+      const ro = ropeOptions(st);
+      const half = (ro.rotaryDim ?? d) / 2;
       // Zero-copy: the cache is written straight into reusable heap buffers.
-      const cb = pool.f32('ropeCos', n);
-      const sb = pool.f32('ropeSin', n);
-      pe.ropeCache({ length: L, ...ropeOptions(st), cos: cb, sin: sb });
+      const cb = pool.f32('ropeCos', L * half);
+      const sb = pool.f32('ropeSin', L * half);
+      pe.ropeCache({ length: L, ...ro, cos: cb, sin: sb });
       const cos = cb.array;
       const sin = sb.array;
-      const half = cos.length / L;
-      const ang = pool.scratch('ropeAngle', cos.length);
-      for (let i = 0; i < ang.length; i++) {
-        const a = Math.atan2(sin[i], cos[i]);
-        ang[i] = a < 0 ? a + TAU : a;
+      // Spread the pair angles over the head dimensions as the pair layout does, so the layout
+      // toggle is visible: 'half' pairs dim c with c + d/2, 'interleaved' pairs 2i with 2i + 1.
+      const cols = 2 * half;
+      const ang = pool.scratch('ropeAngle', L * cols);
+      const interleaved = st.rope === 'interleaved';
+      for (let r = 0; r < L; r++) {
+        const o = r * half;
+        const w = r * cols;
+        for (let i = 0; i < half; i++) {
+          let a = Math.atan2(sin[o + i], cos[o + i]);
+          if (a < 0) a += TAU;
+          if (interleaved) {
+            ang[w + 2 * i] = a;
+            ang[w + 2 * i + 1] = a;
+          } else {
+            ang[w + i] = a;
+            ang[w + half + i] = a;
+          }
+        }
       }
+      const pairOf = (c) => (interleaved ? c >> 1 : c % half);
       const sc = st.scaling === 'none' ? '' : `, ${st.scaling} ×${st.factor}`;
-      return { values: ang, rows: L, cols: half, lo: 0, hi: TAU, rowLabel: 'position', colLabel: 'pair', palette: 'twilight',
-        title: `RoPE angle θᵢ(p) mod 2π: ${L} positions × ${half} pairs${sc}`, cos, sin };
+      return { values: ang, rows: L, cols, lo: 0, hi: TAU, rowLabel: 'position', colLabel: 'dim', palette: 'twilight',
+        title: `RoPE angle θᵢ(p) mod 2π per dim (${st.rope} pairs): ${L} positions × ${cols} dims${sc}`,
+        describe: (r, c, v) => `position ${r}, dim ${c} (pair ${pairOf(c)}, ${st.rope}): θ = ${fmtAngle(v)} rad mod 2π, cos ${cb.freed ? '?' : cb.array[r * half + pairOf(c)].toFixed(5)}` };
     }
     case 'learned': {
       need(pe, 'learnedInit');

@@ -12,10 +12,7 @@ function drawMethod(ctx, panel, st, method, extra = {}, shortTitle = null) {
   panel.rowLabel = m.rowLabel;
   panel.colLabel = m.colLabel;
   panel.setTitle(shortTitle ? shortTitle(m) : m.title);
-  panel.describe = (r, c, v) =>
-    method === 'rope'
-      ? `position ${r}, pair ${c}: θ = ${fmt(v)} rad mod 2π (cos ${fmt(m.cos?.[r * m.cols + c] ?? NaN)})`
-      : `${m.rowLabel} ${r}, ${m.colLabel} ${c}: ${fmt(v)}`;
+  panel.describe = m.describe ?? ((r, c, v) => `${m.rowLabel} ${r}, ${m.colLabel} ${c}: ${fmt(v)}`);
   // A cyclic quantity gets the cyclic map unless the reader picked a palette.
   const palette = m.palette && st.palette === 'bo' ? m.palette : st.palette;
   panel.draw(m.values, m.rows, m.cols, { lo: m.lo, hi: m.hi, palette, source: m.source, marker: extra.marker });
