@@ -14,8 +14,13 @@ const skip = !existsSync(`${dist}index.html`) ? 'web/dist not built (run ./build
 
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json', '.png': 'image/png' };
 const EMBED_HOST = `<!doctype html><meta charset="utf-8"><title>host</title><link rel="icon" href="data:,"><script>
-  window.msgs = []; addEventListener('message', (e) => msgs.push(e.data));</script>
-  <iframe id="f" src="/?embed=1&view=heatmap&dim=32&length=64" style="width:600px;height:200px;border:0"></iframe>`;
+  window.msgs = [];
+  addEventListener('message', (e) => {
+    msgs.push(e.data);
+    if (e.data?.type === 'posenc:height') document.getElementById('f').style.height = e.data.height + 'px';
+  });</script>
+  <p>A blog post with an embedded view:</p>
+  <iframe id="f" src="/?embed=1&view=heatmap&dim=32&length=64" style="width:700px;height:150px;border:1px solid #ccc"></iframe>`;
 
 function serve() {
   const server = http.createServer((req, res) => {
@@ -208,12 +213,21 @@ test('embed mode: no chrome, height posted to the parent', { skip }, async () =>
   const msg = await page.evaluate(() => msgs.find((m) => m?.type === 'posenc:height'));
   assert.equal(msg.view, 'heatmap');
   assert.ok(msg.height > 150 && msg.height < 3000, `height ${msg.height}`);
+  // The frame grows to the posted height and settles (no resize feedback loop).
+  await page.waitForTimeout(400);
+  const settled = await page.evaluate(() => msgs.filter((m) => m?.type === 'posenc:height').length);
+  await page.waitForTimeout(400);
+  assert.equal(await page.evaluate(() => msgs.filter((m) => m?.type === 'posenc:height').length), settled, 'height keeps changing');
+  assert.ok(settled < 6, `${settled} height messages`);
+  const frameBox = await page.locator('#f').boundingBox();
+  const last = await page.evaluate(() => msgs.filter((m) => m?.type === 'posenc:height').at(-1).height);
+  assert.ok(Math.abs(frameBox.height - 2 - last) <= 1, `iframe ${frameBox.height} vs posted ${last}`);
   const frame = page.frame({ url: /embed=1/ });
   assert.equal(await frame.locator('header.chrome').isVisible(), false);
   assert.equal(await frame.locator('.controls').count(), 0);
   assert.equal(await frame.locator('.tabs').count(), 0);
   assert.ok((await variances(frame)).every((v) => v > 1));
-  await page.screenshot({ path: `${SHOTS}/embed.png` });
+  await page.screenshot({ path: `${SHOTS}/embed.png`, fullPage: true });
   await ctx.close();
 });
 
