@@ -240,7 +240,7 @@ export function ropeFamily(core) {
         const xp = s.inout('x', x, Float32Array, n);
         const pos = has('positions') ? s.in('positions', o.positions, posType, length) : 0;
         if (has('cache')) {
-          const c = options(`${fn}: cache`, o.cache, ['cos', 'sin']);
+          const c = options(`${fn}: cache`, o.cache, ['cos', 'sin', 'attentionScale']);
           const np = f.rotaryDim / 2;
           const rows = Math.floor((arrayType(c.cos) === Float32Array ? c.cos.length : 0) / np);
           if (rows < 1) throw fail(fn, 'cache.cos', Status.E_SCRATCH, `a Float32Array (or posenc buffer) of [rows][rotaryDim/2 = ${np}]`, c.cos);
