@@ -2,7 +2,7 @@
 // Usage: node bench/index.js [group ...]   (default: all groups)
 import { makeHarness, table } from './harness.js';
 import sinusoidal from './sinusoidal.js';
-// (rope import)
+import rope from './rope.js';
 
 // (relative import)
 
@@ -10,7 +10,7 @@ import sinusoidal from './sinusoidal.js';
 
 const GROUPS = {
   sinusoidal,
-  // (rope group)
+  rope,
 
   // (relative group)
 

@@ -230,8 +230,8 @@ int32_t posenc_rope_freqs(double *inv_freq, double *attention_scale, int32_t rot
 int32_t posenc_rope_cache_fill(float *cos_out, float *sin_out, int32_t length, int32_t npairs,
                                const double *inv_freq, double scale, double offset);
 
-/* Float count of the scratch every cache-free posenc_rope_apply* needs (2 * 64 * rotary_dim/2),
- * or a negative status for an invalid rotary_dim. */
+/* Float count of the scratch every cache-free posenc_rope_apply* needs ((4*64 + 2) * rotary_dim/2,
+ * 66 KiB for rotary_dim 128), or a negative status for an invalid rotary_dim. */
 int32_t posenc_rope_scratch_size(int32_t rotary_dim);
 
 /* Rotate x ([length][heads][dim] or [heads][length][dim]) in place; token t sits at position

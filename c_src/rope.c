@@ -14,7 +14,8 @@
  * Speed: a cos/sin row (rotary_dim/2 floats) is made once per token and reused across all heads;
  * the two kernels below are the only per-element code. The half-split kernel is four loads, six
  * arithmetic ops and two stores per 8 components; the interleaved one deinterleaves with
- * even/odd shuffles, rotates like the half kernel and re-interleaves with zips (4 shuffles).
+ * even/odd shuffles, rotates like the half kernel and re-interleaves with zips (4 shuffles per
+ * 8 components; clang does not find this by itself).
  */
 #include <stddef.h>
 
@@ -36,42 +37,56 @@ _Static_assert(sizeof(posenc_rope_scaling) == 104, "scaling layout");
 
 /* ---------------------------------------------------------------- kernels */
 
-void posenc__rope_rotate_half(float *x, const float *c, const float *s, int32_t n) {
-    float *y = x + n;
-    int32_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-        pv4 a = pv4_load(x + i), b = pv4_load(y + i);
-        pv4 cc = pv4_load(c + i), ss = pv4_load(s + i);
-        pv4_store(x + i, pv4_sub(pv4_mul(a, cc), pv4_mul(b, ss)));
-        pv4_store(y + i, pv4_add(pv4_mul(b, cc), pv4_mul(a, ss)));
-    }
-    for (; i < n; i++) {
-        float a = x[i], b = y[i];
-        x[i] = a * c[i] - b * s[i];
-        y[i] = b * c[i] + a * s[i];
-    }
-}
-
-void posenc__rope_rotate_interleaved(float *x, const float *c, const float *s, int32_t n) {
-    int32_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-        float *p = x + 2 * (size_t)i;
-        pv4 lo = pv4_load(p), hi = pv4_load(p + 4);
-        pv4 u = pv4_even(lo, hi), v = pv4_odd(lo, hi); /* first and second of four pairs */
-        pv4 cc = pv4_load(c + i), ss = pv4_load(s + i);
-        pv4 u2 = pv4_sub(pv4_mul(u, cc), pv4_mul(v, ss));
-        pv4 v2 = pv4_add(pv4_mul(v, cc), pv4_mul(u, ss));
-        pv4_store(p, pv4_zip_lo(u2, v2));
-        pv4_store(p + 4, pv4_zip_hi(u2, v2));
-    }
-    for (; i < n; i++) {
-        float a = x[2 * i], b = x[2 * i + 1];
-        x[2 * i] = a * c[i] - b * s[i];
-        x[2 * i + 1] = b * c[i] + a * s[i];
+/* Both kernels rotate one token's heads, x + h*stride for h < heads, n pairs each, by one
+ * cos/sin row; one call per token, so a row is made once and reused across all heads. Each
+ * head is streamed front to back (measured: looping heads inside the pair chunks, to keep
+ * cos/sin in registers, is 1.5-2x slower because of the strided access). */
+void posenc__rope_rotate_half(float *x, int32_t heads, size_t stride, const float *c,
+                              const float *s, int32_t n) {
+    for (int32_t h = 0; h < heads; h++, x += stride) {
+        float *y = x + n;
+        int32_t i = 0;
+        for (; i + 4 <= n; i += 4) {
+            pv4 a = pv4_load(x + i), b = pv4_load(y + i);
+            pv4 cc = pv4_load(c + i), ss = pv4_load(s + i);
+            pv4_store(x + i, pv4_sub(pv4_mul(a, cc), pv4_mul(b, ss)));
+            pv4_store(y + i, pv4_add(pv4_mul(b, cc), pv4_mul(a, ss)));
+        }
+        for (; i < n; i++) {
+            float a = x[i], b = y[i];
+            x[i] = a * c[i] - b * s[i];
+            y[i] = b * c[i] + a * s[i];
+        }
     }
 }
 
-typedef void (*rotate_fn)(float *, const float *, const float *, int32_t);
+/* Interleaved: deinterleave two vectors into the first and second components of four pairs
+ * (even/odd shuffles), rotate exactly like the half kernel, re-interleave (zips). The same
+ * float32 operations in the same order as the scalar definition, so results are bit-identical
+ * to it. */
+void posenc__rope_rotate_interleaved(float *x, int32_t heads, size_t stride, const float *c,
+                                     const float *s, int32_t n) {
+    for (int32_t h = 0; h < heads; h++, x += stride) {
+        int32_t i = 0;
+        for (; i + 4 <= n; i += 4) {
+            float *p = x + 2 * (size_t)i;
+            pv4 lo = pv4_load(p), hi = pv4_load(p + 4);
+            pv4 u = pv4_even(lo, hi), v = pv4_odd(lo, hi);
+            pv4 cc = pv4_load(c + i), ss = pv4_load(s + i);
+            pv4 u2 = pv4_sub(pv4_mul(u, cc), pv4_mul(v, ss));
+            pv4 v2 = pv4_add(pv4_mul(v, cc), pv4_mul(u, ss));
+            pv4_store(p, pv4_zip_lo(u2, v2));
+            pv4_store(p + 4, pv4_zip_hi(u2, v2));
+        }
+        for (; i < n; i++) {
+            float a = x[2 * i], b = x[2 * i + 1];
+            x[2 * i] = a * c[i] - b * s[i];
+            x[2 * i + 1] = b * c[i] + a * s[i];
+        }
+    }
+}
+
+typedef void (*rotate_fn)(float *, int32_t, size_t, const float *, const float *, int32_t);
 
 /* ---------------------------------------------------------------- frequencies */
 
@@ -286,12 +301,13 @@ static int32_t check_freqs(const double *w, int32_t n, double scale) {
 int32_t posenc_rope_scratch_size(int32_t rotary_dim) {
     if (rotary_dim < 2 || rotary_dim > POSENC_MAX_ELEMENTS / ROWS) return POSENC_E_SIZE;
     if (rotary_dim % 2) return POSENC_E_ODD;
-    return ROWS * rotary_dim; /* cos and sin, ROWS rows of rotary_dim/2 each */
+    /* cos/sin rows of the current block and of block 0, and one row of block factors */
+    return (4 * ROWS + 2) * (rotary_dim / 2);
 }
 
 static int32_t check_scratch(const float *scratch, int32_t len, int32_t npairs) {
     if (!scratch) return POSENC_E_NULL;
-    return (int64_t)len >= 2 * (int64_t)ROWS * npairs ? POSENC_OK : POSENC_E_SCRATCH;
+    return (int64_t)len >= (4 * (int64_t)ROWS + 2) * npairs ? POSENC_OK : POSENC_E_SCRATCH;
 }
 
 /* ---------------------------------------------------------------- cache-free application */
@@ -354,18 +370,6 @@ static void fill_rows(const rope_job *j, const pos_src *ps, int32_t t0, int32_t 
         }
         r += run;
     }
-    if (j->xpos_base != 0.0) {
-        const double rd = 2.0 * np;
-        for (int32_t k = 0; k < nb; k++) {
-            const double e = j->xpos_sign * (pos_at(ps, t0 + k) - j->xpos_center) / j->xpos_base;
-            for (int32_t i = 0; i < np; i++) {
-                const double zeta = (2.0 * i + 0.4 * rd) / (1.4 * rd);
-                const float f = (float)exp(e * log(zeta));
-                cb[(size_t)k * np + i] *= f;
-                sb[(size_t)k * np + i] *= f;
-            }
-        }
-    }
 }
 
 /* Rotate every head of tokens t0 .. t0+nb-1 with the rows in cb/sb. */
@@ -373,24 +377,76 @@ static void rotate_rows(const rope_job *j, int32_t t0, int32_t nb, const float *
                         const float *sb) {
     const size_t D = (size_t)j->dim, H = (size_t)j->heads, L = (size_t)j->length;
     const int32_t np = j->npairs;
-    if (j->htd) {
-        for (size_t h = 0; h < H; h++)
-            for (int32_t k = 0; k < nb; k++)
-                j->rotate(j->x + (h * L + (size_t)(t0 + k)) * D + j->col0, cb + (size_t)k * np,
-                          sb + (size_t)k * np, np);
-    } else {
-        for (int32_t k = 0; k < nb; k++) {
-            float *row = j->x + (size_t)(t0 + k) * H * D + j->col0;
-            for (size_t h = 0; h < H; h++) j->rotate(row + h * D, cb + (size_t)k * np, sb + (size_t)k * np, np);
+    for (int32_t k = 0; k < nb; k++) {
+        const size_t t = (size_t)(t0 + k);
+        float *first = j->x + (j->htd ? t * D : t * H * D) + j->col0;
+        j->rotate(first, j->heads, j->htd ? L * D : D, cb + (size_t)k * np, sb + (size_t)k * np, np);
+    }
+}
+
+/* Rows of block k (tokens t0 = k*ROWS ..) of an arithmetic sequence from the rows of block 0:
+ * angle (offset + t0 + r) w = (offset + r) w + t0 w, so each element is one float32 complex
+ * multiply of a block-0 value by the exact float64 cos/sin(t0 w) rounded once (the engine's own
+ * scheme, error ~2.5e-7 * scale, not accumulated from block to block). Runs in SIMD. */
+static void shift_rows(float *dc, float *ds, const float *b0c, const float *b0s, const float *fc,
+                       const float *fs, int32_t nb, int32_t np) {
+    for (int32_t r = 0; r < nb; r++) {
+        const float *c0 = b0c + (size_t)r * np, *s0 = b0s + (size_t)r * np;
+        float *c = dc + (size_t)r * np, *s = ds + (size_t)r * np;
+        int32_t i = 0;
+        for (; i + 4 <= np; i += 4) {
+            pv4 a = pv4_load(c0 + i), b = pv4_load(s0 + i), C = pv4_load(fc + i), S = pv4_load(fs + i);
+            pv4_store(c + i, pv4_sub(pv4_mul(a, C), pv4_mul(b, S)));
+            pv4_store(s + i, pv4_add(pv4_mul(b, C), pv4_mul(a, S)));
+        }
+        for (; i < np; i++) {
+            c[i] = c0[i] * fc[i] - s0[i] * fs[i];
+            s[i] = s0[i] * fc[i] + c0[i] * fs[i];
+        }
+    }
+}
+
+static void apply_xpos(const rope_job *j, const pos_src *ps, int32_t t0, int32_t nb, float *cb,
+                       float *sb) {
+    const int32_t np = j->npairs;
+    const double rd = 2.0 * np;
+    for (int32_t k = 0; k < nb; k++) {
+        const double e = j->xpos_sign * (pos_at(ps, t0 + k) - j->xpos_center) / j->xpos_base;
+        for (int32_t i = 0; i < np; i++) {
+            const double zeta = (2.0 * i + 0.4 * rd) / (1.4 * rd);
+            const float f = (float)exp(e * log(zeta));
+            cb[(size_t)k * np + i] *= f;
+            sb[(size_t)k * np + i] *= f;
         }
     }
 }
 
 static void run_job(const rope_job *j, const pos_src *ps, float *scratch) {
-    float *cb = scratch, *sb = scratch + (size_t)ROWS * j->npairs;
+    const int32_t np = j->npairs;
+    const size_t blk = (size_t)ROWS * np;
+    float *cb = scratch, *sb = scratch + blk;
+    if (ps->kind == POS_OFFSET && j->length > ROWS) {
+        /* block 0 once into b0, every block derived from it (see shift_rows) */
+        float *b0c = scratch + 2 * blk, *b0s = scratch + 3 * blk;
+        float *fc = scratch + 4 * blk, *fs = fc + np;
+        posenc__sincos_table(b0s, b0c, (size_t)np, 0, ROWS, np, ps->offset, 1.0, j->w, j->scale);
+        for (int32_t t0 = 0; t0 < j->length; t0 += ROWS) {
+            const int32_t nb = j->length - t0 < ROWS ? j->length - t0 : ROWS;
+            for (int32_t i = 0; i < np; i++) {
+                const double a = (double)t0 * j->w[i];
+                fc[i] = (float)cos(a);
+                fs[i] = (float)sin(a);
+            }
+            shift_rows(cb, sb, b0c, b0s, fc, fs, nb, np);
+            if (j->xpos_base != 0.0) apply_xpos(j, ps, t0, nb, cb, sb);
+            rotate_rows(j, t0, nb, cb, sb);
+        }
+        return;
+    }
     for (int32_t t0 = 0; t0 < j->length; t0 += ROWS) {
         const int32_t nb = j->length - t0 < ROWS ? j->length - t0 : ROWS;
         fill_rows(j, ps, t0, nb, cb, sb);
+        if (j->xpos_base != 0.0) apply_xpos(j, ps, t0, nb, cb, sb);
         rotate_rows(j, t0, nb, cb, sb);
     }
 }
@@ -531,18 +587,10 @@ int32_t posenc_rope_apply_cached(float *x, int32_t length, int32_t heads, int32_
     }
     const rotate_fn rot = layout == POSENC_LAYOUT_HALF ? posenc__rope_rotate_half : posenc__rope_rotate_interleaved;
     const size_t D = (size_t)dim, H = (size_t)heads, L = (size_t)length;
-    if (order == POSENC_ROPE_HTD) {
-        for (size_t h = 0; h < H; h++)
-            for (size_t t = 0; t < L; t++) {
-                const size_t row = (size_t)(positions ? positions[t] : offset + (int32_t)t) * np;
-                rot(x + (h * L + t) * D, cos_cache + row, sin_cache + row, np);
-            }
-    } else {
-        for (size_t t = 0; t < L; t++) {
-            const size_t row = (size_t)(positions ? positions[t] : offset + (int32_t)t) * np;
-            float *xt = x + t * H * D;
-            for (size_t h = 0; h < H; h++) rot(xt + h * D, cos_cache + row, sin_cache + row, np);
-        }
+    const int htd = order == POSENC_ROPE_HTD;
+    for (size_t t = 0; t < L; t++) {
+        const size_t row = (size_t)(positions ? positions[t] : offset + (int32_t)t) * np;
+        rot(x + (htd ? t * D : t * H * D), heads, htd ? L * D : D, cos_cache + row, sin_cache + row, np);
     }
     return POSENC_OK;
 }

@@ -407,6 +407,15 @@ test('xPos (SPEC 3.8): scale vectors and the relative property', async () => {
       relClose(ratio(q, 2, i), 1, 1e-6, `${name} t=2 centre`);
     }
     assertClose(q, refApply(x, { length: 4, dim: 8, layout: 'interleaved', xpos: { scaleBase: 512, center: 2 } }), 2e-6, `${name} q ref`);
+    // long sequences (several 64-token blocks) with an offset, and explicit positions
+    for (const layout of ['half', 'interleaved']) {
+      const c = { length: 200, heads: 2, dim: 16, layout, offset: 1000, xpos: { scaleBase: 512, center: 1100, key: layout === 'half' } };
+      const xs = randomF32(200 * 2 * 16, 24);
+      assertClose(pe.applyRope(Float32Array.from(xs), c), refApply(xs, c), 3e-6, `${name} xpos long ${layout}`);
+      const pos = Int32Array.from({ length: 200 }, (_, t) => (t * 7) % 300);
+      const c2 = { length: 200, heads: 2, dim: 16, layout, positions: pos, xpos: { scaleBase: 256 } };
+      assertClose(pe.applyRope(Float32Array.from(xs), c2), refApply(xs, { ...c2, xpos: { scaleBase: 256, center: 100 } }), 3e-6, `${name} xpos positions ${layout}`);
+    }
     // <q_m, k_n> depends on m - n only (shift both by 50, with explicit positions and a centre)
     const D = 32, qv = randomF32(D, 22), kv = randomF32(D, 23);
     const xq = (p) => pe.applyRope(Float32Array.from(qv), { length: 1, dim: D, positions: new Int32Array([p]), xpos: { scaleBase: 64, center: 10 } });

@@ -26,28 +26,30 @@ static void ref_rotate(float *x, const float *c, const float *s, int32_t n, int 
 }
 
 static void test_kernels(void) {
+    const int32_t heads_list[] = {1, 3};
     for (int il = 0; il < 2; il++)
-        for (int32_t n = 1; n <= 67; n++) {
-            /* one guard float each side: the kernel must not touch them */
-            float *buf = malloc(sizeof(float) * (2 * n + 2)), *ref = malloc(sizeof(float) * 2 * n);
-            float *c = malloc(sizeof(float) * n), *s = malloc(sizeof(float) * n);
-            float *x = buf + 1;
-            buf[0] = buf[2 * n + 1] = 12345.0f;
-            for (int32_t i = 0; i < 2 * n; i++) x[i] = ref[i] = frand();
-            for (int32_t i = 0; i < n; i++) {
-                double a = frand() * 3.0;
-                c[i] = (float)cos(a);
-                s[i] = (float)sin(a);
+        for (size_t hi = 0; hi < 2; hi++)
+            for (int32_t n = 1; n <= 67; n++) {
+                /* heads vectors of 2n floats at a stride of 2n + 3 (gaps between heads), plus
+                 * one guard float before: the kernel must touch only the rotated components */
+                const int32_t heads = heads_list[hi];
+                const size_t stride = 2 * (size_t)n + 3, total = stride * heads + 1;
+                float *buf = malloc(sizeof(float) * total), *ref = malloc(sizeof(float) * total);
+                float *c = malloc(sizeof(float) * n), *s = malloc(sizeof(float) * n);
+                for (size_t i = 0; i < total; i++) buf[i] = ref[i] = frand();
+                for (int32_t i = 0; i < n; i++) {
+                    double a = frand() * 3.0;
+                    c[i] = (float)cos(a);
+                    s[i] = (float)sin(a);
+                }
+                if (il) posenc__rope_rotate_interleaved(buf + 1, heads, stride, c, s, n);
+                else posenc__rope_rotate_half(buf + 1, heads, stride, c, s, n);
+                for (int32_t h = 0; h < heads; h++) ref_rotate(ref + 1 + h * stride, c, s, n, il);
+                double err = 0;
+                for (size_t i = 0; i < total; i++) err = fmax(err, fabs((double)buf[i] - ref[i]));
+                CHECK(err == 0, "interleaved=%d heads=%d n=%d kernel vs scalar reference err=%g", il, heads, n, err);
+                free(buf); free(ref); free(c); free(s);
             }
-            if (il) posenc__rope_rotate_interleaved(x, c, s, n);
-            else posenc__rope_rotate_half(x, c, s, n);
-            ref_rotate(ref, c, s, n, il);
-            double err = 0;
-            for (int32_t i = 0; i < 2 * n; i++) err = fmax(err, fabs((double)x[i] - ref[i]));
-            CHECK(err == 0, "interleaved=%d n=%d kernel vs scalar reference err=%g", il, n, err);
-            CHECK(buf[0] == 12345.0f && buf[2 * n + 1] == 12345.0f, "guards n=%d", n);
-            free(buf); free(ref); free(c); free(s);
-        }
 }
 
 /* float64 reference rotation of x[L][H][D] (thd), positions p0 + t. */
