@@ -437,9 +437,13 @@ static void run_job(const rope_job *j, const pos_src *ps, float *scratch) {
                 fc[i] = (float)cos(a);
                 fs[i] = (float)sin(a);
             }
-            shift_rows(cb, sb, b0c, b0s, fc, fs, nb, np);
-            if (j->xpos_base != 0.0) apply_xpos(j, ps, t0, nb, cb, sb);
-            rotate_rows(j, t0, nb, cb, sb);
+            /* each row is made right before its token is rotated, while it is in L1 */
+            for (int32_t k = 0; k < nb; k++) {
+                float *c = cb + (size_t)k * np, *sn = sb + (size_t)k * np;
+                shift_rows(c, sn, b0c + (size_t)k * np, b0s + (size_t)k * np, fc, fs, 1, np);
+                if (j->xpos_base != 0.0) apply_xpos(j, ps, t0 + k, 1, c, sn);
+                rotate_rows(j, t0 + k, 1, c, sn);
+            }
         }
         return;
     }
