@@ -120,7 +120,7 @@ export interface ApplyRopeOptions extends RopeFrequencyOptions {
   heads?: number;
   /** 'half' = GPT-NeoX / HF Llama (x[i], x[i+r/2]); 'interleaved' = GPT-J / RoFormer / Meta (x[2i], x[2i+1]). */
   layout?: 'half' | 'interleaved';
-  /** Per-token positions; Float32Array for interpolated positions. Excludes offset. */
+  /** Per-token positions; Float32Array for interpolated positions. offset must then be 0 or omitted. */
   positions?: I32 | F32;
   offset?: number;
   order?: 'thd' | 'htd';

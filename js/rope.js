@@ -204,7 +204,7 @@ export function ropeFamily(core) {
       const order = choice(fn, 'order', o.order, ROPE_ORDER, 'thd');
       const n = elements(fn, 'length * heads * dim', length, heads, f.dim);
       const has = (k) => o[k] !== undefined;
-      if (has('positions') && has('offset')) throw fail(fn, 'offset', Status.E_PARAM, 'omitted when positions are given', o.offset);
+      if (has('positions') && o.offset !== 0 && has('offset')) throw fail(fn, 'offset', Status.E_PARAM, '0 or omitted when positions are given', o.offset);
       if (axial) {
         if (axial.height * axial.width !== length) throw fail(fn, 'length', Status.E_SIZE, `axial.height * axial.width = ${axial.height * axial.width}`, length);
         if (f.rotaryDim % 4) throw fail(fn, 'rotaryDim', Status.E_ODD, 'a multiple of 4 with axial (two blocks of pairs)', f.rotaryDim);

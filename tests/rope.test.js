@@ -125,6 +125,7 @@ test('SPEC 3.4 application vectors (half, interleaved, partial) and p = 0 identi
     assertClose(run({ offset: 3, rotaryDim: 4 }), halfP, 2e-6, `${name} half partial`);
     assertClose(run({ offset: 3, rotaryDim: 4, layout: 'interleaved' }), interP, 2e-6, `${name} interleaved partial`);
     assertClose(run({ positions: new Int32Array([3]) }), half, 2e-6, `${name} positions`);
+    assertClose(run({ positions: new Int32Array([3]), offset: 0 }), half, 2e-6, `${name} positions, offset 0`);
     assertClose(run({ positions: new Float32Array([3]), layout: 'interleaved' }), inter, 2e-6, `${name} f32 positions`);
     // with a cache
     const cache = pe.ropeCache({ length: 5, dim: 8 });
@@ -523,7 +524,7 @@ test('throw-tests: every export names its argument and range', async () => {
   assertThrowsPosenc(() => pe.applyRope(new Float32Array(16), { length: 2, dim: 8, positions: new Int32Array(3) }), /positions must be a Int32Array or posenc buffer of length 2 \(got Int32Array\(3\)\)/);
   assertThrowsPosenc(() => pe.applyRope(new Float32Array(16), { length: 2, dim: 8, positions: [0, 1] }), /positions must be an Int32Array or Float32Array/);
   assertThrowsPosenc(() => pe.applyRope(new Float32Array(16), { length: 2, dim: 8, positions: new Float32Array([0, NaN]) }), /applyRope/);
-  assertThrowsPosenc(() => pe.applyRope(new Float32Array(16), { length: 2, dim: 8, positions: new Int32Array(2), offset: 1 }), /offset must be omitted when positions are given/);
+  assertThrowsPosenc(() => pe.applyRope(new Float32Array(16), { length: 2, dim: 8, positions: new Int32Array(2), offset: 1 }), /offset must be 0 or omitted when positions are given/);
   assertThrowsPosenc(() => pe.applyRope(x8(), { length: 1, dim: 8, layout: 'neox' }), /layout must be one of 'half', 'interleaved'/, Status.E_ENUM);
   assertThrowsPosenc(() => pe.applyRope(x8(), { length: 1, dim: 8, order: 'bhtd' }), /order must be one of 'thd', 'htd'/, Status.E_ENUM);
   assertThrowsPosenc(() => pe.applyRope(x8(), { length: 1, dim: 8, offset: NaN }), /offset must be a finite number/);
