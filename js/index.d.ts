@@ -133,7 +133,8 @@ export interface ApplyRopeOptions extends RopeFrequencyOptions {
 }
 
 export interface RopeApi {
-  ropeFrequencies(opts: RopeFrequencyOptions): { invFreq: Float64Array; attentionScale: number };
+  /** invFreq: float64 results rounded once to float32; invFreq64: the float64 values. */
+  ropeFrequencies(opts: RopeFrequencyOptions): { invFreq: Float32Array; invFreq64: Float64Array; attentionScale: number };
   ropeCache(opts: RopeCacheOptions): RopeCache;
   /** In place; returns x. */
   applyRope<T extends F32>(x: T, opts: ApplyRopeOptions): T;

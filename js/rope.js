@@ -159,14 +159,17 @@ function maxOf(value) {
 
 export function ropeFamily(core) {
   return {
-    /** { invFreq: Float64Array(rotaryDim/2), attentionScale } for the given base and scaling. */
+    /** { invFreq: Float32Array(rotaryDim/2), invFreq64: Float64Array(rotaryDim/2), attentionScale }.
+     * Computed in float64; invFreq is that rounded once to float32 (what a framework stores),
+     * invFreq64 keeps the exact values (what posenc itself uses for angles). */
     ropeFrequencies(opts) {
       const fn = 'ropeFrequencies';
       const o = options(fn, opts, FREQ_KEYS);
       const f = parseFreqOptions(fn, o);
       return core.run(fn, (s) => {
         const { inv, n, attentionScale } = frequencies(core, s, fn, f);
-        return { invFreq: core.view(Float64Array, inv, n).slice(), attentionScale };
+        const invFreq64 = core.view(Float64Array, inv, n).slice();
+        return { invFreq: Float32Array.from(invFreq64), invFreq64, attentionScale };
       });
     },
 

@@ -100,15 +100,19 @@ test('SPEC 3.1 inv_freq tables, d=128, base 1e4 and 5e5', async () => {
   const t5 = { 0: 1, 1: 0.81461723385654472, 2: 0.66360123769608848, 16: 0.037606030930863933, 31: 0.0017360467021768655, 32: 0.001414213562373095, 48: 5.318295896944989e-05, 62: 3.0138581521391708e-06, 63: 2.4551407911316089e-06 };
   for (const { name, pe } of await backends()) {
     const a = pe.ropeFrequencies({ dim: 128 });
-    assert.ok(a.invFreq instanceof Float64Array);
-    assert.equal(a.invFreq.length, 64);
+    assert.ok(a.invFreq64 instanceof Float64Array);
+    assert.ok(a.invFreq instanceof Float32Array);
+    // stored as float32: each value is the float64 result rounded once
+    a.invFreq64.forEach((v, i) => assert.equal(a.invFreq[i], Math.fround(v)));
+    assert.equal(a.invFreq[63], Math.fround(0.00011547819846894582));
+    assert.equal(a.invFreq64.length, 64);
     assert.equal(a.attentionScale, 1);
-    for (const [i, v] of Object.entries(t1)) relClose(a.invFreq[i], v, 1e-13, `${name} 1e4 i=${i}`);
+    for (const [i, v] of Object.entries(t1)) relClose(a.invFreq64[i], v, 1e-13, `${name} 1e4 i=${i}`);
     const b = pe.ropeFrequencies({ dim: 128, base: 500000 });
-    for (const [i, v] of Object.entries(t5)) relClose(b.invFreq[i], v, 1e-13, `${name} 5e5 i=${i}`);
+    for (const [i, v] of Object.entries(t5)) relClose(b.invFreq64[i], v, 1e-13, `${name} 5e5 i=${i}`);
     // partial rotary: frequencies use rotaryDim, not dim
     const c = pe.ropeFrequencies({ dim: 256, rotaryDim: 128 });
-    assert.deepEqual(Array.from(c.invFreq), Array.from(a.invFreq));
+    assert.deepEqual(Array.from(c.invFreq64), Array.from(a.invFreq64));
   }
 });
 
@@ -154,22 +158,22 @@ test('SPEC 3.4 relative identity values', async () => {
 
 test('SPEC 3.6 dynamic NTK, static NTK and linear', async () => {
   for (const { name, pe } of await backends()) {
-    const dyn = (seqLen) => pe.ropeFrequencies({ dim: 128, scaling: { type: 'dynamic', factor: 2, maxPositions: 2048, seqLen } }).invFreq;
-    assert.deepEqual(Array.from(dyn(2048)), Array.from(pe.ropeFrequencies({ dim: 128 }).invFreq), `${name} L=M is default`);
+    const dyn = (seqLen) => pe.ropeFrequencies({ dim: 128, scaling: { type: 'dynamic', factor: 2, maxPositions: 2048, seqLen } }).invFreq64;
+    assert.deepEqual(Array.from(dyn(2048)), Array.from(pe.ropeFrequencies({ dim: 128 }).invFreq64), `${name} L=M is default`);
     assert.deepEqual(Array.from(dyn(undefined)), Array.from(dyn(1000)), `${name} short seqLen is default`);
     relClose(dyn(4096)[1], 0.85099429134121618, 1e-13, name);
     relClose(dyn(4096)[63], 3.8492732822981941e-05, 1e-13, name);
     relClose(dyn(8192)[1], 0.83962574256431133, 1e-13, name);
     relClose(dyn(8192)[63], 1.649688549556369e-05, 1e-13, name);
-    const small = pe.ropeFrequencies({ dim: 16, scaling: { type: 'dynamic', factor: 2, maxPositions: 64, seqLen: 128 } }).invFreq;
+    const small = pe.ropeFrequencies({ dim: 16, scaling: { type: 'dynamic', factor: 2, maxPositions: 64, seqLen: 128 } }).invFreq64;
     const want = [1, 0.27029612569240363, 0.073059995564323646, 0.019747833744140873, 0.0053377629518589912, 0.001442776645751933, 0.00038997693758622897, 0.00010540925533894597];
     want.forEach((v, i) => relClose(small[i], v, 1e-13, `${name} dynamic d=16 i=${i}`));
     // static NTK: base * factor^(d/(d-2)); linear: w / factor
-    const ntk = pe.ropeFrequencies({ dim: 64, scaling: { type: 'ntk', factor: 4 } }).invFreq;
+    const ntk = pe.ropeFrequencies({ dim: 64, scaling: { type: 'ntk', factor: 4 } }).invFreq64;
     const bp = 10000 * 4 ** (64 / 62);
     ntk.forEach((v, i) => relClose(v, bp ** (-(2 * i) / 64), 1e-13, `${name} ntk i=${i}`));
     const lin = pe.ropeFrequencies({ dim: 64, scaling: { type: 'linear', factor: 4 } });
-    lin.invFreq.forEach((v, i) => relClose(v, 10000 ** (-(2 * i) / 64) / 4, 1e-13, `${name} linear`));
+    lin.invFreq64.forEach((v, i) => relClose(v, 10000 ** (-(2 * i) / 64) / 4, 1e-13, `${name} linear`));
     assert.equal(lin.attentionScale, 1);
   }
 });
@@ -185,13 +189,13 @@ test('SPEC 3.6 YaRN table (both truncate modes), small vector and attention fact
     const t = pe.ropeFrequencies(y({}));
     const f = pe.ropeFrequencies(y({ truncate: false }));
     const b = pe.ropeFrequencies(y({ betaFast: 32, betaSlow: 1, truncate: true }));
-    assert.deepEqual(Array.from(b.invFreq), Array.from(t.invFreq), 'beta defaults');
+    assert.deepEqual(Array.from(b.invFreq64), Array.from(t.invFreq64), 'beta defaults');
     for (const [i, vt, vf] of rows) {
-      relClose(t.invFreq[i], vt, 1e-12, `${name} truncate i=${i}`);
-      relClose(f.invFreq[i], vf, 1e-12, `${name} no truncate i=${i}`);
+      relClose(t.invFreq64[i], vt, 1e-12, `${name} truncate i=${i}`);
+      relClose(f.invFreq64[i], vf, 1e-12, `${name} no truncate i=${i}`);
     }
     relClose(t.attentionScale, 1.1386294361119891, 1e-14, name);
-    const small = pe.ropeFrequencies({ dim: 16, scaling: { type: 'yarn', factor: 4, originalMaxPositions: 64 } }).invFreq;
+    const small = pe.ropeFrequencies({ dim: 16, scaling: { type: 'yarn', factor: 4, originalMaxPositions: 64 } }).invFreq64;
     const want = [1, 0.23717082451262847, 0.050000000000000003, 0.0079056941504209478, 0.0025000000000000001, 0.00079056941504209474, 0.00025000000000000001, 7.9056941504209485e-05];
     want.forEach((v, i) => relClose(small[i], v, 1e-13, `${name} yarn d=16 i=${i}`));
     const att = (s) => pe.ropeFrequencies({ dim: 128, scaling: { type: 'yarn', originalMaxPositions: 4096, ...s } }).attentionScale;
@@ -205,7 +209,7 @@ test('SPEC 3.6 YaRN table (both truncate modes), small vector and attention fact
     assert.equal(att({ factor: 4, attentionFactor: 0.75 }), 0.75);
     assert.equal(att({ factor: 0.5 }), 1, 'factor <= 1 gives 1');
     // the "older HF" pitfall value from SPEC: L0 = 16384 moves the ramp
-    const old = pe.ropeFrequencies({ dim: 128, scaling: { type: 'yarn', factor: 4, originalMaxPositions: 16384, truncate: false } }).invFreq;
+    const old = pe.ropeFrequencies({ dim: 128, scaling: { type: 'yarn', factor: 4, originalMaxPositions: 16384, truncate: false } }).invFreq64;
     const ref = refFreqs(128, 10000, { type: 'yarn', factor: 4, originalMaxPositions: 16384, truncate: false }).inv;
     old.forEach((v, i) => relClose(v, ref[i], 1e-12, `${name} L0 16384 i=${i}`));
   }
@@ -223,7 +227,7 @@ test('SPEC 3.6 longrope: attention factors and short/long switch on seqLen', asy
     assert.equal(lr({}).attentionScale, 1);
     assert.equal(lr({ factor: 32, attentionFactor: 1.5 }).attentionScale, 1.5);
     for (const seqLen of [undefined, 100, 4096, 4097, 100000]) {
-      const got = lr({ factor: 32, seqLen }).invFreq;
+      const got = lr({ factor: 32, seqLen }).invFreq64;
       const want = refFreqs(d, 10000, { type: 'longrope', shortFactor, longFactor, originalMaxPositions: 4096, factor: 32, seqLen }).inv;
       want.forEach((v, i) => relClose(got[i], v, 1e-13, `${name} seqLen=${seqLen} i=${i}`));
       const useLong = seqLen !== undefined && seqLen > 4096;
@@ -231,7 +235,7 @@ test('SPEC 3.6 longrope: attention factors and short/long switch on seqLen', asy
     }
     // Float64Array lists are accepted too
     const fa = pe.ropeFrequencies({ dim: d, scaling: { type: 'longrope', shortFactor: Float64Array.from(shortFactor), longFactor: Float64Array.from(longFactor), originalMaxPositions: 4096 } });
-    assert.deepEqual(Array.from(fa.invFreq), Array.from(lr({}).invFreq));
+    assert.deepEqual(Array.from(fa.invFreq64), Array.from(lr({}).invFreq64));
   }
 });
 
@@ -242,17 +246,17 @@ test('SPEC 3.6 llama3 table and small vector', async () => {
   for (const { name, pe } of await backends()) {
     const a = pe.ropeFrequencies({ dim: 128, base: 500000, scaling: { type: 'llama3' } });
     const b = pe.ropeFrequencies({ dim: 128, base: 500000, scaling: { type: 'llama3', factor: 8, lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositions: 8192 } });
-    assert.deepEqual(Array.from(a.invFreq), Array.from(b.invFreq), 'defaults');
+    assert.deepEqual(Array.from(a.invFreq64), Array.from(b.invFreq64), 'defaults');
     assert.equal(a.attentionScale, 1);
-    for (const [i, v] of rows) relClose(a.invFreq[i], v, 1e-12, `${name} i=${i}`);
+    for (const [i, v] of rows) relClose(a.invFreq64[i], v, 1e-12, `${name} i=${i}`);
     const w = (i) => 500000 ** (-(2 * i) / 128);
     let kept = 0, divided = 0;
     for (let i = 0; i < 64; i++) {
-      if (Math.abs(a.invFreq[i] - w(i)) <= 1e-15 * w(i)) kept++;
-      else if (Math.abs(a.invFreq[i] - w(i) / 8) <= 1e-15 * w(i)) divided++;
+      if (Math.abs(a.invFreq64[i] - w(i)) <= 1e-15 * w(i)) kept++;
+      else if (Math.abs(a.invFreq64[i] - w(i) / 8) <= 1e-15 * w(i)) divided++;
     }
     assert.equal(kept, 29); assert.equal(divided, 29);
-    const small = pe.ropeFrequencies({ dim: 16, scaling: { type: 'llama3', factor: 4, lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositions: 64 } }).invFreq;
+    const small = pe.ropeFrequencies({ dim: 16, scaling: { type: 'llama3', factor: 4, lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositions: 64 } }).invFreq64;
     const want = [1, 0.25464790894703254, 0.025464790894703257, 0.0079056941504209478, 0.0025000000000000001, 0.00079056941504209474, 0.00025000000000000001, 7.9056941504209485e-05];
     want.forEach((v, i) => relClose(small[i], v, 1e-13, `${name} llama3 d=16 i=${i}`));
   }
@@ -589,7 +593,7 @@ test('throw-tests: every export names its argument and range', async () => {
   assertThrowsPosenc(() => pe.ropeFrequencies({ dim: 2, scaling: { type: 'ntk', factor: 2 } }), /rotaryDim must be at least 4/);
   assertThrowsPosenc(() => pe.ropeFrequencies({ dim: 8, scaling: 'yarn' }), /scaling must be an object/);
   // after errors the next valid call still works
-  assert.equal(pe.ropeFrequencies({ dim: 8 }).invFreq[0], 1);
+  assert.equal(pe.ropeFrequencies({ dim: 8 }).invFreq64[0], 1);
 });
 
 test('leak test: heap stable over many calls, including failing ones', async () => {
