@@ -149,7 +149,8 @@ export function setupShuffle(el, ctx) {
     exported = { kind: 'lab', words, order: perm, heads, dModel: D_MODEL, sides: [] };
     types.forEach((type, s) => {
       const { title, orig, shuf, proof, side } = sides[s];
-      title.textContent = type === 'none' ? 'No positions' : `With ${METHODS.find(([k]) => k === type)[1]}`;
+      const hShown = Math.min(st.head, heads - 1);
+      title.textContent = `${type === 'none' ? 'No positions' : `With ${METHODS.find(([k]) => k === type)[1]}`} · head ${hShown + 1} of ${heads}`;
       let a, b;
       try {
         const enc = encodingFor(pe, st, type, n, heads);
@@ -192,7 +193,7 @@ export function setupShuffle(el, ctx) {
         <dt>verdict</dt><dd>${verdict(type, same, maxA, cosine)}</dd>`;
       const h = Math.min(st.head, heads - 1);
       const hm = (r) => r.weights.subarray(h * n * n, (h + 1) * n * n);
-      orig.setTitle(`original: ${words.join(' ')} (head ${h + 1})`);
+      orig.setTitle(`original: ${words.join(' ')}`);
       shuf.setTitle(`shuffled: ${perm.map((k) => words[k]).join(' ')}`);
       orig.describe = (i, j, x) => `“${words[i]}” attends to “${words[j]}”: ${fmt(x)}`;
       shuf.describe = (i, j, x) => `“${words[perm[i]]}” attends to “${words[perm[j]]}”: ${fmt(x)}`;
