@@ -319,32 +319,44 @@ test('phone-sized screen: no horizontal overflow', { skip }, async () => {
 });
 
 test('slider drag at dim 512 x length 1024 stays under 16 ms per frame', { skip }, async (t) => {
-  const { page, ctx } = await open('/?dim=512&length=1024');
-  const r = await page.evaluate(async () => {
-    const input = document.querySelector('[name=length]');
-    const frames = globalThis.__posencFrames;
-    const start = frames.length;
-    const gaps = [];
-    let prev = performance.now();
-    for (let k = 0; k < 60; k++) {
-      input.value = String(1024 - (k % 30) * 4);
-      input.dispatchEvent(new Event('input', { bubbles: true }));
-      await new Promise((res) => requestAnimationFrame(res));
-      const now = performance.now();
-      gaps.push(now - prev);
-      prev = now;
+  const results = {};
+  for (const method of ['sinusoidal', 'rope', 'learned']) {
+    const { page, ctx } = await open(`/?dim=512&length=1024&method=${method}`);
+    if ((await apiHas(page, method === 'rope' ? ['ropeCache'] : method === 'learned' ? ['learnedInit'] : ['sinusoidal'])).length) {
+      await ctx.close();
+      continue;
     }
-    await new Promise((res) => requestAnimationFrame(res));
-    const work = frames.slice(start).sort((a, b) => a - b);
-    gaps.sort((a, b) => a - b);
-    const q = (a, p) => a[Math.min(a.length - 1, Math.floor(p * a.length))];
-    return { n: work.length, median: q(work, 0.5), p95: q(work, 0.95), max: work[work.length - 1], gapMedian: q(gaps, 0.5), gapP95: q(gaps, 0.95) };
-  });
-  writeFileSync('/tmp/posenc-frames.json', JSON.stringify(r, null, 1));
-  t.diagnostic(`render work per frame: median ${r.median.toFixed(2)} ms, p95 ${r.p95.toFixed(2)} ms, max ${r.max.toFixed(2)} ms over ${r.n} frames; frame interval median ${r.gapMedian.toFixed(1)} ms, p95 ${r.gapP95.toFixed(1)} ms`);
-  assert.ok(r.n >= 50);
-  assert.ok(r.median < 16, `median frame work ${r.median} ms`);
-  await ctx.close();
+    // Drag the length slider: one input event per animation frame, as a real drag delivers them.
+    // "work" is the page's own render time per frame (compute + paint into the canvas, measured
+    // inside the rAF callback); "interval" is rAF-to-rAF, which also includes style, raster and
+    // compositing (software rendering here: --disable-gpu).
+    const r = await page.evaluate(async () => {
+      const input = document.querySelector('[name=length]');
+      const frames = globalThis.__posencFrames;
+      const start = frames.length;
+      const gaps = [];
+      let prev = performance.now();
+      for (let k = 0; k < 60; k++) {
+        input.value = String(1024 - (k % 30) * 4);
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+        await new Promise((res) => requestAnimationFrame(res));
+        const now = performance.now();
+        gaps.push(now - prev);
+        prev = now;
+      }
+      await new Promise((res) => requestAnimationFrame(res));
+      const work = frames.slice(start).sort((a, b) => a - b);
+      gaps.sort((a, b) => a - b);
+      const q = (a, p) => a[Math.min(a.length - 1, Math.floor(p * a.length))];
+      return { n: work.length, median: q(work, 0.5), p95: q(work, 0.95), max: work[work.length - 1], gapMedian: q(gaps, 0.5), gapP95: q(gaps, 0.95) };
+    });
+    results[method] = r;
+    t.diagnostic(`${method}: render work per frame median ${r.median.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms, max ${r.max.toFixed(1)} ms over ${r.n} frames; rAF interval median ${r.gapMedian.toFixed(1)} ms, p95 ${r.gapP95.toFixed(1)} ms`);
+    assert.ok(r.n >= 50);
+    assert.ok(r.median < 16, `${method}: median frame work ${r.median} ms`);
+    await ctx.close();
+  }
+  writeFileSync('/tmp/posenc-frames.json', JSON.stringify(results, null, 1));
 });
 
 test('single-file build opens from file:// with no requests', { skip }, async () => {

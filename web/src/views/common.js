@@ -45,6 +45,7 @@ export function shell(el, title, intro) {
 export function matrixExport(panel, name) {
   const d = panel.data();
   if (!d) return null;
+  if (panel.exact) d.values = panel.exact();
   return { kind: 'matrix', name, rows: d.rows, cols: d.cols, rowLabel: panel.rowLabel, colLabel: panel.colLabel,
     values: Array.from(d.values.subarray ? d.values.subarray(0, d.rows * d.cols) : d.values, (v, i) => (Math.floor(i / d.cols) >= d.maskFromRow ? null : v)) };
 }

@@ -12,6 +12,7 @@ function drawMethod(ctx, panel, st, method, extra = {}, shortTitle = null) {
   panel.rowLabel = m.rowLabel;
   panel.colLabel = m.colLabel;
   panel.setTitle(shortTitle ? shortTitle(m) : m.title);
+  panel.exact = m.exact ?? null; // exports use exact values where the picture used a fast path
   panel.describe = m.describe ?? ((r, c, v) => `${m.rowLabel} ${r}, ${m.colLabel} ${c}: ${fmt(v)}`);
   // A cyclic quantity gets the cyclic map unless the reader picked a palette.
   const palette = m.palette && st.palette === 'bo' ? m.palette : st.palette;

@@ -21,7 +21,7 @@ export function setupLearned(el, ctx) {
         need(pe, 'learnedInit', 'gather');
         const T = Math.min(st.train, st.length);
         const L = Math.max(st.length, T);
-        const table = pe.learnedInit({ length: T, dim: st.dim, seed: 0 });
+        const table = ctx.pool.learned(T, st.dim).slice();
         const positions = Int32Array.from({ length: L }, (_, i) => i);
         const rows = pe.gather(table, { rows: T, dim: st.dim, positions, outOfRange: 'zero' });
         panel.setTitle(`Learned table: ${T} trained rows, looked up for ${L} positions`);
@@ -58,7 +58,7 @@ export function setupExtrapolation(el, ctx) {
         v.guard(() => {
           if (m === 'learned') {
             need(ctx.pe, 'learnedInit');
-            const t = ctx.pe.learnedInit({ length: L, dim: st.dim, seed: 0 });
+            const t = ctx.pool.learned(L, st.dim);
             panels[k].setTitle(`Learned: rows ≥ ${T} undefined`);
             panels[k].draw(t, L, st.dim, { lo: -0.06, hi: 0.06, palette: st.palette, maskFromRow: T, marker: T });
           } else {
