@@ -148,6 +148,13 @@ export function createApp(root, { pe, state, chrome = true, url = true, compute 
       }
     });
   }
+  // Plots and circles are drawn at the element's pixel width: redraw when the width changes.
+  let width = 0;
+  new ResizeObserver(([e]) => {
+    const w = Math.round(e.contentRect.width);
+    if (width && w !== width) schedule();
+    width = w;
+  }).observe(root);
   render();
   return { pe, state, setState, render, get view() { return current?.api; } };
 }

@@ -63,8 +63,12 @@ export function setupRotation(el, ctx) {
     const pairs = spread(half);
     const dpr = Math.min(2, window.devicePixelRatio || 1);
     const W = Math.max(300, canvas.clientWidth || 640);
-    const R = Math.min(70, (W / pairs.length) / 2 - 14);
-    const H = 2 * R + 70;
+    // Narrow screens wrap the circles onto several rows so each stays readable.
+    const perRow = Math.min(pairs.length, Math.max(2, Math.floor(W / 130)));
+    const rowsN = Math.ceil(pairs.length / perRow);
+    const R = Math.min(70, W / perRow / 2 - 16);
+    const cellH = 2 * R + 62;
+    const H = cellH * rowsN + 8;
     canvas.width = W * dpr;
     canvas.height = H * dpr;
     canvas.style.height = `${H}px`;
@@ -76,8 +80,8 @@ export function setupRotation(el, ctx) {
     g.textAlign = 'center';
     exported = { kind: 'series', name: 'rotation', xLabel: 'pair', series: [] };
     pairs.forEach((i, k) => {
-      const cx = (W / pairs.length) * (k + 0.5);
-      const cy = R + 12;
+      const cx = (W / perRow) * ((k % perRow) + 0.5);
+      const cy = R + 12 + cellH * Math.floor(k / perRow);
       const col = LINE_COLOURS[k % LINE_COLOURS.length];
       g.strokeStyle = '#bbb';
       g.lineWidth = 1;
