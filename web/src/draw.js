@@ -15,7 +15,7 @@ export function createMatrixPanel(parent, { title = '', rowLabel = 'row', colLab
   fig.className = `panel${small ? ' small' : ''}${square ? ' square' : ''}`;
   fig.innerHTML = `<figcaption></figcaption>
     <div class="mat"><canvas tabindex="0" role="img"></canvas><div class="cursor" hidden></div><div class="marker" hidden></div></div>
-    <div class="legend"><span class="lo"></span><span class="bar"></span><span class="hi"></span></div>
+    <div class="legend"><span class="lo"></span><span class="bar"></span><span class="hi"></span><span class="axes"></span></div>
     <p class="readout" aria-live="polite"></p>`;
   parent.append(fig);
   const caption = fig.querySelector('figcaption');
@@ -62,12 +62,13 @@ export function createMatrixPanel(parent, { title = '', rowLabel = 'row', colLab
       (values instanceof Float32Array ? paintF32 : paintAny)(values, words, n, L, lo, s);
       words.fill(mask, n, rows * cols);
       ctx.putImageData(img, 0, 0, 0, 0, cols, rows);
-      const legend = `${lo}|${hi}|${palette}`;
+      const legend = `${lo}|${hi}|${palette}|${panel.rowLabel}|${panel.colLabel}`;
       if (legend !== lastLegend) {
         lastLegend = legend;
         fig.querySelector('.lo').textContent = fmt(lo);
         fig.querySelector('.hi').textContent = Math.abs(hi - 2 * Math.PI) < 1e-9 ? '2π' : fmt(hi);
         fig.querySelector('.bar').style.background = gradientCss(palette);
+        fig.querySelector('.axes').textContent = `rows: ${panel.rowLabel} ↓ · columns: ${panel.colLabel} →`;
       }
       last = { values, rows, cols, maskFromRow, source, lo, hi };
       if (marker !== undefined && marker < rows) {
