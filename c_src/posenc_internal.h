@@ -57,5 +57,34 @@ int32_t posenc__t5_bucket(int64_t rp, int32_t bidirectional, int32_t num_buckets
 
 /* ---- attention internals ---- */
 
+/* exp(x) on four lanes, relative error ~1 ulp (Cephes expf: x = n ln2 + r, |r| <= ln2/2, degree-6
+ * polynomial, 2^n from exponent bits). x < ln(FLT_MIN) (including -INFINITY, a masked logit)
+ * gives exactly 0; x is clamped at 88 above (softmax only feeds x <= 0). x must not be NaN. */
+static inline pv4 posenc__exp4(pv4 x) {
+    const pv4 lo = pv4_splat(-87.33654475f), hi = pv4_splat(88.0f);
+    pv4 xc = pv4_min(pv4_max(x, lo), hi);
+    pv4 n = pv4_nearest(pv4_mul(xc, pv4_splat(1.44269504088896341f)));
+    /* ln2 split in two so n*C1 is exact: r = x - n ln2 to ~1e-11 */
+    pv4 r = pv4_sub(pv4_sub(xc, pv4_mul(n, pv4_splat(0.693359375f))),
+                    pv4_mul(n, pv4_splat(-2.12194440e-4f)));
+    pv4 p = pv4_splat(1.9875691500e-4f);
+    p = pv4_add(pv4_mul(p, r), pv4_splat(1.3981999507e-3f));
+    p = pv4_add(pv4_mul(p, r), pv4_splat(8.3334519073e-3f));
+    p = pv4_add(pv4_mul(p, r), pv4_splat(4.1665795894e-2f));
+    p = pv4_add(pv4_mul(p, r), pv4_splat(1.6666665459e-1f));
+    p = pv4_add(pv4_mul(p, r), pv4_splat(5.0000001201e-1f));
+    p = pv4_add(pv4_add(pv4_mul(p, pv4_mul(r, r)), r), pv4_splat(1.0f));
+    return pv4_select_lt(x, lo, pv4_splat(0.0f), pv4_mul(p, pv4_pow2i(n)));
+}
+
+/* The register-blocked micro-kernels of attention.c (exposed for the native tests).
+ * QK: out[r][8p + c] = sum_d a[r][d] * b[p*pstride + d*drow + c], r < 4, p < np, c < 8
+ *     (4 rows x 8 columns of pv4 accumulators; b is a key panel or a matrix with drow = n).
+ * PV: acc[r][c] += sum_j p[r*pstride + j] * v[j*vstride + c], r < 4, j < n, c < dim_v. */
+void posenc__attn_kernel_qk(const float *const a[4], const float *b, int32_t np, int32_t dim,
+                            size_t pstride, size_t drow, float *out, size_t ostride);
+void posenc__attn_kernel_pv(const float *p, size_t pstride, int32_t n, const float *v,
+                            size_t vstride, int32_t dim_v, float *acc);
+
 
 #endif /* POSENC_INTERNAL_H */

@@ -15,6 +15,7 @@ import { sinusoidalFamily } from './sinusoidal.js';
 // (relative import)
 
 // (attention import)
+import { attentionFamily } from './attention.js';
 import { choice, int, options } from './validate.js';
 
 export { PosencBuffer, PosencError, Status, simdSupported };
@@ -26,6 +27,7 @@ const FAMILIES = [
   // (relative family)
 
   // (attention family)
+  attentionFamily,
 ];
 
 /**
