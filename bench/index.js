@@ -7,6 +7,7 @@ import sinusoidal from './sinusoidal.js';
 // (relative import)
 
 // (attention import)
+import attention from './attention.js';
 
 const GROUPS = {
   sinusoidal,
@@ -15,6 +16,7 @@ const GROUPS = {
   // (relative group)
 
   // (attention group)
+  attention,
 };
 
 const pick = process.argv.slice(2);

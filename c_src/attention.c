@@ -25,7 +25,8 @@
 /* ---- micro-kernels ---- */
 
 void posenc__attn_kernel_qk(const float *const a[4], const float *b, int32_t np, int32_t dim,
-                            size_t pstride, size_t drow, float *out, size_t ostride) {
+                            size_t pstride, size_t drow, float scale, float *out, size_t ostride) {
+    const pv4 sc = pv4_splat(scale);
     const float *a0 = a[0], *a1 = a[1], *a2 = a[2], *a3 = a[3];
     for (int32_t p = 0; p < np; p++) {
         const float *bp = b + (size_t)p * pstride;
@@ -34,104 +35,78 @@ void posenc__attn_kernel_qk(const float *const a[4], const float *b, int32_t np,
         for (int32_t d = 0; d < dim; d++) {
             const float *bd = bp + (size_t)d * drow;
             const pv4 b0 = pv4_load(bd), b1 = pv4_load(bd + 4);
-            pv4 x = pv4_splat(a0[d]);
+            pv4 x = pv4_load_splat(a0 + d);
             c00 = pv4_add(c00, pv4_mul(x, b0));
             c01 = pv4_add(c01, pv4_mul(x, b1));
-            x = pv4_splat(a1[d]);
+            x = pv4_load_splat(a1 + d);
             c10 = pv4_add(c10, pv4_mul(x, b0));
             c11 = pv4_add(c11, pv4_mul(x, b1));
-            x = pv4_splat(a2[d]);
+            x = pv4_load_splat(a2 + d);
             c20 = pv4_add(c20, pv4_mul(x, b0));
             c21 = pv4_add(c21, pv4_mul(x, b1));
-            x = pv4_splat(a3[d]);
+            x = pv4_load_splat(a3 + d);
             c30 = pv4_add(c30, pv4_mul(x, b0));
             c31 = pv4_add(c31, pv4_mul(x, b1));
         }
         float *o = out + (size_t)p * PW;
-        pv4_store(o, c00);
-        pv4_store(o + 4, c01);
+        pv4_store(o, pv4_mul(c00, sc));
+        pv4_store(o + 4, pv4_mul(c01, sc));
         o += ostride;
-        pv4_store(o, c10);
-        pv4_store(o + 4, c11);
+        pv4_store(o, pv4_mul(c10, sc));
+        pv4_store(o + 4, pv4_mul(c11, sc));
         o += ostride;
-        pv4_store(o, c20);
-        pv4_store(o + 4, c21);
+        pv4_store(o, pv4_mul(c20, sc));
+        pv4_store(o + 4, pv4_mul(c21, sc));
         o += ostride;
-        pv4_store(o, c30);
-        pv4_store(o + 4, c31);
+        pv4_store(o, pv4_mul(c30, sc));
+        pv4_store(o + 4, pv4_mul(c31, sc));
     }
 }
 
-/* Row-pointer form used internally (weights rows of a short block alias the last real row). */
-static void kernel_pv_rows(const float *const p[4], int32_t n, const float *v, size_t vstride,
-                           int32_t dim_v, float *acc) {
+/* Row-pointer form used internally (weights rows of a short block alias the last real row).
+ * V is packed per head into column panels vp[c][j][8] so each key's 8 values are one 32-byte
+ * run: the panel streams sequentially (strided [key][head][dim_v] rows thrashed L1 sets). */
+static void kernel_pv_rows(const float *const p[4], int32_t n, const float *vp, int32_t nc,
+                           size_t cstride, float *acc, size_t astride) {
     const float *p0 = p[0], *p1 = p[1], *p2 = p[2], *p3 = p[3];
-    float *a0 = acc, *a1 = acc + dim_v, *a2 = acc + 2 * (size_t)dim_v, *a3 = acc + 3 * (size_t)dim_v;
-    int32_t c = 0;
-    for (; c + 8 <= dim_v; c += 8) {
-        pv4 s00 = pv4_load(a0 + c), s01 = pv4_load(a0 + c + 4);
-        pv4 s10 = pv4_load(a1 + c), s11 = pv4_load(a1 + c + 4);
-        pv4 s20 = pv4_load(a2 + c), s21 = pv4_load(a2 + c + 4);
-        pv4 s30 = pv4_load(a3 + c), s31 = pv4_load(a3 + c + 4);
+    for (int32_t c = 0; c < nc; c++) {
+        float *a0 = acc + (size_t)c * PW, *a1 = a0 + astride, *a2 = a1 + astride, *a3 = a2 + astride;
+        const float *vc = vp + (size_t)c * cstride;
+        pv4 s00 = pv4_load(a0), s01 = pv4_load(a0 + 4);
+        pv4 s10 = pv4_load(a1), s11 = pv4_load(a1 + 4);
+        pv4 s20 = pv4_load(a2), s21 = pv4_load(a2 + 4);
+        pv4 s30 = pv4_load(a3), s31 = pv4_load(a3 + 4);
         for (int32_t j = 0; j < n; j++) {
-            const float *vj = v + (size_t)j * vstride + c;
+            const float *vj = vc + (size_t)j * PW;
             const pv4 v0 = pv4_load(vj), v1 = pv4_load(vj + 4);
-            pv4 x = pv4_splat(p0[j]);
+            pv4 x = pv4_load_splat(p0 + j);
             s00 = pv4_add(s00, pv4_mul(x, v0));
             s01 = pv4_add(s01, pv4_mul(x, v1));
-            x = pv4_splat(p1[j]);
+            x = pv4_load_splat(p1 + j);
             s10 = pv4_add(s10, pv4_mul(x, v0));
             s11 = pv4_add(s11, pv4_mul(x, v1));
-            x = pv4_splat(p2[j]);
+            x = pv4_load_splat(p2 + j);
             s20 = pv4_add(s20, pv4_mul(x, v0));
             s21 = pv4_add(s21, pv4_mul(x, v1));
-            x = pv4_splat(p3[j]);
+            x = pv4_load_splat(p3 + j);
             s30 = pv4_add(s30, pv4_mul(x, v0));
             s31 = pv4_add(s31, pv4_mul(x, v1));
         }
-        pv4_store(a0 + c, s00);
-        pv4_store(a0 + c + 4, s01);
-        pv4_store(a1 + c, s10);
-        pv4_store(a1 + c + 4, s11);
-        pv4_store(a2 + c, s20);
-        pv4_store(a2 + c + 4, s21);
-        pv4_store(a3 + c, s30);
-        pv4_store(a3 + c + 4, s31);
-    }
-    for (; c + 4 <= dim_v; c += 4) {
-        pv4 s0 = pv4_load(a0 + c), s1 = pv4_load(a1 + c), s2 = pv4_load(a2 + c), s3 = pv4_load(a3 + c);
-        for (int32_t j = 0; j < n; j++) {
-            const pv4 vj = pv4_load(v + (size_t)j * vstride + c);
-            s0 = pv4_add(s0, pv4_mul(pv4_splat(p0[j]), vj));
-            s1 = pv4_add(s1, pv4_mul(pv4_splat(p1[j]), vj));
-            s2 = pv4_add(s2, pv4_mul(pv4_splat(p2[j]), vj));
-            s3 = pv4_add(s3, pv4_mul(pv4_splat(p3[j]), vj));
-        }
-        pv4_store(a0 + c, s0);
-        pv4_store(a1 + c, s1);
-        pv4_store(a2 + c, s2);
-        pv4_store(a3 + c, s3);
-    }
-    for (; c < dim_v; c++) {
-        float s0 = a0[c], s1 = a1[c], s2 = a2[c], s3 = a3[c];
-        for (int32_t j = 0; j < n; j++) {
-            const float vj = v[(size_t)j * vstride + c];
-            s0 += p0[j] * vj;
-            s1 += p1[j] * vj;
-            s2 += p2[j] * vj;
-            s3 += p3[j] * vj;
-        }
-        a0[c] = s0;
-        a1[c] = s1;
-        a2[c] = s2;
-        a3[c] = s3;
+        pv4_store(a0, s00);
+        pv4_store(a0 + 4, s01);
+        pv4_store(a1, s10);
+        pv4_store(a1 + 4, s11);
+        pv4_store(a2, s20);
+        pv4_store(a2 + 4, s21);
+        pv4_store(a3, s30);
+        pv4_store(a3 + 4, s31);
     }
 }
 
-void posenc__attn_kernel_pv(const float *p, size_t pstride, int32_t n, const float *v,
-                            size_t vstride, int32_t dim_v, float *acc) {
+void posenc__attn_kernel_pv(const float *p, size_t pstride, int32_t n, const float *vp,
+                            int32_t nc, size_t cstride, float *acc, size_t astride) {
     const float *rows[4] = {p, p + pstride, p + 2 * pstride, p + 3 * pstride};
-    kernel_pv_rows(rows, n, v, vstride, dim_v, acc);
+    kernel_pv_rows(rows, n, vp, nc, cstride, acc, astride);
 }
 
 static float dot(const float *a, const float *b, int32_t n) {
@@ -163,7 +138,7 @@ typedef struct {
 } job;
 
 typedef struct {
-    size_t kp, acc, tile, t5, qak, mass, rp, uk, qv, g;
+    size_t kp, vp, acc, tile, t5, qak, mass, rp, uk, qv, g;
     int64_t total;
 } plan;
 
@@ -173,7 +148,8 @@ static void make_plan(plan *pl, int64_t Q, int64_t K, int64_t D, int64_t DV,
     memset(pl, 0, sizeof *pl);
 #define TAKE(field, n) (pl->field = (size_t)o, o += (n))
     TAKE(kp, (K + PW - 1) / PW * PW * D);
-    TAKE(acc, QB * DV);
+    TAKE(vp, K * ((DV + PW - 1) / PW * PW));
+    TAKE(acc, QB * ((DV + PW - 1) / PW * PW));
     TAKE(tile, QB * TILE);
     if (kind == POSENC_BIAS_T5) TAKE(t5, Q + K - 1);
     if (kind == POSENC_BIAS_SHAW) {
@@ -293,7 +269,7 @@ typedef struct {
     int64_t lim[QB];      /* last visible key (may be < 0: the row sees nothing) */
     const float *qrow[QB];
     float slope;          /* ALiBi */
-    float *kp, *tile, *t5, *qak, *mass, *rp, *uk, *qv, *g, *acc;
+    float *kp, *vp, *tile, *t5, *qak, *mass, *rp, *uk, *qv, *g, *acc;
 } ctx;
 
 static inline int32_t clamp_i64(int64_t x, int32_t lo, int32_t hi) {
@@ -305,8 +281,10 @@ static inline int32_t clamp_i64(int64_t x, int32_t lo, int32_t hi) {
 static void scores(const job *jb, const ctx *cx, int32_t j0, int32_t n) {
     const int32_t D = jb->D, K = jb->K, np = (n + PW - 1) / PW;
     float *T = cx->tile;
+    /* XL adds its terms before scaling; everything else is scaled in the kernel's store */
+    const float scale = jb->scale, kscale = jb->kind == POSENC_BIAS_XL ? 1.0f : scale;
     posenc__attn_kernel_qk(cx->qrow, cx->kp + (size_t)(j0 / PW) * D * PW, np, D, (size_t)D * PW,
-                           PW, T, TILE);
+                           PW, kscale, T, TILE);
     if (jb->kind == POSENC_BIAS_XL) {
         /* content bias u.k_j, then the position term (q_i + v).r[c], c = j + K-1 - ipos: the four
          * rows need r rows [a, b], computed once for all of them on panel-aligned rows. */
@@ -316,21 +294,19 @@ static void scores(const job *jb, const ctx *cx, int32_t j0, int32_t n) {
         const int32_t pa = a / PW, pb = b / PW;
         const float *qv[QB] = {cx->qv, cx->qv + D, cx->qv + 2 * (size_t)D, cx->qv + 3 * (size_t)D};
         posenc__attn_kernel_qk(qv, cx->rp + (size_t)pa * D * PW, pb - pa + 1, D, (size_t)D * PW,
-                               PW, cx->g, GW);
+                               PW, 1.0f, cx->g, GW);
         for (int r = 0; r < QB; r++)
             for (int32_t c = 0; c < n; c++) {
                 const int64_t j = j0 + c;
                 const int32_t row = clamp_i64(j + K - 1 - cx->ipos[r], 0, last);
-                T[r * TILE + c] += cx->uk[j] + cx->g[r * GW + row - pa * PW];
+                float *t = &T[r * TILE + c];
+                *t = (*t + cx->uk[j] + cx->g[r * GW + row - pa * PW]) * scale;
             }
     }
-    const float scale = jb->scale;
     for (int r = 0; r < QB; r++) {
         float *t = T + (size_t)r * TILE;
         const int64_t ip = cx->ipos[r];
-        int32_t c = 0;
-        for (; c + 4 <= n; c += 4) pv4_store(t + c, pv4_mul(pv4_load(t + c), pv4_splat(scale)));
-        for (; c < n; c++) t[c] *= scale;
+        int32_t c;
         switch (jb->kind) {
         case POSENC_BIAS_NONE:
             if (jb->dense) {
@@ -411,6 +387,7 @@ static void run_head(const job *jb, const plan *pl, float *scratch, int32_t h) {
     memset(&cx, 0, sizeof cx);
     cx.h = h;
     cx.kp = scratch + pl->kp;
+    cx.vp = scratch + pl->vp;
     cx.acc = scratch + pl->acc;
     cx.tile = scratch + pl->tile;
     cx.t5 = scratch + pl->t5;
@@ -429,6 +406,14 @@ static void run_head(const job *jb, const plan *pl, float *scratch, int32_t h) {
             float *dst = cx.kp + (size_t)p * D * PW + c;
             const float *src = jb->k + ((size_t)j * H + h) * D;
             for (int32_t d = 0; d < D; d++) dst[(size_t)d * PW] = j < K ? src[d] : 0.0f;
+        }
+    /* pack V_h into column panels of 8 (zero-padded columns) */
+    const int32_t nc = (DV + PW - 1) / PW, DV8 = nc * PW;
+    for (int32_t c = 0; c < nc; c++)
+        for (int32_t j = 0; j < K; j++) {
+            float *dst = cx.vp + ((size_t)c * K + j) * PW;
+            const float *src = jb->v + ((size_t)j * H + h) * DV + (size_t)c * PW;
+            for (int32_t l = 0; l < PW; l++) dst[l] = c * PW + l < DV ? src[l] : 0.0f;
         }
     const int32_t R = jb->kind == POSENC_BIAS_SHAW ? 2 * jb->kr + 1 : 0;
     switch (jb->kind) {
@@ -458,7 +443,6 @@ static void run_head(const job *jb, const plan *pl, float *scratch, int32_t h) {
         break;
     }
 
-    const size_t vstride = (size_t)H * DV;
     for (int32_t i0 = 0; i0 < Q; i0 += QB) {
         cx.nq = Q - i0 < QB ? Q - i0 : QB;
         int64_t maxlim = -1;
@@ -484,7 +468,7 @@ static void run_head(const job *jb, const plan *pl, float *scratch, int32_t h) {
             for (int r = 0; r < QB; r++)
                 for (int32_t d = 0; d < D; d++)
                     cx.qv[(size_t)r * D + d] = cx.qrow[r][d] + jb->vb[(size_t)h * D + d];
-        memset(cx.acc, 0, sizeof(float) * QB * (size_t)DV);
+        memset(cx.acc, 0, sizeof(float) * QB * (size_t)DV8);
         float m[QB], l[QB];
         for (int r = 0; r < QB; r++) m[r] = -INFINITY, l[r] = 0.0f;
 
@@ -518,8 +502,7 @@ static void run_head(const job *jb, const plan *pl, float *scratch, int32_t h) {
                 const int32_t n = jend - j0 < TILE ? jend - j0 : TILE;
                 const float *prow[QB];
                 for (int r = 0; r < QB; r++) prow[r] = wrow[r] + j0;
-                kernel_pv_rows(prow, n, jb->v + (size_t)j0 * vstride + (size_t)h * DV, vstride, DV,
-                               cx.acc);
+                kernel_pv_rows(prow, n, cx.vp + (size_t)j0 * PW, nc, (size_t)K * PW, cx.acc, DV8);
                 if (jb->kind == POSENC_BIAS_SHAW)
                     for (int r = 0; r < cx.nq; r++) shaw_mass(jb, &cx, r, prow[r], j0, n);
             }
@@ -539,7 +522,7 @@ static void run_head(const job *jb, const plan *pl, float *scratch, int32_t h) {
                     const float corr = exp1(m[r] - mnew); /* 0 when m was -inf */
                     const float sum = exp_sum(t, n4, mnew);
                     if (corr != 1.0f) {
-                        float *a = cx.acc + (size_t)r * DV;
+                        float *a = cx.acc + (size_t)r * DV8;
                         for (int32_t c = 0; c < DV; c++) a[c] *= corr;
                         if (R) {
                             float *ms = cx.mass + (size_t)r * R;
@@ -550,8 +533,7 @@ static void run_head(const job *jb, const plan *pl, float *scratch, int32_t h) {
                     m[r] = mnew;
                 }
                 const float *prow[QB] = {cx.tile, cx.tile + TILE, cx.tile + 2 * TILE, cx.tile + 3 * TILE};
-                kernel_pv_rows(prow, n, jb->v + (size_t)j0 * vstride + (size_t)h * DV, vstride, DV,
-                               cx.acc);
+                kernel_pv_rows(prow, n, cx.vp + (size_t)j0 * PW, nc, (size_t)K * PW, cx.acc, DV8);
                 if (jb->kind == POSENC_BIAS_SHAW)
                     for (int r = 0; r < cx.nq; r++) shaw_mass(jb, &cx, r, prow[r], j0, n);
             }
@@ -559,7 +541,7 @@ static void run_head(const job *jb, const plan *pl, float *scratch, int32_t h) {
 
         for (int r = 0; r < cx.nq; r++) {
             float *o = jb->out + ((size_t)cx.ii[r] * H + h) * DV;
-            const float *a = cx.acc + (size_t)r * DV;
+            const float *a = cx.acc + (size_t)r * DV8;
             if (l[r] == 0.0f) { /* a fully masked row */
                 memset(o, 0, sizeof(float) * DV);
                 continue;
@@ -659,7 +641,7 @@ int32_t posenc_matmul(float *out, const float *a, const float *b, int32_t m, int
         for (int r = 0; r < QB; r++) rows[r] = a + (size_t)(i0 + (r < nq ? r : nq - 1)) * kdim;
         for (int32_t c0 = 0; c0 < nfull; c0 += NPAN * PW) {
             const int32_t np = (nfull - c0) / PW < NPAN ? (nfull - c0) / PW : NPAN;
-            posenc__attn_kernel_qk(rows, b + c0, np, kdim, PW, (size_t)n, tmp, NPAN * PW);
+            posenc__attn_kernel_qk(rows, b + c0, np, kdim, PW, (size_t)n, 1.0f, tmp, NPAN * PW);
             for (int r = 0; r < nq; r++)
                 memcpy(out + (size_t)(i0 + r) * n + c0, tmp + r * NPAN * PW,
                        sizeof(float) * (size_t)np * PW);

@@ -26,6 +26,8 @@ typedef v128_t pv4;
 static inline pv4 pv4_load(const float *p) { return wasm_v128_load(p); }
 static inline void pv4_store(float *p, pv4 v) { wasm_v128_store(p, v); }
 static inline pv4 pv4_splat(float x) { return wasm_f32x4_splat(x); }
+/* one float from memory to all lanes (v128.load32_splat: a single load, no shuffle) */
+static inline pv4 pv4_load_splat(const float *p) { return wasm_v128_load32_splat(p); }
 static inline pv4 pv4_set(float a, float b, float c, float d) { return wasm_f32x4_make(a, b, c, d); }
 static inline pv4 pv4_add(pv4 a, pv4 b) { return wasm_f32x4_add(a, b); }
 static inline pv4 pv4_sub(pv4 a, pv4 b) { return wasm_f32x4_sub(a, b); }
@@ -72,6 +74,7 @@ typedef struct { float v[4]; } pv4;
 static inline pv4 pv4_load(const float *p) { pv4 r; memcpy(r.v, p, sizeof r.v); return r; }
 static inline void pv4_store(float *p, pv4 a) { memcpy(p, a.v, sizeof a.v); }
 static inline pv4 pv4_splat(float x) { pv4 r = {{x, x, x, x}}; return r; }
+static inline pv4 pv4_load_splat(const float *p) { return pv4_splat(*p); }
 static inline pv4 pv4_set(float a, float b, float c, float d) { pv4 r = {{a, b, c, d}}; return r; }
 #define POSENC__PV4_BINOP(name, expr)                                  \
     static inline pv4 name(pv4 a, pv4 b) {                             \
