@@ -16,8 +16,9 @@
  */
 #include "posenc_internal.h"
 
-/* Pairs processed together: the first block of a chunk (B rows x CHUNK pairs) stays in L1. */
-#define CHUNK 64
+/* Pairs processed together. Wide chunks keep the passes over the output few (each pass walks
+ * every row at the row stride, one TLB page per row); B rows x CHUNK pairs stays in L2. */
+#define CHUNK 256
 /* Rows per block: large enough to amortise the per-block set-up, small enough to stay cached. */
 #define BLOCK 64
 
