@@ -24,16 +24,19 @@
 
 /* ---- micro-kernels ---- */
 
-void posenc__attn_kernel_qk(const float *const a[4], const float *b, int32_t np, int32_t dim,
-                            size_t pstride, size_t drow, float scale, float *out, size_t ostride) {
+/* Inlined into callers that pass a constant drow (the packed panels: drow = 8), so the inner
+ * loop walks b with one pointer increment and no multiply. */
+static inline __attribute__((always_inline)) void
+kernel_qk(const float *const a[4], const float *b, int32_t np, int32_t dim, size_t pstride,
+          size_t drow, float scale, float *out, size_t ostride) {
     const pv4 sc = pv4_splat(scale);
     const float *a0 = a[0], *a1 = a[1], *a2 = a[2], *a3 = a[3];
     for (int32_t p = 0; p < np; p++) {
         const float *bp = b + (size_t)p * pstride;
         pv4 c00 = pv4_splat(0.0f), c01 = c00, c10 = c00, c11 = c00;
         pv4 c20 = c00, c21 = c00, c30 = c00, c31 = c00;
-        for (int32_t d = 0; d < dim; d++) {
-            const float *bd = bp + (size_t)d * drow;
+        const float *bd = bp;
+        for (int32_t d = 0; d < dim; d++, bd += drow) {
             const pv4 b0 = pv4_load(bd), b1 = pv4_load(bd + 4);
             pv4 x = pv4_load_splat(a0 + d);
             c00 = pv4_add(c00, pv4_mul(x, b0));
@@ -61,6 +64,17 @@ void posenc__attn_kernel_qk(const float *const a[4], const float *b, int32_t np,
         pv4_store(o, pv4_mul(c30, sc));
         pv4_store(o + 4, pv4_mul(c31, sc));
     }
+}
+
+void posenc__attn_kernel_qk(const float *const a[4], const float *b, int32_t np, int32_t dim,
+                            size_t pstride, size_t drow, float scale, float *out, size_t ostride) {
+    kernel_qk(a, b, np, dim, pstride, drow, scale, out, ostride);
+}
+
+/* the attention path: K (or XL's r) packed into panels of 8 */
+static void kernel_qk_packed(const float *const a[4], const float *b, int32_t np, int32_t dim,
+                             float scale, float *out, size_t ostride) {
+    kernel_qk(a, b, np, dim, (size_t)dim * PW, PW, scale, out, ostride);
 }
 
 /* Row-pointer form used internally (weights rows of a short block alias the last real row).
@@ -283,8 +297,7 @@ static void scores(const job *jb, const ctx *cx, int32_t j0, int32_t n) {
     float *T = cx->tile;
     /* XL adds its terms before scaling; everything else is scaled in the kernel's store */
     const float scale = jb->scale, kscale = jb->kind == POSENC_BIAS_XL ? 1.0f : scale;
-    posenc__attn_kernel_qk(cx->qrow, cx->kp + (size_t)(j0 / PW) * D * PW, np, D, (size_t)D * PW,
-                           PW, kscale, T, TILE);
+    kernel_qk_packed(cx->qrow, cx->kp + (size_t)(j0 / PW) * D * PW, np, D, kscale, T, TILE);
     if (jb->kind == POSENC_BIAS_XL) {
         /* content bias u.k_j, then the position term (q_i + v).r[c], c = j + K-1 - ipos: the four
          * rows need r rows [a, b], computed once for all of them on panel-aligned rows. */
@@ -293,8 +306,7 @@ static void scores(const job *jb, const ctx *cx, int32_t j0, int32_t n) {
         const int32_t b = clamp_i64(j0 + (int64_t)n - 1 + K - 1 - cx->ipos[0], 0, last);
         const int32_t pa = a / PW, pb = b / PW;
         const float *qv[QB] = {cx->qv, cx->qv + D, cx->qv + 2 * (size_t)D, cx->qv + 3 * (size_t)D};
-        posenc__attn_kernel_qk(qv, cx->rp + (size_t)pa * D * PW, pb - pa + 1, D, (size_t)D * PW,
-                               PW, 1.0f, cx->g, GW);
+        kernel_qk_packed(qv, cx->rp + (size_t)pa * D * PW, pb - pa + 1, D, 1.0f, cx->g, GW);
         for (int r = 0; r < QB; r++)
             for (int32_t c = 0; c < n; c++) {
                 const int64_t j = j0 + c;

@@ -57,16 +57,19 @@ int32_t posenc__t5_bucket(int64_t rp, int32_t bidirectional, int32_t num_buckets
 
 /* ---- attention internals ---- */
 
-/* exp(x) on four lanes, relative error ~1 ulp (Cephes expf: x = n ln2 + r, |r| <= ln2/2, degree-6
- * polynomial, 2^n from exponent bits). x < ln(FLT_MIN) (including -INFINITY, a masked logit)
- * gives exactly 0; x is clamped at 88 above (softmax only feeds x <= 0). x must not be NaN. */
+/* exp(x) on four lanes, relative error <= 2 float32 eps (Cephes expf: x = n ln2 + r,
+ * |r| <= ln2/2, degree-6 polynomial; n rounded and 2^n built with the 1.5*2^23 trick, so no
+ * float->int conversion). x < ln(FLT_MIN) (including -INFINITY, a masked logit) gives exactly
+ * 0; x is clamped at 88 above (softmax only feeds x <= 0). x must not be NaN. */
 static inline pv4 posenc__exp4(pv4 x) {
-    const pv4 lo = pv4_splat(-87.33654475f), hi = pv4_splat(88.0f);
-    pv4 xc = pv4_min(pv4_max(x, lo), hi);
-    pv4 n = pv4_nearest(pv4_mul(xc, pv4_splat(1.44269504088896341f)));
+    const pv4 lo = pv4_splat(-87.33654475f), magic = pv4_splat(12582912.0f); /* 1.5 * 2^23 */
+    const pv4 xc = pv4_min(pv4_max(x, lo), pv4_splat(88.0f));
+    /* t = x log2(e) + magic rounds to an integer in the default (nearest-even) mode */
+    const pv4 t = pv4_add(pv4_mul(xc, pv4_splat(1.44269504088896341f)), magic);
+    const pv4 n = pv4_sub(t, magic);
     /* ln2 split in two so n*C1 is exact: r = x - n ln2 to ~1e-11 */
-    pv4 r = pv4_sub(pv4_sub(xc, pv4_mul(n, pv4_splat(0.693359375f))),
-                    pv4_mul(n, pv4_splat(-2.12194440e-4f)));
+    const pv4 r = pv4_sub(pv4_sub(xc, pv4_mul(n, pv4_splat(0.693359375f))),
+                          pv4_mul(n, pv4_splat(-2.12194440e-4f)));
     pv4 p = pv4_splat(1.9875691500e-4f);
     p = pv4_add(pv4_mul(p, r), pv4_splat(1.3981999507e-3f));
     p = pv4_add(pv4_mul(p, r), pv4_splat(8.3334519073e-3f));
@@ -74,7 +77,7 @@ static inline pv4 posenc__exp4(pv4 x) {
     p = pv4_add(pv4_mul(p, r), pv4_splat(1.6666665459e-1f));
     p = pv4_add(pv4_mul(p, r), pv4_splat(5.0000001201e-1f));
     p = pv4_add(pv4_add(pv4_mul(p, pv4_mul(r, r)), r), pv4_splat(1.0f));
-    return pv4_select_lt(x, lo, pv4_splat(0.0f), pv4_mul(p, pv4_pow2i(n)));
+    return pv4_zero_lt(pv4_mul(p, pv4_pow2_magic(t)), x, lo);
 }
 
 /* The register-blocked micro-kernels of attention.c (exposed for the native tests).

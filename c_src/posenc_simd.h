@@ -15,7 +15,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <math.h>
 #include <string.h>
 
 #if defined(__wasm_simd128__)
@@ -57,16 +56,14 @@ static inline float pv4_hmax(pv4 a) {
     return m > n ? m : n;
 }
 
-/* round to nearest, ties to even (the exp kernel's range reduction) */
-static inline pv4 pv4_nearest(pv4 a) { return wasm_f32x4_nearest(a); }
-/* 2^n for lanes holding integers n in [-126, 127] (exponent bits built directly) */
-static inline pv4 pv4_pow2i(pv4 n) {
-    return wasm_i32x4_shl(wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(n), wasm_i32x4_splat(127)), 23);
+/* For t = y + 1.5*2^23 with y an integer in [-126, 127] (t's low mantissa bits hold y):
+ * the float 2^y, built from the bits as (bits(t) + 127) << 23; the 0x4B4 high part shifts out.
+ * This is the exp kernel's 2^n without a float->int conversion. */
+static inline pv4 pv4_pow2_magic(pv4 t) {
+    return wasm_i32x4_shl(wasm_i32x4_add(t, wasm_i32x4_splat(127)), 23);
 }
-/* lane-wise a < b ? t : f */
-static inline pv4 pv4_select_lt(pv4 a, pv4 b, pv4 t, pv4 f) {
-    return wasm_v128_bitselect(t, f, wasm_f32x4_lt(a, b));
-}
+/* lane-wise a < b ? 0 : y */
+static inline pv4 pv4_zero_lt(pv4 y, pv4 a, pv4 b) { return wasm_v128_andnot(y, wasm_f32x4_lt(a, b)); }
 #else
 #define POSENC_SIMD 0
 
@@ -102,22 +99,19 @@ static inline float pv4_hmax(pv4 a) {
     float m = a.v[0] > a.v[1] ? a.v[0] : a.v[1], n = a.v[2] > a.v[3] ? a.v[2] : a.v[3];
     return m > n ? m : n;
 }
-static inline pv4 pv4_nearest(pv4 a) {
-    pv4 r;
-    for (int k = 0; k < 4; k++) r.v[k] = rintf(a.v[k]); /* default rounding: ties to even */
-    return r;
-}
-static inline pv4 pv4_pow2i(pv4 n) {
+static inline pv4 pv4_pow2_magic(pv4 t) {
     pv4 r;
     for (int k = 0; k < 4; k++) {
-        uint32_t bits = (uint32_t)((int32_t)n.v[k] + 127) << 23; /* caller keeps n in range */
+        uint32_t bits;
+        memcpy(&bits, &t.v[k], sizeof bits);
+        bits = (bits + 127u) << 23; /* unsigned: wraps like the i32x4 lanes */
         memcpy(&r.v[k], &bits, sizeof bits);
     }
     return r;
 }
-static inline pv4 pv4_select_lt(pv4 a, pv4 b, pv4 t, pv4 f) {
+static inline pv4 pv4_zero_lt(pv4 y, pv4 a, pv4 b) {
     pv4 r;
-    for (int k = 0; k < 4; k++) r.v[k] = a.v[k] < b.v[k] ? t.v[k] : f.v[k];
+    for (int k = 0; k < 4; k++) r.v[k] = a.v[k] < b.v[k] ? 0.0f : y.v[k];
     return r;
 }
 #endif
