@@ -5,6 +5,7 @@ import sinusoidal from './sinusoidal.js';
 // (rope import)
 
 // (relative import)
+import relative from './relative.js';
 
 // (attention import)
 import attention from './attention.js';
@@ -14,6 +15,7 @@ const GROUPS = {
   // (rope group)
 
   // (relative group)
+  relative,
 
   // (attention group)
   attention,

@@ -156,7 +156,92 @@ int32_t posenc_similarity(float *out, const float *table, int32_t length, int32_
 
 /* ======================================================================================
  * RELATIVE AND LEARNED (SPEC.md sections 2, 4, 5, 6)          -- see issue "Relative and learned"
+ *
+ * Bias and index matrices are [head][query][key] (or [query][key]); query i sits at position
+ * i + offset, key j at j, rp = j - (i + offset). Every matrix below except ALiBi's REFERENCE
+ * form depends only on rp, so it is built as a Toeplitz fill: row 0 and the first column are
+ * computed, every other row is the previous row shifted one column (store bandwidth, and the
+ * T5 log is evaluated once per distance rather than once per element).
  * ====================================================================================== */
+
+/* ALiBi bias forms (SPEC 4.2). RELATIVE m*(j-i) and REFERENCE m*j give identical softmax rows
+ * under a causal mask; SYMMETRIC -m*|j-i| (encoders) does not, so the form is explicit. */
+typedef enum posenc_alibi_form {
+    POSENC_ALIBI_RELATIVE = 0,
+    POSENC_ALIBI_SYMMETRIC = 1,
+    POSENC_ALIBI_REFERENCE = 2
+} posenc_alibi_form;
+
+/* out[heads] = the ALiBi slopes (SPEC 4.1 closed form with exp2, rounded once to float32).
+ * Python's reference accumulates pow() rounding in float64; after float32 rounding they agree. */
+int32_t posenc_alibi_slopes(float *out, int32_t heads);
+
+/* out[heads][queries][keys]: slope_h * f(rp), rounded once from float64. causal != 0 masks keys
+ * with rp > 0 (j > i + offset) with -INFINITY. REFERENCE uses f = key index j. */
+int32_t posenc_alibi_bias(float *out, int32_t heads, int32_t queries, int32_t keys,
+                          posenc_alibi_form form, int32_t causal, int32_t offset);
+
+/* out[queries][keys] = T5 bucket of rp (SPEC 5.1), exact integers. Requires num_buckets >= 2
+ * (>= 4 when bidirectional) and max_distance > max_exact (num_buckets/2, halved again when
+ * bidirectional); otherwise POSENC_E_PARAM. */
+int32_t posenc_t5_buckets(int32_t *out, int32_t queries, int32_t keys, int32_t bidirectional,
+                          int32_t num_buckets, int32_t max_distance, int32_t offset);
+
+/* out[heads][queries][keys] = weights[bucket(rp)][h]; weights is [num_buckets][heads] (HF's
+ * relative_attention_bias) and must be finite. */
+int32_t posenc_t5_bias(float *out, const float *weights, int32_t heads, int32_t queries,
+                       int32_t keys, int32_t bidirectional, int32_t num_buckets,
+                       int32_t max_distance, int32_t offset);
+
+/* out[queries][keys] = clip(rp, -max_relative, max_relative) + max_relative (Shaw et al.,
+ * SPEC 6.2), indices into a [2*max_relative + 1][depth] table. tensor2tensor places the
+ * queries on the last `queries` key positions: pass offset = keys - queries for that. */
+int32_t posenc_shaw_indices(int32_t *out, int32_t queries, int32_t keys, int32_t max_relative,
+                            int32_t offset);
+
+/* Transformer-XL's R (SPEC 6.1): out[klen][dim], row t = [sin(p w_0..), cos(p w_0..)] (SPLIT)
+ * for the distance p = klen-1-t, clamped to clamp_len when clamp_len > 0; w_i = base^(-2i/dim). */
+int32_t posenc_xl_positions(float *out, int32_t klen, int32_t dim, double base, int32_t clamp_len);
+
+/* Transformer-XL rel-shift without the reshape trick: out[i][j] = x[i][j + queries-1-i] for
+ * j <= i + memory (keys = queries + memory) and 0 elsewhere (XL's zero_triu). x is
+ * [queries][keys]; out may equal x (in place). */
+int32_t posenc_xl_rel_shift(float *out, const float *x, int32_t queries, int32_t memory);
+
+/* Transformer-XL score out[heads][queries][keys], keys = queries + memory:
+ *   scale * ((q_i + u)·k_j + (q_i + v)·r_{j + queries-1-i})   for j <= i + memory, else -INF,
+ * i.e. terms (a)+(c) and (b)+(d) with the rel-shift applied by indexing. q is
+ * [queries][heads][dim], k and r (= r_net(R), row t for distance keys-1-t) are
+ * [keys][heads][dim], u and v are [heads][dim]. */
+int32_t posenc_xl_scores(float *out, const float *q, const float *k, const float *r,
+                         const float *u, const float *v, int32_t queries, int32_t keys,
+                         int32_t heads, int32_t dim, double scale);
+
+/* What a learned table does with a position outside [0, rows): ERROR is POSENC_E_RANGE (BERT,
+ * GPT-2), CLAMP uses the nearest row, ZERO gives a zero embedding (tensor2tensor). */
+typedef enum posenc_out_of_range {
+    POSENC_OOR_ERROR = 0,
+    POSENC_OOR_CLAMP = 1,
+    POSENC_OOR_ZERO = 2
+} posenc_out_of_range;
+
+/* out[length][dim] ~ N(0, std^2), or truncated at 2 std by redrawing (TF truncated_normal).
+ * Bit-identical on every build: a counter-based integer hash of (seed, element, attempt) and an
+ * inverse-CDF transform that uses only + - * / sqrt (its log is our own, not libm's). */
+int32_t posenc_learned_init(float *out, int32_t length, int32_t dim, double std, uint32_t seed,
+                            int32_t truncated);
+
+/* out[count][dim] = table[positions[c]] for a table[rows][dim]; see posenc_out_of_range. */
+int32_t posenc_learned_gather(float *out, const float *table, int32_t rows, int32_t dim,
+                              const int32_t *positions, int32_t count, posenc_out_of_range mode);
+
+/* x[p][dim] += table[offset + p] for p < length, in place; offset + length <= rows. */
+int32_t posenc_learned_add(float *x, const float *table, int32_t rows, int32_t length,
+                           int32_t dim, int32_t offset);
+
+/* out[length][dim_x + dim_p] = [x[p], table[offset + p]]; offset + length <= rows. */
+int32_t posenc_learned_concat(float *out, const float *x, const float *table, int32_t rows,
+                              int32_t length, int32_t dim_x, int32_t dim_p, int32_t offset);
 
 /* ======================================================================================
  * ATTENTION (SPEC.md section 7)                               -- see issue "Attention engine"

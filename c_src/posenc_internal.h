@@ -54,6 +54,19 @@ double posenc__alibi_slope(int32_t head, int32_t heads);
 int32_t posenc__t5_bucket(int64_t rp, int32_t bidirectional, int32_t num_buckets,
                           int32_t max_distance);
 
+/* Toeplitz fill (ALiBi, T5, Shaw matrices depend only on j - i): the caller writes row 0 and
+ * the first element of every row; this copies row i-1 into row i shifted one column right.
+ * Elements are any 32-bit type (moved as bits). */
+void posenc__toeplitz_extend(void *out, int32_t rows, int32_t cols);
+
+/* Copies n 32-bit elements through the vector layer (non-overlapping ranges). */
+void posenc__copy32(float *dst, const float *src, size_t n);
+
+/* Learned-table initialisation (learned.c), exposed for the native tests: a natural log and
+ * Acklam's inverse normal CDF built from + - * / sqrt only, so every build gives the same bits. */
+double posenc__det_log(double x);
+double posenc__normal_quantile(double p);
+
 
 /* ---- attention internals ---- */
 

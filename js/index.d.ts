@@ -76,8 +76,76 @@ export interface SinusoidalApi {
 // ---- rope ----
 export interface RopeApi {}
 
+// ---- learned ----
+export interface LearnedApi {
+  /** [length][dim] ~ N(0, std²) (truncated: redrawn beyond 2·std), bit-identical on every build. seed in [0, 2^32). */
+  learnedInit(opts: { length: number; dim: number; std?: number; seed?: number; truncated?: boolean; out?: F32 }): Float32Array;
+  /** Rows of table [rows][dim] at `positions`; rows defaults to table.length / dim. */
+  gather(table: F32, opts: { rows?: number; dim: number; positions: Int32Array | PosencBuffer<Int32Array> | number[]; outOfRange?: 'error' | 'clamp' | 'zero'; out?: F32 }): Float32Array;
+  /** x[p] += table[offset + p], in place; returns x. */
+  addTo<T extends F32>(x: T, table: F32, opts: { length: number; dim: number; offset?: number; rows?: number }): T;
+  /** [length][dimX + dimP] = [x[p], table[offset + p]]. */
+  concat(x: F32, table: F32, opts: { length: number; dimX: number; dimP: number; offset?: number; rows?: number; out?: F32 }): Float32Array;
+}
+
 // ---- relative ----
-export interface RelativeApi {}
+/** How ALiBi turns a slope m into a bias (SPEC 4.2). */
+export type AlibiForm = 'relative' | 'symmetric' | 'reference';
+
+export interface AlibiBiasOptions {
+  heads: number;
+  queries: number;
+  /** Default: queries. */
+  keys?: number;
+  /** 'relative' m·(j−i) (default), 'symmetric' −m·|j−i| (encoders), 'reference' m·j (fairseq). */
+  form?: AlibiForm;
+  /** Mask keys with rp > 0 (j > i + offset) with −Infinity. Default true. */
+  causal?: boolean;
+  /** Query i sits at position i + offset (decoding with a cache: keys − queries). Default 0. */
+  offset?: number;
+  out?: F32;
+}
+
+export interface T5BucketOptions {
+  /** Default true (encoder); false = decoder self-attention (future keys collapse to bucket 0). */
+  bidirectional?: boolean;
+  /** Default 32; at least 4 when bidirectional, 2 when causal. */
+  numBuckets?: number;
+  /** Default 128; must exceed the exact range numBuckets/4 (bidirectional) or numBuckets/2 (causal). */
+  maxDistance?: number;
+  /** Query i sits at position i + offset. Default 0. */
+  offset?: number;
+}
+
+/** The relative family and the learned tables (registered together, issue 4). */
+export interface RelativeApi extends LearnedApi {
+  /** ALiBi slopes (closed form with exp2) as float32; equal to Python's float64 list after float32 rounding. */
+  alibiSlopes(heads: number, opts?: { out?: F32 }): Float32Array;
+  /** [heads][queries][keys], masked = −Infinity. */
+  alibiBias(opts: AlibiBiasOptions): Float32Array;
+  /** Exact T5 buckets of rp = j − (i + offset): Int32Array [queries][keys]. */
+  t5Buckets(opts: T5BucketOptions & { queries: number; keys?: number; out?: I32 }): Int32Array;
+  /** [heads][queries][keys] = weights[bucket][h]; weights is [numBuckets][heads] and finite. */
+  t5Bias(opts: T5BucketOptions & { weights: F32; heads: number; queries: number; keys?: number; out?: F32 }): Float32Array;
+  /**
+   * Shaw et al. indices clip(rp, −maxRelative, maxRelative) + maxRelative, Int32Array [queries][keys].
+   * offset defaults to keys − queries: the queries are the last `queries` key positions (tensor2tensor).
+   */
+  shawIndices(opts: { queries: number; keys?: number; maxRelative: number; offset?: number; out?: I32 }): Int32Array;
+  /** Transformer-XL R [klen][dim]: row t = [sin(p·w) | cos(p·w)], p = klen−1−t (≤ clampLen when given). */
+  xlPositions(opts: { klen: number; dim: number; base?: number; clampLen?: number; out?: F32 }): Float32Array;
+  /**
+   * Rel-shift by indexing: out[i][j] = scores[i][j + queries−1−i] for j ≤ i + memory, 0 elsewhere.
+   * keys = queries + memory (either may be given). Pass out: scores (a PosencBuffer) to shift in place.
+   */
+  relShift(scores: F32, opts: { queries: number; keys?: number; memory?: number; out?: F32 }): Float32Array;
+  /**
+   * Transformer-XL score [heads][queries][keys]: scale·((q+u)·k_j + (q+v)·r_{j+queries−1−i}) for
+   * j ≤ i + (keys − queries), −Infinity elsewhere. q [queries][heads][dim]; k, r [keys][heads][dim];
+   * u, v [heads][dim]; scale defaults to 1/sqrt(dim).
+   */
+  xlScores(opts: { q: F32; k: F32; r: F32; u: F32; v: F32; queries: number; keys?: number; heads?: number; dim: number; scale?: number; out?: F32 }): Float32Array;
+}
 
 // ---- attention ----
 /** Positional biases fused into the attention loop (never materialised). */

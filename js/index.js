@@ -13,6 +13,8 @@ import { sinusoidalFamily } from './sinusoidal.js';
 // (rope import)
 
 // (relative import)
+import { relativeFamily } from './relative.js';
+import { learnedFamily } from './learned.js';
 
 // (attention import)
 import { attentionFamily } from './attention.js';
@@ -25,6 +27,8 @@ const FAMILIES = [
   // (rope family)
 
   // (relative family)
+  relativeFamily,
+  learnedFamily,
 
   // (attention family)
   attentionFamily,

@@ -1,0 +1,182 @@
+// Relative-position family (SPEC.md sections 4, 5, 6): ALiBi, T5 buckets and bias, Shaw
+// indices, Transformer-XL (R, rel-shift, four-term score). Bias matrices are Float32Array
+// [heads][queries][keys] with masked entries -Infinity; index maps are Int32Array [queries][keys].
+// Query i sits at position i + offset, key j at j: rp = j - (i + offset).
+import { PosencBuffer } from './core.js';
+import { Status } from './errors.js';
+import { bool, choice, elements, fail, int, MAX_INT32, num, options } from './validate.js';
+
+export const ALIBI_FORM = { relative: 0, symmetric: 1, reference: 2 };
+
+const OFFSET = { min: -MAX_INT32, max: MAX_INT32, def: 0 };
+
+/** numBuckets / maxDistance such that SPEC 5.1 is defined (at least one exact bucket, a positive log range). */
+function bucketOptions(fn, o) {
+  const bidirectional = bool(fn, 'bidirectional', o.bidirectional, true);
+  const numBuckets = int(fn, 'numBuckets', o.numBuckets, { min: bidirectional ? 4 : 2, def: 32 });
+  const maxExact = Math.floor((bidirectional ? Math.floor(numBuckets / 2) : numBuckets) / 2);
+  const maxDistance = int(fn, 'maxDistance', o.maxDistance, { min: 1, def: 128 });
+  if (maxDistance <= maxExact) {
+    throw fail(fn, 'maxDistance', Status.E_PARAM,
+      `greater than the exact range ${maxExact} (numBuckets/${bidirectional ? 4 : 2}) so the log-spaced buckets are defined`, maxDistance);
+  }
+  const offset = int(fn, 'offset', o.offset, OFFSET);
+  return { bidirectional: bidirectional ? 1 : 0, numBuckets, maxDistance, offset };
+}
+
+export function relativeFamily(core) {
+  return {
+    /** ALiBi slopes (SPEC 4.1 closed form, exp2), float32. Python's float64 list differs in the last bits only. */
+    alibiSlopes(heads, opts) {
+      const fn = 'alibiSlopes';
+      const o = options(fn, opts, ['out']);
+      const h = int(fn, 'heads', heads, { max: 2 ** 28 });
+      return core.run(fn, (s) => {
+        const out = s.out('out', o.out, Float32Array, h);
+        s.call('posenc_alibi_slopes', out.ptr, h);
+        return out.take();
+      });
+    },
+
+    alibiBias(opts) {
+      const fn = 'alibiBias';
+      const o = options(fn, opts, ['heads', 'queries', 'keys', 'form', 'causal', 'offset', 'out']);
+      const heads = int(fn, 'heads', o.heads);
+      const queries = int(fn, 'queries', o.queries);
+      const keys = int(fn, 'keys', o.keys, { def: queries });
+      const form = choice(fn, 'form', o.form, ALIBI_FORM, 'relative');
+      const causal = bool(fn, 'causal', o.causal, true);
+      const offset = int(fn, 'offset', o.offset, OFFSET);
+      const n = elements(fn, 'heads * queries * keys', heads, queries, keys);
+      return core.run(fn, (s) => {
+        const out = s.out('out', o.out, Float32Array, n);
+        s.call('posenc_alibi_bias', out.ptr, heads, queries, keys, form, causal ? 1 : 0, offset);
+        return out.take();
+      });
+    },
+
+    t5Buckets(opts) {
+      const fn = 't5Buckets';
+      const o = options(fn, opts, ['queries', 'keys', 'bidirectional', 'numBuckets', 'maxDistance', 'offset', 'out']);
+      const queries = int(fn, 'queries', o.queries);
+      const keys = int(fn, 'keys', o.keys, { def: queries });
+      const b = bucketOptions(fn, o);
+      const n = elements(fn, 'queries * keys', queries, keys);
+      return core.run(fn, (s) => {
+        const out = s.out('out', o.out, Int32Array, n);
+        s.call('posenc_t5_buckets', out.ptr, queries, keys, b.bidirectional, b.numBuckets, b.maxDistance, b.offset);
+        return out.take();
+      });
+    },
+
+    /** weights: [numBuckets][heads] (HF relative_attention_bias.weight). */
+    t5Bias(opts) {
+      const fn = 't5Bias';
+      const o = options(fn, opts, ['weights', 'heads', 'queries', 'keys', 'bidirectional', 'numBuckets', 'maxDistance', 'offset', 'out']);
+      const heads = int(fn, 'heads', o.heads);
+      const queries = int(fn, 'queries', o.queries);
+      const keys = int(fn, 'keys', o.keys, { def: queries });
+      const b = bucketOptions(fn, o);
+      const n = elements(fn, 'heads * queries * keys', heads, queries, keys);
+      const nw = elements(fn, 'numBuckets * heads', b.numBuckets, heads);
+      return core.run(fn, (s) => {
+        const w = s.in('weights', o.weights, Float32Array, nw);
+        const wv = core.view(Float32Array, w, nw);
+        for (let t = 0; t < nw; t++) {
+          if (!Number.isFinite(wv[t])) {
+            throw fail(fn, `weights[${t}]`, Status.E_PARAM, 'finite', wv[t]);
+          }
+        }
+        const out = s.out('out', o.out, Float32Array, n);
+        s.call('posenc_t5_bias', out.ptr, w, heads, queries, keys, b.bidirectional, b.numBuckets, b.maxDistance, b.offset);
+        return out.take();
+      });
+    },
+
+    /** Shaw et al. indices clip(rp, -k, k) + k. Default offset keys - queries: the queries are
+     * the last `queries` key positions, as in tensor2tensor. */
+    shawIndices(opts) {
+      const fn = 'shawIndices';
+      const o = options(fn, opts, ['queries', 'keys', 'maxRelative', 'offset', 'out']);
+      const queries = int(fn, 'queries', o.queries);
+      const keys = int(fn, 'keys', o.keys, { def: queries });
+      const maxRelative = int(fn, 'maxRelative', o.maxRelative, { max: 2 ** 28 });
+      const offset = int(fn, 'offset', o.offset, { ...OFFSET, def: keys - queries });
+      const n = elements(fn, 'queries * keys', queries, keys);
+      return core.run(fn, (s) => {
+        const out = s.out('out', o.out, Int32Array, n);
+        s.call('posenc_shaw_indices', out.ptr, queries, keys, maxRelative, offset);
+        return out.take();
+      });
+    },
+
+    /** Transformer-XL R: [klen][dim], row t = [sin(p w) | cos(p w)] for p = klen-1-t (clamped at clampLen). */
+    xlPositions(opts) {
+      const fn = 'xlPositions';
+      const o = options(fn, opts, ['klen', 'dim', 'base', 'clampLen', 'out']);
+      const klen = int(fn, 'klen', o.klen);
+      const dim = int(fn, 'dim', o.dim);
+      const base = num(fn, 'base', o.base, { gt: 1, def: 10000 });
+      const clampLen = o.clampLen === undefined ? 0 : int(fn, 'clampLen', o.clampLen);
+      if (dim % 2) throw fail(fn, 'dim', Status.E_ODD, 'even (R is [sin | cos] halves)', dim);
+      const n = elements(fn, 'klen * dim', klen, dim);
+      return core.run(fn, (s) => {
+        const out = s.out('out', o.out, Float32Array, n);
+        s.call('posenc_xl_positions', out.ptr, klen, dim, base, clampLen);
+        return out.take();
+      });
+    },
+
+    /** out[i][j] = scores[i][j + queries-1-i] for j <= i + memory, 0 elsewhere (XL zero_triu). */
+    relShift(scores, opts) {
+      const fn = 'relShift';
+      const o = options(fn, opts, ['queries', 'keys', 'memory', 'out']);
+      const queries = int(fn, 'queries', o.queries);
+      let memory;
+      let keys;
+      if (o.memory !== undefined) {
+        memory = int(fn, 'memory', o.memory, { min: 0 });
+        keys = int(fn, 'keys', o.keys, { def: queries + memory });
+        if (keys !== queries + memory) {
+          throw fail(fn, 'keys', Status.E_PARAM, `queries + memory = ${queries + memory} (Transformer-XL klen = qlen + mlen)`, keys);
+        }
+      } else {
+        keys = int(fn, 'keys', o.keys, { min: queries, def: queries });
+        memory = keys - queries;
+      }
+      const n = elements(fn, 'queries * keys', queries, keys);
+      return core.run(fn, (s) => {
+        const x = s.in('scores', scores, Float32Array, n);
+        const inPlace = o.out !== undefined && o.out === scores && scores instanceof PosencBuffer;
+        const out = inPlace ? { ptr: x, take: () => scores } : s.out('out', o.out, Float32Array, n);
+        s.call('posenc_xl_rel_shift', out.ptr, x, queries, memory);
+        return out.take();
+      });
+    },
+
+    /** Four-term Transformer-XL score, [heads][queries][keys], masked (j > i + memory) = -Infinity. */
+    xlScores(opts) {
+      const fn = 'xlScores';
+      const o = options(fn, opts, ['q', 'k', 'r', 'u', 'v', 'queries', 'keys', 'heads', 'dim', 'scale', 'out']);
+      const queries = int(fn, 'queries', o.queries);
+      const keys = int(fn, 'keys', o.keys, { min: queries, def: queries });
+      const heads = int(fn, 'heads', o.heads, { def: 1 });
+      const dim = int(fn, 'dim', o.dim);
+      const scale = num(fn, 'scale', o.scale, { def: 1 / Math.sqrt(dim) });
+      const n = elements(fn, 'heads * queries * keys', heads, queries, keys);
+      const nq = elements(fn, 'queries * heads * dim', queries, heads, dim);
+      const nk = elements(fn, 'keys * heads * dim', keys, heads, dim);
+      const nu = heads * dim;
+      return core.run(fn, (s) => {
+        const q = s.in('q', o.q, Float32Array, nq);
+        const k = s.in('k', o.k, Float32Array, nk);
+        const r = s.in('r', o.r, Float32Array, nk);
+        const u = s.in('u', o.u, Float32Array, nu);
+        const v = s.in('v', o.v, Float32Array, nu);
+        const out = s.out('out', o.out, Float32Array, n);
+        s.call('posenc_xl_scores', out.ptr, q, k, r, u, v, queries, keys, heads, dim, scale);
+        return out.take();
+      });
+    },
+  };
+}
