@@ -142,7 +142,7 @@ typedef struct {
     posenc_attention_mask mask;
     posenc_attention_bias kind;
     const float *dense;
-    posenc_attention_alibi_form form;
+    posenc_alibi_form form;
     const float *t5;
     int32_t bidir, nb, maxd;
     const float *ak, *av;
@@ -223,9 +223,9 @@ static int32_t validate(const job *jb, const float *scratch, int32_t scratch_flo
         if (jb->dense && posenc__check_elems3(H, Q, K)) return POSENC_E_SIZE;
         break;
     case POSENC_BIAS_ALIBI:
-        if (jb->form != POSENC_ATTENTION_ALIBI_RELATIVE &&
-            jb->form != POSENC_ATTENTION_ALIBI_SYMMETRIC &&
-            jb->form != POSENC_ATTENTION_ALIBI_REFERENCE)
+        if (jb->form != POSENC_ALIBI_RELATIVE &&
+            jb->form != POSENC_ALIBI_SYMMETRIC &&
+            jb->form != POSENC_ALIBI_REFERENCE)
             return POSENC_E_ENUM;
         break;
     case POSENC_BIAS_T5: {
@@ -330,8 +330,8 @@ static void scores(const job *jb, const ctx *cx, int32_t j0, int32_t n) {
             const double m = cx->slope;
             for (c = 0; c < n; c++) {
                 const int64_t j = j0 + c, rp = j - ip;
-                const double x = jb->form == POSENC_ATTENTION_ALIBI_RELATIVE   ? (double)rp
-                                 : jb->form == POSENC_ATTENTION_ALIBI_SYMMETRIC ? -(double)(rp < 0 ? -rp : rp)
+                const double x = jb->form == POSENC_ALIBI_RELATIVE   ? (double)rp
+                                 : jb->form == POSENC_ALIBI_SYMMETRIC ? -(double)(rp < 0 ? -rp : rp)
                                                                               : (double)j;
                 t[c] += (float)(m * x);
             }
@@ -597,7 +597,7 @@ int32_t posenc_attention(POSENC_ATTENTION_ARGS, const float *bias) {
     return attend(&jb, scale, scratch, scratch_floats);
 }
 
-int32_t posenc_attention_alibi(POSENC_ATTENTION_ARGS, posenc_attention_alibi_form form) {
+int32_t posenc_attention_alibi(POSENC_ATTENTION_ARGS, posenc_alibi_form form) {
     FILL_COMMON(jb);
     jb.kind = POSENC_BIAS_ALIBI;
     jb.form = form;

@@ -294,14 +294,6 @@ typedef enum posenc_attention_bias {
     POSENC_BIAS_XL = 4
 } posenc_attention_bias;
 
-/* ALiBi forms inside attention (SPEC 4.2); only RELATIVE and REFERENCE are softmax-equivalent,
- * and only under a causal mask. */
-typedef enum posenc_attention_alibi_form {
-    POSENC_ATTENTION_ALIBI_RELATIVE = 0,  /* m * (j - i') */
-    POSENC_ATTENTION_ALIBI_SYMMETRIC = 1, /* -m * |j - i'| */
-    POSENC_ATTENTION_ALIBI_REFERENCE = 2  /* m * j (fairseq's buffer) */
-} posenc_attention_alibi_form;
-
 /* *floats = scratch (in floats) that an attention call with these sizes needs. rel is r_rows for
  * XL, max_relative for SHAW, ignored otherwise. */
 int32_t posenc_attention_scratch_size(int32_t *floats, int32_t queries, int32_t keys,
@@ -320,8 +312,8 @@ int32_t posenc_attention_scratch_size(int32_t *floats, int32_t queries, int32_t 
 /* Plain attention with an optional dense bias [heads][queries][keys] (NULL = none); entries
  * may be -INFINITY, never NaN or +INFINITY. */
 int32_t posenc_attention(POSENC_ATTENTION_ARGS, const float *bias);
-/* ALiBi fused (slopes for `heads` heads). */
-int32_t posenc_attention_alibi(POSENC_ATTENTION_ARGS, posenc_attention_alibi_form form);
+/* ALiBi fused (slopes for `heads` heads; forms as posenc_alibi_bias, SPEC 4.2). */
+int32_t posenc_attention_alibi(POSENC_ATTENTION_ARGS, posenc_alibi_form form);
 /* T5 fused: table [num_buckets][heads] (HF relative_attention_bias). */
 int32_t posenc_attention_t5(POSENC_ATTENTION_ARGS, const float *table, int32_t bidirectional,
                             int32_t num_buckets, int32_t max_distance);

@@ -275,6 +275,10 @@ test('fused ALiBi and T5 biases equal the materialised bias matrix', async () =>
         const lib = pe.alibiBias({ heads: 4, queries: 150, form: bias.form, causal: false });
         assertClose(pe.attention({ ...p, bias: lib }).output, pe.attention({ ...p, bias }).output, 1e-6, `${name} alibiBias`);
       }
+      if (bias.type === 't5' && typeof pe.t5Bias === 'function') {
+        const lib = pe.t5Bias({ weights: bias.weights, heads: 4, queries: 150, keys: 150, bidirectional: bias.bidirectional });
+        assertClose(pe.attention({ ...p, bias: lib }).output, pe.attention({ ...p, bias }).output, 1e-6, `${name} t5Bias`);
+      }
     }
   }
 });

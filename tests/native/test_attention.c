@@ -170,7 +170,7 @@ static void test_status(void) {
     q[1] = NAN;
     CHECK(posenc_attention(out, NULL, q, q, v, 3, 3, 1, 2, 2, 0.5, 0, 0, scratch, 4096, NULL) == POSENC_E_PARAM, "NaN q");
     q[1] = 0;
-    CHECK(posenc_attention_alibi(out, NULL, q, q, v, 3, 3, 1, 2, 2, 0.5, 0, 0, scratch, 4096, (posenc_attention_alibi_form)5) == POSENC_E_ENUM, "alibi form");
+    CHECK(posenc_attention_alibi(out, NULL, q, q, v, 3, 3, 1, 2, 2, 0.5, 0, 0, scratch, 4096, (posenc_alibi_form)5) == POSENC_E_ENUM, "alibi form");
     float tab[32];
     memset(tab, 0, sizeof tab);
     CHECK(posenc_attention_t5(out, NULL, q, q, v, 3, 3, 1, 2, 2, 0.5, 0, 0, scratch, 4096, tab, 1, 2, 8) == POSENC_E_SIZE, "t5 buckets");
