@@ -317,11 +317,17 @@ function parseEncoding(fn, encoding, { T, dModel, heads, dHead, causal }) {
   }
 }
 
-/** RoPE on q and k ([T][heads][dHead], in place on the heap). */
+/** RoPE on q and k ([T][heads][dHead], in place on the heap) through the RoPE family's C. */
 function ropeRotate(fn, s, core, { qp, kp, T, heads, dHead, base, offset, layout }) {
   if (typeof core.exports.posenc_rope_apply !== 'function') {
     throw new PosencError(Status.E_PARAM, `posenc.${fn}: encoding 'rope' needs the RoPE core (posenc_rope_apply), which this build lacks`);
   }
-  void s; void qp; void kp; void T; void heads; void dHead; void base; void offset; void layout;
-  throw new PosencError(Status.E_PARAM, `posenc.${fn}: encoding 'rope' is not wired yet`);
+  const invFreq = s.alloc(Float64Array, dHead / 2, false);
+  const attnScale = s.alloc(Float64Array, 1, false);
+  s.call('posenc_rope_freqs', invFreq, attnScale, dHead, base, 0);
+  const n = s.call('posenc_rope_scratch_size', dHead);
+  const scratch = s.alloc(Float32Array, n, false);
+  for (const x of [qp, kp]) {
+    s.call('posenc_rope_apply', x, T, heads, dHead, dHead, layout, 0 /* THD */, invFreq, 1, offset, scratch, n);
+  }
 }
