@@ -418,6 +418,20 @@ test('selfAttention with an additive encoding equals attention on (x + PE) proje
   }
 });
 
+test('selfAttention rope equals attention on applyRope(q), applyRope(k)', async (t) => {
+  for (const { name, pe } of await backends()) {
+    if (typeof pe.applyRope !== 'function') return t.skip('RoPE family not in this build');
+    const tokens = randomF32(T * DM, 135);
+    const r = pe.selfAttention({ ...layer, tokens, encoding: { type: 'rope', offset: 5 }, causal: true });
+    const proj = (w) => pe.matmul(tokens, w, { m: T, k: DM, n: DM });
+    const q = pe.applyRope(proj(layer.wq), { length: T, heads: HEADS, dim: DH, offset: 5 });
+    const k = pe.applyRope(proj(layer.wk), { length: T, heads: HEADS, dim: DH, offset: 5 });
+    const a = pe.attention({ q, k, v: proj(layer.wv), queries: T, dim: DH, heads: HEADS, causal: true, returnWeights: true });
+    assertClose(r.output, a.output, 1e-6, name);
+    assertClose(r.weights, a.weights, 1e-6, name);
+  }
+});
+
 test('matmul matches float64 at odd shapes', async () => {
   for (const { name, pe } of await backends()) {
     for (const [m, k, n] of [[1, 1, 1], [3, 5, 7], [5, 17, 9], [13, 64, 70], [6, 3, 129]]) {
