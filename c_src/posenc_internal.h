@@ -70,8 +70,8 @@ double posenc__normal_quantile(double p);
 
 /* ---- attention internals ---- */
 
-/* exp(x) on four lanes, relative error <= 2 float32 eps (Cephes expf: x = n ln2 + r,
- * |r| <= ln2/2, degree-6 polynomial; n rounded and 2^n built with the 1.5*2^23 trick, so no
+/* exp(x) on four lanes, relative error <= 2 float32 eps (x = n ln2 + r, |r| <= ln2/2,
+ * degree-5 polynomial in Horner form; n rounded and 2^n built with the 1.5*2^23 trick, so no
  * float->int conversion). x < ln(FLT_MIN) (including -INFINITY, a masked logit) gives exactly
  * 0; x is clamped at 88 above (softmax only feeds x <= 0). x must not be NaN. */
 static inline pv4 posenc__exp4(pv4 x) {
@@ -83,13 +83,14 @@ static inline pv4 posenc__exp4(pv4 x) {
     /* ln2 split in two so n*C1 is exact: r = x - n ln2 to ~1e-11 */
     const pv4 r = pv4_sub(pv4_sub(xc, pv4_mul(n, pv4_splat(0.693359375f))),
                           pv4_mul(n, pv4_splat(-2.12194440e-4f)));
-    pv4 p = pv4_splat(1.9875691500e-4f);
-    p = pv4_add(pv4_mul(p, r), pv4_splat(1.3981999507e-3f));
-    p = pv4_add(pv4_mul(p, r), pv4_splat(8.3334519073e-3f));
-    p = pv4_add(pv4_mul(p, r), pv4_splat(4.1665795894e-2f));
-    p = pv4_add(pv4_mul(p, r), pv4_splat(1.6666665459e-1f));
-    p = pv4_add(pv4_mul(p, r), pv4_splat(5.0000001201e-1f));
-    p = pv4_add(pv4_add(pv4_mul(p, pv4_mul(r, r)), r), pv4_splat(1.0f));
+    /* degree-5 near-minimax fit of e^r on [-ln2/2, ln2/2] with the constant
+     * term pinned to 1 (9.5e-8 relative) so exp(0) is exactly 1 */
+    pv4 p = pv4_splat(8.290314624418746e-3f);
+    p = pv4_add(pv4_mul(p, r), pv4_splat(4.18979293364168e-2f));
+    p = pv4_add(pv4_mul(p, r), pv4_splat(1.6667636196255245e-1f));
+    p = pv4_add(pv4_mul(p, r), pv4_splat(4.9999149530291803e-1f));
+    p = pv4_add(pv4_mul(p, r), pv4_splat(9.999997071890011e-1f));
+    p = pv4_add(pv4_mul(p, r), pv4_splat(1.0f));
     return pv4_zero_lt(pv4_mul(p, pv4_pow2_magic(t)), x, lo);
 }
 
