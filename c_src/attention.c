@@ -157,7 +157,7 @@ typedef struct {
 } job;
 
 typedef struct {
-    size_t kp, vp, acc, tile, t5, qak, mass, rp, uk, qv, g;
+    size_t expk, kp, vp, acc, tile, t5, qak, mass, rp, uk, qv, g;
     int64_t total;
 } plan;
 
@@ -166,6 +166,7 @@ static void make_plan(plan *pl, int64_t Q, int64_t K, int64_t D, int64_t DV,
     int64_t o = 0;
     memset(pl, 0, sizeof *pl);
 #define TAKE(field, n) (pl->field = (size_t)o, o += (n))
+    TAKE(expk, (int64_t)(sizeof(posenc__expk) / sizeof(float)));
     TAKE(kp, (K + PW - 1) / PW * PW * D);
     TAKE(vp, K * ((DV + PW - 1) / PW * PW));
     TAKE(acc, QB * ((DV + PW - 1) / PW * PW));
@@ -288,6 +289,7 @@ typedef struct {
     int64_t lim[QB];      /* last visible key (may be < 0: the row sees nothing) */
     const float *qrow[QB];
     float slope;          /* ALiBi */
+    const posenc__expk *expk;
     float *kp, *vp, *tile, *t5, *qak, *mass, *rp, *uk, *qv, *g, *acc;
 } ctx;
 
@@ -372,12 +374,14 @@ static NOINLINE float row_max(const float *t, int32_t n4) {
     return pv4_hmax(m);
 }
 
-/* t[c] = exp(t[c] - m) over a multiple of 4; returns the sum */
-static NOINLINE float exp_sum(float *t, int32_t n4, float m) {
+/* t[c] = exp(t[c] - m) over a multiple of 4; returns the sum. kmem holds posenc__expk in
+ * scratch memory (see posenc__expk: constants as loop-invariant locals, not v128.const). */
+static NOINLINE float exp_sum(float *t, int32_t n4, float m, const posenc__expk *kmem) {
+    const posenc__expk k = *kmem;
     const pv4 mv = pv4_splat(m);
     pv4 s = pv4_splat(0.0f);
     for (int32_t c = 0; c < n4; c += 4) {
-        const pv4 e = posenc__exp4(pv4_sub(pv4_load(t + c), mv));
+        const pv4 e = posenc__exp4k(pv4_sub(pv4_load(t + c), mv), &k);
         pv4_store(t + c, e);
         s = pv4_add(s, e);
     }
@@ -405,6 +409,7 @@ static NOINLINE void run_head(const job *jb, const plan *pl, float *scratch, int
     cx.h = h;
     cx.kp = scratch + pl->kp;
     cx.vp = scratch + pl->vp;
+    cx.expk = (const posenc__expk *)(const void *)(scratch + pl->expk);
     cx.acc = scratch + pl->acc;
     cx.tile = scratch + pl->tile;
     cx.t5 = scratch + pl->t5;
@@ -508,7 +513,7 @@ static NOINLINE void run_head(const job *jb, const plan *pl, float *scratch, int
                     continue;
                 }
                 const int32_t n4 = jend / 4 * 4;
-                float sum = exp_sum(w, n4, mx);
+                float sum = exp_sum(w, n4, mx, cx.expk);
                 for (int32_t j = n4; j < jend; j++) sum += (w[j] = exp1(w[j] - mx));
                 const float inv = 1.0f / sum;
                 for (int32_t j = 0; j < jend; j++) w[j] *= inv;
@@ -537,7 +542,7 @@ static NOINLINE void run_head(const job *jb, const plan *pl, float *scratch, int
                         continue;
                     }
                     const float corr = exp1(m[r] - mnew); /* 0 when m was -inf */
-                    const float sum = exp_sum(t, n4, mnew);
+                    const float sum = exp_sum(t, n4, mnew, cx.expk);
                     if (corr != 1.0f) {
                         float *a = cx.acc + (size_t)r * DV8;
                         for (int32_t c = 0; c < DV; c++) a[c] *= corr;
@@ -584,6 +589,8 @@ static int32_t attend(job *jb, double scale, float *scratch, int32_t scratch_flo
     plan pl;
     int32_t st = validate(jb, scratch, scratch_floats, &pl);
     if (st) return st;
+    const posenc__expk k = posenc__expk_make();
+    memcpy(scratch + pl.expk, &k, sizeof k);
     for (int32_t h = 0; h < jb->H; h++) run_head(jb, &pl, scratch, h);
     return POSENC_OK;
 }
