@@ -2,7 +2,7 @@
 // Usage: node bench/index.js [group ...]   (default: all groups)
 import { makeHarness, table } from './harness.js';
 import sinusoidal from './sinusoidal.js';
-// (rope import)
+import rope from './rope.js';
 
 // (relative import)
 import relative from './relative.js';
@@ -12,7 +12,7 @@ import attention from './attention.js';
 
 const GROUPS = {
   sinusoidal,
-  // (rope group)
+  rope,
 
   // (relative group)
   relative,

@@ -154,6 +154,138 @@ int32_t posenc_similarity(float *out, const float *table, int32_t length, int32_
  * ROPE (SPEC.md section 3)                                    -- see issue "RoPE complete"
  * ====================================================================================== */
 
+/* Pair i of the first rotary_dim components of a head is rotated by the angle p * w_i, where p is
+ * the token's position and w_i (inv_freq, radians per position, float64) comes from
+ * posenc_rope_freqs:  (u, v) -> (u cos - v sin, v cos + u sin), cos/sin pre-multiplied by the
+ * attention scale. Components rotary_dim .. dim-1 are never read or written (partial rotary).
+ * Pairing is posenc_layout: HALF (x[i], x[i + rotary_dim/2]; GPT-NeoX, HF Llama) or INTERLEAVED
+ * (x[2i], x[2i+1]; GPT-J, RoFormer, Meta LLaMA).
+ *
+ * Two ways to apply, both in place on activations x:
+ *   posenc_rope_apply*         angles made per block of 64 tokens into caller scratch by the
+ *                              angle-addition engine; one cos/sin row serves every head.
+ *   posenc_rope_apply_cached   with a cache from posenc_rope_cache_fill ([rows][rotary_dim/2]).
+ * Angles are never formed in float32 (HF forms inv_freq * position in float32 and is 3.4e-3 off
+ * at 131072): cos/sin are within 2e-6 of float64 for positions below 2^20. Frequencies are
+ * float64 (HF computes inv_freq in float32); both are deliberate departures toward the math. */
+
+/* Frequency-scaling variant (HF modeling_rope_utils.py rope_type; NTK is the static
+ * "NTK-aware" base change b * factor^(d/(d-2))). */
+typedef enum posenc_rope_type {
+    POSENC_ROPE_DEFAULT = 0,
+    POSENC_ROPE_LINEAR = 1,
+    POSENC_ROPE_NTK = 2,
+    POSENC_ROPE_DYNAMIC = 3,
+    POSENC_ROPE_YARN = 4,
+    POSENC_ROPE_LONGROPE = 5,
+    POSENC_ROPE_LLAMA3 = 6
+} posenc_rope_type;
+
+/* Activation order: [token][head][dim] or [head][token][dim]. */
+typedef enum posenc_rope_order {
+    POSENC_ROPE_THD = 0,
+    POSENC_ROPE_HTD = 1
+} posenc_rope_order;
+
+/* Scaling parameters. A double that is NaN means "not given" (a required one then gives
+ * POSENC_E_MISSING); posenc_rope_scaling_init sets every field to "not given" or its default.
+ * Which fields each type reads (L0 = original_max_positions):
+ *   LINEAR, NTK  factor
+ *   DYNAMIC      factor, max_positions (M), seq_len (absent: L = M, i.e. the default freqs)
+ *   YARN         factor, L0, beta_fast (32), beta_slow (1), attention_factor | mscale and
+ *                mscale_all_dim (0 or NaN = unset, as HF's truthiness), truncate (1)
+ *   LONGROPE     short_factor, long_factor (rotary_dim/2 each), L0, factor (absent: derived
+ *                from max_positions / L0 when given, else 1), attention_factor, seq_len
+ *                (long factors when seq_len > L0)
+ *   LLAMA3       factor (8), low_freq_factor (1), high_freq_factor (4), L0 (8192)
+ * The wasm32 layout is fixed (checked in rope.c) because js/rope.js writes it directly. */
+typedef struct posenc_rope_scaling {
+    posenc_rope_type type;
+    int32_t truncate;
+    const double *short_factor;
+    const double *long_factor;
+    double factor;
+    double original_max_positions;
+    double max_positions;
+    double seq_len;
+    double beta_fast;
+    double beta_slow;
+    double attention_factor;
+    double mscale;
+    double mscale_all_dim;
+    double low_freq_factor;
+    double high_freq_factor;
+} posenc_rope_scaling;
+
+/* Fill *s with type's defaults (see above) and NaN for every key without one. */
+int32_t posenc_rope_scaling_init(posenc_rope_scaling *s, posenc_rope_type type);
+
+/* inv_freq[rotary_dim/2] (float64) and *attention_scale for base and scaling (NULL = default).
+ * base > 1; rotary_dim even >= 2 (>= 4 for NTK and DYNAMIC, whose exponent is d/(d-2)). */
+int32_t posenc_rope_freqs(double *inv_freq, double *attention_scale, int32_t rotary_dim,
+                          double base, const posenc_rope_scaling *scaling);
+
+/* cos/sin[length][npairs] = scale * cos/sin((offset + r) * inv_freq[i]): the HF cache without
+ * its duplicated half. |offset| + length <= 2^30, scale finite. */
+int32_t posenc_rope_cache_fill(float *cos_out, float *sin_out, int32_t length, int32_t npairs,
+                               const double *inv_freq, double scale, double offset);
+
+/* Float count of the scratch every cache-free posenc_rope_apply* needs ((4*64 + 2) * rotary_dim/2,
+ * 66 KiB for rotary_dim 128), or a negative status for an invalid rotary_dim. */
+int32_t posenc_rope_scratch_size(int32_t rotary_dim);
+
+/* Rotate x ([length][heads][dim] or [heads][length][dim]) in place; token t sits at position
+ * offset + t. inv_freq has rotary_dim/2 entries; rotary_dim even, 2 <= rotary_dim <= dim. */
+int32_t posenc_rope_apply(float *x, int32_t length, int32_t heads, int32_t dim,
+                          int32_t rotary_dim, posenc_layout layout, posenc_rope_order order,
+                          const double *inv_freq, double scale, double offset, float *scratch,
+                          int32_t scratch_len);
+
+/* As posenc_rope_apply with explicit positions[length] (any integers, e.g. packed sequences;
+ * runs of evenly spaced positions use the engine, others exact sin/cos per element). */
+int32_t posenc_rope_apply_positions(float *x, int32_t length, int32_t heads, int32_t dim,
+                                    int32_t rotary_dim, posenc_layout layout,
+                                    posenc_rope_order order, const double *inv_freq,
+                                    double scale, const int32_t *positions, float *scratch,
+                                    int32_t scratch_len);
+
+/* Float positions (interpolated / fractional positions), finite, |p| <= 2^30. */
+int32_t posenc_rope_apply_positions_f32(float *x, int32_t length, int32_t heads, int32_t dim,
+                                        int32_t rotary_dim, posenc_layout layout,
+                                        posenc_rope_order order, const double *inv_freq,
+                                        double scale, const float *positions, float *scratch,
+                                        int32_t scratch_len);
+
+/* xPos (SPEC 3.8): RoPE, then pair i at position p scaled by zeta_i^(+-(p - center)/scale_base),
+ * zeta_i = (2i + 0.4 r)/(1.4 r), r = rotary_dim; + for queries (is_key = 0), - for keys.
+ * positions may be NULL (then p = offset + t). scale_base > 0. */
+int32_t posenc_rope_apply_xpos(float *x, int32_t length, int32_t heads, int32_t dim,
+                               int32_t rotary_dim, posenc_layout layout, posenc_rope_order order,
+                               const double *inv_freq, double scale, double offset,
+                               const int32_t *positions, double scale_base, double center,
+                               int32_t is_key, float *scratch, int32_t scratch_len);
+
+/* 2-D axial RoPE (SPEC 3.9): token t = r*width + c of a height x width grid (length =
+ * height*width); components [0, rotary_dim/2) are rotated by the row r, [rotary_dim/2,
+ * rotary_dim) by the column c, each block paired by layout within itself. inv_freq has
+ * rotary_dim/4 entries (the frequencies of one rotary_dim/2 block); rotary_dim % 4 == 0. */
+int32_t posenc_rope_apply_axial(float *x, int32_t height, int32_t width, int32_t heads,
+                                int32_t dim, int32_t rotary_dim, posenc_layout layout,
+                                posenc_rope_order order, const double *inv_freq, double scale,
+                                float *scratch, int32_t scratch_len);
+
+/* With a cache of cache_rows rows (cos/sin[cache_rows][rotary_dim/2]): token t uses row
+ * positions[t] (positions may be NULL: row offset + t). Rows outside the cache: POSENC_E_RANGE. */
+int32_t posenc_rope_apply_cached(float *x, int32_t length, int32_t heads, int32_t dim,
+                                 int32_t rotary_dim, posenc_layout layout,
+                                 posenc_rope_order order, const float *cos_cache,
+                                 const float *sin_cache, int32_t cache_rows,
+                                 const int32_t *positions, int32_t offset);
+
+/* RoFormer long-term decay (SPEC 8.4): out[k] = (2/d) sum_{j=1..d/2} |sum_{t<j} e^{i k w_t}|
+ * for relative distance k = 0 .. max_distance, w_t = base^(-2t/d); float64. */
+int32_t posenc_rope_decay(double *out, int32_t dim, double base, int32_t max_distance);
+
 /* ======================================================================================
  * RELATIVE AND LEARNED (SPEC.md sections 2, 4, 5, 6)          -- see issue "Relative and learned"
  *

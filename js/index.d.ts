@@ -74,7 +74,73 @@ export interface SinusoidalApi {
 }
 
 // ---- rope ----
-export interface RopeApi {}
+/** Frequency scaling (HF rope_scaling / rope_parameters, keys in camelCase). */
+export type RopeScaling =
+  | { type: 'default' }
+  /** Position interpolation: inv_freq / factor. */
+  | { type: 'linear'; factor: number }
+  /** Static NTK-aware: base * factor^(d/(d-2)). */
+  | { type: 'ntk'; factor: number }
+  /** Dynamic NTK; seqLen absent: ropeFrequencies uses maxPositions (= default), ropeCache/applyRope the largest position + 1. */
+  | { type: 'dynamic'; factor: number; maxPositions: number; seqLen?: number }
+  | {
+      type: 'yarn'; factor: number; originalMaxPositions: number; betaFast?: number; betaSlow?: number;
+      attentionFactor?: number; mscale?: number; mscaleAllDim?: number; truncate?: boolean;
+    }
+  /** Long factors when seqLen > originalMaxPositions; factor absent: maxPositions / originalMaxPositions, else 1. */
+  | {
+      type: 'longrope'; shortFactor: ArrayLike<number>; longFactor: ArrayLike<number>; originalMaxPositions: number;
+      factor?: number; maxPositions?: number; attentionFactor?: number; seqLen?: number;
+    }
+  | { type: 'llama3'; factor?: number; lowFreqFactor?: number; highFreqFactor?: number; originalMaxPositions?: number };
+
+export interface RopeFrequencyOptions {
+  /** Head size (even). */
+  dim: number;
+  base?: number;
+  /** Rotated width (even, <= dim); frequencies use it. Default dim. */
+  rotaryDim?: number;
+  scaling?: RopeScaling;
+}
+export interface RopeCacheOptions extends RopeFrequencyOptions {
+  length: number;
+  offset?: number;
+  cos?: F32;
+  sin?: F32;
+}
+export interface RopeCache {
+  /** [length][rotaryDim/2], multiplied by attentionScale. */
+  cos: Float32Array | PosencBuffer<Float32Array>;
+  sin: Float32Array | PosencBuffer<Float32Array>;
+  attentionScale: number;
+}
+export interface ApplyRopeOptions extends RopeFrequencyOptions {
+  /** Tokens (default axial.height * axial.width with axial). */
+  length?: number;
+  heads?: number;
+  /** 'half' = GPT-NeoX / HF Llama (x[i], x[i+r/2]); 'interleaved' = GPT-J / RoFormer / Meta (x[2i], x[2i+1]). */
+  layout?: 'half' | 'interleaved';
+  /** Per-token positions; Float32Array for interpolated positions. offset must then be 0 or omitted. */
+  positions?: I32 | F32;
+  offset?: number;
+  order?: 'thd' | 'htd';
+  /** xPos (SPEC 3.8): queries scaled by zeta^((p - center)/scaleBase), keys (key: true) by the inverse. */
+  xpos?: { scaleBase?: number; center?: number; key?: boolean };
+  /** 2-D axial RoPE: tokens are a row-major grid; first rotaryDim/2 components rotate by row, the rest by column. */
+  axial?: { height: number; width: number };
+  /** Use a precomputed cache ([rows][rotaryDim/2]); positions (Int32Array) or offset index its rows. */
+  cache?: { cos: F32; sin: F32; attentionScale?: number };
+}
+
+export interface RopeApi {
+  /** invFreq: float64 results rounded once to float32; invFreq64: the float64 values. */
+  ropeFrequencies(opts: RopeFrequencyOptions): { invFreq: Float32Array; invFreq64: Float64Array; attentionScale: number };
+  ropeCache(opts: RopeCacheOptions): RopeCache;
+  /** In place; returns x. */
+  applyRope<T extends F32>(x: T, opts: ApplyRopeOptions): T;
+  /** RoFormer long-term decay (SPEC 8.4), distances 0..maxDistance. */
+  ropeDecay(opts: { dim: number; base?: number; maxDistance: number }): Float64Array;
+}
 
 // ---- learned ----
 export interface LearnedApi {

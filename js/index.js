@@ -10,7 +10,7 @@ import { Core, PosencBuffer, TYPES } from './core.js';
 import { PosencError, Status } from './errors.js';
 import { instantiate, simdSupported } from './loader.js';
 import { sinusoidalFamily } from './sinusoidal.js';
-// (rope import)
+import { ropeFamily } from './rope.js';
 
 // (relative import)
 import { relativeFamily } from './relative.js';
@@ -24,7 +24,7 @@ export { PosencBuffer, PosencError, Status, simdSupported };
 
 const FAMILIES = [
   sinusoidalFamily,
-  // (rope family)
+  ropeFamily,
 
   // (relative family)
   relativeFamily,

@@ -1,0 +1,623 @@
+/*
+ * rope.c -- rotary position embedding (SPEC.md section 3): frequencies with every HF scaling
+ * variant, cos/sin caches, in-place application for both pairings, xPos, 2-D axial, and the
+ * RoFormer decay curve.
+ *
+ * Where posenc follows the mathematics rather than a framework:
+ *   - inv_freq is computed in float64 (HF: float32 arange/pow/reciprocal) and angles p * w are
+ *     never formed in float32 (HF multiplies float32 inv_freq by float32 positions, 6e-5 off at
+ *     p = 2048 and 3.4e-3 at 131072). cos/sin come from the angle-addition engine (trig.c), so
+ *     caches and on-the-fly angles are within ~3e-7 * scale of float64 cos/sin.
+ *   - ggml forms theta_i by an iterated float32 product (2.2e-6 relative drift at i = 63); posenc
+ *     uses pow per pair.
+ *
+ * Speed: a cos/sin row (rotary_dim/2 floats) is made once per token and reused across all heads;
+ * the two kernels below are the only per-element code. The half-split kernel is four loads, six
+ * arithmetic ops and two stores per 8 components; the interleaved one deinterleaves with
+ * even/odd shuffles, rotates like the half kernel and re-interleaves with zips (4 shuffles per
+ * 8 components; clang does not find this by itself).
+ */
+#include <stddef.h>
+
+#include "posenc_internal.h"
+
+/* Tokens per block of cos/sin rows made by the engine (matches its first block). */
+#define ROWS 64
+/* 2*pi (M_PI is not in strict C11) */
+#define TWO_PI 6.283185307179586476925286766559
+
+#if defined(__wasm32__)
+/* js/rope.js writes this struct into the heap at these offsets. */
+_Static_assert(offsetof(posenc_rope_scaling, short_factor) == 8, "scaling layout");
+_Static_assert(offsetof(posenc_rope_scaling, long_factor) == 12, "scaling layout");
+_Static_assert(offsetof(posenc_rope_scaling, factor) == 16, "scaling layout");
+_Static_assert(offsetof(posenc_rope_scaling, high_freq_factor) == 96, "scaling layout");
+_Static_assert(sizeof(posenc_rope_scaling) == 104, "scaling layout");
+#endif
+
+/* ---------------------------------------------------------------- kernels */
+
+/* Both kernels rotate one token's heads, x + h*stride for h < heads, n pairs each, by one
+ * cos/sin row; one call per token, so a row is made once and reused across all heads. Each
+ * head is streamed front to back (measured: looping heads inside the pair chunks, to keep
+ * cos/sin in registers, is 1.5-2x slower because of the strided access). */
+void posenc__rope_rotate_half(float *x, int32_t heads, size_t stride, const float *c,
+                              const float *s, int32_t n) {
+    for (int32_t h = 0; h < heads; h++, x += stride) {
+        float *y = x + n;
+        int32_t i = 0;
+        for (; i + 4 <= n; i += 4) {
+            pv4 a = pv4_load(x + i), b = pv4_load(y + i);
+            pv4 cc = pv4_load(c + i), ss = pv4_load(s + i);
+            pv4_store(x + i, pv4_sub(pv4_mul(a, cc), pv4_mul(b, ss)));
+            pv4_store(y + i, pv4_add(pv4_mul(b, cc), pv4_mul(a, ss)));
+        }
+        for (; i < n; i++) {
+            float a = x[i], b = y[i];
+            x[i] = a * c[i] - b * s[i];
+            y[i] = b * c[i] + a * s[i];
+        }
+    }
+}
+
+/* Interleaved: deinterleave two vectors into the first and second components of four pairs
+ * (even/odd shuffles), rotate exactly like the half kernel, re-interleave (zips). The same
+ * float32 operations in the same order as the scalar definition, so results are bit-identical
+ * to it. */
+void posenc__rope_rotate_interleaved(float *x, int32_t heads, size_t stride, const float *c,
+                                     const float *s, int32_t n) {
+    for (int32_t h = 0; h < heads; h++, x += stride) {
+        int32_t i = 0;
+        for (; i + 4 <= n; i += 4) {
+            float *p = x + 2 * (size_t)i;
+            pv4 lo = pv4_load(p), hi = pv4_load(p + 4);
+            pv4 u = pv4_even(lo, hi), v = pv4_odd(lo, hi);
+            pv4 cc = pv4_load(c + i), ss = pv4_load(s + i);
+            pv4 u2 = pv4_sub(pv4_mul(u, cc), pv4_mul(v, ss));
+            pv4 v2 = pv4_add(pv4_mul(v, cc), pv4_mul(u, ss));
+            pv4_store(p, pv4_zip_lo(u2, v2));
+            pv4_store(p + 4, pv4_zip_hi(u2, v2));
+        }
+        for (; i < n; i++) {
+            float a = x[2 * i], b = x[2 * i + 1];
+            x[2 * i] = a * c[i] - b * s[i];
+            x[2 * i + 1] = b * c[i] + a * s[i];
+        }
+    }
+}
+
+typedef void (*rotate_fn)(float *, int32_t, size_t, const float *, const float *, int32_t);
+
+/* ---------------------------------------------------------------- frequencies */
+
+static inline int given(double v) { return v == v; }
+static inline int truthy(double v) { return given(v) && v != 0.0; }
+static inline double get_mscale(double s, double m) {
+    return s <= 1.0 ? 1.0 : 0.1 * m * log(s) + 1.0;
+}
+
+int32_t posenc_rope_scaling_init(posenc_rope_scaling *s, posenc_rope_type type) {
+    if (!s) return POSENC_E_NULL;
+    if ((int)type < POSENC_ROPE_DEFAULT || (int)type > POSENC_ROPE_LLAMA3) return POSENC_E_ENUM;
+    const double unset = NAN;
+    s->type = type;
+    s->truncate = 1;
+    s->short_factor = s->long_factor = NULL;
+    s->factor = s->original_max_positions = s->max_positions = s->seq_len = unset;
+    s->beta_fast = 32.0;
+    s->beta_slow = 1.0;
+    s->attention_factor = s->mscale = s->mscale_all_dim = unset;
+    s->low_freq_factor = 1.0;
+    s->high_freq_factor = 4.0;
+    if (type == POSENC_ROPE_LLAMA3) {
+        s->factor = 8.0;
+        s->original_max_positions = 8192.0;
+    }
+    return POSENC_OK;
+}
+
+/* A required key must be given (E_MISSING) and finite and > lo (E_PARAM). */
+static int32_t need_gt(double v, double lo) {
+    if (!given(v)) return POSENC_E_MISSING;
+    return (posenc__finite(v) && v > lo) ? POSENC_OK : POSENC_E_PARAM;
+}
+/* An optional key: absent, or finite and > lo. */
+static int32_t opt_gt(double v, double lo) {
+    return (!given(v) || (posenc__finite(v) && v > lo)) ? POSENC_OK : POSENC_E_PARAM;
+}
+
+#define TRY(expr)                        \
+    do {                                 \
+        int32_t st_ = (expr);            \
+        if (st_ != POSENC_OK) return st_; \
+    } while (0)
+
+static int32_t check_scaling(const posenc_rope_scaling *s, int32_t d) {
+    const int32_t n = d / 2;
+    switch (s->type) {
+    case POSENC_ROPE_DEFAULT:
+        return POSENC_OK;
+    case POSENC_ROPE_LINEAR:
+        return need_gt(s->factor, 0.0);
+    case POSENC_ROPE_NTK:
+        TRY(need_gt(s->factor, 0.0));
+        return d >= 4 ? POSENC_OK : POSENC_E_SIZE;
+    case POSENC_ROPE_DYNAMIC:
+        TRY(need_gt(s->factor, 0.0));
+        TRY(need_gt(s->max_positions, 0.0));
+        if (given(s->seq_len) && !(posenc__finite(s->seq_len) && s->seq_len >= 0)) return POSENC_E_PARAM;
+        return d >= 4 ? POSENC_OK : POSENC_E_SIZE;
+    case POSENC_ROPE_YARN:
+        TRY(need_gt(s->factor, 0.0));
+        TRY(need_gt(s->original_max_positions, 0.0));
+        TRY(need_gt(s->beta_fast, 0.0));
+        TRY(need_gt(s->beta_slow, 0.0));
+        TRY(opt_gt(s->attention_factor, 0.0));
+        if (given(s->mscale) && !posenc__finite(s->mscale)) return POSENC_E_PARAM;
+        if (given(s->mscale_all_dim) && !posenc__finite(s->mscale_all_dim)) return POSENC_E_PARAM;
+        if (truthy(s->mscale) && truthy(s->mscale_all_dim) &&
+            !(get_mscale(s->factor, s->mscale_all_dim) > 0))
+            return POSENC_E_PARAM; /* the ratio's denominator */
+        return POSENC_OK;
+    case POSENC_ROPE_LONGROPE:
+        if (!s->short_factor || !s->long_factor) return POSENC_E_MISSING;
+        TRY(need_gt(s->original_max_positions, 1.0)); /* ln(L0) is a denominator */
+        TRY(opt_gt(s->factor, 0.0));
+        TRY(opt_gt(s->max_positions, 0.0));
+        TRY(opt_gt(s->attention_factor, 0.0));
+        if (given(s->seq_len) && !posenc__finite(s->seq_len)) return POSENC_E_PARAM;
+        for (int32_t i = 0; i < n; i++)
+            if (!(posenc__finite(s->short_factor[i]) && s->short_factor[i] > 0) ||
+                !(posenc__finite(s->long_factor[i]) && s->long_factor[i] > 0))
+                return POSENC_E_PARAM;
+        return POSENC_OK;
+    case POSENC_ROPE_LLAMA3:
+        TRY(need_gt(s->factor, 0.0));
+        TRY(need_gt(s->low_freq_factor, 0.0));
+        TRY(need_gt(s->high_freq_factor, 0.0));
+        TRY(need_gt(s->original_max_positions, 0.0));
+        /* the smoothing band needs high > low (its width is the denominator) */
+        return s->high_freq_factor > s->low_freq_factor ? POSENC_OK : POSENC_E_PARAM;
+    }
+    return POSENC_E_ENUM;
+}
+
+/* YaRN correction dimension: the pair index whose wavelength fits r times into L0. */
+static double yarn_corr_dim(double r, double d, double l0, double base) {
+    return d * log(l0 / (TWO_PI * r)) / (2.0 * log(base));
+}
+
+int32_t posenc_rope_freqs(double *inv_freq, double *attention_scale, int32_t rotary_dim,
+                          double base, const posenc_rope_scaling *scaling) {
+    if (!inv_freq || !attention_scale) return POSENC_E_NULL;
+    if (rotary_dim < 2 || rotary_dim > POSENC_MAX_ELEMENTS) return POSENC_E_SIZE;
+    if (rotary_dim % 2) return POSENC_E_ODD;
+    if (!posenc__finite(base) || base <= 1.0) return POSENC_E_PARAM;
+    posenc_rope_scaling def;
+    if (!scaling) {
+        posenc_rope_scaling_init(&def, POSENC_ROPE_DEFAULT);
+        scaling = &def;
+    }
+    const posenc_rope_scaling *s = scaling;
+    if ((int)s->type < POSENC_ROPE_DEFAULT || (int)s->type > POSENC_ROPE_LLAMA3) return POSENC_E_ENUM;
+    TRY(check_scaling(s, rotary_dim));
+
+    const int32_t n = rotary_dim / 2;
+    const double d = (double)rotary_dim;
+    double b = base, att = 1.0;
+    /* the base-changing variants first: they only alter b */
+    if (s->type == POSENC_ROPE_NTK) b = base * pow(s->factor, d / (d - 2.0));
+    if (s->type == POSENC_ROPE_DYNAMIC) {
+        const double m = s->max_positions;
+        const double l = given(s->seq_len) && s->seq_len > m ? s->seq_len : m;
+        b = base * pow(s->factor * l / m - (s->factor - 1.0), d / (d - 2.0));
+    }
+    /* w_i = 1 / b^(2i/d), as HF writes it (in float64 here) */
+    for (int32_t i = 0; i < n; i++) inv_freq[i] = 1.0 / pow(b, (double)(2 * i) / d);
+
+    switch (s->type) {
+    case POSENC_ROPE_LINEAR:
+        for (int32_t i = 0; i < n; i++) inv_freq[i] /= s->factor;
+        break;
+    case POSENC_ROPE_YARN: {
+        const double f = s->factor, l0 = s->original_max_positions;
+        double low = yarn_corr_dim(s->beta_fast, d, l0, base);
+        double high = yarn_corr_dim(s->beta_slow, d, l0, base);
+        if (s->truncate) {
+            low = floor(low);
+            high = ceil(high);
+        }
+        if (low < 0) low = 0;
+        if (high > d - 1) high = d - 1; /* HF clamps in component units; harmless */
+        if (low == high) high += 0.001;
+        for (int32_t i = 0; i < n; i++) {
+            double ramp = ((double)i - low) / (high - low);
+            ramp = ramp < 0 ? 0 : ramp > 1 ? 1 : ramp;
+            const double extrap = 1.0 - ramp, w = inv_freq[i];
+            inv_freq[i] = (1.0 / (f / w)) * (1.0 - extrap) + w * extrap;
+        }
+        if (given(s->attention_factor))
+            att = s->attention_factor;
+        else if (truthy(s->mscale) && truthy(s->mscale_all_dim))
+            att = get_mscale(f, s->mscale) / get_mscale(f, s->mscale_all_dim);
+        else
+            att = get_mscale(f, 1.0);
+        break;
+    }
+    case POSENC_ROPE_LONGROPE: {
+        const double l0 = s->original_max_positions;
+        double f = 1.0;
+        if (given(s->factor)) f = s->factor;
+        else if (given(s->max_positions)) f = s->max_positions / l0;
+        const double *ext = given(s->seq_len) && s->seq_len > l0 ? s->long_factor : s->short_factor;
+        for (int32_t i = 0; i < n; i++) inv_freq[i] = 1.0 / (ext[i] * pow(b, (double)(2 * i) / d));
+        if (given(s->attention_factor)) att = s->attention_factor;
+        else att = f <= 1.0 ? 1.0 : sqrt(1.0 + log(f) / log(l0));
+        break;
+    }
+    case POSENC_ROPE_LLAMA3: {
+        const double f = s->factor, lo = s->low_freq_factor, hi = s->high_freq_factor;
+        const double l0 = s->original_max_positions;
+        const double low_wl = l0 / lo, high_wl = l0 / hi;
+        for (int32_t i = 0; i < n; i++) {
+            const double w = inv_freq[i], wl = TWO_PI / w;
+            if (wl < high_wl) continue;
+            if (wl > low_wl) {
+                inv_freq[i] = w / f;
+            } else {
+                const double smooth = (l0 / wl - lo) / (hi - lo);
+                inv_freq[i] = (1.0 - smooth) * w / f + smooth * w;
+            }
+        }
+        break;
+    }
+    default:
+        break;
+    }
+    *attention_scale = att;
+    return POSENC_OK;
+}
+
+/* ---------------------------------------------------------------- validation */
+
+static int32_t check_shape(const float *x, int32_t length, int32_t heads, int32_t dim,
+                           int32_t rotary_dim, posenc_layout layout, posenc_rope_order order) {
+    if (!x) return POSENC_E_NULL;
+    if (posenc__check_elems3(length, heads, dim)) return POSENC_E_SIZE;
+    if (rotary_dim < 2 || rotary_dim > dim) return POSENC_E_SIZE;
+    if (rotary_dim % 2 || dim % 2) return POSENC_E_ODD;
+    if (layout != POSENC_LAYOUT_INTERLEAVED && layout != POSENC_LAYOUT_HALF) return POSENC_E_ENUM;
+    if (order != POSENC_ROPE_THD && order != POSENC_ROPE_HTD) return POSENC_E_ENUM;
+    return POSENC_OK;
+}
+
+static int32_t check_freqs(const double *w, int32_t n, double scale) {
+    if (!w) return POSENC_E_NULL;
+    for (int32_t i = 0; i < n; i++)
+        if (!posenc__finite(w[i])) return POSENC_E_PARAM;
+    return posenc__finite(scale) ? POSENC_OK : POSENC_E_PARAM;
+}
+
+int32_t posenc_rope_scratch_size(int32_t rotary_dim) {
+    if (rotary_dim < 2 || rotary_dim > POSENC_MAX_ELEMENTS / ROWS) return POSENC_E_SIZE;
+    if (rotary_dim % 2) return POSENC_E_ODD;
+    /* cos/sin rows of the current block and of block 0, and one row of block factors */
+    return (4 * ROWS + 2) * (rotary_dim / 2);
+}
+
+static int32_t check_scratch(const float *scratch, int32_t len, int32_t npairs) {
+    if (!scratch) return POSENC_E_NULL;
+    return (int64_t)len >= (4 * (int64_t)ROWS + 2) * npairs ? POSENC_OK : POSENC_E_SCRATCH;
+}
+
+/* ---------------------------------------------------------------- cache-free application */
+
+typedef enum { POS_OFFSET, POS_I32, POS_F32, POS_ROW, POS_COL } pos_kind;
+
+typedef struct {
+    pos_kind kind;
+    double offset;
+    const int32_t *i32;
+    const float *f32;
+    int32_t width; /* axial grids */
+} pos_src;
+
+static inline double pos_at(const pos_src *ps, int32_t t) {
+    switch (ps->kind) {
+    case POS_I32: return (double)ps->i32[t];
+    case POS_F32: return (double)ps->f32[t];
+    case POS_ROW: return (double)(t / ps->width);
+    case POS_COL: return (double)(t % ps->width);
+    default: return ps->offset + (double)t;
+    }
+}
+
+typedef struct {
+    float *x;
+    int32_t length, heads, dim;
+    int32_t npairs; /* pairs rotated per head (within the window) */
+    int32_t col0;   /* first rotated component (axial blocks) */
+    int htd;
+    rotate_fn rotate;
+    const double *w;
+    double scale;
+    double xpos_base, xpos_center, xpos_sign; /* xpos_base 0: no xPos */
+} rope_job;
+
+/* cos/sin rows for tokens t0 .. t0+nb-1 into cb/sb ([nb][npairs]). Runs of evenly spaced
+ * positions go through the engine; an isolated position gets exact float64 sin/cos. */
+static void fill_rows(const rope_job *j, const pos_src *ps, int32_t t0, int32_t nb, float *cb,
+                      float *sb) {
+    const int32_t np = j->npairs;
+    int32_t r = 0;
+    while (r < nb) {
+        const double p0 = pos_at(ps, t0 + r);
+        int32_t run = 1;
+        double step = 0;
+        if (r + 1 < nb) {
+            step = pos_at(ps, t0 + r + 1) - p0;
+            while (r + run < nb && pos_at(ps, t0 + r + run) == p0 + (double)run * step) run++;
+        }
+        float *c = cb + (size_t)r * np, *s = sb + (size_t)r * np;
+        if (run >= 2) {
+            posenc__sincos_table(s, c, (size_t)np, 0, run, np, p0, step, j->w, j->scale);
+        } else {
+            for (int32_t i = 0; i < np; i++) {
+                const double a = p0 * j->w[i];
+                c[i] = (float)(j->scale * cos(a));
+                s[i] = (float)(j->scale * sin(a));
+            }
+        }
+        r += run;
+    }
+}
+
+/* Rotate every head of tokens t0 .. t0+nb-1 with the rows in cb/sb. */
+static void rotate_rows(const rope_job *j, int32_t t0, int32_t nb, const float *cb,
+                        const float *sb) {
+    const size_t D = (size_t)j->dim, H = (size_t)j->heads, L = (size_t)j->length;
+    const int32_t np = j->npairs;
+    for (int32_t k = 0; k < nb; k++) {
+        const size_t t = (size_t)(t0 + k);
+        float *first = j->x + (j->htd ? t * D : t * H * D) + j->col0;
+        j->rotate(first, j->heads, j->htd ? L * D : D, cb + (size_t)k * np, sb + (size_t)k * np, np);
+    }
+}
+
+/* Rows of block k (tokens t0 = k*ROWS ..) of an arithmetic sequence from the rows of block 0:
+ * angle (offset + t0 + r) w = (offset + r) w + t0 w, so each element is one float32 complex
+ * multiply of a block-0 value by the exact float64 cos/sin(t0 w) rounded once (the engine's own
+ * scheme, error ~2.5e-7 * scale, not accumulated from block to block). Runs in SIMD. */
+static void shift_rows(float *dc, float *ds, const float *b0c, const float *b0s, const float *fc,
+                       const float *fs, int32_t nb, int32_t np) {
+    for (int32_t r = 0; r < nb; r++) {
+        const float *c0 = b0c + (size_t)r * np, *s0 = b0s + (size_t)r * np;
+        float *c = dc + (size_t)r * np, *s = ds + (size_t)r * np;
+        int32_t i = 0;
+        for (; i + 4 <= np; i += 4) {
+            pv4 a = pv4_load(c0 + i), b = pv4_load(s0 + i), C = pv4_load(fc + i), S = pv4_load(fs + i);
+            pv4_store(c + i, pv4_sub(pv4_mul(a, C), pv4_mul(b, S)));
+            pv4_store(s + i, pv4_add(pv4_mul(b, C), pv4_mul(a, S)));
+        }
+        for (; i < np; i++) {
+            c[i] = c0[i] * fc[i] - s0[i] * fs[i];
+            s[i] = s0[i] * fc[i] + c0[i] * fs[i];
+        }
+    }
+}
+
+static void apply_xpos(const rope_job *j, const pos_src *ps, int32_t t0, int32_t nb, float *cb,
+                       float *sb) {
+    const int32_t np = j->npairs;
+    const double rd = 2.0 * np;
+    for (int32_t k = 0; k < nb; k++) {
+        const double e = j->xpos_sign * (pos_at(ps, t0 + k) - j->xpos_center) / j->xpos_base;
+        for (int32_t i = 0; i < np; i++) {
+            const double zeta = (2.0 * i + 0.4 * rd) / (1.4 * rd);
+            const float f = (float)exp(e * log(zeta));
+            cb[(size_t)k * np + i] *= f;
+            sb[(size_t)k * np + i] *= f;
+        }
+    }
+}
+
+static void run_job(const rope_job *j, const pos_src *ps, float *scratch) {
+    const int32_t np = j->npairs;
+    const size_t blk = (size_t)ROWS * np;
+    float *cb = scratch, *sb = scratch + blk;
+    if (ps->kind == POS_OFFSET && j->length > ROWS) {
+        /* block 0 once into b0, every block derived from it (see shift_rows) */
+        float *b0c = scratch + 2 * blk, *b0s = scratch + 3 * blk;
+        float *fc = scratch + 4 * blk, *fs = fc + np;
+        posenc__sincos_table(b0s, b0c, (size_t)np, 0, ROWS, np, ps->offset, 1.0, j->w, j->scale);
+        for (int32_t t0 = 0; t0 < j->length; t0 += ROWS) {
+            const int32_t nb = j->length - t0 < ROWS ? j->length - t0 : ROWS;
+            for (int32_t i = 0; i < np; i++) {
+                const double a = (double)t0 * j->w[i];
+                fc[i] = (float)cos(a);
+                fs[i] = (float)sin(a);
+            }
+            /* each row is made right before its token is rotated, while it is in L1 */
+            for (int32_t k = 0; k < nb; k++) {
+                float *c = cb + (size_t)k * np, *sn = sb + (size_t)k * np;
+                shift_rows(c, sn, b0c + (size_t)k * np, b0s + (size_t)k * np, fc, fs, 1, np);
+                if (j->xpos_base != 0.0) apply_xpos(j, ps, t0 + k, 1, c, sn);
+                rotate_rows(j, t0 + k, 1, c, sn);
+            }
+        }
+        return;
+    }
+    for (int32_t t0 = 0; t0 < j->length; t0 += ROWS) {
+        const int32_t nb = j->length - t0 < ROWS ? j->length - t0 : ROWS;
+        fill_rows(j, ps, t0, nb, cb, sb);
+        if (j->xpos_base != 0.0) apply_xpos(j, ps, t0, nb, cb, sb);
+        rotate_rows(j, t0, nb, cb, sb);
+    }
+}
+
+static void init_job(rope_job *j, float *x, int32_t length, int32_t heads, int32_t dim,
+                     int32_t rotary_dim, posenc_layout layout, posenc_rope_order order,
+                     const double *w, double scale) {
+    j->x = x;
+    j->length = length;
+    j->heads = heads;
+    j->dim = dim;
+    j->npairs = rotary_dim / 2;
+    j->col0 = 0;
+    j->htd = order == POSENC_ROPE_HTD;
+    j->rotate = layout == POSENC_LAYOUT_HALF ? posenc__rope_rotate_half : posenc__rope_rotate_interleaved;
+    j->w = w;
+    j->scale = scale;
+    j->xpos_base = 0.0;
+    j->xpos_center = 0.0;
+    j->xpos_sign = 1.0;
+}
+
+#define CHECK_COMMON()                                                                  \
+    do {                                                                                \
+        TRY(check_shape(x, length, heads, dim, rotary_dim, layout, order));             \
+        TRY(check_freqs(inv_freq, rotary_dim / 2, scale));                              \
+        TRY(check_scratch(scratch, scratch_len, rotary_dim / 2));                       \
+    } while (0)
+
+int32_t posenc_rope_apply(float *x, int32_t length, int32_t heads, int32_t dim,
+                          int32_t rotary_dim, posenc_layout layout, posenc_rope_order order,
+                          const double *inv_freq, double scale, double offset, float *scratch,
+                          int32_t scratch_len) {
+    CHECK_COMMON();
+    if (!posenc__finite(offset) || fabs(offset) + (double)length > 1073741824.0) return POSENC_E_PARAM;
+    rope_job j;
+    init_job(&j, x, length, heads, dim, rotary_dim, layout, order, inv_freq, scale);
+    pos_src ps = {POS_OFFSET, offset, NULL, NULL, 0};
+    run_job(&j, &ps, scratch);
+    return POSENC_OK;
+}
+
+int32_t posenc_rope_apply_positions(float *x, int32_t length, int32_t heads, int32_t dim,
+                                    int32_t rotary_dim, posenc_layout layout,
+                                    posenc_rope_order order, const double *inv_freq,
+                                    double scale, const int32_t *positions, float *scratch,
+                                    int32_t scratch_len) {
+    CHECK_COMMON();
+    if (!positions) return POSENC_E_NULL;
+    rope_job j;
+    init_job(&j, x, length, heads, dim, rotary_dim, layout, order, inv_freq, scale);
+    pos_src ps = {POS_I32, 0.0, positions, NULL, 0};
+    run_job(&j, &ps, scratch);
+    return POSENC_OK;
+}
+
+int32_t posenc_rope_apply_positions_f32(float *x, int32_t length, int32_t heads, int32_t dim,
+                                        int32_t rotary_dim, posenc_layout layout,
+                                        posenc_rope_order order, const double *inv_freq,
+                                        double scale, const float *positions, float *scratch,
+                                        int32_t scratch_len) {
+    CHECK_COMMON();
+    if (!positions) return POSENC_E_NULL;
+    for (int32_t t = 0; t < length; t++)
+        if (!posenc__finite(positions[t]) || fabs((double)positions[t]) > 1073741824.0)
+            return POSENC_E_PARAM;
+    rope_job j;
+    init_job(&j, x, length, heads, dim, rotary_dim, layout, order, inv_freq, scale);
+    pos_src ps = {POS_F32, 0.0, NULL, positions, 0};
+    run_job(&j, &ps, scratch);
+    return POSENC_OK;
+}
+
+int32_t posenc_rope_apply_xpos(float *x, int32_t length, int32_t heads, int32_t dim,
+                               int32_t rotary_dim, posenc_layout layout, posenc_rope_order order,
+                               const double *inv_freq, double scale, double offset,
+                               const int32_t *positions, double scale_base, double center,
+                               int32_t is_key, float *scratch, int32_t scratch_len) {
+    CHECK_COMMON();
+    if (!posenc__finite(offset) || fabs(offset) + (double)length > 1073741824.0) return POSENC_E_PARAM;
+    if (!posenc__finite(scale_base) || scale_base <= 0 || !posenc__finite(center)) return POSENC_E_PARAM;
+    rope_job j;
+    init_job(&j, x, length, heads, dim, rotary_dim, layout, order, inv_freq, scale);
+    j.xpos_base = scale_base;
+    j.xpos_center = center;
+    j.xpos_sign = is_key ? -1.0 : 1.0;
+    pos_src ps = {positions ? POS_I32 : POS_OFFSET, offset, positions, NULL, 0};
+    run_job(&j, &ps, scratch);
+    return POSENC_OK;
+}
+
+int32_t posenc_rope_apply_axial(float *x, int32_t height, int32_t width, int32_t heads,
+                                int32_t dim, int32_t rotary_dim, posenc_layout layout,
+                                posenc_rope_order order, const double *inv_freq, double scale,
+                                float *scratch, int32_t scratch_len) {
+    if (height < 1 || width < 1 || posenc__check_elems2(height, width)) return POSENC_E_SIZE;
+    const int32_t length = height * width;
+    TRY(check_shape(x, length, heads, dim, rotary_dim, layout, order));
+    if (rotary_dim % 4) return POSENC_E_ODD;
+    TRY(check_freqs(inv_freq, rotary_dim / 4, scale));
+    TRY(check_scratch(scratch, scratch_len, rotary_dim / 4));
+    rope_job j;
+    init_job(&j, x, length, heads, dim, rotary_dim / 2, layout, order, inv_freq, scale);
+    pos_src rows = {POS_ROW, 0.0, NULL, NULL, width}, cols = {POS_COL, 0.0, NULL, NULL, width};
+    run_job(&j, &rows, scratch);
+    j.col0 = rotary_dim / 2;
+    run_job(&j, &cols, scratch);
+    return POSENC_OK;
+}
+
+/* ---------------------------------------------------------------- caches */
+
+int32_t posenc_rope_cache_fill(float *cos_out, float *sin_out, int32_t length, int32_t npairs,
+                               const double *inv_freq, double scale, double offset) {
+    if (!cos_out || !sin_out) return POSENC_E_NULL;
+    if (posenc__check_elems2(length, npairs)) return POSENC_E_SIZE;
+    TRY(check_freqs(inv_freq, npairs, scale));
+    if (!posenc__finite(offset) || fabs(offset) + (double)length > 1073741824.0) return POSENC_E_PARAM;
+    posenc__sincos_table(sin_out, cos_out, (size_t)npairs, 0, length, npairs, offset, 1.0, inv_freq,
+                         scale);
+    return POSENC_OK;
+}
+
+int32_t posenc_rope_apply_cached(float *x, int32_t length, int32_t heads, int32_t dim,
+                                 int32_t rotary_dim, posenc_layout layout,
+                                 posenc_rope_order order, const float *cos_cache,
+                                 const float *sin_cache, int32_t cache_rows,
+                                 const int32_t *positions, int32_t offset) {
+    TRY(check_shape(x, length, heads, dim, rotary_dim, layout, order));
+    if (!cos_cache || !sin_cache) return POSENC_E_NULL;
+    const int32_t np = rotary_dim / 2;
+    if (posenc__check_elems2(cache_rows, np)) return POSENC_E_SIZE;
+    if (positions) {
+        for (int32_t t = 0; t < length; t++)
+            if (positions[t] < 0 || positions[t] >= cache_rows) return POSENC_E_RANGE;
+    } else if (offset < 0 || (int64_t)offset + length > cache_rows) {
+        return POSENC_E_RANGE;
+    }
+    const rotate_fn rot = layout == POSENC_LAYOUT_HALF ? posenc__rope_rotate_half : posenc__rope_rotate_interleaved;
+    const size_t D = (size_t)dim, H = (size_t)heads, L = (size_t)length;
+    const int htd = order == POSENC_ROPE_HTD;
+    for (size_t t = 0; t < L; t++) {
+        const size_t row = (size_t)(positions ? positions[t] : offset + (int32_t)t) * np;
+        rot(x + (htd ? t * D : t * H * D), heads, htd ? L * D : D, cos_cache + row, sin_cache + row, np);
+    }
+    return POSENC_OK;
+}
+
+/* ---------------------------------------------------------------- decay */
+
+int32_t posenc_rope_decay(double *out, int32_t dim, double base, int32_t max_distance) {
+    if (!out) return POSENC_E_NULL;
+    if (dim < 2 || dim > POSENC_MAX_ELEMENTS) return POSENC_E_SIZE;
+    if (dim % 2) return POSENC_E_ODD;
+    if (!posenc__finite(base) || base <= 1.0) return POSENC_E_PARAM;
+    if (max_distance < 0 || posenc__check_elems2((int64_t)max_distance + 1, dim / 2)) return POSENC_E_SIZE;
+    const int32_t n = dim / 2;
+    for (int32_t k = 0; k <= max_distance; k++) {
+        double re = 0, im = 0, sum = 0;
+        for (int32_t t = 0; t < n; t++) {
+            /* S_{t+1} = S_t + e^{i k w_t}; |S_j| summed for j = 1 .. d/2 */
+            const double a = (double)k * (1.0 / pow(base, (double)(2 * t) / dim));
+            re += cos(a);
+            im += sin(a);
+            sum += sqrt(re * re + im * im);
+        }
+        out[k] = sum / n;
+    }
+    return POSENC_OK;
+}

@@ -1,0 +1,301 @@
+// RoPE family (SPEC.md section 3): frequencies with every HF scaling variant, cos/sin caches,
+// in-place application (half / interleaved pairing, partial rotary, explicit positions, xPos,
+// 2-D axial), and the RoFormer long-term decay curve.
+//
+// Frequencies are float64 and angles are never formed in float32 (HF does both in float32);
+// see c_src/rope.c for why posenc follows the mathematics there.
+import { PosencBuffer } from './core.js';
+import { PosencError, Status } from './errors.js';
+import { bool, choice, elements, fail, int, num, options } from './validate.js';
+
+export const ROPE_LAYOUT = { half: 1, interleaved: 0 };
+export const ROPE_ORDER = { thd: 0, htd: 1 };
+const SCALING_TYPE = { default: 0, linear: 1, ntk: 2, dynamic: 3, yarn: 4, longrope: 5, llama3: 6 };
+
+// The keys each scaling type accepts (besides `type`).
+const SCALING_KEYS = {
+  default: [],
+  linear: ['factor'],
+  ntk: ['factor'],
+  dynamic: ['factor', 'maxPositions', 'seqLen'],
+  yarn: ['factor', 'originalMaxPositions', 'betaFast', 'betaSlow', 'attentionFactor', 'mscale', 'mscaleAllDim', 'truncate'],
+  longrope: ['shortFactor', 'longFactor', 'originalMaxPositions', 'factor', 'maxPositions', 'attentionFactor', 'seqLen'],
+  llama3: ['factor', 'lowFreqFactor', 'highFreqFactor', 'originalMaxPositions'],
+};
+
+// posenc_rope_scaling in wasm32 (checked by _Static_assert in c_src/rope.c): two int32, two
+// pointers, then eleven doubles from byte 16 in declaration order.
+const SCALING_BYTES = 104;
+const F64_FIELDS = ['factor', 'originalMaxPositions', 'maxPositions', 'seqLen', 'betaFast', 'betaSlow',
+  'attentionFactor', 'mscale', 'mscaleAllDim', 'lowFreqFactor', 'highFreqFactor'];
+
+const FREQ_KEYS = ['dim', 'base', 'rotaryDim', 'scaling'];
+
+/** Validate a scaling object into plain values (NaN = not given); lists stay JS arrays. */
+function parseScaling(fn, scaling, rotaryDim) {
+  if (scaling === undefined || scaling === null) return { type: 0, name: 'default' };
+  if (typeof scaling !== 'object' || Array.isArray(scaling)) throw fail(fn, 'scaling', Status.E_PARAM, 'an object with a type', scaling);
+  const name = scaling.type ?? 'default';
+  const type = choice(fn, 'scaling.type', name, SCALING_TYPE);
+  const sc = options(fn, scaling, ['type', ...SCALING_KEYS[name]]);
+  const key = (k) => `scaling.${k}`;
+  const need = (k, o) => {
+    if (sc[k] === undefined) {
+      throw new PosencError(Status.E_MISSING, `posenc.${fn}: ${key(k)} is required for scaling type '${name}'`, key(k));
+    }
+    return num(fn, key(k), sc[k], o);
+  };
+  const opt = (k, o) => (sc[k] === undefined ? NaN : num(fn, key(k), sc[k], o));
+  const v = { type, name, truncate: 1 };
+  switch (name) {
+    case 'linear': case 'ntk':
+      v.factor = need('factor', { gt: 0 });
+      if (name === 'ntk' && rotaryDim < 4) throw fail(fn, 'rotaryDim', Status.E_SIZE, "at least 4 for scaling 'ntk'", rotaryDim);
+      break;
+    case 'dynamic':
+      v.factor = need('factor', { gt: 0 });
+      v.maxPositions = need('maxPositions', { gt: 0 });
+      v.seqLen = opt('seqLen', { min: 0 });
+      if (rotaryDim < 4) throw fail(fn, 'rotaryDim', Status.E_SIZE, "at least 4 for scaling 'dynamic'", rotaryDim);
+      break;
+    case 'yarn':
+      v.factor = need('factor', { gt: 0 });
+      v.originalMaxPositions = need('originalMaxPositions', { gt: 0 });
+      v.betaFast = num(fn, key('betaFast'), sc.betaFast, { gt: 0, def: 32 });
+      v.betaSlow = num(fn, key('betaSlow'), sc.betaSlow, { gt: 0, def: 1 });
+      v.attentionFactor = opt('attentionFactor', { gt: 0 });
+      v.mscale = opt('mscale', {});
+      v.mscaleAllDim = opt('mscaleAllDim', {});
+      v.truncate = bool(fn, key('truncate'), sc.truncate, true) ? 1 : 0;
+      if (v.mscale && v.mscaleAllDim && v.factor > 1 && !(0.1 * v.mscaleAllDim * Math.log(v.factor) + 1 > 0)) {
+        throw fail(fn, key('mscaleAllDim'), Status.E_PARAM, 'such that 0.1 * mscaleAllDim * ln(factor) + 1 > 0', v.mscaleAllDim);
+      }
+      break;
+    case 'longrope': {
+      v.originalMaxPositions = need('originalMaxPositions', { gt: 1 });
+      v.factor = opt('factor', { gt: 0 });
+      v.maxPositions = opt('maxPositions', { gt: 0 });
+      v.attentionFactor = opt('attentionFactor', { gt: 0 });
+      v.seqLen = opt('seqLen', { min: 0 });
+      for (const k of ['shortFactor', 'longFactor']) {
+        if (sc[k] === undefined) {
+          throw new PosencError(Status.E_MISSING, `posenc.${fn}: ${key(k)} is required for scaling type 'longrope' (${rotaryDim / 2} positive numbers, one per pair)`, key(k));
+        }
+        const list = sc[k];
+        const ok = (Array.isArray(list) || list instanceof Float64Array || list instanceof Float32Array) &&
+          list.length === rotaryDim / 2 && Array.prototype.every.call(list, (x) => typeof x === 'number' && Number.isFinite(x) && x > 0);
+        if (!ok) throw fail(fn, key(k), Status.E_PARAM, `an array of rotaryDim/2 = ${rotaryDim / 2} positive finite numbers`, list);
+        v[k] = list;
+      }
+      break;
+    }
+    case 'llama3':
+      v.factor = num(fn, key('factor'), sc.factor, { gt: 0, def: 8 });
+      v.lowFreqFactor = num(fn, key('lowFreqFactor'), sc.lowFreqFactor, { gt: 0, def: 1 });
+      v.highFreqFactor = num(fn, key('highFreqFactor'), sc.highFreqFactor, { gt: v.lowFreqFactor, def: 4 });
+      v.originalMaxPositions = num(fn, key('originalMaxPositions'), sc.originalMaxPositions, { gt: 0, def: 8192 });
+      break;
+    default:
+      break;
+  }
+  return v;
+}
+
+/** dim / base / rotaryDim / scaling, validated; shared by every function that makes frequencies. */
+function parseFreqOptions(fn, o, { needDim = true } = {}) {
+  const dim = needDim ? int(fn, 'dim', o.dim, { max: 2 ** 28 }) : undefined;
+  const rotaryDim = int(fn, 'rotaryDim', o.rotaryDim, { min: 2, max: dim ?? 2 ** 28, def: dim });
+  if (dim !== undefined && dim % 2) throw fail(fn, 'dim', Status.E_ODD, 'even (RoPE rotates pairs)', dim);
+  if (rotaryDim % 2) throw fail(fn, 'rotaryDim', Status.E_ODD, 'even (RoPE rotates pairs)', rotaryDim);
+  const base = num(fn, 'base', o.base, { gt: 1, def: 10000 });
+  return { dim, rotaryDim, base, scaling: o.scaling };
+}
+
+/** Heap copy of a parsed scaling (0 for the default); `seqLen` fills an absent one. */
+function scalingPtr(core, s, v, seqLen) {
+  if (v.type === 0) return 0;
+  const listPtr = (list) => {
+    if (!list) return 0;
+    const p = s.alloc(Float64Array, list.length, false);
+    core.view(Float64Array, p, list.length).set(list);
+    return p;
+  };
+  const shortPtr = listPtr(v.shortFactor);
+  const longPtr = listPtr(v.longFactor);
+  const ptr = s.alloc(Uint8Array, SCALING_BYTES, false);
+  const dv = new DataView(core.exports.memory.buffer, ptr, SCALING_BYTES);
+  dv.setInt32(0, v.type, true);
+  dv.setInt32(4, v.truncate, true);
+  dv.setUint32(8, shortPtr, true);
+  dv.setUint32(12, longPtr, true);
+  const vals = { ...v };
+  if (Number.isNaN(vals.seqLen ?? NaN) && seqLen !== undefined) vals.seqLen = seqLen;
+  F64_FIELDS.forEach((k, i) => dv.setFloat64(16 + 8 * i, vals[k] ?? NaN, true));
+  return ptr;
+}
+
+/** inv_freq (heap Float64Array pointer) and the attention scale for validated options. */
+function frequencies(core, s, fn, f, seqLen, width = f.rotaryDim) {
+  const v = parseScaling(fn, f.scaling, width);
+  const sp = scalingPtr(core, s, v, seqLen);
+  const n = width / 2;
+  const inv = s.alloc(Float64Array, n, false);
+  const att = s.alloc(Float64Array, 1, false);
+  s.call('posenc_rope_freqs', inv, att, width, f.base, sp);
+  return { inv, n, attentionScale: core.view(Float64Array, att, 1)[0] };
+}
+
+function arrayType(value) {
+  if (value instanceof PosencBuffer) return value.type;
+  return value?.constructor;
+}
+
+function maxOf(value) {
+  const a = value instanceof PosencBuffer ? value.array : value;
+  let m = -Infinity;
+  for (let i = 0; i < a.length; i++) if (a[i] > m) m = a[i];
+  return m;
+}
+
+export function ropeFamily(core) {
+  return {
+    /** { invFreq: Float32Array(rotaryDim/2), invFreq64: Float64Array(rotaryDim/2), attentionScale }.
+     * Computed in float64; invFreq is that rounded once to float32 (what a framework stores),
+     * invFreq64 keeps the exact values (what posenc itself uses for angles). */
+    ropeFrequencies(opts) {
+      const fn = 'ropeFrequencies';
+      const o = options(fn, opts, FREQ_KEYS);
+      const f = parseFreqOptions(fn, o);
+      return core.run(fn, (s) => {
+        const { inv, n, attentionScale } = frequencies(core, s, fn, f);
+        const invFreq64 = core.view(Float64Array, inv, n).slice();
+        return { invFreq: Float32Array.from(invFreq64), invFreq64, attentionScale };
+      });
+    },
+
+    /** { cos, sin }, each Float32Array [length][rotaryDim/2], multiplied by the attention scale. */
+    ropeCache(opts) {
+      const fn = 'ropeCache';
+      const o = options(fn, opts, ['length', 'offset', ...FREQ_KEYS, 'cos', 'sin']);
+      const length = int(fn, 'length', o.length);
+      const f = parseFreqOptions(fn, o);
+      const offset = num(fn, 'offset', o.offset, { min: -(2 ** 30) + length, max: 2 ** 30 - length, def: 0 });
+      const n = elements(fn, 'length * rotaryDim/2', length, f.rotaryDim / 2);
+      return core.run(fn, (s) => {
+        // an absent seqLen (dynamic, longrope) is the cache's extent, as HF's runtime update does
+        const { inv, attentionScale } = frequencies(core, s, fn, f, Math.max(0, Math.ceil(offset + length)));
+        const cos = s.out('cos', o.cos, Float32Array, n);
+        const sin = s.out('sin', o.sin, Float32Array, n);
+        s.call('posenc_rope_cache_fill', cos.ptr, sin.ptr, length, f.rotaryDim / 2, inv, attentionScale, offset);
+        return { cos: cos.take(), sin: sin.take(), attentionScale };
+      });
+    },
+
+    /** Rotate x in place ([length][heads][dim], or [heads][length][dim] with order 'htd'); returns x. */
+    applyRope(x, opts) {
+      const fn = 'applyRope';
+      const o = options(fn, opts, ['length', 'heads', 'layout', 'positions', 'offset', 'order', ...FREQ_KEYS, 'xpos', 'axial', 'cache']);
+      let axial;
+      if (o.axial !== undefined) {
+        const a = options(`${fn}: axial`, o.axial, ['height', 'width']);
+        axial = { height: int(fn, 'axial.height', a.height), width: int(fn, 'axial.width', a.width) };
+      }
+      const length = int(fn, 'length', o.length, axial ? { def: axial.height * axial.width } : {});
+      const heads = int(fn, 'heads', o.heads, { def: 1 });
+      const f = parseFreqOptions(fn, o);
+      const layout = choice(fn, 'layout', o.layout, ROPE_LAYOUT, 'half');
+      const order = choice(fn, 'order', o.order, ROPE_ORDER, 'thd');
+      const n = elements(fn, 'length * heads * dim', length, heads, f.dim);
+      const has = (k) => o[k] !== undefined;
+      if (has('positions') && o.offset !== 0 && has('offset')) throw fail(fn, 'offset', Status.E_PARAM, '0 or omitted when positions are given', o.offset);
+      if (axial) {
+        if (axial.height * axial.width !== length) throw fail(fn, 'length', Status.E_SIZE, `axial.height * axial.width = ${axial.height * axial.width}`, length);
+        if (f.rotaryDim % 4) throw fail(fn, 'rotaryDim', Status.E_ODD, 'a multiple of 4 with axial (two blocks of pairs)', f.rotaryDim);
+        for (const k of ['positions', 'offset', 'xpos', 'cache']) if (has(k)) throw fail(fn, k, Status.E_PARAM, 'omitted with axial', o[k]);
+      }
+      if (has('cache')) {
+        for (const k of ['base', 'scaling', 'xpos']) if (has(k)) throw fail(fn, k, Status.E_PARAM, 'omitted with cache (the cache already holds the angles)', o[k]);
+      }
+      let posType;
+      if (has('positions')) {
+        posType = arrayType(o.positions);
+        if (posType !== Int32Array && posType !== Float32Array) {
+          throw fail(fn, 'positions', Status.E_PARAM, `an Int32Array or Float32Array (or posenc buffer) of length ${length}`, o.positions);
+        }
+        if (posType === Float32Array && (has('cache') || has('xpos'))) {
+          throw fail(fn, 'positions', Status.E_PARAM, 'an Int32Array with cache or xpos', o.positions);
+        }
+      }
+      let xpos;
+      if (has('xpos')) {
+        const xo = options(`${fn}: xpos`, o.xpos, ['scaleBase', 'center', 'key']);
+        xpos = {
+          scaleBase: num(fn, 'xpos.scaleBase', xo.scaleBase, { gt: 0, def: 512 }),
+          center: num(fn, 'xpos.center', xo.center, { def: Math.floor(length / 2) }),
+          key: bool(fn, 'xpos.key', xo.key, false),
+        };
+      }
+      const offset = has('cache')
+        ? int(fn, 'offset', o.offset, { min: 0, def: 0 })
+        : num(fn, 'offset', o.offset, { min: -(2 ** 30) + length, max: 2 ** 30 - length, def: 0 });
+
+      return core.run(fn, (s) => {
+        const xp = s.inout('x', x, Float32Array, n);
+        const pos = has('positions') ? s.in('positions', o.positions, posType, length) : 0;
+        if (has('cache')) {
+          const c = options(`${fn}: cache`, o.cache, ['cos', 'sin', 'attentionScale']);
+          const np = f.rotaryDim / 2;
+          const rows = Math.floor((arrayType(c.cos) === Float32Array ? c.cos.length : 0) / np);
+          if (rows < 1) throw fail(fn, 'cache.cos', Status.E_SCRATCH, `a Float32Array (or posenc buffer) of [rows][rotaryDim/2 = ${np}]`, c.cos);
+          const cp = s.in('cache.cos', c.cos, Float32Array, rows * np);
+          const sp = s.in('cache.sin', c.sin, Float32Array, rows * np);
+          if (has('positions')) {
+            const a = o.positions instanceof PosencBuffer ? o.positions.array : o.positions;
+            for (let t = 0; t < length; t++) {
+              if (a[t] < 0 || a[t] >= rows) throw fail(fn, 'positions', Status.E_RANGE, `cache rows in [0, ${rows - 1}]`, a[t]);
+            }
+          } else if (offset + length > rows) {
+            throw fail(fn, 'offset', Status.E_RANGE, `at most cache rows - length = ${rows - length}`, offset);
+          }
+          s.call('posenc_rope_apply_cached', xp.ptr, length, heads, f.dim, f.rotaryDim, layout, order, cp, sp, rows, pos, offset);
+          return xp.take();
+        }
+        const width = axial ? f.rotaryDim / 2 : f.rotaryDim;
+        const seqLen = has('positions') ? Math.max(0, Math.ceil(maxOf(o.positions)) + 1) : Math.max(0, Math.ceil(offset + length));
+        const { inv, attentionScale } = frequencies(core, s, fn, f, axial ? Math.max(axial.height, axial.width) : seqLen, width);
+        const slen = s.call('posenc_rope_scratch_size', width);
+        const scratch = s.alloc(Float32Array, slen, false);
+        const common = [length, heads, f.dim, f.rotaryDim, layout, order, inv, attentionScale];
+        if (axial) {
+          s.call('posenc_rope_apply_axial', xp.ptr, axial.height, axial.width, heads, f.dim, f.rotaryDim, layout, order, inv, attentionScale, scratch, slen);
+        } else if (xpos) {
+          s.call('posenc_rope_apply_xpos', xp.ptr, ...common, offset, pos, xpos.scaleBase, xpos.center, xpos.key ? 1 : 0, scratch, slen);
+        } else if (posType === Int32Array) {
+          s.call('posenc_rope_apply_positions', xp.ptr, ...common, pos, scratch, slen);
+        } else if (posType === Float32Array) {
+          s.call('posenc_rope_apply_positions_f32', xp.ptr, ...common, pos, scratch, slen);
+        } else {
+          s.call('posenc_rope_apply', xp.ptr, ...common, offset, scratch, slen);
+        }
+        return xp.take();
+      });
+    },
+
+    /** RoFormer long-term decay curve (SPEC 8.4) for distances 0 .. maxDistance, Float64Array. */
+    ropeDecay(opts) {
+      const fn = 'ropeDecay';
+      const o = options(fn, opts, ['dim', 'base', 'maxDistance']);
+      const dim = int(fn, 'dim', o.dim, { min: 2, max: 2 ** 20 });
+      if (dim % 2) throw fail(fn, 'dim', Status.E_ODD, 'even (RoPE rotates pairs)', dim);
+      const base = num(fn, 'base', o.base, { gt: 1, def: 10000 });
+      const maxDistance = int(fn, 'maxDistance', o.maxDistance, { min: 0, max: 2 ** 24 });
+      elements(fn, '(maxDistance + 1) * dim/2', maxDistance + 1, dim / 2);
+      return core.run(fn, (s) => {
+        const out = s.alloc(Float64Array, maxDistance + 1, false);
+        s.call('posenc_rope_decay', out, dim, base, maxDistance);
+        return core.view(Float64Array, out, maxDistance + 1).slice();
+      });
+    },
+  };
+}
+

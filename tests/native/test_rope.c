@@ -1,0 +1,151 @@
+/* Native tests of the RoPE family (run under ASan/UBSan).
+ * The SIMD-layer kernels are compared with a plain scalar rotation written here; error metric:
+ * max |kernel - reference| over all components, which must be 0 (both do the same float32
+ * operations in the same order: u*c - v*s and v*c + u*s, no contraction) and the apply paths
+ * are compared with float64 mathematics, max abs error <= 2e-6 for |x| <= 1. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "posenc.h"
+#include "posenc_internal.h"
+
+static uint32_t seed = 12345;
+static float frand(void) {
+    seed = seed * 1664525u + 1013904223u;
+    return (float)((seed >> 8) / 16777216.0 * 2.0 - 1.0);
+}
+
+static void ref_rotate(float *x, const float *c, const float *s, int32_t n, int interleaved) {
+    for (int32_t i = 0; i < n; i++) {
+        const int32_t a = interleaved ? 2 * i : i, b = interleaved ? 2 * i + 1 : n + i;
+        const float u = x[a], v = x[b];
+        x[a] = u * c[i] - v * s[i];
+        x[b] = v * c[i] + u * s[i];
+    }
+}
+
+static void test_kernels(void) {
+    const int32_t heads_list[] = {1, 3};
+    for (int il = 0; il < 2; il++)
+        for (size_t hi = 0; hi < 2; hi++)
+            for (int32_t n = 1; n <= 67; n++) {
+                /* heads vectors of 2n floats at a stride of 2n + 3 (gaps between heads), plus
+                 * one guard float before: the kernel must touch only the rotated components */
+                const int32_t heads = heads_list[hi];
+                const size_t stride = 2 * (size_t)n + 3, total = stride * heads + 1;
+                float *buf = malloc(sizeof(float) * total), *ref = malloc(sizeof(float) * total);
+                float *c = malloc(sizeof(float) * n), *s = malloc(sizeof(float) * n);
+                for (size_t i = 0; i < total; i++) buf[i] = ref[i] = frand();
+                for (int32_t i = 0; i < n; i++) {
+                    double a = frand() * 3.0;
+                    c[i] = (float)cos(a);
+                    s[i] = (float)sin(a);
+                }
+                if (il) posenc__rope_rotate_interleaved(buf + 1, heads, stride, c, s, n);
+                else posenc__rope_rotate_half(buf + 1, heads, stride, c, s, n);
+                for (int32_t h = 0; h < heads; h++) ref_rotate(ref + 1 + h * stride, c, s, n, il);
+                double err = 0;
+                for (size_t i = 0; i < total; i++) err = fmax(err, fabs((double)buf[i] - ref[i]));
+                CHECK(err == 0, "interleaved=%d heads=%d n=%d kernel vs scalar reference err=%g", il, heads, n, err);
+                free(buf); free(ref); free(c); free(s);
+            }
+}
+
+/* float64 reference rotation of x[L][H][D] (thd), positions p0 + t. */
+static double apply_error(int32_t L, int32_t H, int32_t D, int32_t R, posenc_layout layout,
+                          double p0, int cached) {
+    const size_t n = (size_t)L * H * D;
+    float *x = malloc(sizeof(float) * n);
+    double *want = malloc(sizeof(double) * n);
+    double w[512], att = 0;
+    for (size_t i = 0; i < n; i++) want[i] = x[i] = frand();
+    CHECK(posenc_rope_freqs(w, &att, R, 10000.0, NULL) == POSENC_OK, "freqs");
+    const int32_t np = R / 2;
+    for (int32_t t = 0; t < L; t++)
+        for (int32_t h = 0; h < H; h++)
+            for (int32_t i = 0; i < np; i++) {
+                double *row = want + ((size_t)t * H + h) * D;
+                const int32_t a = layout == POSENC_LAYOUT_INTERLEAVED ? 2 * i : i;
+                const int32_t b = layout == POSENC_LAYOUT_INTERLEAVED ? 2 * i + 1 : np + i;
+                const double ang = (p0 + t) * w[i], u = row[a], v = row[b];
+                row[a] = u * cos(ang) - v * sin(ang);
+                row[b] = v * cos(ang) + u * sin(ang);
+            }
+    if (cached) {
+        const int32_t rows = (int32_t)p0 + L;
+        float *cs = malloc(sizeof(float) * rows * np), *sn = malloc(sizeof(float) * rows * np);
+        CHECK(posenc_rope_cache_fill(cs, sn, rows, np, w, 1.0, 0.0) == POSENC_OK, "cache");
+        CHECK(posenc_rope_apply_cached(x, L, H, D, R, layout, POSENC_ROPE_THD, cs, sn, rows, NULL,
+                                       (int32_t)p0) == POSENC_OK, "apply cached");
+        free(cs); free(sn);
+    } else {
+        const int32_t ss = posenc_rope_scratch_size(R);
+        float *scratch = malloc(sizeof(float) * ss);
+        CHECK(posenc_rope_apply(x, L, H, D, R, layout, POSENC_ROPE_THD, w, 1.0, p0, scratch, ss) == POSENC_OK, "apply");
+        free(scratch);
+    }
+    double err = 0;
+    for (size_t i = 0; i < n; i++) err = fmax(err, fabs(x[i] - want[i]));
+    free(x); free(want);
+    return err;
+}
+
+static void test_apply(void) {
+    const int32_t dims[][2] = {{2, 2}, {8, 8}, {10, 6}, {64, 64}, {66, 66}, {130, 128}, {128, 32}};
+    for (int il = 0; il < 2; il++)
+        for (size_t k = 0; k < sizeof dims / sizeof *dims; k++)
+            for (int cached = 0; cached < 2; cached++) {
+                posenc_layout lay = il ? POSENC_LAYOUT_INTERLEAVED : POSENC_LAYOUT_HALF;
+                double e = apply_error(70, 3, dims[k][0], dims[k][1], lay, 17.0, cached);
+                CHECK(e <= 2e-6, "layout=%d D=%d R=%d cached=%d err=%g", il, dims[k][0], dims[k][1], cached, e);
+            }
+    CHECK(apply_error(100, 2, 64, 64, POSENC_LAYOUT_HALF, 1048000.0, 0) <= 2e-6, "near 2^20");
+}
+
+static void test_validation(void) {
+    float x[16] = {0}, scratch[2048], cs[16], sn[16];
+    double w[8] = {1, 0.1, 0.01, 0.001}, att;
+    const float before = x[0];
+    CHECK(posenc_rope_freqs(w, &att, 7, 1e4, NULL) == POSENC_E_ODD, "odd rotary");
+    CHECK(posenc_rope_freqs(w, &att, 8, 1.0, NULL) == POSENC_E_PARAM, "base 1");
+    posenc_rope_scaling s;
+    CHECK(posenc_rope_scaling_init(&s, (posenc_rope_type)9) == POSENC_E_ENUM, "bad type");
+    posenc_rope_scaling_init(&s, POSENC_ROPE_YARN);
+    CHECK(posenc_rope_freqs(w, &att, 8, 1e4, &s) == POSENC_E_MISSING, "yarn without factor");
+    s.factor = 4;
+    CHECK(posenc_rope_freqs(w, &att, 8, 1e4, &s) == POSENC_E_MISSING, "yarn without L0");
+    s.original_max_positions = 64;
+    CHECK(posenc_rope_freqs(w, &att, 8, 1e4, &s) == POSENC_OK, "yarn ok");
+    posenc_rope_scaling_init(&s, POSENC_ROPE_LONGROPE);
+    s.original_max_positions = 64;
+    CHECK(posenc_rope_freqs(w, &att, 8, 1e4, &s) == POSENC_E_MISSING, "longrope without lists");
+    posenc_rope_scaling_init(&s, POSENC_ROPE_LLAMA3);
+    CHECK(posenc_rope_freqs(w, &att, 8, 1e4, &s) == POSENC_OK && att == 1.0, "llama3 defaults");
+    s.high_freq_factor = s.low_freq_factor;
+    CHECK(posenc_rope_freqs(w, &att, 8, 1e4, &s) == POSENC_E_PARAM, "llama3 empty band");
+    posenc_rope_freqs(w, &att, 8, 1e4, NULL);
+    CHECK(posenc_rope_apply(x, 2, 1, 8, 10, POSENC_LAYOUT_HALF, POSENC_ROPE_THD, w, 1, 0, scratch, 2048) == POSENC_E_SIZE, "rotary > dim");
+    CHECK(posenc_rope_apply(x, 2, 1, 8, 6, (posenc_layout)3, POSENC_ROPE_THD, w, 1, 0, scratch, 2048) == POSENC_E_ENUM, "layout");
+    CHECK(posenc_rope_apply(x, 2, 1, 8, 8, POSENC_LAYOUT_HALF, (posenc_rope_order)2, w, 1, 0, scratch, 2048) == POSENC_E_ENUM, "order");
+    CHECK(posenc_rope_apply(x, 2, 1, 8, 8, POSENC_LAYOUT_HALF, POSENC_ROPE_THD, w, 1, 0, scratch, 100) == POSENC_E_SCRATCH, "scratch");
+    CHECK(posenc_rope_apply(x, 2, 1, 8, 8, POSENC_LAYOUT_HALF, POSENC_ROPE_THD, w, NAN, 0, scratch, 2048) == POSENC_E_PARAM, "scale NaN");
+    CHECK(posenc_rope_cache_fill(cs, sn, 4, 4, w, 1.0, 0.0) == POSENC_OK, "cache");
+    const int32_t badpos[2] = {0, 4};
+    x[0] = 1.0f;
+    CHECK(posenc_rope_apply_cached(x, 2, 1, 8, 8, POSENC_LAYOUT_HALF, POSENC_ROPE_THD, cs, sn, 4, badpos, 0) == POSENC_E_RANGE, "row 4 of 4");
+    CHECK(posenc_rope_apply_cached(x, 2, 1, 8, 8, POSENC_LAYOUT_HALF, POSENC_ROPE_THD, cs, sn, 4, NULL, 3) == POSENC_E_RANGE, "offset 3 + 2 > 4");
+    CHECK(x[0] == 1.0f && before == 0.0f, "nothing written on failure");
+    const float fpos[2] = {0.0f, INFINITY};
+    CHECK(posenc_rope_apply_positions_f32(x, 2, 1, 8, 8, POSENC_LAYOUT_HALF, POSENC_ROPE_THD, w, 1, fpos, scratch, 2048) == POSENC_E_PARAM, "inf position");
+    double d[4];
+    CHECK(posenc_rope_decay(d, 128, 1e4, 3) == POSENC_OK && d[0] == 32.5, "decay");
+    CHECK(posenc_rope_decay(d, 128, 1e4, -1) == POSENC_E_SIZE, "decay -1");
+}
+
+int main(void) {
+    test_kernels();
+    test_apply();
+    test_validation();
+    return CHECK_DONE();
+}
