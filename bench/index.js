@@ -8,6 +8,7 @@ import rope from './rope.js';
 import relative from './relative.js';
 
 // (attention import)
+import attention from './attention.js';
 
 const GROUPS = {
   sinusoidal,
@@ -17,6 +18,7 @@ const GROUPS = {
   relative,
 
   // (attention group)
+  attention,
 };
 
 const pick = process.argv.slice(2);

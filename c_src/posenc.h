@@ -377,7 +377,88 @@ int32_t posenc_learned_concat(float *out, const float *x, const float *table, in
 
 /* ======================================================================================
  * ATTENTION (SPEC.md section 7)                               -- see issue "Attention engine"
+ *
+ * Per head h:  scores = Q_h K_h^T * scale + bias,  P = softmax over keys,  out_h = P V_h.
+ * Layouts (row-major, heads interleaved per token as everywhere in posenc):
+ *   q    [queries][heads][dim]      k [keys][heads][dim]      v [keys][heads][dim_v]
+ *   out  [queries][heads][dim_v]    weights (optional) [heads][queries][keys]
+ *   dense bias [heads][queries][keys], -INFINITY = blocked.
+ * Query i sits at position i + offset, key j at j; rp = j - (i + offset) (key minus query).
+ *
+ * MASKS. TOP_LEFT lets query i see keys j <= i (torch SDPA is_causal, even when queries !=
+ * keys); BOTTOM_RIGHT lets it see j <= i + (keys - queries) (decoding with a KV cache, GPT-2,
+ * flash-attention >= 2.1). A row that sees no key at all yields zero output and zero weights,
+ * never NaN.
+ *
+ * MEMORY. Without weights nothing of size queries x keys exists: keys are processed in tiles of
+ * POSENC_ATTENTION_TILE with an online softmax (running max and sum, rescaled per tile), so the
+ * caller's scratch is O(keys * dim) (sized by posenc_attention_scratch_size). With weights the
+ * exact row softmax is written into the weights buffer, then multiplied by V.
+ *
+ * FUSED POSITIONAL BIASES (computed inside the loop, never materialised):
+ *   ALIBI  slope m_h (SPEC 4.1); form RELATIVE m*rp, SYMMETRIC -m*|rp|, REFERENCE m*j
+ *   T5     table[bucket(rp)][h], buckets as posenc__t5_bucket (SPEC 5.1); scale is yours
+ *          (T5 itself uses scale 1)
+ *   SHAW   logit += scale * q_i . aK[clip(rp, -k, k) + k];  out_i += sum_j p_ij aV[...]
+ *          (SPEC 6.2; aK [2k+1][dim], aV [2k+1][dim_v], shared by all heads)
+ *   XL     logit = scale * ((q_i + u_h) . k_j + (q_i + v_h) . r[c]_h), row c = keys-1-d of r
+ *          for distance d = (i + offset) - j: r [r_rows][heads][dim] is Transformer-XL's
+ *          r_head_k in its own descending order (r_rows = keys covers d = keys-1 .. 0; extra
+ *          rows continue to negative distances). This index arithmetic is _rel_shift
+ *          (SPEC 6.1). Rows outside the table clamp to the nearest row (like clamp_len).
  * ====================================================================================== */
+
+/* Keys per tile of the online softmax (a multiple of 8, the key-panel width). */
+#define POSENC_ATTENTION_TILE 128
+
+typedef enum posenc_attention_mask {
+    POSENC_MASK_NONE = 0,
+    POSENC_MASK_CAUSAL_TOP_LEFT = 1,    /* j <= i */
+    POSENC_MASK_CAUSAL_BOTTOM_RIGHT = 2 /* j <= i + keys - queries */
+} posenc_attention_mask;
+
+/* Which bias the attention call adds; selects the scratch a call needs. */
+typedef enum posenc_attention_bias {
+    POSENC_BIAS_NONE = 0, /* also a dense bias array: it needs no scratch */
+    POSENC_BIAS_ALIBI = 1,
+    POSENC_BIAS_T5 = 2,
+    POSENC_BIAS_SHAW = 3,
+    POSENC_BIAS_XL = 4
+} posenc_attention_bias;
+
+/* *floats = scratch (in floats) that an attention call with these sizes needs. rel is r_rows for
+ * XL, max_relative for SHAW, ignored otherwise. */
+int32_t posenc_attention_scratch_size(int32_t *floats, int32_t queries, int32_t keys,
+                                      int32_t dim, int32_t dim_v, posenc_attention_bias bias,
+                                      int32_t rel);
+
+/* Every attention variant shares these leading arguments:
+ *   out, weights (NULL = do not return them), q, k, v, queries, keys, heads, dim, dim_v,
+ *   scale (finite), mask, offset (|offset| <= 2^30), scratch, scratch_floats.
+ * q, k, v and every table must be finite (POSENC_E_PARAM otherwise). */
+#define POSENC_ATTENTION_ARGS                                                                 \
+    float *out, float *weights, const float *q, const float *k, const float *v,              \
+        int32_t queries, int32_t keys, int32_t heads, int32_t dim, int32_t dim_v, double scale, \
+        posenc_attention_mask mask, int32_t offset, float *scratch, int32_t scratch_floats
+
+/* Plain attention with an optional dense bias [heads][queries][keys] (NULL = none); entries
+ * may be -INFINITY, never NaN or +INFINITY. */
+int32_t posenc_attention(POSENC_ATTENTION_ARGS, const float *bias);
+/* ALiBi fused (slopes for `heads` heads; forms as posenc_alibi_bias, SPEC 4.2). */
+int32_t posenc_attention_alibi(POSENC_ATTENTION_ARGS, posenc_alibi_form form);
+/* T5 fused: table [num_buckets][heads] (HF relative_attention_bias). */
+int32_t posenc_attention_t5(POSENC_ATTENTION_ARGS, const float *table, int32_t bidirectional,
+                            int32_t num_buckets, int32_t max_distance);
+/* Shaw fused: a_k [2*max_relative+1][dim], a_v [2*max_relative+1][dim_v]. */
+int32_t posenc_attention_shaw(POSENC_ATTENTION_ARGS, const float *a_k, const float *a_v,
+                              int32_t max_relative);
+/* Transformer-XL fused: u, vb [heads][dim] (r_w_bias, r_r_bias), r [r_rows][heads][dim]. */
+int32_t posenc_attention_xl(POSENC_ATTENTION_ARGS, const float *u, const float *vb,
+                            const float *r, int32_t r_rows);
+
+/* out[m][n] = a[m][kdim] . b[kdim][n] (the projections of selfAttention; float32 accumulation). */
+int32_t posenc_matmul(float *out, const float *a, const float *b, int32_t m, int32_t kdim,
+                      int32_t n);
 
 #ifdef __cplusplus
 }

@@ -77,5 +77,66 @@ double posenc__normal_quantile(double p);
 
 /* ---- attention internals ---- */
 
+/* exp(x) on four lanes, relative error <= 2 float32 eps (x = n ln2 + r, |r| <= ln2/2,
+ * degree-5 polynomial in Horner form; n rounded and 2^n built with the 1.5*2^23 trick, so no
+ * float->int conversion). x < ln(FLT_MIN) (including -INFINITY, a masked logit) gives exactly
+ * 0; x is clamped at 88 above (softmax only feeds x <= 0). x must not be NaN.
+ *
+ * The constants travel in a struct: a hot loop copies them into locals from memory the compiler
+ * cannot see through, because V8 rebuilds every v128.const in a loop body with ~4 instructions
+ * and LLVM rematerialises constants at each use. */
+typedef struct {
+    pv4 lo, hi, log2e, magic, ln2hi, ln2lo, c5, c4, c3, c2, c1, one;
+} posenc__expk;
+
+static inline posenc__expk posenc__expk_make(void) {
+    posenc__expk k;
+    k.lo = pv4_splat(-87.33654475f);
+    k.hi = pv4_splat(88.0f);
+    k.log2e = pv4_splat(1.44269504088896341f);
+    k.magic = pv4_splat(12582912.0f); /* 1.5 * 2^23 */
+    /* ln2 split in two so n*ln2hi is exact: r = x - n ln2 to ~1e-11 */
+    k.ln2hi = pv4_splat(0.693359375f);
+    k.ln2lo = pv4_splat(-2.12194440e-4f);
+    /* degree-5 near-minimax fit of e^r on [-ln2/2, ln2/2] with the constant term pinned to 1
+     * (9.5e-8 relative), so exp(0) is exactly 1 */
+    k.c5 = pv4_splat(8.290314624418746e-3f);
+    k.c4 = pv4_splat(4.18979293364168e-2f);
+    k.c3 = pv4_splat(1.6667636196255245e-1f);
+    k.c2 = pv4_splat(4.9999149530291803e-1f);
+    k.c1 = pv4_splat(9.999997071890011e-1f);
+    k.one = pv4_splat(1.0f);
+    return k;
+}
+
+static inline pv4 posenc__exp4k(pv4 x, const posenc__expk *k) {
+    const pv4 xc = pv4_min(pv4_max(x, k->lo), k->hi);
+    /* t = x log2(e) + magic rounds to an integer in the default (nearest-even) mode */
+    const pv4 t = pv4_add(pv4_mul(xc, k->log2e), k->magic);
+    const pv4 n = pv4_sub(t, k->magic);
+    const pv4 r = pv4_sub(pv4_sub(xc, pv4_mul(n, k->ln2hi)), pv4_mul(n, k->ln2lo));
+    pv4 p = pv4_add(pv4_mul(k->c5, r), k->c4);
+    p = pv4_add(pv4_mul(p, r), k->c3);
+    p = pv4_add(pv4_mul(p, r), k->c2);
+    p = pv4_add(pv4_mul(p, r), k->c1);
+    p = pv4_add(pv4_mul(p, r), k->one);
+    return pv4_zero_lt(pv4_mul(p, pv4_pow2_magic(t)), x, k->lo);
+}
+
+static inline pv4 posenc__exp4(pv4 x) {
+    const posenc__expk k = posenc__expk_make();
+    return posenc__exp4k(x, &k);
+}
+
+/* The register-blocked micro-kernels of attention.c (exposed for the native tests).
+ * QK: out[r][8p + c] = scale * sum_d a[r][d] * b[p*pstride + d*drow + c], r < 4, p < np, c < 8
+ *     (4 rows x 8 columns of pv4 accumulators; b is a key panel or a matrix with drow = n).
+ * PV: acc[r*astride + 8c + l] += sum_j p[r*pstride + j] * vp[c*cstride + 8j + l], r < 4, j < n,
+ *     c < nc, l < 8 (V packed per head into column panels of 8). */
+void posenc__attn_kernel_qk(const float *const a[4], const float *b, int32_t np, int32_t dim,
+                            size_t pstride, size_t drow, float scale, float *out, size_t ostride);
+void posenc__attn_kernel_pv(const float *p, size_t pstride, int32_t n, const float *vp,
+                            int32_t nc, size_t cstride, float *acc, size_t astride);
+
 
 #endif /* POSENC_INTERNAL_H */

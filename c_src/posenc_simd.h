@@ -25,6 +25,8 @@ typedef v128_t pv4;
 static inline pv4 pv4_load(const float *p) { return wasm_v128_load(p); }
 static inline void pv4_store(float *p, pv4 v) { wasm_v128_store(p, v); }
 static inline pv4 pv4_splat(float x) { return wasm_f32x4_splat(x); }
+/* one float from memory to all lanes (v128.load32_splat: a single load, no shuffle) */
+static inline pv4 pv4_load_splat(const float *p) { return wasm_v128_load32_splat(p); }
 static inline pv4 pv4_set(float a, float b, float c, float d) { return wasm_f32x4_make(a, b, c, d); }
 static inline pv4 pv4_add(pv4 a, pv4 b) { return wasm_f32x4_add(a, b); }
 static inline pv4 pv4_sub(pv4 a, pv4 b) { return wasm_f32x4_sub(a, b); }
@@ -54,6 +56,14 @@ static inline float pv4_hmax(pv4 a) {
     return m > n ? m : n;
 }
 
+/* For t = y + 1.5*2^23 with y an integer in [-126, 127] (t's low mantissa bits hold y):
+ * the float 2^y, built from the bits as (bits(t) + 127) << 23; the 0x4B4 high part shifts out.
+ * This is the exp kernel's 2^n without a float->int conversion. */
+static inline pv4 pv4_pow2_magic(pv4 t) {
+    return wasm_i32x4_shl(wasm_i32x4_add(t, wasm_i32x4_splat(127)), 23);
+}
+/* lane-wise a < b ? 0 : y */
+static inline pv4 pv4_zero_lt(pv4 y, pv4 a, pv4 b) { return wasm_v128_andnot(y, wasm_f32x4_lt(a, b)); }
 #else
 #define POSENC_SIMD 0
 
@@ -61,6 +71,7 @@ typedef struct { float v[4]; } pv4;
 static inline pv4 pv4_load(const float *p) { pv4 r; memcpy(r.v, p, sizeof r.v); return r; }
 static inline void pv4_store(float *p, pv4 a) { memcpy(p, a.v, sizeof a.v); }
 static inline pv4 pv4_splat(float x) { pv4 r = {{x, x, x, x}}; return r; }
+static inline pv4 pv4_load_splat(const float *p) { return pv4_splat(*p); }
 static inline pv4 pv4_set(float a, float b, float c, float d) { pv4 r = {{a, b, c, d}}; return r; }
 #define POSENC__PV4_BINOP(name, expr)                                  \
     static inline pv4 name(pv4 a, pv4 b) {                             \
@@ -87,6 +98,21 @@ static inline float pv4_hsum(pv4 a) { return (a.v[0] + a.v[1]) + (a.v[2] + a.v[3
 static inline float pv4_hmax(pv4 a) {
     float m = a.v[0] > a.v[1] ? a.v[0] : a.v[1], n = a.v[2] > a.v[3] ? a.v[2] : a.v[3];
     return m > n ? m : n;
+}
+static inline pv4 pv4_pow2_magic(pv4 t) {
+    pv4 r;
+    for (int k = 0; k < 4; k++) {
+        uint32_t bits;
+        memcpy(&bits, &t.v[k], sizeof bits);
+        bits = (bits + 127u) << 23; /* unsigned: wraps like the i32x4 lanes */
+        memcpy(&r.v[k], &bits, sizeof bits);
+    }
+    return r;
+}
+static inline pv4 pv4_zero_lt(pv4 y, pv4 a, pv4 b) {
+    pv4 r;
+    for (int k = 0; k < 4; k++) r.v[k] = a.v[k] < b.v[k] ? 0.0f : y.v[k];
+    return r;
 }
 #endif
 

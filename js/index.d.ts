@@ -214,7 +214,109 @@ export interface RelativeApi extends LearnedApi {
 }
 
 // ---- attention ----
-export interface AttentionApi {}
+/** Positional biases fused into the attention loop (never materialised). */
+export type AttentionBias =
+  /** Dense additive bias [heads][queries][keys]; -Infinity blocks an entry (NaN/+Infinity are errors). */
+  | F32
+  /** ALiBi with the slopes of `heads` heads: relative m·(j−i'), symmetric −m·|j−i'|, reference m·j. */
+  | { type: 'alibi'; form?: 'relative' | 'symmetric' | 'reference' }
+  /** T5: `weights` is relative_attention_bias [numBuckets][heads]. */
+  | { type: 't5'; weights: F32; bidirectional?: boolean; numBuckets?: number; maxDistance?: number }
+  /** Shaw et al.: aK [2k+1][dim], aV [2k+1][dimV] shared by all heads, k = maxRelative. */
+  | { type: 'shaw'; aK: F32; aV: F32; maxRelative: number }
+  /** Transformer-XL: u, v [heads][dim] (r_w_bias, r_r_bias); r [rRows][heads][dim] = r_head_k in
+   * Transformer-XL's descending order: row c encodes distance keys−1−c (rRows = keys for causal
+   * attention; more rows continue into negative distances). Rows outside clamp to the nearest. */
+  | { type: 'xl'; u: F32; v: F32; r: F32 };
+
+export interface AttentionOptions {
+  /** [queries][heads][dim] */
+  q: F32;
+  /** [keys][heads][dim] */
+  k: F32;
+  /** [keys][heads][dimV] */
+  v: F32;
+  queries: number;
+  /** Default: queries. */
+  keys?: number;
+  dim: number;
+  /** Default: dim. */
+  dimV?: number;
+  /** Default 1. */
+  heads?: number;
+  /** Default 1/sqrt(dim). */
+  scale?: number;
+  causal?: boolean;
+  /** 'top-left': j <= i (torch SDPA); 'bottom-right': j <= i + keys − queries (KV cache). */
+  align?: 'top-left' | 'bottom-right';
+  /** Position of query 0 for positional biases (key j is at j). Default: keys − queries for
+   * 'bottom-right', else 0. */
+  offset?: number;
+  bias?: AttentionBias;
+  /** Default false: no [heads][queries][keys] buffer is made (tiled online softmax). */
+  returnWeights?: boolean;
+  /** [queries][heads][dimV] */
+  out?: F32;
+}
+
+export interface AttentionResult<W = Float32Array | null> {
+  /** [queries][heads][dimV]; a fully masked row is zeros. */
+  output: Float32Array | PosencBuffer<Float32Array>;
+  /** [heads][queries][keys] softmax weights, or null unless returnWeights. */
+  weights: W;
+}
+
+export type SelfAttentionEncoding =
+  | { type: 'none' }
+  /** x + sinusoidal PE (paper, interleaved) at positions offset.. */
+  | { type: 'sinusoidal'; base?: number; offset?: number }
+  /** x + table rows offset.. ; table [rows >= length + offset][dModel] */
+  | { type: 'learned'; table: F32; offset?: number }
+  /** RoPE on q and k per head (needs the RoPE family in the build). */
+  | { type: 'rope'; base?: number; offset?: number; layout?: 'half' | 'interleaved' }
+  /** Default form: 'relative' when causal, else 'symmetric'. */
+  | { type: 'alibi'; form?: 'relative' | 'symmetric' | 'reference' }
+  /** weights [numBuckets][heads]; bidirectional defaults to !causal; logits are unscaled (T5). */
+  | { type: 't5'; weights: F32; bidirectional?: boolean; numBuckets?: number; maxDistance?: number }
+  /** aK, aV [2k+1][dModel/heads] */
+  | { type: 'shaw'; aK: F32; aV: F32; maxRelative: number }
+  /** u, v [heads][dModel/heads]; wr [dModel][dModel] projects the sinusoid of relative distance. */
+  | { type: 'xl'; u: F32; v: F32; wr: F32 };
+
+export interface SelfAttentionOptions {
+  /** Context-free token vectors [length][dModel]. */
+  tokens: F32;
+  /** Default tokens.length / dModel. */
+  length?: number;
+  dModel: number;
+  /** [dModel][dModel], q = x · wq (row-major, input index first). */
+  wq: F32;
+  wk: F32;
+  wv: F32;
+  /** Must divide dModel. Default 1. */
+  heads?: number;
+  encoding?: SelfAttentionEncoding;
+  causal?: boolean;
+  /** Default true. */
+  returnWeights?: boolean;
+}
+
+export interface SelfAttentionResult {
+  /** [length][dModel] (heads concatenated, no output projection). */
+  output: Float32Array;
+  /** [heads][length][length], or null when returnWeights is false. */
+  weights: Float32Array | null;
+  /** Mean of output over tokens, [dModel]: invariant to token order without positions. */
+  pooled: Float32Array;
+}
+
+export interface AttentionApi {
+  attention(opts: AttentionOptions & { returnWeights: true }): AttentionResult<Float32Array>;
+  attention(opts: AttentionOptions): AttentionResult;
+  selfAttention(opts: SelfAttentionOptions): SelfAttentionResult;
+  /** out[m][n] = a[m][k] · b[k][n] */
+  matmul(a: F32, b: F32, opts: { m: number; k: number; n: number; out?: F32 }): Float32Array;
+}
 
 export interface Posenc extends SinusoidalApi, RopeApi, RelativeApi, AttentionApi {
   readonly backend: 'simd' | 'scalar';

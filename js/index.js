@@ -17,6 +17,7 @@ import { relativeFamily } from './relative.js';
 import { learnedFamily } from './learned.js';
 
 // (attention import)
+import { attentionFamily } from './attention.js';
 import { choice, int, options } from './validate.js';
 
 export { PosencBuffer, PosencError, Status, simdSupported };
@@ -30,6 +31,7 @@ const FAMILIES = [
   learnedFamily,
 
   // (attention family)
+  attentionFamily,
 ];
 
 /**

@@ -1,0 +1,681 @@
+/*
+ * attention.c -- multi-head scaled dot-product attention (SPEC.md section 7) with the positional
+ * biases of sections 4-6 fused into the loop.
+ *
+ * Shape of the computation, per head:
+ *   1. K is packed once into panels of 8 keys, transposed: panel[p][d][c] = K[8p + c][d]. The QK
+ *      micro-kernel then takes 4 queries x 8 keys at a time: per d it loads two vectors of keys,
+ *      splats one q value per query and does 8 vector multiply-adds into 8 accumulators, which
+ *      fit the 16 vector registers of the engines wasm lands on (no horizontal sums at all).
+ *   2. Logits of a tile of POSENC_ATTENTION_TILE keys are scaled, biased and masked in place.
+ *   3. Without weights: online softmax (running max m and sum l; when m grows the accumulated
+ *      output is multiplied by exp(m_old - m_new)). With weights: the exact row softmax is
+ *      written into the caller's weights buffer first.
+ *   4. The PV micro-kernel accumulates 4 queries x 8 output columns per key.
+ * Queries come in blocks of 4; a short last block repeats its last query (results discarded),
+ * so every kernel always sees 4 rows.
+ */
+#include "posenc_internal.h"
+
+#define TILE POSENC_ATTENTION_TILE
+#define QB 4 /* queries per block */
+#define PW 8 /* keys per panel */
+#define GW (TILE + 32) /* XL position-term tile: a tile spans TILE + 3 rows of r, panel-aligned */
+
+/* The kernels and per-tile steps stay separate functions: inlined into one huge body, V8's
+ * register allocator spills the micro-kernels' accumulators (measured 13.5 ms -> 10.5 ms for
+ * 1024 x 64 with NOINLINE). */
+#define NOINLINE __attribute__((noinline))
+
+/* ---- micro-kernels ---- */
+
+/* Inlined into callers that pass a constant drow (the packed panels: drow = 8), so the inner
+ * loop walks b with one pointer increment and no multiply. */
+static inline __attribute__((always_inline)) void
+kernel_qk(const float *const a[4], const float *b, int32_t np, int32_t dim, size_t pstride,
+          size_t drow, float scale, float *out, size_t ostride) {
+    const pv4 sc = pv4_splat(scale);
+    const float *a0 = a[0], *a1 = a[1], *a2 = a[2], *a3 = a[3];
+    for (int32_t p = 0; p < np; p++) {
+        const float *bp = b + (size_t)p * pstride;
+        pv4 c00 = pv4_splat(0.0f), c01 = c00, c10 = c00, c11 = c00;
+        pv4 c20 = c00, c21 = c00, c30 = c00, c31 = c00;
+        const float *bd = bp;
+        for (int32_t d = 0; d < dim; d++, bd += drow) {
+            const pv4 b0 = pv4_load(bd), b1 = pv4_load(bd + 4);
+            pv4 x = pv4_load_splat(a0 + d);
+            c00 = pv4_add(c00, pv4_mul(x, b0));
+            c01 = pv4_add(c01, pv4_mul(x, b1));
+            x = pv4_load_splat(a1 + d);
+            c10 = pv4_add(c10, pv4_mul(x, b0));
+            c11 = pv4_add(c11, pv4_mul(x, b1));
+            x = pv4_load_splat(a2 + d);
+            c20 = pv4_add(c20, pv4_mul(x, b0));
+            c21 = pv4_add(c21, pv4_mul(x, b1));
+            x = pv4_load_splat(a3 + d);
+            c30 = pv4_add(c30, pv4_mul(x, b0));
+            c31 = pv4_add(c31, pv4_mul(x, b1));
+        }
+        float *o = out + (size_t)p * PW;
+        pv4_store(o, pv4_mul(c00, sc));
+        pv4_store(o + 4, pv4_mul(c01, sc));
+        o += ostride;
+        pv4_store(o, pv4_mul(c10, sc));
+        pv4_store(o + 4, pv4_mul(c11, sc));
+        o += ostride;
+        pv4_store(o, pv4_mul(c20, sc));
+        pv4_store(o + 4, pv4_mul(c21, sc));
+        o += ostride;
+        pv4_store(o, pv4_mul(c30, sc));
+        pv4_store(o + 4, pv4_mul(c31, sc));
+    }
+}
+
+void posenc__attn_kernel_qk(const float *const a[4], const float *b, int32_t np, int32_t dim,
+                            size_t pstride, size_t drow, float scale, float *out, size_t ostride) {
+    kernel_qk(a, b, np, dim, pstride, drow, scale, out, ostride);
+}
+
+/* the attention path: K (or XL's r) packed into panels of 8 */
+static NOINLINE void kernel_qk_packed(const float *const a[4], const float *b, int32_t np, int32_t dim,
+                             float scale, float *out, size_t ostride) {
+    kernel_qk(a, b, np, dim, (size_t)dim * PW, PW, scale, out, ostride);
+}
+
+/* Row-pointer form used internally (weights rows of a short block alias the last real row).
+ * V is packed per head into column panels vp[c][j][8] so each key's 8 values are one 32-byte
+ * run: the panel streams sequentially (strided [key][head][dim_v] rows thrashed L1 sets). */
+static NOINLINE void kernel_pv_rows(const float *const p[4], int32_t n, const float *vp, int32_t nc,
+                           size_t cstride, float *acc, size_t astride) {
+    const float *p0 = p[0], *p1 = p[1], *p2 = p[2], *p3 = p[3];
+    for (int32_t c = 0; c < nc; c++) {
+        float *a0 = acc + (size_t)c * PW, *a1 = a0 + astride, *a2 = a1 + astride, *a3 = a2 + astride;
+        const float *vc = vp + (size_t)c * cstride;
+        pv4 s00 = pv4_load(a0), s01 = pv4_load(a0 + 4);
+        pv4 s10 = pv4_load(a1), s11 = pv4_load(a1 + 4);
+        pv4 s20 = pv4_load(a2), s21 = pv4_load(a2 + 4);
+        pv4 s30 = pv4_load(a3), s31 = pv4_load(a3 + 4);
+        for (int32_t j = 0; j < n; j++) {
+            const float *vj = vc + (size_t)j * PW;
+            const pv4 v0 = pv4_load(vj), v1 = pv4_load(vj + 4);
+            pv4 x = pv4_load_splat(p0 + j);
+            s00 = pv4_add(s00, pv4_mul(x, v0));
+            s01 = pv4_add(s01, pv4_mul(x, v1));
+            x = pv4_load_splat(p1 + j);
+            s10 = pv4_add(s10, pv4_mul(x, v0));
+            s11 = pv4_add(s11, pv4_mul(x, v1));
+            x = pv4_load_splat(p2 + j);
+            s20 = pv4_add(s20, pv4_mul(x, v0));
+            s21 = pv4_add(s21, pv4_mul(x, v1));
+            x = pv4_load_splat(p3 + j);
+            s30 = pv4_add(s30, pv4_mul(x, v0));
+            s31 = pv4_add(s31, pv4_mul(x, v1));
+        }
+        pv4_store(a0, s00);
+        pv4_store(a0 + 4, s01);
+        pv4_store(a1, s10);
+        pv4_store(a1 + 4, s11);
+        pv4_store(a2, s20);
+        pv4_store(a2 + 4, s21);
+        pv4_store(a3, s30);
+        pv4_store(a3 + 4, s31);
+    }
+}
+
+void posenc__attn_kernel_pv(const float *p, size_t pstride, int32_t n, const float *vp,
+                            int32_t nc, size_t cstride, float *acc, size_t astride) {
+    const float *rows[4] = {p, p + pstride, p + 2 * pstride, p + 3 * pstride};
+    kernel_pv_rows(rows, n, vp, nc, cstride, acc, astride);
+}
+
+static float dot(const float *a, const float *b, int32_t n) {
+    pv4 s = pv4_splat(0.0f);
+    int32_t d = 0;
+    for (; d + 4 <= n; d += 4) s = pv4_add(s, pv4_mul(pv4_load(a + d), pv4_load(b + d)));
+    float t = pv4_hsum(s);
+    for (; d < n; d++) t += a[d] * b[d];
+    return t;
+}
+
+/* ---- one call's arguments and scratch plan ---- */
+
+typedef struct {
+    float *out, *weights;
+    const float *q, *k, *v;
+    int32_t Q, K, H, D, DV, offset;
+    float scale;
+    posenc_attention_mask mask;
+    posenc_attention_bias kind;
+    const float *dense;
+    posenc_alibi_form form;
+    const float *t5;
+    int32_t bidir, nb, maxd;
+    const float *ak, *av;
+    int32_t kr;
+    const float *u, *vb, *r;
+    int32_t rrows;
+} job;
+
+typedef struct {
+    size_t expk, kp, vp, acc, tile, t5, qak, mass, rp, uk, qv, g;
+    int64_t total;
+} plan;
+
+static void make_plan(plan *pl, int64_t Q, int64_t K, int64_t D, int64_t DV,
+                      posenc_attention_bias kind, int64_t rel) {
+    int64_t o = 0;
+    memset(pl, 0, sizeof *pl);
+#define TAKE(field, n) (pl->field = (size_t)o, o += (n))
+    TAKE(expk, (int64_t)(sizeof(posenc__expk) / sizeof(float)));
+    TAKE(kp, (K + PW - 1) / PW * PW * D);
+    TAKE(vp, K * ((DV + PW - 1) / PW * PW));
+    TAKE(acc, QB * ((DV + PW - 1) / PW * PW));
+    TAKE(tile, QB * TILE);
+    if (kind == POSENC_BIAS_T5) TAKE(t5, Q + K - 1);
+    if (kind == POSENC_BIAS_SHAW) {
+        TAKE(qak, QB * (2 * rel + 1));
+        TAKE(mass, QB * (2 * rel + 1));
+    }
+    if (kind == POSENC_BIAS_XL) {
+        TAKE(rp, (rel + PW - 1) / PW * PW * D);
+        TAKE(uk, K);
+        TAKE(qv, QB * D);
+        TAKE(g, QB * GW);
+    }
+#undef TAKE
+    pl->total = o;
+}
+
+int32_t posenc_attention_scratch_size(int32_t *floats, int32_t queries, int32_t keys,
+                                      int32_t dim, int32_t dim_v, posenc_attention_bias bias,
+                                      int32_t rel) {
+    if (!floats) return POSENC_E_NULL;
+    if (posenc__check_elems2(queries, dim) || posenc__check_elems2(keys, dim) ||
+        posenc__check_elems2(keys, dim_v))
+        return POSENC_E_SIZE;
+    if (bias < POSENC_BIAS_NONE || bias > POSENC_BIAS_XL) return POSENC_E_ENUM;
+    if ((bias == POSENC_BIAS_SHAW || bias == POSENC_BIAS_XL) &&
+        (rel < 1 || rel > POSENC_MAX_ELEMENTS))
+        return POSENC_E_SIZE;
+    plan pl;
+    make_plan(&pl, queries, keys, dim, dim_v, bias, rel);
+    if (pl.total > POSENC_MAX_ELEMENTS) return POSENC_E_SIZE;
+    *floats = (int32_t)pl.total;
+    return POSENC_OK;
+}
+
+static NOINLINE int all_finite(const float *a, size_t n) {
+    /* x * 0 is 0 for finite x and NaN otherwise; one branch per array */
+    float s = 0.0f;
+    for (size_t i = 0; i < n; i++) s += a[i] * 0.0f;
+    return s == 0.0f;
+}
+
+static int32_t validate(const job *jb, const float *scratch, int32_t scratch_floats, plan *pl) {
+    if (!jb->out || !jb->q || !jb->k || !jb->v || !scratch) return POSENC_E_NULL;
+    const int64_t Q = jb->Q, K = jb->K, H = jb->H, D = jb->D, DV = jb->DV;
+    if (posenc__check_elems3(Q, H, D) || posenc__check_elems3(K, H, D) ||
+        posenc__check_elems3(K, H, DV) || posenc__check_elems3(Q, H, DV))
+        return POSENC_E_SIZE;
+    if (jb->weights && posenc__check_elems3(H, Q, K)) return POSENC_E_SIZE;
+    if (jb->mask != POSENC_MASK_NONE && jb->mask != POSENC_MASK_CAUSAL_TOP_LEFT &&
+        jb->mask != POSENC_MASK_CAUSAL_BOTTOM_RIGHT)
+        return POSENC_E_ENUM;
+    if (!posenc__finite(jb->scale)) return POSENC_E_PARAM;
+    if (jb->offset < -(1 << 30) || jb->offset > (1 << 30)) return POSENC_E_PARAM;
+    int64_t rel = 0;
+    switch (jb->kind) {
+    case POSENC_BIAS_NONE:
+        if (jb->dense && posenc__check_elems3(H, Q, K)) return POSENC_E_SIZE;
+        break;
+    case POSENC_BIAS_ALIBI:
+        if (jb->form != POSENC_ALIBI_RELATIVE &&
+            jb->form != POSENC_ALIBI_SYMMETRIC &&
+            jb->form != POSENC_ALIBI_REFERENCE)
+            return POSENC_E_ENUM;
+        break;
+    case POSENC_BIAS_T5: {
+        if (!jb->t5) return POSENC_E_NULL;
+        if (posenc__check_elems2(jb->nb, H)) return POSENC_E_SIZE;
+        const int32_t half = jb->bidir ? jb->nb / 2 : jb->nb;
+        if (jb->nb < (jb->bidir ? 4 : 2)) return POSENC_E_SIZE;
+        if (jb->maxd <= half / 2) return POSENC_E_PARAM;
+        break;
+    }
+    case POSENC_BIAS_SHAW:
+        if (!jb->ak || !jb->av) return POSENC_E_NULL;
+        if (jb->kr < 1 || jb->kr >= (1 << 27)) return POSENC_E_SIZE;
+        rel = jb->kr;
+        if (posenc__check_elems2(2 * rel + 1, D) || posenc__check_elems2(2 * rel + 1, DV))
+            return POSENC_E_SIZE;
+        break;
+    case POSENC_BIAS_XL:
+        if (!jb->u || !jb->vb || !jb->r) return POSENC_E_NULL;
+        if (posenc__check_elems3(jb->rrows, H, D)) return POSENC_E_SIZE;
+        rel = jb->rrows;
+        break;
+    default:
+        return POSENC_E_ENUM;
+    }
+    make_plan(pl, Q, K, D, DV, jb->kind, rel);
+    if (pl->total > POSENC_MAX_ELEMENTS || scratch_floats < pl->total) return POSENC_E_SCRATCH;
+    /* Values: a NaN or infinity in the operands would turn into silent garbage. */
+    if (!all_finite(jb->q, (size_t)(Q * H * D)) || !all_finite(jb->k, (size_t)(K * H * D)) ||
+        !all_finite(jb->v, (size_t)(K * H * DV)))
+        return POSENC_E_PARAM;
+    if (jb->kind == POSENC_BIAS_NONE && jb->dense) {
+        const size_t n = (size_t)(H * Q * K);
+        for (size_t i = 0; i < n; i++)
+            if (!(jb->dense[i] < INFINITY)) return POSENC_E_PARAM; /* NaN or +inf */
+    }
+    if (jb->kind == POSENC_BIAS_T5 && !all_finite(jb->t5, (size_t)jb->nb * (size_t)H))
+        return POSENC_E_PARAM;
+    if (jb->kind == POSENC_BIAS_SHAW && (!all_finite(jb->ak, (size_t)(2 * rel + 1) * (size_t)D) ||
+                                         !all_finite(jb->av, (size_t)(2 * rel + 1) * (size_t)DV)))
+        return POSENC_E_PARAM;
+    if (jb->kind == POSENC_BIAS_XL &&
+        (!all_finite(jb->u, (size_t)(H * D)) || !all_finite(jb->vb, (size_t)(H * D)) ||
+         !all_finite(jb->r, (size_t)(rel * H * D))))
+        return POSENC_E_PARAM;
+    return POSENC_OK;
+}
+
+/* ---- the per-head loop ---- */
+
+typedef struct {
+    int32_t h, nq;
+    int32_t ii[QB];       /* query index of each block row (short blocks repeat the last) */
+    int64_t ipos[QB];     /* position of that query: ii + offset */
+    int64_t lim[QB];      /* last visible key (may be < 0: the row sees nothing) */
+    const float *qrow[QB];
+    float slope;          /* ALiBi */
+    const posenc__expk *expk;
+    float *kp, *vp, *tile, *t5, *qak, *mass, *rp, *uk, *qv, *g, *acc;
+} ctx;
+
+static inline int32_t clamp_i64(int64_t x, int32_t lo, int32_t hi) {
+    return x < lo ? lo : x > hi ? hi : (int32_t)x;
+}
+
+/* Logits of keys j0 .. j0+n-1 for the 4 block rows into cx->tile (row stride TILE); masked
+ * entries and the pad up to a multiple of 4 are -INFINITY. */
+static NOINLINE void scores(const job *jb, const ctx *cx, int32_t j0, int32_t n) {
+    const int32_t D = jb->D, K = jb->K, np = (n + PW - 1) / PW;
+    float *T = cx->tile;
+    /* XL adds its terms before scaling; everything else is scaled in the kernel's store */
+    const float scale = jb->scale, kscale = jb->kind == POSENC_BIAS_XL ? 1.0f : scale;
+    kernel_qk_packed(cx->qrow, cx->kp + (size_t)(j0 / PW) * D * PW, np, D, kscale, T, TILE);
+    if (jb->kind == POSENC_BIAS_XL) {
+        /* content bias u.k_j, then the position term (q_i + v).r[c], c = j + K-1 - ipos: the four
+         * rows need r rows [a, b], computed once for all of them on panel-aligned rows. */
+        const int32_t last = jb->rrows - 1;
+        const int32_t a = clamp_i64(j0 + (int64_t)K - 1 - cx->ipos[QB - 1], 0, last);
+        const int32_t b = clamp_i64(j0 + (int64_t)n - 1 + K - 1 - cx->ipos[0], 0, last);
+        const int32_t pa = a / PW, pb = b / PW;
+        const float *qv[QB] = {cx->qv, cx->qv + D, cx->qv + 2 * (size_t)D, cx->qv + 3 * (size_t)D};
+        kernel_qk_packed(qv, cx->rp + (size_t)pa * D * PW, pb - pa + 1, D, 1.0f, cx->g, GW);
+        for (int r = 0; r < QB; r++)
+            for (int32_t c = 0; c < n; c++) {
+                const int64_t j = j0 + c;
+                const int32_t row = clamp_i64(j + K - 1 - cx->ipos[r], 0, last);
+                float *t = &T[r * TILE + c];
+                *t = (*t + cx->uk[j] + cx->g[r * GW + row - pa * PW]) * scale;
+            }
+    }
+    for (int r = 0; r < QB; r++) {
+        float *t = T + (size_t)r * TILE;
+        const int64_t ip = cx->ipos[r];
+        int32_t c;
+        switch (jb->kind) {
+        case POSENC_BIAS_NONE:
+            if (jb->dense) {
+                const float *b = jb->dense + ((size_t)cx->h * jb->Q + cx->ii[r]) * K + j0;
+                for (c = 0; c < n; c++) t[c] += b[c];
+            }
+            break;
+        case POSENC_BIAS_ALIBI: {
+            const double m = cx->slope;
+            for (c = 0; c < n; c++) {
+                const int64_t j = j0 + c, rp = j - ip;
+                const double x = jb->form == POSENC_ALIBI_RELATIVE   ? (double)rp
+                                 : jb->form == POSENC_ALIBI_SYMMETRIC ? -(double)(rp < 0 ? -rp : rp)
+                                                                              : (double)j;
+                t[c] += (float)(m * x);
+            }
+            break;
+        }
+        case POSENC_BIAS_T5: {
+            /* t5[idx] holds the bias of rp = idx - (offset + Q - 1) */
+            const float *tb = cx->t5 + (j0 - cx->ii[r] + jb->Q - 1);
+            for (c = 0; c < n; c++) t[c] += tb[c];
+            break;
+        }
+        case POSENC_BIAS_SHAW: {
+            const float *qa = cx->qak + (size_t)r * (2 * jb->kr + 1);
+            for (c = 0; c < n; c++) {
+                const int64_t rp = j0 + c - ip;
+                t[c] += scale * qa[clamp_i64(rp, -jb->kr, jb->kr) + jb->kr];
+            }
+            break;
+        }
+        default:
+            break;
+        }
+        const int64_t first_masked = cx->lim[r] + 1 - j0;
+        for (c = first_masked < 0 ? 0 : first_masked < n ? (int32_t)first_masked : n; c < n; c++)
+            t[c] = -INFINITY;
+        for (c = n; c % 4; c++) t[c] = -INFINITY;
+    }
+}
+
+static NOINLINE float row_max(const float *t, int32_t n4) {
+    pv4 m = pv4_splat(-INFINITY);
+    for (int32_t c = 0; c < n4; c += 4) m = pv4_max(m, pv4_load(t + c));
+    return pv4_hmax(m);
+}
+
+/* t[c] = exp(t[c] - m) over a multiple of 4; returns the sum. kmem holds posenc__expk in
+ * scratch memory (see posenc__expk: constants as loop-invariant locals, not v128.const). */
+static NOINLINE float exp_sum(float *t, int32_t n4, float m, const posenc__expk *kmem) {
+    const posenc__expk k = *kmem;
+    const pv4 mv = pv4_splat(m);
+    pv4 s = pv4_splat(0.0f);
+    for (int32_t c = 0; c < n4; c += 4) {
+        const pv4 e = posenc__exp4k(pv4_sub(pv4_load(t + c), mv), &k);
+        pv4_store(t + c, e);
+        s = pv4_add(s, e);
+    }
+    return pv4_hsum(s);
+}
+
+static inline float exp1(float x) {
+    float r[4];
+    pv4_store(r, posenc__exp4(pv4_splat(x)));
+    return r[0];
+}
+
+static void shaw_mass(const job *jb, const ctx *cx, int r, const float *p, int32_t j0, int32_t n) {
+    float *mass = cx->mass + (size_t)r * (2 * jb->kr + 1);
+    for (int32_t c = 0; c < n; c++) {
+        const int64_t rp = j0 + c - cx->ipos[r];
+        mass[clamp_i64(rp, -jb->kr, jb->kr) + jb->kr] += p[c];
+    }
+}
+
+static NOINLINE void run_head(const job *jb, const plan *pl, float *scratch, int32_t h) {
+    const int32_t Q = jb->Q, K = jb->K, H = jb->H, D = jb->D, DV = jb->DV;
+    ctx cx;
+    memset(&cx, 0, sizeof cx);
+    cx.h = h;
+    cx.kp = scratch + pl->kp;
+    cx.vp = scratch + pl->vp;
+    cx.expk = (const posenc__expk *)(const void *)(scratch + pl->expk);
+    cx.acc = scratch + pl->acc;
+    cx.tile = scratch + pl->tile;
+    cx.t5 = scratch + pl->t5;
+    cx.qak = scratch + pl->qak;
+    cx.mass = scratch + pl->mass;
+    cx.rp = scratch + pl->rp;
+    cx.uk = scratch + pl->uk;
+    cx.qv = scratch + pl->qv;
+    cx.g = scratch + pl->g;
+
+    /* pack K_h (and XL's r_h) into transposed panels of 8, zero-padded */
+    const int32_t kpanels = (K + PW - 1) / PW;
+    for (int32_t p = 0; p < kpanels; p++)
+        for (int32_t c = 0; c < PW; c++) {
+            const int32_t j = p * PW + c;
+            float *dst = cx.kp + (size_t)p * D * PW + c;
+            const float *src = jb->k + ((size_t)j * H + h) * D;
+            for (int32_t d = 0; d < D; d++) dst[(size_t)d * PW] = j < K ? src[d] : 0.0f;
+        }
+    /* pack V_h into column panels of 8 (zero-padded columns) */
+    const int32_t nc = (DV + PW - 1) / PW, DV8 = nc * PW;
+    for (int32_t c = 0; c < nc; c++)
+        for (int32_t j = 0; j < K; j++) {
+            float *dst = cx.vp + ((size_t)c * K + j) * PW;
+            const float *src = jb->v + ((size_t)j * H + h) * DV + (size_t)c * PW;
+            for (int32_t l = 0; l < PW; l++) dst[l] = c * PW + l < DV ? src[l] : 0.0f;
+        }
+    const int32_t R = jb->kind == POSENC_BIAS_SHAW ? 2 * jb->kr + 1 : 0;
+    switch (jb->kind) {
+    case POSENC_BIAS_ALIBI:
+        cx.slope = (float)posenc__alibi_slope(h, H);
+        break;
+    case POSENC_BIAS_T5:
+        for (int32_t t = 0; t < Q + K - 1; t++) {
+            const int64_t rp = (int64_t)t - ((int64_t)jb->offset + Q - 1);
+            cx.t5[t] = jb->t5[(size_t)posenc__t5_bucket(rp, jb->bidir, jb->nb, jb->maxd) * H + h];
+        }
+        break;
+    case POSENC_BIAS_XL: {
+        const int32_t rpanels = (jb->rrows + PW - 1) / PW;
+        for (int32_t p = 0; p < rpanels; p++)
+            for (int32_t c = 0; c < PW; c++) {
+                const int32_t j = p * PW + c;
+                float *dst = cx.rp + (size_t)p * D * PW + c;
+                const float *src = jb->r + ((size_t)j * H + h) * D;
+                for (int32_t d = 0; d < D; d++) dst[(size_t)d * PW] = j < jb->rrows ? src[d] : 0.0f;
+            }
+        for (int32_t j = 0; j < K; j++)
+            cx.uk[j] = dot(jb->u + (size_t)h * D, jb->k + ((size_t)j * H + h) * D, D);
+        break;
+    }
+    default:
+        break;
+    }
+
+    for (int32_t i0 = 0; i0 < Q; i0 += QB) {
+        cx.nq = Q - i0 < QB ? Q - i0 : QB;
+        int64_t maxlim = -1;
+        for (int r = 0; r < QB; r++) {
+            const int32_t i = i0 + (r < cx.nq ? r : cx.nq - 1);
+            cx.ii[r] = i;
+            cx.ipos[r] = (int64_t)i + jb->offset;
+            cx.qrow[r] = jb->q + ((size_t)i * H + h) * D;
+            int64_t lim = K - 1;
+            if (jb->mask == POSENC_MASK_CAUSAL_TOP_LEFT) lim = i;
+            if (jb->mask == POSENC_MASK_CAUSAL_BOTTOM_RIGHT) lim = (int64_t)i + K - Q;
+            cx.lim[r] = lim < K - 1 ? lim : K - 1;
+            if (cx.lim[r] > maxlim) maxlim = cx.lim[r];
+        }
+        const int32_t jend = (int32_t)(maxlim + 1); /* keys beyond are masked for every row */
+        if (jb->kind == POSENC_BIAS_SHAW) {
+            for (int r = 0; r < QB; r++)
+                for (int32_t b = 0; b < R; b++)
+                    cx.qak[(size_t)r * R + b] = dot(cx.qrow[r], jb->ak + (size_t)b * D, D);
+            memset(cx.mass, 0, sizeof(float) * QB * (size_t)R);
+        }
+        if (jb->kind == POSENC_BIAS_XL)
+            for (int r = 0; r < QB; r++)
+                for (int32_t d = 0; d < D; d++)
+                    cx.qv[(size_t)r * D + d] = cx.qrow[r][d] + jb->vb[(size_t)h * D + d];
+        memset(cx.acc, 0, sizeof(float) * QB * (size_t)DV8);
+        float m[QB], l[QB];
+        for (int r = 0; r < QB; r++) m[r] = -INFINITY, l[r] = 0.0f;
+
+        if (jb->weights) {
+            /* exact path: logits into the weights rows, row softmax, then P V */
+            float *wrow[QB];
+            for (int r = 0; r < QB; r++) wrow[r] = jb->weights + ((size_t)h * Q + cx.ii[r]) * K;
+            for (int32_t j0 = 0; j0 < jend; j0 += TILE) {
+                const int32_t n = jend - j0 < TILE ? jend - j0 : TILE;
+                scores(jb, &cx, j0, n);
+                for (int r = 0; r < cx.nq; r++)
+                    memcpy(wrow[r] + j0, cx.tile + (size_t)r * TILE, sizeof(float) * n);
+            }
+            for (int r = 0; r < cx.nq; r++) {
+                float *w = wrow[r];
+                float mx = -INFINITY;
+                for (int32_t j = 0; j < jend; j++) mx = w[j] > mx ? w[j] : mx;
+                if (mx == -INFINITY) {
+                    memset(w, 0, sizeof(float) * K);
+                    continue;
+                }
+                const int32_t n4 = jend / 4 * 4;
+                float sum = exp_sum(w, n4, mx, cx.expk);
+                for (int32_t j = n4; j < jend; j++) sum += (w[j] = exp1(w[j] - mx));
+                const float inv = 1.0f / sum;
+                for (int32_t j = 0; j < jend; j++) w[j] *= inv;
+                memset(w + jend, 0, sizeof(float) * (size_t)(K - jend));
+                l[r] = 1.0f;
+            }
+            for (int32_t j0 = 0; j0 < jend; j0 += TILE) {
+                const int32_t n = jend - j0 < TILE ? jend - j0 : TILE;
+                const float *prow[QB];
+                for (int r = 0; r < QB; r++) prow[r] = wrow[r] + j0;
+                kernel_pv_rows(prow, n, cx.vp + (size_t)j0 * PW, nc, (size_t)K * PW, cx.acc, DV8);
+                if (jb->kind == POSENC_BIAS_SHAW)
+                    for (int r = 0; r < cx.nq; r++) shaw_mass(jb, &cx, r, prow[r], j0, n);
+            }
+        } else {
+            /* tiled path: online softmax, nothing of size queries x keys */
+            for (int32_t j0 = 0; j0 < jend; j0 += TILE) {
+                const int32_t n = jend - j0 < TILE ? jend - j0 : TILE, n4 = (n + 3) / 4 * 4;
+                scores(jb, &cx, j0, n);
+                for (int r = 0; r < QB; r++) {
+                    float *t = cx.tile + (size_t)r * TILE;
+                    const float mx = row_max(t, n4);
+                    const float mnew = mx > m[r] ? mx : m[r];
+                    if (mnew == -INFINITY) { /* nothing visible yet: weights stay 0 */
+                        memset(t, 0, sizeof(float) * n4);
+                        continue;
+                    }
+                    const float corr = exp1(m[r] - mnew); /* 0 when m was -inf */
+                    const float sum = exp_sum(t, n4, mnew, cx.expk);
+                    if (corr != 1.0f) {
+                        float *a = cx.acc + (size_t)r * DV8;
+                        for (int32_t c = 0; c < DV; c++) a[c] *= corr;
+                        if (R) {
+                            float *ms = cx.mass + (size_t)r * R;
+                            for (int32_t b = 0; b < R; b++) ms[b] *= corr;
+                        }
+                    }
+                    l[r] = l[r] * corr + sum;
+                    m[r] = mnew;
+                }
+                const float *prow[QB] = {cx.tile, cx.tile + TILE, cx.tile + 2 * TILE, cx.tile + 3 * TILE};
+                kernel_pv_rows(prow, n, cx.vp + (size_t)j0 * PW, nc, (size_t)K * PW, cx.acc, DV8);
+                if (jb->kind == POSENC_BIAS_SHAW)
+                    for (int r = 0; r < cx.nq; r++) shaw_mass(jb, &cx, r, prow[r], j0, n);
+            }
+        }
+
+        for (int r = 0; r < cx.nq; r++) {
+            float *o = jb->out + ((size_t)cx.ii[r] * H + h) * DV;
+            const float *a = cx.acc + (size_t)r * DV8;
+            if (l[r] == 0.0f) { /* a fully masked row */
+                memset(o, 0, sizeof(float) * DV);
+                continue;
+            }
+            const float inv = 1.0f / l[r];
+            for (int32_t c = 0; c < DV; c++) o[c] = a[c] * inv;
+            if (R) { /* Shaw's value term: sum_j p_ij aV[idx] = sum_b mass_b aV[b] */
+                const float *ms = cx.mass + (size_t)r * R;
+                for (int32_t b = 0; b < R; b++) {
+                    const float wb = ms[b] * inv;
+                    if (wb == 0.0f) continue;
+                    const float *avb = jb->av + (size_t)b * DV;
+                    for (int32_t c = 0; c < DV; c++) o[c] += wb * avb[c];
+                }
+            }
+        }
+    }
+}
+
+static int32_t attend(job *jb, double scale, float *scratch, int32_t scratch_floats) {
+    if (!posenc__finite(scale) || fabs(scale) > 3.0e38) return POSENC_E_PARAM;
+    jb->scale = (float)scale;
+    plan pl;
+    int32_t st = validate(jb, scratch, scratch_floats, &pl);
+    if (st) return st;
+    const posenc__expk k = posenc__expk_make();
+    memcpy(scratch + pl.expk, &k, sizeof k);
+    for (int32_t h = 0; h < jb->H; h++) run_head(jb, &pl, scratch, h);
+    return POSENC_OK;
+}
+
+#define FILL_COMMON(jb)                                                                        \
+    job jb;                                                                                    \
+    memset(&jb, 0, sizeof jb);                                                                 \
+    jb.out = out, jb.weights = weights, jb.q = q, jb.k = k, jb.v = v;                          \
+    jb.Q = queries, jb.K = keys, jb.H = heads, jb.D = dim, jb.DV = dim_v;                      \
+    jb.mask = mask, jb.offset = offset
+
+int32_t posenc_attention(POSENC_ATTENTION_ARGS, const float *bias) {
+    FILL_COMMON(jb);
+    jb.kind = POSENC_BIAS_NONE;
+    jb.dense = bias;
+    return attend(&jb, scale, scratch, scratch_floats);
+}
+
+int32_t posenc_attention_alibi(POSENC_ATTENTION_ARGS, posenc_alibi_form form) {
+    FILL_COMMON(jb);
+    jb.kind = POSENC_BIAS_ALIBI;
+    jb.form = form;
+    return attend(&jb, scale, scratch, scratch_floats);
+}
+
+int32_t posenc_attention_t5(POSENC_ATTENTION_ARGS, const float *table, int32_t bidirectional,
+                            int32_t num_buckets, int32_t max_distance) {
+    FILL_COMMON(jb);
+    jb.kind = POSENC_BIAS_T5;
+    jb.t5 = table;
+    jb.bidir = bidirectional ? 1 : 0;
+    jb.nb = num_buckets;
+    jb.maxd = max_distance;
+    return attend(&jb, scale, scratch, scratch_floats);
+}
+
+int32_t posenc_attention_shaw(POSENC_ATTENTION_ARGS, const float *a_k, const float *a_v,
+                              int32_t max_relative) {
+    FILL_COMMON(jb);
+    jb.kind = POSENC_BIAS_SHAW;
+    jb.ak = a_k;
+    jb.av = a_v;
+    jb.kr = max_relative;
+    return attend(&jb, scale, scratch, scratch_floats);
+}
+
+int32_t posenc_attention_xl(POSENC_ATTENTION_ARGS, const float *u, const float *vb,
+                            const float *r, int32_t r_rows) {
+    FILL_COMMON(jb);
+    jb.kind = POSENC_BIAS_XL;
+    jb.u = u;
+    jb.vb = vb;
+    jb.r = r;
+    jb.rrows = r_rows;
+    return attend(&jb, scale, scratch, scratch_floats);
+}
+
+/* ---- projections ---- */
+
+int32_t posenc_matmul(float *out, const float *a, const float *b, int32_t m, int32_t kdim,
+                      int32_t n) {
+    if (!out || !a || !b) return POSENC_E_NULL;
+    if (posenc__check_elems2(m, kdim) || posenc__check_elems2(kdim, n) || posenc__check_elems2(m, n))
+        return POSENC_E_SIZE;
+    if (!all_finite(a, (size_t)m * kdim) || !all_finite(b, (size_t)kdim * n)) return POSENC_E_PARAM;
+    enum { NPAN = 8 };
+    float tmp[QB * NPAN * PW];
+    const int32_t nfull = n / PW * PW;
+    for (int32_t i0 = 0; i0 < m; i0 += QB) {
+        const int32_t nq = m - i0 < QB ? m - i0 : QB;
+        const float *rows[QB];
+        for (int r = 0; r < QB; r++) rows[r] = a + (size_t)(i0 + (r < nq ? r : nq - 1)) * kdim;
+        for (int32_t c0 = 0; c0 < nfull; c0 += NPAN * PW) {
+            const int32_t np = (nfull - c0) / PW < NPAN ? (nfull - c0) / PW : NPAN;
+            posenc__attn_kernel_qk(rows, b + c0, np, kdim, PW, (size_t)n, 1.0f, tmp, NPAN * PW);
+            for (int r = 0; r < nq; r++)
+                memcpy(out + (size_t)(i0 + r) * n + c0, tmp + r * NPAN * PW,
+                       sizeof(float) * (size_t)np * PW);
+        }
+        for (int r = 0; r < nq; r++)
+            for (int32_t c = nfull; c < n; c++) {
+                float s = 0.0f;
+                for (int32_t d = 0; d < kdim; d++) s += rows[r][d] * b[(size_t)d * n + c];
+                out[(size_t)(i0 + r) * n + c] = s;
+            }
+    }
+    return POSENC_OK;
+}

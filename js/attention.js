@@ -1,0 +1,333 @@
+// Attention family (SPEC.md sections 6-7): multi-head scaled dot-product attention with fused
+// positional biases, and selfAttention, one whole layer from context-free token vectors.
+import { PosencBuffer } from './core.js';
+import { PosencError, Status } from './errors.js';
+import { bool, choice, elements, fail, int, num, options, show } from './validate.js';
+
+export const ALIGN = { 'top-left': 1, 'bottom-right': 2 };
+export const BIAS_KIND = { none: 0, alibi: 1, t5: 2, shaw: 3, xl: 4 };
+export const ALIBI_FORM = { relative: 0, symmetric: 1, reference: 2 };
+const ENCODINGS = ['none', 'sinusoidal', 'learned', 'rope', 'alibi', 't5', 'xl', 'shaw'];
+const OFFSET_MAX = 2 ** 30;
+
+const isArrayLike = (x) => x instanceof Float32Array || x instanceof PosencBuffer;
+
+/** Length of a Float32Array or float32 PosencBuffer, or a PosencError naming `name`. */
+function f32Length(fn, name, x, what) {
+  if (x === undefined) throw new PosencError(Status.E_MISSING, `posenc.${fn}: ${name} is required (${what})`, name);
+  if (!isArrayLike(x) || (x instanceof PosencBuffer && x.type !== Float32Array)) {
+    throw fail(fn, name, Status.E_PARAM, what, x);
+  }
+  return x.length;
+}
+
+/** rows of a [rows][width] table given as a flat array: length must be a positive multiple. */
+function rowsOf(fn, name, x, width, what) {
+  const n = f32Length(fn, name, x, what);
+  if (n === 0 || n % width) throw fail(fn, name, Status.E_SCRATCH, what, x);
+  return n / width;
+}
+
+/** Validated bias descriptor -> { kind, args(ptrs), rel, setup(scope) } for the C call. */
+function parseBias(fn, bias, { heads, queries, keys, dim, dimV }) {
+  if (bias === undefined || bias === null) return { kind: 'none', rel: 0, ptrs: () => [0] };
+  if (isArrayLike(bias)) {
+    const n = elements(fn, 'heads * queries * keys', heads, queries, keys);
+    return { kind: 'none', rel: 0, ptrs: (s) => [s.in('bias', bias, Float32Array, n)] };
+  }
+  if (typeof bias !== 'object' || Array.isArray(bias)) {
+    throw fail(fn, 'bias', Status.E_PARAM, "a Float32Array [heads][queries][keys] or { type: 'alibi' | 't5' | 'shaw' | 'xl', ... }", bias);
+  }
+  const type = bias.type;
+  switch (type) {
+    case 'alibi': {
+      const b = options(fn, bias, ['type', 'form']);
+      const form = choice(fn, 'bias.form', b.form, ALIBI_FORM, 'relative');
+      return { kind: 'alibi', rel: 0, ptrs: () => [form] };
+    }
+    case 't5': {
+      const b = options(fn, bias, ['type', 'weights', 'bidirectional', 'numBuckets', 'maxDistance']);
+      const bidirectional = bool(fn, 'bias.bidirectional', b.bidirectional, true);
+      const numBuckets = int(fn, 'bias.numBuckets', b.numBuckets, { min: bidirectional ? 4 : 2, max: 2 ** 20, def: 32 });
+      const maxExact = (bidirectional ? numBuckets >> 1 : numBuckets) >> 1;
+      const maxDistance = int(fn, 'bias.maxDistance', b.maxDistance, { min: maxExact + 1, def: 128 });
+      const n = elements(fn, 'numBuckets * heads', numBuckets, heads);
+      f32Length(fn, 'bias.weights', b.weights, `a Float32Array [numBuckets][heads] of length ${n}`);
+      return {
+        kind: 't5',
+        rel: 0,
+        ptrs: (s) => [s.in('bias.weights', b.weights, Float32Array, n), bidirectional ? 1 : 0, numBuckets, maxDistance],
+      };
+    }
+    case 'shaw': {
+      const b = options(fn, bias, ['type', 'aK', 'aV', 'maxRelative']);
+      const k = int(fn, 'bias.maxRelative', b.maxRelative, { min: 1, max: 2 ** 26 });
+      const nk = elements(fn, '(2 * maxRelative + 1) * dim', 2 * k + 1, dim);
+      const nv = elements(fn, '(2 * maxRelative + 1) * dimV', 2 * k + 1, dimV);
+      return {
+        kind: 'shaw',
+        rel: k,
+        ptrs: (s) => [s.in('bias.aK', b.aK, Float32Array, nk), s.in('bias.aV', b.aV, Float32Array, nv), k],
+      };
+    }
+    case 'xl': {
+      const b = options(fn, bias, ['type', 'u', 'v', 'r']);
+      const hd = elements(fn, 'heads * dim', heads, dim);
+      const rows = rowsOf(fn, 'bias.r', b.r, hd, `a Float32Array [rRows][heads][dim] (a positive multiple of ${hd} long)`);
+      return {
+        kind: 'xl',
+        rel: rows,
+        ptrs: (s) => [s.in('bias.u', b.u, Float32Array, hd), s.in('bias.v', b.v, Float32Array, hd), s.in('bias.r', b.r, Float32Array, rows * hd), rows],
+      };
+    }
+    default:
+      throw fail(fn, 'bias.type', Status.E_ENUM, "one of 'alibi', 't5', 'shaw', 'xl' (or pass a Float32Array)", type);
+  }
+}
+
+const CNAME = { none: 'posenc_attention', alibi: 'posenc_attention_alibi', t5: 'posenc_attention_t5', shaw: 'posenc_attention_shaw', xl: 'posenc_attention_xl' };
+
+export function attentionFamily(core) {
+  /** The C call on heap pointers; used by attention() and selfAttention(). */
+  function attendPtrs(s, { qp, kp, vp, queries, keys, heads, dim, dimV, scale, mask, offset, bias, outPtr, weightsPtr }) {
+    const sz = s.alloc(Int32Array, 1);
+    s.call('posenc_attention_scratch_size', sz, queries, keys, dim, dimV, BIAS_KIND[bias.kind], bias.rel);
+    const floats = core.view(Int32Array, sz, 1)[0];
+    const scratch = s.alloc(Float32Array, floats, false);
+    const extra = bias.ptrs(s);
+    s.call(CNAME[bias.kind], outPtr, weightsPtr, qp, kp, vp, queries, keys, heads, dim, dimV, scale, mask, offset, scratch, floats, ...extra);
+  }
+
+  return {
+    attention(opts) {
+      const fn = 'attention';
+      const o = options(fn, opts, ['q', 'k', 'v', 'queries', 'keys', 'dim', 'dimV', 'heads', 'scale', 'causal', 'align', 'offset', 'bias', 'returnWeights', 'out']);
+      const queries = int(fn, 'queries', o.queries);
+      const keys = int(fn, 'keys', o.keys, { def: queries });
+      const dim = int(fn, 'dim', o.dim);
+      const dimV = int(fn, 'dimV', o.dimV, { def: dim });
+      const heads = int(fn, 'heads', o.heads, { def: 1 });
+      const scale = num(fn, 'scale', o.scale, { min: -3e38, max: 3e38, def: 1 / Math.sqrt(dim) });
+      const causal = bool(fn, 'causal', o.causal, false);
+      const alignV = choice(fn, 'align', o.align, ALIGN, 'top-left');
+      const offset = int(fn, 'offset', o.offset, { min: -OFFSET_MAX, max: OFFSET_MAX, def: alignV === ALIGN['bottom-right'] ? keys - queries : 0 });
+      const returnWeights = bool(fn, 'returnWeights', o.returnWeights, false);
+      const nq = elements(fn, 'queries * heads * dim', queries, heads, dim);
+      const nk = elements(fn, 'keys * heads * dim', keys, heads, dim);
+      const nv = elements(fn, 'keys * heads * dimV', keys, heads, dimV);
+      const no = elements(fn, 'queries * heads * dimV', queries, heads, dimV);
+      const nw = returnWeights ? elements(fn, 'heads * queries * keys', heads, queries, keys) : 0;
+      const bias = parseBias(fn, o.bias, { heads, queries, keys, dim, dimV });
+      return core.run(fn, (s) => {
+        const qp = s.in('q', o.q, Float32Array, nq);
+        const kp = s.in('k', o.k, Float32Array, nk);
+        const vp = s.in('v', o.v, Float32Array, nv);
+        const out = s.out('out', o.out, Float32Array, no);
+        const w = returnWeights ? s.out('weights', undefined, Float32Array, nw) : null;
+        attendPtrs(s, {
+          qp, kp, vp, queries, keys, heads, dim, dimV, scale, offset, bias,
+          mask: causal ? alignV : 0, outPtr: out.ptr, weightsPtr: w ? w.ptr : 0,
+        });
+        return { output: out.take(), weights: w ? w.take() : null };
+      });
+    },
+
+    /** out[m][n] = a[m][k] . b[k][n] (row-major float32). */
+    matmul(a, b, opts) {
+      const fn = 'matmul';
+      const o = options(fn, opts, ['m', 'k', 'n', 'out']);
+      const m = int(fn, 'm', o.m);
+      const k = int(fn, 'k', o.k);
+      const n = int(fn, 'n', o.n);
+      const na = elements(fn, 'm * k', m, k);
+      const nb = elements(fn, 'k * n', k, n);
+      const no = elements(fn, 'm * n', m, n);
+      return core.run(fn, (s) => {
+        const ap = s.in('a', a, Float32Array, na);
+        const bp = s.in('b', b, Float32Array, nb);
+        const out = s.out('out', o.out, Float32Array, no);
+        s.call('posenc_matmul', out.ptr, ap, bp, m, k, n);
+        return out.take();
+      });
+    },
+
+    selfAttention(opts) {
+      const fn = 'selfAttention';
+      const o = options(fn, opts, ['tokens', 'length', 'dModel', 'wq', 'wk', 'wv', 'heads', 'encoding', 'causal', 'returnWeights']);
+      const dModel = int(fn, 'dModel', o.dModel);
+      const length = o.length !== undefined
+        ? int(fn, 'length', o.length)
+        : rowsOf(fn, 'tokens', o.tokens, dModel, `a Float32Array [length][dModel] (a positive multiple of ${dModel} long)`);
+      const heads = int(fn, 'heads', o.heads, { def: 1 });
+      if (dModel % heads) throw fail(fn, 'heads', Status.E_PARAM, `a divisor of dModel = ${dModel}`, heads);
+      const dHead = dModel / heads;
+      const causal = bool(fn, 'causal', o.causal, false);
+      const returnWeights = bool(fn, 'returnWeights', o.returnWeights, true);
+      const T = length;
+      const nx = elements(fn, 'length * dModel', T, dModel);
+      const nw = elements(fn, 'dModel * dModel', dModel, dModel);
+      const nWeights = returnWeights ? elements(fn, 'heads * length * length', heads, T, T) : 0;
+      const enc = parseEncoding(fn, o.encoding, { T, dModel, heads, dHead, causal });
+      return core.run(fn, (s) => {
+        let xp = s.in('tokens', o.tokens, Float32Array, nx);
+        const wq = s.in('wq', o.wq, Float32Array, nw);
+        const wk = s.in('wk', o.wk, Float32Array, nw);
+        const wv = s.in('wv', o.wv, Float32Array, nw);
+        // Additive absolute encodings join the input before the projections (x_p + PE[p]).
+        if (enc.type === 'sinusoidal' || enc.type === 'learned') {
+          // never add into the caller's tokens (a PosencBuffer is used in place)
+          const copy = s.alloc(Float32Array, nx, false);
+          core.view(Float32Array, copy, nx).set(core.view(Float32Array, xp, nx));
+          xp = copy;
+          const x = core.view(Float32Array, xp, nx);
+          let pe;
+          if (enc.type === 'sinusoidal') {
+            const pp = s.alloc(Float32Array, nx, false);
+            s.call('posenc_sinusoidal_fill', pp, T, dModel, enc.base, 0, 0, 0, enc.offset);
+            pe = core.view(Float32Array, pp, nx);
+          } else {
+            const tp = s.in('encoding.table', enc.table, Float32Array, enc.tableRows * dModel);
+            pe = core.view(Float32Array, tp + enc.offset * dModel * 4, nx);
+          }
+          for (let i = 0; i < nx; i++) x[i] += pe[i];
+        }
+        const qp = s.alloc(Float32Array, nx, false);
+        const kp = s.alloc(Float32Array, nx, false);
+        const vp = s.alloc(Float32Array, nx, false);
+        s.call('posenc_matmul', qp, xp, wq, T, dModel, dModel);
+        s.call('posenc_matmul', kp, xp, wk, T, dModel, dModel);
+        s.call('posenc_matmul', vp, xp, wv, T, dModel, dModel);
+        if (enc.type === 'rope') enc.rotate(s, core, qp, kp);
+        let bias = { kind: 'none', rel: 0, ptrs: () => [0] };
+        if (enc.bias) bias = enc.bias(s, core);
+        const outPtr = s.alloc(Float32Array, nx, false);
+        const wPtr = returnWeights ? s.alloc(Float32Array, nWeights, false) : 0;
+        attendPtrs(s, {
+          qp, kp, vp, queries: T, keys: T, heads, dim: dHead, dimV: dHead, scale: enc.scale ?? 1 / Math.sqrt(dHead),
+          mask: causal ? ALIGN['top-left'] : 0, offset: 0, bias, outPtr, weightsPtr: wPtr,
+        });
+        const output = core.view(Float32Array, outPtr, nx).slice();
+        const pooled = new Float32Array(dModel);
+        const acc = new Float64Array(dModel);
+        for (let t = 0; t < T; t++) for (let c = 0; c < dModel; c++) acc[c] += output[t * dModel + c];
+        for (let c = 0; c < dModel; c++) pooled[c] = acc[c] / T;
+        return { output, weights: returnWeights ? core.view(Float32Array, wPtr, nWeights).slice() : null, pooled };
+      });
+    },
+  };
+}
+
+/** selfAttention's encoding option -> a plan of what to add, rotate or bias. */
+function parseEncoding(fn, encoding, { T, dModel, heads, dHead, causal }) {
+  if (encoding === undefined) return { type: 'none' };
+  if (encoding === null || typeof encoding !== 'object' || Array.isArray(encoding)) {
+    throw fail(fn, 'encoding', Status.E_PARAM, `an object { type: ${ENCODINGS.map((e) => `'${e}'`).join(' | ')}, ... }`, encoding);
+  }
+  const type = encoding.type ?? 'none';
+  if (!ENCODINGS.includes(type)) {
+    throw fail(fn, 'encoding.type', Status.E_ENUM, `one of ${ENCODINGS.map((e) => `'${e}'`).join(', ')}`, type);
+  }
+  const name = (k) => `encoding.${k}`;
+  switch (type) {
+    case 'none':
+      options(fn, encoding, ['type']);
+      return { type };
+    case 'sinusoidal': {
+      const e = options(fn, encoding, ['type', 'base', 'offset']);
+      if (dModel % 2) throw fail(fn, 'dModel', Status.E_ODD, "even for encoding 'sinusoidal'", dModel);
+      return {
+        type,
+        base: num(fn, name('base'), e.base, { gt: 1, def: 10000 }),
+        offset: int(fn, name('offset'), e.offset, { min: -OFFSET_MAX, max: OFFSET_MAX, def: 0 }),
+      };
+    }
+    case 'learned': {
+      const e = options(fn, encoding, ['type', 'table', 'offset']);
+      const rows = rowsOf(fn, name('table'), e.table, dModel, `a Float32Array [rows >= length][dModel] (a positive multiple of ${dModel} long)`);
+      const offset = int(fn, name('offset'), e.offset, { min: 0, max: Math.max(0, rows - T), def: 0 });
+      if (rows < T + offset) throw fail(fn, name('table'), Status.E_RANGE, `at least ${T + offset} rows of ${dModel} (length + offset)`, e.table);
+      return { type, table: e.table, tableRows: rows, offset };
+    }
+    case 'rope': {
+      const e = options(fn, encoding, ['type', 'base', 'offset', 'layout']);
+      if (dHead % 2) throw fail(fn, 'dModel / heads', Status.E_ODD, "even for encoding 'rope'", dHead);
+      const base = num(fn, name('base'), e.base, { gt: 1, def: 10000 });
+      const offset = int(fn, name('offset'), e.offset, { min: -OFFSET_MAX, max: OFFSET_MAX, def: 0 });
+      const layout = choice(fn, name('layout'), e.layout, { half: 1, interleaved: 0 }, 'half');
+      return { type, rotate: (s, core, qp, kp) => ropeRotate(fn, s, core, { qp, kp, T, heads, dHead, base, offset, layout }) };
+    }
+    case 'alibi': {
+      const e = options(fn, encoding, ['type', 'form']);
+      const form = choice(fn, name('form'), e.form, ALIBI_FORM, causal ? 'relative' : 'symmetric');
+      return { type, bias: () => ({ kind: 'alibi', rel: 0, ptrs: () => [form] }) };
+    }
+    case 't5': {
+      const e = options(fn, encoding, ['type', 'weights', 'bidirectional', 'numBuckets', 'maxDistance']);
+      const bidirectional = bool(fn, name('bidirectional'), e.bidirectional, !causal);
+      const numBuckets = int(fn, name('numBuckets'), e.numBuckets, { min: bidirectional ? 4 : 2, max: 2 ** 20, def: 32 });
+      const maxExact = (bidirectional ? numBuckets >> 1 : numBuckets) >> 1;
+      const maxDistance = int(fn, name('maxDistance'), e.maxDistance, { min: maxExact + 1, def: 128 });
+      const n = elements(fn, 'numBuckets * heads', numBuckets, heads);
+      f32Length(fn, name('weights'), e.weights, `a Float32Array [numBuckets][heads] of length ${n}`);
+      // T5 folds 1/sqrt(d) into its initialisation: logits are q.k + bias (SPEC 5.3).
+      return {
+        type,
+        scale: 1,
+        bias: (s) => ({ kind: 't5', rel: 0, ptrs: () => [s.in(name('weights'), e.weights, Float32Array, n), bidirectional ? 1 : 0, numBuckets, maxDistance] }),
+      };
+    }
+    case 'shaw': {
+      const e = options(fn, encoding, ['type', 'aK', 'aV', 'maxRelative']);
+      const k = int(fn, name('maxRelative'), e.maxRelative, { min: 1, max: 2 ** 26 });
+      const n = elements(fn, '(2 * maxRelative + 1) * dHead', 2 * k + 1, dHead);
+      return {
+        type,
+        bias: (s) => ({ kind: 'shaw', rel: k, ptrs: () => [s.in(name('aK'), e.aK, Float32Array, n), s.in(name('aV'), e.aV, Float32Array, n), k] }),
+      };
+    }
+    case 'xl': {
+      const e = options(fn, encoding, ['type', 'u', 'v', 'wr']);
+      if (dModel % 2) throw fail(fn, 'dModel', Status.E_ODD, "even for encoding 'xl'", dModel);
+      const nw = elements(fn, 'dModel * dModel', dModel, dModel);
+      return {
+        type,
+        bias: (s, core) => {
+          // R rows in Transformer-XL order: row c encodes distance T-1-c (descending), with
+          // T-1 more rows for the future distances -1 .. -(T-1) when nothing is masked.
+          const rows = causal ? T : 2 * T - 1;
+          const rp = s.alloc(Float32Array, rows * dModel, false);
+          s.call('posenc_sinusoidal_fill', rp, rows, dModel, 10000, 1, 0, 0, T - rows); // ascending
+          const asc = core.view(Float32Array, rp, rows * dModel);
+          const desc = new Float32Array(rows * dModel);
+          for (let c = 0; c < rows; c++) desc.set(asc.subarray((rows - 1 - c) * dModel, (rows - c) * dModel), c * dModel);
+          asc.set(desc);
+          const wr = s.in(name('wr'), e.wr, Float32Array, nw);
+          const rk = s.alloc(Float32Array, rows * dModel, false);
+          s.call('posenc_matmul', rk, rp, wr, rows, dModel, dModel);
+          return {
+            kind: 'xl',
+            rel: rows,
+            ptrs: () => [s.in(name('u'), e.u, Float32Array, dModel), s.in(name('v'), e.v, Float32Array, dModel), rk, rows],
+          };
+        },
+      };
+    }
+    default:
+      throw new PosencError(Status.E_ENUM, `posenc.${fn}: encoding.type ${show(type)} is not supported`);
+  }
+}
+
+/** RoPE on q and k ([T][heads][dHead], in place on the heap) through the RoPE family's C. */
+function ropeRotate(fn, s, core, { qp, kp, T, heads, dHead, base, offset, layout }) {
+  if (typeof core.exports.posenc_rope_apply !== 'function') {
+    throw new PosencError(Status.E_PARAM, `posenc.${fn}: encoding 'rope' needs the RoPE core (posenc_rope_apply), which this build lacks`);
+  }
+  const invFreq = s.alloc(Float64Array, dHead / 2, false);
+  const attnScale = s.alloc(Float64Array, 1, false);
+  s.call('posenc_rope_freqs', invFreq, attnScale, dHead, base, 0);
+  const n = s.call('posenc_rope_scratch_size', dHead);
+  const scratch = s.alloc(Float32Array, n, false);
+  for (const x of [qp, kp]) {
+    s.call('posenc_rope_apply', x, T, heads, dHead, dHead, layout, 0 /* THD */, invFreq, 1, offset, scratch, n);
+  }
+}
