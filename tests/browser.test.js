@@ -178,6 +178,17 @@ test('shuffle lab: no positions = permuted matrix (diff ~0, cosine 1.000000); wi
   await rendered(page);
   await page.waitForURL(/order=/); // the URL follows the state within 200 ms
   assert.equal(await page.locator('[data-side=none]').getAttribute('data-cosine'), '1.000000');
+  // Keyboard: Alt+→ moves the focused token one place right.
+  await page.goto(`${srv.origin}/?view=shuffle&method=rope&sentence=dog+bites+man&order=0,1,2`);
+  await rendered(page);
+  assert.equal(await page.locator('[data-side=pos]').getAttribute('data-cosine'), '1.000000'); // identity order
+  await page.focus('.tokens li:first-child');
+  await page.keyboard.press('Alt+ArrowRight');
+  await page.waitForURL(/order=1(%2C|,)0(%2C|,)2/);
+  assert.deepEqual(await page.locator('.tokens li').allTextContents(), ['bites', 'dog', 'man']);
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), 'dog', 'focus follows the moved token');
+  assert.notEqual(await page.locator('[data-side=pos]').getAttribute('data-cosine'), '1.000000');
+  assert.equal(await page.locator('[data-side=none]').getAttribute('data-cosine'), '1.000000');
   await ctx.close();
 });
 

@@ -41,7 +41,8 @@ function encodingFor(pe, st, type, n, heads) {
   }
 }
 
-function verdict(type, same, maxA, cosine) {
+function verdict(type, same, maxA, cosine, identity) {
+  if (identity) return 'this is the original order: press Shuffle or move a word';
   if (type === 'none') return same ? 'the same matrix, rows and columns permuted: order is invisible' : 'differs (unexpected without positions)';
   if (same) {
     // Not a failure: a shuffle that preserves every |i − j| (a reversal, say) is invisible to a
@@ -190,7 +191,7 @@ export function setupShuffle(el, ctx) {
       proof.innerHTML = `<dt>max |attention after un-permuting − original|</dt><dd class="${same ? 'same' : 'differs'}">${maxA.toExponential(2)}</dd>
         <dt>max |output after un-permuting − original|</dt><dd>${maxOut.toExponential(2)}</dd>
         <dt>cosine of pooled sentence vectors</dt><dd class="${same ? 'same' : 'differs'}">${cosine.toFixed(6)}</dd>
-        <dt>verdict</dt><dd>${verdict(type, same, maxA, cosine)}</dd>`;
+        <dt>verdict</dt><dd>${verdict(type, same, maxA, cosine, perm.every((p, i) => p === i))}</dd>`;
       const h = Math.min(st.head, heads - 1);
       const hm = (r) => r.weights.subarray(h * n * n, (h + 1) * n * n);
       orig.setTitle(`original: ${words.join(' ')}`);
