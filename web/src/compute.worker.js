@@ -10,6 +10,6 @@ self.onmessage = async ({ data: { id, job, st } }) => {
     const transfer = result ? Object.values(result).filter((v) => ArrayBuffer.isView(v)).map((v) => v.buffer) : [];
     self.postMessage({ id, result }, transfer);
   } catch (e) {
-    self.postMessage({ id, error: { message: e.message, unavailable: e.constructor.name === 'Unavailable' } });
+    self.postMessage({ id, error: { message: e.message, unavailable: e.name === 'Unavailable' } });
   }
 };

@@ -3,7 +3,9 @@
 import { ropeOptions } from './state.js';
 
 /** Thrown when this build of posenc lacks a function a view needs. */
-export class Unavailable extends Error {}
+export class Unavailable extends Error {
+  name = 'Unavailable'; // survives minification, unlike constructor.name (the worker sends it back)
+}
 export function need(pe, ...fns) {
   const missing = fns.filter((f) => typeof pe[f] !== 'function');
   if (missing.length) throw new Unavailable(`pe.${missing.join(', pe.')}`);

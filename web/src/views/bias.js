@@ -1,7 +1,7 @@
 // Bias: the relative methods, which add a number to each attention logit instead of touching the
 // vectors. ALiBi per head (slopes and matrices), T5's bucket function and matrix, Shaw's indices.
 import { createMatrixPanel, createPlot, fmt } from '../draw.js';
-import { SHAW_K, need } from '../methods.js';
+import { need } from '../methods.js';
 import { matrixExport, plotExport, shell } from './common.js';
 
 const SMALL = 32;
@@ -67,4 +67,3 @@ export function setupBias(el, ctx) {
     canvas: () => bucketMat.canvas,
   };
 }
-export { SHAW_K };

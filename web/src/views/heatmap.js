@@ -43,7 +43,7 @@ export function setupCompare(el, ctx) {
     update(st) {
       v.clear();
       v.guard(() => drawMethod(ctx, a, st, st.method), label(st.method));
-      // The second picture gets its own heap buffer key space by drawing after the first is on screen.
+      // Both panels may share pool buffers: under one state a method always draws the same picture.
       v.guard(() => drawMethod(ctx, b, st, st.vs, {}), label(st.vs));
     },
     exportData: () => ({ kind: 'group', parts: [matrixExport(a, 'left'), matrixExport(b, 'right')] }),

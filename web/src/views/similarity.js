@@ -1,7 +1,7 @@
 // Similarity: PE·PEᵀ (cosine) for absolute tables; for RoPE the score q·k of the same vector at
 // two positions, which depends on the offset only, plus RoFormer's long-term decay curve.
 import { createMatrixPanel, createPlot, fmt } from '../draw.js';
-import { Unavailable, encodingMatrix } from '../methods.js';
+import { encodingMatrix } from '../methods.js';
 import { SIM_CAP } from '../jobs.js';
 import { matrixExport, plotExport, shell } from './common.js';
 
@@ -59,4 +59,3 @@ export function setupSimilarity(el, ctx) {
     canvas: () => panel.canvas,
   };
 }
-export { Unavailable };
