@@ -8,8 +8,17 @@ export function createCompute(pe, { useWorker = true } = {}) {
   if (useWorker && typeof Worker !== 'undefined' && /^https?:$/.test(location.protocol)) {
     try {
       worker = new Worker(new URL('./compute.worker.js', import.meta.url), { type: 'module' });
+      // A worker that fails (cannot load, crashes) is dropped; its pending jobs rerun here.
       worker.onerror = () => {
         worker = null;
+        for (const [id, p] of pending) {
+          pending.delete(id);
+          try {
+            p.resolve(JOBS[p.job](pe, p.st));
+          } catch (e) {
+            p.reject(e);
+          }
+        }
       };
     } catch {
       worker = null;
@@ -36,7 +45,7 @@ export function createCompute(pe, { useWorker = true } = {}) {
       const fresh = (r) => (latest.get(job) === id ? r : undefined);
       if (!worker || !heavy) return Promise.resolve().then(() => fresh(JOBS[job](pe, st)));
       return new Promise((resolve, reject) => {
-        pending.set(id, { resolve: (r) => resolve(fresh(r)), reject });
+        pending.set(id, { resolve: (r) => resolve(fresh(r)), reject, job, st: { ...st } });
         worker.postMessage({ id, job, st: { ...st } });
       });
     },
