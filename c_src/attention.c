@@ -205,9 +205,17 @@ int32_t posenc_attention_scratch_size(int32_t *floats, int32_t queries, int32_t 
 }
 
 static NOINLINE int all_finite(const float *a, size_t n) {
-    /* x * 0 is 0 for finite x and NaN otherwise; one branch per array */
-    float s = 0.0f;
-    for (size_t i = 0; i < n; i++) s += a[i] * 0.0f;
+    /* x * 0 is 0 for finite x and NaN otherwise, so one sum answers for the whole array. Two
+     * vector accumulators: a serial scalar sum cost ~0.3 ms per 1024x64 call. */
+    const pv4 zero = pv4_splat(0.0f);
+    pv4 s0 = zero, s1 = zero;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        s0 = pv4_add(s0, pv4_mul(pv4_load(a + i), zero));
+        s1 = pv4_add(s1, pv4_mul(pv4_load(a + i + 4), zero));
+    }
+    float s = pv4_hsum(pv4_add(s0, s1));
+    for (; i < n; i++) s += a[i] * 0.0f;
     return s == 0.0f;
 }
 
