@@ -76,7 +76,7 @@ build_native() {
     if ! clang "${san[@]}" build/native/probe.c -o build/native/probe 2>/dev/null; then
         log "sanitizer runtime missing: native tests built without sanitizers"; san=()
     fi
-    local key; key=$(hash_of c_src/* tests/native/* build.sh)
+    local key; key=$(hash_of c_src/* tests/native/* tests/fuzz/* build.sh)
     if [ -f build/native/.stamp ] && [ "$(cat build/native/.stamp)" = "$key" ]; then
         log "native tests up to date"; return
     fi
@@ -85,8 +85,16 @@ build_native() {
         clang -std=c11 -O1 -g -Wall -Wextra -Werror -ffp-contract=off "${san[@]}" -Ic_src \
             c_src/*.c "$t" -lm -o "$out"
     done
+    # libFuzzer targets (bounded runs under node --test); skipped where libFuzzer is missing
+    if [ ${#san[@]} -gt 0 ]; then
+        for t in tests/fuzz/fuzz_*.c; do
+            clang -std=c11 -O1 -g -ffp-contract=off -fsanitize=fuzzer,address,undefined \
+                -fno-sanitize-recover=all -Ic_src c_src/*.c "$t" -lm \
+                -o "build/native/$(basename "$t" .c)" || log "libFuzzer unavailable: $t not built"
+        done
+    fi
     echo "$key" > build/native/.stamp
-    log "native tests built: $(ls tests/native/test_*.c | wc -l)"
+    log "native tests built: $(ls tests/native/test_*.c | wc -l), fuzz targets: $(ls build/native/fuzz_* 2>/dev/null | wc -l)"
 }
 
 build_bench() {

@@ -1,7 +1,9 @@
 // Runs every native C test program (built by build.sh with ASan/UBSan) under node --test.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -20,5 +22,17 @@ for (const f of sources) {
     const r = spawnSync(exe, { encoding: 'utf8', timeout: 300_000, env: { ...process.env, ASAN_OPTIONS: 'detect_leaks=1' } });
     assert.equal(r.status, 0, `${f} failed:\n${r.stdout}\n${r.stderr}`);
     assert.match(r.stdout, /\d+ passed, 0 failed/);
+  });
+}
+
+// libFuzzer targets: a bounded, seeded run per target (a crash leaves its input in the temp dir
+// named in the failure message, to replay with build/native/<target> <file>).
+for (const f of readdirSync(`${root}tests/fuzz`).filter((x) => /^fuzz_.*\.c$/.test(x))) {
+  const exe = `${root}build/native/${f.slice(0, -2)}`;
+  test(`fuzz ${f} (60000 runs)`, { skip: !existsSync(exe) && 'libFuzzer not available', timeout: 300_000 }, () => {
+    const dir = mkdtempSync(join(tmpdir(), 'posenc-fuzz-'));
+    const r = spawnSync(exe, ['-runs=60000', '-seed=20261122', '-max_len=512', '-rss_limit_mb=2048', `-artifact_prefix=${dir}/`], { cwd: dir, encoding: 'utf8', timeout: 280_000, env: { ...process.env, ASAN_OPTIONS: 'detect_leaks=1' } });
+    assert.equal(r.status, 0, `${f} found a failure (inputs kept in ${dir}):\n${r.stderr.slice(-4000)}`);
+    rmSync(dir, { recursive: true, force: true });
   });
 }
