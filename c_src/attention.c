@@ -204,21 +204,6 @@ int32_t posenc_attention_scratch_size(int32_t *floats, int32_t queries, int32_t 
     return POSENC_OK;
 }
 
-static NOINLINE int all_finite(const float *a, size_t n) {
-    /* x * 0 is 0 for finite x and NaN otherwise, so one sum answers for the whole array. Two
-     * vector accumulators: a serial scalar sum cost ~0.3 ms per 1024x64 call. */
-    const pv4 zero = pv4_splat(0.0f);
-    pv4 s0 = zero, s1 = zero;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        s0 = pv4_add(s0, pv4_mul(pv4_load(a + i), zero));
-        s1 = pv4_add(s1, pv4_mul(pv4_load(a + i + 4), zero));
-    }
-    float s = pv4_hsum(pv4_add(s0, s1));
-    for (; i < n; i++) s += a[i] * 0.0f;
-    return s == 0.0f;
-}
-
 static int32_t validate(const job *jb, const float *scratch, int32_t scratch_floats, plan *pl) {
     if (!jb->out || !jb->q || !jb->k || !jb->v || !scratch) return POSENC_E_NULL;
     const int64_t Q = jb->Q, K = jb->K, H = jb->H, D = jb->D, DV = jb->DV;
@@ -267,23 +252,48 @@ static int32_t validate(const job *jb, const float *scratch, int32_t scratch_flo
     }
     make_plan(pl, Q, K, D, DV, jb->kind, rel);
     if (pl->total > POSENC_MAX_ELEMENTS || scratch_floats < pl->total) return POSENC_E_SCRATCH;
-    /* Values: a NaN or infinity in the operands would turn into silent garbage. */
-    if (!all_finite(jb->q, (size_t)(Q * H * D)) || !all_finite(jb->k, (size_t)(K * H * D)) ||
-        !all_finite(jb->v, (size_t)(K * H * DV)))
-        return POSENC_E_PARAM;
+    /* Values: a NaN or infinity in the operands would turn into silent garbage, and so would
+     * finite operands large enough to overflow float32 inside a logit or the exp-weighted sum of
+     * V (+inf, then inf - inf = NaN). Bound every partial dot product (unscaled and scaled), add
+     * the largest positive bias, and bound the accumulators by keys * max|v| (exp weights <= 1).
+     * Negative biases may be any size: HF masks with -FLT_MAX, and a logit that rounds to -inf
+     * is only masked, while s - max(s) rounding to -inf gives the weight 0 it nearly is. */
+    const double mq = posenc__max_abs(jb->q, (size_t)(Q * H * D));
+    const double mk = posenc__max_abs(jb->k, (size_t)(K * H * D));
+    const double mv = posenc__max_abs(jb->v, (size_t)(K * H * DV));
+    if (!(mq < INFINITY && mk < INFINITY && mv < INFINITY)) return POSENC_E_PARAM;
+    double dots = mq * mk, bias = 0.0, extra_v = 0.0;
     if (jb->kind == POSENC_BIAS_NONE && jb->dense) {
         const size_t n = (size_t)(H * Q * K);
-        for (size_t i = 0; i < n; i++)
-            if (!(jb->dense[i] < INFINITY)) return POSENC_E_PARAM; /* NaN or +inf */
+        for (size_t i = 0; i < n; i++) {
+            const float b = jb->dense[i];
+            if (!(b < INFINITY)) return POSENC_E_PARAM; /* NaN or +inf; -inf masks */
+            if (b > bias) bias = b;
+        }
     }
-    if (jb->kind == POSENC_BIAS_T5 && !all_finite(jb->t5, (size_t)jb->nb * (size_t)H))
-        return POSENC_E_PARAM;
-    if (jb->kind == POSENC_BIAS_SHAW && (!all_finite(jb->ak, (size_t)(2 * rel + 1) * (size_t)D) ||
-                                         !all_finite(jb->av, (size_t)(2 * rel + 1) * (size_t)DV)))
-        return POSENC_E_PARAM;
-    if (jb->kind == POSENC_BIAS_XL &&
-        (!all_finite(jb->u, (size_t)(H * D)) || !all_finite(jb->vb, (size_t)(H * D)) ||
-         !all_finite(jb->r, (size_t)(rel * H * D))))
+    if (jb->kind == POSENC_BIAS_ALIBI) bias = 4.0e9; /* slope < 1, |rp| and j < 2^32 */
+    if (jb->kind == POSENC_BIAS_T5) {
+        const size_t n = (size_t)jb->nb * (size_t)H;
+        if (!(posenc__max_abs(jb->t5, n) < INFINITY)) return POSENC_E_PARAM;
+        for (size_t i = 0; i < n; i++)
+            if (jb->t5[i] > bias) bias = jb->t5[i];
+    }
+    if (jb->kind == POSENC_BIAS_SHAW) {
+        const double mak = posenc__max_abs(jb->ak, (size_t)(2 * rel + 1) * (size_t)D);
+        extra_v = posenc__max_abs(jb->av, (size_t)(2 * rel + 1) * (size_t)DV);
+        if (!(mak < INFINITY && extra_v < INFINITY)) return POSENC_E_PARAM;
+        dots += mq * mak;
+    }
+    if (jb->kind == POSENC_BIAS_XL) {
+        const double mu = posenc__max_abs(jb->u, (size_t)(H * D));
+        const double mvb = posenc__max_abs(jb->vb, (size_t)(H * D));
+        const double mr = posenc__max_abs(jb->r, (size_t)(rel * H * D));
+        if (!(mu < INFINITY && mvb < INFINITY && mr < INFINITY)) return POSENC_E_PARAM;
+        dots = (mq + mu) * mk + (mq + mvb) * mr;
+    }
+    const double as = fabs((double)jb->scale) > 1.0 ? fabs((double)jb->scale) : 1.0;
+    if ((double)D * dots * as + bias > POSENC__LOGIT_LIMIT ||
+        (double)K * mv + extra_v > POSENC__LOGIT_LIMIT)
         return POSENC_E_PARAM;
     return POSENC_OK;
 }
@@ -296,7 +306,7 @@ typedef struct {
     int64_t ipos[QB];     /* position of that query: ii + offset */
     int64_t lim[QB];      /* last visible key (may be < 0: the row sees nothing) */
     const float *qrow[QB];
-    float slope;          /* ALiBi */
+    double slope;         /* ALiBi, float64 so the fused bias rounds once, as posenc_alibi_bias */
     const posenc__expk *expk;
     float *kp, *vp, *tile, *t5, *qak, *mass, *rp, *uk, *qv, *g, *acc;
 } ctx;
@@ -448,7 +458,7 @@ static NOINLINE void run_head(const job *jb, const plan *pl, float *scratch, int
     const int32_t R = jb->kind == POSENC_BIAS_SHAW ? 2 * jb->kr + 1 : 0;
     switch (jb->kind) {
     case POSENC_BIAS_ALIBI:
-        cx.slope = (float)posenc__alibi_slope(h, H);
+        cx.slope = posenc__alibi_slope(h, H);
         break;
     case POSENC_BIAS_T5:
         for (int32_t t = 0; t < Q + K - 1; t++) {
@@ -663,7 +673,10 @@ int32_t posenc_matmul(float *out, const float *a, const float *b, int32_t m, int
     if (!out || !a || !b) return POSENC_E_NULL;
     if (posenc__check_elems2(m, kdim) || posenc__check_elems2(kdim, n) || posenc__check_elems2(m, n))
         return POSENC_E_SIZE;
-    if (!all_finite(a, (size_t)m * kdim) || !all_finite(b, (size_t)kdim * n)) return POSENC_E_PARAM;
+    /* finite, and no partial sum can overflow float32 (|sum| <= kdim * max|a| * max|b|) */
+    const double ma = posenc__max_abs(a, (size_t)m * kdim), mb = posenc__max_abs(b, (size_t)kdim * n);
+    if (!(ma < INFINITY && mb < INFINITY) || (double)kdim * ma * mb > POSENC__LOGIT_LIMIT)
+        return POSENC_E_PARAM;
     enum { NPAN = 8 };
     float tmp[QB * NPAN * PW];
     const int32_t nfull = n / PW * PW;

@@ -68,7 +68,8 @@ int32_t posenc_learned_init(float *out, int32_t length, int32_t dim, double std,
                             int32_t truncated) {
     if (!out) return POSENC_E_NULL;
     if (posenc__check_elems2(length, dim)) return POSENC_E_SIZE;
-    if (!posenc__finite(std) || std < 0.0) return POSENC_E_PARAM;
+    /* |z| < 8.3 (u is at least 2^-54 from 0 and 1), so std <= 1e37 keeps std * z in float32 */
+    if (!posenc__finite(std) || std < 0.0 || std > 1.0e37) return POSENC_E_PARAM;
     const uint64_t key = mix64((uint64_t)seed + 0x9e3779b97f4a7c15ULL);
     const size_t n = (size_t)length * (size_t)dim;
     for (size_t e = 0; e < n; e++) {

@@ -344,7 +344,8 @@ int32_t posenc_xl_rel_shift(float *out, const float *x, int32_t queries, int32_t
  *   scale * ((q_i + u)·k_j + (q_i + v)·r_{j + queries-1-i})   for j <= i + memory, else -INF,
  * i.e. terms (a)+(c) and (b)+(d) with the rel-shift applied by indexing. q is
  * [queries][heads][dim], k and r (= r_net(R), row t for distance keys-1-t) are
- * [keys][heads][dim], u and v are [heads][dim]. */
+ * [keys][heads][dim], u and v are [heads][dim]. All finite, and dim * ((|q|+|u|)|k| +
+ * (|q|+|v|)|r|) * max(1, |scale|) <= 1e38 (max magnitudes) so no sum overflows: else E_PARAM. */
 int32_t posenc_xl_scores(float *out, const float *q, const float *k, const float *r,
                          const float *u, const float *v, int32_t queries, int32_t keys,
                          int32_t heads, int32_t dim, double scale);
@@ -358,6 +359,7 @@ typedef enum posenc_out_of_range {
 } posenc_out_of_range;
 
 /* out[length][dim] ~ N(0, std^2), or truncated at 2 std by redrawing (TF truncated_normal).
+ * 0 <= std <= 1e37 (the draws reach 8.3 std; larger would round to float32 infinity).
  * Bit-identical on every build: a counter-based integer hash of (seed, element, attempt) and an
  * inverse-CDF transform that uses only + - * / sqrt (its log is our own, not libm's). */
 int32_t posenc_learned_init(float *out, int32_t length, int32_t dim, double std, uint32_t seed,
@@ -435,7 +437,10 @@ int32_t posenc_attention_scratch_size(int32_t *floats, int32_t queries, int32_t 
 /* Every attention variant shares these leading arguments:
  *   out, weights (NULL = do not return them), q, k, v, queries, keys, heads, dim, dim_v,
  *   scale (finite), mask, offset (|offset| <= 2^30), scratch, scratch_floats.
- * q, k, v and every table must be finite (POSENC_E_PARAM otherwise). */
+ * q, k, v and every table must be finite, and small enough for float32: a bound on every
+ * logit (dim * max|q| * max|k| * max(1, |scale|) plus the largest positive bias; Shaw and XL
+ * count their tables in the dot bound) and keys * max|v| must be <= 1e38, else an overflow
+ * would come out as inf or NaN (POSENC_E_PARAM otherwise). Negative biases may be any size. */
 #define POSENC_ATTENTION_ARGS                                                                 \
     float *out, float *weights, const float *q, const float *k, const float *v,              \
         int32_t queries, int32_t keys, int32_t heads, int32_t dim, int32_t dim_v, double scale, \
@@ -456,7 +461,8 @@ int32_t posenc_attention_shaw(POSENC_ATTENTION_ARGS, const float *a_k, const flo
 int32_t posenc_attention_xl(POSENC_ATTENTION_ARGS, const float *u, const float *vb,
                             const float *r, int32_t r_rows);
 
-/* out[m][n] = a[m][kdim] . b[kdim][n] (the projections of selfAttention; float32 accumulation). */
+/* out[m][n] = a[m][kdim] . b[kdim][n] (the projections of selfAttention; float32 accumulation).
+ * a, b finite with kdim * max|a| * max|b| <= 1e38 (no overflow to inf), else POSENC_E_PARAM. */
 int32_t posenc_matmul(float *out, const float *a, const float *b, int32_t m, int32_t kdim,
                       int32_t n);
 

@@ -69,6 +69,15 @@ void posenc__toeplitz_extend(void *out, int32_t rows, int32_t cols);
 /* Copies n 32-bit elements through the vector layer (non-overlapping ranges). */
 void posenc__copy32(float *dst, const float *src, size_t n);
 
+/* max |a[t]| over n floats, or +INFINITY when any element is NaN or infinite. Finite operands
+ * can still overflow float32 inside a dot product (and come out inf or NaN), so the XL score
+ * and attention bound their sums with this before computing anything. */
+float posenc__max_abs(const float *a, size_t n);
+
+/* Largest magnitude a logit (or an exp-weighted sum of values) may reach: below FLT_MAX/2, so
+ * the softmax's s - max(s) stays finite too. */
+#define POSENC__LOGIT_LIMIT 1.0e38
+
 /* Learned-table initialisation (learned.c), exposed for the native tests: a natural log and
  * Acklam's inverse normal CDF built from + - * / sqrt only, so every build gives the same bits. */
 double posenc__det_log(double x);

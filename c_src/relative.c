@@ -98,6 +98,16 @@ int32_t posenc_xl_scores(float *out, const float *q, const float *k, const float
     if (keys < queries) return POSENC_E_SIZE; /* keys = queries + memory */
     if (!posenc__finite(scale)) return POSENC_E_PARAM;
     const size_t Q = (size_t)queries, K = (size_t)keys, H = (size_t)heads, D = (size_t)dim;
+    /* Operands must be finite, and small enough that no partial sum of the two dot products
+     * (nor its scaled value) overflows float32 into inf or inf - inf = NaN. */
+    const double mq = posenc__max_abs(q, Q * H * D), mk = posenc__max_abs(k, K * H * D);
+    const double mr = posenc__max_abs(r, K * H * D), mu = posenc__max_abs(u, H * D);
+    const double mv = posenc__max_abs(v, H * D);
+    if (!(mq < INFINITY && mk < INFINITY && mr < INFINITY && mu < INFINITY && mv < INFINITY))
+        return POSENC_E_PARAM;
+    const double as = fabs(scale) > 1.0 ? fabs(scale) : 1.0;
+    if ((double)dim * ((mq + mu) * mk + (mq + mv) * mr) * as > POSENC__LOGIT_LIMIT)
+        return POSENC_E_PARAM;
     const size_t mem = K - Q;
     const float sc = (float)scale;
     for (size_t h = 0; h < H; h++) {

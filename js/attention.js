@@ -3,6 +3,7 @@
 import { PosencBuffer } from './core.js';
 import { PosencError, Status } from './errors.js';
 import { bool, choice, elements, fail, int, num, options, show } from './validate.js';
+import { callNamed, LOGIT_LIMIT } from './values.js';
 
 export const ALIGN = { 'top-left': 1, 'bottom-right': 2 };
 export const BIAS_KIND = { none: 0, alibi: 1, t5: 2, shaw: 3, xl: 4 };
@@ -33,7 +34,7 @@ function parseBias(fn, bias, { heads, queries, keys, dim, dimV }) {
   if (bias === undefined || bias === null) return { kind: 'none', rel: 0, ptrs: () => [0] };
   if (isArrayLike(bias)) {
     const n = elements(fn, 'heads * queries * keys', heads, queries, keys);
-    return { kind: 'none', rel: 0, ptrs: (s) => [s.in('bias', bias, Float32Array, n)] };
+    return { kind: 'none', rel: 0, ptrs: (s) => [s.in('bias', bias, Float32Array, n)], named: (x) => [{ name: 'bias', ptr: x[0], n, negInf: true }] };
   }
   if (typeof bias !== 'object' || Array.isArray(bias)) {
     throw fail(fn, 'bias', Status.E_PARAM, "a Float32Array [heads][queries][keys] or { type: 'alibi' | 't5' | 'shaw' | 'xl', ... }", bias);
@@ -57,6 +58,7 @@ function parseBias(fn, bias, { heads, queries, keys, dim, dimV }) {
         kind: 't5',
         rel: 0,
         ptrs: (s) => [s.in('bias.weights', b.weights, Float32Array, n), bidirectional ? 1 : 0, numBuckets, maxDistance],
+        named: (x) => [{ name: 'bias.weights', ptr: x[0], n }],
       };
     }
     case 'shaw': {
@@ -68,6 +70,7 @@ function parseBias(fn, bias, { heads, queries, keys, dim, dimV }) {
         kind: 'shaw',
         rel: k,
         ptrs: (s) => [s.in('bias.aK', b.aK, Float32Array, nk), s.in('bias.aV', b.aV, Float32Array, nv), k],
+        named: (x) => [{ name: 'bias.aK', ptr: x[0], n: nk }, { name: 'bias.aV', ptr: x[1], n: nv }],
       };
     }
     case 'xl': {
@@ -78,6 +81,7 @@ function parseBias(fn, bias, { heads, queries, keys, dim, dimV }) {
         kind: 'xl',
         rel: rows,
         ptrs: (s) => [s.in('bias.u', b.u, Float32Array, hd), s.in('bias.v', b.v, Float32Array, hd), s.in('bias.r', b.r, Float32Array, rows * hd), rows],
+        named: (x) => [{ name: 'bias.u', ptr: x[0], n: hd }, { name: 'bias.v', ptr: x[1], n: hd }, { name: 'bias.r', ptr: x[2], n: rows * hd }],
       };
     }
     default:
@@ -89,13 +93,21 @@ const CNAME = { none: 'posenc_attention', alibi: 'posenc_attention_alibi', t5: '
 
 export function attentionFamily(core) {
   /** The C call on heap pointers; used by attention() and selfAttention(). */
-  function attendPtrs(s, { qp, kp, vp, queries, keys, heads, dim, dimV, scale, mask, offset, bias, outPtr, weightsPtr }) {
+  function attendPtrs(s, { qp, kp, vp, queries, keys, heads, dim, dimV, scale, mask, offset, bias, outPtr, weightsPtr, names = ['q', 'k', 'v'] }) {
     const sz = s.alloc(Int32Array, 1);
     s.call('posenc_attention_scratch_size', sz, queries, keys, dim, dimV, BIAS_KIND[bias.kind], bias.rel);
     const floats = core.view(Int32Array, sz, 1)[0];
     const scratch = s.alloc(Float32Array, floats, false);
     const extra = bias.ptrs(s);
-    s.call(CNAME[bias.kind], outPtr, weightsPtr, qp, kp, vp, queries, keys, heads, dim, dimV, scale, mask, offset, scratch, floats, ...extra);
+    const [nq, nk, nv] = names;
+    const arrays = [
+      { name: nq, ptr: qp, n: queries * heads * dim },
+      { name: nk, ptr: kp, n: keys * heads * dim },
+      { name: nv, ptr: vp, n: keys * heads * dimV },
+      ...(bias.named ? bias.named(extra) : []),
+    ];
+    callNamed(s, core, CNAME[bias.kind], [outPtr, weightsPtr, qp, kp, vp, queries, keys, heads, dim, dimV, scale, mask, offset, scratch, floats, ...extra], arrays,
+      (m) => attentionRule(m, arrays, { keys, dim, scale, kind: bias.kind }));
   }
 
   return {
@@ -146,7 +158,7 @@ export function attentionFamily(core) {
         const ap = s.in('a', a, Float32Array, na);
         const bp = s.in('b', b, Float32Array, nb);
         const out = s.out('out', o.out, Float32Array, no);
-        s.call('posenc_matmul', out.ptr, ap, bp, m, k, n);
+        matmulNamed(s, core, out.ptr, ap, bp, m, k, n, 'a', 'b');
         return out.take();
       });
     },
@@ -194,9 +206,10 @@ export function attentionFamily(core) {
         const qp = s.alloc(Float32Array, nx, false);
         const kp = s.alloc(Float32Array, nx, false);
         const vp = s.alloc(Float32Array, nx, false);
-        s.call('posenc_matmul', qp, xp, wq, T, dModel, dModel);
-        s.call('posenc_matmul', kp, xp, wk, T, dModel, dModel);
-        s.call('posenc_matmul', vp, xp, wv, T, dModel, dModel);
+        const xn = enc.type === 'sinusoidal' || enc.type === 'learned' ? 'tokens + encoding' : 'tokens';
+        matmulNamed(s, core, qp, xp, wq, T, dModel, dModel, xn, 'wq');
+        matmulNamed(s, core, kp, xp, wk, T, dModel, dModel, xn, 'wk');
+        matmulNamed(s, core, vp, xp, wv, T, dModel, dModel, xn, 'wv');
         if (enc.type === 'rope') enc.rotate(s, core, qp, kp);
         let bias = { kind: 'none', rel: 0, ptrs: () => [0] };
         if (enc.bias) bias = enc.bias(s, core);
@@ -205,6 +218,7 @@ export function attentionFamily(core) {
         attendPtrs(s, {
           qp, kp, vp, queries: T, keys: T, heads, dim: dHead, dimV: dHead, scale: enc.scale ?? 1 / Math.sqrt(dHead),
           mask: causal ? ALIGN['top-left'] : 0, offset: 0, bias, outPtr, weightsPtr: wPtr,
+          names: ['q (tokens · wq)', 'k (tokens · wk)', 'v (tokens · wv)'],
         });
         const output = core.view(Float32Array, outPtr, nx).slice();
         const pooled = new Float32Array(dModel);
@@ -215,6 +229,33 @@ export function attentionFamily(core) {
       });
     },
   };
+}
+
+/** posenc_matmul, naming a non-finite or too large operand (an, bn) when C rejects the values. */
+function matmulNamed(s, core, out, a, b, m, k, n, an, bn) {
+  callNamed(s, core, 'posenc_matmul', [out, a, b, m, k, n], [{ name: an, ptr: a, n: m * k }, { name: bn, ptr: b, n: k * n }],
+    (x) => ({ name: `${an}, ${bn}`, allowed: `small enough that the products fit float32: ${k} · max|${an}| · max|${bn}| <= ${LOGIT_LIMIT}`, got: k * x[an] * x[bn] }));
+}
+
+/** Which values broke the C core's float32 bound (POSENC_ATTENTION_ARGS in posenc.h), by name. */
+function attentionRule(m, arrays, { keys, dim, scale, kind }) {
+  const [q, k, v, b0, b1, b2] = arrays.map((a) => a.name);
+  const extraV = kind === 'shaw' ? m[b1] : 0;
+  if (keys * m[v] + extraV > LOGIT_LIMIT) {
+    return { name: v, allowed: `at most ${LOGIT_LIMIT} / keys in magnitude (keys · max|${v}| is the float32 bound of the weighted sum)`, got: `max |${v}| = ${m[v]}` };
+  }
+  let dots = m[q] * m[k];
+  let names = `${q}, ${k}`;
+  if (kind === 'shaw') { dots += m[q] * m[b0]; names += `, ${b0}`; }
+  if (kind === 'xl') { dots = (m[q] + m[b0]) * m[k] + (m[q] + m[b1]) * m[b2]; names += `, ${b0}, ${b1}, ${b2}`; }
+  const bound = dim * dots * Math.max(1, Math.abs(scale));
+  if (bound > LOGIT_LIMIT) {
+    return { name: names, allowed: `small enough that every logit fits float32: dim · max|q| · max|k| (+ table terms) · max(1, |scale|) <= ${LOGIT_LIMIT}`, got: bound };
+  }
+  if ((kind === 'none' || kind === 't5') && b0) {
+    return { name: b0, allowed: `at most ${LOGIT_LIMIT} − ${bound} (the q·k logit bound) where positive, so logits fit float32`, got: `max |${b0}| = ${m[b0]}` };
+  }
+  return null;
 }
 
 /** selfAttention's encoding option -> a plan of what to add, rotate or bias. */
@@ -273,7 +314,7 @@ function parseEncoding(fn, encoding, { T, dModel, heads, dHead, causal }) {
       return {
         type,
         scale: 1,
-        bias: (s) => ({ kind: 't5', rel: 0, ptrs: () => [s.in(name('weights'), e.weights, Float32Array, n), bidirectional ? 1 : 0, numBuckets, maxDistance] }),
+        bias: (s) => ({ kind: 't5', rel: 0, ptrs: () => [s.in(name('weights'), e.weights, Float32Array, n), bidirectional ? 1 : 0, numBuckets, maxDistance], named: (x) => [{ name: name('weights'), ptr: x[0], n }] }),
       };
     }
     case 'shaw': {
@@ -282,7 +323,7 @@ function parseEncoding(fn, encoding, { T, dModel, heads, dHead, causal }) {
       const n = elements(fn, '(2 * maxRelative + 1) * dHead', 2 * k + 1, dHead);
       return {
         type,
-        bias: (s) => ({ kind: 'shaw', rel: k, ptrs: () => [s.in(name('aK'), e.aK, Float32Array, n), s.in(name('aV'), e.aV, Float32Array, n), k] }),
+        bias: (s) => ({ kind: 'shaw', rel: k, ptrs: () => [s.in(name('aK'), e.aK, Float32Array, n), s.in(name('aV'), e.aV, Float32Array, n), k], named: (x) => [{ name: name('aK'), ptr: x[0], n }, { name: name('aV'), ptr: x[1], n }] }),
       };
     }
     case 'xl': {
@@ -303,11 +344,12 @@ function parseEncoding(fn, encoding, { T, dModel, heads, dHead, causal }) {
           asc.set(desc);
           const wr = s.in(name('wr'), e.wr, Float32Array, nw);
           const rk = s.alloc(Float32Array, rows * dModel, false);
-          s.call('posenc_matmul', rk, rp, wr, rows, dModel, dModel);
+          matmulNamed(s, core, rk, rp, wr, rows, dModel, dModel, 'R (XL sinusoid)', name('wr'));
           return {
             kind: 'xl',
             rel: rows,
             ptrs: () => [s.in(name('u'), e.u, Float32Array, dModel), s.in(name('v'), e.v, Float32Array, dModel), rk, rows],
+            named: (x) => [{ name: name('u'), ptr: x[0], n: dModel }, { name: name('v'), ptr: x[1], n: dModel }, { name: `r (R · ${name('wr')})`, ptr: rk, n: rows * dModel }],
           };
         },
       };

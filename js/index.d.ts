@@ -198,7 +198,7 @@ export interface RelativeApi extends LearnedApi {
    * offset defaults to keys − queries: the queries are the last `queries` key positions (tensor2tensor).
    */
   shawIndices(opts: { queries: number; keys?: number; maxRelative: number; offset?: number; out?: I32 }): Int32Array;
-  /** Transformer-XL R [klen][dim]: row t = [sin(p·w) | cos(p·w)], p = klen−1−t (≤ clampLen when given). */
+  /** Transformer-XL R [klen][dim]: row t = [sin(p·w) | cos(p·w)], p = klen−1−t (≤ clampLen when clampLen > 0; ≤ 0, e.g. XL's −1, means no clamp). */
   xlPositions(opts: { klen: number; dim: number; base?: number; clampLen?: number; out?: F32 }): Float32Array;
   /**
    * Rel-shift by indexing: out[i][j] = scores[i][j + queries−1−i] for j ≤ i + memory, 0 elsewhere.

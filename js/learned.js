@@ -23,7 +23,7 @@ export function learnedFamily(core) {
       const o = options(fn, opts, ['length', 'dim', 'std', 'seed', 'truncated', 'out']);
       const length = int(fn, 'length', o.length);
       const dim = int(fn, 'dim', o.dim);
-      const std = num(fn, 'std', o.std, { min: 0, def: 0.02 });
+      const std = num(fn, 'std', o.std, { min: 0, max: 1e37, def: 0.02 }); // larger rounds to float32 infinity
       const seed = int(fn, 'seed', o.seed, { min: 0, max: 2 ** 32 - 1, def: 0 });
       const truncated = bool(fn, 'truncated', o.truncated, false);
       const n = elements(fn, 'length * dim', length, dim);

@@ -5,6 +5,7 @@
 import { PosencBuffer } from './core.js';
 import { Status } from './errors.js';
 import { bool, choice, elements, fail, int, MAX_INT32, num, options } from './validate.js';
+import { callNamed, LOGIT_LIMIT } from './values.js';
 
 export const ALIBI_FORM = { relative: 0, symmetric: 1, reference: 2 };
 
@@ -117,7 +118,8 @@ export function relativeFamily(core) {
       const klen = int(fn, 'klen', o.klen);
       const dim = int(fn, 'dim', o.dim);
       const base = num(fn, 'base', o.base, { gt: 1, def: 10000 });
-      const clampLen = o.clampLen === undefined ? 0 : int(fn, 'clampLen', o.clampLen);
+      // clampLen <= 0 means no clamp (Transformer-XL's default clamp_len = -1; it clamps only when > 0)
+      const clampLen = int(fn, 'clampLen', o.clampLen, { min: -MAX_INT32, def: 0 });
       if (dim % 2) throw fail(fn, 'dim', Status.E_ODD, 'even (R is [sin | cos] halves)', dim);
       const n = elements(fn, 'klen * dim', klen, dim);
       return core.run(fn, (s) => {
@@ -174,7 +176,12 @@ export function relativeFamily(core) {
         const u = s.in('u', o.u, Float32Array, nu);
         const v = s.in('v', o.v, Float32Array, nu);
         const out = s.out('out', o.out, Float32Array, n);
-        s.call('posenc_xl_scores', out.ptr, q, k, r, u, v, queries, keys, heads, dim, scale);
+        const arrays = [['q', q, nq], ['k', k, nk], ['r', r, nk], ['u', u, nu], ['v', v, nu]].map(([name, ptr, n]) => ({ name, ptr, n }));
+        callNamed(s, core, 'posenc_xl_scores', [out.ptr, q, k, r, u, v, queries, keys, heads, dim, scale], arrays, (m) => ({
+          name: 'q, k, r, u, v',
+          allowed: `small enough that the scores fit float32: dim · ((max|q| + max|u|) · max|k| + (max|q| + max|v|) · max|r|) · max(1, |scale|) <= ${LOGIT_LIMIT}`,
+          got: dim * ((m.q + m.u) * m.k + (m.q + m.v) * m.r) * Math.max(1, Math.abs(scale)),
+        }));
         return out.take();
       });
     },

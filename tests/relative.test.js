@@ -446,7 +446,7 @@ test('throw-tests: every export names its argument and range', async () => {
   assertThrowsPosenc(() => pe.shawIndices({ queries: 2 }), /maxRelative is required/);
   assertThrowsPosenc(() => pe.shawIndices({ queries: 2, maxRelative: 0 }), /maxRelative must be an integer in \[1, /);
   assertThrowsPosenc(() => pe.xlPositions({ klen: 2, dim: 5 }), /dim must be even/, Status.E_ODD);
-  assertThrowsPosenc(() => pe.xlPositions({ klen: 2, dim: 4, clampLen: 0 }), /clampLen must be an integer in \[1, /);
+  assertThrowsPosenc(() => pe.xlPositions({ klen: 2, dim: 4, clampLen: 0.5 }), /clampLen must be an integer in \[-2147483647, /);
   assertThrowsPosenc(() => pe.xlPositions({ klen: 2, dim: 4, base: 1 }), /base must be a finite number in \(1, /);
   assertThrowsPosenc(() => pe.relShift(new Float32Array(6), { queries: 2, keys: 3, memory: 2 }), /keys must be queries \+ memory = 4/);
   assertThrowsPosenc(() => pe.relShift(new Float32Array(6), { queries: 3, keys: 2 }), /keys must be an integer in \[3, /);

@@ -1,0 +1,46 @@
+// Naming the argument behind a rejected value. The C core checks operand values itself (one
+// vectorised pass: finite, and small enough that no float32 sum overflows), but a C status
+// cannot say which array failed. On that failure path only, these scans find it, so a valid
+// call pays nothing in JS.
+import { PosencError, Status } from './errors.js';
+import { fail } from './validate.js';
+
+/** Max |x| of a heap array, or the first non-finite element's index as { bad }. */
+function scan(core, { ptr, n, negInf }) {
+  const a = core.view(Float32Array, ptr, n);
+  let m = 0;
+  for (let i = 0; i < n; i++) {
+    const x = a[i];
+    if (!Number.isFinite(x) && !(negInf && x === -Infinity)) return { bad: i, value: x, max: Infinity };
+    if (Number.isFinite(x) && Math.abs(x) > m) m = Math.abs(x);
+  }
+  return { max: m };
+}
+
+/**
+ * s.call(cname, ...args); if C rejects values (POSENC_E_PARAM), name the culprit: the first
+ * non-finite element of `arrays` ([{ name, ptr, n, negInf }]; negInf: -Infinity allowed), or
+ * else the magnitude rule `rule(maxOf)` returns as { name, allowed, got }.
+ */
+export function callNamed(s, core, cname, args, arrays, rule) {
+  try {
+    return s.call(cname, ...args);
+  } catch (e) {
+    if (!(e instanceof PosencError) || e.code !== Status.E_PARAM) throw e;
+    const maxOf = {};
+    for (const a of arrays) {
+      if (!a.ptr) continue;
+      const r = scan(core, a);
+      if (r.bad !== undefined) {
+        throw fail(s.fn, `${a.name}[${r.bad}]`, Status.E_PARAM, a.negInf ? 'finite or -Infinity' : 'finite', r.value);
+      }
+      maxOf[a.name] = r.max;
+    }
+    const why = rule && rule(maxOf);
+    if (why) throw fail(s.fn, why.name, Status.E_PARAM, why.allowed, why.got);
+    throw e;
+  }
+}
+
+/** Float32 headroom the C core keeps for every logit and weighted sum (POSENC__LOGIT_LIMIT). */
+export const LOGIT_LIMIT = 1e38;
