@@ -221,7 +221,9 @@ typedef struct posenc_rope_scaling {
 int32_t posenc_rope_scaling_init(posenc_rope_scaling *s, posenc_rope_type type);
 
 /* inv_freq[rotary_dim/2] (float64) and *attention_scale for base and scaling (NULL = default).
- * base > 1; rotary_dim even >= 2 (>= 4 for NTK and DYNAMIC, whose exponent is d/(d-2)). */
+ * base > 1; rotary_dim even >= 2 (with 2, NTK and DYNAMIC give w = 1: the exponent d/(d-2) only
+ * scales b, and b^0 = 1). Valid keys whose result overflows (a frequency not finite or
+ * above 2^960, |attention scale| > FLT_MAX): POSENC_E_RANGE, nothing written. */
 int32_t posenc_rope_freqs(double *inv_freq, double *attention_scale, int32_t rotary_dim,
                           double base, const posenc_rope_scaling *scaling);
 
@@ -258,7 +260,8 @@ int32_t posenc_rope_apply_positions_f32(float *x, int32_t length, int32_t heads,
 
 /* xPos (SPEC 3.8): RoPE, then pair i at position p scaled by zeta_i^(+-(p - center)/scale_base),
  * zeta_i = (2i + 0.4 r)/(1.4 r), r = rotary_dim; + for queries (is_key = 0), - for keys.
- * positions may be NULL (then p = offset + t). scale_base > 0. */
+ * positions may be NULL (then p = offset + t). scale_base > 0; a factor beyond e^80 (any
+ * |p - center| > 80 / ln 3.5 * scale_base) would overflow float32: POSENC_E_RANGE. */
 int32_t posenc_rope_apply_xpos(float *x, int32_t length, int32_t heads, int32_t dim,
                                int32_t rotary_dim, posenc_layout layout, posenc_rope_order order,
                                const double *inv_freq, double scale, double offset,

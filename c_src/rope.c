@@ -17,12 +17,15 @@
  * even/odd shuffles, rotates like the half kernel and re-interleaves with zips (4 shuffles per
  * 8 components; clang does not find this by itself).
  */
+#include <float.h>
 #include <stddef.h>
 
 #include "posenc_internal.h"
 
 /* Tokens per block of cos/sin rows made by the engine (matches its first block). */
 #define ROWS 64
+/* Largest |ln| of an xPos factor zeta^e: e^80 = 5.5e34 leaves float32 headroom for |x| ~ 1e3. */
+#define XPOS_MAX_LOG 80.0
 /* 2*pi (M_PI is not in strict C11) */
 #define TWO_PI 6.283185307179586476925286766559
 
@@ -91,6 +94,9 @@ typedef void (*rotate_fn)(float *, int32_t, size_t, const float *, const float *
 /* ---------------------------------------------------------------- frequencies */
 
 static inline int given(double v) { return v == v; }
+/* A usable frequency: finite, and small enough that p * w stays finite for any int32 position
+ * (|p| <= 2^31), so no angle is ever inf and no cos/sin NaN. */
+static inline int rope_freq_ok(double w) { return posenc__finite(w) && fabs(w) <= 0x1p960; }
 static inline int truthy(double v) { return given(v) && v != 0.0; }
 static inline double get_mscale(double s, double m) {
     return s <= 1.0 ? 1.0 : 0.1 * m * log(s) + 1.0;
@@ -140,13 +146,12 @@ static int32_t check_scaling(const posenc_rope_scaling *s, int32_t d) {
     case POSENC_ROPE_LINEAR:
         return need_gt(s->factor, 0.0);
     case POSENC_ROPE_NTK:
-        TRY(need_gt(s->factor, 0.0));
-        return d >= 4 ? POSENC_OK : POSENC_E_SIZE;
+        return need_gt(s->factor, 0.0);
     case POSENC_ROPE_DYNAMIC:
         TRY(need_gt(s->factor, 0.0));
         TRY(need_gt(s->max_positions, 0.0));
         if (given(s->seq_len) && !(posenc__finite(s->seq_len) && s->seq_len >= 0)) return POSENC_E_PARAM;
-        return d >= 4 ? POSENC_OK : POSENC_E_SIZE;
+        return POSENC_OK;
     case POSENC_ROPE_YARN:
         TRY(need_gt(s->factor, 0.0));
         TRY(need_gt(s->original_max_positions, 0.0));
@@ -187,6 +192,99 @@ static double yarn_corr_dim(double r, double d, double l0, double base) {
     return d * log(l0 / (TWO_PI * r)) / (2.0 * log(base));
 }
 
+/* Everything the per-pair frequency needs, prepared once by plan_freqs. */
+typedef struct {
+    const posenc_rope_scaling *s;
+    double d;          /* rotary dim */
+    double b;          /* base after the base-changing variants (NTK, dynamic) */
+    double low, high;  /* YaRN ramp ends */
+    const double *ext; /* LongRoPE per-pair factors in use */
+} freq_plan;
+
+static void plan_freqs(freq_plan *p, const posenc_rope_scaling *s, int32_t rotary_dim,
+                       double base) {
+    const double d = (double)rotary_dim;
+    p->s = s;
+    p->d = d;
+    p->b = base;
+    p->low = p->high = 0;
+    p->ext = NULL;
+    /* the base-changing variants only alter b; with d = 2 the exponent d/(d-2) is undefined, but
+     * the single pair's frequency is b^0 = 1 for every b, so the base is left alone */
+    if (s->type == POSENC_ROPE_NTK && rotary_dim > 2) p->b = base * pow(s->factor, d / (d - 2.0));
+    if (s->type == POSENC_ROPE_DYNAMIC && rotary_dim > 2) {
+        const double m = s->max_positions;
+        const double l = given(s->seq_len) && s->seq_len > m ? s->seq_len : m;
+        p->b = base * pow(s->factor * l / m - (s->factor - 1.0), d / (d - 2.0));
+    }
+    if (s->type == POSENC_ROPE_YARN) {
+        const double l0 = s->original_max_positions;
+        double low = yarn_corr_dim(s->beta_fast, d, l0, base);
+        double high = yarn_corr_dim(s->beta_slow, d, l0, base);
+        if (s->truncate) {
+            low = floor(low);
+            high = ceil(high);
+        }
+        if (low < 0) low = 0;
+        if (high > d - 1) high = d - 1; /* HF clamps in component units; harmless */
+        if (low == high) high += 0.001;
+        p->low = low;
+        p->high = high;
+    }
+    if (s->type == POSENC_ROPE_LONGROPE)
+        p->ext = given(s->seq_len) && s->seq_len > s->original_max_positions ? s->long_factor
+                                                                            : s->short_factor;
+}
+
+/* inv_freq of pair i. May overflow to inf for extreme keys (a factor of 1e-320); the caller
+ * checks every value before writing any. */
+static double freq_at(const freq_plan *p, int32_t i) {
+    const posenc_rope_scaling *s = p->s;
+    /* w_i = 1 / b^(2i/d), as HF writes it (in float64 here) */
+    const double w = 1.0 / pow(p->b, (double)(2 * i) / p->d);
+    switch (s->type) {
+    case POSENC_ROPE_LINEAR:
+        return w / s->factor;
+    case POSENC_ROPE_YARN: {
+        double ramp = ((double)i - p->low) / (p->high - p->low);
+        ramp = ramp < 0 ? 0 : ramp > 1 ? 1 : ramp;
+        const double extrap = 1.0 - ramp;
+        return (1.0 / (s->factor / w)) * (1.0 - extrap) + w * extrap;
+    }
+    case POSENC_ROPE_LONGROPE:
+        return 1.0 / (p->ext[i] * pow(p->b, (double)(2 * i) / p->d));
+    case POSENC_ROPE_LLAMA3: {
+        const double f = s->factor, lo = s->low_freq_factor, hi = s->high_freq_factor;
+        const double l0 = s->original_max_positions, wl = TWO_PI / w;
+        if (wl < l0 / hi) return w;
+        if (wl > l0 / lo) return w / f;
+        const double smooth = (l0 / wl - lo) / (hi - lo);
+        return (1.0 - smooth) * w / f + smooth * w;
+    }
+    default:
+        return w;
+    }
+}
+
+static double attention_scale_of(const posenc_rope_scaling *s) {
+    if (s->type == POSENC_ROPE_YARN) {
+        const double f = s->factor;
+        if (given(s->attention_factor)) return s->attention_factor;
+        if (truthy(s->mscale) && truthy(s->mscale_all_dim))
+            return get_mscale(f, s->mscale) / get_mscale(f, s->mscale_all_dim);
+        return get_mscale(f, 1.0);
+    }
+    if (s->type == POSENC_ROPE_LONGROPE) {
+        const double l0 = s->original_max_positions;
+        double f = 1.0;
+        if (given(s->factor)) f = s->factor;
+        else if (given(s->max_positions)) f = s->max_positions / l0;
+        if (given(s->attention_factor)) return s->attention_factor;
+        return f <= 1.0 ? 1.0 : sqrt(1.0 + log(f) / log(l0));
+    }
+    return 1.0;
+}
+
 int32_t posenc_rope_freqs(double *inv_freq, double *attention_scale, int32_t rotary_dim,
                           double base, const posenc_rope_scaling *scaling) {
     if (!inv_freq || !attention_scale) return POSENC_E_NULL;
@@ -203,77 +301,16 @@ int32_t posenc_rope_freqs(double *inv_freq, double *attention_scale, int32_t rot
     TRY(check_scaling(s, rotary_dim));
 
     const int32_t n = rotary_dim / 2;
-    const double d = (double)rotary_dim;
-    double b = base, att = 1.0;
-    /* the base-changing variants first: they only alter b */
-    if (s->type == POSENC_ROPE_NTK) b = base * pow(s->factor, d / (d - 2.0));
-    if (s->type == POSENC_ROPE_DYNAMIC) {
-        const double m = s->max_positions;
-        const double l = given(s->seq_len) && s->seq_len > m ? s->seq_len : m;
-        b = base * pow(s->factor * l / m - (s->factor - 1.0), d / (d - 2.0));
-    }
-    /* w_i = 1 / b^(2i/d), as HF writes it (in float64 here) */
-    for (int32_t i = 0; i < n; i++) inv_freq[i] = 1.0 / pow(b, (double)(2 * i) / d);
-
-    switch (s->type) {
-    case POSENC_ROPE_LINEAR:
-        for (int32_t i = 0; i < n; i++) inv_freq[i] /= s->factor;
-        break;
-    case POSENC_ROPE_YARN: {
-        const double f = s->factor, l0 = s->original_max_positions;
-        double low = yarn_corr_dim(s->beta_fast, d, l0, base);
-        double high = yarn_corr_dim(s->beta_slow, d, l0, base);
-        if (s->truncate) {
-            low = floor(low);
-            high = ceil(high);
-        }
-        if (low < 0) low = 0;
-        if (high > d - 1) high = d - 1; /* HF clamps in component units; harmless */
-        if (low == high) high += 0.001;
-        for (int32_t i = 0; i < n; i++) {
-            double ramp = ((double)i - low) / (high - low);
-            ramp = ramp < 0 ? 0 : ramp > 1 ? 1 : ramp;
-            const double extrap = 1.0 - ramp, w = inv_freq[i];
-            inv_freq[i] = (1.0 / (f / w)) * (1.0 - extrap) + w * extrap;
-        }
-        if (given(s->attention_factor))
-            att = s->attention_factor;
-        else if (truthy(s->mscale) && truthy(s->mscale_all_dim))
-            att = get_mscale(f, s->mscale) / get_mscale(f, s->mscale_all_dim);
-        else
-            att = get_mscale(f, 1.0);
-        break;
-    }
-    case POSENC_ROPE_LONGROPE: {
-        const double l0 = s->original_max_positions;
-        double f = 1.0;
-        if (given(s->factor)) f = s->factor;
-        else if (given(s->max_positions)) f = s->max_positions / l0;
-        const double *ext = given(s->seq_len) && s->seq_len > l0 ? s->long_factor : s->short_factor;
-        for (int32_t i = 0; i < n; i++) inv_freq[i] = 1.0 / (ext[i] * pow(b, (double)(2 * i) / d));
-        if (given(s->attention_factor)) att = s->attention_factor;
-        else att = f <= 1.0 ? 1.0 : sqrt(1.0 + log(f) / log(l0));
-        break;
-    }
-    case POSENC_ROPE_LLAMA3: {
-        const double f = s->factor, lo = s->low_freq_factor, hi = s->high_freq_factor;
-        const double l0 = s->original_max_positions;
-        const double low_wl = l0 / lo, high_wl = l0 / hi;
-        for (int32_t i = 0; i < n; i++) {
-            const double w = inv_freq[i], wl = TWO_PI / w;
-            if (wl < high_wl) continue;
-            if (wl > low_wl) {
-                inv_freq[i] = w / f;
-            } else {
-                const double smooth = (l0 / wl - lo) / (hi - lo);
-                inv_freq[i] = (1.0 - smooth) * w / f + smooth * w;
-            }
-        }
-        break;
-    }
-    default:
-        break;
-    }
+    freq_plan p;
+    plan_freqs(&p, s, rotary_dim, base);
+    /* Keys that are each valid can still combine into an unusable result (linear factor 1e-320
+     * makes w/factor infinite; an attention scale beyond float32 turns every cos/sin into inf):
+     * such a result is an error, never a table of inf/NaN. */
+    const double att = attention_scale_of(s);
+    if (!posenc__finite(att) || fabs(att) > FLT_MAX) return POSENC_E_RANGE;
+    for (int32_t i = 0; i < n; i++)
+        if (!rope_freq_ok(freq_at(&p, i))) return POSENC_E_RANGE;
+    for (int32_t i = 0; i < n; i++) inv_freq[i] = freq_at(&p, i);
     *attention_scale = att;
     return POSENC_OK;
 }
@@ -294,8 +331,9 @@ static int32_t check_shape(const float *x, int32_t length, int32_t heads, int32_
 static int32_t check_freqs(const double *w, int32_t n, double scale) {
     if (!w) return POSENC_E_NULL;
     for (int32_t i = 0; i < n; i++)
-        if (!posenc__finite(w[i])) return POSENC_E_PARAM;
-    return posenc__finite(scale) ? POSENC_OK : POSENC_E_PARAM;
+        if (!rope_freq_ok(w[i])) return POSENC_E_PARAM;
+    /* cos/sin are stored as scale * cos in float32: beyond FLT_MAX they would be inf */
+    return posenc__finite(scale) && fabs(scale) <= FLT_MAX ? POSENC_OK : POSENC_E_PARAM;
 }
 
 int32_t posenc_rope_scratch_size(int32_t rotary_dim) {
@@ -532,6 +570,19 @@ int32_t posenc_rope_apply_xpos(float *x, int32_t length, int32_t heads, int32_t 
     CHECK_COMMON();
     if (!posenc__finite(offset) || fabs(offset) + (double)length > 1073741824.0) return POSENC_E_PARAM;
     if (!posenc__finite(scale_base) || scale_base <= 0 || !posenc__finite(center)) return POSENC_E_PARAM;
+    /* The largest factor is zeta_0^-|e| with zeta_0 = 2/7 and e = (p - center) / scale_base; past
+     * e^80 (|e| > 80 / ln 3.5 ~ 64) float32 cos/sin and the rotated values overflow to inf/NaN
+     * (lucidrains' float32 code does the same at |p - center| > 64 * scale_base). */
+    double far = 0;
+    if (positions) {
+        for (int32_t t = 0; t < length; t++) {
+            const double dist = fabs((double)positions[t] - center);
+            if (dist > far) far = dist;
+        }
+    } else {
+        far = fmax(fabs(offset - center), fabs(offset + (double)(length - 1) - center));
+    }
+    if (far / scale_base * log(3.5) > XPOS_MAX_LOG) return POSENC_E_RANGE;
     rope_job j;
     init_job(&j, x, length, heads, dim, rotary_dim, layout, order, inv_freq, scale);
     j.xpos_base = scale_base;

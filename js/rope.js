@@ -30,6 +30,13 @@ const F64_FIELDS = ['factor', 'originalMaxPositions', 'maxPositions', 'seqLen', 
   'attentionFactor', 'mscale', 'mscaleAllDim', 'lowFreqFactor', 'highFreqFactor'];
 
 const FREQ_KEYS = ['dim', 'base', 'rotaryDim', 'scaling'];
+// cos/sin are float32: an attention scale above this would store inf.
+const FLT_MAX = 3.4028234663852886e38;
+// Cache-free application keeps 4*64 + 2 rows of rotaryDim/2 floats of scratch (c_src/rope.c).
+const MAX_ROTARY_NO_CACHE = 2 ** 22;
+// xPos factors zeta^e reach e^80 (zeta_0 = 2/7) at |p - center| = 80 / ln 3.5 * scaleBase; past
+// that float32 overflows (c_src/rope.c, posenc_rope_apply_xpos).
+const XPOS_MAX_SPAN = 80 / Math.log(3.5);
 
 /** Validate a scaling object into plain values (NaN = not given); lists stay JS arrays. */
 function parseScaling(fn, scaling, rotaryDim) {
@@ -50,20 +57,18 @@ function parseScaling(fn, scaling, rotaryDim) {
   switch (name) {
     case 'linear': case 'ntk':
       v.factor = need('factor', { gt: 0 });
-      if (name === 'ntk' && rotaryDim < 4) throw fail(fn, 'rotaryDim', Status.E_SIZE, "at least 4 for scaling 'ntk'", rotaryDim);
       break;
     case 'dynamic':
       v.factor = need('factor', { gt: 0 });
       v.maxPositions = need('maxPositions', { gt: 0 });
       v.seqLen = opt('seqLen', { min: 0 });
-      if (rotaryDim < 4) throw fail(fn, 'rotaryDim', Status.E_SIZE, "at least 4 for scaling 'dynamic'", rotaryDim);
       break;
     case 'yarn':
       v.factor = need('factor', { gt: 0 });
       v.originalMaxPositions = need('originalMaxPositions', { gt: 0 });
       v.betaFast = num(fn, key('betaFast'), sc.betaFast, { gt: 0, def: 32 });
       v.betaSlow = num(fn, key('betaSlow'), sc.betaSlow, { gt: 0, def: 1 });
-      v.attentionFactor = opt('attentionFactor', { gt: 0 });
+      v.attentionFactor = opt('attentionFactor', { gt: 0, max: FLT_MAX });
       v.mscale = opt('mscale', {});
       v.mscaleAllDim = opt('mscaleAllDim', {});
       v.truncate = bool(fn, key('truncate'), sc.truncate, true) ? 1 : 0;
@@ -75,7 +80,7 @@ function parseScaling(fn, scaling, rotaryDim) {
       v.originalMaxPositions = need('originalMaxPositions', { gt: 1 });
       v.factor = opt('factor', { gt: 0 });
       v.maxPositions = opt('maxPositions', { gt: 0 });
-      v.attentionFactor = opt('attentionFactor', { gt: 0 });
+      v.attentionFactor = opt('attentionFactor', { gt: 0, max: FLT_MAX });
       v.seqLen = opt('seqLen', { min: 0 });
       for (const k of ['shortFactor', 'longFactor']) {
         if (sc[k] === undefined) {
@@ -141,7 +146,16 @@ function frequencies(core, s, fn, f, seqLen, width = f.rotaryDim) {
   const n = width / 2;
   const inv = s.alloc(Float64Array, n, false);
   const att = s.alloc(Float64Array, 1, false);
-  s.call('posenc_rope_freqs', inv, att, width, f.base, sp);
+  try {
+    s.call('posenc_rope_freqs', inv, att, width, f.base, sp);
+  } catch (e) {
+    // each key was valid, but together they overflow (e.g. factor 1e-320 makes w / factor inf)
+    if (e.code !== Status.E_RANGE) throw e;
+    const keys = v.type === SCALING_TYPE.longrope ? 'scaling.shortFactor / scaling.longFactor / scaling.factor' : 'scaling.factor';
+    throw fail(fn, v.type ? keys : 'base', Status.E_RANGE,
+      `such that every frequency and the attention scale are finite (scale <= ${FLT_MAX}); scaling type '${v.name}' with base ${f.base}`,
+      v.type ? (v.factor ?? 'the factor lists') : f.base);
+  }
   return { inv, n, attentionScale: core.view(Float64Array, att, 1)[0] };
 }
 
@@ -238,6 +252,23 @@ export function ropeFamily(core) {
       const offset = has('cache')
         ? int(fn, 'offset', o.offset, { min: 0, def: 0 })
         : num(fn, 'offset', o.offset, { min: -(2 ** 30) + length, max: 2 ** 30 - length, def: 0 });
+      if (xpos) {
+        let far;
+        if (posType === Int32Array) {
+          const a = o.positions instanceof PosencBuffer ? o.positions.array : o.positions;
+          far = 0;
+          for (let t = 0; t < length; t++) far = Math.max(far, Math.abs(a[t] - xpos.center));
+        } else {
+          far = Math.max(Math.abs(offset - xpos.center), Math.abs(offset + length - 1 - xpos.center));
+        }
+        if (far > XPOS_MAX_SPAN * xpos.scaleBase) {
+          throw fail(fn, 'xpos.scaleBase', Status.E_RANGE,
+            `at least |position - center| / ${XPOS_MAX_SPAN.toFixed(2)} = ${far / XPOS_MAX_SPAN} here (the xPos factor 3.5^(|position - center| / scaleBase) would overflow float32)`, xpos.scaleBase);
+        }
+      }
+      if (!has('cache') && f.rotaryDim > MAX_ROTARY_NO_CACHE) {
+        throw fail(fn, 'rotaryDim', Status.E_SIZE, `at most ${MAX_ROTARY_NO_CACHE} without a cache (scratch holds 258 rows of rotaryDim/2)`, f.rotaryDim);
+      }
 
       return core.run(fn, (s) => {
         const xp = s.inout('x', x, Float32Array, n);

@@ -590,7 +590,9 @@ test('throw-tests: every export names its argument and range', async () => {
   assertThrowsPosenc(() => pe.ropeFrequencies({ dim: 8, scaling: { type: 'longrope', shortFactor: [1, 1, 1], longFactor: [1, 1, 1, 1], originalMaxPositions: 64 } }), /scaling.shortFactor must be an array of rotaryDim\/2 = 4 positive finite numbers/);
   assertThrowsPosenc(() => pe.ropeFrequencies({ dim: 8, scaling: { type: 'longrope', shortFactor: [1, 1, 1, 1], longFactor: [1, 0, 1, 1], originalMaxPositions: 64 } }), /scaling.longFactor must be/);
   assertThrowsPosenc(() => pe.ropeFrequencies({ dim: 8, scaling: { type: 'llama3', lowFreqFactor: 4, highFreqFactor: 2 } }), /scaling.highFreqFactor must be a finite number in \(4, /);
-  assertThrowsPosenc(() => pe.ropeFrequencies({ dim: 2, scaling: { type: 'ntk', factor: 2 } }), /rotaryDim must be at least 4/);
+  // rotaryDim 2: the base change of ntk/dynamic is irrelevant to the single pair (b^0 = 1)
+  assert.deepEqual(Array.from(pe.ropeFrequencies({ dim: 2, scaling: { type: 'ntk', factor: 2 } }).invFreq64), [1]);
+  assert.deepEqual(Array.from(pe.ropeFrequencies({ dim: 2, scaling: { type: 'dynamic', factor: 2, maxPositions: 8, seqLen: 4 } }).invFreq64), [1]);
   assertThrowsPosenc(() => pe.ropeFrequencies({ dim: 8, scaling: 'yarn' }), /scaling must be an object/);
   // after errors the next valid call still works
   assert.equal(pe.ropeFrequencies({ dim: 8 }).invFreq64[0], 1);

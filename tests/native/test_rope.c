@@ -124,7 +124,22 @@ static void test_validation(void) {
     CHECK(posenc_rope_freqs(w, &att, 8, 1e4, &s) == POSENC_OK && att == 1.0, "llama3 defaults");
     s.high_freq_factor = s.low_freq_factor;
     CHECK(posenc_rope_freqs(w, &att, 8, 1e4, &s) == POSENC_E_PARAM, "llama3 empty band");
+    /* valid keys whose result overflows: an error, and nothing written */
+    posenc_rope_scaling_init(&s, POSENC_ROPE_LINEAR);
+    s.factor = 1e-320;
+    w[0] = -7.0;
+    CHECK(posenc_rope_freqs(w, &att, 8, 1e4, &s) == POSENC_E_RANGE && w[0] == -7.0, "linear factor 1e-320");
+    posenc_rope_scaling_init(&s, POSENC_ROPE_YARN);
+    s.factor = 4;
+    s.original_max_positions = 64;
+    s.attention_factor = 1e300;
+    CHECK(posenc_rope_freqs(w, &att, 8, 1e4, &s) == POSENC_E_RANGE, "attention scale beyond float32");
+    posenc_rope_scaling_init(&s, POSENC_ROPE_NTK);
+    s.factor = 3;
+    CHECK(posenc_rope_freqs(w, &att, 2, 1e4, &s) == POSENC_OK && w[0] == 1.0, "ntk rotary 2");
     posenc_rope_freqs(w, &att, 8, 1e4, NULL);
+    CHECK(posenc_rope_apply(x, 2, 1, 8, 8, POSENC_LAYOUT_HALF, POSENC_ROPE_THD, w, 1e39, 0, scratch, 2048) == POSENC_E_PARAM, "scale > FLT_MAX");
+    CHECK(posenc_rope_apply_xpos(x, 2, 1, 8, 8, POSENC_LAYOUT_HALF, POSENC_ROPE_THD, w, 1, 0, NULL, 1e-3, 0, 0, scratch, 2048) == POSENC_E_RANGE, "xpos factor overflow");
     CHECK(posenc_rope_apply(x, 2, 1, 8, 10, POSENC_LAYOUT_HALF, POSENC_ROPE_THD, w, 1, 0, scratch, 2048) == POSENC_E_SIZE, "rotary > dim");
     CHECK(posenc_rope_apply(x, 2, 1, 8, 6, (posenc_layout)3, POSENC_ROPE_THD, w, 1, 0, scratch, 2048) == POSENC_E_ENUM, "layout");
     CHECK(posenc_rope_apply(x, 2, 1, 8, 8, POSENC_LAYOUT_HALF, (posenc_rope_order)2, w, 1, 0, scratch, 2048) == POSENC_E_ENUM, "order");
