@@ -3,21 +3,13 @@
 import { makeHarness, table } from './harness.js';
 import sinusoidal from './sinusoidal.js';
 import rope from './rope.js';
-
-// (relative import)
 import relative from './relative.js';
-
-// (attention import)
 import attention from './attention.js';
 
 const GROUPS = {
   sinusoidal,
   rope,
-
-  // (relative group)
   relative,
-
-  // (attention group)
   attention,
 };
 

@@ -36,10 +36,6 @@ float bench_peak_madd(int32_t iters, float x) {
     return wasm_f32x4_extract_lane(s, 0);
 }
 
-/* ---- rope limits ---- */
-
-
-/* ---- relative limits ---- */
 /* memory.fill(0) can beat any store loop by 2-3x on some machines (zeroing fast paths), and a
  * bias matrix is never all zero bytes. These two bound a kernel that must store arbitrary
  * 32-bit values: memory.fill with a non-zero byte, and the plainest f32x4 store loop. */
@@ -49,5 +45,3 @@ void bench_store_f32x4(float *p, int32_t n) {
     for (int32_t i = 0; i + 4 <= n; i += 4) wasm_v128_store(p + i, v);
 }
 
-
-/* ---- attention limits ---- */

@@ -11,12 +11,8 @@ import { PosencError, Status } from './errors.js';
 import { instantiate, simdSupported } from './loader.js';
 import { sinusoidalFamily } from './sinusoidal.js';
 import { ropeFamily } from './rope.js';
-
-// (relative import)
 import { relativeFamily } from './relative.js';
 import { learnedFamily } from './learned.js';
-
-// (attention import)
 import { attentionFamily } from './attention.js';
 import { choice, int, options } from './validate.js';
 
@@ -25,12 +21,8 @@ export { PosencBuffer, PosencError, Status, simdSupported };
 const FAMILIES = [
   sinusoidalFamily,
   ropeFamily,
-
-  // (relative family)
   relativeFamily,
   learnedFamily,
-
-  // (attention family)
   attentionFamily,
 ];
 
