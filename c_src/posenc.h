@@ -151,7 +151,7 @@ int32_t posenc_similarity(float *out, const float *table, int32_t length, int32_
                           int32_t normalize);
 
 /* ======================================================================================
- * ROPE (SPEC.md section 3)                                    -- see issue "RoPE complete"
+ * ROPE (SPEC.md section 3)
  * ====================================================================================== */
 
 /* Pair i of the first rotary_dim components of a head is rotated by the angle p * w_i, where p is
@@ -290,7 +290,7 @@ int32_t posenc_rope_apply_cached(float *x, int32_t length, int32_t heads, int32_
 int32_t posenc_rope_decay(double *out, int32_t dim, double base, int32_t max_distance);
 
 /* ======================================================================================
- * RELATIVE AND LEARNED (SPEC.md sections 2, 4, 5, 6)          -- see issue "Relative and learned"
+ * RELATIVE AND LEARNED (SPEC.md sections 2, 4, 5, 6)
  *
  * Bias and index matrices are [head][query][key] (or [query][key]); query i sits at position
  * i + offset, key j at j, rp = j - (i + offset). Every matrix below except ALiBi's REFERENCE
@@ -381,7 +381,7 @@ int32_t posenc_learned_concat(float *out, const float *x, const float *table, in
                               int32_t length, int32_t dim_x, int32_t dim_p, int32_t offset);
 
 /* ======================================================================================
- * ATTENTION (SPEC.md section 7)                               -- see issue "Attention engine"
+ * ATTENTION (SPEC.md section 7)
  *
  * Per head h:  scores = Q_h K_h^T * scale + bias,  P = softmax over keys,  out_h = P V_h.
  * Layouts (row-major, heads interleaved per token as everywhere in posenc):
