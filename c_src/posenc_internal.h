@@ -131,12 +131,16 @@ static inline pv4 posenc__exp4(pv4 x) {
 /* The register-blocked micro-kernels of attention.c (exposed for the native tests).
  * QK: out[r][8p + c] = scale * sum_d a[r][d] * b[p*pstride + d*drow + c], r < 4, p < np, c < 8
  *     (4 rows x 8 columns of pv4 accumulators; b is a key panel or a matrix with drow = n).
- * PV: acc[r*astride + 8c + l] += sum_j p[r*pstride + j] * vp[c*cstride + 8j + l], r < 4, j < n,
- *     c < nc, l < 8 (V packed per head into column panels of 8). */
+ * QK_T: the attention form: a packed transposed, qt[4d + r] = a[r][d], b in panels of 8
+ *     (pstride = 8 dim, drow = 8).
+ * PV: acc[r*astride + 8c + l] += sum_j p[r*POSENC_ATTENTION_TILE + j] * vp[c*cstride + 8j + l],
+ *     r < 4, j < n, c < nc, l < 8 (V packed per head into column panels of 8). */
 void posenc__attn_kernel_qk(const float *const a[4], const float *b, int32_t np, int32_t dim,
                             size_t pstride, size_t drow, float scale, float *out, size_t ostride);
-void posenc__attn_kernel_pv(const float *p, size_t pstride, int32_t n, const float *vp,
-                            int32_t nc, size_t cstride, float *acc, size_t astride);
+void posenc__attn_kernel_qk_t(const float *qt, const float *b, int32_t np, int32_t dim,
+                              float scale, float *out, size_t ostride);
+void posenc__attn_kernel_pv(const float *p, int32_t n, const float *vp, int32_t nc,
+                            size_t cstride, float *acc, size_t astride);
 
 
 #endif /* POSENC_INTERNAL_H */
