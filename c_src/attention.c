@@ -423,14 +423,15 @@ static NOINLINE float row_max(const float *t, int32_t n4) {
     return pv4_hmax(m);
 }
 
-/* t[c] = exp(t[c] - m) over a multiple of 4; returns the sum. kmem holds posenc__expk in
- * scratch memory (see posenc__expk: constants as loop-invariant locals, not v128.const). */
+/* t[c] = exp(t[c] - m) over a multiple of 4, m >= every t[c]; returns the sum. kmem holds
+ * posenc__expk in scratch memory (see posenc__expk: constants as loop-invariant locals, not
+ * v128.const). */
 static NOINLINE float exp_sum(float *t, int32_t n4, float m, const posenc__expk *kmem) {
     const posenc__expk k = *kmem;
     const pv4 mv = pv4_splat(m);
     pv4 s = pv4_splat(0.0f);
     for (int32_t c = 0; c < n4; c += 4) {
-        const pv4 e = posenc__exp4k(pv4_sub(pv4_load(t + c), mv), &k);
+        const pv4 e = posenc__exp4k_nonpos(pv4_sub(pv4_load(t + c), mv), &k);
         pv4_store(t + c, e);
         s = pv4_add(s, e);
     }
@@ -598,11 +599,13 @@ static NOINLINE void run_head(const job *jb, const plan *pl, float *scratch, int
                         memset(t, 0, sizeof(float) * n4);
                         continue;
                     }
-                    const float corr = exp1(m[r] - mnew); /* 0 when m was -inf */
                     const float sum = exp_sum(t, n4, mnew, cx.expk);
+                    /* once the running max settles most tiles leave it unchanged: no rescale */
+                    const float corr = mnew == m[r] ? 1.0f : exp1(m[r] - mnew); /* 0 if m was -inf */
                     if (corr != 1.0f) {
                         float *a = cx.acc + (size_t)r * DV8;
-                        for (int32_t c = 0; c < DV; c++) a[c] *= corr;
+                        const pv4 cv = pv4_splat(corr);
+                        for (int32_t c = 0; c < DV8; c += 4) pv4_store(a + c, pv4_mul(pv4_load(a + c), cv));
                         if (R) {
                             float *ms = cx.mass + (size_t)r * R;
                             for (int32_t b = 0; b < R; b++) ms[b] *= corr;
