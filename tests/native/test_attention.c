@@ -85,7 +85,7 @@ static void test_kernel_qk(void) {
 }
 
 static void test_kernel_pv(void) {
-    const int32_t ns[] = {1, 2, 5, 128};
+    const int32_t ns[] = {1, 2, 5, 128, POSENC_ATTENTION_TILE};
     for (size_t t = 0; t < sizeof ns / sizeof *ns; t++) {
         const int32_t n = ns[t], nc = 3, pstride = POSENC_ATTENTION_TILE, astride = 30;
         float *p = rand_array(4 * (size_t)pstride), *vp = rand_array((size_t)nc * n * 8);
