@@ -6,8 +6,8 @@
  *   1. K is packed once into panels of 8 keys, transposed: panel[p][d][c] = K[8p + c][d]. The QK
  *      micro-kernel then takes 4 queries (packed transposed, qt[d][4]) x 8 keys at a time: per d
  *      it loads two vectors of keys, splats one q value per query and does 8 vector
- *      multiply-adds into 8 accumulators, which
- *      fit the 16 vector registers of the engines wasm lands on (no horizontal sums at all).
+ *      multiply-adds into 8 accumulators, which fit the 16 vector registers of the engines
+ *      wasm lands on (no horizontal sums at all).
  *   2. Logits of a tile of POSENC_ATTENTION_TILE keys are scaled, biased and masked in place.
  *   3. Without weights: online softmax (running max m and sum l; when m grows the accumulated
  *      output is multiplied by exp(m_old - m_new)). With weights: the exact row softmax is
