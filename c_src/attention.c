@@ -4,9 +4,10 @@
  *
  * Shape of the computation, per head:
  *   1. K is packed once into panels of 8 keys, transposed: panel[p][d][c] = K[8p + c][d]. The QK
- *      micro-kernel then takes 4 queries x 8 keys at a time: per d it loads two vectors of keys,
- *      splats one q value per query and does 8 vector multiply-adds into 8 accumulators, which
- *      fit the 16 vector registers of the engines wasm lands on (no horizontal sums at all).
+ *      micro-kernel then takes 4 queries (packed transposed, qt[d][4]) x 8 keys at a time: per d
+ *      it loads two vectors of keys, splats one q value per query and does 8 vector
+ *      multiply-adds into 8 accumulators, which fit the 16 vector registers of the engines
+ *      wasm lands on (no horizontal sums at all).
  *   2. Logits of a tile of POSENC_ATTENTION_TILE keys are scaled, biased and masked in place.
  *   3. Without weights: online softmax (running max m and sum l; when m grows the accumulated
  *      output is multiplied by exp(m_old - m_new)). With weights: the exact row softmax is
@@ -76,38 +77,80 @@ void posenc__attn_kernel_qk(const float *const a[4], const float *b, int32_t np,
     kernel_qk(a, b, np, dim, pstride, drow, scale, out, ostride);
 }
 
-/* the attention path: K (or XL's r) packed into panels of 8 */
-static NOINLINE void kernel_qk_packed(const float *const a[4], const float *b, int32_t np, int32_t dim,
-                             float scale, float *out, size_t ostride) {
-    kernel_qk(a, b, np, dim, (size_t)dim * PW, PW, scale, out, ostride);
+/* The attention path: a query block packed transposed, qt[d][4], against K (or XL's r) packed
+ * into panels of 8. One pointer walks qt and one walks the panel, and the four queries are
+ * constant offsets from the first: per d the loop does 6 loads and 16 vector ops with 3 integer
+ * ops, where four row pointers cost ~9 (V8 runs this loop front-end bound, so each instruction
+ * counts). */
+static NOINLINE void kernel_qk_t(const float *qt, const float *b, int32_t np, int32_t dim,
+                                 float scale, float *out, size_t ostride) {
+    const pv4 sc = pv4_splat(scale);
+    const float *const qend = qt + (size_t)QB * (size_t)dim;
+    for (int32_t p = 0; p < np; p++) {
+        const float *bd = b + (size_t)p * (size_t)dim * PW;
+        pv4 c00 = pv4_splat(0.0f), c01 = c00, c10 = c00, c11 = c00;
+        pv4 c20 = c00, c21 = c00, c30 = c00, c31 = c00;
+        for (const float *x4 = qt; x4 < qend; x4 += QB, bd += PW) {
+            const pv4 b0 = pv4_load(bd), b1 = pv4_load(bd + 4);
+            pv4 x = pv4_load_splat(x4);
+            c00 = pv4_add(c00, pv4_mul(x, b0));
+            c01 = pv4_add(c01, pv4_mul(x, b1));
+            x = pv4_load_splat(x4 + 1);
+            c10 = pv4_add(c10, pv4_mul(x, b0));
+            c11 = pv4_add(c11, pv4_mul(x, b1));
+            x = pv4_load_splat(x4 + 2);
+            c20 = pv4_add(c20, pv4_mul(x, b0));
+            c21 = pv4_add(c21, pv4_mul(x, b1));
+            x = pv4_load_splat(x4 + 3);
+            c30 = pv4_add(c30, pv4_mul(x, b0));
+            c31 = pv4_add(c31, pv4_mul(x, b1));
+        }
+        float *o = out + (size_t)p * PW;
+        pv4_store(o, pv4_mul(c00, sc));
+        pv4_store(o + 4, pv4_mul(c01, sc));
+        o += ostride;
+        pv4_store(o, pv4_mul(c10, sc));
+        pv4_store(o + 4, pv4_mul(c11, sc));
+        o += ostride;
+        pv4_store(o, pv4_mul(c20, sc));
+        pv4_store(o + 4, pv4_mul(c21, sc));
+        o += ostride;
+        pv4_store(o, pv4_mul(c30, sc));
+        pv4_store(o + 4, pv4_mul(c31, sc));
+    }
 }
 
-/* Row-pointer form used internally (weights rows of a short block alias the last real row).
- * V is packed per head into column panels vp[c][j][8] so each key's 8 values are one 32-byte
- * run: the panel streams sequentially (strided [key][head][dim_v] rows thrashed L1 sets). */
-static NOINLINE void kernel_pv_rows(const float *const p[4], int32_t n, const float *vp, int32_t nc,
-                           size_t cstride, float *acc, size_t astride) {
-    const float *p0 = p[0], *p1 = p[1], *p2 = p[2], *p3 = p[3];
+void posenc__attn_kernel_qk_t(const float *qt, const float *b, int32_t np, int32_t dim,
+                              float scale, float *out, size_t ostride) {
+    kernel_qk_t(qt, b, np, dim, scale, out, ostride);
+}
+
+/* P (4 rows at the tile's constant stride TILE) times V packed per head into column panels
+ * vp[c][j][8], so each key's 8 values are one 32-byte run: the panel streams sequentially
+ * (strided [key][head][dim_v] rows thrashed L1 sets). The rows are constant offsets from one
+ * pointer, for the same reason as in kernel_qk_t. */
+static NOINLINE void kernel_pv_tile(const float *p, int32_t n, const float *vp, int32_t nc,
+                                    size_t cstride, float *acc, size_t astride) {
+    const float *const pend = p + n;
     for (int32_t c = 0; c < nc; c++) {
         float *a0 = acc + (size_t)c * PW, *a1 = a0 + astride, *a2 = a1 + astride, *a3 = a2 + astride;
-        const float *vc = vp + (size_t)c * cstride;
+        const float *vj = vp + (size_t)c * cstride;
         pv4 s00 = pv4_load(a0), s01 = pv4_load(a0 + 4);
         pv4 s10 = pv4_load(a1), s11 = pv4_load(a1 + 4);
         pv4 s20 = pv4_load(a2), s21 = pv4_load(a2 + 4);
         pv4 s30 = pv4_load(a3), s31 = pv4_load(a3 + 4);
-        for (int32_t j = 0; j < n; j++) {
-            const float *vj = vc + (size_t)j * PW;
+        for (const float *pj = p; pj < pend; pj++, vj += PW) {
             const pv4 v0 = pv4_load(vj), v1 = pv4_load(vj + 4);
-            pv4 x = pv4_load_splat(p0 + j);
+            pv4 x = pv4_load_splat(pj);
             s00 = pv4_add(s00, pv4_mul(x, v0));
             s01 = pv4_add(s01, pv4_mul(x, v1));
-            x = pv4_load_splat(p1 + j);
+            x = pv4_load_splat(pj + TILE);
             s10 = pv4_add(s10, pv4_mul(x, v0));
             s11 = pv4_add(s11, pv4_mul(x, v1));
-            x = pv4_load_splat(p2 + j);
+            x = pv4_load_splat(pj + 2 * TILE);
             s20 = pv4_add(s20, pv4_mul(x, v0));
             s21 = pv4_add(s21, pv4_mul(x, v1));
-            x = pv4_load_splat(p3 + j);
+            x = pv4_load_splat(pj + 3 * TILE);
             s30 = pv4_add(s30, pv4_mul(x, v0));
             s31 = pv4_add(s31, pv4_mul(x, v1));
         }
@@ -122,10 +165,9 @@ static NOINLINE void kernel_pv_rows(const float *const p[4], int32_t n, const fl
     }
 }
 
-void posenc__attn_kernel_pv(const float *p, size_t pstride, int32_t n, const float *vp,
-                            int32_t nc, size_t cstride, float *acc, size_t astride) {
-    const float *rows[4] = {p, p + pstride, p + 2 * pstride, p + 3 * pstride};
-    kernel_pv_rows(rows, n, vp, nc, cstride, acc, astride);
+void posenc__attn_kernel_pv(const float *p, int32_t n, const float *vp, int32_t nc,
+                            size_t cstride, float *acc, size_t astride) {
+    kernel_pv_tile(p, n, vp, nc, cstride, acc, astride);
 }
 
 static float dot(const float *a, const float *b, int32_t n) {
@@ -157,7 +199,7 @@ typedef struct {
 } job;
 
 typedef struct {
-    size_t expk, kp, vp, acc, tile, t5, qak, mass, rp, uk, qv, g;
+    size_t expk, kp, vp, qt, acc, tile, t5, qak, mass, rp, uk, qv, g;
     int64_t total;
 } plan;
 
@@ -169,6 +211,7 @@ static void make_plan(plan *pl, int64_t Q, int64_t K, int64_t D, int64_t DV,
     TAKE(expk, (int64_t)(sizeof(posenc__expk) / sizeof(float)));
     TAKE(kp, (K + PW - 1) / PW * PW * D);
     TAKE(vp, K * ((DV + PW - 1) / PW * PW));
+    TAKE(qt, QB * D);
     TAKE(acc, QB * ((DV + PW - 1) / PW * PW));
     TAKE(tile, QB * TILE);
     if (kind == POSENC_BIAS_T5) TAKE(t5, Q + K - 1);
@@ -308,7 +351,7 @@ typedef struct {
     const float *qrow[QB];
     double slope;         /* ALiBi, float64 so the fused bias rounds once, as posenc_alibi_bias */
     const posenc__expk *expk;
-    float *kp, *vp, *tile, *t5, *qak, *mass, *rp, *uk, *qv, *g, *acc;
+    float *kp, *vp, *qt, *tile, *t5, *qak, *mass, *rp, *uk, *qv, *g, *acc;
 } ctx;
 
 static inline int32_t clamp_i64(int64_t x, int32_t lo, int32_t hi) {
@@ -322,7 +365,7 @@ static NOINLINE void scores(const job *jb, const ctx *cx, int32_t j0, int32_t n)
     float *T = cx->tile;
     /* XL adds its terms before scaling; everything else is scaled in the kernel's store */
     const float scale = jb->scale, kscale = jb->kind == POSENC_BIAS_XL ? 1.0f : scale;
-    kernel_qk_packed(cx->qrow, cx->kp + (size_t)(j0 / PW) * D * PW, np, D, kscale, T, TILE);
+    kernel_qk_t(cx->qt, cx->kp + (size_t)(j0 / PW) * D * PW, np, D, kscale, T, TILE);
     if (jb->kind == POSENC_BIAS_XL) {
         /* content bias u.k_j, then the position term (q_i + v).r[c], c = j + K-1 - ipos: the four
          * rows need r rows [a, b], computed once for all of them on panel-aligned rows. */
@@ -330,8 +373,7 @@ static NOINLINE void scores(const job *jb, const ctx *cx, int32_t j0, int32_t n)
         const int32_t a = clamp_i64(j0 + (int64_t)K - 1 - cx->ipos[QB - 1], 0, last);
         const int32_t b = clamp_i64(j0 + (int64_t)n - 1 + K - 1 - cx->ipos[0], 0, last);
         const int32_t pa = a / PW, pb = b / PW;
-        const float *qv[QB] = {cx->qv, cx->qv + D, cx->qv + 2 * (size_t)D, cx->qv + 3 * (size_t)D};
-        kernel_qk_packed(qv, cx->rp + (size_t)pa * D * PW, pb - pa + 1, D, 1.0f, cx->g, GW);
+        kernel_qk_t(cx->qv, cx->rp + (size_t)pa * D * PW, pb - pa + 1, D, 1.0f, cx->g, GW);
         for (int r = 0; r < QB; r++)
             for (int32_t c = 0; c < n; c++) {
                 const int64_t j = j0 + c;
@@ -392,14 +434,15 @@ static NOINLINE float row_max(const float *t, int32_t n4) {
     return pv4_hmax(m);
 }
 
-/* t[c] = exp(t[c] - m) over a multiple of 4; returns the sum. kmem holds posenc__expk in
- * scratch memory (see posenc__expk: constants as loop-invariant locals, not v128.const). */
+/* t[c] = exp(t[c] - m) over a multiple of 4, m >= every t[c]; returns the sum. kmem holds
+ * posenc__expk in scratch memory (see posenc__expk: constants as loop-invariant locals, not
+ * v128.const). */
 static NOINLINE float exp_sum(float *t, int32_t n4, float m, const posenc__expk *kmem) {
     const posenc__expk k = *kmem;
     const pv4 mv = pv4_splat(m);
     pv4 s = pv4_splat(0.0f);
     for (int32_t c = 0; c < n4; c += 4) {
-        const pv4 e = posenc__exp4k(pv4_sub(pv4_load(t + c), mv), &k);
+        const pv4 e = posenc__exp4k_nonpos(pv4_sub(pv4_load(t + c), mv), &k);
         pv4_store(t + c, e);
         s = pv4_add(s, e);
     }
@@ -427,6 +470,7 @@ static NOINLINE void run_head(const job *jb, const plan *pl, float *scratch, int
     cx.h = h;
     cx.kp = scratch + pl->kp;
     cx.vp = scratch + pl->vp;
+    cx.qt = scratch + pl->qt;
     cx.expk = (const posenc__expk *)(const void *)(scratch + pl->expk);
     cx.acc = scratch + pl->acc;
     cx.tile = scratch + pl->tile;
@@ -498,6 +542,8 @@ static NOINLINE void run_head(const job *jb, const plan *pl, float *scratch, int
             if (cx.lim[r] > maxlim) maxlim = cx.lim[r];
         }
         const int32_t jend = (int32_t)(maxlim + 1); /* keys beyond are masked for every row */
+        for (int32_t d = 0; d < D; d++)
+            for (int r = 0; r < QB; r++) cx.qt[(size_t)d * QB + r] = cx.qrow[r][d];
         if (jb->kind == POSENC_BIAS_SHAW) {
             for (int r = 0; r < QB; r++)
                 for (int32_t b = 0; b < R; b++)
@@ -507,7 +553,7 @@ static NOINLINE void run_head(const job *jb, const plan *pl, float *scratch, int
         if (jb->kind == POSENC_BIAS_XL)
             for (int r = 0; r < QB; r++)
                 for (int32_t d = 0; d < D; d++)
-                    cx.qv[(size_t)r * D + d] = cx.qrow[r][d] + jb->vb[(size_t)h * D + d];
+                    cx.qv[(size_t)d * QB + r] = cx.qrow[r][d] + jb->vb[(size_t)h * D + d];
         memset(cx.acc, 0, sizeof(float) * QB * (size_t)DV8);
         float m[QB], l[QB];
         for (int r = 0; r < QB; r++) m[r] = -INFINITY, l[r] = 0.0f;
@@ -540,9 +586,14 @@ static NOINLINE void run_head(const job *jb, const plan *pl, float *scratch, int
             }
             for (int32_t j0 = 0; j0 < jend; j0 += TILE) {
                 const int32_t n = jend - j0 < TILE ? jend - j0 : TILE;
+                /* the kernel wants its rows at the tile's stride: copying 4 x n is cheap
+                 * next to the 4 x n x dim_v multiply-adds */
                 const float *prow[QB];
-                for (int r = 0; r < QB; r++) prow[r] = wrow[r] + j0;
-                kernel_pv_rows(prow, n, cx.vp + (size_t)j0 * PW, nc, (size_t)K * PW, cx.acc, DV8);
+                for (int r = 0; r < QB; r++) {
+                    prow[r] = wrow[r] + j0;
+                    memcpy(cx.tile + (size_t)r * TILE, prow[r], sizeof(float) * n);
+                }
+                kernel_pv_tile(cx.tile, n, cx.vp + (size_t)j0 * PW, nc, (size_t)K * PW, cx.acc, DV8);
                 if (jb->kind == POSENC_BIAS_SHAW)
                     for (int r = 0; r < cx.nq; r++) shaw_mass(jb, &cx, r, prow[r], j0, n);
             }
@@ -559,11 +610,13 @@ static NOINLINE void run_head(const job *jb, const plan *pl, float *scratch, int
                         memset(t, 0, sizeof(float) * n4);
                         continue;
                     }
-                    const float corr = exp1(m[r] - mnew); /* 0 when m was -inf */
                     const float sum = exp_sum(t, n4, mnew, cx.expk);
+                    /* once the running max settles most tiles leave it unchanged: no rescale */
+                    const float corr = mnew == m[r] ? 1.0f : exp1(m[r] - mnew); /* 0 if m was -inf */
                     if (corr != 1.0f) {
                         float *a = cx.acc + (size_t)r * DV8;
-                        for (int32_t c = 0; c < DV; c++) a[c] *= corr;
+                        const pv4 cv = pv4_splat(corr);
+                        for (int32_t c = 0; c < DV8; c += 4) pv4_store(a + c, pv4_mul(pv4_load(a + c), cv));
                         if (R) {
                             float *ms = cx.mass + (size_t)r * R;
                             for (int32_t b = 0; b < R; b++) ms[b] *= corr;
@@ -573,7 +626,7 @@ static NOINLINE void run_head(const job *jb, const plan *pl, float *scratch, int
                     m[r] = mnew;
                 }
                 const float *prow[QB] = {cx.tile, cx.tile + TILE, cx.tile + 2 * TILE, cx.tile + 3 * TILE};
-                kernel_pv_rows(prow, n, cx.vp + (size_t)j0 * PW, nc, (size_t)K * PW, cx.acc, DV8);
+                kernel_pv_tile(cx.tile, n, cx.vp + (size_t)j0 * PW, nc, (size_t)K * PW, cx.acc, DV8);
                 if (jb->kind == POSENC_BIAS_SHAW)
                     for (int r = 0; r < cx.nq; r++) shaw_mass(jb, &cx, r, prow[r], j0, n);
             }

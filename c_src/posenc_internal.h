@@ -103,7 +103,9 @@ static inline posenc__expk posenc__expk_make(void) {
     k.lo = pv4_splat(-87.33654475f);
     k.hi = pv4_splat(88.0f);
     k.log2e = pv4_splat(1.44269504088896341f);
-    k.magic = pv4_splat(12582912.0f); /* 1.5 * 2^23 */
+    /* 1.5 * 2^23 + 127: x log2(e) + magic rounds to an integer and holds 2^n's biased
+     * exponent in its low bits (pv4_pow2_biased) */
+    k.magic = pv4_splat(12583039.0f);
     /* ln2 split in two so n*ln2hi is exact: r = x - n ln2 to ~1e-11 */
     k.ln2hi = pv4_splat(0.693359375f);
     k.ln2lo = pv4_splat(-2.12194440e-4f);
@@ -118,9 +120,9 @@ static inline posenc__expk posenc__expk_make(void) {
     return k;
 }
 
-static inline pv4 posenc__exp4k(pv4 x, const posenc__expk *k) {
-    const pv4 xc = pv4_min(pv4_max(x, k->lo), k->hi);
-    /* t = x log2(e) + magic rounds to an integer in the default (nearest-even) mode */
+/* exp of xc in [lo, hi]; lanes where x < lo give 0 (x itself may be -INFINITY there: the NaN
+ * it makes on the way is masked out) */
+static inline pv4 posenc__exp4k_in(pv4 xc, pv4 x, const posenc__expk *k) {
     const pv4 t = pv4_add(pv4_mul(xc, k->log2e), k->magic);
     const pv4 n = pv4_sub(t, k->magic);
     const pv4 r = pv4_sub(pv4_sub(xc, pv4_mul(n, k->ln2hi)), pv4_mul(n, k->ln2lo));
@@ -129,7 +131,17 @@ static inline pv4 posenc__exp4k(pv4 x, const posenc__expk *k) {
     p = pv4_add(pv4_mul(p, r), k->c2);
     p = pv4_add(pv4_mul(p, r), k->c1);
     p = pv4_add(pv4_mul(p, r), k->one);
-    return pv4_zero_lt(pv4_mul(p, pv4_pow2_magic(t)), x, k->lo);
+    return pv4_zero_lt(pv4_mul(p, pv4_pow2_biased(t)), x, k->lo);
+}
+
+static inline pv4 posenc__exp4k(pv4 x, const posenc__expk *k) {
+    return posenc__exp4k_in(pv4_min(pv4_max(x, k->lo), k->hi), x, k);
+}
+
+/* The softmax's case, x <= 0 or -INFINITY (never NaN): no clamping needed, the same bits as
+ * posenc__exp4k. */
+static inline pv4 posenc__exp4k_nonpos(pv4 x, const posenc__expk *k) {
+    return posenc__exp4k_in(x, x, k);
 }
 
 static inline pv4 posenc__exp4(pv4 x) {
@@ -140,12 +152,16 @@ static inline pv4 posenc__exp4(pv4 x) {
 /* The register-blocked micro-kernels of attention.c (exposed for the native tests).
  * QK: out[r][8p + c] = scale * sum_d a[r][d] * b[p*pstride + d*drow + c], r < 4, p < np, c < 8
  *     (4 rows x 8 columns of pv4 accumulators; b is a key panel or a matrix with drow = n).
- * PV: acc[r*astride + 8c + l] += sum_j p[r*pstride + j] * vp[c*cstride + 8j + l], r < 4, j < n,
- *     c < nc, l < 8 (V packed per head into column panels of 8). */
+ * QK_T: the attention form: a packed transposed, qt[4d + r] = a[r][d], b in panels of 8
+ *     (pstride = 8 dim, drow = 8).
+ * PV: acc[r*astride + 8c + l] += sum_j p[r*POSENC_ATTENTION_TILE + j] * vp[c*cstride + 8j + l],
+ *     r < 4, j < n, c < nc, l < 8 (V packed per head into column panels of 8). */
 void posenc__attn_kernel_qk(const float *const a[4], const float *b, int32_t np, int32_t dim,
                             size_t pstride, size_t drow, float scale, float *out, size_t ostride);
-void posenc__attn_kernel_pv(const float *p, size_t pstride, int32_t n, const float *vp,
-                            int32_t nc, size_t cstride, float *acc, size_t astride);
+void posenc__attn_kernel_qk_t(const float *qt, const float *b, int32_t np, int32_t dim,
+                              float scale, float *out, size_t ostride);
+void posenc__attn_kernel_pv(const float *p, int32_t n, const float *vp, int32_t nc,
+                            size_t cstride, float *acc, size_t astride);
 
 
 #endif /* POSENC_INTERNAL_H */

@@ -56,12 +56,11 @@ static inline float pv4_hmax(pv4 a) {
     return m > n ? m : n;
 }
 
-/* For t = y + 1.5*2^23 with y an integer in [-126, 127] (t's low mantissa bits hold y):
- * the float 2^y, built from the bits as (bits(t) + 127) << 23; the 0x4B4 high part shifts out.
- * This is the exp kernel's 2^n without a float->int conversion. */
-static inline pv4 pv4_pow2_magic(pv4 t) {
-    return wasm_i32x4_shl(wasm_i32x4_add(t, wasm_i32x4_splat(127)), 23);
-}
+/* For t = (y + 127) + 1.5*2^23 with y an integer in [-126, 127] (t's low mantissa bits hold
+ * the biased exponent y + 127): the float 2^y is bits(t) << 23; the 0x4B4 high part shifts out.
+ * This is the exp kernel's 2^n without a float->int conversion, and a single shift (adding the
+ * bias as an integer costs a vector constant V8 rebuilds in every loop iteration). */
+static inline pv4 pv4_pow2_biased(pv4 t) { return wasm_i32x4_shl(t, 23); }
 /* lane-wise a < b ? 0 : y */
 static inline pv4 pv4_zero_lt(pv4 y, pv4 a, pv4 b) { return wasm_v128_andnot(y, wasm_f32x4_lt(a, b)); }
 #else
@@ -99,12 +98,12 @@ static inline float pv4_hmax(pv4 a) {
     float m = a.v[0] > a.v[1] ? a.v[0] : a.v[1], n = a.v[2] > a.v[3] ? a.v[2] : a.v[3];
     return m > n ? m : n;
 }
-static inline pv4 pv4_pow2_magic(pv4 t) {
+static inline pv4 pv4_pow2_biased(pv4 t) {
     pv4 r;
     for (int k = 0; k < 4; k++) {
         uint32_t bits;
         memcpy(&bits, &t.v[k], sizeof bits);
-        bits = (bits + 127u) << 23; /* unsigned: wraps like the i32x4 lanes */
+        bits <<= 23; /* unsigned: wraps like the i32x4 lanes */
         memcpy(&r.v[k], &bits, sizeof bits);
     }
     return r;

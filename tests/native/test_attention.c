@@ -56,8 +56,13 @@ static void test_kernel_qk(void) {
         float *a = rand_array(4 * (size_t)D), *b = rand_array((size_t)np * D * 8);
         float out[4 * 40];
         const float *rows[4] = {a, a + D, a + 2 * D, a + 3 * D};
+        /* the same product through both forms: rows of a, and a packed transposed */
+        float *at = malloc(sizeof(float) * 4 * (size_t)D), out_t[4 * 40];
+        for (int r = 0; r < 4; r++)
+            for (int d = 0; d < D; d++) at[4 * d + r] = a[r * D + d];
         posenc__attn_kernel_qk(rows, b, np, D, (size_t)D * 8, 8, 0.5f, out, 40);
-        double worst = 0;
+        posenc__attn_kernel_qk_t(at, b, np, D, 0.5f, out_t, 40);
+        double worst = 0, worst_t = 0;
         for (int r = 0; r < 4; r++)
             for (int p = 0; p < np; p++)
                 for (int c = 0; c < 8; c++) {
@@ -67,22 +72,26 @@ static void test_kernel_qk(void) {
                         s += x, mag += fabs(x);
                     }
                     const double err = fabs(out[r * 40 + p * 8 + c] - 0.5 * s) / (0.5 * mag + 1e-30);
+                    const double err_t = fabs(out_t[r * 40 + p * 8 + c] - 0.5 * s) / (0.5 * mag + 1e-30);
                     if (err > worst) worst = err;
+                    if (err_t > worst_t) worst_t = err_t;
                 }
         CHECK(worst <= 1e-6, "kernel_qk D=%d relative error %g", D, worst);
+        CHECK(worst_t <= 1e-6, "kernel_qk_t D=%d relative error %g", D, worst_t);
+        free(at);
         free(a);
         free(b);
     }
 }
 
 static void test_kernel_pv(void) {
-    const int32_t ns[] = {1, 2, 5, 128};
+    const int32_t ns[] = {1, 2, 5, 128, POSENC_ATTENTION_TILE};
     for (size_t t = 0; t < sizeof ns / sizeof *ns; t++) {
-        const int32_t n = ns[t], nc = 3, pstride = 130, astride = 30;
+        const int32_t n = ns[t], nc = 3, pstride = POSENC_ATTENTION_TILE, astride = 30;
         float *p = rand_array(4 * (size_t)pstride), *vp = rand_array((size_t)nc * n * 8);
         float *acc = rand_array(4 * (size_t)astride), *acc0 = malloc(sizeof(float) * 4 * astride);
         memcpy(acc0, acc, sizeof(float) * 4 * astride);
-        posenc__attn_kernel_pv(p, pstride, n, vp, nc, (size_t)n * 8, acc, astride);
+        posenc__attn_kernel_pv(p, n, vp, nc, (size_t)n * 8, acc, astride);
         double worst = 0;
         for (int r = 0; r < 4; r++)
             for (int c = 0; c < nc * 8; c++) {
