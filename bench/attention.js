@@ -2,21 +2,11 @@
 // posenc (SIMD, scalar) vs the obvious JS loops vs onnxruntime-web (wasm backend, one thread)
 // vs the f32x4 mul+add peak. % of limit = time the peak needs for the same multiply-adds / time.
 import { maxAbsErr } from './harness.js';
+import { rng } from '../tests/helpers.js';
 import { attentionModel } from './onnx_attention.js';
 
 const L = 1024, D = 64;
 const MADDS = 2 * L * L * D; // Q K^T and P V
-
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 31 - 1;
-  };
-}
 
 /** RoPE, half layout, base 10000, positions 0..L-1 (float64 angles), into a copy. */
 function ropeJs(x) {
