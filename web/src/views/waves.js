@@ -19,10 +19,14 @@ function column(values, rows, cols, c) {
 export function setupWaves(el, ctx) {
   const v = shell(el, 'Waves', 'A few dimensions followed along position: each pair of a sinusoidal table or RoPE turns at its own speed, from one turn every 2π positions down to one every 2π·base.');
   const plot = createPlot(v.body, { height: 300 });
+  // RoPE only: what a scaling does to each pair, against the context the model was trained on
+  const waves = createPlot(v.body, { height: 240 });
   return {
     update(st) {
       v.clear();
       v.guard(() => draw(ctx.pe, st, plot), st.method);
+      waves.fig.hidden = st.method !== 'rope';
+      if (st.method === 'rope') v.guard(() => drawWavelengths(ctx.pe, st, waves), 'wavelengths');
     },
     exportData: () => plotExport(plot, 'waves'),
     canvas: () => plot.canvas,
@@ -94,4 +98,19 @@ function draw(pe, st, plot) {
       return;
     }
   }
+}
+
+/** Per-pair wavelength 2π/w_i before and after the chosen scaling, on a log scale, with the
+ * original context length (the page's train length) as a level line: pairs whose wavelength
+ * exceeds it never completed a turn in training, which is where the scalings intervene. */
+function drawWavelengths(pe, st, plot) {
+  need(pe, 'ropeFrequencies');
+  const before = pe.ropeFrequencies({ dim: st.dim, base: st.base }).invFreq64;
+  const after = pe.ropeFrequencies(ropeOptions(st)).invFreq64;
+  const log = (w) => Float64Array.from(w, (x) => Math.log10((2 * Math.PI) / x));
+  const series = [{ y: log(before), label: 'no scaling' }];
+  if (st.scaling !== 'none') series.push({ y: log(after), label: `${st.scaling} ×${st.factor}`, dash: true });
+  series.push({ y: new Float64Array(before.length).fill(Math.log10(st.train)), label: `original context (train length ${st.train})`, colour: '#b00', dash: true });
+  plot.setTitle(`RoPE wavelength of each pair, log₁₀ positions per turn${st.scaling === 'none' ? ' (pick a scaling to compare)' : ''}`);
+  plot.draw(series, { xLabel: 'pair i', yLabel: 'log₁₀ wavelength', integerX: true });
 }
