@@ -23,6 +23,12 @@ const CONTROLS = `
   <label>factor <input name="factor" type="number" min="1" max="64" step="0.5"></label>
   <label>train length <span class="io"><input name="train" type="range" min="2" max="2048" step="1"><output></output></span></label>
 </fieldset>
+<fieldset><legend>Biases</legend>
+  <label>T5 buckets <span class="io"><input name="buckets" type="range" min="4" max="128" step="2"><output></output></span></label>
+  <label>T5 max distance <span class="io"><input name="maxdist" type="range" min="8" max="1024" step="1"><output></output></span></label>
+  <label>T5 direction <select name="t5dir">${opts(['bidirectional', 'causal'])}</select></label>
+  <label>Shaw k <span class="io"><input name="shawk" type="range" min="1" max="64" step="1"><output></output></span></label>
+</fieldset>
 <fieldset><legend>Display</legend>
   <label>compare with <select name="vs">${opts(METHODS)}</select></label>
   <label>palette <select name="palette">${opts(PALETTES)}</select></label>
