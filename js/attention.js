@@ -3,6 +3,7 @@
 import { PosencBuffer } from './core.js';
 import { PosencError, Status } from './errors.js';
 import { bool, choice, elements, fail, int, num, options, show } from './validate.js';
+import { parseRopeFrequencyOptions, ROPE_LAYOUT, ropeFreqsOnHeap } from './rope.js';
 import { callNamed, LOGIT_LIMIT } from './values.js';
 
 export const ALIGN = { 'top-left': 1, 'bottom-right': 2 };
@@ -290,12 +291,13 @@ function parseEncoding(fn, encoding, { T, dModel, heads, dHead, causal }) {
       return { type, table: e.table, tableRows: rows, offset };
     }
     case 'rope': {
-      const e = options(fn, encoding, ['type', 'base', 'offset', 'layout']);
+      const e = options(fn, encoding, ['type', 'base', 'offset', 'layout', 'rotaryDim', 'scaling']);
       if (dHead % 2) throw fail(fn, 'dModel / heads', Status.E_ODD, "even for encoding 'rope'", dHead);
-      const base = num(fn, name('base'), e.base, { gt: 1, def: 10000 });
+      // the same frequency options (and checks) as applyRope, named under encoding.*
+      const freq = parseRopeFrequencyOptions(fn, e, dHead, 'encoding.');
       const offset = int(fn, name('offset'), e.offset, { min: -OFFSET_MAX, max: OFFSET_MAX, def: 0 });
-      const layout = choice(fn, name('layout'), e.layout, { half: 1, interleaved: 0 }, 'half');
-      return { type, rotate: (s, core, qp, kp) => ropeRotate(fn, s, core, { qp, kp, T, heads, dHead, base, offset, layout }) };
+      const layout = choice(fn, name('layout'), e.layout, ROPE_LAYOUT, 'half');
+      return { type, rotate: (s, core, qp, kp) => ropeRotate(fn, s, core, { qp, kp, T, heads, dHead, freq, offset, layout }) };
     }
     case 'alibi': {
       const e = options(fn, encoding, ['type', 'form']);
@@ -359,17 +361,17 @@ function parseEncoding(fn, encoding, { T, dModel, heads, dHead, causal }) {
   }
 }
 
-/** RoPE on q and k ([T][heads][dHead], in place on the heap) through the RoPE family's C. */
-function ropeRotate(fn, s, core, { qp, kp, T, heads, dHead, base, offset, layout }) {
+/** RoPE on q and k ([T][heads][dHead], in place on the heap) through the RoPE family's C.
+ * Frequencies and the attention scale come from js/rope.js, so this is applyRope on each. */
+function ropeRotate(fn, s, core, { qp, kp, T, heads, dHead, freq, offset, layout }) {
   if (typeof core.exports.posenc_rope_apply !== 'function') {
     throw new PosencError(Status.E_PARAM, `posenc.${fn}: encoding 'rope' needs the RoPE core (posenc_rope_apply), which this build lacks`);
   }
-  const invFreq = s.alloc(Float64Array, dHead / 2, false);
-  const attnScale = s.alloc(Float64Array, 1, false);
-  s.call('posenc_rope_freqs', invFreq, attnScale, dHead, base, 0);
-  const n = s.call('posenc_rope_scratch_size', dHead);
+  // an absent dynamic/longrope seqLen is the largest position + 1, as applyRope takes it
+  const { inv, attentionScale } = ropeFreqsOnHeap(core, s, fn, freq, Math.max(0, offset + T));
+  const n = s.call('posenc_rope_scratch_size', freq.rotaryDim);
   const scratch = s.alloc(Float32Array, n, false);
   for (const x of [qp, kp]) {
-    s.call('posenc_rope_apply', x, T, heads, dHead, dHead, layout, 0 /* THD */, invFreq, 1, offset, scratch, n);
+    s.call('posenc_rope_apply', x, T, heads, dHead, freq.rotaryDim, layout, 0 /* THD */, inv, attentionScale, offset, scratch, n);
   }
 }

@@ -272,8 +272,9 @@ export type SelfAttentionEncoding =
   | { type: 'sinusoidal'; base?: number; offset?: number }
   /** x + table rows offset.. ; table [rows >= length + offset][dModel] */
   | { type: 'learned'; table: F32; offset?: number }
-  /** RoPE on q and k per head (needs the RoPE family in the build). */
-  | { type: 'rope'; base?: number; offset?: number; layout?: 'half' | 'interleaved' }
+  /** RoPE on q and k per head (needs the RoPE family in the build): applyRope's frequency options
+   * (rotaryDim <= dModel/heads, scaling including its attention scale) at positions offset.. */
+  | { type: 'rope'; base?: number; offset?: number; layout?: 'half' | 'interleaved'; rotaryDim?: number; scaling?: RopeScaling }
   /** Default form: 'relative' when causal, else 'symmetric'. */
   | { type: 'alibi'; form?: 'relative' | 'symmetric' | 'reference' }
   /** weights [numBuckets][heads]; bidirectional defaults to !causal; logits are unscaled (T5). */

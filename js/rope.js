@@ -38,14 +38,15 @@ const MAX_ROTARY_NO_CACHE = 2 ** 22;
 // that float32 overflows (c_src/rope.c, posenc_rope_apply_xpos).
 const XPOS_MAX_SPAN = 80 / Math.log(3.5);
 
-/** Validate a scaling object into plain values (NaN = not given); lists stay JS arrays. */
-function parseScaling(fn, scaling, rotaryDim) {
+/** Validate a scaling object into plain values (NaN = not given); lists stay JS arrays.
+ * `prefix` names where the options sit in the caller's argument (selfAttention: 'encoding.'). */
+function parseScaling(fn, scaling, rotaryDim, prefix = '') {
   if (scaling === undefined || scaling === null) return { type: 0, name: 'default' };
-  if (typeof scaling !== 'object' || Array.isArray(scaling)) throw fail(fn, 'scaling', Status.E_PARAM, 'an object with a type', scaling);
+  const key = (k) => `${prefix}scaling.${k}`;
+  if (typeof scaling !== 'object' || Array.isArray(scaling)) throw fail(fn, `${prefix}scaling`, Status.E_PARAM, 'an object with a type', scaling);
   const name = scaling.type ?? 'default';
-  const type = choice(fn, 'scaling.type', name, SCALING_TYPE);
-  const sc = options(fn, scaling, ['type', ...SCALING_KEYS[name]]);
-  const key = (k) => `scaling.${k}`;
+  const type = choice(fn, key('type'), name, SCALING_TYPE);
+  const sc = options(`${fn}: ${prefix}scaling`, scaling, ['type', ...SCALING_KEYS[name]]);
   const need = (k, o) => {
     if (sc[k] === undefined) {
       throw new PosencError(Status.E_MISSING, `posenc.${fn}: ${key(k)} is required for scaling type '${name}'`, key(k));
@@ -116,6 +117,28 @@ function parseFreqOptions(fn, o, { needDim = true } = {}) {
   return { dim, rotaryDim, base, scaling: o.scaling };
 }
 
+/**
+ * RoPE frequency options read by another family (selfAttention's 'rope' encoding): rotaryDim,
+ * base and scaling from `o`, validated now (before any heap work) and named under `prefix`.
+ * `dim` is the caller's already-validated per-head width. Pass the result to ropeFreqsOnHeap.
+ * @internal
+ */
+export function parseRopeFrequencyOptions(fn, o, dim, prefix) {
+  const rotaryDim = int(fn, `${prefix}rotaryDim`, o.rotaryDim, { min: 2, max: dim, def: dim });
+  if (rotaryDim % 2) throw fail(fn, `${prefix}rotaryDim`, Status.E_ODD, 'even (RoPE rotates pairs)', rotaryDim);
+  const base = num(fn, `${prefix}base`, o.base, { gt: 1, def: 10000 });
+  return { dim, rotaryDim, base, scaling: o.scaling, prefix, parsed: parseScaling(fn, o.scaling, rotaryDim, prefix) };
+}
+
+/**
+ * inv_freq (heap Float64Array pointer, rotaryDim/2 long) and the attention scale, exactly as
+ * applyRope makes them; `seqLen` fills an absent dynamic/longrope seqLen (applyRope: offset + length).
+ * @internal
+ */
+export function ropeFreqsOnHeap(core, s, fn, f, seqLen) {
+  return frequencies(core, s, fn, f, seqLen);
+}
+
 /** Heap copy of a parsed scaling (0 for the default); `seqLen` fills an absent one. */
 function scalingPtr(core, s, v, seqLen) {
   if (v.type === 0) return 0;
@@ -141,7 +164,8 @@ function scalingPtr(core, s, v, seqLen) {
 
 /** inv_freq (heap Float64Array pointer) and the attention scale for validated options. */
 function frequencies(core, s, fn, f, seqLen, width = f.rotaryDim) {
-  const v = parseScaling(fn, f.scaling, width);
+  const prefix = f.prefix ?? '';
+  const v = f.parsed && width === f.rotaryDim ? f.parsed : parseScaling(fn, f.scaling, width, prefix);
   const sp = scalingPtr(core, s, v, seqLen);
   const n = width / 2;
   const inv = s.alloc(Float64Array, n, false);
@@ -151,8 +175,9 @@ function frequencies(core, s, fn, f, seqLen, width = f.rotaryDim) {
   } catch (e) {
     // each key was valid, but together they overflow (e.g. factor 1e-320 makes w / factor inf)
     if (e.code !== Status.E_RANGE) throw e;
-    const keys = v.type === SCALING_TYPE.longrope ? 'scaling.shortFactor / scaling.longFactor / scaling.factor' : 'scaling.factor';
-    throw fail(fn, v.type ? keys : 'base', Status.E_RANGE,
+    const keys = v.type === SCALING_TYPE.longrope
+      ? `${prefix}scaling.shortFactor / ${prefix}scaling.longFactor / ${prefix}scaling.factor` : `${prefix}scaling.factor`;
+    throw fail(fn, v.type ? keys : `${prefix}base`, Status.E_RANGE,
       `such that every frequency and the attention scale are finite (scale <= ${FLT_MAX}); scaling type '${v.name}' with base ${f.base}`,
       v.type ? (v.factor ?? 'the factor lists') : f.base);
   }

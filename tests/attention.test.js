@@ -432,6 +432,71 @@ test('selfAttention rope equals attention on applyRope(q), applyRope(k)', async 
   }
 });
 
+test('selfAttention rope takes applyRope frequency options: scaling (with its attention scale) and rotaryDim', async (t) => {
+  const scalings = [
+    { type: 'linear', factor: 4 },
+    { type: 'ntk', factor: 3 },
+    { type: 'dynamic', factor: 2, maxPositions: 4 },
+    { type: 'yarn', factor: 8, originalMaxPositions: 4 }, // attention scale 0.1 ln 8 + 1 != 1
+    { type: 'longrope', shortFactor: [1, 2], longFactor: [3, 5], originalMaxPositions: 4, factor: 4 },
+    { type: 'llama3', factor: 8, originalMaxPositions: 4 },
+  ];
+  for (const { name, pe } of await backends()) {
+    if (typeof pe.applyRope !== 'function') return t.skip('RoPE family not in this build');
+    const tokens = randomF32(T * DM, 136);
+    const proj = (w) => pe.matmul(tokens, w, { m: T, k: DM, n: DM });
+    const cases = [
+      ...scalings.map((scaling) => ({ scaling, offset: 3 })),
+      { rotaryDim: 2, layout: 'interleaved' },
+      { rotaryDim: 2, scaling: { type: 'yarn', factor: 4, originalMaxPositions: 2 }, offset: -2 },
+    ];
+    for (const c of cases) {
+      const label = `${name} ${JSON.stringify(c)}`;
+      const r = pe.selfAttention({ ...layer, tokens, encoding: { type: 'rope', base: 100, ...c } });
+      const rope = { length: T, heads: HEADS, dim: DH, base: 100, ...c };
+      const q = pe.applyRope(proj(layer.wq), rope);
+      const k = pe.applyRope(proj(layer.wk), rope);
+      const a = pe.attention({ q, k, v: proj(layer.wv), queries: T, dim: DH, heads: HEADS, returnWeights: true });
+      assertClose(r.output, a.output, 1e-6, label);
+      assertClose(r.weights, a.weights, 1e-6, label);
+      // and the scaling matters: unscaled RoPE gives different weights
+      if (c.scaling) {
+        const plain = pe.selfAttention({ ...layer, tokens, encoding: { type: 'rope', base: 100, offset: c.offset, rotaryDim: c.rotaryDim } });
+        assert.ok(maxAbsDiff(plain.weights, r.weights) > 1e-4, `${label} changes the weights`);
+      }
+    }
+    // partial rotary leaves the last dHead - rotaryDim components of every head unrotated: with
+    // rotaryDim 2 only pair 0 turns, so a layer whose q/k live in the other components has no positions
+    const wNoPair0 = (w) => w.map((x, i) => (i % DM) % DH < 2 ? 0 : x);
+    const part = { ...layer, wq: wNoPair0(layer.wq), wk: wNoPair0(layer.wk) };
+    const none = pe.selfAttention({ ...part, tokens });
+    const rot2 = pe.selfAttention({ ...part, tokens, encoding: { type: 'rope', rotaryDim: 2, offset: 7 } });
+    const full = pe.selfAttention({ ...part, tokens, encoding: { type: 'rope', offset: 7 } });
+    assertClose(rot2.weights, none.weights, 1e-6, `${name} rotaryDim 2 rotates only pair 0`);
+    assert.ok(maxAbsDiff(full.weights, none.weights) > 1e-3, `${name} full rotary rotates the rest`);
+  }
+});
+
+test('selfAttention rope: bad frequency options throw PosencErrors naming encoding.<key>', async (t) => {
+  const { pe } = (await backends())[0];
+  if (typeof pe.applyRope !== 'function') return t.skip('RoPE family not in this build');
+  const tokens = randomF32(T * DM, 137);
+  const call = (enc) => () => pe.selfAttention({ ...layer, tokens, encoding: { type: 'rope', ...enc } });
+  assertThrowsPosenc(call({ scaling: { type: 'linear', factor: -1 } }), [/posenc\.selfAttention: encoding\.scaling\.factor must be a finite number in \(0/]);
+  assertThrowsPosenc(call({ scaling: { type: 'linear' } }), [/encoding\.scaling\.factor is required for scaling type 'linear'/], Status.E_MISSING);
+  assertThrowsPosenc(call({ scaling: { type: 'yarm', factor: 2 } }), [/encoding\.scaling\.type must be one of/], Status.E_ENUM);
+  assertThrowsPosenc(call({ scaling: { type: 'ntk', factor: 2, beta: 1 } }), [/encoding\.scaling: unknown option "beta"/]);
+  assertThrowsPosenc(call({ scaling: 2 }), [/encoding\.scaling must be an object/]);
+  assertThrowsPosenc(call({ scaling: { type: 'longrope', shortFactor: [1, 1, 1], longFactor: [1, 1], originalMaxPositions: 4 } }),
+    [/encoding\.scaling\.shortFactor must be an array of rotaryDim\/2 = 2 positive/]);
+  assertThrowsPosenc(call({ scaling: { type: 'linear', factor: 1e-320 } }), [/encoding\.scaling\.factor must be such that every frequency/], Status.E_RANGE);
+  assertThrowsPosenc(call({ rotaryDim: 3 }), [/encoding\.rotaryDim must be even/], Status.E_ODD);
+  assertThrowsPosenc(call({ rotaryDim: DH + 2 }), [new RegExp(`encoding\\.rotaryDim must be an integer in \\[2, ${DH}\\]`)]);
+  assertThrowsPosenc(call({ base: 1 }), [/encoding\.base must be a finite number in \(1/]);
+  // still fine afterwards
+  assert.equal(pe.selfAttention({ ...layer, tokens, encoding: { type: 'rope', scaling: { type: 'linear', factor: 2 } } }).output.length, T * DM);
+});
+
 test('matmul matches float64 at odd shapes', async () => {
   for (const { name, pe } of await backends()) {
     for (const [m, k, n] of [[1, 1, 1], [3, 5, 7], [5, 17, 9], [13, 64, 70], [6, 3, 129]]) {
