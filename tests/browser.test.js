@@ -192,6 +192,73 @@ test('shuffle lab: no positions = permuted matrix (diff ~0, cosine 1.000000); wi
   await ctx.close();
 });
 
+test('shuffle lab: words drag with mouse and touch pointers (pointer events), and the page scaling reaches RoPE', { skip }, async (t) => {
+  const { page, ctx } = await open('/?view=shuffle&method=rope&sentence=dog+bites+man&order=0,1,2');
+  if ((await apiHas(page, ['selfAttention'])).length) {
+    t.skip('pe.selfAttention not in this build');
+    return ctx.close();
+  }
+  const words = () => page.locator('.tokens li').allTextContents();
+  const centre = async (i) => {
+    const b = await page.locator('.tokens li').nth(i).boundingBox();
+    return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+  };
+  // mouse: drag 'dog' (first) onto 'man' (last)
+  const a = await centre(0), b = await centre(2);
+  await page.mouse.move(a.x, a.y);
+  await page.mouse.down();
+  await page.mouse.move((a.x + b.x) / 2, a.y, { steps: 4 });
+  await page.mouse.move(b.x, b.y, { steps: 4 });
+  assert.equal(await page.locator('.tokens li.drop-target').textContent(), 'man', 'the landing token is marked while dragging');
+  await page.screenshot({ path: `${SHOTS}/shuffle-dragging.png` });
+  await page.mouse.up();
+  await page.waitForURL(/order=1(%2C|,)2(%2C|,)0/);
+  assert.deepEqual(await words(), ['bites', 'man', 'dog']);
+  assert.notEqual(await page.locator('[data-side=pos]').getAttribute('data-cosine'), '1.000000');
+  // a click without movement does not reorder
+  const c = await centre(1);
+  await page.mouse.click(c.x, c.y);
+  await page.waitForTimeout(50);
+  assert.deepEqual(await words(), ['bites', 'man', 'dog']);
+  await ctx.close();
+
+  // touch: a real touch sequence through the DevTools protocol (Chromium turns it into
+  // pointerType 'touch' events), in a context that has a touch screen
+  const touchCtx = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, serviceWorkers: 'block' });
+  const { page: tp } = await open('/?view=shuffle&method=rope&sentence=dog+bites+man&order=0,1,2', { context: touchCtx });
+  const cdp = await touchCtx.newCDPSession(tp);
+  const tc = async (i) => {
+    const r = await tp.locator('.tokens li').nth(i).boundingBox();
+    return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+  };
+  const pointerTypes = [];
+  await tp.exposeFunction('__ptype', (x) => pointerTypes.push(x));
+  await tp.evaluate(() => document.querySelector('.tokens').addEventListener('pointerdown', (e) => globalThis.__ptype(e.pointerType)));
+  const from = await tc(2), to = await tc(0);
+  const touch = (type, p) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: p ? [{ x: p.x, y: p.y }] : [] });
+  await touch('touchStart', from);
+  for (let k = 1; k <= 6; k++) await touch('touchMove', { x: from.x + ((to.x - from.x) * k) / 6, y: from.y + ((to.y - from.y) * k) / 6 });
+  await touch('touchEnd');
+  await tp.waitForURL(/order=2(%2C|,)0(%2C|,)1/);
+  assert.deepEqual(await tp.locator('.tokens li').allTextContents(), ['man', 'dog', 'bites']);
+  assert.deepEqual(pointerTypes, ['touch']);
+  await touchCtx.close();
+
+  // the page's RoPE scaling and layout go into selfAttention: the caption says so, the numbers move
+  const { page: sp, ctx: sctx } = await open('/?view=shuffle&method=rope&sentence=dog+bites+man&order=2,0,1');
+  const plain = await sp.locator('[data-side=pos]').getAttribute('data-max-diff');
+  assert.match(await sp.locator('[data-side=pos] h3').textContent(), /half pairs, no scaling/);
+  await sp.goto(`${srv.origin}/?view=shuffle&method=rope&sentence=dog+bites+man&order=2,0,1&scaling=yarn&factor=16&rope=interleaved`);
+  await rendered(sp);
+  const caption = await sp.locator('[data-side=pos] h3').textContent();
+  assert.match(caption, /interleaved pairs, yarn ×16, q, k × 1\.277/);
+  const scaled = await sp.locator('[data-side=pos]').getAttribute('data-max-diff');
+  assert.notEqual(scaled, plain, 'the scaling changes the lab');
+  t.diagnostic(`caption: ${caption}; max diff ${plain} unscaled -> ${scaled}`);
+  await sp.screenshot({ path: `${SHOTS}/shuffle-yarn.png`, fullPage: true });
+  await sctx.close();
+});
+
 test('URL round trip: controls reflect the link, edits go back into it', { skip }, async () => {
   const { page, ctx } = await open('/?view=waves&dim=96&length=300&layout=split&palette=viridis&base=500');
   assert.equal(await page.inputValue('[name=dim]'), '96');

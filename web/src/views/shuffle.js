@@ -3,7 +3,7 @@
 // pooled sentence vector unchanged); with positions it changes the numbers. The proof is printed.
 import { createMatrixPanel, fmt } from '../draw.js';
 import { need } from '../methods.js';
-import { METHODS } from '../state.js';
+import { METHODS, ropeOptions } from '../state.js';
 import { shell } from './common.js';
 
 const D_MODEL = 32;
@@ -33,12 +33,27 @@ function encodingFor(pe, st, type, n, heads) {
   const rand = (length, dim, seed, std = 0.5) => pe.learnedInit({ length, dim, std, seed });
   switch (type) {
     case 'sinusoidal': return { type, base: st.base };
-    case 'rope': return { type, base: st.base, layout: st.rope };
+    // the page's scaling (type, factor) and pair layout, as in every RoPE view
+    case 'rope': return { type, base: st.base, layout: st.rope, scaling: ropeOptions(st).scaling };
     case 'learned': return { type, table: rand(n, D_MODEL, 3) };
     case 't5': return { type, weights: rand(32, heads, 5, 1) };
     case 'shaw': return { type, maxRelative: 4, aK: rand(9, D_MODEL / heads, 6), aV: rand(9, D_MODEL / heads, 8) };
     default: return { type };
   }
+}
+
+/** What the lab's RoPE side runs with: pair layout, scaling and its attention scale. */
+function ropeCaption(pe, st, dHead) {
+  const { scaling } = ropeOptions(st);
+  const parts = [`${st.rope} pairs`];
+  if (scaling) {
+    parts.push(`${scaling.type} ×${st.factor}`);
+    if (typeof pe.ropeFrequencies === 'function') {
+      const { attentionScale } = pe.ropeFrequencies({ dim: dHead, base: st.base, scaling });
+      if (attentionScale !== 1) parts.push(`q, k × ${attentionScale.toFixed(3)}`);
+    }
+  } else parts.push('no scaling');
+  return parts.join(', ');
 }
 
 function verdict(type, same, maxA, cosine, identity) {
@@ -107,18 +122,43 @@ export function setupShuffle(el, ctx) {
     refocus = to;
     ctx.setState({ order: o.join(',') });
   }
-  let dragFrom = -1;
-  list.addEventListener('dragstart', (e) => {
-    dragFrom = [...list.children].indexOf(e.target.closest('li'));
-    e.dataTransfer.effectAllowed = 'move';
+  // Pointer events, not HTML5 drag and drop (which touch screens never fire): one path for mouse,
+  // pen and touch. The token follows the pointer; the token under the pointer at release is where
+  // it lands. A press without movement stays a plain focus/click.
+  let drag = null;
+  const indexAt = (x, y) => [...list.children].findIndex((li) => {
+    if (li === drag?.li) return false;
+    const r = li.getBoundingClientRect();
+    return x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
   });
-  list.addEventListener('dragover', (e) => e.preventDefault());
-  list.addEventListener('drop', (e) => {
-    e.preventDefault();
-    const to = [...list.children].indexOf(e.target.closest('li'));
-    if (dragFrom >= 0 && to >= 0) move(dragFrom, to);
-    dragFrom = -1;
+  const endDrag = (e, commit) => {
+    if (!drag || e.pointerId !== drag.id) return;
+    const { li, from, moved } = drag;
+    drag = null;
+    li.classList.remove('dragging');
+    li.style.transform = '';
+    for (const c of list.children) c.classList.remove('drop-target');
+    const to = commit && moved ? indexAt(e.clientX, e.clientY) : -1;
+    if (to >= 0) move(from, to);
+  };
+  list.addEventListener('pointerdown', (e) => {
+    const li = e.target.closest('li');
+    if (!li || drag || (e.pointerType === 'mouse' && e.button !== 0)) return;
+    drag = { li, id: e.pointerId, from: [...list.children].indexOf(li), x: e.clientX, y: e.clientY, moved: false };
+    li.setPointerCapture(e.pointerId);
   });
+  list.addEventListener('pointermove', (e) => {
+    if (!drag || e.pointerId !== drag.id) return;
+    const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+    if (!drag.moved && Math.hypot(dx, dy) < 4) return;
+    drag.moved = true;
+    drag.li.classList.add('dragging');
+    drag.li.style.transform = `translate(${dx}px, ${dy}px)`;
+    const to = indexAt(e.clientX, e.clientY);
+    [...list.children].forEach((c, i) => c.classList.toggle('drop-target', i === to));
+  });
+  list.addEventListener('pointerup', (e) => endDrag(e, true));
+  list.addEventListener('pointercancel', (e) => endDrag(e, false));
   list.addEventListener('keydown', (e) => {
     const li = e.target.closest('li');
     if (!li) return;
@@ -151,7 +191,9 @@ export function setupShuffle(el, ctx) {
     types.forEach((type, s) => {
       const { title, orig, shuf, proof, side } = sides[s];
       const hShown = Math.min(st.head, heads - 1);
-      title.textContent = `${type === 'none' ? 'No positions' : `With ${METHODS.find(([k]) => k === type)[1]}`} · head ${hShown + 1} of ${heads}`;
+      const label = type === 'none' ? 'No positions' : `With ${METHODS.find(([k]) => k === type)[1]}`;
+      const detail = type === 'rope' ? ` (${ropeCaption(pe, st, D_MODEL / heads)})` : '';
+      title.textContent = `${label}${detail} · head ${hShown + 1} of ${heads}`;
       let a, b;
       try {
         const enc = encodingFor(pe, st, type, n, heads);
@@ -216,7 +258,6 @@ export function setupShuffle(el, ctx) {
       list.replaceChildren(...perm.map((k) => {
         const li = document.createElement('li');
         li.textContent = words[k];
-        li.draggable = true;
         li.tabIndex = 0;
         return li;
       }));
