@@ -19,7 +19,7 @@ test('native tests were built by build.sh', () => {
 for (const f of sources) {
   const exe = `${root}build/native/${f.slice(0, -2)}`;
   test(`native ${f}`, { skip: !existsSync(exe) && 'not built' }, () => {
-    const r = spawnSync(exe, { encoding: 'utf8', timeout: 300_000, env: { ...process.env, ASAN_OPTIONS: 'detect_leaks=1' } });
+    const r = spawnSync(exe, { encoding: 'utf8', timeout: 900_000, env: { ...process.env, ASAN_OPTIONS: 'detect_leaks=1' } });
     assert.equal(r.status, 0, `${f} failed:\n${r.stdout}\n${r.stderr}`);
     assert.match(r.stdout, /\d+ passed, 0 failed/);
   });
@@ -29,9 +29,9 @@ for (const f of sources) {
 // named in the failure message, to replay with build/native/<target> <file>).
 for (const f of readdirSync(`${root}tests/fuzz`).filter((x) => /^fuzz_.*\.c$/.test(x))) {
   const exe = `${root}build/native/${f.slice(0, -2)}`;
-  test(`fuzz ${f} (60000 runs)`, { skip: !existsSync(exe) && 'libFuzzer not available', timeout: 300_000 }, () => {
+  test(`fuzz ${f} (60000 runs)`, { skip: !existsSync(exe) && 'libFuzzer not available', timeout: 900_000 }, () => {
     const dir = mkdtempSync(join(tmpdir(), 'posenc-fuzz-'));
-    const r = spawnSync(exe, ['-runs=60000', '-seed=20261122', '-max_len=512', '-rss_limit_mb=2048', `-artifact_prefix=${dir}/`], { cwd: dir, encoding: 'utf8', timeout: 280_000, env: { ...process.env, ASAN_OPTIONS: 'detect_leaks=1' } });
+    const r = spawnSync(exe, ['-runs=60000', '-seed=20261122', '-max_len=512', '-rss_limit_mb=2048', `-artifact_prefix=${dir}/`], { cwd: dir, encoding: 'utf8', timeout: 880_000, env: { ...process.env, ASAN_OPTIONS: 'detect_leaks=1' } });
     assert.equal(r.status, 0, `${f} found a failure (inputs kept in ${dir}):\n${r.stderr.slice(-4000)}`);
     rmSync(dir, { recursive: true, force: true });
   });

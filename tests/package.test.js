@@ -9,7 +9,7 @@ import { test } from 'node:test';
 
 const root = new URL('..', import.meta.url).pathname;
 
-test('npm pack -> offline install in a fresh directory -> import posenc', { timeout: 120_000 }, () => {
+test('npm pack -> offline install in a fresh directory -> import posenc', { timeout: 600_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'posenc-pack-'));
   try {
     const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
