@@ -184,7 +184,8 @@ static float dot(const float *a, const float *b, int32_t n) {
 typedef struct {
     float *out, *weights;
     const float *q, *k, *v;
-    int32_t Q, K, H, D, DV, offset;
+    int32_t Q, K, H, KVH, D, DV, offset;
+    int32_t window;       /* > 0: a key more than window-1 positions before its query is masked */
     float scale;
     posenc_attention_mask mask;
     posenc_attention_bias kind;
@@ -196,25 +197,39 @@ typedef struct {
     int32_t kr;
     const float *u, *vb, *r;
     int32_t rrows;
+    /* A KV cache hands over its keys and values already in the packed panel layouts (cap8 keys
+     * per kv head, see kvcache.c) and the running max |k|, |v| of what it stored, so a decode
+     * step reads the cache exactly once. NULL kpk: k and v are [keys][kv_heads][dim] rows. */
+    const float *kpk, *vpk;
+    int32_t cap8;
+    double mk, mv; /* < 0: scan k and v */
 } job;
 
 typedef struct {
-    size_t expk, kp, vp, qt, acc, tile, t5, qak, mass, rp, uk, qv, g;
+    size_t expk, kp, vp, qt, acc, tile, t5b, t5, qak, mass, rp, uk, qv, g;
     int64_t total;
 } plan;
 
+static inline int64_t round8(int64_t x) { return (x + PW - 1) / PW * PW; }
+
+/* G = query heads per kv head; packed = keys and values arrive packed (a KV cache) */
 static void make_plan(plan *pl, int64_t Q, int64_t K, int64_t D, int64_t DV,
-                      posenc_attention_bias kind, int64_t rel) {
+                      posenc_attention_bias kind, int64_t rel, int64_t G, int packed) {
     int64_t o = 0;
     memset(pl, 0, sizeof *pl);
 #define TAKE(field, n) (pl->field = (size_t)o, o += (n))
     TAKE(expk, (int64_t)(sizeof(posenc__expk) / sizeof(float)));
-    TAKE(kp, (K + PW - 1) / PW * PW * D);
-    TAKE(vp, K * ((DV + PW - 1) / PW * PW));
+    if (!packed) {
+        TAKE(kp, round8(K) * D);
+        TAKE(vp, round8(K) * round8(DV));
+    }
     TAKE(qt, QB * D);
-    TAKE(acc, QB * ((DV + PW - 1) / PW * PW));
+    TAKE(acc, QB * round8(DV));
     TAKE(tile, QB * TILE);
-    if (kind == POSENC_BIAS_T5) TAKE(t5, Q + K - 1);
+    if (kind == POSENC_BIAS_T5) {
+        TAKE(t5b, Q + K - 1); /* bucket per relative position, shared by the group's heads */
+        TAKE(t5, G * (Q + K - 1));
+    }
     if (kind == POSENC_BIAS_SHAW) {
         TAKE(qak, QB * (2 * rel + 1));
         TAKE(mass, QB * (2 * rel + 1));
@@ -229,34 +244,57 @@ static void make_plan(plan *pl, int64_t Q, int64_t K, int64_t D, int64_t DV,
     pl->total = o;
 }
 
-int32_t posenc_attention_scratch_size(int32_t *floats, int32_t queries, int32_t keys,
-                                      int32_t dim, int32_t dim_v, posenc_attention_bias bias,
-                                      int32_t rel) {
+static int32_t scratch_size(int32_t *floats, int32_t queries, int32_t keys, int32_t heads,
+                            int32_t kv_heads, int32_t dim, int32_t dim_v,
+                            posenc_attention_bias bias, int32_t rel, int packed) {
     if (!floats) return POSENC_E_NULL;
     if (posenc__check_elems2(queries, dim) || posenc__check_elems2(keys, dim) ||
-        posenc__check_elems2(keys, dim_v))
+        posenc__check_elems2(keys, dim_v) || heads < 1 || kv_heads < 1 || heads % kv_heads)
         return POSENC_E_SIZE;
     if (bias < POSENC_BIAS_NONE || bias > POSENC_BIAS_XL) return POSENC_E_ENUM;
     if ((bias == POSENC_BIAS_SHAW || bias == POSENC_BIAS_XL) &&
         (rel < 1 || rel > POSENC_MAX_ELEMENTS))
         return POSENC_E_SIZE;
     plan pl;
-    make_plan(&pl, queries, keys, dim, dim_v, bias, rel);
+    make_plan(&pl, queries, keys, dim, dim_v, bias, rel, heads / kv_heads, packed);
     if (pl.total > POSENC_MAX_ELEMENTS) return POSENC_E_SIZE;
     *floats = (int32_t)pl.total;
     return POSENC_OK;
 }
 
+int32_t posenc_attention_scratch_size(int32_t *floats, int32_t queries, int32_t keys,
+                                      int32_t dim, int32_t dim_v, posenc_attention_bias bias,
+                                      int32_t rel) {
+    return scratch_size(floats, queries, keys, 1, 1, dim, dim_v, bias, rel, 0);
+}
+
+int32_t posenc_attention_gqa_scratch_size(int32_t *floats, int32_t queries, int32_t keys,
+                                          int32_t heads, int32_t kv_heads, int32_t dim,
+                                          int32_t dim_v, posenc_attention_bias bias,
+                                          int32_t rel) {
+    return scratch_size(floats, queries, keys, heads, kv_heads, dim, dim_v, bias, rel, 0);
+}
+
+int32_t posenc_kvcache_scratch_size(int32_t *floats, int32_t queries, int32_t length,
+                                    int32_t heads, int32_t kv_heads, int32_t dim, int32_t dim_v,
+                                    posenc_attention_bias bias, int32_t rel) {
+    if (bias == POSENC_BIAS_XL) return POSENC_E_ENUM;
+    return scratch_size(floats, queries, length, heads, kv_heads, dim, dim_v, bias, rel, 1);
+}
+
 static int32_t validate(const job *jb, const float *scratch, int32_t scratch_floats, plan *pl) {
-    if (!jb->out || !jb->q || !jb->k || !jb->v || !scratch) return POSENC_E_NULL;
-    const int64_t Q = jb->Q, K = jb->K, H = jb->H, D = jb->D, DV = jb->DV;
-    if (posenc__check_elems3(Q, H, D) || posenc__check_elems3(K, H, D) ||
-        posenc__check_elems3(K, H, DV) || posenc__check_elems3(Q, H, DV))
+    if (!jb->out || !jb->q || !scratch) return POSENC_E_NULL;
+    if (jb->kpk ? !jb->vpk : (!jb->k || !jb->v)) return POSENC_E_NULL;
+    const int64_t Q = jb->Q, K = jb->K, H = jb->H, KVH = jb->KVH, D = jb->D, DV = jb->DV;
+    if (KVH < 1 || H < 1 || H % KVH) return POSENC_E_SIZE;
+    if (posenc__check_elems3(Q, H, D) || posenc__check_elems3(K, KVH, D) ||
+        posenc__check_elems3(K, KVH, DV) || posenc__check_elems3(Q, H, DV))
         return POSENC_E_SIZE;
     if (jb->weights && posenc__check_elems3(H, Q, K)) return POSENC_E_SIZE;
     if (jb->mask != POSENC_MASK_NONE && jb->mask != POSENC_MASK_CAUSAL_TOP_LEFT &&
         jb->mask != POSENC_MASK_CAUSAL_BOTTOM_RIGHT)
         return POSENC_E_ENUM;
+    if (jb->window < 0) return POSENC_E_PARAM;
     if (!posenc__finite(jb->scale)) return POSENC_E_PARAM;
     if (jb->offset < -(1 << 30) || jb->offset > (1 << 30)) return POSENC_E_PARAM;
     int64_t rel = 0;
@@ -286,6 +324,7 @@ static int32_t validate(const job *jb, const float *scratch, int32_t scratch_flo
             return POSENC_E_SIZE;
         break;
     case POSENC_BIAS_XL:
+        if (jb->kpk) return POSENC_E_ENUM;
         if (!jb->u || !jb->vb || !jb->r) return POSENC_E_NULL;
         if (posenc__check_elems3(jb->rrows, H, D)) return POSENC_E_SIZE;
         rel = jb->rrows;
@@ -293,7 +332,7 @@ static int32_t validate(const job *jb, const float *scratch, int32_t scratch_flo
     default:
         return POSENC_E_ENUM;
     }
-    make_plan(pl, Q, K, D, DV, jb->kind, rel);
+    make_plan(pl, Q, K, D, DV, jb->kind, rel, H / KVH, jb->kpk != NULL);
     if (pl->total > POSENC_MAX_ELEMENTS || scratch_floats < pl->total) return POSENC_E_SCRATCH;
     /* Values: a NaN or infinity in the operands would turn into silent garbage, and so would
      * finite operands large enough to overflow float32 inside a logit or the exp-weighted sum of
@@ -302,8 +341,8 @@ static int32_t validate(const job *jb, const float *scratch, int32_t scratch_flo
      * Negative biases may be any size: HF masks with -FLT_MAX, and a logit that rounds to -inf
      * is only masked, while s - max(s) rounding to -inf gives the weight 0 it nearly is. */
     const double mq = posenc__max_abs(jb->q, (size_t)(Q * H * D));
-    const double mk = posenc__max_abs(jb->k, (size_t)(K * H * D));
-    const double mv = posenc__max_abs(jb->v, (size_t)(K * H * DV));
+    const double mk = jb->mk >= 0 ? jb->mk : posenc__max_abs(jb->k, (size_t)(K * KVH * D));
+    const double mv = jb->mv >= 0 ? jb->mv : posenc__max_abs(jb->v, (size_t)(K * KVH * DV));
     if (!(mq < INFINITY && mk < INFINITY && mv < INFINITY)) return POSENC_E_PARAM;
     double dots = mq * mk, bias = 0.0, extra_v = 0.0;
     if (jb->kind == POSENC_BIAS_NONE && jb->dense) {
@@ -341,17 +380,25 @@ static int32_t validate(const job *jb, const float *scratch, int32_t scratch_flo
     return POSENC_OK;
 }
 
-/* ---- the per-head loop ---- */
+/* ---- the per-group loop ---- */
 
+/* A block is 4 rows, each a (query, query head) pair of one kv group: 4 queries of one head
+ * (prefill), or 4 heads of the group for one query (decode: the group's keys are then read
+ * once for all its heads). */
 typedef struct {
-    int32_t h, nq;
-    int32_t ii[QB];       /* query index of each block row (short blocks repeat the last) */
+    int32_t nq;           /* rows that are real (short blocks repeat the last) */
+    int32_t ii[QB];       /* query index of each block row */
+    int32_t hh[QB];       /* query head of each row, and its index within the group */
+    int32_t hl[QB];
     int64_t ipos[QB];     /* position of that query: ii + offset */
     int64_t lim[QB];      /* last visible key (may be < 0: the row sees nothing) */
+    int64_t lo[QB];       /* first visible key (the sliding window; 0 without one) */
     const float *qrow[QB];
-    double slope;         /* ALiBi, float64 so the fused bias rounds once, as posenc_alibi_bias */
+    double slope[QB];     /* ALiBi, float64 so the fused bias rounds once, as posenc_alibi_bias */
     const posenc__expk *expk;
+    size_t vstride;       /* floats between the column panels of V */
     float *kp, *vp, *qt, *tile, *t5, *qak, *mass, *rp, *uk, *qv, *g, *acc;
+    const int32_t *t5b;
 } ctx;
 
 static inline int32_t clamp_i64(int64_t x, int32_t lo, int32_t hi) {
@@ -359,7 +406,7 @@ static inline int32_t clamp_i64(int64_t x, int32_t lo, int32_t hi) {
 }
 
 /* Logits of keys j0 .. j0+n-1 for the 4 block rows into cx->tile (row stride TILE); masked
- * entries and the pad up to a multiple of 4 are -INFINITY. */
+ * entries and the pad up to a multiple of 4 are -INFINITY. j0 is a multiple of 8. */
 static NOINLINE void scores(const job *jb, const ctx *cx, int32_t j0, int32_t n) {
     const int32_t D = jb->D, K = jb->K, np = (n + PW - 1) / PW;
     float *T = cx->tile;
@@ -368,7 +415,8 @@ static NOINLINE void scores(const job *jb, const ctx *cx, int32_t j0, int32_t n)
     kernel_qk_t(cx->qt, cx->kp + (size_t)(j0 / PW) * D * PW, np, D, kscale, T, TILE);
     if (jb->kind == POSENC_BIAS_XL) {
         /* content bias u.k_j, then the position term (q_i + v).r[c], c = j + K-1 - ipos: the four
-         * rows need r rows [a, b], computed once for all of them on panel-aligned rows. */
+         * rows (one head, ascending queries) need r rows [a, b], computed once for all of them
+         * on panel-aligned rows. */
         const int32_t last = jb->rrows - 1;
         const int32_t a = clamp_i64(j0 + (int64_t)K - 1 - cx->ipos[QB - 1], 0, last);
         const int32_t b = clamp_i64(j0 + (int64_t)n - 1 + K - 1 - cx->ipos[0], 0, last);
@@ -389,12 +437,12 @@ static NOINLINE void scores(const job *jb, const ctx *cx, int32_t j0, int32_t n)
         switch (jb->kind) {
         case POSENC_BIAS_NONE:
             if (jb->dense) {
-                const float *b = jb->dense + ((size_t)cx->h * jb->Q + cx->ii[r]) * K + j0;
+                const float *b = jb->dense + ((size_t)cx->hh[r] * jb->Q + cx->ii[r]) * K + j0;
                 for (c = 0; c < n; c++) t[c] += b[c];
             }
             break;
         case POSENC_BIAS_ALIBI: {
-            const double m = cx->slope;
+            const double m = cx->slope[r];
             for (c = 0; c < n; c++) {
                 const int64_t j = j0 + c, rp = j - ip;
                 const double x = jb->form == POSENC_ALIBI_RELATIVE   ? (double)rp
@@ -405,8 +453,9 @@ static NOINLINE void scores(const job *jb, const ctx *cx, int32_t j0, int32_t n)
             break;
         }
         case POSENC_BIAS_T5: {
-            /* t5[idx] holds the bias of rp = idx - (offset + Q - 1) */
-            const float *tb = cx->t5 + (j0 - cx->ii[r] + jb->Q - 1);
+            /* t5[hl][idx] holds the bias of rp = idx - (offset + Q - 1) */
+            const float *tb = cx->t5 + (size_t)cx->hl[r] * (jb->Q + K - 1) +
+                              (j0 - cx->ii[r] + jb->Q - 1);
             for (c = 0; c < n; c++) t[c] += tb[c];
             break;
         }
@@ -424,6 +473,8 @@ static NOINLINE void scores(const job *jb, const ctx *cx, int32_t j0, int32_t n)
         const int64_t first_masked = cx->lim[r] + 1 - j0;
         for (c = first_masked < 0 ? 0 : first_masked < n ? (int32_t)first_masked : n; c < n; c++)
             t[c] = -INFINITY;
+        const int64_t before = cx->lo[r] - j0; /* keys left of the window */
+        for (c = 0; c < before && c < n; c++) t[c] = -INFINITY;
         for (c = n; c % 4; c++) t[c] = -INFINITY;
     }
 }
@@ -463,18 +514,182 @@ static void shaw_mass(const job *jb, const ctx *cx, int r, const float *p, int32
     }
 }
 
-static NOINLINE void run_head(const job *jb, const plan *pl, float *scratch, int32_t h) {
+/* Row r of the block is query i of head h (hl = h's index within its group). */
+static inline void set_row(const job *jb, ctx *cx, int r, int32_t i, int32_t h, int32_t hl) {
+    const int32_t K = jb->K, Q = jb->Q;
+    cx->ii[r] = i;
+    cx->hh[r] = h;
+    cx->hl[r] = hl;
+    cx->ipos[r] = (int64_t)i + jb->offset;
+    cx->qrow[r] = jb->q + ((size_t)i * jb->H + h) * jb->D;
+    int64_t lim = K - 1;
+    if (jb->mask == POSENC_MASK_CAUSAL_TOP_LEFT) lim = i;
+    if (jb->mask == POSENC_MASK_CAUSAL_BOTTOM_RIGHT) lim = (int64_t)i + K - Q;
+    cx->lim[r] = lim < K - 1 ? lim : K - 1;
+    const int64_t lo = jb->window > 0 ? cx->ipos[r] - jb->window + 1 : 0;
+    cx->lo[r] = lo > 0 ? lo : 0;
+    if (jb->kind == POSENC_BIAS_ALIBI) cx->slope[r] = posenc__alibi_slope(h, jb->H);
+}
+
+static NOINLINE void run_block(const job *jb, ctx *cx) {
     const int32_t Q = jb->Q, K = jb->K, H = jb->H, D = jb->D, DV = jb->DV;
+    const int32_t nc = (DV + PW - 1) / PW, DV8 = nc * PW;
+    const int32_t R = jb->kind == POSENC_BIAS_SHAW ? 2 * jb->kr + 1 : 0;
+    int64_t maxlim = -1, minlo = K;
+    for (int r = 0; r < QB; r++) {
+        if (cx->lim[r] > maxlim) maxlim = cx->lim[r];
+        if (cx->lo[r] < minlo) minlo = cx->lo[r];
+    }
+    /* keys beyond jend are masked for every row, and so are keys before jstart */
+    const int32_t jend = (int32_t)(maxlim + 1);
+    const int32_t jstart = minlo >= jend ? 0 : (int32_t)(minlo / PW * PW);
+    for (int32_t d = 0; d < D; d++)
+        for (int r = 0; r < QB; r++) cx->qt[(size_t)d * QB + r] = cx->qrow[r][d];
+    if (jb->kind == POSENC_BIAS_SHAW) {
+        for (int r = 0; r < QB; r++)
+            for (int32_t b = 0; b < R; b++)
+                cx->qak[(size_t)r * R + b] = dot(cx->qrow[r], jb->ak + (size_t)b * D, D);
+        memset(cx->mass, 0, sizeof(float) * QB * (size_t)R);
+    }
+    if (jb->kind == POSENC_BIAS_XL)
+        for (int r = 0; r < QB; r++)
+            for (int32_t d = 0; d < D; d++)
+                cx->qv[(size_t)d * QB + r] = cx->qrow[r][d] + jb->vb[(size_t)cx->hh[r] * D + d];
+    memset(cx->acc, 0, sizeof(float) * QB * (size_t)DV8);
+    float m[QB], l[QB];
+    for (int r = 0; r < QB; r++) m[r] = -INFINITY, l[r] = 0.0f;
+
+    if (jb->weights) {
+        /* exact path: logits into the weights rows, row softmax, then P V */
+        float *wrow[QB];
+        for (int r = 0; r < QB; r++) wrow[r] = jb->weights + ((size_t)cx->hh[r] * Q + cx->ii[r]) * K;
+        for (int32_t j0 = 0; j0 < jend; j0 += TILE) {
+            const int32_t n = jend - j0 < TILE ? jend - j0 : TILE;
+            scores(jb, cx, j0, n);
+            for (int r = 0; r < cx->nq; r++)
+                memcpy(wrow[r] + j0, cx->tile + (size_t)r * TILE, sizeof(float) * n);
+        }
+        for (int r = 0; r < cx->nq; r++) {
+            float *w = wrow[r];
+            float mx = -INFINITY;
+            for (int32_t j = 0; j < jend; j++) mx = w[j] > mx ? w[j] : mx;
+            if (mx == -INFINITY) {
+                memset(w, 0, sizeof(float) * K);
+                continue;
+            }
+            const int32_t n4 = jend / 4 * 4;
+            float sum = exp_sum(w, n4, mx, cx->expk);
+            for (int32_t j = n4; j < jend; j++) sum += (w[j] = exp1(w[j] - mx));
+            const float inv = 1.0f / sum;
+            for (int32_t j = 0; j < jend; j++) w[j] *= inv;
+            memset(w + jend, 0, sizeof(float) * (size_t)(K - jend));
+            l[r] = 1.0f;
+        }
+        for (int32_t j0 = 0; j0 < jend; j0 += TILE) {
+            const int32_t n = jend - j0 < TILE ? jend - j0 : TILE;
+            /* the kernel wants its rows at the tile's stride: copying 4 x n is cheap
+             * next to the 4 x n x dim_v multiply-adds */
+            const float *prow[QB];
+            for (int r = 0; r < QB; r++) {
+                prow[r] = wrow[r] + j0;
+                memcpy(cx->tile + (size_t)r * TILE, prow[r], sizeof(float) * n);
+            }
+            kernel_pv_tile(cx->tile, n, cx->vp + (size_t)j0 * PW, nc, cx->vstride, cx->acc, DV8);
+            if (jb->kind == POSENC_BIAS_SHAW)
+                for (int r = 0; r < cx->nq; r++) shaw_mass(jb, cx, r, prow[r], j0, n);
+        }
+    } else {
+        /* tiled path: online softmax, nothing of size queries x keys */
+        for (int32_t j0 = jstart; j0 < jend; j0 += TILE) {
+            const int32_t n = jend - j0 < TILE ? jend - j0 : TILE, n4 = (n + 3) / 4 * 4;
+            scores(jb, cx, j0, n);
+            for (int r = 0; r < QB; r++) {
+                float *t = cx->tile + (size_t)r * TILE;
+                const float mx = row_max(t, n4);
+                const float mnew = mx > m[r] ? mx : m[r];
+                if (mnew == -INFINITY) { /* nothing visible yet: weights stay 0 */
+                    memset(t, 0, sizeof(float) * n4);
+                    continue;
+                }
+                const float sum = exp_sum(t, n4, mnew, cx->expk);
+                /* once the running max settles most tiles leave it unchanged: no rescale */
+                const float corr = mnew == m[r] ? 1.0f : exp1(m[r] - mnew); /* 0 if m was -inf */
+                if (corr != 1.0f) {
+                    float *a = cx->acc + (size_t)r * DV8;
+                    const pv4 cv = pv4_splat(corr);
+                    for (int32_t c = 0; c < DV8; c += 4) pv4_store(a + c, pv4_mul(pv4_load(a + c), cv));
+                    if (R) {
+                        float *ms = cx->mass + (size_t)r * R;
+                        for (int32_t b = 0; b < R; b++) ms[b] *= corr;
+                    }
+                }
+                l[r] = l[r] * corr + sum;
+                m[r] = mnew;
+            }
+            const float *prow[QB] = {cx->tile, cx->tile + TILE, cx->tile + 2 * TILE, cx->tile + 3 * TILE};
+            kernel_pv_tile(cx->tile, n, cx->vp + (size_t)j0 * PW, nc, cx->vstride, cx->acc, DV8);
+            if (jb->kind == POSENC_BIAS_SHAW)
+                for (int r = 0; r < cx->nq; r++) shaw_mass(jb, cx, r, prow[r], j0, n);
+        }
+    }
+
+    for (int r = 0; r < cx->nq; r++) {
+        float *o = jb->out + ((size_t)cx->ii[r] * H + cx->hh[r]) * DV;
+        const float *a = cx->acc + (size_t)r * DV8;
+        if (l[r] == 0.0f) { /* a fully masked row */
+            memset(o, 0, sizeof(float) * DV);
+            continue;
+        }
+        const float inv = 1.0f / l[r];
+        for (int32_t c = 0; c < DV; c++) o[c] = a[c] * inv;
+        if (R) { /* Shaw's value term: sum_j p_ij aV[idx] = sum_b mass_b aV[b] */
+            const float *ms = cx->mass + (size_t)r * R;
+            for (int32_t b = 0; b < R; b++) {
+                const float wb = ms[b] * inv;
+                if (wb == 0.0f) continue;
+                const float *avb = jb->av + (size_t)b * DV;
+                for (int32_t c = 0; c < DV; c++) o[c] += wb * avb[c];
+            }
+        }
+    }
+}
+
+/* Pack n rows of width w (row j at src + j*stride) into panels of 8 transposed,
+ * dst[p][d][c] = row 8p + c, element d; rows beyond n are zero. */
+static void pack_k(float *dst, const float *src, size_t stride, int32_t n, int32_t w) {
+    const int32_t panels = (n + PW - 1) / PW;
+    for (int32_t p = 0; p < panels; p++)
+        for (int32_t c = 0; c < PW; c++) {
+            const int32_t j = p * PW + c;
+            float *o = dst + (size_t)p * w * PW + c;
+            const float *s = src + (size_t)j * stride;
+            for (int32_t d = 0; d < w; d++) o[(size_t)d * PW] = j < n ? s[d] : 0.0f;
+        }
+}
+
+/* Pack n rows of width w into column panels dst[c][j][8] (cstride floats apart), zero-padded. */
+static void pack_v(float *dst, size_t cstride, const float *src, size_t stride, int32_t j0,
+                   int32_t n, int32_t w) {
+    const int32_t nc = (w + PW - 1) / PW;
+    for (int32_t c = 0; c < nc; c++)
+        for (int32_t j = j0; j < j0 + n; j++) {
+            float *o = dst + (size_t)c * cstride + (size_t)j * PW;
+            const float *s = src + (size_t)(j - j0) * stride + (size_t)c * PW;
+            for (int32_t l = 0; l < PW; l++) o[l] = c * PW + l < w ? s[l] : 0.0f;
+        }
+}
+
+static NOINLINE void run_group(const job *jb, const plan *pl, float *scratch, int32_t g) {
+    const int32_t Q = jb->Q, K = jb->K, H = jb->H, KVH = jb->KVH, D = jb->D, DV = jb->DV;
+    const int32_t G = H / KVH, nc = (DV + PW - 1) / PW;
     ctx cx;
     memset(&cx, 0, sizeof cx);
-    cx.h = h;
-    cx.kp = scratch + pl->kp;
-    cx.vp = scratch + pl->vp;
     cx.qt = scratch + pl->qt;
     cx.expk = (const posenc__expk *)(const void *)(scratch + pl->expk);
     cx.acc = scratch + pl->acc;
     cx.tile = scratch + pl->tile;
     cx.t5 = scratch + pl->t5;
+    cx.t5b = (const int32_t *)(const void *)(scratch + pl->t5b);
     cx.qak = scratch + pl->qak;
     cx.mass = scratch + pl->mass;
     cx.rp = scratch + pl->rp;
@@ -482,174 +697,54 @@ static NOINLINE void run_head(const job *jb, const plan *pl, float *scratch, int
     cx.qv = scratch + pl->qv;
     cx.g = scratch + pl->g;
 
-    /* pack K_h (and XL's r_h) into transposed panels of 8, zero-padded */
-    const int32_t kpanels = (K + PW - 1) / PW;
-    for (int32_t p = 0; p < kpanels; p++)
-        for (int32_t c = 0; c < PW; c++) {
-            const int32_t j = p * PW + c;
-            float *dst = cx.kp + (size_t)p * D * PW + c;
-            const float *src = jb->k + ((size_t)j * H + h) * D;
-            for (int32_t d = 0; d < D; d++) dst[(size_t)d * PW] = j < K ? src[d] : 0.0f;
-        }
-    /* pack V_h into column panels of 8 (zero-padded columns) */
-    const int32_t nc = (DV + PW - 1) / PW, DV8 = nc * PW;
-    for (int32_t c = 0; c < nc; c++)
-        for (int32_t j = 0; j < K; j++) {
-            float *dst = cx.vp + ((size_t)c * K + j) * PW;
-            const float *src = jb->v + ((size_t)j * H + h) * DV + (size_t)c * PW;
-            for (int32_t l = 0; l < PW; l++) dst[l] = c * PW + l < DV ? src[l] : 0.0f;
-        }
-    const int32_t R = jb->kind == POSENC_BIAS_SHAW ? 2 * jb->kr + 1 : 0;
-    switch (jb->kind) {
-    case POSENC_BIAS_ALIBI:
-        cx.slope = posenc__alibi_slope(h, H);
-        break;
-    case POSENC_BIAS_T5:
-        for (int32_t t = 0; t < Q + K - 1; t++) {
-            const int64_t rp = (int64_t)t - ((int64_t)jb->offset + Q - 1);
-            cx.t5[t] = jb->t5[(size_t)posenc__t5_bucket(rp, jb->bidir, jb->nb, jb->maxd) * H + h];
-        }
-        break;
-    case POSENC_BIAS_XL: {
-        const int32_t rpanels = (jb->rrows + PW - 1) / PW;
-        for (int32_t p = 0; p < rpanels; p++)
-            for (int32_t c = 0; c < PW; c++) {
-                const int32_t j = p * PW + c;
-                float *dst = cx.rp + (size_t)p * D * PW + c;
-                const float *src = jb->r + ((size_t)j * H + h) * D;
-                for (int32_t d = 0; d < D; d++) dst[(size_t)d * PW] = j < jb->rrows ? src[d] : 0.0f;
-            }
-        for (int32_t j = 0; j < K; j++)
-            cx.uk[j] = dot(jb->u + (size_t)h * D, jb->k + ((size_t)j * H + h) * D, D);
-        break;
+    if (jb->kpk) {
+        cx.kp = (float *)jb->kpk + (size_t)g * jb->cap8 * D;
+        cx.vp = (float *)jb->vpk + (size_t)g * nc * jb->cap8 * PW;
+        cx.vstride = (size_t)jb->cap8 * PW;
+    } else {
+        /* pack K_g and V_g once for every query head of the group */
+        const size_t K8 = (size_t)round8(K);
+        cx.kp = scratch + pl->kp;
+        cx.vp = scratch + pl->vp;
+        cx.vstride = K8 * PW;
+        pack_k(cx.kp, jb->k + (size_t)g * D, (size_t)KVH * D, K, D);
+        pack_v(cx.vp, cx.vstride, jb->v + (size_t)g * DV, (size_t)KVH * DV, 0, K, DV);
     }
-    default:
-        break;
+    if (jb->kind == POSENC_BIAS_T5)
+        for (int32_t hl = 0; hl < G; hl++) {
+            const int32_t h = g * G + hl;
+            float *t5 = cx.t5 + (size_t)hl * (Q + K - 1);
+            for (int32_t t = 0; t < Q + K - 1; t++)
+                t5[t] = jb->t5[(size_t)cx.t5b[t] * H + h];
+        }
+
+    /* Blocks over (query, head) rows: 4 queries of one head, or 4 heads of one query,
+     * whichever needs fewer blocks (decode: 1 query, 4 heads; the group's keys are read once). */
+    const int64_t by_query = (int64_t)G * ((Q + QB - 1) / QB);
+    const int64_t by_head = (int64_t)Q * ((G + QB - 1) / QB);
+    if (jb->kind != POSENC_BIAS_XL && by_head < by_query) {
+        for (int32_t i = 0; i < Q; i++)
+            for (int32_t h0 = 0; h0 < G; h0 += QB) {
+                cx.nq = G - h0 < QB ? G - h0 : QB;
+                for (int r = 0; r < QB; r++) {
+                    const int32_t hl = h0 + (r < cx.nq ? r : cx.nq - 1);
+                    set_row(jb, &cx, r, i, g * G + hl, hl);
+                }
+                run_block(jb, &cx);
+            }
+        return;
     }
-
-    for (int32_t i0 = 0; i0 < Q; i0 += QB) {
-        cx.nq = Q - i0 < QB ? Q - i0 : QB;
-        int64_t maxlim = -1;
-        for (int r = 0; r < QB; r++) {
-            const int32_t i = i0 + (r < cx.nq ? r : cx.nq - 1);
-            cx.ii[r] = i;
-            cx.ipos[r] = (int64_t)i + jb->offset;
-            cx.qrow[r] = jb->q + ((size_t)i * H + h) * D;
-            int64_t lim = K - 1;
-            if (jb->mask == POSENC_MASK_CAUSAL_TOP_LEFT) lim = i;
-            if (jb->mask == POSENC_MASK_CAUSAL_BOTTOM_RIGHT) lim = (int64_t)i + K - Q;
-            cx.lim[r] = lim < K - 1 ? lim : K - 1;
-            if (cx.lim[r] > maxlim) maxlim = cx.lim[r];
+    for (int32_t hl = 0; hl < G; hl++) {
+        const int32_t h = g * G + hl;
+        if (jb->kind == POSENC_BIAS_XL) {
+            pack_k(cx.rp, jb->r + (size_t)h * D, (size_t)H * D, jb->rrows, D);
+            for (int32_t j = 0; j < K; j++)
+                cx.uk[j] = dot(jb->u + (size_t)h * D, jb->k + ((size_t)j * KVH + g) * D, D);
         }
-        const int32_t jend = (int32_t)(maxlim + 1); /* keys beyond are masked for every row */
-        for (int32_t d = 0; d < D; d++)
-            for (int r = 0; r < QB; r++) cx.qt[(size_t)d * QB + r] = cx.qrow[r][d];
-        if (jb->kind == POSENC_BIAS_SHAW) {
-            for (int r = 0; r < QB; r++)
-                for (int32_t b = 0; b < R; b++)
-                    cx.qak[(size_t)r * R + b] = dot(cx.qrow[r], jb->ak + (size_t)b * D, D);
-            memset(cx.mass, 0, sizeof(float) * QB * (size_t)R);
-        }
-        if (jb->kind == POSENC_BIAS_XL)
-            for (int r = 0; r < QB; r++)
-                for (int32_t d = 0; d < D; d++)
-                    cx.qv[(size_t)d * QB + r] = cx.qrow[r][d] + jb->vb[(size_t)h * D + d];
-        memset(cx.acc, 0, sizeof(float) * QB * (size_t)DV8);
-        float m[QB], l[QB];
-        for (int r = 0; r < QB; r++) m[r] = -INFINITY, l[r] = 0.0f;
-
-        if (jb->weights) {
-            /* exact path: logits into the weights rows, row softmax, then P V */
-            float *wrow[QB];
-            for (int r = 0; r < QB; r++) wrow[r] = jb->weights + ((size_t)h * Q + cx.ii[r]) * K;
-            for (int32_t j0 = 0; j0 < jend; j0 += TILE) {
-                const int32_t n = jend - j0 < TILE ? jend - j0 : TILE;
-                scores(jb, &cx, j0, n);
-                for (int r = 0; r < cx.nq; r++)
-                    memcpy(wrow[r] + j0, cx.tile + (size_t)r * TILE, sizeof(float) * n);
-            }
-            for (int r = 0; r < cx.nq; r++) {
-                float *w = wrow[r];
-                float mx = -INFINITY;
-                for (int32_t j = 0; j < jend; j++) mx = w[j] > mx ? w[j] : mx;
-                if (mx == -INFINITY) {
-                    memset(w, 0, sizeof(float) * K);
-                    continue;
-                }
-                const int32_t n4 = jend / 4 * 4;
-                float sum = exp_sum(w, n4, mx, cx.expk);
-                for (int32_t j = n4; j < jend; j++) sum += (w[j] = exp1(w[j] - mx));
-                const float inv = 1.0f / sum;
-                for (int32_t j = 0; j < jend; j++) w[j] *= inv;
-                memset(w + jend, 0, sizeof(float) * (size_t)(K - jend));
-                l[r] = 1.0f;
-            }
-            for (int32_t j0 = 0; j0 < jend; j0 += TILE) {
-                const int32_t n = jend - j0 < TILE ? jend - j0 : TILE;
-                /* the kernel wants its rows at the tile's stride: copying 4 x n is cheap
-                 * next to the 4 x n x dim_v multiply-adds */
-                const float *prow[QB];
-                for (int r = 0; r < QB; r++) {
-                    prow[r] = wrow[r] + j0;
-                    memcpy(cx.tile + (size_t)r * TILE, prow[r], sizeof(float) * n);
-                }
-                kernel_pv_tile(cx.tile, n, cx.vp + (size_t)j0 * PW, nc, (size_t)K * PW, cx.acc, DV8);
-                if (jb->kind == POSENC_BIAS_SHAW)
-                    for (int r = 0; r < cx.nq; r++) shaw_mass(jb, &cx, r, prow[r], j0, n);
-            }
-        } else {
-            /* tiled path: online softmax, nothing of size queries x keys */
-            for (int32_t j0 = 0; j0 < jend; j0 += TILE) {
-                const int32_t n = jend - j0 < TILE ? jend - j0 : TILE, n4 = (n + 3) / 4 * 4;
-                scores(jb, &cx, j0, n);
-                for (int r = 0; r < QB; r++) {
-                    float *t = cx.tile + (size_t)r * TILE;
-                    const float mx = row_max(t, n4);
-                    const float mnew = mx > m[r] ? mx : m[r];
-                    if (mnew == -INFINITY) { /* nothing visible yet: weights stay 0 */
-                        memset(t, 0, sizeof(float) * n4);
-                        continue;
-                    }
-                    const float sum = exp_sum(t, n4, mnew, cx.expk);
-                    /* once the running max settles most tiles leave it unchanged: no rescale */
-                    const float corr = mnew == m[r] ? 1.0f : exp1(m[r] - mnew); /* 0 if m was -inf */
-                    if (corr != 1.0f) {
-                        float *a = cx.acc + (size_t)r * DV8;
-                        const pv4 cv = pv4_splat(corr);
-                        for (int32_t c = 0; c < DV8; c += 4) pv4_store(a + c, pv4_mul(pv4_load(a + c), cv));
-                        if (R) {
-                            float *ms = cx.mass + (size_t)r * R;
-                            for (int32_t b = 0; b < R; b++) ms[b] *= corr;
-                        }
-                    }
-                    l[r] = l[r] * corr + sum;
-                    m[r] = mnew;
-                }
-                const float *prow[QB] = {cx.tile, cx.tile + TILE, cx.tile + 2 * TILE, cx.tile + 3 * TILE};
-                kernel_pv_tile(cx.tile, n, cx.vp + (size_t)j0 * PW, nc, (size_t)K * PW, cx.acc, DV8);
-                if (jb->kind == POSENC_BIAS_SHAW)
-                    for (int r = 0; r < cx.nq; r++) shaw_mass(jb, &cx, r, prow[r], j0, n);
-            }
-        }
-
-        for (int r = 0; r < cx.nq; r++) {
-            float *o = jb->out + ((size_t)cx.ii[r] * H + h) * DV;
-            const float *a = cx.acc + (size_t)r * DV8;
-            if (l[r] == 0.0f) { /* a fully masked row */
-                memset(o, 0, sizeof(float) * DV);
-                continue;
-            }
-            const float inv = 1.0f / l[r];
-            for (int32_t c = 0; c < DV; c++) o[c] = a[c] * inv;
-            if (R) { /* Shaw's value term: sum_j p_ij aV[idx] = sum_b mass_b aV[b] */
-                const float *ms = cx.mass + (size_t)r * R;
-                for (int32_t b = 0; b < R; b++) {
-                    const float wb = ms[b] * inv;
-                    if (wb == 0.0f) continue;
-                    const float *avb = jb->av + (size_t)b * DV;
-                    for (int32_t c = 0; c < DV; c++) o[c] += wb * avb[c];
-                }
-            }
+        for (int32_t i0 = 0; i0 < Q; i0 += QB) {
+            cx.nq = Q - i0 < QB ? Q - i0 : QB;
+            for (int r = 0; r < QB; r++) set_row(jb, &cx, r, i0 + (r < cx.nq ? r : cx.nq - 1), h, hl);
+            run_block(jb, &cx);
         }
     }
 }
@@ -662,34 +757,73 @@ static int32_t attend(job *jb, double scale, float *scratch, int32_t scratch_flo
     if (st) return st;
     const posenc__expk k = posenc__expk_make();
     memcpy(scratch + pl.expk, &k, sizeof k);
-    for (int32_t h = 0; h < jb->H; h++) run_head(jb, &pl, scratch, h);
+    if (jb->kind == POSENC_BIAS_T5) {
+        int32_t *b = (int32_t *)(void *)(scratch + pl.t5b);
+        for (int32_t t = 0; t < jb->Q + jb->K - 1; t++) {
+            const int64_t rp = (int64_t)t - ((int64_t)jb->offset + jb->Q - 1);
+            b[t] = posenc__t5_bucket(rp, jb->bidir, jb->nb, jb->maxd);
+        }
+    }
+    for (int32_t g = 0; g < jb->KVH; g++) run_group(jb, &pl, scratch, g);
     return POSENC_OK;
 }
 
-#define FILL_COMMON(jb)                                                                        \
+#define FILL_COMMON(jb, kvh)                                                                   \
     job jb;                                                                                    \
     memset(&jb, 0, sizeof jb);                                                                 \
     jb.out = out, jb.weights = weights, jb.q = q, jb.k = k, jb.v = v;                          \
-    jb.Q = queries, jb.K = keys, jb.H = heads, jb.D = dim, jb.DV = dim_v;                      \
-    jb.mask = mask, jb.offset = offset
+    jb.Q = queries, jb.K = keys, jb.H = heads, jb.KVH = kvh, jb.D = dim, jb.DV = dim_v;        \
+    jb.mask = mask, jb.offset = offset, jb.mk = -1.0, jb.mv = -1.0
 
 int32_t posenc_attention(POSENC_ATTENTION_ARGS, const float *bias) {
-    FILL_COMMON(jb);
+    return posenc_attention_gqa(out, weights, q, k, v, queries, keys, heads, dim, dim_v, scale,
+                                mask, offset, scratch, scratch_floats, heads, bias);
+}
+
+int32_t posenc_attention_alibi(POSENC_ATTENTION_ARGS, posenc_alibi_form form) {
+    return posenc_attention_gqa_alibi(out, weights, q, k, v, queries, keys, heads, dim, dim_v,
+                                      scale, mask, offset, scratch, scratch_floats, heads, form);
+}
+
+int32_t posenc_attention_t5(POSENC_ATTENTION_ARGS, const float *table, int32_t bidirectional,
+                            int32_t num_buckets, int32_t max_distance) {
+    return posenc_attention_gqa_t5(out, weights, q, k, v, queries, keys, heads, dim, dim_v, scale,
+                                   mask, offset, scratch, scratch_floats, heads, table,
+                                   bidirectional, num_buckets, max_distance);
+}
+
+int32_t posenc_attention_shaw(POSENC_ATTENTION_ARGS, const float *a_k, const float *a_v,
+                              int32_t max_relative) {
+    return posenc_attention_gqa_shaw(out, weights, q, k, v, queries, keys, heads, dim, dim_v,
+                                     scale, mask, offset, scratch, scratch_floats, heads, a_k,
+                                     a_v, max_relative);
+}
+
+int32_t posenc_attention_xl(POSENC_ATTENTION_ARGS, const float *u, const float *vb,
+                            const float *r, int32_t r_rows) {
+    return posenc_attention_gqa_xl(out, weights, q, k, v, queries, keys, heads, dim, dim_v, scale,
+                                   mask, offset, scratch, scratch_floats, heads, u, vb, r, r_rows);
+}
+
+int32_t posenc_attention_gqa(POSENC_ATTENTION_ARGS, int32_t kv_heads, const float *bias) {
+    FILL_COMMON(jb, kv_heads);
     jb.kind = POSENC_BIAS_NONE;
     jb.dense = bias;
     return attend(&jb, scale, scratch, scratch_floats);
 }
 
-int32_t posenc_attention_alibi(POSENC_ATTENTION_ARGS, posenc_alibi_form form) {
-    FILL_COMMON(jb);
+int32_t posenc_attention_gqa_alibi(POSENC_ATTENTION_ARGS, int32_t kv_heads,
+                                   posenc_alibi_form form) {
+    FILL_COMMON(jb, kv_heads);
     jb.kind = POSENC_BIAS_ALIBI;
     jb.form = form;
     return attend(&jb, scale, scratch, scratch_floats);
 }
 
-int32_t posenc_attention_t5(POSENC_ATTENTION_ARGS, const float *table, int32_t bidirectional,
-                            int32_t num_buckets, int32_t max_distance) {
-    FILL_COMMON(jb);
+int32_t posenc_attention_gqa_t5(POSENC_ATTENTION_ARGS, int32_t kv_heads, const float *table,
+                                int32_t bidirectional, int32_t num_buckets,
+                                int32_t max_distance) {
+    FILL_COMMON(jb, kv_heads);
     jb.kind = POSENC_BIAS_T5;
     jb.t5 = table;
     jb.bidir = bidirectional ? 1 : 0;
@@ -698,9 +832,9 @@ int32_t posenc_attention_t5(POSENC_ATTENTION_ARGS, const float *table, int32_t b
     return attend(&jb, scale, scratch, scratch_floats);
 }
 
-int32_t posenc_attention_shaw(POSENC_ATTENTION_ARGS, const float *a_k, const float *a_v,
-                              int32_t max_relative) {
-    FILL_COMMON(jb);
+int32_t posenc_attention_gqa_shaw(POSENC_ATTENTION_ARGS, int32_t kv_heads, const float *a_k,
+                                  const float *a_v, int32_t max_relative) {
+    FILL_COMMON(jb, kv_heads);
     jb.kind = POSENC_BIAS_SHAW;
     jb.ak = a_k;
     jb.av = a_v;
@@ -708,14 +842,63 @@ int32_t posenc_attention_shaw(POSENC_ATTENTION_ARGS, const float *a_k, const flo
     return attend(&jb, scale, scratch, scratch_floats);
 }
 
-int32_t posenc_attention_xl(POSENC_ATTENTION_ARGS, const float *u, const float *vb,
-                            const float *r, int32_t r_rows) {
-    FILL_COMMON(jb);
+int32_t posenc_attention_gqa_xl(POSENC_ATTENTION_ARGS, int32_t kv_heads, const float *u,
+                                const float *vb, const float *r, int32_t r_rows) {
+    FILL_COMMON(jb, kv_heads);
     jb.kind = POSENC_BIAS_XL;
     jb.u = u;
     jb.vb = vb;
     jb.r = r;
     jb.rrows = r_rows;
+    return attend(&jb, scale, scratch, scratch_floats);
+}
+
+/* ---- the KV cache (layout and appends in kvcache.c) ---- */
+
+#define KVCACHE_FILL(jb)                                                                       \
+    if (!state) return POSENC_E_NULL;                                                          \
+    if (capacity < 1 || capacity > POSENC_MAX_ELEMENTS || length < 1 || length > capacity ||   \
+        queries < 1 || queries > length)                                                       \
+        return POSENC_E_SIZE;                                                                  \
+    job jb;                                                                                    \
+    memset(&jb, 0, sizeof jb);                                                                 \
+    jb.out = out, jb.q = q, jb.kpk = kc, jb.vpk = vc, jb.cap8 = (int32_t)round8(capacity);     \
+    jb.Q = queries, jb.K = length, jb.H = heads, jb.KVH = kv_heads, jb.D = dim, jb.DV = dim_v; \
+    jb.mask = POSENC_MASK_CAUSAL_BOTTOM_RIGHT, jb.offset = length - queries;                   \
+    jb.window = window, jb.mk = state[0], jb.mv = state[1];                                    \
+    if (!(jb.mk >= 0 && jb.mv >= 0)) return POSENC_E_PARAM
+
+int32_t posenc_kvcache_attend(POSENC_KVCACHE_ARGS) {
+    KVCACHE_FILL(jb);
+    jb.kind = POSENC_BIAS_NONE;
+    return attend(&jb, scale, scratch, scratch_floats);
+}
+
+int32_t posenc_kvcache_attend_alibi(POSENC_KVCACHE_ARGS, posenc_alibi_form form) {
+    KVCACHE_FILL(jb);
+    jb.kind = POSENC_BIAS_ALIBI;
+    jb.form = form;
+    return attend(&jb, scale, scratch, scratch_floats);
+}
+
+int32_t posenc_kvcache_attend_t5(POSENC_KVCACHE_ARGS, const float *table, int32_t bidirectional,
+                                 int32_t num_buckets, int32_t max_distance) {
+    KVCACHE_FILL(jb);
+    jb.kind = POSENC_BIAS_T5;
+    jb.t5 = table;
+    jb.bidir = bidirectional ? 1 : 0;
+    jb.nb = num_buckets;
+    jb.maxd = max_distance;
+    return attend(&jb, scale, scratch, scratch_floats);
+}
+
+int32_t posenc_kvcache_attend_shaw(POSENC_KVCACHE_ARGS, const float *a_k, const float *a_v,
+                                   int32_t max_relative) {
+    KVCACHE_FILL(jb);
+    jb.kind = POSENC_BIAS_SHAW;
+    jb.ak = a_k;
+    jb.av = a_v;
+    jb.kr = max_relative;
     return attend(&jb, scale, scratch, scratch_floats);
 }
 

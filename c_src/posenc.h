@@ -465,6 +465,61 @@ int32_t posenc_attention_shaw(POSENC_ATTENTION_ARGS, const float *a_k, const flo
 int32_t posenc_attention_xl(POSENC_ATTENTION_ARGS, const float *u, const float *vb,
                             const float *r, int32_t r_rows);
 
+/* ---- GROUPED-QUERY ATTENTION ----
+ * The same calls with kv_heads (dividing heads; 1 = multi-query) key/value heads: k is
+ * [keys][kv_heads][dim], v [keys][kv_heads][dim_v], and query head h reads kv head
+ * h / (heads / kv_heads). Every bias stays per query head (ALiBi slope m_h of `heads`, T5
+ * column h, XL u_h, v_h and r[.][h]). Each group's keys and values are packed once for all its
+ * query heads; with few queries a block holds 4 heads of one query, so a decode step reads each
+ * kv head's keys once. Scratch from posenc_attention_gqa_scratch_size. */
+int32_t posenc_attention_gqa_scratch_size(int32_t *floats, int32_t queries, int32_t keys,
+                                          int32_t heads, int32_t kv_heads, int32_t dim,
+                                          int32_t dim_v, posenc_attention_bias bias,
+                                          int32_t rel);
+int32_t posenc_attention_gqa(POSENC_ATTENTION_ARGS, int32_t kv_heads, const float *bias);
+int32_t posenc_attention_gqa_alibi(POSENC_ATTENTION_ARGS, int32_t kv_heads,
+                                   posenc_alibi_form form);
+int32_t posenc_attention_gqa_t5(POSENC_ATTENTION_ARGS, int32_t kv_heads, const float *table,
+                                int32_t bidirectional, int32_t num_buckets,
+                                int32_t max_distance);
+int32_t posenc_attention_gqa_shaw(POSENC_ATTENTION_ARGS, int32_t kv_heads, const float *a_k,
+                                  const float *a_v, int32_t max_relative);
+int32_t posenc_attention_gqa_xl(POSENC_ATTENTION_ARGS, int32_t kv_heads, const float *u,
+                                const float *vb, const float *r, int32_t r_rows);
+
+/* ---- KV CACHE ----
+ * Keys and values of the tokens seen so far, in caller memory, in the kernels' packed layouts
+ * (see kvcache.c; sizes from posenc_kvcache_size, zero the buffers once). The key of token t
+ * sits at position t. The caller rotates keys (RoPE) before storing them.
+ *   posenc_kvcache_store   appends n tokens (k [n][kv_heads][dim], v [n][kv_heads][dim_v]) at
+ *                          slot `length`; length + n > capacity is POSENC_E_RANGE, nothing
+ *                          written; non-finite values POSENC_E_PARAM. state (2 floats, zeroed
+ *                          at creation) tracks max |k| and max |v|.
+ *   posenc_kvcache_attend* the last `queries` tokens (q [queries][heads][dim], positions
+ *                          length - queries ..) against the first `length` keys, causal
+ *                          (bottom-right), out [queries][heads][dim_v]. window > 0 also masks
+ *                          keys at positions <= query - window (Mistral's sliding window);
+ *                          0 = none. Biases from true positions as in attention; no XL. */
+#define POSENC_KVCACHE_ARGS                                                                  \
+    float *out, const float *q, const float *kc, const float *vc, const float *state,         \
+        int32_t capacity, int32_t length, int32_t queries, int32_t heads, int32_t kv_heads,   \
+        int32_t dim, int32_t dim_v, double scale, int32_t window, float *scratch,             \
+        int32_t scratch_floats
+int32_t posenc_kvcache_size(int32_t *k_floats, int32_t *v_floats, int32_t kv_heads, int32_t dim,
+                            int32_t dim_v, int32_t capacity);
+int32_t posenc_kvcache_store(float *kc, float *vc, float *state, const float *k, const float *v,
+                             int32_t n, int32_t length, int32_t capacity, int32_t kv_heads,
+                             int32_t dim, int32_t dim_v);
+int32_t posenc_kvcache_scratch_size(int32_t *floats, int32_t queries, int32_t length,
+                                    int32_t heads, int32_t kv_heads, int32_t dim, int32_t dim_v,
+                                    posenc_attention_bias bias, int32_t rel);
+int32_t posenc_kvcache_attend(POSENC_KVCACHE_ARGS);
+int32_t posenc_kvcache_attend_alibi(POSENC_KVCACHE_ARGS, posenc_alibi_form form);
+int32_t posenc_kvcache_attend_t5(POSENC_KVCACHE_ARGS, const float *table, int32_t bidirectional,
+                                 int32_t num_buckets, int32_t max_distance);
+int32_t posenc_kvcache_attend_shaw(POSENC_KVCACHE_ARGS, const float *a_k, const float *a_v,
+                                   int32_t max_relative);
+
 /* out[m][n] = a[m][kdim] . b[kdim][n] (the projections of selfAttention; float32 accumulation).
  * a, b finite with kdim * max|a| * max|b| <= 1e38 (no overflow to inf), else POSENC_E_PARAM. */
 int32_t posenc_matmul(float *out, const float *a, const float *b, int32_t m, int32_t kdim,
