@@ -90,44 +90,52 @@ function parseBias(fn, bias, { heads, queries, keys, dim, dimV }) {
   }
 }
 
-const CNAME = { none: 'posenc_attention', alibi: 'posenc_attention_alibi', t5: 'posenc_attention_t5', shaw: 'posenc_attention_shaw', xl: 'posenc_attention_xl' };
+const CNAME = { none: 'posenc_attention_gqa', alibi: 'posenc_attention_gqa_alibi', t5: 'posenc_attention_gqa_t5', shaw: 'posenc_attention_gqa_shaw', xl: 'posenc_attention_gqa_xl' };
+
+/** kvHeads: a divisor of heads (grouped-query attention; 1 = multi-query), default heads. */
+export function parseKvHeads(fn, value, heads) {
+  const kvHeads = int(fn, 'kvHeads', value, { max: heads, def: heads });
+  if (heads % kvHeads) throw fail(fn, 'kvHeads', Status.E_PARAM, `a divisor of heads = ${heads}`, kvHeads);
+  return kvHeads;
+}
 
 export function attentionFamily(core) {
   /** The C call on heap pointers; used by attention() and selfAttention(). */
-  function attendPtrs(s, { qp, kp, vp, queries, keys, heads, dim, dimV, scale, mask, offset, bias, outPtr, weightsPtr, names = ['q', 'k', 'v'] }) {
+  function attendPtrs(s, { qp, kp, vp, queries, keys, heads, kvHeads = heads, dim, dimV, scale, mask, offset, bias, outPtr, weightsPtr, names = ['q', 'k', 'v'] }) {
     const sz = s.alloc(Int32Array, 1);
-    s.call('posenc_attention_scratch_size', sz, queries, keys, dim, dimV, BIAS_KIND[bias.kind], bias.rel);
+    s.call('posenc_attention_gqa_scratch_size', sz, queries, keys, heads, kvHeads, dim, dimV, BIAS_KIND[bias.kind], bias.rel);
     const floats = core.view(Int32Array, sz, 1)[0];
     const scratch = s.alloc(Float32Array, floats, false);
     const extra = bias.ptrs(s);
     const [nq, nk, nv] = names;
     const arrays = [
       { name: nq, ptr: qp, n: queries * heads * dim },
-      { name: nk, ptr: kp, n: keys * heads * dim },
-      { name: nv, ptr: vp, n: keys * heads * dimV },
+      { name: nk, ptr: kp, n: keys * kvHeads * dim },
+      { name: nv, ptr: vp, n: keys * kvHeads * dimV },
       ...(bias.named ? bias.named(extra) : []),
     ];
-    callNamed(s, core, CNAME[bias.kind], [outPtr, weightsPtr, qp, kp, vp, queries, keys, heads, dim, dimV, scale, mask, offset, scratch, floats, ...extra], arrays,
+    callNamed(s, core, CNAME[bias.kind], [outPtr, weightsPtr, qp, kp, vp, queries, keys, heads, dim, dimV, scale, mask, offset, scratch, floats, kvHeads, ...extra], arrays,
       (m) => attentionRule(m, arrays, { keys, dim, scale, kind: bias.kind }));
   }
 
   return {
     attention(opts) {
       const fn = 'attention';
-      const o = options(fn, opts, ['q', 'k', 'v', 'queries', 'keys', 'dim', 'dimV', 'heads', 'scale', 'causal', 'align', 'offset', 'bias', 'returnWeights', 'out']);
+      const o = options(fn, opts, ['q', 'k', 'v', 'queries', 'keys', 'dim', 'dimV', 'heads', 'kvHeads', 'scale', 'causal', 'align', 'offset', 'bias', 'returnWeights', 'out']);
       const queries = int(fn, 'queries', o.queries);
       const keys = int(fn, 'keys', o.keys, { def: queries });
       const dim = int(fn, 'dim', o.dim);
       const dimV = int(fn, 'dimV', o.dimV, { def: dim });
       const heads = int(fn, 'heads', o.heads, { def: 1 });
+      const kvHeads = parseKvHeads(fn, o.kvHeads, heads);
       const scale = num(fn, 'scale', o.scale, { min: -3e38, max: 3e38, def: 1 / Math.sqrt(dim) });
       const causal = bool(fn, 'causal', o.causal, false);
       const alignV = choice(fn, 'align', o.align, ALIGN, 'top-left');
       const offset = int(fn, 'offset', o.offset, { min: -OFFSET_MAX, max: OFFSET_MAX, def: alignV === ALIGN['bottom-right'] ? keys - queries : 0 });
       const returnWeights = bool(fn, 'returnWeights', o.returnWeights, false);
       const nq = elements(fn, 'queries * heads * dim', queries, heads, dim);
-      const nk = elements(fn, 'keys * heads * dim', keys, heads, dim);
-      const nv = elements(fn, 'keys * heads * dimV', keys, heads, dimV);
+      const nk = elements(fn, 'keys * kvHeads * dim', keys, kvHeads, dim);
+      const nv = elements(fn, 'keys * kvHeads * dimV', keys, kvHeads, dimV);
       const no = elements(fn, 'queries * heads * dimV', queries, heads, dimV);
       const nw = returnWeights ? elements(fn, 'heads * queries * keys', heads, queries, keys) : 0;
       const bias = parseBias(fn, o.bias, { heads, queries, keys, dim, dimV });
@@ -138,7 +146,7 @@ export function attentionFamily(core) {
         const out = s.out('out', o.out, Float32Array, no);
         const w = returnWeights ? s.out('weights', undefined, Float32Array, nw) : null;
         attendPtrs(s, {
-          qp, kp, vp, queries, keys, heads, dim, dimV, scale, offset, bias,
+          qp, kp, vp, queries, keys, heads, kvHeads, dim, dimV, scale, offset, bias,
           mask: causal ? alignV : 0, outPtr: out.ptr, weightsPtr: w ? w.ptr : 0,
         });
         return { output: out.take(), weights: w ? w.take() : null };
@@ -166,7 +174,7 @@ export function attentionFamily(core) {
 
     selfAttention(opts) {
       const fn = 'selfAttention';
-      const o = options(fn, opts, ['tokens', 'length', 'dModel', 'wq', 'wk', 'wv', 'heads', 'encoding', 'causal', 'returnWeights']);
+      const o = options(fn, opts, ['tokens', 'length', 'dModel', 'wq', 'wk', 'wv', 'heads', 'kvHeads', 'encoding', 'causal', 'returnWeights']);
       const dModel = int(fn, 'dModel', o.dModel);
       const length = o.length !== undefined
         ? int(fn, 'length', o.length)
@@ -174,18 +182,22 @@ export function attentionFamily(core) {
       const heads = int(fn, 'heads', o.heads, { def: 1 });
       if (dModel % heads) throw fail(fn, 'heads', Status.E_PARAM, `a divisor of dModel = ${dModel}`, heads);
       const dHead = dModel / heads;
+      const kvHeads = parseKvHeads(fn, o.kvHeads, heads);
+      const dKv = kvHeads * dHead; // wk, wv are [dModel][kvHeads * dHead]
       const causal = bool(fn, 'causal', o.causal, false);
       const returnWeights = bool(fn, 'returnWeights', o.returnWeights, true);
       const T = length;
       const nx = elements(fn, 'length * dModel', T, dModel);
       const nw = elements(fn, 'dModel * dModel', dModel, dModel);
+      const nwkv = elements(fn, 'dModel * kvHeads * dModel / heads', dModel, dKv);
+      const nkv = elements(fn, 'length * kvHeads * dModel / heads', T, dKv);
       const nWeights = returnWeights ? elements(fn, 'heads * length * length', heads, T, T) : 0;
       const enc = parseEncoding(fn, o.encoding, { T, dModel, heads, dHead, causal });
       return core.run(fn, (s) => {
         let xp = s.in('tokens', o.tokens, Float32Array, nx);
         const wq = s.in('wq', o.wq, Float32Array, nw);
-        const wk = s.in('wk', o.wk, Float32Array, nw);
-        const wv = s.in('wv', o.wv, Float32Array, nw);
+        const wk = s.in('wk', o.wk, Float32Array, nwkv);
+        const wv = s.in('wv', o.wv, Float32Array, nwkv);
         // Additive absolute encodings join the input before the projections (x_p + PE[p]).
         if (enc.type === 'sinusoidal' || enc.type === 'learned') {
           // never add into the caller's tokens (a PosencBuffer is used in place)
@@ -205,19 +217,19 @@ export function attentionFamily(core) {
           for (let i = 0; i < nx; i++) x[i] += pe[i];
         }
         const qp = s.alloc(Float32Array, nx, false);
-        const kp = s.alloc(Float32Array, nx, false);
-        const vp = s.alloc(Float32Array, nx, false);
+        const kp = s.alloc(Float32Array, nkv, false);
+        const vp = s.alloc(Float32Array, nkv, false);
         const xn = enc.type === 'sinusoidal' || enc.type === 'learned' ? 'tokens + encoding' : 'tokens';
         matmulNamed(s, core, qp, xp, wq, T, dModel, dModel, xn, 'wq');
-        matmulNamed(s, core, kp, xp, wk, T, dModel, dModel, xn, 'wk');
-        matmulNamed(s, core, vp, xp, wv, T, dModel, dModel, xn, 'wv');
-        if (enc.type === 'rope') enc.rotate(s, core, qp, kp);
+        matmulNamed(s, core, kp, xp, wk, T, dModel, dKv, xn, 'wk');
+        matmulNamed(s, core, vp, xp, wv, T, dModel, dKv, xn, 'wv');
+        if (enc.type === 'rope') enc.rotate(s, core, qp, kp, kvHeads);
         let bias = { kind: 'none', rel: 0, ptrs: () => [0] };
         if (enc.bias) bias = enc.bias(s, core);
         const outPtr = s.alloc(Float32Array, nx, false);
         const wPtr = returnWeights ? s.alloc(Float32Array, nWeights, false) : 0;
         attendPtrs(s, {
-          qp, kp, vp, queries: T, keys: T, heads, dim: dHead, dimV: dHead, scale: enc.scale ?? 1 / Math.sqrt(dHead),
+          qp, kp, vp, queries: T, keys: T, heads, kvHeads, dim: dHead, dimV: dHead, scale: enc.scale ?? 1 / Math.sqrt(dHead),
           mask: causal ? ALIGN['top-left'] : 0, offset: 0, bias, outPtr, weightsPtr: wPtr,
           names: ['q (tokens · wq)', 'k (tokens · wk)', 'v (tokens · wv)'],
         });
@@ -297,7 +309,7 @@ function parseEncoding(fn, encoding, { T, dModel, heads, dHead, causal }) {
       const freq = parseRopeFrequencyOptions(fn, e, dHead, 'encoding.');
       const offset = int(fn, name('offset'), e.offset, { min: -OFFSET_MAX, max: OFFSET_MAX, def: 0 });
       const layout = choice(fn, name('layout'), e.layout, ROPE_LAYOUT, 'half');
-      return { type, rotate: (s, core, qp, kp) => ropeRotate(fn, s, core, { qp, kp, T, heads, dHead, freq, offset, layout }) };
+      return { type, rotate: (s, core, qp, kp, kvHeads) => ropeRotate(fn, s, core, { qp, kp, T, heads, kvHeads, dHead, freq, offset, layout }) };
     }
     case 'alibi': {
       const e = options(fn, encoding, ['type', 'form']);
@@ -363,7 +375,7 @@ function parseEncoding(fn, encoding, { T, dModel, heads, dHead, causal }) {
 
 /** RoPE on q and k ([T][heads][dHead], in place on the heap) through the RoPE family's C.
  * Frequencies and the attention scale come from js/rope.js, so this is applyRope on each. */
-function ropeRotate(fn, s, core, { qp, kp, T, heads, dHead, freq, offset, layout }) {
+function ropeRotate(fn, s, core, { qp, kp, T, heads, kvHeads = heads, dHead, freq, offset, layout }) {
   if (typeof core.exports.posenc_rope_apply !== 'function') {
     throw new PosencError(Status.E_PARAM, `posenc.${fn}: encoding 'rope' needs the RoPE core (posenc_rope_apply), which this build lacks`);
   }
@@ -371,7 +383,7 @@ function ropeRotate(fn, s, core, { qp, kp, T, heads, dHead, freq, offset, layout
   const { inv, attentionScale } = ropeFreqsOnHeap(core, s, fn, freq, Math.max(0, offset + T));
   const n = s.call('posenc_rope_scratch_size', freq.rotaryDim);
   const scratch = s.alloc(Float32Array, n, false);
-  for (const x of [qp, kp]) {
-    s.call('posenc_rope_apply', x, T, heads, dHead, freq.rotaryDim, layout, 0 /* THD */, inv, attentionScale, offset, scratch, n);
+  for (const [x, hx] of [[qp, heads], [kp, kvHeads]]) {
+    s.call('posenc_rope_apply', x, T, hx, dHead, freq.rotaryDim, layout, 0 /* THD */, inv, attentionScale, offset, scratch, n);
   }
 }

@@ -1,0 +1,292 @@
+// The KV cache: keys and values of the tokens seen so far, kept in wasm memory in the layout the
+// attention kernels read, for decoding one token (or a few) at a time.
+//
+//   const cache = pe.kvCache({ heads: 32, kvHeads: 8, dim: 128, capacity: 4096, encoding: { type: 'rope' } });
+//   cache.append(k, v);                 // k [n][kvHeads][dim], v [n][kvHeads][dimV]; RoPE at the running position
+//   const { output } = cache.attend(q); // q [n][heads][dim]: the last n tokens, causal
+//
+// Options are read once, into a snapshot, when the cache is made; tables (T5 weights, Shaw
+// aK/aV) are copied into the cache. No view of wasm memory is kept across a call that may
+// allocate: each is made right before it is used.
+import { PosencBuffer } from './core.js';
+import { PosencError, Status } from './errors.js';
+import { bool, choice, elements, fail, int, num, options, show } from './validate.js';
+import { parseRopeFrequencyOptions, ROPE_LAYOUT, ropeFreqsOnHeap } from './rope.js';
+import { ALIBI_FORM, BIAS_KIND, parseKvHeads } from './attention.js';
+import { callNamed, LOGIT_LIMIT } from './values.js';
+
+const ENCODINGS = ['none', 'rope', 'alibi', 't5', 'shaw'];
+const CNAME = { none: 'posenc_kvcache_attend', alibi: 'posenc_kvcache_attend_alibi', t5: 'posenc_kvcache_attend_t5', shaw: 'posenc_kvcache_attend_shaw' };
+
+/** A snapshot of the own enumerable properties of an options object (each read once). */
+function snapshot(fn, value, allowed) {
+  return { ...options(fn, value, allowed) };
+}
+
+/** Float32Array or float32 PosencBuffer of exactly n elements -> a Float32Array copy. */
+function tableCopy(fn, name, value, n) {
+  if (value === undefined) throw new PosencError(Status.E_MISSING, `posenc.${fn}: ${name} is required (a Float32Array of length ${n})`, name);
+  const ok = value instanceof Float32Array || (value instanceof PosencBuffer && value.type === Float32Array && !value.freed);
+  if (!ok) throw fail(fn, name, Status.E_PARAM, `a Float32Array of length ${n}`, value);
+  if (value.length !== n) throw fail(fn, name, Status.E_SCRATCH, `a Float32Array of length ${n}`, value);
+  const a = value instanceof PosencBuffer ? value.array.slice() : value.slice();
+  for (let i = 0; i < n; i++) if (!Number.isFinite(a[i])) throw fail(fn, `${name}[${i}]`, Status.E_PARAM, 'finite', a[i]);
+  return a;
+}
+
+/** Element count of a Float32Array / float32 PosencBuffer argument, as rows of `width`. */
+function rowsOf(fn, name, x, width, what) {
+  if (x === undefined) throw new PosencError(Status.E_MISSING, `posenc.${fn}: ${name} is required (${what})`, name);
+  const ok = x instanceof Float32Array || (x instanceof PosencBuffer && x.type === Float32Array);
+  if (!ok) throw fail(fn, name, Status.E_PARAM, what, x);
+  if (x instanceof PosencBuffer && x.freed) throw fail(fn, name, Status.E_NULL, `${what}, not a freed buffer`);
+  if (x.length === 0 || x.length % width) throw fail(fn, name, Status.E_SCRATCH, what, x);
+  return x.length / width;
+}
+
+function parseEncoding(fn, encoding, { heads, dim, dimV, capacity }) {
+  if (encoding === undefined) return { type: 'none', kind: 'none', rel: 0 };
+  if (encoding === null || typeof encoding !== 'object' || Array.isArray(encoding)) {
+    throw fail(fn, 'encoding', Status.E_PARAM, `an object { type: ${ENCODINGS.map((e) => `'${e}'`).join(' | ')}, ... }`, encoding);
+  }
+  const type = encoding.type ?? 'none';
+  if (!ENCODINGS.includes(type)) {
+    const why = ['sinusoidal', 'learned'].includes(type)
+      ? ` ('${type}' is added to the tokens before the projections, so the cache sees plain keys: use 'none')`
+      : type === 'xl' ? " (Transformer-XL's r table depends on the total length; use attention with bias 'xl')" : '';
+    throw fail(fn, 'encoding.type', Status.E_ENUM, `one of ${ENCODINGS.map((e) => `'${e}'`).join(', ')}${why}`, type);
+  }
+  const name = (k) => `encoding.${k}`;
+  switch (type) {
+    case 'none':
+      snapshot(fn, encoding, ['type']);
+      return { type, kind: 'none', rel: 0 };
+    case 'rope': {
+      const e = snapshot(fn, encoding, ['type', 'base', 'rotaryDim', 'scaling', 'layout']);
+      if (dim % 2) throw fail(fn, 'dim', Status.E_ODD, "even for encoding 'rope'", dim);
+      const freq = parseRopeFrequencyOptions(fn, e, dim, 'encoding.');
+      const layout = choice(fn, name('layout'), e.layout, ROPE_LAYOUT, 'half');
+      return { type, kind: 'none', rel: 0, freq, layout };
+    }
+    case 'alibi': {
+      const e = snapshot(fn, encoding, ['type', 'form']);
+      return { type, kind: 'alibi', rel: 0, form: choice(fn, name('form'), e.form, ALIBI_FORM, 'relative') };
+    }
+    case 't5': {
+      const e = snapshot(fn, encoding, ['type', 'weights', 'bidirectional', 'numBuckets', 'maxDistance']);
+      const bidirectional = bool(fn, name('bidirectional'), e.bidirectional, false);
+      const numBuckets = int(fn, name('numBuckets'), e.numBuckets, { min: bidirectional ? 4 : 2, max: 2 ** 20, def: 32 });
+      const maxExact = (bidirectional ? numBuckets >> 1 : numBuckets) >> 1;
+      const maxDistance = int(fn, name('maxDistance'), e.maxDistance, { min: maxExact + 1, def: 128 });
+      const n = elements(fn, 'numBuckets * heads', numBuckets, heads);
+      const weights = tableCopy(fn, name('weights'), e.weights, n);
+      return { type, kind: 't5', rel: 0, tables: [weights], params: [bidirectional ? 1 : 0, numBuckets, maxDistance], defaultScale: 1 };
+    }
+    case 'shaw': {
+      const e = snapshot(fn, encoding, ['type', 'aK', 'aV', 'maxRelative']);
+      const k = int(fn, name('maxRelative'), e.maxRelative, { min: 1, max: Math.min(2 ** 26, capacity) });
+      const aK = tableCopy(fn, name('aK'), e.aK, elements(fn, '(2 * maxRelative + 1) * dim', 2 * k + 1, dim));
+      const aV = tableCopy(fn, name('aV'), e.aV, elements(fn, '(2 * maxRelative + 1) * dimV', 2 * k + 1, dimV));
+      return { type, kind: 'shaw', rel: k, tables: [aK, aV], params: [k] };
+    }
+    default:
+      throw new PosencError(Status.E_ENUM, `posenc.${fn}: encoding.type ${show(type)} is not supported`);
+  }
+}
+
+export function kvCacheFamily(core) {
+  return {
+    /**
+     * A KV cache for decoding: see docs/attention.md. Options: heads, kvHeads = heads, dim,
+     * dimV = dim, capacity, encoding = { type: 'none' }, window = 0 (no sliding window), scale.
+     */
+    kvCache(opts) {
+      const fn = 'kvCache';
+      const o = snapshot(fn, opts, ['heads', 'kvHeads', 'dim', 'dimV', 'capacity', 'encoding', 'window', 'scale']);
+      const heads = int(fn, 'heads', o.heads, { def: 1 });
+      const kvHeads = parseKvHeads(fn, o.kvHeads, heads);
+      const dim = int(fn, 'dim', o.dim);
+      const dimV = int(fn, 'dimV', o.dimV, { def: dim });
+      const capacity = int(fn, 'capacity', o.capacity, { max: 2 ** 28 });
+      const window = int(fn, 'window', o.window, { min: 0, def: 0 });
+      const enc = parseEncoding(fn, o.encoding, { heads, dim, dimV, capacity });
+      const scale = num(fn, 'scale', o.scale, { min: -3e38, max: 3e38, def: enc.defaultScale ?? 1 / Math.sqrt(dim) });
+      elements(fn, 'heads * dim', heads, dim);
+      elements(fn, 'heads * dimV', heads, dimV);
+      return new KvCache(core, { heads, kvHeads, dim, dimV, capacity, window, enc, scale });
+    },
+  };
+}
+
+class KvCache {
+  #core;
+  #cfg;
+  #ptrs; // { kc, vc, state, inv, tables[] } heap addresses owned by the cache; null once freed
+  #length = 0;
+
+  constructor(core, cfg) {
+    const fn = 'kvCache';
+    this.#core = core;
+    this.#cfg = cfg;
+    const { kvHeads, dim, dimV, capacity, enc } = cfg;
+    const owned = [];
+    const own = (bytes) => {
+      const p = core.malloc(fn, bytes);
+      owned.push(p);
+      new Uint8Array(core.exports.memory.buffer, p, bytes).fill(0);
+      return p;
+    };
+    try {
+      const sizes = core.run(fn, (s) => {
+        const sz = s.alloc(Int32Array, 2);
+        s.call('posenc_kvcache_size', sz, sz + 4, kvHeads, dim, dimV, capacity);
+        return Array.from(core.view(Int32Array, sz, 2));
+      });
+      const kc = own(sizes[0] * 4);
+      const vc = own(sizes[1] * 4);
+      const state = own(8);
+      let inv = 0;
+      let ropeScale = 1;
+      if (enc.type === 'rope') {
+        // frequencies once, as applyRope makes them; an absent dynamic/longrope seqLen is the capacity
+        const f = core.run(fn, (s) => {
+          const r = ropeFreqsOnHeap(core, s, fn, enc.freq, capacity);
+          return { inv: core.view(Float64Array, r.inv, r.n).slice(), scale: r.attentionScale };
+        });
+        inv = own(f.inv.length * 8);
+        core.view(Float64Array, inv, f.inv.length).set(f.inv);
+        ropeScale = f.scale;
+      }
+      const tables = (enc.tables ?? []).map((t) => {
+        const p = own(t.length * 4);
+        core.view(Float32Array, p, t.length).set(t);
+        return p;
+      });
+      this.#ptrs = { kc, vc, state, inv, ropeScale, tables, owned };
+    } catch (e) {
+      for (const p of owned) core.free(p);
+      throw e;
+    }
+  }
+
+  #live(fn) {
+    if (!this.#ptrs) throw new PosencError(Status.E_NULL, `posenc.${fn}: this cache was freed`);
+    return this.#ptrs;
+  }
+
+  get length() {
+    return this.#length;
+  }
+  get capacity() {
+    return this.#cfg.capacity;
+  }
+  get heads() {
+    return this.#cfg.heads;
+  }
+  get kvHeads() {
+    return this.#cfg.kvHeads;
+  }
+
+  /** RoPE on n rows of x (heap, [n][h][dim]) at positions offset .. offset + n - 1. */
+  #rope(s, x, n, h, offset) {
+    const { enc, dim } = this.#cfg;
+    const p = this.#ptrs;
+    const len = s.call('posenc_rope_scratch_size', enc.freq.rotaryDim);
+    const scratch = s.alloc(Float32Array, len, false);
+    s.call('posenc_rope_apply', x, n, h, dim, enc.freq.rotaryDim, enc.layout, 0 /* THD */, p.inv, p.ropeScale, offset, scratch, len);
+  }
+
+  /** Append n tokens: k [n][kvHeads][dim], v [n][kvHeads][dimV]. Keys are rotated (RoPE) at
+   * positions length .. length + n - 1; the caller's arrays are not modified. */
+  append(k, v) {
+    const fn = 'kvCache.append';
+    const p = this.#live(fn);
+    const { kvHeads, dim, dimV, capacity, enc } = this.#cfg;
+    const n = rowsOf(fn, 'k', k, kvHeads * dim, `a Float32Array [n][kvHeads = ${kvHeads}][dim = ${dim}] (a positive multiple of ${kvHeads * dim} long)`);
+    const nv = rowsOf(fn, 'v', v, kvHeads * dimV, `a Float32Array [n][kvHeads = ${kvHeads}][dimV = ${dimV}] (a positive multiple of ${kvHeads * dimV} long)`);
+    if (nv !== n) throw fail(fn, 'v', Status.E_SCRATCH, `${n} tokens like k (length ${n * kvHeads * dimV})`, v);
+    if (this.#length + n > capacity) {
+      throw new PosencError(Status.E_RANGE, `posenc.${fn}: the cache is full: capacity = ${capacity} tokens, it holds ${this.#length} and ${n} more were appended (make the cache with a larger capacity, or truncate it)`, 'capacity');
+    }
+    this.#core.run(fn, (s) => {
+      const nk = n * kvHeads * dim;
+      let kp = s.in('k', k, Float32Array, nk);
+      if (enc.type === 'rope') {
+        if (k instanceof PosencBuffer) { // never rotate the caller's buffer in place
+          const copy = s.alloc(Float32Array, nk, false);
+          this.#core.view(Float32Array, copy, nk).set(this.#core.view(Float32Array, kp, nk));
+          kp = copy;
+        }
+        this.#rope(s, kp, n, kvHeads, this.#length);
+      }
+      const vp = s.in('v', v, Float32Array, n * kvHeads * dimV);
+      callNamed(s, this.#core, 'posenc_kvcache_store', [p.kc, p.vc, p.state, kp, vp, n, this.#length, capacity, kvHeads, dim, dimV],
+        [{ name: enc.type === 'rope' ? 'k (rotated)' : 'k', ptr: kp, n: nk }, { name: 'v', ptr: vp, n: n * kvHeads * dimV }]);
+    });
+    this.#length += n;
+    return this;
+  }
+
+  /** Attention of the last n tokens' queries, q [n][heads][dim] (n <= length), to every cached
+   * key up to their own position (and within the window): { output: [n][heads][dimV] }. */
+  attend(q, opts) {
+    const fn = 'kvCache.attend';
+    const p = this.#live(fn);
+    const o = snapshot(fn, opts, ['out']);
+    const { heads, kvHeads, dim, dimV, capacity, window, enc, scale } = this.#cfg;
+    const L = this.#length;
+    const n = rowsOf(fn, 'q', q, heads * dim, `a Float32Array [n][heads = ${heads}][dim = ${dim}] (a positive multiple of ${heads * dim} long)`);
+    if (L === 0) throw fail(fn, 'q', Status.E_RANGE, 'attended after at least one append (the cache is empty)');
+    if (n > L) throw fail(fn, 'q', Status.E_RANGE, `at most ${L} tokens (the cache length: queries are the last tokens appended)`, `${n} tokens`);
+    const core = this.#core;
+    return core.run(fn, (s) => {
+      const nq = n * heads * dim;
+      let qp = s.in('q', q, Float32Array, nq);
+      if (enc.type === 'rope') {
+        const copy = s.alloc(Float32Array, nq, false);
+        core.view(Float32Array, copy, nq).set(core.view(Float32Array, qp, nq));
+        qp = copy;
+        this.#rope(s, qp, n, heads, L - n);
+      }
+      const out = s.out('out', o.out, Float32Array, n * heads * dimV);
+      const sz = s.alloc(Int32Array, 1);
+      s.call('posenc_kvcache_scratch_size', sz, n, L, heads, kvHeads, dim, dimV, BIAS_KIND[enc.kind], enc.rel);
+      const floats = core.view(Int32Array, sz, 1)[0];
+      const scratch = s.alloc(Float32Array, floats, false);
+      let extra = [];
+      if (enc.kind === 'alibi') extra = [enc.form];
+      if (enc.kind === 't5') extra = [p.tables[0], ...enc.params];
+      if (enc.kind === 'shaw') extra = [p.tables[0], p.tables[1], ...enc.params];
+      const state = core.view(Float32Array, p.state, 2);
+      const mk = state[0], mv = state[1];
+      callNamed(s, core, CNAME[enc.kind], [out.ptr, qp, p.kc, p.vc, p.state, capacity, L, n, heads, kvHeads, dim, dimV, scale, window, scratch, floats, ...extra],
+        [{ name: enc.type === 'rope' ? 'q (rotated)' : 'q', ptr: qp, n: nq }],
+        (m) => {
+          const qn = enc.type === 'rope' ? 'q (rotated)' : 'q';
+          if (L * mv > LOGIT_LIMIT) return { name: 'v', allowed: `small enough that length · max|v| <= ${LOGIT_LIMIT}`, got: `max |v| = ${mv}` };
+          return { name: `${qn}, k`, allowed: `small enough that every logit fits float32: dim · max|q| · max|k| · max(1, |scale|) <= ${LOGIT_LIMIT}`, got: dim * m[qn] * mk * Math.max(1, Math.abs(scale)) };
+        });
+      return { output: out.take() };
+    });
+  }
+
+  /** Keep the first n tokens (0 <= n <= length); later appends continue at position n. */
+  truncate(n) {
+    const fn = 'kvCache.truncate';
+    this.#live(fn);
+    this.#length = int(fn, 'n', n, { min: 0, max: this.#length });
+    return this;
+  }
+
+  /** Release the cache's wasm memory; any later call throws. Safe to call twice. */
+  free() {
+    if (!this.#ptrs) return;
+    for (const ptr of this.#ptrs.owned) this.#core.free(ptr);
+    this.#ptrs = null;
+    this.#length = 0;
+  }
+
+  [Symbol.dispose]() {
+    this.free();
+  }
+}

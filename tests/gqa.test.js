@@ -1,0 +1,461 @@
+// Grouped-query attention (kvHeads) and the KV cache (pe.kvCache), against float64 definitions
+// written here from the formulas in docs/attention.md, and against identities:
+// GQA = plain attention on repeated k/v heads; a decode loop = one causal prefill; a sliding
+// window = an explicit band mask.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Status } from '../js/index.js';
+import { assertClose, assertThrowsPosenc, backends, BAD_SIZES, maxAbsDiff, randomF32 } from './helpers.js';
+
+// ---- float64 reference ----
+
+function slopes(n) {
+  const pow2 = (m) => {
+    const start = 2 ** -(2 ** -(Math.log2(m) - 3));
+    return Array.from({ length: m }, (_, k) => start * start ** k);
+  };
+  if (Number.isInteger(Math.log2(n))) return pow2(n);
+  const c = 2 ** Math.floor(Math.log2(n));
+  return [...pow2(c), ...pow2(2 * c).filter((_, i) => i % 2 === 0).slice(0, n - c)];
+}
+
+function bucket(rp, bidirectional, B, D) {
+  let ret = 0;
+  let n;
+  if (bidirectional) {
+    B = Math.floor(B / 2);
+    if (rp > 0) ret += B;
+    n = Math.abs(rp);
+  } else n = Math.max(-rp, 0);
+  const maxExact = Math.floor(B / 2);
+  if (n < maxExact) return ret + n;
+  let x = (Math.log(n / maxExact) / Math.log(D / maxExact)) * (B - maxExact);
+  if (Math.abs(x - Math.round(x)) < 1e-9) x = Math.round(x);
+  return ret + Math.min(maxExact + Math.trunc(x), B - 1);
+}
+
+/**
+ * Query i (position i + offset) of head h against key j of kv head floor(h / (H / KVH)):
+ * scale q.k + bias, masked keys out (causal: j <= i + offset; window W: j > i + offset - W),
+ * softmax in float64, P V (+ Shaw's aV term).
+ */
+function ref({ q, k, v, Q, K, H, KVH = H, D, DV = D, scale = 1 / Math.sqrt(D), causal = false, offset = 0, window = 0, bias }) {
+  const G = H / KVH;
+  const out = new Float64Array(Q * H * DV);
+  const sl = slopes(H);
+  for (let h = 0; h < H; h++) {
+    const g = Math.floor(h / G);
+    for (let i = 0; i < Q; i++) {
+      const ip = i + offset;
+      const s = new Float64Array(K).fill(-Infinity);
+      for (let j = 0; j < K; j++) {
+        if (causal && j > ip) continue;
+        if (window > 0 && j <= ip - window) continue;
+        let dot = 0;
+        for (let d = 0; d < D; d++) dot += q[(i * H + h) * D + d] * k[(j * KVH + g) * D + d];
+        let x = scale * dot;
+        const rp = j - ip;
+        if (bias?.type === 'alibi') x += sl[h] * (bias.form === 'symmetric' ? -Math.abs(rp) : rp);
+        if (bias?.type === 't5') x += bias.weights[bucket(rp, bias.bidirectional, bias.numBuckets ?? 32, bias.maxDistance ?? 128) * H + h];
+        if (bias?.type === 'shaw') {
+          const idx = Math.max(-bias.maxRelative, Math.min(bias.maxRelative, rp)) + bias.maxRelative;
+          let e = 0;
+          for (let d = 0; d < D; d++) e += q[(i * H + h) * D + d] * bias.aK[idx * D + d];
+          x += scale * e;
+        }
+        if (bias instanceof Float32Array) x += bias[(h * Q + i) * K + j];
+        s[j] = x;
+      }
+      const m = Math.max(...s);
+      if (m === -Infinity) continue;
+      let sum = 0;
+      for (let j = 0; j < K; j++) sum += (s[j] = Math.exp(s[j] - m));
+      for (let j = 0; j < K; j++) {
+        const p = s[j] / sum;
+        if (!p) continue;
+        for (let c = 0; c < DV; c++) {
+          let val = v[(j * KVH + g) * DV + c];
+          if (bias?.type === 'shaw') {
+            const idx = Math.max(-bias.maxRelative, Math.min(bias.maxRelative, j - ip)) + bias.maxRelative;
+            val += bias.aV[idx * DV + c];
+          }
+          out[(i * H + h) * DV + c] += p * val;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** [T][KVH][D] -> [T][H][D]: every query head gets its group's kv head. */
+function repeatHeads(x, T, H, KVH, D) {
+  const G = H / KVH;
+  const y = new Float32Array(T * H * D);
+  for (let t = 0; t < T; t++) for (let h = 0; h < H; h++) y.set(x.subarray((t * KVH + Math.floor(h / G)) * D, (t * KVH + Math.floor(h / G) + 1) * D), (t * H + h) * D);
+  return y;
+}
+
+const BIASES = (H, D, DV, seed) => ({
+  none: undefined,
+  alibi: { type: 'alibi' },
+  alibiSym: { type: 'alibi', form: 'symmetric' },
+  t5: { type: 't5', weights: randomF32(32 * H, seed + 1), bidirectional: true },
+  t5causal: { type: 't5', weights: randomF32(8 * H, seed + 2), bidirectional: false, numBuckets: 8, maxDistance: 20 },
+  shaw: { type: 'shaw', maxRelative: 3, aK: randomF32(7 * D, seed + 3), aV: randomF32(7 * DV, seed + 4) },
+});
+
+// ---- grouped-query attention ----
+
+test('GQA equals plain attention on repeated k/v heads, and the float64 definition, for every bias and mask', async () => {
+  for (const { name, pe } of await backends()) {
+    let seed = 10;
+    // (queries, keys) cover the by-query blocks (many queries) and the by-head blocks (1-3 queries)
+    for (const [H, KVH, Q, K, D, DV] of [[4, 2, 7, 9, 5, 3], [8, 2, 1, 37, 8, 8], [8, 1, 3, 20, 6, 11], [6, 3, 13, 13, 4, 4], [4, 4, 5, 5, 3, 3], [12, 4, 2, 300, 16, 9]]) {
+      const q = randomF32(Q * H * D, seed++), k = randomF32(K * KVH * D, seed++), v = randomF32(K * KVH * DV, seed++);
+      const biases = { ...BIASES(H, D, DV, seed++), dense: randomF32(H * Q * K, seed++) };
+      for (const [bn, bias] of Object.entries(biases)) {
+        for (const mode of [{}, { causal: true }, { causal: true, align: 'bottom-right' }]) {
+          for (const returnWeights of [false, true]) {
+            const args = { q, queries: Q, keys: K, dim: D, dimV: DV, heads: H, bias, returnWeights, ...mode };
+            const got = pe.attention({ ...args, k, v, kvHeads: KVH });
+            const rep = pe.attention({ ...args, k: repeatHeads(k, K, H, KVH, D), v: repeatHeads(v, K, H, KVH, DV) });
+            const what = `${name} H${H}/${KVH} Q${Q} K${K} ${bn} ${JSON.stringify(mode)} w=${returnWeights}`;
+            assertClose(got.output, rep.output, 1e-6, what);
+            if (returnWeights) assertClose(got.weights, rep.weights, 1e-6, `${what} weights`);
+            const offset = mode.align === 'bottom-right' ? K - Q : 0;
+            const want = ref({ q, k, v, Q, K, H, KVH, D, DV, causal: !!mode.causal, offset, bias });
+            // float32 logits of size ~ slope * keys carry ~1e-7 relative rounding into the weights
+            assertClose(got.output, want, K > 100 ? 1e-5 : 2e-6, `${what} vs float64`);
+          }
+        }
+      }
+    }
+  }
+});
+
+test('GQA with the XL bias equals repeated k/v heads', async () => {
+  for (const { name, pe } of await backends()) {
+    const [H, KVH, Q, K, D] = [6, 2, 5, 9, 4];
+    const q = randomF32(Q * H * D, 1), k = randomF32(K * KVH * D, 2), v = randomF32(K * KVH * D, 3);
+    const bias = { type: 'xl', u: randomF32(H * D, 4), v: randomF32(H * D, 5), r: randomF32(2 * K * H * D, 6) };
+    for (const mode of [{}, { causal: true }, { causal: true, align: 'bottom-right' }]) {
+      const args = { q, queries: Q, keys: K, dim: D, heads: H, bias, ...mode };
+      const got = pe.attention({ ...args, k, v, kvHeads: KVH });
+      const rep = pe.attention({ ...args, k: repeatHeads(k, K, H, KVH, D), v: repeatHeads(v, K, H, KVH, D) });
+      assertClose(got.output, rep.output, 1e-6, `${name} xl ${JSON.stringify(mode)}`);
+    }
+  }
+});
+
+test('selfAttention kvHeads equals the layer with k/v projection columns repeated per head', async () => {
+  for (const { name, pe } of await backends()) {
+    const [T, dModel, H, KVH] = [9, 16, 4, 2];
+    const dHead = dModel / H, dKv = KVH * dHead;
+    const tokens = randomF32(T * dModel, 1), wq = randomF32(dModel * dModel, 2);
+    const wk = randomF32(dModel * dKv, 3), wv = randomF32(dModel * dKv, 4);
+    const expand = (w) => {
+      const y = new Float32Array(dModel * dModel);
+      for (let r = 0; r < dModel; r++) for (let h = 0; h < H; h++) for (let c = 0; c < dHead; c++) y[r * dModel + h * dHead + c] = w[r * dKv + Math.floor(h / (H / KVH)) * dHead + c];
+      return y;
+    };
+    const encodings = [
+      { type: 'none' }, { type: 'rope' }, { type: 'rope', scaling: { type: 'linear', factor: 2 } }, { type: 'alibi' },
+      { type: 't5', weights: randomF32(32 * H, 5) }, { type: 'shaw', maxRelative: 2, aK: randomF32(5 * dHead, 6), aV: randomF32(5 * dHead, 7) },
+      { type: 'xl', u: randomF32(dModel, 8), v: randomF32(dModel, 9), wr: randomF32(dModel * dModel, 10) }, { type: 'sinusoidal' },
+    ];
+    for (const encoding of encodings) {
+      for (const causal of [false, true]) {
+        const got = pe.selfAttention({ tokens, dModel, wq, wk, wv, heads: H, kvHeads: KVH, encoding, causal });
+        const rep = pe.selfAttention({ tokens, dModel, wq, wk: expand(wk), wv: expand(wv), heads: H, encoding, causal });
+        assertClose(got.output, rep.output, 2e-6, `${name} ${encoding.type} causal=${causal}`);
+        assertClose(got.weights, rep.weights, 2e-6, `${name} ${encoding.type} weights`);
+      }
+    }
+  }
+});
+
+test('attention and selfAttention reject a bad kvHeads', async () => {
+  const [{ pe }] = await backends();
+  const base = { q: new Float32Array(4 * 4), k: new Float32Array(2 * 4), v: new Float32Array(2 * 4), queries: 1, keys: 1, dim: 4, heads: 4 };
+  // k and v of kvHeads = 2 are [1][2][4]
+  for (const kvHeads of [3, 5, 0, -1, 1.5, '2', null]) assertThrowsPosenc(() => pe.attention({ ...base, kvHeads }), [/kvHeads/]);
+  assertThrowsPosenc(() => pe.attention({ ...base, kvHeads: 1 }), [/\bk\b/]); // k is [1][1][4], got 8
+  assert.equal(pe.attention({ ...base, kvHeads: 2 }).output.length, 16);
+  const sa = { tokens: new Float32Array(2 * 8), dModel: 8, wq: new Float32Array(64), wk: new Float32Array(8 * 4), wv: new Float32Array(8 * 4), heads: 4 };
+  assertThrowsPosenc(() => pe.selfAttention({ ...sa, kvHeads: 3 }), [/kvHeads/, /divisor of heads = 4/]);
+  assertThrowsPosenc(() => pe.selfAttention({ ...sa }), [/wk/]); // kvHeads defaults to heads: wk must be 64 long
+  assert.equal(pe.selfAttention({ ...sa, kvHeads: 2 }).output.length, 16);
+});
+
+// ---- the KV cache ----
+
+/** RoPE'd copies of q and k through applyRope (the reference the cache must agree with). */
+function roped(pe, x, T, heads, D, enc) {
+  if (enc?.type !== 'rope') return x;
+  const { type, ...freq } = enc;
+  return pe.applyRope(x.slice(), { length: T, heads, dim: D, ...freq });
+}
+
+/** One causal prefill over all T tokens through attention(). */
+function prefill(pe, { q, k, v, T, H, KVH, D, DV, enc, window = 0 }) {
+  const qr = roped(pe, q, T, H, D, enc), kr = roped(pe, k, T, KVH, D, enc);
+  let bias;
+  if (enc?.type === 'alibi') bias = { type: 'alibi', form: enc.form };
+  if (enc?.type === 't5') bias = { type: 't5', weights: enc.weights, bidirectional: enc.bidirectional ?? false, numBuckets: enc.numBuckets, maxDistance: enc.maxDistance };
+  if (enc?.type === 'shaw') bias = { ...enc };
+  const scale = enc?.type === 't5' ? 1 : undefined;
+  if (window) {
+    // the band as an explicit mask, folded into a dense bias (ALiBi/T5 added in float64 below)
+    assert.ok(!bias, 'band-mask reference takes no other bias');
+    const band = new Float32Array(H * T * T);
+    for (let h = 0; h < H; h++) for (let i = 0; i < T; i++) for (let j = 0; j < T; j++) band[(h * T + i) * T + j] = j > i - window ? 0 : -Infinity;
+    bias = band;
+  }
+  return pe.attention({ q: qr, k: kr, v, queries: T, dim: D, dimV: DV, heads: H, kvHeads: KVH, causal: true, bias, scale }).output;
+}
+
+const CACHE_ENCODINGS = (H, D, DV) => [
+  undefined,
+  { type: 'none' },
+  { type: 'rope' },
+  { type: 'rope', layout: 'interleaved', base: 500000 },
+  { type: 'rope', rotaryDim: D - 2, scaling: { type: 'yarn', factor: 4, originalMaxPositions: 16 } },
+  { type: 'rope', scaling: { type: 'llama3', factor: 8, originalMaxPositions: 8 } },
+  { type: 'rope', scaling: { type: 'dynamic', factor: 2, maxPositions: 8, seqLen: 40 } },
+  { type: 'rope', scaling: { type: 'ntk', factor: 3 } },
+  { type: 'alibi' },
+  { type: 'alibi', form: 'symmetric' },
+  { type: 't5', weights: randomF32(32 * H, 77) },
+  { type: 't5', weights: randomF32(6 * H, 78), numBuckets: 6, maxDistance: 9 },
+  { type: 'shaw', maxRelative: 4, aK: randomF32(9 * D, 79), aV: randomF32(9 * DV, 80) },
+];
+
+test('a decode loop of appends equals one causal prefill, for every encoding, in chunks of 1, 3 and 16', async () => {
+  for (const { name, pe } of await backends()) {
+    const [T, H, KVH, D, DV] = [40, 8, 2, 8, 6];
+    const q = randomF32(T * H * D, 1), k = randomF32(T * KVH * D, 2), v = randomF32(T * KVH * DV, 3);
+    for (const enc of CACHE_ENCODINGS(H, D, DV)) {
+      const want = prefill(pe, { q, k, v, T, H, KVH, D, DV, enc });
+      if (!enc || enc.type !== 'rope') {
+        // the prefill itself against float64 (RoPE'd inputs are checked by the RoPE suite)
+        const bias = enc && enc.type !== 'none' ? { ...enc, bidirectional: false } : undefined;
+        assertClose(want, ref({ q, k, v, Q: T, K: T, H, KVH, D, DV, causal: true, bias, scale: enc?.type === 't5' ? 1 : undefined }), 2e-6, `${name} prefill ${enc?.type}`);
+      }
+      for (const chunk of [1, 3, 16]) {
+        const cache = pe.kvCache({ heads: H, kvHeads: KVH, dim: D, dimV: DV, capacity: T + 3, encoding: enc });
+        const got = new Float32Array(T * H * DV);
+        for (let t0 = 0; t0 < T; t0 += chunk) {
+          const n = Math.min(chunk, T - t0);
+          cache.append(k.slice(t0 * KVH * D, (t0 + n) * KVH * D), v.slice(t0 * KVH * DV, (t0 + n) * KVH * DV));
+          assert.equal(cache.length, t0 + n);
+          got.set(cache.attend(q.slice(t0 * H * D, (t0 + n) * H * D)).output, t0 * H * DV);
+        }
+        cache.free();
+        const d = maxAbsDiff(got, want);
+        assert.ok(d <= 1e-6, `${name} ${JSON.stringify(enc)} chunk ${chunk}: decode vs prefill ${d}`);
+      }
+    }
+  }
+});
+
+test('kvCache: multi-query (kvHeads 1), a single head, dimV != dim, and several queries after a long append', async () => {
+  for (const { name, pe } of await backends()) {
+    for (const [T, H, KVH, D, DV] of [[21, 4, 1, 4, 9], [300, 1, 1, 3, 5], [17, 6, 6, 2, 2]]) {
+      const q = randomF32(T * H * D, 5), k = randomF32(T * KVH * D, 6), v = randomF32(T * KVH * DV, 7);
+      const enc = D % 2 ? { type: 'alibi' } : { type: 'rope' };
+      const want = prefill(pe, { q, k, v, T, H, KVH, D, DV, enc });
+      const cache = pe.kvCache({ heads: H, kvHeads: KVH, dim: D, dimV: DV, capacity: T, encoding: enc });
+      cache.append(k, v);
+      // the last 5 queries only: positions T-5 .. T-1
+      const got = cache.attend(q.slice((T - 5) * H * D)).output;
+      assertClose(got, want.slice((T - 5) * H * DV), 1e-6, `${name} T${T} H${H}/${KVH}`);
+      // all T at once equals the prefill
+      assertClose(cache.attend(q).output, want, 1e-6, `${name} all`);
+      cache.free();
+    }
+  }
+});
+
+test('kvCache sliding window equals an explicit band mask (decode loop and prefill)', async () => {
+  for (const { name, pe } of await backends()) {
+    const [T, H, KVH, D] = [50, 4, 2, 8];
+    const q = randomF32(T * H * D, 11), k = randomF32(T * KVH * D, 12), v = randomF32(T * KVH * D, 13);
+    for (const window of [1, 5, 8, 17, 49, 60]) {
+      const want = prefill(pe, { q, k, v, T, H, KVH, D, DV: D, window });
+      assertClose(want, ref({ q, k, v, Q: T, K: T, H, KVH, D, causal: true, window }), 2e-6, `${name} band ref`);
+      for (const enc of [undefined, { type: 'rope' }]) {
+        const wantE = enc ? prefillRopeBand(pe, { q, k, v, T, H, KVH, D, window }) : want;
+        const cache = pe.kvCache({ heads: H, kvHeads: KVH, dim: D, capacity: T, window, encoding: enc });
+        const got = new Float32Array(T * H * D);
+        for (let t = 0; t < T; t++) {
+          cache.append(k.subarray(t * KVH * D, (t + 1) * KVH * D), v.subarray(t * KVH * D, (t + 1) * KVH * D));
+          got.set(cache.attend(q.subarray(t * H * D, (t + 1) * H * D)).output, t * H * D);
+        }
+        assertClose(got, wantE, 1e-6, `${name} window ${window} ${enc?.type} decode`);
+        assertClose(cache.attend(q).output, wantE, 1e-6, `${name} window ${window} ${enc?.type} prefill`);
+        cache.free();
+      }
+    }
+    // ALiBi with a window: the float64 definition
+    const cache = pe.kvCache({ heads: H, kvHeads: KVH, dim: D, capacity: T, window: 7, encoding: { type: 'alibi' } });
+    cache.append(k, v);
+    assertClose(cache.attend(q).output, ref({ q, k, v, Q: T, K: T, H, KVH, D, causal: true, window: 7, bias: { type: 'alibi' } }), 2e-6, `${name} alibi window`);
+    cache.free();
+  }
+});
+
+function prefillRopeBand(pe, { q, k, v, T, H, KVH, D, window }) {
+  const enc = { type: 'rope' };
+  return prefill(pe, { q: roped(pe, q, T, H, D, enc), k: roped(pe, k, T, KVH, D, enc), v, T, H, KVH, D, DV: D, window });
+}
+
+test('kvCache capacity: growth past it is an error naming the capacity, nothing is overwritten; truncate rewinds', async () => {
+  for (const { name, pe } of await backends()) {
+    const [H, KVH, D] = [2, 1, 4];
+    const T = 10;
+    const q = randomF32(T * H * D, 1), k = randomF32(T * KVH * D, 2), v = randomF32(T * KVH * D, 3);
+    const cache = pe.kvCache({ heads: H, kvHeads: KVH, dim: D, capacity: 6, encoding: { type: 'rope' } });
+    cache.append(k.slice(0, 4 * D), v.slice(0, 4 * D));
+    const before = cache.attend(q.slice(3 * H * D, 4 * H * D)).output;
+    const err = assertThrowsPosenc(() => cache.append(k.slice(4 * D, 7 * D), v.slice(4 * D, 7 * D)), [/capacity = 6/, /holds 4/, /3 more/], Status.E_RANGE);
+    assert.equal(err.argument, 'capacity');
+    assert.equal(cache.length, 4, `${name}: a rejected append leaves the length`);
+    assert.deepEqual(cache.attend(q.slice(3 * H * D, 4 * H * D)).output, before);
+    cache.append(k.slice(4 * D, 6 * D), v.slice(4 * D, 6 * D)); // exactly full
+    assert.equal(cache.length, 6);
+    assertThrowsPosenc(() => cache.append(k.slice(0, D), v.slice(0, D)), [/capacity = 6/], Status.E_RANGE);
+    // truncate to 2 and append other tokens: the cache is the prefill of the new sequence
+    cache.truncate(2);
+    assert.equal(cache.length, 2);
+    const k2 = k.slice(), v2 = v.slice();
+    k2.set(randomF32(4 * D, 9), 2 * D);
+    v2.set(randomF32(4 * D, 10), 2 * D);
+    cache.append(k2.slice(2 * D, 6 * D), v2.slice(2 * D, 6 * D));
+    const want = prefill(pe, { q: q.slice(0, 6 * H * D), k: k2.slice(0, 6 * D), v: v2.slice(0, 6 * D), T: 6, H, KVH, D, DV: D, enc: { type: 'rope' } });
+    assertClose(cache.attend(q.slice(0, 6 * H * D)).output, want, 1e-6, `${name} after truncate`);
+    cache.truncate(0);
+    assertThrowsPosenc(() => cache.attend(q.slice(0, H * D)), [/empty/], Status.E_RANGE);
+    cache.free();
+  }
+});
+
+test('kvCache: the caller arrays are not modified; a PosencBuffer works in place of an array; out is filled', async () => {
+  const [{ pe }] = await backends();
+  const [H, KVH, D] = [4, 2, 8];
+  const k = randomF32(3 * KVH * D, 1), v = randomF32(3 * KVH * D, 2), q = randomF32(3 * H * D, 3);
+  const k0 = k.slice(), q0 = q.slice();
+  const a = pe.kvCache({ heads: H, kvHeads: KVH, dim: D, capacity: 3, encoding: { type: 'rope' } });
+  a.append(k, v);
+  const outA = a.attend(q).output;
+  assert.deepEqual(k, k0);
+  assert.deepEqual(q, q0);
+  const kb = pe.alloc(k.length), vb = pe.alloc(v.length), qb = pe.alloc(q.length);
+  kb.array.set(k);
+  vb.array.set(v);
+  qb.array.set(q);
+  const b = pe.kvCache({ heads: H, kvHeads: KVH, dim: D, capacity: 3, encoding: { type: 'rope' } });
+  b.append(kb, vb);
+  const out = new Float32Array(3 * H * D);
+  assert.equal(b.attend(qb, { out }).output, out);
+  assert.deepEqual(out, outA);
+  assert.deepEqual(kb.array, k0);
+  assert.deepEqual(qb.array, q0);
+  for (const x of [a, b, kb, vb, qb]) x.free();
+});
+
+test('kvCache: SIMD and scalar builds agree', async () => {
+  const [s, c] = await backends();
+  const [T, H, KVH, D] = [70, 8, 2, 16];
+  const q = randomF32(T * H * D, 4), k = randomF32(T * KVH * D, 5), v = randomF32(T * KVH * D, 6);
+  for (const enc of [{ type: 'rope' }, { type: 'alibi' }, { type: 't5', weights: randomF32(32 * H, 7) }]) {
+    const outs = [s, c].map(({ pe }) => {
+      const cache = pe.kvCache({ heads: H, kvHeads: KVH, dim: D, capacity: T, encoding: enc, window: 33 });
+      cache.append(k, v);
+      const o = cache.attend(q.subarray((T - 1) * H * D)).output;
+      cache.free();
+      return o;
+    });
+    assertClose(outs[0], outs[1], 1e-6, enc.type);
+  }
+});
+
+test('kvCache: no leak over many caches, appends and attends', async () => {
+  const [{ pe }] = await backends();
+  const run = () => {
+    const cache = pe.kvCache({ heads: 4, kvHeads: 2, dim: 8, capacity: 64, encoding: { type: 't5', weights: randomF32(32 * 4, 1) } });
+    for (let t = 0; t < 8; t++) {
+      cache.append(randomF32(2 * 8, t), randomF32(2 * 8, t + 1));
+      cache.attend(randomF32(4 * 8, t + 2));
+    }
+    cache.free();
+    cache.free(); // twice is harmless
+  };
+  run();
+  const before = pe.heapInUse;
+  for (let i = 0; i < 30; i++) run();
+  assert.equal(pe.heapInUse, before);
+});
+
+test('kvCache throws a PosencError naming every bad option', async () => {
+  const [{ pe }] = await backends();
+  const ok = { heads: 4, kvHeads: 2, dim: 8, capacity: 16 };
+  for (const [key, bad] of [['heads', BAD_SIZES], ['dim', BAD_SIZES], ['capacity', [...BAD_SIZES, 2 ** 28 + 1]], ['dimV', BAD_SIZES]]) {
+    for (const x of bad) assertThrowsPosenc(() => pe.kvCache({ ...ok, [key]: x }), [new RegExp(key)]);
+  }
+  for (const x of [3, 5, 0, 1.5, '2']) assertThrowsPosenc(() => pe.kvCache({ ...ok, kvHeads: x }), [/kvHeads/]);
+  for (const x of [-1, 1.5, NaN, '4', null]) assertThrowsPosenc(() => pe.kvCache({ ...ok, window: x }), [/window/]);
+  for (const x of [NaN, Infinity, '1', null]) assertThrowsPosenc(() => pe.kvCache({ ...ok, scale: x }), [/scale/]);
+  assertThrowsPosenc(() => pe.kvCache({ ...ok, capacity: undefined }), [/capacity is required/], Status.E_MISSING);
+  assertThrowsPosenc(() => pe.kvCache({ ...ok, dim: undefined }), [/dim is required/], Status.E_MISSING);
+  assertThrowsPosenc(() => pe.kvCache({ ...ok, keys: 3 }), [/unknown option "keys"/]);
+  assertThrowsPosenc(() => pe.kvCache(null), [/options/]);
+  assertThrowsPosenc(() => pe.kvCache({ heads: 1, dim: 2 ** 20, capacity: 2 ** 9 }), [/size|elements/]);
+  // encodings
+  for (const [enc, pat] of [
+    [null, /encoding/], ['rope', /encoding/], [{ type: 'xl' }, /encoding.type.*r table/], [{ type: 'sinusoidal' }, /encoding.type.*'none'/],
+    [{ type: 'learned' }, /encoding.type/], [{ type: 'bogus' }, /encoding.type/], [{ type: 'rope', offset: 2 }, /unknown option "offset"/],
+    [{ type: 'rope', base: 1 }, /encoding.base/], [{ type: 'rope', rotaryDim: 3 }, /encoding.rotaryDim/], [{ type: 'rope', rotaryDim: 10 }, /encoding.rotaryDim/],
+    [{ type: 'rope', layout: 'x' }, /encoding.layout/], [{ type: 'rope', scaling: { type: 'yarn' } }, /encoding.scaling/],
+    [{ type: 'rope', scaling: { type: 'linear', factor: -1 } }, /encoding.scaling.factor/],
+    [{ type: 'alibi', form: 'x' }, /encoding.form/],
+    [{ type: 't5' }, /encoding.weights is required/], [{ type: 't5', weights: new Float32Array(5) }, /encoding.weights/],
+    [{ type: 't5', weights: [1, 2] }, /encoding.weights/], [{ type: 't5', weights: new Float32Array(32 * 4).fill(NaN) }, /encoding.weights\[0\]/],
+    [{ type: 't5', weights: new Float32Array(32 * 4), numBuckets: 1 }, /encoding.numBuckets/],
+    [{ type: 't5', weights: new Float32Array(32 * 4), maxDistance: 2 }, /encoding.maxDistance/],
+    [{ type: 't5', weights: new Float32Array(32 * 4), bidirectional: 1 }, /encoding.bidirectional/],
+    [{ type: 'shaw', aK: new Float32Array(24), aV: new Float32Array(24) }, /encoding.maxRelative is required/],
+    [{ type: 'shaw', maxRelative: 1, aK: new Float32Array(23), aV: new Float32Array(24) }, /encoding.aK/],
+    [{ type: 'shaw', maxRelative: 1, aK: new Float32Array(24), aV: new Float64Array(24) }, /encoding.aV/],
+    [{ type: 'shaw', maxRelative: 0, aK: new Float32Array(8), aV: new Float32Array(8) }, /encoding.maxRelative/],
+  ]) assertThrowsPosenc(() => pe.kvCache({ ...ok, encoding: enc }), [pat]);
+  assertThrowsPosenc(() => pe.kvCache({ ...ok, dim: 7, encoding: { type: 'rope' } }), [/dim/], Status.E_ODD);
+});
+
+test('kvCache append / attend / truncate throw a PosencError naming the argument; a freed cache throws', async () => {
+  const [{ pe }] = await backends();
+  const cache = pe.kvCache({ heads: 4, kvHeads: 2, dim: 4, dimV: 3, capacity: 8 });
+  const k1 = new Float32Array(8), v1 = new Float32Array(6), q1 = new Float32Array(16);
+  for (const [k, v, pat] of [
+    [undefined, v1, /k is required/], [k1, undefined, /v is required/], [[1, 2], v1, /\bk must be/], [new Float64Array(8), v1, /\bk must be/],
+    [new Float32Array(7), v1, /\bk must be .*multiple of 8/], [new Float32Array(0), v1, /\bk must be/], [k1, new Float32Array(5), /\bv must be/],
+    [new Float32Array(16), v1, /\bv must be 2 tokens/], [Float32Array.of(0, 0, NaN, 0, 0, 0, 0, 0), v1, /k\[2\] must be finite/],
+    [k1, Float32Array.of(0, Infinity, 0, 0, 0, 0), /v\[1\] must be finite/],
+  ]) assertThrowsPosenc(() => cache.append(k, v), [pat]);
+  assert.equal(cache.length, 0);
+  assertThrowsPosenc(() => cache.attend(q1), [/empty/], Status.E_RANGE);
+  cache.append(k1, v1);
+  for (const [q, pat] of [[undefined, /q is required/], [new Float32Array(15), /\bq must be/], [new Float32Array(32), /q must be at most 1 tokens/], [[0], /\bq must be/],
+    [Float32Array.of(NaN, ...new Array(15).fill(0)), /q\[0\] must be finite/]]) {
+    assertThrowsPosenc(() => cache.attend(q), [pat]);
+  }
+  assertThrowsPosenc(() => cache.attend(q1, { out: new Float32Array(3) }), [/\bout\b/]);
+  assertThrowsPosenc(() => cache.attend(q1, { bias: 1 }), [/unknown option "bias"/]);
+  for (const n of [2, -1, 0.5, '1', undefined]) assertThrowsPosenc(() => cache.truncate(n), [/\bn\b/]);
+  cache.free();
+  for (const f of [() => cache.append(k1, v1), () => cache.attend(q1), () => cache.truncate(0)]) assertThrowsPosenc(f, [/freed/], Status.E_NULL);
+  // huge values: the float32 bound names q and k
+  const c2 = pe.kvCache({ heads: 1, dim: 4, capacity: 2 });
+  c2.append(new Float32Array(4).fill(1e30), new Float32Array(4).fill(1));
+  assertThrowsPosenc(() => c2.attend(new Float32Array(4).fill(1e30)), [/q, k/, /fits float32/], Status.E_PARAM);
+  c2.free();
+});
