@@ -1,0 +1,278 @@
+/* Native tests of grouped-query attention and the KV cache (run under ASan/UBSan): every
+ * kv_heads variant and the cache's attend against a plain double-precision reference, the
+ * cache's packed store layout element by element, and the status codes.
+ * Metric: |posenc - reference| <= 2e-6 (inputs in [-1, 1), outputs are convex combinations). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "posenc.h"
+#include "posenc_internal.h"
+
+static uint32_t rng_state = 777u;
+static float frand(void) { /* uniform in [-1, 1) */
+    rng_state = rng_state * 1664525u + 1013904223u;
+    return (float)((rng_state >> 8) * (1.0 / 8388608.0)) - 1.0f;
+}
+static float *rand_array(size_t n) {
+    float *a = malloc(sizeof(float) * (n ? n : 1));
+    for (size_t i = 0; i < n; i++) a[i] = frand();
+    return a;
+}
+
+typedef struct {
+    int32_t Q, K, H, KVH, D, DV, offset, window;
+    posenc_attention_mask mask;
+    posenc_attention_bias kind;
+    const float *t5;
+    int32_t nb, maxd, bidir;
+    const float *ak, *av;
+    int32_t kr;
+    double scale;
+} spec;
+
+/* The definition, in double: query i (position i + offset) of head h against key j of kv head
+ * h / (H / KVH); masks, window, ALiBi (relative form), T5, Shaw; softmax; P V. */
+static void reference(double *out, const float *q, const float *k, const float *v, const spec *s) {
+    const int32_t G = s->H / s->KVH;
+    double *sc = malloc(sizeof(double) * (size_t)s->K);
+    for (int32_t h = 0; h < s->H; h++) {
+        const int32_t g = h / G;
+        const double slope = posenc__alibi_slope(h, s->H);
+        for (int32_t i = 0; i < s->Q; i++) {
+            const int64_t ip = (int64_t)i + s->offset;
+            int64_t lim = s->K - 1;
+            if (s->mask == POSENC_MASK_CAUSAL_TOP_LEFT) lim = i;
+            if (s->mask == POSENC_MASK_CAUSAL_BOTTOM_RIGHT) lim = (int64_t)i + s->K - s->Q;
+            double m = -INFINITY;
+            for (int32_t j = 0; j < s->K; j++) {
+                sc[j] = -INFINITY;
+                if (j > lim || (s->window > 0 && j <= ip - s->window)) continue;
+                const float *qi = q + ((size_t)i * s->H + h) * s->D;
+                double d = 0;
+                for (int32_t c = 0; c < s->D; c++) d += (double)qi[c] * k[((size_t)j * s->KVH + g) * s->D + c];
+                double x = s->scale * d;
+                const int64_t rp = j - ip;
+                int32_t idx = 0;
+                if (s->kind == POSENC_BIAS_ALIBI) x += slope * (double)rp;
+                if (s->kind == POSENC_BIAS_T5)
+                    x += s->t5[(size_t)posenc__t5_bucket(rp, s->bidir, s->nb, s->maxd) * s->H + h];
+                if (s->kind == POSENC_BIAS_SHAW) {
+                    idx = (int32_t)(rp < -s->kr ? -s->kr : rp > s->kr ? s->kr : rp) + s->kr;
+                    double e = 0;
+                    for (int32_t c = 0; c < s->D; c++) e += (double)qi[c] * s->ak[(size_t)idx * s->D + c];
+                    x += s->scale * e;
+                }
+                sc[j] = x;
+                if (x > m) m = x;
+            }
+            double *o = out + ((size_t)i * s->H + h) * s->DV;
+            for (int32_t c = 0; c < s->DV; c++) o[c] = 0;
+            if (m == -INFINITY) continue;
+            double sum = 0;
+            for (int32_t j = 0; j < s->K; j++) sum += (sc[j] = exp(sc[j] - m));
+            for (int32_t j = 0; j < s->K; j++) {
+                const double p = sc[j] / sum;
+                if (p == 0) continue;
+                const int64_t rp = j - ip;
+                const int32_t idx = (int32_t)(rp < -s->kr ? -s->kr : rp > s->kr ? s->kr : rp) + s->kr;
+                for (int32_t c = 0; c < s->DV; c++) {
+                    double val = v[((size_t)j * s->KVH + g) * s->DV + c];
+                    if (s->kind == POSENC_BIAS_SHAW) val += s->av[(size_t)idx * s->DV + c];
+                    o[c] += p * val;
+                }
+            }
+        }
+    }
+    free(sc);
+}
+
+static double max_diff(const float *a, const double *b, size_t n) {
+    double m = 0;
+    for (size_t i = 0; i < n; i++) {
+        const double d = fabs((double)a[i] - b[i]);
+        if (!(d <= m)) m = d != d ? INFINITY : d;
+    }
+    return m;
+}
+
+static int32_t call_gqa(float *out, const float *q, const float *k, const float *v, const spec *s,
+                        float *scratch, int32_t nfl) {
+    switch (s->kind) {
+    case POSENC_BIAS_ALIBI:
+        return posenc_attention_gqa_alibi(out, NULL, q, k, v, s->Q, s->K, s->H, s->D, s->DV, s->scale, s->mask,
+                                          s->offset, scratch, nfl, s->KVH, POSENC_ALIBI_RELATIVE);
+    case POSENC_BIAS_T5:
+        return posenc_attention_gqa_t5(out, NULL, q, k, v, s->Q, s->K, s->H, s->D, s->DV, s->scale, s->mask,
+                                       s->offset, scratch, nfl, s->KVH, s->t5, s->bidir, s->nb, s->maxd);
+    case POSENC_BIAS_SHAW:
+        return posenc_attention_gqa_shaw(out, NULL, q, k, v, s->Q, s->K, s->H, s->D, s->DV, s->scale, s->mask,
+                                         s->offset, scratch, nfl, s->KVH, s->ak, s->av, s->kr);
+    default:
+        return posenc_attention_gqa(out, NULL, q, k, v, s->Q, s->K, s->H, s->D, s->DV, s->scale, s->mask,
+                                    s->offset, scratch, nfl, s->KVH, NULL);
+    }
+}
+
+static const int32_t shapes[][6] = {
+    /* Q, K, H, KVH, D, DV: 1-3 queries take the by-head blocks, more the by-query blocks */
+    {1, 1, 4, 1, 3, 5}, {1, 37, 8, 2, 8, 8}, {2, 19, 12, 3, 5, 9}, {3, 300, 8, 1, 16, 3},
+    {9, 9, 4, 2, 4, 4}, {17, 40, 6, 3, 7, 12}, {5, 270, 2, 2, 9, 1},
+};
+
+static void test_gqa_against_reference(void) {
+    for (size_t t = 0; t < sizeof shapes / sizeof *shapes; t++) {
+        spec s = {0};
+        s.Q = shapes[t][0], s.K = shapes[t][1], s.H = shapes[t][2], s.KVH = shapes[t][3];
+        s.D = shapes[t][4], s.DV = shapes[t][5];
+        s.scale = 1.0 / sqrt((double)s.D);
+        float *q = rand_array((size_t)s.Q * s.H * s.D), *k = rand_array((size_t)s.K * s.KVH * s.D);
+        float *v = rand_array((size_t)s.K * s.KVH * s.DV), *t5 = rand_array(32 * (size_t)s.H);
+        s.kr = 3;
+        float *ak = rand_array(7 * (size_t)s.D), *av = rand_array(7 * (size_t)s.DV);
+        s.t5 = t5, s.nb = 32, s.maxd = 128, s.bidir = 1, s.ak = ak, s.av = av;
+        float *out = malloc(sizeof(float) * (size_t)s.Q * s.H * s.DV);
+        double *want = malloc(sizeof(double) * (size_t)s.Q * s.H * s.DV);
+        for (int kind = POSENC_BIAS_NONE; kind <= POSENC_BIAS_SHAW; kind++)
+            for (int mask = 0; mask <= 2; mask++) {
+                s.kind = (posenc_attention_bias)kind;
+                s.mask = (posenc_attention_mask)mask;
+                s.offset = mask == 2 ? s.K - s.Q : 0;
+                int32_t nfl = 0;
+                CHECK(posenc_attention_gqa_scratch_size(&nfl, s.Q, s.K, s.H, s.KVH, s.D, s.DV, s.kind, s.kr) == 0, "size");
+                float *scratch = malloc(sizeof(float) * (size_t)nfl);
+                const int32_t st = call_gqa(out, q, k, v, &s, scratch, nfl);
+                CHECK(st == 0, "status %d", st);
+                reference(want, q, k, v, &s);
+                const double d = max_diff(out, want, (size_t)s.Q * s.H * s.DV);
+                /* ALiBi logits reach slope * keys: float32 rounds them at ~1e-7 relative */
+                const double tol = kind == POSENC_BIAS_ALIBI && s.K > 100 ? 1e-5 : 2e-6;
+                CHECK(d <= tol, "gqa Q%d K%d H%d/%d kind %d mask %d: %g", s.Q, s.K, s.H, s.KVH, kind, mask, d);
+                if (st == 0 && nfl > 1) /* one float short is rejected */
+                    CHECK(call_gqa(out, q, k, v, &s, scratch, nfl - 1) == POSENC_E_SCRATCH, "short scratch");
+                free(scratch);
+            }
+        free(q), free(k), free(v), free(t5), free(ak), free(av), free(out), free(want);
+    }
+}
+
+/* The cache: append in uneven chunks, check the packed layout element by element, then attend
+ * the last n tokens (with and without a window) against the reference on the same rows. */
+static void test_kvcache(void) {
+    const int32_t H = 8, KVH = 2, D = 12, DV = 10, cap = 45;
+    int32_t nk, nv;
+    CHECK(posenc_kvcache_size(&nk, &nv, KVH, D, DV, cap) == 0, "size");
+    CHECK(nk == KVH * 48 * D && nv == KVH * 48 * 16, "sizes %d %d", nk, nv);
+    float *kc = calloc((size_t)nk, sizeof(float)), *vc = calloc((size_t)nv, sizeof(float));
+    float state[2] = {0, 0};
+    float *k = rand_array((size_t)cap * KVH * D), *v = rand_array((size_t)cap * KVH * DV);
+    float *q = rand_array((size_t)cap * H * D), *t5 = rand_array(16 * (size_t)H);
+    int32_t len = 0;
+    const int32_t chunks[] = {1, 7, 8, 3, 20, 6};
+    for (size_t c = 0; c < sizeof chunks / sizeof *chunks; c++) {
+        const int32_t n = chunks[c];
+        CHECK(posenc_kvcache_store(kc, vc, state, k + (size_t)len * KVH * D, v + (size_t)len * KVH * DV, n, len,
+                                   cap, KVH, D, DV) == 0, "store");
+        len += n;
+    }
+    CHECK(len == cap, "filled %d", len);
+    int bad = 0;
+    for (int32_t j = 0; j < cap; j++)
+        for (int32_t g = 0; g < KVH; g++) {
+            for (int32_t d = 0; d < D; d++)
+                bad += kc[(size_t)g * 48 * D + (size_t)(j / 8) * D * 8 + (size_t)d * 8 + j % 8] != k[((size_t)j * KVH + g) * D + d];
+            for (int32_t d = 0; d < DV; d++)
+                bad += vc[(size_t)g * 2 * 48 * 8 + (size_t)(d / 8) * 48 * 8 + (size_t)j * 8 + d % 8] != v[((size_t)j * KVH + g) * DV + d];
+        }
+    CHECK(bad == 0, "%d misplaced elements", bad);
+    /* padding slots stay zero */
+    CHECK(kc[(size_t)5 * D * 8 + 7] == 0.0f && vc[(size_t)47 * 8 + 3] == 0.0f, "padding");
+    /* full: nothing more fits, nothing is written */
+    const float keep = kc[0];
+    CHECK(posenc_kvcache_store(kc, vc, state, k, v, 1, cap, cap, KVH, D, DV) == POSENC_E_RANGE, "past capacity");
+    CHECK(posenc_kvcache_store(kc, vc, state, k, v, 2, cap - 1, cap, KVH, D, DV) == POSENC_E_RANGE, "past capacity");
+    CHECK(kc[0] == keep, "untouched");
+    float nan_k[24];
+    memcpy(nan_k, k, sizeof nan_k);
+    nan_k[5] = NAN;
+    CHECK(posenc_kvcache_store(kc, vc, state, nan_k, v, 1, 0, cap, KVH, D, DV) == POSENC_E_PARAM, "NaN key");
+    CHECK(posenc_kvcache_store(kc, vc, NULL, k, v, 1, 0, cap, KVH, D, DV) == POSENC_E_NULL, "NULL state");
+    CHECK(posenc_kvcache_store(kc, vc, state, k, v, 0, 0, cap, KVH, D, DV) == POSENC_E_SIZE, "n = 0");
+
+    float *out = malloc(sizeof(float) * (size_t)cap * H * DV);
+    double *want = malloc(sizeof(double) * (size_t)cap * H * DV);
+    const int32_t lens[] = {1, 8, 9, 30, 45};
+    const int32_t windows[] = {0, 1, 4, 9, 100};
+    for (size_t a = 0; a < sizeof lens / sizeof *lens; a++)
+        for (size_t w = 0; w < sizeof windows / sizeof *windows; w++)
+            for (int kind = 0; kind < 3; kind++)
+                for (int32_t n = 1; n <= lens[a]; n = n < 4 ? n + 1 : n * 3) {
+                    const int32_t L = lens[a];
+                    spec s = {0};
+                    s.Q = n, s.K = L, s.H = H, s.KVH = KVH, s.D = D, s.DV = DV;
+                    s.offset = L - n, s.window = windows[w], s.mask = POSENC_MASK_CAUSAL_BOTTOM_RIGHT;
+                    s.kind = (posenc_attention_bias)kind, s.scale = 0.3, s.t5 = t5, s.nb = 16, s.maxd = 40;
+                    int32_t nfl;
+                    CHECK(posenc_kvcache_scratch_size(&nfl, n, L, H, KVH, D, DV, s.kind, 0) == 0, "scratch size");
+                    float *scratch = malloc(sizeof(float) * (size_t)nfl);
+                    const float *qn = q + (size_t)(L - n) * H * D;
+                    int32_t st;
+                    if (kind == POSENC_BIAS_ALIBI)
+                        st = posenc_kvcache_attend_alibi(out, qn, kc, vc, state, cap, L, n, H, KVH, D, DV, s.scale,
+                                                         s.window, scratch, nfl, POSENC_ALIBI_RELATIVE);
+                    else if (kind == POSENC_BIAS_T5)
+                        st = posenc_kvcache_attend_t5(out, qn, kc, vc, state, cap, L, n, H, KVH, D, DV, s.scale,
+                                                      s.window, scratch, nfl, t5, 0, 16, 40);
+                    else
+                        st = posenc_kvcache_attend(out, qn, kc, vc, state, cap, L, n, H, KVH, D, DV, s.scale, s.window,
+                                                   scratch, nfl);
+                    CHECK(st == 0, "attend status %d", st);
+                    reference(want, qn, k, v, &s);
+                    const double d = max_diff(out, want, (size_t)n * H * DV);
+                    CHECK(d <= 2e-6, "cache L%d n%d window %d kind %d: %g", L, n, s.window, kind, d);
+                    free(scratch);
+                }
+    /* status codes of attend */
+    float scratch[4096];
+    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, 3, 4, H, KVH, D, DV, 1.0, 0, scratch, 4096) ==
+              POSENC_E_SIZE, "queries > length");
+    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, cap + 1, 1, H, KVH, D, DV, 1.0, 0, scratch, 4096) ==
+              POSENC_E_SIZE, "length > capacity");
+    CHECK(posenc_kvcache_attend(out, q, kc, vc, NULL, cap, 3, 1, H, KVH, D, DV, 1.0, 0, scratch, 4096) ==
+              POSENC_E_NULL, "no state");
+    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, 3, 1, H, 3, D, DV, 1.0, 0, scratch, 4096) ==
+              POSENC_E_SIZE, "kv_heads not dividing heads");
+    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, 3, 1, H, KVH, D, DV, 1.0, -1, scratch, 4096) ==
+              POSENC_E_PARAM, "negative window");
+    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, 3, 1, H, KVH, D, DV, NAN, 0, scratch, 4096) ==
+              POSENC_E_PARAM, "NaN scale");
+    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, 3, 1, H, KVH, D, DV, 1.0, 0, scratch, 10) ==
+              POSENC_E_SCRATCH, "short scratch");
+    int32_t nfl;
+    CHECK(posenc_kvcache_scratch_size(&nfl, 1, 3, H, KVH, D, DV, POSENC_BIAS_XL, 3) == POSENC_E_ENUM, "no XL");
+    const float big[2] = {1e37f, 1.0f}; /* 12 * max|q| * 1e37 > 1e38 */
+    CHECK(posenc_kvcache_attend(out, q, kc, vc, big, cap, 3, 1, H, KVH, D, DV, 1.0, 0, scratch, 4096) ==
+              POSENC_E_PARAM, "a logit that would overflow");
+    free(kc), free(vc), free(k), free(v), free(q), free(t5), free(out), free(want);
+}
+
+static void test_status(void) {
+    float x[64] = {0}, scratch[4096];
+    CHECK(posenc_attention_gqa(x, NULL, x, x, x, 1, 1, 4, 2, 2, 1.0, 0, 0, scratch, 4096, 3, NULL) == POSENC_E_SIZE,
+          "kv_heads 3 of 4");
+    CHECK(posenc_attention_gqa(x, NULL, x, x, x, 1, 1, 4, 2, 2, 1.0, 0, 0, scratch, 4096, 0, NULL) == POSENC_E_SIZE,
+          "kv_heads 0");
+    CHECK(posenc_attention_gqa(x, NULL, x, x, x, 1, 1, 4, 2, 2, 1.0, 0, 0, scratch, 4096, 2, NULL) == 0, "ok");
+    int32_t n;
+    CHECK(posenc_attention_gqa_scratch_size(&n, 1, 1, 4, 3, 2, 2, POSENC_BIAS_NONE, 0) == POSENC_E_SIZE, "size 4/3");
+    CHECK(posenc_kvcache_size(&n, &n, 0, 2, 2, 4) == POSENC_E_SIZE, "kv_heads 0");
+    CHECK(posenc_kvcache_size(&n, &n, 1, 1 << 14, 1, 1 << 15) == POSENC_E_SIZE, "too big");
+    CHECK(posenc_kvcache_size(NULL, &n, 1, 2, 2, 4) == POSENC_E_NULL, "NULL");
+}
+
+int main(void) {
+    test_gqa_against_reference();
+    test_kvcache();
+    test_status();
+    return CHECK_DONE();
+}
