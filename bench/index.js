@@ -5,12 +5,15 @@ import sinusoidal from './sinusoidal.js';
 import rope from './rope.js';
 import relative from './relative.js';
 import attention from './attention.js';
+import decode, { prefill as gqaPrefill } from './decode.js';
 
 const GROUPS = {
   sinusoidal,
   rope,
   relative,
   attention,
+  'gqa-prefill': gqaPrefill,
+  decode,
 };
 
 const pick = process.argv.slice(2);

@@ -45,3 +45,25 @@ void bench_store_f32x4(float *p, int32_t n) {
     for (int32_t i = 0; i + 4 <= n; i += 4) wasm_v128_store(p + i, v);
 }
 
+
+/* Read limit of a decode step: an f32x4 load stream over n floats with 8 independent
+ * accumulators (load + add only, nothing stored). A decode step must read every key and value
+ * of the cache once, so this is the floor of its time for the same bytes. */
+float bench_load_stream(const float *x, int32_t n) {
+    v128_t a0 = wasm_f32x4_splat(0.0f), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
+    int32_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        a0 = wasm_f32x4_add(a0, wasm_v128_load(x + i));
+        a1 = wasm_f32x4_add(a1, wasm_v128_load(x + i + 4));
+        a2 = wasm_f32x4_add(a2, wasm_v128_load(x + i + 8));
+        a3 = wasm_f32x4_add(a3, wasm_v128_load(x + i + 12));
+        a4 = wasm_f32x4_add(a4, wasm_v128_load(x + i + 16));
+        a5 = wasm_f32x4_add(a5, wasm_v128_load(x + i + 20));
+        a6 = wasm_f32x4_add(a6, wasm_v128_load(x + i + 24));
+        a7 = wasm_f32x4_add(a7, wasm_v128_load(x + i + 28));
+    }
+    for (; i + 4 <= n; i += 4) a0 = wasm_f32x4_add(a0, wasm_v128_load(x + i));
+    v128_t s = wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_add(a0, a1), wasm_f32x4_add(a2, a3)),
+                              wasm_f32x4_add(wasm_f32x4_add(a4, a5), wasm_f32x4_add(a6, a7)));
+    return wasm_f32x4_extract_lane(s, 0);
+}

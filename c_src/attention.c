@@ -197,11 +197,11 @@ typedef struct {
     int32_t kr;
     const float *u, *vb, *r;
     int32_t rrows;
-    /* A KV cache hands over its keys and values already in the packed panel layouts (cap8 keys
-     * per kv head, see kvcache.c) and the running max |k|, |v| of what it stored, so a decode
-     * step reads the cache exactly once. NULL kpk: k and v are [keys][kv_heads][dim] rows. */
+    /* A KV cache hands over its keys and values already in the packed layouts (capt slots per
+     * kv head, see kvcache.c) and the running max |k|, |v| of what it stored, so a decode step
+     * reads the cache exactly once. NULL kpk: k and v are [keys][kv_heads][dim] rows. */
     const float *kpk, *vpk;
-    int32_t cap8;
+    int32_t capt;
     double mk, mv; /* < 0: scan k and v */
 } job;
 
@@ -211,6 +211,7 @@ typedef struct {
 } plan;
 
 static inline int64_t round8(int64_t x) { return (x + PW - 1) / PW * PW; }
+static inline int64_t round_tile(int64_t x) { return (x + TILE - 1) / TILE * TILE; }
 
 /* G = query heads per kv head; packed = keys and values arrive packed (a KV cache) */
 static void make_plan(plan *pl, int64_t Q, int64_t K, int64_t D, int64_t DV,
@@ -221,7 +222,7 @@ static void make_plan(plan *pl, int64_t Q, int64_t K, int64_t D, int64_t DV,
     TAKE(expk, (int64_t)(sizeof(posenc__expk) / sizeof(float)));
     if (!packed) {
         TAKE(kp, round8(K) * D);
-        TAKE(vp, round8(K) * round8(DV));
+        TAKE(vp, round_tile(K) * round8(DV));
     }
     TAKE(qt, QB * D);
     TAKE(acc, QB * round8(DV));
@@ -396,7 +397,7 @@ typedef struct {
     const float *qrow[QB];
     double slope[QB];     /* ALiBi, float64 so the fused bias rounds once, as posenc_alibi_bias */
     const posenc__expk *expk;
-    size_t vstride;       /* floats between the column panels of V */
+    size_t vblock;        /* floats per block of TILE keys of V (TILE * dim_v rounded to 8) */
     float *kp, *vp, *qt, *tile, *t5, *qak, *mass, *rp, *uk, *qv, *g, *acc;
     const int32_t *t5b;
 } ctx;
@@ -542,7 +543,7 @@ static NOINLINE void run_block(const job *jb, ctx *cx) {
     }
     /* keys beyond jend are masked for every row, and so are keys before jstart */
     const int32_t jend = (int32_t)(maxlim + 1);
-    const int32_t jstart = minlo >= jend ? 0 : (int32_t)(minlo / PW * PW);
+    const int32_t jstart = minlo >= jend ? 0 : (int32_t)(minlo / TILE * TILE); /* V block aligned */
     for (int32_t d = 0; d < D; d++)
         for (int r = 0; r < QB; r++) cx->qt[(size_t)d * QB + r] = cx->qrow[r][d];
     if (jb->kind == POSENC_BIAS_SHAW) {
@@ -594,7 +595,7 @@ static NOINLINE void run_block(const job *jb, ctx *cx) {
                 prow[r] = wrow[r] + j0;
                 memcpy(cx->tile + (size_t)r * TILE, prow[r], sizeof(float) * n);
             }
-            kernel_pv_tile(cx->tile, n, cx->vp + (size_t)j0 * PW, nc, cx->vstride, cx->acc, DV8);
+            kernel_pv_tile(cx->tile, n, cx->vp + (size_t)(j0 / TILE) * cx->vblock, nc, (size_t)TILE * PW, cx->acc, DV8);
             if (jb->kind == POSENC_BIAS_SHAW)
                 for (int r = 0; r < cx->nq; r++) shaw_mass(jb, cx, r, prow[r], j0, n);
         }
@@ -627,7 +628,7 @@ static NOINLINE void run_block(const job *jb, ctx *cx) {
                 m[r] = mnew;
             }
             const float *prow[QB] = {cx->tile, cx->tile + TILE, cx->tile + 2 * TILE, cx->tile + 3 * TILE};
-            kernel_pv_tile(cx->tile, n, cx->vp + (size_t)j0 * PW, nc, cx->vstride, cx->acc, DV8);
+            kernel_pv_tile(cx->tile, n, cx->vp + (size_t)(j0 / TILE) * cx->vblock, nc, (size_t)TILE * PW, cx->acc, DV8);
             if (jb->kind == POSENC_BIAS_SHAW)
                 for (int r = 0; r < cx->nq; r++) shaw_mass(jb, cx, r, prow[r], j0, n);
         }
@@ -667,16 +668,14 @@ static void pack_k(float *dst, const float *src, size_t stride, int32_t n, int32
         }
 }
 
-/* Pack n rows of width w into column panels dst[c][j][8] (cstride floats apart), zero-padded. */
-static void pack_v(float *dst, size_t cstride, const float *src, size_t stride, int32_t j0,
-                   int32_t n, int32_t w) {
-    const int32_t nc = (w + PW - 1) / PW;
-    for (int32_t c = 0; c < nc; c++)
-        for (int32_t j = j0; j < j0 + n; j++) {
-            float *o = dst + (size_t)c * cstride + (size_t)j * PW;
-            const float *s = src + (size_t)(j - j0) * stride + (size_t)c * PW;
-            for (int32_t l = 0; l < PW; l++) o[l] = c * PW + l < w ? s[l] : 0.0f;
-        }
+/* Pack n rows of width w into blocks of TILE keys, each block column panels of 8:
+ * dst[j / TILE][c][j % TILE][8] (posenc__kv_v_index), zero-padded columns. A tile of P V then
+ * streams one contiguous block (column panels a whole cache apart cost TLB and prefetch
+ * streams on long caches). */
+static void pack_v(float *dst, const float *src, size_t stride, int32_t n, int32_t w) {
+    for (int32_t j = 0; j < n; j++)
+        for (int32_t d = 0; d < (int32_t)round8(w); d++)
+            dst[posenc__kv_v_index(j, d, w)] = d < w ? src[(size_t)j * stride + d] : 0.0f;
 }
 
 static NOINLINE void run_group(const job *jb, const plan *pl, float *scratch, int32_t g) {
@@ -697,18 +696,16 @@ static NOINLINE void run_group(const job *jb, const plan *pl, float *scratch, in
     cx.qv = scratch + pl->qv;
     cx.g = scratch + pl->g;
 
+    cx.vblock = (size_t)TILE * nc * PW;
     if (jb->kpk) {
-        cx.kp = (float *)jb->kpk + (size_t)g * jb->cap8 * D;
-        cx.vp = (float *)jb->vpk + (size_t)g * nc * jb->cap8 * PW;
-        cx.vstride = (size_t)jb->cap8 * PW;
+        cx.kp = (float *)jb->kpk + (size_t)g * jb->capt * D;
+        cx.vp = (float *)jb->vpk + (size_t)g * nc * jb->capt * PW;
     } else {
         /* pack K_g and V_g once for every query head of the group */
-        const size_t K8 = (size_t)round8(K);
         cx.kp = scratch + pl->kp;
         cx.vp = scratch + pl->vp;
-        cx.vstride = K8 * PW;
         pack_k(cx.kp, jb->k + (size_t)g * D, (size_t)KVH * D, K, D);
-        pack_v(cx.vp, cx.vstride, jb->v + (size_t)g * DV, (size_t)KVH * DV, 0, K, DV);
+        pack_v(cx.vp, jb->v + (size_t)g * DV, (size_t)KVH * DV, K, DV);
     }
     if (jb->kind == POSENC_BIAS_T5)
         for (int32_t hl = 0; hl < G; hl++) {
@@ -862,7 +859,7 @@ int32_t posenc_attention_gqa_xl(POSENC_ATTENTION_ARGS, int32_t kv_heads, const f
         return POSENC_E_SIZE;                                                                  \
     job jb;                                                                                    \
     memset(&jb, 0, sizeof jb);                                                                 \
-    jb.out = out, jb.q = q, jb.kpk = kc, jb.vpk = vc, jb.cap8 = (int32_t)round8(capacity);     \
+    jb.out = out, jb.q = q, jb.kpk = kc, jb.vpk = vc, jb.capt = (int32_t)round_tile(capacity); \
     jb.Q = queries, jb.K = length, jb.H = heads, jb.KVH = kv_heads, jb.D = dim, jb.DV = dim_v; \
     jb.mask = POSENC_MASK_CAUSAL_BOTTOM_RIGHT, jb.offset = length - queries;                   \
     jb.window = window, jb.mk = state[0], jb.mv = state[1];                                    \

@@ -3,9 +3,9 @@
  *
  * Keys and values live in the packed layouts the attention engine's micro-kernels read
  * (attention.c), so a decode step streams the cache once and packs nothing:
- *   K  [kv_head][cap8/8 panels][dim][8]          panel[p][d][c] = k of key 8p + c, element d
- *   V  [kv_head][ceil(dim_v/8)][cap8][8]         column panel c holds elements 8c .. 8c+7
- * with cap8 = capacity rounded up to a multiple of 8. Slots beyond the stored length are
+ *   K  [kv_head][capt/8 panels][dim][8]              panel[p][d][c] = k of key 8p + c, element d
+ *   V  [kv_head][capt/TILE][ceil(dim_v/8)][TILE][8]  blocks of TILE keys (posenc__kv_v_index)
+ * with capt = capacity rounded up to POSENC_ATTENTION_TILE. Slots beyond the stored length are
  * zero (the caller zeroes the buffers once): the kernels read whole panels, and a masked key
  * enters the P V sum as 0 * v, which must not be 0 * NaN.
  * state[0], state[1] are the running max |k| and max |v| of everything stored, which the
@@ -21,9 +21,9 @@ int32_t posenc_kvcache_size(int32_t *k_floats, int32_t *v_floats, int32_t kv_hea
     if (posenc__check_elems3(kv_heads, dim, capacity) ||
         posenc__check_elems3(kv_heads, dim_v, capacity))
         return POSENC_E_SIZE;
-    const int64_t cap8 = ((int64_t)capacity + PW - 1) / PW * PW;
+    const int64_t T = POSENC_ATTENTION_TILE, capt = ((int64_t)capacity + T - 1) / T * T;
     const int64_t dv8 = ((int64_t)dim_v + PW - 1) / PW * PW;
-    const int64_t nk = (int64_t)kv_heads * cap8 * dim, nv = (int64_t)kv_heads * cap8 * dv8;
+    const int64_t nk = (int64_t)kv_heads * capt * dim, nv = (int64_t)kv_heads * capt * dv8;
     if (nk > POSENC_MAX_ELEMENTS || nv > POSENC_MAX_ELEMENTS) return POSENC_E_SIZE;
     *k_floats = (int32_t)nk;
     *v_floats = (int32_t)nv;
@@ -42,17 +42,17 @@ int32_t posenc_kvcache_store(float *kc, float *vc, float *state, const float *k,
     const double mk = posenc__max_abs(k, (size_t)n * kv_heads * dim);
     const double mv = posenc__max_abs(v, (size_t)n * kv_heads * dim_v);
     if (!(mk < INFINITY && mv < INFINITY)) return POSENC_E_PARAM;
-    const size_t cap8 = ((size_t)capacity + PW - 1) / PW * PW;
-    const int32_t nc = (dim_v + PW - 1) / PW;
+    const size_t T = POSENC_ATTENTION_TILE, capt = ((size_t)capacity + T - 1) / T * T;
+    const size_t dv8 = ((size_t)dim_v + PW - 1) / PW * PW;
     for (int32_t t = 0; t < n; t++) {
         const size_t j = (size_t)length + (size_t)t, p = j / PW, c = j % PW;
         for (int32_t g = 0; g < kv_heads; g++) {
             const float *ks = k + ((size_t)t * kv_heads + g) * dim;
-            float *kd = kc + (size_t)g * cap8 * dim + p * dim * PW + c;
+            float *kd = kc + (size_t)g * capt * dim + p * dim * PW + c;
             for (int32_t d = 0; d < dim; d++) kd[(size_t)d * PW] = ks[d];
             const float *vs = v + ((size_t)t * kv_heads + g) * dim_v;
-            float *vd = vc + (size_t)g * nc * cap8 * PW + j * PW;
-            for (int32_t d = 0; d < dim_v; d++) vd[(size_t)(d / PW) * cap8 * PW + d % PW] = vs[d];
+            float *vd = vc + (size_t)g * capt * dv8;
+            for (int32_t d = 0; d < dim_v; d++) vd[posenc__kv_v_index((int64_t)j, d, dim_v)] = vs[d];
         }
     }
     if (mk > state[0]) state[0] = (float)mk;

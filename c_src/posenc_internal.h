@@ -164,4 +164,12 @@ void posenc__attn_kernel_pv(const float *p, int32_t n, const float *vp, int32_t 
                             size_t cstride, float *acc, size_t astride);
 
 
+/* Where V element d of key j sits in a packed value block (attention.c's scratch and the KV
+ * cache): blocks of POSENC_ATTENTION_TILE keys, each column panels of 8,
+ * [j / TILE][d / 8][j % TILE][d % 8], with dim_v rounded up to 8. */
+static inline size_t posenc__kv_v_index(int64_t j, int64_t d, int64_t dim_v) {
+    const int64_t T = POSENC_ATTENTION_TILE, dv8 = (dim_v + 7) / 8 * 8;
+    return (size_t)((j / T) * T * dv8 + (d / 8) * T * 8 + (j % T) * 8 + d % 8);
+}
+
 #endif /* POSENC_INTERNAL_H */

@@ -162,7 +162,7 @@ static void test_kvcache(void) {
     const int32_t H = 8, KVH = 2, D = 12, DV = 10, cap = 45;
     int32_t nk, nv;
     CHECK(posenc_kvcache_size(&nk, &nv, KVH, D, DV, cap) == 0, "size");
-    CHECK(nk == KVH * 48 * D && nv == KVH * 48 * 16, "sizes %d %d", nk, nv);
+    CHECK(nk == KVH * 256 * D && nv == KVH * 256 * 16, "sizes %d %d", nk, nv);
     float *kc = calloc((size_t)nk, sizeof(float)), *vc = calloc((size_t)nv, sizeof(float));
     float state[2] = {0, 0};
     float *k = rand_array((size_t)cap * KVH * D), *v = rand_array((size_t)cap * KVH * DV);
@@ -180,13 +180,14 @@ static void test_kvcache(void) {
     for (int32_t j = 0; j < cap; j++)
         for (int32_t g = 0; g < KVH; g++) {
             for (int32_t d = 0; d < D; d++)
-                bad += kc[(size_t)g * 48 * D + (size_t)(j / 8) * D * 8 + (size_t)d * 8 + j % 8] != k[((size_t)j * KVH + g) * D + d];
-            for (int32_t d = 0; d < DV; d++)
-                bad += vc[(size_t)g * 2 * 48 * 8 + (size_t)(d / 8) * 48 * 8 + (size_t)j * 8 + d % 8] != v[((size_t)j * KVH + g) * DV + d];
+                bad += kc[(size_t)g * 256 * D + (size_t)(j / 8) * D * 8 + (size_t)d * 8 + j % 8] != k[((size_t)j * KVH + g) * D + d];
+            for (int32_t d = 0; d < DV; d++) /* one block of 256 keys: [d / 8][j][d % 8] */
+                bad += vc[(size_t)g * 256 * 16 + (size_t)(d / 8) * 256 * 8 + (size_t)j * 8 + d % 8] != v[((size_t)j * KVH + g) * DV + d];
         }
     CHECK(bad == 0, "%d misplaced elements", bad);
     /* padding slots stay zero */
-    CHECK(kc[(size_t)5 * D * 8 + 7] == 0.0f && vc[(size_t)47 * 8 + 3] == 0.0f, "padding");
+    CHECK(kc[(size_t)5 * D * 8 + 7] == 0.0f && vc[(size_t)47 * 8 + 3] == 0.0f && vc[(size_t)256 * 8 + 2] == 0.0f,
+          "padding");
     /* full: nothing more fits, nothing is written */
     const float keep = kc[0];
     CHECK(posenc_kvcache_store(kc, vc, state, k, v, 1, cap, cap, KVH, D, DV) == POSENC_E_RANGE, "past capacity");
