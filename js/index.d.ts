@@ -327,3 +327,50 @@ export interface Posenc extends SinusoidalApi, RopeApi, RelativeApi, AttentionAp
   readonly heapBytes: number;
   readonly heapInUse: number;
 }
+
+// ---- grouped-query attention and the KV cache (docs/attention.md) ----
+export interface AttentionOptions {
+  /** Key/value heads (a divisor of heads; 1 = multi-query). k and v are [keys][kvHeads][dim]. Default heads. */
+  kvHeads?: number;
+}
+export interface SelfAttentionOptions {
+  /** Key/value heads (a divisor of heads): wk and wv are [dModel][kvHeads · dModel / heads]. Default heads. */
+  kvHeads?: number;
+}
+export type KvCacheEncoding =
+  | { type: 'none' }
+  | { type: 'rope'; base?: number; rotaryDim?: number; layout?: 'half' | 'interleaved'; scaling?: RopeScaling }
+  | { type: 'alibi'; form?: 'relative' | 'symmetric' }
+  | { type: 't5'; weights: F32; bidirectional?: boolean; numBuckets?: number; maxDistance?: number }
+  | { type: 'shaw'; aK: F32; aV: F32; maxRelative: number };
+export interface KvCacheOptions {
+  heads?: number;
+  kvHeads?: number;
+  dim: number;
+  dimV?: number;
+  /** The most tokens the cache holds; appending past it throws (POSENC_E_RANGE). */
+  capacity: number;
+  encoding?: KvCacheEncoding;
+  /** Sliding window (Mistral): a query sees only the `window` newest keys up to itself. 0 = none. */
+  window?: number;
+  /** Default 1/sqrt(dim) (1 for T5). */
+  scale?: number;
+}
+export interface KvCache {
+  /** Append n tokens: k [n][kvHeads][dim], v [n][kvHeads][dimV] (RoPE'd at their positions). */
+  append(k: F32, v: F32): this;
+  /** Queries of the last n appended tokens, q [n][heads][dim] → output [n][heads][dimV]. */
+  attend(q: F32, opts?: { out?: F32 }): { output: Float32Array };
+  readonly length: number;
+  readonly capacity: number;
+  readonly heads: number;
+  readonly kvHeads: number;
+  /** Keep the first n tokens (0 <= n <= length). */
+  truncate(n: number): this;
+  free(): void;
+  [Symbol.dispose](): void;
+}
+export interface KvCacheApi {
+  kvCache(opts: KvCacheOptions): KvCache;
+}
+export interface Posenc extends KvCacheApi {}
