@@ -121,14 +121,35 @@ export function kvCacheFamily(core) {
 class KvCache {
   #core;
   #cfg;
-  #ptrs; // { kc, vc, state, inv, tables[] } heap addresses owned by the cache; null once freed
+  #ptrs; // { kc, vc, state, inv, tables[] } heap addresses owned by the cache; null until the first append
+  #freed = false;
+  #rope = null; // { inv: Float64Array, scale } for encoding 'rope'
   #length = 0;
 
   constructor(core, cfg) {
-    const fn = 'kvCache';
     this.#core = core;
     this.#cfg = cfg;
-    const { kvHeads, dim, dimV, capacity, enc } = cfg;
+    // sizes are checked now, so a cache that cannot exist fails here and not at its first append
+    const { kvHeads, dim, dimV, capacity } = cfg;
+    core.run('kvCache', (s) => {
+      const sz = s.alloc(Int32Array, 2);
+      s.call('posenc_kvcache_size', sz, sz + 4, kvHeads, dim, dimV, capacity);
+    });
+    if (cfg.enc.type === 'rope') {
+      // frequencies once, as applyRope makes them; an absent dynamic/longrope seqLen is the capacity
+      this.#rope = core.run('kvCache', (s) => {
+        const r = ropeFreqsOnHeap(core, s, 'kvCache', cfg.enc.freq, capacity);
+        return { inv: core.view(Float64Array, r.inv, r.n).slice(), scale: r.attentionScale };
+      });
+    }
+  }
+
+  /** The cache's wasm memory, made at the first append: a cache that is made and dropped unused
+   * holds nothing that would need free(). */
+  #memory(fn) {
+    if (this.#ptrs) return this.#ptrs;
+    const core = this.#core;
+    const { kvHeads, dim, dimV, capacity, enc } = this.#cfg;
     const owned = [];
     const own = (bytes) => {
       const p = core.malloc(fn, bytes);
@@ -148,11 +169,7 @@ class KvCache {
       let inv = 0;
       let ropeScale = 1;
       if (enc.type === 'rope') {
-        // frequencies once, as applyRope makes them; an absent dynamic/longrope seqLen is the capacity
-        const f = core.run(fn, (s) => {
-          const r = ropeFreqsOnHeap(core, s, fn, enc.freq, capacity);
-          return { inv: core.view(Float64Array, r.inv, r.n).slice(), scale: r.attentionScale };
-        });
+        const f = this.#rope;
         inv = own(f.inv.length * 8);
         core.view(Float64Array, inv, f.inv.length).set(f.inv);
         ropeScale = f.scale;
@@ -163,6 +180,7 @@ class KvCache {
         return p;
       });
       this.#ptrs = { kc, vc, state, inv, ropeScale, tables, owned };
+      return this.#ptrs;
     } catch (e) {
       for (const p of owned) core.free(p);
       throw e;
@@ -170,8 +188,7 @@ class KvCache {
   }
 
   #live(fn) {
-    if (!this.#ptrs) throw new PosencError(Status.E_NULL, `posenc.${fn}: this cache was freed`);
-    return this.#ptrs;
+    if (this.#freed) throw new PosencError(Status.E_NULL, `posenc.${fn}: this cache was freed`);
   }
 
   get length() {
@@ -188,7 +205,7 @@ class KvCache {
   }
 
   /** RoPE on n rows of x (heap, [n][h][dim]) at positions offset .. offset + n - 1. */
-  #rope(s, x, n, h, offset) {
+  #rotate(s, x, n, h, offset) {
     const { enc, dim } = this.#cfg;
     const p = this.#ptrs;
     const len = s.call('posenc_rope_scratch_size', enc.freq.rotaryDim);
@@ -200,7 +217,7 @@ class KvCache {
    * positions length .. length + n - 1; the caller's arrays are not modified. */
   append(k, v) {
     const fn = 'kvCache.append';
-    const p = this.#live(fn);
+    this.#live(fn);
     const { kvHeads, dim, dimV, capacity, enc } = this.#cfg;
     const n = rowsOf(fn, 'k', k, kvHeads * dim, `a Float32Array [n][kvHeads = ${kvHeads}][dim = ${dim}] (a positive multiple of ${kvHeads * dim} long)`);
     const nv = rowsOf(fn, 'v', v, kvHeads * dimV, `a Float32Array [n][kvHeads = ${kvHeads}][dimV = ${dimV}] (a positive multiple of ${kvHeads * dimV} long)`);
@@ -208,6 +225,7 @@ class KvCache {
     if (this.#length + n > capacity) {
       throw new PosencError(Status.E_RANGE, `posenc.${fn}: the cache is full: capacity = ${capacity} tokens, it holds ${this.#length} and ${n} more were appended (make the cache with a larger capacity, or truncate it)`, 'capacity');
     }
+    const p = this.#memory(fn);
     this.#core.run(fn, (s) => {
       const nk = n * kvHeads * dim;
       let kp = s.in('k', k, Float32Array, nk);
@@ -217,7 +235,7 @@ class KvCache {
           this.#core.view(Float32Array, copy, nk).set(this.#core.view(Float32Array, kp, nk));
           kp = copy;
         }
-        this.#rope(s, kp, n, kvHeads, this.#length);
+        this.#rotate(s, kp, n, kvHeads, this.#length);
       }
       const vp = s.in('v', v, Float32Array, n * kvHeads * dimV);
       callNamed(s, this.#core, 'posenc_kvcache_store', [p.kc, p.vc, p.state, kp, vp, n, this.#length, capacity, kvHeads, dim, dimV],
@@ -231,7 +249,7 @@ class KvCache {
    * key up to their own position (and within the window): { output: [n][heads][dimV] }. */
   attend(q, opts) {
     const fn = 'kvCache.attend';
-    const p = this.#live(fn);
+    this.#live(fn);
     const o = snapshot(fn, opts, ['out']);
     const { heads, kvHeads, dim, dimV, capacity, window, enc, scale } = this.#cfg;
     const L = this.#length;
@@ -239,6 +257,7 @@ class KvCache {
     if (L === 0) throw fail(fn, 'q', Status.E_RANGE, 'attended after at least one append (the cache is empty)');
     if (n > L) throw fail(fn, 'q', Status.E_RANGE, `at most ${L} tokens (the cache length: queries are the last tokens appended)`, `${n} tokens`);
     const core = this.#core;
+    const p = this.#memory(fn);
     return core.run(fn, (s) => {
       const nq = n * heads * dim;
       let qp = s.in('q', q, Float32Array, nq);
@@ -246,7 +265,7 @@ class KvCache {
         const copy = s.alloc(Float32Array, nq, false);
         core.view(Float32Array, copy, nq).set(core.view(Float32Array, qp, nq));
         qp = copy;
-        this.#rope(s, qp, n, heads, L - n);
+        this.#rotate(s, qp, n, heads, L - n);
       }
       const out = s.out('out', o.out, Float32Array, n * heads * dimV);
       const sz = s.alloc(Int32Array, 1);
@@ -280,9 +299,9 @@ class KvCache {
 
   /** Release the cache's wasm memory; any later call throws. Safe to call twice. */
   free() {
-    if (!this.#ptrs) return;
-    for (const ptr of this.#ptrs.owned) this.#core.free(ptr);
+    if (this.#ptrs) for (const ptr of this.#ptrs.owned) this.#core.free(ptr);
     this.#ptrs = null;
+    this.#freed = true;
     this.#length = 0;
   }
 

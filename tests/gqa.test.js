@@ -394,6 +394,11 @@ test('kvCache: no leak over many caches, appends and attends', async () => {
   const before = pe.heapInUse;
   for (let i = 0; i < 30; i++) run();
   assert.equal(pe.heapInUse, before);
+  // a cache made and dropped before its first append holds no wasm memory
+  for (let i = 0; i < 5; i++) pe.kvCache({ heads: 32, kvHeads: 8, dim: 128, capacity: 4096, encoding: { type: 'rope' } });
+  assert.equal(pe.heapInUse, before);
+  // ... but its options are fully checked when it is made (frequencies that overflow together)
+  assertThrowsPosenc(() => pe.kvCache({ dim: 8, capacity: 4, encoding: { type: 'rope', scaling: { type: 'linear', factor: 1e-320 } } }), [/encoding.scaling.factor/], Status.E_RANGE);
 });
 
 test('kvCache throws a PosencError naming every bad option', async () => {
