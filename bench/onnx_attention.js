@@ -67,7 +67,8 @@ function attr(name, value, kind) {
 }
 
 function valueInfoT(name, dims, elem = 'float32') {
-  const shape = dims.flatMap((d) => bfield(1, vfield(1, d)));
+  // a string is a symbolic dimension (dim_param)
+  const shape = dims.flatMap((d) => bfield(1, typeof d === 'string' ? sfield(2, d) : vfield(1, d)));
   const tensor = [...vfield(1, ELEM[elem]), ...key(2, 2), ...varint(shape.length), ...shape];
   return [...sfield(1, name), ...bfield(2, bfield(1, tensor))];
 }
@@ -155,6 +156,7 @@ export function gqaContribModel({ H, KVH, S, P, D, scale, maxSeq }) {
       ['query', [1, S, H * D]], ['key', [1, S, KVH * D]], ['value', [1, S, KVH * D]],
       ['past_key', [1, KVH, P, D]], ['past_value', [1, KVH, P, D]], ['seqlens_k', [1], 'int32'], ['total_sequence_length', [], 'int32'],
     ],
-    outputs: [['out', [1, S, H * D]], ['present_key', [1, KVH, P + S, D]], ['present_value', [1, KVH, P + S, D]]],
+    // present's length is max(past, total), known only at run time
+    outputs: [['out', [1, S, H * D]], ['present_key', [1, KVH, 'present', D]], ['present_value', [1, KVH, 'present', D]]],
   });
 }
