@@ -18,9 +18,11 @@ import { callNamed, LOGIT_LIMIT } from './values.js';
 const ENCODINGS = ['none', 'rope', 'alibi', 't5', 'shaw'];
 const CNAME = { none: 'posenc_kvcache_attend', alibi: 'posenc_kvcache_attend_alibi', t5: 'posenc_kvcache_attend_t5', shaw: 'posenc_kvcache_attend_shaw' };
 
-/** A snapshot of the own enumerable properties of an options object (each read once). */
+/** A snapshot of the own enumerable properties of an options object: each is read exactly once
+ * (a getter runs once), then the copy is checked. */
 function snapshot(fn, value, allowed) {
-  return { ...options(fn, value, allowed) };
+  const copy = value !== null && typeof value === 'object' && !Array.isArray(value) && !ArrayBuffer.isView(value) ? { ...value } : value;
+  return { ...options(fn, copy, allowed) };
 }
 
 /** Float32Array or float32 PosencBuffer of exactly n elements -> a Float32Array copy. */
@@ -49,6 +51,7 @@ function parseEncoding(fn, encoding, { heads, dim, dimV, capacity }) {
   if (encoding === null || typeof encoding !== 'object' || Array.isArray(encoding)) {
     throw fail(fn, 'encoding', Status.E_PARAM, `an object { type: ${ENCODINGS.map((e) => `'${e}'`).join(' | ')}, ... }`, encoding);
   }
+  encoding = { ...encoding }; // one read of each property; the checks below see this copy
   const type = encoding.type ?? 'none';
   if (!ENCODINGS.includes(type)) {
     const why = ['sinusoidal', 'learned'].includes(type)

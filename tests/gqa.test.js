@@ -464,3 +464,22 @@ test('kvCache append / attend / truncate throw a PosencError naming the argument
   assertThrowsPosenc(() => c2.attend(new Float32Array(4).fill(1e30)), [/q, k/, /fits float32/], Status.E_PARAM);
   c2.free();
 });
+
+test('kvCache reads each option once (a getter runs once) and keeps its own copy of tables', async () => {
+  const [{ pe }] = await backends();
+  let reads = 0;
+  const opts = { heads: 2, dim: 4, encoding: { type: 'rope' } };
+  Object.defineProperty(opts, 'capacity', { enumerable: true, get: () => { reads++; return reads === 1 ? 4 : -1; } });
+  const cache = pe.kvCache(opts);
+  assert.equal(reads, 1);
+  assert.equal(cache.capacity, 4);
+  // a T5 table changed after creation does not change the cache
+  const weights = randomF32(32 * 2, 3);
+  const t5 = pe.kvCache({ heads: 2, dim: 4, capacity: 4, encoding: { type: 't5', weights } });
+  const k = randomF32(3 * 2 * 4, 4), q = randomF32(3 * 2 * 4, 5);
+  t5.append(k, k);
+  const before = t5.attend(q).output;
+  weights.fill(100);
+  assert.deepEqual(t5.attend(q).output, before);
+  for (const c of [cache, t5]) c.free();
+});
