@@ -14,6 +14,7 @@ import { ropeFamily } from './rope.js';
 import { relativeFamily } from './relative.js';
 import { learnedFamily } from './learned.js';
 import { attentionFamily } from './attention.js';
+import { trainFamily } from './train.js';
 import { choice, int, options } from './validate.js';
 
 export { PosencBuffer, PosencError, Status, simdSupported };
@@ -24,6 +25,7 @@ const FAMILIES = [
   relativeFamily,
   learnedFamily,
   attentionFamily,
+  trainFamily,
 ];
 
 /**
