@@ -130,7 +130,7 @@ typedef struct pt_header {
 typedef struct pt_model {
     pt_header *h;
     pt_params p, gp;
-    real *param, *grad, *m1, *m2, *sintab, *cosr, *sinr, *slopes;
+    real *param, *grad, *m1, *m2, *decay, *sintab, *cosr, *sinr, *slopes;
     pt_act a[PT_MAX_LAYERS + 1];
     real *hf, *muf, *rsf, *probs;
     real *dx, *dh, *dq, *dk, *dv, *dout, *du, *tmp, *wt, *drow;
@@ -188,7 +188,7 @@ static int64_t pt_layout(pt_header *h, real *base, pt_model *m) {
         if (base) m->field = (int32_t *)(base + off);    \
         off += (int64_t)pt_round((size_t)(n));           \
     } while (0)
-    TAKE(param, np); TAKE(grad, np); TAKE(m1, np); TAKE(m2, np);
+    TAKE(param, np); TAKE(grad, np); TAKE(m1, np); TAKE(m2, np); TAKE(decay, np);
     TAKE(sintab, T * d);
     TAKE(cosr, T * (d / H / 2 + 1)); TAKE(sinr, T * (d / H / 2 + 1));
     TAKE(slopes, H);
@@ -428,7 +428,12 @@ static double pt_forward(pt_model *m, int32_t B, int32_t T, int64_t *scored, int
         for (int64_t b = 0; b < B; b++)
             for (int64_t hh = 0; hh < H; hh++) {
                 real *P = a->att + (b * H + hh) * T * T;
-                const double slope = h->method == POSENC_PE_ALIBI ? (double)m->slopes[hh] : 0.0;
+                /* the additive bias depends on the distance i - j only */
+                real *brow = m->drow;
+                for (int64_t r = 0; r < T; r++)
+                    brow[r] = h->method == POSENC_PE_ALIBI ? (real)(-(double)m->slopes[hh] * (double)r)
+                            : h->method == POSENC_PE_T5   ? p->t5[m->bucket[r] * H + hh]
+                                                          : (real)0;
                 for (int64_t i = 0; i < T; i++) {
                     const real *qi = a->q + (b * T + i) * d + hh * dh;
                     real *Pi = P + i * T;
@@ -437,9 +442,7 @@ static double pt_forward(pt_model *m, int32_t B, int32_t T, int64_t *scored, int
                         const real *kj = a->k + (b * T + j) * d + hh * dh;
                         real s = 0;
                         for (int64_t c = 0; c < dh; c++) s = s + qi[c] * kj[c];
-                        s = s * scale;
-                        if (h->method == POSENC_PE_ALIBI) s = s - (real)(slope * (double)(i - j));
-                        if (h->method == POSENC_PE_T5) s = s + p->t5[m->bucket[i - j] * H + hh];
+                        s = s * scale + brow[i - j];
                         Pi[j] = s;
                         if (j == 0 || s > mx) mx = s;
                     }
@@ -730,6 +733,7 @@ static void pt_tables(pt_model *m) {
                 m->sintab[t * d + 2 * i + 1] = (real)c;
             }
     for (int32_t hh = 0; hh < h->heads; hh++) m->slopes[hh] = (real)posenc__alibi_slope(hh, h->heads);
+    for (int64_t e = 0; e < h->nparams; e++) m->decay[e] = (real)pt_decays(m, m->param + e);
     pt_default_freqs(m);
 }
 
@@ -828,7 +832,7 @@ int32_t posenc_train_step(void *arena, int32_t steps, float *losses) {
             m.m2[e] = b2 * m.m2[e] + (1.0f - b2) * (g * g);
             const double upd = ((double)m.m1[e] * c1) / (sqrt((double)m.m2[e] * c2) + h->eps);
             double w = (double)m.param[e];
-            if (h->weight_decay > 0 && pt_decays(&m, m.param + e)) w -= lr * h->weight_decay * w;
+            if (m.decay[e] != 0) w -= lr * h->weight_decay * w;
             m.param[e] = (float)(w - lr * upd);
         }
         h->step++;

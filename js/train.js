@@ -287,7 +287,11 @@ export function trainFamily(core) {
       const bytes = new Uint8Array(bin.length);
       for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
       const model = { ...obj, params: new Float32Array(bytes.buffer) };
-      checkModel(fn, model);
+      const cfg = checkModel(fn, model);
+      const count = withArena(fn, cfg, cfg.length, (s, arena, n) => n);
+      if (model.params.length !== count) {
+        throw fail(fn, 'model.params', Status.E_SCRATCH, `${count} float32 values for this configuration`, model.params);
+      }
       for (let i = 0; i < model.params.length; i++) {
         if (!Number.isFinite(model.params[i])) throw fail(fn, `params[${i}]`, Status.E_PARAM, 'finite', model.params[i]);
       }

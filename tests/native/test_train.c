@@ -114,7 +114,7 @@ static void test_math(void) {
 
 static uint64_t fnv(const void *p, size_t n) {
     const unsigned char *b = p;
-    uint64_t h = 1469598103934665603ull;
+    uint64_t h = 14695981039346656037ull;
     for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ull;
     return h;
 }
