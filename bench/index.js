@@ -5,12 +5,14 @@ import sinusoidal from './sinusoidal.js';
 import rope from './rope.js';
 import relative from './relative.js';
 import attention from './attention.js';
+import lab from './lab.js';
 
 const GROUPS = {
   sinusoidal,
   rope,
   relative,
   attention,
+  lab,
 };
 
 const pick = process.argv.slice(2);
