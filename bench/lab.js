@@ -24,3 +24,30 @@ export default async function lab(h) {
   process.stderr.write(`[bench] lab: default run ${(total / 1000).toFixed(1)} s (budget 30 s)\n`);
   return rows;
 }
+
+// `node bench/lab.js [task ...]` prints the measured accuracy table (default run settings, seed
+// 0, 64 evaluation sequences per length) for each task, plus RoPE with scaling at evaluation.
+if (process.argv[1] && import.meta.url === (await import('node:url')).pathToFileURL(process.argv[1]).href) {
+  const { init } = await import('../js/index.js');
+  const pe = await init();
+  const tasks = process.argv.slice(2).length ? process.argv.slice(2) : ['copy'];
+  const fmt = (a) => (a === null ? 'n/d' : a.toFixed(3));
+  for (const task of tasks) {
+    const t0 = performance.now();
+    console.log(`\n### task ${task} (train length 32, 300 steps, seed 0)\n`);
+    console.log('| method | final loss | 32 | 64 | 128 | 256 |\n|---|---:|---:|---:|---:|---:|');
+    let rope = null;
+    for (const method of METHODS) {
+      const { model, losses } = pe.train({ task, method });
+      if (method === 'rope') rope = model;
+      const ev = pe.evaluate(model);
+      const tail = losses.slice(-20).reduce((a, b) => a + b, 0) / 20;
+      console.log(`| ${method} | ${tail.toFixed(3)} | ${ev.accuracy.map(fmt).join(' | ')} |`);
+    }
+    for (const scaling of ['linear', 'ntk', 'yarn']) {
+      const ev = pe.evaluate(rope, { scaling });
+      console.log(`| rope + ${scaling} at evaluation | | ${ev.accuracy.map(fmt).join(' | ')} |`);
+    }
+    console.log(`\n(${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+  }
+}

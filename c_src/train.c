@@ -264,6 +264,31 @@ static void pt_mm_tn(real *dw, const real *x, const real *dy, int64_t n, int64_t
     }
 }
 
+/* a . b over n values. The float build sums four lanes then (l0 + l1) + (l2 + l3) when n is a
+ * multiple of 4, in every build (the scalar pv4 emulates exactly this), else in plain order. */
+static real pt_dot(const real *a, const real *b, int64_t n) {
+#ifndef POSENC_TRAIN_F64
+    if ((n & 3) == 0) {
+        pv4 acc = pv4_splat(0.0f);
+        for (int64_t c = 0; c < n; c += 4) acc = pv4_add(acc, pv4_mul(pv4_load(a + c), pv4_load(b + c)));
+        return pv4_hsum(acc);
+    }
+#endif
+    real s = 0;
+    for (int64_t c = 0; c < n; c++) s = s + a[c] * b[c];
+    return s;
+}
+
+/* y += alpha * x, element by element (the same operations in every branch) */
+static void pt_axpy(real *y, real alpha, const real *x, int64_t n) {
+    int64_t c = 0;
+#ifndef POSENC_TRAIN_F64
+    const pv4 al = pv4_splat(alpha);
+    for (; c + 4 <= n; c += 4) pv4_store(y + c, pv4_add(pv4_load(y + c), pv4_mul(al, pv4_load(x + c))));
+#endif
+    for (; c < n; c++) y[c] = y[c] + alpha * x[c];
+}
+
 /* dx[n][in] (+)= dy[n][out] . w[in][out]^T, through a transposed copy of w */
 static void pt_mm_nt(pt_model *m, real *dx, const real *dy, const real *w, int64_t n, int64_t in,
                      int64_t out, int accumulate) {
@@ -440,9 +465,7 @@ static double pt_forward(pt_model *m, int32_t B, int32_t T, int64_t *scored, int
                     real mx = 0;
                     for (int64_t j = 0; j <= i; j++) {
                         const real *kj = a->k + (b * T + j) * d + hh * dh;
-                        real s = 0;
-                        for (int64_t c = 0; c < dh; c++) s = s + qi[c] * kj[c];
-                        s = s * scale + brow[i - j];
+                        const real s = pt_dot(qi, kj, dh) * scale + brow[i - j];
                         Pi[j] = s;
                         if (j == 0 || s > mx) mx = s;
                     }
@@ -457,10 +480,7 @@ static double pt_forward(pt_model *m, int32_t B, int32_t T, int64_t *scored, int
                     for (int64_t j = i + 1; j < T; j++) Pi[j] = 0;
                     real *oi = a->o + (b * T + i) * d + hh * dh;
                     for (int64_t c = 0; c < dh; c++) oi[c] = 0;
-                    for (int64_t j = 0; j <= i; j++) {
-                        const real *vj = a->v + (b * T + j) * d + hh * dh;
-                        for (int64_t c = 0; c < dh; c++) oi[c] = oi[c] + Pi[j] * vj[c];
-                    }
+                    for (int64_t j = 0; j <= i; j++) pt_axpy(oi, Pi[j], a->v + (b * T + j) * d + hh * dh, dh);
                 }
             }
         pt_mm(m->tmp, a->o, L->wo, N, d, d, 0);
@@ -565,11 +585,8 @@ static void pt_backward(pt_model *m, int32_t B, int32_t T, int64_t scored) {
                     for (int64_t j = 0; j <= i; j++) {
                         const real *vj = a->v + (b * T + j) * d + hh * dh;
                         real *dvj = m->dv + (b * T + j) * d + hh * dh;
-                        real s = 0;
-                        for (int64_t c = 0; c < dh; c++) {
-                            s = s + doi[c] * vj[c];
-                            dvj[c] = dvj[c] + Pi[j] * doi[c];
-                        }
+                        const real s = pt_dot(doi, vj, dh);
+                        pt_axpy(dvj, Pi[j], doi, dh);
                         dp[j] = s;
                         dot = dot + Pi[j] * s;
                     }
@@ -582,10 +599,8 @@ static void pt_backward(pt_model *m, int32_t B, int32_t T, int64_t scored) {
                         const real dss = ds * scale;
                         const real *kj = a->k + (b * T + j) * d + hh * dh;
                         real *dkj = m->dk + (b * T + j) * d + hh * dh;
-                        for (int64_t c = 0; c < dh; c++) {
-                            dqi[c] = dqi[c] + dss * kj[c];
-                            dkj[c] = dkj[c] + dss * qi[c];
-                        }
+                        pt_axpy(dqi, dss, kj, dh);
+                        pt_axpy(dkj, dss, qi, dh);
                     }
                 }
             }
