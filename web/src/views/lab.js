@@ -204,6 +204,7 @@ export function setupLab(host, ctx) {
   const live = {}; // method -> losses so far
   let worker = null;
   let running = null;
+  let picked = false; // the reader chose whose attention to show
 
   const width = () => Math.max(320, Math.min(640, section.clientWidth || 640));
 
@@ -213,7 +214,7 @@ export function setupLab(host, ctx) {
     if (series.length) {
       drawLines(acc.c, series, { xLabel: 'sequence length (log scale)', yLabel: 'accuracy', xLog: true, yMin: 0, yMax: 1, vline: TRAIN_LENGTH, vlabel: 'trained', width: width() });
     }
-    const ls = LAB_METHODS.filter(([m]) => live[m]?.length).map(([m, l, color]) => ({ label: l, color, x: Array.from(live[m], (_, i) => i + 1), y: Array.from(live[m]) }));
+    const ls = LAB_METHODS.filter(([m]) => live[m]?.length).map(([m, l, color]) => ({ label: l, color, x: live[m].map((p) => p[0]), y: live[m].map((p) => p[1]) }));
     if (ls.length) drawLines(loss.c, ls, { xLabel: 'step', yLabel: 'loss', yMin: 0, width: width() });
     const tb = section.querySelector('tbody');
     tb.replaceChildren(...LAB_METHODS.map(([m, l]) => {
@@ -226,7 +227,9 @@ export function setupLab(host, ctx) {
     if (attPick.innerHTML !== opts) {
       const keep = attPick.value;
       attPick.innerHTML = opts;
-      attPick.value = done.some(([m]) => m === keep) ? keep : done.some(([m]) => m === 'alibi') ? 'alibi' : done.some(([m]) => m === 'rope') ? 'rope' : done[0]?.[0] ?? '';
+      // the reader's pick stays; otherwise the relative methods, whose patterns are the point
+      const has = (m) => done.some(([v]) => v === m);
+      attPick.value = picked && has(keep) ? keep : has('alibi') ? 'alibi' : has('rope') ? 'rope' : has(keep) ? keep : done[0]?.[0] ?? '';
     }
     const a = results[attPick.value]?.attention;
     if (a) {
@@ -246,7 +249,7 @@ export function setupLab(host, ctx) {
   function runOne(method, opts) {
     const msg = { id: method, opts: { ...opts, method } };
     const onProgress = (p) => {
-      live[method] = (live[method] ?? []).concat([p.loss]);
+      live[method] = (live[method] ?? []).concat([[p.step, p.loss]]);
       $('.lab-progress').value = (running.index + p.step / p.steps) / running.methods.length;
       $('.lab-status').textContent = `${method}: step ${p.step} / ${p.steps}, loss ${p.loss.toFixed(3)}`;
       if (p.table) drawHeat(table.c, p.table, TRAIN_LENGTH, p.table.length / TRAIN_LENGTH, { width: 260, rowLabel: 'position', colLabel: 'dim' });
@@ -317,7 +320,10 @@ export function setupLab(host, ctx) {
   }
 
   $('.lab-train').addEventListener('click', train);
-  attPick.addEventListener('change', drawAll);
+  attPick.addEventListener('change', () => {
+    picked = true;
+    drawAll();
+  });
   section.querySelector('.lab-controls').addEventListener('change', (e) => {
     const el = e.target;
     if (el.name === 'labtask') ctx.setState({ labtask: el.value });
