@@ -25,20 +25,25 @@ export default async function lab(h) {
   return rows;
 }
 
-// `node bench/lab.js [task ...]` prints the measured accuracy table (default run settings, seed
-// 0, 64 evaluation sequences per length) for each task, plus RoPE with scaling at evaluation.
+// `node bench/lab.js [task ...] [option=value ...]` prints the measured accuracy table (default
+// run settings unless overridden, 64 evaluation sequences per length) for each task, plus RoPE
+// with scaling at evaluation.
 if (process.argv[1] && import.meta.url === (await import('node:url')).pathToFileURL(process.argv[1]).href) {
   const { init } = await import('../js/index.js');
   const pe = await init();
-  const tasks = process.argv.slice(2).length ? process.argv.slice(2) : ['copy'];
+  // arguments: task names, and key=value training options (steps=1000, k=1, seed=3, ...)
+  const args = process.argv.slice(2);
+  const extra = Object.fromEntries(args.filter((a) => a.includes('=')).map((a) => [a.split('=')[0], Number(a.split('=')[1])]));
+  const named = args.filter((a) => !a.includes('='));
+  const tasks = named.length ? named : ['copy'];
   const fmt = (a) => (a === null ? 'n/d' : a.toFixed(3));
   for (const task of tasks) {
     const t0 = performance.now();
-    console.log(`\n### task ${task} (train length 32, 300 steps, seed 0)\n`);
+    console.log(`\n### task ${task} (train length 32, default options${Object.keys(extra).length ? `, ${JSON.stringify(extra)}` : ''})\n`);
     console.log('| method | final loss | 32 | 64 | 128 | 256 |\n|---|---:|---:|---:|---:|---:|');
     let rope = null;
     for (const method of METHODS) {
-      const { model, losses } = pe.train({ task, method });
+      const { model, losses } = pe.train({ task, method, ...extra });
       if (method === 'rope') rope = model;
       const ev = pe.evaluate(model);
       const tail = losses.slice(-20).reduce((a, b) => a + b, 0) / 20;
