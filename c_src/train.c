@@ -226,7 +226,33 @@ static size_t pt_header_bytes(void) { return (sizeof(pt_header) + 63) & ~(size_t
  * order in both branches, so SIMD and scalar produce identical bits. */
 static void pt_mm(real *y, const real *x, const real *w, int64_t n, int64_t in, int64_t out,
                   int accumulate) {
-    for (int64_t r = 0; r < n; r++) {
+    int64_t r = 0;
+#ifndef POSENC_TRAIN_F64
+    /* four rows at a time share each load of w; the per-element order is unchanged */
+    if ((out & 3) == 0)
+        for (; r + 4 <= n; r += 4) {
+            const real *x0 = x + r * in, *x1 = x0 + in, *x2 = x1 + in, *x3 = x2 + in;
+            real *y0 = y + r * out, *y1 = y0 + out, *y2 = y1 + out, *y3 = y2 + out;
+            for (int64_t j = 0; j < out; j += 4) {
+                pv4 a0 = accumulate ? pv4_load(y0 + j) : pv4_splat(0.0f);
+                pv4 a1 = accumulate ? pv4_load(y1 + j) : pv4_splat(0.0f);
+                pv4 a2 = accumulate ? pv4_load(y2 + j) : pv4_splat(0.0f);
+                pv4 a3 = accumulate ? pv4_load(y3 + j) : pv4_splat(0.0f);
+                for (int64_t k = 0; k < in; k++) {
+                    const pv4 wk = pv4_load(w + k * out + j);
+                    a0 = pv4_add(a0, pv4_mul(pv4_load_splat(x0 + k), wk));
+                    a1 = pv4_add(a1, pv4_mul(pv4_load_splat(x1 + k), wk));
+                    a2 = pv4_add(a2, pv4_mul(pv4_load_splat(x2 + k), wk));
+                    a3 = pv4_add(a3, pv4_mul(pv4_load_splat(x3 + k), wk));
+                }
+                pv4_store(y0 + j, a0);
+                pv4_store(y1 + j, a1);
+                pv4_store(y2 + j, a2);
+                pv4_store(y3 + j, a3);
+            }
+        }
+#endif
+    for (; r < n; r++) {
         const real *xr = x + r * in;
         real *yr = y + r * out;
         int64_t j = 0;
@@ -248,7 +274,28 @@ static void pt_mm(real *y, const real *x, const real *w, int64_t n, int64_t in, 
 
 /* dw[in][out] += x[n][in]^T . dy[n][out], summed over rows in ascending order. */
 static void pt_mm_tn(real *dw, const real *x, const real *dy, int64_t n, int64_t in, int64_t out) {
-    for (int64_t r = 0; r < n; r++) {
+    int64_t r = 0;
+#ifndef POSENC_TRAIN_F64
+    /* four rows per pass over dw: each element still adds rows r, r+1, r+2, r+3 in order */
+    if ((out & 3) == 0)
+        for (; r + 4 <= n; r += 4) {
+            const real *d0 = dy + r * out, *d1 = d0 + out, *d2 = d1 + out, *d3 = d2 + out;
+            for (int64_t k = 0; k < in; k++) {
+                const pv4 s0 = pv4_splat(x[r * in + k]), s1 = pv4_splat(x[(r + 1) * in + k]);
+                const pv4 s2 = pv4_splat(x[(r + 2) * in + k]), s3 = pv4_splat(x[(r + 3) * in + k]);
+                real *wr = dw + k * out;
+                for (int64_t j = 0; j < out; j += 4) {
+                    pv4 acc = pv4_load(wr + j);
+                    acc = pv4_add(acc, pv4_mul(s0, pv4_load(d0 + j)));
+                    acc = pv4_add(acc, pv4_mul(s1, pv4_load(d1 + j)));
+                    acc = pv4_add(acc, pv4_mul(s2, pv4_load(d2 + j)));
+                    acc = pv4_add(acc, pv4_mul(s3, pv4_load(d3 + j)));
+                    pv4_store(wr + j, acc);
+                }
+            }
+        }
+#endif
+    for (; r < n; r++) {
         const real *xr = x + r * in, *dr = dy + r * out;
         for (int64_t k = 0; k < in; k++) {
             const real xv = xr[k];
