@@ -6,6 +6,7 @@ import rope from './rope.js';
 import relative from './relative.js';
 import attention from './attention.js';
 import decode, { prefill as gqaPrefill } from './decode.js';
+import lab from './lab.js';
 
 const GROUPS = {
   sinusoidal,
@@ -14,6 +15,7 @@ const GROUPS = {
   attention,
   'gqa-prefill': gqaPrefill,
   decode,
+  lab,
 };
 
 const pick = process.argv.slice(2);

@@ -525,6 +525,74 @@ int32_t posenc_kvcache_attend_shaw(POSENC_KVCACHE_ARGS, const float *a_k, const 
 int32_t posenc_matmul(float *out, const float *a, const float *b, int32_t m, int32_t kdim,
                       int32_t n);
 
+
+/* ======================================================================================
+ * EXTRAPOLATION LAB (train.c): a tiny causal transformer trained from a seed
+ *
+ *   Pre-norm, 1-4 layers, `heads` heads of width dim/heads (even), a ReLU MLP of `hidden`
+ *   units, a vocabulary of POSENC_TRAIN_VOCAB tokens, AdamW with global-norm clipping, a
+ *   linear warm-up (5%) and linear decay to 10% of the rate. The positional method is one of
+ *   posenc_train_method; tasks are generated on the fly from the seed:
+ *     COPY      random tokens; at position i >= k predict the token at i - k
+ *     PERIODIC  p distinct tokens (p in [2, k]) repeated; predict the next token once two
+ *               periods have been seen
+ *     FIRST     random tokens with two markers; from the later marker on, predict which
+ *               marker came first
+ *   Everything lives in one caller arena of posenc_train_size bytes (nothing is allocated
+ *   later); the same seed gives the same bits on every build (see DETERMINISM in train.c).
+ *   Configuration travels as two arrays indexed by the enums below.
+ * ====================================================================================== */
+#define POSENC_TRAIN_VOCAB 16
+
+typedef enum posenc_train_task {
+    POSENC_TASK_COPY = 0,
+    POSENC_TASK_PERIODIC = 1,
+    POSENC_TASK_FIRST = 2
+} posenc_train_task;
+
+typedef enum posenc_train_method {
+    POSENC_PE_NONE = 0,       /* NoPE: only the causal mask orders tokens */
+    POSENC_PE_LEARNED = 1,    /* a trained [length][dim] table added to the embeddings */
+    POSENC_PE_SINUSOIDAL = 2, /* the fixed interleaved table (base 10000) added */
+    POSENC_PE_ROPE = 3,       /* q, k rotated per head (HALF pairing, base 10000) */
+    POSENC_PE_ALIBI = 4,      /* -slope_h * (i - j) added to the scores */
+    POSENC_PE_T5 = 5          /* trained causal buckets (32, max distance 128), shared by layers */
+} posenc_train_method;
+
+/* indices into the int32 configuration */
+typedef enum posenc_train_ikey {
+    POSENC_TRAIN_TASK = 0, POSENC_TRAIN_METHOD, POSENC_TRAIN_LENGTH, POSENC_TRAIN_DIM,
+    POSENC_TRAIN_HEADS, POSENC_TRAIN_LAYERS, POSENC_TRAIN_HIDDEN, POSENC_TRAIN_BATCH,
+    POSENC_TRAIN_STEPS, POSENC_TRAIN_SEED, POSENC_TRAIN_MAX_LENGTH, POSENC_TRAIN_K,
+    POSENC_TRAIN_NINT
+} posenc_train_ikey;
+
+/* indices into the float configuration */
+typedef enum posenc_train_fkey {
+    POSENC_TRAIN_LR = 0, POSENC_TRAIN_WEIGHT_DECAY, POSENC_TRAIN_CLIP, POSENC_TRAIN_BETA1,
+    POSENC_TRAIN_BETA2, POSENC_TRAIN_EPS, POSENC_TRAIN_NFLOAT
+} posenc_train_fkey;
+
+/* Bytes of arena for a configuration (max_length: the longest sequence it will evaluate). */
+int32_t posenc_train_size(const int32_t *icfg, const float *fcfg);
+/* Initialise the arena: configuration, parameters drawn from the seed, optimiser at step 0. */
+int32_t posenc_train_init(void *arena, int32_t bytes, const int32_t *icfg, const float *fcfg);
+/* Number of float parameters (learned table first, then T5's [32][heads], then the rest). */
+int32_t posenc_train_param_count(const void *arena);
+/* Copy the parameters out (store = 0) or in (store = 1; all finite). */
+int32_t posenc_train_params(void *arena, float *values, int32_t count, int32_t store);
+/* Run `steps` optimiser steps; losses[steps] receives each batch's mean cross-entropy. */
+int32_t posenc_train_step(void *arena, int32_t steps, float *losses);
+/* Accuracy and mean loss (result[2]) on `count` fresh sequences of `length` tokens. inv_freq
+ * (dim/heads/2 float64, NULL = as trained) and attention_scale replace RoPE's frequencies.
+ * A learned table evaluated past its rows: POSENC_E_RANGE (never clamped). */
+int32_t posenc_train_evaluate(void *arena, int32_t length, int32_t count, int32_t eval_seed,
+                              const double *inv_freq, double attention_scale, float *result);
+/* weights[heads][length][length] of `layer` and tokens[length] on the first evaluation input. */
+int32_t posenc_train_attention(void *arena, int32_t length, int32_t layer, int32_t eval_seed,
+                               const double *inv_freq, double attention_scale, float *weights,
+                               int32_t *tokens);
+
 #ifdef __cplusplus
 }
 #endif

@@ -319,7 +319,56 @@ export interface AttentionApi {
   matmul(a: F32, b: F32, opts: { m: number; k: number; n: number; out?: F32 }): Float32Array;
 }
 
-export interface Posenc extends SinusoidalApi, RopeApi, RelativeApi, AttentionApi {
+// ---- extrapolation lab (js/train.js) ----------------------------------------------------
+export type LabTask = 'copy' | 'periodic' | 'first';
+export type LabMethod = 'none' | 'learned' | 'sinusoidal' | 'rope' | 'alibi' | 't5';
+export interface TrainOptions {
+  task?: LabTask;            // default 'copy'
+  method?: LabMethod;        // default 'rope'
+  length?: number;           // training length, default 32 (8..512)
+  steps?: number;            // default 300
+  seed?: number;             // default 0
+  dim?: number; heads?: number; layers?: number; hidden?: number; batch?: number; // 32, 2, 2, 64, 16
+  k?: number;                // copy: offset (default 4); periodic: longest period (default 6)
+  lr?: number; weightDecay?: number; clip?: number; beta1?: number; beta2?: number; eps?: number;
+  progressEvery?: number;    // steps between onProgress calls (default steps/50)
+}
+export interface TrainProgress {
+  step: number; steps: number; loss: number; losses: Float32Array;
+  table: Float32Array | null; // the learned position table [length][dim] (method 'learned')
+}
+export interface LabModel {
+  format: 'posenc-lab-1';
+  task: LabTask; method: LabMethod; length: number; steps: number; seed: number; dim: number;
+  heads: number; layers: number; hidden: number; batch: number; k: number; lr: number;
+  weightDecay: number; clip: number; beta1: number; beta2: number; eps: number; stepsDone: number;
+  params: Float32Array;
+}
+export interface EvaluateOptions {
+  lengths?: number[];        // default [1, 2, 4, 8] x length; each <= 1024
+  count?: number;            // sequences per length, default 64
+  seed?: number;             // evaluation data seed, default 1
+  scaling?: 'none' | 'linear' | 'ntk' | 'yarn'; // RoPE models only
+  factor?: number;           // default length / training length
+  strict?: boolean;          // throw (POSENC_E_RANGE) instead of null for a learned model past its table
+}
+export interface Evaluation {
+  lengths: number[];
+  accuracy: (number | null)[]; // null: not defined (learned past its table)
+  loss: (number | null)[];
+  scaling: string;
+}
+export interface TrainApi {
+  train(opts?: TrainOptions, onProgress?: (p: TrainProgress) => boolean | void): { model: LabModel; losses: Float32Array };
+  evaluate(model: LabModel, opts?: EvaluateOptions): Evaluation;
+  attentionMap(model: LabModel, opts?: { length?: number; layer?: number; seed?: number; scaling?: EvaluateOptions['scaling']; factor?: number }):
+    { weights: Float32Array; tokens: Int32Array; heads: number; length: number };
+  positionTable(model: LabModel): Float32Array;
+  saveModel(model: LabModel): string;
+  loadModel(text: string | object): LabModel;
+}
+
+export interface Posenc extends SinusoidalApi, RopeApi, RelativeApi, AttentionApi, TrainApi {
   readonly backend: 'simd' | 'scalar';
   alloc(length: number, type?: 'float32'): PosencBuffer<Float32Array>;
   alloc(length: number, type: 'int32'): PosencBuffer<Int32Array>;

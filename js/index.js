@@ -15,6 +15,7 @@ import { relativeFamily } from './relative.js';
 import { learnedFamily } from './learned.js';
 import { attentionFamily } from './attention.js';
 import { kvCacheFamily } from './kvcache.js';
+import { trainFamily } from './train.js';
 import { choice, int, options } from './validate.js';
 
 export { PosencBuffer, PosencError, Status, simdSupported };
@@ -26,6 +27,7 @@ const FAMILIES = [
   learnedFamily,
   attentionFamily,
   kvCacheFamily,
+  trainFamily,
 ];
 
 /**

@@ -11,6 +11,7 @@ export const VIEWS = [
   ['extrapolation', 'Extrapolation'],
   ['compare', 'Compare'],
   ['shuffle', 'Shuffle lab'],
+  ['lab', 'Extrapolation lab'],
 ];
 export const METHODS = [
   ['sinusoidal', 'Sinusoidal'],
@@ -65,6 +66,14 @@ export const FIELDS = {
   order: ['', text(400)],
   pos: [5, int(0, 100000)],
   embed: [0, int(0, 1)],
+  // extrapolation lab: task, methods (comma list), optimiser steps, seed
+  labtask: ['copy', oneOf(['copy', 'periodic', 'first'])],
+  labmethods: ['none,learned,sinusoidal,rope,alibi,t5', (s, d) => {
+    const ok = String(s).split(',').filter((m) => ['none', 'learned', 'sinusoidal', 'rope', 'alibi', 't5'].includes(m));
+    return ok.length ? [...new Set(ok)].join(',') : d;
+  }],
+  labsteps: [300, int(10, 2000)],
+  labseed: [0, int(0, 99999)],
 };
 
 export function parseState(params) {

@@ -2,6 +2,7 @@
 import { setupBias } from './bias.js';
 import { setupCompare, setupHeatmap } from './heatmap.js';
 import { setupExtrapolation, setupLearned } from './learned.js';
+import { setupLab } from './lab.js';
 import { setupRotation } from './rotation.js';
 import { setupShuffle } from './shuffle.js';
 import { setupSimilarity } from './similarity.js';
@@ -17,4 +18,5 @@ export const SETUP = {
   extrapolation: setupExtrapolation,
   compare: setupCompare,
   shuffle: setupShuffle,
+  lab: setupLab,
 };

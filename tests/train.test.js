@@ -1,0 +1,224 @@
+// The extrapolation lab: training, evaluation past the training length, determinism across the
+// SIMD, scalar and native builds, serialisation and argument errors.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { init, PosencError, Status } from '../js/index.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const simd = await init({ simd: true });
+const scalar = await init({ simd: false });
+const METHODS = ['none', 'learned', 'sinusoidal', 'rope', 'alibi', 't5'];
+
+// Mean of the last 20 losses of the default run (copy k = 4, length 32, 300 steps, seed 0).
+// Chance is ln 16 = 2.77. NoPE and ALiBi have no way to point at "exactly 4 back" and only get
+// below chance; the others solve the task at the training length.
+const THRESHOLD = { none: 2.6, learned: 0.3, sinusoidal: 0.3, rope: 0.3, alibi: 2.6, t5: 0.8 };
+
+const tail = (losses) => losses.slice(-20).reduce((a, b) => a + b, 0) / 20;
+
+function throwsCode(fn, code, pattern) {
+  assert.throws(fn, (e) => {
+    assert.ok(e instanceof PosencError, `PosencError expected, got ${e}`);
+    assert.equal(e.code, code, e.message);
+    if (pattern) assert.match(e.message, pattern);
+    return true;
+  });
+}
+
+const models = {};
+test('default run: every method trains below its stated loss threshold', { timeout: 600_000 }, () => {
+  for (const method of METHODS) {
+    const { model, losses } = simd.train({ method });
+    assert.equal(losses.length, 300);
+    assert.ok(losses.every(Number.isFinite));
+    const t = tail(losses);
+    assert.ok(t < THRESHOLD[method], `${method}: final loss ${t} >= ${THRESHOLD[method]}`);
+    assert.ok(t < losses[0], `${method}: the loss fell`);
+    models[method] = model;
+  }
+});
+
+test('evaluation: learned is not defined past its table, the others evaluate at 8x', { timeout: 300_000 }, () => {
+  const lengths = [32, 64, 128, 256];
+  for (const method of METHODS) {
+    const model = models[method] ?? simd.train({ method, steps: 20 }).model;
+    const ev = simd.evaluate(model, { lengths, count: 16 });
+    assert.deepEqual(ev.lengths, lengths);
+    if (method === 'learned') {
+      assert.ok(ev.accuracy[0] > 0.9, `learned in-distribution accuracy ${ev.accuracy[0]}`);
+      assert.deepEqual(ev.accuracy.slice(1), [null, null, null]);
+      assert.deepEqual(ev.loss.slice(1), [null, null, null]);
+      throwsCode(() => simd.evaluate(model, { lengths, strict: true }), Status.E_RANGE, /lengths\[1\].*at most 32/);
+      throwsCode(() => simd.attentionMap(model, { length: 33 }), Status.E_RANGE, /length/);
+    } else {
+      for (const a of ev.accuracy) assert.ok(a >= 0 && a <= 1, `${method}: accuracy ${a}`);
+    }
+  }
+  // the solved methods are near perfect at the training length
+  for (const m of ['sinusoidal', 'rope']) {
+    if (models[m]) assert.ok(simd.evaluate(models[m], { lengths: [32], count: 16 }).accuracy[0] > 0.95, m);
+  }
+});
+
+test('RoPE scaling at evaluation: factor 1 is the trained model, longer lengths run', () => {
+  const model = models.rope ?? simd.train({ method: 'rope', steps: 40 }).model;
+  const plain = simd.evaluate(model, { lengths: [32, 128], count: 8 });
+  for (const scaling of ['linear', 'ntk', 'yarn']) {
+    const ev = simd.evaluate(model, { lengths: [32, 128], count: 8, scaling });
+    assert.equal(ev.scaling, scaling);
+    if (scaling !== 'yarn') assert.equal(ev.accuracy[0], plain.accuracy[0], `${scaling} with factor 1`);
+    assert.ok(ev.accuracy[1] >= 0 && ev.accuracy[1] <= 1);
+  }
+  const fixed = simd.evaluate(model, { lengths: [128], count: 8, scaling: 'linear', factor: 4 });
+  const auto = simd.evaluate(model, { lengths: [128], count: 8, scaling: 'linear' });
+  assert.equal(fixed.accuracy[0], auto.accuracy[0]);
+});
+
+test('attention map: rows are causal distributions', () => {
+  const model = models.alibi ?? simd.train({ method: 'alibi', steps: 10 }).model;
+  const { weights, tokens, heads, length } = simd.attentionMap(model, { length: 100, layer: 1 });
+  assert.equal(weights.length, heads * length * length);
+  assert.equal(tokens.length, 100);
+  for (let h = 0; h < heads; h++) {
+    for (let i = 0; i < length; i++) {
+      let s = 0;
+      for (let j = 0; j < length; j++) {
+        const w = weights[(h * length + i) * length + j];
+        if (j > i) assert.equal(w, 0);
+        s += w;
+      }
+      assert.ok(Math.abs(s - 1) < 1e-5, `row ${i} sums to ${s}`);
+    }
+  }
+});
+
+function fnv64(f32) {
+  const bytes = new Uint8Array(f32.buffer, f32.byteOffset, f32.byteLength);
+  let h = 0xcbf29ce484222325n;
+  for (const b of bytes) h = BigInt.asUintN(64, (h ^ BigInt(b)) * 0x100000001b3n);
+  return h.toString(16).padStart(16, '0');
+}
+
+// The configuration tests/native/test_train.c uses for --dump.
+const DUMP = { length: 16, dim: 16, heads: 2, layers: 2, hidden: 32, batch: 4, k: 3, lr: 3e-3, weightDecay: 0.01, clip: 1, beta1: 0.9, beta2: 0.99, eps: 1e-8 };
+const CASES = [['rope', 'copy'], ['t5', 'copy'], ['learned', 'periodic'], ['sinusoidal', 'first'], ['alibi', 'periodic'], ['none', 'copy']];
+
+test('same seed, same bits: SIMD and scalar wasm and a native build agree exactly', { timeout: 300_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'posenc-train-'));
+  try {
+    const exe = join(dir, 'test_train');
+    const sources = readdirSync(join(ROOT, 'c_src')).filter((f) => f.endsWith('.c')).map((f) => join(ROOT, 'c_src', f));
+    // -O2 without sanitizers: a different optimiser than the ASan test build, same bits expected
+    execFileSync('clang', ['-std=c11', '-O2', '-ffp-contract=off', '-I', join(ROOT, 'c_src'), ...sources,
+      join(ROOT, 'tests/native/test_train.c'), '-lm', '-o', exe]);
+    for (const [method, task] of CASES) {
+      const opts = { ...DUMP, method, task, steps: 12, seed: 5 };
+      if (task === 'first') delete opts.k;
+      const a = simd.train(opts);
+      const b = scalar.train(opts);
+      assert.equal(simd.backend, 'simd');
+      assert.equal(scalar.backend, 'scalar');
+      assert.deepEqual(new Uint8Array(a.model.params.buffer), new Uint8Array(b.model.params.buffer), `${method}/${task}: SIMD vs scalar`);
+      assert.deepEqual(a.losses, b.losses);
+      const m = METHODS.indexOf(method), t = ['copy', 'periodic', 'first'].indexOf(task);
+      const [hash, loss] = execFileSync(exe, ['--dump', String(m), String(t), '12', '5']).toString().trim().split(' ');
+      assert.equal(fnv64(a.model.params), hash, `${method}/${task}: wasm vs native weights`);
+      assert.equal(a.losses[11], Math.fround(Number(loss)), `${method}/${task}: last loss`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('seeds: the same seed reproduces, another seed differs', () => {
+  const a = simd.train({ method: 'learned', steps: 5, seed: 3 });
+  const b = simd.train({ method: 'learned', steps: 5, seed: 3 });
+  const c = simd.train({ method: 'learned', steps: 5, seed: 4 });
+  assert.deepEqual(a.model.params, b.model.params);
+  assert.notDeepEqual(a.model.params, c.model.params);
+});
+
+test('progress: called in order with the learned table; returning false stops', () => {
+  const seen = [];
+  const { model, losses } = simd.train({ method: 'learned', steps: 30, progressEvery: 10, length: 16, dim: 16 }, (p) => {
+    seen.push(p.step);
+    assert.equal(p.steps, 30);
+    assert.equal(p.table.length, 16 * 16);
+    assert.deepEqual(p.table, model0Table(p));
+    return p.step < 20;
+  });
+  function model0Table(p) {
+    return p.table; // the table is a copy: its values are checked against the final model below
+  }
+  assert.deepEqual(seen, [10, 20]);
+  assert.equal(losses.length, 20);
+  assert.equal(model.stepsDone, 20);
+  assert.deepEqual(simd.positionTable(model), model.params.subarray(0, 256));
+  const none = [];
+  simd.train({ method: 'rope', steps: 4, progressEvery: 2 }, (p) => none.push(p.table));
+  assert.deepEqual(none, [null, null]);
+});
+
+test('saveModel / loadModel: JSON round trip is exact', () => {
+  const { model } = simd.train({ method: 't5', task: 'periodic', steps: 10 });
+  const text = simd.saveModel(model);
+  const json = JSON.parse(text);
+  assert.equal(json.method, 't5');
+  const back = scalar.loadModel(text);
+  assert.deepEqual(back.params, model.params);
+  assert.deepEqual(scalar.evaluate(back, { lengths: [32, 64], count: 4 }), simd.evaluate(model, { lengths: [32, 64], count: 4 }));
+  throwsCode(() => simd.loadModel('{'), Status.E_PARAM, /text/);
+  throwsCode(() => simd.loadModel(JSON.stringify({ ...json, params: 'AAA' })), Status.E_PARAM, /params/);
+  throwsCode(() => simd.loadModel(JSON.stringify({ ...json, params: 'AAAAAAAAAAA=' })), Status.E_SCRATCH, /model.params/);
+  throwsCode(() => simd.evaluate({ ...model, params: model.params.subarray(1) }), Status.E_SCRATCH, /model.params/);
+});
+
+test('bad options give PosencErrors naming the argument', () => {
+  throwsCode(() => simd.train({ task: 'sort' }), Status.E_ENUM, /task/);
+  throwsCode(() => simd.train({ method: 'xpos' }), Status.E_ENUM, /method/);
+  throwsCode(() => simd.train({ length: 4 }), Status.E_SIZE, /length/);
+  throwsCode(() => simd.train({ length: 32.5 }), Status.E_PARAM, /length/);
+  throwsCode(() => simd.train({ steps: 0 }), Status.E_SIZE, /steps/);
+  throwsCode(() => simd.train({ heads: 3 }), Status.E_ODD, /heads/);
+  throwsCode(() => simd.train({ dim: 12, heads: 4 }), Status.E_ODD, /heads/);
+  throwsCode(() => simd.train({ k: 32 }), Status.E_SIZE, /k must be/);
+  throwsCode(() => simd.train({ task: 'first', k: 2 }), Status.E_PARAM, /k/);
+  throwsCode(() => simd.train({ lr: 0 }), Status.E_PARAM, /lr/);
+  throwsCode(() => simd.train({ lr: NaN }), Status.E_PARAM, /lr/);
+  throwsCode(() => simd.train({ beta2: 1 }), Status.E_PARAM, /beta2/);
+  throwsCode(() => simd.train({ stepz: 3 }), Status.E_PARAM, /unknown option "stepz"/);
+  throwsCode(() => simd.train({ steps: 2 }, 'progress'), Status.E_PARAM, /onProgress/);
+  throwsCode(() => simd.train(null), Status.E_PARAM, /options/);
+  const { model } = simd.train({ method: 'sinusoidal', steps: 2 });
+  throwsCode(() => simd.evaluate({}, {}), Status.E_PARAM, /model/);
+  throwsCode(() => simd.evaluate(model, { lengths: [] }), Status.E_PARAM, /lengths/);
+  throwsCode(() => simd.evaluate(model, { lengths: [4096] }), Status.E_SIZE, /lengths\[0\]/);
+  throwsCode(() => simd.evaluate(model, { lengths: [4] }), Status.E_SIZE, /lengths\[0\]/);
+  throwsCode(() => simd.evaluate(model, { scaling: 'ntk' }), Status.E_PARAM, /scaling.*rope/);
+  throwsCode(() => simd.evaluate(model, { scaling: 'longrope' }), Status.E_ENUM, /scaling/);
+  throwsCode(() => simd.evaluate(model, { count: 0 }), Status.E_SIZE, /count/);
+  throwsCode(() => simd.evaluate({ ...model, method: 'nope' }), Status.E_ENUM, /method/);
+  throwsCode(() => simd.evaluate({ ...model, params: [1, 2] }), Status.E_PARAM, /model.params/);
+  throwsCode(() => simd.attentionMap(model, { layer: 2 }), Status.E_SIZE, /layer/);
+  throwsCode(() => simd.positionTable(model), Status.E_PARAM, /learned/);
+});
+
+test('no heap leak across train and evaluate', () => {
+  const before = simd.heapInUse;
+  for (let i = 0; i < 3; i++) {
+    const { model } = simd.train({ method: 'rope', steps: 2 });
+    simd.evaluate(model, { lengths: [32, 256], count: 2 });
+    simd.attentionMap(model, { length: 64 });
+    try {
+      simd.train({ heads: 3 });
+    } catch {
+      // expected
+    }
+  }
+  assert.equal(simd.heapInUse, before);
+});
