@@ -63,8 +63,11 @@ build_wasm() {
         echo "$key" > dist/.stamp
     fi
     for f in dist/posenc.simd.wasm dist/posenc.wasm; do
-        printf '[build] %-22s %8d bytes  sha256 %s\n' "$f" "$(stat -c %s "$f")" "$(sha256sum "$f" | cut -c1-16)" >&2
+        printf '[build] %-22s %8d bytes %7d gzipped  sha256 %s\n' "$f" "$(stat -c %s "$f")" "$(gzip -9c "$f" | wc -c)" "$(sha256sum "$f" | cut -c1-16)" >&2
     done
+    # The JS the package ships (tests/package.test.js enforces the size budget on the tarball)
+    printf '[build] %-22s %8d bytes %7d gzipped  (%d files; node tools/wasm_sizes.js shows where wasm bytes go)\n' "js/*" \
+        "$(cat js/*.js js/*.cjs | wc -c)" "$(cat js/*.js js/*.cjs | gzip -9c | wc -c)" "$(ls js/*.js js/*.cjs | wc -l)" >&2
 }
 
 # Native C tests: every tests/native/test_*.c is its own program linked with the core, built
