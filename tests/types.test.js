@@ -43,3 +43,20 @@ for (const [resolution, module] of [['node16', 'node16'], ['bundler', 'esnext']]
     });
   }
 }
+
+test('a TypeScript CommonJS project: import syntax compiled to require(), then run', { timeout: 300_000 }, () => {
+  const dir = app('types-cjs', { type: 'commonjs', link: ['typescript'] });
+  copyFileSync(join(root, 'tests/types/usage-cjs.ts'), join(dir, 'main.ts'));
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: { strict: true, module: 'node16', moduleResolution: 'node16', target: 'es2022', lib: ['es2022'], types: ['node'], typeRoots: [join(root, 'node_modules/@types')], outDir: 'out' },
+    files: ['main.ts'],
+  }));
+  const tsc = spawnSync(process.execPath, [join(dir, 'node_modules/typescript/bin/tsc'), '-p', '.'], { cwd: dir, encoding: 'utf8', timeout: 300_000 });
+  assert.equal(tsc.status, 0, tsc.stdout + tsc.stderr);
+  const run = spawnSync(process.execPath, ['out/main.js'], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+  assert.equal(run.status, 0, run.stderr);
+  const r = JSON.parse(run.stdout);
+  assert.ok(Math.abs(r.sin1 - Math.sin(1)) < 2e-7 && Math.abs(r.cos1 - Math.cos(1)) < 2e-7, run.stdout);
+  assert.equal(r.code, -2);
+  assert.equal(r.backends[1], 'scalar');
+});
