@@ -44,6 +44,8 @@ ensure_npm() {
 ensure_chromium() { apt_ensure chromium chromium; }
 
 hash_of() { cat "$@" | sha256sum | cut -c1-64; }
+# gzip -9 size of the files concatenated, with node's zlib: the number tests/package.test.js budgets
+gz_size() { node -e 'const fs=require("fs"),z=require("zlib");process.stdout.write(String(z.gzipSync(Buffer.concat(process.argv.slice(1).map((f)=>fs.readFileSync(f))),{level:9}).length))' "$@"; }
 
 EXPORTS=$(grep -v '^\s*#' c_src/exports.txt | grep -v '^\s*$' | sed 's/^/_/' | paste -sd, -)
 CFLAGS_WASM=(-O3 -std=c11 -Wall -Wextra -Werror -ffp-contract=off
@@ -63,8 +65,11 @@ build_wasm() {
         echo "$key" > dist/.stamp
     fi
     for f in dist/posenc.simd.wasm dist/posenc.wasm; do
-        printf '[build] %-22s %8d bytes  sha256 %s\n' "$f" "$(stat -c %s "$f")" "$(sha256sum "$f" | cut -c1-16)" >&2
+        printf '[build] %-22s %8d bytes %7d gzipped  sha256 %s\n' "$f" "$(stat -c %s "$f")" "$(gz_size "$f")" "$(sha256sum "$f" | cut -c1-16)" >&2
     done
+    # The JS the package ships (tests/package.test.js enforces the size budget on the tarball)
+    printf '[build] %-22s %8d bytes %7d gzipped  (%d files; node tools/wasm_sizes.js shows where wasm bytes go)\n' "js/*" \
+        "$(cat js/*.js js/*.cjs | wc -c)" "$(gz_size js/*.js js/*.cjs)" "$(ls js/*.js js/*.cjs | wc -l)" >&2
 }
 
 # Native C tests: every tests/native/test_*.c is its own program linked with the core, built

@@ -1,4 +1,9 @@
-// Type declarations for posenc. Layouts are row-major; see README.md and c_src/posenc.h.
+// Type declarations for posenc. Layouts are row-major; see README.md and docs/.
+//
+// They compile under `lib: ["es2022"]` alone (no DOM, no @types/node): the few platform types
+// the API touches (a compiled WebAssembly module, a URL) are declared structurally below.
+// A function given `out` returns that same object (a typed array or a PosencBuffer);
+// without `out` it returns a new typed array.
 
 export type Status = {
   readonly OK: 0; readonly E_NULL: -1; readonly E_SIZE: -2; readonly E_ODD: -3; readonly E_PARAM: -4;
@@ -18,6 +23,9 @@ export declare class PosencError extends Error {
 
 type ArrayType = Float32ArrayConstructor | Int32ArrayConstructor | Float64ArrayConstructor;
 
+/** What a function returns for `out: O`: O itself when given, else a new array of type D. */
+export type Returned<O, D> = O extends undefined ? D : O;
+
 /** A zero-copy buffer on the wasm heap (pe.alloc). Accepted wherever a typed array of the same type is. */
 export declare class PosencBuffer<T extends Float32Array | Int32Array | Float64Array = Float32Array> {
   readonly type: ArrayType;
@@ -27,18 +35,27 @@ export declare class PosencBuffer<T extends Float32Array | Int32Array | Float64A
   readonly freed: boolean;
   /** A fresh view of the heap; re-read after any posenc call (the heap may have grown). */
   readonly array: T;
+  /** Give the heap bytes back (also available as [Symbol.dispose] for `using` where supported). */
   free(): void;
-  [Symbol.dispose](): void;
 }
 
 export type F32 = Float32Array | PosencBuffer<Float32Array>;
 export type I32 = Int32Array | PosencBuffer<Int32Array>;
 
+/** A compiled WebAssembly.Module. Its lib type is an empty interface (which a number would
+ * satisfy), and it only exists with the DOM lib or @types/node, so any object is accepted here. */
+export type WasmModuleLike = object;
+/** A URL object (WHATWG URL in browsers and Node). */
+export interface UrlLike {
+  readonly href: string;
+  readonly protocol: string;
+}
+
 export interface InitOptions {
   /** 'auto' (default) picks SIMD128 when the engine validates it. */
   simd?: boolean | 'auto';
-  /** Bring your own wasm (bytes, compiled module or URL), e.g. for single-file builds. */
-  wasm?: BufferSource | WebAssembly.Module | URL | string;
+  /** Bring your own wasm (bytes, compiled WebAssembly.Module or URL), e.g. for single-file builds. */
+  wasm?: ArrayBuffer | ArrayBufferView | WasmModuleLike | UrlLike | string;
 }
 
 export declare function simdSupported(): boolean;
@@ -67,10 +84,10 @@ export interface Sinusoidal2dOptions {
 }
 
 export interface SinusoidalApi {
-  sinusoidal(opts: SinusoidalOptions): Float32Array;
+  sinusoidal<O extends F32 | undefined = undefined>(opts: SinusoidalOptions & { out?: O }): Returned<O, Float32Array>;
   sinusoidalFrequencies(opts: { dim: number; base?: number; spacing?: 'paper' | 't2t'; oddDim?: 'error' | 'pad' | 'xlm' }): Float64Array;
-  sinusoidal2d(opts: Sinusoidal2dOptions): Float32Array;
-  similarity(table: F32, opts: { length: number; dim: number; normalize?: boolean; out?: F32 }): Float32Array;
+  sinusoidal2d<O extends F32 | undefined = undefined>(opts: Sinusoidal2dOptions & { out?: O }): Returned<O, Float32Array>;
+  similarity<O extends F32 | undefined = undefined>(table: F32, opts: { length: number; dim: number; normalize?: boolean; out?: O }): Returned<O, Float32Array>;
 }
 
 // ---- rope ----
@@ -108,10 +125,11 @@ export interface RopeCacheOptions extends RopeFrequencyOptions {
   cos?: F32;
   sin?: F32;
 }
-export interface RopeCache {
+/** cos and sin are new Float32Arrays unless the caller passed its own (then those are returned). */
+export interface RopeCache<C extends F32 = Float32Array, S extends F32 = Float32Array> {
   /** [length][rotaryDim/2], multiplied by attentionScale. */
-  cos: Float32Array | PosencBuffer<Float32Array>;
-  sin: Float32Array | PosencBuffer<Float32Array>;
+  cos: C;
+  sin: S;
   attentionScale: number;
 }
 export interface ApplyRopeOptions extends RopeFrequencyOptions {
@@ -124,7 +142,7 @@ export interface ApplyRopeOptions extends RopeFrequencyOptions {
   positions?: I32 | F32;
   offset?: number;
   order?: 'thd' | 'htd';
-  /** xPos (SPEC 3.8): queries scaled by zeta^((p - center)/scaleBase), keys (key: true) by the inverse. */
+  /** xPos (docs/rope.md): queries scaled by zeta^((p - center)/scaleBase), keys (key: true) by the inverse. */
   xpos?: { scaleBase?: number; center?: number; key?: boolean };
   /** 2-D axial RoPE: tokens are a row-major grid; first rotaryDim/2 components rotate by row, the rest by column. */
   axial?: { height: number; width: number };
@@ -135,27 +153,29 @@ export interface ApplyRopeOptions extends RopeFrequencyOptions {
 export interface RopeApi {
   /** invFreq: float64 results rounded once to float32; invFreq64: the float64 values. */
   ropeFrequencies(opts: RopeFrequencyOptions): { invFreq: Float32Array; invFreq64: Float64Array; attentionScale: number };
-  ropeCache(opts: RopeCacheOptions): RopeCache;
+  ropeCache<C extends F32 | undefined = undefined, S extends F32 | undefined = undefined>(
+    opts: RopeCacheOptions & { cos?: C; sin?: S },
+  ): RopeCache<Returned<C, Float32Array>, Returned<S, Float32Array>>;
   /** In place; returns x. */
   applyRope<T extends F32>(x: T, opts: ApplyRopeOptions): T;
-  /** RoFormer long-term decay (SPEC 8.4), distances 0..maxDistance. */
+  /** RoFormer long-term decay (docs/rope.md), distances 0..maxDistance. */
   ropeDecay(opts: { dim: number; base?: number; maxDistance: number }): Float64Array;
 }
 
 // ---- learned ----
 export interface LearnedApi {
   /** [length][dim] ~ N(0, std²) (truncated: redrawn beyond 2·std), bit-identical on every build. seed in [0, 2^32). */
-  learnedInit(opts: { length: number; dim: number; std?: number; seed?: number; truncated?: boolean; out?: F32 }): Float32Array;
+  learnedInit<O extends F32 | undefined = undefined>(opts: { length: number; dim: number; std?: number; seed?: number; truncated?: boolean; out?: O }): Returned<O, Float32Array>;
   /** Rows of table [rows][dim] at `positions`; rows defaults to table.length / dim. */
-  gather(table: F32, opts: { rows?: number; dim: number; positions: Int32Array | PosencBuffer<Int32Array> | number[]; outOfRange?: 'error' | 'clamp' | 'zero'; out?: F32 }): Float32Array;
+  gather<O extends F32 | undefined = undefined>(table: F32, opts: { rows?: number; dim: number; positions: Int32Array | PosencBuffer<Int32Array> | number[]; outOfRange?: 'error' | 'clamp' | 'zero'; out?: O }): Returned<O, Float32Array>;
   /** x[p] += table[offset + p], in place; returns x. */
   addTo<T extends F32>(x: T, table: F32, opts: { length: number; dim: number; offset?: number; rows?: number }): T;
   /** [length][dimX + dimP] = [x[p], table[offset + p]]. */
-  concat(x: F32, table: F32, opts: { length: number; dimX: number; dimP: number; offset?: number; rows?: number; out?: F32 }): Float32Array;
+  concat<O extends F32 | undefined = undefined>(x: F32, table: F32, opts: { length: number; dimX: number; dimP: number; offset?: number; rows?: number; out?: O }): Returned<O, Float32Array>;
 }
 
 // ---- relative ----
-/** How ALiBi turns a slope m into a bias (SPEC 4.2). */
+/** How ALiBi turns a slope m into a bias (docs/alibi.md). */
 export type AlibiForm = 'relative' | 'symmetric' | 'reference';
 
 export interface AlibiBiasOptions {
@@ -186,31 +206,31 @@ export interface T5BucketOptions {
 /** The relative family and the learned tables (registered together, issue 4). */
 export interface RelativeApi extends LearnedApi {
   /** ALiBi slopes (closed form with exp2) as float32; equal to Python's float64 list after float32 rounding. */
-  alibiSlopes(heads: number, opts?: { out?: F32 }): Float32Array;
+  alibiSlopes<O extends F32 | undefined = undefined>(heads: number, opts?: { out?: O }): Returned<O, Float32Array>;
   /** [heads][queries][keys], masked = −Infinity. */
-  alibiBias(opts: AlibiBiasOptions): Float32Array;
+  alibiBias<O extends F32 | undefined = undefined>(opts: AlibiBiasOptions & { out?: O }): Returned<O, Float32Array>;
   /** Exact T5 buckets of rp = j − (i + offset): Int32Array [queries][keys]. */
-  t5Buckets(opts: T5BucketOptions & { queries: number; keys?: number; out?: I32 }): Int32Array;
+  t5Buckets<O extends I32 | undefined = undefined>(opts: T5BucketOptions & { queries: number; keys?: number; out?: O }): Returned<O, Int32Array>;
   /** [heads][queries][keys] = weights[bucket][h]; weights is [numBuckets][heads] and finite. */
-  t5Bias(opts: T5BucketOptions & { weights: F32; heads: number; queries: number; keys?: number; out?: F32 }): Float32Array;
+  t5Bias<O extends F32 | undefined = undefined>(opts: T5BucketOptions & { weights: F32; heads: number; queries: number; keys?: number; out?: O }): Returned<O, Float32Array>;
   /**
    * Shaw et al. indices clip(rp, −maxRelative, maxRelative) + maxRelative, Int32Array [queries][keys].
    * offset defaults to keys − queries: the queries are the last `queries` key positions (tensor2tensor).
    */
-  shawIndices(opts: { queries: number; keys?: number; maxRelative: number; offset?: number; out?: I32 }): Int32Array;
+  shawIndices<O extends I32 | undefined = undefined>(opts: { queries: number; keys?: number; maxRelative: number; offset?: number; out?: O }): Returned<O, Int32Array>;
   /** Transformer-XL R [klen][dim]: row t = [sin(p·w) | cos(p·w)], p = klen−1−t (≤ clampLen when clampLen > 0; ≤ 0, e.g. XL's −1, means no clamp). */
-  xlPositions(opts: { klen: number; dim: number; base?: number; clampLen?: number; out?: F32 }): Float32Array;
+  xlPositions<O extends F32 | undefined = undefined>(opts: { klen: number; dim: number; base?: number; clampLen?: number; out?: O }): Returned<O, Float32Array>;
   /**
    * Rel-shift by indexing: out[i][j] = scores[i][j + queries−1−i] for j ≤ i + memory, 0 elsewhere.
    * keys = queries + memory (either may be given). Pass out: scores (a PosencBuffer) to shift in place.
    */
-  relShift(scores: F32, opts: { queries: number; keys?: number; memory?: number; out?: F32 }): Float32Array;
+  relShift<O extends F32 | undefined = undefined>(scores: F32, opts: { queries: number; keys?: number; memory?: number; out?: O }): Returned<O, Float32Array>;
   /**
    * Transformer-XL score [heads][queries][keys]: scale·((q+u)·k_j + (q+v)·r_{j+queries−1−i}) for
    * j ≤ i + (keys − queries), −Infinity elsewhere. q [queries][heads][dim]; k, r [keys][heads][dim];
    * u, v [heads][dim]; scale defaults to 1/sqrt(dim).
    */
-  xlScores(opts: { q: F32; k: F32; r: F32; u: F32; v: F32; queries: number; keys?: number; heads?: number; dim: number; scale?: number; out?: F32 }): Float32Array;
+  xlScores<O extends F32 | undefined = undefined>(opts: { q: F32; k: F32; r: F32; u: F32; v: F32; queries: number; keys?: number; heads?: number; dim: number; scale?: number; out?: O }): Returned<O, Float32Array>;
 }
 
 // ---- attention ----
@@ -259,9 +279,9 @@ export interface AttentionOptions {
   out?: F32;
 }
 
-export interface AttentionResult<W = Float32Array | null> {
-  /** [queries][heads][dimV]; a fully masked row is zeros. */
-  output: Float32Array | PosencBuffer<Float32Array>;
+export interface AttentionResult<W = Float32Array | null, O extends F32 = Float32Array> {
+  /** [queries][heads][dimV]; a fully masked row is zeros. The caller's `out` when one was given. */
+  output: O;
   /** [heads][queries][keys] softmax weights, or null unless returnWeights. */
   weights: W;
 }
@@ -312,11 +332,11 @@ export interface SelfAttentionResult {
 }
 
 export interface AttentionApi {
-  attention(opts: AttentionOptions & { returnWeights: true }): AttentionResult<Float32Array>;
-  attention(opts: AttentionOptions): AttentionResult;
+  attention<O extends F32 | undefined = undefined>(opts: AttentionOptions & { returnWeights: true; out?: O }): AttentionResult<Float32Array, Returned<O, Float32Array>>;
+  attention<O extends F32 | undefined = undefined>(opts: AttentionOptions & { out?: O }): AttentionResult<Float32Array | null, Returned<O, Float32Array>>;
   selfAttention(opts: SelfAttentionOptions): SelfAttentionResult;
   /** out[m][n] = a[m][k] · b[k][n] */
-  matmul(a: F32, b: F32, opts: { m: number; k: number; n: number; out?: F32 }): Float32Array;
+  matmul<O extends F32 | undefined = undefined>(a: F32, b: F32, opts: { m: number; k: number; n: number; out?: O }): Returned<O, Float32Array>;
 }
 
 // ---- extrapolation lab (js/train.js) ----------------------------------------------------
