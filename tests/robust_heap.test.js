@@ -115,43 +115,67 @@ test('heap sweep: every allocating function gives the same bits when memory grow
   const fresh = () => init({ wasm: module });
   const base = await fresh();
   const startBytes = base.heapBytes;
-  // calibrate: the largest filler (float32 elements) that still fits without growing memory
-  let lo = 0;
-  let hi = startBytes / 4;
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >> 1;
-    const pe = await fresh();
-    try {
-      pe.alloc(mid).free();
-    } catch { /* out of memory counts as growing */ }
-    if (pe.heapBytes === startBytes) lo = mid;
-    else hi = mid;
+  // calibrate: greedily the largest fillers (float32 elements) that still fit without growing
+  // memory, until nothing fits; the heap's free tail is then (almost) zero
+  const seq = [];
+  for (let step = 0; step < 8; step++) {
+    let lo = 0;
+    let hi = startBytes / 4;
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >> 1;
+      const pe = await fresh();
+      for (const n of seq) pe.alloc(n);
+      try {
+        pe.alloc(mid);
+      } catch { /* out of memory counts as growing */ }
+      if (pe.heapBytes === startBytes) lo = mid;
+      else hi = mid;
+    }
+    if (lo === 0) break;
+    seq.push(lo);
   }
-  const maxFill = lo;
-  assert.ok(maxFill > 1000, `calibration found ${maxFill}`);
+  assert.ok(seq[0] > 64 * 64, `calibration found ${seq}`);
+  /** A fresh instance whose heap has `free` bytes (plus a few) before it must grow. */
+  const filled = async (free) => {
+    const pe = await fresh();
+    const fill = seq.map((n, i) => pe.alloc(i === 0 ? n - free / 4 : n));
+    return { pe, release: () => fill.forEach((b) => b.free()) };
+  };
   const failures = [];
   let runs = 0;
   for (const [name, call] of Object.entries(CASES)) {
     const want = flat(call(base));
+    // the call's peak need: the smallest free tail at which it does not grow memory
+    let lo = 0;
+    let hi = 1 << 20;
+    while (hi - lo > 64) {
+      const mid = ((lo + hi) >> 1) & ~15;
+      const { pe } = await filled(mid);
+      const before = pe.heapBytes;
+      call(pe);
+      if (pe.heapBytes > before) lo = mid;
+      else hi = mid;
+    }
+    // fill levels from 0 to that need, close enough that growth lands on each allocation in turn
+    const step = Math.max(256, Math.ceil(hi / 96 / 16) * 16);
     let grew = 0;
-    // 64 fill levels 256 bytes apart: growth lands on each allocation of the call in turn
-    for (let k = 0; k < 64; k++) {
-      const pe = await fresh();
-      const filler = pe.alloc(maxFill - 64 * k);
+    for (let free = 0; free <= hi + step; free += step) {
+      const k = free;
+      const { pe, release } = await filled(free);
       const before = pe.heapBytes;
       let got;
       try {
         got = flat(call(pe));
       } catch (e) {
-        failures.push(`${name} at fill -${256 * k} B threw ${e.name}: ${e.message}`);
+        failures.push(`${name} at fill ${k} B free threw ${e.name}: ${e.message}`);
         break;
       }
       runs++;
       if (pe.heapBytes > before) grew++;
-      filler.free();
+      release();
       const i = got.findIndex((x, j) => !Object.is(x, want[j]));
       if (got.length !== want.length || i >= 0) {
-        failures.push(`${name} at fill -${256 * k} B: element ${i} is ${got[i]}, unfilled instance gives ${want[i]}`);
+        failures.push(`${name} at fill ${k} B free: element ${i} is ${got[i]}, unfilled instance gives ${want[i]}`);
         break;
       }
     }
