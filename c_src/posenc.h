@@ -470,6 +470,14 @@ int32_t posenc_attention_xl(POSENC_ATTENTION_ARGS, const float *u, const float *
 int32_t posenc_matmul(float *out, const float *a, const float *b, int32_t m, int32_t kdim,
                       int32_t n);
 
+/* ======================================================================================
+ * VALUES -- the JS API rejects non-finite array inputs (docs/errors.md); this is its scan.
+ * ====================================================================================== */
+
+/* *out = max |a[t]| over n floats (0 for n = 0), or +INFINITY when any element is NaN or
+ * infinite (one vectorised pass; the caller then looks for the element to name). */
+int32_t posenc_max_abs(float *out, const float *a, int32_t n);
+
 #ifdef __cplusplus
 }
 #endif

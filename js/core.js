@@ -296,6 +296,13 @@ export class Scope {
 
   /** Reject a non-finite element of a float32 heap array, naming it; record max |x|. */
   scan(name, ptr, length, mask = false) {
+    if (!mask && typeof this.core.exports.posenc_max_abs === 'function') {
+      // one vectorised C pass; the JS loop below runs only to name a bad element
+      this.slot ??= this.alloc(Float32Array, 1, false);
+      this.call('posenc_max_abs', this.slot, ptr, length);
+      const m = this.read(Float32Array, this.slot, 1)[0];
+      if (m !== Infinity) return (this.maxAbs[name] = m);
+    }
     this.maxAbs[name] = this.core.withView(Float32Array, ptr, length, (a) => {
       let m = 0;
       for (let i = 0; i < length; i++) {
@@ -336,9 +343,8 @@ export class Scope {
       ptr,
       take() {
         if (heap) return out;
-        const src = core.read(Type, ptr, length);
-        if (out === undefined) return src;
-        TA_SET.call(out, src);
+        if (out === undefined) return core.read(Type, ptr, length);
+        core.withView(Type, ptr, length, (src) => { TA_SET.call(out, src); });
         return out;
       },
     };
@@ -363,7 +369,7 @@ export class Scope {
     return {
       ptr,
       take() {
-        if (!r.heap) TA_SET.call(value, core.read(Type, ptr, length));
+        if (!r.heap) core.withView(Type, ptr, length, (src) => { TA_SET.call(value, src); });
         return value;
       },
     };
