@@ -351,7 +351,7 @@ export function ropeFamily(core) {
         const xf = xpos ? xposFactor(s, pos) : 1;
         const { inv, attentionScale } = frequencies(core, s, fn, f, axial ? Math.max(axial.height, axial.width) : seqLen, width);
         // |x1 cos - x2 sin| <= 2 max|x|, times the attention scale and the xPos factor
-        s.fits('x', 2 * maxX * attentionScale * xf, `2 · max|x| · attentionScale${xpos ? ' · xPos factor' : ''} = 2 · ${maxX} · ${attentionScale}${xpos ? ` · ${xf}` : ''}`, FLT_MAX_F32);
+        s.fits('x', 2 * maxX * Math.abs(attentionScale) * xf, `2 · max|x| · attentionScale${xpos ? ' · xPos factor' : ''} = 2 · ${maxX} · ${attentionScale}${xpos ? ` · ${xf}` : ''}`, FLT_MAX_F32);
         const slen = s.call('posenc_rope_scratch_size', width);
         const scratch = s.alloc(Float32Array, slen, false);
         const common = [length, heads, f.dim, f.rotaryDim, layout, order, inv, attentionScale];
