@@ -526,8 +526,7 @@ int32_t posenc_matmul(float *out, const float *a, const float *b, int32_t m, int
                       int32_t n);
 
 
-/* ======================================================================================
- * EXTRAPOLATION LAB (train.c): a tiny causal transformer trained from a seed
+/* =============================================================================== * EXTRAPOLATION LAB (train.c): a tiny causal transformer trained from a seed
  *
  *   Pre-norm, 1-4 layers, `heads` heads of width dim/heads (even), a ReLU MLP of `hidden`
  *   units, a vocabulary of POSENC_TRAIN_VOCAB tokens, AdamW with global-norm clipping, a
@@ -592,6 +591,14 @@ int32_t posenc_train_evaluate(void *arena, int32_t length, int32_t count, int32_
 int32_t posenc_train_attention(void *arena, int32_t length, int32_t layer, int32_t eval_seed,
                                const double *inv_freq, double attention_scale, float *weights,
                                int32_t *tokens);
+=======
+/* ======================================================================================
+ * VALUES -- the JS API rejects non-finite array inputs (docs/errors.md); this is its scan.
+ * ====================================================================================== */
+
+/* *out = max |a[t]| over n floats (0 for n = 0), or +INFINITY when any element is NaN or
+ * infinite (one vectorised pass; the caller then looks for the element to name). */
+int32_t posenc_max_abs(float *out, const float *a, int32_t n);
 
 #ifdef __cplusplus
 }

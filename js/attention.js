@@ -1,8 +1,8 @@
 // Attention family (SPEC.md sections 6-7): multi-head scaled dot-product attention with fused
 // positional biases, and selfAttention, one whole layer from context-free token vectors.
-import { PosencBuffer } from './core.js';
+import { arrayLike } from './core.js';
 import { PosencError, Status } from './errors.js';
-import { bool, choice, elements, fail, int, num, options, show } from './validate.js';
+import { allowOnly, bool, choice, elements, fail, int, num, options, show, snapshot } from './validate.js';
 import { parseRopeFrequencyOptions, ROPE_LAYOUT, ropeFreqsOnHeap } from './rope.js';
 import { callNamed, LOGIT_LIMIT } from './values.js';
 
@@ -12,15 +12,13 @@ export const ALIBI_FORM = { relative: 0, symmetric: 1, reference: 2 };
 const ENCODINGS = ['none', 'sinusoidal', 'learned', 'rope', 'alibi', 't5', 'xl', 'shaw'];
 const OFFSET_MAX = 2 ** 30;
 
-const isArrayLike = (x) => x instanceof Float32Array || x instanceof PosencBuffer;
+const isArrayLike = (x) => arrayLike(x)?.Type === Float32Array;
 
 /** Length of a Float32Array or float32 PosencBuffer, or a PosencError naming `name`. */
 function f32Length(fn, name, x, what) {
   if (x === undefined) throw new PosencError(Status.E_MISSING, `posenc.${fn}: ${name} is required (${what})`, name);
-  if (!isArrayLike(x) || (x instanceof PosencBuffer && x.type !== Float32Array)) {
-    throw fail(fn, name, Status.E_PARAM, what, x);
-  }
-  return x.length;
+  if (!isArrayLike(x)) throw fail(fn, name, Status.E_PARAM, what, x);
+  return arrayLike(x).length;
 }
 
 /** rows of a [rows][width] table given as a flat array: length must be a positive multiple. */
@@ -37,18 +35,19 @@ function parseBias(fn, bias, { heads, queries, keys, dim, dimV }) {
     const n = elements(fn, 'heads * queries * keys', heads, queries, keys);
     return { kind: 'none', rel: 0, ptrs: (s) => [s.in('bias', bias, Float32Array, n)], named: (x) => [{ name: 'bias', ptr: x[0], n, negInf: true }] };
   }
-  if (typeof bias !== 'object' || Array.isArray(bias)) {
+  if (typeof bias !== 'object' || Array.isArray(bias) || arrayLike(bias)) {
     throw fail(fn, 'bias', Status.E_PARAM, "a Float32Array [heads][queries][keys] or { type: 'alibi' | 't5' | 'shaw' | 'xl', ... }", bias);
   }
-  const type = bias.type;
+  const bias0 = snapshot(fn, bias, 'bias');
+  const type = bias0.type;
   switch (type) {
     case 'alibi': {
-      const b = options(fn, bias, ['type', 'form']);
+      const b = allowOnly(fn, bias0, ['type', 'form'], 'bias');
       const form = choice(fn, 'bias.form', b.form, ALIBI_FORM, 'relative');
       return { kind: 'alibi', rel: 0, ptrs: () => [form] };
     }
     case 't5': {
-      const b = options(fn, bias, ['type', 'weights', 'bidirectional', 'numBuckets', 'maxDistance']);
+      const b = allowOnly(fn, bias0, ['type', 'weights', 'bidirectional', 'numBuckets', 'maxDistance'], 'bias');
       const bidirectional = bool(fn, 'bias.bidirectional', b.bidirectional, true);
       const numBuckets = int(fn, 'bias.numBuckets', b.numBuckets, { min: bidirectional ? 4 : 2, max: 2 ** 20, def: 32 });
       const maxExact = (bidirectional ? numBuckets >> 1 : numBuckets) >> 1;
@@ -63,7 +62,7 @@ function parseBias(fn, bias, { heads, queries, keys, dim, dimV }) {
       };
     }
     case 'shaw': {
-      const b = options(fn, bias, ['type', 'aK', 'aV', 'maxRelative']);
+      const b = allowOnly(fn, bias0, ['type', 'aK', 'aV', 'maxRelative'], 'bias');
       const k = int(fn, 'bias.maxRelative', b.maxRelative, { min: 1, max: 2 ** 26 });
       const nk = elements(fn, '(2 * maxRelative + 1) * dim', 2 * k + 1, dim);
       const nv = elements(fn, '(2 * maxRelative + 1) * dimV', 2 * k + 1, dimV);
@@ -75,7 +74,7 @@ function parseBias(fn, bias, { heads, queries, keys, dim, dimV }) {
       };
     }
     case 'xl': {
-      const b = options(fn, bias, ['type', 'u', 'v', 'r']);
+      const b = allowOnly(fn, bias0, ['type', 'u', 'v', 'r'], 'bias');
       const hd = elements(fn, 'heads * dim', heads, dim);
       const rows = rowsOf(fn, 'bias.r', b.r, hd, `a Float32Array [rRows][heads][dim] (a positive multiple of ${hd} long)`);
       return {
@@ -104,7 +103,7 @@ export function attentionFamily(core) {
   function attendPtrs(s, { qp, kp, vp, queries, keys, heads, kvHeads = heads, dim, dimV, scale, mask, offset, bias, outPtr, weightsPtr, names = ['q', 'k', 'v'] }) {
     const sz = s.alloc(Int32Array, 1);
     s.call('posenc_attention_gqa_scratch_size', sz, queries, keys, heads, kvHeads, dim, dimV, BIAS_KIND[bias.kind], bias.rel);
-    const floats = core.view(Int32Array, sz, 1)[0];
+    const floats = s.read(Int32Array, sz, 1)[0];
     const scratch = s.alloc(Float32Array, floats, false);
     const extra = bias.ptrs(s);
     const [nq, nk, nv] = names;
@@ -200,21 +199,20 @@ export function attentionFamily(core) {
         const wv = s.in('wv', o.wv, Float32Array, nwkv);
         // Additive absolute encodings join the input before the projections (x_p + PE[p]).
         if (enc.type === 'sinusoidal' || enc.type === 'learned') {
-          // never add into the caller's tokens (a PosencBuffer is used in place)
+          // never add into the caller's tokens (a PosencBuffer is used in place); every
+          // allocation comes before the views (s.with refuses to allocate while one lives)
           const copy = s.alloc(Float32Array, nx, false);
-          core.view(Float32Array, copy, nx).set(core.view(Float32Array, xp, nx));
-          xp = copy;
-          const x = core.view(Float32Array, xp, nx);
-          let pe;
+          let pp;
           if (enc.type === 'sinusoidal') {
-            const pp = s.alloc(Float32Array, nx, false);
+            pp = s.alloc(Float32Array, nx, false);
             s.call('posenc_sinusoidal_fill', pp, T, dModel, enc.base, 0, 0, 0, enc.offset);
-            pe = core.view(Float32Array, pp, nx);
           } else {
-            const tp = s.in('encoding.table', enc.table, Float32Array, enc.tableRows * dModel);
-            pe = core.view(Float32Array, tp + enc.offset * dModel * 4, nx);
+            pp = s.in('encoding.table', enc.table, Float32Array, enc.tableRows * dModel) + enc.offset * dModel * 4;
           }
-          for (let i = 0; i < nx; i++) x[i] += pe[i];
+          s.with(Float32Array, copy, nx, (x) => s.with(Float32Array, xp, nx, (tok) => s.with(Float32Array, pp, nx, (pe) => {
+            for (let i = 0; i < nx; i++) x[i] = tok[i] + pe[i];
+          })));
+          xp = copy;
         }
         const qp = s.alloc(Float32Array, nx, false);
         const kp = s.alloc(Float32Array, nkv, false);
@@ -233,12 +231,12 @@ export function attentionFamily(core) {
           mask: causal ? ALIGN['top-left'] : 0, offset: 0, bias, outPtr, weightsPtr: wPtr,
           names: ['q (tokens · wq)', 'k (tokens · wk)', 'v (tokens · wv)'],
         });
-        const output = core.view(Float32Array, outPtr, nx).slice();
+        const output = s.read(Float32Array, outPtr, nx);
         const pooled = new Float32Array(dModel);
         const acc = new Float64Array(dModel);
         for (let t = 0; t < T; t++) for (let c = 0; c < dModel; c++) acc[c] += output[t * dModel + c];
         for (let c = 0; c < dModel; c++) pooled[c] = acc[c] / T;
-        return { output, weights: returnWeights ? core.view(Float32Array, wPtr, nWeights).slice() : null, pooled };
+        return { output, weights: returnWeights ? s.read(Float32Array, wPtr, nWeights) : null, pooled };
       });
     },
   };
@@ -274,20 +272,21 @@ function attentionRule(m, arrays, { keys, dim, scale, kind }) {
 /** selfAttention's encoding option -> a plan of what to add, rotate or bias. */
 function parseEncoding(fn, encoding, { T, dModel, heads, dHead, causal }) {
   if (encoding === undefined) return { type: 'none' };
-  if (encoding === null || typeof encoding !== 'object' || Array.isArray(encoding)) {
+  if (encoding === null || typeof encoding !== 'object' || Array.isArray(encoding) || arrayLike(encoding)) {
     throw fail(fn, 'encoding', Status.E_PARAM, `an object { type: ${ENCODINGS.map((e) => `'${e}'`).join(' | ')}, ... }`, encoding);
   }
-  const type = encoding.type ?? 'none';
+  const enc0 = snapshot(fn, encoding, 'encoding');
+  const type = enc0.type ?? 'none';
   if (!ENCODINGS.includes(type)) {
     throw fail(fn, 'encoding.type', Status.E_ENUM, `one of ${ENCODINGS.map((e) => `'${e}'`).join(', ')}`, type);
   }
   const name = (k) => `encoding.${k}`;
   switch (type) {
     case 'none':
-      options(fn, encoding, ['type']);
+      allowOnly(fn, enc0, ['type'], 'encoding');
       return { type };
     case 'sinusoidal': {
-      const e = options(fn, encoding, ['type', 'base', 'offset']);
+      const e = allowOnly(fn, enc0, ['type', 'base', 'offset'], 'encoding');
       if (dModel % 2) throw fail(fn, 'dModel', Status.E_ODD, "even for encoding 'sinusoidal'", dModel);
       return {
         type,
@@ -296,14 +295,14 @@ function parseEncoding(fn, encoding, { T, dModel, heads, dHead, causal }) {
       };
     }
     case 'learned': {
-      const e = options(fn, encoding, ['type', 'table', 'offset']);
+      const e = allowOnly(fn, enc0, ['type', 'table', 'offset'], 'encoding');
       const rows = rowsOf(fn, name('table'), e.table, dModel, `a Float32Array [rows >= length][dModel] (a positive multiple of ${dModel} long)`);
       const offset = int(fn, name('offset'), e.offset, { min: 0, max: Math.max(0, rows - T), def: 0 });
       if (rows < T + offset) throw fail(fn, name('table'), Status.E_RANGE, `at least ${T + offset} rows of ${dModel} (length + offset)`, e.table);
       return { type, table: e.table, tableRows: rows, offset };
     }
     case 'rope': {
-      const e = options(fn, encoding, ['type', 'base', 'offset', 'layout', 'rotaryDim', 'scaling']);
+      const e = allowOnly(fn, enc0, ['type', 'base', 'offset', 'layout', 'rotaryDim', 'scaling'], 'encoding');
       if (dHead % 2) throw fail(fn, 'dModel / heads', Status.E_ODD, "even for encoding 'rope'", dHead);
       // the same frequency options (and checks) as applyRope, named under encoding.*
       const freq = parseRopeFrequencyOptions(fn, e, dHead, 'encoding.');
@@ -312,12 +311,12 @@ function parseEncoding(fn, encoding, { T, dModel, heads, dHead, causal }) {
       return { type, rotate: (s, core, qp, kp, kvHeads) => ropeRotate(fn, s, core, { qp, kp, T, heads, kvHeads, dHead, freq, offset, layout }) };
     }
     case 'alibi': {
-      const e = options(fn, encoding, ['type', 'form']);
+      const e = allowOnly(fn, enc0, ['type', 'form'], 'encoding');
       const form = choice(fn, name('form'), e.form, ALIBI_FORM, causal ? 'relative' : 'symmetric');
       return { type, bias: () => ({ kind: 'alibi', rel: 0, ptrs: () => [form] }) };
     }
     case 't5': {
-      const e = options(fn, encoding, ['type', 'weights', 'bidirectional', 'numBuckets', 'maxDistance']);
+      const e = allowOnly(fn, enc0, ['type', 'weights', 'bidirectional', 'numBuckets', 'maxDistance'], 'encoding');
       const bidirectional = bool(fn, name('bidirectional'), e.bidirectional, !causal);
       const numBuckets = int(fn, name('numBuckets'), e.numBuckets, { min: bidirectional ? 4 : 2, max: 2 ** 20, def: 32 });
       const maxExact = (bidirectional ? numBuckets >> 1 : numBuckets) >> 1;
@@ -332,7 +331,7 @@ function parseEncoding(fn, encoding, { T, dModel, heads, dHead, causal }) {
       };
     }
     case 'shaw': {
-      const e = options(fn, encoding, ['type', 'aK', 'aV', 'maxRelative']);
+      const e = allowOnly(fn, enc0, ['type', 'aK', 'aV', 'maxRelative'], 'encoding');
       const k = int(fn, name('maxRelative'), e.maxRelative, { min: 1, max: 2 ** 26 });
       const n = elements(fn, '(2 * maxRelative + 1) * dHead', 2 * k + 1, dHead);
       return {
@@ -341,7 +340,7 @@ function parseEncoding(fn, encoding, { T, dModel, heads, dHead, causal }) {
       };
     }
     case 'xl': {
-      const e = options(fn, encoding, ['type', 'u', 'v', 'wr']);
+      const e = allowOnly(fn, enc0, ['type', 'u', 'v', 'wr'], 'encoding');
       if (dModel % 2) throw fail(fn, 'dModel', Status.E_ODD, "even for encoding 'xl'", dModel);
       const nw = elements(fn, 'dModel * dModel', dModel, dModel);
       return {
@@ -352,10 +351,11 @@ function parseEncoding(fn, encoding, { T, dModel, heads, dHead, causal }) {
           const rows = causal ? T : 2 * T - 1;
           const rp = s.alloc(Float32Array, rows * dModel, false);
           s.call('posenc_sinusoidal_fill', rp, rows, dModel, 10000, 1, 0, 0, T - rows); // ascending
-          const asc = core.view(Float32Array, rp, rows * dModel);
-          const desc = new Float32Array(rows * dModel);
-          for (let c = 0; c < rows; c++) desc.set(asc.subarray((rows - 1 - c) * dModel, (rows - c) * dModel), c * dModel);
-          asc.set(desc);
+          s.with(Float32Array, rp, rows * dModel, (asc) => {
+            const desc = new Float32Array(rows * dModel);
+            for (let c = 0; c < rows; c++) desc.set(asc.subarray((rows - 1 - c) * dModel, (rows - c) * dModel), c * dModel);
+            asc.set(desc);
+          });
           const wr = s.in(name('wr'), e.wr, Float32Array, nw);
           const rk = s.alloc(Float32Array, rows * dModel, false);
           matmulNamed(s, core, rk, rp, wr, rows, dModel, dModel, 'R (XL sinusoid)', name('wr'));

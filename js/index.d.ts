@@ -443,3 +443,30 @@ export interface KvCacheApi {
   kvCache(opts: KvCacheOptions): KvCache;
 }
 export interface Posenc extends KvCacheApi {}
+// ---- robust: the API functions as named exports (js/index.js). Each calls the instance the
+// most recent init() resolved to; before any init() has resolved it throws a PosencError
+// (E_MISSING) saying to await init(). See docs/errors.md.
+export declare const alloc: Posenc['alloc'];
+export declare const sinusoidal: Posenc['sinusoidal'];
+export declare const sinusoidalFrequencies: Posenc['sinusoidalFrequencies'];
+export declare const sinusoidal2d: Posenc['sinusoidal2d'];
+export declare const similarity: Posenc['similarity'];
+export declare const ropeFrequencies: Posenc['ropeFrequencies'];
+export declare const ropeCache: Posenc['ropeCache'];
+export declare const applyRope: Posenc['applyRope'];
+export declare const ropeDecay: Posenc['ropeDecay'];
+export declare const alibiSlopes: Posenc['alibiSlopes'];
+export declare const alibiBias: Posenc['alibiBias'];
+export declare const t5Buckets: Posenc['t5Buckets'];
+export declare const t5Bias: Posenc['t5Bias'];
+export declare const shawIndices: Posenc['shawIndices'];
+export declare const xlPositions: Posenc['xlPositions'];
+export declare const relShift: Posenc['relShift'];
+export declare const xlScores: Posenc['xlScores'];
+export declare const learnedInit: Posenc['learnedInit'];
+export declare const gather: Posenc['gather'];
+export declare const addTo: Posenc['addTo'];
+export declare const concat: Posenc['concat'];
+export declare const attention: Posenc['attention'];
+export declare const matmul: Posenc['matmul'];
+export declare const selfAttention: Posenc['selfAttention'];

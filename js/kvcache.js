@@ -142,7 +142,7 @@ class KvCache {
       // frequencies once, as applyRope makes them; an absent dynamic/longrope seqLen is the capacity
       this.#rope = core.run('kvCache', (s) => {
         const r = ropeFreqsOnHeap(core, s, 'kvCache', cfg.enc.freq, capacity);
-        return { inv: core.view(Float64Array, r.inv, r.n).slice(), scale: r.attentionScale };
+        return { inv: core.read(Float64Array, r.inv, r.n), scale: r.attentionScale };
       });
     }
   }
@@ -157,14 +157,14 @@ class KvCache {
     const own = (bytes) => {
       const p = core.malloc(fn, bytes);
       owned.push(p);
-      new Uint8Array(core.exports.memory.buffer, p, bytes).fill(0);
+      core.withView(Uint8Array, p, bytes, (v) => { v.fill(0); });
       return p;
     };
     try {
       const sizes = core.run(fn, (s) => {
         const sz = s.alloc(Int32Array, 2);
         s.call('posenc_kvcache_size', sz, sz + 4, kvHeads, dim, dimV, capacity);
-        return Array.from(core.view(Int32Array, sz, 2));
+        return Array.from(core.read(Int32Array, sz, 2));
       });
       const kc = own(sizes[0] * 4);
       const vc = own(sizes[1] * 4);
@@ -174,12 +174,12 @@ class KvCache {
       if (enc.type === 'rope') {
         const f = this.#rope;
         inv = own(f.inv.length * 8);
-        core.view(Float64Array, inv, f.inv.length).set(f.inv);
+        core.withView(Float64Array, inv, f.inv.length, (v) => { v.set(f.inv); });
         ropeScale = f.scale;
       }
       const tables = (enc.tables ?? []).map((t) => {
         const p = own(t.length * 4);
-        core.view(Float32Array, p, t.length).set(t);
+        core.withView(Float32Array, p, t.length, (v) => { v.set(t); });
         return p;
       });
       this.#ptrs = { kc, vc, state, inv, ropeScale, tables, owned };
@@ -235,7 +235,7 @@ class KvCache {
       if (enc.type === 'rope') {
         if (k instanceof PosencBuffer) { // never rotate the caller's buffer in place
           const copy = s.alloc(Float32Array, nk, false);
-          this.#core.view(Float32Array, copy, nk).set(this.#core.view(Float32Array, kp, nk));
+          this.#core.withView(Float32Array, copy, nk, (dst) => { dst.set(this.#core.read(Float32Array, kp, nk)); });
           kp = copy;
         }
         this.#rotate(s, kp, n, kvHeads, this.#length);
@@ -266,20 +266,20 @@ class KvCache {
       let qp = s.in('q', q, Float32Array, nq);
       if (enc.type === 'rope') {
         const copy = s.alloc(Float32Array, nq, false);
-        core.view(Float32Array, copy, nq).set(core.view(Float32Array, qp, nq));
+        core.withView(Float32Array, copy, nq, (dst) => { dst.set(core.read(Float32Array, qp, nq)); });
         qp = copy;
         this.#rotate(s, qp, n, heads, L - n);
       }
       const out = s.out('out', o.out, Float32Array, n * heads * dimV);
       const sz = s.alloc(Int32Array, 1);
       s.call('posenc_kvcache_scratch_size', sz, n, L, heads, kvHeads, dim, dimV, BIAS_KIND[enc.kind], enc.rel);
-      const floats = core.view(Int32Array, sz, 1)[0];
+      const floats = core.read(Int32Array, sz, 1)[0];
       const scratch = s.alloc(Float32Array, floats, false);
       let extra = [];
       if (enc.kind === 'alibi') extra = [enc.form];
       if (enc.kind === 't5') extra = [p.tables[0], ...enc.params];
       if (enc.kind === 'shaw') extra = [p.tables[0], p.tables[1], ...enc.params];
-      const state = core.view(Float32Array, p.state, 2);
+      const state = core.read(Float32Array, p.state, 2);
       const mk = state[0], mv = state[1];
       callNamed(s, core, CNAME[enc.kind], [out.ptr, qp, p.kc, p.vc, p.state, capacity, L, n, heads, kvHeads, dim, dimV, scale, window, scratch, floats, ...extra],
         [{ name: enc.type === 'rope' ? 'q (rotated)' : 'q', ptr: qp, n: nq }],

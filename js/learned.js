@@ -1,15 +1,17 @@
 // Learned absolute position tables (SPEC.md section 2): deterministic initialisation, gather
 // with an explicit out-of-range policy, add in place, concatenate. Tables are [rows][dim].
-import { PosencBuffer } from './core.js';
+import { arrayLike } from './core.js';
 import { Status } from './errors.js';
-import { bool, choice, elements, fail, int, MAX_INT32, num, options } from './validate.js';
+import { bool, choice, elements, fail, int, list, MAX_INT32, num, options } from './validate.js';
+
+const FLT_MAX = 3.4028234663852886e38;
 
 export const OUT_OF_RANGE = { error: 0, clamp: 1, zero: 2 };
 
 /** Rows of `table` ([rows][dim]): given, or its length / dim. */
 function tableRows(fn, table, rows, dim) {
   if (rows !== undefined) return int(fn, 'rows', rows);
-  const len = table?.length;
+  const len = arrayLike(table)?.length;
   if (!Number.isInteger(len) || len < dim || len % dim) {
     throw fail(fn, 'table', Status.E_SIZE, `a Float32Array or posenc buffer of rows * dim elements (dim = ${dim}), or pass rows`, table);
   }
@@ -40,7 +42,7 @@ export function learnedFamily(core) {
       const dim = int(fn, 'dim', o.dim);
       const rows = tableRows(fn, table, o.rows, dim);
       const mode = choice(fn, 'outOfRange', o.outOfRange, OUT_OF_RANGE, 'error');
-      let positions = o.positions;
+      let positions = list(fn, 'positions', o.positions);
       if (Array.isArray(positions)) {
         positions.forEach((p, c) => int(fn, `positions[${c}]`, p, { min: -MAX_INT32 - 1, max: MAX_INT32 }));
         positions = Int32Array.from(positions);
@@ -48,24 +50,25 @@ export function learnedFamily(core) {
       if (positions === undefined) {
         throw fail(fn, 'positions', Status.E_MISSING, 'given (an Int32Array of row indices)');
       }
-      if (!(positions instanceof Int32Array) && !(positions instanceof PosencBuffer && positions.type === Int32Array)) {
+      if (arrayLike(positions)?.Type !== Int32Array) {
         throw fail(fn, 'positions', Status.E_PARAM, 'an Int32Array, an int32 posenc buffer or an array of integers', positions);
       }
-      const count = int(fn, 'positions.length', positions.length, { min: 1 });
+      const count = int(fn, 'positions.length', arrayLike(positions).length, { min: 1 });
       const nt = elements(fn, 'rows * dim', rows, dim);
       const n = elements(fn, 'positions.length * dim', count, dim);
-      if (mode === OUT_OF_RANGE.error) {
-        const pv = positions instanceof PosencBuffer ? positions.array : positions;
-        for (let c = 0; c < count; c++) {
-          if (pv[c] < 0 || pv[c] >= rows) {
-            throw fail(fn, `positions[${c}]`, Status.E_RANGE,
-              `in [0, ${rows - 1}] (the table has ${rows} rows; outOfRange: 'clamp' or 'zero' allow it)`, pv[c]);
-          }
-        }
-      }
       return core.run(fn, (s) => {
-        const t = s.in('table', table, Float32Array, nt);
+        const t = s.in('table', table, Float32Array, nt, { finite: 'all' });
         const p = s.in('positions', positions, Int32Array, count);
+        if (mode === OUT_OF_RANGE.error) {
+          s.with(Int32Array, p, count, (pv) => {
+            for (let c = 0; c < count; c++) {
+              if (pv[c] < 0 || pv[c] >= rows) {
+                throw fail(fn, `positions[${c}]`, Status.E_RANGE,
+                  `in [0, ${rows - 1}] (the table has ${rows} rows; outOfRange: 'clamp' or 'zero' allow it)`, pv[c]);
+              }
+            }
+          });
+        }
         const out = s.out('out', o.out, Float32Array, n);
         s.call('posenc_learned_gather', out.ptr, t, rows, dim, p, count, mode);
         return out.take();
@@ -84,8 +87,9 @@ export function learnedFamily(core) {
       const n = elements(fn, 'length * dim', length, dim);
       const nt = elements(fn, 'rows * dim', rows, dim);
       return core.run(fn, (s) => {
-        const xi = s.inout('x', x, Float32Array, n);
-        const t = s.in('table', table, Float32Array, nt);
+        const xi = s.inout('x', x, Float32Array, n, { finite: 'all' });
+        const t = s.in('table', table, Float32Array, nt, { finite: 'all' });
+        s.fits('x, table', s.maxAbs.x + s.maxAbs.table, `max|x| + max|table| = ${s.maxAbs.x} + ${s.maxAbs.table}`, FLT_MAX);
         s.call('posenc_learned_add', xi.ptr, t, rows, length, dim, offset);
         return xi.take();
       });
@@ -105,8 +109,8 @@ export function learnedFamily(core) {
       const nt = elements(fn, 'rows * dimP', rows, dimP);
       const n = elements(fn, 'length * (dimX + dimP)', length, dimX + dimP);
       return core.run(fn, (s) => {
-        const xi = s.in('x', x, Float32Array, nx);
-        const t = s.in('table', table, Float32Array, nt);
+        const xi = s.in('x', x, Float32Array, nx, { finite: 'all' });
+        const t = s.in('table', table, Float32Array, nt, { finite: 'all' });
         const out = s.out('out', o.out, Float32Array, n);
         s.call('posenc_learned_concat', out.ptr, xi, t, rows, length, dimX, dimP, offset);
         return out.take();

@@ -1,4 +1,5 @@
 import { PosencError, Status } from './errors.js';
+import { show } from './validate.js';
 
 // Finds, compiles and instantiates the wasm core. Picks the SIMD128 build when the engine
 // validates SIMD, else the scalar build; both come from the same C sources.
@@ -32,7 +33,7 @@ async function bytesFromUrl(url) {
     return readFile(url);
   }
   const res = await fetch(url);
-  if (!res.ok) throw new Error(`posenc: could not fetch ${url} (HTTP ${res.status})`);
+  if (!res.ok) throw new Error(`HTTP ${res.status}`);
   return res.arrayBuffer();
 }
 
@@ -54,31 +55,84 @@ function importsFor(module) {
   return imports;
 }
 
+/** A loading failure as a PosencError naming the wasm option. */
+function loadError(what, e) {
+  if (e instanceof PosencError) return e;
+  let why;
+  try {
+    why = e instanceof Error ? `${e.name}: ${e.message}` : show(e);
+  } catch {
+    why = 'an exception';
+  }
+  return new PosencError(Status.E_PARAM, `posenc.init: wasm ${what} (${why})`, 'wasm');
+}
+
+// The exports js/core.js needs before any family function runs; a module without them is not
+// a posenc core (Core.call names any other missing export when it is first called).
+const CORE_EXPORTS = ['malloc', 'free', 'posenc_status_string', 'posenc_build_flags', 'posenc_heap_in_use'];
+
 /**
  * @param {{ simd?: boolean | 'auto', wasm?: BufferSource | WebAssembly.Module | URL | string }} opts
+ *   an options snapshot (see validate.js snapshot): read once, own properties only
  * @returns {Promise<WebAssembly.Instance>}
  */
 export async function instantiate(opts = {}) {
   const want = opts.simd ?? 'auto';
   if (want !== 'auto' && want !== true && want !== false) {
-    throw new PosencError(Status.E_PARAM, `posenc.init: simd must be 'auto', true or false (got ${String(want)})`, 'simd');
+    throw new PosencError(Status.E_PARAM, `posenc.init: simd must be 'auto', true or false (got ${show(want)})`, 'simd');
   }
   let module;
   let source = opts.wasm;
-  if (source === undefined) {
+  const given = source !== undefined;
+  if (!given) {
     const useSimd = want === 'auto' ? simdSupported() : want;
     if (useSimd && !simdSupported()) {
       throw new PosencError(Status.E_PARAM, 'posenc.init: simd must be false or \'auto\' here: this engine has no WebAssembly SIMD (got true)', 'simd');
     }
     source = useSimd ? simdUrl() : scalarUrl();
   }
-  if (typeof source === 'string') source = new URL(source, isNode ? `file://${process.cwd()}/` : globalThis.location?.href);
-  if (source instanceof WebAssembly.Module) module = source;
-  else if (source instanceof URL) module = await WebAssembly.compile(await bytesFromUrl(source));
-  else if (ArrayBuffer.isView(source) || source instanceof ArrayBuffer) module = await WebAssembly.compile(source);
-  else throw new PosencError(Status.E_PARAM, 'posenc.init: wasm must be a BufferSource, a WebAssembly.Module, a URL or a URL string', 'wasm');
-  const instance = await WebAssembly.instantiate(module, importsFor(module));
-  // Reactor modules run their static constructors from _initialize.
-  if (typeof instance.exports._initialize === 'function') instance.exports._initialize();
+  try {
+    if (typeof source === 'string') source = new URL(source, isNode ? `file://${process.cwd()}/` : globalThis.location?.href);
+  } catch (e) {
+    throw loadError(`must be a valid URL string (got ${show(source)})`, e);
+  }
+  const bytes = ArrayBuffer.isView(source) || source instanceof ArrayBuffer;
+  if (source instanceof WebAssembly.Module) {
+    module = source;
+  } else if (source instanceof URL || bytes) {
+    let data = source;
+    if (!bytes) {
+      try {
+        data = await bytesFromUrl(source);
+      } catch (e) {
+        throw loadError(`could not be read from ${source}${given ? '' : ' (the default location; pass { wasm } to give the file, URL or bytes)'}`, e);
+      }
+    }
+    try {
+      module = await WebAssembly.compile(data);
+    } catch (e) {
+      throw loadError(`is not a valid WebAssembly module${given ? '' : ` (${source})`}`, e);
+    }
+  } else {
+    throw new PosencError(Status.E_PARAM, `posenc.init: wasm must be a BufferSource, a WebAssembly.Module, a URL or a URL string (got ${show(source)})`, 'wasm');
+  }
+  let instance;
+  try {
+    instance = await WebAssembly.instantiate(module, importsFor(module));
+  } catch (e) {
+    throw loadError('could not be instantiated: it is not a posenc core', e);
+  }
+  const ex = instance.exports;
+  const missing = CORE_EXPORTS.filter((k) => typeof ex[k] !== 'function');
+  if (!(ex.memory instanceof WebAssembly.Memory)) missing.unshift('memory');
+  if (missing.length) {
+    throw new PosencError(Status.E_PARAM, `posenc.init: wasm is not a posenc core (it does not export ${missing.join(', ')})`, 'wasm');
+  }
+  try {
+    // Reactor modules run their static constructors from _initialize.
+    if (typeof ex._initialize === 'function') ex._initialize();
+  } catch (e) {
+    throw loadError('failed to start (_initialize trapped)', e);
+  }
   return instance;
 }

@@ -2,7 +2,6 @@
 // indices, Transformer-XL (R, rel-shift, four-term score). Bias matrices are Float32Array
 // [heads][queries][keys] with masked entries -Infinity; index maps are Int32Array [queries][keys].
 // Query i sits at position i + offset, key j at j: rp = j - (i + offset).
-import { PosencBuffer } from './core.js';
 import { Status } from './errors.js';
 import { bool, choice, elements, fail, int, MAX_INT32, num, options } from './validate.js';
 import { callNamed, LOGIT_LIMIT } from './values.js';
@@ -81,13 +80,7 @@ export function relativeFamily(core) {
       const n = elements(fn, 'heads * queries * keys', heads, queries, keys);
       const nw = elements(fn, 'numBuckets * heads', b.numBuckets, heads);
       return core.run(fn, (s) => {
-        const w = s.in('weights', o.weights, Float32Array, nw);
-        const wv = core.view(Float32Array, w, nw);
-        for (let t = 0; t < nw; t++) {
-          if (!Number.isFinite(wv[t])) {
-            throw fail(fn, `weights[${t}]`, Status.E_PARAM, 'finite', wv[t]);
-          }
-        }
+        const w = s.in('weights', o.weights, Float32Array, nw, { finite: 'all' });
         const out = s.out('out', o.out, Float32Array, n);
         s.call('posenc_t5_bias', out.ptr, w, heads, queries, keys, b.bidirectional, b.numBuckets, b.maxDistance, b.offset);
         return out.take();
@@ -148,9 +141,9 @@ export function relativeFamily(core) {
       }
       const n = elements(fn, 'queries * keys', queries, keys);
       return core.run(fn, (s) => {
-        const x = s.in('scores', scores, Float32Array, n);
-        const inPlace = o.out !== undefined && o.out === scores && scores instanceof PosencBuffer;
-        const out = inPlace ? { ptr: x, take: () => scores } : s.out('out', o.out, Float32Array, n);
+        const x = s.in('scores', scores, Float32Array, n, { finite: 'all' });
+        // out may be scores itself (documented in place; C supports it), never a partial overlap
+        const out = s.out('out', o.out, Float32Array, n, { same: 'scores' });
         s.call('posenc_xl_rel_shift', out.ptr, x, queries, memory);
         return out.take();
       });

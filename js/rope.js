@@ -4,9 +4,9 @@
 //
 // Frequencies are float64 and angles are never formed in float32 (HF does both in float32);
 // see c_src/rope.c for why posenc follows the mathematics there.
-import { PosencBuffer } from './core.js';
+import { arrayLike } from './core.js';
 import { PosencError, Status } from './errors.js';
-import { bool, choice, elements, fail, int, num, options } from './validate.js';
+import { allowOnly, bool, choice, elements, fail, int, list, num, options, snapshot, TA_SET, typedArray } from './validate.js';
 
 export const ROPE_LAYOUT = { half: 1, interleaved: 0 };
 export const ROPE_ORDER = { thd: 0, htd: 1 };
@@ -38,15 +38,32 @@ const MAX_ROTARY_NO_CACHE = 2 ** 22;
 // that float32 overflows (c_src/rope.c, posenc_rope_apply_xpos).
 const XPOS_MAX_SPAN = 80 / Math.log(3.5);
 
-/** Validate a scaling object into plain values (NaN = not given); lists stay JS arrays.
- * `prefix` names where the options sit in the caller's argument (selfAttention: 'encoding.'). */
-function parseScaling(fn, scaling, rotaryDim, prefix = '') {
-  if (scaling === undefined || scaling === null) return { type: 0, name: 'default' };
+/** The caller's scaling object read once (snapshot; factor lists copied), or null for none. */
+function snapScaling(fn, scaling, prefix = '') {
+  if (scaling === undefined || scaling === null) return null;
+  const sc = snapshot(fn, scaling, `${prefix}scaling`);
+  for (const k of ['shortFactor', 'longFactor']) {
+    const l = list(fn, `${prefix}scaling.${k}`, sc[k]);
+    const ta = typedArray(l);
+    if (ta && (ta.Type === Float64Array || ta.Type === Float32Array) && !ta.detached) {
+      sc[k] = new Float64Array(ta.length);
+      TA_SET.call(sc[k], l);
+    } else {
+      sc[k] = l;
+    }
+  }
+  return sc;
+}
+
+/** Validate a scaling snapshot (snapScaling) into plain values (NaN = not given); lists are
+ * JS-owned copies. `prefix` names where the options sit in the caller's argument
+ * (selfAttention: 'encoding.'). Runs no caller code. */
+function parseScaling(fn, snap, rotaryDim, prefix = '') {
+  if (snap === null) return { type: 0, name: 'default' };
   const key = (k) => `${prefix}scaling.${k}`;
-  if (typeof scaling !== 'object' || Array.isArray(scaling)) throw fail(fn, `${prefix}scaling`, Status.E_PARAM, 'an object with a type', scaling);
-  const name = scaling.type ?? 'default';
+  const name = snap.type ?? 'default';
   const type = choice(fn, key('type'), name, SCALING_TYPE);
-  const sc = options(`${fn}: ${prefix}scaling`, scaling, ['type', ...SCALING_KEYS[name]]);
+  const sc = allowOnly(fn, snap, ['type', ...SCALING_KEYS[name]], `${prefix}scaling`);
   const need = (k, o) => {
     if (sc[k] === undefined) {
       throw new PosencError(Status.E_MISSING, `posenc.${fn}: ${key(k)} is required for scaling type '${name}'`, key(k));
@@ -87,11 +104,11 @@ function parseScaling(fn, scaling, rotaryDim, prefix = '') {
         if (sc[k] === undefined) {
           throw new PosencError(Status.E_MISSING, `posenc.${fn}: ${key(k)} is required for scaling type 'longrope' (${rotaryDim / 2} positive numbers, one per pair)`, key(k));
         }
-        const list = sc[k];
-        const ok = (Array.isArray(list) || list instanceof Float64Array || list instanceof Float32Array) &&
-          list.length === rotaryDim / 2 && Array.prototype.every.call(list, (x) => typeof x === 'number' && Number.isFinite(x) && x > 0);
-        if (!ok) throw fail(fn, key(k), Status.E_PARAM, `an array of rotaryDim/2 = ${rotaryDim / 2} positive finite numbers`, list);
-        v[k] = list;
+        const l = sc[k];
+        const ok = (Array.isArray(l) || l instanceof Float64Array) &&
+          l.length === rotaryDim / 2 && Array.prototype.every.call(l, (x) => typeof x === 'number' && Number.isFinite(x) && x > 0);
+        if (!ok) throw fail(fn, key(k), Status.E_PARAM, `an array of rotaryDim/2 = ${rotaryDim / 2} positive finite numbers`, l);
+        v[k] = l;
       }
       break;
     }
@@ -114,7 +131,7 @@ function parseFreqOptions(fn, o, { needDim = true } = {}) {
   if (dim !== undefined && dim % 2) throw fail(fn, 'dim', Status.E_ODD, 'even (RoPE rotates pairs)', dim);
   if (rotaryDim % 2) throw fail(fn, 'rotaryDim', Status.E_ODD, 'even (RoPE rotates pairs)', rotaryDim);
   const base = num(fn, 'base', o.base, { gt: 1, def: 10000 });
-  return { dim, rotaryDim, base, scaling: o.scaling };
+  return { dim, rotaryDim, base, scaling: snapScaling(fn, o.scaling) };
 }
 
 /**
@@ -127,7 +144,8 @@ export function parseRopeFrequencyOptions(fn, o, dim, prefix) {
   const rotaryDim = int(fn, `${prefix}rotaryDim`, o.rotaryDim, { min: 2, max: dim, def: dim });
   if (rotaryDim % 2) throw fail(fn, `${prefix}rotaryDim`, Status.E_ODD, 'even (RoPE rotates pairs)', rotaryDim);
   const base = num(fn, `${prefix}base`, o.base, { gt: 1, def: 10000 });
-  return { dim, rotaryDim, base, scaling: o.scaling, prefix, parsed: parseScaling(fn, o.scaling, rotaryDim, prefix) };
+  const scaling = snapScaling(fn, o.scaling, prefix);
+  return { dim, rotaryDim, base, scaling, prefix, parsed: parseScaling(fn, scaling, rotaryDim, prefix) };
 }
 
 /**
@@ -142,23 +160,21 @@ export function ropeFreqsOnHeap(core, s, fn, f, seqLen) {
 /** Heap copy of a parsed scaling (0 for the default); `seqLen` fills an absent one. */
 function scalingPtr(core, s, v, seqLen) {
   if (v.type === 0) return 0;
-  const listPtr = (list) => {
-    if (!list) return 0;
-    const p = s.alloc(Float64Array, list.length, false);
-    core.view(Float64Array, p, list.length).set(list);
-    return p;
-  };
-  const shortPtr = listPtr(v.shortFactor);
-  const longPtr = listPtr(v.longFactor);
+  // allocate everything first; views come after, inside s.with
+  const shortPtr = v.shortFactor ? s.alloc(Float64Array, v.shortFactor.length, false) : 0;
+  const longPtr = v.longFactor ? s.alloc(Float64Array, v.longFactor.length, false) : 0;
   const ptr = s.alloc(Uint8Array, SCALING_BYTES, false);
-  const dv = new DataView(core.exports.memory.buffer, ptr, SCALING_BYTES);
-  dv.setInt32(0, v.type, true);
-  dv.setInt32(4, v.truncate, true);
-  dv.setUint32(8, shortPtr, true);
-  dv.setUint32(12, longPtr, true);
+  if (shortPtr) s.write(Float64Array, shortPtr, v.shortFactor);
+  if (longPtr) s.write(Float64Array, longPtr, v.longFactor);
   const vals = { ...v };
   if (Number.isNaN(vals.seqLen ?? NaN) && seqLen !== undefined) vals.seqLen = seqLen;
-  F64_FIELDS.forEach((k, i) => dv.setFloat64(16 + 8 * i, vals[k] ?? NaN, true));
+  s.with(DataView, ptr, SCALING_BYTES, (dv) => {
+    dv.setInt32(0, v.type, true);
+    dv.setInt32(4, v.truncate, true);
+    dv.setUint32(8, shortPtr, true);
+    dv.setUint32(12, longPtr, true);
+    F64_FIELDS.forEach((k, i) => dv.setFloat64(16 + 8 * i, vals[k] ?? NaN, true));
+  });
   return ptr;
 }
 
@@ -181,20 +197,27 @@ function frequencies(core, s, fn, f, seqLen, width = f.rotaryDim) {
       `such that every frequency and the attention scale are finite (scale <= ${FLT_MAX}); scaling type '${v.name}' with base ${f.base}`,
       v.type ? (v.factor ?? 'the factor lists') : f.base);
   }
-  return { inv, n, attentionScale: core.view(Float64Array, att, 1)[0] };
+  return { inv, n, attentionScale: s.read(Float64Array, att, 1)[0] };
 }
 
 function arrayType(value) {
-  if (value instanceof PosencBuffer) return value.type;
-  return value?.constructor;
+  return arrayLike(value)?.Type;
 }
 
-function maxOf(value) {
-  const a = value instanceof PosencBuffer ? value.array : value;
-  let m = -Infinity;
-  for (let i = 0; i < a.length; i++) if (a[i] > m) m = a[i];
-  return m;
+/** Largest and smallest element of a heap array. */
+function rangeOf(s, Type, ptr, n) {
+  return s.with(Type, ptr, n, (a) => {
+    let hi = -Infinity;
+    let lo = Infinity;
+    for (let i = 0; i < n; i++) {
+      if (a[i] > hi) hi = a[i];
+      if (a[i] < lo) lo = a[i];
+    }
+    return { lo, hi };
+  });
 }
+
+const FLT_MAX_F32 = 3.4028234663852886e38;
 
 export function ropeFamily(core) {
   return {
@@ -207,7 +230,7 @@ export function ropeFamily(core) {
       const f = parseFreqOptions(fn, o);
       return core.run(fn, (s) => {
         const { inv, n, attentionScale } = frequencies(core, s, fn, f);
-        const invFreq64 = core.view(Float64Array, inv, n).slice();
+        const invFreq64 = s.read(Float64Array, inv, n);
         return { invFreq: Float32Array.from(invFreq64), invFreq64, attentionScale };
       });
     },
@@ -234,9 +257,11 @@ export function ropeFamily(core) {
     applyRope(x, opts) {
       const fn = 'applyRope';
       const o = options(fn, opts, ['length', 'heads', 'layout', 'positions', 'offset', 'order', ...FREQ_KEYS, 'xpos', 'axial', 'cache']);
+      // nested objects are read now, once, before anything is validated or allocated
+      const cacheOpts = o.cache !== undefined ? options(fn, o.cache, ['cos', 'sin', 'attentionScale'], 'cache') : undefined;
       let axial;
       if (o.axial !== undefined) {
-        const a = options(`${fn}: axial`, o.axial, ['height', 'width']);
+        const a = options(fn, o.axial, ['height', 'width'], 'axial');
         axial = { height: int(fn, 'axial.height', a.height), width: int(fn, 'axial.width', a.width) };
       }
       const length = int(fn, 'length', o.length, axial ? { def: axial.height * axial.width } : {});
@@ -267,7 +292,7 @@ export function ropeFamily(core) {
       }
       let xpos;
       if (has('xpos')) {
-        const xo = options(`${fn}: xpos`, o.xpos, ['scaleBase', 'center', 'key']);
+        const xo = options(fn, o.xpos, ['scaleBase', 'center', 'key'], 'xpos');
         xpos = {
           scaleBase: num(fn, 'xpos.scaleBase', xo.scaleBase, { gt: 0, def: 512 }),
           center: num(fn, 'xpos.center', xo.center, { def: Math.floor(length / 2) }),
@@ -277,12 +302,12 @@ export function ropeFamily(core) {
       const offset = has('cache')
         ? int(fn, 'offset', o.offset, { min: 0, def: 0 })
         : num(fn, 'offset', o.offset, { min: -(2 ** 30) + length, max: 2 ** 30 - length, def: 0 });
-      if (xpos) {
+      /** The largest xPos factor 3.5^(|position - center| / scaleBase); throws past float32. */
+      const xposFactor = (s, pos) => {
         let far;
         if (posType === Int32Array) {
-          const a = o.positions instanceof PosencBuffer ? o.positions.array : o.positions;
-          far = 0;
-          for (let t = 0; t < length; t++) far = Math.max(far, Math.abs(a[t] - xpos.center));
+          const { lo, hi } = rangeOf(s, Int32Array, pos, length);
+          far = Math.max(Math.abs(lo - xpos.center), Math.abs(hi - xpos.center));
         } else {
           far = Math.max(Math.abs(offset - xpos.center), Math.abs(offset + length - 1 - xpos.center));
         }
@@ -290,35 +315,43 @@ export function ropeFamily(core) {
           throw fail(fn, 'xpos.scaleBase', Status.E_RANGE,
             `at least |position - center| / ${XPOS_MAX_SPAN.toFixed(2)} = ${far / XPOS_MAX_SPAN} here (the xPos factor 3.5^(|position - center| / scaleBase) would overflow float32)`, xpos.scaleBase);
         }
-      }
+        return 3.5 ** (far / xpos.scaleBase);
+      };
       if (!has('cache') && f.rotaryDim > MAX_ROTARY_NO_CACHE) {
         throw fail(fn, 'rotaryDim', Status.E_SIZE, `at most ${MAX_ROTARY_NO_CACHE} without a cache (scratch holds 258 rows of rotaryDim/2)`, f.rotaryDim);
       }
 
       return core.run(fn, (s) => {
-        const xp = s.inout('x', x, Float32Array, n);
-        const pos = has('positions') ? s.in('positions', o.positions, posType, length) : 0;
+        const xp = s.inout('x', x, Float32Array, n, { finite: 'all' });
+        const pos = has('positions') ? s.in('positions', o.positions, posType, length, posType === Float32Array ? { finite: 'all' } : {}) : 0;
+        const maxX = s.maxAbs.x;
         if (has('cache')) {
-          const c = options(`${fn}: cache`, o.cache, ['cos', 'sin', 'attentionScale']);
+          const c = cacheOpts;
           const np = f.rotaryDim / 2;
-          const rows = Math.floor((arrayType(c.cos) === Float32Array ? c.cos.length : 0) / np);
+          const rows = Math.floor((arrayType(c.cos) === Float32Array ? arrayLike(c.cos).length : 0) / np);
           if (rows < 1) throw fail(fn, 'cache.cos', Status.E_SCRATCH, `a Float32Array (or posenc buffer) of [rows][rotaryDim/2 = ${np}]`, c.cos);
-          const cp = s.in('cache.cos', c.cos, Float32Array, rows * np);
-          const sp = s.in('cache.sin', c.sin, Float32Array, rows * np);
+          const cp = s.in('cache.cos', c.cos, Float32Array, rows * np, { finite: 'all' });
+          const sp = s.in('cache.sin', c.sin, Float32Array, rows * np, { finite: 'all' });
           if (has('positions')) {
-            const a = o.positions instanceof PosencBuffer ? o.positions.array : o.positions;
-            for (let t = 0; t < length; t++) {
-              if (a[t] < 0 || a[t] >= rows) throw fail(fn, 'positions', Status.E_RANGE, `cache rows in [0, ${rows - 1}]`, a[t]);
+            const { lo, hi } = rangeOf(s, Int32Array, pos, length);
+            for (const p of [lo, hi]) {
+              if (p < 0 || p >= rows) throw fail(fn, 'positions', Status.E_RANGE, `cache rows in [0, ${rows - 1}]`, p);
             }
           } else if (offset + length > rows) {
             throw fail(fn, 'offset', Status.E_RANGE, `at most cache rows - length = ${rows - length}`, offset);
           }
+          // each output is x1 cos - x2 sin or x2 cos + x1 sin
+          const cs = s.maxAbs['cache.cos'] + s.maxAbs['cache.sin'];
+          s.fits('x, cache.cos, cache.sin', maxX * cs, `max|x| · (max|cache.cos| + max|cache.sin|) = ${maxX} · ${cs}`, FLT_MAX_F32);
           s.call('posenc_rope_apply_cached', xp.ptr, length, heads, f.dim, f.rotaryDim, layout, order, cp, sp, rows, pos, offset);
           return xp.take();
         }
         const width = axial ? f.rotaryDim / 2 : f.rotaryDim;
-        const seqLen = has('positions') ? Math.max(0, Math.ceil(maxOf(o.positions)) + 1) : Math.max(0, Math.ceil(offset + length));
+        const seqLen = has('positions') ? Math.max(0, Math.ceil(rangeOf(s, posType, pos, length).hi) + 1) : Math.max(0, Math.ceil(offset + length));
+        const xf = xpos ? xposFactor(s, pos) : 1;
         const { inv, attentionScale } = frequencies(core, s, fn, f, axial ? Math.max(axial.height, axial.width) : seqLen, width);
+        // |x1 cos - x2 sin| <= 2 max|x|, times the attention scale and the xPos factor
+        s.fits('x', 2 * maxX * Math.abs(attentionScale) * xf, `2 · max|x| · attentionScale${xpos ? ' · xPos factor' : ''} = 2 · ${maxX} · ${attentionScale}${xpos ? ` · ${xf}` : ''}`, FLT_MAX_F32);
         const slen = s.call('posenc_rope_scratch_size', width);
         const scratch = s.alloc(Float32Array, slen, false);
         const common = [length, heads, f.dim, f.rotaryDim, layout, order, inv, attentionScale];
@@ -349,7 +382,7 @@ export function ropeFamily(core) {
       return core.run(fn, (s) => {
         const out = s.alloc(Float64Array, maxDistance + 1, false);
         s.call('posenc_rope_decay', out, dim, base, maxDistance);
-        return core.view(Float64Array, out, maxDistance + 1).slice();
+        return s.read(Float64Array, out, maxDistance + 1);
       });
     },
   };

@@ -1,6 +1,7 @@
 // Sinusoidal family (SPEC.md section 1): 1-D tables, MAE 2-D tables, Gram matrices.
 import { PosencError, Status } from './errors.js';
 import { bool, choice, elements, fail, int, num, options } from './validate.js';
+import { LOGIT_LIMIT } from './values.js';
 
 export const LAYOUT = { interleaved: 0, split: 1 };
 export const SPACING = { paper: 0, t2t: 1 };
@@ -49,8 +50,8 @@ export function sinusoidalFamily(core) {
         const out = s.alloc(Float64Array, cap);
         const count = s.alloc(Int32Array, 1);
         s.call('posenc_sinusoidal_freqs', out, count, dim, base, spacing, odd);
-        const k = core.view(Int32Array, count, 1)[0];
-        return core.view(Float64Array, out, k).slice();
+        const k = s.read(Int32Array, count, 1)[0];
+        return s.read(Float64Array, out, k);
       });
     },
 
@@ -83,7 +84,9 @@ export function sinusoidalFamily(core) {
       const n = elements(fn, 'length * dim', length, dim);
       const nn = elements(fn, 'length * length', length, length);
       return core.run(fn, (s) => {
-        const t = s.in('table', table, Float32Array, n);
+        const t = s.in('table', table, Float32Array, n, { finite: 'all' });
+        // every Gram entry (and squared norm) is bounded by dim · max|x|^2
+        s.fits('table', dim * s.maxAbs.table ** 2, `dim · max|table|^2 = ${dim} · ${s.maxAbs.table}^2`, LOGIT_LIMIT);
         const out = s.out('out', o.out, Float32Array, nn);
         s.call('posenc_similarity', out.ptr, t, length, dim, normalize ? 1 : 0);
         return out.take();

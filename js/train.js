@@ -84,11 +84,13 @@ export function trainFamily(core) {
     return core.run(fn, (s) => {
       const ic = s.alloc(Int32Array, I.n);
       const fc = s.alloc(Float32Array, F.n);
-      const iv = core.view(Int32Array, ic, I.n);
+      const iv = new Int32Array(I.n);
       for (const [k, idx] of Object.entries(I)) if (k !== 'n' && k !== 'maxLength') iv[idx] = k === 'task' ? TASKS[cfg.task] : k === 'method' ? METHODS[cfg.method] : cfg[k];
       iv[I.maxLength] = maxLength;
-      const fv = core.view(Float32Array, fc, F.n);
+      const fv = new Float32Array(F.n);
       for (const [k, idx] of Object.entries(F)) if (k !== 'n') fv[idx] = cfg[k];
+      core.withView(Int32Array, ic, I.n, (v) => { v.set(iv); });
+      core.withView(Float32Array, fc, F.n, (v) => { v.set(fv); });
       const bytes = s.call('posenc_train_size', ic, fc);
       const arena = s.alloc(Uint8Array, bytes, false);
       s.call('posenc_train_init', arena, bytes, ic, fc);
@@ -151,20 +153,20 @@ export function trainFamily(core) {
         while (done < cfg.steps) {
           const n = Math.min(every, cfg.steps - done);
           s.call('posenc_train_step', arena, n, lossBuf);
-          losses.set(core.view(Float32Array, lossBuf, n), done);
+          losses.set(core.read(Float32Array, lossBuf, n), done);
           done += n;
           if (onProgress) {
             let table = null;
             if (tableLen) {
               s.call('posenc_train_params', arena, paramBuf, count, 0);
-              table = core.view(Float32Array, paramBuf, tableLen).slice(); // the table comes first
+              table = core.read(Float32Array, paramBuf, tableLen); // the table comes first
             }
             const more = onProgress({ step: done, steps: cfg.steps, loss: losses[done - 1], losses: losses.subarray(0, done), table });
             if (more === false) break;
           }
         }
         s.call('posenc_train_params', arena, paramBuf, count, 0);
-        const params = core.view(Float32Array, paramBuf, count).slice();
+        const params = core.read(Float32Array, paramBuf, count);
         const model = { format: FORMAT, ...cfg, stepsDone: done, params };
         return { model, losses: losses.slice(0, done) };
       });
@@ -209,9 +211,9 @@ export function trainFamily(core) {
             loss.push(null);
             return;
           }
-          if (freqs[i]) core.view(Float64Array, inv, freqs[i].inv.length).set(freqs[i].inv);
+          if (freqs[i]) core.withView(Float64Array, inv, freqs[i].inv.length, (v) => { v.set(freqs[i].inv); });
           s.call('posenc_train_evaluate', arena, L, count, seed, freqs[i] ? inv : 0, freqs[i] ? freqs[i].scale : 1, res);
-          const r = core.view(Float32Array, res, 2);
+          const r = core.read(Float32Array, res, 2);
           accuracy.push(r[0]);
           loss.push(r[1]);
         });
@@ -235,13 +237,13 @@ export function trainFamily(core) {
       return withArena(fn, cfg, Math.max(length, cfg.length), (s, arena, count) => {
         loadParams(s, arena, count, model.params);
         const inv = s.alloc(Float64Array, cfg.dim / cfg.heads / 2);
-        if (fr) core.view(Float64Array, inv, fr.inv.length).set(fr.inv);
+        if (fr) core.withView(Float64Array, inv, fr.inv.length, (v) => { v.set(fr.inv); });
         const w = s.alloc(Float32Array, cfg.heads * length * length, false);
         const t = s.alloc(Int32Array, length, false);
         s.call('posenc_train_attention', arena, length, layer, seed, fr ? inv : 0, fr ? fr.scale : 1, w, t);
         return {
-          weights: core.view(Float32Array, w, cfg.heads * length * length).slice(),
-          tokens: core.view(Int32Array, t, length).slice(),
+          weights: core.read(Float32Array, w, cfg.heads * length * length),
+          tokens: core.read(Int32Array, t, length),
           heads: cfg.heads, length,
         };
       });

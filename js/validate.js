@@ -7,13 +7,66 @@ export const MAX_ELEMENTS = 2 ** 28;
 /** Largest value of an int32_t size argument. */
 export const MAX_INT32 = 2 ** 31 - 1;
 
+// Intrinsic typed-array accessors: they read internal slots, so a Proxy is not a typed array
+// and an own `length` property cannot lie about the real length.
+const TA_PROTO = Object.getPrototypeOf(Int8Array.prototype);
+const slot = (k) => Object.getOwnPropertyDescriptor(TA_PROTO, k).get;
+const TA_TAG = slot(Symbol.toStringTag);
+const TA_LENGTH = slot('length');
+const TA_BUFFER = slot('buffer');
+const TA_OFFSET = slot('byteOffset');
+const TA_BYTES = slot('byteLength');
+/** %TypedArray%.prototype.set, immune to an own `set` property on the caller's array. */
+export const TA_SET = TA_PROTO.set;
+const AB_SLICE = ArrayBuffer.prototype.slice;
+const AB_DETACHED = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'detached')?.get;
+const TA_TYPES = {
+  Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array, Uint32Array,
+  Float32Array, Float64Array, BigInt64Array, BigUint64Array,
+};
+
+function detached(buffer) {
+  try {
+    if (AB_DETACHED) return AB_DETACHED.call(buffer);
+    AB_SLICE.call(buffer, 0, 0);
+    return false;
+  } catch {
+    // engines without ArrayBuffer.prototype.detached: a detached buffer refuses slice()
+    return !(typeof SharedArrayBuffer === 'function' && buffer instanceof SharedArrayBuffer);
+  }
+}
+
+/** The internal slots of a real typed array ({ Type, tag, length, buffer, byteOffset, byteLength,
+ * detached }), or null for anything else (Proxies included). Never runs caller code. */
+export function typedArray(v) {
+  if (typeof v !== 'object' || v === null) return null;
+  const tag = TA_TAG.call(v);
+  if (tag === undefined) return null;
+  const buffer = TA_BUFFER.call(v);
+  return {
+    Type: TA_TYPES[tag], tag, length: TA_LENGTH.call(v), buffer,
+    byteOffset: TA_OFFSET.call(v), byteLength: TA_BYTES.call(v), detached: detached(buffer),
+  };
+}
+
+/** A short description of a value for messages; never throws (Proxies, revoked ones included). */
 export function show(v) {
-  if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'string') return JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}...` : v);
   if (typeof v === 'bigint') return `${v}n`;
   if (v === null || v === undefined || typeof v === 'number' || typeof v === 'boolean') return String(v);
-  if (ArrayBuffer.isView(v)) return `${v.constructor.name}(${v.length})`;
-  if (Array.isArray(v)) return `Array(${v.length})`;
-  return v.constructor?.name ?? typeof v;
+  if (typeof v === 'symbol') return 'a symbol';
+  if (typeof v === 'function') return 'a function';
+  const ta = typedArray(v);
+  if (ta) return `${ta.tag}(${ta.length})${ta.detached ? ' (detached)' : ''}`;
+  try {
+    if (Array.isArray(v)) return 'an Array';
+    const proto = Object.getPrototypeOf(v);
+    if (proto === null) return 'an object with a null prototype';
+    const name = Object.getOwnPropertyDescriptor(proto, 'constructor')?.value?.name;
+    return typeof name === 'string' && name ? name : 'an object';
+  } catch {
+    return 'an object (a Proxy that throws)';
+  }
 }
 
 export function fail(fn, name, code, allowed, value) {
@@ -21,18 +74,82 @@ export function fail(fn, name, code, allowed, value) {
   return new PosencError(code, `posenc.${fn}: ${name} must be ${allowed}${got}`, name);
 }
 
-/** The options object itself: undefined means {}; unknown keys are errors (typos are bugs). */
-export function options(fn, opts, allowed) {
-  if (opts === undefined) return {};
-  if (opts === null || typeof opts !== 'object' || Array.isArray(opts) || ArrayBuffer.isView(opts)) {
-    throw fail(fn, 'options', Status.E_PARAM, 'an object', opts);
+function threw(fn, name, e) {
+  let why;
+  try {
+    why = e instanceof Error ? `${e.name}: ${e.message}` : show(e);
+  } catch {
+    why = 'an exception';
   }
-  for (const k of Object.keys(opts)) {
-    if (!allowed.includes(k) && opts[k] !== undefined) {
-      throw new PosencError(Status.E_PARAM, `posenc.${fn}: unknown option ${JSON.stringify(k)} (allowed: ${allowed.join(', ')})`, k);
+  return new PosencError(Status.E_PARAM, `posenc.${fn}: reading ${name} threw (${why})`, name);
+}
+
+/**
+ * A snapshot of the caller's options: each own enumerable property read exactly once (a getter
+ * runs here, once, before anything is validated), inherited properties ignored, into a
+ * null-prototype object. `name` is the argument's path in messages ('options', 'scaling', ...).
+ * Validation and the C call then see only the snapshot, so no caller code runs after checks.
+ */
+export function snapshot(fn, opts, name = 'options') {
+  const snap = Object.create(null);
+  if (opts === undefined) return snap;
+  const path = (k) => (name === 'options' ? k : `${name}.${k}`);
+  let keys;
+  try {
+    if (opts === null || typeof opts !== 'object' || Array.isArray(opts) || typedArray(opts)) {
+      throw fail(fn, name, Status.E_PARAM, 'an object', opts);
+    }
+    keys = Object.keys(opts);
+  } catch (e) {
+    if (e instanceof PosencError) throw e;
+    throw threw(fn, name, e);
+  }
+  for (const k of keys) {
+    try {
+      snap[k] = opts[k];
+    } catch (e) {
+      throw threw(fn, path(k), e);
     }
   }
-  return opts;
+  return snap;
+}
+
+/** Unknown keys of a snapshot are errors (typos are bugs); returns the snapshot. */
+export function allowOnly(fn, snap, allowed, name = 'options') {
+  for (const k of Object.keys(snap)) {
+    if (!allowed.includes(k) && snap[k] !== undefined) {
+      const where = name === 'options' ? '' : `${name}: `;
+      throw new PosencError(Status.E_PARAM, `posenc.${fn}: ${where}unknown option ${JSON.stringify(k)} (allowed: ${allowed.join(', ')})`, name === 'options' ? k : `${name}.${k}`);
+    }
+  }
+  return snap;
+}
+
+/** The options object as a snapshot (see snapshot) with only `allowed` keys. */
+export function options(fn, opts, allowed, name = 'options') {
+  return allowOnly(fn, snapshot(fn, opts, name), allowed, name);
+}
+
+/** A plain Array option copied once, element by element (getters run here, once); other values
+ * are returned unchanged for the caller's own type check. */
+export function list(fn, name, value) {
+  let isArray;
+  try {
+    isArray = Array.isArray(value);
+  } catch (e) {
+    throw threw(fn, name, e);
+  }
+  if (!isArray) return value;
+  try {
+    const n = value.length;
+    if (!Number.isInteger(n) || n < 0 || n > MAX_ELEMENTS) throw fail(fn, name, Status.E_SIZE, `an array of at most ${MAX_ELEMENTS} elements`, value);
+    const copy = new Array(n);
+    for (let i = 0; i < n; i++) copy[i] = value[i];
+    return copy;
+  } catch (e) {
+    if (e instanceof PosencError) throw e;
+    throw threw(fn, name, e);
+  }
 }
 
 /** An integer in [min, max]; `def` is used when the value is undefined (omit def = required). */

@@ -7,14 +7,15 @@ import { fail } from './validate.js';
 
 /** Max |x| of a heap array, or the first non-finite element's index as { bad }. */
 function scan(core, { ptr, n, negInf }) {
-  const a = core.view(Float32Array, ptr, n);
-  let m = 0;
-  for (let i = 0; i < n; i++) {
-    const x = a[i];
-    if (!Number.isFinite(x) && !(negInf && x === -Infinity)) return { bad: i, value: x, max: Infinity };
-    if (Number.isFinite(x) && Math.abs(x) > m) m = Math.abs(x);
-  }
-  return { max: m };
+  return core.withView(Float32Array, ptr, n, (a) => {
+    let m = 0;
+    for (let i = 0; i < n; i++) {
+      const x = a[i];
+      if (!Number.isFinite(x) && !(negInf && x === -Infinity)) return { bad: i, value: x, max: Infinity };
+      if (Number.isFinite(x) && Math.abs(x) > m) m = Math.abs(x);
+    }
+    return { max: m };
+  });
 }
 
 /**

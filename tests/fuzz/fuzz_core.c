@@ -1,11 +1,19 @@
 /*
- * fuzz_core.c -- libFuzzer target over the C core's entry points (built with ASan + UBSan).
+ * fuzz_core.c -- libFuzzer target over every exported C entry point (built with ASan + UBSan).
  *
- * Each input picks one function and its integer/real parameters, including invalid ones. The
- * harness allocates every buffer at exactly the size the header's contract gives for those
- * parameters (one element when the parameters are invalid), so any read or write outside the
- * contract, any UB, and any status outside posenc_status is a crash. Inputs are filled with
- * fuzz-chosen floats, NaN and infinities included.
+ * Each input picks one entry of ENTRIES (a table: one row per exported function) and feeds it
+ * fuzz-chosen sizes and reals, invalid ones included. Every buffer is allocated at exactly the
+ * size the header's contract gives for those parameters (one element when they are invalid),
+ * so any read or write outside the contract, any UB, and any status outside posenc_status is a
+ * crash. Float inputs come from the fuzz data, NaN and infinities included.
+ *
+ * Adding an entry point: write `static int32_t f_<name>(cursor *c, sizes z)` that allocates its
+ * buffers with IN / OUT / NEED and returns the status, and add `E(<name>)` to ENTRIES. tests/
+ * native.test.js checks that every function in c_src/exports.txt has a row.
+ *
+ * Bounded run (CI, from the test command): -runs=60000 (tests/native.test.js). A longer run:
+ *   ./build.sh && mkdir -p /tmp/corpus && build/native/fuzz_core -max_len=512 \
+ *       -rss_limit_mb=2048 -max_total_time=3600 -print_final_stats=1 /tmp/corpus
  */
 #include <math.h>
 #include <stdint.h>
@@ -15,6 +23,7 @@
 #include "posenc.h"
 
 typedef struct { const uint8_t *p; size_t n; } cursor;
+typedef struct { int32_t a, b, d, e; } sizes;
 
 static uint8_t u8(cursor *c) {
     if (!c->n) return 0;
@@ -29,155 +38,375 @@ static int32_t size(cursor *c) {
     return 1 << (b % 31);
 }
 static double real(cursor *c) {
-    static const double pool[] = {10000.0, 2.0, 0.5, 1.0, 0.0, -1.0, 1e-3, 500000.0, 3.0, 1.5e9};
+    static const double pool[] = {10000.0, 2.0, 0.5, 1.0, 0.0, -1.0, 1e-3, 500000.0, 3.0, 1.5e9,
+                                  8.0, 32.0, 4096.0, 1e-300, -0.0, 7.5};
     uint8_t b = u8(c);
     if (b == 255) return NAN;
     if (b == 254) return INFINITY;
-    return pool[b % 10];
+    if (b == 253) return -INFINITY;
+    return pool[b % 16];
 }
-static float *floats(cursor *c, int64_t n) {
-    if (n < 1) n = 1;
-    float *a = malloc((size_t)n * sizeof(float));
+static int32_t small(cursor *c) { return (int32_t)u8(c) - 128; }
+/* size product, 0 for invalid factors, saturating far above CAP */
+static int64_t prod(int64_t a, int64_t b) {
+    if (a <= 0 || b <= 0) return 0;
+    return a > (int64_t)1 << 30 || b > (int64_t)1 << 30 ? (int64_t)1 << 60 : a * b;
+}
+static int64_t prod3(int64_t a, int64_t b, int64_t d) { return prod(prod(a, b), d); }
+
+#define CAP (1 << 16)
+/* every allocation of the current input, freed after the call */
+static void *live[32];
+static int nlive;
+static void *keep(void *p) {
+    if (nlive < 32) live[nlive++] = p;
+    return p;
+}
+/* n elements of type T, owned by the current input. One element when n <= 0 or n > CAP: a
+ * valid call whose contract needs more than CAP elements is skipped by NEED on its size product
+ * first, so a single factor above CAP means some other factor is invalid and C must refuse. */
+static int64_t count(int64_t n) { return n > 0 && n <= CAP ? n : 1; }
+#define ALLOC(T, n) ((T *)keep(malloc(sizeof(T) * (size_t)count(n))))
+static float *floats_in(cursor *c, int64_t n) {
+    float *a = ALLOC(float, n);
+    n = count(n);
     for (int64_t i = 0; i < n; i++) {
         uint8_t b = u8(c);
         a[i] = b == 255 ? NAN : b == 254 ? INFINITY : (float)(b - 128) / 32.0f;
     }
     return a;
 }
-/* size product, 0 for invalid factors, saturating far above CAP */
-static int64_t prod(int64_t a, int64_t b) {
-    if (a <= 0 || b <= 0) return 0;
-    return a > (int64_t)1 << 30 || b > (int64_t)1 << 30 ? (int64_t)1 << 60 : a * b;
-}
-#define CAP (1 << 16)
-/* an output of exactly n elements (1 when the parameters make n <= 0); inputs whose contract
- * needs more than CAP elements are skipped rather than given a short buffer */
-#define OUT(n) floats(&(cursor){0, 0}, (n))
+/* an input of n floats from the fuzz data; an output of exactly n floats (1 when n <= 0) */
+#define IN(n) floats_in(c, (n))
+#define OUT(n) ALLOC(float, (n))
+/* inputs whose contract needs more than CAP elements are skipped rather than given a short buffer */
 #define NEED(n) do { if ((n) > CAP) return 0; } while (0)
-#define CHECK_STATUS(s) do { if ((s) > 0 || (s) < -9) abort(); } while (0)
+static int32_t *ints_in(cursor *c, int64_t n, int32_t lo) {
+    int32_t *a = ALLOC(int32_t, n);
+    n = count(n);
+    for (int64_t i = 0; i < n; i++) a[i] = (int32_t)u8(c) + lo;
+    return a;
+}
+/* an even rotary width in [2, min(d, 64)] (or an invalid one now and then) */
+static int32_t rotary(cursor *c, int32_t d) {
+    uint8_t b = u8(c);
+    if (b == 255) return (int32_t)b % 7 - 3;
+    int32_t hi = d < 64 ? d : 64;
+    if (hi < 2) return 2;
+    return 2 + 2 * (b % (hi / 2));
+}
+/* inv_freq for rotary width rd from the default frequencies (NULL when rd is not valid) */
+static double *inv_for(int32_t rd) {
+    if (rd < 2 || rd % 2 || rd > 128) return NULL;
+    double *inv = ALLOC(double, rd / 2);
+    if (posenc_rope_freqs(inv, &(double){0}, rd, 10000.0, NULL)) return NULL;
+    return inv;
+}
+
+/* ---- one function per entry point ---- */
+
+static int32_t f_status_string(cursor *c, sizes z) {
+    (void)z;
+    const char *s = posenc_status_string(small(c));
+    return s && s[0] ? POSENC_OK : -100;
+}
+static int32_t f_build_flags(cursor *c, sizes z) {
+    (void)c, (void)z;
+    return posenc_build_flags() >= 0 ? POSENC_OK : -100;
+}
+static int32_t f_sinusoidal_freqs(cursor *c, sizes z) {
+    NEED(z.a / 2 + 1);
+    double *o = ALLOC(double, z.a > 0 ? (z.a + 1) / 2 : 1);
+    int32_t count = -1;
+    return posenc_sinusoidal_freqs(o, &count, z.a, real(c), u8(c) % 3, u8(c) % 4);
+}
+static int32_t f_sinusoidal_fill(cursor *c, sizes z) {
+    NEED(prod(z.a, z.b));
+    return posenc_sinusoidal_fill(OUT(prod(z.a, z.b)), z.a, z.b, real(c), u8(c) % 3, u8(c) % 3, u8(c) % 4, real(c));
+}
+static int32_t f_sinusoidal2d_fill(cursor *c, sizes z) {
+    NEED(prod(prod(z.a, z.b) + 1, z.d));
+    return posenc_sinusoidal2d_fill(OUT(prod(prod(z.a, z.b) + 1, z.d)), z.a, z.b, z.d, real(c), u8(c) & 1);
+}
+static int32_t f_similarity(cursor *c, sizes z) {
+    NEED(prod(z.a, z.b)); NEED(prod(z.a, z.a));
+    float *t = IN(prod(z.a, z.b));
+    return posenc_similarity(OUT(prod(z.a, z.a)), t, z.a, z.b, u8(c) & 1);
+}
+static int32_t f_max_abs(cursor *c, sizes z) {
+    NEED(z.a);
+    float *a = IN(z.a);
+    return posenc_max_abs(OUT(1), a, z.a);
+}
+static int32_t f_rope_scaling_init(cursor *c, sizes z) {
+    (void)z;
+    posenc_rope_scaling s;
+    return posenc_rope_scaling_init(u8(c) & 1 ? &s : NULL, u8(c) % 9);
+}
+static int32_t f_rope_freqs(cursor *c, sizes z) {
+    int32_t rd = u8(c) & 1 ? z.a : rotary(c, 64);
+    NEED(rd / 2 + 1);
+    posenc_rope_scaling s;
+    const int type = u8(c) % 8;
+    const int ok = posenc_rope_scaling_init(&s, type) == POSENC_OK;
+    if (ok) {
+        double *f[] = {&s.factor, &s.original_max_positions, &s.max_positions, &s.seq_len, &s.beta_fast,
+                       &s.beta_slow, &s.attention_factor, &s.mscale, &s.mscale_all_dim,
+                       &s.low_freq_factor, &s.high_freq_factor};
+        for (int i = 0; i < 11; i++)
+            if (u8(c) & 1) *f[i] = real(c);
+        s.truncate = u8(c) & 1;
+        if (rd > 0) {
+            double *sf = ALLOC(double, rd / 2), *lf = ALLOC(double, rd / 2);
+            for (int32_t i = 0; i < rd / 2; i++) sf[i] = real(c), lf[i] = real(c);
+            s.short_factor = u8(c) == 7 ? NULL : sf;
+            s.long_factor = lf;
+        }
+    }
+    double *inv = ALLOC(double, rd > 0 ? rd / 2 : 1);
+    return posenc_rope_freqs(inv, &(double){0}, rd, real(c), ok && (u8(c) & 1) ? &s : NULL);
+}
+static int32_t f_rope_cache_fill(cursor *c, sizes z) {
+    int32_t np = z.b > 64 ? 64 : z.b;
+    NEED(prod(z.a, np));
+    double *inv = inv_for(2 * np);
+    if (!inv) inv = ALLOC(double, 1), inv[0] = real(c);
+    return posenc_rope_cache_fill(OUT(prod(z.a, np)), OUT(prod(z.a, np)), z.a, np, inv, real(c), real(c));
+}
+static int32_t f_rope_scratch_size(cursor *c, sizes z) {
+    (void)c;
+    int32_t n = posenc_rope_scratch_size(z.a);
+    return n > 0 ? POSENC_OK : n;
+}
+
+/* the cache-free apply variants share sizes: x [a][b][d], rotary rd, inv, scratch */
+typedef struct { float *x; int32_t rd; double *inv; float *scr; int32_t slen; int layout, order; } rope_args;
+static int rope_setup(cursor *c, sizes z, int32_t rd_div, rope_args *r) {
+    if (prod3(z.a, z.b, z.d) > CAP) return 0;
+    r->rd = rotary(c, z.d);
+    if (rd_div == 2 && r->rd % 4) r->rd = r->rd >= 4 ? r->rd - 2 : 4;
+    r->inv = inv_for(r->rd / rd_div);
+    r->slen = posenc_rope_scratch_size(r->rd / rd_div);
+    if (!r->inv || r->slen < 0 || r->slen > CAP) return 0;
+    r->x = IN(prod3(z.a, z.b, z.d));
+    if (u8(c) == 9) r->slen--; /* a short scratch must be refused, not overrun */
+    r->scr = OUT(r->slen);
+    r->layout = u8(c) & 1;
+    r->order = u8(c) & 1;
+    return 1;
+}
+static int32_t f_rope_apply(cursor *c, sizes z) {
+    rope_args r;
+    if (!rope_setup(c, z, 1, &r)) return 0;
+    return posenc_rope_apply(r.x, z.a, z.b, z.d, r.rd, r.layout, r.order, r.inv, real(c), real(c), r.scr, r.slen);
+}
+static int32_t f_rope_apply_positions(cursor *c, sizes z) {
+    rope_args r;
+    if (!rope_setup(c, z, 1, &r)) return 0;
+    int32_t *pos = ints_in(c, z.a, -100);
+    return posenc_rope_apply_positions(r.x, z.a, z.b, z.d, r.rd, r.layout, r.order, r.inv, real(c), pos, r.scr, r.slen);
+}
+static int32_t f_rope_apply_positions_f32(cursor *c, sizes z) {
+    rope_args r;
+    if (!rope_setup(c, z, 1, &r)) return 0;
+    float *pos = IN(z.a);
+    return posenc_rope_apply_positions_f32(r.x, z.a, z.b, z.d, r.rd, r.layout, r.order, r.inv, real(c), pos, r.scr, r.slen);
+}
+static int32_t f_rope_apply_xpos(cursor *c, sizes z) {
+    rope_args r;
+    if (!rope_setup(c, z, 1, &r)) return 0;
+    int32_t *pos = u8(c) & 1 ? ints_in(c, z.a, -100) : NULL;
+    const double scale = real(c), offset = real(c), base = real(c), center = real(c);
+    return posenc_rope_apply_xpos(r.x, z.a, z.b, z.d, r.rd, r.layout, r.order, r.inv, scale, offset, pos,
+                                  base, center, u8(c) & 1, r.scr, r.slen);
+}
+static int32_t f_rope_apply_axial(cursor *c, sizes z) {
+    /* x [a*e][b][d]: height a, width e */
+    sizes g = {(int32_t)(prod(z.a, z.e) > CAP ? CAP + 1 : prod(z.a, z.e)), z.b, z.d, 0};
+    if (z.a <= 0 || z.e <= 0) g.a = 0;
+    rope_args r;
+    if (!rope_setup(c, g, 2, &r)) return 0;
+    return posenc_rope_apply_axial(r.x, z.a, z.e, z.b, z.d, r.rd, r.layout, r.order, r.inv, real(c), r.scr, r.slen);
+}
+static int32_t f_rope_apply_cached(cursor *c, sizes z) {
+    NEED(prod3(z.a, z.b, z.d));
+    int32_t rd = rotary(c, z.d), rows = size(c);
+    NEED(prod(rows, rd / 2 > 0 ? rd / 2 : 1));
+    float *x = IN(prod3(z.a, z.b, z.d));
+    float *cs = IN(prod(rows, rd / 2)), *sn = IN(prod(rows, rd / 2));
+    int32_t *pos = u8(c) & 1 ? ints_in(c, z.a, -5) : NULL;
+    return posenc_rope_apply_cached(x, z.a, z.b, z.d, rd, u8(c) & 1, u8(c) & 1, cs, sn, rows, pos, small(c));
+}
+static int32_t f_rope_decay(cursor *c, sizes z) {
+    NEED(z.b + 1); NEED(prod(z.b + 1, z.a));
+    return posenc_rope_decay(ALLOC(double, z.b >= 0 ? z.b + 1 : 1), z.a, real(c), z.b);
+}
+static int32_t f_alibi_slopes(cursor *c, sizes z) {
+    (void)c;
+    NEED(z.a);
+    return posenc_alibi_slopes(OUT(z.a), z.a);
+}
+static int32_t f_alibi_bias(cursor *c, sizes z) {
+    NEED(prod3(z.a, z.b, z.d));
+    return posenc_alibi_bias(OUT(prod3(z.a, z.b, z.d)), z.a, z.b, z.d, u8(c) % 4, u8(c) & 1, small(c));
+}
+static int32_t f_t5_buckets(cursor *c, sizes z) {
+    NEED(prod(z.a, z.b));
+    return posenc_t5_buckets(ALLOC(int32_t, prod(z.a, z.b)), z.a, z.b, u8(c) & 1, z.d, z.e, small(c));
+}
+static int32_t f_t5_bias(cursor *c, sizes z) {
+    /* heads a, queries b, keys d, buckets e */
+    NEED(prod3(z.a, z.b, z.d)); NEED(prod(z.e, z.a));
+    float *w = IN(prod(z.e, z.a));
+    return posenc_t5_bias(OUT(prod3(z.a, z.b, z.d)), w, z.a, z.b, z.d, u8(c) & 1, z.e, size(c), small(c));
+}
+static int32_t f_shaw_indices(cursor *c, sizes z) {
+    NEED(prod(z.a, z.b));
+    return posenc_shaw_indices(ALLOC(int32_t, prod(z.a, z.b)), z.a, z.b, z.d, small(c));
+}
+static int32_t f_xl_positions(cursor *c, sizes z) {
+    NEED(prod(z.a, z.b));
+    return posenc_xl_positions(OUT(prod(z.a, z.b)), z.a, z.b, real(c), small(c));
+}
+static int32_t f_xl_rel_shift(cursor *c, sizes z) {
+    /* x and out are [queries][queries + memory]; out may be x */
+    int64_t k = (int64_t)z.a + (z.b > 0 ? z.b : 0);
+    NEED(prod(z.a, k));
+    float *x = IN(prod(z.a, k));
+    return posenc_xl_rel_shift(u8(c) & 1 ? x : OUT(prod(z.a, k)), x, z.a, z.b);
+}
+static int32_t f_xl_scores(cursor *c, sizes z) {
+    /* queries a, keys a + memory b, heads 1 + e % 3, dim d */
+    const int64_t kk = (int64_t)z.a + (z.b > 0 ? z.b : 0);
+    int32_t h = 1 + (z.e > 0 ? z.e % 3 : 0), keys = kk > INT32_MAX ? INT32_MAX : (int32_t)kk;
+    if (u8(c) == 3) keys = z.b; /* keys < queries now and then */
+    NEED(prod3(h, z.a, keys)); NEED(prod3(keys, h, z.d));
+    float *q = IN(prod3(z.a, h, z.d)), *k = IN(prod3(keys, h, z.d)), *r = IN(prod3(keys, h, z.d));
+    float *u = IN(prod(h, z.d)), *v = IN(prod(h, z.d));
+    return posenc_xl_scores(OUT(prod3(h, z.a, keys)), q, k, r, u, v, z.a, keys, h, z.d, real(c));
+}
+static int32_t f_learned_init(cursor *c, sizes z) {
+    NEED(prod(z.a, z.b));
+    uint32_t seed = (uint32_t)u8(c) << 24 | u8(c);
+    return posenc_learned_init(OUT(prod(z.a, z.b)), z.a, z.b, real(c), seed, u8(c) & 1);
+}
+static int32_t f_learned_gather(cursor *c, sizes z) {
+    /* table [a][b], count d */
+    NEED(prod(z.d, z.b)); NEED(prod(z.a, z.b)); NEED(z.d);
+    float *t = IN(prod(z.a, z.b));
+    int32_t *pos = ints_in(c, z.d, -20);
+    return posenc_learned_gather(OUT(prod(z.d, z.b)), t, z.a, z.b, pos, z.d, u8(c) % 4);
+}
+static int32_t f_learned_add(cursor *c, sizes z) {
+    /* table [rows a][dim d], x [length b][dim d] */
+    NEED(prod(z.a, z.d)); NEED(prod(z.b, z.d));
+    float *x = IN(prod(z.b, z.d)), *t = IN(prod(z.a, z.d));
+    return posenc_learned_add(x, t, z.a, z.b, z.d, small(c));
+}
+static int32_t f_learned_concat(cursor *c, sizes z) {
+    /* table [rows a][dim_p e], x [length b][dim_x d] */
+    NEED(prod(z.a, z.e)); NEED(prod(z.b, z.d)); NEED(prod(z.b, (int64_t)z.d + z.e));
+    float *x = IN(prod(z.b, z.d)), *t = IN(prod(z.a, z.e));
+    int64_t no = z.d > 0 && z.e > 0 ? prod(z.b, (int64_t)z.d + z.e) : 0;
+    return posenc_learned_concat(OUT(no), x, t, z.a, z.b, z.d, z.e, small(c));
+}
+static int32_t f_matmul(cursor *c, sizes z) {
+    NEED(prod(z.a, z.b)); NEED(prod(z.b, z.d)); NEED(prod(z.a, z.d));
+    float *a = IN(prod(z.a, z.b)), *b = IN(prod(z.b, z.d));
+    return posenc_matmul(OUT(prod(z.a, z.d)), a, b, z.a, z.b, z.d);
+}
+static int32_t f_attention_scratch_size(cursor *c, sizes z) {
+    int32_t n = 0;
+    return posenc_attention_scratch_size(u8(c) == 5 ? NULL : &n, z.a, z.b, z.d, z.e, u8(c) % 6, size(c));
+}
+
+/* attention: queries a, keys b, dim d, dim_v e, heads 1..2, one bias kind */
+static int32_t attention_kind(cursor *c, sizes z, posenc_attention_bias kind) {
+    const int32_t h = 1 + (u8(c) & 1), q = z.a, k = z.b, dim = z.d, dv = u8(c) & 1 ? z.d : z.e;
+    int32_t rel = kind == POSENC_BIAS_SHAW ? 1 + u8(c) % 6 : kind == POSENC_BIAS_XL ? size(c) : 0;
+    int32_t scratch_n = 0;
+    if (posenc_attention_scratch_size(&scratch_n, q, k, dim, dv, kind, rel) || scratch_n > CAP)
+        return 0;
+    NEED(prod3(q, h, dim)); NEED(prod3(k, h, dim)); NEED(prod3(k, h, dv)); NEED(prod3(q, h, dv));
+    NEED(prod3(h, q, k));
+    float *Q = IN(prod3(q, h, dim)), *K = IN(prod3(k, h, dim)), *V = IN(prod3(k, h, dv));
+    float *O = OUT(prod3(q, h, dv)), *W = u8(c) & 1 ? OUT(prod3(h, q, k)) : NULL;
+    int32_t short_scratch = u8(c) == 9;
+    float *S = OUT(scratch_n - short_scratch);
+    const double scale = real(c);
+    const int mask = u8(c) % 4;
+    const int32_t offset = small(c), sn = scratch_n - short_scratch;
+    switch (kind) {
+    case POSENC_BIAS_ALIBI:
+        return posenc_attention_alibi(O, W, Q, K, V, q, k, h, dim, dv, scale, mask, offset, S, sn, u8(c) % 4);
+    case POSENC_BIAS_T5: {
+        int32_t nb = 2 + u8(c) % 40;
+        float *t = IN(prod(nb, h));
+        return posenc_attention_t5(O, W, Q, K, V, q, k, h, dim, dv, scale, mask, offset, S, sn, t, u8(c) & 1, nb, size(c));
+    }
+    case POSENC_BIAS_SHAW: {
+        NEED(prod(2 * rel + 1, dim)); NEED(prod(2 * rel + 1, dv));
+        float *ak = IN(prod(2 * rel + 1, dim)), *av = IN(prod(2 * rel + 1, dv));
+        return posenc_attention_shaw(O, W, Q, K, V, q, k, h, dim, dv, scale, mask, offset, S, sn, ak, av, rel);
+    }
+    case POSENC_BIAS_XL: {
+        NEED(prod3(rel, h, dim));
+        float *u = IN(prod(h, dim)), *vb = IN(prod(h, dim)), *r = IN(prod3(rel, h, dim));
+        return posenc_attention_xl(O, W, Q, K, V, q, k, h, dim, dv, scale, mask, offset, S, sn, u, vb, r, rel);
+    }
+    default: {
+        float *B = u8(c) & 1 ? IN(prod3(h, q, k)) : NULL;
+        return posenc_attention(O, W, Q, K, V, q, k, h, dim, dv, scale, mask, offset, S, sn, B);
+    }
+    }
+}
+static int32_t f_attention(cursor *c, sizes z) { return attention_kind(c, z, POSENC_BIAS_NONE); }
+static int32_t f_attention_alibi(cursor *c, sizes z) { return attention_kind(c, z, POSENC_BIAS_ALIBI); }
+static int32_t f_attention_t5(cursor *c, sizes z) { return attention_kind(c, z, POSENC_BIAS_T5); }
+static int32_t f_attention_shaw(cursor *c, sizes z) { return attention_kind(c, z, POSENC_BIAS_SHAW); }
+static int32_t f_attention_xl(cursor *c, sizes z) { return attention_kind(c, z, POSENC_BIAS_XL); }
+
+/* ---- the table: one row per exported entry point (name as in c_src/exports.txt) ---- */
+typedef struct { const char *name; int32_t (*run)(cursor *, sizes); } entry;
+#define E(fn) {"posenc_" #fn, f_##fn}
+static const entry ENTRIES[] = {
+    E(status_string), E(build_flags), E(max_abs),
+    E(sinusoidal_freqs), E(sinusoidal_fill), E(sinusoidal2d_fill), E(similarity),
+    E(rope_scaling_init), E(rope_freqs), E(rope_cache_fill), E(rope_scratch_size), E(rope_apply),
+    E(rope_apply_positions), E(rope_apply_positions_f32), E(rope_apply_xpos), E(rope_apply_axial),
+    E(rope_apply_cached), E(rope_decay),
+    E(alibi_slopes), E(alibi_bias), E(t5_buckets), E(t5_bias), E(shaw_indices), E(xl_positions),
+    E(xl_rel_shift), E(xl_scores), E(learned_init), E(learned_gather), E(learned_add),
+    E(learned_concat),
+    E(attention_scratch_size), E(attention), E(attention_alibi), E(attention_t5),
+    E(attention_shaw), E(attention_xl), E(matmul),
+};
+#define NENTRIES (sizeof ENTRIES / sizeof ENTRIES[0])
+
+#ifdef FUZZ_STATS
+/* -DFUZZ_STATS: per entry, how many calls ran and how many returned POSENC_OK, printed at exit
+ * (shows that every entry point gets past its validation, not only into it). */
+#include <stdio.h>
+static long calls[NENTRIES], oks[NENTRIES];
+static void report(void) {
+    for (size_t i = 0; i < NENTRIES; i++) fprintf(stderr, "%-34s %8ld calls %8ld ok\n", ENTRIES[i].name, calls[i], oks[i]);
+}
+#endif
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n) {
     cursor c = {data, n};
-    const uint8_t which = u8(&c);
-    int32_t a = size(&c), b = size(&c), d = size(&c), e = size(&c), st = 0;
-    if (prod(prod(a, b), d > 0 ? d : 1) > CAP || prod(prod(a, a), d > 0 ? d : 1) > CAP) return 0;
-    switch (which % 12) {
-    case 0: {
-        float *o = OUT(prod(a, b));
-        st = posenc_sinusoidal_fill(o, a, b, real(&c), u8(&c) % 3, u8(&c) % 3, u8(&c) % 4, real(&c));
-        free(o);
-        break;
-    }
-    case 1: {
-        NEED(prod(prod(a, b) + 1, d));
-        float *o = OUT(prod(prod(a, b) + 1, d));
-        st = posenc_sinusoidal2d_fill(o, a, b, d, real(&c), u8(&c) & 1);
-        free(o);
-        break;
-    }
-    case 2: {
-        float *t = floats(&c, prod(a, b)), *o = OUT(prod(a, a));
-        st = posenc_similarity(o, t, a, b, u8(&c) & 1);
-        free(t), free(o);
-        break;
-    }
-    case 3: {
-        double inv[64];
-        NEED(prod(a, 32));
-        float *cs = OUT(prod(a, 32)), *sn = OUT(prod(a, 32));
-        int32_t rd = b > 64 ? 64 : b;
-        st = posenc_rope_freqs(inv, &(double){0}, rd, real(&c), NULL);
-        if (st == 0) st = posenc_rope_cache_fill(cs, sn, a, rd / 2, inv, real(&c), real(&c));
-        free(cs), free(sn);
-        break;
-    }
-    case 4: { /* rope apply, all entry points share validation and kernels */
-        double inv[64];
-        int32_t rd = e > 0 && e <= d && e <= 64 ? e : d;
-        if (rd > 64 || posenc_rope_freqs(inv, &(double){0}, rd, 10000.0, NULL)) return 0;
-        int32_t scratch_n = posenc_rope_scratch_size(rd);
-        if (scratch_n < 0 || scratch_n > CAP) return 0;
-        NEED(prod(prod(a, b), d));
-        float *x = floats(&c, prod(prod(a, b), d)), *scr = OUT(scratch_n);
-        int32_t *pos = malloc(sizeof(int32_t) * (size_t)(a > 0 ? a : 1));
-        for (int32_t i = 0; i < a; i++) pos[i] = (int32_t)u8(&c) - 100;
-        uint8_t mode = u8(&c);
-        if (mode & 1)
-            st = posenc_rope_apply_positions(x, a, b, d, rd, mode & 2 ? 1 : 0, mode & 4 ? 1 : 0,
-                                             inv, 1.0, pos, scr, scratch_n);
-        else
-            st = posenc_rope_apply(x, a, b, d, rd, mode & 2 ? 1 : 0, mode & 4 ? 1 : 0, inv, 1.0,
-                                   real(&c), scr, scratch_n);
-        free(x), free(scr), free(pos);
-        break;
-    }
-    case 5: {
-        float *o = OUT(prod(prod(a, b), d));
-        st = posenc_alibi_bias(o, a, b, d, u8(&c) % 4, u8(&c) & 1, (int32_t)u8(&c) - 128);
-        free(o);
-        break;
-    }
-    case 6: {
-        int32_t *o = malloc(sizeof(int32_t) * (size_t)(prod(a, b) > 0 ? prod(a, b) : 1));
-        st = posenc_t5_buckets(o, a, b, u8(&c) & 1, d, e, (int32_t)u8(&c) - 128);
-        free(o);
-        break;
-    }
-    case 7: {
-        int32_t *o = malloc(sizeof(int32_t) * (size_t)(prod(a, b) > 0 ? prod(a, b) : 1));
-        st = posenc_shaw_indices(o, a, b, d, (int32_t)u8(&c) - 128);
-        free(o);
-        break;
-    }
-    case 8: { /* rel shift: x and out are [queries][queries + memory] */
-        int64_t k = (int64_t)a + (b > 0 ? b : 0);
-        NEED(prod(a, k));
-        float *x = floats(&c, prod(a, k)), *o = OUT(prod(a, k));
-        st = posenc_xl_rel_shift(o, x, a, b);
-        free(x), free(o);
-        break;
-    }
-    case 9: {
-        NEED(prod(d, b));
-        NEED(d);
-        float *t = floats(&c, prod(a, b)), *o = OUT(prod(d, b));
-        int32_t *pos = malloc(sizeof(int32_t) * (size_t)(d > 0 ? d : 1));
-        for (int32_t i = 0; i < d; i++) pos[i] = (int32_t)u8(&c) - 20;
-        st = posenc_learned_gather(o, t, a, b, pos, d, u8(&c) % 4);
-        free(t), free(o), free(pos);
-        break;
-    }
-    case 10: { /* attention, dense or fused ALiBi, with and without weights */
-        int32_t heads = 1 + (u8(&c) & 1), q = a, k = b, dim = d;
-        int32_t scratch_n = 0;
-        uint8_t kind = u8(&c) % 2;
-        if (posenc_attention_scratch_size(&scratch_n, q, k, dim, dim,
-                                          kind ? POSENC_BIAS_ALIBI : POSENC_BIAS_NONE, 0) ||
-            scratch_n > CAP || prod(prod(heads, q), k) > CAP)
-            return 0;
-        float *Q = floats(&c, prod(prod(q, heads), dim)), *K = floats(&c, prod(prod(k, heads), dim));
-        float *V = floats(&c, prod(prod(k, heads), dim)), *O = OUT(prod(prod(q, heads), dim));
-        float *W = u8(&c) & 1 ? OUT(prod(prod(heads, q), k)) : NULL, *S = OUT(scratch_n);
-        float *B = kind ? NULL : floats(&c, prod(prod(heads, q), k));
-        uint8_t m = u8(&c) % 4;
-        if (kind)
-            st = posenc_attention_alibi(O, W, Q, K, V, q, k, heads, dim, dim, real(&c), m,
-                                        (int32_t)u8(&c) - 128, S, scratch_n, u8(&c) % 4);
-        else
-            st = posenc_attention(O, W, Q, K, V, q, k, heads, dim, dim, real(&c), m,
-                                  (int32_t)u8(&c) - 128, S, scratch_n, u8(&c) & 1 ? B : NULL);
-        free(Q), free(K), free(V), free(O), free(W), free(S), free(B);
-        break;
-    }
-    default: {
-        NEED(prod(b, d));
-        NEED(prod(a, d));
-        float *A = floats(&c, prod(a, b)), *Bm = floats(&c, prod(b, d)), *O = OUT(prod(a, d));
-        st = posenc_matmul(O, A, Bm, a, b, d);
-        free(A), free(Bm), free(O);
-        break;
-    }
-    }
-    CHECK_STATUS(st);
+    const entry *e = &ENTRIES[u8(&c) % NENTRIES];
+    sizes z;
+    z.a = size(&c), z.b = size(&c), z.d = size(&c), z.e = size(&c);
+    nlive = 0;
+    const int32_t st = e->run(&c, z);
+#ifdef FUZZ_STATS
+    static int registered;
+    if (!registered) registered = 1, atexit(report);
+    calls[e - ENTRIES]++;
+    oks[e - ENTRIES] += st == POSENC_OK;
+#endif
+    for (int i = 0; i < nlive; i++) free(live[i]);
+    if (st > 0 || st < -9) abort(); /* a status outside posenc_status */
     return 0;
 }
