@@ -591,7 +591,7 @@ int32_t posenc_train_evaluate(void *arena, int32_t length, int32_t count, int32_
 int32_t posenc_train_attention(void *arena, int32_t length, int32_t layer, int32_t eval_seed,
                                const double *inv_freq, double attention_scale, float *weights,
                                int32_t *tokens);
-=======
+
 /* ======================================================================================
  * VALUES -- the JS API rejects non-finite array inputs (docs/errors.md); this is its scan.
  * ====================================================================================== */

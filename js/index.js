@@ -137,5 +137,12 @@ export const concat = forward('concat');
 export const attention = forward('attention');
 export const matmul = forward('matmul');
 export const selfAttention = forward('selfAttention');
+export const kvCache = forward('kvCache');
+export const train = forward('train');
+export const evaluate = forward('evaluate');
+export const attentionMap = forward('attentionMap');
+export const positionTable = forward('positionTable');
+export const saveModel = forward('saveModel');
+export const loadModel = forward('loadModel');
 
 export default init;

@@ -10,7 +10,7 @@
 // allocate: each is made right before it is used.
 import { PosencBuffer } from './core.js';
 import { PosencError, Status } from './errors.js';
-import { bool, choice, elements, fail, int, num, options, show } from './validate.js';
+import { bool, choice, elements, fail, int, num, options, show, typedArray } from './validate.js';
 import { parseRopeFrequencyOptions, ROPE_LAYOUT, ropeFreqsOnHeap } from './rope.js';
 import { ALIBI_FORM, BIAS_KIND, parseKvHeads } from './attention.js';
 import { callNamed, LOGIT_LIMIT } from './values.js';
@@ -25,16 +25,26 @@ function snapshot(fn, value, allowed) {
   return { ...options(fn, copy, allowed) };
 }
 
-/** Float32Array or float32 PosencBuffer of exactly n elements -> a Float32Array copy. */
-function tableCopy(fn, name, value, n) {
+/** Float32Array or float32 PosencBuffer of exactly n elements -> a Float32Array copy (brand
+ * checks, so a Proxy or a look-alike is refused without running its code). */
+function tableCopy(core, fn, name, value, n) {
   if (value === undefined) throw new PosencError(Status.E_MISSING, `posenc.${fn}: ${name} is required (a Float32Array of length ${n})`, name);
-  const ok = value instanceof Float32Array || (value instanceof PosencBuffer && value.type === Float32Array && !value.freed);
-  if (!ok) throw fail(fn, name, Status.E_PARAM, `a Float32Array of length ${n}`, value);
-  if (value.length !== n) throw fail(fn, name, Status.E_SCRATCH, `a Float32Array of length ${n}`, value);
-  const a = value instanceof PosencBuffer ? value.array.slice() : value.slice();
+  let a;
+  if (PosencBuffer.is(value)) {
+    if (value.type !== Float32Array || value.freed || !value.belongsTo(core)) throw fail(fn, name, Status.E_PARAM, `a Float32Array of length ${n} (or a live float32 posenc buffer of this instance)`, value);
+    if (value.length !== n) throw fail(fn, name, Status.E_SCRATCH, `a Float32Array of length ${n}`, value);
+    a = core.read(Float32Array, value.ptr, n);
+  } else {
+    const ta = typedArray(value);
+    if (!ta || ta.Type !== Float32Array || ta.detached) throw fail(fn, name, Status.E_PARAM, `a Float32Array of length ${n}`, value);
+    if (ta.length !== n) throw fail(fn, name, Status.E_SCRATCH, `a Float32Array of length ${n}`, value);
+    a = TA_SLICE.call(value);
+  }
   for (let i = 0; i < n; i++) if (!Number.isFinite(a[i])) throw fail(fn, `${name}[${i}]`, Status.E_PARAM, 'finite', a[i]);
   return a;
 }
+// %TypedArray%.prototype.slice, so an own `slice` on the caller's array cannot run.
+const TA_SLICE = Object.getPrototypeOf(Float32Array.prototype).slice;
 
 /** Element count of a Float32Array / float32 PosencBuffer argument, as rows of `width`. */
 function rowsOf(fn, name, x, width, what) {
@@ -46,7 +56,7 @@ function rowsOf(fn, name, x, width, what) {
   return x.length / width;
 }
 
-function parseEncoding(fn, encoding, { heads, dim, dimV, capacity }) {
+function parseEncoding(core, fn, encoding, { heads, dim, dimV, capacity }) {
   if (encoding === undefined) return { type: 'none', kind: 'none', rel: 0 };
   if (encoding === null || typeof encoding !== 'object' || Array.isArray(encoding)) {
     throw fail(fn, 'encoding', Status.E_PARAM, `an object { type: ${ENCODINGS.map((e) => `'${e}'`).join(' | ')}, ... }`, encoding);
@@ -82,14 +92,14 @@ function parseEncoding(fn, encoding, { heads, dim, dimV, capacity }) {
       const maxExact = (bidirectional ? numBuckets >> 1 : numBuckets) >> 1;
       const maxDistance = int(fn, name('maxDistance'), e.maxDistance, { min: maxExact + 1, def: 128 });
       const n = elements(fn, 'numBuckets * heads', numBuckets, heads);
-      const weights = tableCopy(fn, name('weights'), e.weights, n);
+      const weights = tableCopy(core, fn, name('weights'), e.weights, n);
       return { type, kind: 't5', rel: 0, tables: [weights], params: [bidirectional ? 1 : 0, numBuckets, maxDistance], defaultScale: 1 };
     }
     case 'shaw': {
       const e = snapshot(fn, encoding, ['type', 'aK', 'aV', 'maxRelative']);
       const k = int(fn, name('maxRelative'), e.maxRelative, { min: 1, max: Math.min(2 ** 26, capacity) });
-      const aK = tableCopy(fn, name('aK'), e.aK, elements(fn, '(2 * maxRelative + 1) * dim', 2 * k + 1, dim));
-      const aV = tableCopy(fn, name('aV'), e.aV, elements(fn, '(2 * maxRelative + 1) * dimV', 2 * k + 1, dimV));
+      const aK = tableCopy(core, fn, name('aK'), e.aK, elements(fn, '(2 * maxRelative + 1) * dim', 2 * k + 1, dim));
+      const aV = tableCopy(core, fn, name('aV'), e.aV, elements(fn, '(2 * maxRelative + 1) * dimV', 2 * k + 1, dimV));
       return { type, kind: 'shaw', rel: k, tables: [aK, aV], params: [k] };
     }
     default:
@@ -112,7 +122,7 @@ export function kvCacheFamily(core) {
       const dimV = int(fn, 'dimV', o.dimV, { def: dim });
       const capacity = int(fn, 'capacity', o.capacity, { max: 2 ** 28 });
       const window = int(fn, 'window', o.window, { min: 0, def: 0 });
-      const enc = parseEncoding(fn, o.encoding, { heads, dim, dimV, capacity });
+      const enc = parseEncoding(core, fn, o.encoding, { heads, dim, dimV, capacity });
       const scale = num(fn, 'scale', o.scale, { min: -3e38, max: 3e38, def: enc.defaultScale ?? 1 / Math.sqrt(dim) });
       elements(fn, 'heads * dim', heads, dim);
       elements(fn, 'heads * dimV', heads, dimV);

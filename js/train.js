@@ -7,7 +7,7 @@
 // A model is a plain object (configuration + Float32Array params); saveModel / loadModel turn
 // it into JSON and back, bit for bit. Training is synchronous: the page runs it in a worker.
 import { PosencError, Status } from './errors.js';
-import { bool, choice, fail, int, num, options } from './validate.js';
+import { bool, choice, fail, int, list, num, options, snapshot, typedArray } from './validate.js';
 import { ropeFamily } from './rope.js';
 
 export const TASKS = Object.freeze({ copy: 0, periodic: 1, first: 2 });
@@ -64,17 +64,20 @@ function parseConfig(fn, o) {
   return cfg;
 }
 
-/** A model's configuration, checked (a reloaded or hand-made model goes through this). */
+/** A model's configuration and parameters, checked (a reloaded or hand-made model goes through
+ * this). The model is read once into a snapshot: nothing of the caller's runs after the checks. */
 function checkModel(fn, model) {
-  if (model === null || typeof model !== 'object' || model.format !== FORMAT) {
+  const m = snapshot(fn, model, 'model');
+  if (m.format !== FORMAT) {
     throw fail(fn, 'model', Status.E_PARAM, `a model from posenc.train or posenc.loadModel (format '${FORMAT}')`, model);
   }
   const o = {};
-  for (const k of CONFIG_KEYS) o[k] = model[k];
+  for (const k of CONFIG_KEYS) o[k] = m[k];
   if (o.task === 'first') delete o.k;
   const cfg = parseConfig(fn, o);
-  if (!(model.params instanceof Float32Array)) throw fail(fn, 'model.params', Status.E_PARAM, 'a Float32Array', model.params);
-  return cfg;
+  const ta = typedArray(m.params);
+  if (!ta || ta.Type !== Float32Array || ta.detached) throw fail(fn, 'model.params', Status.E_PARAM, 'a Float32Array', m.params);
+  return { cfg, params: m.params, snap: m };
 }
 
 export function trainFamily(core) {
@@ -180,9 +183,9 @@ export function trainFamily(core) {
      */
     evaluate(model, opts) {
       const fn = 'evaluate';
-      const cfg = checkModel(fn, model);
+      const { cfg, params } = checkModel(fn, model);
       const o = options(fn, opts, ['lengths', 'count', 'seed', 'scaling', 'factor', 'strict']);
-      const lengths = o.lengths ?? [1, 2, 4, 8].map((x) => x * cfg.length);
+      const lengths = list(fn, 'lengths', o.lengths) ?? [1, 2, 4, 8].map((x) => x * cfg.length);
       if (!Array.isArray(lengths) || lengths.length < 1 || lengths.length > 64) {
         throw fail(fn, 'lengths', Status.E_PARAM, 'an array of 1 to 64 integer lengths', lengths);
       }
@@ -201,7 +204,7 @@ export function trainFamily(core) {
       const maxLen = Math.max(cfg.length, ...lengths.filter(defined));
       const freqs = lengths.map((L) => (defined(L) ? evalFrequencies(cfg, scaling, factor, L) : null));
       return withArena(fn, cfg, maxLen, (s, arena, count0) => {
-        loadParams(s, arena, count0, model.params);
+        loadParams(s, arena, count0, params);
         const res = s.alloc(Float32Array, 2);
         const inv = s.alloc(Float64Array, cfg.dim / cfg.heads / 2);
         const accuracy = [], loss = [];
@@ -224,7 +227,7 @@ export function trainFamily(core) {
     /** Attention weights [heads][length][length] of `layer` on one evaluation input, and its tokens. */
     attentionMap(model, opts) {
       const fn = 'attentionMap';
-      const cfg = checkModel(fn, model);
+      const { cfg, params } = checkModel(fn, model);
       const o = options(fn, opts, ['length', 'layer', 'seed', 'scaling', 'factor']);
       const length = int(fn, 'length', o.length, { min: cfg.task === 'periodic' ? 2 * cfg.k + 1 : cfg.k + 1, max: 512, def: cfg.length });
       if (cfg.method === 'learned' && length > cfg.length) {
@@ -235,7 +238,7 @@ export function trainFamily(core) {
       const { scaling, factor } = parseScaling(fn, cfg, o);
       const fr = evalFrequencies(cfg, scaling, factor, length);
       return withArena(fn, cfg, Math.max(length, cfg.length), (s, arena, count) => {
-        loadParams(s, arena, count, model.params);
+        loadParams(s, arena, count, params);
         const inv = s.alloc(Float64Array, cfg.dim / cfg.heads / 2);
         if (fr) core.withView(Float64Array, inv, fr.inv.length, (v) => { v.set(fr.inv); });
         const w = s.alloc(Float32Array, cfg.heads * length * length, false);
@@ -251,18 +254,18 @@ export function trainFamily(core) {
 
     /** The learned position table [length][dim] of a 'learned' model (a view of its params). */
     positionTable(model) {
-      const cfg = checkModel('positionTable', model);
+      const { cfg, params } = checkModel('positionTable', model);
       if (cfg.method !== 'learned') throw fail('positionTable', 'model.method', Status.E_PARAM, "'learned' (only it has a table)", cfg.method);
-      return model.params.subarray(0, cfg.length * cfg.dim);
+      return params.subarray(0, cfg.length * cfg.dim);
     },
 
     /** JSON text of a model; params travel as base64 float32 bytes, so reloading is exact. */
     saveModel(model) {
-      checkModel('saveModel', model);
-      const bytes = new Uint8Array(model.params.buffer, model.params.byteOffset, model.params.byteLength);
+      const { params, snap } = checkModel('saveModel', model);
+      const bytes = new Uint8Array(params.slice().buffer);
       let bin = '';
       for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-      return JSON.stringify({ ...model, params: btoa(bin) });
+      return JSON.stringify({ ...snap, params: btoa(bin) });
     },
 
     /** A model from saveModel's text (or its parsed object). */
@@ -289,7 +292,7 @@ export function trainFamily(core) {
       const bytes = new Uint8Array(bin.length);
       for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
       const model = { ...obj, params: new Float32Array(bytes.buffer) };
-      const cfg = checkModel(fn, model);
+      const { cfg } = checkModel(fn, model);
       const count = withArena(fn, cfg, cfg.length, (s, arena, n) => n);
       if (model.params.length !== count) {
         throw fail(fn, 'model.params', Status.E_SCRATCH, `${count} float32 values for this configuration`, model.params);
