@@ -11,6 +11,10 @@ export const VIEWS = [
   ['extrapolation', 'Extrapolation'],
   ['compare', 'Compare'],
   ['shuffle', 'Shuffle lab'],
+  ['worked', 'Worked example'],
+  ['shift', 'Shift identity'],
+  ['concat', 'Add vs concat'],
+  ['scaling', 'RoPE scaling'],
 ];
 export const METHODS = [
   ['sinusoidal', 'Sinusoidal'],
@@ -50,7 +54,7 @@ export const FIELDS = {
   base: [10000, num(2, 1e7)],
   length: [128, int(2, 4096)],
   heads: [8, int(1, 32)],
-  head: [0, int(0, 31)],
+  head: [0, int(0, 31)], // 0-based internally; every label, title and readout shows head + 1
   layout: ['interleaved', oneOf(['interleaved', 'split'])],
   rope: ['half', oneOf(['half', 'interleaved'])],
   scaling: ['none', oneOf(SCALINGS)],
@@ -65,6 +69,10 @@ export const FIELDS = {
   order: ['', text(400)],
   pos: [5, int(0, 100000)],
   embed: [0, int(0, 1)],
+  kpos: [8, int(0, 100000)], // Rotation: the key's position n (pos is the query's m)
+  speed: [2, num(0.25, 32)], // Rotation: Play speed in positions per second
+  shift: [3, int(0, 1000)], // Shift identity: the offset k in PE(p + k) = M_k · PE(p)
+  preset: ['', oneOf(['', 'llama31-8b', 'qwen2-7b', 'qwen2-7b-yarn', 'deepseek-v2-lite'])], // RoPE scaling: a real model's settings
 };
 
 export function parseState(params) {
