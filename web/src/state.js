@@ -72,6 +72,7 @@ export const FIELDS = {
   kpos: [8, int(0, 100000)], // Rotation: the key's position n (pos is the query's m)
   speed: [2, num(0.25, 32)], // Rotation: Play speed in positions per second
   shift: [3, int(0, 1000)], // Shift identity: the offset k in PE(p + k) = M_k · PE(p)
+  panel: ['', oneOf(['', 'alibi', 't5', 'shaw'])], // multi-panel views: '' = all panels
   preset: ['', oneOf(['', 'llama31-8b', 'qwen2-7b', 'qwen2-7b-yarn', 'deepseek-v2-lite'])], // RoPE scaling: a real model's settings
 };
 

@@ -1,6 +1,7 @@
 // Learned table and extrapolation. A learned table has rows only up to the training length; past
 // it there is nothing to look up. The fixed methods keep going, some more gracefully than others.
-import { createMatrixPanel, createPlot, fmt } from '../draw.js';
+import { createMatrixPanel, createPlot, fmt, stackFigures } from '../draw.js';
+import { paletteFor } from '../palette.js';
 import { need } from '../methods.js';
 import { ropeOptions } from '../state.js';
 import { drawMethod } from './heatmap.js';
@@ -26,7 +27,9 @@ export function setupLearned(el, ctx) {
         const rows = pe.gather(table, { rows: T, dim: st.dim, positions, outOfRange: 'zero' });
         panel.setTitle(`Learned table: ${T} trained rows, looked up for ${L} positions`);
         panel.describe = (r, c, x) => (r >= T ? `position ${r}: no row (past the train length ${T})` : `position ${r}, dim ${c}: ${fmt(x)}`);
-        panel.draw(rows, L, st.dim, { lo: -0.06, hi: 0.06, palette: st.palette, maskFromRow: T, marker: T });
+        panel.rowAxis = 'position p (tokens)';
+        panel.colAxis = 'dimension';
+        panel.draw(rows, L, st.dim, { lo: -0.06, hi: 0.06, palette: paletteFor('signed', st.palette), maskFromRow: T, marker: T, markerLabel: `train length ${T}: no rows below`, note: '±3σ; grey = no row' });
         try {
           pe.gather(table, { rows: T, dim: st.dim, positions, outOfRange: 'error' });
           msg.textContent = `All ${L} positions are inside the table.`;
@@ -36,6 +39,7 @@ export function setupLearned(el, ctx) {
       }, 'learned');
     },
     exportData: () => matrixExport(panel, 'learned'),
+    figure: (o) => panel.figure(o),
     canvas: () => panel.canvas,
   };
 }
@@ -60,10 +64,12 @@ export function setupExtrapolation(el, ctx) {
             need(ctx.pe, 'learnedInit');
             const t = ctx.pool.learned(L, st.dim);
             panels[k].setTitle(`Learned: rows ≥ ${T} undefined`);
-            panels[k].draw(t, L, st.dim, { lo: -0.06, hi: 0.06, palette: st.palette, maskFromRow: T, marker: T });
+            panels[k].rowAxis = 'position p';
+            panels[k].colAxis = 'dimension';
+            panels[k].draw(t, L, st.dim, { lo: -0.06, hi: 0.06, palette: paletteFor('signed', st.palette), maskFromRow: T, marker: T, note: 'grey = no row' });
           } else {
             const names = { sinusoidal: 'Sinusoidal', rope: `RoPE angles${st.scaling === 'none' ? '' : ` (${st.scaling} ×${st.factor})`}`, alibi: `ALiBi, head ${Math.min(st.head, st.heads - 1) + 1}` };
-            drawMethod(ctx, panels[k], st, m, { length: L, marker: T }, () => names[m]);
+            drawMethod(ctx, panels[k], st, m, { length: L, marker: T, markerLabel: `train ${T}` }, () => names[m]);
           }
         }, m),
       );
@@ -78,10 +84,12 @@ export function setupExtrapolation(el, ctx) {
         const series = [{ y: col(plain.cos), label: `cos θ${i}, no scaling` }];
         if (st.scaling !== 'none') series.push({ y: col(scaled.cos), label: `cos θ${i}, ${st.scaling} ×${st.factor}`, dash: true });
         plot.setTitle(`RoPE pair ${i} across the train length`);
-        plot.draw(series, { xLabel: 'position', yLabel: 'cos θ', markers: [{ x: T, label: `train length ${T}` }] });
+        plot.draw(series, { xLabel: 'position p (tokens)', yLabel: 'cos θ', markers: [{ x: T, label: `train length ${T}` }] });
+        plot.setNote(scaled.attentionScale && scaled.attentionScale !== 1 ? `The dashed curve includes the ${st.scaling} attention scale ${scaled.attentionScale.toFixed(4)} folded into cos.` : '');
       }, 'RoPE scaling');
     },
     exportData: () => ({ kind: 'group', parts: [...panels.map((p, k) => matrixExport(p, methods[k])), plotExport(plot, 'rope')].filter(Boolean) }),
+    figure: (o) => stackFigures([...panels.map((p) => p.figure(o)), plot.figure(o)], o),
     canvas: () => panels[0].canvas,
   };
 }

@@ -56,17 +56,17 @@ export function setupScaling(el, ctx) {
     cite.textContent = p ? `Settings: ${p.source}.` : st.preset ? 'Edited from a preset: using the controls (train length stands in for the original context).' : 'Using the controls: train length stands in for the model’s original context.';
     const sc = opts.scaling;
     params.innerHTML = `<tr><th>base</th><th>head size d</th><th>pairs</th><th>scaling</th><th>original context</th><th>extended to</th><th>attention scale</th></tr>
-      <tr><td>${fmt(opts.base)}</td><td>${opts.dim}</td><td>${opts.dim / 2}</td><td>${sc ? `${sc.type} ×${sc.factor}${sc.lowFreqFactor ? `, low ${sc.lowFreqFactor}, high ${sc.highFreqFactor}` : ''}${sc.betaFast ? `, β ${sc.betaFast}/${sc.betaSlow}, mscale ${sc.mscale}/${sc.mscaleAllDim}` : ''}` : 'none'}</td><td>${original}</td><td>${target}</td><td>${attentionScale.toFixed(4)}</td></tr>`;
+      <tr><td>${opts.base}</td><td>${opts.dim}</td><td>${opts.dim / 2}</td><td>${sc ? `${sc.type} ×${sc.factor}${sc.lowFreqFactor ? `, low ${sc.lowFreqFactor}, high ${sc.highFreqFactor}` : ''}${sc.betaFast ? `, β ${sc.betaFast}/${sc.betaSlow}, mscale ${sc.mscale}/${sc.mscaleAllDim}` : ''}` : 'none'}</td><td>${original}</td><td>${target}</td><td>${attentionScale.toFixed(4)}</td></tr>`;
     const wl = (w) => Float64Array.from(w, (x) => TAU / x);
     const series = [{ y: wl(before), label: 'no scaling', colour: 0, dots: opts.dim <= 128 }];
-    if (sc) series.push({ y: wl(after), label: `${sc.type} ×${sc.factor}`, colour: 1, dash: true });
+    if (sc) series.push({ y: wl(after), label: `${sc.type} ×${sc.factor}`, colour: 2, dots: opts.dim <= 128 });
     series.push({ y: new Float64Array(before.length).fill(original), label: `original context ${original}`, colour: 'bad', dash: true });
     if (target !== original) series.push({ y: new Float64Array(before.length).fill(target), label: `extended context ${target}`, colour: 'muted', dash: true });
     waves.setTitle(`${p ? p.label : 'RoPE'}: wavelength of each pair, positions per full turn (log scale)`);
     waves.draw(series, { xLabel: 'pair i (fast → slow)', yLabel: 'wavelength 2π/ωᵢ (tokens)', yLog: true, integerX: true });
     waves.setNote(attentionScale !== 1 ? `The scaling also multiplies cos and sin by the attention scale ${attentionScale.toFixed(4)} (q·k grows by its square); the wavelengths above do not include it.` : '');
     ratio.setTitle('How much slower each pair turns: ω before / ω after');
-    ratio.draw([{ y: Float64Array.from(before, (b, i) => b / after[i]), label: 'frequency divided by', colour: 1, dots: opts.dim <= 128 }],
+    ratio.draw([{ y: Float64Array.from(before, (b, i) => b / after[i]), label: 'frequency divided by', colour: 2, dots: opts.dim <= 128 }],
       { xLabel: 'pair i (fast → slow)', yLabel: 'ω / ω scaled', integerX: true });
     exported = { kind: 'series', name: 'rope wavelengths', xLabel: 'pair', series: series.map((s) => ({ label: s.label, x: Array.from(s.y, (_, i) => i), y: Array.from(s.y) })) };
   }

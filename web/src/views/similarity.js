@@ -1,7 +1,8 @@
 // Similarity: PE·PEᵀ (cosine) for absolute tables; for RoPE the score q·k of the same vector at
 // two positions, which depends on the offset only, plus RoFormer's long-term decay curve.
-import { createMatrixPanel, createPlot, fmt } from '../draw.js';
-import { encodingMatrix } from '../methods.js';
+import { createMatrixPanel, createPlot, fmt, stackFigures } from '../draw.js';
+import { paletteFor } from '../palette.js';
+import { drawMethod } from './heatmap.js';
 import { SIM_CAP } from '../jobs.js';
 import { matrixExport, plotExport, shell } from './common.js';
 
@@ -22,13 +23,7 @@ export function setupSimilarity(el, ctx) {
       if (relative) {
         // Relative methods have no vectors to compare: their bias matrix is the similarity.
         plot.fig.hidden = true;
-        v.guard(() => {
-          const m = encodingMatrix(ctx.pe, st, st.method, ctx.pool);
-          panel.setTitle(`${m.title} (a relative method scores offsets directly)`);
-          panel.rowLabel = m.rowLabel;
-          panel.colLabel = m.colLabel;
-          panel.draw(m.values, m.rows, m.cols, { lo: m.lo, hi: m.hi, palette: st.palette });
-        }, st.method);
+        v.guard(() => drawMethod(ctx, panel, st, st.method, {}, (m) => `${m.title} (a relative method scores offsets directly)`), st.method);
         return;
       }
       plot.fig.hidden = false;
@@ -42,7 +37,16 @@ export function setupSimilarity(el, ctx) {
           status.textContent = heavy ? `${L}×${L}×${st.dim} in ${(performance.now() - t0).toFixed(0)} ms (${ctx.compute.inWorker ? 'worker' : 'main thread'})` : '';
           panel.setTitle(`${st.method === 'rope' ? 'RoPE' : st.method}: ${r.kind}, ${L} × ${L}`);
           panel.describe = (i, j, x) => `i = ${i}, j = ${j} (offset ${j - i}): ${fmt(x)}`;
-          panel.draw(r.S, L, L, { lo: r.lo, hi: r.hi, palette: st.palette });
+          panel.rowAxis = 'position i (tokens)';
+          panel.colAxis = 'position j (tokens)';
+          // Cosines of sinusoidal rows are all positive: a sequential map from the smallest one to 1.
+          let lo = r.lo, kind = 'signed';
+          if (st.method !== 'rope') {
+            let mn = Infinity;
+            for (let k = 0; k < r.S.length; k++) if (r.S[k] < mn) mn = r.S[k];
+            if (mn >= 0) (lo = Math.floor(mn * 100) / 100), (kind = 'onesided');
+          }
+          panel.draw(r.S, L, L, { lo, hi: r.hi, palette: paletteFor(kind, st.palette), note: st.method === 'rope' ? 'q·k' : 'cosine' });
           const row0 = r.S.subarray(0, L);
           const series = [{ y: row0, label: st.method === 'rope' ? 'q·k by offset (row 0)' : 'cos(PE₀, PEⱼ)' }];
           if (r.decay) {
@@ -51,11 +55,14 @@ export function setupSimilarity(el, ctx) {
             series.push({ y: Float32Array.from(r.decay, (x) => x * scale), label: `RoFormer decay bound (rescaled${st.scaling === 'none' ? '' : ', unscaled frequencies'})`, dash: true });
           }
           plot.setTitle(st.method === 'rope' ? 'Score against relative offset' : 'Similarity of position 0 with every position');
-          plot.draw(series, { xLabel: 'offset j − i', yLabel: st.method === 'rope' ? 'q·k' : 'cosine' });
+          plot.draw(series, { xLabel: 'offset j − i (tokens)', yLabel: st.method === 'rope' ? 'q·k' : 'cosine' });
+          if (r.decay) plot.setNote('The decay bound is rescaled to start at the score’s value at offset 0 (a scale factor folded in).');
+          else plot.setNote('');
         }),
       st.method);
     },
     exportData: () => ({ kind: 'group', parts: [matrixExport(panel, 'similarity'), relative ? null : plotExport(plot, 'by offset')].filter(Boolean) }),
+    figure: (o) => (plot.fig.hidden ? panel.figure(o) : stackFigures([panel.figure(o), plot.figure(o)], o)),
     canvas: () => panel.canvas,
   };
 }
