@@ -5,12 +5,14 @@ import sinusoidal from './sinusoidal.js';
 import rope from './rope.js';
 import relative from './relative.js';
 import attention from './attention.js';
+import page from './page.js';
 
 const GROUPS = {
   sinusoidal,
   rope,
   relative,
   attention,
+  page,
 };
 
 const pick = process.argv.slice(2);
@@ -22,4 +24,8 @@ for (const [name, group] of Object.entries(GROUPS)) {
   rows.push(...(await group(h)));
 }
 console.log(`posenc benchmark (node ${process.version}, ${h.simd.backend} + ${h.scalar.backend}; median of repeated runs)\n`);
-console.log(table(rows));
+// Groups with their own columns (the page group) return { markdown } rows, printed after the table.
+const own = rows.filter((r) => r.markdown);
+const plain = rows.filter((r) => !r.markdown);
+if (plain.length || !own.length) console.log(table(plain));
+for (const r of own) console.log(`\n${r.markdown}`);

@@ -92,6 +92,8 @@ export function createMatrixPanel(parent, { title = '', rowLabel = 'row', colLab
     highlight(r, c) {
       if (r == null || !last || !geo) return void (hlEl.hidden = true);
       hlEl.hidden = false;
+      hlEl.dataset.r = String(r);
+      hlEl.dataset.c = String(c);
       place(hlEl, r, c);
     },
     /**
@@ -158,7 +160,9 @@ export function createMatrixPanel(parent, { title = '', rowLabel = 'row', colLab
     const { rows, cols } = last;
     g.fillStyle = theme.paper;
     g.fillRect(0, 0, W, H);
-    g.imageSmoothingEnabled = false;
+    // Cells larger than a pixel stay crisp; a table scaled down by less than 2 is filtered.
+    g.imageSmoothingEnabled = cells.width > w * dpr || cells.height > h * dpr;
+    g.imageSmoothingQuality = 'high';
     g.drawImage(cells, ml, mt, w, h);
     g.strokeStyle = theme.line;
     g.lineWidth = 1;
@@ -170,13 +174,18 @@ export function createMatrixPanel(parent, { title = '', rowLabel = 'row', colLab
     g.textAlign = 'right';
     g.textBaseline = 'middle';
     const rowT = panel.rowNames ? (h / rows >= 12 ? [...Array(rows).keys()] : cellTicks(rows, h)) : cellTicks(rows, h);
+    const colT = panel.colNames ? [...Array(cols).keys()] : cellTicks(cols, w);
+    // What the axes say, for readers of the DOM (tests, screen-reader summaries).
+    canvas.dataset.yticks = rowT.map((r) => (panel.rowNames ? panel.rowNames[r] : String(r))).join('|');
+    canvas.dataset.xticks = colT.map((c) => (panel.colNames ? panel.colNames[c] : String(c))).join('|');
+    canvas.dataset.xname = panel.colAxis ?? panel.colLabel;
+    canvas.dataset.yname = panel.rowAxis ?? panel.rowLabel;
     for (const r of rowT) {
       const y = mt + ((r + 0.5) * h) / rows;
       g.beginPath(); g.moveTo(ml - 4, y); g.lineTo(ml, y); g.stroke();
       g.fillText(panel.rowNames ? panel.rowNames[r] : String(r), ml - 6, y);
     }
     g.textBaseline = 'alphabetic';
-    const colT = panel.colNames ? [...Array(cols).keys()] : cellTicks(cols, w);
     g.textAlign = 'center';
     for (const c of colT) {
       const x = ml + ((c + 0.5) * w) / cols;
@@ -219,8 +228,11 @@ export function createMatrixPanel(parent, { title = '', rowLabel = 'row', colLab
     layout();
     const { rows, cols, maskFromRow, lo, hi, palette, reduce } = last;
     const dpr = dprOf();
-    const tw = Math.min(cols, Math.max(1, Math.round(geo.w * dpr)));
-    const th = Math.min(rows, Math.max(1, Math.round(geo.h * dpr)));
+    // Whole cells per pixel box (an integer factor, so every box averages the same number of
+    // cells and no beat pattern appears); a factor below 2 is left to the image scaler.
+    const kx = cols > 2 * geo.w * dpr ? Math.ceil(cols / (geo.w * dpr)) : 1;
+    const ky = rows > 2 * geo.h * dpr ? Math.ceil(rows / (geo.h * dpr)) : 1;
+    const tw = Math.ceil(cols / kx), th = Math.ceil(rows / ky);
     if (cells.width !== tw || cells.height !== th) {
       cells.width = tw;
       cells.height = th;
@@ -237,7 +249,7 @@ export function createMatrixPanel(parent, { title = '', rowLabel = 'row', colLab
       (values instanceof Float32Array ? paintF32 : paintAny)(values, words, n, L, lo, s);
       words.fill(L[256], n, rows * cols);
     } else {
-      const red = reduce ? reduce(tw, th) : boxAverage(typeof last.values === 'function' ? last.values() : last.values, rows, cols, tw, th, maskFromRow);
+      const red = reduce ? reduce(tw, th, kx, ky) : boxAverage(typeof last.values === 'function' ? last.values() : last.values, rows, cols, tw, th, maskFromRow, kx, ky);
       paintF32(red.values, words, tw * th, L, lo, s);
       if (red.weight) fade(words, red.weight, toRgb(theme.mask));
     }
@@ -323,26 +335,41 @@ export function createMatrixPanel(parent, { title = '', rowLabel = 'row', colLab
   return panel;
 }
 
-/** Mean of the finite values in each of tw x th boxes (masked rows and -Infinity excluded). */
-function boxAverage(values, rows, cols, tw, th, maskFromRow) {
-  const sum = new Float64Array(tw * th);
-  const cnt = new Uint32Array(tw * th);
-  const colMap = new Int32Array(cols);
-  for (let c = 0; c < cols; c++) colMap[c] = Math.floor((c * tw) / cols);
-  const R = Math.min(rows, maskFromRow);
-  for (let r = 0; r < R; r++) {
-    const o = Math.floor((r * th) / rows) * tw;
-    const base = r * cols;
-    for (let c = 0; c < cols; c++) {
-      const v = values[base + c];
-      if (v > -Infinity && v < Infinity) {
-        sum[o + colMap[c]] += v;
-        cnt[o + colMap[c]]++;
-      }
-    }
-  }
+/** Mean over each of tw x th boxes (rows from maskFromRow on excluded). Rows are summed into one
+ * accumulator row first (a tight, branch-free loop over the table), then each finished band of
+ * rows is folded into the target columns: ~1 add per source cell. A box touching -Infinity (a
+ * masked logit) stays masked. */
+function boxAverage(values, rows, cols, tw, th, maskFromRow, kx, ky) {
   const out = new Float32Array(tw * th);
-  for (let i = 0; i < out.length; i++) out[i] = cnt[i] ? sum[i] / cnt[i] : -Infinity;
+  const colMap = new Int32Array(cols);
+  const colCnt = new Float32Array(tw);
+  for (let c = 0; c < cols; c++) {
+    colMap[c] = Math.floor(c / kx);
+    colCnt[colMap[c]]++;
+  }
+  const acc = new Float64Array(cols);
+  const R = Math.min(rows, maskFromRow);
+  const filled = new Uint8Array(th);
+  let band = 0, n = 0;
+  const flush = () => {
+    filled[band] = 1;
+    const o = band * tw;
+    for (let c = 0; c < cols; c++) out[o + colMap[c]] += acc[c];
+    for (let t = 0; t < tw; t++) out[o + t] /= n * colCnt[t];
+    acc.fill(0);
+    n = 0;
+  };
+  for (let r = 0; r < R; r++) {
+    const tr = Math.floor(r / ky);
+    if (tr !== band && n) flush();
+    band = tr;
+    const base = r * cols;
+    for (let c = 0; c < cols; c++) acc[c] += values[base + c];
+    n++;
+  }
+  if (n) flush();
+  for (let t = 0; t < th; t++) if (!filled[t]) out.fill(-Infinity, t * tw, (t + 1) * tw); // bands past the mask row
+  for (let i = 0; i < out.length; i++) if (out[i] !== out[i]) out[i] = -Infinity; // -Inf + Inf mixes
   return { values: out };
 }
 
@@ -513,6 +540,10 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
     const yfmt = opts.yLog ? (t) => (t >= 4 || t <= -3 ? `1e${t}` : fmt(10 ** t)) : fmt;
     const xt = ticks(xmin, xmax, Math.max(3, Math.min(8, Math.floor((W - pad.l) / 70)))).filter((t) => !opts.integerX || Number.isInteger(t));
     geo = { W, X, Y, xmin, xmax, pad, yt, xt, yfmt };
+    canvas.dataset.yticks = yt.map(yfmt).join('|');
+    canvas.dataset.xticks = xt.map(fmt).join('|');
+    canvas.dataset.xname = opts.xLabel ?? '';
+    canvas.dataset.yname = opts.yLabel ?? '';
     g.fillStyle = theme.paper;
     g.fillRect(0, 0, W, H);
     g.strokeStyle = theme.line;

@@ -102,24 +102,41 @@ export const t5Opts = ({ numBuckets, maxDistance, bidirectional }) => ({ numBuck
  * the mean angle, faded toward the mask colour as the vectors cancel (a pair turning faster than
  * the pixel grid shows grey, not a false pattern). */
 function ropeReduce(C, S, L, half, cols, pairOf, scale) {
-  return (tw, th) => {
+  return (tw, th, kx, ky) => {
+    // Sum each band of rows per pair (branch-free), then spread the pairs over the target columns.
+    const pc = new Float64Array(half), ps = new Float64Array(half);
     const sc = new Float64Array(tw * th), ss = new Float64Array(tw * th);
-    const cnt = new Uint32Array(tw * th);
+    const cnt = new Float64Array(tw * th);
     const colMap = new Int32Array(cols), pair = new Int32Array(cols);
     for (let c = 0; c < cols; c++) {
-      colMap[c] = Math.floor((c * tw) / cols);
+      colMap[c] = Math.floor(c / kx);
       pair[c] = pairOf(c);
     }
-    for (let r = 0; r < L; r++) {
-      const o = Math.floor((r * th) / L) * tw;
-      const b = r * half;
+    let band = 0, n = 0;
+    const flush = () => {
+      const o = band * tw;
       for (let c = 0; c < cols; c++) {
         const k = o + colMap[c];
-        sc[k] += C[b + pair[c]];
-        ss[k] += S[b + pair[c]];
-        cnt[k]++;
+        sc[k] += pc[pair[c]];
+        ss[k] += ps[pair[c]];
+        cnt[k] += n;
       }
+      pc.fill(0);
+      ps.fill(0);
+      n = 0;
+    };
+    for (let r = 0; r < L; r++) {
+      const tr = Math.floor(r / ky);
+      if (tr !== band && n) flush();
+      band = tr;
+      const b = r * half;
+      for (let i = 0; i < half; i++) {
+        pc[i] += C[b + i];
+        ps[i] += S[b + i];
+      }
+      n++;
     }
+    if (n) flush();
     const values = new Float32Array(tw * th), weight = new Float32Array(tw * th);
     for (let i = 0; i < values.length; i++) {
       const x = sc[i] / cnt[i], y = ss[i] / cnt[i];
@@ -128,6 +145,16 @@ function ropeReduce(C, S, L, half, cols, pairOf, scale) {
     }
     return { values, weight };
   };
+}
+
+/** Relative matrices depend on a few settings, not on the length past the cap: keep the last few. */
+const memo = new Map();
+function cached(key, make) {
+  if (memo.has(key)) return memo.get(key);
+  const v = make();
+  memo.set(key, v);
+  if (memo.size > 8) memo.delete(memo.keys().next().value);
+  return v;
 }
 
 /**
@@ -229,7 +256,7 @@ export function encodingMatrix(pe, st, method, pool, { length = st.length, quant
       need(pe, 'alibiBias');
       const n = Math.min(L, MATRIX_CAP);
       const h = Math.min(st.head, st.heads - 1);
-      const all = pe.alibiBias({ heads: st.heads, queries: n, causal: true });
+      const all = cached(`alibi|${st.heads}|${n}`, () => pe.alibiBias({ heads: st.heads, queries: n, causal: true }));
       const values = all.subarray(h * n * n, (h + 1) * n * n);
       const [lo] = finiteRange(values);
       return { values, rows: n, cols: n, lo, hi: 0, kind: 'onesided', rowLabel: 'query', colLabel: 'key',
@@ -240,7 +267,7 @@ export function encodingMatrix(pe, st, method, pool, { length = st.length, quant
       need(pe, 't5Buckets');
       const n = Math.min(L, MATRIX_CAP);
       const cfg = t5Config(st);
-      const b = pe.t5Buckets({ queries: n, keys: n, ...t5Opts(cfg) });
+      const b = cached(`t5|${n}|${cfg.numBuckets}|${cfg.maxDistance}|${cfg.bidirectional}`, () => pe.t5Buckets({ queries: n, keys: n, ...t5Opts(cfg) }));
       return { values: b, rows: n, cols: n, lo: 0, hi: cfg.numBuckets - 1, kind: 'onesided', rowLabel: 'query', colLabel: 'key',
         rowAxis: 'query position i', colAxis: 'key position j', note: 'bucket index',
         title: `T5 buckets (${cfg.bidirectional ? 'bidirectional' : 'causal'}, ${cfg.numBuckets} buckets, max distance ${cfg.maxDistance}${cfg.raised ? ', raised to exceed the exact range' : ''}): ${n} × ${n}` };
@@ -249,7 +276,7 @@ export function encodingMatrix(pe, st, method, pool, { length = st.length, quant
       need(pe, 'shawIndices');
       const n = Math.min(L, MATRIX_CAP);
       const k = st.shawk;
-      const b = pe.shawIndices({ queries: n, keys: n, maxRelative: k });
+      const b = cached(`shaw|${n}|${k}`, () => pe.shawIndices({ queries: n, keys: n, maxRelative: k }));
       return { values: b, rows: n, cols: n, lo: 0, hi: 2 * k, kind: 'onesided', rowLabel: 'query', colLabel: 'key',
         rowAxis: 'query position i', colAxis: 'key position j', note: 'row of aᴷ, aⱽ',
         title: `Shaw relative indices, clipped to ±${k}: ${n} × ${n}` };

@@ -28,8 +28,8 @@ const HEAD = 110; // title, intro, padding
 const matSide = (st, method) => (['alibi', 't5', 'shaw'].includes(method) ? Math.min(st.length, 512) : null);
 
 export const VIEW_INFO = {
-  shuffle: { title: 'Why positions? The shuffle lab', controls: ['method', 'dim', 'heads', 'head', 'base', 'rope', 'scaling', 'factor', 'train', 'buckets', 'maxdist', 't5dir', 'shawk', 'palette'],
-    controlsFor: (st) => ['method', 'dim', 'heads', 'head', ...(BY_METHOD[st.method] ?? []).filter((k) => k !== 'length' && k !== 'dim' && k !== 'heads' && k !== 'head'), 'palette'],
+  shuffle: { title: 'Why positions? The shuffle lab', controls: ['method', 'dim', 'heads', 'head', 'base', 'rope', 'scaling', 'factor', 'train', 'buckets', 'maxdist', 't5dir', 'shawk', 'palette'], // sinusoidal: base only (the layer adds the paper's interleaved table)
+    controlsFor: (st) => ['method', 'dim', 'heads', 'head', ...(BY_METHOD[st.method] ?? []).filter((k) => !['length', 'dim', 'heads', 'head', 'layout'].includes(k)), 'palette'],
     panels: [], height: (st, width) => {
       const side = width > 700 ? (width - 40) / 2 : width - 20;
       const mat = matrixH((side - 30) / 2, 3, 3, { square: true, small: true, names: true });
@@ -37,18 +37,21 @@ export const VIEW_INFO = {
       return HEAD + 140 + (width > 700 ? one : 2 * one);
     } },
   worked: { title: 'Sinusoidal by hand: a 4-dimensional example', controls: ['base'], panels: [], height: (st, width) => HEAD + 620 + (width < 600 ? 160 : 0) },
-  heatmap: { title: 'Heatmap', controls: ['method', ...ALL, 'palette'], controlsFor: (st) => ['method', ...(BY_METHOD[st.method] ?? []), 'palette'], panels: [],
+  // RoPE angles always take the cyclic map, so the palette choice does not apply to them.
+  heatmap: { title: 'Heatmap', controls: ['method', ...ALL, 'palette'], controlsFor: (st) => ['method', ...(BY_METHOD[st.method] ?? []), ...(st.method === 'rope' ? [] : ['palette'])], panels: [],
     height: (st, width) => {
       const fw = formulaW(width);
       const side = matSide(st, st.method);
       const rows = side ?? st.length, cols = side ?? st.dim;
       return HEAD + 20 + matrixH(width - fw, rows, cols) + (fw ? 0 : 260);
     } },
-  waves: { title: 'Waves', controls: ['method', ...ALL], controlsFor: (st) => ['method', ...(BY_METHOD[st.method] ?? [])], panels: [],
+  // Waves follow one column per pair and the similarity is a cosine or q·k: neither depends on
+  // which column holds which pair, so the layouts are not among their controls.
+  waves: { title: 'Waves', controls: ['method', ...ALL.filter((k) => k !== 'layout' && k !== 'rope')], controlsFor: (st) => ['method', ...(BY_METHOD[st.method] ?? []).filter((k) => k !== 'layout' && k !== 'rope')], panels: [],
     height: (st) => HEAD + plotH(300) + (st.method === 'rope' ? plotH(240) : 0) },
   shift: { title: 'The shift identity PE(p+k) = M_k · PE(p)', controls: ['dim', 'base'], panels: [], height: (st, width) => HEAD + 200 + plotH(240) + (width < 600 ? 120 : 0) },
-  similarity: { title: 'Similarity', controls: ['method', 'dim', 'length', 'base', 'layout', 'rope', 'scaling', 'factor', 'train', 'palette'],
-    controlsFor: (st) => ['method', ...(BY_METHOD[st.method] ?? []), 'palette'], panels: [],
+  similarity: { title: 'Similarity', controls: ['method', 'dim', 'length', 'base', 'scaling', 'factor', 'train', 'heads', 'head', 'buckets', 'maxdist', 't5dir', 'shawk', 'palette'],
+    controlsFor: (st) => ['method', ...(BY_METHOD[st.method] ?? []).filter((k) => k !== 'layout' && k !== 'rope'), 'palette'], panels: [],
     height: (st, width) => {
       const L = Math.min(st.length, 1024);
       const half = width > 600 ? (width - 16) / 2 : width;

@@ -38,7 +38,7 @@ export function setupWaves(el, ctx) {
     update(st) {
       v.clear();
       plot.setNote('');
-      v.guard(() => draw(ctx.pe, st, plot, v.body.clientWidth), st.method);
+      v.guard(() => draw(ctx.pe, st, plot, v.body.clientWidth, ctx.pool), st.method);
       waves.fig.hidden = st.method !== 'rope';
       if (st.method === 'rope') v.guard(() => drawWavelengths(ctx.pe, st, waves), 'wavelengths');
     },
@@ -49,7 +49,7 @@ export function setupWaves(el, ctx) {
   };
 }
 
-function draw(pe, st, plot, px) {
+function draw(pe, st, plot, px, pool) {
   const L = st.length;
   const d = st.dim;
   switch (st.method) {
@@ -59,7 +59,8 @@ function draw(pe, st, plot, px) {
       // Column of the sine of pair i: 2i when interleaved, i when split.
       const pairs = spread(d / 2);
       const cols = pairs.map((i) => (st.layout === 'split' ? i : 2 * i));
-      const ys = sampled(L, s, d, cols, (o) => pe.sinusoidal({ length: L, dim: d, base: st.base, layout: st.layout, offset: o }));
+      const buf = pool.f32('sin', L * d); // written in place in the wasm heap, never copied out
+      const ys = sampled(L, s, d, cols, (o) => (pe.sinusoidal({ length: L, dim: d, base: st.base, layout: st.layout, offset: o, out: buf }), buf.array));
       plot.setTitle(`Sinusoidal (${st.layout}): sine components over position`);
       plot.draw(ys.map((y, j) => ({ y, label: `dim ${cols[j]} (sin of pair ${pairs[j]})` })),
         { xLabel: 'position p (tokens)', yLabel: 'value', yRange: [-1.05, 1.05], dx: 1 / s });
@@ -71,13 +72,13 @@ function draw(pe, st, plot, px) {
       const s = subSteps(L, px);
       const ro = ropeOptions(st);
       let scale = 1;
-      const first = pe.ropeCache({ length: L, ...ro });
-      const half = first.cos.length / L;
+      const half = (ro.rotaryDim ?? d) / 2;
+      const cb = pool.f32('ropeCos', L * half), sb = pool.f32('ropeSin', L * half);
       const pairs = spread(half);
       const ys = sampled(L, s, half, pairs, (o) => {
-        const c = o === 0 ? first : pe.ropeCache({ length: L, offset: o, ...ro });
+        const c = pe.ropeCache({ length: L, offset: o, ...ro, cos: cb, sin: sb });
         scale = c.attentionScale ?? 1;
-        return c.cos;
+        return cb.array;
       });
       plot.setTitle(`RoPE: cos θᵢ(p) of chosen pairs${st.scaling === 'none' ? '' : ` (${st.scaling} ×${st.factor})`}`);
       plot.draw(pairs.map((i, j) => ({ y: ys[j], label: `pair ${i}: cos θ${i}(p)` })),
@@ -91,7 +92,7 @@ function draw(pe, st, plot, px) {
     }
     case 'learned': {
       need(pe, 'learnedInit');
-      const t = pe.learnedInit({ length: L, dim: d, seed: 0 });
+      const t = pool.learned(L, d);
       const series = spread(d).map((c) => ({ y: Float32Array.from({ length: L }, (_, r) => t[r * d + c]), label: `dim ${c}` }));
       plot.setTitle('Learned table at initialisation: no structure until training puts it there');
       plot.draw(series, { xLabel: 'position p (tokens)', yLabel: 'value' });
