@@ -142,7 +142,9 @@ test('every control a view declares changes the figure it belongs to', { skip, t
   }
   let checked = 0;
   for (const [view, method, key] of cases) {
-    const base = { view, method, vs: method === 'rope' ? 'sinusoidal' : 'rope', dim: 64, length: 128, base: 10000, layout: 'interleaved', heads: 8, head: 0, rope: 'half', scaling: 'none', factor: 2, train: 64, buckets: 32, maxdist: 128, t5dir: 'bidirectional', shawk: 4, palette: 'bo', preset: '', panel: '', ...(NEEDS[key] ?? {}) };
+    // 16 words, so distances reach past T5's exact buckets and Shaw's clip in the shuffle lab
+    const sentence = 'the quick brown fox jumps over the lazy dog while the cat sat on the mat';
+    const base = { view, method, sentence, order: '', vs: method === 'rope' ? 'sinusoidal' : 'rope', dim: 64, length: 128, base: 10000, layout: 'interleaved', heads: 8, head: 0, rope: 'half', scaling: 'none', factor: 2, train: 64, buckets: 32, maxdist: 128, t5dir: 'bidirectional', shawk: 4, palette: 'bo', preset: '', panel: '', ...(NEEDS[key] ?? {}) };
     if (key === 'method') base.method = 'sinusoidal';
     await setState(page, base);
     const before = await signature(page);

@@ -135,7 +135,7 @@ export function createMatrixPanel(parent, { title = '', rowLabel = 'row', colLab
   };
 
   function layout() {
-    const W = Math.max(160, Math.round(mat.clientWidth || parent.clientWidth || 600));
+    const W = Math.max(60, Math.round(mat.clientWidth || parent.clientWidth || 600));
     const { rows, cols } = last;
     const names = panel.rowNames;
     const g = canvas.getContext('2d');
