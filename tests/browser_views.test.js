@@ -104,8 +104,9 @@ async function setState(page, patch) {
   await settled(page);
 }
 
-/** What the figure shows: every visible canvas's pixels, the numbers in tables, the formula value,
- * the relative check. Titles are left out on purpose: a control must change the picture. */
+/** What the figure shows: every visible canvas's pixels, the colour bars' numbers, the numbers in
+ * tables, the formula value, the relative check. Titles are left out on purpose: a control must
+ * change the picture or its scale, not just the caption. */
 function signature(page) {
   return page.evaluate(() => {
     let h = 2166136261;
@@ -115,7 +116,7 @@ function signature(page) {
       const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
       for (let i = 0; i < d.length; i += 4) mix(d[i] | (d[i + 1] << 8) | (d[i + 2] << 16));
     }
-    for (const e of document.querySelectorAll('.host table, .host .check, .host .formula')) {
+    for (const e of document.querySelectorAll('.host table, .host .check, .host .formula, .host .legend')) {
       const t = e.tagName === 'ASIDE' ? e.dataset.value ?? '' : e.textContent;
       for (let i = 0; i < t.length; i++) mix(t.charCodeAt(i));
     }

@@ -27,11 +27,12 @@ export function setupRotation(el, ctx) {
       <button type="button" class="ndec" aria-label="n minus 1">−1</button><button type="button" class="ninc" aria-label="n plus 1">+1</button></div>
     <div class="row"><button type="button" class="play">Play</button>
       <label>speed <input type="range" class="speed" min="0.25" max="32" step="0.25"></label><output class="speedv"></output></div>
-    <canvas class="circles" role="img" aria-label="rotation circles"></canvas>
+    <canvas class="circles" role="img" aria-label="rotation circles"></canvas><p class="figure-note scale-note"></p>
     <p class="check" data-proof="rope-relative"></p>`;
   const $ = (s) => v.body.querySelector(s);
   const canvas = $('canvas');
   const check = $('.check');
+  const scaleNote = $('.scale-note');
   const play = $('.play');
   let st = null;
   let raf = 0;
@@ -154,6 +155,8 @@ export function setupRotation(el, ctx) {
       exported.series[0].y.push(aq); exported.series[1].y.push(ak); exported.series[2].y.push(diff);
     });
     canvas.setAttribute('aria-label', `rotation of pairs ${pairs.join(', ')}: query at ${st.pos}, key at ${st.kpos}`);
+    const scale = cq.attentionScale ?? 1;
+    scaleNote.textContent = scale !== 1 ? `The ${st.scaling} scaling also multiplies cos and sin by ${scale.toFixed(4)}; the circles show the direction only (unit length).` : '';
   }
 
   function relativeCheck() {

@@ -75,7 +75,7 @@ export function setupWorked(el, ctx) {
     },
     exportData: () => exported,
     figure: ({ scale = 2 } = {}) => tableFigure(tPE, scale),
-    canvas: () => null,
+    canvas: () => tableFigure(tPE, 1),
   };
 }
 
