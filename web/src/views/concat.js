@@ -11,8 +11,10 @@ const L = 64;
 export function setupConcat(el, ctx) {
   const v = shell(el, 'Add or concatenate?',
     'The Transformer adds its position vectors to the word vectors; it could have concatenated them. Adding costs nothing but puts cross terms (content × position) into every attention score; concatenating keeps content and position apart and costs extra dimensions.');
-  v.body.innerHTML = `<div class="formula"><h4>One score, term by term (the same word “dog” at positions 0 and j)</h4><div class="fbody"></div></div><div class="plots"></div>`;
+  v.body.innerHTML = `<div class="row"><label>key position j <input type="range" class="j" min="1" max="${L - 1}" step="1"></label><output class="jv"></output></div><div class="formula"><h4>One score, term by term (the same word “dog” at positions 0 and j)</h4><div class="fbody"></div></div><div class="plots"></div>`;
   const fbody = v.body.querySelector('.fbody');
+  const jIn = v.body.querySelector('.j');
+  jIn.addEventListener('input', () => ctx.setState({ pos: Number(jIn.value) }));
   const plots = v.body.querySelector('.plots');
   const score = createPlot(plots, { height: 200 });
   const cross = createPlot(plots, { height: 200 });
@@ -41,10 +43,12 @@ export function setupConcat(el, ctx) {
     const j = Math.min(Math.max(1, st.pos), L - 1);
     const xpj = Sxp[1 + j], xp0 = Sxp[1];
     const terms = { xx, xp: xpj, px: xp0, pp: Spp[j] };
+    if (document.activeElement !== jIn) jIn.value = String(j);
+    v.body.querySelector('.jv').textContent = String(j);
     fbody.innerHTML = `<div class="fl">added: (<var>x</var> + <var>p</var><sub>0</sub>)·(<var>x</var> + <var>p</var><sub>j</sub>) = <var>x</var>·<var>x</var> + <var>x</var>·<var>p</var><sub>j</sub> + <var>p</var><sub>0</sub>·<var>x</var> + <var>p</var><sub>0</sub>·<var>p</var><sub>j</sub></div>
       <div class="fl">j = ${j}, d = ${d}: ${f32(terms.xx)} + <b>${f32(terms.xp)}</b> + <b>${f32(terms.px)}</b> + ${f32(terms.pp)} = <b class="exact">${f32(Sadd[j])}</b></div>
       <div class="fl">concatenated: [<var>x</var>; <var>p</var><sub>0</sub>]·[<var>x</var>; <var>p</var><sub>j</sub>] = <var>x</var>·<var>x</var> + <var>p</var><sub>0</sub>·<var>p</var><sub>j</sub> = ${f32(terms.xx)} + ${f32(terms.pp)} = <b class="exact">${f32(Scat[j])}</b> (2d = ${2 * d} dims)</div>
-      <p class="fhint">The bold cross terms are content-times-position: they depend on what the word is, so with addition the same distance can score differently for different words. Pick j with the position control (pos = ${j}). Scores from <code>pe.similarity</code> over <code>pe.addTo(x, PE)</code> and <code>pe.concat(x, PE)</code>.</p>`;
+      <p class="fhint">The bold cross terms are content-times-position: they depend on what the word is, so with addition the same distance can score differently for different words. Move j with the slider above. Scores from <code>pe.similarity</code> over <code>pe.addTo(x, PE)</code> and <code>pe.concat(x, PE)</code>.</p>`;
     const row = (S) => S.subarray(0, L);
     score.setTitle('Score of “dog” at position 0 against “dog” at position j');
     score.draw([
