@@ -13,6 +13,8 @@ const CHROMIUM = '/usr/bin/chromium';
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json' };
 const INPUTS = Number(process.env.PAGE_BENCH_INPUTS ?? 20);
 const METHODS = ['sinusoidal', 'rope', 'learned', 'alibi', 't5', 'shaw'];
+// PAGE_BENCH_VIEWS=heatmap,waves limits the run to those views
+const ONLY = process.env.PAGE_BENCH_VIEWS ? new Set(process.env.PAGE_BENCH_VIEWS.split(',')) : null;
 
 function serve() {
   const server = http.createServer((req, res) => {
@@ -55,6 +57,7 @@ export default async function page() {
   const out = [];
   for (const length of [1024, 4096]) {
     for (const [view, info] of Object.entries(VIEW_INFO)) {
+      if (ONLY && !ONLY.has(view)) continue;
       const methods = info.controls.includes('method') ? METHODS : [null];
       for (const method of methods) {
         const d = driver(view, info.controls, length);

@@ -160,9 +160,8 @@ export function createMatrixPanel(parent, { title = '', rowLabel = 'row', colLab
     const { rows, cols } = last;
     g.fillStyle = theme.paper;
     g.fillRect(0, 0, W, H);
-    // Cells larger than a pixel stay crisp; a table scaled down by less than 2 is filtered.
-    g.imageSmoothingEnabled = cells.width > w * dpr || cells.height > h * dpr;
-    g.imageSmoothingQuality = 'high';
+    // Never scaled down here (boxAverage did that), so nearest-neighbour is exact and cheap.
+    g.imageSmoothingEnabled = false;
     g.drawImage(cells, ml, mt, w, h);
     g.strokeStyle = theme.line;
     g.lineWidth = 1;
@@ -203,8 +202,15 @@ export function createMatrixPanel(parent, { title = '', rowLabel = 'row', colLab
       g.strokeStyle = theme.bad; g.lineWidth = 2; g.setLineDash([5, 4]);
       g.beginPath(); g.moveTo(ml, y); g.lineTo(ml + w, y); g.stroke(); g.setLineDash([]);
       if (last.markerLabel) {
-        g.fillStyle = theme.bad; g.textAlign = 'right'; g.font = `600 ${FONT}`;
-        g.fillText(last.markerLabel, ml + w - 4, y - 4);
+        g.font = `600 ${FONT}`;
+        // below the line (over the rows the marker cuts off) when there is room, on a paper backing
+        const ty = y + 16 < mt + h ? y + 15 : y - 5;
+        const tw2 = g.measureText(last.markerLabel).width;
+        g.fillStyle = theme.paper; g.globalAlpha = 0.85;
+        g.fillRect(ml + w - tw2 - 8, ty - 11, tw2 + 6, 14);
+        g.globalAlpha = 1;
+        g.fillStyle = theme.bad; g.textAlign = 'right';
+        g.fillText(last.markerLabel, ml + w - 4, ty);
       }
     }
   }
@@ -229,9 +235,9 @@ export function createMatrixPanel(parent, { title = '', rowLabel = 'row', colLab
     const { rows, cols, maskFromRow, lo, hi, palette, reduce } = last;
     const dpr = dprOf();
     // Whole cells per pixel box (an integer factor, so every box averages the same number of
-    // cells and no beat pattern appears); a factor below 2 is left to the image scaler.
-    const kx = cols > 2 * geo.w * dpr ? Math.ceil(cols / (geo.w * dpr)) : 1;
-    const ky = rows > 2 * geo.h * dpr ? Math.ceil(rows / (geo.h * dpr)) : 1;
+    // cells and no beat pattern appears). What is left is a scale-up of at most 2, drawn crisp.
+    const kx = cols > geo.w * dpr ? Math.ceil(cols / (geo.w * dpr)) : 1;
+    const ky = rows > geo.h * dpr ? Math.ceil(rows / (geo.h * dpr)) : 1;
     const tw = Math.ceil(cols / kx), th = Math.ceil(rows / ky);
     if (cells.width !== tw || cells.height !== th) {
       cells.width = tw;
@@ -499,19 +505,25 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
     const theme = readTheme(fig);
     const W = Math.max(260, Math.round(cv.clientWidth || parent.clientWidth || 640));
     const H = height;
-    cv.width = Math.round(W * dpr);
-    cv.height = Math.round(H * dpr);
-    cv.style.height = `${H}px`;
+    // Resize (which reallocates the backing store) only when the size changes.
+    if (cv.width !== Math.round(W * dpr)) cv.width = Math.round(W * dpr);
+    if (cv.height !== Math.round(H * dpr)) cv.height = Math.round(H * dpr);
+    if (cv.style.height !== `${H}px`) cv.style.height = `${H}px`;
     const g = cv.getContext('2d');
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     paintInto(g, theme, W, H);
-    fig.querySelector('.keys').replaceChildren(...last.series.map((s, k) => {
-      const span = document.createElement('span');
-      span.textContent = s.label ?? '';
-      span.style.setProperty('--c', colourOf(s, k, theme));
-      if (s.dash) span.className = 'dash';
-      return span;
-    }));
+    const keysKey = last.series.map((s, k) => `${s.label}|${colourOf(s, k, theme)}|${!!s.dash}`).join('\n');
+    const keys = fig.querySelector('.keys');
+    if (keys.dataset.k !== keysKey) {
+      keys.dataset.k = keysKey;
+      keys.replaceChildren(...last.series.map((s, k) => {
+        const span = document.createElement('span');
+        span.textContent = s.label ?? '';
+        span.style.setProperty('--c', colourOf(s, k, theme));
+        if (s.dash) span.className = 'dash';
+        return span;
+      }));
+    }
     cv.setAttribute('aria-label', `${fig.querySelector('figcaption').textContent}: ${last.series.map((s) => s.label).join(', ')}; arrow keys read values`);
   }
 
@@ -575,14 +587,44 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
       g.lineWidth = 1.6;
       g.setLineDash(s.dash ? [5, 4] : []);
       g.beginPath();
-      let pen = false;
-      for (let i = 0; i < s.y.length; i++) {
-        const y = yOf(s.y[i]);
-        if (!Number.isFinite(y)) { pen = false; continue; }
-        const x = X(xOf(s, i));
-        const yy = Y(y);
-        if (pen) g.lineTo(x, yy); else g.moveTo(x, yy);
-        pen = true;
+      const n = s.y.length;
+      const plotW = W - pad.l - pad.r;
+      if (n > plotW && !s.dash) {
+        // More points than pixels: per pixel column only the first, lowest, highest and last point
+        // (M4 reduction), which draws the same picture as the full path while rasterising ~4
+        // segments per column instead of every sample.
+        let col = NaN, f = 0, lo = 0, hi = 0, l = 0, pen = false;
+        const flush = () => {
+          if (col !== col) return;
+          const x = col + 0.5;
+          if (pen) g.lineTo(x, Y(f)); else g.moveTo(x, Y(f));
+          g.lineTo(x, Y(lo)); g.lineTo(x, Y(hi)); g.lineTo(x, Y(l));
+          pen = true;
+        };
+        for (let i = 0; i < n; i++) {
+          const y = yOf(s.y[i]);
+          if (!Number.isFinite(y)) { flush(); col = NaN; pen = false; continue; }
+          const c = Math.floor(X(xOf(s, i)));
+          if (c !== col) {
+            flush();
+            col = c; f = lo = hi = l = y;
+          } else {
+            if (y < lo) lo = y;
+            if (y > hi) hi = y;
+            l = y;
+          }
+        }
+        flush();
+      } else {
+        let pen = false;
+        for (let i = 0; i < n; i++) {
+          const y = yOf(s.y[i]);
+          if (!Number.isFinite(y)) { pen = false; continue; }
+          const x = X(xOf(s, i));
+          const yy = Y(y);
+          if (pen) g.lineTo(x, yy); else g.moveTo(x, yy);
+          pen = true;
+        }
       }
       g.stroke();
       if (s.dots) {

@@ -2,6 +2,7 @@
 // it there is nothing to look up. The fixed methods keep going, some more gracefully than others.
 import { createMatrixPanel, createPlot, fmt, stackFigures } from '../draw.js';
 import { paletteFor } from '../palette.js';
+import { createFormula, cellFormula } from '../formula.js';
 import { need } from '../methods.js';
 import { ropeOptions } from '../state.js';
 import { drawMethod } from './heatmap.js';
@@ -10,10 +11,19 @@ import { matrixExport, plotExport, shell } from './common.js';
 export function setupLearned(el, ctx) {
   const v = shell(el, 'Learned table',
     'BERT and GPT-2 learn one vector per position. Before training it is noise (normal, std 0.02). Positions from the train length on have no row: grey here, an error from pe.gather.');
+  v.body.classList.add('with-formula');
   const panel = createMatrixPanel(v.body, { rowLabel: 'position', colLabel: 'dim' });
+  const formula = createFormula(v.body);
+  let cur = null;
+  panel.onCursor = (r, c) => {
+    if (!cur) return;
+    if (r >= cur.T) return formula.clear(`Position ${r} has no row: the table stops at ${cur.T - 1}. pe.gather(table, { positions: [${r}], outOfRange: 'error' }) throws.`);
+    formula.set(cellFormula(ctx.pe, cur.st, 'learned', r, c, { values: cur.rows }));
+  };
   const msg = document.createElement('p');
+  let positions = new Int32Array(0);
   msg.className = 'status';
-  v.body.append(msg);
+  v.section.append(msg);
   return {
     update(st) {
       v.clear();
@@ -23,19 +33,23 @@ export function setupLearned(el, ctx) {
         const T = Math.min(st.train, st.length);
         const L = Math.max(st.length, T);
         const table = ctx.pool.learned(T, st.dim).slice();
-        const positions = Int32Array.from({ length: L }, (_, i) => i);
+        if (positions.length !== L) positions = Int32Array.from({ length: L }, (_, i) => i);
         const rows = pe.gather(table, { rows: T, dim: st.dim, positions, outOfRange: 'zero' });
         panel.setTitle(`Learned table: ${T} trained rows, looked up for ${L} positions`);
         panel.describe = (r, c, x) => (r >= T ? `position ${r}: no row (past the train length ${T})` : `position ${r}, dim ${c}: ${fmt(x)}`);
         panel.rowAxis = 'position p (tokens)';
         panel.colAxis = 'dimension';
+        cur = { st: { ...st }, T, rows };
         panel.draw(rows, L, st.dim, { lo: -0.06, hi: 0.06, palette: paletteFor('signed', st.palette), maskFromRow: T, marker: T, markerLabel: `train length ${T}: no rows below`, note: '±3σ; grey = no row' });
         try {
-          pe.gather(table, { rows: T, dim: st.dim, positions, outOfRange: 'error' });
+          // the first position past the table is enough to show the error
+          pe.gather(table, { rows: T, dim: st.dim, positions: [L - 1], outOfRange: 'error' });
           msg.textContent = `All ${L} positions are inside the table.`;
         } catch (e) {
           msg.textContent = `pe.gather(…, { outOfRange: 'error' }) → ${e.name}: ${e.message}`;
         }
+        const at = panel.cursor();
+        panel.onCursor(at.r, at.c);
       }, 'learned');
     },
     exportData: () => matrixExport(panel, 'learned'),
