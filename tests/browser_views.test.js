@@ -252,6 +252,18 @@ test('formula panels show the API value of the cell under the cursor, and the ca
   });
   assert.ok(cell.r > 0 && cell.c > 0);
   assert.equal(cell.shown, cell.table, `cell (${cell.r}, ${cell.c})`);
+  // Similarity (computed in a worker) and the learned table: the same promise
+  for (const patch of [{ view: 'similarity', method: 'sinusoidal' }, { view: 'similarity', method: 'rope' }, { view: 'similarity', method: 'learned' }, { view: 'learned', train: 30 }]) {
+    await setState(page, { ...patch, scaling: 'none' });
+    await page.focus('.host .mat canvas');
+    for (const key of ['ArrowDown', 'ArrowDown', 'ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowRight']) await page.keyboard.press(key);
+    const r = await page.evaluate(() => {
+      const f = document.querySelector('.host .formula');
+      return { shown: f.dataset.value, call: f.dataset.call, api: new Function('pe', `return ${f.dataset.call};`)(globalThis.posencApp.pe) };
+    });
+    assert.ok(Object.is(Number(r.shown), r.api), `${JSON.stringify(patch)}: panel ${r.shown} vs API ${r.api} (${r.call})`);
+    t.diagnostic(`${patch.view}/${patch.method ?? ''}: ${r.call} = ${r.api}`);
+  }
   await ctx.close();
 });
 

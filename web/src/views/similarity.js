@@ -7,7 +7,7 @@ import { createFormula, cellFormula } from '../formula.js';
 import { f32 } from '../draw.js';
 import { ropeOptions } from '../state.js';
 
-const src = (o) => JSON.stringify(o).replace(/"(\w+)":/g, '$1: ').replace(/"/g, "'").replace(/,/g, ', ');
+const src = (o) => JSON.stringify(o).replace(/"(\w+)":/g, '$1: ').replace(/"/g, "'").replace(/,/g, ', ').replace(/^{/, '{ ').replace(/}$/, ' }');
 
 /** The filled-in formula of one Gram entry, with a call that recomputes it from the API. */
 function gramFormula({ st, L, S }, i, j) {
