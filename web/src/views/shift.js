@@ -55,7 +55,7 @@ export function setupShift(el, ctx) {
     plot.draw([
       { y: want, label: `PE(${p + k})`, colour: 0 },
       { y: Float32Array.from(got), label: `M_${k} · PE(${p})`, colour: 1, dots: d <= 128 },
-      { y: at, label: `PE(${p}) (before the shift)`, colour: 'muted', dash: true },
+      { y: at, label: `PE(${p}) (before the shift, grey)`, colour: 'muted' },
     ], { xLabel: 'dimension (sin, cos interleaved)', yLabel: 'value', yRange: [-1.05, 1.05], integerX: true });
     exported = { kind: 'series', name: 'shift identity', xLabel: 'dim', series: [{ label: `PE(${p + k})`, x: Array.from({ length: d }, (_, i) => i), y: Array.from(want) }, { label: `M_k PE(p)`, x: Array.from({ length: d }, (_, i) => i), y: Array.from(got) }] };
   }
