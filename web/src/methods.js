@@ -103,45 +103,42 @@ export const t5Opts = ({ numBuckets, maxDistance, bidirectional }) => ({ numBuck
  * the pixel grid shows grey, not a false pattern). */
 function ropeReduce(C, S, L, half, cols, pairOf, scale) {
   return (tw, th, kx, ky) => {
-    // Sum each band of rows per pair (branch-free), then spread the pairs over the target columns.
+    // Per band of ky rows: sum cos and sin per pair (branch-free), then spread the pair sums over
+    // the target columns; the colour is the angle of the mean vector, its length the weight.
     const pc = new Float64Array(half), ps = new Float64Array(half);
-    const sc = new Float64Array(tw * th), ss = new Float64Array(tw * th);
-    const cnt = new Float64Array(tw * th);
+    const values = new Float32Array(tw * th), weight = new Float32Array(tw * th);
+    const tc = new Float64Array(tw), ts = new Float64Array(tw);
     const colMap = new Int32Array(cols), pair = new Int32Array(cols);
     for (let c = 0; c < cols; c++) {
       colMap[c] = Math.floor(c / kx);
       pair[c] = pairOf(c);
     }
-    let band = 0, n = 0;
-    const flush = () => {
-      const o = band * tw;
-      for (let c = 0; c < cols; c++) {
-        const k = o + colMap[c];
-        sc[k] += pc[pair[c]];
-        ss[k] += ps[pair[c]];
-        cnt[k] += n;
-      }
+    for (let band = 0; band < th; band++) {
+      const r0 = band * ky, r1 = Math.min(L, r0 + ky);
       pc.fill(0);
       ps.fill(0);
-      n = 0;
-    };
-    for (let r = 0; r < L; r++) {
-      const tr = Math.floor(r / ky);
-      if (tr !== band && n) flush();
-      band = tr;
-      const b = r * half;
-      for (let i = 0; i < half; i++) {
-        pc[i] += C[b + i];
-        ps[i] += S[b + i];
+      for (let r = r0; r < r1; r++) {
+        const b = r * half;
+        for (let i = 0; i < half; i++) {
+          pc[i] += C[b + i];
+          ps[i] += S[b + i];
+        }
       }
-      n++;
-    }
-    if (n) flush();
-    const values = new Float32Array(tw * th), weight = new Float32Array(tw * th);
-    for (let i = 0; i < values.length; i++) {
-      const x = sc[i] / cnt[i], y = ss[i] / cnt[i];
-      values[i] = angle(y, x);
-      weight[i] = Math.hypot(x, y) / scale;
+      tc.fill(0);
+      ts.fill(0);
+      for (let c = 0; c < cols; c++) {
+        tc[colMap[c]] += pc[pair[c]];
+        ts[colMap[c]] += ps[pair[c]];
+      }
+      const o = band * tw;
+      for (let t = 0; t < tw; t++) {
+        // cells in this box: (r1 - r0) rows × the columns that map to t
+        const nCols = Math.min(cols, (t + 1) * kx) - t * kx;
+        const k = 1 / ((r1 - r0) * nCols);
+        const x = tc[t] * k, y = ts[t] * k;
+        values[o + t] = angle(y, x);
+        weight[o + t] = Math.sqrt(x * x + y * y) / scale;
+      }
     }
     return { values, weight };
   };
