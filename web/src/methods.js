@@ -154,6 +154,11 @@ function cached(key, make) {
   return v;
 }
 
+/** pe.alibiBias for every head, causal, n × n, kept while the head count and size hold. */
+export function alibiAll(pe, heads, n) {
+  return cached(`alibi|${heads}|${n}`, () => pe.alibiBias({ heads, queries: n, causal: true }));
+}
+
 /**
  * The [rows][cols] picture of `method` under state `st`, with what a reader needs to read it:
  * axis names with units, the kind of quantity (signed, onesided, cyclic) that picks the palette,
@@ -253,7 +258,7 @@ export function encodingMatrix(pe, st, method, pool, { length = st.length, quant
       need(pe, 'alibiBias');
       const n = Math.min(L, MATRIX_CAP);
       const h = Math.min(st.head, st.heads - 1);
-      const all = cached(`alibi|${st.heads}|${n}`, () => pe.alibiBias({ heads: st.heads, queries: n, causal: true }));
+      const all = alibiAll(pe, st.heads, n);
       const values = all.subarray(h * n * n, (h + 1) * n * n);
       const [lo] = finiteRange(values);
       return { values, rows: n, cols: n, lo, hi: 0, kind: 'onesided', rowLabel: 'query', colLabel: 'key',

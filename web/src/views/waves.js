@@ -2,7 +2,7 @@
 // distance (relative methods). Curves are sampled at fractional positions (the API takes them), so a
 // fast pair is drawn as the smooth wave it is, reaching ±1, instead of a zig-zag through integers.
 import { createPlot, stackFigures } from '../draw.js';
-import { MATRIX_CAP, need, t5Config, t5Opts } from '../methods.js';
+import { MATRIX_CAP, alibiAll, need, t5Config, t5Opts } from '../methods.js';
 import { ropeOptions } from '../state.js';
 import { plotExport, shell } from './common.js';
 
@@ -102,7 +102,7 @@ function draw(pe, st, plot, px, pool) {
     case 'alibi': {
       need(pe, 'alibiBias');
       const n = Math.min(L, MATRIX_CAP);
-      const b = pe.alibiBias({ heads: st.heads, queries: n, causal: true });
+      const b = alibiAll(pe, st.heads, n);
       const x = Float32Array.from({ length: n }, (_, j) => j - (n - 1));
       const series = [];
       const shown = Math.min(st.heads, 8);
