@@ -122,6 +122,9 @@ case "$cmd" in
            exec npx vite preview web --host 127.0.0.1 --port 5173 --strictPort ;;
     test) ensure_toolchain; ensure_chromium; ensure_npm; build_wasm; build_native; build_web
           exec node --test --test-concurrency=2 tests/ ;;
-    bench) ensure_toolchain; ensure_npm; build_wasm; build_bench; exec node bench/index.js "${@:2}" ;;
+    bench) ensure_toolchain; ensure_npm; build_wasm; build_bench
+           # the page group drives headless Chromium over the built page
+           if [ $# -lt 2 ] || [[ " ${*:2} " == *" page "* ]]; then ensure_chromium; build_web; fi
+           exec node bench/index.js "${@:2}" ;;
     *) echo "usage: $0 [build|serve|test|bench|wasm]" >&2; exit 2 ;;
 esac

@@ -7,6 +7,7 @@ import relative from './relative.js';
 import attention from './attention.js';
 import decode, { prefill as gqaPrefill } from './decode.js';
 import lab from './lab.js';
+import page from './page.js';
 
 const GROUPS = {
   sinusoidal,
@@ -16,6 +17,7 @@ const GROUPS = {
   'gqa-prefill': gqaPrefill,
   decode,
   lab,
+  page,
 };
 
 const pick = process.argv.slice(2);
@@ -27,4 +29,8 @@ for (const [name, group] of Object.entries(GROUPS)) {
   rows.push(...(await group(h)));
 }
 console.log(`posenc benchmark (node ${process.version}, ${h.simd.backend} + ${h.scalar.backend}; median of repeated runs)\n`);
-console.log(table(rows));
+// Groups with their own columns (the page group) return { markdown } rows, printed after the table.
+const own = rows.filter((r) => r.markdown);
+const plain = rows.filter((r) => !r.markdown);
+if (plain.length || !own.length) console.log(table(plain));
+for (const r of own) console.log(`\n${r.markdown}`);

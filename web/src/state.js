@@ -12,6 +12,10 @@ export const VIEWS = [
   ['compare', 'Compare'],
   ['shuffle', 'Shuffle lab'],
   ['lab', 'Extrapolation lab'],
+  ['worked', 'Worked example'],
+  ['shift', 'Shift identity'],
+  ['concat', 'Add vs concat'],
+  ['scaling', 'RoPE scaling'],
 ];
 export const METHODS = [
   ['sinusoidal', 'Sinusoidal'],
@@ -51,7 +55,7 @@ export const FIELDS = {
   base: [10000, num(2, 1e7)],
   length: [128, int(2, 4096)],
   heads: [8, int(1, 32)],
-  head: [0, int(0, 31)],
+  head: [0, int(0, 31)], // 0-based internally; every label, title and readout shows head + 1
   layout: ['interleaved', oneOf(['interleaved', 'split'])],
   rope: ['half', oneOf(['half', 'interleaved'])],
   scaling: ['none', oneOf(SCALINGS)],
@@ -74,6 +78,11 @@ export const FIELDS = {
   }],
   labsteps: [300, int(10, 2000)],
   labseed: [0, int(0, 99999)],
+  kpos: [8, int(0, 100000)], // Rotation: the key's position n (pos is the query's m)
+  speed: [2, num(0.25, 32)], // Rotation: Play speed in positions per second
+  shift: [3, int(0, 1000)], // Shift identity: the offset k in PE(p + k) = M_k · PE(p)
+  panel: ['', oneOf(['', 'alibi', 't5', 'shaw'])], // multi-panel views: '' = all panels
+  preset: ['', oneOf(['', 'llama31-8b', 'qwen2-7b', 'qwen2-7b-yarn', 'deepseek-v2-lite'])], // RoPE scaling: a real model's settings
 };
 
 export function parseState(params) {

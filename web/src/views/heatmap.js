@@ -1,53 +1,99 @@
 // Heatmap: the method as a matrix (positions × dimensions, RoPE angles mod 2π, or the bias
-// matrix for relative methods). Compare: two methods side by side under the same controls.
-import { createMatrixPanel, fmt } from '../draw.js';
+// matrix for relative methods), with a formula panel filled in for the cell under the cursor.
+// Compare: two methods under the same controls, drawn as the same quantity where one exists.
+import { createMatrixPanel, fmt, stackFigures } from '../draw.js';
+import { createFormula, cellFormula } from '../formula.js';
 import { encodingMatrix } from '../methods.js';
+import { paletteFor } from '../palette.js';
 import { METHODS } from '../state.js';
 import { matrixExport, shell } from './common.js';
 
 const label = (m) => METHODS.find(([k]) => k === m)?.[1] ?? m;
 
+/** Draw `method` into `panel`; returns the matrix description. */
 function drawMethod(ctx, panel, st, method, extra = {}, shortTitle = null) {
   const m = encodingMatrix(ctx.pe, st, method, ctx.pool, extra);
   panel.rowLabel = m.rowLabel;
   panel.colLabel = m.colLabel;
+  panel.rowAxis = m.rowAxis ?? null;
+  panel.colAxis = m.colAxis ?? null;
   panel.setTitle(shortTitle ? shortTitle(m) : m.title);
   panel.exact = m.exact ?? null; // exports use exact values where the picture used a fast path
   panel.describe = m.describe ?? ((r, c, v) => `${m.rowLabel} ${r}, ${m.colLabel} ${c}: ${fmt(v)}`);
-  // A cyclic quantity gets the cyclic map unless the reader picked a palette.
-  const palette = m.palette && st.palette === 'bo' ? m.palette : st.palette;
-  panel.draw(m.values, m.rows, m.cols, { lo: m.lo, hi: m.hi, palette, source: m.source, marker: extra.marker });
+  panel.draw(m.values, m.rows, m.cols, { lo: m.lo, hi: m.hi, palette: paletteFor(m.kind, st.palette), source: m.source,
+    reduce: m.reduce, valueAt: m.valueAt, note: m.note, marker: extra.marker, markerLabel: extra.markerLabel });
   return m;
+}
+
+/** Wire a formula panel to a matrix panel: the cursor's cell fills the formula in. */
+function linkFormula(ctx, panel, formula, get) {
+  const fill = (r, c) => {
+    const cur = get();
+    if (!cur?.m) return formula.clear('Point at a cell (or focus the picture and use the arrow keys).');
+    try {
+      formula.set(cellFormula(ctx.pe, cur.st, cur.method, r, c, cur.m), cur.m.rows < cur.st.length ? `Matrices show the first ${cur.m.rows} positions.` : '');
+    } catch (e) {
+      formula.clear(e.message);
+    }
+  };
+  panel.onCursor = (r, c) => fill(r, c);
+  return () => {
+    const { r, c } = panel.cursor();
+    fill(r, c);
+  };
 }
 
 export function setupHeatmap(el, ctx) {
   const v = shell(el, 'Heatmap',
-    'Rows are positions, columns are dimensions (RoPE: the rotation angle of each pair, mod 2π; relative methods: the query × key matrix). Focus the picture and walk it with the arrow keys (Shift = 10 cells).');
+    'Rows are positions, columns are dimensions (RoPE: the rotation angle of each pair, mod 2π; relative methods: the query × key matrix). Point at a cell, or focus the picture and walk it with the arrow keys (Shift = 10 cells): the formula beside it fills in with that cell’s numbers.');
+  v.body.classList.add('with-formula');
   const panel = createMatrixPanel(v.body, { title: '' });
+  const formula = createFormula(v.body);
+  let cur = null;
+  const refill = linkFormula(ctx, panel, formula, () => cur);
   return {
     update(st) {
       v.clear();
-      v.guard(() => drawMethod(ctx, panel, st, st.method), label(st.method));
+      cur = null;
+      v.guard(() => {
+        const m = drawMethod(ctx, panel, st, st.method);
+        cur = { m, st: { ...st }, method: st.method };
+        refill();
+      }, label(st.method));
     },
     exportData: () => matrixExport(panel, 'heatmap'),
+    figure: (o) => panel.figure(o),
     canvas: () => panel.canvas,
   };
 }
 
+const ABSOLUTE = new Set(['sinusoidal', 'rope', 'learned']);
+
 export function setupCompare(el, ctx) {
-  const v = shell(el, 'Compare', 'Two methods under the same controls, side by side (choose the second with “compare with”).');
+  const v = shell(el, 'Compare', 'Two methods under the same controls, side by side (choose the second with “compare with”). Where both are tables of vectors, both are drawn as the same quantity on the same scale: RoPE as the sin θ and cos θ of each pair, which is exactly what a sinusoidal table holds.');
   v.body.classList.add('pair');
   const a = createMatrixPanel(v.body);
   const b = createMatrixPanel(v.body);
+  const note = document.createElement('p');
+  note.className = 'status compare-note';
+  v.section.append(note);
   return {
     update(st) {
       v.clear();
-      v.guard(() => drawMethod(ctx, a, st, st.method), label(st.method));
+      const same = ABSOLUTE.has(st.method) && ABSOLUTE.has(st.vs);
+      const extra = same ? { quantity: 'sincos' } : {};
+      v.guard(() => drawMethod(ctx, a, st, st.method, extra), label(st.method));
       // Both panels may share pool buffers: under one state a method always draws the same picture.
-      v.guard(() => drawMethod(ctx, b, st, st.vs, {}), label(st.vs));
+      v.guard(() => drawMethod(ctx, b, st, st.vs, extra), label(st.vs));
+      note.textContent = same
+        ? 'Same quantity on both sides: value of each (position, dimension), colour scale −1 … 1 (RoPE’s scale grows by its attention factor under YaRN, noted under the panel).'
+        : ABSOLUTE.has(st.method) !== ABSOLUTE.has(st.vs)
+          ? 'Different quantities: a table of vectors (position × dimension) beside a bias or index per (query, key) pair; each has its own colour bar.'
+          : 'Both are per (query, key) pair; each has its own colour bar and units.';
     },
     exportData: () => ({ kind: 'group', parts: [matrixExport(a, 'left'), matrixExport(b, 'right')] }),
+    figure: (o) => stackFigures([a.figure(o), b.figure(o)], o),
     canvas: () => a.canvas,
   };
 }
-export { drawMethod };
+export { drawMethod, linkFormula };

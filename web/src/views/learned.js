@@ -1,6 +1,8 @@
 // Learned table and extrapolation. A learned table has rows only up to the training length; past
 // it there is nothing to look up. The fixed methods keep going, some more gracefully than others.
-import { createMatrixPanel, createPlot, fmt } from '../draw.js';
+import { createMatrixPanel, createPlot, fmt, stackFigures } from '../draw.js';
+import { paletteFor } from '../palette.js';
+import { createFormula, cellFormula } from '../formula.js';
 import { need } from '../methods.js';
 import { ropeOptions } from '../state.js';
 import { drawMethod } from './heatmap.js';
@@ -9,10 +11,19 @@ import { matrixExport, plotExport, shell } from './common.js';
 export function setupLearned(el, ctx) {
   const v = shell(el, 'Learned table',
     'BERT and GPT-2 learn one vector per position. Before training it is noise (normal, std 0.02). Positions from the train length on have no row: grey here, an error from pe.gather.');
+  v.body.classList.add('with-formula');
   const panel = createMatrixPanel(v.body, { rowLabel: 'position', colLabel: 'dim' });
+  const formula = createFormula(v.body);
+  let cur = null;
+  panel.onCursor = (r, c) => {
+    if (!cur) return;
+    if (r >= cur.T) return formula.clear(`Position ${r} has no row: the table stops at ${cur.T - 1}. pe.gather(table, { positions: [${r}], outOfRange: 'error' }) throws.`);
+    formula.set(cellFormula(ctx.pe, cur.st, 'learned', r, c, { values: cur.rows }));
+  };
   const msg = document.createElement('p');
+  let positions = new Int32Array(0);
   msg.className = 'status';
-  v.body.append(msg);
+  v.section.append(msg);
   return {
     update(st) {
       v.clear();
@@ -22,20 +33,27 @@ export function setupLearned(el, ctx) {
         const T = Math.min(st.train, st.length);
         const L = Math.max(st.length, T);
         const table = ctx.pool.learned(T, st.dim).slice();
-        const positions = Int32Array.from({ length: L }, (_, i) => i);
+        if (positions.length !== L) positions = Int32Array.from({ length: L }, (_, i) => i);
         const rows = pe.gather(table, { rows: T, dim: st.dim, positions, outOfRange: 'zero' });
         panel.setTitle(`Learned table: ${T} trained rows, looked up for ${L} positions`);
         panel.describe = (r, c, x) => (r >= T ? `position ${r}: no row (past the train length ${T})` : `position ${r}, dim ${c}: ${fmt(x)}`);
-        panel.draw(rows, L, st.dim, { lo: -0.06, hi: 0.06, palette: st.palette, maskFromRow: T, marker: T });
+        panel.rowAxis = 'position p (tokens)';
+        panel.colAxis = 'dimension';
+        cur = { st: { ...st }, T, rows };
+        panel.draw(rows, L, st.dim, { lo: -0.06, hi: 0.06, palette: paletteFor('signed', st.palette), maskFromRow: T, marker: T, markerLabel: `train length ${T}: no rows below`, note: '±3σ; grey = no row' });
         try {
-          pe.gather(table, { rows: T, dim: st.dim, positions, outOfRange: 'error' });
+          // the first position past the table is enough to show the error
+          pe.gather(table, { rows: T, dim: st.dim, positions: [L - 1], outOfRange: 'error' });
           msg.textContent = `All ${L} positions are inside the table.`;
         } catch (e) {
           msg.textContent = `pe.gather(…, { outOfRange: 'error' }) → ${e.name}: ${e.message}`;
         }
+        const at = panel.cursor();
+        panel.onCursor(at.r, at.c);
       }, 'learned');
     },
     exportData: () => matrixExport(panel, 'learned'),
+    figure: (o) => panel.figure(o),
     canvas: () => panel.canvas,
   };
 }
@@ -60,10 +78,12 @@ export function setupExtrapolation(el, ctx) {
             need(ctx.pe, 'learnedInit');
             const t = ctx.pool.learned(L, st.dim);
             panels[k].setTitle(`Learned: rows ≥ ${T} undefined`);
-            panels[k].draw(t, L, st.dim, { lo: -0.06, hi: 0.06, palette: st.palette, maskFromRow: T, marker: T });
+            panels[k].rowAxis = 'position p';
+            panels[k].colAxis = 'dimension';
+            panels[k].draw(t, L, st.dim, { lo: -0.06, hi: 0.06, palette: paletteFor('signed', st.palette), maskFromRow: T, marker: T, note: 'grey = no row' });
           } else {
             const names = { sinusoidal: 'Sinusoidal', rope: `RoPE angles${st.scaling === 'none' ? '' : ` (${st.scaling} ×${st.factor})`}`, alibi: `ALiBi, head ${Math.min(st.head, st.heads - 1) + 1}` };
-            drawMethod(ctx, panels[k], st, m, { length: L, marker: T }, () => names[m]);
+            drawMethod(ctx, panels[k], st, m, { length: L, marker: T, markerLabel: `train ${T}` }, () => names[m]);
           }
         }, m),
       );
@@ -78,10 +98,12 @@ export function setupExtrapolation(el, ctx) {
         const series = [{ y: col(plain.cos), label: `cos θ${i}, no scaling` }];
         if (st.scaling !== 'none') series.push({ y: col(scaled.cos), label: `cos θ${i}, ${st.scaling} ×${st.factor}`, dash: true });
         plot.setTitle(`RoPE pair ${i} across the train length`);
-        plot.draw(series, { xLabel: 'position', yLabel: 'cos θ', markers: [{ x: T, label: `train length ${T}` }] });
+        plot.draw(series, { xLabel: 'position p (tokens)', yLabel: 'cos θ', markers: [{ x: T, label: `train length ${T}` }] });
+        plot.setNote(scaled.attentionScale && scaled.attentionScale !== 1 ? `The dashed curve includes the ${st.scaling} attention scale ${scaled.attentionScale.toFixed(4)} folded into cos.` : '');
       }, 'RoPE scaling');
     },
     exportData: () => ({ kind: 'group', parts: [...panels.map((p, k) => matrixExport(p, methods[k])), plotExport(plot, 'rope')].filter(Boolean) }),
+    figure: (o) => stackFigures([...panels.map((p) => p.figure(o)), plot.figure(o)], o),
     canvas: () => panels[0].canvas,
   };
 }

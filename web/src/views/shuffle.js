@@ -1,12 +1,12 @@
 // Shuffle lab: attention over context-free token vectors, with no positions and with the chosen
 // method. Without positions, shuffling the words only permutes the attention matrix (and leaves the
 // pooled sentence vector unchanged); with positions it changes the numbers. The proof is printed.
-import { createMatrixPanel, fmt } from '../draw.js';
-import { need } from '../methods.js';
+import { createMatrixPanel, createPlot, fmt, stackFigures } from '../draw.js';
+import { need, t5Config, t5Opts } from '../methods.js';
 import { METHODS, ropeOptions } from '../state.js';
+import { paletteFor } from '../palette.js';
 import { shell } from './common.js';
 
-const D_MODEL = 32;
 const PRESETS = ['dog bites man', 'the cat sat on the mat', 'alice gave bob the red book', 'not bad, actually good'];
 
 /** FNV-1a: a stable seed per word, so a word always gets the same vector. */
@@ -29,15 +29,21 @@ export function orderOf(st, n) {
 
 /** The encoding option of pe.selfAttention for `type`, with deterministic stand-in parameters
  * where the method has trained ones (learned table, T5 weights, Shaw tables). */
-function encodingFor(pe, st, type, n, heads) {
+function encodingFor(pe, st, type, n, heads, D_MODEL) {
   const rand = (length, dim, seed, std = 0.5) => pe.learnedInit({ length, dim, std, seed });
   switch (type) {
     case 'sinusoidal': return { type, base: st.base };
     // the page's scaling (type, factor) and pair layout, as in every RoPE view
     case 'rope': return { type, base: st.base, layout: st.rope, scaling: ropeOptions(st).scaling };
     case 'learned': return { type, table: rand(n, D_MODEL, 3) };
-    case 't5': return { type, weights: rand(32, heads, 5, 1) };
-    case 'shaw': return { type, maxRelative: 4, aK: rand(9, D_MODEL / heads, 6), aV: rand(9, D_MODEL / heads, 8) };
+    case 't5': {
+      const cfg = t5Config(st);
+      return { type, ...t5Opts(cfg), weights: rand(cfg.numBuckets, heads, 5, 1) };
+    }
+    case 'shaw': {
+      const k = st.shawk;
+      return { type, maxRelative: k, aK: rand(2 * k + 1, D_MODEL / heads, 6), aV: rand(2 * k + 1, D_MODEL / heads, 8) };
+    }
     default: return { type };
   }
 }
@@ -79,17 +85,19 @@ export function setupShuffle(el, ctx) {
     <p class="order-label">shuffled order:</p>
     <ol class="tokens" aria-label="shuffled tokens"></ol>
     <div class="pair lab">
-      <div class="side" data-side="none"><h3>No positions</h3><div class="mats"></div><dl class="proof"></dl></div>
-      <div class="side" data-side="pos"><h3></h3><div class="mats"></div><dl class="proof"></dl></div>
+      <div class="side" data-side="none"><h3>No positions</h3><p class="proof-plain"></p><div class="mats"></div><div class="pooled"></div><dl class="proof"></dl></div>
+      <div class="side" data-side="pos"><h3></h3><p class="proof-plain"></p><div class="mats"></div><div class="pooled"></div><dl class="proof"></dl></div>
     </div>`;
   const input = v.body.querySelector('.sentence');
   const list = v.body.querySelector('.tokens');
   const sides = [...v.body.querySelectorAll('.side')].map((side) => ({
     side,
     title: side.querySelector('h3'),
-    orig: createMatrixPanel(side.querySelector('.mats'), { small: true, rowLabel: 'query', colLabel: 'key' }),
-    shuf: createMatrixPanel(side.querySelector('.mats'), { small: true, rowLabel: 'query', colLabel: 'key' }),
+    orig: createMatrixPanel(side.querySelector('.mats'), { small: true, square: true, rowLabel: 'query', colLabel: 'key' }),
+    shuf: createMatrixPanel(side.querySelector('.mats'), { small: true, square: true, rowLabel: 'query', colLabel: 'key' }),
     proof: side.querySelector('.proof'),
+    plain: side.querySelector('.proof-plain'),
+    pooledPlot: createPlot(side.querySelector('.pooled'), { height: 150 }),
   }));
   let st = null;
   let exported = null;
@@ -170,46 +178,67 @@ export function setupShuffle(el, ctx) {
     else list.children[i + dir]?.focus();
   });
 
+  /** Query/key weights per d_model, drawn once: at d_model 1024 they are three million normals. */
+  let weightCache = null;
+  function weightsFor(pe, D) {
+    if (weightCache?.D !== D) {
+      const w = (seed) => pe.learnedInit({ length: D, dim: D, std: 1 / Math.sqrt(D), seed });
+      weightCache = { D, w: { wq: w(11), wk: w(12), wv: w(13) } };
+    }
+    return weightCache.w;
+  }
+
   function compute() {
     const pe = ctx.pe;
     need(pe, 'selfAttention', 'learnedInit', 'similarity');
+    const D_MODEL = st.dim;
     const words = tokensOf(st.sentence);
     const n = words.length;
     const perm = orderOf(st, n);
-    const heads = [8, 4, 2, 1].find((h) => h <= st.heads);
+    const inv = new Array(n);
+    perm.forEach((src, k) => (inv[src] = k));
+    // The most heads up to the page's setting that split d_model into even head sizes (RoPE pairs).
+    let heads = Math.min(st.heads, D_MODEL / 2);
+    while (heads > 1 && (D_MODEL % heads || (D_MODEL / heads) % 2)) heads--;
     // Context-free inputs: row k is the word's own vector, nothing else.
     const X = new Float32Array(n * D_MODEL);
     words.forEach((w, k) => X.set(pe.learnedInit({ length: 1, dim: D_MODEL, std: 1, seed: seedOf(w) }), k * D_MODEL));
     const Xs = new Float32Array(n * D_MODEL);
     perm.forEach((src, k) => Xs.set(X.subarray(src * D_MODEL, (src + 1) * D_MODEL), k * D_MODEL));
-    const w = (seed) => pe.learnedInit({ length: D_MODEL, dim: D_MODEL, std: 1 / Math.sqrt(D_MODEL), seed });
-    const weights = { wq: w(11), wk: w(12), wv: w(13) };
+    const weights = weightsFor(pe, D_MODEL);
     const layer = (tokens, encoding) =>
       pe.selfAttention({ tokens, dModel: D_MODEL, ...weights, heads, encoding, causal: false, returnWeights: true });
     const types = ['none', st.method];
     exported = { kind: 'lab', words, order: perm, heads, dModel: D_MODEL, sides: [] };
+    const shuffledText = perm.map((k) => words[k]).join(' ');
+    const identity = perm.every((p, i) => p === i);
     types.forEach((type, s) => {
-      const { title, orig, shuf, proof, side } = sides[s];
+      const { title, orig, shuf, proof, side, plain, pooledPlot } = sides[s];
       const hShown = Math.min(st.head, heads - 1);
-      const label = type === 'none' ? 'No positions' : `With ${METHODS.find(([k]) => k === type)[1]}`;
+      const name = type === 'none' ? '' : METHODS.find(([k]) => k === type)[1];
+      const label = type === 'none' ? 'No positions' : `With ${name}`;
       const detail = type === 'rope' ? ` (${ropeCaption(pe, st, D_MODEL / heads)})` : '';
-      title.textContent = `${label}${detail} · head ${hShown + 1} of ${heads}`;
+      title.textContent = `${label}${detail} · head ${hShown + 1} of ${heads}, d_model ${D_MODEL}`;
       let a, b;
       try {
-        const enc = encodingFor(pe, st, type, n, heads);
+        const enc = encodingFor(pe, st, type, n, heads, D_MODEL);
         a = layer(X, enc);
         b = layer(Xs, enc);
       } catch (e) {
         proof.innerHTML = '';
+        plain.textContent = '';
         side.dataset.maxDiff = side.dataset.cosine = '';
         throw e;
       }
       // Un-permute: row/column k of the shuffled run is token perm[k] of the original.
       let maxA = 0;
+      let worst = [0, 0, 0];
       for (let h = 0; h < heads; h++)
         for (let i = 0; i < n; i++)
-          for (let j = 0; j < n; j++)
-            maxA = Math.max(maxA, Math.abs(b.weights[h * n * n + i * n + j] - a.weights[h * n * n + perm[i] * n + perm[j]]));
+          for (let j = 0; j < n; j++) {
+            const dlt = Math.abs(b.weights[h * n * n + i * n + j] - a.weights[h * n * n + perm[i] * n + perm[j]]);
+            if (dlt > maxA) (maxA = dlt), (worst = [h, perm[i], perm[j]]);
+          }
       let maxOut = 0;
       for (let i = 0; i < n; i++)
         for (let c = 0; c < D_MODEL; c++) maxOut = Math.max(maxOut, Math.abs(b.output[i * D_MODEL + c] - a.output[perm[i] * D_MODEL + c]));
@@ -230,18 +259,47 @@ export function setupShuffle(el, ctx) {
       side.dataset.outDiff = String(maxOut);
       side.dataset.cosine = cosine.toFixed(6);
       const same = maxA < 1e-5;
+      // In plain words first, the exact figures after.
+      const q = (x) => `“${x}”`;
+      if (identity) plain.innerHTML = 'This is the original order: press <b>Shuffle</b> or drag a word.';
+      else if (same) {
+        plain.innerHTML = type === 'none'
+          ? `<span class="same">The same numbers, reordered.</span> This layer cannot tell ${q(words.join(' '))} from ${q(shuffledText)}: every word attends to every other word exactly as before, and the sentence vector is identical.`
+          : `<span class="same">The same numbers, reordered</span>: this order keeps every distance |i − j| (a reversal, say), which a symmetric bias cannot see. Press Shuffle.`;
+      } else {
+        const [h, wi, wj] = worst;
+        const va = a.weights[h * n * n + wi * n + wj], vb = b.weights[h * n * n + inv[wi] * n + inv[wj]];
+        plain.innerHTML = `<span class="differs">Different numbers.</span> With ${name}, ${q(words[wi])} → ${q(words[wj])} gets ${fmt(va)} in ${q(words.join(' '))} but ${fmt(vb)} in ${q(shuffledText)} (head ${h + 1}): the layer now sees the order.`;
+      }
       proof.innerHTML = `<dt>max |attention after un-permuting − original|</dt><dd class="${same ? 'same' : 'differs'}">${maxA.toExponential(2)}</dd>
         <dt>max |output after un-permuting − original|</dt><dd>${maxOut.toExponential(2)}</dd>
         <dt>cosine of pooled sentence vectors</dt><dd class="${same ? 'same' : 'differs'}">${cosine.toFixed(6)}</dd>
-        <dt>verdict</dt><dd>${verdict(type, same, maxA, cosine, perm.every((p, i) => p === i))}</dd>`;
-      const h = Math.min(st.head, heads - 1);
+        <dt>verdict</dt><dd>${verdict(type, same, maxA, cosine, identity)}</dd>`;
+      const h = hShown;
       const hm = (r) => r.weights.subarray(h * n * n, (h + 1) * n * n);
       orig.setTitle(`original: ${words.join(' ')}`);
-      shuf.setTitle(`shuffled: ${perm.map((k) => words[k]).join(' ')}`);
-      orig.describe = (i, j, x) => `“${words[i]}” attends to “${words[j]}”: ${fmt(x)}`;
-      shuf.describe = (i, j, x) => `“${words[perm[i]]}” attends to “${words[perm[j]]}”: ${fmt(x)}`;
-      orig.draw(hm(a), n, n, { lo: 0, hi: 1, palette: st.palette === 'bo' ? 'viridis' : st.palette });
-      shuf.draw(hm(b), n, n, { lo: 0, hi: 1, palette: st.palette === 'bo' ? 'viridis' : st.palette });
+      shuf.setTitle(`shuffled: ${shuffledText}`);
+      const shufWords = perm.map((k) => words[k]);
+      for (const [p, names] of [[orig, words], [shuf, shufWords]]) {
+        p.rowNames = names;
+        p.colNames = names;
+        p.rowAxis = 'query word';
+        p.colAxis = 'key word';
+      }
+      const A = hm(a), B = hm(b);
+      orig.describe = (i, j, x) => `“${words[i]}” attends to “${words[j]}”: ${fmt(x)} here, ${fmt(B[inv[i] * n + inv[j]])} in the shuffled order`;
+      shuf.describe = (i, j, x) => `“${words[perm[i]]}” attends to “${words[perm[j]]}”: ${fmt(x)} here, ${fmt(A[perm[i] * n + perm[j]])} in the original order`;
+      // Hovering a cell frames the same word pair in the other matrix.
+      orig.onCursor = (i, j) => shuf.highlight(inv[i], inv[j]);
+      shuf.onCursor = (i, j) => orig.highlight(perm[i], perm[j]);
+      const pal = paletteFor('onesided', st.palette);
+      orig.draw(A, n, n, { lo: 0, hi: 1, palette: pal, note: 'attention weight' });
+      shuf.draw(B, n, n, { lo: 0, hi: 1, palette: pal, note: 'attention weight' });
+      pooledPlot.setTitle(`Pooled sentence vectors (mean over words), ${D_MODEL} dims`);
+      pooledPlot.draw([
+        { y: pooled.subarray(0, D_MODEL), label: `original: ${words.join(' ')}`, colour: 0, dots: D_MODEL <= 64 },
+        { y: pooled.subarray(D_MODEL), label: `shuffled: ${shuffledText}`, colour: 1, dash: true },
+      ], { xLabel: 'dimension of the sentence vector', yLabel: 'value', integerX: true });
       exported.sides.push({ encoding: type, maxAttentionDiff: maxA, maxOutputDiff: maxOut, pooledCosine: cosine, original: Array.from(a.weights), shuffled: Array.from(b.weights) });
     });
   }
@@ -265,6 +323,7 @@ export function setupShuffle(el, ctx) {
       v.guard(compute, 'attention');
     },
     exportData: () => exported,
+    figure: (o) => stackFigures(sides.flatMap((x) => [x.orig.figure(o), x.shuf.figure(o), x.pooledPlot.figure(o)]), o),
     canvas: () => sides[1].shuf.canvas,
   };
 }

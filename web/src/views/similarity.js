@@ -1,7 +1,30 @@
 // Similarity: PE·PEᵀ (cosine) for absolute tables; for RoPE the score q·k of the same vector at
 // two positions, which depends on the offset only, plus RoFormer's long-term decay curve.
-import { createMatrixPanel, createPlot, fmt } from '../draw.js';
-import { encodingMatrix } from '../methods.js';
+import { createMatrixPanel, createPlot, fmt, stackFigures } from '../draw.js';
+import { paletteFor } from '../palette.js';
+import { drawMethod } from './heatmap.js';
+import { createFormula, cellFormula } from '../formula.js';
+import { f32 } from '../draw.js';
+import { ropeOptions } from '../state.js';
+
+const src = (o) => JSON.stringify(o).replace(/"(\w+)":/g, '$1: ').replace(/"/g, "'").replace(/,/g, ', ').replace(/^{/, '{ ').replace(/}$/, ' }');
+
+/** The filled-in formula of one Gram entry, with a call that recomputes it from the API. */
+function gramFormula({ st, L, S }, i, j) {
+  const d = st.dim;
+  const value = S[i * L + j];
+  if (st.method === 'rope') {
+    const ro = { length: L, heads: 1, dim: d, layout: st.rope, ...ropeOptions(st) };
+    delete ro.dim;
+    const call = `((x) => (pe.applyRope(x, ${src({ dim: d, ...ro })}), pe.similarity(x, { length: ${L}, dim: ${d} })[${i * L + j}]))(new Float32Array(${L * d}).fill(1))`;
+    return { value, call, html: `<div class="fl"><var>q</var><sub>i</sub>·<var>k</var><sub>j</sub> = (R<sub>${i}</sub>𝟙)·(R<sub>${j}</sub>𝟙) = Σ<sub><var>p</var></sub> 2 cos((<var>j</var> − <var>i</var>)·ω<sub><var>p</var></sub>)</div>
+      <div class="fl"><var>i</var> = ${i}, <var>j</var> = ${j}, offset ${j - i}: <b class="exact">${f32(value)}</b> <small>(float32, depends on j − i only)</small></div>` };
+  }
+  const table = st.method === 'learned' ? `pe.learnedInit({ length: ${L}, dim: ${d}, seed: 0 })` : `pe.sinusoidal({ length: ${L}, dim: ${d}, base: ${st.base}, layout: '${st.layout}' })`;
+  return { value, call: `pe.similarity(${table}, { length: ${L}, dim: ${d}, normalize: true })[${i * L + j}]`,
+    html: `<div class="fl">cos(PE<sub><var>i</var></sub>, PE<sub><var>j</var></sub>) = PE<sub><var>i</var></sub>·PE<sub><var>j</var></sub> / (‖PE<sub><var>i</var></sub>‖ ‖PE<sub><var>j</var></sub>‖)</div>
+      <div class="fl"><var>i</var> = ${i}, <var>j</var> = ${j}: <b class="exact">${f32(value)}</b> <small>(float32)</small></div>` };
+}
 import { SIM_CAP } from '../jobs.js';
 import { matrixExport, plotExport, shell } from './common.js';
 
@@ -11,6 +34,17 @@ export function setupSimilarity(el, ctx) {
   v.body.classList.add('pair');
   const panel = createMatrixPanel(v.body, { rowLabel: 'position i', colLabel: 'position j' });
   const plot = createPlot(v.body, { height: 260 });
+  const formula = createFormula(v.section);
+  let cur = null; // { st, L, S } of the drawn Gram matrix
+  let rel = null; // { st, m } of a relative method's matrix
+  panel.onCursor = (i, j) => {
+    try {
+      if (rel) formula.set(cellFormula(ctx.pe, rel.st, rel.st.method, i, j, rel.m));
+      else if (cur) formula.set(gramFormula(cur, i, j));
+    } catch (e) {
+      formula.clear(e.message);
+    }
+  };
   const status = document.createElement('p');
   status.className = 'status';
   v.section.append(status);
@@ -19,15 +53,18 @@ export function setupSimilarity(el, ctx) {
     update(st) {
       v.clear();
       relative = !['sinusoidal', 'learned', 'rope'].includes(st.method);
+      cur = null;
+      rel = null;
+      formula.clear('Point at a cell of the matrix (or focus it and use the arrow keys).');
       if (relative) {
         // Relative methods have no vectors to compare: their bias matrix is the similarity.
         plot.fig.hidden = true;
+        rel = null;
         v.guard(() => {
-          const m = encodingMatrix(ctx.pe, st, st.method, ctx.pool);
-          panel.setTitle(`${m.title} (a relative method scores offsets directly)`);
-          panel.rowLabel = m.rowLabel;
-          panel.colLabel = m.colLabel;
-          panel.draw(m.values, m.rows, m.cols, { lo: m.lo, hi: m.hi, palette: st.palette });
+          const m = drawMethod(ctx, panel, st, st.method, {}, (mm) => `${mm.title} (a relative method scores offsets directly)`);
+          rel = { st: { ...st }, m };
+          const { r, c } = panel.cursor();
+          panel.onCursor(r, c);
         }, st.method);
         return;
       }
@@ -42,7 +79,19 @@ export function setupSimilarity(el, ctx) {
           status.textContent = heavy ? `${L}×${L}×${st.dim} in ${(performance.now() - t0).toFixed(0)} ms (${ctx.compute.inWorker ? 'worker' : 'main thread'})` : '';
           panel.setTitle(`${st.method === 'rope' ? 'RoPE' : st.method}: ${r.kind}, ${L} × ${L}`);
           panel.describe = (i, j, x) => `i = ${i}, j = ${j} (offset ${j - i}): ${fmt(x)}`;
-          panel.draw(r.S, L, L, { lo: r.lo, hi: r.hi, palette: st.palette });
+          panel.rowAxis = 'position i (tokens)';
+          panel.colAxis = 'position j (tokens)';
+          // Cosines of sinusoidal rows are all positive: a sequential map from the smallest one to 1.
+          let lo = r.lo, kind = 'signed';
+          if (st.method !== 'rope') {
+            let mn = Infinity;
+            for (let k = 0; k < r.S.length; k++) if (r.S[k] < mn) mn = r.S[k];
+            if (mn >= 0) (lo = Math.floor(mn * 100) / 100), (kind = 'onesided');
+          }
+          cur = { st: { ...st }, L, S: r.S };
+          panel.draw(r.S, L, L, { lo, hi: r.hi, palette: paletteFor(kind, st.palette), note: st.method === 'rope' ? 'q·k' : 'cosine' });
+          const at = panel.cursor();
+          panel.onCursor(Math.min(at.r, L - 1), Math.min(at.c, L - 1));
           const row0 = r.S.subarray(0, L);
           const series = [{ y: row0, label: st.method === 'rope' ? 'q·k by offset (row 0)' : 'cos(PE₀, PEⱼ)' }];
           if (r.decay) {
@@ -51,11 +100,14 @@ export function setupSimilarity(el, ctx) {
             series.push({ y: Float32Array.from(r.decay, (x) => x * scale), label: `RoFormer decay bound (rescaled${st.scaling === 'none' ? '' : ', unscaled frequencies'})`, dash: true });
           }
           plot.setTitle(st.method === 'rope' ? 'Score against relative offset' : 'Similarity of position 0 with every position');
-          plot.draw(series, { xLabel: 'offset j − i', yLabel: st.method === 'rope' ? 'q·k' : 'cosine' });
+          plot.draw(series, { xLabel: 'offset j − i (tokens)', yLabel: st.method === 'rope' ? 'q·k' : 'cosine' });
+          if (r.decay) plot.setNote('The decay bound is rescaled to start at the score’s value at offset 0 (a scale factor folded in).');
+          else plot.setNote('');
         }),
       st.method);
     },
     exportData: () => ({ kind: 'group', parts: [matrixExport(panel, 'similarity'), relative ? null : plotExport(plot, 'by offset')].filter(Boolean) }),
+    figure: (o) => (plot.fig.hidden ? panel.figure(o) : stackFigures([panel.figure(o), plot.figure(o)], o)),
     canvas: () => panel.canvas,
   };
 }

@@ -1,7 +1,8 @@
 // Waves: a few chosen dimensions over position (absolute methods), or the bias as a function of
-// distance (relative methods). Shows the geometric ladder of wavelengths at a glance.
-import { createPlot } from '../draw.js';
-import { MATRIX_CAP, SHAW_K, need } from '../methods.js';
+// distance (relative methods). Curves are sampled at fractional positions (the API takes them), so a
+// fast pair is drawn as the smooth wave it is, reaching ±1, instead of a zig-zag through integers.
+import { createPlot, stackFigures } from '../draw.js';
+import { MATRIX_CAP, alibiAll, need, t5Config, t5Opts } from '../methods.js';
 import { ropeOptions } from '../state.js';
 import { plotExport, shell } from './common.js';
 
@@ -10,107 +11,144 @@ export function spread(n) {
   return [...new Set([0, 1, Math.floor(n / 8), Math.floor(n / 4), n - 1].filter((i) => i >= 0 && i < n))];
 }
 
-function column(values, rows, cols, c) {
-  const y = new Float32Array(rows);
-  for (let r = 0; r < rows; r++) y[r] = values[r * cols + c];
-  return y;
+/** Sub-steps per position so that the curve has about two samples per pixel (1 = integers only). */
+export function subSteps(length, px = 900) {
+  return Math.max(1, Math.min(16, Math.ceil((2 * px) / length)));
+}
+
+/**
+ * Columns `cols` of a [rows][width] table sampled at positions k/s + r (r = 0..L-1, k = 0..s-1),
+ * interleaved into one series per column: fill(offset, out) writes the table starting at `offset`.
+ */
+function sampled(L, s, width, cols, fill) {
+  const ys = cols.map(() => new Float32Array(L * s));
+  for (let k = 0; k < s; k++) {
+    const t = fill(k / s);
+    for (let r = 0; r < L; r++) cols.forEach((c, j) => (ys[j][r * s + k] = t[r * width + c]));
+  }
+  return ys;
 }
 
 export function setupWaves(el, ctx) {
-  const v = shell(el, 'Waves', 'A few dimensions followed along position: each pair of a sinusoidal table or RoPE turns at its own speed, from one turn every 2π positions down to one every 2π·base.');
+  const v = shell(el, 'Waves', 'A few dimensions followed along position: each pair of a sinusoidal table or RoPE turns at its own speed, from one turn every 2π positions down to one every 2π·base. Point at a plot (or focus it and use ←/→) to read the values.');
   const plot = createPlot(v.body, { height: 300 });
   // RoPE only: what a scaling does to each pair, against the context the model was trained on
   const waves = createPlot(v.body, { height: 240 });
   return {
     update(st) {
       v.clear();
-      v.guard(() => draw(ctx.pe, st, plot), st.method);
+      plot.setNote('');
+      v.guard(() => draw(ctx.pe, st, plot, v.body.clientWidth, ctx.pool), st.method);
       waves.fig.hidden = st.method !== 'rope';
       if (st.method === 'rope') v.guard(() => drawWavelengths(ctx.pe, st, waves), 'wavelengths');
     },
     exportData: () => plotExport(plot, 'waves'),
+    figure: (o) => (waves.fig.hidden ? plot.figure(o) : stackFigures([plot.figure(o), waves.figure(o)], o)),
+    svg: () => plot.svg(),
     canvas: () => plot.canvas,
   };
 }
 
-function draw(pe, st, plot) {
+function draw(pe, st, plot, px, pool) {
   const L = st.length;
   const d = st.dim;
   switch (st.method) {
     case 'sinusoidal': {
       need(pe, 'sinusoidal');
-      const t = pe.sinusoidal({ length: L, dim: d, base: st.base, layout: st.layout });
+      const s = subSteps(L, px);
       // Column of the sine of pair i: 2i when interleaved, i when split.
-      const series = spread(d / 2).map((i) => {
-        const c = st.layout === 'split' ? i : 2 * i;
-        return { y: column(t, L, d, c), label: `dim ${c} (sin of pair ${i})` };
-      });
+      const pairs = spread(d / 2);
+      const cols = pairs.map((i) => (st.layout === 'split' ? i : 2 * i));
+      const buf = pool.f32('sin', L * d); // written in place in the wasm heap, never copied out
+      const ys = sampled(L, s, d, cols, (o) => (pe.sinusoidal({ length: L, dim: d, base: st.base, layout: st.layout, offset: o, out: buf }), buf.array));
       plot.setTitle(`Sinusoidal (${st.layout}): sine components over position`);
-      plot.draw(series, { xLabel: 'position', yLabel: 'value', yRange: [-1.05, 1.05] });
+      plot.draw(ys.map((y, j) => ({ y, label: `dim ${cols[j]} (sin of pair ${pairs[j]})` })),
+        { xLabel: 'position p (tokens)', yLabel: 'value', yRange: [-1.05, 1.05], dx: 1 / s });
+      if (s > 1) plot.setNote(`Sampled every 1/${s} of a position (pe.sinusoidal with a fractional offset); the table itself holds the integer positions.`);
       return;
     }
     case 'rope': {
       need(pe, 'ropeCache');
-      const { cos } = pe.ropeCache({ length: L, ...ropeOptions(st) });
-      const half = cos.length / L;
-      const series = spread(half).map((i) => ({ y: column(cos, L, half, i), label: `cos θ${i}(p)` }));
-      plot.setTitle(`RoPE: cos of the rotation angle of chosen pairs${st.scaling === 'none' ? '' : ` (${st.scaling} ×${st.factor})`}`);
-      plot.draw(series, { xLabel: 'position', yLabel: 'cos θ', markers: st.scaling === 'none' ? [] : [{ x: st.train, label: 'train length' }] });
+      const s = subSteps(L, px);
+      const ro = ropeOptions(st);
+      let scale = 1;
+      const half = (ro.rotaryDim ?? d) / 2;
+      const cb = pool.f32('ropeCos', L * half), sb = pool.f32('ropeSin', L * half);
+      const pairs = spread(half);
+      const ys = sampled(L, s, half, pairs, (o) => {
+        const c = pe.ropeCache({ length: L, offset: o, ...ro, cos: cb, sin: sb });
+        scale = c.attentionScale ?? 1;
+        return cb.array;
+      });
+      plot.setTitle(`RoPE: cos θᵢ(p) of chosen pairs${st.scaling === 'none' ? '' : ` (${st.scaling} ×${st.factor})`}`);
+      plot.draw(pairs.map((i, j) => ({ y: ys[j], label: `pair ${i}: cos θ${i}(p)` })),
+        { xLabel: 'position p (tokens)', yLabel: scale !== 1 ? `cos θ × ${scale.toFixed(3)}` : 'cos θ', dx: 1 / s,
+          yRange: [-1.05 * scale, 1.05 * scale], markers: st.scaling === 'none' ? [] : [{ x: st.train, label: `train length ${st.train}` }] });
+      const notes = [];
+      if (scale !== 1) notes.push(`The ${st.scaling} attention scale ${scale.toFixed(4)} is folded into cos and sin (that is how the cache applies it), so the curves reach ±${scale.toFixed(3)}.`);
+      if (s > 1) notes.push(`Sampled every 1/${s} of a position (pe.ropeCache with a fractional offset).`);
+      plot.setNote(notes.join(' '));
       return;
     }
     case 'learned': {
       need(pe, 'learnedInit');
-      const t = pe.learnedInit({ length: L, dim: d, seed: 0 });
-      const series = spread(d).map((c) => ({ y: column(t, L, d, c), label: `dim ${c}` }));
+      const t = pool.learned(L, d);
+      const series = spread(d).map((c) => ({ y: Float32Array.from({ length: L }, (_, r) => t[r * d + c]), label: `dim ${c}` }));
       plot.setTitle('Learned table at initialisation: no structure until training puts it there');
-      plot.draw(series, { xLabel: 'position', yLabel: 'value' });
+      plot.draw(series, { xLabel: 'position p (tokens)', yLabel: 'value' });
+      plot.setNote('A learned table has one row per integer position and nothing in between.');
       return;
     }
     case 'alibi': {
       need(pe, 'alibiBias');
       const n = Math.min(L, MATRIX_CAP);
-      const b = pe.alibiBias({ heads: st.heads, queries: n, causal: true });
+      const b = alibiAll(pe, st.heads, n);
       const x = Float32Array.from({ length: n }, (_, j) => j - (n - 1));
       const series = [];
-      for (let h = 0; h < Math.min(st.heads, 8); h++) series.push({ x, y: b.subarray(h * n * n + (n - 1) * n, (h + 1) * n * n), label: `head ${h + 1}` });
-      plot.setTitle('ALiBi: bias of the last query against each key, per head (a straight line of slope mₕ)');
-      plot.draw(series, { xLabel: 'key − query', yLabel: 'bias' });
+      const shown = Math.min(st.heads, 8);
+      for (let h = 0; h < shown; h++) series.push({ x, y: b.subarray(h * n * n + (n - 1) * n, (h + 1) * n * n), label: `head ${h + 1}${h === Math.min(st.head, st.heads - 1) ? ' (head shown)' : ''}`, dash: h !== Math.min(st.head, st.heads - 1) });
+      plot.setTitle(`ALiBi: bias of the last query against each key, heads 1–${shown} of ${st.heads} (a straight line of slope mₕ)`);
+      plot.draw(series, { xLabel: 'key − query (tokens)', yLabel: 'bias' });
       return;
     }
     case 't5': {
       need(pe, 't5Buckets');
-      const R = Math.max(8, Math.min(L, 256));
+      const R = Math.max(8, Math.min(L, 512));
       const x = Float32Array.from({ length: 2 * R + 1 }, (_, j) => j - R);
-      const bi = pe.t5Buckets({ queries: 1, keys: 2 * R + 1, offset: R, bidirectional: true });
-      const uni = pe.t5Buckets({ queries: 1, keys: 2 * R + 1, offset: R, bidirectional: false });
-      plot.setTitle('T5: bucket of each relative position (exact near 0, logarithmic up to max distance 128)');
-      plot.draw([{ x, y: bi, label: 'bidirectional' }, { x, y: uni, label: 'causal', dash: true }], { xLabel: 'key − query', yLabel: 'bucket' });
+      const bi = t5Config(st, true), uni = t5Config(st, false);
+      const yb = pe.t5Buckets({ queries: 1, keys: 2 * R + 1, offset: R, ...t5Opts(bi) });
+      const yu = pe.t5Buckets({ queries: 1, keys: 2 * R + 1, offset: R, ...t5Opts(uni) });
+      const sel = st.t5dir === 'causal';
+      plot.setTitle(`T5: bucket of each relative position (${st.buckets} buckets, exact near 0, logarithmic up to max distance ${bi.maxDistance})`);
+      plot.draw([{ x, y: yb, label: `bidirectional${sel ? '' : ' (selected)'}`, dash: sel }, { x, y: yu, label: `causal${sel ? ' (selected)' : ''}`, dash: !sel }],
+        { xLabel: 'key − query (tokens)', yLabel: 'bucket index', markers: [{ x: -bi.maxDistance, label: `−${bi.maxDistance}` }, { x: bi.maxDistance, label: `${bi.maxDistance}` }].filter((m) => Math.abs(m.x) <= R) });
       return;
     }
     case 'shaw': {
       need(pe, 'shawIndices');
-      const n = Math.max(2, Math.min(L, 128));
-      const idx = pe.shawIndices({ queries: n, keys: n, maxRelative: SHAW_K });
+      const n = Math.max(2, Math.min(L, 256));
+      const k = st.shawk;
+      const idx = pe.shawIndices({ queries: n, keys: n, maxRelative: k });
       const q = Math.floor(n / 2);
       const x = Float32Array.from({ length: n }, (_, j) => j - q);
-      plot.setTitle(`Shaw: relative embedding index of query ${q} against each key (clipped to ±${SHAW_K})`);
-      plot.draw([{ x, y: idx.subarray(q * n, (q + 1) * n), label: 'index into aᴷ, aⱽ' }], { xLabel: 'key − query', yLabel: 'index' });
+      plot.setTitle(`Shaw: relative embedding index of query ${q} against each key (clipped to ±${k})`);
+      plot.draw([{ x, y: idx.subarray(q * n, (q + 1) * n), label: 'row of aᴷ, aⱽ' }], { xLabel: 'key − query (tokens)', yLabel: 'index', markers: [{ x: -k, label: `−k` }, { x: k, label: `k = ${k}` }] });
       return;
     }
   }
 }
 
-/** Per-pair wavelength 2π/w_i before and after the chosen scaling, on a log scale, with the
+/** Per-pair wavelength 2π/ωᵢ before and after the chosen scaling, on a log axis, with the
  * original context length (the page's train length) as a level line: pairs whose wavelength
  * exceeds it never completed a turn in training, which is where the scalings intervene. */
 function drawWavelengths(pe, st, plot) {
   need(pe, 'ropeFrequencies');
   const before = pe.ropeFrequencies({ dim: st.dim, base: st.base }).invFreq64;
   const after = pe.ropeFrequencies(ropeOptions(st)).invFreq64;
-  const log = (w) => Float64Array.from(w, (x) => Math.log10((2 * Math.PI) / x));
-  const series = [{ y: log(before), label: 'no scaling' }];
-  if (st.scaling !== 'none') series.push({ y: log(after), label: `${st.scaling} ×${st.factor}`, dash: true });
-  series.push({ y: new Float64Array(before.length).fill(Math.log10(st.train)), label: `original context (train length ${st.train})`, colour: '#b00', dash: true });
-  plot.setTitle(`RoPE wavelength of each pair, log₁₀ positions per turn${st.scaling === 'none' ? ' (pick a scaling to compare)' : ''}`);
-  plot.draw(series, { xLabel: 'pair i', yLabel: 'log₁₀ wavelength', integerX: true });
+  const wl = (w) => Float64Array.from(w, (x) => (2 * Math.PI) / x);
+  const series = [{ y: wl(before), label: 'no scaling' }];
+  if (st.scaling !== 'none') series.push({ y: wl(after), label: `${st.scaling} ×${st.factor}`, dash: true });
+  series.push({ y: new Float64Array(before.length).fill(st.train), label: `original context (train length ${st.train})`, colour: 'bad', dash: true });
+  plot.setTitle(`RoPE wavelength of each pair${st.scaling === 'none' ? ' (pick a scaling to compare)' : ''}`);
+  plot.draw(series, { xLabel: 'pair i (fast → slow)', yLabel: 'wavelength (tokens per turn)', integerX: true, yLog: true });
 }

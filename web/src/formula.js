@@ -1,0 +1,150 @@
+// Formula panels: the formula of the method, typeset in plain HTML (no fonts or scripts fetched),
+// filled in with the values of the cell under the pointer or keyboard cursor, ending with the exact
+// float32 value and the one API call that reproduces it. Every number shown comes from the posenc
+// API; the only arithmetic here is composing a displayed product (p × ω) of API results.
+import { f32, fmt } from './draw.js';
+import { t5Config, t5Opts } from './methods.js';
+import { ropeOptions } from './state.js';
+
+const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+const v = (name, sub, sup) => `<var>${name}</var>${sub !== undefined ? `<sub>${sub}</sub>` : ''}${sup !== undefined ? `<sup>${sup}</sup>` : ''}`;
+const n = (x) => `<span class="num">${esc(x)}</span>`;
+const line = (...xs) => `<div class="fl">${xs.join(' ')}</div>`;
+const TAU = 2 * Math.PI;
+
+/** JS source for an options object, in the order given, skipping undefined. */
+function src(o) {
+  const parts = [];
+  for (const [k, x] of Object.entries(o)) {
+    if (x === undefined || x === null) continue;
+    parts.push(`${k}: ${typeof x === 'string' ? `'${x}'` : typeof x === 'object' ? src(x) : x}`);
+  }
+  return `{ ${parts.join(', ')} }`;
+}
+
+/**
+ * The filled-in formula for cell (r, c) of `method`'s heatmap under state st.
+ * Returns { html, value, call } where `call` is a JS expression over `pe` returning the value.
+ */
+export function cellFormula(pe, st, method, r, c, m) {
+  const d = st.dim;
+  switch (method) {
+    case 'sinusoidal': {
+      const split = st.layout === 'split';
+      const half = d / 2;
+      const i = split ? c % half : c >> 1;
+      const isSin = split ? c < half : c % 2 === 0;
+      const w = pe.sinusoidalFrequencies({ dim: d, base: st.base })[i];
+      const value = m.values[r * d + c];
+      const call = `pe.sinusoidal(${src({ length: 1, dim: d, base: st.base, layout: st.layout, offset: r })})[${c}]`;
+      const html = [
+        line(`${v('PE')}(${v('p')}, ${split ? `${v('i')}` : `2${v('i')}`}) = sin(${v('p')} · ${v('ω', 'i')}),`,
+          `${v('PE')}(${v('p')}, ${split ? `${v('d')}/2 + ${v('i')}` : `2${v('i')}+1`}) = cos(${v('p')} · ${v('ω', 'i')}),`,
+          `${v('ω', 'i')} = 1 / ${v('base', undefined, `2${v('i')}/${v('d')}`)}`),
+        line(`dim ${n(c)} → pair ${v('i')} = ${n(i)} (${st.layout}), ${v('d')} = ${n(d)}, base = ${n(st.base)}`),
+        line(`${v('ω', i)} = 1 / ${n(st.base)}<sup>${2 * i}/${d}</sup> = ${n(w.toPrecision(8))}`),
+        line(`${v('p')} · ${v('ω', i)} = ${n(r)} × ${n(w.toPrecision(8))} = ${n((r * w).toPrecision(8))} rad`),
+        line(`${v('PE')}(${n(r)}, ${n(c)}) = ${isSin ? 'sin' : 'cos'}(${n((r * w).toPrecision(8))}) = <b class="exact">${f32(value)}</b> <small>(float32)</small>`),
+      ].join('');
+      return { html, value, call };
+    }
+    case 'rope': {
+      const ro = ropeOptions(st);
+      const half = d / 2;
+      const interleaved = st.rope === 'interleaved';
+      const i = interleaved ? c >> 1 : c % half;
+      const { invFreq64, attentionScale } = pe.ropeFrequencies(ro);
+      const w = invFreq64[i];
+      const cache = pe.ropeCache({ length: 1, offset: r, ...ro });
+      const cos = cache.cos[i], sin = cache.sin[i];
+      const a = interleaved ? 2 * i : i, b = interleaved ? 2 * i + 1 : i + half;
+      const call = `pe.ropeCache(${src({ length: 1, offset: r, ...ro })}).cos[${i}]`;
+      const theta = r * w;
+      const scaled = st.scaling !== 'none';
+      const html = [
+        line(`[${v('x′', 'a')}, ${v('x′', 'b')}] = [${v('x', 'a')} cos θ − ${v('x', 'b')} sin θ, ${v('x', 'a')} sin θ + ${v('x', 'b')} cos θ],`,
+          `θ = ${v('p')} · ${v('ω', 'i')}, ${v('ω', 'i')} = ${scaled ? `${esc(st.scaling)}( ` : ''}1 / ${v('base', undefined, `2${v('i')}/${v('d')}`)}${scaled ? ' )' : ''}`),
+        line(`dim ${n(c)} → pair ${v('i')} = ${n(i)} rotates dims (${n(a)}, ${n(b)}) (${st.rope} layout), ${v('d')} = ${n(d)}, base = ${n(st.base)}`),
+        line(`${v('ω', i)} = ${n(w.toPrecision(8))}${scaled ? ` <small>(after ${esc(st.scaling)} ×${st.factor})</small>` : ''}`),
+        line(`θ = ${n(r)} × ${n(w.toPrecision(8))} = ${n(theta.toPrecision(8))} rad ≡ ${n((theta % TAU).toPrecision(6))} (mod 2π)`),
+        line(`cos θ = <b class="exact">${f32(cos)}</b>, sin θ = <b>${f32(sin)}</b> <small>(float32${attentionScale !== 1 ? `, × attention scale ${attentionScale.toFixed(4)}` : ''})</small>`),
+      ].join('');
+      return { html, value: cos, call };
+    }
+    case 'learned': {
+      const value = m.values[r * d + c];
+      const call = `pe.learnedInit(${src({ length: r + 1, dim: d, seed: 0 })})[${r * d + c}]`;
+      const html = [
+        line(`${v('x')}′<sub>${v('p')}</sub> = ${v('x', v('p'))} + ${v('E')}[${v('p')}], ${v('E')}[${v('p')}, ${v('c')}] ~ 𝒩(0, 0.02²) before training`),
+        line(`${v('E')}[${n(r)}, ${n(c)}] = <b class="exact">${f32(value)}</b> <small>(float32, seed 0)</small>`),
+      ].join('');
+      return { html, value, call };
+    }
+    case 'alibi': {
+      const nq = m.rows;
+      const h = Math.min(st.head, st.heads - 1);
+      const slope = pe.alibiSlopes(st.heads)[h];
+      const value = m.values[r * nq + c];
+      const call = `pe.alibiBias(${src({ heads: st.heads, queries: nq, causal: true })})[${(h * nq + r) * nq + c}]`;
+      const html = [
+        line(`softmax(${v('q', 'i')}·${v('k', 'j')} / √${v('d')} + ${v('m', 'h')} · (${v('j')} − ${v('i')})), ${v('m', 'h')} = 2<sup>−8${v('h')}/${v('H')}</sup>, −∞ for ${v('j')} &gt; ${v('i')}`),
+        line(`head ${n(h + 1)} of ${n(st.heads)}: ${v('m', h + 1)} = ${n(f32(slope))}`),
+        line(c > r ? `${v('j')} = ${n(c)} &gt; ${v('i')} = ${n(r)}: masked, <b class="exact">−Infinity</b>`
+          : `${n(f32(slope))} × (${n(c)} − ${n(r)}) = <b class="exact">${f32(value)}</b> <small>(float32)</small>`),
+      ].join('');
+      return { html, value, call };
+    }
+    case 't5': {
+      const nq = m.rows;
+      const cfg = t5Config(st);
+      const value = m.values[r * nq + c];
+      const exact = cfg.bidirectional ? cfg.numBuckets >> 2 : cfg.numBuckets >> 1;
+      const call = `pe.t5Buckets(${src({ queries: nq, keys: nq, ...t5Opts(cfg) })})[${r * nq + c}]`;
+      const html = [
+        line(`softmax(${v('q', 'i')}·${v('k', 'j')} + ${v('b', v('h'))}[bucket(${v('j')} − ${v('i')})]): one learned scalar per bucket and head`),
+        line(`bucket(${v('r')}): |${v('r')}| &lt; ${n(exact)} → its own bucket; beyond, log-spaced up to max distance ${n(cfg.maxDistance)}${cfg.bidirectional ? '; the sign picks a half' : '; future keys share bucket 0'}`),
+        line(`${v('r')} = ${n(c)} − ${n(r)} = ${n(c - r)} → bucket <b class="exact">${value}</b> <small>(int32)</small>`),
+      ].join('');
+      return { html, value, call };
+    }
+    case 'shaw': {
+      const nq = m.rows;
+      const k = st.shawk;
+      const value = m.values[r * nq + c];
+      const call = `pe.shawIndices(${src({ queries: nq, keys: nq, maxRelative: k })})[${r * nq + c}]`;
+      const html = [
+        line(`${v('e', v('ij'))} = ${v('x', 'i')}${v('W', undefined, 'Q')} · (${v('x', 'j')}${v('W', undefined, 'K')} + ${v('a', v('ij'), 'K')}) / √${v('d')}, ${v('a', v('ij'))} = row clip(${v('j')} − ${v('i')}, −${v('k')}, ${v('k')}) + ${v('k')}`),
+        line(`clip(${n(c)} − ${n(r)}, −${n(k)}, ${n(k)}) + ${n(k)} = <b class="exact">${value}</b> <small>(int32)</small>`),
+      ].join('');
+      return { html, value, call };
+    }
+  }
+  return { html: '', value: NaN, call: '' };
+}
+
+/** A formula panel element: `set({ html, value, call })` fills it; data-value/data-call carry the
+ * number and the expression for tests and readers who want to check. */
+export function createFormula(parent, { title = 'Formula, filled in' } = {}) {
+  const el = document.createElement('aside');
+  el.className = 'formula';
+  el.innerHTML = `<h4></h4><div class="fbody"></div><p class="fcall"><span>Check your own implementation:</span> <code></code></p>`;
+  el.querySelector('h4').textContent = title;
+  parent.append(el);
+  return {
+    el,
+    set({ html, value, call }, hint = '') {
+      el.querySelector('.fbody').innerHTML = html + (hint ? `<p class="fhint">${esc(hint)}</p>` : '');
+      el.querySelector('code').textContent = call ? `${call}  // → ${typeof value === 'number' && Number.isInteger(value) ? value : f32(value)}` : '';
+      el.querySelector('.fcall').hidden = !call;
+      el.dataset.value = String(value);
+      el.dataset.call = call ?? '';
+    },
+    clear(msg = '') {
+      el.querySelector('.fbody').innerHTML = msg ? `<p class="fhint">${esc(msg)}</p>` : '';
+      el.querySelector('.fcall').hidden = true;
+      el.dataset.value = '';
+      el.dataset.call = '';
+    },
+  };
+}
+export { fmt };

@@ -1,0 +1,47 @@
+// Every colour a view paints comes from the page's CSS custom properties, read at render time from
+// the view's host element, so a theme change (light, dark, a blog's own palette) reaches canvases
+// too. The fallbacks are the light theme, for hosts that define none of the properties.
+const FALLBACK = {
+  ink: '#1d2330', muted: '#5b6475', line: '#d9dee7', paper: '#ffffff', bg: '#f5f6f8',
+  accent: '#0b62a4', good: '#116b3a', bad: '#a4410b', mask: '#c8c8c8', focus: '#e69f00',
+  'pal-neg': '#2166ac', 'pal-mid': '#f7f7f7', 'pal-pos': '#b35806',
+  'series-1': '#0072B2', 'series-2': '#D55E00', 'series-3': '#009E73', 'series-4': '#CC79A7',
+  'series-5': '#E69F00', 'series-6': '#56B4E9', 'series-7': '#000000', 'series-8': '#F0E442',
+};
+
+/**
+ * The theme as plain colour strings: { ink, muted, line, paper, bg, accent, good, bad, mask,
+ * focus, palNeg, palMid, palPos, series: [8 colours], key }; `key` changes whenever any colour does.
+ */
+export function readTheme(el) {
+  const cs = el && typeof getComputedStyle === 'function' ? getComputedStyle(el) : null;
+  const get = (name) => (cs?.getPropertyValue(`--${name}`).trim() || FALLBACK[name]);
+  const t = {
+    ink: get('ink'), muted: get('muted'), line: get('line'), paper: get('paper'), bg: get('bg'),
+    accent: get('accent'), good: get('good'), bad: get('bad'), mask: get('mask'), focus: get('focus'),
+    palNeg: get('pal-neg'), palMid: get('pal-mid'), palPos: get('pal-pos'),
+    series: Array.from({ length: 8 }, (_, i) => get(`series-${i + 1}`)),
+  };
+  t.key = [t.ink, t.paper, t.mask, t.palNeg, t.palMid, t.palPos, t.line].join('|');
+  return t;
+}
+
+/** [r, g, b] of any CSS colour string (hex, rgb(), named), through a 1-pixel canvas. */
+const rgbCache = new Map();
+export function toRgb(colour) {
+  if (rgbCache.has(colour)) return rgbCache.get(colour);
+  let out = [128, 128, 128];
+  const m = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(colour);
+  if (m) {
+    const h = m[1].length === 3 ? [...m[1]].map((c) => c + c).join('') : m[1];
+    out = [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16));
+  } else if (typeof OffscreenCanvas !== 'undefined' || typeof document !== 'undefined') {
+    const c = typeof OffscreenCanvas !== 'undefined' ? new OffscreenCanvas(1, 1) : Object.assign(document.createElement('canvas'), { width: 1, height: 1 });
+    const g = c.getContext('2d');
+    g.fillStyle = colour;
+    g.fillRect(0, 0, 1, 1);
+    out = [...g.getImageData(0, 0, 1, 1).data.slice(0, 3)];
+  }
+  rgbCache.set(colour, out);
+  return out;
+}

@@ -1,0 +1,114 @@
+// What each view reads (the controls the shell shows beside it), the panels `panel=` can pick, and
+// the height it will take at a given width, so the page can reserve the space before wasm arrives.
+// Keys such as pos, kpos, speed, shift, preset, sentence and order are edited inside the view.
+
+const BY_METHOD = {
+  sinusoidal: ['dim', 'length', 'base', 'layout'],
+  rope: ['dim', 'length', 'base', 'rope', 'scaling', 'factor', 'train'],
+  learned: ['dim', 'length'],
+  alibi: ['length', 'heads', 'head'],
+  t5: ['length', 'buckets', 'maxdist', 't5dir'],
+  shaw: ['length', 'shawk'],
+};
+const ALL = ['dim', 'length', 'base', 'layout', 'heads', 'head', 'rope', 'scaling', 'factor', 'train', 'buckets', 'maxdist', 't5dir', 'shawk'];
+const uniq = (xs) => [...new Set(xs)];
+const forMethods = (...ms) => uniq(ms.flatMap((m) => BY_METHOD[m] ?? []));
+
+/** Height of a matrix panel (caption, figure with axes, legend, readout) at a container width. */
+function matrixH(width, rows, cols, { square = false, small = false, names = false } = {}) {
+  const ml = 52, mr = 8;
+  let w = width - ml - mr;
+  const maxH = small ? 260 : 520, minH = small ? 90 : 160;
+  const h = square || rows === cols ? Math.min(w, maxH) : Math.round(Math.max(minH, Math.min(maxH, (w * rows) / cols)));
+  return 6 + h + (names ? 58 : 36) + 24 + 22 + 26 + 12;
+}
+const plotH = (h) => h + 2 + 22 + 30 + 26 + 14;
+const formulaW = (width) => (width > 900 ? Math.min(300, Math.max(220, width * 0.28)) + 16 : 0);
+const HEAD = 110; // title, intro, padding
+const matSide = (st, method) => (['alibi', 't5', 'shaw'].includes(method) ? Math.min(st.length, 512) : null);
+
+export const VIEW_INFO = {
+  shuffle: { title: 'Why positions? The shuffle lab', controls: ['method', 'dim', 'heads', 'head', 'base', 'rope', 'scaling', 'factor', 'train', 'buckets', 'maxdist', 't5dir', 'shawk', 'palette'], // sinusoidal: base only (the layer adds the paper's interleaved table)
+    controlsFor: (st) => ['method', 'dim', 'heads', 'head', ...(BY_METHOD[st.method] ?? []).filter((k) => !['length', 'dim', 'heads', 'head', 'layout'].includes(k)), 'palette'],
+    panels: [], height: (st, width) => {
+      const side = width > 700 ? (width - 40) / 2 : width - 20;
+      const mat = matrixH((side - 30) / 2, 3, 3, { square: true, small: true, names: true });
+      const one = 40 + 60 + mat + plotH(150) + 120;
+      return HEAD + 140 + (width > 700 ? one : 2 * one);
+    } },
+  worked: { title: 'Sinusoidal by hand: a 4-dimensional example', controls: ['base'], panels: [], height: (st, width) => HEAD + 620 + (width < 600 ? 160 : 0) },
+  // RoPE angles always take the cyclic map, so the palette choice does not apply to them.
+  heatmap: { title: 'Heatmap', controls: ['method', ...ALL, 'palette'], controlsFor: (st) => ['method', ...(BY_METHOD[st.method] ?? []), ...(st.method === 'rope' ? [] : ['palette'])], panels: [],
+    height: (st, width) => {
+      const fw = formulaW(width);
+      const side = matSide(st, st.method);
+      const rows = side ?? st.length, cols = side ?? st.dim;
+      return HEAD + 20 + matrixH(width - fw, rows, cols) + (fw ? 0 : 260);
+    } },
+  // Waves follow one column per pair and the similarity is a cosine or q·k: neither depends on
+  // which column holds which pair, so the layouts are not among their controls.
+  waves: { title: 'Waves', controls: ['method', ...ALL.filter((k) => k !== 'layout' && k !== 'rope')], controlsFor: (st) => ['method', ...(BY_METHOD[st.method] ?? []).filter((k) => k !== 'layout' && k !== 'rope')], panels: [],
+    height: (st) => HEAD + plotH(300) + (st.method === 'rope' ? plotH(240) : 0) },
+  shift: { title: 'The shift identity PE(p+k) = M_k · PE(p)', controls: ['dim', 'base'], panels: [], height: (st, width) => HEAD + 200 + plotH(240) + (width < 600 ? 120 : 0) },
+  similarity: { title: 'Similarity', controls: ['method', 'dim', 'length', 'base', 'scaling', 'factor', 'train', 'heads', 'head', 'buckets', 'maxdist', 't5dir', 'shawk', 'palette'],
+    controlsFor: (st) => ['method', ...(BY_METHOD[st.method] ?? []).filter((k) => k !== 'layout' && k !== 'rope'), 'palette'], panels: [],
+    height: (st, width) => {
+      const L = Math.min(st.length, 1024);
+      const half = width > 600 ? (width - 16) / 2 : width;
+      return HEAD + 40 + Math.max(matrixH(half, L, L), width > 600 ? plotH(260) : 0) + (width > 600 ? 0 : plotH(260));
+    } },
+  rotation: { title: 'Rotation', controls: ['dim', 'base', 'rope', 'scaling', 'factor', 'train'], panels: [],
+    height: (st, width) => {
+      const perRow = Math.min(5, Math.max(2, Math.floor(width / 150)));
+      const rows = Math.ceil(5 / perRow);
+      const R = Math.min(66, width / perRow / 2 - 14);
+      return HEAD + 130 + rows * (2 * R + 92) + 8 + 60;
+    } },
+  learned: { title: 'Learned table', controls: ['dim', 'length', 'train', 'palette'], panels: [],
+    height: (st, width) => HEAD + 40 + matrixH(width, Math.max(st.length, Math.min(st.train, st.length)), st.dim) },
+  bias: { title: 'Attention biases', controls: ['heads', 'buckets', 'maxdist', 't5dir', 'shawk', 'palette'],
+    panels: [{ id: 'alibi', label: 'ALiBi' }, { id: 't5', label: 'T5 buckets' }, { id: 'shaw', label: 'Shaw' }],
+    height: (st, width) => {
+      const show = (p) => !st.panel || st.panel === p;
+      const heads = Math.min(st.heads, 8);
+      const per = Math.max(1, Math.floor(width / 130));
+      const small = matrixH(Math.max(110, width / per - 10), 32, 32, { small: true });
+      let h = HEAD;
+      if (show('alibi')) h += 40 + plotH(200) * (width > 600 ? 1 : 2) + Math.ceil(heads / per) * small;
+      if (show('t5')) h += 40 + (width > 600 ? Math.max(plotH(200), matrixH(Math.min(420, width / 2), 32, 32, { square: true })) : plotH(200) + matrixH(Math.min(420, width), 32, 32, { square: true }));
+      if (show('shaw')) h += 40 + matrixH(Math.min(420, width), 32, 32, { square: true });
+      return h;
+    } },
+  concat: { title: 'Add or concatenate?', controls: ['dim', 'base'], panels: [], height: (st, width) => HEAD + 180 + 2 * plotH(200) + (width < 600 ? 200 : 0) },
+  scaling: { title: 'RoPE scaling', controls: ['dim', 'base', 'scaling', 'factor', 'train'], panels: [], height: (st, width) => HEAD + 200 + plotH(260) + plotH(220) + (width < 600 ? 160 : 0) },
+  extrapolation: { title: 'Extrapolation', controls: ['dim', 'length', 'base', 'heads', 'head', 'rope', 'scaling', 'factor', 'train', 'palette'], panels: [],
+    height: (st, width) => {
+      const per = Math.max(1, Math.floor(width / 200));
+      return HEAD + Math.ceil(4 / per) * matrixH(width / per - 12, Math.min(Math.max(st.length, st.train + 1), 1024), st.dim, { small: true }) + plotH(220);
+    } },
+  // the lab's task, methods, steps and seed are edited inside the view
+  lab: { title: 'Extrapolation lab', controls: [], panels: [], height: (st, width) => (width > 900 ? 1500 : 2300) },
+  compare: { title: 'Compare', controls: ['method', 'vs', ...ALL, 'palette'], controlsFor: (st) => uniq(['method', 'vs', ...forMethods(st.method, st.vs), 'palette']), panels: [],
+    height: (st, width) => {
+      const half = width > 600 ? (width - 16) / 2 : width;
+      const h = (m) => {
+        const s = matSide(st, m);
+        return matrixH(half, s ?? st.length, s ?? st.dim);
+      };
+      return HEAD + 60 + (width > 600 ? Math.max(h(st.method), h(st.vs)) : h(st.method) + h(st.vs));
+    } },
+};
+
+// Text wraps with the width (intros, captions, formula panels): a correction a + b·1000/width per
+// view, fitted to the page measured in headless Chromium at 1280 and 390 px (the structural
+// estimate above carries what depends on the state: matrix sizes, plots, panels).
+const FIT = {"shuffle": [-226.7, 257.9], "worked": [-213.4, 374.5], "heatmap": [-78.1, 76.7], "waves": [-45.6, 79.1], "shift": [31.1, 219.9], "learned": [-154.2, 177.0], "rotation": [-111.7, 140.1], "similarity": [73.4, 121.4], "bias:alibi": [375.9, -329.8], "bias:t5": [297.6, -0.6], "bias:shaw": [-129.8, 127.5], "concat": [-77.1, 100.3], "scaling": [-102.7, 132.3], "extrapolation": [20.2, 41.1], "compare": [-21.7, 66.4]};
+for (const [name, info] of Object.entries(VIEW_INFO)) {
+  const structural = info.height;
+  info.height = (st, width) => {
+    const key = name === 'bias' ? `bias:${st.panel || 'alibi'}` : name;
+    const [a, b] = FIT[key] ?? [0, 0];
+    const extra = name === 'bias' && !st.panel ? (FIT['bias:t5'][0] + FIT['bias:shaw'][0]) / 2 : 0;
+    return Math.round(structural(st, width) + a + (b * 1000) / width + extra);
+  };
+}

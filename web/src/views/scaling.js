@@ -1,0 +1,84 @@
+// RoPE scaling with real models' settings: each pair's wavelength before and after the scaling,
+// against the context the model was trained on and the one it is extended to. Frequencies come
+// from pe.ropeFrequencies with the published configuration; wavelength = 2π / ω is display work.
+import { createPlot, fmt, stackFigures } from '../draw.js';
+import { MODEL_PRESETS, need } from '../methods.js';
+import { ropeOptions } from '../state.js';
+import { shell } from './common.js';
+
+const TAU = 2 * Math.PI;
+
+/** The preset in force: the state still holds its base, head size, scaling type and factor. */
+export function activePreset(st) {
+  const p = MODEL_PRESETS.find((x) => x.id === st.preset);
+  if (!p) return null;
+  const type = p.scaling?.type ?? 'none';
+  const ok = st.base === p.base && st.dim === p.dim && st.scaling === type && (!p.scaling || st.factor === p.scaling.factor);
+  return ok ? p : null;
+}
+
+export function setupScaling(el, ctx) {
+  const v = shell(el, 'RoPE scaling: how real models stretch their context',
+    'A pair whose wavelength is longer than the training context never completed a turn in training; past that context it meets angles it has never seen. Scalings slow those pairs down (and leave the fast ones alone). Pick a real model’s published settings, or set your own with the controls.');
+  v.body.innerHTML = `<div class="presets" role="group" aria-label="model presets"></div><p class="cite"></p><div class="scroll"><table class="numbers params"></table></div><div class="plots"></div>`;
+  const box = v.body.querySelector('.presets');
+  for (const p of [{ id: '', label: 'Your controls' }, ...MODEL_PRESETS]) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.dataset.preset = p.id;
+    b.textContent = p.label;
+    box.append(b);
+  }
+  box.addEventListener('click', (e) => {
+    const id = e.target.closest('[data-preset]')?.dataset.preset;
+    if (id === undefined) return;
+    const p = MODEL_PRESETS.find((x) => x.id === id);
+    if (!p) return ctx.setState({ preset: '' });
+    ctx.setState({ preset: id, base: p.base, dim: p.dim, scaling: p.scaling?.type ?? 'none', factor: p.scaling?.factor ?? 2, rope: 'half' });
+  });
+  const cite = v.body.querySelector('.cite');
+  const params = v.body.querySelector('.params');
+  const plots = v.body.querySelector('.plots');
+  const waves = createPlot(plots, { height: 260 });
+  const ratio = createPlot(plots, { height: 220 });
+  let exported = null;
+
+  function draw(st) {
+    const pe = ctx.pe;
+    need(pe, 'ropeFrequencies');
+    const p = activePreset(st);
+    for (const b of box.children) b.setAttribute('aria-pressed', String((p?.id ?? '') === b.dataset.preset));
+    const opts = p ? { dim: p.dim, base: p.base, ...(p.scaling ? { scaling: p.scaling } : {}) } : ropeOptions(st);
+    const original = p ? (p.scaling?.originalMaxPositions ?? p.original) : st.train;
+    const target = p ? p.context : Math.round(st.train * (st.scaling === 'none' ? 1 : st.factor));
+    const before = pe.ropeFrequencies({ dim: opts.dim, base: opts.base }).invFreq64;
+    const { invFreq64: after, attentionScale } = pe.ropeFrequencies(opts);
+    cite.textContent = p ? `Settings: ${p.source}.` : st.preset ? 'Edited from a preset: using the controls (train length stands in for the original context).' : 'Using the controls: train length stands in for the model’s original context.';
+    const sc = opts.scaling;
+    params.innerHTML = `<tr><th>base</th><th>head size d</th><th>pairs</th><th>scaling</th><th>original context</th><th>extended to</th><th>attention scale</th></tr>
+      <tr><td>${opts.base}</td><td>${opts.dim}</td><td>${opts.dim / 2}</td><td>${sc ? `${sc.type} ×${sc.factor}${sc.lowFreqFactor ? `, low ${sc.lowFreqFactor}, high ${sc.highFreqFactor}` : ''}${sc.betaFast ? `, β ${sc.betaFast}/${sc.betaSlow}, mscale ${sc.mscale}/${sc.mscaleAllDim}` : ''}` : 'none'}</td><td>${original}</td><td>${target}</td><td>${attentionScale.toFixed(4)}</td></tr>`;
+    const wl = (w) => Float64Array.from(w, (x) => TAU / x);
+    const series = [{ y: wl(before), label: 'no scaling', colour: 0, dots: opts.dim <= 128 }];
+    if (sc) series.push({ y: wl(after), label: `${sc.type} ×${sc.factor}`, colour: 2, dots: opts.dim <= 128 });
+    series.push({ y: new Float64Array(before.length).fill(original), label: `original context ${original}`, colour: 'bad', dash: true });
+    if (target !== original) series.push({ y: new Float64Array(before.length).fill(target), label: `extended context ${target}`, colour: 'muted', dash: true });
+    waves.setTitle(`${p ? p.label : 'RoPE'}: wavelength of each pair, positions per full turn (log scale)`);
+    waves.draw(series, { xLabel: 'pair i (fast → slow)', yLabel: 'wavelength 2π/ωᵢ (tokens)', yLog: true, integerX: true });
+    waves.setNote(attentionScale !== 1 ? `The scaling also multiplies cos and sin by the attention scale ${attentionScale.toFixed(4)} (q·k grows by its square); the wavelengths above do not include it.` : '');
+    ratio.setTitle('How much slower each pair turns: ω before / ω after');
+    ratio.draw([{ y: Float64Array.from(before, (b, i) => b / after[i]), label: 'frequency divided by', colour: 2, dots: opts.dim <= 128 }],
+      { xLabel: 'pair i (fast → slow)', yLabel: 'ω / ω scaled', integerX: true });
+    exported = { kind: 'series', name: 'rope wavelengths', xLabel: 'pair', series: series.map((s) => ({ label: s.label, x: Array.from(s.y, (_, i) => i), y: Array.from(s.y) })) };
+  }
+
+  return {
+    update(st) {
+      v.clear();
+      v.guard(() => draw(st), 'RoPE scaling');
+    },
+    exportData: () => exported,
+    figure: (o) => stackFigures([waves.figure(o), ratio.figure(o)], o),
+    svg: () => waves.svg(),
+    canvas: () => waves.canvas,
+  };
+}
