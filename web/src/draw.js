@@ -245,9 +245,14 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
         }
       });
       g.setLineDash([]);
-      fig.querySelector('.keys').innerHTML = series
-        .map((s, k) => `<span style="--c:${s.colour ?? LINE_COLOURS[k % LINE_COLOURS.length]}" class="${s.dash ? 'dash' : ''}">${s.label ?? ''}</span>`)
-        .join(' ');
+      // Swatch colours through CSSOM: a strict CSP (style-src 'self') blocks style="" in markup.
+      fig.querySelector('.keys').replaceChildren(...series.map((s, k) => {
+        const span = document.createElement('span');
+        span.className = s.dash ? 'dash' : '';
+        span.textContent = s.label ?? '';
+        span.style.setProperty('--c', s.colour ?? LINE_COLOURS[k % LINE_COLOURS.length]);
+        return span;
+      }));
       canvas.setAttribute('aria-label', `${fig.querySelector('figcaption').textContent}: ${series.map((s) => s.label).join(', ')}`);
     },
     data: () => last,

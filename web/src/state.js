@@ -65,10 +65,21 @@ export const FIELDS = {
   order: ['', text(400)],
   pos: [5, int(0, 100000)],
   embed: [0, int(0, 1)],
+  // Shell keys (navigation, theme, trims). `head` above stays 0-based internally; every label,
+  // title and readout shows it counted from 1.
+  step: ['', text(40)],
+  theme: ['auto', oneOf(['auto', 'light', 'dark'])],
+  controls: ['', oneOf(['', 'none', 'own', 'all'])], // '' = own on the page, none in an embed
+  panel: ['', text(40)], // '' = every panel of a multi-panel view
+  hide: ['', text(40)], // 'title', 'intro' or both ("title,intro")
 };
+/** Keys that describe where and how the page is shown, not what it shows: a guided step keeps them. */
+export const ENV_KEYS = ['embed', 'theme', 'controls', 'hide', 'panel'];
 
 export function parseState(params) {
   const st = {};
+  // No view and no step in the link: the guided path at its first step (see app.js).
+  st.guided = !params.has('view') || params.has('step');
   for (const [k, [def, parse]] of Object.entries(FIELDS)) {
     st[k] = params.has(k) ? parse(params.get(k), def) : def;
   }
