@@ -159,7 +159,9 @@ test('inside <posenc-view>: the shuffle sentence box takes typed text; trims and
   await frames(page);
   assert.equal(await box.inputValue(), '', 'the cleared box stays empty while focused');
   await page.keyboard.type('the cat sat');
-  await page.waitForFunction(() => [...document.querySelector('#s').shadowRoot.querySelectorAll('.tokens li')].map((l) => l.textContent).join(' ') === 'the cat sat');
+  // The lab's words (shown shuffled) and its caption of the original order follow the box.
+  await page.waitForFunction(() => [...document.querySelector('#s').shadowRoot.querySelectorAll('.tokens li')].map((l) => l.textContent).sort().join(' ') === 'cat sat the');
+  assert.ok(await page.locator('#s figcaption', { hasText: 'original: the cat sat' }).count() > 0);
   assert.equal(await box.inputValue(), 'the cat sat');
   // hide="title,intro": the heading and intro are gone; the host's --paper reaches the view.
   const h = await page.locator('#h').evaluate((e) => {

@@ -135,6 +135,8 @@ export default defineConfig(({ mode }) => {
       ? { outDir: singleOut, emptyOutDir: true, assetsInlineLimit: 0, target: 'es2022',
           rolldownOptions: { input: `${root}index.html`, output: { codeSplitting: false } } }
       : { outDir: 'dist', emptyOutDir: true, assetsInlineLimit: 0, target: 'es2022',
+          // Every browser with wasm SIMD and top-level await has modulepreload: no polyfill to ship.
+          modulePreload: { polyfill: false },
           rolldownOptions: {
             input: { index: `${root}index.html`, element: `${root}element.html`, 'posenc-view': `${root}src/element.js` },
             output: { entryFileNames: (c) => (c.name === 'posenc-view' ? 'posenc-view.js' : 'assets/[name]-[hash].js') },
