@@ -225,30 +225,34 @@ test('a sandbox="allow-scripts" iframe runs the embed with no SecurityError', { 
 
 test('bytes on the wire: one embed, and what a second one adds', { skip }, async (t) => {
   const comp = await serve({ pages: PAGES, compress: true });
+  // Only posenc's own bytes: the blog page, its favicon and the one-off helper script are not.
   const measure = async (origin, path, frames) => {
     const ctx = await browser.newContext({ viewport: { width: 1000, height: 900 }, serviceWorkers: 'block' });
     const page = await ctx.newPage();
     const cdp = await ctx.newCDPSession(page);
     await cdp.send('Network.enable');
-    let bytes = 0;
-    const seen = [];
-    cdp.on('Network.loadingFinished', (e) => { bytes += e.encodedDataLength; });
-    cdp.on('Network.responseReceived', (e) => seen.push(e.response.url));
+    const urls = new Map();
+    const got = [];
+    cdp.on('Network.requestWillBeSent', (e) => urls.set(e.requestId, e.request.url));
+    cdp.on('Network.loadingFinished', (e) => got.push([urls.get(e.requestId), e.encodedDataLength]));
     await page.goto(`${origin}${path}`);
     for (const id of frames) {
       await page.waitForFunction((id) => Number(document.getElementById(id).dataset.posencHeight) > 200, id, { timeout: 60000 });
     }
     for (const f of page.frames().filter((f) => /embed=1/.test(f.url()))) await rendered(f);
-    const host = Buffer.byteLength(PAGES[path]) + 300; // the blog page itself is not posenc's
     await ctx.close();
-    return { bytes: bytes - host, seen };
+    const own = got.filter(([u]) => !/\/(blog-[a-z]+\.html|favicon\.ico|posenc-embed\.js)$/.test(new URL(u).pathname));
+    return { bytes: own.reduce((a, [, n]) => a + n, 0), files: own.map(([u, n]) => `${new URL(u).pathname.split('/').pop() || 'index'} ${n}`) };
   };
   const plain1 = await measure(srv.origin, '/blog-one.html', ['f1']);
   const one = await measure(comp.origin, '/blog-one.html', ['f1']);
   const two = await measure(comp.origin, '/blog-two.html', ['f1', 'f2']);
-  t.diagnostic(`one embed: ${plain1.bytes} B from an uncompressed static server, ${one.bytes} B with the precompressed siblings (br)`);
+  t.diagnostic(`one embed: ${plain1.bytes} B from an uncompressed static server; ${one.bytes} B with the precompressed siblings (br): ${one.files.join(', ')}`);
   t.diagnostic(`two embeds: ${two.bytes} B (the second adds ${two.bytes - one.bytes} B)`);
   assert.ok(two.bytes - one.bytes <= 5 * 1024, `a second embed adds ${two.bytes - one.bytes} B`);
-  assert.ok(one.bytes < plain1.bytes, 'compression was not used');
+  assert.ok(one.bytes < plain1.bytes / 2, 'compression was not used');
+  // The target is 70 kB; the wasm core alone is 37 kB of it (see docs/embedding.md). This guard
+  // catches growth; tighten it as the core shrinks.
+  assert.ok(one.bytes <= 75 * 1024, `one embed transfers ${one.bytes} B`);
   comp.close();
 });

@@ -61,6 +61,39 @@ function precompress() {
   };
 }
 
+/**
+ * `vite preview` gzips JS and CSS on the fly but sends the wasm (the largest file) as it is: answer
+ * .wasm, .js and .css requests with the precompressed sibling the build wrote (brotli first), as a
+ * static server configured for precompressed files would (docs/embedding.md).
+ */
+function previewWasm() {
+  return {
+    name: 'posenc-preview-wasm',
+    configurePreviewServer(server) {
+      server.middlewares.use((req, res, next) => {
+        const path = new URL(req.url, 'http://x').pathname;
+        const type = { wasm: 'application/wasm', js: 'text/javascript', css: 'text/css' }[path.split('.').pop()];
+        if (!type) return next();
+        const accept = String(req.headers['accept-encoding'] ?? '');
+        const file = fileURLToPath(new URL(`./dist${decodeURIComponent(path)}`, import.meta.url));
+        if (!file.startsWith(`${root}dist/`)) return next();
+        for (const [enc, ext] of [['br', '.br'], ['gzip', '.gz']]) {
+          if (!accept.includes(enc)) continue;
+          let body;
+          try {
+            body = readFileSync(file + ext);
+          } catch {
+            continue;
+          }
+          res.writeHead(200, { 'content-type': type, 'content-encoding': enc, vary: 'Accept-Encoding', 'cache-control': 'no-cache', 'content-length': body.length });
+          return res.end(body);
+        }
+        return next();
+      });
+    },
+  };
+}
+
 /** Service worker listing every emitted file; its cache name changes whenever any file does. */
 function serviceWorker() {
   return {
@@ -130,7 +163,7 @@ export default defineConfig(({ mode }) => {
     base: './',
     server: { fs: { allow: ['..'] } },
     worker: { format: 'es' },
-    plugins: single ? [inlineWasm(true), csp(), singleFile()] : [inlineWasm(false), csp(), serviceWorker(), precompress(), alsoSingle()],
+    plugins: single ? [inlineWasm(true), csp(), singleFile()] : [inlineWasm(false), csp(), serviceWorker(), precompress(), previewWasm(), alsoSingle()],
     build: single
       ? { outDir: singleOut, emptyOutDir: true, assetsInlineLimit: 0, target: 'es2022',
           rolldownOptions: { input: `${root}index.html`, output: { codeSplitting: false } } }
