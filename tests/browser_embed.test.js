@@ -241,7 +241,7 @@ test('bytes on the wire: one embed, and what a second one adds', { skip }, async
     }
     for (const f of page.frames().filter((f) => /embed=1/.test(f.url()))) await rendered(f);
     await ctx.close();
-    const own = got.filter(([u]) => !/\/(blog-[a-z]+\.html|favicon\.ico|posenc-embed\.js)$/.test(new URL(u).pathname));
+    const own = got.filter(([u]) => !/\/(blog-[a-z]+\.html|favicon\.(ico|svg)|posenc-embed\.js)$/.test(new URL(u).pathname));
     return { bytes: own.reduce((a, [, n]) => a + n, 0), files: own.map(([u, n]) => `${new URL(u).pathname.split('/').pop() || 'index'} ${n}`) };
   };
   const plain1 = await measure(srv.origin, '/blog-one.html', ['f1']);
