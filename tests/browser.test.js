@@ -313,7 +313,9 @@ test('embed mode: no chrome, height posted to the parent', { skip }, async () =>
   assert.ok(Math.abs(frameBox.height - 2 - last) <= 1, `iframe ${frameBox.height} vs posted ${last}`);
   const frame = page.frame({ url: /embed=1/ });
   assert.equal(await frame.locator('header.chrome').isVisible(), false);
-  assert.equal(await frame.locator('.controls').count(), 0);
+  // An embed shows no controls unless its link asks (controls=own|all); the empty form stays hidden.
+  assert.equal(await frame.locator('form.controls').isVisible(), false);
+  assert.equal(await frame.locator('form.controls [name]').count(), 0);
   assert.equal(await frame.locator('.tabs').count(), 0);
   assert.ok((await variances(frame)).every((v) => v > 1));
   await page.screenshot({ path: `${SHOTS}/embed.png`, fullPage: true });

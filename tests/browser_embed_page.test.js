@@ -52,9 +52,15 @@ test('guided path: the bare URL is step 1; Back/Next move, every step is a URL, 
   assert.equal(new URL(page.url()).searchParams.get('step'), all[2].id);
   await page.click('.guide .back');
   await at(1);
+  // A second Back/Next after the figure names the next step.
+  assert.equal(await page.locator('.stepnav-bottom .next').textContent(), `Next: ${all[2].title} →`);
+  await page.click('.stepnav-bottom .back');
+  await at(0);
+  await page.click('.stepnav-bottom .next');
+  await at(1);
   // Browser history follows the steps.
   await page.goBack();
-  await at(2);
+  await at(0);
   // A step URL opens that step, and edits on top of it stay in the link.
   await page.goto(`${srv.origin}/?step=${all[1].id}&theme=dark`);
   await rendered(page);

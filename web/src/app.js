@@ -143,7 +143,8 @@ export function createApp(root, { pe, state, chrome = true, url = true, compute 
       ${chrome ? `<div class="exports" role="group" aria-label="export">
         <button type="button" data-export="png">Export PNG</button><button type="button" data-export="svg" hidden>SVG</button><button type="button" data-export="csv">CSV</button>
         <button type="button" data-export="json">JSON</button><button type="button" data-export="link">Copy link</button>
-        <span class="perf" aria-live="off"></span></div>` : ''}</div></div>`;
+        <span class="perf" aria-live="off"></span></div>
+      <nav class="stepnav stepnav-bottom" aria-label="guided path, after the figure" hidden><a class="back" rel="prev">← Back</a><a class="next" rel="next">Next →</a></nav>` : ''}</div></div>`;
   const host = root.querySelector('.host');
   const form = root.querySelector('.controls');
   const stage = root.querySelector('.stage');
@@ -244,6 +245,7 @@ export function createApp(root, { pe, state, chrome = true, url = true, compute 
     const guide = root.querySelector('.guide');
     const tabs = root.querySelector('.tabs');
     guide.hidden = !guided;
+    root.querySelector('.stepnav-bottom').hidden = !guided;
     tabs.hidden = guided;
     root.querySelector('.mode-guided').toggleAttribute('aria-current', guided);
     root.querySelector('.mode-explorer').toggleAttribute('aria-current', !guided);
@@ -253,12 +255,15 @@ export function createApp(root, { pe, state, chrome = true, url = true, compute 
     if (guided) {
       const i = Math.max(0, STEPS.findIndex((s) => s.id === state.step));
       const step = STEPS[i];
-      guide.dataset.step = step.id;
-      guide.querySelector('.stepno').textContent = `Step ${i + 1} of ${STEPS.length}`;
-      guide.querySelector('.steptitle').textContent = step.title;
-      guide.querySelector('.steptext').innerHTML = step.text ?? '';
-      guide.querySelector('.notice span').textContent = step.notice ?? '';
-      guide.querySelector('.notice').hidden = !step.notice;
+      // A drag re-renders every frame: touch the step's text only when the step changes.
+      if (guide.dataset.step !== step.id) {
+        guide.dataset.step = step.id;
+        guide.querySelector('.stepno').textContent = `Step ${i + 1} of ${STEPS.length}`;
+        guide.querySelector('.steptitle').textContent = step.title;
+        guide.querySelector('.steptext').innerHTML = step.text ?? '';
+        guide.querySelector('.notice span').textContent = step.notice ?? '';
+        guide.querySelector('.notice').hidden = !step.notice;
+      }
       const link = (a, j) => {
         const ok = j >= 0 && j < STEPS.length;
         if (ok) a.href = urlOf({ ...stepState(STEPS[j], state) });
@@ -266,8 +271,10 @@ export function createApp(root, { pe, state, chrome = true, url = true, compute 
         a.setAttribute('aria-disabled', String(!ok));
         a.dataset.to = ok ? String(j) : '';
       };
-      link(guide.querySelector('.back'), i - 1);
-      link(guide.querySelector('.next'), i + 1);
+      for (const a of root.querySelectorAll('.stepnav .back')) link(a, i - 1);
+      for (const a of root.querySelectorAll('.stepnav .next')) link(a, i + 1);
+      const after = root.querySelector('.stepnav-bottom .next');
+      after.textContent = i + 1 < STEPS.length ? `Next: ${STEPS[i + 1].title} →` : 'Next →';
       guide.querySelector('.explore').href = urlOf({ ...state, guided: false });
       stage.removeAttribute('role');
       stage.removeAttribute('aria-labelledby');
@@ -321,8 +328,7 @@ export function createApp(root, { pe, state, chrome = true, url = true, compute 
       setState({ theme: e.target.value });
       document.documentElement.dataset.theme = e.target.value;
     });
-    const guide = root.querySelector('.guide');
-    guide.addEventListener('click', (e) => {
+    const onStepLink = (e) => {
       const a = e.target.closest('a');
       if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button) return;
       if (a.classList.contains('explore')) {
@@ -330,13 +336,12 @@ export function createApp(root, { pe, state, chrome = true, url = true, compute 
         navigate({ ...state, guided: false, step: '' });
       } else if (a.dataset.to !== undefined) {
         e.preventDefault();
-        if (a.dataset.to !== '') {
-          goStep(Number(a.dataset.to));
-          // Keep the reader's place: focus stays on the button they used.
-          requestAnimationFrame(() => root.querySelector(a.classList.contains('back') ? '.back' : '.next')?.focus());
-        }
+        // The links stay in the DOM, so focus stays on the one the reader used.
+        if (a.dataset.to !== '') goStep(Number(a.dataset.to));
       }
-    });
+    };
+    root.querySelector('.guide').addEventListener('click', onStepLink);
+    root.querySelector('.stepnav-bottom').addEventListener('click', onStepLink);
     root.querySelector('.modes').addEventListener('click', (e) => {
       const a = e.target.closest('a');
       if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button) return;
