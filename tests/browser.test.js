@@ -13,7 +13,7 @@ const SHOTS = '/tmp/posenc-shots';
 const skip = !existsSync(`${dist}index.html`) ? 'web/dist not built (run ./build.sh test)' : !existsSync(CHROMIUM) ? 'no /usr/bin/chromium' : false;
 
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json', '.png': 'image/png' };
-const EMBED_HOST = `<!doctype html><meta charset="utf-8"><title>host</title><link rel="icon" href="data:,"><script>
+const EMBED_HOST = `<!doctype html><meta charset="utf-8"><title>host</title><link rel="icon" href="/favicon.svg"><script>
   window.msgs = [];
   addEventListener('message', (e) => {
     msgs.push(e.data);
@@ -234,6 +234,8 @@ test('shuffle lab: words drag with mouse and touch pointers (pointer events), an
   const pointerTypes = [];
   await tp.exposeFunction('__ptype', (x) => pointerTypes.push(x));
   await tp.evaluate(() => document.querySelector('.tokens').addEventListener('pointerdown', (e) => globalThis.__ptype(e.pointerType)));
+  // On a phone the view's controls sit above the figure: bring the words into the viewport first.
+  await tp.locator('.tokens').scrollIntoViewIfNeeded();
   const from = await tc(2), to = await tc(0);
   const touch = (type, p) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: p ? [{ x: p.x, y: p.y }] : [] });
   await touch('touchStart', from);
@@ -271,11 +273,13 @@ test('URL round trip: controls reflect the link, edits go back into it', { skip 
   await page.fill('[name=dim]', '48');
   await page.click('[data-view=heatmap]');
   await rendered(page);
-  await page.waitForURL((u) => u.searchParams.get('dim') === '48' && !u.searchParams.has('view'));
+  await page.waitForURL((u) => u.searchParams.get('dim') === '48' && u.searchParams.get('view') === 'heatmap');
   const url = new URL(page.url());
   assert.equal(url.searchParams.get('method'), 'learned');
   assert.equal(url.searchParams.get('dim'), '48');
-  assert.equal(url.searchParams.get('view'), null, 'heatmap is the default view, so it is left out');
+  // The explorer always names its view: a link without one opens the guided path instead.
+  assert.equal(url.searchParams.get('view'), 'heatmap');
+  assert.equal(url.searchParams.get('step'), null);
   await page.goto(page.url());
   await rendered(page);
   assert.equal(await page.inputValue('[name=method]'), 'learned');
@@ -287,8 +291,9 @@ test('URL round trip: controls reflect the link, edits go back into it', { skip 
 test('embed mode: no chrome, height posted to the parent', { skip }, async () => {
   const { page, ctx } = await open(null);
   await page.goto(`${srv.origin}/__embed-host.html`);
-  await page.waitForFunction(() => msgs.some((m) => m?.type === 'posenc:height'), null, { timeout: 60000 });
-  const msg = await page.evaluate(() => msgs.find((m) => m?.type === 'posenc:height'));
+  // A first message may come before the wasm (the reserved height); wait for the rendered view's.
+  await page.waitForFunction(() => msgs.some((m) => m?.type === 'posenc:height' && m.height > 150), null, { timeout: 60000 });
+  const msg = await page.evaluate(() => msgs.find((m) => m?.type === 'posenc:height' && m.height > 150));
   assert.equal(msg.view, 'heatmap');
   assert.ok(msg.height > 150 && msg.height < 3000, `height ${msg.height}`);
   // The frame grows to the posted height and settles (no resize feedback loop): once the iframe
@@ -308,7 +313,9 @@ test('embed mode: no chrome, height posted to the parent', { skip }, async () =>
   assert.ok(Math.abs(frameBox.height - 2 - last) <= 1, `iframe ${frameBox.height} vs posted ${last}`);
   const frame = page.frame({ url: /embed=1/ });
   assert.equal(await frame.locator('header.chrome').isVisible(), false);
-  assert.equal(await frame.locator('.controls').count(), 0);
+  // An embed shows no controls unless its link asks (controls=own|all); the empty form stays hidden.
+  assert.equal(await frame.locator('form.controls').isVisible(), false);
+  assert.equal(await frame.locator('form.controls [name]').count(), 0);
   assert.equal(await frame.locator('.tabs').count(), 0);
   assert.ok((await variances(frame)).every((v) => v > 1));
   await page.screenshot({ path: `${SHOTS}/embed.png`, fullPage: true });
@@ -328,7 +335,7 @@ test('custom element <posenc-view> renders and follows its attributes', { skip }
 });
 
 test('keyboard walks the heatmap with a readout', { skip }, async () => {
-  const { page, ctx } = await open('/?dim=8&length=16');
+  const { page, ctx } = await open('/?view=heatmap&dim=8&length=16');
   // Tab reaches the heatmap (controls and tabs come first).
   let reached = false;
   for (let i = 0; i < 40 && !reached; i++) {
@@ -350,7 +357,7 @@ test('keyboard walks the heatmap with a readout', { skip }, async () => {
 
 test('exports: PNG, CSV and JSON of the current view', { skip }, async () => {
   const ctx = await browser.newContext({ acceptDownloads: true, serviceWorkers: 'block' });
-  const { page } = await open('/?dim=8&length=4', { context: ctx });
+  const { page } = await open('/?view=heatmap&dim=8&length=4', { context: ctx });
   const get = async (kind) => {
     const [dl] = await Promise.all([page.waitForEvent('download'), page.click(`[data-export=${kind}]`)]);
     return { name: dl.suggestedFilename(), body: readFileSync(await dl.path()) };
@@ -363,6 +370,7 @@ test('exports: PNG, CSV and JSON of the current view', { skip }, async () => {
   assert.equal(lines.length, 5); // header + 4 positions
   assert.equal(lines[1].split(',').length, 9);
   assert.match(lines[1], /^0,0,1,0,1,/); // position 0: sin 0, cos 0, ...
+  assert.ok(csv.includes('\r\n'), 'RFC 4180 line ends');
   const json = JSON.parse((await get('json')).body.toString());
   assert.equal(json.state.dim, '8');
   assert.equal(json.data.rows, 4);
@@ -404,7 +412,7 @@ test('slider drag at dim 512 x length 1024 updates the picture and the URL, with
   // Frame times are measured in `./build.sh bench page`, never here: this test checks only what a
   // drag does, waiting on renders and the URL, not on the clock.
   for (const method of ['sinusoidal', 'rope', 'learned']) {
-    const { page, ctx } = await open(`/?dim=512&length=1024&method=${method}`);
+    const { page, ctx } = await open(`/?view=heatmap&dim=512&length=1024&method=${method}`);
     const errorsBefore = consoleErrors.length;
     const shape = () => page.evaluate(() => {
       const c = document.querySelector('.host .mat canvas');

@@ -15,6 +15,8 @@ self.addEventListener('activate', (e) => {
 });
 self.addEventListener('fetch', (e) => {
   if (e.request.method !== 'GET' || new URL(e.request.url).origin !== location.origin) return;
-  // ignoreSearch: every ?view=… link is the same index.html.
-  e.respondWith(caches.match(e.request, { ignoreSearch: true }).then((hit) => hit ?? fetch(e.request)));
+  // ignoreSearch: every ?view=… link is the same index.html. ignoreVary: hosts that send
+  // `Vary: Origin` (vite preview does) would otherwise never match a cached response, and the
+  // offline reload would hang at "loading…".
+  e.respondWith(caches.match(e.request, { ignoreSearch: true, ignoreVary: true }).then((hit) => hit ?? fetch(e.request)));
 });

@@ -1,5 +1,6 @@
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { build, defineConfig } from 'vite';
 
@@ -30,6 +31,69 @@ function inlineWasm(single) {
   };
 }
 
+// The page's Content-Security-Policy. Only in builds: the dev server injects styles inline.
+// 'wasm-unsafe-eval' lets WebAssembly compile; nothing else is evaluated, no inline style or script.
+const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+const cspMeta = (policy) => `<meta http-equiv="Content-Security-Policy" content="${policy}" />`;
+
+function csp() {
+  return {
+    name: 'posenc-csp',
+    apply: 'build',
+    transformIndexHtml: { order: 'post', handler: (html) => html.replace('<meta charset="utf-8" />', (m) => `${m}\n    ${cspMeta(CSP)}`) },
+  };
+}
+
+/** Precompressed siblings (.gz, .br) of the wasm and JS, for servers that can send them as they are. */
+function precompress() {
+  return {
+    name: 'posenc-precompress',
+    apply: 'build',
+    writeBundle(options, bundle) {
+      for (const name of Object.keys(bundle)) {
+        if (!/\.(wasm|js|css|html)$/.test(name)) continue;
+        const file = `${options.dir}/${name}`;
+        const body = readFileSync(file);
+        writeFileSync(`${file}.gz`, gzipSync(body, { level: 9 }));
+        writeFileSync(`${file}.br`, brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }));
+      }
+    },
+  };
+}
+
+/**
+ * `vite preview` gzips JS and CSS on the fly but sends the wasm (the largest file) as it is: answer
+ * .wasm, .js and .css requests with the precompressed sibling the build wrote (brotli first), as a
+ * static server configured for precompressed files would (docs/embedding.md).
+ */
+function previewWasm() {
+  return {
+    name: 'posenc-preview-wasm',
+    configurePreviewServer(server) {
+      server.middlewares.use((req, res, next) => {
+        const path = new URL(req.url, 'http://x').pathname;
+        const type = { wasm: 'application/wasm', js: 'text/javascript', css: 'text/css' }[path.split('.').pop()];
+        if (!type) return next();
+        const accept = String(req.headers['accept-encoding'] ?? '');
+        const file = fileURLToPath(new URL(`./dist${decodeURIComponent(path)}`, import.meta.url));
+        if (!file.startsWith(`${root}dist/`)) return next();
+        for (const [enc, ext] of [['br', '.br'], ['gzip', '.gz']]) {
+          if (!accept.includes(enc)) continue;
+          let body;
+          try {
+            body = readFileSync(file + ext);
+          } catch {
+            continue;
+          }
+          res.writeHead(200, { 'content-type': type, 'content-encoding': enc, vary: 'Accept-Encoding', 'cache-control': 'no-cache', 'content-length': body.length });
+          return res.end(body);
+        }
+        return next();
+      });
+    },
+  };
+}
+
 /** Service worker listing every emitted file; its cache name changes whenever any file does. */
 function serviceWorker() {
   return {
@@ -37,7 +101,8 @@ function serviceWorker() {
     apply: 'build',
     enforce: 'post', // after the HTML plugin has emitted the pages
     generateBundle(_, bundle) {
-      const files = Object.keys(bundle).filter((f) => !f.endsWith('.map'));
+      const pub = readdirSync(new URL('./public/', import.meta.url)).filter((f) => f !== 'posenc-embed.js');
+      const files = [...Object.keys(bundle).filter((f) => !f.endsWith('.map')), ...pub];
       const list = ['./', ...files.sort().map((f) => `./${f}`)];
       const version = createHash('sha256').update(list.join('\n')).digest('hex').slice(0, 12);
       const source = readFileSync(new URL('./sw.template.js', import.meta.url), 'utf8')
@@ -66,6 +131,13 @@ function singleFile() {
         }
       }
       html = html.replace(/<link rel="modulepreload"[^>]*>/g, '');
+      // The single file runs inline code: its CSP allows exactly that code, by hash.
+      const hash = (t) => `'sha256-${createHash('sha256').update(t).digest('base64')}'`;
+      const scripts = [...html.matchAll(/<script type="module">([\s\S]*?)<\/script>/g)].map((m) => hash(m[1]));
+      const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => hash(m[1]));
+      const policy = `default-src 'self'; script-src ${scripts.join(' ')} 'wasm-unsafe-eval'; style-src 'self' ${styles.join(' ')}`;
+      html = html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, () => cspMeta(policy));
+      html = html.replace(/<link rel="icon"[^>]*>/, '');
       this.emitFile({ type: 'asset', fileName: 'posenc-single.html', source: html });
     },
   };
@@ -91,11 +163,13 @@ export default defineConfig(({ mode }) => {
     base: './',
     server: { fs: { allow: ['..'] } },
     worker: { format: 'es' },
-    plugins: single ? [inlineWasm(true), singleFile()] : [inlineWasm(false), serviceWorker(), alsoSingle()],
+    plugins: single ? [inlineWasm(true), csp(), singleFile()] : [inlineWasm(false), csp(), serviceWorker(), precompress(), previewWasm(), alsoSingle()],
     build: single
       ? { outDir: singleOut, emptyOutDir: true, assetsInlineLimit: 0, target: 'es2022',
           rolldownOptions: { input: `${root}index.html`, output: { codeSplitting: false } } }
       : { outDir: 'dist', emptyOutDir: true, assetsInlineLimit: 0, target: 'es2022',
+          // Every browser with wasm SIMD and top-level await has modulepreload: no polyfill to ship.
+          modulePreload: { polyfill: false },
           rolldownOptions: {
             input: { index: `${root}index.html`, element: `${root}element.html`, 'posenc-view': `${root}src/element.js` },
             output: { entryFileNames: (c) => (c.name === 'posenc-view' ? 'posenc-view.js' : 'assets/[name]-[hash].js') },

@@ -1,61 +1,157 @@
-// The page shell: one state, the controls that edit it, the view that shows it, exports.
-// Rendering is coalesced to one per animation frame, so a slider drag never queues redraws.
+// The page shell: one state, the guided path or the explorer's tabs around the current view, the
+// controls that view reads, exports, theme and trims. Rendering is coalesced to one per animation
+// frame, so a slider drag never queues redraws.
 import { makePool } from './methods.js';
-import { FIELDS, METHODS, PALETTES, SCALINGS, VIEWS, toParams } from './state.js';
-import { SETUP } from './views/index.js';
-import { toCsv } from './export.js';
+import { ENV_KEYS, FIELDS, METHODS, PALETTES, SCALINGS, VIEWS, parseState, toParams } from './state.js';
+import { STEPS as ALL_STEPS } from './steps.js';
+import * as registry from './views/index.js';
+import { figureCanvas, svgOf, toCsv } from './export.js';
 
-const opts = (list) => list.map((x) => (Array.isArray(x) ? x : [x, x])).map(([v, l]) => `<option value="${v}">${l}</option>`).join('');
+const { SETUP } = registry;
+// VIEW_INFO comes from the views' side; a view without it shows every control.
+const VIEW_INFO = registry.VIEW_INFO ?? {};
+// A step whose view is not registered in this build (e.g. the lab) is skipped.
+const STEPS = ALL_STEPS.filter((s) => SETUP[s.view]);
+const TABS = [...VIEWS.filter(([v]) => SETUP[v]), ...Object.keys(SETUP).filter((v) => !VIEWS.some(([k]) => k === v)).map((v) => [v, VIEW_INFO[v]?.title ?? v])];
 
-const CONTROLS = `
-<fieldset><legend>Encoding</legend>
-  <label>method <select name="method">${opts(METHODS)}</select></label>
-  <label>dim <span class="io"><input name="dim" type="range" min="2" max="1024" step="2"><output></output></span></label>
-  <label>length <span class="io"><input name="length" type="range" min="2" max="4096" step="1"><output></output></span></label>
-  <label>base <input name="base" type="number" min="2" max="10000000" step="any" inputmode="decimal"></label>
-  <label>heads <span class="io"><input name="heads" type="range" min="1" max="32" step="1"><output></output></span></label>
-  <label>head shown <span class="io"><input name="head" type="range" min="0" max="31" step="1"><output></output></span></label>
-  <label>sinusoid layout <select name="layout">${opts(['interleaved', 'split'])}</select></label>
-</fieldset>
-<fieldset><legend>RoPE</legend>
-  <label>pair layout <select name="rope">${opts(['half', 'interleaved'])}</select></label>
-  <label>scaling <select name="scaling">${opts(SCALINGS)}</select></label>
-  <label>factor <input name="factor" type="number" min="1" max="64" step="0.5"></label>
-  <label>train length <span class="io"><input name="train" type="range" min="2" max="2048" step="1"><output></output></span></label>
-</fieldset>
-<fieldset><legend>Biases</legend>
-  <label>T5 buckets <span class="io"><input name="buckets" type="range" min="4" max="128" step="2"><output></output></span></label>
-  <label>T5 max distance <span class="io"><input name="maxdist" type="range" min="8" max="1024" step="1"><output></output></span></label>
-  <label>T5 direction <select name="t5dir">${opts(['bidirectional', 'causal'])}</select></label>
-  <label>Shaw k <span class="io"><input name="shawk" type="range" min="1" max="64" step="1"><output></output></span></label>
-</fieldset>
-<fieldset><legend>Display</legend>
-  <label>compare with <select name="vs">${opts(METHODS)}</select></label>
-  <label>palette <select name="palette">${opts(PALETTES)}</select></label>
-</fieldset>`;
+const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const opts = (list) => list.map((x) => (Array.isArray(x) ? x : [x, x])).map(([v, l]) => `<option value="${esc(v)}">${esc(l)}</option>`).join('');
+const range = (min, max, step) => ({ kind: 'range', min, max, step });
+const number = (min, max, step) => ({ kind: 'number', min, max, step });
+const select = (list) => ({ kind: 'select', list });
+
+/** The one catalogue of controls, keyed by state key: [group, label, input]. Order = display order. */
+export const CONTROL_DEFS = {
+  method: ['Encoding', 'method', select(METHODS)],
+  dim: ['Encoding', 'dim', range(2, 1024, 2)],
+  length: ['Encoding', 'length', range(2, 4096, 1)],
+  base: ['Encoding', 'base', number(2, 10000000, 'any')],
+  heads: ['Encoding', 'heads', range(1, 32, 1)],
+  // `head` is 0-based in the state; the control and its readout count from 1.
+  head: ['Encoding', 'head shown', { ...range(1, 32, 1), toUi: (v) => v + 1, fromUi: (v) => v - 1 }],
+  layout: ['Encoding', 'sinusoid layout', select(['interleaved', 'split'])],
+  rope: ['RoPE', 'pair layout', select(['half', 'interleaved'])],
+  scaling: ['RoPE', 'scaling', select(SCALINGS)],
+  factor: ['RoPE', 'factor', number(1, 64, 0.5)],
+  train: ['RoPE', 'train length', range(2, 2048, 1)],
+  buckets: ['Biases', 'T5 buckets', range(4, 128, 2)],
+  maxdist: ['Biases', 'T5 max distance', range(8, 1024, 1)],
+  t5dir: ['Biases', 'T5 direction', select(['bidirectional', 'causal'])],
+  shawk: ['Biases', 'Shaw k', range(1, 64, 1)],
+  vs: ['Display', 'compare with', select(METHODS)],
+  palette: ['Display', 'palette', select(PALETTES)],
+};
+
+function controlHtml(key) {
+  const [, label, d] = CONTROL_DEFS[key];
+  const id = `c-${key}`;
+  if (d.kind === 'select') return `<label>${label} <select name="${key}">${opts(d.list)}</select></label>`;
+  if (d.kind === 'number') return `<label>${label} <input name="${key}" type="number" min="${d.min}" max="${d.max}" step="${d.step}" inputmode="decimal"></label>`;
+  return `<label>${label} <span class="io"><input name="${key}" type="range" min="${d.min}" max="${d.max}" step="${d.step}" aria-describedby="${id}"><output id="${id}"></output></span></label>`;
+}
+
+/** Which state keys get a control: the view's own (VIEW_INFO), all, or none. */
+export function controlKeys(view, mode) {
+  if (mode === 'none') return [];
+  const own = VIEW_INFO[view]?.controls;
+  const keys = mode === 'all' || !Array.isArray(own) ? Object.keys(CONTROL_DEFS) : own;
+  return Object.keys(CONTROL_DEFS).filter((k) => keys.includes(k));
+}
+
+function controlsHtml(keys) {
+  const groups = new Map();
+  for (const k of keys) {
+    const g = CONTROL_DEFS[k][0];
+    if (!groups.has(g)) groups.set(g, []);
+    groups.get(g).push(controlHtml(k));
+  }
+  return [...groups].map(([g, items]) => `<fieldset><legend>${g}</legend>${items.join('')}</fieldset>`).join('');
+}
+
+/** The height a view will take at `width`, known before the wasm arrives (0 = unknown). */
+export function reservedHeight(state, width) {
+  try {
+    const h = VIEW_INFO[state.view]?.height?.(state, width);
+    return Number.isFinite(h) && h > 0 ? Math.round(h) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Apply a guided step: defaults, then the step's patch, keeping where/how the page is shown. */
+function stepState(step, env, overrides = null) {
+  const st = parseState(new URLSearchParams());
+  for (const k of ENV_KEYS) if (k in env) st[k] = env[k];
+  Object.assign(st, step.state, { view: step.view, step: step.id, guided: true });
+  if (overrides) {
+    for (const k of Object.keys(FIELDS)) if (overrides.has(k) && k !== 'view' && k !== 'step') st[k] = FIELDS[k][1](overrides.get(k), st[k]);
+  }
+  st.head = Math.min(st.head, st.heads - 1);
+  return st;
+}
+
+/** Resolve the initial state: a link without view or with step is the guided path. */
+export function resolveState(state, params = new URLSearchParams()) {
+  if (!state.guided || !STEPS.length) return Object.assign(state, { guided: false, step: '' });
+  const step = STEPS.find((s) => s.id === state.step) ?? STEPS[0];
+  return Object.assign(state, stepState(step, state, params));
+}
+
+/** The link of a state: guided → ?step=id plus what differs from the step; explorer → ?view=…. */
+export function urlOf(st) {
+  if (st.guided) {
+    const step = STEPS.find((s) => s.id === st.step) ?? STEPS[0];
+    const p = new URLSearchParams([['step', step.id]]);
+    for (const [k, [def]] of Object.entries(FIELDS)) {
+      if (k === 'view' || k === 'step') continue;
+      const base = k in step.state ? step.state[k] : def;
+      if (st[k] !== undefined && st[k] !== base) p.set(k, String(st[k]));
+    }
+    return `?${p}`;
+  }
+  const p = toParams({ ...st, step: '' });
+  p.delete('view');
+  return `?${new URLSearchParams([['view', st.view], ...p]).toString()}`;
+}
 
 /**
  * Mount the page (or one chrome-less view) into `root`.
+ * @param {HTMLElement} root
  * @param {{ state: object, chrome?: boolean, url?: boolean, compute: object, pe: object }} o
  */
 export function createApp(root, { pe, state, chrome = true, url = true, compute }) {
   const reducedMotion = globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
-  const ctx = { pe, pool: makePool(pe), compute, reducedMotion, setState };
+  // Inside <posenc-view> focus lives in the shadow root: document.activeElement is the host
+  // element there, so views must ask the shell which element has focus.
+  const activeElement = () => root.getRootNode().activeElement ?? null;
+  const ctx = { pe, pool: makePool(pe), compute, reducedMotion, setState, activeElement, root };
   root.classList.add('posenc-app');
   root.dataset.motion = reducedMotion ? 'reduced' : 'full';
-  root.innerHTML = chrome
-    ? `<nav class="tabs" role="tablist" aria-label="views">${VIEWS.map(([v, l]) => `<button type="button" role="tab" data-view="${v}">${l}</button>`).join('')}</nav>
-       <div class="layout"><form class="controls" aria-label="controls">${CONTROLS}</form>
-       <div class="stage"><div class="host"></div>
-       <div class="exports" role="group" aria-label="export">
-         <button type="button" data-export="png">Export PNG</button><button type="button" data-export="csv">CSV</button>
-         <button type="button" data-export="json">JSON</button><button type="button" data-export="link">Copy link</button>
-         <span class="perf" aria-live="off"></span></div></div></div>`
-    : `<div class="host"></div>`;
+  root.innerHTML = `${chrome ? `<a class="skip" href="#figure">Skip to the figure</a>
+    <div class="modebar"><nav class="modes" aria-label="page mode">
+      <a class="mode-guided" href="?">Guided path</a><a class="mode-explorer" href="?view=heatmap">Explorer</a></nav>
+      <label class="theme-pick">theme <select name="theme">${opts(['auto', 'light', 'dark'])}</select></label></div>
+    <nav class="guide" aria-label="guided path" hidden>
+      <p class="stepno" aria-live="polite"></p><h2 class="steptitle"></h2><div class="steptext"></div>
+      <p class="notice"><strong>What to notice:</strong> <span></span></p>
+      <div class="stepnav"><a class="back" rel="prev">← Back</a><a class="next" rel="next">Next →</a><a class="explore">Open in the explorer</a></div>
+    </nav>
+    <div class="tabs" role="tablist" aria-label="views" hidden>${TABS.map(([v, l]) => `<button type="button" role="tab" id="tab-${v}" aria-controls="figure-panel" data-view="${v}">${esc(l)}</button>`).join('')}</div>` : ''}
+    <div class="layout"><form class="controls" aria-label="controls"></form>
+      <div class="stage" id="figure-panel"><div class="host" id="figure" tabindex="-1" role="region" aria-label="figure" aria-describedby="figure-desc"></div>
+      <p class="sr-only" id="figure-desc"></p>
+      ${chrome ? `<div class="exports" role="group" aria-label="export">
+        <button type="button" data-export="png">Export PNG</button><button type="button" data-export="svg" hidden>SVG</button><button type="button" data-export="csv">CSV</button>
+        <button type="button" data-export="json">JSON</button><button type="button" data-export="link">Copy link</button>
+        <span class="perf" aria-live="off"></span></div>
+      <nav class="stepnav stepnav-bottom" aria-label="guided path, after the figure" hidden><a class="back" rel="prev">← Back</a><a class="next" rel="next">Next →</a></nav>` : ''}</div></div>`;
   const host = root.querySelector('.host');
   const form = root.querySelector('.controls');
+  const stage = root.querySelector('.stage');
+  const desc = root.querySelector('#figure-desc');
   let current = null;
   let pending = 0;
+  let formFor = '';
   const frames = (globalThis.__posencFrames ??= []);
 
   function setState(patch) {
@@ -71,56 +167,188 @@ export function createApp(root, { pe, state, chrome = true, url = true, compute 
     if (urlTimer) return;
     urlTimer = setTimeout(() => {
       urlTimer = 0;
-      const q = toParams(state).toString();
-      history.replaceState(null, '', q ? `?${q}` : location.pathname);
+      history.replaceState(null, '', urlOf(state));
     }, 200);
+  }
+  /** Move to a guided step or to the explorer as a navigation: a new history entry. */
+  function navigate(next, push = true) {
+    clearTimeout(urlTimer);
+    urlTimer = 0;
+    for (const k of Object.keys(state)) if (!(k in next)) delete state[k];
+    Object.assign(state, next);
+    if (url && push) history.pushState(null, '', urlOf(state));
+    schedule();
+  }
+  function goStep(i) {
+    const step = STEPS[Math.max(0, Math.min(STEPS.length - 1, i))];
+    navigate(stepState(step, state));
   }
   function schedule() {
     if (!pending) pending = requestAnimationFrame(render);
   }
   function render() {
+    cancelAnimationFrame(pending);
     pending = 0;
     const t0 = performance.now();
+    root.dataset.theme = state.theme;
+    root.classList.toggle('hide-title', /title/.test(state.hide));
+    root.classList.toggle('hide-intro', /intro/.test(state.hide));
     if (!current || current.name !== state.view) {
       current?.api.destroy?.();
       host.replaceChildren();
       current = { name: state.view, api: SETUP[state.view](host, ctx) };
     }
     current.api.update(state);
-    if (form) syncControls();
+    syncChrome();
     const ms = performance.now() - t0;
     frames.push(ms);
     if (frames.length > 600) frames.splice(0, frames.length - 600);
     const perf = root.querySelector('.perf');
     if (perf) perf.textContent = `${pe.backend} · ${ms.toFixed(1)} ms`;
+    describeSoon();
     root.dispatchEvent(new CustomEvent('posenc-render', { bubbles: true, composed: true, detail: { view: state.view, ms } }));
+  }
+
+  // Screen readers get what the figure shows, its size and its range. The view may say it itself
+  // (describe()); otherwise it is read from the export payload, once a drag has settled.
+  let descTimer = 0;
+  function describeSoon() {
+    clearTimeout(descTimer);
+    descTimer = setTimeout(() => {
+      const api = current?.api;
+      let text = '';
+      try {
+        text = api?.describe?.() ?? describeData(api?.exportData?.());
+      } catch {
+        text = '';
+      }
+      const title = host.querySelector('h2')?.textContent ?? state.view;
+      text = `${title}. ${text}`.trim();
+      if (desc.textContent !== text) desc.textContent = text;
+    }, 300);
+  }
+
+  function syncChrome() {
+    const mode = state.controls || (state.embed || !chrome ? 'none' : 'own');
+    const key = `${state.view}|${mode}`;
+    if (key !== formFor) {
+      formFor = key;
+      const keys = controlKeys(state.view, mode);
+      form.innerHTML = controlsHtml(keys);
+      form.hidden = keys.length === 0;
+      root.classList.toggle('no-controls', keys.length === 0);
+    }
+    if (!form.hidden) syncControls();
+    if (!chrome) return;
+    const guided = !!state.guided;
+    root.classList.toggle('guided', guided);
+    const guide = root.querySelector('.guide');
+    const tabs = root.querySelector('.tabs');
+    guide.hidden = !guided;
+    root.querySelector('.stepnav-bottom').hidden = !guided;
+    tabs.hidden = guided;
+    root.querySelector('.mode-guided').toggleAttribute('aria-current', guided);
+    root.querySelector('.mode-explorer').toggleAttribute('aria-current', !guided);
+    root.querySelector('.mode-explorer').href = urlOf({ ...state, guided: false });
+    const theme = root.querySelector('[name=theme]');
+    if (theme.value !== state.theme) theme.value = state.theme;
+    if (guided) {
+      const i = Math.max(0, STEPS.findIndex((s) => s.id === state.step));
+      const step = STEPS[i];
+      // A drag re-renders every frame: touch the step's text only when the step changes.
+      if (guide.dataset.step !== step.id) {
+        guide.dataset.step = step.id;
+        guide.querySelector('.stepno').textContent = `Step ${i + 1} of ${STEPS.length}`;
+        guide.querySelector('.steptitle').textContent = step.title;
+        guide.querySelector('.steptext').innerHTML = step.text ?? '';
+        guide.querySelector('.notice span').textContent = step.notice ?? '';
+        guide.querySelector('.notice').hidden = !step.notice;
+      }
+      const link = (a, j) => {
+        const ok = j >= 0 && j < STEPS.length;
+        if (ok) a.href = urlOf({ ...stepState(STEPS[j], state) });
+        else a.removeAttribute('href');
+        a.setAttribute('aria-disabled', String(!ok));
+        a.dataset.to = ok ? String(j) : '';
+      };
+      for (const a of root.querySelectorAll('.stepnav .back')) link(a, i - 1);
+      for (const a of root.querySelectorAll('.stepnav .next')) link(a, i + 1);
+      const after = root.querySelector('.stepnav-bottom .next');
+      after.textContent = i + 1 < STEPS.length ? `Next: ${STEPS[i + 1].title} →` : 'Next →';
+      guide.querySelector('.explore').href = urlOf({ ...state, guided: false });
+      stage.removeAttribute('role');
+      stage.removeAttribute('aria-labelledby');
+    } else {
+      let active = null;
+      for (const b of tabs.querySelectorAll('[role=tab]')) {
+        const on = b.dataset.view === state.view;
+        if (b.getAttribute('aria-selected') !== String(on)) {
+          b.setAttribute('aria-selected', String(on));
+          if (on) active = b;
+        }
+        b.tabIndex = on ? 0 : -1;
+      }
+      stage.setAttribute('role', 'tabpanel');
+      stage.setAttribute('aria-labelledby', `tab-${state.view}`);
+      // On a phone the strip scrolls sideways: keep the chosen tab in sight.
+      if (active && tabs.scrollWidth > tabs.clientWidth) {
+        tabs.scrollTo({ left: Math.max(0, active.offsetLeft - (tabs.clientWidth - active.offsetWidth) / 2), behavior: 'auto' });
+      }
+    }
+    const svg = root.querySelector('[data-export=svg]');
+    svg.hidden = typeof current?.api.svg !== 'function';
   }
 
   function syncControls() {
     for (const el of form.elements) {
       if (!el.name || !(el.name in state)) continue;
+      const d = CONTROL_DEFS[el.name]?.[2];
       // Touch the DOM only on change: a drag must not restyle every control each frame.
-      const v = String(state[el.name]);
-      if (el.value !== v && (document.activeElement !== el || el.type !== 'number')) el.value = v;
+      const v = String(d?.toUi ? d.toUi(state[el.name]) : state[el.name]);
+      if (el.name === 'head' && el.max !== String(state.heads)) el.max = String(state.heads);
+      if (el.value !== v && (activeElement() !== el || el.type !== 'number')) el.value = v;
       const out = el.parentElement.querySelector('output');
       if (out && out.textContent !== v) out.textContent = v;
     }
-    if (form.elements.head.max !== String(state.heads - 1)) form.elements.head.max = String(state.heads - 1);
-    for (const b of root.querySelectorAll('[role=tab]')) {
-      const on = b.dataset.view === state.view;
-      b.setAttribute('aria-selected', String(on));
-      b.tabIndex = on ? 0 : -1;
-    }
   }
 
-  if (form) {
-    form.addEventListener('submit', (e) => e.preventDefault());
-    form.addEventListener('input', (e) => {
-      const el = e.target;
-      const f = FIELDS[el.name];
-      if (!f) return;
-      if (el.type === 'number' && el.value === '') return;
-      setState({ [el.name]: f[1](el.value, state[el.name]) });
+  form.addEventListener('submit', (e) => e.preventDefault());
+  form.addEventListener('input', (e) => {
+    const el = e.target;
+    const f = FIELDS[el.name];
+    if (!f) return;
+    if (el.type === 'number' && el.value === '') return;
+    const d = CONTROL_DEFS[el.name]?.[2];
+    const raw = d?.fromUi ? String(d.fromUi(Number(el.value))) : el.value;
+    setState({ [el.name]: f[1](raw, state[el.name]) });
+  });
+
+  if (chrome) {
+    root.querySelector('[name=theme]').addEventListener('change', (e) => {
+      setState({ theme: e.target.value });
+      document.documentElement.dataset.theme = e.target.value;
+    });
+    const onStepLink = (e) => {
+      const a = e.target.closest('a');
+      if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button) return;
+      if (a.classList.contains('explore')) {
+        e.preventDefault();
+        navigate({ ...state, guided: false, step: '' });
+      } else if (a.dataset.to !== undefined) {
+        e.preventDefault();
+        // The links stay in the DOM, so focus stays on the one the reader used.
+        if (a.dataset.to !== '') goStep(Number(a.dataset.to));
+      }
+    };
+    root.querySelector('.guide').addEventListener('click', onStepLink);
+    root.querySelector('.stepnav-bottom').addEventListener('click', onStepLink);
+    root.querySelector('.modes').addEventListener('click', (e) => {
+      const a = e.target.closest('a');
+      if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button) return;
+      e.preventDefault();
+      if (a.classList.contains('mode-guided')) {
+        if (!state.guided) goStep(0);
+      } else if (state.guided) navigate({ ...state, guided: false, step: '' });
     });
     const tabs = root.querySelector('.tabs');
     tabs.addEventListener('click', (e) => {
@@ -128,20 +356,24 @@ export function createApp(root, { pe, state, chrome = true, url = true, compute 
       if (b) setState({ view: b.dataset.view });
     });
     tabs.addEventListener('keydown', (e) => {
-      const d = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
-      if (!d) return;
-      const i = VIEWS.findIndex(([v]) => v === state.view);
-      const next = VIEWS[(i + d + VIEWS.length) % VIEWS.length][0];
+      const i = TABS.findIndex(([v]) => v === state.view);
+      const n = TABS.length;
+      const j = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: n - 1 }[e.key];
+      if (j === undefined) return;
+      e.preventDefault();
+      const next = TABS[(j + n) % n][0];
       setState({ view: next });
-      requestAnimationFrame(() => tabs.querySelector(`[data-view="${next}"]`).focus());
+      tabs.querySelector(`[data-view="${next}"]`).focus();
     });
     root.querySelector('.exports').addEventListener('click', async (e) => {
       const kind = e.target.closest('[data-export]')?.dataset.export;
       if (!kind || !current) return;
       const base = `posenc-${state.view}-${state.method}`;
       if (kind === 'png') {
-        const c = current.api.canvas();
-        c.toBlob((blob) => download(blob, `${base}.png`));
+        const c = await figureCanvas(current.api, host, { scale: 2 });
+        c.toBlob((blob) => download(blob, `${base}.png`), 'image/png');
+      } else if (kind === 'svg') {
+        download(new Blob([await svgOf(current.api)], { type: 'image/svg+xml' }), `${base}.svg`);
       } else if (kind === 'csv') {
         download(new Blob([toCsv(current.api.exportData())], { type: 'text/csv' }), `${base}.csv`);
       } else if (kind === 'json') {
@@ -153,7 +385,21 @@ export function createApp(root, { pe, state, chrome = true, url = true, compute 
         setTimeout(() => (e.target.textContent = 'Copy link'), 1500);
       }
     });
+    // The skip link moves focus to the figure itself, not only the scroll position.
+    root.querySelector('.skip').addEventListener('click', (e) => {
+      e.preventDefault();
+      (host.querySelector('canvas[tabindex], [tabindex="0"], input, button') ?? host).focus();
+    });
   }
+  if (url) {
+    addEventListener('popstate', () => {
+      const params = new URLSearchParams(location.search);
+      navigate(resolveState(parseState(params), params), false);
+      document.documentElement.dataset.theme = state.theme;
+    });
+  }
+  // A theme that follows the system repaints the canvases when the system switches.
+  globalThis.matchMedia?.('(prefers-color-scheme: dark)').addEventListener?.('change', () => state.theme === 'auto' && schedule());
   // Plots and circles are drawn at the element's pixel width: redraw when the width changes.
   let width = 0;
   new ResizeObserver(([e]) => {
@@ -162,7 +408,22 @@ export function createApp(root, { pe, state, chrome = true, url = true, compute 
     width = w;
   }).observe(root);
   render();
-  return { pe, state, setState, render, get view() { return current?.api; } };
+  return { pe, state, setState, render, goStep, get view() { return current?.api; }, steps: STEPS };
+}
+
+/** Fallback figure description from an export payload: kind, size, range. */
+function describeData(d) {
+  if (!d) return '';
+  if (d.kind === 'group') return d.parts.map(describeData).filter(Boolean).join(' ');
+  const range = (vals) => {
+    let lo = Infinity, hi = -Infinity;
+    for (const v of vals) if (typeof v === 'number' && Number.isFinite(v)) { if (v < lo) lo = v; if (v > hi) hi = v; }
+    return lo <= hi ? `values from ${+lo.toPrecision(4)} to ${+hi.toPrecision(4)}` : 'no finite values';
+  };
+  if (d.kind === 'matrix') return `${d.name ?? 'matrix'}: ${d.rows} ${d.rowLabel ?? 'rows'} by ${d.cols} ${d.colLabel ?? 'columns'}, ${d.values.length <= 4e6 ? range(d.values) : ''}.`;
+  if (d.kind === 'series') return `${d.name ?? 'plot'}: ${d.series.length} curves (${d.series.map((s) => s.label).join(', ')}) over ${d.xLabel || 'x'}, ${range(d.series.flatMap((s) => Array.from(s.y)))}.`;
+  if (d.kind === 'lab') return `the sentence “${d.words.join(' ')}” in the order ${d.order.join(', ')}.`;
+  return '';
 }
 
 function download(blob, name) {

@@ -1,33 +1,62 @@
 // <posenc-view view="heatmap" method="rope" dim="64"> for pages that load this module. Every
-// attribute is a URL state key (view, method, dim, length, base, heads, scaling, palette, ...).
+// attribute is a URL state key (view, step, method, dim, length, base, heads, scaling, palette, ...)
+// plus theme="light|dark|auto", hide="title intro", controls="none|own|all", panel="<id>".
+// Styles go in through a constructable stylesheet, so a host page's strict CSP (style-src 'self')
+// does not block them; fonts are inherited from the host page.
 import { init } from '../../js/index.js';
 import css from './style.css?inline';
-import { createApp } from './app.js';
+import { createApp, reservedHeight, resolveState } from './app.js';
 import { createCompute } from './compute.js';
 import { FIELDS, parseState } from './state.js';
 
 let shared = null; // one core for every element on the page
+let sheet = null; // one stylesheet object shared by every shadow root
+
+function adopt(shadow) {
+  if ('adoptedStyleSheets' in Document.prototype && 'replaceSync' in CSSStyleSheet.prototype) {
+    sheet ??= new CSSStyleSheet();
+    if (!sheet.cssRules.length) sheet.replaceSync(css);
+    shadow.adoptedStyleSheets = [sheet];
+  } else {
+    const style = document.createElement('style'); // old engines without constructable sheets
+    style.textContent = css;
+    shadow.append(style);
+  }
+}
 
 class PosencView extends HTMLElement {
   static observedAttributes = Object.keys(FIELDS);
   #app = null;
+  #root = null;
   #state() {
     const p = new URLSearchParams();
     for (const k of Object.keys(FIELDS)) if (this.hasAttribute(k)) p.set(k, this.getAttribute(k));
-    return parseState(p);
+    const st = parseState(p);
+    return resolveState(st, p);
   }
   connectedCallback() {
     if (this.shadowRoot) return;
     const shadow = this.attachShadow({ mode: 'open' });
-    shadow.innerHTML = `<style>${css}</style><div class="posenc-app embed"></div>`;
+    adopt(shadow);
+    this.#root = document.createElement('div');
+    this.#root.className = 'posenc-app embed';
+    shadow.append(this.#root);
+    // Reserve the view's height before the core arrives: the post around it does not jump.
+    const st = this.#state();
+    const h = reservedHeight(st, this.clientWidth || this.parentElement?.clientWidth || 600);
+    if (h) this.#root.style.setProperty('min-height', `${h}px`);
     shared ??= init().then((pe) => ({ pe, compute: createCompute(pe, { useWorker: false }) }));
     shared.then(({ pe, compute }) => {
-      this.#app = createApp(shadow.querySelector('div'), { pe, compute, state: this.#state(), chrome: false, url: false });
+      this.#app = createApp(this.#root, { pe, compute, state: this.#state(), chrome: false, url: false });
+      this.#root.style.removeProperty('min-height');
       this.dataset.ready = '1';
     });
   }
-  attributeChangedCallback() {
-    this.#app?.setState(this.#state());
+  attributeChangedCallback(name) {
+    if (!this.#app) return;
+    // A theme change only repaints (the colours are CSS custom properties on the host).
+    if (name === 'theme') this.#app.setState({ theme: this.#state().theme });
+    else this.#app.setState(this.#state());
   }
 }
 

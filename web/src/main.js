@@ -1,36 +1,53 @@
 // The page: state from the URL, the posenc core, the app shell. In embed mode (?embed=1) only the
-// view is shown and its height is posted to the parent frame.
+// view is shown and its height is posted to the parent frame (web/public/posenc-embed.js sizes the
+// iframe from it).
 import { init, simdSupported } from '../../js/index.js';
 import inlineWasm from 'virtual:posenc-wasm';
-import { createApp } from './app.js';
+import { createApp, reservedHeight, resolveState } from './app.js';
 import { createCompute } from './compute.js';
 import { parseState } from './state.js';
 
-const state = parseState(new URLSearchParams(location.search));
+const params = new URLSearchParams(location.search);
+const state = resolveState(parseState(params), params);
+const root = document.querySelector('#app');
+document.documentElement.dataset.theme = state.theme;
+if (state.embed) document.documentElement.classList.add('embed');
+
+// Embeds: tell the parent the height now, before the wasm arrives, and again whenever it changes.
+const inFrame = state.embed && window.parent !== window;
+let last = -1;
+function postHeight() {
+  const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
+  if (height === last) return;
+  last = height;
+  window.parent.postMessage({ type: 'posenc:height', height, view: state.view }, '*');
+}
+// Reserve the view's height (known from its state) while the core loads, so nothing jumps.
+const reserve = reservedHeight(state, root.clientWidth);
+if (reserve) root.style.setProperty('--reserve', `${reserve}px`);
+root.classList.add('reserving');
+if (inFrame && reserve) postHeight();
+
 const fromBase64 = (s) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
 // The single-file build carries both wasm builds inline, so it needs no fetch (file:// forbids it).
 const pe = await init(inlineWasm ? { wasm: fromBase64(simdSupported() ? inlineWasm.simd : inlineWasm.scalar) } : {});
 
-const root = document.querySelector('#app');
-if (state.embed) document.documentElement.classList.add('embed');
 document.querySelector('.backend').textContent = `${pe.backend === 'simd' ? 'WebAssembly SIMD128' : 'scalar WebAssembly'}${inlineWasm ? ', single-file build' : ''}`;
 const app = createApp(root, { pe, state, chrome: !state.embed, compute: createCompute(pe, { useWorker: !inlineWasm }) });
+root.classList.remove('reserving');
 globalThis.posencApp = app;
 
-if (state.embed && window.parent !== window) {
-  // The parent sizes its iframe from this: { type: 'posenc:height', height, view }.
-  let last = -1;
-  const post = () => {
-    const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
-    if (height === last) return;
-    last = height;
-    window.parent.postMessage({ type: 'posenc:height', height, view: state.view }, '*');
-  };
-  new ResizeObserver(post).observe(document.documentElement);
-  post();
+if (inFrame) {
+  new ResizeObserver(postHeight).observe(document.documentElement);
+  postHeight();
 }
 
 // Precache the page so the second visit works offline. Not for file:// or the single-file build.
-if (import.meta.env.PROD && !inlineWasm && 'serviceWorker' in navigator && /^https?:$/.test(location.protocol)) {
-  navigator.serviceWorker.register('./sw.js').catch(() => {});
+// In a sandboxed iframe (opaque origin) merely reading navigator.serviceWorker throws SecurityError.
+if (import.meta.env.PROD && !inlineWasm && /^https?:$/.test(location.protocol)) {
+  try {
+    navigator.serviceWorker?.register('./sw.js').catch(() => {});
+  } catch {
+    // no service worker here: the page works, only not offline
+  }
 }

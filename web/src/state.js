@@ -83,10 +83,20 @@ export const FIELDS = {
   shift: [3, int(0, 1000)], // Shift identity: the offset k in PE(p + k) = M_k · PE(p)
   panel: ['', oneOf(['', 'alibi', 't5', 'shaw'])], // multi-panel views: '' = all panels
   preset: ['', oneOf(['', 'llama31-8b', 'qwen2-7b', 'qwen2-7b-yarn', 'deepseek-v2-lite'])], // RoPE scaling: a real model's settings
+  // Shell keys (navigation, theme, trims). `head` above stays 0-based internally; every label,
+  // title and readout shows it counted from 1.
+  step: ['', text(40)],
+  theme: ['auto', oneOf(['auto', 'light', 'dark'])],
+  controls: ['', oneOf(['', 'none', 'own', 'all'])], // '' = own on the page, none in an embed
+  hide: ['', text(40)], // 'title', 'intro' or both ("title,intro")
 };
+/** Keys that describe where and how the page is shown, not what it shows: a guided step keeps them. */
+export const ENV_KEYS = ['embed', 'theme', 'controls', 'hide', 'panel'];
 
 export function parseState(params) {
   const st = {};
+  // No view and no step in the link: the guided path at its first step (see app.js).
+  st.guided = !params.has('view') || params.has('step');
   for (const [k, [def, parse]] of Object.entries(FIELDS)) {
     st[k] = params.has(k) ? parse(params.get(k), def) : def;
   }

@@ -308,10 +308,12 @@ export function setupShuffle(el, ctx) {
     update(s) {
       st = s;
       v.clear();
-      if (document.activeElement !== input) input.value = st.sentence;
+      // Inside <posenc-view> document.activeElement is the host: ask the shell (ctx.activeElement).
+      const active = ctx.activeElement?.() ?? document.activeElement;
+      if (active !== input) input.value = st.sentence;
       const words = tokensOf(st.sentence);
       const perm = orderOf(st, words.length);
-      const focused = refocus ?? [...list.children].indexOf(document.activeElement);
+      const focused = refocus ?? [...list.children].indexOf(active);
       refocus = null;
       list.replaceChildren(...perm.map((k) => {
         const li = document.createElement('li');

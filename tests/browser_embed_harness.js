@@ -1,0 +1,139 @@
+// Shared by tests/browser_embed*.test.js: the built page (web/dist) behind a tiny static server
+// whose behaviour a test picks (extra headers, precompressed files, host pages), and headless
+// Debian Chromium through playwright-core, launched as tests/browser.test.js does.
+import { existsSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import { extname, join, normalize } from 'node:path';
+
+export const dist = new URL('../web/dist/', import.meta.url).pathname;
+export const CHROMIUM = '/usr/bin/chromium';
+export const SHOTS = '/tmp/posenc-shots';
+export const skip = !existsSync(`${dist}index.html`) ? 'web/dist not built (run ./build.sh test)' : !existsSync(CHROMIUM) ? 'no /usr/bin/chromium' : false;
+/** VIEW_INFO (per-view controls, panels, heights) comes from the views' side of web/. */
+export const hasViewInfo = /export\s+const\s+VIEW_INFO\b/.test(readFileSync(new URL('../web/src/views/index.js', import.meta.url), 'utf8'));
+
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json', '.png': 'image/png', '.svg': 'image/svg+xml' };
+
+/**
+ * Serve web/dist. `pages` maps a path to an HTML string (host pages); `headers` are added to every
+ * response; `compress` sends the build's .br/.gz siblings when the browser accepts them; `hold`
+ * (a predicate on the path) delays those responses until `release()`; every request is logged.
+ */
+export function serve({ pages = {}, headers = {}, compress = false, hold = null } = {}) {
+  const log = [];
+  const held = [];
+  let released = false;
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://x');
+    log.push(url.pathname);
+    const send = () => {
+      if (pages[url.pathname] !== undefined) {
+        res.writeHead(200, { 'content-type': 'text/html', 'cache-control': 'no-cache', ...headers });
+        return res.end(pages[url.pathname]);
+      }
+      const rel = normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, '');
+      const file = join(dist, rel.endsWith('/') ? `${rel}index.html` : rel);
+      if (!file.startsWith(dist) || !existsSync(file)) {
+        res.writeHead(404, headers);
+        return res.end('not found');
+      }
+      const h = { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache', ...headers };
+      const accept = String(req.headers['accept-encoding'] ?? '');
+      let body = null;
+      for (const [enc, ext] of compress ? [['br', '.br'], ['gzip', '.gz']] : []) {
+        if (accept.includes(enc) && existsSync(file + ext)) {
+          body = readFileSync(file + ext);
+          h['content-encoding'] = enc;
+          h.vary = 'Accept-Encoding';
+          break;
+        }
+      }
+      body ??= readFileSync(file);
+      // Validators, so a second embed on the page can revalidate instead of downloading again.
+      const etag = `"${body.length}-${extname(file)}"`;
+      h.etag = etag;
+      if (req.headers['if-none-match'] === etag) {
+        res.writeHead(304, h);
+        return res.end();
+      }
+      res.writeHead(200, h);
+      res.end(body);
+    };
+    if (hold?.(url.pathname) && !released) held.push(send);
+    else send();
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
+    server,
+    log,
+    origin: `http://127.0.0.1:${server.address().port}`,
+    release() {
+      released = true;
+      for (const f of held.splice(0)) f();
+    },
+    close() {
+      server.close();
+      server.closeAllConnections();
+    },
+  })));
+}
+
+export async function launch() {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
+  });
+}
+
+/** Wait until the page's app has rendered at least once, then two more frames. */
+export async function rendered(page) {
+  await page.waitForFunction(() => (globalThis.__posencFrames?.length ?? 0) > 0, null, { timeout: 60000 });
+  await frames(page);
+}
+export const frames = (page, n = 2) => page.evaluate((n) => new Promise((r) => {
+  let k = 0;
+  const f = () => (++k >= n ? r() : requestAnimationFrame(f));
+  requestAnimationFrame(f);
+}), n);
+
+/** Collect CSP violations and page errors from the first script on (every frame of the page). */
+export async function watch(page) {
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  await page.addInitScript(() => {
+    globalThis.__csp = [];
+    document.addEventListener('securitypolicyviolation', (e) => globalThis.__csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample ?? ''}`));
+  });
+  return errors;
+}
+
+/** WCAG contrast ratio of two CSS colours given as 'rgb(r, g, b)' / 'rgba(...)'. */
+export function contrast(a, b) {
+  const lum = (c) => {
+    const [r, g, bl] = c.match(/[\d.]+/g).slice(0, 3).map((v) => Number(v) / 255)
+      .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+  return (x + 0.05) / (y + 0.05);
+}
+
+/** Decode a PNG in a blank page (no CSP there) and return its size and pixel rows as luminance. */
+export async function decodePng(browser, bytes) {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  const out = await page.evaluate(async (b64) => {
+    const bin = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const bmp = await createImageBitmap(new Blob([bin], { type: 'image/png' }));
+    const c = new OffscreenCanvas(bmp.width, bmp.height);
+    const g = c.getContext('2d');
+    g.drawImage(bmp, 0, 0);
+    const d = g.getImageData(0, 0, bmp.width, bmp.height).data;
+    const lum = new Array(bmp.width * bmp.height);
+    for (let i = 0; i < lum.length; i++) lum[i] = Math.round(0.2126 * d[4 * i] + 0.7152 * d[4 * i + 1] + 0.0722 * d[4 * i + 2]);
+    return { width: bmp.width, height: bmp.height, lum };
+  }, Buffer.from(bytes).toString('base64'));
+  await ctx.close();
+  return out;
+}
