@@ -47,28 +47,38 @@ hash_of() { cat "$@" | sha256sum | cut -c1-64; }
 # gzip -9 size of the files concatenated, with node's zlib: the number tests/package.test.js budgets
 gz_size() { node -e 'const fs=require("fs"),z=require("zlib");process.stdout.write(String(z.gzipSync(Buffer.concat(process.argv.slice(1).map((f)=>fs.readFileSync(f))),{level:9}).length))' "$@"; }
 
-EXPORTS=$(grep -v '^\s*#' c_src/exports.txt | grep -v '^\s*$' | sed 's/^/_/' | paste -sd, -)
+exports_of() { grep -v '^\s*#' "$1" | grep -v '^\s*$' | sed 's/^/_/' | paste -sd, -; }
+# The core and the extrapolation lab's trainer are two modules from the same sources: the linker
+# keeps only what each export list reaches, so the core download carries no trainer.
 CFLAGS_WASM=(-O3 -std=c11 -Wall -Wextra -Werror -ffp-contract=off
     --no-entry -sSTANDALONE_WASM -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=16MB
-    -sMAXIMUM_MEMORY=2GB -sERROR_ON_UNDEFINED_SYMBOLS=1 "-sEXPORTED_FUNCTIONS=$EXPORTS")
+    -sMAXIMUM_MEMORY=2GB -sERROR_ON_UNDEFINED_SYMBOLS=1)
+CORE_EXPORTS="-sEXPORTED_FUNCTIONS=$(exports_of c_src/exports.txt)"
+LAB_EXPORTS="-sEXPORTED_FUNCTIONS=$(exports_of c_src/exports_lab.txt)"
+WASM_FILES=(dist/posenc.simd.wasm dist/posenc.wasm dist/posenc-lab.simd.wasm dist/posenc-lab.wasm)
 
 build_wasm() {
     mkdir -p dist
     local key; key=$(hash_of c_src/* build.sh)
-    if [ -f dist/.stamp ] && [ "$(cat dist/.stamp)" = "$key" ] && [ -f dist/posenc.wasm ] && [ -f dist/posenc.simd.wasm ]; then
+    local have=1 f; for f in "${WASM_FILES[@]}"; do [ -f "$f" ] || have=0; done
+    if [ -f dist/.stamp ] && [ "$(cat dist/.stamp)" = "$key" ] && [ $have = 1 ]; then
         log "wasm up to date"
     else
         # build to temporary names and rename, so a reader never sees half a file
-        log "emcc (scalar)"; emcc c_src/*.c "${CFLAGS_WASM[@]}" -o dist/.tmp.$$.wasm
-        log "emcc (simd128)"; emcc c_src/*.c "${CFLAGS_WASM[@]}" -msimd128 -o dist/.tmp.$$.simd.wasm
+        log "emcc (scalar)"; emcc c_src/*.c "${CFLAGS_WASM[@]}" "$CORE_EXPORTS" -o dist/.tmp.$$.wasm
+        log "emcc (simd128)"; emcc c_src/*.c "${CFLAGS_WASM[@]}" "$CORE_EXPORTS" -msimd128 -o dist/.tmp.$$.simd.wasm
+        log "emcc (lab: scalar, simd128)"
+        emcc c_src/*.c "${CFLAGS_WASM[@]}" "$LAB_EXPORTS" -o dist/.tmp.$$.lab.wasm
+        emcc c_src/*.c "${CFLAGS_WASM[@]}" "$LAB_EXPORTS" -msimd128 -o dist/.tmp.$$.lab.simd.wasm
         mv dist/.tmp.$$.wasm dist/posenc.wasm; mv dist/.tmp.$$.simd.wasm dist/posenc.simd.wasm
+        mv dist/.tmp.$$.lab.wasm dist/posenc-lab.wasm; mv dist/.tmp.$$.lab.simd.wasm dist/posenc-lab.simd.wasm
         echo "$key" > dist/.stamp
     fi
-    for f in dist/posenc.simd.wasm dist/posenc.wasm; do
-        printf '[build] %-22s %8d bytes %7d gzipped  sha256 %s\n' "$f" "$(stat -c %s "$f")" "$(gz_size "$f")" "$(sha256sum "$f" | cut -c1-16)" >&2
+    for f in "${WASM_FILES[@]}"; do
+        printf '[build] %-26s %8d bytes %7d gzipped  sha256 %s\n' "$f" "$(stat -c %s "$f")" "$(gz_size "$f")" "$(sha256sum "$f" | cut -c1-16)" >&2
     done
     # The JS the package ships (tests/package.test.js enforces the size budget on the tarball)
-    printf '[build] %-22s %8d bytes %7d gzipped  (%d files; node tools/wasm_sizes.js shows where wasm bytes go)\n' "js/*" \
+    printf '[build] %-26s %8d bytes %7d gzipped  (%d files; node tools/wasm_sizes.js shows where wasm bytes go)\n' "js/*" \
         "$(cat js/*.js js/*.cjs | wc -c)" "$(gz_size js/*.js js/*.cjs)" "$(ls js/*.js js/*.cjs | wc -l)" >&2
 }
 

@@ -30,7 +30,7 @@ export default async function lab(h) {
 // with scaling at evaluation.
 if (process.argv[1] && import.meta.url === (await import('node:url')).pathToFileURL(process.argv[1]).href) {
   const { init } = await import('../js/index.js');
-  const pe = await init();
+  const pe = await init({ lab: true });
   // arguments: task names, and key=value training options (steps=1000, k=1, seed=3, ...)
   const args = process.argv.slice(2);
   const extra = Object.fromEntries(args.filter((a) => a.includes('=')).map((a) => [a.split('=')[0], Number(a.split('=')[1])]));

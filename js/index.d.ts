@@ -56,6 +56,8 @@ export interface InitOptions {
   simd?: boolean | 'auto';
   /** Bring your own wasm (bytes, compiled WebAssembly.Module or URL), e.g. for single-file builds. */
   wasm?: ArrayBuffer | ArrayBufferView | WasmModuleLike | UrlLike | string;
+  /** Also load the extrapolation lab's trainer (a separate wasm module): true, or { wasm } to give it. */
+  lab?: boolean | { wasm?: ArrayBuffer | ArrayBufferView | WasmModuleLike | UrlLike | string };
 }
 
 export declare function simdSupported(): boolean;
@@ -379,6 +381,10 @@ export interface Evaluation {
   scaling: string;
 }
 export interface TrainApi {
+  /** Load the lab's trainer wasm (train, evaluate, attentionMap and loadModel need it); resolves to the API. */
+  loadLab(opts?: { wasm?: ArrayBuffer | ArrayBufferView | WasmModuleLike | UrlLike | string }): Promise<Posenc>;
+  /** Whether loadLab() has finished. */
+  readonly labLoaded: boolean;
   train(opts?: TrainOptions, onProgress?: (p: TrainProgress) => boolean | void): { model: LabModel; losses: Float32Array };
   evaluate(model: LabModel, opts?: EvaluateOptions): Evaluation;
   attentionMap(model: LabModel, opts?: { length?: number; layer?: number; seed?: number; scaling?: EvaluateOptions['scaling']; factor?: number }):
@@ -470,6 +476,7 @@ export declare const concat: Posenc['concat'];
 export declare const attention: Posenc['attention'];
 export declare const matmul: Posenc['matmul'];
 export declare const selfAttention: Posenc['selfAttention'];
+export declare const loadLab: Posenc['loadLab'];
 export declare const kvCache: Posenc['kvCache'];
 export declare const train: Posenc['train'];
 export declare const evaluate: Posenc['evaluate'];

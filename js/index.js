@@ -56,7 +56,7 @@ export function init(opts) {
 }
 
 async function load(opts) {
-  const o = options('init', opts, ['simd', 'wasm']);
+  const o = options('init', opts, ['simd', 'wasm', 'lab']);
   let instance;
   try {
     instance = await instantiate(o);
@@ -90,13 +90,43 @@ async function load(opts) {
       return core.exports.posenc_heap_in_use();
     },
   };
-  for (const family of FAMILIES) Object.assign(api, family(core));
+  // The extrapolation lab's trainer is a separate wasm module, loaded on request with the same
+  // backend as the core (its own memory: lab calls never touch the core's heap).
+  const lab = { core: null, loading: null };
+  const loadLab = (labOpts) => {
+    lab.loading ??= (async () => {
+      const lo = labOpts === undefined || labOpts === true ? Object.create(null) : options('loadLab', labOpts, ['wasm']);
+      let inst;
+      try {
+        inst = await instantiate({ simd: core.backend === 'simd', wasm: lo.wasm }, { lab: true });
+      } catch (e) {
+        lab.loading = null;
+        if (e instanceof PosencError) throw e;
+        throw new PosencError(Status.E_PARAM, `posenc.loadLab: could not load the lab's wasm (${show(e)})`, 'wasm');
+      }
+      lab.core = new Core(inst);
+      return current;
+    })();
+    return lab.loading;
+  };
+  /** Load the training lab's wasm (train, evaluate, attentionMap, loadModel need it); resolves to
+   * this API object. { wasm } gives the module (bytes, Module or URL) instead of the default file. */
+  api.loadLab = (labOpts) => loadLab(labOpts);
+  /** Whether the training lab is loaded. */
+  Object.defineProperty(api, 'labLoaded', { get: () => lab.core !== null, enumerable: true });
+  for (const family of FAMILIES) Object.assign(api, family(core, lab));
   current = Object.freeze(api);
+  if (o.lab !== undefined && o.lab !== false) {
+    if (o.lab !== true && (o.lab === null || typeof o.lab !== 'object')) {
+      throw new PosencError(Status.E_PARAM, `posenc.init: lab must be true, false or { wasm } (got ${show(o.lab)})`, 'lab');
+    }
+    await loadLab(o.lab);
+  }
   return current;
 }
 
 /** Every API function name (alloc and each family's functions). */
-const API_NAMES = ['alloc', ...FAMILIES.flatMap((family) => {
+const API_NAMES = ['alloc', 'loadLab', ...FAMILIES.flatMap((family) => {
   try {
     return Object.keys(family(null));
   } catch {
@@ -114,6 +144,7 @@ const forward = (name) => (...args) => {
 // `await init()`: each calls the instance the most recent init() resolved to. A family that
 // adds a function adds its line here (tests/robust.test.js checks the list is complete).
 export const alloc = forward('alloc');
+export const loadLab = forward('loadLab');
 export const sinusoidal = forward('sinusoidal');
 export const sinusoidalFrequencies = forward('sinusoidalFrequencies');
 export const sinusoidal2d = forward('sinusoidal2d');

@@ -22,6 +22,10 @@ export function simdSupported() {
 // Both URLs are written out literally so bundlers (Vite, webpack, esbuild) see and copy them.
 const simdUrl = () => new URL('../dist/posenc.simd.wasm', import.meta.url);
 const scalarUrl = () => new URL('../dist/posenc.wasm', import.meta.url);
+// The extrapolation lab's trainer is a module of its own (it would add a third to the core's
+// download), loaded only by pe.loadLab() / init({ lab: true }).
+const labSimdUrl = () => new URL('../dist/posenc-lab.simd.wasm', import.meta.url);
+const labScalarUrl = () => new URL('../dist/posenc-lab.wasm', import.meta.url);
 
 const isNode = typeof process !== 'undefined' && !!process.versions?.node;
 
@@ -56,7 +60,7 @@ function importsFor(module) {
 }
 
 /** A loading failure as a PosencError naming the wasm option. */
-function loadError(what, e) {
+function loadError(what, e, who = 'init') {
   if (e instanceof PosencError) return e;
   let why;
   try {
@@ -64,22 +68,25 @@ function loadError(what, e) {
   } catch {
     why = 'an exception';
   }
-  return new PosencError(Status.E_PARAM, `posenc.init: wasm ${what} (${why})`, 'wasm');
+  return new PosencError(Status.E_PARAM, `posenc.${who}: wasm ${what} (${why})`, 'wasm');
 }
 
 // The exports js/core.js needs before any family function runs; a module without them is not
 // a posenc core (Core.call names any other missing export when it is first called).
 const CORE_EXPORTS = ['malloc', 'free', 'posenc_status_string', 'posenc_build_flags', 'posenc_heap_in_use'];
+const LAB_EXPORTS = ['posenc_train_size', 'posenc_train_init', 'posenc_train_step'];
 
 /**
  * @param {{ simd?: boolean | 'auto', wasm?: BufferSource | WebAssembly.Module | URL | string }} opts
  *   an options snapshot (see validate.js snapshot): read once, own properties only
  * @returns {Promise<WebAssembly.Instance>}
  */
-export async function instantiate(opts = {}) {
+export async function instantiate(opts = {}, { lab = false } = {}) {
+  const who = lab ? 'loadLab' : 'init';
+  const err = (what, e) => loadError(what, e, who);
   const want = opts.simd ?? 'auto';
   if (want !== 'auto' && want !== true && want !== false) {
-    throw new PosencError(Status.E_PARAM, `posenc.init: simd must be 'auto', true or false (got ${show(want)})`, 'simd');
+    throw new PosencError(Status.E_PARAM, `posenc.${who}: simd must be 'auto', true or false (got ${show(want)})`, 'simd');
   }
   let module;
   let source = opts.wasm;
@@ -87,14 +94,14 @@ export async function instantiate(opts = {}) {
   if (!given) {
     const useSimd = want === 'auto' ? simdSupported() : want;
     if (useSimd && !simdSupported()) {
-      throw new PosencError(Status.E_PARAM, 'posenc.init: simd must be false or \'auto\' here: this engine has no WebAssembly SIMD (got true)', 'simd');
+      throw new PosencError(Status.E_PARAM, `posenc.${who}: simd must be false or 'auto' here: this engine has no WebAssembly SIMD (got true)`, 'simd');
     }
-    source = useSimd ? simdUrl() : scalarUrl();
+    source = lab ? (useSimd ? labSimdUrl() : labScalarUrl()) : useSimd ? simdUrl() : scalarUrl();
   }
   try {
     if (typeof source === 'string') source = new URL(source, isNode ? `file://${process.cwd()}/` : globalThis.location?.href);
   } catch (e) {
-    throw loadError(`must be a valid URL string (got ${show(source)})`, e);
+    throw err(`must be a valid URL string (got ${show(source)})`, e);
   }
   const bytes = ArrayBuffer.isView(source) || source instanceof ArrayBuffer;
   if (source instanceof WebAssembly.Module) {
@@ -105,34 +112,34 @@ export async function instantiate(opts = {}) {
       try {
         data = await bytesFromUrl(source);
       } catch (e) {
-        throw loadError(`could not be read from ${source}${given ? '' : ' (the default location; pass { wasm } to give the file, URL or bytes)'}`, e);
+        throw err(`could not be read from ${source}${given ? '' : ' (the default location; pass { wasm } to give the file, URL or bytes)'}`, e);
       }
     }
     try {
       module = await WebAssembly.compile(data);
     } catch (e) {
-      throw loadError(`is not a valid WebAssembly module${given ? '' : ` (${source})`}`, e);
+      throw err(`is not a valid WebAssembly module${given ? '' : ` (${source})`}`, e);
     }
   } else {
-    throw new PosencError(Status.E_PARAM, `posenc.init: wasm must be a BufferSource, a WebAssembly.Module, a URL or a URL string (got ${show(source)})`, 'wasm');
+    throw new PosencError(Status.E_PARAM, `posenc.${who}: wasm must be a BufferSource, a WebAssembly.Module, a URL or a URL string (got ${show(source)})`, 'wasm');
   }
   let instance;
   try {
     instance = await WebAssembly.instantiate(module, importsFor(module));
   } catch (e) {
-    throw loadError('could not be instantiated: it is not a posenc core', e);
+    throw err('could not be instantiated: it is not a posenc core', e);
   }
   const ex = instance.exports;
-  const missing = CORE_EXPORTS.filter((k) => typeof ex[k] !== 'function');
+  const missing = [...CORE_EXPORTS, ...(lab ? LAB_EXPORTS : [])].filter((k) => typeof ex[k] !== 'function');
   if (!(ex.memory instanceof WebAssembly.Memory)) missing.unshift('memory');
   if (missing.length) {
-    throw new PosencError(Status.E_PARAM, `posenc.init: wasm is not a posenc core (it does not export ${missing.join(', ')})`, 'wasm');
+    throw new PosencError(Status.E_PARAM, `posenc.${who}: wasm is not a posenc ${lab ? 'lab' : 'core'} (it does not export ${missing.join(', ')})`, 'wasm');
   }
   try {
     // Reactor modules run their static constructors from _initialize.
     if (typeof ex._initialize === 'function') ex._initialize();
   } catch (e) {
-    throw loadError('failed to start (_initialize trapped)', e);
+    throw err('failed to start (_initialize trapped)', e);
   }
   return instance;
 }

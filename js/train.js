@@ -80,8 +80,21 @@ function checkModel(fn, model) {
   return { cfg, params: m.params, snap: m };
 }
 
-export function trainFamily(core) {
-  const rope = ropeFamily(core);
+/**
+ * The lab's functions. Frequencies come from the main core; training runs in the lab's own wasm
+ * module (`lab.core`, loaded by pe.loadLab() or init({ lab: true })): the trainer is a third of
+ * the core's size and most users never train, so it is not part of the core download.
+ */
+export function trainFamily(mainCore, lab = null) {
+  const rope = ropeFamily(mainCore);
+  let core = null; // the lab core of the call in progress (every call is synchronous)
+  function labCore(fn) {
+    core = lab?.core ?? null;
+    if (!core) {
+      throw new PosencError(Status.E_MISSING, `posenc.${fn}: the training lab is not loaded: call \`await pe.loadLab()\` (or init({ lab: true })) first`, 'lab');
+    }
+    return core;
+  }
   /** Runs body(arena) on a fresh arena for cfg (maxLength: the longest sequence it will see). */
   function withArena(fn, cfg, maxLength, body) {
     return core.run(fn, (s) => {
@@ -141,6 +154,7 @@ export function trainFamily(core) {
      */
     train(opts, onProgress) {
       const fn = 'train';
+      labCore(fn);
       const o = options(fn, opts, [...CONFIG_KEYS, 'progressEvery']);
       const cfg = parseConfig(fn, o);
       const every = int(fn, 'progressEvery', o.progressEvery, { min: 1, max: 1e6, def: Math.max(1, Math.ceil(cfg.steps / 50)) });
@@ -183,6 +197,7 @@ export function trainFamily(core) {
      */
     evaluate(model, opts) {
       const fn = 'evaluate';
+      labCore(fn);
       const { cfg, params } = checkModel(fn, model);
       const o = options(fn, opts, ['lengths', 'count', 'seed', 'scaling', 'factor', 'strict']);
       const lengths = list(fn, 'lengths', o.lengths) ?? [1, 2, 4, 8].map((x) => x * cfg.length);
@@ -227,6 +242,7 @@ export function trainFamily(core) {
     /** Attention weights [heads][length][length] of `layer` on one evaluation input, and its tokens. */
     attentionMap(model, opts) {
       const fn = 'attentionMap';
+      labCore(fn);
       const { cfg, params } = checkModel(fn, model);
       const o = options(fn, opts, ['length', 'layer', 'seed', 'scaling', 'factor']);
       const length = int(fn, 'length', o.length, { min: cfg.task === 'periodic' ? 2 * cfg.k + 1 : cfg.k + 1, max: 512, def: cfg.length });
@@ -271,6 +287,7 @@ export function trainFamily(core) {
     /** A model from saveModel's text (or its parsed object). */
     loadModel(text) {
       const fn = 'loadModel';
+      labCore(fn);
       let obj = text;
       if (typeof text === 'string') {
         try {

@@ -32,7 +32,7 @@ function describe(args) {
 
 test('every API function returns or throws PosencError on random input, without leaking', () => {
   return (async () => {
-    const pe = await init();
+    const pe = await init({ lab: true });
     const r = rng(12345);
     const pick = (a) => a[Math.floor(((r() + 1) / 2) * a.length) % a.length];
     const f32 = (n) => Float32Array.from({ length: n }, () => r());

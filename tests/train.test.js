@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { init, PosencError, Status } from '../js/index.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const simd = await init({ simd: true });
-const scalar = await init({ simd: false });
+const simd = await init({ simd: true, lab: true });
+const scalar = await init({ simd: false, lab: true });
 const METHODS = ['none', 'learned', 'sinusoidal', 'rope', 'alibi', 't5'];
 
 // Mean of the last 20 losses of the default run (copy k = 4, length 32, 300 steps, seed 0).
@@ -221,4 +221,22 @@ test('no heap leak across train and evaluate', () => {
     }
   }
   assert.equal(simd.heapInUse, before);
+});
+
+test('the lab is its own wasm module: before loadLab() the trainer says how to load it; the core has no trainer', async () => {
+  const pe = await init();
+  assert.equal(pe.labLoaded, false);
+  for (const call of [() => pe.train({ steps: 1 }), () => pe.evaluate({}), () => pe.attentionMap({}), () => pe.loadModel('{}')]) {
+    assert.throws(call, (e) => e instanceof PosencError && e.code === Status.E_MISSING && /loadLab/.test(e.message));
+  }
+  const again = pe.loadLab();
+  assert.equal(pe.loadLab(), again, 'one load, however often it is asked for');
+  assert.equal(await again, pe);
+  assert.equal(pe.labLoaded, true);
+  const { model } = pe.train({ steps: 2, seed: 3 });
+  assert.equal(model.stepsDone, 2);
+  const { readFileSync } = await import('node:fs');
+  const core = new WebAssembly.Module(readFileSync(new URL('../dist/posenc.simd.wasm', import.meta.url)));
+  assert.ok(!WebAssembly.Module.exports(core).some((e) => /train/.test(e.name)), 'the core wasm exports no trainer');
+  await assert.rejects((await init()).loadLab({ wasm: new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]) }), (e) => e instanceof PosencError && /loadLab/.test(e.message));
 });

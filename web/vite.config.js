@@ -26,7 +26,7 @@ function inlineWasm(single) {
       if (s !== `\0${id}`) return null;
       if (!single) return 'export default null;';
       const b64 = (n) => readFileSync(wasmPath(n)).toString('base64');
-      return `export default ${JSON.stringify({ simd: b64('posenc.simd.wasm'), scalar: b64('posenc.wasm') })};`;
+      return `export default ${JSON.stringify({ simd: b64('posenc.simd.wasm'), scalar: b64('posenc.wasm'), labSimd: b64('posenc-lab.simd.wasm'), labScalar: b64('posenc-lab.wasm') })};`;
     },
   };
 }

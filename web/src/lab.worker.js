@@ -5,7 +5,7 @@
 import { init } from '../../js/index.js';
 import { runLab } from './views/lab.js';
 
-const ready = init();
+const ready = init({ lab: true });
 self.onmessage = async ({ data }) => {
   const { id } = data;
   try {

@@ -31,6 +31,9 @@ if (inFrame && reserve) postHeight();
 const fromBase64 = (s) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
 // The single-file build carries both wasm builds inline, so it needs no fetch (file:// forbids it).
 const pe = await init(inlineWasm ? { wasm: fromBase64(simdSupported() ? inlineWasm.simd : inlineWasm.scalar) } : {});
+// The single file also carries the lab's trainer; handing it over now means the lab view's
+// pe.loadLab() later needs no fetch.
+if (inlineWasm) pe.loadLab({ wasm: fromBase64(pe.backend === 'simd' ? inlineWasm.labSimd : inlineWasm.labScalar) }).catch(() => {});
 
 document.querySelector('.backend').textContent = `${pe.backend === 'simd' ? 'WebAssembly SIMD128' : 'scalar WebAssembly'}${inlineWasm ? ', single-file build' : ''}`;
 const app = createApp(root, { pe, state, chrome: !state.embed, compute: createCompute(pe, { useWorker: !inlineWasm }) });

@@ -257,7 +257,7 @@ export function setupLab(host, ctx) {
     };
     if (!worker) {
       // no worker (single-file build, file://): train here, blocking the page while it runs
-      return Promise.resolve().then(() => runLab(ctx.pe, msg, onProgress));
+      return ctx.pe.loadLab().then(() => runLab(ctx.pe, msg, onProgress));
     }
     return new Promise((resolve, reject) => {
       running.reject = reject;
