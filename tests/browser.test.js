@@ -38,6 +38,7 @@ function serve() {
     res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' });
     res.end(readFileSync(file));
   });
+  server.unref(); // a failed test must not keep the process alive through an open server
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${server.address().port}` })));
 }
 
@@ -265,8 +266,10 @@ test('URL round trip: controls reflect the link, edits go back into it', { skip 
   const { page, ctx } = await open('/?view=waves&dim=96&length=300&layout=split&palette=viridis&base=500');
   assert.equal(await page.inputValue('[name=dim]'), '96');
   assert.equal(await page.inputValue('[name=length]'), '300');
-  assert.equal(await page.inputValue('[name=layout]'), 'split');
-  assert.equal(await page.inputValue('[name=palette]'), 'viridis');
+  // Waves shows only the controls it reads; keys it does not read (layout, palette) stay in the state.
+  assert.equal(await page.locator('[name=layout]').count(), 0);
+  assert.equal(await page.evaluate(() => globalThis.posencApp.state.layout), 'split');
+  assert.equal(await page.evaluate(() => globalThis.posencApp.state.palette), 'viridis');
   assert.equal(await page.inputValue('[name=base]'), '500');
   assert.equal(await page.getAttribute('[data-view=waves]', 'aria-selected'), 'true');
   await page.selectOption('[name=method]', 'learned');
@@ -284,7 +287,8 @@ test('URL round trip: controls reflect the link, edits go back into it', { skip 
   await rendered(page);
   assert.equal(await page.inputValue('[name=method]'), 'learned');
   assert.equal(await page.inputValue('[name=dim]'), '48');
-  assert.equal(await page.inputValue('[name=layout]'), 'split');
+  assert.equal(new URL(page.url()).searchParams.get('layout'), 'split', 'an unshown key survives the round trip');
+  assert.equal(await page.evaluate(() => globalThis.posencApp.state.layout), 'split');
   await ctx.close();
 });
 
@@ -326,10 +330,10 @@ test('custom element <posenc-view> renders and follows its attributes', { skip }
   const { page, ctx } = await open(null);
   await page.goto(`${srv.origin}/element.html`);
   await page.waitForSelector('#a[data-ready]', { timeout: 60000 });
-  await page.waitForFunction(() => document.querySelector('#a').shadowRoot.querySelector('canvas')?.width === 64, null, { timeout: 60000 });
+  await page.waitForFunction(() => document.querySelector('#a').shadowRoot.querySelector('canvas')?.dataset.cols === '64', null, { timeout: 60000 });
   assert.ok((await variances(page, 'canvas')).length >= 2);
   await page.evaluate(() => document.querySelector('#a').setAttribute('dim', '32'));
-  await page.waitForFunction(() => document.querySelector('#a').shadowRoot.querySelector('canvas').width === 32);
+  await page.waitForFunction(() => document.querySelector('#a').shadowRoot.querySelector('canvas').dataset.cols === '32');
   await page.screenshot({ path: `${SHOTS}/element.png`, fullPage: true });
   await ctx.close();
 });
@@ -393,7 +397,7 @@ test('long Gram matrices are computed in a worker', { skip }, async () => {
   const { page, ctx } = await open('/?view=similarity&dim=256&length=1024');
   await page.waitForFunction(() => /ms \((worker|main thread)\)/.test(document.querySelector('.status')?.textContent ?? ''), null, { timeout: 120000 });
   assert.match(await page.locator('.status').textContent(), /1024×1024×256 in \d+ ms \(worker\)/);
-  assert.equal(await page.locator('.host .mat canvas').first().evaluate((c) => c.width), 1024);
+  assert.equal(await page.locator('.host .mat canvas').first().evaluate((c) => c.dataset.cols), '1024');
   await ctx.close();
 });
 

@@ -62,6 +62,8 @@ export function serve({ pages = {}, headers = {}, compress = false, hold = null 
     if (hold?.(url.pathname) && !released) held.push(send);
     else send();
   });
+  // unref: a test that fails before its close() must not keep the test process alive.
+  server.unref();
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
     server,
     log,

@@ -71,6 +71,7 @@ before(async () => {
     res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' });
     res.end(readFileSync(file));
   });
+  server.unref();
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   srv = { server, origin: `http://127.0.0.1:${server.address().port}` };
 });

@@ -50,6 +50,7 @@ function serve(root) {
     res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'content-security-policy': csp });
     res.end(readFileSync(file));
   });
+  server.unref();
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${server.address().port}`)));
 }
 

@@ -5,6 +5,7 @@
 // does not block them; fonts are inherited from the host page.
 import { init } from '../../js/index.js';
 import css from './style.css?inline';
+import viewCss from './views/views.css?inline';
 import { createApp, reservedHeight, resolveState } from './app.js';
 import { createCompute } from './compute.js';
 import { FIELDS, parseState } from './state.js';
@@ -15,11 +16,11 @@ let sheet = null; // one stylesheet object shared by every shadow root
 function adopt(shadow) {
   if ('adoptedStyleSheets' in Document.prototype && 'replaceSync' in CSSStyleSheet.prototype) {
     sheet ??= new CSSStyleSheet();
-    if (!sheet.cssRules.length) sheet.replaceSync(css);
+    if (!sheet.cssRules.length) sheet.replaceSync(`${css}\n${viewCss}`);
     shadow.adoptedStyleSheets = [sheet];
   } else {
     const style = document.createElement('style'); // old engines without constructable sheets
-    style.textContent = css;
+    style.textContent = `${css}\n${viewCss}`;
     shadow.append(style);
   }
 }

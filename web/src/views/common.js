@@ -1,21 +1,8 @@
 // The frame every view shares: a heading, one sentence of explanation, a body, and a guard that
 // turns a missing API into a note instead of a crash.
 import { Unavailable } from '../methods.js';
-import viewCss from './views.css?inline';
-
-/** Inside a shadow root (the <posenc-view> element) the page's stylesheet does not reach the view:
- * give each shadow root the views' styles once. */
-function styleShadow(el) {
-  const root = el.getRootNode?.();
-  if (!(typeof ShadowRoot !== 'undefined' && root instanceof ShadowRoot) || root.querySelector('style[data-posenc-views]')) return;
-  const style = document.createElement('style');
-  style.dataset.posencViews = '';
-  style.textContent = viewCss;
-  root.append(style);
-}
 
 export function shell(el, title, intro) {
-  styleShadow(el);
   const section = document.createElement('section');
   section.className = 'view';
   section.innerHTML = `<h2></h2><p class="intro"></p><div class="notes"></div><div class="body"></div>`;
