@@ -442,8 +442,8 @@ export interface KvCache {
   readonly kvHeads: number;
   /** Keep the first n tokens (0 <= n <= length). */
   truncate(n: number): this;
+  /** Release the cache's wasm memory (also [Symbol.dispose], for `using`, where the runtime has it). */
   free(): void;
-  [Symbol.dispose](): void;
 }
 export interface KvCacheApi {
   kvCache(opts: KvCacheOptions): KvCache;

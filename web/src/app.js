@@ -51,9 +51,11 @@ function controlHtml(key) {
 }
 
 /** Which state keys get a control: the view's own (VIEW_INFO), all, or none. */
-export function controlKeys(view, mode) {
+export function controlKeys(view, mode, state) {
   if (mode === 'none') return [];
-  const own = VIEW_INFO[view]?.controls;
+  // controlsFor(state): the subset the current method reads (e.g. no T5 sliders beside a sinusoid)
+  const info = VIEW_INFO[view];
+  const own = (state && info?.controlsFor?.(state)) ?? info?.controls;
   const keys = mode === 'all' || !Array.isArray(own) ? Object.keys(CONTROL_DEFS) : own;
   return Object.keys(CONTROL_DEFS).filter((k) => keys.includes(k));
 }
@@ -230,10 +232,10 @@ export function createApp(root, { pe, state, chrome = true, url = true, compute 
 
   function syncChrome() {
     const mode = state.controls || (state.embed || !chrome ? 'none' : 'own');
-    const key = `${state.view}|${mode}`;
+    const keys = controlKeys(state.view, mode, state);
+    const key = `${state.view}|${mode}|${keys.join()}`;
     if (key !== formFor) {
       formFor = key;
-      const keys = controlKeys(state.view, mode);
       form.innerHTML = controlsHtml(keys);
       form.hidden = keys.length === 0;
       root.classList.toggle('no-controls', keys.length === 0);

@@ -2,6 +2,8 @@
 // then plot accuracy against sequence length with the training length marked, beside the table
 // every explainer repeats. Self-contained: its own controls, canvases and drawing.
 
+import { readTheme } from '../theme.js';
+
 export const LAB_METHODS = [
   ['none', 'NoPE', '#6b6b6b'],
   ['learned', 'Learned', '#d95f02'],
@@ -54,12 +56,12 @@ function size(c, w, h) {
   return g;
 }
 
-const css = (el, name, def) => getComputedStyle(el).getPropertyValue(name).trim() || def;
+const css = (el, name) => readTheme(el)[name];
 
 /** Lines with axes: series [{ label, color, x[], y[] (null = gap) }]. */
 function drawLines(c, series, { xLabel, yLabel, xLog = false, yMin, yMax, vline, vlabel, width = 560, height = 240 }) {
   const g = size(c, width, height);
-  const fg = css(c, '--fg', '#222'), grid = css(c, '--grid', '#ddd');
+  const fg = css(c, 'ink'), grid = css(c, 'line');
   const L = 52, R = 110, T = 10, B = 38, w = width - L - R, h = height - T - B;
   const xs = series.flatMap((s) => s.x), ys = series.flatMap((s) => s.y.filter((v) => v !== null && Number.isFinite(v)));
   if (!xs.length) return;
@@ -83,6 +85,10 @@ function drawLines(c, series, { xLabel, yLabel, xLog = false, yMin, yMax, vline,
   const ticks = xLog ? [...new Set(xs)].sort((a, b) => a - b) : Array.from({ length: 5 }, (_, k) => Math.round(Math.min(...xs) + ((Math.max(...xs) - Math.min(...xs)) * k) / 4));
   g.textAlign = 'center';
   for (const t of ticks) g.fillText(String(t), px(t), T + h + 14);
+  c.dataset.xticks = ticks.join('|');
+  c.dataset.yticks = Array.from({ length: 5 }, (_, k) => y0 + ((y1 - y0) * k) / 4).join('|');
+  c.dataset.xname = xLabel;
+  c.dataset.yname = yLabel;
   g.fillText(xLabel, L + w / 2, height - 6);
   g.save();
   g.translate(12, T + h / 2);
@@ -126,7 +132,7 @@ function drawLines(c, series, { xLabel, yLabel, xLog = false, yMin, yMax, vline,
 /** A heatmap of rows x cols values, diverging around 0 (or sequential from 0 with seq). */
 function drawHeat(c, values, rows, cols, { width = 260, seq = false, rowLabel, colLabel }) {
   const cell = Math.max(1, Math.floor(Math.min(width / cols, 400 / rows)));
-  const L = 28, B = 24;
+  const L = 34, B = 30;
   const g = size(c, cols * cell + L, rows * cell + B);
   let m = 0;
   for (let i = 0; i < rows * cols; i++) m = Math.max(m, Math.abs(values[i]));
@@ -153,10 +159,19 @@ function drawHeat(c, values, rows, cols, { width = 260, seq = false, rowLabel, c
   tmp.getContext('2d').putImageData(img, 0, 0);
   g.imageSmoothingEnabled = false;
   g.drawImage(tmp, L, 0, cols * cell, rows * cell);
-  g.fillStyle = css(c, '--fg', '#222');
+  g.fillStyle = css(c, 'ink');
   g.font = '11px system-ui, sans-serif';
+  // ticks: first, middle and last index on each axis
+  const tick = (n) => [...new Set([0, Math.floor((n - 1) / 2), n - 1])];
+  g.textAlign = 'right';
+  for (const r of tick(rows)) g.fillText(String(r), L - 3, r * cell + cell / 2 + 4);
   g.textAlign = 'center';
-  g.fillText(colLabel, L + (cols * cell) / 2, rows * cell + 16);
+  for (const q of tick(cols)) g.fillText(String(q), L + q * cell + cell / 2, rows * cell + 11);
+  c.dataset.xticks = tick(cols).join('|');
+  c.dataset.yticks = tick(rows).join('|');
+  c.dataset.xname = colLabel;
+  c.dataset.yname = rowLabel;
+  g.fillText(colLabel, L + (cols * cell) / 2, rows * cell + 24);
   g.save();
   g.translate(10, (rows * cell) / 2);
   g.rotate(-Math.PI / 2);
