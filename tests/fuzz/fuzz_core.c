@@ -480,21 +480,29 @@ static int32_t f_kvcache_scratch_size(cursor *c, sizes z) {
                                        z.d, z.e, u8(c) % 6, size(c));
 }
 
-/* attend: queries a of a cache holding `length` <= capacity b tokens (stored in one or two
- * appends, so attend reads real data), dim d, dim_v e, heads 1..8, kv_heads kv_of(heads) */
+/* attend: queries a (or, now and then, 1 + a % length) of a cache holding `length` <=
+ * capacity b tokens (stored in one or two appends, so attend reads real data), dim d, dim_v e,
+ * heads 1..8, kv_heads kv_of(heads). The scalar arguments are drawn before the cache contents,
+ * so they stay fuzz-chosen when a long cache uses up the data. */
 static int32_t kvcache_kind(cursor *c, sizes z, posenc_attention_bias kind) {
-    const int32_t h = 1 + u8(c) % 8, kvh = kv_of(c, h), q = z.a, cap = z.b, dim = z.d,
+    const int32_t h = 1 + u8(c) % 8, kvh = kv_of(c, h), cap = z.b, dim = z.d,
                   dv = u8(c) & 1 ? z.d : z.e;
     int32_t length = cap;
     const uint8_t lb = u8(c);
     if (lb < 200 && cap > 0) length = 1 + lb % cap; else if (lb >= 250) length = (int32_t)(lb % 3) - 1;
-    int32_t rel = kind == POSENC_BIAS_SHAW ? 1 + u8(c) % 6 : 0;
+    const int32_t q = u8(c) & 1 && z.a > 0 && length > 0 ? 1 + z.a % length : z.a;
+    const int32_t rel = kind == POSENC_BIAS_SHAW ? 1 + u8(c) % 6 : 0;
+    const int32_t nb = 2 + u8(c) % 40, bidir = u8(c) & 1, maxd = size(c), form = u8(c) % 4;
+    const int short_scratch = u8(c) == 9;
+    const double scale = real(c);
+    /* window -8 .. 7 (negative must be refused); 0, no window, once the data runs out */
+    const int32_t window = (int8_t)u8(c) / 16;
     kvcache kv;
     if (!kvcache_make(&kv, kvh, dim, dv, cap)) return 0;
     if (length > 0 && length <= cap) {
         NEED(prod3(length, kvh, dim)); NEED(prod3(length, kvh, dv));
-        float *k = IN(prod3(length, kvh, dim)), *v = IN(prod3(length, kvh, dv));
         const int32_t first = 1 + u8(c) % length; /* tokens in the first append */
+        float *k = IN(prod3(length, kvh, dim)), *v = IN(prod3(length, kvh, dv));
         int32_t st = posenc_kvcache_store(kv.kc, kv.vc, kv.state, k, v, first, 0, cap, kvh, dim, dv);
         if (st == POSENC_OK && first < length)
             st = posenc_kvcache_store(kv.kc, kv.vc, kv.state, k + (size_t)first * kvh * dim,
@@ -507,28 +515,24 @@ static int32_t kvcache_kind(cursor *c, sizes z, posenc_attention_bias kind) {
         scratch_n > CAP)
         return 0;
     NEED(prod3(q, h, dim)); NEED(prod3(q, h, dv));
+    NEED(prod(2 * rel + 1, dim)); NEED(prod(2 * rel + 1, dv));
+    float *t5 = kind == POSENC_BIAS_T5 ? IN(prod(nb, h)) : NULL;
+    float *ak = kind == POSENC_BIAS_SHAW ? IN(prod(2 * rel + 1, dim)) : NULL;
+    float *av = kind == POSENC_BIAS_SHAW ? IN(prod(2 * rel + 1, dv)) : NULL;
     float *Q = IN(prod3(q, h, dim)), *O = OUT(prod3(q, h, dv));
-    int32_t short_scratch = u8(c) == 9;
     float *S = OUT(scratch_n - short_scratch);
-    const double scale = real(c);
-    const int32_t window = small(c) / 16, sn = scratch_n - short_scratch;
+    const int32_t sn = scratch_n - short_scratch;
     int32_t st;
     switch (kind) {
     case POSENC_BIAS_ALIBI:
-        st = posenc_kvcache_attend_alibi(O, Q, kv.kc, kv.vc, kv.state, cap, length, q, h, kvh, dim, dv, scale, window, S, sn, u8(c) % 4);
+        st = posenc_kvcache_attend_alibi(O, Q, kv.kc, kv.vc, kv.state, cap, length, q, h, kvh, dim, dv, scale, window, S, sn, form);
         break;
-    case POSENC_BIAS_T5: {
-        int32_t nb = 2 + u8(c) % 40;
-        float *t = IN(prod(nb, h));
-        st = posenc_kvcache_attend_t5(O, Q, kv.kc, kv.vc, kv.state, cap, length, q, h, kvh, dim, dv, scale, window, S, sn, t, u8(c) & 1, nb, size(c));
+    case POSENC_BIAS_T5:
+        st = posenc_kvcache_attend_t5(O, Q, kv.kc, kv.vc, kv.state, cap, length, q, h, kvh, dim, dv, scale, window, S, sn, t5, bidir, nb, maxd);
         break;
-    }
-    case POSENC_BIAS_SHAW: {
-        NEED(prod(2 * rel + 1, dim)); NEED(prod(2 * rel + 1, dv));
-        float *ak = IN(prod(2 * rel + 1, dim)), *av = IN(prod(2 * rel + 1, dv));
+    case POSENC_BIAS_SHAW:
         st = posenc_kvcache_attend_shaw(O, Q, kv.kc, kv.vc, kv.state, cap, length, q, h, kvh, dim, dv, scale, window, S, sn, ak, av, rel);
         break;
-    }
     default:
         st = posenc_kvcache_attend(O, Q, kv.kc, kv.vc, kv.state, cap, length, q, h, kvh, dim, dv, scale, window, S, sn);
     }
