@@ -852,11 +852,19 @@ int32_t posenc_attention_gqa_xl(POSENC_ATTENTION_ARGS, int32_t kv_heads, const f
 
 /* ---- the KV cache (layout and appends in kvcache.c) ---- */
 
+/* The cache geometry must be one posenc_kvcache_size accepts (it sized kc and vc): checking
+ * only length * kv_heads * dim would let a capacity whose cache exceeds POSENC_MAX_ELEMENTS
+ * through, and the kernels would index past any buffer a caller can have. */
 #define KVCACHE_FILL(jb)                                                                       \
     if (!state) return POSENC_E_NULL;                                                          \
     if (capacity < 1 || capacity > POSENC_MAX_ELEMENTS || length < 1 || length > capacity ||   \
         queries < 1 || queries > length)                                                       \
         return POSENC_E_SIZE;                                                                  \
+    {                                                                                          \
+        int32_t nk_, nv_;                                                                      \
+        const int32_t sz_ = posenc_kvcache_size(&nk_, &nv_, kv_heads, dim, dim_v, capacity);   \
+        if (sz_) return sz_;                                                                   \
+    }                                                                                          \
     job jb;                                                                                    \
     memset(&jb, 0, sizeof jb);                                                                 \
     jb.out = out, jb.q = q, jb.kpk = kc, jb.vpk = vc, jb.capt = (int32_t)round_tile(capacity); \

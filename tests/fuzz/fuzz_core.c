@@ -366,6 +366,183 @@ static int32_t f_attention_t5(cursor *c, sizes z) { return attention_kind(c, z, 
 static int32_t f_attention_shaw(cursor *c, sizes z) { return attention_kind(c, z, POSENC_BIAS_SHAW); }
 static int32_t f_attention_xl(cursor *c, sizes z) { return attention_kind(c, z, POSENC_BIAS_XL); }
 
+/* kv_heads for h query heads: mostly a divisor of h, now and then any small value (0, negative,
+ * or a non-divisor, which C must refuse) */
+static int32_t kv_of(cursor *c, int32_t h) {
+    uint8_t b = u8(c);
+    if (b >= 224) return (int32_t)(b % 11) - 2;
+    int32_t div[8], n = 0;
+    for (int32_t g = 1; g <= h; g++)
+        if (h % g == 0) div[n++] = g;
+    return div[b % n];
+}
+static int kv_divides(int32_t h, int32_t kvh) { return h >= 1 && kvh >= 1 && h % kvh == 0; }
+/* zeroed floats (a KV cache and its state start zeroed) */
+static float *zeros(int64_t n) {
+    float *a = ALLOC(float, n);
+    memset(a, 0, sizeof(float) * (size_t)count(n));
+    return a;
+}
+
+/* grouped-query attention: queries a, keys b, dim d, dim_v e, heads 1..8, kv_heads kv_of(heads) */
+static int32_t gqa_kind(cursor *c, sizes z, posenc_attention_bias kind) {
+    const int32_t h = 1 + u8(c) % 8, kvh = kv_of(c, h), q = z.a, k = z.b, dim = z.d,
+                  dv = u8(c) & 1 ? z.d : z.e;
+    int32_t rel = kind == POSENC_BIAS_SHAW ? 1 + u8(c) % 6 : kind == POSENC_BIAS_XL ? size(c) : 0;
+    int32_t scratch_n = 0;
+    /* a kv_heads that does not divide heads gets the scratch of kv_heads 1 (the largest), so
+     * the call itself has to refuse it */
+    if (posenc_attention_gqa_scratch_size(&scratch_n, q, k, h, kv_divides(h, kvh) ? kvh : 1, dim,
+                                          dv, kind, rel) ||
+        scratch_n > CAP)
+        return 0;
+    NEED(prod3(q, h, dim)); NEED(prod3(k, kvh, dim)); NEED(prod3(k, kvh, dv)); NEED(prod3(q, h, dv));
+    NEED(prod3(h, q, k));
+    float *Q = IN(prod3(q, h, dim)), *K = IN(prod3(k, kvh, dim)), *V = IN(prod3(k, kvh, dv));
+    float *O = OUT(prod3(q, h, dv)), *W = u8(c) & 1 ? OUT(prod3(h, q, k)) : NULL;
+    int32_t short_scratch = u8(c) == 9;
+    float *S = OUT(scratch_n - short_scratch);
+    const double scale = real(c);
+    const int mask = u8(c) % 4;
+    const int32_t offset = small(c), sn = scratch_n - short_scratch;
+    int32_t st;
+    switch (kind) {
+    case POSENC_BIAS_ALIBI:
+        st = posenc_attention_gqa_alibi(O, W, Q, K, V, q, k, h, dim, dv, scale, mask, offset, S, sn, kvh, u8(c) % 4);
+        break;
+    case POSENC_BIAS_T5: {
+        int32_t nb = 2 + u8(c) % 40;
+        float *t = IN(prod(nb, h));
+        st = posenc_attention_gqa_t5(O, W, Q, K, V, q, k, h, dim, dv, scale, mask, offset, S, sn, kvh, t, u8(c) & 1, nb, size(c));
+        break;
+    }
+    case POSENC_BIAS_SHAW: {
+        NEED(prod(2 * rel + 1, dim)); NEED(prod(2 * rel + 1, dv));
+        float *ak = IN(prod(2 * rel + 1, dim)), *av = IN(prod(2 * rel + 1, dv));
+        st = posenc_attention_gqa_shaw(O, W, Q, K, V, q, k, h, dim, dv, scale, mask, offset, S, sn, kvh, ak, av, rel);
+        break;
+    }
+    case POSENC_BIAS_XL: {
+        NEED(prod3(rel, h, dim));
+        float *u = IN(prod(h, dim)), *vb = IN(prod(h, dim)), *r = IN(prod3(rel, h, dim));
+        st = posenc_attention_gqa_xl(O, W, Q, K, V, q, k, h, dim, dv, scale, mask, offset, S, sn, kvh, u, vb, r, rel);
+        break;
+    }
+    default: {
+        float *B = u8(c) & 1 ? IN(prod3(h, q, k)) : NULL;
+        st = posenc_attention_gqa(O, W, Q, K, V, q, k, h, dim, dv, scale, mask, offset, S, sn, kvh, B);
+    }
+    }
+    return st == POSENC_OK && !kv_divides(h, kvh) ? -100 : st;
+}
+static int32_t f_attention_gqa_scratch_size(cursor *c, sizes z) {
+    int32_t n = 0;
+    const int32_t h = size(c);
+    return posenc_attention_gqa_scratch_size(u8(c) == 5 ? NULL : &n, z.a, z.b, h, kv_of(c, h > 8 ? 8 : h > 0 ? h : 1),
+                                             z.d, z.e, u8(c) % 6, size(c));
+}
+static int32_t f_attention_gqa(cursor *c, sizes z) { return gqa_kind(c, z, POSENC_BIAS_NONE); }
+static int32_t f_attention_gqa_alibi(cursor *c, sizes z) { return gqa_kind(c, z, POSENC_BIAS_ALIBI); }
+static int32_t f_attention_gqa_t5(cursor *c, sizes z) { return gqa_kind(c, z, POSENC_BIAS_T5); }
+static int32_t f_attention_gqa_shaw(cursor *c, sizes z) { return gqa_kind(c, z, POSENC_BIAS_SHAW); }
+static int32_t f_attention_gqa_xl(cursor *c, sizes z) { return gqa_kind(c, z, POSENC_BIAS_XL); }
+
+/* KV cache: kv_heads, dim, dim_v, capacity; NULL outputs now and then */
+static int32_t f_kvcache_size(cursor *c, sizes z) {
+    int32_t nk = 0, nv = 0;
+    const int null = u8(c) % 8;
+    return posenc_kvcache_size(null == 1 ? NULL : &nk, null == 2 ? NULL : &nv, z.a, z.d, z.e, z.b);
+}
+/* a zeroed cache for kv_heads kvh, dim, dim_v, capacity (one-element buffers when the sizes are
+ * invalid); 0 when the cache would exceed CAP */
+typedef struct { float *kc, *vc, *state; } kvcache;
+static int kvcache_make(kvcache *kv, int32_t kvh, int32_t dim, int32_t dv, int32_t cap) {
+    int32_t nk = 0, nv = 0;
+    if (posenc_kvcache_size(&nk, &nv, kvh, dim, dv, cap)) nk = nv = 0;
+    if (nk > CAP || nv > CAP) return 0;
+    kv->kc = zeros(nk), kv->vc = zeros(nv), kv->state = zeros(2);
+    return 1;
+}
+static int32_t f_kvcache_store(cursor *c, sizes z) {
+    /* n tokens a at slot `length` of a cache of capacity b; dim d, dim_v e, kv_heads 1..4 */
+    const int32_t kvh = u8(c) == 7 ? size(c) : 1 + u8(c) % 4, n = z.a, cap = z.b;
+    const int32_t length = u8(c) & 1 ? size(c) : 0;
+    kvcache kv;
+    if (!kvcache_make(&kv, kvh, z.d, z.e, cap)) return 0;
+    NEED(prod3(n, kvh, z.d)); NEED(prod3(n, kvh, z.e));
+    float *k = IN(prod3(n, kvh, z.d)), *v = IN(prod3(n, kvh, z.e));
+    return posenc_kvcache_store(kv.kc, kv.vc, kv.state, k, v, n, length, cap, kvh, z.d, z.e);
+}
+static int32_t f_kvcache_scratch_size(cursor *c, sizes z) {
+    int32_t n = 0;
+    const int32_t h = size(c);
+    return posenc_kvcache_scratch_size(u8(c) == 5 ? NULL : &n, z.a, z.b, h, kv_of(c, h > 8 ? 8 : h > 0 ? h : 1),
+                                       z.d, z.e, u8(c) % 6, size(c));
+}
+
+/* attend: queries a (or, now and then, 1 + a % length) of a cache holding `length` <=
+ * capacity b tokens (stored in one or two appends, so attend reads real data), dim d, dim_v e,
+ * heads 1..8, kv_heads kv_of(heads). The scalar arguments are drawn before the cache contents,
+ * so they stay fuzz-chosen when a long cache uses up the data. */
+static int32_t kvcache_kind(cursor *c, sizes z, posenc_attention_bias kind) {
+    const int32_t h = 1 + u8(c) % 8, kvh = kv_of(c, h), cap = z.b, dim = z.d,
+                  dv = u8(c) & 1 ? z.d : z.e;
+    int32_t length = cap;
+    const uint8_t lb = u8(c);
+    if (lb < 200 && cap > 0) length = 1 + lb % cap; else if (lb >= 250) length = (int32_t)(lb % 3) - 1;
+    const int32_t q = u8(c) & 1 && z.a > 0 && length > 0 ? 1 + z.a % length : z.a;
+    const int32_t rel = kind == POSENC_BIAS_SHAW ? 1 + u8(c) % 6 : 0;
+    const int32_t nb = 2 + u8(c) % 40, bidir = u8(c) & 1, maxd = size(c), form = u8(c) % 4;
+    const int short_scratch = u8(c) == 9;
+    const double scale = real(c);
+    /* window -8 .. 7 (negative must be refused); 0, no window, once the data runs out */
+    const int32_t window = (int8_t)u8(c) / 16;
+    kvcache kv;
+    if (!kvcache_make(&kv, kvh, dim, dv, cap)) return 0;
+    if (length > 0 && length <= cap) {
+        NEED(prod3(length, kvh, dim)); NEED(prod3(length, kvh, dv));
+        const int32_t first = 1 + u8(c) % length; /* tokens in the first append */
+        float *k = IN(prod3(length, kvh, dim)), *v = IN(prod3(length, kvh, dv));
+        int32_t st = posenc_kvcache_store(kv.kc, kv.vc, kv.state, k, v, first, 0, cap, kvh, dim, dv);
+        if (st == POSENC_OK && first < length)
+            st = posenc_kvcache_store(kv.kc, kv.vc, kv.state, k + (size_t)first * kvh * dim,
+                                      v + (size_t)first * kvh * dv, length - first, first, cap, kvh, dim, dv);
+        if (st < -9 || st > 0) return st;
+    }
+    int32_t scratch_n = 0;
+    if (posenc_kvcache_scratch_size(&scratch_n, q, length, h, kv_divides(h, kvh) ? kvh : 1, dim, dv,
+                                    kind, rel) ||
+        scratch_n > CAP)
+        return 0;
+    NEED(prod3(q, h, dim)); NEED(prod3(q, h, dv));
+    NEED(prod(2 * rel + 1, dim)); NEED(prod(2 * rel + 1, dv));
+    float *t5 = kind == POSENC_BIAS_T5 ? IN(prod(nb, h)) : NULL;
+    float *ak = kind == POSENC_BIAS_SHAW ? IN(prod(2 * rel + 1, dim)) : NULL;
+    float *av = kind == POSENC_BIAS_SHAW ? IN(prod(2 * rel + 1, dv)) : NULL;
+    float *Q = IN(prod3(q, h, dim)), *O = OUT(prod3(q, h, dv));
+    float *S = OUT(scratch_n - short_scratch);
+    const int32_t sn = scratch_n - short_scratch;
+    int32_t st;
+    switch (kind) {
+    case POSENC_BIAS_ALIBI:
+        st = posenc_kvcache_attend_alibi(O, Q, kv.kc, kv.vc, kv.state, cap, length, q, h, kvh, dim, dv, scale, window, S, sn, form);
+        break;
+    case POSENC_BIAS_T5:
+        st = posenc_kvcache_attend_t5(O, Q, kv.kc, kv.vc, kv.state, cap, length, q, h, kvh, dim, dv, scale, window, S, sn, t5, bidir, nb, maxd);
+        break;
+    case POSENC_BIAS_SHAW:
+        st = posenc_kvcache_attend_shaw(O, Q, kv.kc, kv.vc, kv.state, cap, length, q, h, kvh, dim, dv, scale, window, S, sn, ak, av, rel);
+        break;
+    default:
+        st = posenc_kvcache_attend(O, Q, kv.kc, kv.vc, kv.state, cap, length, q, h, kvh, dim, dv, scale, window, S, sn);
+    }
+    return st == POSENC_OK && !kv_divides(h, kvh) ? -100 : st;
+}
+static int32_t f_kvcache_attend(cursor *c, sizes z) { return kvcache_kind(c, z, POSENC_BIAS_NONE); }
+static int32_t f_kvcache_attend_alibi(cursor *c, sizes z) { return kvcache_kind(c, z, POSENC_BIAS_ALIBI); }
+static int32_t f_kvcache_attend_t5(cursor *c, sizes z) { return kvcache_kind(c, z, POSENC_BIAS_T5); }
+static int32_t f_kvcache_attend_shaw(cursor *c, sizes z) { return kvcache_kind(c, z, POSENC_BIAS_SHAW); }
+
 /* ---- the table: one row per exported entry point (name as in c_src/exports.txt) ---- */
 typedef struct { const char *name; int32_t (*run)(cursor *, sizes); } entry;
 #define E(fn) {"posenc_" #fn, f_##fn}
@@ -380,6 +557,10 @@ static const entry ENTRIES[] = {
     E(learned_concat),
     E(attention_scratch_size), E(attention), E(attention_alibi), E(attention_t5),
     E(attention_shaw), E(attention_xl), E(matmul),
+    E(attention_gqa_scratch_size), E(attention_gqa), E(attention_gqa_alibi), E(attention_gqa_t5),
+    E(attention_gqa_shaw), E(attention_gqa_xl),
+    E(kvcache_size), E(kvcache_store), E(kvcache_scratch_size), E(kvcache_attend),
+    E(kvcache_attend_alibi), E(kvcache_attend_t5), E(kvcache_attend_shaw),
 };
 #define NENTRIES (sizeof ENTRIES / sizeof ENTRIES[0])
 

@@ -271,9 +271,37 @@ static void test_status(void) {
     CHECK(posenc_kvcache_size(NULL, &n, 1, 2, 2, 4) == POSENC_E_NULL, "NULL");
 }
 
+/* Regression (found by fuzz_core): attend checked only capacity <= POSENC_MAX_ELEMENTS and
+ * length * kv_heads * dim, so a capacity whose cache posenc_kvcache_size refuses (kv_heads * dim
+ * * capacity rounded to the tile > POSENC_MAX_ELEMENTS) was accepted and the kernels read a
+ * cache no caller can have sized (heap overflow under ASan). Attend must refuse what
+ * posenc_kvcache_size refuses, before touching kc / vc. */
+static void test_kvcache_geometry(void) {
+    const int32_t cap = 1 << 26, len = 160, D = 8, DV = 3;
+    int32_t nk, nv, nfl = 0;
+    CHECK(posenc_kvcache_size(&nk, &nv, 1, D, DV, cap) == POSENC_E_SIZE, "cache too big");
+    CHECK(posenc_kvcache_scratch_size(&nfl, 2, len, 1, 1, D, DV, POSENC_BIAS_T5, 0) == 0 && nfl > 0, "scratch");
+    float *kc = calloc(1, sizeof(float)), *vc = calloc(1, sizeof(float)), state[2] = {0, 0};
+    float *q = calloc((size_t)2 * D, sizeof(float)), *out = calloc((size_t)2 * DV, sizeof(float));
+    float *scratch = calloc((size_t)nfl, sizeof(float)), t5[8] = {0}, a[3 * 8] = {0};
+    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, len, 2, 1, 1, D, DV, 1.0, 0, scratch, nfl) ==
+              POSENC_E_SIZE, "attend on a cache posenc_kvcache_size refuses");
+    CHECK(posenc_kvcache_attend_alibi(out, q, kc, vc, state, cap, len, 2, 1, 1, D, DV, 1.0, 0, scratch, nfl,
+                                      POSENC_ALIBI_RELATIVE) == POSENC_E_SIZE, "alibi");
+    CHECK(posenc_kvcache_attend_t5(out, q, kc, vc, state, cap, len, 2, 1, 1, D, DV, 1.0, 0, scratch, nfl, t5, 0,
+                                   8, 16) == POSENC_E_SIZE, "t5");
+    CHECK(posenc_kvcache_attend_shaw(out, q, kc, vc, state, cap, len, 2, 1, 1, D, DV, 1.0, 0, scratch, nfl, a, a,
+                                     1) == POSENC_E_SIZE, "shaw");
+    /* and kv_heads 0, which the cache size refuses too */
+    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, 4, 2, 1, 1, 0, D, DV, 1.0, 0, scratch, nfl) ==
+              POSENC_E_SIZE, "kv_heads 0");
+    free(kc), free(vc), free(q), free(out), free(scratch);
+}
+
 int main(void) {
     test_gqa_against_reference();
     test_kvcache();
+    test_kvcache_geometry();
     test_status();
     return CHECK_DONE();
 }
