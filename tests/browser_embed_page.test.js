@@ -231,8 +231,7 @@ test('Export PNG: the whole figure with its title at 2× the on-screen size', { 
     await rendered(page);
     const box = await page.evaluate(() => {
       const c = globalThis.posencApp.view.canvas?.() ?? document.querySelector('.host canvas');
-      const r = c.getBoundingClientRect();
-      return { w: r.width, h: r.height };
+      return { w: c.clientWidth, h: c.clientHeight }; // the drawn area, without the border
     });
     const [dl] = await Promise.all([page.waitForEvent('download'), page.click('[data-export=png]')]);
     const png = await decodePng(browser, readFileSync(await dl.path()));

@@ -58,6 +58,10 @@ test('lab view: renders, trains in the worker, draws accuracy curves, keeps the 
   await page.click('.lab-train');
   await page.waitForSelector('section.lab[data-status=done]', { timeout: 240_000 });
   assert.equal(await page.$eval('section.lab', (e) => e.dataset.curves), '2');
+  // every figure of the trained lab carries ticks and axis names
+  const axes = await page.$$eval('section.lab canvas', (cs) => cs.filter((c) => c.dataset.xticks).map((c) => [c.dataset.xticks, c.dataset.yticks, c.dataset.xname]));
+  assert.ok(axes.length >= 2, `labelled lab figures: ${axes.length}`);
+  for (const [x, y, name] of axes) assert.ok(x.split('|').length >= 2 && y.split('|').length >= 2 && name, `lab axes ${x} / ${y} / ${name}`);
   // the accuracy canvas has ink, and the table has a measured row with "not defined" for learned
   const ink = await page.$eval('.lab-figs canvas', (c) => {
     const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
