@@ -583,7 +583,8 @@ int32_t posenc_train_params(void *arena, float *values, int32_t count, int32_t s
 /* Run `steps` optimiser steps; losses[steps] receives each batch's mean cross-entropy. */
 int32_t posenc_train_step(void *arena, int32_t steps, float *losses);
 /* Accuracy and mean loss (result[2]) on `count` fresh sequences of `length` tokens. inv_freq
- * (dim/heads/2 float64, NULL = as trained) and attention_scale replace RoPE's frequencies.
+ * (dim/heads/2 float64 in [0, 16], NULL = as trained; others: POSENC_E_PARAM) and
+ * attention_scale (finite, > 0) replace RoPE's frequencies.
  * A learned table evaluated past its rows: POSENC_E_RANGE (never clamped). */
 int32_t posenc_train_evaluate(void *arena, int32_t length, int32_t count, int32_t eval_seed,
                               const double *inv_freq, double attention_scale, float *result);

@@ -904,13 +904,16 @@ int32_t posenc_train_step(void *arena, int32_t steps, float *losses) {
     return POSENC_OK;
 }
 
-/* Frequencies for an evaluation: inv_freq[dh/2] and attention scale, or the trained ones. */
+/* Frequencies for an evaluation: inv_freq[dh/2] and attention scale, or the trained ones.
+ * inv_freq is at most PT_MAX_INV_FREQ, so every angle t * inv_freq (t < 65536) stays in
+ * pt_sincos's domain |x| < 2^20 (a larger one would overflow its int64 quotient: UB). */
+#define PT_MAX_INV_FREQ 16.0
 static int32_t pt_eval_freqs(pt_model *m, const double *inv_freq, double attention_scale) {
     pt_default_freqs(m);
     if (!inv_freq) return POSENC_OK;
     if (!posenc__finite(attention_scale) || attention_scale <= 0) return POSENC_E_PARAM;
     for (int32_t i = 0; i < m->dh_ / 2; i++) {
-        if (!posenc__finite(inv_freq[i]) || inv_freq[i] < 0) return POSENC_E_PARAM;
+        if (!(inv_freq[i] >= 0 && inv_freq[i] <= PT_MAX_INV_FREQ)) return POSENC_E_PARAM;
         m->rope_inv[i] = inv_freq[i];
     }
     m->rope_scale = attention_scale;

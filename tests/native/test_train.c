@@ -183,6 +183,33 @@ static void test_float_api(void) {
     CHECK(posenc_train_size(ic, fc) == POSENC_E_PARAM, "NaN rate");
 }
 
+/* Evaluation frequencies far above 1 (found by fuzz_core): an angle t * inv_freq beyond
+ * pt_sincos's domain overflowed its int64 quotient (UB; a trap in wasm). inv_freq above 16 is
+ * refused; 16 itself still evaluates at the arena's longest length. */
+static void test_eval_freqs(void) {
+    int32_t ic[POSENC_TRAIN_NINT];
+    float fc[POSENC_TRAIN_NFLOAT];
+    float res[2], w[2 * 16 * 16];
+    int32_t tok[16];
+    config(ic, fc, POSENC_PE_ROPE, POSENC_TASK_COPY, 8, 16, 2, 1, 16, 2, 4, 1, 3);
+    ic[POSENC_TRAIN_MAX_LENGTH] = 16;
+    const int32_t bytes = posenc_train_size(ic, fc);
+    CHECK(bytes > 0, "size");
+    void *arena = malloc((size_t)bytes);
+    CHECK(posenc_train_init(arena, bytes, ic, fc) == POSENC_OK, "init");
+    const double big[] = {1e300, 1.7976931348623157e308, 1e30, 16.5};
+    for (int i = 0; i < 4; i++) {
+        const double inv[4] = {1.0, 0.5, big[i], 0.0};
+        CHECK(posenc_train_evaluate(arena, 16, 2, 0, inv, 1.0, res) == POSENC_E_PARAM, "evaluate inv_freq %g", big[i]);
+        CHECK(posenc_train_attention(arena, 16, 0, 0, inv, 1.0, w, tok) == POSENC_E_PARAM, "attention inv_freq %g", big[i]);
+    }
+    const double edge[4] = {16.0, 1.0, 1e-3, 0.0};
+    CHECK(posenc_train_evaluate(arena, 16, 2, 0, edge, 1.0, res) == POSENC_OK, "inv_freq 16 evaluates");
+    CHECK(res[0] >= 0 && res[0] <= 1, "accuracy in [0, 1]");
+    CHECK(posenc_train_attention(arena, 16, 0, 0, edge, 1.0, w, tok) == POSENC_OK, "inv_freq 16 attention");
+    free(arena);
+}
+
 int main(int argc, char **argv) {
     if (argc == 6 && strcmp(argv[1], "--dump") == 0) {
         float loss = 0;
@@ -196,5 +223,6 @@ int main(int argc, char **argv) {
     gradcheck(POSENC_PE_T5, POSENC_TASK_FIRST);
     gradcheck(POSENC_PE_LEARNED, POSENC_TASK_FIRST);
     test_float_api();
+    test_eval_freqs();
     return CHECK_DONE();
 }
