@@ -40,9 +40,12 @@ for (const f of readdirSync(`${root}tests/fuzz`).filter((x) => /^fuzz_.*\.c$/.te
 }
 
 test('the fuzz target has a row for every exported C entry point', () => {
-  const exported = readFileSync(`${root}c_src/exports.txt`, 'utf8').split('\n')
-    .map((l) => l.replace(/#.*/, '').trim())
+  // the core module's exports and the extrapolation lab's (its first five are the core's own)
+  const lines = ['exports.txt', 'exports_lab.txt']
+    .flatMap((f) => readFileSync(`${root}c_src/${f}`, 'utf8').split('\n'));
+  const exported = [...new Set(lines.map((l) => l.replace(/#.*/, '').trim()))]
     .filter((n) => n && !['malloc', 'free', 'posenc_heap_in_use'].includes(n));
+  assert.ok(exported.includes('posenc_train_step'), 'c_src/exports_lab.txt was read');
   const src = readFileSync(`${root}tests/fuzz/fuzz_core.c`, 'utf8');
   const table = src.slice(src.indexOf('static const entry ENTRIES[]'));
   const rows = new Set([...table.matchAll(/\bE\((\w+)\)/g)].map((m) => `posenc_${m[1]}`));
