@@ -661,7 +661,7 @@ static double *lab_inv(cursor *c, const lab *L) {
     static const double wide[] = {1e30, 1e300, 1.7976931348623157e308, 4.9e-324};
     for (int32_t i = 0; i < np; i++) {
         const uint8_t b = u8(c);
-        inv[i] = b >= 240 ? wide[b % 4] : real(c);
+        inv[i] = b >= 240 ? wide[b % 4] : b >= 160 ? real(c) : (double)(b % 64) / 16.0;
     }
     return inv;
 }
@@ -689,7 +689,8 @@ static int32_t f_train_attention(cursor *c, sizes z) {
     int32_t st = lab_open(c, z, &L);
     if (st || !L.arena) return st;
     if ((st = lab_train(c, &L))) return st;
-    const int32_t length = lab_length(c, &L), layer = (int32_t)(u8(c) % 4) - 1;
+    const uint8_t lb = u8(c);
+    const int32_t length = lab_length(c, &L), layer = lb < 224 ? lb % L.ic[POSENC_TRAIN_LAYERS] : (int32_t)(lb % 4) - 1;
     const int32_t seed = (int32_t)u8(c);
     double *inv = lab_inv(c, &L);
     const double scale = inv ? real(c) : 1.0;
