@@ -5,6 +5,7 @@
 const METHODS = ['none', 'learned', 'sinusoidal', 'rope', 'alibi', 't5'];
 
 export default async function lab(h) {
+  await Promise.all([h.simd.loadLab(), h.scalar.loadLab()]); // the trainer is its own wasm module
   const rows = [];
   const perStep = [];
   const t0 = performance.now();
