@@ -2,45 +2,18 @@
 // a tiny training run in the worker finishes and draws an accuracy curve, the seed lives in the
 // URL. Every wait is on page state, never on time.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import http from 'node:http';
-import { extname, join, normalize } from 'node:path';
 import { after, before, test } from 'node:test';
-
-const dist = new URL('../web/dist/', import.meta.url).pathname;
-const CHROMIUM = '/usr/bin/chromium';
-const skip = !existsSync(`${dist}index.html`) ? 'web/dist not built (run ./build.sh test)' : !existsSync(CHROMIUM) ? 'no /usr/bin/chromium' : false;
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json' };
-
-function serve() {
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url, 'http://x');
-    const rel = normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, '');
-    const file = join(dist, rel.endsWith('/') ? `${rel}index.html` : rel);
-    if (!file.startsWith(dist) || !existsSync(file)) {
-      res.writeHead(404);
-      return res.end('not found');
-    }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' });
-    res.end(readFileSync(file));
-  });
-  server.unref();
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${server.address().port}` })));
-}
+import { launch, serve, skip } from './browser_embed_harness.js';
 
 let browser, srv;
 before(async () => {
   if (skip) return;
-  const { chromium } = await import('playwright-core');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
-  });
+  browser = await launch();
   srv = await serve();
 });
 after(async () => {
   await browser?.close();
-  srv?.server.close();
+  srv?.close();
 });
 
 test('lab view: renders, trains in the worker, draws accuracy curves, keeps the seed in the URL', { skip, timeout: 300_000 }, async () => {

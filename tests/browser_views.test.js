@@ -2,18 +2,12 @@
 // controls each view declares (every one changes its figure), axis ticks, word labels in the
 // shuffle lab, and formula panels whose value equals the API's. Waits on renders and state only.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import http from 'node:http';
-import { extname, join, normalize } from 'node:path';
 import { after, before, test } from 'node:test';
+import { launch, serve, skip } from './browser_embed_harness.js';
 import { STEPS } from '../web/src/steps.js';
 import { VIEW_INFO } from '../web/src/views/info.js';
 import { FIELDS, VIEWS } from '../web/src/state.js';
 
-const dist = new URL('../web/dist/', import.meta.url).pathname;
-const CHROMIUM = '/usr/bin/chromium';
-const skip = !existsSync(`${dist}index.html`) ? 'web/dist not built (run ./build.sh test)' : !existsSync(CHROMIUM) ? 'no /usr/bin/chromium' : false;
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json' };
 
 test('guided path data: ids unique slugs, every view registered, state keys known, text present', () => {
   const ids = STEPS.map((s) => s.id);
@@ -56,28 +50,12 @@ let browser, srv;
 const pageErrors = [];
 before(async () => {
   if (skip) return;
-  const { chromium } = await import('playwright-core');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
-  });
-  const server = http.createServer((req, res) => {
-    const rel = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
-    const file = join(dist, rel.endsWith('/') ? `${rel}index.html` : rel);
-    if (!file.startsWith(dist) || !existsSync(file)) {
-      res.writeHead(404);
-      return res.end('not found');
-    }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' });
-    res.end(readFileSync(file));
-  });
-  server.unref();
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  srv = { server, origin: `http://127.0.0.1:${server.address().port}` };
+  browser = await launch();
+  srv = await serve();
 });
 after(async () => {
   await browser?.close();
-  srv?.server.close();
+  srv?.close();
 });
 
 async function open(path, viewport = { width: 1280, height: 900 }) {
