@@ -14,12 +14,13 @@ after(cleanup);
 
 const KiB = 1024;
 // Budgets (gzip -9 for the wasm). The margins left under them are printed by the test.
-// The tarball target of 90 KiB is not met today (two wasm builds of ~41 KB gzipped each plus
-// ~22 KB of JS; no size flag that keeps the kernels fast gets near it, see tools/wasm_sizes.js),
-// so it is a todo that reports its size. The package also ships the lab's trainer as a wasm pair of
-// its own (~29 + ~25 KB gzipped; loaded only by pe.loadLab(), so it costs no download to a page
-// that does not train). The hard ceiling catches an accidental addition (the C sources, the page).
-const BUDGET = { simdWasmGz: 48 * KiB, tarballTarget: 90 * KiB, tarballCeiling: 200 * KiB };
+// The tarball target of 90 KiB is not met (171 KB): the two core builds (~38 + ~37 KB gzipped) and
+// the lab's pair (~21 + ~21 KB; loaded only by pe.loadLab()) are 117 KB before any JS, and no flag
+// that keeps the kernels fast gets them near it (docs/benchmark.md, "Size"). Meeting it means
+// shipping one build fewer (the scalar fallback, or the lab in a package of its own): a product
+// decision, so it is a todo that reports its size. The hard ceiling catches an accidental addition
+// (the C sources, the page) and a regression of the size flags.
+const BUDGET = { simdWasmGz: 48 * KiB, tarballTarget: 90 * KiB, tarballCeiling: 180 * KiB };
 
 function sizes() {
   const out = {};
@@ -80,7 +81,7 @@ test('size budget: SIMD wasm at most 48 KiB gzipped; tarball under its ceiling',
   assert.ok(size <= BUDGET.tarballCeiling, `tarball is ${size} bytes, ceiling ${BUDGET.tarballCeiling}`);
 });
 
-test('size target: tarball at most 90 KiB', { todo: 'not met: needs one wasm build fewer in the tarball or smaller kernels' }, () => {
+test('size target: tarball at most 90 KiB', { todo: 'not met: needs one wasm build fewer in the tarball (the scalar fallback or the lab)' }, () => {
   const { size } = pack();
   assert.ok(size <= BUDGET.tarballTarget, `tarball is ${size} bytes, target ${BUDGET.tarballTarget}`);
 });
