@@ -2,35 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Status } from '../js/index.js';
 import { assertClose, assertThrowsPosenc, backends, BAD_SIZES, maxAbsDiff, randomF32, rng } from './helpers.js';
+import { refBucket, refSlopes } from './ref64.js';
 
 // ---- float64 references written from SPEC.md sections 4-7, independent of the C code ----
-
-function refSlopes(n) {
-  // SPEC 4.1, the recursive Python definition
-  const pow2 = (m) => {
-    const start = 2 ** -(2 ** -(Math.log2(m) - 3));
-    return Array.from({ length: m }, (_, k) => start * start ** k);
-  };
-  if (Number.isInteger(Math.log2(n))) return pow2(n);
-  const c = 2 ** Math.floor(Math.log2(n));
-  return [...pow2(c), ...pow2(2 * c).filter((_, i) => i % 2 === 0).slice(0, n - c)];
-}
-
-function refBucket(rp, bidirectional, B, D) {
-  // SPEC 5.1 in float64; the boundary points 16/32/64 are exact integers there, so round first
-  let ret = 0;
-  let n;
-  if (bidirectional) {
-    B = Math.floor(B / 2);
-    if (rp > 0) ret += B;
-    n = Math.abs(rp);
-  } else n = Math.max(-rp, 0);
-  const maxExact = Math.floor(B / 2);
-  if (n < maxExact) return ret + n;
-  let x = (Math.log(n / maxExact) / Math.log(D / maxExact)) * (B - maxExact);
-  if (Math.abs(x - Math.round(x)) < 1e-9) x = Math.round(x);
-  return ret + Math.min(maxExact + Math.trunc(x), B - 1);
-}
 
 /**
  * The definition: logits = scale q.k + bias, masked -> -inf, row softmax (all masked -> 0), P V.

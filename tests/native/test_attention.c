@@ -8,16 +8,6 @@
 #include "posenc.h"
 #include "posenc_internal.h"
 
-static uint32_t rng_state = 12345u;
-static float frand(void) { /* uniform in [-1, 1) */
-    rng_state = rng_state * 1664525u + 1013904223u;
-    return (float)((rng_state >> 8) * (1.0 / 8388608.0)) - 1.0f;
-}
-static float *rand_array(size_t n) {
-    float *a = malloc(sizeof(float) * (n ? n : 1));
-    for (size_t i = 0; i < n; i++) a[i] = frand();
-    return a;
-}
 
 /* Metric: relative error |y - exp(x)| / exp(x) in units of float32 epsilon (2^-23), with exp
  * taken from libm in double. The Cephes polynomial is documented at ~1 ulp; we allow 2. */

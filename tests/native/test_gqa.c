@@ -5,20 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define CHECK_RNG_SEED 777u
 #include "check.h"
 #include "posenc.h"
 #include "posenc_internal.h"
 
-static uint32_t rng_state = 777u;
-static float frand(void) { /* uniform in [-1, 1) */
-    rng_state = rng_state * 1664525u + 1013904223u;
-    return (float)((rng_state >> 8) * (1.0 / 8388608.0)) - 1.0f;
-}
-static float *rand_array(size_t n) {
-    float *a = malloc(sizeof(float) * (n ? n : 1));
-    for (size_t i = 0; i < n; i++) a[i] = frand();
-    return a;
-}
 
 typedef struct {
     int32_t Q, K, H, KVH, D, DV, offset, window;

@@ -10,12 +10,6 @@
 #include "posenc.h"
 #include "posenc_internal.h"
 
-static uint32_t seed = 12345;
-static float frand(void) {
-    seed = seed * 1664525u + 1013904223u;
-    return (float)((seed >> 8) / 16777216.0 * 2.0 - 1.0);
-}
-
 static void ref_rotate(float *x, const float *c, const float *s, int32_t n, int interleaved) {
     for (int32_t i = 0; i < n; i++) {
         const int32_t a = interleaved ? 2 * i : i, b = interleaved ? 2 * i + 1 : n + i;
