@@ -1,7 +1,7 @@
 // Single-head attention with RoPE on q and k, 1024 x 64, non-causal:
 // posenc (SIMD, scalar) vs the obvious JS loops vs onnxruntime-web (wasm backend, one thread)
 // vs the f32x4 mul+add peak. % of limit = time the peak needs for the same multiply-adds / time.
-import { maxAbsErr } from './harness.js';
+import { interleaved, maxAbsErr } from './harness.js';
 import { rng } from '../tests/helpers.js';
 import { attentionModel } from './onnx_attention.js';
 
@@ -42,26 +42,6 @@ function attentionJs(q, k, v, out, F = Float32Array) {
     }
   }
   return out;
-}
-
-/**
- * Interleaved timing: every round runs each implementation once, so load from other processes
- * on a shared machine hits all of them alike; the median per implementation is reported.
- */
-async function interleaved(impls, { rounds = 25, minMs = 4000 } = {}) {
-  for (const f of Object.values(impls)) await f(); // warm-up (JIT, session)
-  const samples = Object.fromEntries(Object.keys(impls).map((k) => [k, []]));
-  const start = performance.now();
-  for (let r = 0; r < rounds || performance.now() - start < minMs; r++) {
-    if (r >= 200) break;
-    for (const [k, f] of Object.entries(impls)) {
-      const t0 = performance.now();
-      await f();
-      samples[k].push(performance.now() - t0);
-    }
-  }
-  const med = (a) => a.sort((x, y) => x - y)[a.length >> 1];
-  return Object.fromEntries(Object.entries(samples).map(([k, a]) => [k, med(a)]));
 }
 
 export default async function attention(h) {

@@ -5,27 +5,11 @@
 //            kernel must do (QK and PV over the lower triangle);
 //   decode   one new token against a cache of N keys: an f32x4 load stream over the cache's
 //            bytes (every key and value read once), since a decode step is bound by memory.
-import { maxAbsErr } from './harness.js';
+import { interleaved, maxAbsErr } from './harness.js';
 import { rng } from '../tests/helpers.js';
 import { gqaContribModel, gqaStandardModel } from './onnx_attention.js';
 
 const H = 32, KVH = 8, G = H / KVH, D = 128, SCALE = 1 / Math.sqrt(D);
-
-/** Interleaved rounds (each implementation once per round, so machine load hits all alike). */
-async function interleaved(impls, { rounds, minMs }) {
-  for (const f of Object.values(impls)) await f(); // warm-up
-  const samples = Object.fromEntries(Object.keys(impls).map((k) => [k, []]));
-  const start = performance.now();
-  for (let r = 0; r < 200 && (r < rounds || performance.now() - start < minMs); r++) {
-    for (const [k, f] of Object.entries(impls)) {
-      const t0 = performance.now();
-      await f();
-      samples[k].push(performance.now() - t0);
-    }
-  }
-  const med = (a) => a.sort((x, y) => x - y)[a.length >> 1];
-  return Object.fromEntries(Object.entries(samples).map(([k, a]) => [k, med(a)]));
-}
 
 /** RoPE (half layout, base 10000) at positions p0 .. p0 + T - 1 of [T][nh][D], float64 angles. */
 function ropeJs(x, T, nh, p0 = 0) {
