@@ -6,7 +6,7 @@ import { createFormula, cellFormula } from '../formula.js';
 import { encodingMatrix } from '../methods.js';
 import { paletteFor } from '../palette.js';
 import { METHODS } from '../state.js';
-import { matrixExport, shell } from './common.js';
+import { describeMatrix, matrixExport, shell } from './common.js';
 
 const label = (m) => METHODS.find(([k]) => k === m)?.[1] ?? m;
 
@@ -62,6 +62,7 @@ export function setupHeatmap(el, ctx) {
       }, label(st.method));
     },
     exportData: () => matrixExport(panel, 'heatmap'),
+    describe: () => describeMatrix(panel, 'heatmap'),
     figure: (o) => panel.figure(o),
     canvas: () => panel.canvas,
   };
@@ -92,6 +93,7 @@ export function setupCompare(el, ctx) {
           : 'Both are per (query, key) pair; each has its own colour bar and units.';
     },
     exportData: () => ({ kind: 'group', parts: [matrixExport(a, 'left'), matrixExport(b, 'right')] }),
+    describe: () => `${describeMatrix(a, 'left') ?? ''} ${describeMatrix(b, 'right') ?? ''}`.trim(),
     figure: (o) => stackFigures([a.figure(o), b.figure(o)], o),
     canvas: () => a.canvas,
   };

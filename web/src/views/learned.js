@@ -6,7 +6,7 @@ import { createFormula, cellFormula } from '../formula.js';
 import { need } from '../methods.js';
 import { ropeOptions } from '../state.js';
 import { drawMethod } from './heatmap.js';
-import { matrixExport, plotExport, shell } from './common.js';
+import { describeMatrix, matrixExport, plotExport, shell } from './common.js';
 
 export function setupLearned(el, ctx) {
   const v = shell(el, 'Learned table',
@@ -90,19 +90,23 @@ export function setupExtrapolation(el, ctx) {
       v.guard(() => {
         need(ctx.pe, 'ropeCache');
         // The slowest pair is where extrapolation bites: past T it reaches angles never seen in training.
-        const plain = ctx.pe.ropeCache({ length: L, dim: st.dim, base: st.base });
-        const scaled = ctx.pe.ropeCache({ length: L, ...ropeOptions(st) });
-        const half = plain.cos.length / L;
+        // Both caches are written into reusable heap buffers (no copy out); one column is read.
+        const ro = ropeOptions(st);
+        const half = (ro.rotaryDim ?? st.dim) / 2;
+        const cb = ctx.pool.f32('extCos', L * st.dim / 2), sb = ctx.pool.f32('extSin', L * st.dim / 2);
         const i = Math.max(0, Math.floor(half / 2));
-        const col = (c) => Float32Array.from({ length: L }, (_, r) => c[r * half + i]);
-        const series = [{ y: col(plain.cos), label: `cos θ${i}, no scaling` }];
-        if (st.scaling !== 'none') series.push({ y: col(scaled.cos), label: `cos θ${i}, ${st.scaling} ×${st.factor}`, dash: true });
+        const col = (c, h) => Float32Array.from({ length: L }, (_, r) => c[r * h + i]);
+        ctx.pe.ropeCache({ length: L, dim: st.dim, base: st.base, cos: cb, sin: sb });
+        const series = [{ y: col(cb.array, st.dim / 2), label: `cos θ${i}, no scaling` }];
+        const scaled = st.scaling !== 'none' ? ctx.pe.ropeCache({ length: L, ...ro, cos: cb, sin: sb }) : {};
+        if (st.scaling !== 'none') series.push({ y: col(cb.array, half), label: `cos θ${i}, ${st.scaling} ×${st.factor}`, dash: true });
         plot.setTitle(`RoPE pair ${i} across the train length`);
         plot.draw(series, { xLabel: 'position p (tokens)', yLabel: 'cos θ', markers: [{ x: T, label: `train length ${T}` }] });
         plot.setNote(scaled.attentionScale && scaled.attentionScale !== 1 ? `The dashed curve includes the ${st.scaling} attention scale ${scaled.attentionScale.toFixed(4)} folded into cos.` : '');
       }, 'RoPE scaling');
     },
     exportData: () => ({ kind: 'group', parts: [...panels.map((p, k) => matrixExport(p, methods[k])), plotExport(plot, 'rope')].filter(Boolean) }),
+    describe: () => panels.map((p, k) => describeMatrix(p, methods[k]) ?? '').join(' '),
     figure: (o) => stackFigures([...panels.map((p) => p.figure(o)), plot.figure(o)], o),
     canvas: () => panels[0].canvas,
   };

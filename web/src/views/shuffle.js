@@ -178,15 +178,27 @@ export function setupShuffle(el, ctx) {
     else list.children[i + dir]?.focus();
   });
 
-  /** Query/key weights per d_model, drawn once: at d_model 1024 they are three million normals. */
+  /** Query/key/value weights per d_model, drawn once into wasm heap buffers (ctx.pool): at
+   * d_model 1024 they are three million normals, and a heap buffer is read in place by every
+   * pe.selfAttention call instead of being copied in (3 × 4 MiB per call at d_model 1024). */
   let weightCache = null;
   function weightsFor(pe, D) {
-    if (weightCache?.D !== D) {
-      const w = (seed) => pe.learnedInit({ length: D, dim: D, std: 1 / Math.sqrt(D), seed });
-      weightCache = { D, w: { wq: w(11), wk: w(12), wv: w(13) } };
+    const live = weightCache && !weightCache.bufs.some((b) => b.freed);
+    if (weightCache?.D !== D || !live) {
+      const w = (seed) => {
+        const buf = ctx.pool.f32(`shuffleW${seed}`, D * D);
+        pe.learnedInit({ length: D, dim: D, std: 1 / Math.sqrt(D), seed, out: buf });
+        return buf;
+      };
+      const bufs = [w(11), w(12), w(13)];
+      weightCache = { D, bufs, w: { wq: bufs[0], wk: bufs[1], wv: bufs[2] } };
     }
     return weightCache.w;
   }
+  // The last run per side, keyed by everything that side reads: a state change it does not read
+  // (the base under ALiBi, say, or anything at all for the side without positions) reuses it.
+  const READS = { none: [], sinusoidal: ['base'], rope: ['base', 'rope', 'scaling', 'factor', 'train'], learned: [], alibi: [], t5: ['buckets', 'maxdist', 't5dir'], shaw: ['shawk'] };
+  const runs = [null, null];
 
   function compute() {
     const pe = ctx.pe;
@@ -221,9 +233,13 @@ export function setupShuffle(el, ctx) {
       title.textContent = `${label}${detail} · head ${hShown + 1} of ${heads}, d_model ${D_MODEL}`;
       let a, b;
       try {
-        const enc = encodingFor(pe, st, type, n, heads, D_MODEL);
-        a = layer(X, enc);
-        b = layer(Xs, enc);
+        const key = JSON.stringify([type, words, perm, D_MODEL, heads, ...(READS[type] ?? Object.keys(st).sort()).map((k) => st[k])]);
+        if (runs[s]?.key !== key) {
+          runs[s] = null;
+          const enc = encodingFor(pe, st, type, n, heads, D_MODEL);
+          runs[s] = { key, a: layer(X, enc), b: layer(Xs, enc) };
+        }
+        ({ a, b } = runs[s]);
       } catch (e) {
         proof.innerHTML = '';
         plain.textContent = '';

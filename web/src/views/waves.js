@@ -1,7 +1,7 @@
 // Waves: a few chosen dimensions over position (absolute methods), or the bias as a function of
 // distance (relative methods). Curves are sampled at fractional positions (the API takes them), so a
 // fast pair is drawn as the smooth wave it is, reaching ±1, instead of a zig-zag through integers.
-import { createPlot, stackFigures } from '../draw.js';
+import { createPlot, stackFigures, widthOf } from '../draw.js';
 import { MATRIX_CAP, alibiAll, need, t5Config, t5Opts } from '../methods.js';
 import { ropeOptions } from '../state.js';
 import { plotExport, shell } from './common.js';
@@ -38,7 +38,7 @@ export function setupWaves(el, ctx) {
     update(st) {
       v.clear();
       plot.setNote('');
-      v.guard(() => draw(ctx.pe, st, plot, v.body.clientWidth, ctx.pool), st.method);
+      v.guard(() => draw(ctx.pe, st, plot, widthOf(v.body), ctx.pool), st.method);
       waves.fig.hidden = st.method !== 'rope';
       if (st.method === 'rope') v.guard(() => drawWavelengths(ctx.pe, st, waves), 'wavelengths');
     },
