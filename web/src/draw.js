@@ -578,7 +578,7 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
     const yt = opts.yLog ? ticks(Math.ceil(ymin), Math.floor(ymax), 6).filter(Number.isInteger) : ticks(ymin, ymax, 5);
     const yfmt = opts.yLog ? (t) => (t >= 4 || t <= -3 ? `1e${t}` : fmt(10 ** t)) : fmt;
     const xt = ticks(xmin, xmax, Math.max(3, Math.min(8, Math.floor((W - pad.l) / 70)))).filter((t) => !opts.integerX || Number.isInteger(t));
-    geo = { W, X, Y, xmin, xmax, pad, yt, xt, yfmt };
+    geo = { W, H, X, Y, xmin, xmax, ymin, ymax, pad, yt, xt, yfmt };
     const axes = { yticks: yt.map(yfmt).join('|'), xticks: xt.map(fmt).join('|'), xname: opts.xLabel ?? '', yname: opts.yLabel ?? '' };
     for (const [k, v] of Object.entries(axes)) if (canvas.dataset[k] !== v) canvas.dataset[k] = v;
     g.fillStyle = theme.paper;
@@ -714,7 +714,7 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
     const i = Math.abs(s.x[lo] - x) <= Math.abs(s.x[hi] - x) ? lo : hi;
     return [s.x[i], s.y[i]];
   }
-  function showAt(x) {
+  function showAt(x, yAt = null) {
     if (!last || !geo) return;
     hover = Math.max(geo.xmin, Math.min(geo.xmax, x));
     const g = canvas.getContext('2d');
@@ -725,14 +725,23 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
       return `${s.label}: ${fmt(y)}${s.x || last.dx !== 1 ? ` (at ${fmt(xx)})` : ''}`;
     });
     readout.textContent = `${last.opts.xLabel || 'x'} ${fmt(hover)} · ${parts.join(' · ')}`;
+    // A formula panel follows the cursor: the x under it, the nearest sample of each series, and
+    // (pointer only) the y under it in data units, so a view can pick the curve pointed at.
+    plot.onCursor?.(hover, last.series.map((s) => at(s, hover)), yAt);
   }
+  /** The y value (data units) at a canvas-relative pixel row. */
+  const yData = (py) => {
+    const f = 1 - (py - geo.pad.t) / (height - geo.pad.t - geo.pad.b);
+    const y = geo.ymin + f * (geo.ymax - geo.ymin);
+    return last.opts.yLog ? 10 ** y : y;
+  };
   plot.readAt = showAt;
   canvas.addEventListener('pointermove', (e) => {
     if (!geo) return;
     const b = canvas.getBoundingClientRect();
     const px = e.clientX - b.left;
     const x = geo.xmin + ((px - geo.pad.l) / (geo.W - geo.pad.l - geo.pad.r)) * (geo.xmax - geo.xmin);
-    showAt(x);
+    showAt(x, yData(e.clientY - b.top));
   });
   canvas.addEventListener('keydown', (e) => {
     if (!geo) return;
