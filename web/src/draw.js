@@ -736,6 +736,10 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
     return last.opts.yLog ? 10 ** y : y;
   };
   plot.readAt = showAt;
+  /** Whether a cursor (pointer or keyboard) is on the plot: a formula panel follows it then. */
+  plot.hovered = () => hover !== null;
+  /** [x, y] of the sample of series s nearest to x. */
+  plot.sampleAt = (s, x) => at(s, x);
   canvas.addEventListener('pointermove', (e) => {
     if (!geo) return;
     const b = canvas.getBoundingClientRect();

@@ -55,7 +55,7 @@ export function plotExport(plot, name) {
   const d = plot.data();
   if (!d) return null;
   return { kind: 'series', name, xLabel: d.xLabel, series: d.series.map((s) => ({ label: s.label,
-    x: s.x ? Array.from(s.x) : Array.from(s.y, (_, i) => d.x0 + i), y: Array.from(s.y) })) };
+    x: s.x ? Array.from(s.x) : Array.from(s.y, (_, i) => d.x0 + i * d.dx), y: Array.from(s.y) })) };
 }
 
 /** The screen-reader sentence of the shell's fallback (name, size, range) for a matrix panel, read
