@@ -37,11 +37,23 @@ export function widthOf(el, repaint) {
   if (repaint) onResize.set(el, repaint);
   observer ??= new ResizeObserver((entries) => {
     for (const e of entries) {
-      const now = e.target.clientWidth;
-      if (now === widths.get(e.target)) continue;
-      if (now) widths.set(e.target, now);
-      else widths.delete(e.target);
-      onResize.get(e.target)?.();
+      const el = e.target;
+      const now = el.clientWidth;
+      if (!el.isConnected || !now) {
+        // removed (a view switched away: its heap buffers may be freed) or hidden: forget it, and
+        // read the width afresh when it is drawn again
+        widths.delete(el);
+        onResize.delete(el);
+        observer.unobserve(el);
+        continue;
+      }
+      if (now === widths.get(el)) continue;
+      widths.set(el, now);
+      try {
+        onResize.get(el)?.();
+      } catch {
+        // a figure whose data is gone draws again on the next render
+      }
     }
   });
   observer.observe(el);
