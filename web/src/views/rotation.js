@@ -28,7 +28,7 @@ export function setupRotation(el, ctx) {
       <button type="button" class="ndec" aria-label="n minus 1">−1</button><button type="button" class="ninc" aria-label="n plus 1">+1</button></div>
     <div class="row"><button type="button" class="play">Play</button>
       <label>speed <input type="range" class="speed" min="0.25" max="32" step="0.25"></label><output class="speedv"></output></div>
-    <div class="with-formula"><div class="figs"><canvas class="circles" role="img" tabindex="0" aria-label="rotation circles"></canvas><p class="figure-note scale-note"></p></div></div>
+    <div class="with-formula formula-below"><div class="figs"><canvas class="circles" role="img" tabindex="0" aria-label="rotation circles"></canvas><p class="figure-note scale-note"></p></div></div>
     <p class="check" data-proof="rope-relative"></p>`;
   const $ = (s) => v.body.querySelector(s);
   const canvas = $('canvas');
