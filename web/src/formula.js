@@ -219,7 +219,7 @@ export function pairFormula(pe, opts, i, original) {
     line(`pair ${v('i')} = ${n(i)} of ${n(opts.dim / 2)}, ${v('d')} = ${n(opts.dim)}, base = ${n(opts.base)}`),
     line(`before: ${v('ω', i)} = 1 / ${n(opts.base)}<sup>${2 * i}/${opts.dim}</sup> = ${n(w0.toPrecision(8))}, λ = ${n(turns(w0))}`),
     sc ? line(`after ${esc(sc.type)}: ${v('ω', i)} = ${n(w1.toPrecision(8))} (÷ ${n((w0 / w1).toPrecision(6))}), λ = ${n(turns(w1))}`) : '',
-    line(`λ ${TAU / w1 > original ? '&gt;' : '≤'} original context ${n(original)}: ${TAU / w1 > original ? 'this pair never completed a turn in training' : 'this pair turned fully in training'}`),
+    line(`unscaled λ ${TAU / w0 > original ? '&gt;' : '≤'} original context ${n(original)}: ${TAU / w0 > original ? 'this pair never completed a turn in training' : 'this pair turned fully in training'}`),
     line(`${v('ω', i)} stored as float32 = <b class="exact">${f32(value)}</b>`),
   ].join('');
   return { html, value, call };
