@@ -22,6 +22,44 @@ export function f32(v) {
 const FONT = '11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 const dprOf = () => Math.min(2, globalThis.devicePixelRatio || 1);
 
+// Widths of figure elements, read from layout once and then kept by a ResizeObserver: reading
+// clientWidth while a view renders forces a layout after every DOM change, once per figure (the
+// shuffle lab paints six). The observer runs after layout and before paint, so a figure whose box
+// changed is repainted in the same frame.
+const widths = new WeakMap();
+const onResize = new WeakMap();
+let observer = null;
+export function widthOf(el, repaint) {
+  if (widths.has(el)) return widths.get(el);
+  const w = el.clientWidth;
+  if (typeof ResizeObserver !== 'function' || !w) return w; // hidden: no cache, read again next time
+  widths.set(el, w);
+  if (repaint) onResize.set(el, repaint);
+  observer ??= new ResizeObserver((entries) => {
+    for (const e of entries) {
+      const el = e.target;
+      const now = el.clientWidth;
+      if (!el.isConnected || !now) {
+        // removed (a view switched away: its heap buffers may be freed) or hidden: forget it, and
+        // read the width afresh when it is drawn again
+        widths.delete(el);
+        onResize.delete(el);
+        observer.unobserve(el);
+        continue;
+      }
+      if (now === widths.get(el)) continue;
+      widths.set(el, now);
+      try {
+        onResize.get(el)?.();
+      } catch {
+        // a figure whose data is gone draws again on the next render
+      }
+    }
+  });
+  observer.observe(el);
+  return w;
+}
+
 /** Nice tick values covering [a, b] with about n steps. */
 export function ticks(a, b, n) {
   const span = b - a;
@@ -135,7 +173,7 @@ export function createMatrixPanel(parent, { title = '', rowLabel = 'row', colLab
   };
 
   function layout() {
-    const W = Math.max(60, Math.round(mat.clientWidth || parent.clientWidth || 600));
+    const W = Math.max(60, Math.round(widthOf(mat, () => last && paint()) || parent.clientWidth || 600));
     const { rows, cols } = last;
     const names = panel.rowNames;
     const g = canvas.getContext('2d');
@@ -503,7 +541,7 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
 
   function paint(cv, dpr) {
     const theme = readTheme(fig);
-    const W = Math.max(260, Math.round(cv.clientWidth || parent.clientWidth || 640));
+    const W = Math.max(260, Math.round((cv === canvas ? widthOf(cv, () => last && paint(canvas, dprOf())) : cv.clientWidth) || parent.clientWidth || 640));
     const H = height;
     // Resize (which reallocates the backing store) only when the size changes.
     if (cv.width !== Math.round(W * dpr)) cv.width = Math.round(W * dpr);
@@ -552,7 +590,7 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
     const yt = opts.yLog ? ticks(Math.ceil(ymin), Math.floor(ymax), 6).filter(Number.isInteger) : ticks(ymin, ymax, 5);
     const yfmt = opts.yLog ? (t) => (t >= 4 || t <= -3 ? `1e${t}` : fmt(10 ** t)) : fmt;
     const xt = ticks(xmin, xmax, Math.max(3, Math.min(8, Math.floor((W - pad.l) / 70)))).filter((t) => !opts.integerX || Number.isInteger(t));
-    geo = { W, X, Y, xmin, xmax, pad, yt, xt, yfmt };
+    geo = { W, H, X, Y, xmin, xmax, ymin, ymax, pad, yt, xt, yfmt };
     const axes = { yticks: yt.map(yfmt).join('|'), xticks: xt.map(fmt).join('|'), xname: opts.xLabel ?? '', yname: opts.yLabel ?? '' };
     for (const [k, v] of Object.entries(axes)) if (canvas.dataset[k] !== v) canvas.dataset[k] = v;
     g.fillStyle = theme.paper;
@@ -591,34 +629,8 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
       g.beginPath();
       const n = s.y.length;
       const plotW = W - pad.l - pad.r;
-      if (n > plotW && !s.dash) {
-        // More points than pixels: one filled bar per pixel column spanning every value the curve
-        // takes there (and the joint from the previous column), the same picture as the full
-        // path; filling bars costs far less to rasterise than stroking thousands of zig-zags.
-        g.fillStyle = g.strokeStyle;
-        let col = NaN, lo = 0, hi = 0, prev = NaN;
-        const flush = () => {
-          if (col !== col) return;
-          const a = prev === prev ? Math.min(lo, prev) : lo, b = prev === prev ? Math.max(hi, prev) : hi;
-          const y0 = Y(b), y1 = Y(a);
-          g.fillRect(col, y0 - 0.8, 1.6, y1 - y0 + 1.6);
-        };
-        let lastY = NaN;
-        for (let i = 0; i < n; i++) {
-          const y = yOf(s.y[i]);
-          if (!Number.isFinite(y)) { flush(); col = NaN; prev = NaN; lastY = NaN; continue; }
-          const c = Math.floor(X(xOf(s, i)));
-          if (c !== col) {
-            flush();
-            prev = lastY;
-            col = c; lo = hi = y;
-          } else {
-            if (y < lo) lo = y;
-            if (y > hi) hi = y;
-          }
-          lastY = y;
-        }
-        flush();
+      if (n * 3 > plotW && !s.dash) {
+        denseSeries(g, s, k, theme, n, pad, W, H, X, Y);
       } else {
         let pen = false;
         for (let i = 0; i < n; i++) {
@@ -648,6 +660,55 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
     }
   }
 
+  /**
+   * A series whose points are closer than 3 px, rasterised here in device pixels: per pixel column
+   * the span of y the polyline covers there (each segment clipped to the column), widened by half
+   * the 1.6 px line width, with fractional coverage at both ends; written into an ImageData and
+   * drawn with one drawImage. The same picture as the stroked path; stroking hundreds of steep
+   * zig-zags (or filling thousands of rects) costs Skia tens of milliseconds per frame, this ~1 ms.
+   */
+  function denseSeries(g, s, k, theme, n, pad, W, H, X, Y) {
+    const t = g.getTransform ? g.getTransform() : { a: 1, d: 1, e: 0, f: 0 };
+    const sx = t.a || 1, sy = t.d || 1;
+    const x0 = Math.floor(pad.l * sx), x1 = Math.ceil((W - pad.r) * sx);
+    const y0 = Math.floor((pad.t - 1) * sy), y1 = Math.ceil((H - pad.b + 1) * sy);
+    const nc = x1 - x0, nr = y1 - y0;
+    if (nc <= 0 || nr <= 0) return;
+    const lo = new Float32Array(nc).fill(Infinity), hi = new Float32Array(nc).fill(-Infinity);
+    const mark = (c, a, b) => {
+      const j = c - x0;
+      if (j < 0 || j >= nc) return;
+      if (a < lo[j]) lo[j] = a;
+      if (b > hi[j]) hi[j] = b;
+    };
+    let px = NaN, py = NaN;
+    for (let i = 0; i < n; i++) {
+      const y = yOf(s.y[i]);
+      if (!Number.isFinite(y)) { px = NaN; continue; }
+      const x = X(xOf(s, i)) * sx, yy = Y(y) * sy;
+      if (px !== px) mark(Math.floor(x), yy, yy);
+      else if (x === px) mark(Math.floor(x), Math.min(py, yy), Math.max(py, yy));
+      else {
+        const a = Math.min(px, x), b = Math.max(px, x), slope = (yy - py) / (x - px);
+        for (let c = Math.floor(a), cb = Math.floor(b); c <= cb; c++) {
+          const ya = py + (Math.max(c, a) - px) * slope, yb = py + (Math.min(c + 1, b) - px) * slope;
+          mark(c, Math.min(ya, yb), Math.max(ya, yb));
+        }
+      }
+      px = x; py = yy;
+    }
+    // Whole device pixels: pixel-aligned rects are Skia's cheapest draw (no anti-aliasing pass).
+    g.save();
+    g.setTransform(1, 0, 0, 1, t.e ?? 0, t.f ?? 0);
+    g.fillStyle = colourOf(s, k, theme);
+    const half = 0.8 * sy;
+    for (let j = 0; j < nc; j++) {
+      if (!(hi[j] >= lo[j])) continue;
+      const top = Math.round(lo[j] - half), bot = Math.max(top + 1, Math.round(hi[j] + half));
+      g.fillRect(x0 + j, top, 1, bot - top);
+    }
+    g.restore();
+  }
   /** Value of series s nearest to x. */
   function at(s, x) {
     const n = s.y.length;
@@ -665,7 +726,7 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
     const i = Math.abs(s.x[lo] - x) <= Math.abs(s.x[hi] - x) ? lo : hi;
     return [s.x[i], s.y[i]];
   }
-  function showAt(x) {
+  function showAt(x, yAt = null) {
     if (!last || !geo) return;
     hover = Math.max(geo.xmin, Math.min(geo.xmax, x));
     const g = canvas.getContext('2d');
@@ -676,14 +737,27 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
       return `${s.label}: ${fmt(y)}${s.x || last.dx !== 1 ? ` (at ${fmt(xx)})` : ''}`;
     });
     readout.textContent = `${last.opts.xLabel || 'x'} ${fmt(hover)} · ${parts.join(' · ')}`;
+    // A formula panel follows the cursor: the x under it, the nearest sample of each series, and
+    // (pointer only) the y under it in data units, so a view can pick the curve pointed at.
+    plot.onCursor?.(hover, last.series.map((s) => at(s, hover)), yAt);
   }
+  /** The y value (data units) at a canvas-relative pixel row. */
+  const yData = (py) => {
+    const f = 1 - (py - geo.pad.t) / (height - geo.pad.t - geo.pad.b);
+    const y = geo.ymin + f * (geo.ymax - geo.ymin);
+    return last.opts.yLog ? 10 ** y : y;
+  };
   plot.readAt = showAt;
+  /** Whether a cursor (pointer or keyboard) is on the plot: a formula panel follows it then. */
+  plot.hovered = () => hover !== null;
+  /** [x, y] of the sample of series s nearest to x. */
+  plot.sampleAt = (s, x) => at(s, x);
   canvas.addEventListener('pointermove', (e) => {
     if (!geo) return;
     const b = canvas.getBoundingClientRect();
     const px = e.clientX - b.left;
     const x = geo.xmin + ((px - geo.pad.l) / (geo.W - geo.pad.l - geo.pad.r)) * (geo.xmax - geo.xmin);
-    showAt(x);
+    showAt(x, yData(e.clientY - b.top));
   });
   canvas.addEventListener('keydown', (e) => {
     if (!geo) return;

@@ -35,7 +35,9 @@ export function cellFormula(pe, st, method, r, c, m) {
       const i = split ? c % half : c >> 1;
       const isSin = split ? c < half : c % 2 === 0;
       const w = pe.sinusoidalFrequencies({ dim: d, base: st.base })[i];
-      const value = m.values[r * d + c];
+      // the one-row call itself (equal to the table's cell; it also serves a point of a curve at a
+      // fractional position, and never reads a heap view that memory growth may have detached)
+      const value = pe.sinusoidal({ length: 1, dim: d, base: st.base, layout: st.layout, offset: r })[c];
       const call = `pe.sinusoidal(${src({ length: 1, dim: d, base: st.base, layout: st.layout, offset: r })})[${c}]`;
       const html = [
         line(`${v('PE')}(${v('p')}, ${split ? `${v('i')}` : `2${v('i')}`}) = sin(${v('p')} · ${v('ω', 'i')}),`,
@@ -58,7 +60,10 @@ export function cellFormula(pe, st, method, r, c, m) {
       const cache = pe.ropeCache({ length: 1, offset: r, ...ro });
       const cos = cache.cos[i], sin = cache.sin[i];
       const a = interleaved ? 2 * i : i, b = interleaved ? 2 * i + 1 : i + half;
-      const call = `pe.ropeCache(${src({ length: 1, offset: r, ...ro })}).cos[${i}]`;
+      // Compare draws RoPE as sin θ | cos θ per dimension (m.quantity 'sincos'): the sin slot of a
+      // pair is its first dimension, as in a sinusoidal table of the same layout.
+      const sinSlot = m?.quantity === 'sincos' && c === a;
+      const call = `pe.ropeCache(${src({ length: 1, offset: r, ...ro })}).${sinSlot ? 'sin' : 'cos'}[${i}]`;
       const theta = r * w;
       const scaled = st.scaling !== 'none';
       const html = [
@@ -67,12 +72,16 @@ export function cellFormula(pe, st, method, r, c, m) {
         line(`dim ${n(c)} → pair ${v('i')} = ${n(i)} rotates dims (${n(a)}, ${n(b)}) (${st.rope} layout), ${v('d')} = ${n(d)}, base = ${n(st.base)}`),
         line(`${v('ω', i)} = ${n(w.toPrecision(8))}${scaled ? ` <small>(after ${esc(st.scaling)} ×${st.factor})</small>` : ''}`),
         line(`θ = ${n(r)} × ${n(w.toPrecision(8))} = ${n(theta.toPrecision(8))} rad ≡ ${n((theta % TAU).toPrecision(6))} (mod 2π)`),
-        line(`cos θ = <b class="exact">${f32(cos)}</b>, sin θ = <b>${f32(sin)}</b> <small>(float32${attentionScale !== 1 ? `, × attention scale ${attentionScale.toFixed(4)}` : ''})</small>`),
+        line(sinSlot
+          ? `sin θ = <b class="exact">${f32(sin)}</b>, cos θ = <b>${f32(cos)}</b> <small>(float32${attentionScale !== 1 ? `, × attention scale ${attentionScale.toFixed(4)}` : ''})</small>`
+          : `cos θ = <b class="exact">${f32(cos)}</b>, sin θ = <b>${f32(sin)}</b> <small>(float32${attentionScale !== 1 ? `, × attention scale ${attentionScale.toFixed(4)}` : ''})</small>`),
       ].join('');
-      return { html, value: cos, call };
+      return { html, value: sinSlot ? sin : cos, call };
     }
     case 'learned': {
-      const value = m.values[r * d + c];
+      // the drawn table (a heap view that memory growth may have detached: then the call itself)
+      let value = m?.values?.[r * d + c];
+      if (value === undefined) value = pe.learnedInit({ length: r + 1, dim: d, seed: 0 })[r * d + c];
       const call = `pe.learnedInit(${src({ length: r + 1, dim: d, seed: 0 })})[${r * d + c}]`;
       const html = [
         line(`${v('x')}′<sub>${v('p')}</sub> = ${v('x', v('p'))} + ${v('E')}[${v('p')}], ${v('E')}[${v('p')}, ${v('c')}] ~ 𝒩(0, 0.02²) before training`),
@@ -132,12 +141,15 @@ export function createFormula(parent, { title = 'Formula, filled in' } = {}) {
   parent.append(el);
   return {
     el,
-    set({ html, value, call }, hint = '') {
+    set({ html, value, call }, hint = '', where = null) {
       el.querySelector('.fbody').innerHTML = html + (hint ? `<p class="fhint">${esc(hint)}</p>` : '');
       el.querySelector('code').textContent = call ? `${call}  // → ${typeof value === 'number' && Number.isInteger(value) ? value : f32(value)}` : '';
       el.querySelector('.fcall').hidden = !call;
       el.dataset.value = String(value);
       el.dataset.call = call ?? '';
+      // which point of the figure this is (a curve's index and x), for tests and readers
+      if (where) el.dataset.where = JSON.stringify(where);
+      else delete el.dataset.where;
     },
     clear(msg = '') {
       el.querySelector('.fbody').innerHTML = msg ? `<p class="fhint">${esc(msg)}</p>` : '';
@@ -148,3 +160,91 @@ export function createFormula(parent, { title = 'Formula, filled in' } = {}) {
   };
 }
 export { fmt };
+
+/**
+ * Waves: the formula for curve k at x (the sample nearest the cursor), through cellFormula with
+ * the matrix cell that curve point is: (position, column) for tables, (query, key) of a small
+ * matrix holding that relative position for biases and indices. `pool` supplies the learned table.
+ */
+export function curveFormula(pe, st, method, k, x, { pool, spread } = {}) {
+  const d = st.dim;
+  switch (method) {
+    case 'sinusoidal': {
+      const i = spread(d / 2)[k];
+      const c = st.layout === 'split' ? i : 2 * i;
+      return cellFormula(pe, st, 'sinusoidal', x, c, null);
+    }
+    case 'rope': {
+      const half = d / 2;
+      const i = spread(half)[k];
+      // pair i sits in dim i of the half layout; cellFormula maps the dim back to the pair
+      return cellFormula(pe, { ...st, rope: 'half' }, 'rope', x, i, null);
+    }
+    case 'learned': {
+      const c = spread(d)[k];
+      const p = Math.round(x);
+      return cellFormula(pe, st, 'learned', p, c, { values: pool.learned(p + 1, d) });
+    }
+    case 'alibi': {
+      // query n−1 of an n × n causal matrix against key j = n−1 + x; curve k is head k
+      const rel = Math.round(x), n = 1 - Math.min(0, rel);
+      const all = pe.alibiBias({ heads: st.heads, queries: n, causal: true });
+      return cellFormula(pe, { ...st, head: k }, 'alibi', n - 1, n - 1 + rel, { values: all.subarray(k * n * n, (k + 1) * n * n), rows: n });
+    }
+    case 't5':
+    case 'shaw': {
+      // the smallest square matrix holding relative position x: query 0 / key x, or query |x| / key 0
+      const rel = Math.round(x), n = Math.abs(rel) + 1;
+      const r = rel < 0 ? -rel : 0, c = rel < 0 ? 0 : rel;
+      if (method === 'shaw') return cellFormula(pe, st, 'shaw', r, c, { values: pe.shawIndices({ queries: n, keys: n, maxRelative: st.shawk }), rows: n });
+      const s2 = { ...st, t5dir: k === 1 ? 'causal' : 'bidirectional' };
+      return cellFormula(pe, s2, 't5', r, c, { values: pe.t5Buckets({ queries: n, keys: n, ...t5Opts(t5Config(s2)) }), rows: n });
+    }
+  }
+  return { html: '', value: NaN, call: '' };
+}
+
+/** RoPE scaling, pair i: ω before and after the scaling, the wavelength 2π/ω against the original
+ * context, and the float32 frequency a framework stores. `opts` are pe.ropeFrequencies options. */
+export function pairFormula(pe, opts, i, original) {
+  const before = pe.ropeFrequencies({ dim: opts.dim, base: opts.base });
+  const after = pe.ropeFrequencies(opts);
+  const w0 = before.invFreq64[i], w1 = after.invFreq64[i];
+  const value = after.invFreq[i];
+  const sc = opts.scaling;
+  const call = `pe.ropeFrequencies(${src(opts)}).invFreq[${i}]`;
+  const turns = (w) => (TAU / w).toPrecision(6);
+  const html = [
+    line(`${v('ω', 'i')} = 1 / ${v('base', undefined, `2${v('i')}/${v('d')}`)}, wavelength λ<sub><var>i</var></sub> = 2π / ${v('ω', 'i')} tokens per turn${sc ? `; ${esc(sc.type)} divides ${v('ω', 'i')} by up to ×${n(sc.factor)}` : ''}`),
+    line(`pair ${v('i')} = ${n(i)} of ${n(opts.dim / 2)}, ${v('d')} = ${n(opts.dim)}, base = ${n(opts.base)}`),
+    line(`before: ${v('ω', i)} = 1 / ${n(opts.base)}<sup>${2 * i}/${opts.dim}</sup> = ${n(w0.toPrecision(8))}, λ = ${n(turns(w0))}`),
+    sc ? line(`after ${esc(sc.type)}: ${v('ω', i)} = ${n(w1.toPrecision(8))} (÷ ${n((w0 / w1).toPrecision(6))}), λ = ${n(turns(w1))}`) : '',
+    line(`unscaled λ ${TAU / w0 > original ? '&gt;' : '≤'} original context ${n(original)}: ${TAU / w0 > original ? 'this pair never completed a turn in training' : 'this pair turned fully in training'}`),
+    line(`${v('ω', i)} stored as float32 = <b class="exact">${f32(value)}</b>`),
+  ].join('');
+  return { html, value, call };
+}
+
+/** Rotation, pair i: query at m and key at n turned by m·ωᵢ and n·ωᵢ; the score sees (n − m)·ωᵢ. */
+export function rotationFormula(pe, st, i) {
+  const ro = ropeOptions(st);
+  const m = st.pos, nn = st.kpos;
+  const w = pe.ropeFrequencies(ro).invFreq64[i];
+  const cq = pe.ropeCache({ length: 1, offset: m, ...ro });
+  const ck = pe.ropeCache({ length: 1, offset: nn, ...ro });
+  const rel = nn - m;
+  const cr = pe.ropeCache({ length: 1, offset: Math.abs(rel), ...ro }); // cos is even: cos(−x) = cos x
+  const value = cq.cos[i];
+  const call = `pe.ropeCache(${src({ length: 1, offset: m, ...ro })}).cos[${i}]`;
+  const mod = (a) => (((a % TAU) + TAU) % TAU).toPrecision(6);
+  const scale = cq.attentionScale ?? 1;
+  const html = [
+    line(`${v('q')}′ = ${v('R')}(${v('m')}·${v('ω', 'i')}) ${v('q')}, ${v('k')}′ = ${v('R')}(${v('n')}·${v('ω', 'i')}) ${v('k')} ⇒ ${v('q')}′·${v('k')}′ = ${v('q')} · ${v('R')}((${v('n')} − ${v('m')})·${v('ω', 'i')}) ${v('k')}`),
+    line(`pair ${v('i')} = ${n(i)}: ${v('ω', i)} = ${n(w.toPrecision(8))}${st.scaling !== 'none' ? ` <small>(after ${esc(st.scaling)} ×${st.factor})</small>` : ''}`),
+    line(`${v('m')}·${v('ω', i)} = ${n(m)} × ${n(w.toPrecision(8))} = ${n((m * w).toPrecision(8))} ≡ ${n(mod(m * w))} rad`),
+    line(`${v('n')}·${v('ω', i)} = ${n(nn)} × ${n(w.toPrecision(8))} = ${n((nn * w).toPrecision(8))} ≡ ${n(mod(nn * w))} rad`),
+    line(`(${v('n')} − ${v('m')})·${v('ω', i)} = ${n(rel)} × ${n(w.toPrecision(8))} ≡ ${n(mod(rel * w))} rad, cos = ${n(f32(cr.cos[i]))}`),
+    line(`cos ${v('m')}·${v('ω', i)} = <b class="exact">${f32(value)}</b>, sin = <b>${f32(cq.sin[i])}</b> <small>(float32${scale !== 1 ? `, × attention scale ${scale.toFixed(4)}` : ''})</small>`),
+  ].join('');
+  return { html, value, call };
+}

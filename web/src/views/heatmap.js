@@ -6,7 +6,7 @@ import { createFormula, cellFormula } from '../formula.js';
 import { encodingMatrix } from '../methods.js';
 import { paletteFor } from '../palette.js';
 import { METHODS } from '../state.js';
-import { matrixExport, shell } from './common.js';
+import { describeMatrix, matrixExport, shell } from './common.js';
 
 const label = (m) => METHODS.find(([k]) => k === m)?.[1] ?? m;
 
@@ -62,6 +62,7 @@ export function setupHeatmap(el, ctx) {
       }, label(st.method));
     },
     exportData: () => matrixExport(panel, 'heatmap'),
+    describe: () => describeMatrix(panel, 'heatmap'),
     figure: (o) => panel.figure(o),
     canvas: () => panel.canvas,
   };
@@ -71,9 +72,28 @@ const ABSOLUTE = new Set(['sinusoidal', 'rope', 'learned']);
 
 export function setupCompare(el, ctx) {
   const v = shell(el, 'Compare', 'Two methods under the same controls, side by side (choose the second with “compare with”). Where both are tables of vectors, both are drawn as the same quantity on the same scale: RoPE as the sin θ and cos θ of each pair, which is exactly what a sinusoidal table holds.');
-  v.body.classList.add('pair');
-  const a = createMatrixPanel(v.body);
-  const b = createMatrixPanel(v.body);
+  v.body.classList.add('with-formula');
+  const pairEl = document.createElement('div');
+  pairEl.className = 'pair figs';
+  v.body.append(pairEl);
+  const a = createMatrixPanel(pairEl);
+  const b = createMatrixPanel(pairEl);
+  const formula = createFormula(v.body);
+  // One formula panel for both sides: it follows the side the cursor was last on.
+  const drawn = [null, null];
+  let active = 0;
+  const fill = (k, r, c) => {
+    const cur = drawn[k];
+    active = k;
+    if (!cur?.m) return formula.clear('Point at a cell of either side (or focus it and use the arrow keys).');
+    try {
+      formula.set(cellFormula(ctx.pe, cur.st, cur.method, r, c, cur.m), `${k ? 'Right' : 'Left'}: ${label(cur.method)}.`);
+    } catch (e) {
+      formula.clear(e.message);
+    }
+  };
+  a.onCursor = (r, c) => fill(0, r, c);
+  b.onCursor = (r, c) => fill(1, r, c);
   const note = document.createElement('p');
   note.className = 'status compare-note';
   v.section.append(note);
@@ -82,9 +102,14 @@ export function setupCompare(el, ctx) {
       v.clear();
       const same = ABSOLUTE.has(st.method) && ABSOLUTE.has(st.vs);
       const extra = same ? { quantity: 'sincos' } : {};
-      v.guard(() => drawMethod(ctx, a, st, st.method, extra), label(st.method));
-      // Both panels may share pool buffers: under one state a method always draws the same picture.
-      v.guard(() => drawMethod(ctx, b, st, st.vs, extra), label(st.vs));
+      [[a, st.method], [b, st.vs]].forEach(([p, method], k) => {
+        drawn[k] = { m: null, st: { ...st }, method };
+        // Both panels may share pool buffers: under one state a method always draws the same picture.
+        const m = v.guard(() => drawMethod(ctx, p, st, method, extra), label(method));
+        drawn[k].m = m ? { ...m, quantity: extra.quantity } : null;
+      });
+      const at = (active ? b : a).cursor();
+      fill(active, at.r, at.c);
       note.textContent = same
         ? 'Same quantity on both sides: value of each (position, dimension), colour scale −1 … 1 (RoPE’s scale grows by its attention factor under YaRN, noted under the panel).'
         : ABSOLUTE.has(st.method) !== ABSOLUTE.has(st.vs)
@@ -92,6 +117,7 @@ export function setupCompare(el, ctx) {
           : 'Both are per (query, key) pair; each has its own colour bar and units.';
     },
     exportData: () => ({ kind: 'group', parts: [matrixExport(a, 'left'), matrixExport(b, 'right')] }),
+    describe: () => `${describeMatrix(a, 'left') ?? ''} ${describeMatrix(b, 'right') ?? ''}`.trim(),
     figure: (o) => stackFigures([a.figure(o), b.figure(o)], o),
     canvas: () => a.canvas,
   };

@@ -6,7 +6,7 @@ import { createFormula, cellFormula } from '../formula.js';
 import { need } from '../methods.js';
 import { ropeOptions } from '../state.js';
 import { drawMethod } from './heatmap.js';
-import { matrixExport, plotExport, shell } from './common.js';
+import { describeMatrix, matrixExport, plotExport, shell } from './common.js';
 
 export function setupLearned(el, ctx) {
   const v = shell(el, 'Learned table',
@@ -61,12 +61,33 @@ export function setupLearned(el, ctx) {
 export function setupExtrapolation(el, ctx) {
   const v = shell(el, 'Extrapolation',
     'Each method past its training length (red line). Sinusoids and RoPE keep turning; learned rows simply do not exist; ALiBi’s penalty keeps growing linearly. Raise “length” above “train length” and try a RoPE scaling.');
+  v.body.classList.add('with-formula');
+  const figs = document.createElement('div');
+  figs.className = 'figs';
+  v.body.append(figs);
   const grid = document.createElement('div');
   grid.className = 'grid';
-  v.body.append(grid);
+  figs.append(grid);
   const methods = ['sinusoidal', 'rope', 'learned', 'alibi'];
   const panels = methods.map(() => createMatrixPanel(grid, { small: true }));
-  const plot = createPlot(v.body, { height: 220 });
+  const plot = createPlot(figs, { height: 220 });
+  const formula = createFormula(figs.parentElement);
+  // One formula panel for the four matrices: it follows the one the cursor was last on.
+  const drawn = methods.map(() => null); // { m, st, method } per panel
+  let active = 0;
+  const fill = (k, r, c) => {
+    const cur = drawn[k];
+    if (!cur) return formula.clear('Point at a cell of any matrix (or focus one and use the arrow keys).');
+    active = k;
+    try {
+      const past = cur.method === 'learned' && r >= cur.st.train;
+      if (past) return formula.clear(`Row ${r} is past the training length ${cur.st.train}: a learned table has no such row (a model would index out of range).`);
+      formula.set(cellFormula(ctx.pe, cur.st, cur.method, r, c, cur.m));
+    } catch (e) {
+      formula.clear(e.message);
+    }
+  };
+  panels.forEach((p, k) => (p.onCursor = (r, c) => fill(k, r, c)));
   return {
     update(st) {
       v.clear();
@@ -74,35 +95,44 @@ export function setupExtrapolation(el, ctx) {
       const L = Math.min(Math.max(st.length, T + 1), 1024);
       methods.forEach((m, k) =>
         v.guard(() => {
+          drawn[k] = null;
           if (m === 'learned') {
             need(ctx.pe, 'learnedInit');
             const t = ctx.pool.learned(L, st.dim);
             panels[k].setTitle(`Learned: rows ≥ ${T} undefined`);
             panels[k].rowAxis = 'position p';
             panels[k].colAxis = 'dimension';
+            drawn[k] = { m: { get values() { return ctx.pool.learned(L, st.dim); }, rows: L }, st: { ...st }, method: m };
             panels[k].draw(t, L, st.dim, { lo: -0.06, hi: 0.06, palette: paletteFor('signed', st.palette), maskFromRow: T, marker: T, note: 'grey = no row' });
           } else {
             const names = { sinusoidal: 'Sinusoidal', rope: `RoPE angles${st.scaling === 'none' ? '' : ` (${st.scaling} ×${st.factor})`}`, alibi: `ALiBi, head ${Math.min(st.head, st.heads - 1) + 1}` };
-            drawMethod(ctx, panels[k], st, m, { length: L, marker: T, markerLabel: `train ${T}` }, () => names[m]);
+            drawn[k] = { m: null, st: { ...st }, method: m };
+            drawn[k].m = drawMethod(ctx, panels[k], st, m, { length: L, marker: T, markerLabel: `train ${T}` }, () => names[m]);
           }
         }, m),
       );
       v.guard(() => {
         need(ctx.pe, 'ropeCache');
         // The slowest pair is where extrapolation bites: past T it reaches angles never seen in training.
-        const plain = ctx.pe.ropeCache({ length: L, dim: st.dim, base: st.base });
-        const scaled = ctx.pe.ropeCache({ length: L, ...ropeOptions(st) });
-        const half = plain.cos.length / L;
+        // Both caches are written into reusable heap buffers (no copy out); one column is read.
+        const ro = ropeOptions(st);
+        const half = (ro.rotaryDim ?? st.dim) / 2;
+        const cb = ctx.pool.f32('extCos', L * st.dim / 2), sb = ctx.pool.f32('extSin', L * st.dim / 2);
         const i = Math.max(0, Math.floor(half / 2));
-        const col = (c) => Float32Array.from({ length: L }, (_, r) => c[r * half + i]);
-        const series = [{ y: col(plain.cos), label: `cos θ${i}, no scaling` }];
-        if (st.scaling !== 'none') series.push({ y: col(scaled.cos), label: `cos θ${i}, ${st.scaling} ×${st.factor}`, dash: true });
+        const col = (c, h) => Float32Array.from({ length: L }, (_, r) => c[r * h + i]);
+        ctx.pe.ropeCache({ length: L, dim: st.dim, base: st.base, cos: cb, sin: sb });
+        const series = [{ y: col(cb.array, st.dim / 2), label: `cos θ${i}, no scaling` }];
+        const scaled = st.scaling !== 'none' ? ctx.pe.ropeCache({ length: L, ...ro, cos: cb, sin: sb }) : {};
+        if (st.scaling !== 'none') series.push({ y: col(cb.array, half), label: `cos θ${i}, ${st.scaling} ×${st.factor}`, dash: true });
         plot.setTitle(`RoPE pair ${i} across the train length`);
         plot.draw(series, { xLabel: 'position p (tokens)', yLabel: 'cos θ', markers: [{ x: T, label: `train length ${T}` }] });
         plot.setNote(scaled.attentionScale && scaled.attentionScale !== 1 ? `The dashed curve includes the ${st.scaling} attention scale ${scaled.attentionScale.toFixed(4)} folded into cos.` : '');
       }, 'RoPE scaling');
+      const at = panels[active].cursor();
+      fill(active, at.r, at.c);
     },
     exportData: () => ({ kind: 'group', parts: [...panels.map((p, k) => matrixExport(p, methods[k])), plotExport(plot, 'rope')].filter(Boolean) }),
+    describe: () => panels.map((p, k) => describeMatrix(p, methods[k]) ?? '').join(' '),
     figure: (o) => stackFigures([...panels.map((p) => p.figure(o)), plot.figure(o)], o),
     canvas: () => panels[0].canvas,
   };

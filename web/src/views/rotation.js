@@ -8,6 +8,7 @@ import { ropeOptions } from '../state.js';
 import { readTheme } from '../theme.js';
 import { spread } from './waves.js';
 import { shell } from './common.js';
+import { createFormula, rotationFormula } from '../formula.js';
 
 const SHIFT = 1000;
 const MAXPOS = 100000;
@@ -27,10 +28,40 @@ export function setupRotation(el, ctx) {
       <button type="button" class="ndec" aria-label="n minus 1">−1</button><button type="button" class="ninc" aria-label="n plus 1">+1</button></div>
     <div class="row"><button type="button" class="play">Play</button>
       <label>speed <input type="range" class="speed" min="0.25" max="32" step="0.25"></label><output class="speedv"></output></div>
-    <canvas class="circles" role="img" aria-label="rotation circles"></canvas><p class="figure-note scale-note"></p>
+    <div class="with-formula formula-below"><div class="figs"><canvas class="circles" role="img" tabindex="0" aria-label="rotation circles"></canvas><p class="figure-note scale-note"></p></div></div>
     <p class="check" data-proof="rope-relative"></p>`;
   const $ = (s) => v.body.querySelector(s);
   const canvas = $('canvas');
+  const formula = createFormula($('.with-formula'));
+  let layout = null; // { pairs, perRow, W, cellH } of the last drawing: which circle is where
+  let sel = 0; // the circle the formula follows (pointer, or ←/→ on the focused picture)
+  const fill = () => {
+    if (!st || !layout) return formula.clear();
+    sel = Math.max(0, Math.min(layout.pairs.length - 1, sel));
+    try {
+      formula.set(rotationFormula(ctx.pe, st, layout.pairs[sel]), 'Point at a circle (or focus the picture and use ←/→) to pick a pair.');
+    } catch (e) {
+      formula.clear(e.message);
+    }
+  };
+  canvas.addEventListener('pointermove', (e) => {
+    if (!layout) return;
+    const b = canvas.getBoundingClientRect();
+    const col = Math.floor((e.clientX - b.left) / (layout.W / layout.perRow));
+    const row = Math.floor((e.clientY - b.top) / layout.cellH);
+    const k = row * layout.perRow + Math.max(0, Math.min(layout.perRow - 1, col));
+    if (k !== sel && k >= 0 && k < layout.pairs.length) {
+      sel = k;
+      fill();
+    }
+  });
+  canvas.addEventListener('keydown', (e) => {
+    const d = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
+    if (!d || !layout) return;
+    e.preventDefault();
+    sel = Math.max(0, Math.min(layout.pairs.length - 1, sel + d));
+    fill();
+  });
   const check = $('.check');
   const scaleNote = $('.scale-note');
   const play = $('.play');
@@ -121,6 +152,7 @@ export function setupRotation(el, ctx) {
     g.font = '12px system-ui, sans-serif';
     g.textAlign = 'center';
     const qc = theme.series[0], kc = theme.series[1];
+    layout = { pairs, perRow, W, cellH };
     exported = { kind: 'series', name: 'rotation', xLabel: 'pair', series: [{ label: 'θ(m) rad', x: pairs, y: [] }, { label: 'θ(n) rad', x: pairs, y: [] }, { label: 'θ(n) − θ(m) rad', x: pairs, y: [] }] };
     pairs.forEach((i, k) => {
       const cx = (W / perRow) * ((k % perRow) + 0.5);
@@ -180,7 +212,13 @@ export function setupRotation(el, ctx) {
       st = s;
       v.clear();
       controls();
+      layout = null;
       v.guard(draw, 'circles');
+      // while playing, the formula keeps up at most with whole positions (not every frame)
+      if (!raf || frac === 0 || formula.el.dataset.m !== `${st.pos},${st.kpos}`) {
+        fill();
+        formula.el.dataset.m = `${st.pos},${st.kpos}`;
+      }
       if (!raf || frac === 0) v.guard(relativeCheck, 'relative check');
     },
     exportData: () => exported,

@@ -5,6 +5,7 @@ import { createPlot, fmt, stackFigures } from '../draw.js';
 import { MODEL_PRESETS, need } from '../methods.js';
 import { ropeOptions } from '../state.js';
 import { shell } from './common.js';
+import { createFormula, pairFormula } from '../formula.js';
 
 const TAU = 2 * Math.PI;
 
@@ -20,7 +21,7 @@ export function activePreset(st) {
 export function setupScaling(el, ctx) {
   const v = shell(el, 'RoPE scaling: how real models stretch their context',
     'A pair whose wavelength is longer than the training context never completed a turn in training; past that context it meets angles it has never seen. Scalings slow those pairs down (and leave the fast ones alone). Pick a real model’s published settings, or set your own with the controls.');
-  v.body.innerHTML = `<div class="presets" role="group" aria-label="model presets"></div><p class="cite"></p><div class="scroll"><table class="numbers params"></table></div><div class="plots"></div>`;
+  v.body.innerHTML = `<div class="presets" role="group" aria-label="model presets"></div><p class="cite"></p><div class="scroll"><table class="numbers params"></table></div><div class="plots with-formula"><div class="figs"></div></div>`;
   const box = v.body.querySelector('.presets');
   for (const p of [{ id: '', label: 'Your controls' }, ...MODEL_PRESETS]) {
     const b = document.createElement('button');
@@ -39,8 +40,22 @@ export function setupScaling(el, ctx) {
   const cite = v.body.querySelector('.cite');
   const params = v.body.querySelector('.params');
   const plots = v.body.querySelector('.plots');
-  const waves = createPlot(plots, { height: 260 });
-  const ratio = createPlot(plots, { height: 220 });
+  const figs = plots.querySelector('.figs');
+  const waves = createPlot(figs, { height: 260 });
+  const ratio = createPlot(figs, { height: 220 });
+  const formula = createFormula(plots);
+  let cur = null; // { opts, original } drawn
+  const fill = (x) => {
+    if (!cur) return formula.clear();
+    const i = Math.max(0, Math.min(cur.opts.dim / 2 - 1, Math.round(x)));
+    try {
+      formula.set(pairFormula(ctx.pe, cur.opts, i, cur.original), 'Point at either plot (or focus it and use ←/→) to pick a pair.');
+    } catch (e) {
+      formula.clear(e.message);
+    }
+  };
+  let lastX = null;
+  waves.onCursor = ratio.onCursor = (x) => fill((lastX = x));
   let exported = null;
 
   function draw(st) {
@@ -51,6 +66,7 @@ export function setupScaling(el, ctx) {
     const opts = p ? { dim: p.dim, base: p.base, ...(p.scaling ? { scaling: p.scaling } : {}) } : ropeOptions(st);
     const original = p ? (p.scaling?.originalMaxPositions ?? p.original) : st.train;
     const target = p ? p.context : Math.round(st.train * (st.scaling === 'none' ? 1 : st.factor));
+    cur = { opts, original };
     const before = pe.ropeFrequencies({ dim: opts.dim, base: opts.base }).invFreq64;
     const { invFreq64: after, attentionScale } = pe.ropeFrequencies(opts);
     cite.textContent = p ? `Settings: ${p.source}.` : st.preset ? 'Edited from a preset: using the controls (train length stands in for the original context).' : 'Using the controls: train length stands in for the model’s original context.';
@@ -68,13 +84,21 @@ export function setupScaling(el, ctx) {
     ratio.setTitle('How much slower each pair turns: ω before / ω after');
     ratio.draw([{ y: Float64Array.from(before, (b, i) => b / after[i]), label: 'frequency divided by', colour: 2, dots: opts.dim <= 128 }],
       { xLabel: 'pair i (fast → slow)', yLabel: 'ω / ω scaled', integerX: true });
+    // before any pointer: the first pair whose wavelength passes the original context
+    if (lastX === null) {
+      const k = before.findIndex((w) => TAU / w > original);
+      fill(k >= 0 ? k : opts.dim / 4);
+    }
     exported = { kind: 'series', name: 'rope wavelengths', xLabel: 'pair', series: series.map((s) => ({ label: s.label, x: Array.from(s.y, (_, i) => i), y: Array.from(s.y) })) };
   }
 
   return {
     update(st) {
       v.clear();
+      cur = null;
       v.guard(() => draw(st), 'RoPE scaling');
+      if (!cur) formula.clear();
+      else if (lastX !== null) fill(lastX);
     },
     exportData: () => exported,
     figure: (o) => stackFigures([waves.figure(o), ratio.figure(o)], o),

@@ -6,6 +6,7 @@ import { need, t5Config, t5Opts } from '../methods.js';
 import { METHODS, ropeOptions } from '../state.js';
 import { paletteFor } from '../palette.js';
 import { shell } from './common.js';
+import { readTheme } from '../theme.js';
 
 const PRESETS = ['dog bites man', 'the cat sat on the mat', 'alice gave bob the red book', 'not bad, actually good'];
 
@@ -178,15 +179,28 @@ export function setupShuffle(el, ctx) {
     else list.children[i + dir]?.focus();
   });
 
-  /** Query/key weights per d_model, drawn once: at d_model 1024 they are three million normals. */
+  /** Query/key/value weights per d_model, drawn once into wasm heap buffers (ctx.pool): at
+   * d_model 1024 they are three million normals, and a heap buffer is read in place by every
+   * pe.selfAttention call instead of being copied in (3 × 4 MiB per call at d_model 1024). */
   let weightCache = null;
   function weightsFor(pe, D) {
-    if (weightCache?.D !== D) {
-      const w = (seed) => pe.learnedInit({ length: D, dim: D, std: 1 / Math.sqrt(D), seed });
-      weightCache = { D, w: { wq: w(11), wk: w(12), wv: w(13) } };
+    const live = weightCache && !weightCache.bufs.some((b) => b.freed);
+    if (weightCache?.D !== D || !live) {
+      const w = (seed) => {
+        const buf = ctx.pool.f32(`shuffleW${seed}`, D * D);
+        pe.learnedInit({ length: D, dim: D, std: 1 / Math.sqrt(D), seed, out: buf });
+        return buf;
+      };
+      const bufs = [w(11), w(12), w(13)];
+      weightCache = { D, bufs, w: { wq: bufs[0], wk: bufs[1], wv: bufs[2] } };
     }
     return weightCache.w;
   }
+  // The last run per side, keyed by everything that side reads: a state change it does not read
+  // (the base under ALiBi, say, or anything at all for the side without positions) reuses it.
+  const READS = { none: [], sinusoidal: ['base'], rope: ['base', 'rope', 'scaling', 'factor', 'train'], learned: [], alibi: [], t5: ['buckets', 'maxdist', 't5dir'], shaw: ['shawk'] };
+  const runs = [null, null];
+  let listShown = '';
 
   function compute() {
     const pe = ctx.pe;
@@ -218,17 +232,29 @@ export function setupShuffle(el, ctx) {
       const name = type === 'none' ? '' : METHODS.find(([k]) => k === type)[1];
       const label = type === 'none' ? 'No positions' : `With ${name}`;
       const detail = type === 'rope' ? ` (${ropeCaption(pe, st, D_MODEL / heads)})` : '';
-      title.textContent = `${label}${detail} · head ${hShown + 1} of ${heads}, d_model ${D_MODEL}`;
+      const heading = `${label}${detail} · head ${hShown + 1} of ${heads}, d_model ${D_MODEL}`;
+      if (title.textContent !== heading) title.textContent = heading;
       let a, b;
       try {
-        const enc = encodingFor(pe, st, type, n, heads, D_MODEL);
-        a = layer(X, enc);
-        b = layer(Xs, enc);
+        const key = JSON.stringify([type, words, perm, D_MODEL, heads, ...(READS[type] ?? Object.keys(st).sort()).map((k) => st[k])]);
+        if (runs[s]?.key !== key) {
+          runs[s] = null;
+          const enc = encodingFor(pe, st, type, n, heads, D_MODEL);
+          runs[s] = { key, a: layer(X, enc), b: layer(Xs, enc) };
+        }
+        ({ a, b } = runs[s]);
       } catch (e) {
         proof.innerHTML = '';
         plain.textContent = '';
         side.dataset.maxDiff = side.dataset.cosine = '';
         throw e;
+      }
+      // Nothing this side shows has changed (a control only the other side reads, say): keep its
+      // figures and text as they are instead of repainting four canvases with the same pixels.
+      const drawKey = `${runs[s].key}|${hShown}|${st.palette}|${readTheme(v.section).key}|${heading}`;
+      if (runs[s].drawn === drawKey && runs[s].exp) {
+        exported.sides.push(runs[s].exp);
+        return;
       }
       // Un-permute: row/column k of the shuffled run is token perm[k] of the original.
       let maxA = 0;
@@ -300,7 +326,9 @@ export function setupShuffle(el, ctx) {
         { y: pooled.subarray(0, D_MODEL), label: `original: ${words.join(' ')}`, colour: 0, dots: D_MODEL <= 64 },
         { y: pooled.subarray(D_MODEL), label: `shuffled: ${shuffledText}`, colour: 1, dash: true },
       ], { xLabel: 'dimension of the sentence vector', yLabel: 'value', integerX: true });
-      exported.sides.push({ encoding: type, maxAttentionDiff: maxA, maxOutputDiff: maxOut, pooledCosine: cosine, original: Array.from(a.weights), shuffled: Array.from(b.weights) });
+      runs[s].exp = { encoding: type, maxAttentionDiff: maxA, maxOutputDiff: maxOut, pooledCosine: cosine, original: Array.from(a.weights), shuffled: Array.from(b.weights) };
+      runs[s].drawn = drawKey;
+      exported.sides.push(runs[s].exp);
     });
   }
 
@@ -310,17 +338,22 @@ export function setupShuffle(el, ctx) {
       v.clear();
       // Inside <posenc-view> document.activeElement is the host: ask the shell (ctx.activeElement).
       const active = ctx.activeElement?.() ?? document.activeElement;
-      if (active !== input) input.value = st.sentence;
+      if (active !== input && input.value !== st.sentence) input.value = st.sentence;
       const words = tokensOf(st.sentence);
       const perm = orderOf(st, words.length);
       const focused = refocus ?? [...list.children].indexOf(active);
       refocus = null;
-      list.replaceChildren(...perm.map((k) => {
-        const li = document.createElement('li');
-        li.textContent = words[k];
-        li.tabIndex = 0;
-        return li;
-      }));
+      // The token list is rebuilt only when the shown order changes (or a moved token keeps focus).
+      const listKey = JSON.stringify(perm.map((k) => words[k]));
+      if (listKey !== listShown || focused >= 0) {
+        listShown = listKey;
+        list.replaceChildren(...perm.map((k) => {
+          const li = document.createElement('li');
+          li.textContent = words[k];
+          li.tabIndex = 0;
+          return li;
+        }));
+      }
       if (focused >= 0) list.children[focused]?.focus();
       v.guard(compute, 'attention');
     },

@@ -1,10 +1,11 @@
 // Waves: a few chosen dimensions over position (absolute methods), or the bias as a function of
 // distance (relative methods). Curves are sampled at fractional positions (the API takes them), so a
 // fast pair is drawn as the smooth wave it is, reaching ±1, instead of a zig-zag through integers.
-import { createPlot, stackFigures } from '../draw.js';
+import { createPlot, stackFigures, widthOf } from '../draw.js';
 import { MATRIX_CAP, alibiAll, need, t5Config, t5Opts } from '../methods.js';
 import { ropeOptions } from '../state.js';
 import { plotExport, shell } from './common.js';
+import { createFormula, curveFormula } from '../formula.js';
 
 /** Up to five distinct indices spread over 0..n-1, from fast to slow. */
 export function spread(n) {
@@ -31,16 +32,58 @@ function sampled(L, s, width, cols, fill) {
 
 export function setupWaves(el, ctx) {
   const v = shell(el, 'Waves', 'A few dimensions followed along position: each pair of a sinusoidal table or RoPE turns at its own speed, from one turn every 2π positions down to one every 2π·base. Point at a plot (or focus it and use ←/→) to read the values.');
-  const plot = createPlot(v.body, { height: 300 });
+  v.body.classList.add('with-formula');
+  const figs = document.createElement('div');
+  figs.className = 'figs';
+  v.body.append(figs);
+  const plot = createPlot(figs, { height: 300 });
   // RoPE only: what a scaling does to each pair, against the context the model was trained on
-  const waves = createPlot(v.body, { height: 240 });
+  const waves = createPlot(figs, { height: 240 });
+  const formula = createFormula(v.body);
+  let cur = null; // { st, method } drawn, and the curve the formula follows
+  let sel = 0;
+  const fill = (x, pts, yAt) => {
+    if (!cur) return formula.clear();
+    if (yAt !== null && pts?.length) {
+      // the curve nearest the pointer (keyboard walks keep the last one)
+      let best = Infinity;
+      pts.forEach(([, y], k) => {
+        const dist = Math.abs(y - yAt);
+        if (dist < best) (best = dist), (sel = k);
+      });
+    }
+    sel = Math.min(sel, Math.max(0, (pts?.length ?? 1) - 1));
+    const px = pts?.[sel]?.[0] ?? x;
+    try {
+      formula.set(curveFormula(ctx.pe, cur.st, cur.method, sel, px, { pool: ctx.pool, spread }), 'Point at a curve (or focus the plot and use ←/→): the formula follows the curve nearest the pointer.', { series: sel, x: px });
+    } catch (e) {
+      formula.clear(e.message);
+    }
+  };
+  plot.onCursor = fill;
   return {
     update(st) {
       v.clear();
       plot.setNote('');
-      v.guard(() => draw(ctx.pe, st, plot, v.body.clientWidth, ctx.pool), st.method);
+      // set before drawing: a plot with a cursor on it refills the formula while it draws
+      cur = { st: { ...st }, method: st.method };
+      v.guard(() => {
+        try {
+          draw(ctx.pe, st, plot, widthOf(figs), ctx.pool);
+        } catch (e) {
+          cur = null;
+          formula.clear();
+          throw e;
+        }
+      }, st.method);
       waves.fig.hidden = st.method !== 'rope';
       if (st.method === 'rope') v.guard(() => drawWavelengths(ctx.pe, st, waves), 'wavelengths');
+      // before any pointer: a default point (position 7, or 3 tokens back for relative methods)
+      if (cur && !plot.hovered()) {
+        const d = plot.data();
+        const pts = d?.series.map((s) => plot.sampleAt(s, ['alibi', 't5', 'shaw'].includes(st.method) ? -3 : Math.min(st.length - 1, 7)));
+        fill(pts?.[0]?.[0] ?? 0, pts, null);
+      }
     },
     exportData: () => plotExport(plot, 'waves'),
     figure: (o) => (waves.fig.hidden ? plot.figure(o) : stackFigures([plot.figure(o), waves.figure(o)], o)),
