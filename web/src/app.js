@@ -3,15 +3,58 @@
 // frame, so a slider drag never queues redraws.
 import { makePool } from './methods.js';
 import { ENV_KEYS, FIELDS, METHODS, PALETTES, SCALINGS, VIEWS, parseState, toParams } from './state.js';
-import { STEPS as ALL_STEPS } from './steps.js';
 import * as registry from './views/index.js';
-import { figureCanvas, svgOf, toCsv } from './export.js';
 
+// Views are loaded on demand (views/index.js: SETUP[name]() resolves to the view's setup).
 const { SETUP } = registry;
+const NEEDS = registry.NEEDS ?? {};
 // VIEW_INFO comes from the views' side; a view without it shows every control.
 const VIEW_INFO = registry.VIEW_INFO ?? {};
-// A step whose view is not registered in this build (e.g. the lab) is skipped.
-const STEPS = ALL_STEPS.filter((s) => SETUP[s.view]);
+// The guided path's steps (their texts) are a chunk of their own, loaded only in guided mode:
+// loadSteps() before resolveState() or goStep() of a guided state. A step whose view is not
+// registered in this build is skipped.
+let STEPS = [];
+let stepsLoading = null;
+export function loadSteps() {
+  stepsLoading ??= import('./steps.js').then((m) => {
+    STEPS = m.STEPS.filter((s) => SETUP[s.view]);
+    return STEPS;
+  });
+  return stepsLoading;
+}
+
+/**
+ * The compute runner (compute.js) behind a door: its module and its worker (a second copy of the
+ * core) are loaded by the first job, so a view that runs none (most) downloads neither.
+ */
+export function lazyCompute(pe, opts = {}) {
+  let real = null;
+  let loading = null;
+  const wouldWork = () => opts.useWorker !== false && typeof Worker !== 'undefined' && /^https?:$/.test(location.protocol);
+  return {
+    get inWorker() {
+      return real ? real.inWorker : wouldWork();
+    },
+    run(job, st, o) {
+      loading ??= import('./compute.js').then((m) => (real = m.createCompute(pe, opts)));
+      const snapshot = { ...st };
+      return loading.then((c) => c.run(job, snapshot, o));
+    },
+  };
+}
+
+/** Start loading a view's chunk (e.g. while the wasm is still on its way); resolves to its setup. */
+const chunks = new Map();
+const arrived = new Map(); // name -> setup, once its chunk is here
+export function preloadView(name) {
+  if (!SETUP[name]) return Promise.resolve(null);
+  if (!chunks.has(name)) {
+    const p = SETUP[name]();
+    chunks.set(name, p);
+    p.then((setup) => arrived.set(name, setup), () => chunks.delete(name));
+  }
+  return chunks.get(name);
+}
 const TABS = [...VIEWS.filter(([v]) => SETUP[v]), ...Object.keys(SETUP).filter((v) => !VIEWS.some(([k]) => k === v)).map((v) => [v, VIEW_INFO[v]?.title ?? v])];
 
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -153,6 +196,22 @@ export function createApp(root, { pe, state, chrome = true, url = true, compute 
   const desc = root.querySelector('#figure-desc');
   let current = null;
   let pending = 0;
+  // Views whose chunk and API families have arrived: name -> setup. Until then render() waits
+  // (no posenc-render event) and renders again when they are here.
+  const ready = new Map();
+  const loading = new Set();
+  function load(name) {
+    if (loading.has(name)) return;
+    loading.add(name);
+    Promise.all([preloadView(name), ...(NEEDS[name] ?? []).map((f) => pe.use?.(f))]).then(([setup]) => {
+      loading.delete(name);
+      ready.set(name, setup);
+      schedule();
+    }, (e) => {
+      loading.delete(name);
+      host.replaceChildren(Object.assign(document.createElement('p'), { className: 'error', textContent: `Could not load the ${name} view: ${e?.message ?? e}` }));
+    });
+  }
   let formFor = '';
   const frames = (globalThis.__posencFrames ??= []);
 
@@ -196,9 +255,16 @@ export function createApp(root, { pe, state, chrome = true, url = true, compute 
     root.classList.toggle('hide-title', /title/.test(state.hide));
     root.classList.toggle('hide-intro', /intro/.test(state.hide));
     if (!current || current.name !== state.view) {
+      // A view needing no extra API family can start as soon as its chunk is here.
+      const setup = ready.get(state.view) ?? (!NEEDS[state.view]?.length && arrived.get(state.view));
+      if (!setup) {
+        load(state.view);
+        syncChrome();
+        return;
+      }
       current?.api.destroy?.();
       host.replaceChildren();
-      current = { name: state.view, api: SETUP[state.view](host, ctx) };
+      current = { name: state.view, api: setup(host, ctx) };
     }
     current.api.update(state);
     syncChrome();
@@ -349,7 +415,7 @@ export function createApp(root, { pe, state, chrome = true, url = true, compute 
       if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button) return;
       e.preventDefault();
       if (a.classList.contains('mode-guided')) {
-        if (!state.guided) goStep(0);
+        if (!state.guided) loadSteps().then(() => goStep(0));
       } else if (state.guided) navigate({ ...state, guided: false, step: '' });
     });
     const tabs = root.querySelector('.tabs');
@@ -371,6 +437,7 @@ export function createApp(root, { pe, state, chrome = true, url = true, compute 
       const kind = e.target.closest('[data-export]')?.dataset.export;
       if (!kind || !current) return;
       const base = `posenc-${state.view}-${state.method}`;
+      const { figureCanvas, svgOf, toCsv } = await import('./export.js');
       if (kind === 'png') {
         const c = await figureCanvas(current.api, host, { scale: 2 });
         c.toBlob((blob) => download(blob, `${base}.png`), 'image/png');
@@ -396,8 +463,11 @@ export function createApp(root, { pe, state, chrome = true, url = true, compute 
   if (url) {
     addEventListener('popstate', () => {
       const params = new URLSearchParams(location.search);
-      navigate(resolveState(parseState(params), params), false);
-      document.documentElement.dataset.theme = state.theme;
+      const next = parseState(params);
+      (next.guided ? loadSteps() : Promise.resolve()).then(() => {
+        navigate(resolveState(next, params), false);
+        document.documentElement.dataset.theme = state.theme;
+      });
     });
   }
   // A theme that follows the system repaints the canvases when the system switches.
@@ -410,7 +480,7 @@ export function createApp(root, { pe, state, chrome = true, url = true, compute 
     width = w;
   }).observe(root);
   render();
-  return { pe, state, setState, render, goStep, get view() { return current?.api; }, steps: STEPS };
+  return { pe, state, setState, render, goStep, get view() { return current?.api; }, get steps() { return STEPS; } };
 }
 
 /** Fallback figure description from an export payload: kind, size, range. */

@@ -3,11 +3,10 @@
 // plus theme="light|dark|auto", hide="title intro", controls="none|own|all", panel="<id>".
 // Styles go in through a constructable stylesheet, so a host page's strict CSP (style-src 'self')
 // does not block them; fonts are inherited from the host page.
-import { init } from '../../js/index.js';
 import css from './style.css?inline';
 import viewCss from './views/views.css?inline';
-import { createApp, reservedHeight, resolveState } from './app.js';
-import { createCompute } from './compute.js';
+import { init } from './api.js';
+import { createApp, lazyCompute, loadSteps, preloadView, reservedHeight, resolveState } from './app.js';
 import { FIELDS, parseState } from './state.js';
 
 let shared = null; // one core for every element on the page
@@ -35,9 +34,14 @@ class PosencView extends HTMLElement {
     const st = parseState(p);
     return resolveState(st, p);
   }
-  connectedCallback() {
+  async connectedCallback() {
     if (this.shadowRoot) return;
     const shadow = this.attachShadow({ mode: 'open' });
+    // A guided step (step="rope", or no view at all) needs the steps' chunk to know its view.
+    if (this.hasAttribute('step') || !this.hasAttribute('view')) await loadSteps();
+    this.#connect(shadow);
+  }
+  #connect(shadow) {
     adopt(shadow);
     this.#root = document.createElement('div');
     this.#root.className = 'posenc-app embed';
@@ -46,11 +50,17 @@ class PosencView extends HTMLElement {
     const st = this.#state();
     const h = reservedHeight(st, this.clientWidth || this.parentElement?.clientWidth || 600);
     if (h) this.#root.style.setProperty('min-height', `${h}px`);
-    shared ??= init().then((pe) => ({ pe, compute: createCompute(pe, { useWorker: false }) }));
+    preloadView(st.view);
+    shared ??= init().then((pe) => ({ pe, compute: lazyCompute(pe, { useWorker: false }) }));
     shared.then(({ pe, compute }) => {
       this.#app = createApp(this.#root, { pe, compute, state: this.#state(), chrome: false, url: false });
-      this.#root.style.removeProperty('min-height');
-      this.dataset.ready = '1';
+      // The reserve holds until the view has drawn (its chunk may still be on its way).
+      const done = () => {
+        this.#root.style.removeProperty('min-height');
+        this.dataset.ready = '1';
+      };
+      if (this.#root.querySelector('.host > *')) done();
+      else this.#root.addEventListener('posenc-render', done, { once: true });
     });
   }
   attributeChangedCallback(name) {

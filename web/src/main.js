@@ -1,14 +1,17 @@
 // The page: state from the URL, the posenc core, the app shell. In embed mode (?embed=1) only the
 // view is shown and its height is posted to the parent frame (web/public/posenc-embed.js sizes the
 // iframe from it).
-import { init, simdSupported } from '../../js/index.js';
+import './style.css'; // with the views' styles, one stylesheet (vite.config.js: the 'posenc' chunk)
 import inlineWasm from 'virtual:posenc-wasm';
-import { createApp, reservedHeight, resolveState } from './app.js';
-import { createCompute } from './compute.js';
+import { init, simdSupported } from './api.js';
+import { createApp, lazyCompute, loadSteps, preloadView, reservedHeight, resolveState } from './app.js';
 import { parseState } from './state.js';
 
 const params = new URLSearchParams(location.search);
-const state = resolveState(parseState(params), params);
+const parsed = parseState(params);
+if (parsed.guided) await loadSteps(); // the guided path's texts: a chunk of their own
+const state = resolveState(parsed, params);
+preloadView(state.view); // the view's chunk downloads while the wasm does
 const root = document.querySelector('#app');
 document.documentElement.dataset.theme = state.theme;
 if (state.embed) document.documentElement.classList.add('embed');
@@ -36,9 +39,11 @@ const pe = await init(inlineWasm ? { wasm: fromBase64(simdSupported() ? inlineWa
 if (inlineWasm) pe.loadLab({ wasm: fromBase64(pe.backend === 'simd' ? inlineWasm.labSimd : inlineWasm.labScalar) }).catch(() => {});
 
 document.querySelector('.backend').textContent = `${pe.backend === 'simd' ? 'WebAssembly SIMD128' : 'scalar WebAssembly'}${inlineWasm ? ', single-file build' : ''}`;
-const app = createApp(root, { pe, state, chrome: !state.embed, compute: createCompute(pe, { useWorker: !inlineWasm }) });
-root.classList.remove('reserving');
+const app = createApp(root, { pe, state, chrome: !state.embed, compute: lazyCompute(pe, { useWorker: !inlineWasm }) });
 globalThis.posencApp = app;
+// The reserve holds until the view has drawn (its chunk may still be on its way).
+if (globalThis.__posencFrames?.length) root.classList.remove('reserving');
+else root.addEventListener('posenc-render', () => root.classList.remove('reserving'), { once: true });
 
 if (inFrame) {
   new ResizeObserver(postHeight).observe(document.documentElement);
