@@ -82,12 +82,15 @@ export const CONTROL_DEFS = {
   t5dir: ['Biases', 'T5 direction', select(['bidirectional', 'causal'])],
   shawk: ['Biases', 'Shaw k', range(1, 64, 1)],
   vs: ['Display', 'compare with', select(METHODS)],
+  // Multi-panel views (Bias): which panel to show; the options are the view's VIEW_INFO panels.
+  panel: ['Display', 'panel', select([['', 'all']])],
   palette: ['Display', 'palette', select(PALETTES)],
 };
 
-function controlHtml(key) {
+function controlHtml(key, view) {
   const [, label, d] = CONTROL_DEFS[key];
   const id = `c-${key}`;
+  if (key === 'panel') return `<label>${label} <select name="panel">${opts([['', 'all'], ...(VIEW_INFO[view]?.panels ?? []).map((p) => [p.id, p.label])])}</select></label>`;
   if (d.kind === 'select') return `<label>${label} <select name="${key}">${opts(d.list)}</select></label>`;
   if (d.kind === 'number') return `<label>${label} <input name="${key}" type="number" min="${d.min}" max="${d.max}" step="${d.step}" inputmode="decimal"></label>`;
   return `<label>${label} <span class="io"><input name="${key}" type="range" min="${d.min}" max="${d.max}" step="${d.step}" aria-describedby="${id}"><output id="${id}"></output></span></label>`;
@@ -100,17 +103,22 @@ export function controlKeys(view, mode, state) {
   const info = VIEW_INFO[view];
   const own = (state && info?.controlsFor?.(state)) ?? info?.controls;
   const keys = mode === 'all' || !Array.isArray(own) ? Object.keys(CONTROL_DEFS) : own;
-  return Object.keys(CONTROL_DEFS).filter((k) => keys.includes(k));
+  // The panel picker belongs to every view that has panels, and to no other.
+  const panels = info?.panels?.length > 0;
+  return Object.keys(CONTROL_DEFS).filter((k) => (k === 'panel' ? panels : keys.includes(k)));
 }
 
-function controlsHtml(keys) {
+function controlsHtml(keys, view, folded) {
   const groups = new Map();
   for (const k of keys) {
     const g = CONTROL_DEFS[k][0];
     if (!groups.has(g)) groups.set(g, []);
-    groups.get(g).push(controlHtml(k));
+    groups.get(g).push(controlHtml(k, view));
   }
-  return [...groups].map(([g, items]) => `<fieldset><legend>${g}</legend>${items.join('')}</fieldset>`).join('');
+  // In a narrow column the controls sit above the figure; the fold button (shown there only)
+  // tucks them away so the figure comes up.
+  const fold = `<button type="button" class="fold" aria-expanded="${!folded}" aria-controls="control-sets">${folded ? 'Show controls' : 'Hide controls'}</button>`;
+  return `${fold}<div class="sets" id="control-sets">${[...groups].map(([g, items]) => `<fieldset><legend>${g}</legend>${items.join('')}</fieldset>`).join('')}</div>`;
 }
 
 /** The height a view will take at `width`, known before the wasm arrives (0 = unknown). */
@@ -213,6 +221,7 @@ export function createApp(root, { pe, state, chrome = true, url = true, compute 
     });
   }
   let formFor = '';
+  let folded = false;
   const frames = (globalThis.__posencFrames ??= []);
 
   function setState(patch) {
@@ -302,7 +311,8 @@ export function createApp(root, { pe, state, chrome = true, url = true, compute 
     const key = `${state.view}|${mode}|${keys.join()}`;
     if (key !== formFor) {
       formFor = key;
-      form.innerHTML = controlsHtml(keys);
+      form.innerHTML = controlsHtml(keys, state.view, folded);
+      form.classList.toggle('folded', folded);
       form.hidden = keys.length === 0;
       root.classList.toggle('no-controls', keys.length === 0);
     }
@@ -381,6 +391,14 @@ export function createApp(root, { pe, state, chrome = true, url = true, compute 
   }
 
   form.addEventListener('submit', (e) => e.preventDefault());
+  form.addEventListener('click', (e) => {
+    const b = e.target.closest('.fold');
+    if (!b) return;
+    folded = !folded;
+    form.classList.toggle('folded', folded);
+    b.setAttribute('aria-expanded', String(!folded));
+    b.textContent = folded ? 'Show controls' : 'Hide controls';
+  });
   form.addEventListener('input', (e) => {
     const el = e.target;
     const f = FIELDS[el.name];
