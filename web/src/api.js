@@ -35,7 +35,62 @@ export async function init({ wasm } = {}) {
     if (e instanceof PosencError) throw e;
     throw new PosencError(Status.E_PARAM, `posenc.init: could not load the wasm core (${show(e)})`, 'wasm');
   }
-  const core = new Core(instance);
+  return build(new Core(instance));
+}
+
+/**
+ * The same API over a stand-in for the wasm core: every C function returns OK and writes
+ * nothing (but a count and a scale, below), so every result has its real shape (lengths, rows,
+ * columns) and is all zeros. The page
+ * renders its view with it while the wasm is on its way: the view's layout (text, figures at
+ * their real sizes, panels) is the final one before a single number has arrived, so nothing
+ * moves when the numbers do (app.attach() swaps in the real API).
+ */
+export function stubApi() {
+  const memory = new WebAssembly.Memory({ initial: 16 });
+  let top = 64;
+  const known = {
+    memory,
+    malloc(n) {
+      const p = (top + 15) & ~15;
+      top = p + Math.max(1, n);
+      if (top > memory.buffer.byteLength) memory.grow(Math.ceil((top - memory.buffer.byteLength) / 65536));
+      return p;
+    },
+    free() {},
+    posenc_build_flags: () => 1,
+    posenc_status_string: () => 0,
+    posenc_heap_in_use: () => 0,
+    // The two results whose size or use is a number the C side writes: how many frequencies,
+    // and RoPE's attention scale (neutral 1).
+    posenc_sinusoidal_freqs(out, count, dim) {
+      new Int32Array(memory.buffer, count, 1)[0] = Math.ceil(dim / 2);
+      return 0;
+    },
+    posenc_rope_freqs(inv, att) {
+      new Float64Array(memory.buffer, att, 1)[0] = 1;
+      return 0;
+    },
+  };
+  const exports = new Proxy(known, { get: (t, k) => (k in t ? t[k] : typeof k === 'string' ? () => 0 : undefined) });
+  const core = new Core({ exports });
+  // Float32 results read back to JS (tables of encodings) hold a number of typical printed width,
+  // so tables and formulas wrap as they will with the real numbers; float64 results (frequencies,
+  // scales) and integers (counts, indices) stay zero.
+  const read = core.read.bind(core);
+  core.read = (Type, ptr, length) => {
+    const out = read(Type, ptr, length);
+    return Type === Float32Array ? out.fill(TYPICAL) : out;
+  };
+  const api = build(core);
+  api.stub = true;
+  api.loadLab = () => new Promise(() => {}); // never: the lab trains only with the real core
+  return api;
+}
+
+const TYPICAL = Math.fround(-0.841470957);
+
+function build(core) {
   const lab = { core: null, loading: null };
   const added = new Map();
   const api = {

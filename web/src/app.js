@@ -172,12 +172,15 @@ export function urlOf(st) {
  * @param {HTMLElement} root
  * @param {{ state: object, chrome?: boolean, url?: boolean, compute: object, pe: object }} o
  */
-export function createApp(root, { pe, state, chrome = true, url = true, compute }) {
+export function createApp(root, { pe: firstPe, state, chrome = true, url = true, compute }) {
+  let pe = firstPe;
   const reducedMotion = globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
   // Inside <posenc-view> focus lives in the shadow root: document.activeElement is the host
   // element there, so views must ask the shell which element has focus.
   const activeElement = () => root.getRootNode().activeElement ?? null;
-  const ctx = { pe, pool: makePool(pe), compute, reducedMotion, setState, activeElement, root };
+  // `pe` may be the stand-in API (api.js stubApi(): real shapes, all zeros) while the wasm loads:
+  // the view is then laid out at its final size and attach() swaps the real API in.
+  const ctx = { pe, pool: makePool(pe), compute: pe.stub ? lazyCompute(pe, { useWorker: false }) : compute, reducedMotion, setState, activeElement, root };
   root.classList.add('posenc-app');
   root.dataset.motion = reducedMotion ? 'reduced' : 'full';
   root.innerHTML = `${chrome ? `<a class="skip" href="#figure">Skip to the figure</a>
@@ -211,9 +214,12 @@ export function createApp(root, { pe, state, chrome = true, url = true, compute 
   function load(name) {
     if (loading.has(name)) return;
     loading.add(name);
-    Promise.all([preloadView(name), ...(NEEDS[name] ?? []).map((f) => pe.use?.(f))]).then(([setup]) => {
+    const forPe = pe;
+    Promise.all([preloadView(name), ...(NEEDS[name] ?? []).map((f) => forPe.use?.(f))]).then(([setup]) => {
       loading.delete(name);
-      ready.set(name, setup);
+      // The families were added to the API of that moment: after attach() add them to the new one.
+      if (forPe === pe) ready.set(name, setup);
+      else load(name);
       schedule();
     }, (e) => {
       loading.delete(name);
@@ -275,6 +281,19 @@ export function createApp(root, { pe, state, chrome = true, url = true, compute 
       host.replaceChildren();
       current = { name: state.view, api: setup(host, ctx) };
     }
+    if (pe.stub) {
+      // The layout pass: no frame is counted, no render event, no description of zeros.
+      try {
+        current.api.update(state);
+      } catch {
+        // a view that cannot lay out without numbers keeps its skeleton
+      }
+      syncChrome();
+      root.dataset.layout = 'stub';
+      root.dispatchEvent(new CustomEvent('posenc-layout', { bubbles: true, composed: true, detail: { view: state.view } }));
+      return;
+    }
+    root.dataset.layout = 'live';
     current.api.update(state);
     syncChrome();
     const ms = performance.now() - t0;
@@ -497,8 +516,20 @@ export function createApp(root, { pe, state, chrome = true, url = true, compute 
     if (width && w !== width) schedule();
     width = w;
   }).observe(root);
+  /** The wasm has arrived: the real API (and its compute runner) replace the stand-in; the view is
+   * set up again with it (views may keep what they computed), in the same task, so the page does
+   * not paint in between. */
+  function attach(next, nextCompute = compute) {
+    pe = next;
+    ctx.pe = next;
+    ctx.pool = makePool(next);
+    ctx.compute = nextCompute;
+    ready.clear();
+    if (current) current.name = '';
+    render();
+  }
   render();
-  return { pe, state, setState, render, goStep, get view() { return current?.api; }, get steps() { return STEPS; } };
+  return { get pe() { return pe; }, state, setState, render, goStep, attach, get view() { return current?.api; }, get steps() { return STEPS; } };
 }
 
 /** Fallback figure description from an export payload: kind, size, range. */

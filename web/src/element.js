@@ -5,11 +5,12 @@
 // does not block them; fonts are inherited from the host page.
 import css from './style.css?inline';
 import viewCss from './views/views.css?inline';
-import { init } from './api.js';
+import { init, stubApi } from './api.js';
 import { createApp, lazyCompute, loadSteps, preloadView, reservedHeight, resolveState } from './app.js';
 import { FIELDS, parseState } from './state.js';
 
 let shared = null; // one core for every element on the page
+let stub = null; // one stand-in API (real shapes, zeros) for the layout before the core arrives
 let sheet = null; // one stylesheet object shared by every shadow root
 
 function adopt(shadow) {
@@ -52,15 +53,19 @@ class PosencView extends HTMLElement {
     if (h) this.#root.style.setProperty('min-height', `${h}px`);
     preloadView(st.view);
     shared ??= init().then((pe) => ({ pe, compute: lazyCompute(pe, { useWorker: false }) }));
+    // The view is laid out with the stand-in API as soon as its chunk is here: its final layout,
+    // so when the core arrives only the numbers change. The estimate holds until then.
+    stub ??= stubApi();
+    this.#app = createApp(this.#root, { pe: stub, state: st, chrome: false, url: false });
+    const laidOut = () => {
+      this.#root.style.removeProperty('min-height');
+      this.dataset.layout = '1';
+    };
+    if (this.#root.dataset.layout) laidOut();
+    else this.#root.addEventListener('posenc-layout', laidOut, { once: true });
     shared.then(({ pe, compute }) => {
-      this.#app = createApp(this.#root, { pe, compute, state: this.#state(), chrome: false, url: false });
-      // The reserve holds until the view has drawn (its chunk may still be on its way).
-      const done = () => {
-        this.#root.style.removeProperty('min-height');
-        this.dataset.ready = '1';
-      };
-      if (this.#root.querySelector('.host > *')) done();
-      else this.#root.addEventListener('posenc-render', done, { once: true });
+      this.#root.addEventListener('posenc-render', () => (this.dataset.ready = '1'), { once: true });
+      this.#app.attach(pe, compute);
     });
   }
   attributeChangedCallback(name) {
