@@ -43,6 +43,19 @@ export function lazyCompute(pe, opts = {}) {
   };
 }
 
+/** Call fn once the app in `root` has laid its view out: with the stand-in API or, when the
+ * wasm came first, with the real one. */
+export function onLaidOut(root, fn) {
+  if (root.dataset.layout) return void fn();
+  const once = () => {
+    root.removeEventListener('posenc-layout', once);
+    root.removeEventListener('posenc-render', once);
+    fn();
+  };
+  root.addEventListener('posenc-layout', once);
+  root.addEventListener('posenc-render', once);
+}
+
 /** Start loading a view's chunk (e.g. while the wasm is still on its way); resolves to its setup. */
 const chunks = new Map();
 const arrived = new Map(); // name -> setup, once its chunk is here

@@ -6,7 +6,7 @@
 import css from './style.css?inline';
 import viewCss from './views/views.css?inline';
 import { init, stubApi } from './api.js';
-import { createApp, lazyCompute, loadSteps, preloadView, reservedHeight, resolveState } from './app.js';
+import { createApp, lazyCompute, loadSteps, onLaidOut, preloadView, reservedHeight, resolveState } from './app.js';
 import { FIELDS, parseState } from './state.js';
 
 let shared = null; // one core for every element on the page
@@ -61,8 +61,7 @@ class PosencView extends HTMLElement {
       this.#root.style.removeProperty('min-height');
       this.dataset.layout = '1';
     };
-    if (this.#root.dataset.layout) laidOut();
-    else this.#root.addEventListener('posenc-layout', laidOut, { once: true });
+    onLaidOut(this.#root, laidOut);
     shared.then(({ pe, compute }) => {
       this.#root.addEventListener('posenc-render', () => (this.dataset.ready = '1'), { once: true });
       this.#app.attach(pe, compute);

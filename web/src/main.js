@@ -4,7 +4,7 @@
 import './style.css'; // with the views' styles, one stylesheet (vite.config.js: the 'posenc' chunk)
 import inlineWasm from 'virtual:posenc-wasm';
 import { init, simdSupported, stubApi } from './api.js';
-import { createApp, lazyCompute, loadSteps, preloadView, reservedHeight, resolveState } from './app.js';
+import { createApp, lazyCompute, loadSteps, onLaidOut, preloadView, reservedHeight, resolveState } from './app.js';
 import { parseState } from './state.js';
 
 const params = new URLSearchParams(location.search);
@@ -41,8 +41,7 @@ const laidOut = () => {
     postHeight();
   }
 };
-if (root.dataset.layout) laidOut();
-else root.addEventListener('posenc-layout', laidOut, { once: true });
+onLaidOut(root, laidOut);
 
 const fromBase64 = (s) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
 // The single-file build carries both wasm builds inline, so it needs no fetch (file:// forbids it).
