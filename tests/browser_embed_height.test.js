@@ -44,10 +44,14 @@ async function heights(page, path) {
     await frames(page, 2);
     const early = await page.evaluate(() => document.documentElement.getBoundingClientRect().height);
     assert.equal(await page.evaluate(() => globalThis.__posencFrames?.length ?? 0), 0, 'no real render before the wasm');
+    // The placeholder results are never shown: only the heading and intro are visible until then.
+    const shown = () => page.evaluate(() => [...document.querySelectorAll('.host .view > *')].filter((e) => getComputedStyle(e).visibility === 'visible').map((e) => e.tagName.toLowerCase() + (e.className ? `.${e.className}` : '')).filter((n) => !/^(h2|p\.intro)$/.test(n) && !/^div\.notes$/.test(n)));
+    assert.deepEqual(await shown(), [], `${path}: shown before the wasm`);
     srv.release();
     await rendered(page);
     await frames(page, 2);
     const late = await page.evaluate(() => document.documentElement.getBoundingClientRect().height);
+    assert.ok((await page.evaluate(() => getComputedStyle(document.querySelector('.host .view .body') ?? document.querySelector('.host .view')).visibility)) === 'visible', `${path}: the figure shows`);
     return { early, late };
   } finally {
     srv.close();
