@@ -257,3 +257,76 @@ test('CSV export quotes cells (RFC 4180) and defuses formulas', { skip }, async 
   assert.equal(first, 'words,"\'=HYPERLINK(""x"") bites, man"');
   await ctx.close();
 });
+
+test('dark theme: plot, matrix and rotation canvases are painted dark; light theme light', { skip }, async () => {
+  const lumAt = (page) => page.evaluate(() => [...document.querySelectorAll('.host canvas')].filter((c) => c.offsetParent && c.width > 2).map((c) => {
+    const [r, g, b] = c.getContext('2d').getImageData(1, 1, 1, 1).data;
+    return { kind: c.closest('.plot') ? 'plot' : c.closest('.mat') ? 'matrix' : c.className || 'canvas', lum: 0.2126 * r + 0.7152 * g + 0.0722 * b };
+  }));
+  const { ctx, page } = await open('/?view=waves&method=rope&theme=dark');
+  const seen = new Set();
+  for (const view of ['waves', 'rotation', 'heatmap', 'bias', 'scaling']) {
+    for (const theme of ['dark', 'light']) {
+      await page.goto(`${srv.origin}/?view=${view}&method=rope&theme=${theme}`);
+      await rendered(page);
+      const all = await lumAt(page);
+      assert.ok(all.length > 0, `${view}: canvases`);
+      for (const c of all) {
+        seen.add(c.kind);
+        if (theme === 'dark') assert.ok(c.lum < 60, `${view} (${c.kind}) corner luminance ${c.lum} in the dark theme`);
+        else assert.ok(c.lum > 200, `${view} (${c.kind}) corner luminance ${c.lum} in the light theme`);
+      }
+    }
+  }
+  assert.ok(seen.has('plot') && seen.has('matrix') && seen.has('circles'), `kinds checked: ${[...seen]}`);
+  await ctx.close();
+});
+
+test('the panel picker: a visible control for multi-panel views only; it picks the panel', { skip }, async () => {
+  const { ctx, page, errors } = await open('/?view=bias');
+  const picker = page.locator('form.controls select[name=panel]');
+  assert.equal(await picker.isVisible(), true, 'Bias shows a panel picker');
+  assert.deepEqual(await picker.locator('option').evaluateAll((os) => os.map((o) => o.value)), ['', 'alibi', 't5', 'shaw']);
+  const tall = await page.locator('.host').evaluate((h) => h.getBoundingClientRect().height);
+  await page.evaluate(() => new Promise((res) => {
+    document.addEventListener('posenc-render', res, { once: true });
+    const s = document.querySelector('select[name=panel]');
+    s.value = 'alibi';
+    s.dispatchEvent(new Event('input', { bubbles: true }));
+  }));
+  assert.equal(await page.evaluate(() => globalThis.posencApp.state.panel), 'alibi');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('panel') === 'alibi');
+  const one = await page.locator('.host').evaluate((h) => h.getBoundingClientRect().height);
+  assert.ok(one < tall - 200, `ALiBi alone (${one}px) is shorter than all three (${tall}px)`);
+  for (const view of ['heatmap', 'waves']) {
+    await page.goto(`${srv.origin}/?view=${view}&controls=all`);
+    await rendered(page);
+    assert.equal(await page.locator('form.controls [name=panel]').count(), 0, `${view} has no panels to pick`);
+  }
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('phones: the controls above the figure fold away and back; on a desktop they do not fold', { skip }, async () => {
+  const { ctx, page } = await open('/?view=heatmap', { viewport: { width: 390, height: 800 }, isMobile: true, hasTouch: true });
+  const fold = page.locator('form.controls .fold');
+  assert.equal(await fold.isVisible(), true);
+  assert.equal(await fold.getAttribute('aria-expanded'), 'true');
+  const open1 = await page.locator('.host').boundingBox();
+  await fold.click();
+  assert.equal(await fold.getAttribute('aria-expanded'), 'false');
+  assert.equal(await page.locator('form.controls fieldset').first().isVisible(), false);
+  const shut = await page.locator('.host').boundingBox();
+  assert.ok(shut.y < open1.y - 100, `the figure comes up when the controls fold (${open1.y} → ${shut.y})`);
+  // Folded stays folded across renders (a new method rebuilds the controls).
+  await page.evaluate(() => globalThis.posencApp.setState({ method: 'rope' }));
+  await rendered(page);
+  assert.equal(await page.locator('form.controls fieldset').first().isVisible(), false);
+  await fold.click();
+  assert.equal(await page.locator('form.controls fieldset').first().isVisible(), true);
+  await page.screenshot({ path: `${SHOTS}/phone-390-controls.png`, fullPage: false });
+  await ctx.close();
+  const desk = await open('/?view=heatmap');
+  assert.equal(await desk.page.locator('form.controls .fold').isVisible(), false);
+  await desk.ctx.close();
+});

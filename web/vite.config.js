@@ -31,6 +31,9 @@ function inlineWasm(single) {
   };
 }
 
+/** The modules every embed runs; everything else in web/src and js/ is loaded on demand. */
+const SHARED = /[\\/](web[\\/]src[\\/](app|state|style|api|draw|palette|theme|methods|formula|views[\\/](index|info|common|views))|js[\\/](core|errors|loader|validate|values|sinusoidal|rope|relative|learned))\.(js|css)$/;
+
 // The page's Content-Security-Policy. Only in builds: the dev server injects styles inline.
 // 'wasm-unsafe-eval' lets WebAssembly compile; nothing else is evaluated, no inline style or script.
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
@@ -124,7 +127,9 @@ function singleFile() {
       let html = bundle['index.html'].source;
       for (const [name, item] of Object.entries(bundle)) {
         if (item.type === 'chunk' && html.includes(name)) {
-          const code = item.code.replace(/<\/script/gi, '<\\/script');
+          // The views' import()s are inlined into this one chunk: their preload lists stay
+          // empty (Vite leaves its placeholder when there is no chunk to list).
+          const code = item.code.replace(/__VITE_PRELOAD__/g, 'void 0').replace(/<\/script/gi, '<\\/script');
           html = html.replace(new RegExp(`<script[^>]*src="[^"]*${esc(name)}"[^>]*></script>`), () => `<script type="module">${code}</script>`);
         } else if (name.endsWith('.css') && html.includes(name)) {
           html = html.replace(new RegExp(`<link[^>]*href="[^"]*${esc(name)}"[^>]*>`), () => `<style>${item.source}</style>`);
@@ -172,7 +177,14 @@ export default defineConfig(({ mode }) => {
           modulePreload: { polyfill: false },
           rolldownOptions: {
             input: { index: `${root}index.html`, element: `${root}element.html`, 'posenc-view': `${root}src/element.js` },
-            output: { entryFileNames: (c) => (c.name === 'posenc-view' ? 'posenc-view.js' : 'assets/[name]-[hash].js') },
+            output: {
+              entryFileNames: (c) => (c.name === 'posenc-view' ? 'posenc-view.js' : 'assets/[name]-[hash].js'),
+              // What every embed runs (the shell, the encodings' API, the views' drawing kit) is
+              // one chunk: fewer requests, and a second embed revalidates fewer files. Each view,
+              // the guided path's texts, exports, the compute worker and the API families only
+              // some views call (attention, trainer, KV cache) stay chunks of their own.
+              codeSplitting: { groups: [{ name: 'posenc', test: SHARED }] },
+            },
           } },
   };
 });

@@ -3,15 +3,71 @@
 // frame, so a slider drag never queues redraws.
 import { makePool } from './methods.js';
 import { ENV_KEYS, FIELDS, METHODS, PALETTES, SCALINGS, VIEWS, parseState, toParams } from './state.js';
-import { STEPS as ALL_STEPS } from './steps.js';
 import * as registry from './views/index.js';
-import { figureCanvas, svgOf, toCsv } from './export.js';
 
+// Views are loaded on demand (views/index.js: SETUP[name]() resolves to the view's setup).
 const { SETUP } = registry;
+const NEEDS = registry.NEEDS ?? {};
 // VIEW_INFO comes from the views' side; a view without it shows every control.
 const VIEW_INFO = registry.VIEW_INFO ?? {};
-// A step whose view is not registered in this build (e.g. the lab) is skipped.
-const STEPS = ALL_STEPS.filter((s) => SETUP[s.view]);
+// The guided path's steps (their texts) are a chunk of their own, loaded only in guided mode:
+// loadSteps() before resolveState() or goStep() of a guided state. A step whose view is not
+// registered in this build is skipped.
+let STEPS = [];
+let stepsLoading = null;
+export function loadSteps() {
+  stepsLoading ??= import('./steps.js').then((m) => {
+    STEPS = m.STEPS.filter((s) => SETUP[s.view]);
+    return STEPS;
+  });
+  return stepsLoading;
+}
+
+/**
+ * The compute runner (compute.js) behind a door: its module and its worker (a second copy of the
+ * core) are loaded by the first job, so a view that runs none (most) downloads neither.
+ */
+export function lazyCompute(pe, opts = {}) {
+  let real = null;
+  let loading = null;
+  const wouldWork = () => opts.useWorker !== false && typeof Worker !== 'undefined' && /^https?:$/.test(location.protocol);
+  return {
+    get inWorker() {
+      return real ? real.inWorker : wouldWork();
+    },
+    run(job, st, o) {
+      loading ??= import('./compute.js').then((m) => (real = m.createCompute(pe, opts)));
+      const snapshot = { ...st };
+      return loading.then((c) => c.run(job, snapshot, o));
+    },
+  };
+}
+
+/** Call fn once the app in `root` has laid its view out: with the stand-in API or, when the
+ * wasm came first, with the real one. */
+export function onLaidOut(root, fn) {
+  if (root.dataset.layout) return void fn();
+  const once = () => {
+    root.removeEventListener('posenc-layout', once);
+    root.removeEventListener('posenc-render', once);
+    fn();
+  };
+  root.addEventListener('posenc-layout', once);
+  root.addEventListener('posenc-render', once);
+}
+
+/** Start loading a view's chunk (e.g. while the wasm is still on its way); resolves to its setup. */
+const chunks = new Map();
+const arrived = new Map(); // name -> setup, once its chunk is here
+export function preloadView(name) {
+  if (!SETUP[name]) return Promise.resolve(null);
+  if (!chunks.has(name)) {
+    const p = SETUP[name]();
+    chunks.set(name, p);
+    p.then((setup) => arrived.set(name, setup), () => chunks.delete(name));
+  }
+  return chunks.get(name);
+}
 const TABS = [...VIEWS.filter(([v]) => SETUP[v]), ...Object.keys(SETUP).filter((v) => !VIEWS.some(([k]) => k === v)).map((v) => [v, VIEW_INFO[v]?.title ?? v])];
 
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -39,12 +95,15 @@ export const CONTROL_DEFS = {
   t5dir: ['Biases', 'T5 direction', select(['bidirectional', 'causal'])],
   shawk: ['Biases', 'Shaw k', range(1, 64, 1)],
   vs: ['Display', 'compare with', select(METHODS)],
+  // Multi-panel views (Bias): which panel to show; the options are the view's VIEW_INFO panels.
+  panel: ['Display', 'panel', select([['', 'all']])],
   palette: ['Display', 'palette', select(PALETTES)],
 };
 
-function controlHtml(key) {
+function controlHtml(key, view) {
   const [, label, d] = CONTROL_DEFS[key];
   const id = `c-${key}`;
+  if (key === 'panel') return `<label>${label} <select name="panel">${opts([['', 'all'], ...(VIEW_INFO[view]?.panels ?? []).map((p) => [p.id, p.label])])}</select></label>`;
   if (d.kind === 'select') return `<label>${label} <select name="${key}">${opts(d.list)}</select></label>`;
   if (d.kind === 'number') return `<label>${label} <input name="${key}" type="number" min="${d.min}" max="${d.max}" step="${d.step}" inputmode="decimal"></label>`;
   return `<label>${label} <span class="io"><input name="${key}" type="range" min="${d.min}" max="${d.max}" step="${d.step}" aria-describedby="${id}"><output id="${id}"></output></span></label>`;
@@ -57,17 +116,22 @@ export function controlKeys(view, mode, state) {
   const info = VIEW_INFO[view];
   const own = (state && info?.controlsFor?.(state)) ?? info?.controls;
   const keys = mode === 'all' || !Array.isArray(own) ? Object.keys(CONTROL_DEFS) : own;
-  return Object.keys(CONTROL_DEFS).filter((k) => keys.includes(k));
+  // The panel picker belongs to every view that has panels, and to no other.
+  const panels = info?.panels?.length > 0;
+  return Object.keys(CONTROL_DEFS).filter((k) => (k === 'panel' ? panels : keys.includes(k)));
 }
 
-function controlsHtml(keys) {
+function controlsHtml(keys, view, folded) {
   const groups = new Map();
   for (const k of keys) {
     const g = CONTROL_DEFS[k][0];
     if (!groups.has(g)) groups.set(g, []);
-    groups.get(g).push(controlHtml(k));
+    groups.get(g).push(controlHtml(k, view));
   }
-  return [...groups].map(([g, items]) => `<fieldset><legend>${g}</legend>${items.join('')}</fieldset>`).join('');
+  // In a narrow column the controls sit above the figure; the fold button (shown there only)
+  // tucks them away so the figure comes up.
+  const fold = `<button type="button" class="fold" aria-expanded="${!folded}" aria-controls="control-sets">${folded ? 'Show controls' : 'Hide controls'}</button>`;
+  return `${fold}<div class="sets" id="control-sets">${[...groups].map(([g, items]) => `<fieldset><legend>${g}</legend>${items.join('')}</fieldset>`).join('')}</div>`;
 }
 
 /** The height a view will take at `width`, known before the wasm arrives (0 = unknown). */
@@ -121,12 +185,15 @@ export function urlOf(st) {
  * @param {HTMLElement} root
  * @param {{ state: object, chrome?: boolean, url?: boolean, compute: object, pe: object }} o
  */
-export function createApp(root, { pe, state, chrome = true, url = true, compute }) {
+export function createApp(root, { pe: firstPe, state, chrome = true, url = true, compute }) {
+  let pe = firstPe;
   const reducedMotion = globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
   // Inside <posenc-view> focus lives in the shadow root: document.activeElement is the host
   // element there, so views must ask the shell which element has focus.
   const activeElement = () => root.getRootNode().activeElement ?? null;
-  const ctx = { pe, pool: makePool(pe), compute, reducedMotion, setState, activeElement, root };
+  // `pe` may be the stand-in API (api.js stubApi(): real shapes, all zeros) while the wasm loads:
+  // the view is then laid out at its final size and attach() swaps the real API in.
+  const ctx = { pe, pool: makePool(pe), compute: pe.stub ? lazyCompute(pe, { useWorker: false }) : compute, reducedMotion, setState, activeElement, root };
   root.classList.add('posenc-app');
   root.dataset.motion = reducedMotion ? 'reduced' : 'full';
   root.innerHTML = `${chrome ? `<a class="skip" href="#figure">Skip to the figure</a>
@@ -153,7 +220,27 @@ export function createApp(root, { pe, state, chrome = true, url = true, compute 
   const desc = root.querySelector('#figure-desc');
   let current = null;
   let pending = 0;
+  // Views whose chunk and API families have arrived: name -> setup. Until then render() waits
+  // (no posenc-render event) and renders again when they are here.
+  const ready = new Map();
+  const loading = new Set();
+  function load(name) {
+    if (loading.has(name)) return;
+    loading.add(name);
+    const forPe = pe;
+    Promise.all([preloadView(name), ...(NEEDS[name] ?? []).map((f) => forPe.use?.(f))]).then(([setup]) => {
+      loading.delete(name);
+      // The families were added to the API of that moment: after attach() add them to the new one.
+      if (forPe === pe) ready.set(name, setup);
+      else load(name);
+      schedule();
+    }, (e) => {
+      loading.delete(name);
+      host.replaceChildren(Object.assign(document.createElement('p'), { className: 'error', textContent: `Could not load the ${name} view: ${e?.message ?? e}` }));
+    });
+  }
   let formFor = '';
+  let folded = false;
   const frames = (globalThis.__posencFrames ??= []);
 
   function setState(patch) {
@@ -196,10 +283,30 @@ export function createApp(root, { pe, state, chrome = true, url = true, compute 
     root.classList.toggle('hide-title', /title/.test(state.hide));
     root.classList.toggle('hide-intro', /intro/.test(state.hide));
     if (!current || current.name !== state.view) {
+      // A view needing no extra API family can start as soon as its chunk is here.
+      const setup = ready.get(state.view) ?? (!NEEDS[state.view]?.length && arrived.get(state.view));
+      if (!setup) {
+        load(state.view);
+        syncChrome();
+        return;
+      }
       current?.api.destroy?.();
       host.replaceChildren();
-      current = { name: state.view, api: SETUP[state.view](host, ctx) };
+      current = { name: state.view, api: setup(host, ctx) };
     }
+    if (pe.stub) {
+      // The layout pass: no frame is counted, no render event, no description of zeros.
+      try {
+        current.api.update(state);
+      } catch {
+        // a view that cannot lay out without numbers keeps its skeleton
+      }
+      syncChrome();
+      root.dataset.layout = 'stub';
+      root.dispatchEvent(new CustomEvent('posenc-layout', { bubbles: true, composed: true, detail: { view: state.view } }));
+      return;
+    }
+    root.dataset.layout = 'live';
     current.api.update(state);
     syncChrome();
     const ms = performance.now() - t0;
@@ -236,7 +343,8 @@ export function createApp(root, { pe, state, chrome = true, url = true, compute 
     const key = `${state.view}|${mode}|${keys.join()}`;
     if (key !== formFor) {
       formFor = key;
-      form.innerHTML = controlsHtml(keys);
+      form.innerHTML = controlsHtml(keys, state.view, folded);
+      form.classList.toggle('folded', folded);
       form.hidden = keys.length === 0;
       root.classList.toggle('no-controls', keys.length === 0);
     }
@@ -315,6 +423,14 @@ export function createApp(root, { pe, state, chrome = true, url = true, compute 
   }
 
   form.addEventListener('submit', (e) => e.preventDefault());
+  form.addEventListener('click', (e) => {
+    const b = e.target.closest('.fold');
+    if (!b) return;
+    folded = !folded;
+    form.classList.toggle('folded', folded);
+    b.setAttribute('aria-expanded', String(!folded));
+    b.textContent = folded ? 'Show controls' : 'Hide controls';
+  });
   form.addEventListener('input', (e) => {
     const el = e.target;
     const f = FIELDS[el.name];
@@ -349,7 +465,7 @@ export function createApp(root, { pe, state, chrome = true, url = true, compute 
       if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button) return;
       e.preventDefault();
       if (a.classList.contains('mode-guided')) {
-        if (!state.guided) goStep(0);
+        if (!state.guided) loadSteps().then(() => goStep(0));
       } else if (state.guided) navigate({ ...state, guided: false, step: '' });
     });
     const tabs = root.querySelector('.tabs');
@@ -371,6 +487,7 @@ export function createApp(root, { pe, state, chrome = true, url = true, compute 
       const kind = e.target.closest('[data-export]')?.dataset.export;
       if (!kind || !current) return;
       const base = `posenc-${state.view}-${state.method}`;
+      const { figureCanvas, svgOf, toCsv } = await import('./export.js');
       if (kind === 'png') {
         const c = await figureCanvas(current.api, host, { scale: 2 });
         c.toBlob((blob) => download(blob, `${base}.png`), 'image/png');
@@ -396,8 +513,11 @@ export function createApp(root, { pe, state, chrome = true, url = true, compute 
   if (url) {
     addEventListener('popstate', () => {
       const params = new URLSearchParams(location.search);
-      navigate(resolveState(parseState(params), params), false);
-      document.documentElement.dataset.theme = state.theme;
+      const next = parseState(params);
+      (next.guided ? loadSteps() : Promise.resolve()).then(() => {
+        navigate(resolveState(next, params), false);
+        document.documentElement.dataset.theme = state.theme;
+      });
     });
   }
   // A theme that follows the system repaints the canvases when the system switches.
@@ -409,8 +529,21 @@ export function createApp(root, { pe, state, chrome = true, url = true, compute 
     if (width && w !== width) schedule();
     width = w;
   }).observe(root);
+  /** The wasm has arrived: the real API (and its compute runner) replace the stand-in; the view is
+   * set up again with it (views may keep what they computed), in the same task, so the page does
+   * not paint in between. */
+  function attach(next, nextCompute = compute) {
+    pe.fill?.(next);
+    pe = next;
+    ctx.pe = next;
+    ctx.pool = makePool(next);
+    ctx.compute = nextCompute;
+    ready.clear();
+    if (current) current.name = '';
+    render();
+  }
   render();
-  return { pe, state, setState, render, goStep, get view() { return current?.api; }, steps: STEPS };
+  return { get pe() { return pe; }, state, setState, render, goStep, attach, get view() { return current?.api; }, get steps() { return STEPS; } };
 }
 
 /** Fallback figure description from an export payload: kind, size, range. */

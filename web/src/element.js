@@ -3,14 +3,14 @@
 // plus theme="light|dark|auto", hide="title intro", controls="none|own|all", panel="<id>".
 // Styles go in through a constructable stylesheet, so a host page's strict CSP (style-src 'self')
 // does not block them; fonts are inherited from the host page.
-import { init } from '../../js/index.js';
 import css from './style.css?inline';
 import viewCss from './views/views.css?inline';
-import { createApp, reservedHeight, resolveState } from './app.js';
-import { createCompute } from './compute.js';
+import { init, stubApi } from './api.js';
+import { createApp, lazyCompute, loadSteps, onLaidOut, preloadView, reservedHeight, resolveState } from './app.js';
 import { FIELDS, parseState } from './state.js';
 
 let shared = null; // one core for every element on the page
+let stub = null; // one stand-in API (real shapes, zeros) for the layout before the core arrives
 let sheet = null; // one stylesheet object shared by every shadow root
 
 function adopt(shadow) {
@@ -35,9 +35,14 @@ class PosencView extends HTMLElement {
     const st = parseState(p);
     return resolveState(st, p);
   }
-  connectedCallback() {
+  async connectedCallback() {
     if (this.shadowRoot) return;
     const shadow = this.attachShadow({ mode: 'open' });
+    // A guided step (step="rope", or no view at all) needs the steps' chunk to know its view.
+    if (this.hasAttribute('step') || !this.hasAttribute('view')) await loadSteps();
+    this.#connect(shadow);
+  }
+  #connect(shadow) {
     adopt(shadow);
     this.#root = document.createElement('div');
     this.#root.className = 'posenc-app embed';
@@ -46,11 +51,20 @@ class PosencView extends HTMLElement {
     const st = this.#state();
     const h = reservedHeight(st, this.clientWidth || this.parentElement?.clientWidth || 600);
     if (h) this.#root.style.setProperty('min-height', `${h}px`);
-    shared ??= init().then((pe) => ({ pe, compute: createCompute(pe, { useWorker: false }) }));
-    shared.then(({ pe, compute }) => {
-      this.#app = createApp(this.#root, { pe, compute, state: this.#state(), chrome: false, url: false });
+    preloadView(st.view);
+    shared ??= init().then((pe) => ({ pe, compute: lazyCompute(pe, { useWorker: false }) }));
+    // The view is laid out with the stand-in API as soon as its chunk is here: its final layout,
+    // so when the core arrives only the numbers change. The estimate holds until then.
+    stub ??= stubApi();
+    this.#app = createApp(this.#root, { pe: stub, state: st, chrome: false, url: false });
+    const laidOut = () => {
       this.#root.style.removeProperty('min-height');
-      this.dataset.ready = '1';
+      this.dataset.layout = '1';
+    };
+    onLaidOut(this.#root, laidOut);
+    shared.then(({ pe, compute }) => {
+      this.#root.addEventListener('posenc-render', () => (this.dataset.ready = '1'), { once: true });
+      this.#app.attach(pe, compute);
     });
   }
   attributeChangedCallback(name) {

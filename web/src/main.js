@@ -1,19 +1,23 @@
 // The page: state from the URL, the posenc core, the app shell. In embed mode (?embed=1) only the
 // view is shown and its height is posted to the parent frame (web/public/posenc-embed.js sizes the
 // iframe from it).
-import { init, simdSupported } from '../../js/index.js';
+import './style.css'; // with the views' styles, one stylesheet (vite.config.js: the 'posenc' chunk)
 import inlineWasm from 'virtual:posenc-wasm';
-import { createApp, reservedHeight, resolveState } from './app.js';
-import { createCompute } from './compute.js';
+import { init, simdSupported, stubApi } from './api.js';
+import { createApp, lazyCompute, loadSteps, onLaidOut, preloadView, reservedHeight, resolveState } from './app.js';
 import { parseState } from './state.js';
 
 const params = new URLSearchParams(location.search);
-const state = resolveState(parseState(params), params);
+const parsed = parseState(params);
+if (parsed.guided) await loadSteps(); // the guided path's texts: a chunk of their own
+const state = resolveState(parsed, params);
+preloadView(state.view); // the view's chunk downloads while the wasm does
 const root = document.querySelector('#app');
 document.documentElement.dataset.theme = state.theme;
 if (state.embed) document.documentElement.classList.add('embed');
 
-// Embeds: tell the parent the height now, before the wasm arrives, and again whenever it changes.
+// Embeds: tell the parent the height as soon as the view is laid out (before the wasm arrives),
+// and again whenever it changes.
 const inFrame = state.embed && window.parent !== window;
 let last = -1;
 function postHeight() {
@@ -22,11 +26,22 @@ function postHeight() {
   last = height;
   window.parent.postMessage({ type: 'posenc:height', height, view: state.view }, '*');
 }
-// Reserve the view's height (known from its state) while the core loads, so nothing jumps.
+// Until the view's chunk is here, reserve the height VIEW_INFO estimates from the state. Then the
+// view is laid out with the stand-in API (stubApi: every result in its real shape, all zeros),
+// which is its final layout: when the wasm arrives only the numbers change.
 const reserve = reservedHeight(state, root.clientWidth);
 if (reserve) root.style.setProperty('--reserve', `${reserve}px`);
 root.classList.add('reserving');
-if (inFrame && reserve) postHeight();
+const app = createApp(root, { pe: stubApi(), state, chrome: !state.embed });
+globalThis.posencApp = app;
+const laidOut = () => {
+  root.classList.remove('reserving');
+  if (inFrame) {
+    new ResizeObserver(postHeight).observe(document.documentElement);
+    postHeight();
+  }
+};
+onLaidOut(root, laidOut);
 
 const fromBase64 = (s) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
 // The single-file build carries both wasm builds inline, so it needs no fetch (file:// forbids it).
@@ -36,14 +51,7 @@ const pe = await init(inlineWasm ? { wasm: fromBase64(simdSupported() ? inlineWa
 if (inlineWasm) pe.loadLab({ wasm: fromBase64(pe.backend === 'simd' ? inlineWasm.labSimd : inlineWasm.labScalar) }).catch(() => {});
 
 document.querySelector('.backend').textContent = `${pe.backend === 'simd' ? 'WebAssembly SIMD128' : 'scalar WebAssembly'}${inlineWasm ? ', single-file build' : ''}`;
-const app = createApp(root, { pe, state, chrome: !state.embed, compute: createCompute(pe, { useWorker: !inlineWasm }) });
-root.classList.remove('reserving');
-globalThis.posencApp = app;
-
-if (inFrame) {
-  new ResizeObserver(postHeight).observe(document.documentElement);
-  postHeight();
-}
+app.attach(pe, lazyCompute(pe, { useWorker: !inlineWasm }));
 
 // Precache the page so the second visit works offline. Not for file:// or the single-file build.
 // In a sandboxed iframe (opaque origin) merely reading navigator.serviceWorker throws SecurityError.

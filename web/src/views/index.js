@@ -1,34 +1,27 @@
 // The view registry (the contract with the page shell):
-//   SETUP[name](host, ctx) -> { update(state), exportData(), figure({ scale }), svg?(), canvas(), destroy? }
+//   SETUP[name]() -> Promise of setup(host, ctx) -> { update(state), exportData(), figure({ scale }), svg?(), canvas(), destroy? }
 //   VIEW_INFO[name] = { title, controls: [state keys the view reads], panels: [{ id, label }], height(state, width) }
+// Every view is a chunk of its own, loaded with import() when it is first shown: an embed of one
+// view downloads that view only. NEEDS lists the API families (web/src/api.js) a view calls
+// beyond the encodings; the shell adds them (pe.use) before the view is set up.
 import './views.css';
-import { setupBias } from './bias.js';
-import { setupCompare, setupHeatmap } from './heatmap.js';
-import { setupExtrapolation, setupLearned } from './learned.js';
-import { setupLab } from './lab.js';
-import { setupRotation } from './rotation.js';
-import { setupShuffle } from './shuffle.js';
-import { setupSimilarity } from './similarity.js';
-import { setupWaves } from './waves.js';
-import { setupWorked } from './worked.js';
-import { setupShift } from './shift.js';
-import { setupConcat } from './concat.js';
-import { setupScaling } from './scaling.js';
 export { VIEW_INFO } from './info.js';
 
 export const SETUP = {
-  heatmap: setupHeatmap,
-  waves: setupWaves,
-  similarity: setupSimilarity,
-  rotation: setupRotation,
-  bias: setupBias,
-  learned: setupLearned,
-  extrapolation: setupExtrapolation,
-  compare: setupCompare,
-  shuffle: setupShuffle,
-  lab: setupLab,
-  worked: setupWorked,
-  shift: setupShift,
-  concat: setupConcat,
-  scaling: setupScaling,
+  heatmap: () => import('./heatmap.js').then((m) => m.setupHeatmap),
+  waves: () => import('./waves.js').then((m) => m.setupWaves),
+  similarity: () => import('./similarity.js').then((m) => m.setupSimilarity),
+  rotation: () => import('./rotation.js').then((m) => m.setupRotation),
+  bias: () => import('./bias.js').then((m) => m.setupBias),
+  learned: () => import('./learned.js').then((m) => m.setupLearned),
+  extrapolation: () => import('./learned.js').then((m) => m.setupExtrapolation),
+  compare: () => import('./heatmap.js').then((m) => m.setupCompare),
+  shuffle: () => import('./shuffle.js').then((m) => m.setupShuffle),
+  lab: () => import('./lab.js').then((m) => m.setupLab),
+  worked: () => import('./worked.js').then((m) => m.setupWorked),
+  shift: () => import('./shift.js').then((m) => m.setupShift),
+  concat: () => import('./concat.js').then((m) => m.setupConcat),
+  scaling: () => import('./scaling.js').then((m) => m.setupScaling),
 };
+
+export const NEEDS = { bias: ['attention'], shuffle: ['attention'], lab: ['train'] };
