@@ -84,41 +84,11 @@ export function stubApi() {
   };
   const api = build(core);
   api.stub = true;
-  // web/src/methods.js memoises alibiBias, t5Buckets and shawIndices results module-wide (not per
-  // API object): a placeholder kept there would outlive the stand-in. So the stand-in records what
-  // it returned for them, and fill(pe) writes the real API's results into those same arrays.
-  const made = [];
-  for (const name of MEMOISED) {
-    const f = api[name];
-    api[name] = (...args) => {
-      const r = f(...args);
-      made.push([name, args, r]);
-      return r;
-    };
-  }
-  api.fill = (pe) => {
-    for (const [name, args, r] of made.splice(0)) {
-      try {
-        copyInto(r, pe[name](...args));
-      } catch {
-        // the real call refuses these arguments: the view calls it again and shows why
-      }
-    }
-  };
   api.loadLab = () => new Promise(() => {}); // never: the lab trains only with the real core
   return api;
 }
 
 const TYPICAL = Math.fround(-0.841470957);
-const MEMOISED = ['alibiBias', 't5Buckets', 'shawIndices'];
-function copyInto(dst, src) {
-  if (ArrayBuffer.isView(dst) && ArrayBuffer.isView(src)) return void dst.set(src);
-  if (dst && typeof dst === 'object' && src && typeof src === 'object') for (const k of Object.keys(src)) {
-    if (ArrayBuffer.isView(dst[k]) && ArrayBuffer.isView(src[k])) dst[k].set(src[k]);
-    else if (typeof src[k] !== 'object') dst[k] = src[k];
-  }
-}
-
 function build(core) {
   const lab = { core: null, loading: null };
   const added = new Map();

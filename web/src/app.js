@@ -533,7 +533,6 @@ export function createApp(root, { pe: firstPe, state, chrome = true, url = true,
    * set up again with it (views may keep what they computed), in the same task, so the page does
    * not paint in between. */
   function attach(next, nextCompute = compute) {
-    pe.fill?.(next);
     pe = next;
     ctx.pe = next;
     ctx.pool = makePool(next);

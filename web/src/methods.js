@@ -144,9 +144,15 @@ function ropeReduce(C, S, L, half, cols, pairOf, scale) {
   };
 }
 
-/** Relative matrices depend on a few settings, not on the length past the cap: keep the last few. */
-const memo = new Map();
-function cached(key, make) {
+/**
+ * Relative matrices depend on a few settings, not on the length past the cap: keep the last few,
+ * per API object (the page lays a view out with a stand-in API before the wasm arrives, and what
+ * that returned must never be served to the real one).
+ */
+const memos = new WeakMap();
+function cached(pe, key, make) {
+  let memo = memos.get(pe);
+  if (!memo) memos.set(pe, (memo = new Map()));
   if (memo.has(key)) return memo.get(key);
   const v = make();
   memo.set(key, v);
@@ -156,7 +162,7 @@ function cached(key, make) {
 
 /** pe.alibiBias for every head, causal, n × n, kept while the head count and size hold. */
 export function alibiAll(pe, heads, n) {
-  return cached(`alibi|${heads}|${n}`, () => pe.alibiBias({ heads, queries: n, causal: true }));
+  return cached(pe, `alibi|${heads}|${n}`, () => pe.alibiBias({ heads, queries: n, causal: true }));
 }
 
 /**
@@ -269,7 +275,7 @@ export function encodingMatrix(pe, st, method, pool, { length = st.length, quant
       need(pe, 't5Buckets');
       const n = Math.min(L, MATRIX_CAP);
       const cfg = t5Config(st);
-      const b = cached(`t5|${n}|${cfg.numBuckets}|${cfg.maxDistance}|${cfg.bidirectional}`, () => pe.t5Buckets({ queries: n, keys: n, ...t5Opts(cfg) }));
+      const b = cached(pe, `t5|${n}|${cfg.numBuckets}|${cfg.maxDistance}|${cfg.bidirectional}`, () => pe.t5Buckets({ queries: n, keys: n, ...t5Opts(cfg) }));
       return { values: b, rows: n, cols: n, lo: 0, hi: cfg.numBuckets - 1, kind: 'onesided', rowLabel: 'query', colLabel: 'key',
         rowAxis: 'query position i', colAxis: 'key position j', note: 'bucket index',
         title: `T5 buckets (${cfg.bidirectional ? 'bidirectional' : 'causal'}, ${cfg.numBuckets} buckets, max distance ${cfg.maxDistance}${cfg.raised ? ', raised to exceed the exact range' : ''}): ${n} × ${n}` };
@@ -278,7 +284,7 @@ export function encodingMatrix(pe, st, method, pool, { length = st.length, quant
       need(pe, 'shawIndices');
       const n = Math.min(L, MATRIX_CAP);
       const k = st.shawk;
-      const b = cached(`shaw|${n}|${k}`, () => pe.shawIndices({ queries: n, keys: n, maxRelative: k }));
+      const b = cached(pe, `shaw|${n}|${k}`, () => pe.shawIndices({ queries: n, keys: n, maxRelative: k }));
       return { values: b, rows: n, cols: n, lo: 0, hi: 2 * k, kind: 'onesided', rowLabel: 'query', colLabel: 'key',
         rowAxis: 'query position i', colAxis: 'key position j', note: 'row of aᴷ, aⱽ',
         title: `Shaw relative indices, clipped to ±${k}: ${n} × ${n}` };
