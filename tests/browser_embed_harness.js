@@ -2,6 +2,7 @@
 // whose behaviour a test picks (extra headers, precompressed files, host pages), and headless
 // Debian Chromium through playwright-core, launched as tests/browser.test.js does.
 import { existsSync, readFileSync } from 'node:fs';
+import { after, before } from 'node:test';
 import http from 'node:http';
 import { extname, join, normalize } from 'node:path';
 
@@ -138,4 +139,44 @@ export async function decodePng(browser, bytes) {
   }, Buffer.from(bytes).toString('base64'));
   await ctx.close();
   return out;
+}
+
+/**
+ * One browser and one server for a test file (started before its tests, closed after), and the
+ * page helpers the view tests share: open a path and wait until it has rendered and any worker
+ * job (Similarity's "computing…") has landed; setState and wait for the render it causes.
+ * Page errors of every page opened are collected in `pageErrors`.
+ */
+export function pageSuite() {
+  const suite = { browser: null, srv: null, pageErrors: [] };
+  before(async () => {
+    if (skip) return;
+    suite.browser = await launch();
+    suite.srv = await serve();
+  });
+  after(async () => {
+    await suite.browser?.close();
+    suite.srv?.close();
+  });
+  suite.settled = async (page) => {
+    await page.waitForFunction(() => (globalThis.__posencFrames?.length ?? 0) > 0, null, { timeout: 60000 });
+    await page.waitForFunction(() => !/computing/.test(document.querySelector('.host .status')?.textContent ?? ''), null, { timeout: 60000 });
+    await frames(page);
+  };
+  suite.open = async (path, viewport = { width: 1280, height: 900 }) => {
+    const ctx = await suite.browser.newContext({ viewport, serviceWorkers: 'block' });
+    const page = await ctx.newPage();
+    page.on('pageerror', (e) => suite.pageErrors.push(`${path}: ${e.message}`));
+    await page.goto(`${suite.srv.origin}${path}`);
+    await suite.settled(page);
+    return { page, ctx };
+  };
+  suite.setState = async (page, patch) => {
+    await page.evaluate((patch) => new Promise((res) => {
+      document.addEventListener('posenc-render', () => res(), { once: true });
+      globalThis.posencApp.setState(patch);
+    }), patch);
+    await suite.settled(page);
+  };
+  return suite;
 }

@@ -2,27 +2,18 @@
 // a tiny training run in the worker finishes and draws an accuracy curve, the seed lives in the
 // URL. Every wait is on page state, never on time.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { launch, serve, skip } from './browser_embed_harness.js';
+import { test } from 'node:test';
+import { pageSuite, skip } from './browser_embed_harness.js';
 
-let browser, srv;
-before(async () => {
-  if (skip) return;
-  browser = await launch();
-  srv = await serve();
-});
-after(async () => {
-  await browser?.close();
-  srv?.close();
-});
+const suite = pageSuite();
 
 test('lab view: renders, trains in the worker, draws accuracy curves, keeps the seed in the URL', { skip, timeout: 300_000 }, async () => {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
+  const ctx = await suite.browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
   const page = await ctx.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  await page.goto(`${srv.origin}/?view=lab&labmethods=rope,learned&labsteps=20&labseed=7`);
+  await page.goto(`${suite.srv.origin}/?view=lab&labmethods=rope,learned&labsteps=20&labseed=7`);
   await page.waitForSelector('section.lab[data-status=idle]', { timeout: 60_000 });
   assert.equal(await page.$eval('[name=labseed]', (e) => e.value), '7');
   assert.deepEqual(await page.$$eval('.lab-methods input:checked', (l) => l.map((e) => e.value)), ['learned', 'rope']);

@@ -2,8 +2,8 @@
 // controls each view declares (every one changes its figure), axis ticks, word labels in the
 // shuffle lab, and formula panels whose value equals the API's. Waits on renders and state only.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { launch, serve, skip } from './browser_embed_harness.js';
+import { test } from 'node:test';
+import { pageSuite, skip } from './browser_embed_harness.js';
 import { STEPS } from '../web/src/steps.js';
 import { VIEW_INFO } from '../web/src/views/info.js';
 import { FIELDS, VIEWS } from '../web/src/state.js';
@@ -46,42 +46,8 @@ test('VIEW_INFO: every registered view declares controls (state keys), panels an
   }
 });
 
-let browser, srv;
-const pageErrors = [];
-before(async () => {
-  if (skip) return;
-  browser = await launch();
-  srv = await serve();
-});
-after(async () => {
-  await browser?.close();
-  srv?.close();
-});
-
-async function open(path, viewport = { width: 1280, height: 900 }) {
-  const ctx = await browser.newContext({ viewport, serviceWorkers: 'block' });
-  const page = await ctx.newPage();
-  page.on('pageerror', (e) => pageErrors.push(`${path}: ${e.message}`));
-  await page.goto(`${srv.origin}${path}`);
-  await settled(page);
-  return { page, ctx };
-}
-
-/** Wait for a render, then for any worker job the view started (similarity) to land. */
-async function settled(page) {
-  await page.waitForFunction(() => (globalThis.__posencFrames?.length ?? 0) > 0, null, { timeout: 60000 });
-  await page.waitForFunction(() => !/computing/.test(document.querySelector('.host .status')?.textContent ?? ''), null, { timeout: 60000 });
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-}
-
-/** setState and wait for the render it causes (and any worker result). */
-async function setState(page, patch) {
-  await page.evaluate((patch) => new Promise((res) => {
-    document.addEventListener('posenc-render', () => res(), { once: true });
-    globalThis.posencApp.setState(patch);
-  }), patch);
-  await settled(page);
-}
+const suite = pageSuite();
+const { open, setState, settled, pageErrors } = suite;
 
 /** What the figure shows: every visible canvas's pixels, the colour bars' numbers, the numbers in
  * tables, the formula value, the relative check. Titles are left out on purpose: a control must

@@ -3,42 +3,11 @@
 // call returns (evaluated in the page against the page's own posenc), and it is the point the
 // figure shows there. Waits on renders and state only.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { launch, serve, skip } from './browser_embed_harness.js';
+import { test } from 'node:test';
+import { pageSuite, skip } from './browser_embed_harness.js';
 
-let browser, srv;
-const pageErrors = [];
-before(async () => {
-  if (skip) return;
-  browser = await launch();
-  srv = await serve();
-});
-after(async () => {
-  await browser?.close();
-  srv?.close();
-});
-
-async function open(path, viewport = { width: 1280, height: 900 }) {
-  const ctx = await browser.newContext({ viewport, serviceWorkers: 'block' });
-  const page = await ctx.newPage();
-  page.on('pageerror', (e) => pageErrors.push(`${path}: ${e.message}`));
-  await page.goto(`${srv.origin}${path}`);
-  await settled(page);
-  return { page, ctx };
-}
-
-async function settled(page) {
-  await page.waitForFunction(() => (globalThis.__posencFrames?.length ?? 0) > 0, null, { timeout: 60000 });
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-}
-
-async function setState(page, patch) {
-  await page.evaluate((patch) => new Promise((res) => {
-    document.addEventListener('posenc-render', () => res(), { once: true });
-    globalThis.posencApp.setState(patch);
-  }), patch);
-  await settled(page);
-}
+const suite = pageSuite();
+const { open, setState, pageErrors } = suite;
 
 /** The panel's value, its call, the call evaluated against the page's posenc, and where it is. */
 function panel(page, sel = '.host .formula') {
