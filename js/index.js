@@ -6,9 +6,10 @@
 //
 // After init every call is synchronous. Each family lives in its own module and contributes
 // its functions to the object init() returns; FAMILIES is that list.
-import { Core, PosencBuffer, TYPES } from './core.js';
+import { createApi, loadCore } from './api.js';
+import { PosencBuffer } from './core.js';
 import { PosencError, Status } from './errors.js';
-import { instantiate, simdSupported } from './loader.js';
+import { simdSupported } from './loader.js';
 import { sinusoidalFamily } from './sinusoidal.js';
 import { ropeFamily } from './rope.js';
 import { relativeFamily } from './relative.js';
@@ -16,7 +17,7 @@ import { learnedFamily } from './learned.js';
 import { attentionFamily } from './attention.js';
 import { kvCacheFamily } from './kvcache.js';
 import { trainFamily } from './train.js';
-import { choice, int, options, show } from './validate.js';
+import { options, show } from './validate.js';
 
 export { PosencBuffer, PosencError, Status, simdSupported };
 
@@ -57,70 +58,13 @@ export function init(opts) {
 
 async function load(opts) {
   const o = options('init', opts, ['simd', 'wasm', 'lab']);
-  let instance;
-  try {
-    instance = await instantiate(o);
-  } catch (e) {
-    if (e instanceof PosencError) throw e;
-    let why;
-    try {
-      why = e instanceof Error ? `${e.name}: ${e.message}` : show(e);
-    } catch {
-      why = 'an exception';
-    }
-    throw new PosencError(Status.E_PARAM, `posenc.init: could not load the wasm core from the given wasm (${why})`, 'wasm');
-  }
-  const core = new Core(instance);
-  const api = {
-    backend: core.backend,
-    /** Zero-copy heap buffer, zero-filled: pass it wherever a typed array of the same type is
-     * accepted. Free it with free() (or `using`). */
-    alloc(length, type = 'float32') {
-      const n = int('alloc', 'length', length, { min: 0, max: 2 ** 28 });
-      const Type = choice('alloc', 'type', type, TYPES);
-      return new PosencBuffer(core, Type, n);
-    },
-    /** Bytes of wasm linear memory right now (grows, never shrinks). */
-    get heapBytes() {
-      return core.memoryBuffer().byteLength;
-    },
-    /** Bytes currently allocated on the wasm heap (buffers from alloc() included): a diagnostic
-     * for leaks, since memory itself never shrinks. */
-    get heapInUse() {
-      return core.exports.posenc_heap_in_use();
-    },
-  };
-  // The extrapolation lab's trainer is a separate wasm module, loaded on request with the same
-  // backend as the core (its own memory: lab calls never touch the core's heap).
-  const lab = { core: null, loading: null };
-  const loadLab = (labOpts) => {
-    lab.loading ??= (async () => {
-      const lo = labOpts === undefined || labOpts === true ? Object.create(null) : options('loadLab', labOpts, ['wasm']);
-      let inst;
-      try {
-        inst = await instantiate({ simd: core.backend === 'simd', wasm: lo.wasm }, { lab: true });
-      } catch (e) {
-        lab.loading = null;
-        if (e instanceof PosencError) throw e;
-        throw new PosencError(Status.E_PARAM, `posenc.loadLab: could not load the lab's wasm (${show(e)})`, 'wasm');
-      }
-      lab.core = new Core(inst);
-      return current;
-    })();
-    return lab.loading;
-  };
-  /** Load the training lab's wasm (train, evaluate, attentionMap, loadModel need it); resolves to
-   * this API object. { wasm } gives the module (bytes, Module or URL) instead of the default file. */
-  api.loadLab = (labOpts) => loadLab(labOpts);
-  /** Whether the training lab is loaded. */
-  Object.defineProperty(api, 'labLoaded', { get: () => lab.core !== null, enumerable: true });
-  for (const family of FAMILIES) Object.assign(api, family(core, lab));
+  const { api } = createApi(await loadCore(o), FAMILIES);
   current = Object.freeze(api);
   if (o.lab !== undefined && o.lab !== false) {
     if (o.lab !== true && (o.lab === null || typeof o.lab !== 'object')) {
       throw new PosencError(Status.E_PARAM, `posenc.init: lab must be true, false or { wasm } (got ${show(o.lab)})`, 'lab');
     }
-    await loadLab(o.lab);
+    await current.loadLab(o.lab);
   }
   return current;
 }

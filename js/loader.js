@@ -59,16 +59,19 @@ function importsFor(module) {
   return imports;
 }
 
+/** What went wrong, in words, whatever was thrown (even an object whose conversion throws). */
+export function reason(e) {
+  try {
+    return e instanceof Error ? `${e.name}: ${e.message}` : show(e);
+  } catch {
+    return 'an exception';
+  }
+}
+
 /** A loading failure as a PosencError naming the wasm option. */
 function loadError(what, e, who = 'init') {
   if (e instanceof PosencError) return e;
-  let why;
-  try {
-    why = e instanceof Error ? `${e.name}: ${e.message}` : show(e);
-  } catch {
-    why = 'an exception';
-  }
-  return new PosencError(Status.E_PARAM, `posenc.${who}: wasm ${what} (${why})`, 'wasm');
+  return new PosencError(Status.E_PARAM, `posenc.${who}: wasm ${what} (${reason(e)})`, 'wasm');
 }
 
 // The exports js/core.js needs before any family function runs; a module without them is not

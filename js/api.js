@@ -1,0 +1,72 @@
+// The API object: a loaded core and the functions of a list of families, plus what every
+// instance has (backend, alloc, heap figures, the lab's loader). init() in index.js builds it
+// with every family; the page (web/src/api.js) with the encodings only, adding the others when a
+// view needs them, so an embed downloads no more of the library than its view calls.
+import { Core, PosencBuffer, TYPES } from './core.js';
+import { PosencError, Status } from './errors.js';
+import { instantiate, reason } from './loader.js';
+import { choice, int, options } from './validate.js';
+
+/** Instantiate the wasm core (opts: an options snapshot with simd and wasm) as a Core. */
+export async function loadCore(opts) {
+  try {
+    return new Core(await instantiate(opts));
+  } catch (e) {
+    if (e instanceof PosencError) throw e;
+    throw new PosencError(Status.E_PARAM, `posenc.init: could not load the wasm core from the given wasm (${reason(e)})`, 'wasm');
+  }
+}
+
+/**
+ * The API over `core` with the functions of `families`. Returns { api, add }: add(family) puts one
+ * more family's functions on it (the caller freezes the object when it has them all).
+ */
+export function createApi(core, families) {
+  // The extrapolation lab's trainer is a separate wasm module, loaded on request with the same
+  // backend as the core (its own memory: lab calls never touch the core's heap).
+  const lab = { core: null, loading: null };
+  const api = {
+    backend: core.backend,
+    /** Zero-copy heap buffer, zero-filled: pass it wherever a typed array of the same type is
+     * accepted. Free it with free() (or `using`). */
+    alloc(length, type = 'float32') {
+      const n = int('alloc', 'length', length, { min: 0, max: 2 ** 28 });
+      const Type = choice('alloc', 'type', type, TYPES);
+      return new PosencBuffer(core, Type, n);
+    },
+    /** Bytes of wasm linear memory right now (grows, never shrinks). */
+    get heapBytes() {
+      return core.memoryBuffer().byteLength;
+    },
+    /** Bytes currently allocated on the wasm heap (buffers from alloc() included): a diagnostic
+     * for leaks, since memory itself never shrinks. */
+    get heapInUse() {
+      return core.exports.posenc_heap_in_use();
+    },
+    /** Whether the training lab is loaded. */
+    get labLoaded() {
+      return lab.core !== null;
+    },
+    /** Load the training lab's wasm (train, evaluate, attentionMap, loadModel need it); resolves to
+     * this API object. { wasm } gives the module (bytes, Module or URL) instead of the default file. */
+    loadLab(labOpts) {
+      lab.loading ??= (async () => {
+        const lo = labOpts === undefined || labOpts === true ? Object.create(null) : options('loadLab', labOpts, ['wasm']);
+        let inst;
+        try {
+          inst = await instantiate({ simd: core.backend === 'simd', wasm: lo.wasm }, { lab: true });
+        } catch (e) {
+          lab.loading = null;
+          if (e instanceof PosencError) throw e;
+          throw new PosencError(Status.E_PARAM, `posenc.loadLab: could not load the lab's wasm (${reason(e)})`, 'wasm');
+        }
+        lab.core = new Core(inst);
+        return api;
+      })();
+      return lab.loading;
+    },
+  };
+  const add = (family) => Object.assign(api, family(core, lab));
+  for (const family of families) add(family);
+  return { api, add };
+}
