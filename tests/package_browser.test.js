@@ -9,21 +9,13 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import http from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import { after, before, test } from 'node:test';
-import { CHROMIUM, CHROMIUM_ARGS, EXPECTED, app, cleanup } from './package_helper.js';
+import { CHROMIUM, CHROMIUM_ARGS, EXPECTED, PROBE, app, cleanup } from './package_helper.js';
 
 const skip = !existsSync(CHROMIUM) ? 'no /usr/bin/chromium' : false;
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 const CSP_NO_WASM = "default-src 'self'; script-src 'self'";
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json', '.css': 'text/css' };
 
-// Computes the runtime's check values; the page or worker reports them as JSON.
-const PROBE = `
-  const out = {};
-  for (const simd of [true, false]) {
-    const pe = await init({ simd });
-    const t = pe.sinusoidal({ length: 4, dim: 8 });
-    out[pe.backend] = [t[8], t[9], pe.ropeFrequencies({ dim: 8 }).invFreq64[1]];
-  }`;
 
 function check(result, what) {
   assert.ok(result && !result.error, `${what}: ${JSON.stringify(result)}`);

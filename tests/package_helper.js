@@ -8,6 +8,16 @@ import { join } from 'node:path';
 
 export const root = new URL('..', import.meta.url).pathname;
 
+// Script text every runtime test runs (after a line that obtains init): the values it puts in
+// `out` per backend are checked against EXPECTED.
+export const PROBE = `
+  const out = {};
+  for (const simd of [true, false]) {
+    const pe = await init({ simd });
+    const t = pe.sinusoidal({ length: 4, dim: 8 });
+    out[pe.backend] = [t[8], t[9], pe.ropeFrequencies({ dim: 8 }).invFreq64[1]];
+  }`;
+
 /** The numbers every runtime test checks: row 1 of sinusoidal({ length: 4, dim: 8 }) starts with
  * sin(1), cos(1); RoPE inverse frequency 1 of dim 8 is 10000^(-2/8) = 0.1. */
 export const EXPECTED = { sin1: Math.sin(1), cos1: Math.cos(1), invFreq1: 0.1 };
