@@ -321,52 +321,6 @@ static int32_t f_attention_scratch_size(cursor *c, sizes z) {
     return posenc_attention_scratch_size(u8(c) == 5 ? NULL : &n, z.a, z.b, z.d, z.e, u8(c) % 6, size(c));
 }
 
-/* attention: queries a, keys b, dim d, dim_v e, heads 1..2, one bias kind */
-static int32_t attention_kind(cursor *c, sizes z, posenc_attention_bias kind) {
-    const int32_t h = 1 + (u8(c) & 1), q = z.a, k = z.b, dim = z.d, dv = u8(c) & 1 ? z.d : z.e;
-    int32_t rel = kind == POSENC_BIAS_SHAW ? 1 + u8(c) % 6 : kind == POSENC_BIAS_XL ? size(c) : 0;
-    int32_t scratch_n = 0;
-    if (posenc_attention_scratch_size(&scratch_n, q, k, dim, dv, kind, rel) || scratch_n > CAP)
-        return 0;
-    NEED(prod3(q, h, dim)); NEED(prod3(k, h, dim)); NEED(prod3(k, h, dv)); NEED(prod3(q, h, dv));
-    NEED(prod3(h, q, k));
-    float *Q = IN(prod3(q, h, dim)), *K = IN(prod3(k, h, dim)), *V = IN(prod3(k, h, dv));
-    float *O = OUT(prod3(q, h, dv)), *W = u8(c) & 1 ? OUT(prod3(h, q, k)) : NULL;
-    int32_t short_scratch = u8(c) == 9;
-    float *S = OUT(scratch_n - short_scratch);
-    const double scale = real(c);
-    const int mask = u8(c) % 4;
-    const int32_t offset = small(c), sn = scratch_n - short_scratch;
-    switch (kind) {
-    case POSENC_BIAS_ALIBI:
-        return posenc_attention_alibi(O, W, Q, K, V, q, k, h, dim, dv, scale, mask, offset, S, sn, u8(c) % 4);
-    case POSENC_BIAS_T5: {
-        int32_t nb = 2 + u8(c) % 40;
-        float *t = IN(prod(nb, h));
-        return posenc_attention_t5(O, W, Q, K, V, q, k, h, dim, dv, scale, mask, offset, S, sn, t, u8(c) & 1, nb, size(c));
-    }
-    case POSENC_BIAS_SHAW: {
-        NEED(prod(2 * rel + 1, dim)); NEED(prod(2 * rel + 1, dv));
-        float *ak = IN(prod(2 * rel + 1, dim)), *av = IN(prod(2 * rel + 1, dv));
-        return posenc_attention_shaw(O, W, Q, K, V, q, k, h, dim, dv, scale, mask, offset, S, sn, ak, av, rel);
-    }
-    case POSENC_BIAS_XL: {
-        NEED(prod3(rel, h, dim));
-        float *u = IN(prod(h, dim)), *vb = IN(prod(h, dim)), *r = IN(prod3(rel, h, dim));
-        return posenc_attention_xl(O, W, Q, K, V, q, k, h, dim, dv, scale, mask, offset, S, sn, u, vb, r, rel);
-    }
-    default: {
-        float *B = u8(c) & 1 ? IN(prod3(h, q, k)) : NULL;
-        return posenc_attention(O, W, Q, K, V, q, k, h, dim, dv, scale, mask, offset, S, sn, B);
-    }
-    }
-}
-static int32_t f_attention(cursor *c, sizes z) { return attention_kind(c, z, POSENC_BIAS_NONE); }
-static int32_t f_attention_alibi(cursor *c, sizes z) { return attention_kind(c, z, POSENC_BIAS_ALIBI); }
-static int32_t f_attention_t5(cursor *c, sizes z) { return attention_kind(c, z, POSENC_BIAS_T5); }
-static int32_t f_attention_shaw(cursor *c, sizes z) { return attention_kind(c, z, POSENC_BIAS_SHAW); }
-static int32_t f_attention_xl(cursor *c, sizes z) { return attention_kind(c, z, POSENC_BIAS_XL); }
-
 /* kv_heads for h query heads: mostly a divisor of h, now and then any small value (0, negative,
  * or a non-divisor, which C must refuse) */
 static int32_t kv_of(cursor *c, int32_t h) {
@@ -385,18 +339,19 @@ static float *zeros(int64_t n) {
     return a;
 }
 
-/* grouped-query attention: queries a, keys b, dim d, dim_v e, heads 1..8, kv_heads kv_of(heads) */
-static int32_t gqa_kind(cursor *c, sizes z, posenc_attention_bias kind) {
-    const int32_t h = 1 + u8(c) % 8, kvh = kv_of(c, h), q = z.a, k = z.b, dim = z.d,
-                  dv = u8(c) & 1 ? z.d : z.e;
+/* attention, plain (gqa 0: heads 1..2, every head its own k/v) or grouped-query (gqa 1: heads
+ * 1..8, kv_heads kv_of(heads)): queries a, keys b, dim d, dim_v e, one bias kind */
+static int32_t attention_kind(cursor *c, sizes z, posenc_attention_bias kind, int gqa) {
+    const int32_t h = gqa ? 1 + u8(c) % 8 : 1 + (u8(c) & 1), kvh = gqa ? kv_of(c, h) : h;
+    const int32_t q = z.a, k = z.b, dim = z.d, dv = u8(c) & 1 ? z.d : z.e;
     int32_t rel = kind == POSENC_BIAS_SHAW ? 1 + u8(c) % 6 : kind == POSENC_BIAS_XL ? size(c) : 0;
     int32_t scratch_n = 0;
     /* a kv_heads that does not divide heads gets the scratch of kv_heads 1 (the largest), so
      * the call itself has to refuse it */
-    if (posenc_attention_gqa_scratch_size(&scratch_n, q, k, h, kv_divides(h, kvh) ? kvh : 1, dim,
-                                          dv, kind, rel) ||
-        scratch_n > CAP)
-        return 0;
+    const int32_t st_size = gqa ? posenc_attention_gqa_scratch_size(&scratch_n, q, k, h, kv_divides(h, kvh) ? kvh : 1,
+                                                                    dim, dv, kind, rel)
+                                : posenc_attention_scratch_size(&scratch_n, q, k, dim, dv, kind, rel);
+    if (st_size || scratch_n > CAP) return 0;
     NEED(prod3(q, h, dim)); NEED(prod3(k, kvh, dim)); NEED(prod3(k, kvh, dv)); NEED(prod3(q, h, dv));
     NEED(prod3(h, q, k));
     float *Q = IN(prod3(q, h, dim)), *K = IN(prod3(k, kvh, dim)), *V = IN(prod3(k, kvh, dv));
@@ -408,32 +363,41 @@ static int32_t gqa_kind(cursor *c, sizes z, posenc_attention_bias kind) {
     const int32_t offset = small(c), sn = scratch_n - short_scratch;
     int32_t st;
     switch (kind) {
-    case POSENC_BIAS_ALIBI:
-        st = posenc_attention_gqa_alibi(O, W, Q, K, V, q, k, h, dim, dv, scale, mask, offset, S, sn, kvh, u8(c) % 4);
+    case POSENC_BIAS_ALIBI: {
+        const int32_t mode = u8(c) % 4;
+        st = gqa ? posenc_attention_gqa_alibi(O, W, Q, K, V, q, k, h, dim, dv, scale, mask, offset, S, sn, kvh, mode)
+                 : posenc_attention_alibi(O, W, Q, K, V, q, k, h, dim, dv, scale, mask, offset, S, sn, mode);
         break;
+    }
     case POSENC_BIAS_T5: {
         int32_t nb = 2 + u8(c) % 40;
         float *t = IN(prod(nb, h));
-        st = posenc_attention_gqa_t5(O, W, Q, K, V, q, k, h, dim, dv, scale, mask, offset, S, sn, kvh, t, u8(c) & 1, nb, size(c));
+        const int32_t bidir = u8(c) & 1, maxd = size(c);
+        st = gqa ? posenc_attention_gqa_t5(O, W, Q, K, V, q, k, h, dim, dv, scale, mask, offset, S, sn, kvh, t, bidir, nb, maxd)
+                 : posenc_attention_t5(O, W, Q, K, V, q, k, h, dim, dv, scale, mask, offset, S, sn, t, bidir, nb, maxd);
         break;
     }
     case POSENC_BIAS_SHAW: {
         NEED(prod(2 * rel + 1, dim)); NEED(prod(2 * rel + 1, dv));
         float *ak = IN(prod(2 * rel + 1, dim)), *av = IN(prod(2 * rel + 1, dv));
-        st = posenc_attention_gqa_shaw(O, W, Q, K, V, q, k, h, dim, dv, scale, mask, offset, S, sn, kvh, ak, av, rel);
+        st = gqa ? posenc_attention_gqa_shaw(O, W, Q, K, V, q, k, h, dim, dv, scale, mask, offset, S, sn, kvh, ak, av, rel)
+                 : posenc_attention_shaw(O, W, Q, K, V, q, k, h, dim, dv, scale, mask, offset, S, sn, ak, av, rel);
         break;
     }
     case POSENC_BIAS_XL: {
         NEED(prod3(rel, h, dim));
         float *u = IN(prod(h, dim)), *vb = IN(prod(h, dim)), *r = IN(prod3(rel, h, dim));
-        st = posenc_attention_gqa_xl(O, W, Q, K, V, q, k, h, dim, dv, scale, mask, offset, S, sn, kvh, u, vb, r, rel);
+        st = gqa ? posenc_attention_gqa_xl(O, W, Q, K, V, q, k, h, dim, dv, scale, mask, offset, S, sn, kvh, u, vb, r, rel)
+                 : posenc_attention_xl(O, W, Q, K, V, q, k, h, dim, dv, scale, mask, offset, S, sn, u, vb, r, rel);
         break;
     }
     default: {
         float *B = u8(c) & 1 ? IN(prod3(h, q, k)) : NULL;
-        st = posenc_attention_gqa(O, W, Q, K, V, q, k, h, dim, dv, scale, mask, offset, S, sn, kvh, B);
+        st = gqa ? posenc_attention_gqa(O, W, Q, K, V, q, k, h, dim, dv, scale, mask, offset, S, sn, kvh, B)
+                 : posenc_attention(O, W, Q, K, V, q, k, h, dim, dv, scale, mask, offset, S, sn, B);
     }
     }
+    /* a kv_heads that does not divide heads must have been refused */
     return st == POSENC_OK && !kv_divides(h, kvh) ? -100 : st;
 }
 static int32_t f_attention_gqa_scratch_size(cursor *c, sizes z) {
@@ -442,11 +406,16 @@ static int32_t f_attention_gqa_scratch_size(cursor *c, sizes z) {
     return posenc_attention_gqa_scratch_size(u8(c) == 5 ? NULL : &n, z.a, z.b, h, kv_of(c, h > 8 ? 8 : h > 0 ? h : 1),
                                              z.d, z.e, u8(c) % 6, size(c));
 }
-static int32_t f_attention_gqa(cursor *c, sizes z) { return gqa_kind(c, z, POSENC_BIAS_NONE); }
-static int32_t f_attention_gqa_alibi(cursor *c, sizes z) { return gqa_kind(c, z, POSENC_BIAS_ALIBI); }
-static int32_t f_attention_gqa_t5(cursor *c, sizes z) { return gqa_kind(c, z, POSENC_BIAS_T5); }
-static int32_t f_attention_gqa_shaw(cursor *c, sizes z) { return gqa_kind(c, z, POSENC_BIAS_SHAW); }
-static int32_t f_attention_gqa_xl(cursor *c, sizes z) { return gqa_kind(c, z, POSENC_BIAS_XL); }
+static int32_t f_attention(cursor *c, sizes z) { return attention_kind(c, z, POSENC_BIAS_NONE, 0); }
+static int32_t f_attention_alibi(cursor *c, sizes z) { return attention_kind(c, z, POSENC_BIAS_ALIBI, 0); }
+static int32_t f_attention_t5(cursor *c, sizes z) { return attention_kind(c, z, POSENC_BIAS_T5, 0); }
+static int32_t f_attention_shaw(cursor *c, sizes z) { return attention_kind(c, z, POSENC_BIAS_SHAW, 0); }
+static int32_t f_attention_xl(cursor *c, sizes z) { return attention_kind(c, z, POSENC_BIAS_XL, 0); }
+static int32_t f_attention_gqa(cursor *c, sizes z) { return attention_kind(c, z, POSENC_BIAS_NONE, 1); }
+static int32_t f_attention_gqa_alibi(cursor *c, sizes z) { return attention_kind(c, z, POSENC_BIAS_ALIBI, 1); }
+static int32_t f_attention_gqa_t5(cursor *c, sizes z) { return attention_kind(c, z, POSENC_BIAS_T5, 1); }
+static int32_t f_attention_gqa_shaw(cursor *c, sizes z) { return attention_kind(c, z, POSENC_BIAS_SHAW, 1); }
+static int32_t f_attention_gqa_xl(cursor *c, sizes z) { return attention_kind(c, z, POSENC_BIAS_XL, 1); }
 
 /* KV cache: kv_heads, dim, dim_v, capacity; NULL outputs now and then */
 static int32_t f_kvcache_size(cursor *c, sizes z) {
