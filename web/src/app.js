@@ -77,7 +77,7 @@ const number = (min, max, step) => ({ kind: 'number', min, max, step });
 const select = (list) => ({ kind: 'select', list });
 
 /** The one catalogue of controls, keyed by state key: [group, label, input]. Order = display order. */
-export const CONTROL_DEFS = {
+const CONTROL_DEFS = {
   method: ['Encoding', 'method', select(METHODS)],
   dim: ['Encoding', 'dim', range(2, 1024, 2)],
   length: ['Encoding', 'length', range(2, 4096, 1)],
@@ -110,7 +110,7 @@ function controlHtml(key, view) {
 }
 
 /** Which state keys get a control: the view's own (VIEW_INFO), all, or none. */
-export function controlKeys(view, mode, state) {
+function controlKeys(view, mode, state) {
   if (mode === 'none') return [];
   // controlsFor(state): the subset the current method reads (e.g. no T5 sliders beside a sinusoid)
   const info = VIEW_INFO[view];
@@ -164,7 +164,7 @@ export function resolveState(state, params = new URLSearchParams()) {
 }
 
 /** The link of a state: guided → ?step=id plus what differs from the step; explorer → ?view=…. */
-export function urlOf(st) {
+function urlOf(st) {
   if (st.guided) {
     const step = STEPS.find((s) => s.id === st.step) ?? STEPS[0];
     const p = new URLSearchParams([['step', step.id]]);

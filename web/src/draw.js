@@ -772,17 +772,6 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
   return plot;
 }
 
-/** A note in place of a view that needs an API this build does not have. */
-export function unavailable(parent, what) {
-  const p = document.createElement('p');
-  p.className = 'unavailable';
-  p.textContent = `${what}: not available in this build.`;
-  parent.append(p);
-  return p;
-}
-
-export const has = (pe, ...fns) => fns.every((f) => typeof pe[f] === 'function');
-
 /** Stack several figures (canvases or promises of them) into one export canvas. */
 export async function stackFigures(parts, { scale = 2, gap = 12 } = {}) {
   const cs = (await Promise.all(parts)).filter(Boolean);

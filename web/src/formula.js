@@ -1,8 +1,9 @@
 // Formula panels: the formula of the method, typeset in plain HTML (no fonts or scripts fetched),
 // filled in with the values of the cell under the pointer or keyboard cursor, ending with the exact
-// float32 value and the one API call that reproduces it. Every number shown comes from the posenc
-// API; the only arithmetic here is composing a displayed product (p × ω) of API results.
-import { f32, fmt } from './draw.js';
+// float32 value and the one API call that reproduces it. Every value shown as exact comes from the
+// posenc API; the arithmetic here only explains it (products p × ω, angles mod 2π, wavelengths
+// 2π/ω, ratios of API frequencies), in float64 from the API's own numbers.
+import { f32 } from './draw.js';
 import { t5Config, t5Opts } from './methods.js';
 import { ropeOptions } from './state.js';
 
@@ -159,7 +160,6 @@ export function createFormula(parent, { title = 'Formula, filled in' } = {}) {
     },
   };
 }
-export { fmt };
 
 /**
  * Waves: the formula for curve k at x (the sample nearest the cursor), through cellFormula with

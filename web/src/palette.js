@@ -14,7 +14,7 @@ const STOPS = {
   cyclic: ['#2e4a9e', '#6a5bc0', '#b064b0', '#d9707a', '#d9904a', '#a9a53c', '#4f9a5a', '#2f7f8f', '#2e4a9e'],
 };
 /** Which palettes are which kind; the reader's choice applies where it fits the quantity. */
-export const KIND_DEFAULT = { signed: 'bo', onesided: 'viridis', cyclic: 'cyclic' };
+const KIND_DEFAULT = { signed: 'bo', onesided: 'viridis', cyclic: 'cyclic' };
 const FITS = { signed: ['bo', 'gray'], onesided: ['viridis', 'cividis', 'gray'], cyclic: ['cyclic'] };
 export function paletteFor(kind, chosen) {
   return FITS[kind]?.includes(chosen) ? chosen : KIND_DEFAULT[kind] ?? 'viridis';

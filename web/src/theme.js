@@ -1,6 +1,7 @@
 // Every colour a view paints comes from the page's CSS custom properties, read at render time from
 // the view's host element, so a theme change (light, dark, a blog's own palette) reaches canvases
-// too. The fallbacks are the light theme, for hosts that define none of the properties.
+// too. The fallbacks are only for a host that defines none of the properties (style.css always
+// does): readable colours, not a copy of the light theme.
 const FALLBACK = {
   ink: '#1d2330', muted: '#5b6475', line: '#d9dee7', paper: '#ffffff', bg: '#f5f6f8',
   accent: '#0b62a4', good: '#116b3a', bad: '#a4410b', mask: '#c8c8c8', focus: '#e69f00',

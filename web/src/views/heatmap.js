@@ -122,4 +122,4 @@ export function setupCompare(el, ctx) {
     canvas: () => a.canvas,
   };
 }
-export { drawMethod, linkFormula };
+export { drawMethod };

@@ -4,7 +4,7 @@
 
 import { readTheme } from '../theme.js';
 
-export const LAB_METHODS = [
+const LAB_METHODS = [
   ['none', 'NoPE', '#6b6b6b'],
   ['learned', 'Learned', '#d95f02'],
   ['sinusoidal', 'Sinusoidal', '#1b9e77'],
@@ -12,7 +12,7 @@ export const LAB_METHODS = [
   ['alibi', 'ALiBi', '#e7298a'],
   ['t5', 'T5 buckets', '#a6761d'],
 ];
-export const LAB_TASKS = [
+const LAB_TASKS = [
   ['copy', 'Copy the token 4 back'],
   ['periodic', 'Continue a periodic pattern'],
   ['first', 'Which marked token came first'],

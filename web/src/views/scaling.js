@@ -10,7 +10,7 @@ import { createFormula, pairFormula } from '../formula.js';
 const TAU = 2 * Math.PI;
 
 /** The preset in force: the state still holds its base, head size, scaling type and factor. */
-export function activePreset(st) {
+function activePreset(st) {
   const p = MODEL_PRESETS.find((x) => x.id === st.preset);
   if (!p) return null;
   const type = p.scaling?.type ?? 'none';

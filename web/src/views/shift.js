@@ -49,7 +49,7 @@ export function setupShift(el, ctx) {
       <div class="fl">PE(${p + k}) from the API: [ <b class="exact">${f32(want[0])}</b> ; <b class="exact">${f32(want[1])}</b> ] — largest difference over all ${d} dims: <b data-maxdiff="${worst}">${worst.toExponential(2)}</b> (float32 rounding)</div>
       <p class="fhint">M<sub>k</sub>’s entries are the row PE(k) itself: <code>pe.sinusoidal({ length: 1, dim: ${d}, base: ${st.base}, offset: ${k} })</code>. It does not depend on p.</p>`;
     const show = [...new Set([0, 1, 2, Math.floor(d / 8), Math.floor(d / 4), d / 2 - 1])].filter((i) => i >= 0 && i < d / 2);
-    tbl.innerHTML = `<caption>Selected pairs (all ${d / 2} agree)</caption><tr><th>pair i</th><th>k·ωᵢ (rad)</th><th>PE(p) sin, cos</th><th>M_k · PE(p)</th><th>PE(p + k) from the API</th></tr>` +
+    tbl.innerHTML = `<caption>Selected pairs (all ${d / 2} agree)</caption><tr><th>pair i</th><th>k·ωᵢ mod 2π (rad)</th><th>PE(p) sin, cos</th><th>M_k · PE(p)</th><th>PE(p + k) from the API</th></tr>` +
       show.map((i) => `<tr><th>${i}</th><td>${fmt(Math.atan2(rot[2 * i], rot[2 * i + 1]))}</td><td>${f32(at[2 * i])}, ${f32(at[2 * i + 1])}</td><td>${fmt(got[2 * i])}, ${fmt(got[2 * i + 1])}</td><td>${f32(want[2 * i])}, ${f32(want[2 * i + 1])}</td></tr>`).join('');
     plot.setTitle(`Every dimension: PE(${p + k}) from the API (line) and M_${k} · PE(${p}) (dots)`);
     plot.draw([

@@ -1,10 +1,9 @@
 // Similarity: PE·PEᵀ (cosine) for absolute tables; for RoPE the score q·k of the same vector at
 // two positions, which depends on the offset only, plus RoFormer's long-term decay curve.
-import { createMatrixPanel, createPlot, fmt, stackFigures } from '../draw.js';
+import { createMatrixPanel, createPlot, f32, fmt, stackFigures } from '../draw.js';
 import { paletteFor } from '../palette.js';
 import { drawMethod } from './heatmap.js';
 import { createFormula, cellFormula } from '../formula.js';
-import { f32 } from '../draw.js';
 import { ropeOptions } from '../state.js';
 
 const src = (o) => JSON.stringify(o).replace(/"(\w+)":/g, '$1: ').replace(/"/g, "'").replace(/,/g, ', ').replace(/^{/, '{ ').replace(/}$/, ' }');

@@ -13,7 +13,7 @@ export function spread(n) {
 }
 
 /** Sub-steps per position so that the curve has about two samples per pixel (1 = integers only). */
-export function subSteps(length, px = 900) {
+function subSteps(length, px = 900) {
   return Math.max(1, Math.min(16, Math.ceil((2 * px) / length)));
 }
 

@@ -80,7 +80,7 @@ export function setupWorked(el, ctx) {
 }
 
 /** A table drawn into a canvas for export (the figure is the numbers themselves). */
-export function tableFigure(table, scale = 2) {
+function tableFigure(table, scale = 2) {
   const rows = [...table.querySelectorAll('tr')].map((tr) => [...tr.children].map((c) => c.textContent));
   const cap = table.querySelector('caption')?.textContent ?? '';
   const cw = 120, rh = 22;
