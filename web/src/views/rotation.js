@@ -123,13 +123,17 @@ export function setupRotation(el, ctx) {
     $('.speedv').textContent = `${st.speed} positions/s (pair 0 turns ${deg(st.speed)} per second)`;
   }
 
+  const freqs = { pe: null, key: '', invFreq: null };
   function draw() {
     const pe = ctx.pe;
     need(pe, 'ropeCache', 'ropeFrequencies');
     const theme = readTheme(v.section);
     const m = st.pos + frac, n = st.kpos + frac;
     const ro = ropeOptions(st);
-    const { invFreq } = pe.ropeFrequencies(ro);
+    // Play redraws every frame at new positions; the frequencies change only with the settings.
+    const key = JSON.stringify(ro);
+    if (freqs.pe !== pe || freqs.key !== key) Object.assign(freqs, { pe, key, invFreq: pe.ropeFrequencies(ro).invFreq });
+    const { invFreq } = freqs;
     const cq = pe.ropeCache({ length: 1, offset: m, ...ro });
     const ck = pe.ropeCache({ length: 1, offset: n, ...ro });
     const half = cq.cos.length;
