@@ -64,7 +64,12 @@ LDFLAGS_WASM=(-Oz --no-entry -sSTANDALONE_WASM -sALLOW_MEMORY_GROWTH=1 -sINITIAL
     -sMAXIMUM_MEMORY=2GB -sERROR_ON_UNDEFINED_SYMBOLS=1)
 CORE_EXPORTS="-sEXPORTED_FUNCTIONS=$(exports_of c_src/exports.txt)"
 LAB_EXPORTS="-sEXPORTED_FUNCTIONS=$(exports_of c_src/exports_lab.txt)"
-WASM_FILES=(dist/posenc.simd.wasm dist/posenc.wasm dist/posenc-lab.simd.wasm dist/posenc-lab.wasm)
+# The page's own core: the encodings without attention and the KV cache (a third of the module).
+# An embedded heatmap or wave plot downloads this one; a view that calls attention gets the full
+# core (web/src/api.js). Not in the npm package, and SIMD only: engines without SIMD load the full
+# scalar core.
+PAGE_EXPORTS="-sEXPORTED_FUNCTIONS=$(grep -Ev 'attention|kvcache|matmul' c_src/exports.txt | exports_of /dev/stdin)"
+WASM_FILES=(dist/posenc.simd.wasm dist/posenc.wasm dist/posenc-lab.simd.wasm dist/posenc-lab.wasm dist/posenc-page.simd.wasm)
 
 # compile_objects DIR HOT [FLAGS...]: every c_src/*.c to DIR/*.o; the files named in HOT (or all)
 # with loop unrolling
@@ -90,13 +95,15 @@ build_wasm() {
         log "emcc (scalar objects)"; compile_objects $obj/scalar all
         log "emcc (simd128 objects)"; compile_objects $obj/simd "attention rope relative sinusoidal trig learned" -msimd128
         # link to temporary names and rename, so a reader never sees half a file
-        log "emcc (link: core and lab, scalar and simd128)"
+        log "emcc (link: core and lab, scalar and simd128; the page's lean core)"
         emcc $obj/scalar/*.o "${LDFLAGS_WASM[@]}" "$CORE_EXPORTS" -o dist/.tmp.$$.wasm
         emcc $obj/simd/*.o "${LDFLAGS_WASM[@]}" "$CORE_EXPORTS" -o dist/.tmp.$$.simd.wasm
         emcc $obj/scalar/*.o "${LDFLAGS_WASM[@]}" "$LAB_EXPORTS" -o dist/.tmp.$$.lab.wasm
         emcc $obj/simd/*.o "${LDFLAGS_WASM[@]}" "$LAB_EXPORTS" -o dist/.tmp.$$.lab.simd.wasm
+        emcc $obj/simd/*.o "${LDFLAGS_WASM[@]}" "$PAGE_EXPORTS" -o dist/.tmp.$$.page.simd.wasm
         mv dist/.tmp.$$.wasm dist/posenc.wasm; mv dist/.tmp.$$.simd.wasm dist/posenc.simd.wasm
         mv dist/.tmp.$$.lab.wasm dist/posenc-lab.wasm; mv dist/.tmp.$$.lab.simd.wasm dist/posenc-lab.simd.wasm
+        mv dist/.tmp.$$.page.simd.wasm dist/posenc-page.simd.wasm
         echo "$key" > dist/.stamp
     fi
     for f in "${WASM_FILES[@]}"; do

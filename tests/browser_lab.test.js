@@ -3,7 +3,7 @@
 // URL. Every wait is on page state, never on time.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { pageSuite, skip } from './browser_embed_harness.js';
+import { dist, pageSuite, skip } from './browser_embed_harness.js';
 
 const suite = pageSuite();
 
@@ -47,6 +47,23 @@ test('lab view: renders, trains in the worker, draws accuracy curves, keeps the 
   await page.fill('[name=labseed]', '11');
   await page.dispatchEvent('[name=labseed]', 'change');
   await page.waitForFunction(() => location.search.includes('labseed=11'));
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+// The single file from file:// has no worker: the lab adds the trainer to the page's own API
+// when Train is pressed and trains on the main thread.
+test('lab view in the single-file build (no worker): trains on the page', { skip, timeout: 300_000 }, async () => {
+  const ctx = await suite.browser.newContext({ viewport: { width: 1000, height: 900 }, serviceWorkers: 'block' });
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`file://${dist}posenc-single.html?view=lab&labmethods=rope&labsteps=5&labseed=3`);
+  await page.waitForSelector('section.lab[data-status=idle]', { timeout: 60_000 });
+  await page.click('.lab-train');
+  await page.waitForSelector('section.lab[data-status=done]', { timeout: 240_000 });
+  assert.equal(await page.$eval('section.lab', (e) => e.dataset.curves), '1');
+  assert.match(await page.$eval('.lab-status', (e) => e.textContent), /done: 1 model/);
   assert.deepEqual(errors, []);
   await ctx.close();
 });

@@ -16,7 +16,9 @@ import { relativeFamily } from '../../js/relative.js';
 import { ropeFamily } from '../../js/rope.js';
 import { sinusoidalFamily } from '../../js/sinusoidal.js';
 
-export { simdSupported } from '../../js/loader.js';
+import { simdSupported } from '../../js/loader.js';
+
+export { simdSupported };
 
 const LATER = {
   attention: () => import('../../js/attention.js').then((m) => m.attentionFamily),
@@ -24,8 +26,19 @@ const LATER = {
   kvcache: () => import('../../js/kvcache.js').then((m) => m.kvCacheFamily),
 };
 
-/** Load the wasm core: `{ wasm }` (bytes, Module or URL) as in js/index.js, else the default file. */
-export async function init({ wasm } = {}) {
+// The families that call the attention kernels, which the lean core (build.sh) leaves out.
+const ATTENTION = new Set(['attention', 'kvcache']);
+// The page's lean core: the encodings without attention and the KV cache, a third smaller. Written
+// out literally so Vite copies it; SIMD only (an engine without SIMD gets the full scalar core).
+const leanUrl = () => new URL('../../dist/posenc-page.simd.wasm', import.meta.url);
+
+/**
+ * Load the wasm core: `{ wasm }` (bytes, Module or URL) as in js/index.js, else the default file.
+ * `{ lean: true }` (a view that calls no attention) loads the page's lean core instead where SIMD
+ * is there; if a later view does call attention, use('attention') hands over a full API.
+ */
+export async function init({ wasm, lean = false } = {}) {
+  if (wasm === undefined && lean && simdSupported()) return build(await loadCore({ wasm: leanUrl() }));
   return build(await loadCore(wasm === undefined ? {} : { wasm }));
 }
 
@@ -84,8 +97,17 @@ const TYPICAL = Math.fround(-0.841470957);
 function build(core) {
   const { api, add } = createApi(core, [sinusoidalFamily, ropeFamily, relativeFamily, learnedFamily]);
   const added = new Map();
-  /** Add a family that is not part of the shell's download: 'attention', 'train' or 'kvcache'. */
+  let full = null;
+  /**
+   * Add a family that is not part of the shell's download: 'attention', 'train' or 'kvcache'.
+   * Resolves to the API that has it: this one, or, on the lean core (no attention), a full API
+   * that the caller moves to (app.js attach()); one per lean API, so every element shares it.
+   */
   api.use = (name) => {
+    if (ATTENTION.has(name) && typeof core.exports.posenc_attention !== 'function') {
+      full ??= init();
+      return full.then((f) => f.use(name));
+    }
     if (!added.has(name)) added.set(name, LATER[name]().then(add));
     return added.get(name);
   };

@@ -68,6 +68,8 @@ export function preloadView(name) {
   }
   return chunks.get(name);
 }
+/** The API families (web/src/api.js LATER) view `name` calls beyond the encodings. */
+export const needs = (name) => NEEDS[name] ?? [];
 const TABS = [...VIEWS.filter(([v]) => SETUP[v]), ...Object.keys(SETUP).filter((v) => !VIEWS.some(([k]) => k === v)).map((v) => [v, VIEW_INFO[v]?.title ?? v])];
 
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -228,8 +230,12 @@ export function createApp(root, { pe: firstPe, state, chrome = true, url = true,
     if (loading.has(name)) return;
     loading.add(name);
     const forPe = pe;
-    Promise.all([preloadView(name), ...(NEEDS[name] ?? []).map((f) => forPe.use?.(f))]).then(([setup]) => {
+    Promise.all([preloadView(name), ...(NEEDS[name] ?? []).map((f) => forPe.use?.(f))]).then(([setup, ...apis]) => {
       loading.delete(name);
+      // On the lean core (api.js) use('attention') resolves to a full API: move to it (attach()
+      // renders, and the view loads again there).
+      const full = apis.find((a) => a && a !== forPe);
+      if (full && forPe === pe) return attach(full);
       // The families were added to the API of that moment: after attach() add them to the new one.
       if (forPe === pe) ready.set(name, setup);
       else load(name);

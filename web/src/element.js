@@ -6,7 +6,7 @@
 import css from './style.css?inline';
 import viewCss from './views/views.css?inline';
 import { init, stubApi } from './api.js';
-import { createApp, lazyCompute, loadSteps, onLaidOut, preloadView, reservedHeight, resolveState } from './app.js';
+import { createApp, lazyCompute, loadSteps, needs, onLaidOut, preloadView, reservedHeight, resolveState } from './app.js';
 import { FIELDS, parseState } from './state.js';
 
 let shared = null; // one core for every element on the page
@@ -52,7 +52,9 @@ class PosencView extends HTMLElement {
     const h = reservedHeight(st, this.clientWidth || this.parentElement?.clientWidth || 600);
     if (h) this.#root.style.setProperty('min-height', `${h}px`);
     preloadView(st.view);
-    shared ??= init().then((pe) => ({ pe, compute: lazyCompute(pe, { useWorker: false }) }));
+    // The first element decides the core: the lean one unless its view calls attention (a later
+    // element that does gets a full core for that, api.js).
+    shared ??= init({ lean: !needs(st.view).includes('attention') }).then((pe) => ({ pe, compute: lazyCompute(pe, { useWorker: false }) }));
     // The view is laid out with the stand-in API as soon as its chunk is here: its final layout,
     // so when the core arrives only the numbers change. The estimate holds until then.
     stub ??= stubApi();

@@ -24,4 +24,6 @@ export const SETUP = {
   scaling: () => import('./scaling.js').then((m) => m.setupScaling),
 };
 
-export const NEEDS = { bias: ['attention'], shuffle: ['attention'], lab: ['train'] };
+// The lab trains in its worker (its own copy of the library); only without a worker does it add
+// the trainer to the page's API, when Train is pressed (lab.js).
+export const NEEDS = { bias: ['attention'], shuffle: ['attention'] };

@@ -272,7 +272,8 @@ export function setupLab(host, ctx) {
     };
     if (!worker) {
       // no worker (single-file build, file://): train here, blocking the page while it runs
-      return ctx.pe.loadLab().then(() => runLab(ctx.pe, msg, onProgress));
+      const pe = ctx.pe;
+      return Promise.all([pe.use?.('train'), pe.loadLab()]).then(() => runLab(pe, msg, onProgress));
     }
     return new Promise((resolve, reject) => {
       running.reject = reject;

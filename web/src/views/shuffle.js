@@ -184,7 +184,9 @@ export function setupShuffle(el, ctx) {
    * pe.selfAttention call instead of being copied in (3 × 4 MiB per call at d_model 1024). */
   let weightCache = null;
   function weightsFor(pe, D) {
-    const live = weightCache && !weightCache.bufs.some((b) => b.freed);
+    // The pool is the API's: after attach() (the real core, or a full one for attention) the
+    // old buffers belong to another core.
+    const live = weightCache?.pool === ctx.pool && !weightCache.bufs.some((b) => b.freed);
     if (weightCache?.D !== D || !live) {
       const w = (seed) => {
         const buf = ctx.pool.f32(`shuffleW${seed}`, D * D);
@@ -192,7 +194,7 @@ export function setupShuffle(el, ctx) {
         return buf;
       };
       const bufs = [w(11), w(12), w(13)];
-      weightCache = { D, bufs, w: { wq: bufs[0], wk: bufs[1], wv: bufs[2] } };
+      weightCache = { D, pool: ctx.pool, bufs, w: { wq: bufs[0], wk: bufs[1], wv: bufs[2] } };
     }
     return weightCache.w;
   }
