@@ -13,20 +13,10 @@ const CASES = [
   'bias&panel=alibi', 'bias&panel=t5', 'bias&panel=shaw', 'learned', 'extrapolation', 'compare', 'shuffle', 'worked',
   'shift', 'concat', 'scaling',
 ];
-// Where a view's text depends on the numbers themselves (a verdict that says "same" or "differs",
-// a formula that prints a product or the cell's value, a table whose real numbers wrap otherwise),
-// the layout pass can be a line off. The misses measured, by case, reported as todo (not hidden);
-// a miss anywhere else fails.
-const KNOWN = {
-  shuffle: 'its verdict lines ("same" / "differs") follow the numbers: ±20 px at every width',
-  concat: 'its term-by-term formula prints products of the numbers: −26 px (after − before) up to 700 px',
-  'heatmap&method=rope': "the formula prints the cell's value (1 at the first cell): −43 px at 320, −26 px at 390",
-  'heatmap&method=alibi': "the formula prints the cell's value (0 at the first cell): −25 px at 320",
-  shift: 'its table of numbers wraps differently at 700 px (+99 px)',
-  similarity: 'a status line at 1000 px (−17 px)',
-  rotation: 'its relative check line wraps differently at 1000 px (−20 px)',
-  extrapolation: 'a line of text at 700 px (−17 px), seen in some runs only: not understood yet',
-};
+// Where a view's text holds numbers, the stand-in's are as wide as a float32 gets and the shell
+// keeps the laid-out height as a minimum (app.js hold()); texts whose structure follows the
+// numbers (the Shuffle lab's verdict, Shift's table, Rotation's check line) are written so that
+// it does not. Every case is checked; all misses are listed together.
 
 let browser;
 before(async () => {
@@ -71,19 +61,13 @@ test('every view and panel keeps its height when the wasm arrives (iframe embed,
       const { early, late } = await heights(page, `/?embed=1&view=${c}`);
       const d = Math.round(late - early);
       if (Math.abs(late - early) >= 10) misses.push(`${c} at ${width}px: ${Math.round(early)} → ${Math.round(late)} (${d > 0 ? '+' : ''}${d})`);
-      if (!KNOWN[c]) assert.ok(Math.abs(late - early) < 10, `${c} at ${width}px: ${early}px before the wasm, ${late}px after`);
       assert.ok(late > 200, `${c} at ${width}px: ${late}px`);
     }
     assert.deepEqual(errors, [], `page errors at ${width}px`);
     await ctx.close();
   }
   t.diagnostic(`${CASES.length * WIDTHS.length} cases; off by 10 px or more: ${misses.length ? misses.join('; ') : 'none'}`);
-  for (const [c, why] of Object.entries(KNOWN)) {
-    const off = misses.filter((m) => m.startsWith(`${c} `));
-    await t.test(`${c}: ${off.length ? off.join('; ') : 'within 10 px everywhere'}`, { todo: off.length ? why : false }, () => {
-      assert.deepEqual(off, []);
-    });
-  }
+  assert.deepEqual(misses, [], 'views whose height changes by 10 px or more when the wasm arrives');
 });
 
 test('<posenc-view> in a blog column keeps its height when the wasm arrives', { skip }, async (t) => {
@@ -132,5 +116,12 @@ test('after the layout pass the view shows the real numbers (nothing of the stan
     assert.ok(/[1-9]/.test(held), `${c}: non-zero numbers`);
   }
   plain.close();
+  // The laid-out height is held only until the reader changes something: then the view takes
+  // the height of its real numbers.
+  await heights(page, '/?embed=1&view=concat&controls=own');
+  const minHeight = () => page.evaluate(() => document.querySelector('.host').style.minHeight);
+  assert.match(await minHeight(), /^\d+px$/, 'the first real render holds the laid-out height');
+  await page.locator('[name=dim]').fill('16');
+  await page.waitForFunction(() => document.querySelector('.host').style.minHeight === '');
   await ctx.close();
 });

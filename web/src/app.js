@@ -249,7 +249,15 @@ export function createApp(root, { pe: firstPe, state, chrome = true, url = true,
   let folded = false;
   const frames = (globalThis.__posencFrames ??= []);
 
+  // The stand-in's numbers are as wide as a float32 gets (api.js TYPICAL); the real ones are
+  // mostly narrower, and text around them can take a line less. So the first real render keeps
+  // the laid-out height as a minimum until the reader changes something or the width changes.
+  function hold(px) {
+    if (px > 0) host.style.minHeight = `${Math.ceil(px)}px`;
+    else host.style.removeProperty('min-height');
+  }
   function setState(patch) {
+    hold(0);
     Object.assign(state, patch);
     state.head = Math.min(state.head, state.heads - 1);
     if (url) writeUrl();
@@ -267,6 +275,7 @@ export function createApp(root, { pe: firstPe, state, chrome = true, url = true,
   }
   /** Move to a guided step or to the explorer as a navigation: a new history entry. */
   function navigate(next, push = true) {
+    hold(0);
     clearTimeout(urlTimer);
     urlTimer = 0;
     for (const k of Object.keys(state)) if (!(k in next)) delete state[k];
@@ -532,13 +541,17 @@ export function createApp(root, { pe: firstPe, state, chrome = true, url = true,
   let width = 0;
   new ResizeObserver(([e]) => {
     const w = Math.round(e.contentRect.width);
-    if (width && w !== width) schedule();
+    if (width && w !== width) {
+      hold(0);
+      schedule();
+    }
     width = w;
   }).observe(root);
   /** The wasm has arrived: the real API (and its compute runner) replace the stand-in; the view is
    * set up again with it (views may keep what they computed), in the same task, so the page does
    * not paint in between. */
   function attach(next, nextCompute = compute) {
+    if (pe.stub && !next.stub && root.dataset.layout === 'stub') hold(host.getBoundingClientRect().height);
     pe = next;
     ctx.pe = next;
     ctx.pool = makePool(next);

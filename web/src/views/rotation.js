@@ -208,7 +208,10 @@ export function setupRotation(el, ctx) {
     const a = score(0);
     const b = score(SHIFT);
     check.dataset.diff = String(Math.abs(a - b));
-    check.textContent = `Relative-offset check: q at m = ${st.pos}, k at n = ${st.kpos} → q·k = ${a.toFixed(6)}; both moved by +${SHIFT} → ${b.toFixed(6)}; difference ${Math.abs(a - b).toExponential(2)} (float32 rounding only).`;
+    // Signs as − and + (one width in every font): the line wraps the same way whatever the numbers.
+    const sign = (t) => t.replace('-', '−');
+    const fixed = (x) => sign(`${x < 0 ? '' : '+'}${x.toFixed(6)}`);
+    check.textContent = `Relative-offset check: q at m = ${st.pos}, k at n = ${st.kpos} → q·k = ${fixed(a)}; both moved by +${SHIFT} → ${fixed(b)}; difference ${sign(Math.abs(a - b).toExponential(2))} (float32 rounding only).`;
   }
 
   return {

@@ -63,6 +63,10 @@ function ropeCaption(pe, st, dHead) {
   return parts.join(', ');
 }
 
+// Fixed-width figures in the texts: a line wraps the same way whatever the numbers (and before the
+// wasm, with the stand-in's).
+const fixed = (x) => (x === 0 || x >= 1e-4 ? x.toFixed(5) : x.toExponential(1));
+
 function verdict(type, same, maxA, cosine, identity) {
   if (identity) return 'this is the original order: press Shuffle or move a word';
   if (type === 'none') return same ? 'the same matrix, rows and columns permuted: order is invisible' : 'differs (unexpected without positions)';
@@ -71,7 +75,7 @@ function verdict(type, same, maxA, cosine, identity) {
     // symmetric relative bias such as bidirectional ALiBi.
     return 'identical: this order keeps every distance |i − j| (e.g. a reversal), which a symmetric bias cannot see. Press Shuffle.';
   }
-  return `order changes attention by up to ${fmt(maxA)} and the pooled sentence vector by ${fmt(1 - cosine)} in cosine`;
+  return `order changes attention by up to ${fixed(maxA)} and the pooled sentence vector by ${fixed(1 - cosine)} in cosine`;
 }
 
 export function setupShuffle(el, ctx) {
@@ -286,7 +290,10 @@ export function setupShuffle(el, ctx) {
       side.dataset.maxDiff = String(maxA);
       side.dataset.outDiff = String(maxOut);
       side.dataset.cosine = cosine.toFixed(6);
-      const same = maxA < 1e-5;
+      // Before the wasm (the stand-in API's equal numbers) the text is laid out as the real numbers
+      // will have it, so its height holds: without positions always the same numbers, with them
+      // (almost always) different ones.
+      const same = pe.stub ? type === 'none' : maxA < 1e-5;
       // In plain words first, the exact figures after.
       const q = (x) => `“${x}”`;
       if (identity) plain.innerHTML = 'This is the original order: press <b>Shuffle</b> or drag a word.';
@@ -297,7 +304,7 @@ export function setupShuffle(el, ctx) {
       } else {
         const [h, wi, wj] = worst;
         const va = a.weights[h * n * n + wi * n + wj], vb = b.weights[h * n * n + inv[wi] * n + inv[wj]];
-        plain.innerHTML = `<span class="differs">Different numbers.</span> With ${name}, ${q(words[wi])} → ${q(words[wj])} gets ${fmt(va)} in ${q(words.join(' '))} but ${fmt(vb)} in ${q(shuffledText)} (head ${h + 1}): the layer now sees the order.`;
+        plain.innerHTML = `<span class="differs">Different numbers.</span> With ${name}, ${q(words[wi])} → ${q(words[wj])} gets ${fixed(va)} in ${q(words.join(' '))} but ${fixed(vb)} in ${q(shuffledText)} (head ${h + 1}): the layer now sees the order.`;
       }
       proof.innerHTML = `<dt>max |attention after un-permuting − original|</dt><dd class="${same ? 'same' : 'differs'}">${maxA.toExponential(2)}</dd>
         <dt>max |output after un-permuting − original|</dt><dd>${maxOut.toExponential(2)}</dd>
