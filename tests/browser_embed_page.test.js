@@ -330,3 +330,30 @@ test('phones: the controls above the figure fold away and back; on a desktop the
   assert.equal(await desk.page.locator('form.controls .fold').isVisible(), false);
   await desk.ctx.close();
 });
+
+test('phones: a multi-panel view puts each panel\'s controls right above that panel, and back beside it when wide', { skip }, async () => {
+  const { ctx, page, errors } = await open('/?view=bias', { viewport: { width: 390, height: 800 }, isMobile: true, hasTouch: true });
+  const where = () => page.evaluate(() => {
+    const input = document.querySelector('[name=buckets]');
+    const t5 = [...document.querySelectorAll('.host h3')].find((h) => h.textContent === 'T5 buckets').parentElement;
+    const box = (e) => e.getBoundingClientRect();
+    return { inForm: !!input.closest('form.controls'), inT5: t5.contains(input), gap: box(t5.querySelector('.pair')).top - box(input.closest('label')).bottom,
+      shawInShaw: [...document.querySelectorAll('.host h3')].find((h) => /Shaw/.test(h.textContent)).parentElement.contains(document.querySelector('[name=shawk]')) };
+  });
+  const phone = await where();
+  assert.deepEqual({ inForm: phone.inForm, inT5: phone.inT5, shawInShaw: phone.shawInShaw }, { inForm: false, inT5: true, shawInShaw: true });
+  assert.ok(phone.gap >= 0 && phone.gap < 120, `T5's controls end ${phone.gap}px above its first figure`);
+  // A placed control still drives the state and stays in sync with it.
+  await page.locator('[name=buckets]').fill('16');
+  await page.waitForFunction(() => globalThis.posencApp.state.buckets === 16);
+  await page.evaluate(() => globalThis.posencApp.setState({ maxdist: 300 }));
+  await rendered(page);
+  assert.equal(await page.locator('[name=maxdist]').inputValue(), '300');
+  await page.screenshot({ path: `${SHOTS}/phone-390-bias-panel-controls.png`, fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.waitForFunction(() => !!document.querySelector('form.controls [name=buckets]'));
+  assert.equal((await where()).inForm, true, 'wide: the controls are back in the sidebar');
+  assert.equal(await page.locator('[name=buckets]').inputValue(), '16');
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});

@@ -136,6 +136,10 @@ function controlsHtml(keys, view, folded) {
   return `${fold}<div class="sets" id="control-sets">${[...groups].map(([g, items]) => `<fieldset><legend>${g}</legend>${items.join('')}</fieldset>`).join('')}</div>`;
 }
 
+// The column width at and below which the controls sit above the figure (style.css @container).
+const NARROW = 700;
+let apps = 0;
+
 /** The height a view will take at `width`, known before the wasm arrives (0 = unknown). */
 export function reservedHeight(state, width) {
   try {
@@ -247,6 +251,9 @@ export function createApp(root, { pe: firstPe, state, chrome = true, url = true,
   }
   let formFor = '';
   let folded = false;
+  let placed = false; // panel controls moved into the view's slots
+  let width = 0; // the root's width, from the ResizeObserver below
+  form.id = `posenc-controls-${++apps}`;
   const frames = (globalThis.__posencFrames ??= []);
 
   // The stand-in's numbers are as wide as a float32 gets (api.js TYPICAL); the real ones are
@@ -356,12 +363,34 @@ export function createApp(root, { pe: firstPe, state, chrome = true, url = true,
     const mode = state.controls || (state.embed || !chrome ? 'none' : 'own');
     const keys = controlKeys(state.view, mode, state);
     const key = `${state.view}|${mode}|${keys.join()}`;
-    if (key !== formFor) {
+    const build = () => {
       formFor = key;
       form.innerHTML = controlsHtml(keys, state.view, folded);
+      // Every input names its form, so it stays one of form.elements wherever it is placed.
+      for (const el of form.querySelectorAll('input, select')) el.setAttribute('form', form.id);
       form.classList.toggle('folded', folded);
       form.hidden = keys.length === 0;
       root.classList.toggle('no-controls', keys.length === 0);
+      for (const slot of host.querySelectorAll('.control-slot')) slot.replaceChildren();
+      placed = false;
+    };
+    if (key !== formFor) build();
+    // In a narrow column (the CSS puts the controls above the figure there) a view's panel
+    // controls go right above the panel they change: the view marks the place with
+    // <div class="control-slot" data-keys="buckets,maxdist">. Back in the sidebar when wide.
+    const slots = [...host.querySelectorAll('.control-slot')];
+    const want = !form.hidden && slots.length > 0 && (width || root.clientWidth) <= NARROW;
+    if (placed && (!want || slots.some((x) => !x.dataset.placed))) build();
+    if (want && !placed) {
+      for (const slot of slots) {
+        for (const k of slot.dataset.keys.split(',')) {
+          const label = form.querySelector(`[name="${k}"]`)?.closest('label');
+          if (label) slot.append(label);
+        }
+        slot.dataset.placed = '1';
+      }
+      for (const fs of form.querySelectorAll('fieldset')) fs.hidden = !fs.querySelector('label');
+      placed = true;
     }
     if (!form.hidden) syncControls();
     if (!chrome) return;
@@ -446,8 +475,10 @@ export function createApp(root, { pe: firstPe, state, chrome = true, url = true,
     b.setAttribute('aria-expanded', String(!folded));
     b.textContent = folded ? 'Show controls' : 'Hide controls';
   });
-  form.addEventListener('input', (e) => {
+  // On the root: a control placed in a view's slot is outside the form element.
+  root.addEventListener('input', (e) => {
     const el = e.target;
+    if (el.form !== form) return;
     const f = FIELDS[el.name];
     if (!f) return;
     if (el.type === 'number' && el.value === '') return;
@@ -538,7 +569,6 @@ export function createApp(root, { pe: firstPe, state, chrome = true, url = true,
   // A theme that follows the system repaints the canvases when the system switches.
   globalThis.matchMedia?.('(prefers-color-scheme: dark)').addEventListener?.('change', () => state.theme === 'auto' && schedule());
   // Plots and circles are drawn at the element's pixel width: redraw when the width changes.
-  let width = 0;
   new ResizeObserver(([e]) => {
     const w = Math.round(e.contentRect.width);
     if (width && w !== width) {

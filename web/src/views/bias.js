@@ -12,11 +12,12 @@ export function setupBias(el, ctx) {
   const v = shell(el, 'Attention biases',
     `Added to the query × key scores before the softmax; −∞ (grey) is the causal mask. Matrices show ${SMALL} queries × ${SMALL} keys.`);
   const alibi = document.createElement('div');
-  alibi.innerHTML = '<h3>ALiBi</h3><div class="pair"></div><div class="multiples"></div><div class="pair soft"></div>';
+  // Each panel's controls go in its slot in a narrow column (app.js), right above its figures.
+  alibi.innerHTML = '<h3>ALiBi</h3><div class="control-slot" data-keys="heads"></div><div class="pair"></div><div class="multiples"></div><div class="pair soft"></div>';
   const t5 = document.createElement('div');
-  t5.innerHTML = '<h3>T5 buckets</h3><div class="pair"></div><div class="with-formula"></div>';
+  t5.innerHTML = '<h3>T5 buckets</h3><div class="control-slot" data-keys="buckets,maxdist,t5dir"></div><div class="pair"></div><div class="with-formula"></div>';
   const shaw = document.createElement('div');
-  shaw.innerHTML = '<h3>Shaw et al. (clipped relative positions)</h3><div class="with-formula"></div>';
+  shaw.innerHTML = '<h3>Shaw et al. (clipped relative positions)</h3><div class="control-slot" data-keys="shawk"></div><div class="with-formula"></div>';
   v.body.append(alibi, t5, shaw);
   const slopes = createPlot(alibi.querySelector('.pair'), { height: 200 });
   const soft = createPlot(alibi.querySelector('.soft'), { height: 200 });

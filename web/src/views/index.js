@@ -1,6 +1,8 @@
 // The view registry (the contract with the page shell):
 //   SETUP[name]() -> Promise of setup(host, ctx) -> { update(state), exportData(), figure({ scale }), svg?(), canvas(), destroy? }
 //   VIEW_INFO[name] = { title, controls: [state keys the view reads], panels: [{ id, label }], height(state, width) }
+//   A multi-panel view may mark where a panel's controls go in a narrow column:
+//   <div class="control-slot" data-keys="buckets,maxdist"></div> (app.js moves them there).
 // Every view is a chunk of its own, loaded with import() when it is first shown: an embed of one
 // view downloads that view only. NEEDS lists the API families (web/src/api.js) a view calls
 // beyond the encodings; the shell adds them (pe.use) before the view is set up.

@@ -4,13 +4,14 @@
 
 import { readTheme } from '../theme.js';
 
+// [method, label, colour: a theme key or an index into the theme's series colours]
 const LAB_METHODS = [
-  ['none', 'NoPE', '#6b6b6b'],
-  ['learned', 'Learned', '#d95f02'],
-  ['sinusoidal', 'Sinusoidal', '#1b9e77'],
-  ['rope', 'RoPE', '#7570b3'],
-  ['alibi', 'ALiBi', '#e7298a'],
-  ['t5', 'T5 buckets', '#a6761d'],
+  ['none', 'NoPE', 'muted'],
+  ['learned', 'Learned', 1],
+  ['sinusoidal', 'Sinusoidal', 2],
+  ['rope', 'RoPE', 0],
+  ['alibi', 'ALiBi', 3],
+  ['t5', 'T5 buckets', 4],
 ];
 const LAB_TASKS = [
   ['copy', 'Copy the token 4 back'],
@@ -58,7 +59,8 @@ function size(c, w, h) {
 
 const css = (el, name) => readTheme(el)[name];
 
-/** Lines with axes: series [{ label, color, x[], y[] (null = gap) }]. */
+/** Lines with axes: series [{ label, color, x[], y[] (null = gap) }]; color is a theme key
+ * ('muted') or an index into the theme's series colours, so the lines follow the theme. */
 function drawLines(c, series, { xLabel, yLabel, xLog = false, yMin, yMax, vline, vlabel, width = 560, height = 240 }) {
   const g = size(c, width, height);
   const fg = css(c, 'ink'), grid = css(c, 'line');
@@ -107,7 +109,7 @@ function drawLines(c, series, { xLabel, yLabel, xLog = false, yMin, yMax, vline,
     g.fillText(vlabel, px(vline) + 4, T + 12);
   }
   series.forEach((s, k) => {
-    g.strokeStyle = g.fillStyle = s.color;
+    g.strokeStyle = g.fillStyle = typeof s.color === 'number' ? readTheme(c).series[s.color] : css(c, s.color);
     g.lineWidth = 2;
     g.beginPath();
     let pen = false;
