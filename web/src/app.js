@@ -1,8 +1,10 @@
 // The page shell: one state, the guided path or the explorer's tabs around the current view, the
 // controls that view reads, exports, theme and trims. Rendering is coalesced to one per animation
 // frame, so a slider drag never queues redraws.
-import { makePool } from './methods.js';
+import { esc } from './draw.js';
+import { finiteMinMax, makePool } from './methods.js';
 import { ENV_KEYS, FIELDS, METHODS, PALETTES, SCALINGS, VIEWS, parseState, toParams } from './state.js';
+import { rangeText } from './views/common.js';
 import * as registry from './views/index.js';
 
 // Views are loaded on demand (views/index.js: SETUP[name]() resolves to the view's setup).
@@ -72,7 +74,6 @@ export function preloadView(name) {
 export const needs = (name) => NEEDS[name] ?? [];
 const TABS = [...VIEWS.filter(([v]) => SETUP[v]), ...Object.keys(SETUP).filter((v) => !VIEWS.some(([k]) => k === v)).map((v) => [v, VIEW_INFO[v]?.title ?? v])];
 
-const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const opts = (list) => list.map((x) => (Array.isArray(x) ? x : [x, x])).map(([v, l]) => `<option value="${esc(v)}">${esc(l)}</option>`).join('');
 const range = (min, max, step) => ({ kind: 'range', min, max, step });
 const number = (min, max, step) => ({ kind: 'number', min, max, step });
@@ -598,11 +599,7 @@ export function createApp(root, { pe: firstPe, state, chrome = true, url = true,
 function describeData(d) {
   if (!d) return '';
   if (d.kind === 'group') return d.parts.map(describeData).filter(Boolean).join(' ');
-  const range = (vals) => {
-    let lo = Infinity, hi = -Infinity;
-    for (const v of vals) if (typeof v === 'number' && Number.isFinite(v)) { if (v < lo) lo = v; if (v > hi) hi = v; }
-    return lo <= hi ? `values from ${+lo.toPrecision(4)} to ${+hi.toPrecision(4)}` : 'no finite values';
-  };
+  const range = (vals) => rangeText(finiteMinMax(vals));
   if (d.kind === 'matrix') return `${d.name ?? 'matrix'}: ${d.rows} ${d.rowLabel ?? 'rows'} by ${d.cols} ${d.colLabel ?? 'columns'}, ${d.values.length <= 4e6 ? range(d.values) : ''}.`;
   if (d.kind === 'series') return `${d.name ?? 'plot'}: ${d.series.length} curves (${d.series.map((s) => s.label).join(', ')}) over ${d.xLabel || 'x'}, ${range(d.series.flatMap((s) => Array.from(s.y)))}.`;
   if (d.kind === 'lab') return `the sentence “${d.words.join(' ')}” in the order ${d.order.join(', ')}.`;

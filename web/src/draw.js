@@ -7,6 +7,8 @@ import { readTheme, toRgb } from './theme.js';
 const fmt = (v) =>
   v === -Infinity ? '−∞ (masked)' : Number.isNaN(v) ? 'undefined' : Math.abs(v) >= 1e4 || (v !== 0 && Math.abs(v) < 1e-3) ? v.toExponential(3) : String(+v.toFixed(5));
 export { fmt };
+/** Text for HTML or SVG markup (element content and quoted attributes). */
+export const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Shortest decimal that reads back as the same float32 (the exact value a reader can compare). */
 export function f32(v) {
@@ -519,7 +521,6 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
       const W = geo?.W ?? 600, H = height;
       if (!last || !geo) return '<svg xmlns="http://www.w3.org/2000/svg"/>';
       const { X, Y } = geo;
-      const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
       const parts = [`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H + 24}" viewBox="0 -24 ${W} ${H + 24}" font-family="system-ui, sans-serif" font-size="11">`,
         `<rect x="0" y="-24" width="${W}" height="${H + 24}" fill="${theme.paper}"/>`,
         `<text x="6" y="-8" font-weight="600" font-size="13" fill="${theme.ink}">${esc(fig.querySelector('figcaption').textContent)}</text>`];

@@ -3,11 +3,10 @@
 // float32 value and the one API call that reproduces it. Every value shown as exact comes from the
 // posenc API; the arithmetic here only explains it (products p × ω, angles mod 2π, wavelengths
 // 2π/ω, ratios of API frequencies), in float64 from the API's own numbers.
-import { f32 } from './draw.js';
+import { esc, f32 } from './draw.js';
 import { t5Config, t5Opts } from './methods.js';
 import { ropeOptions } from './state.js';
 
-const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 const v = (name, sub, sup) => `<var>${name}</var>${sub !== undefined ? `<sub>${sub}</sub>` : ''}${sup !== undefined ? `<sup>${sup}</sup>` : ''}`;
 const n = (x) => `<span class="num">${esc(x)}</span>`;
 const line = (...xs) => `<div class="fl">${xs.join(' ')}</div>`;

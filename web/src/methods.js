@@ -76,15 +76,21 @@ const exactAngle = (y, x) => {
 };
 const fmtAngle = (v) => (Number.isFinite(v) ? v.toFixed(5) : 'undefined');
 
-function finiteRange(v) {
+/** The least and greatest finite numbers among the first `end` of `v` (lo > hi if there are none). */
+export function finiteMinMax(v, end = v.length) {
   let lo = Infinity, hi = -Infinity;
-  for (let i = 0; i < v.length; i++) {
+  for (let i = 0; i < end; i++) {
     const x = v[i];
-    if (x > -Infinity && x < Infinity) {
+    if (typeof x === 'number' && x > -Infinity && x < Infinity) {
       if (x < lo) lo = x;
       if (x > hi) hi = x;
     }
   }
+  return [lo, hi];
+}
+
+function finiteRange(v) {
+  const [lo, hi] = finiteMinMax(v);
   return lo <= hi ? [lo, hi] : [0, 1];
 }
 

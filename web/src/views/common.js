@@ -1,6 +1,6 @@
 // The frame every view shares: a heading, one sentence of explanation, a body, and a guard that
 // turns a missing API into a note instead of a crash.
-import { Unavailable } from '../methods.js';
+import { Unavailable, finiteMinMax } from '../methods.js';
 
 export function shell(el, title, intro) {
   const section = document.createElement('section');
@@ -67,14 +67,8 @@ export function describeMatrix(panel, name) {
   const v = typeof d.values === 'function' ? d.values() : d.values;
   const n = d.rows * d.cols, end = Number.isFinite(d.maskFromRow) ? Math.min(n, d.maskFromRow * d.cols) : n;
   if (!v || v.length < end) return undefined; // a heap view detached by growth: the shell's fallback
-  let lo = Infinity, hi = -Infinity;
-  for (let i = 0; i < end; i++) {
-    const x = v[i];
-    if (x > -Infinity && x < Infinity) {
-      if (x < lo) lo = x;
-      if (x > hi) hi = x;
-    }
-  }
-  const range = lo <= hi ? `values from ${+lo.toPrecision(4)} to ${+hi.toPrecision(4)}` : 'no finite values';
-  return `${name}: ${d.rows} ${panel.rowLabel ?? 'rows'} by ${d.cols} ${panel.colLabel ?? 'columns'}, ${range}.`;
+  return `${name}: ${d.rows} ${panel.rowLabel ?? 'rows'} by ${d.cols} ${panel.colLabel ?? 'columns'}, ${rangeText(finiteMinMax(v, end))}.`;
 }
+
+/** "values from lo to hi" for a figure description, from finiteMinMax(). */
+export const rangeText = ([lo, hi]) => (lo <= hi ? `values from ${+lo.toPrecision(4)} to ${+hi.toPrecision(4)}` : 'no finite values');
