@@ -232,6 +232,26 @@ test('a lean-core element hands over to a full core when a second element calls 
   own.close();
 });
 
+test('an engine without WebAssembly SIMD gets the full scalar core, embeds included', { skip }, async () => {
+  const own = await serve();
+  const { ctx, page, errors } = await newPage();
+  // The engine's answer to the SIMD probe (loader.js simdSupported) is "no".
+  await page.addInitScript(() => {
+    const validate = WebAssembly.validate;
+    WebAssembly.validate = (bytes) => (new Uint8Array(bytes.buffer ?? bytes).includes(253) ? false : validate(bytes));
+  });
+  for (const view of ['heatmap', 'shuffle']) {
+    await page.goto(`${own.origin}/?embed=1&view=${view}`);
+    await rendered(page);
+    assert.equal(await page.evaluate(() => globalThis.posencApp.pe.backend), 'scalar', view);
+  }
+  const wasm = own.log.filter((p) => p.endsWith('.wasm')).map((p) => p.split('/').pop().replace(/-[\w-]+\.wasm$/, ''));
+  assert.deepEqual([...new Set(wasm)], ['posenc'], 'only the scalar core');
+  assert.deepEqual(errors, []);
+  await ctx.close();
+  own.close();
+});
+
 test('service worker: the offline reload works on a host that sends Vary: Origin', { skip }, async () => {
   const own = await serve({ headers: { vary: 'Origin' } });
   const ctx = await browser.newContext();
