@@ -54,6 +54,8 @@ async function newPage(opts = {}) {
   const errors = await watch(page);
   return { ctx, page, errors };
 }
+/** The wasm files a server sent, by name without the build hash ('posenc-page.simd', 'posenc'). */
+const wasmFetched = (srv) => srv.log.filter((p) => p.endsWith('.wasm')).map((p) => p.split('/').pop().replace(/-[\w-]+\.wasm$/, ''));
 const elementReady = (page, id) => page.waitForSelector(`#${id}[data-ready]`, { timeout: 60000 });
 
 test('the page, an embed and the element work under the strict CSP with no violation', { skip }, async () => {
@@ -78,7 +80,7 @@ test('the page, an embed and the element work under the strict CSP with no viola
 });
 
 // Before the wasm arrives the view is laid out with the stand-in API (web/src/api.js stubApi():
-// every result in its real shape, all zeros): its final layout, so the frame and the element keep
+// every result in its real shape): its final layout, so the frame and the element keep
 // their height when the numbers arrive. tests/browser_embed_height.test.js checks every view at
 // five widths.
 test('posenc-embed.js sizes the iframe; the height is reserved before the wasm arrives', { skip }, async (t) => {
@@ -219,7 +221,7 @@ test('a lean-core element hands over to a full core when a second element calls 
   await page.goto(`${own.origin}/blog-lean.html`);
   await elementReady(page, 'h');
   await elementReady(page, 's');
-  const wasm = own.log.filter((p) => p.endsWith('.wasm')).map((p) => p.split('/').pop().replace(/-[\w-]+\.wasm$/, ''));
+  const wasm = wasmFetched(own);
   assert.deepEqual(wasm.sort(), ['posenc-page.simd', 'posenc.simd'], 'the lean core first, then the full one, once');
   // The lab works on the full core; the heatmap, still on the lean one, redraws on a change.
   assert.ok(await page.locator('#s .tokens li').count() > 0);
@@ -227,6 +229,13 @@ test('a lean-core element hands over to a full core when a second element calls 
   assert.equal(await page.locator('#h').evaluate((e) => e.shadowRoot.querySelector('.mat canvas').dataset.cols), '32');
   await page.locator('#h').evaluate((e) => e.setAttribute('dim', '16'));
   await page.waitForFunction(() => document.querySelector('#h').shadowRoot.querySelector('.mat canvas').dataset.cols === '16');
+  // After the move the lab's element keeps its compute runner: a view that runs a job works there.
+  await page.locator('#s').evaluate((e) => e.setAttribute('view', 'similarity'));
+  await page.waitForFunction(() => {
+    const r = document.querySelector('#s').shadowRoot;
+    return /^Similarity/.test(r.querySelector('.view h2')?.textContent ?? '') && r.querySelector('.mat canvas')?.dataset.cols > 0 && !/computing/.test(r.querySelector('.status')?.textContent ?? '');
+  }, null, { timeout: 60000 });
+  assert.equal(await page.locator('#s .error').count(), 0);
   assert.deepEqual(errors, []);
   await ctx.close();
   own.close();
@@ -245,7 +254,7 @@ test('an engine without WebAssembly SIMD gets the full scalar core, embeds inclu
     await rendered(page);
     assert.equal(await page.evaluate(() => globalThis.posencApp.pe.backend), 'scalar', view);
   }
-  const wasm = own.log.filter((p) => p.endsWith('.wasm')).map((p) => p.split('/').pop().replace(/-[\w-]+\.wasm$/, ''));
+  const wasm = wasmFetched(own);
   assert.deepEqual([...new Set(wasm)], ['posenc'], 'only the scalar core');
   assert.deepEqual(errors, []);
   await ctx.close();

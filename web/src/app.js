@@ -198,7 +198,7 @@ export function createApp(root, { pe: firstPe, state, chrome = true, url = true,
   // Inside <posenc-view> focus lives in the shadow root: document.activeElement is the host
   // element there, so views must ask the shell which element has focus.
   const activeElement = () => root.getRootNode().activeElement ?? null;
-  // `pe` may be the stand-in API (api.js stubApi(): real shapes, all zeros) while the wasm loads:
+  // `pe` may be the stand-in API (api.js stubApi(): results in their real shapes) while the wasm loads:
   // the view is then laid out at its final size and attach() swaps the real API in.
   const ctx = { pe, pool: makePool(pe), compute: pe.stub ? lazyCompute(pe, { useWorker: false }) : compute, reducedMotion, setState, activeElement, root };
   root.classList.add('posenc-app');
@@ -240,7 +240,7 @@ export function createApp(root, { pe: firstPe, state, chrome = true, url = true,
       // On the lean core (api.js) use('attention') resolves to a full API: move to it (attach()
       // renders, and the view loads again there).
       const full = apis.find((a) => a && a !== forPe);
-      if (full && forPe === pe) return attach(full);
+      if (full && forPe === pe) return attach(full, ctx.compute);
       // The families were added to the API of that moment: after attach() add them to the new one.
       if (forPe === pe) ready.set(name, setup);
       else load(name);
@@ -581,10 +581,11 @@ export function createApp(root, { pe: firstPe, state, chrome = true, url = true,
   /** The wasm has arrived: the real API (and its compute runner) replace the stand-in; the view is
    * set up again with it (views may keep what they computed), in the same task, so the page does
    * not paint in between. */
-  function attach(next, nextCompute = compute) {
+  function attach(next, nextCompute) {
     if (pe.stub && !next.stub && root.dataset.layout === 'stub') hold(host.getBoundingClientRect().height);
     pe = next;
     ctx.pe = next;
+    ctx.pool.free(); // the old API's heap buffers (a lean core outlives its move to the full one)
     ctx.pool = makePool(next);
     ctx.compute = nextCompute;
     ready.clear();
