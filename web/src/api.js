@@ -2,9 +2,9 @@
 // the page downloads only the families the shown view calls. js/index.js's init() puts every
 // family into one object, which no bundler can tree-shake: an embedded heatmap would carry the KV
 // cache, attention and the trainer. Here the encodings (sinusoidal, RoPE, relative biases,
-// learned) come with the shell; attention (Bias, Shuffle lab), the trainer (Extrapolation lab)
-// and the KV cache are chunks of their own, added by `await pe.use(name)` before a view that
-// calls them is set up (views/index.js says which view needs which).
+// learned) come with the shell; attention (Bias, Shuffle lab), the trainer and the KV cache are
+// chunks of their own, added by `await pe.use(name)` (views/index.js NEEDS: before the view is set
+// up; the lab adds the trainer itself when it trains without a worker).
 //
 // Same object shape and semantics as init() in js/index.js (backend, alloc, heapBytes,
 // heapInUse, loadLab, labLoaded, the family functions): js/api.js builds both. Not frozen, so
@@ -15,7 +15,6 @@ import { learnedFamily } from '../../js/learned.js';
 import { relativeFamily } from '../../js/relative.js';
 import { ropeFamily } from '../../js/rope.js';
 import { sinusoidalFamily } from '../../js/sinusoidal.js';
-
 import { simdSupported } from '../../js/loader.js';
 
 export { simdSupported };
@@ -45,10 +44,10 @@ export async function init({ wasm, lean = false } = {}) {
 /**
  * The same API over a stand-in for the wasm core: every C function returns OK and writes
  * nothing (but a count and a scale, below), so every result has its real shape (lengths, rows,
- * columns) and is all zeros. The page
- * renders its view with it while the wasm is on its way: the view's layout (text, figures at
- * their real sizes, panels) is the final one before a single number has arrived, so nothing
- * moves when the numbers do (app.attach() swaps in the real API).
+ * columns); float32 tables read back hold TYPICAL, other results zeros. The page renders its view
+ * with it while the wasm is on its way: the view's layout (text, figures at their real sizes,
+ * panels) is the final one before a single number has arrived, so nothing moves when the numbers
+ * do (app.attach() swaps in the real API).
  */
 export function stubApi() {
   const memory = new WebAssembly.Memory({ initial: 16 });

@@ -7,6 +7,10 @@ import { readTheme, toRgb } from './theme.js';
 const fmt = (v) =>
   v === -Infinity ? '−∞ (masked)' : Number.isNaN(v) ? 'undefined' : Math.abs(v) >= 1e4 || (v !== 0 && Math.abs(v) < 1e-3) ? v.toExponential(3) : String(+v.toFixed(5));
 export { fmt };
+/** x with an explicit sign (− or +, one width in every font) and `digits` decimals: a column or a
+ * line of such figures keeps its width whatever the numbers (and before the wasm, with the
+ * stand-in's). */
+export const signed = (x, digits) => `${x < 0 ? '−' : '+'}${Math.abs(x).toFixed(digits)}`;
 /** Text for HTML or SVG markup (element content and quoted attributes). */
 export const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

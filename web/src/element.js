@@ -10,7 +10,7 @@ import { createApp, lazyCompute, loadSteps, needs, onLaidOut, preloadView, reser
 import { FIELDS, parseState } from './state.js';
 
 let shared = null; // one core for every element on the page
-let stub = null; // one stand-in API (real shapes, zeros) for the layout before the core arrives
+let stub = null; // one stand-in API (results in their real shapes) for the layout before the core arrives
 let sheet = null; // one stylesheet object shared by every shadow root
 
 function adopt(shadow) {

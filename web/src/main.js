@@ -27,7 +27,7 @@ function postHeight() {
   window.parent.postMessage({ type: 'posenc:height', height, view: state.view }, '*');
 }
 // Until the view's chunk is here, reserve the height VIEW_INFO estimates from the state. Then the
-// view is laid out with the stand-in API (stubApi: every result in its real shape, all zeros),
+// view is laid out with the stand-in API (stubApi: every result in its real shape),
 // which is its final layout: when the wasm arrives only the numbers change.
 const reserve = reservedHeight(state, root.clientWidth);
 if (reserve) root.style.setProperty('--reserve', `${reserve}px`);

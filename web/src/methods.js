@@ -70,7 +70,8 @@ function angle(y, x) {
   if (y < 0) a = TAU - a;
   return a >= TAU ? 0 : a;
 }
-const exactAngle = (y, x) => {
+/** atan2(y, x) in [0, 2π): the angle of a (sin, cos) pair, exact (readouts, tables, exports). */
+export const exactAngle = (y, x) => {
   const a = Math.atan2(y, x);
   return a < 0 ? a + TAU : a;
 };

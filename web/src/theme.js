@@ -10,25 +10,26 @@ const FALLBACK = {
   'series-5': '#E69F00', 'series-6': '#56B4E9', 'series-7': '#000000', 'series-8': '#F0E442',
 };
 
+// Read once per task and theme host: a view paints several panels per render, and each
+// getComputedStyle read after a DOM change forces a style recalculation (measured at ~20 ms a frame
+// over the shuffle lab's six figures). The cache is dropped at the end of the task, so a theme
+// change is seen by the next render.
+let cache = null;
 /**
  * The theme as plain colour strings: { ink, muted, line, paper, bg, accent, good, bad, mask,
  * focus, palNeg, palMid, palPos, series: [8 colours], key }; `key` changes whenever any colour does.
  */
-// Read once per task and root (document or shadow root): a view paints several panels per render,
-// and each getComputedStyle read after a DOM change forces a style recalculation (measured at
-// ~20 ms a frame over the shuffle lab's six figures). The cache is dropped at the end of the task,
-// so a theme change is seen by the next render.
-let cache = null;
 export function readTheme(el) {
+  // The nearest ancestor carrying a theme (the app root sets data-theme; inside <posenc-view> it
+  // is in the shadow root): views under different hosts may differ.
+  const host = el?.closest?.('[data-theme]') ?? null;
   const root = el?.getRootNode?.() ?? null;
-  if (cache && cache.root === root && cache.host === hostOf(el)) return cache.t;
+  if (cache && cache.root === root && cache.host === host) return cache.t;
   const t = readNow(el);
   if (!cache) queueMicrotask(() => (cache = null));
-  cache = { root, host: hostOf(el), t };
+  cache = { root, host, t };
   return t;
 }
-/** The nearest ancestor (in el's tree) carrying a theme: views under different hosts may differ. */
-const hostOf = (el) => el?.closest?.('[data-theme], posenc-view, .posenc-root') ?? null;
 
 function readNow(el) {
   const cs = el && typeof getComputedStyle === 'function' ? getComputedStyle(el) : null;

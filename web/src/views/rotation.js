@@ -2,7 +2,7 @@
 // n·ωᵢ. Every circle shows both vectors, their angles and the angle between them, (n − m)·ωᵢ, which
 // is all the score sees. Play moves m and n together: both vectors spin, the angle between stays.
 // Below, the relative-offset check, live: moving both by the same shift leaves q·k unchanged.
-import { fmt } from '../draw.js';
+import { fmt, signed } from '../draw.js';
 import { need } from '../methods.js';
 import { ropeOptions } from '../state.js';
 import { readTheme } from '../theme.js';
@@ -208,10 +208,9 @@ export function setupRotation(el, ctx) {
     const a = score(0);
     const b = score(SHIFT);
     check.dataset.diff = String(Math.abs(a - b));
-    // Signs as − and + (one width in every font): the line wraps the same way whatever the numbers.
-    const sign = (t) => t.replace('-', '−');
-    const fixed = (x) => sign(`${x < 0 ? '' : '+'}${x.toFixed(6)}`);
-    check.textContent = `Relative-offset check: q at m = ${st.pos}, k at n = ${st.kpos} → q·k = ${fixed(a)}; both moved by +${SHIFT} → ${fixed(b)}; difference ${sign(Math.abs(a - b).toExponential(2))} (float32 rounding only).`;
+    // Fixed-width figures (signed(): − and + are one width): the line wraps the same way whatever
+    // the numbers.
+    check.textContent = `Relative-offset check: q at m = ${st.pos}, k at n = ${st.kpos} → q·k = ${signed(a, 6)}; both moved by +${SHIFT} → ${signed(b, 6)}; difference ${Math.abs(a - b).toExponential(2).replace('-', '−')} (float32 rounding only).`;
   }
 
   return {

@@ -2,15 +2,14 @@
 // (block-diagonal, a 2 × 2 rotation by k·ωᵢ per pair) with PE(p + k) = M_k · PE(p) for every p.
 // The rotation entries are themselves a row of the table, PE(k); both sides come from the API and
 // the page only multiplies the 2 × 2 blocks out to show they agree to float32 rounding.
-import { createPlot, f32, fmt } from '../draw.js';
-import { need } from '../methods.js';
+import { createPlot, f32, fmt, signed } from '../draw.js';
+import { exactAngle, need } from '../methods.js';
 import { shell } from './common.js';
 
-const TAU = 2 * Math.PI;
 // The table's figures have a fixed width (sign, 7 decimals; the values are in [−1, 1]): its
 // columns, and so the view's height, do not depend on the numbers. The exact float32 values are in
 // the formula above.
-const num = (v) => `${v < 0 ? '−' : '+'}${Math.abs(v).toFixed(7)}`;
+const num = (v) => signed(v, 7);
 
 export function setupShift(el, ctx) {
   const v = shell(el, 'The shift identity: PE(p + k) = M_k · PE(p)',
@@ -56,7 +55,7 @@ export function setupShift(el, ctx) {
       <p class="fhint">M<sub>k</sub>’s entries are the row PE(k) itself: <code>pe.sinusoidal({ length: 1, dim: ${d}, base: ${st.base}, offset: ${k} })</code>. It does not depend on p.</p>`;
     const show = [...new Set([0, 1, 2, Math.floor(d / 8), Math.floor(d / 4), d / 2 - 1])].filter((i) => i >= 0 && i < d / 2);
     tbl.innerHTML = `<caption>Selected pairs (all ${d / 2} agree)</caption><tr><th>pair i</th><th>k·ωᵢ mod 2π (rad)</th><th>PE(p) sin, cos</th><th>M_k · PE(p)</th><th>PE(p + k) from the API</th></tr>` +
-      show.map((i) => `<tr><th>${i}</th><td>${((Math.atan2(rot[2 * i], rot[2 * i + 1]) + TAU) % TAU).toFixed(5)}</td><td>${num(at[2 * i])}, ${num(at[2 * i + 1])}</td><td>${num(got[2 * i])}, ${num(got[2 * i + 1])}</td><td>${num(want[2 * i])}, ${num(want[2 * i + 1])}</td></tr>`).join('');
+      show.map((i) => `<tr><th>${i}</th><td>${exactAngle(rot[2 * i], rot[2 * i + 1]).toFixed(5)}</td><td>${num(at[2 * i])}, ${num(at[2 * i + 1])}</td><td>${num(got[2 * i])}, ${num(got[2 * i + 1])}</td><td>${num(want[2 * i])}, ${num(want[2 * i + 1])}</td></tr>`).join('');
     plot.setTitle(`Every dimension: PE(${p + k}) from the API (line) and M_${k} · PE(${p}) (dots)`);
     plot.draw([
       { y: want, label: `PE(${p + k})`, colour: 0 },
