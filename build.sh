@@ -48,8 +48,9 @@ hash_of() { cat "$@" | sha256sum | cut -c1-64; }
 gz_size() { node -e 'const fs=require("fs"),z=require("zlib");process.stdout.write(String(z.gzipSync(Buffer.concat(process.argv.slice(1).map((f)=>fs.readFileSync(f))),{level:9}).length))' "$@"; }
 
 exports_of() { grep -v '^\s*#' "$1" | grep -v '^\s*$' | sed 's/^/_/' | paste -sd, -; }
-# The core and the extrapolation lab's trainer are two modules linked from the same objects: the
-# linker keeps only what each export list reaches, so the core download carries no trainer.
+# The core, the extrapolation lab's trainer and the page's lean core are modules linked from the
+# same objects: the linker keeps only what each export list reaches, so the core download carries
+# no trainer.
 #
 # Optimisation is per file, for size without losing speed (docs/benchmark.md has the measurements):
 # in the SIMD build the attention, RoPE and relative-bias kernels are compiled -O3 (their unrolled
@@ -58,7 +59,8 @@ exports_of() { grep -v '^\s*#' "$1" | grep -v '^\s*$' | sed 's/^/_/' | paste -sd
 # a third of the module). The scalar build keeps unrolling everywhere: without it its sine and RoPE
 # polynomials ran 5x slower. The link runs binaryen at -Oz, which costs no measured speed.
 # dlmalloc stays: emmalloc would save 2 kB, but its mallinfo counts differently and the leak tests
-# read it. Together: the SIMD core 44.8 -> 37.6 kB gzipped, at the same speed on the hot rows.
+# read it. Together: the SIMD core 44.8 -> 37.6 kB (gzip -9; docs/benchmark.md "Size"), at the same
+# speed on the hot rows.
 CFLAGS_WASM=(-std=c11 -Wall -Wextra -Werror -ffp-contract=off)
 LDFLAGS_WASM=(-Oz --no-entry -sSTANDALONE_WASM -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=16MB
     -sMAXIMUM_MEMORY=2GB -sERROR_ON_UNDEFINED_SYMBOLS=1)
