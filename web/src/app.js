@@ -190,9 +190,10 @@ function urlOf(st) {
 /**
  * Mount the page (or one chrome-less view) into `root`.
  * @param {HTMLElement} root
- * @param {{ state: object, chrome?: boolean, url?: boolean, compute: object, pe: object }} o
+ * @param {{ state: object, chrome?: boolean, url?: boolean, pe: object }} o  pe: the stand-in API
+ *   (api.js stubApi()) until attach() brings the real one with its compute runner
  */
-export function createApp(root, { pe: firstPe, state, chrome = true, url = true, compute }) {
+export function createApp(root, { pe: firstPe, state, chrome = true, url = true }) {
   let pe = firstPe;
   const reducedMotion = globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
   // Inside <posenc-view> focus lives in the shadow root: document.activeElement is the host
@@ -200,7 +201,7 @@ export function createApp(root, { pe: firstPe, state, chrome = true, url = true,
   const activeElement = () => root.getRootNode().activeElement ?? null;
   // `pe` may be the stand-in API (api.js stubApi(): results in their real shapes) while the wasm loads:
   // the view is then laid out at its final size and attach() swaps the real API in.
-  const ctx = { pe, pool: makePool(pe), compute: pe.stub ? lazyCompute(pe, { useWorker: false }) : compute, reducedMotion, setState, activeElement, root };
+  const ctx = { pe, pool: makePool(pe), compute: lazyCompute(pe, { useWorker: false }), reducedMotion, setState, activeElement, root };
   root.classList.add('posenc-app');
   root.dataset.motion = reducedMotion ? 'reduced' : 'full';
   root.innerHTML = `${chrome ? `<a class="skip" href="#figure">Skip to the figure</a>
