@@ -241,6 +241,38 @@ test('a lean-core element hands over to a full core when a second element calls 
   own.close();
 });
 
+test('Similarity: a small matrix starts no worker; a large one runs in a worker on the same core, or on the page when the worker cannot load it', { skip, timeout: 300000 }, async () => {
+  let broken = false;
+  const own = await serve({ fail: (p) => broken && p.endsWith('.wasm') });
+  const { ctx, page, errors } = await newPage();
+  const status = () => page.locator('.host .status').textContent();
+  const heavy = async (patch) => {
+    await page.evaluate((p) => globalThis.posencApp.setState(p), patch);
+    await page.waitForFunction(() => /\d+ ms/.test(document.querySelector('.host .status')?.textContent ?? ''), null, { timeout: 120000 });
+  };
+  await page.goto(`${own.origin}/?embed=1&view=similarity&length=64&dim=64`);
+  await rendered(page);
+  await frames(page, 4);
+  assert.deepEqual(wasmFetched(own), ['posenc-page.simd'], 'one core, the lean one');
+  assert.ok(!own.log.some((p) => /compute\.worker/.test(p)), 'no worker for a 64 × 64 matrix');
+  await heavy({ length: 1024, dim: 64 });
+  assert.match(await status(), /1024×1024×64 in \d+ ms \(worker\)/);
+  assert.ok(own.log.some((p) => /compute\.worker/.test(p)), 'the worker started');
+  assert.deepEqual([...new Set(wasmFetched(own))], ['posenc-page.simd'], 'the worker loads the core the page loaded');
+  const worker = await page.evaluate(() => [...globalThis.posencApp.view.exportData().parts[0].values.slice(1000, 1008)]);
+  // A new page whose worker cannot load its core: the job runs on the page, the same numbers.
+  await page.goto(`${own.origin}/?embed=1&view=similarity&length=64&dim=64`);
+  await rendered(page);
+  broken = true;
+  await heavy({ length: 1024, dim: 64 });
+  assert.match(await status(), /1024×1024×64 in \d+ ms \(main thread\)/);
+  assert.deepEqual(await page.evaluate(() => [...globalThis.posencApp.view.exportData().parts[0].values.slice(1000, 1008)]), worker);
+  assert.equal(await page.locator('.host .error').count(), 0);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+  own.close();
+});
+
 test('an engine without WebAssembly SIMD gets the full scalar core, embeds included', { skip }, async () => {
   const own = await serve();
   const { ctx, page, errors } = await newPage();

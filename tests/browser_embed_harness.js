@@ -18,9 +18,10 @@ const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/cs
 /**
  * Serve web/dist. `pages` maps a path to an HTML string (host pages); `headers` are added to every
  * response; `compress` sends the build's .br/.gz siblings when the browser accepts them; `hold`
- * (a predicate on the path) delays those responses until `release()`; every request is logged.
+ * (a predicate on the path) delays those responses until `release()`; `fail` (a predicate on the
+ * path, asked at each request) answers 503 instead; every request is logged.
  */
-export function serve({ pages = {}, headers = {}, compress = false, hold = null } = {}) {
+export function serve({ pages = {}, headers = {}, compress = false, hold = null, fail = null } = {}) {
   const log = [];
   const held = [];
   let released = false;
@@ -28,6 +29,10 @@ export function serve({ pages = {}, headers = {}, compress = false, hold = null 
     const url = new URL(req.url, 'http://x');
     log.push(url.pathname);
     const send = () => {
+      if (fail?.(url.pathname)) {
+        res.writeHead(503, headers);
+        return res.end('unavailable');
+      }
       if (pages[url.pathname] !== undefined) {
         res.writeHead(200, { 'content-type': 'text/html', 'cache-control': 'no-cache', ...headers });
         return res.end(pages[url.pathname]);

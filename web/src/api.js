@@ -97,6 +97,8 @@ function build(core) {
   const { api, add } = createApi(core, [sinusoidalFamily, ropeFamily, relativeFamily, learnedFamily]);
   const added = new Map();
   let full = null;
+  // The lean core (no attention kernels): a worker loads the same file (compute.js).
+  api.lean = typeof core.exports.posenc_attention !== 'function';
   /**
    * Add a family that is not part of the shell's download: 'attention', 'train' or 'kvcache'.
    * Resolves to the API that has it: this one, or, on the lean core (no attention), a full API

@@ -4,49 +4,61 @@ import { JOBS } from './jobs.js';
 import { Unavailable } from './methods.js';
 
 export function createCompute(pe, { useWorker = true } = {}) {
+  // The worker and its own core are started by the first heavy job, not before: most views and
+  // sizes never send one, and an embed should not download a second core it does not use.
   let worker = null;
-  if (useWorker && typeof Worker !== 'undefined' && /^https?:$/.test(location.protocol)) {
-    try {
-      worker = new Worker(new URL('./compute.worker.js', import.meta.url), { type: 'module' });
-      // A worker that fails (cannot load, crashes) is dropped; its pending jobs rerun here.
-      worker.onerror = () => {
-        worker = null;
-        for (const [id, p] of pending) {
-          pending.delete(id);
-          try {
-            p.resolve(JOBS[p.job](pe, p.st));
-          } catch (e) {
-            p.reject(e);
-          }
-        }
-      };
-    } catch {
-      worker = null;
-    }
-  }
+  let usable = useWorker && typeof Worker !== 'undefined' && /^https?:$/.test(location.protocol);
   let next = 1;
   const pending = new Map();
   const latest = new Map();
-  worker?.addEventListener('message', ({ data }) => {
-    const p = pending.get(data.id);
-    pending.delete(data.id);
-    if (!p) return;
-    if (data.error) p.reject(data.error.unavailable ? new Unavailable(data.error.message) : new Error(data.error.message));
-    else p.resolve(data.result);
-  });
+  // A worker that fails (cannot load its script or its core, crashes) is dropped for good; its
+  // pending jobs rerun here.
+  function drop() {
+    worker?.terminate();
+    worker = null;
+    usable = false;
+    for (const [id, p] of pending) {
+      pending.delete(id);
+      try {
+        p.resolve(JOBS[p.job](pe, p.st));
+      } catch (e) {
+        p.reject(e);
+      }
+    }
+  }
+  function start() {
+    try {
+      worker = new Worker(new URL('./compute.worker.js', import.meta.url), { type: 'module' });
+    } catch {
+      usable = false;
+      return null;
+    }
+    worker.onerror = drop;
+    worker.addEventListener('message', ({ data }) => {
+      if (data.fatal) return drop();
+      const p = pending.get(data.id);
+      pending.delete(data.id);
+      if (!p) return;
+      if (data.error) p.reject(data.error.unavailable ? new Unavailable(data.error.message) : new Error(data.error.message));
+      else p.resolve(data.result);
+    });
+    return worker;
+  }
   return {
     get inWorker() {
-      return !!worker;
+      return usable;
     },
     /** Resolves with the result, or with undefined when a newer request for `job` superseded it. */
     run(job, st, { heavy = true } = {}) {
       const id = next++;
       latest.set(job, id);
       const fresh = (r) => (latest.get(job) === id ? r : undefined);
-      if (!worker || !heavy) return Promise.resolve().then(() => fresh(JOBS[job](pe, st)));
+      const w = heavy && usable ? worker ?? start() : null;
+      if (!w) return Promise.resolve().then(() => fresh(JOBS[job](pe, st)));
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve: (r) => resolve(fresh(r)), reject, job, st: { ...st } });
-        worker.postMessage({ id, job, st: { ...st } });
+        // The worker loads the core this page loaded (the lean one or the full one): in the cache.
+        w.postMessage({ id, job, st: { ...st }, lean: !!pe.lean });
       });
     },
   };

@@ -1,11 +1,21 @@
-// Runs JOBS off the main thread with its own instance of the posenc core.
-import { init } from '../../js/index.js';
+// Runs JOBS off the main thread with its own instance of the posenc core (the page's API: the
+// encodings, which is all JOBS call).
+import { init } from './api.js';
 import { JOBS } from './jobs.js';
 
-const ready = init();
-self.onmessage = async ({ data: { id, job, st } }) => {
+let ready = null;
+self.onmessage = async ({ data: { id, job, st, lean } }) => {
+  // Loaded with the first job, so a failure has a job to report to; a core that cannot load is
+  // fatal (compute.js drops the worker and runs its jobs on the main thread).
+  ready ??= init({ lean });
+  let pe;
   try {
-    const pe = await ready;
+    pe = await ready;
+  } catch (e) {
+    self.postMessage({ id, fatal: true, error: { message: e.message } });
+    return;
+  }
+  try {
     const result = JOBS[job](pe, st);
     const transfer = result ? Object.values(result).filter((v) => ArrayBuffer.isView(v)).map((v) => v.buffer) : [];
     self.postMessage({ id, result }, transfer);

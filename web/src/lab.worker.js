@@ -5,11 +5,12 @@
 import { init } from '../../js/index.js';
 import { runLab } from './views/lab.js';
 
-const ready = init({ lab: true });
+// Loaded with the first request, which then reports a core that cannot load as its error.
+let ready = null;
 self.onmessage = async ({ data }) => {
   const { id } = data;
   try {
-    const pe = await ready;
+    const pe = await (ready ??= init({ lab: true }));
     const result = runLab(pe, data, (p) => self.postMessage({ id, type: 'progress', ...p }));
     self.postMessage({ id, type: 'done', ...result });
   } catch (e) {
