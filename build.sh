@@ -66,15 +66,25 @@ LDFLAGS_WASM=(-Oz --no-entry -sSTANDALONE_WASM -sALLOW_MEMORY_GROWTH=1 -sINITIAL
     -sMAXIMUM_MEMORY=2GB -sERROR_ON_UNDEFINED_SYMBOLS=1)
 CORE_EXPORTS="-sEXPORTED_FUNCTIONS=$(exports_of c_src/exports.txt)"
 LAB_EXPORTS="-sEXPORTED_FUNCTIONS=$(exports_of c_src/exports_lab.txt)"
-# The page's own core: the encodings without attention and the KV cache (a third of the module).
-# An embedded heatmap or wave plot downloads this one; a view that calls attention gets the full
-# core (web/src/api.js). Not in the npm package, and SIMD only: engines without SIMD load the full
-# scalar core.
+# The page's own two cores (web/src/api.js), not in the npm package, SIMD only (engines without
+# SIMD load the full scalar core):
+# - posenc-page: the encodings, no attention and no KV cache. An embedded heatmap or wave plot
+#   downloads this one.
+# - posenc-page-attention: the encodings and the attention the page calls (js/attention.js calls
+#   the grouped-query entry points only), no KV cache. The page itself and the views that call
+#   attention (Bias, the Shuffle lab).
+# Both are compiled for size at the npm core's speed: -O2 without loop unrolling (-Os and -Oz made
+# RoPE, the Gram matrix and attention 3.5-5x slower), and emmalloc (heapInUse is a diagnostic the
+# page never reads). Floating point is the same operations in the same order as the npm core
+# (-ffp-contract=off everywhere): tests/page_core.test.js checks every family bit for bit against
+# it, `node bench/index.js page-cores` times them. Sizes: docs/benchmark.md "Size".
 PAGE_EXPORTS="-sEXPORTED_FUNCTIONS=$(grep -Ev 'attention|kvcache|matmul' c_src/exports.txt | exports_of /dev/stdin)"
-WASM_FILES=(dist/posenc.simd.wasm dist/posenc.wasm dist/posenc-lab.simd.wasm dist/posenc-lab.wasm dist/posenc-page.simd.wasm)
+PAGE_ATTENTION_EXPORTS="-sEXPORTED_FUNCTIONS=$(grep -Ev 'kvcache|^\s*posenc_attention(_alibi|_t5|_shaw|_xl|_scratch_size)?\s*$' c_src/exports.txt | exports_of /dev/stdin)"
+PAGE_LDFLAGS=("${LDFLAGS_WASM[@]}" -sMALLOC=emmalloc)
+WASM_FILES=(dist/posenc.simd.wasm dist/posenc.wasm dist/posenc-lab.simd.wasm dist/posenc-lab.wasm dist/posenc-page.simd.wasm dist/posenc-page-attention.simd.wasm)
 
 # compile_objects DIR HOT [FLAGS...]: every c_src/*.c to DIR/*.o; the files named in HOT (or all)
-# with loop unrolling
+# with loop unrolling. FLAGS come last, so an -O there overrides.
 compile_objects() {
     local dir=$1 hot=" $2 "; shift 2
     rm -rf "$dir"; mkdir -p "$dir"
@@ -96,23 +106,26 @@ build_wasm() {
         local obj=build/wasm-obj
         log "emcc (scalar objects)"; compile_objects $obj/scalar all
         log "emcc (simd128 objects)"; compile_objects $obj/simd "attention rope relative sinusoidal trig learned" -msimd128
+        log "emcc (the page's simd128 objects)"; compile_objects $obj/page "" -msimd128 -O2 -fno-unroll-loops
         # link to temporary names and rename, so a reader never sees half a file
-        log "emcc (link: core and lab, scalar and simd128; the page's lean core)"
+        log "emcc (link: core and lab, scalar and simd128; the page's two cores)"
         emcc $obj/scalar/*.o "${LDFLAGS_WASM[@]}" "$CORE_EXPORTS" -o dist/.tmp.$$.wasm
         emcc $obj/simd/*.o "${LDFLAGS_WASM[@]}" "$CORE_EXPORTS" -o dist/.tmp.$$.simd.wasm
         emcc $obj/scalar/*.o "${LDFLAGS_WASM[@]}" "$LAB_EXPORTS" -o dist/.tmp.$$.lab.wasm
         emcc $obj/simd/*.o "${LDFLAGS_WASM[@]}" "$LAB_EXPORTS" -o dist/.tmp.$$.lab.simd.wasm
-        emcc $obj/simd/*.o "${LDFLAGS_WASM[@]}" "$PAGE_EXPORTS" -o dist/.tmp.$$.page.simd.wasm
+        emcc $obj/page/*.o "${PAGE_LDFLAGS[@]}" "$PAGE_EXPORTS" -o dist/.tmp.$$.page.simd.wasm
+        emcc $obj/page/*.o "${PAGE_LDFLAGS[@]}" "$PAGE_ATTENTION_EXPORTS" -o dist/.tmp.$$.page-attention.simd.wasm
         mv dist/.tmp.$$.wasm dist/posenc.wasm; mv dist/.tmp.$$.simd.wasm dist/posenc.simd.wasm
         mv dist/.tmp.$$.lab.wasm dist/posenc-lab.wasm; mv dist/.tmp.$$.lab.simd.wasm dist/posenc-lab.simd.wasm
         mv dist/.tmp.$$.page.simd.wasm dist/posenc-page.simd.wasm
+        mv dist/.tmp.$$.page-attention.simd.wasm dist/posenc-page-attention.simd.wasm
         echo "$key" > dist/.stamp
     fi
     for f in "${WASM_FILES[@]}"; do
-        printf '[build] %-26s %8d bytes %7d gzipped  sha256 %s\n' "$f" "$(stat -c %s "$f")" "$(gz_size "$f")" "$(sha256sum "$f" | cut -c1-16)" >&2
+        printf '[build] %-36s %8d bytes %7d gzipped  sha256 %s\n' "$f" "$(stat -c %s "$f")" "$(gz_size "$f")" "$(sha256sum "$f" | cut -c1-16)" >&2
     done
     # The JS the package ships (tests/package.test.js enforces the size budget on the tarball)
-    printf '[build] %-26s %8d bytes %7d gzipped  (%d files; node tools/wasm_sizes.js shows where wasm bytes go)\n' "js/*" \
+    printf '[build] %-36s %8d bytes %7d gzipped  (%d files; node tools/wasm_sizes.js shows where wasm bytes go)\n' "js/*" \
         "$(cat js/*.js js/*.cjs | wc -c)" "$(gz_size js/*.js js/*.cjs)" "$(ls js/*.js js/*.cjs | wc -l)" >&2
 }
 

@@ -8,6 +8,7 @@ import attention from './attention.js';
 import decode, { prefill as gqaPrefill } from './decode.js';
 import lab from './lab.js';
 import page from './page.js';
+import pageCores from './page_cores.js';
 
 const GROUPS = {
   sinusoidal,
@@ -18,6 +19,7 @@ const GROUPS = {
   decode,
   lab,
   page,
+  'page-cores': pageCores,
 };
 
 const pick = process.argv.slice(2);

@@ -177,8 +177,10 @@ export function pageSuite() {
     return { page, ctx };
   };
   suite.setState = async (page, patch) => {
-    await page.evaluate((patch) => new Promise((res) => {
-      document.addEventListener('posenc-render', () => res(), { once: true });
+    // A render that never comes fails here, naming the state, instead of at the test's timeout.
+    await page.evaluate((patch) => new Promise((res, rej) => {
+      const t = setTimeout(() => rej(new Error(`no render within 60 s after setState(${JSON.stringify(patch)}) (view ${globalThis.posencApp.state.view})`)), 60000);
+      document.addEventListener('posenc-render', () => (clearTimeout(t), res()), { once: true });
       globalThis.posencApp.setState(patch);
     }), patch);
     await suite.settled(page);

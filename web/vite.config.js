@@ -32,7 +32,11 @@ function inlineWasm(single) {
 }
 
 /** The modules every embed runs; everything else in web/src and js/ is loaded on demand. */
-const SHARED = /[\\/](web[\\/]src[\\/](app|state|style|api|draw|palette|theme|methods|formula|views[\\/](index|info|common|views))|js[\\/](core|errors|loader|validate|values|sinusoidal|rope|relative|learned))\.(js|css)$/;
+const SHARED = /[\\/](web[\\/]src[\\/](app|state|style|api|draw|palette|theme|methods|views[\\/](index|info|common|views))|js[\\/](core|errors|loader|validate|values|sinusoidal|rope|relative|learned))\.(js|css)$/;
+/** Two chunks that most views load but not all: the filled-in formulas (not the Shuffle lab, Shift,
+ * Concat) and the methods' matrices (the heatmap, Compare, Similarity and the learned views). */
+const FORMULA = /[\\/]web[\\/]src[\\/]formula\.js$/;
+const MATRICES = /[\\/]web[\\/]src[\\/]matrices\.js$/;
 
 // The page's Content-Security-Policy. Only in builds: the dev server injects styles inline.
 // 'wasm-unsafe-eval' lets WebAssembly compile; nothing else is evaluated, no inline style or script.
@@ -183,7 +187,7 @@ export default defineConfig(({ mode }) => {
               // one chunk: fewer requests, and a second embed revalidates fewer files. Each view,
               // the guided path's texts, exports, the compute worker and the API families only
               // some views call (attention, trainer, KV cache) stay chunks of their own.
-              codeSplitting: { groups: [{ name: 'posenc', test: SHARED }] },
+              codeSplitting: { groups: [{ name: 'posenc', test: SHARED }, { name: 'formula', test: FORMULA }, { name: 'matrices', test: MATRICES }] },
             },
           } },
   };

@@ -25,20 +25,26 @@ const LATER = {
   kvcache: () => import('../../js/kvcache.js').then((m) => m.kvCacheFamily),
 };
 
-// The families that call the attention kernels, which the lean core (build.sh) leaves out.
-const ATTENTION = new Set(['attention', 'kvcache']);
-// The page's lean core: the encodings without attention and the KV cache, a third smaller. Written
-// out literally so Vite copies it; SIMD only (an engine without SIMD gets the full scalar core).
-const leanUrl = () => new URL('../../dist/posenc-page.simd.wasm', import.meta.url);
+// The page's own cores (build.sh; SIMD only: an engine without SIMD gets the npm scalar core), written
+// out literally so Vite copies them:
+// - 'lean': the encodings, for the views that call no attention (an embedded heatmap);
+// - 'attention': the encodings and attention (the page itself, Bias, the Shuffle lab);
+// - 'full': the npm package's core, which adds the KV cache (no view calls it).
+const PAGE_CORES = {
+  lean: () => new URL('../../dist/posenc-page.simd.wasm', import.meta.url),
+  attention: () => new URL('../../dist/posenc-page-attention.simd.wasm', import.meta.url),
+};
+// A family needing a C function its core lacks is handed over to a core that has it.
+const NEEDS_C = { attention: ['posenc_attention_gqa', 'attention'], kvcache: ['posenc_kvcache_attend', 'full'] };
 
 /**
- * Load the wasm core: `{ wasm }` (bytes, Module or URL) as in js/index.js, else the default file.
- * `{ lean: true }` (a view that calls no attention) loads the page's lean core instead where SIMD
- * is there; if a later view does call attention, use('attention') hands over a full API.
+ * Load the wasm core: `{ wasm }` (bytes, Module or URL) as in js/index.js, else one of the page's
+ * cores, `{ core: 'lean' | 'attention' | 'full' }` (default 'attention'). If a view later calls what
+ * its core lacks, use() hands over an API on one that has it.
  */
-export async function init({ wasm, lean = false } = {}) {
-  if (wasm === undefined && lean && simdSupported()) return build(await loadCore({ wasm: leanUrl() }));
-  return build(await loadCore(wasm === undefined ? {} : { wasm }));
+export async function init({ wasm, core = 'attention' } = {}) {
+  if (wasm === undefined && PAGE_CORES[core] && simdSupported()) return build(await loadCore({ wasm: PAGE_CORES[core]() }), core);
+  return build(await loadCore(wasm === undefined ? {} : { wasm }), 'full');
 }
 
 /**
@@ -85,7 +91,7 @@ export function stubApi() {
     const out = read(Type, ptr, length);
     return Type === Float32Array ? out.fill(TYPICAL) : out;
   };
-  const api = build(core);
+  const api = build(core, 'stub');
   api.stub = true;
   api.loadLab = () => new Promise(() => {}); // never: the lab trains only with the real core
   return api;
@@ -93,21 +99,23 @@ export function stubApi() {
 
 const TYPICAL = Math.fround(-0.841470957);
 /** The encodings' API over `core`, with `use(name)` to add a family of LATER when a view needs it. */
-function build(core) {
+function build(core, kind = 'full') {
   const { api, add } = createApi(core, [sinusoidalFamily, ropeFamily, relativeFamily, learnedFamily]);
   const added = new Map();
-  let full = null;
-  // The lean core (no attention kernels): a worker loads the same file (compute.js).
-  api.lean = typeof core.exports.posenc_attention !== 'function';
+  const handover = new Map();
+  // Which of the page's cores this is: a worker loads the same file (compute.js), from the cache.
+  api.core = kind;
   /**
    * Add a family that is not part of the shell's download: 'attention', 'train' or 'kvcache'.
-   * Resolves to the API that has it: this one, or, on the lean core (no attention), a full API
-   * that the caller moves to (app.js attach()); one per lean API, so every element shares it.
+   * Resolves to the API that has it: this one, or, when this core lacks its C functions, an API
+   * on a core that has them, which the caller moves to (app.js attach()); one per API and core,
+   * so every element on a page shares it.
    */
   api.use = (name) => {
-    if (ATTENTION.has(name) && typeof core.exports.posenc_attention !== 'function') {
-      full ??= init();
-      return full.then((f) => f.use(name));
+    const [fn, other] = NEEDS_C[name] ?? [];
+    if (fn && typeof core.exports[fn] !== 'function') {
+      if (!handover.has(other)) handover.set(other, init({ core: other }));
+      return handover.get(other).then((f) => f.use(name));
     }
     if (!added.has(name)) added.set(name, LATER[name]().then(add));
     return added.get(name);

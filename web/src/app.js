@@ -3,7 +3,7 @@
 // frame, so a slider drag never queues redraws.
 import { esc } from './draw.js';
 import { finiteMinMax, makePool } from './methods.js';
-import { ENV_KEYS, FIELDS, METHODS, PALETTES, SCALINGS, VIEWS, parseState, toParams } from './state.js';
+import { ENV_KEYS, FIELDS, METHODS, PALETTES, SCALINGS, parseState, toParams } from './state.js';
 import { rangeText } from './views/common.js';
 import * as registry from './views/index.js';
 
@@ -24,6 +24,8 @@ export function loadSteps() {
   });
   return stepsLoading;
 }
+/** The guided path's steps, once loadSteps() has brought them (else none). */
+export const steps = () => STEPS;
 
 /**
  * The compute runner (compute.js) behind a door: its module and its worker (a second copy of the
@@ -72,7 +74,6 @@ export function preloadView(name) {
 }
 /** The API families (web/src/api.js LATER) view `name` calls beyond the encodings. */
 export const needs = (name) => NEEDS[name] ?? [];
-const TABS = [...VIEWS.filter(([v]) => SETUP[v]), ...Object.keys(SETUP).filter((v) => !VIEWS.some(([k]) => k === v)).map((v) => [v, VIEW_INFO[v]?.title ?? v])];
 
 const opts = (list) => list.map((x) => (Array.isArray(x) ? x : [x, x])).map(([v, l]) => `<option value="${esc(v)}">${esc(l)}</option>`).join('');
 const range = (min, max, step) => ({ kind: 'range', min, max, step });
@@ -152,7 +153,7 @@ export function reservedHeight(state, width) {
 }
 
 /** Apply a guided step: defaults, then the step's patch, keeping where/how the page is shown. */
-function stepState(step, env, overrides = null) {
+export function stepState(step, env, overrides = null) {
   const st = parseState(new URLSearchParams());
   for (const k of ENV_KEYS) if (k in env) st[k] = env[k];
   Object.assign(st, step.state, { view: step.view, step: step.id, guided: true });
@@ -171,7 +172,7 @@ export function resolveState(state, params = new URLSearchParams()) {
 }
 
 /** The link of a state: guided → ?step=id plus what differs from the step; explorer → ?view=…. */
-function urlOf(st) {
+export function urlOf(st) {
   if (st.guided) {
     const step = STEPS.find((s) => s.id === st.step) ?? STEPS[0];
     const p = new URLSearchParams([['step', step.id]]);
@@ -190,10 +191,11 @@ function urlOf(st) {
 /**
  * Mount the page (or one chrome-less view) into `root`.
  * @param {HTMLElement} root
- * @param {{ state: object, chrome?: boolean, url?: boolean, pe: object }} o  pe: the stand-in API
- *   (api.js stubApi()) until attach() brings the real one with its compute runner
+ * @param {{ state: object, chrome?: object, url?: boolean, pe: object }} o  pe: the stand-in API
+ *   (api.js stubApi()) until attach() brings the real one with its compute runner; chrome: the
+ *   page's chrome module (chrome.js), or none for an embed or an element
  */
-export function createApp(root, { pe: firstPe, state, chrome = true, url = true }) {
+export function createApp(root, { pe: firstPe, state, chrome = null, url = true }) {
   let pe = firstPe;
   const reducedMotion = globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
   // Inside <posenc-view> focus lives in the shadow root: document.activeElement is the host
@@ -204,29 +206,16 @@ export function createApp(root, { pe: firstPe, state, chrome = true, url = true 
   const ctx = { pe, pool: makePool(pe), compute: lazyCompute(pe, { useWorker: false }), reducedMotion, setState, activeElement, root };
   root.classList.add('posenc-app');
   root.dataset.motion = reducedMotion ? 'reduced' : 'full';
-  root.innerHTML = `${chrome ? `<a class="skip" href="#figure">Skip to the figure</a>
-    <div class="modebar"><nav class="modes" aria-label="page mode">
-      <a class="mode-guided" href="?">Guided path</a><a class="mode-explorer" href="?view=heatmap">Explorer</a></nav>
-      <label class="theme-pick">theme <select name="theme">${opts(['auto', 'light', 'dark'])}</select></label></div>
-    <nav class="guide" aria-label="guided path" hidden>
-      <p class="stepno" aria-live="polite"></p><h2 class="steptitle"></h2><div class="steptext"></div>
-      <p class="notice"><strong>What to notice:</strong> <span></span></p>
-      <div class="stepnav"><a class="back" rel="prev">← Back</a><a class="next" rel="next">Next →</a><a class="explore">Open in the explorer</a></div>
-    </nav>
-    <div class="tabs" role="tablist" aria-label="views" hidden>${TABS.map(([v, l]) => `<button type="button" role="tab" id="tab-${v}" aria-controls="figure-panel" data-view="${v}">${esc(l)}</button>`).join('')}</div>` : ''}
+  root.innerHTML = `${chrome ? chrome.top : ''}
     <div class="layout"><form class="controls" aria-label="controls"></form>
       <div class="stage" id="figure-panel"><div class="host" id="figure" tabindex="-1" role="region" aria-label="figure" aria-describedby="figure-desc"></div>
-      <p class="sr-only" id="figure-desc"></p>
-      ${chrome ? `<div class="exports" role="group" aria-label="export">
-        <button type="button" data-export="png">Export PNG</button><button type="button" data-export="svg" hidden>SVG</button><button type="button" data-export="csv">CSV</button>
-        <button type="button" data-export="json">JSON</button><button type="button" data-export="link">Copy link</button>
-        <span class="perf" aria-live="off"></span></div>
-      <nav class="stepnav stepnav-bottom" aria-label="guided path, after the figure" hidden><a class="back" rel="prev">← Back</a><a class="next" rel="next">Next →</a></nav>` : ''}</div></div>`;
+      <p class="sr-only" id="figure-desc"></p>${chrome ? chrome.bottom : ''}</div></div>`;
   const host = root.querySelector('.host');
   const form = root.querySelector('.controls');
   const stage = root.querySelector('.stage');
   const desc = root.querySelector('#figure-desc');
   let current = null;
+  let page = null; // the chrome's sync(), once mounted
   let pending = 0;
   // Views whose chunk and API families have arrived: name -> setup. Until then render() waits
   // (no posenc-render event) and renders again when they are here.
@@ -238,10 +227,10 @@ export function createApp(root, { pe: firstPe, state, chrome = true, url = true 
     const forPe = pe;
     Promise.all([preloadView(name), ...(NEEDS[name] ?? []).map((f) => forPe.use?.(f))]).then(([setup, ...apis]) => {
       loading.delete(name);
-      // On the lean core (api.js) use('attention') resolves to a full API: move to it (attach()
-      // renders, and the view loads again there).
-      const full = apis.find((a) => a && a !== forPe);
-      if (full && forPe === pe) return attach(full, ctx.compute);
+      // On the lean core (api.js) use('attention') resolves to an API on the core with attention:
+      // move to it (attach() renders, and the view loads again there).
+      const other = apis.find((a) => a && a !== forPe);
+      if (other && forPe === pe) return attach(other, ctx.compute);
       // The families were added to the API of that moment: after attach() add them to the new one.
       if (forPe === pe) ready.set(name, setup);
       else load(name);
@@ -395,64 +384,7 @@ export function createApp(root, { pe: firstPe, state, chrome = true, url = true 
       placed = true;
     }
     if (!form.hidden) syncControls();
-    if (!chrome) return;
-    const guided = !!state.guided;
-    root.classList.toggle('guided', guided);
-    const guide = root.querySelector('.guide');
-    const tabs = root.querySelector('.tabs');
-    guide.hidden = !guided;
-    root.querySelector('.stepnav-bottom').hidden = !guided;
-    tabs.hidden = guided;
-    root.querySelector('.mode-guided').toggleAttribute('aria-current', guided);
-    root.querySelector('.mode-explorer').toggleAttribute('aria-current', !guided);
-    root.querySelector('.mode-explorer').href = urlOf({ ...state, guided: false });
-    const theme = root.querySelector('[name=theme]');
-    if (theme.value !== state.theme) theme.value = state.theme;
-    if (guided) {
-      const i = Math.max(0, STEPS.findIndex((s) => s.id === state.step));
-      const step = STEPS[i];
-      // A drag re-renders every frame: touch the step's text only when the step changes.
-      if (guide.dataset.step !== step.id) {
-        guide.dataset.step = step.id;
-        guide.querySelector('.stepno').textContent = `Step ${i + 1} of ${STEPS.length}`;
-        guide.querySelector('.steptitle').textContent = step.title;
-        guide.querySelector('.steptext').innerHTML = step.text ?? '';
-        guide.querySelector('.notice span').textContent = step.notice ?? '';
-        guide.querySelector('.notice').hidden = !step.notice;
-      }
-      const link = (a, j) => {
-        const ok = j >= 0 && j < STEPS.length;
-        if (ok) a.href = urlOf({ ...stepState(STEPS[j], state) });
-        else a.removeAttribute('href');
-        a.setAttribute('aria-disabled', String(!ok));
-        a.dataset.to = ok ? String(j) : '';
-      };
-      for (const a of root.querySelectorAll('.stepnav .back')) link(a, i - 1);
-      for (const a of root.querySelectorAll('.stepnav .next')) link(a, i + 1);
-      const after = root.querySelector('.stepnav-bottom .next');
-      after.textContent = i + 1 < STEPS.length ? `Next: ${STEPS[i + 1].title} →` : 'Next →';
-      guide.querySelector('.explore').href = urlOf({ ...state, guided: false });
-      stage.removeAttribute('role');
-      stage.removeAttribute('aria-labelledby');
-    } else {
-      let active = null;
-      for (const b of tabs.querySelectorAll('[role=tab]')) {
-        const on = b.dataset.view === state.view;
-        if (b.getAttribute('aria-selected') !== String(on)) {
-          b.setAttribute('aria-selected', String(on));
-          if (on) active = b;
-        }
-        b.tabIndex = on ? 0 : -1;
-      }
-      stage.setAttribute('role', 'tabpanel');
-      stage.setAttribute('aria-labelledby', `tab-${state.view}`);
-      // On a phone the strip scrolls sideways: keep the chosen tab in sight.
-      if (active && tabs.scrollWidth > tabs.clientWidth) {
-        tabs.scrollTo({ left: Math.max(0, active.offsetLeft - (tabs.clientWidth - active.offsetWidth) / 2), behavior: 'auto' });
-      }
-    }
-    const svg = root.querySelector('[data-export=svg]');
-    svg.hidden = typeof current?.api.svg !== 'function';
+    page?.sync();
   }
 
   function syncControls() {
@@ -489,75 +421,8 @@ export function createApp(root, { pe: firstPe, state, chrome = true, url = true 
     setState({ [el.name]: f[1](raw, state[el.name]) });
   });
 
-  if (chrome) {
-    root.querySelector('[name=theme]').addEventListener('change', (e) => {
-      setState({ theme: e.target.value });
-      document.documentElement.dataset.theme = e.target.value;
-    });
-    const onStepLink = (e) => {
-      const a = e.target.closest('a');
-      if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button) return;
-      if (a.classList.contains('explore')) {
-        e.preventDefault();
-        navigate({ ...state, guided: false, step: '' });
-      } else if (a.dataset.to !== undefined) {
-        e.preventDefault();
-        // The links stay in the DOM, so focus stays on the one the reader used.
-        if (a.dataset.to !== '') goStep(Number(a.dataset.to));
-      }
-    };
-    root.querySelector('.guide').addEventListener('click', onStepLink);
-    root.querySelector('.stepnav-bottom').addEventListener('click', onStepLink);
-    root.querySelector('.modes').addEventListener('click', (e) => {
-      const a = e.target.closest('a');
-      if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button) return;
-      e.preventDefault();
-      if (a.classList.contains('mode-guided')) {
-        if (!state.guided) loadSteps().then(() => goStep(0));
-      } else if (state.guided) navigate({ ...state, guided: false, step: '' });
-    });
-    const tabs = root.querySelector('.tabs');
-    tabs.addEventListener('click', (e) => {
-      const b = e.target.closest('[data-view]');
-      if (b) setState({ view: b.dataset.view });
-    });
-    tabs.addEventListener('keydown', (e) => {
-      const i = TABS.findIndex(([v]) => v === state.view);
-      const n = TABS.length;
-      const j = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: n - 1 }[e.key];
-      if (j === undefined) return;
-      e.preventDefault();
-      const next = TABS[(j + n) % n][0];
-      setState({ view: next });
-      tabs.querySelector(`[data-view="${next}"]`).focus();
-    });
-    root.querySelector('.exports').addEventListener('click', async (e) => {
-      const kind = e.target.closest('[data-export]')?.dataset.export;
-      if (!kind || !current) return;
-      const base = `posenc-${state.view}-${state.method}`;
-      const { figureCanvas, svgOf, toCsv } = await import('./export.js');
-      if (kind === 'png') {
-        const c = await figureCanvas(current.api, host, { scale: 2 });
-        c.toBlob((blob) => download(blob, `${base}.png`), 'image/png');
-      } else if (kind === 'svg') {
-        download(new Blob([await svgOf(current.api)], { type: 'image/svg+xml' }), `${base}.svg`);
-      } else if (kind === 'csv') {
-        download(new Blob([toCsv(current.api.exportData())], { type: 'text/csv' }), `${base}.csv`);
-      } else if (kind === 'json') {
-        const body = JSON.stringify({ state: Object.fromEntries(toParams(state)), data: current.api.exportData() });
-        download(new Blob([body], { type: 'application/json' }), `${base}.json`);
-      } else if (kind === 'link') {
-        await navigator.clipboard?.writeText(location.href).catch(() => {});
-        e.target.textContent = 'Link copied';
-        setTimeout(() => (e.target.textContent = 'Copy link'), 1500);
-      }
-    });
-    // The skip link moves focus to the figure itself, not only the scroll position.
-    root.querySelector('.skip').addEventListener('click', (e) => {
-      e.preventDefault();
-      (host.querySelector('canvas[tabindex], [tabindex="0"], input, button') ?? host).focus();
-    });
-  }
+  // The page's own chrome (chrome.js: mode bar, guided path, tabs, exports), wired to this app.
+  page = chrome ? chrome.mount({ root, host, stage, state, setState, navigate, goStep, current: () => current }) : null;
   if (url) {
     addEventListener('popstate', () => {
       const params = new URLSearchParams(location.search);
@@ -586,7 +451,7 @@ export function createApp(root, { pe: firstPe, state, chrome = true, url = true 
     if (pe.stub && !next.stub && root.dataset.layout === 'stub') hold(host.getBoundingClientRect().height);
     pe = next;
     ctx.pe = next;
-    ctx.pool.free(); // the old API's heap buffers (a lean core outlives its move to the full one)
+    ctx.pool.free(); // the old API's heap buffers (a lean core outlives its move to the one with attention)
     ctx.pool = makePool(next);
     ctx.compute = nextCompute;
     ready.clear();
@@ -608,12 +473,3 @@ function describeData(d) {
   return '';
 }
 
-function download(blob, name) {
-  const a = document.createElement('a');
-  a.href = URL.createObjectURL(blob);
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
-}

@@ -57,8 +57,8 @@ export function createCompute(pe, { useWorker = true } = {}) {
       if (!w) return Promise.resolve().then(() => fresh(JOBS[job](pe, st)));
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve: (r) => resolve(fresh(r)), reject, job, st: { ...st } });
-        // The worker loads the core this page loaded (the lean one or the full one): in the cache.
-        w.postMessage({ id, job, st: { ...st }, lean: !!pe.lean });
+        // The worker loads the core this page loaded (api.js): it is in the cache.
+        w.postMessage({ id, job, st: { ...st }, core: pe.core });
       });
     },
   };

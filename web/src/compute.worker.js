@@ -4,10 +4,10 @@ import { init } from './api.js';
 import { JOBS } from './jobs.js';
 
 let ready = null;
-self.onmessage = async ({ data: { id, job, st, lean } }) => {
+self.onmessage = async ({ data: { id, job, st, core } }) => {
   // Loaded with the first job, so a failure has a job to report to; a core that cannot load is
   // fatal (compute.js drops the worker and runs its jobs on the main thread).
-  ready ??= init({ lean });
+  ready ??= init({ core });
   let pe;
   try {
     pe = await ready;

@@ -53,12 +53,12 @@ class PosencView extends HTMLElement {
     if (h) this.#root.style.setProperty('min-height', `${h}px`);
     preloadView(st.view);
     // The first element decides the core: the lean one unless its view calls attention (a later
-    // element that does gets a full core for that, api.js).
-    shared ??= init({ lean: !needs(st.view).includes('attention') }).then((pe) => ({ pe, compute: lazyCompute(pe, { useWorker: false }) }));
+    // element that does gets the core with attention for that, api.js).
+    shared ??= init({ core: needs(st.view).includes('attention') ? 'attention' : 'lean' }).then((pe) => ({ pe, compute: lazyCompute(pe, { useWorker: false }) }));
     // The view is laid out with the stand-in API as soon as its chunk is here: its final layout,
     // so when the core arrives only the numbers change. The estimate holds until then.
     stub ??= stubApi();
-    this.#app = createApp(this.#root, { pe: stub, state: st, chrome: false, url: false });
+    this.#app = createApp(this.#root, { pe: stub, state: st, url: false });
     const laidOut = () => {
       this.#root.style.removeProperty('min-height');
       this.dataset.layout = '1';

@@ -9,7 +9,9 @@ import { parseState } from './state.js';
 
 const params = new URLSearchParams(location.search);
 const parsed = parseState(params);
-if (parsed.guided) await loadSteps(); // the guided path's texts: a chunk of their own
+// The guided path's texts and the page's chrome (chrome.js: modes, tabs, exports) are chunks of
+// their own: an embed needs neither.
+const [, chrome] = await Promise.all([parsed.guided && loadSteps(), !parsed.embed && import('./chrome.js')]);
 const state = resolveState(parsed, params);
 preloadView(state.view); // the view's chunk downloads while the wasm does
 const root = document.querySelector('#app');
@@ -32,7 +34,7 @@ function postHeight() {
 const reserve = reservedHeight(state, root.clientWidth);
 if (reserve) root.style.setProperty('--reserve', `${reserve}px`);
 root.classList.add('reserving');
-const app = createApp(root, { pe: stubApi(), state, chrome: !state.embed });
+const app = createApp(root, { pe: stubApi(), state, chrome: chrome || null });
 globalThis.posencApp = app;
 const laidOut = () => {
   root.classList.remove('reserving');
@@ -46,9 +48,9 @@ onLaidOut(root, laidOut);
 const fromBase64 = (s) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
 // The single-file build carries both wasm builds inline, so it needs no fetch (file:// forbids it).
 // An embed whose view calls no attention loads the lean core (api.js); the page itself, whose
-// reader goes from view to view and starts at the Shuffle lab, loads the full one.
-const lean = state.embed && !needs(state.view).includes('attention');
-const pe = await init(inlineWasm ? { wasm: fromBase64(simdSupported() ? inlineWasm.simd : inlineWasm.scalar) } : { lean });
+// reader goes from view to view and starts at the Shuffle lab, loads the one with attention.
+const core = state.embed && !needs(state.view).includes('attention') ? 'lean' : 'attention';
+const pe = await init(inlineWasm ? { wasm: fromBase64(simdSupported() ? inlineWasm.simd : inlineWasm.scalar) } : { core });
 // The single file also carries the lab's trainer; handing it over now means the lab view's
 // pe.loadLab() later needs no fetch.
 if (inlineWasm) pe.loadLab({ wasm: fromBase64(pe.backend === 'simd' ? inlineWasm.labSimd : inlineWasm.labScalar) }).catch(() => {});

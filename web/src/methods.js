@@ -1,6 +1,6 @@
-// What each method looks like as a matrix, computed by the posenc API. Views call these; the only
-// arithmetic here is display work (angle mod 2π from cos/sin, colour ranges).
-import { ropeOptions } from './state.js';
+// What every view may need from the shell about the API: the check for a missing function, the
+// heap-buffer pool, finite ranges, the exact angle of a pair, T5's settings from the state. The
+// matrices themselves are in matrices.js, a chunk of its own.
 
 /** Thrown when this build of posenc lacks a function a view needs. */
 export class Unavailable extends Error {
@@ -56,27 +56,11 @@ export function makePool(pe) {
 }
 
 const TAU = 2 * Math.PI;
-// Display-only atan2 in [0, 2π): a degree-11 minimax polynomial (error < 1e-5 rad, far below one
-// of the 256 colour steps of 0.025 rad), ~5x faster than Math.atan2 over a 512 x 1024 table.
-// Readouts and exports use the exact Math.atan2.
-function angle(y, x) {
-  const ax = Math.abs(x), ay = Math.abs(y);
-  const swap = ay > ax;
-  const t = swap ? ax / ay : ax === 0 ? 0 : ay / ax;
-  const t2 = t * t;
-  let a = t * (0.99997726 + t2 * (-0.33262347 + t2 * (0.19354346 + t2 * (-0.11643287 + t2 * (0.05265332 - t2 * 0.0117212)))));
-  if (swap) a = Math.PI / 2 - a;
-  if (x < 0) a = Math.PI - a;
-  if (y < 0) a = TAU - a;
-  return a >= TAU ? 0 : a;
-}
 /** atan2(y, x) in [0, 2π): the angle of a (sin, cos) pair, exact (readouts, tables, exports). */
 export const exactAngle = (y, x) => {
   const a = Math.atan2(y, x);
   return a < 0 ? a + TAU : a;
 };
-const fmtAngle = (v) => (Number.isFinite(v) ? v.toFixed(5) : 'undefined');
-
 /** The least and greatest finite numbers among the first `end` of `v` (lo > hi if there are none). */
 export function finiteMinMax(v, end = v.length) {
   let lo = Infinity, hi = -Infinity;
@@ -90,11 +74,6 @@ export function finiteMinMax(v, end = v.length) {
   return [lo, hi];
 }
 
-function finiteRange(v) {
-  const [lo, hi] = finiteMinMax(v);
-  return lo <= hi ? [lo, hi] : [0, 1];
-}
-
 /** T5 bucket options from the state. The bucket function needs a max distance beyond its exact
  * range (numBuckets/4 bidirectional, numBuckets/2 causal); a smaller setting is raised to it and
  * the title says so. */
@@ -104,210 +83,3 @@ export function t5Config(st, bidirectional = st.t5dir !== 'causal') {
   return { numBuckets: st.buckets, maxDistance, bidirectional, raised: maxDistance !== st.maxdist };
 }
 export const t5Opts = ({ numBuckets, maxDistance, bidirectional }) => ({ numBuckets, maxDistance, bidirectional });
-
-/** Down-sample a RoPE angle picture by averaging each box's (cos, sin) as vectors: the colour is
- * the mean angle, faded toward the mask colour as the vectors cancel (a pair turning faster than
- * the pixel grid shows grey, not a false pattern). */
-function ropeReduce(C, S, L, half, cols, pairOf, scale) {
-  return (tw, th, kx, ky) => {
-    // Per band of ky rows: sum cos and sin per pair (branch-free), then spread the pair sums over
-    // the target columns; the colour is the angle of the mean vector, its length the weight.
-    const pc = new Float64Array(half), ps = new Float64Array(half);
-    const values = new Float32Array(tw * th), weight = new Float32Array(tw * th);
-    const tc = new Float64Array(tw), ts = new Float64Array(tw);
-    const colMap = new Int32Array(cols), pair = new Int32Array(cols);
-    for (let c = 0; c < cols; c++) {
-      colMap[c] = Math.floor(c / kx);
-      pair[c] = pairOf(c);
-    }
-    for (let band = 0; band < th; band++) {
-      const r0 = band * ky, r1 = Math.min(L, r0 + ky);
-      pc.fill(0);
-      ps.fill(0);
-      for (let r = r0; r < r1; r++) {
-        const b = r * half;
-        for (let i = 0; i < half; i++) {
-          pc[i] += C[b + i];
-          ps[i] += S[b + i];
-        }
-      }
-      tc.fill(0);
-      ts.fill(0);
-      for (let c = 0; c < cols; c++) {
-        tc[colMap[c]] += pc[pair[c]];
-        ts[colMap[c]] += ps[pair[c]];
-      }
-      const o = band * tw;
-      for (let t = 0; t < tw; t++) {
-        // cells in this box: (r1 - r0) rows × the columns that map to t
-        const nCols = Math.min(cols, (t + 1) * kx) - t * kx;
-        const k = 1 / ((r1 - r0) * nCols);
-        const x = tc[t] * k, y = ts[t] * k;
-        values[o + t] = angle(y, x);
-        weight[o + t] = Math.sqrt(x * x + y * y) / scale;
-      }
-    }
-    return { values, weight };
-  };
-}
-
-/**
- * Relative matrices depend on a few settings, not on the length past the cap: keep the last few,
- * per API object (the page lays a view out with a stand-in API before the wasm arrives, and what
- * that returned must never be served to the real one).
- */
-const memos = new WeakMap();
-function cached(pe, key, make) {
-  let memo = memos.get(pe);
-  if (!memo) memos.set(pe, (memo = new Map()));
-  if (memo.has(key)) return memo.get(key);
-  const v = make();
-  memo.set(key, v);
-  if (memo.size > 8) memo.delete(memo.keys().next().value);
-  return v;
-}
-
-/** pe.alibiBias for every head, causal, n × n, kept while the head count and size hold. */
-export function alibiAll(pe, heads, n) {
-  return cached(pe, `alibi|${heads}|${n}`, () => pe.alibiBias({ heads, queries: n, causal: true }));
-}
-
-/**
- * The [rows][cols] picture of `method` under state `st`, with what a reader needs to read it:
- * axis names with units, the kind of quantity (signed, onesided, cyclic) that picks the palette,
- * and for RoPE a vector-averaging down-sampler. `quantity: 'sincos'` draws RoPE as sin θ | cos θ
- * values, the same quantity as a sinusoidal table (Compare puts them side by side).
- */
-export function encodingMatrix(pe, st, method, pool, { length = st.length, quantity = 'angle' } = {}) {
-  const L = length;
-  const d = st.dim;
-  const posAxis = 'position p (tokens)';
-  switch (method) {
-    case 'sinusoidal': {
-      need(pe, 'sinusoidal');
-      const buf = pool.f32(`sin`, L * d);
-      pe.sinusoidal({ length: L, dim: d, base: st.base, layout: st.layout, out: buf });
-      return { values: buf.array, source: buf, rows: L, cols: d, lo: -1, hi: 1, kind: 'signed', rowLabel: 'position', colLabel: 'dim',
-        rowAxis: posAxis, colAxis: `dimension (${st.layout === 'split' ? 'sin half | cos half' : 'sin, cos interleaved'})`,
-        title: `Sinusoidal (${st.layout}): ${L} positions × ${d} dims, base ${st.base}` };
-    }
-    case 'rope': {
-      need(pe, 'ropeCache');
-      const ro = ropeOptions(st);
-      const half = (ro.rotaryDim ?? d) / 2;
-      // Zero-copy: the cache is written straight into reusable heap buffers.
-      const cb = pool.f32('ropeCos', L * half);
-      const sb = pool.f32('ropeSin', L * half);
-      const { attentionScale = 1 } = pe.ropeCache({ length: L, ...ro, cos: cb, sin: sb });
-      const cols = 2 * half;
-      const interleaved = st.rope === 'interleaved';
-      // Spread the pairs over the head dimensions as the pair layout does, so the layout toggle
-      // is visible: 'half' pairs dim c with c + d/2, 'interleaved' pairs 2i with 2i + 1.
-      const pairOf = (c) => (interleaved ? c >> 1 : c % half);
-      const sc = st.scaling === 'none' ? '' : `, ${st.scaling} ×${st.factor}`;
-      const scaleNote = attentionScale !== 1 ? `cos, sin include the ${st.scaling} attention scale ×${attentionScale.toFixed(4)}` : '';
-      if (quantity === 'sincos') {
-        // dim c holds sin θ of its pair in the first slot of a pair and cos θ in the second, as a
-        // sinusoidal table of the same layout does.
-        const vals = pool.scratch('ropeSinCos', L * cols);
-        const C = cb.array, S = sb.array;
-        for (let r = 0; r < L; r++)
-          for (let i = 0; i < half; i++) {
-            const a = interleaved ? r * cols + 2 * i : r * cols + i;
-            const b = interleaved ? a + 1 : a + half;
-            vals[a] = S[r * half + i];
-            vals[b] = C[r * half + i];
-          }
-        return { values: vals, rows: L, cols, lo: -attentionScale, hi: attentionScale, kind: 'signed', rowLabel: 'position', colLabel: 'dim',
-          rowAxis: posAxis, colAxis: `dimension (${interleaved ? 'sin, cos interleaved' : 'sin half | cos half'})`, note: scaleNote,
-          title: `RoPE sin θ, cos θ per pair (${st.rope}): ${L} positions × ${cols} dims${sc}` };
-      }
-      const angles = () => {
-        const ang = pool.scratch('ropeAngle', L * cols);
-        const cos = cb.array, sin = sb.array;
-        for (let r = 0; r < L; r++) {
-          const o = r * half;
-          const w = r * cols;
-          for (let i = 0; i < half; i++) {
-            const a = angle(sin[o + i], cos[o + i]);
-            if (interleaved) {
-              ang[w + 2 * i] = a;
-              ang[w + 2 * i + 1] = a;
-            } else {
-              ang[w + i] = a;
-              ang[w + half + i] = a;
-            }
-          }
-        }
-        return ang;
-      };
-      return { values: angles, rows: L, cols, lo: 0, hi: TAU, kind: 'cyclic', rowLabel: 'position', colLabel: 'dim',
-        rowAxis: posAxis, colAxis: `dimension (pair i = ${interleaved ? '⌊dim/2⌋' : 'dim mod d/2'})`, note: 'angle, rad',
-        reduce: ropeReduce(cb.array, sb.array, L, half, cols, pairOf, attentionScale),
-        valueAt: (r, c) => (cb.freed ? NaN : exactAngle(sb.array[r * half + pairOf(c)], cb.array[r * half + pairOf(c)])),
-        title: `RoPE angle θᵢ(p) mod 2π per dim (${st.rope} pairs): ${L} positions × ${cols} dims${sc}`,
-        describe: (r, c) => {
-          if (cb.freed) return `position ${r}, dim ${c}`;
-          const k = r * half + pairOf(c);
-          const [cv, sv] = [cb.array[k], sb.array[k]];
-          return `position ${r}, dim ${c} (pair ${pairOf(c)}, ${st.rope}): θ = ${fmtAngle(exactAngle(sv, cv))} rad mod 2π, cos ${cv.toFixed(5)}`;
-        },
-        exact: () => {
-          const out = new Float32Array(L * cols);
-          const C = cb.array, S = sb.array;
-          for (let r = 0; r < L; r++)
-            for (let c = 0; c < cols; c++) out[r * cols + c] = exactAngle(S[r * half + pairOf(c)], C[r * half + pairOf(c)]);
-          return out;
-        } };
-    }
-    case 'learned': {
-      need(pe, 'learnedInit');
-      const t = pool.learned(L, d);
-      return { values: t, rows: L, cols: d, lo: -0.06, hi: 0.06, kind: 'signed', rowLabel: 'position', colLabel: 'dim',
-        rowAxis: posAxis, colAxis: 'dimension', note: '±3σ (σ = 0.02)',
-        title: `Learned table at init (normal, std 0.02, seed 0): ${L} × ${d}` };
-    }
-    case 'alibi': {
-      need(pe, 'alibiBias');
-      const n = Math.min(L, MATRIX_CAP);
-      const h = Math.min(st.head, st.heads - 1);
-      const all = alibiAll(pe, st.heads, n);
-      const values = all.subarray(h * n * n, (h + 1) * n * n);
-      const [lo] = finiteRange(values);
-      return { values, rows: n, cols: n, lo, hi: 0, kind: 'onesided', rowLabel: 'query', colLabel: 'key',
-        rowAxis: 'query position i', colAxis: 'key position j', note: 'bias added to the logit; grey = masked (−∞)',
-        title: `ALiBi bias, head ${h + 1} of ${st.heads}, causal: ${n} × ${n}${L > n ? ` (first ${n} positions)` : ''}` };
-    }
-    case 't5': {
-      need(pe, 't5Buckets');
-      const n = Math.min(L, MATRIX_CAP);
-      const cfg = t5Config(st);
-      const b = cached(pe, `t5|${n}|${cfg.numBuckets}|${cfg.maxDistance}|${cfg.bidirectional}`, () => pe.t5Buckets({ queries: n, keys: n, ...t5Opts(cfg) }));
-      return { values: b, rows: n, cols: n, lo: 0, hi: cfg.numBuckets - 1, kind: 'onesided', rowLabel: 'query', colLabel: 'key',
-        rowAxis: 'query position i', colAxis: 'key position j', note: 'bucket index',
-        title: `T5 buckets (${cfg.bidirectional ? 'bidirectional' : 'causal'}, ${cfg.numBuckets} buckets, max distance ${cfg.maxDistance}${cfg.raised ? ', raised to exceed the exact range' : ''}): ${n} × ${n}` };
-    }
-    case 'shaw': {
-      need(pe, 'shawIndices');
-      const n = Math.min(L, MATRIX_CAP);
-      const k = st.shawk;
-      const b = cached(pe, `shaw|${n}|${k}`, () => pe.shawIndices({ queries: n, keys: n, maxRelative: k }));
-      return { values: b, rows: n, cols: n, lo: 0, hi: 2 * k, kind: 'onesided', rowLabel: 'query', colLabel: 'key',
-        rowAxis: 'query position i', colAxis: 'key position j', note: 'row of aᴷ, aⱽ',
-        title: `Shaw relative indices, clipped to ±${k}: ${n} × ${n}` };
-    }
-  }
-  throw new Error(`unknown method ${method}`);
-}
-
-/** Real models' RoPE settings, as published in their Hugging Face config.json. */
-export const MODEL_PRESETS = [
-  { id: 'llama31-8b', label: 'Llama-3.1 8B', source: 'meta-llama/Llama-3.1-8B, config.json: rope_theta 500000, head_dim 128 (4096 / 32 heads), rope_scaling {rope_type "llama3", factor 8.0, low_freq_factor 1.0, high_freq_factor 4.0, original_max_position_embeddings 8192}',
-    base: 500000, dim: 128, scaling: { type: 'llama3', factor: 8, lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositions: 8192 }, context: 131072 },
-  { id: 'qwen2-7b', label: 'Qwen2-7B (as shipped)', source: 'Qwen/Qwen2-7B-Instruct, config.json: rope_theta 1000000, head_dim 128 (3584 / 28 heads), no rope_scaling, max_position_embeddings 32768',
-    base: 1000000, dim: 128, scaling: null, original: 32768, context: 32768 },
-  { id: 'qwen2-7b-yarn', label: 'Qwen2-7B + YaRN ×4', source: 'Qwen/Qwen2-7B-Instruct model card, long-context recipe: add rope_scaling {type "yarn", factor 4.0, original_max_position_embeddings 32768} to config.json',
-    base: 1000000, dim: 128, scaling: { type: 'yarn', factor: 4, originalMaxPositions: 32768 }, context: 131072 },
-  { id: 'deepseek-v2-lite', label: 'DeepSeek-V2-Lite (YaRN ×40)', source: 'deepseek-ai/DeepSeek-V2-Lite, config.json: rope_theta 10000, qk_rope_head_dim 64, rope_scaling {type "yarn", factor 40, original_max_position_embeddings 4096, beta_fast 32, beta_slow 1, mscale 0.707, mscale_all_dim 0.707}',
-    base: 10000, dim: 64, scaling: { type: 'yarn', factor: 40, originalMaxPositions: 4096, betaFast: 32, betaSlow: 1, mscale: 0.707, mscaleAllDim: 0.707 }, context: 163840 },
-];

@@ -3,7 +3,7 @@
 // Compare: two methods under the same controls, drawn as the same quantity where one exists.
 import { createMatrixPanel, fmt, stackFigures } from '../draw.js';
 import { createFormula, cellFormula } from '../formula.js';
-import { encodingMatrix } from '../methods.js';
+import { encodingMatrix } from '../matrices.js';
 import { paletteFor } from '../palette.js';
 import { METHODS } from '../state.js';
 import { describeMatrix, matrixExport, shell } from './common.js';

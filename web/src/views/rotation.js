@@ -2,11 +2,10 @@
 // n·ωᵢ. Every circle shows both vectors, their angles and the angle between them, (n − m)·ωᵢ, which
 // is all the score sees. Play moves m and n together: both vectors spin, the angle between stays.
 // Below, the relative-offset check, live: moving both by the same shift leaves q·k unchanged.
-import { fmt, signed } from '../draw.js';
+import { fmt, signed, spread } from '../draw.js';
 import { need } from '../methods.js';
 import { ropeOptions } from '../state.js';
 import { readTheme } from '../theme.js';
-import { spread } from './waves.js';
 import { shell } from './common.js';
 import { createFormula, rotationFormula } from '../formula.js';
 

@@ -2,7 +2,7 @@
 // against the context the model was trained on and the one it is extended to. Frequencies come
 // from pe.ropeFrequencies with the published configuration; wavelength = 2π / ω is display work.
 import { createPlot, fmt, stackFigures } from '../draw.js';
-import { MODEL_PRESETS, need } from '../methods.js';
+import { need } from '../methods.js';
 import { ropeOptions } from '../state.js';
 import { shell } from './common.js';
 import { createFormula, pairFormula } from '../formula.js';
@@ -106,3 +106,15 @@ export function setupScaling(el, ctx) {
     canvas: () => waves.canvas,
   };
 }
+
+/** Real models' RoPE settings, as published in their Hugging Face config.json. */
+export const MODEL_PRESETS = [
+  { id: 'llama31-8b', label: 'Llama-3.1 8B', source: 'meta-llama/Llama-3.1-8B, config.json: rope_theta 500000, head_dim 128 (4096 / 32 heads), rope_scaling {rope_type "llama3", factor 8.0, low_freq_factor 1.0, high_freq_factor 4.0, original_max_position_embeddings 8192}',
+    base: 500000, dim: 128, scaling: { type: 'llama3', factor: 8, lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositions: 8192 }, context: 131072 },
+  { id: 'qwen2-7b', label: 'Qwen2-7B (as shipped)', source: 'Qwen/Qwen2-7B-Instruct, config.json: rope_theta 1000000, head_dim 128 (3584 / 28 heads), no rope_scaling, max_position_embeddings 32768',
+    base: 1000000, dim: 128, scaling: null, original: 32768, context: 32768 },
+  { id: 'qwen2-7b-yarn', label: 'Qwen2-7B + YaRN ×4', source: 'Qwen/Qwen2-7B-Instruct model card, long-context recipe: add rope_scaling {type "yarn", factor 4.0, original_max_position_embeddings 32768} to config.json',
+    base: 1000000, dim: 128, scaling: { type: 'yarn', factor: 4, originalMaxPositions: 32768 }, context: 131072 },
+  { id: 'deepseek-v2-lite', label: 'DeepSeek-V2-Lite (YaRN ×40)', source: 'deepseek-ai/DeepSeek-V2-Lite, config.json: rope_theta 10000, qk_rope_head_dim 64, rope_scaling {type "yarn", factor 40, original_max_position_embeddings 4096, beta_fast 32, beta_slow 1, mscale 0.707, mscale_all_dim 0.707}',
+    base: 10000, dim: 64, scaling: { type: 'yarn', factor: 40, originalMaxPositions: 4096, betaFast: 32, betaSlow: 1, mscale: 0.707, mscaleAllDim: 0.707 }, context: 163840 },
+];

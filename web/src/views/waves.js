@@ -1,16 +1,11 @@
 // Waves: a few chosen dimensions over position (absolute methods), or the bias as a function of
 // distance (relative methods). Curves are sampled at fractional positions (the API takes them), so a
 // fast pair is drawn as the smooth wave it is, reaching ±1, instead of a zig-zag through integers.
-import { createPlot, stackFigures, widthOf } from '../draw.js';
-import { MATRIX_CAP, alibiAll, need, t5Config, t5Opts } from '../methods.js';
+import { createPlot, spread, stackFigures, widthOf } from '../draw.js';
+import { MATRIX_CAP, need, t5Config, t5Opts } from '../methods.js';
 import { ropeOptions } from '../state.js';
 import { plotExport, shell } from './common.js';
 import { createFormula, curveFormula } from '../formula.js';
-
-/** Up to five distinct indices spread over 0..n-1, from fast to slow. */
-export function spread(n) {
-  return [...new Set([0, 1, Math.floor(n / 8), Math.floor(n / 4), n - 1].filter((i) => i >= 0 && i < n))];
-}
 
 /** Sub-steps per position so that the curve has about two samples per pixel (1 = integers only). */
 function subSteps(length, px = 900) {
@@ -145,11 +140,12 @@ function draw(pe, st, plot, px, pool) {
     case 'alibi': {
       need(pe, 'alibiBias');
       const n = Math.min(L, MATRIX_CAP);
-      const b = alibiAll(pe, st.heads, n);
+      // The last query's row for every head: one query at position n − 1 against keys 0..n−1.
+      const b = pe.alibiBias({ heads: st.heads, queries: 1, keys: n, offset: n - 1, causal: true });
       const x = Float32Array.from({ length: n }, (_, j) => j - (n - 1));
       const series = [];
       const shown = Math.min(st.heads, 8);
-      for (let h = 0; h < shown; h++) series.push({ x, y: b.subarray(h * n * n + (n - 1) * n, (h + 1) * n * n), label: `head ${h + 1}${h === Math.min(st.head, st.heads - 1) ? ' (head shown)' : ''}`, dash: h !== Math.min(st.head, st.heads - 1) });
+      for (let h = 0; h < shown; h++) series.push({ x, y: b.subarray(h * n, (h + 1) * n), label: `head ${h + 1}${h === Math.min(st.head, st.heads - 1) ? ' (head shown)' : ''}`, dash: h !== Math.min(st.head, st.heads - 1) });
       plot.setTitle(`ALiBi: bias of the last query against each key, heads 1–${shown} of ${st.heads} (a straight line of slope mₕ)`);
       plot.draw(series, { xLabel: 'key − query (tokens)', yLabel: 'bias' });
       return;

@@ -1,0 +1,174 @@
+// The page's own chrome around the view: the mode bar (guided path or explorer, theme), the guided
+// path's step text and links, the tabs, the export buttons and the skip link. Embeds and
+// <posenc-view> show none of it, so they never download it: main.js imports this module (and its
+// stylesheet) for the page only, while the wasm is on its way.
+import './chrome.css';
+import { loadSteps, steps, stepState, urlOf } from './app.js';
+import { esc } from './draw.js';
+import { VIEWS, toParams } from './state.js';
+import { SETUP, VIEW_INFO } from './views/index.js';
+
+const TABS = [...VIEWS.filter(([v]) => SETUP[v]), ...Object.keys(SETUP).filter((v) => !VIEWS.some(([k]) => k === v)).map((v) => [v, VIEW_INFO[v]?.title ?? v])];
+
+/** The markup above the controls and figure (top) and below the figure (bottom). */
+export const top = `<a class="skip" href="#figure">Skip to the figure</a>
+    <div class="modebar"><nav class="modes" aria-label="page mode">
+      <a class="mode-guided" href="?">Guided path</a><a class="mode-explorer" href="?view=heatmap">Explorer</a></nav>
+      <label class="theme-pick">theme <select name="theme">${['auto', 'light', 'dark'].map((v) => `<option value="${v}">${v}</option>`).join('')}</select></label></div>
+    <nav class="guide" aria-label="guided path" hidden>
+      <p class="stepno" aria-live="polite"></p><h2 class="steptitle"></h2><div class="steptext"></div>
+      <p class="notice"><strong>What to notice:</strong> <span></span></p>
+      <div class="stepnav"><a class="back" rel="prev">← Back</a><a class="next" rel="next">Next →</a><a class="explore">Open in the explorer</a></div>
+    </nav>
+    <div class="tabs" role="tablist" aria-label="views" hidden>${TABS.map(([v, l]) => `<button type="button" role="tab" id="tab-${v}" aria-controls="figure-panel" data-view="${v}">${esc(l)}</button>`).join('')}</div>`;
+export const bottom = `<div class="exports" role="group" aria-label="export">
+        <button type="button" data-export="png">Export PNG</button><button type="button" data-export="svg" hidden>SVG</button><button type="button" data-export="csv">CSV</button>
+        <button type="button" data-export="json">JSON</button><button type="button" data-export="link">Copy link</button>
+        <span class="perf" aria-live="off"></span></div>
+      <nav class="stepnav stepnav-bottom" aria-label="guided path, after the figure" hidden><a class="back" rel="prev">← Back</a><a class="next" rel="next">Next →</a></nav>`;
+
+/**
+ * Wire the chrome (laid out from `top` and `bottom` by createApp) to the app; returns sync(), which
+ * the app calls on every render to bring the chrome up to the state.
+ */
+export function mount({ root, host, stage, state, setState, navigate, goStep, current }) {
+  root.querySelector('[name=theme]').addEventListener('change', (e) => {
+    setState({ theme: e.target.value });
+    document.documentElement.dataset.theme = e.target.value;
+  });
+  const onStepLink = (e) => {
+    const a = e.target.closest('a');
+    if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button) return;
+    if (a.classList.contains('explore')) {
+      e.preventDefault();
+      navigate({ ...state, guided: false, step: '' });
+    } else if (a.dataset.to !== undefined) {
+      e.preventDefault();
+      // The links stay in the DOM, so focus stays on the one the reader used.
+      if (a.dataset.to !== '') goStep(Number(a.dataset.to));
+    }
+  };
+  root.querySelector('.guide').addEventListener('click', onStepLink);
+  root.querySelector('.stepnav-bottom').addEventListener('click', onStepLink);
+  root.querySelector('.modes').addEventListener('click', (e) => {
+    const a = e.target.closest('a');
+    if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button) return;
+    e.preventDefault();
+    if (a.classList.contains('mode-guided')) {
+      if (!state.guided) loadSteps().then(() => goStep(0));
+    } else if (state.guided) navigate({ ...state, guided: false, step: '' });
+  });
+  const tabs = root.querySelector('.tabs');
+  tabs.addEventListener('click', (e) => {
+    const b = e.target.closest('[data-view]');
+    if (b) setState({ view: b.dataset.view });
+  });
+  tabs.addEventListener('keydown', (e) => {
+    const i = TABS.findIndex(([v]) => v === state.view);
+    const n = TABS.length;
+    const j = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: n - 1 }[e.key];
+    if (j === undefined) return;
+    e.preventDefault();
+    const next = TABS[(j + n) % n][0];
+    setState({ view: next });
+    tabs.querySelector(`[data-view="${next}"]`).focus();
+  });
+  root.querySelector('.exports').addEventListener('click', async (e) => {
+    const kind = e.target.closest('[data-export]')?.dataset.export;
+    const cur = current();
+    if (!kind || !cur) return;
+    const base = `posenc-${state.view}-${state.method}`;
+    const { figureCanvas, svgOf, toCsv } = await import('./export.js');
+    if (kind === 'png') {
+      const c = await figureCanvas(cur.api, host, { scale: 2 });
+      c.toBlob((blob) => download(blob, `${base}.png`), 'image/png');
+    } else if (kind === 'svg') {
+      download(new Blob([await svgOf(cur.api)], { type: 'image/svg+xml' }), `${base}.svg`);
+    } else if (kind === 'csv') {
+      download(new Blob([toCsv(cur.api.exportData())], { type: 'text/csv' }), `${base}.csv`);
+    } else if (kind === 'json') {
+      const body = JSON.stringify({ state: Object.fromEntries(toParams(state)), data: cur.api.exportData() });
+      download(new Blob([body], { type: 'application/json' }), `${base}.json`);
+    } else if (kind === 'link') {
+      await navigator.clipboard?.writeText(location.href).catch(() => {});
+      e.target.textContent = 'Link copied';
+      setTimeout(() => (e.target.textContent = 'Copy link'), 1500);
+    }
+  });
+  // The skip link moves focus to the figure itself, not only the scroll position.
+  root.querySelector('.skip').addEventListener('click', (e) => {
+    e.preventDefault();
+    (host.querySelector('canvas[tabindex], [tabindex="0"], input, button') ?? host).focus();
+  });
+  return {
+    sync() {
+      const guided = !!state.guided;
+      root.classList.toggle('guided', guided);
+      const guide = root.querySelector('.guide');
+      guide.hidden = !guided;
+      root.querySelector('.stepnav-bottom').hidden = !guided;
+      tabs.hidden = guided;
+      root.querySelector('.mode-guided').toggleAttribute('aria-current', guided);
+      root.querySelector('.mode-explorer').toggleAttribute('aria-current', !guided);
+      root.querySelector('.mode-explorer').href = urlOf({ ...state, guided: false });
+      const theme = root.querySelector('[name=theme]');
+      if (theme.value !== state.theme) theme.value = state.theme;
+      if (guided) {
+        const list = steps();
+        const i = Math.max(0, list.findIndex((s) => s.id === state.step));
+        const step = list[i];
+        // A drag re-renders every frame: touch the step's text only when the step changes.
+        if (guide.dataset.step !== step.id) {
+          guide.dataset.step = step.id;
+          guide.querySelector('.stepno').textContent = `Step ${i + 1} of ${list.length}`;
+          guide.querySelector('.steptitle').textContent = step.title;
+          guide.querySelector('.steptext').innerHTML = step.text ?? '';
+          guide.querySelector('.notice span').textContent = step.notice ?? '';
+          guide.querySelector('.notice').hidden = !step.notice;
+        }
+        const link = (a, j) => {
+          const ok = j >= 0 && j < list.length;
+          if (ok) a.href = urlOf({ ...stepState(list[j], state) });
+          else a.removeAttribute('href');
+          a.setAttribute('aria-disabled', String(!ok));
+          a.dataset.to = ok ? String(j) : '';
+        };
+        for (const a of root.querySelectorAll('.stepnav .back')) link(a, i - 1);
+        for (const a of root.querySelectorAll('.stepnav .next')) link(a, i + 1);
+        const after = root.querySelector('.stepnav-bottom .next');
+        after.textContent = i + 1 < list.length ? `Next: ${list[i + 1].title} →` : 'Next →';
+        guide.querySelector('.explore').href = urlOf({ ...state, guided: false });
+        stage.removeAttribute('role');
+        stage.removeAttribute('aria-labelledby');
+      } else {
+        let active = null;
+        for (const b of tabs.querySelectorAll('[role=tab]')) {
+          const on = b.dataset.view === state.view;
+          if (b.getAttribute('aria-selected') !== String(on)) {
+            b.setAttribute('aria-selected', String(on));
+            if (on) active = b;
+          }
+          b.tabIndex = on ? 0 : -1;
+        }
+        stage.setAttribute('role', 'tabpanel');
+        stage.setAttribute('aria-labelledby', `tab-${state.view}`);
+        // On a phone the strip scrolls sideways: keep the chosen tab in sight.
+        if (active && tabs.scrollWidth > tabs.clientWidth) {
+          tabs.scrollTo({ left: Math.max(0, active.offsetLeft - (tabs.clientWidth - active.offsetWidth) / 2), behavior: 'auto' });
+        }
+      }
+      const svg = root.querySelector('[data-export=svg]');
+      svg.hidden = typeof current()?.api.svg !== 'function';
+    },
+  };
+}
+
+function download(blob, name) {
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
