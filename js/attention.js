@@ -2,13 +2,12 @@
 // positional biases, and selfAttention, one whole layer from context-free token vectors.
 import { arrayLike } from './core.js';
 import { PosencError, Status } from './errors.js';
-import { allowOnly, bool, choice, elements, fail, int, num, options, show, snapshot } from './validate.js';
+import { ALIBI_FORM, BIAS_KIND } from './relative.js';
+import { allowOnly, bool, choice, elements, fail, int, num, options, parseKvHeads, show, snapshot } from './validate.js';
 import { parseRopeFrequencyOptions, ROPE_LAYOUT, ropeFreqsOnHeap } from './rope.js';
 import { callNamed, LOGIT_LIMIT } from './values.js';
 
 export const ALIGN = { 'top-left': 1, 'bottom-right': 2 };
-export const BIAS_KIND = { none: 0, alibi: 1, t5: 2, shaw: 3, xl: 4 };
-export const ALIBI_FORM = { relative: 0, symmetric: 1, reference: 2 };
 const ENCODINGS = ['none', 'sinusoidal', 'learned', 'rope', 'alibi', 't5', 'xl', 'shaw'];
 const OFFSET_MAX = 2 ** 30;
 
@@ -90,13 +89,6 @@ function parseBias(fn, bias, { heads, queries, keys, dim, dimV }) {
 }
 
 const CNAME = { none: 'posenc_attention_gqa', alibi: 'posenc_attention_gqa_alibi', t5: 'posenc_attention_gqa_t5', shaw: 'posenc_attention_gqa_shaw', xl: 'posenc_attention_gqa_xl' };
-
-/** kvHeads: a divisor of heads (grouped-query attention; 1 = multi-query), default heads. */
-export function parseKvHeads(fn, value, heads) {
-  const kvHeads = int(fn, 'kvHeads', value, { max: heads, def: heads });
-  if (heads % kvHeads) throw fail(fn, 'kvHeads', Status.E_PARAM, `a divisor of heads = ${heads}`, kvHeads);
-  return kvHeads;
-}
 
 export function attentionFamily(core) {
   /** The C call on heap pointers; used by attention() and selfAttention(). */

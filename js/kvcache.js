@@ -10,9 +10,9 @@
 // allocate: each is made right before it is used.
 import { PosencBuffer } from './core.js';
 import { PosencError, Status } from './errors.js';
-import { bool, choice, elements, fail, int, num, options, show, typedArray } from './validate.js';
+import { bool, choice, elements, fail, int, num, options, parseKvHeads, show, typedArray } from './validate.js';
 import { parseRopeFrequencyOptions, ROPE_LAYOUT, ropeFreqsOnHeap } from './rope.js';
-import { ALIBI_FORM, BIAS_KIND, parseKvHeads } from './attention.js';
+import { ALIBI_FORM, BIAS_KIND } from './relative.js';
 import { callNamed, LOGIT_LIMIT } from './values.js';
 
 const ENCODINGS = ['none', 'rope', 'alibi', 't5', 'shaw'];

@@ -7,6 +7,8 @@ import { bool, choice, elements, fail, int, MAX_INT32, num, options } from './va
 import { callNamed, LOGIT_LIMIT } from './values.js';
 
 export const ALIBI_FORM = { relative: 0, symmetric: 1, reference: 2 };
+/** The relative biases attention fuses into its loop: posenc.h POSENC_BIAS_* (scratch sizes). */
+export const BIAS_KIND = { none: 0, alibi: 1, t5: 2, shaw: 3, xl: 4 };
 
 const OFFSET = { min: -MAX_INT32, max: MAX_INT32, def: 0 };
 

@@ -203,3 +203,10 @@ export function elements(fn, names, ...sizes) {
   }
   return n;
 }
+
+/** kvHeads: a divisor of heads (grouped-query attention; 1 = multi-query), default heads. */
+export function parseKvHeads(fn, value, heads) {
+  const kvHeads = int(fn, 'kvHeads', value, { max: heads, def: heads });
+  if (heads % kvHeads) throw fail(fn, 'kvHeads', Status.E_PARAM, `a divisor of heads = ${heads}`, kvHeads);
+  return kvHeads;
+}

@@ -272,6 +272,8 @@ test('URL round trip: controls reflect the link, edits go back into it', { skip 
   assert.equal(await page.evaluate(() => globalThis.posencApp.state.palette), 'viridis');
   assert.equal(await page.inputValue('[name=base]'), '500');
   assert.equal(await page.getAttribute('[data-view=waves]', 'aria-selected'), 'true');
+  // The page (not an embed) ends with the snippet to embed a view, the sizing helper included.
+  assert.match(await page.locator('footer.chrome pre').textContent(), /<iframe src="[^"]*\?embed=1[\s\S]*posenc-embed\.js/);
   await page.selectOption('[name=method]', 'learned');
   await page.fill('[name=dim]', '48');
   await page.click('[data-view=heatmap]');
@@ -321,6 +323,7 @@ test('embed mode: no chrome, height posted to the parent', { skip }, async () =>
   assert.equal(await frame.locator('form.controls').isVisible(), false);
   assert.equal(await frame.locator('form.controls [name]').count(), 0);
   assert.equal(await frame.locator('.tabs').count(), 0);
+  assert.equal(await frame.locator('footer').count(), 0, 'the embed snippet is the page\'s, not the embed\'s');
   assert.ok((await variances(frame)).every((v) => v > 1));
   await page.screenshot({ path: `${SHOTS}/embed.png`, fullPage: true });
   await ctx.close();

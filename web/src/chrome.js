@@ -27,6 +27,19 @@ export const bottom = `<div class="exports" role="group" aria-label="export">
         <span class="perf" aria-live="off"></span></div>
       <nav class="stepnav stepnav-bottom" aria-label="guided path, after the figure" hidden><a class="back" rel="prev">← Back</a><a class="next" rel="next">Next →</a></nav>`;
 
+/** Below the app: how to embed a view (the page's own, so embeds do not download it). */
+export const footer = `<footer class="chrome">
+    <p>Embed one view in a blog post: paste an iframe and the helper that sizes it to its content
+      (<code>posenc-embed.js</code>; without it the frame stays at its <code>height</code>):</p>
+    <pre><code>&lt;iframe src="https://YOUR-HOST/posenc/?embed=1&amp;view=rotation&amp;method=rope&amp;theme=auto"
+  title="posenc: RoPE rotation" width="100%" height="420" style="border:0" loading="lazy"&gt;&lt;/iframe&gt;
+&lt;script src="https://YOUR-HOST/posenc/posenc-embed.js" async&gt;&lt;/script&gt;</code></pre>
+    <p>Or the custom element, which takes your page's font: <code>&lt;script type="module" src="https://YOUR-HOST/posenc/posenc-view.js"&gt;&lt;/script&gt;</code>
+      then <code>&lt;posenc-view view="heatmap" method="rope" dim="64" theme="dark"&gt;&lt;/posenc-view&gt;</code>.
+      Options: <code>theme=light|dark|auto</code>, <code>hide=title,intro</code>, <code>controls=none|own|all</code>,
+      <code>panel=alibi</code>. Works offline once visited.</p>
+  </footer>`;
+
 /**
  * Wire the chrome (laid out from `top` and `bottom` by createApp) to the app; returns sync(), which
  * the app calls on every render to bring the chrome up to the state.

@@ -35,6 +35,7 @@ const reserve = reservedHeight(state, root.clientWidth);
 if (reserve) root.style.setProperty('--reserve', `${reserve}px`);
 root.classList.add('reserving');
 const app = createApp(root, { pe: stubApi(), state, chrome: chrome || null });
+if (chrome) root.insertAdjacentHTML('afterend', chrome.footer);
 globalThis.posencApp = app;
 const laidOut = () => {
   root.classList.remove('reserving');
