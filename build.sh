@@ -48,19 +48,18 @@ hash_of() { cat "$@" | sha256sum | cut -c1-64; }
 gz_size() { node -e 'const fs=require("fs"),z=require("zlib");process.stdout.write(String(z.gzipSync(Buffer.concat(process.argv.slice(1).map((f)=>fs.readFileSync(f))),{level:9}).length))' "$@"; }
 
 exports_of() { grep -v '^\s*#' "$1" | grep -v '^\s*$' | sed 's/^/_/' | paste -sd, -; }
-# The core, the extrapolation lab's trainer and the page's lean core are modules linked from the
-# same objects: the linker keeps only what each export list reaches, so the core download carries
-# no trainer.
+# The core and the extrapolation lab's trainer are modules linked from the same objects: the linker
+# keeps only what each export list reaches, so the core download carries no trainer.
 #
 # Optimisation is per file, for size without losing speed (docs/benchmark.md has the measurements):
-# in the SIMD build the attention, RoPE and relative-bias kernels are compiled -O3 (their unrolled
-# inner loops are worth ~15% in attention) and every other file -O3 without loop unrolling (their
-# kernels are explicit f32x4 code, and the unrolled copies of set-up, validation and the trainer were
-# a third of the module). The scalar build keeps unrolling everywhere: without it its sine and RoPE
-# polynomials ran 5x slower. The link runs binaryen at -Oz, which costs no measured speed.
-# dlmalloc stays: emmalloc would save 2 kB, but its mallinfo counts differently and the leak tests
-# read it. Together: the SIMD core 44.8 -> 37.6 kB (gzip -9; docs/benchmark.md "Size"), at the same
-# speed on the hot rows.
+# in the SIMD build the RoPE, relative-bias, sinusoidal, trig and learned files are compiled -O3 and
+# every other file -O3 without loop unrolling: their kernels are explicit f32x4 code, and the
+# unrolled copies of set-up, validation and the trainer were a third of the module. attention.c is
+# one of those since its micro-kernels are register-blocked by hand: unrolled, it was 13.8 kB larger
+# at the same speed (tools/ab_wasm.js, every bias kind and GQA within 2%). The scalar build keeps
+# unrolling everywhere: without it its sine and RoPE polynomials ran 5x slower. The link runs
+# binaryen at -Oz, which costs no measured speed. dlmalloc stays: emmalloc would save 2 kB, but its
+# mallinfo counts differently and the leak tests read it.
 CFLAGS_WASM=(-std=c11 -Wall -Wextra -Werror -ffp-contract=off)
 LDFLAGS_WASM=(-Oz --no-entry -sSTANDALONE_WASM -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=16MB
     -sMAXIMUM_MEMORY=2GB -sERROR_ON_UNDEFINED_SYMBOLS=1)
@@ -105,7 +104,7 @@ build_wasm() {
     else
         local obj=build/wasm-obj
         log "emcc (scalar objects)"; compile_objects $obj/scalar all
-        log "emcc (simd128 objects)"; compile_objects $obj/simd "attention rope relative sinusoidal trig learned" -msimd128
+        log "emcc (simd128 objects)"; compile_objects $obj/simd "rope relative sinusoidal trig learned" -msimd128
         log "emcc (the page's simd128 objects)"; compile_objects $obj/page "" -msimd128 -O2 -fno-unroll-loops
         # link to temporary names and rename, so a reader never sees half a file
         log "emcc (link: core and lab, scalar and simd128; the page's two cores)"
