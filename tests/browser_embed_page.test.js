@@ -226,11 +226,12 @@ test('the figure has a screen-reader description: what, size and range', { skip 
 test('Export PNG: the whole figure with its title at 2× the on-screen size', { skip }, async (t) => {
   const ctx = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
   const page = await ctx.newPage();
-  for (const view of ['heatmap', 'bias', 'shuffle', 'waves']) {
+  for (const view of ['heatmap', 'bias', 'shuffle', 'waves', 'rotation', 'worked']) {
     await page.goto(`${srv.origin}/?view=${view}&dim=32&length=64`);
     await rendered(page);
     const box = await page.evaluate(() => {
-      const c = globalThis.posencApp.view.canvas?.() ?? document.querySelector('.host canvas');
+      // The Worked example's figure is its table of numbers: measure the table on screen.
+      const c = document.querySelector('.host table.pe') ?? globalThis.posencApp.view.canvas?.() ?? document.querySelector('.host canvas');
       return { w: c.clientWidth, h: c.clientHeight }; // the drawn area, without the border
     });
     const [dl] = await Promise.all([page.waitForEvent('download'), page.click('[data-export=png]')]);

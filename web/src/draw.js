@@ -164,22 +164,13 @@ export function createMatrixPanel(parent, { title = '', rowLabel = 'row', colLab
       const theme = readTheme(fig);
       const W = geo?.W ?? 600, H = geo?.H ?? 300;
       const top = 28, bottom = 40;
-      const out = document.createElement('canvas');
-      out.width = Math.round(W * scale);
-      out.height = Math.round((H + top + bottom) * scale);
-      const g = out.getContext('2d');
-      g.scale(scale, scale);
-      g.fillStyle = theme.paper;
-      g.fillRect(0, 0, W, H + top + bottom);
-      g.fillStyle = theme.ink;
-      g.font = `600 13px system-ui, sans-serif`;
-      g.fillText(caption.textContent, 6, 18, W - 12);
+      const g = exportCanvas(W, H + top + bottom, { scale, theme, title: caption.textContent });
       g.save();
       g.translate(0, top);
       if (last) render(g, theme, W, H, scale);
       g.restore();
       colourBar(g, theme, 6, H + top + 12, Math.min(260, W - 12));
-      return out;
+      return g.canvas;
     },
   };
 
@@ -502,16 +493,7 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
       const theme = readTheme(fig);
       const W = geo?.W ?? 600, H = height;
       const top = 26, keyH = 18 * Math.ceil((last?.series.length ?? 0) / 3) + 8;
-      const out = document.createElement('canvas');
-      out.width = Math.round(W * scale);
-      out.height = Math.round((H + top + keyH) * scale);
-      const g = out.getContext('2d');
-      g.scale(scale, scale);
-      g.fillStyle = theme.paper;
-      g.fillRect(0, 0, W, H + top + keyH);
-      g.fillStyle = theme.ink;
-      g.font = '600 13px system-ui, sans-serif';
-      g.fillText(fig.querySelector('figcaption').textContent, 6, 18, W - 12);
+      const g = exportCanvas(W, H + top + keyH, { scale, theme, title: fig.querySelector('figcaption').textContent });
       g.save(); g.translate(0, top);
       if (last) paintInto(g, theme, W, H);
       g.restore();
@@ -522,7 +504,7 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
         g.beginPath(); g.moveTo(x, y - 4); g.lineTo(x + 18, y - 4); g.stroke(); g.setLineDash([]);
         g.fillStyle = theme.ink; g.textAlign = 'left'; g.fillText(s.label ?? '', x + 24, y, W / 3 - 30);
       });
-      return out;
+      return g.canvas;
     },
     /** An SVG string of the same figure (series as polylines). */
     svg() {
@@ -780,6 +762,27 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
   });
   canvas.addEventListener('focus', () => showAt(hover ?? geo?.xmin ?? 0));
   return plot;
+}
+
+/**
+ * An export figure: a canvas of w × h CSS pixels at `scale`, painted with the theme's paper and,
+ * when there is one, `title` in bold at the top left. Returns its 2-D context, already scaled, so
+ * the caller draws in CSS pixels; the canvas is `g.canvas`.
+ */
+export function exportCanvas(w, h, { scale = 2, theme, title = '', font = '600 13px system-ui, sans-serif', x = 6, y = 18 } = {}) {
+  const out = document.createElement('canvas');
+  out.width = Math.round(w * scale);
+  out.height = Math.round(h * scale);
+  const g = out.getContext('2d');
+  g.scale(scale, scale);
+  g.fillStyle = theme.paper;
+  g.fillRect(0, 0, w, h);
+  if (title) {
+    g.fillStyle = theme.ink;
+    g.font = font;
+    g.fillText(title, x, y, w - 2 * x);
+  }
+  return g;
 }
 
 /** Stack several figures (canvases or promises of them) into one export canvas. */

@@ -2,7 +2,7 @@
 // n·ωᵢ. Every circle shows both vectors, their angles and the angle between them, (n − m)·ωᵢ, which
 // is all the score sees. Play moves m and n together: both vectors spin, the angle between stays.
 // Below, the relative-offset check, live: moving both by the same shift leaves q·k unchanged.
-import { fmt, signed, spread } from '../draw.js';
+import { exportCanvas, fmt, signed, spread } from '../draw.js';
 import { need } from '../methods.js';
 import { ropeOptions } from '../state.js';
 import { readTheme } from '../theme.js';
@@ -228,18 +228,10 @@ export function setupRotation(el, ctx) {
     },
     exportData: () => exported,
     figure: ({ scale = 2 } = {}) => {
-      const out = document.createElement('canvas');
       const W = canvas.clientWidth || 640, H = canvas.clientHeight || 300;
-      out.width = W * scale;
-      out.height = (H + 30) * scale;
-      const g = out.getContext('2d');
-      const theme = readTheme(v.section);
-      g.scale(scale, scale);
-      g.fillStyle = theme.paper; g.fillRect(0, 0, W, H + 30);
-      g.fillStyle = theme.ink; g.font = '600 13px system-ui, sans-serif';
-      g.fillText(`RoPE rotation: query at m = ${st.pos}, key at n = ${st.kpos}`, 6, 18);
+      const g = exportCanvas(W, H + 30, { scale, theme: readTheme(v.section), title: `RoPE rotation: query at m = ${st.pos}, key at n = ${st.kpos}` });
       g.drawImage(canvas, 0, 30, W, H);
-      return out;
+      return g.canvas;
     },
     canvas: () => canvas,
     destroy: stop,

@@ -1,7 +1,7 @@
 // A 4-dimensional sinusoidal encoding worked by hand, with real numbers: the two frequencies, the
 // table for the first positions, and three words' embeddings plus their positions (x + PE). Click
 // or walk any cell: the formula panel fills in with that cell's numbers and the API call.
-import { f32 } from '../draw.js';
+import { exportCanvas, f32 } from '../draw.js';
 import { createFormula, cellFormula } from '../formula.js';
 import { need } from '../methods.js';
 import { readTheme } from '../theme.js';
@@ -79,24 +79,32 @@ export function setupWorked(el, ctx) {
   };
 }
 
-/** A table drawn into a canvas for export (the figure is the numbers themselves). */
+/**
+ * A table drawn into a canvas for export (the figure is the numbers themselves), cell by cell where
+ * the page lays it out, so the export is the table at `scale` × its on-screen size.
+ */
 function tableFigure(table, scale = 2) {
-  const rows = [...table.querySelectorAll('tr')].map((tr) => [...tr.children].map((c) => c.textContent));
-  const cap = table.querySelector('caption')?.textContent ?? '';
-  const cw = 120, rh = 22;
-  const out = document.createElement('canvas');
-  const cols = Math.max(...rows.map((r) => r.length));
-  out.width = (cols * cw + 20) * scale;
-  out.height = ((rows.length + 1) * rh + 20) * scale;
-  const g = out.getContext('2d');
-  g.scale(scale, scale);
   const theme = readTheme(table);
-  g.fillStyle = theme.paper;
-  g.fillRect(0, 0, out.width, out.height);
-  g.fillStyle = theme.ink;
-  g.font = '600 12px system-ui, sans-serif';
-  g.fillText(cap, 10, 16);
-  g.font = '12px ui-monospace, monospace';
-  rows.forEach((r, i) => r.forEach((t, j) => g.fillText(t, 10 + j * cw, 16 + (i + 1) * rh, cw - 6)));
-  return out;
+  const box = table.getBoundingClientRect();
+  const pad = 10;
+  const g = exportCanvas(Math.max(320, Math.ceil(box.width) + 2 * pad), Math.ceil(box.height) + 2 * pad, {
+    scale, theme, title: table.querySelector('caption')?.textContent ?? '', font: '600 12px system-ui, sans-serif', x: pad, y: pad + 12,
+  });
+  g.textBaseline = 'middle';
+  g.strokeStyle = theme.line;
+  g.lineWidth = 1;
+  for (const cell of table.querySelectorAll('th, td')) {
+    const r = cell.getBoundingClientRect();
+    const x = pad + r.left - box.left, y = pad + r.top - box.top;
+    g.strokeRect(Math.round(x) + 0.5, Math.round(y) + 0.5, Math.round(r.width), Math.round(r.height));
+    // As the page aligns it: numbers to the right, so their digits line up.
+    const align = getComputedStyle(cell).textAlign;
+    g.textAlign = align === 'right' || align === 'end' ? 'right' : align === 'center' ? 'center' : 'left';
+    const tx = g.textAlign === 'right' ? x + r.width - 5 : g.textAlign === 'center' ? x + r.width / 2 : x + 5;
+    const lines = cell.innerText.split('\n').filter(Boolean);
+    g.font = cell.tagName === 'TH' ? '600 12px system-ui, sans-serif' : '12px ui-monospace, monospace';
+    g.fillStyle = theme.ink;
+    lines.forEach((t, k) => g.fillText(t, tx, y + (r.height * (k + 0.5)) / lines.length, r.width - 8));
+  }
+  return g.canvas;
 }
