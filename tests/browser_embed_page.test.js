@@ -226,7 +226,7 @@ test('the figure has a screen-reader description: what, size and range', { skip 
 test('Export PNG: the whole figure with its title at 2× the on-screen size', { skip }, async (t) => {
   const ctx = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
   const page = await ctx.newPage();
-  for (const view of ['heatmap', 'bias', 'shuffle', 'waves', 'rotation', 'worked']) {
+  for (const view of ['heatmap', 'waves', 'similarity', 'rotation', 'bias', 'learned', 'extrapolation', 'compare', 'shuffle', 'lab', 'worked', 'shift', 'concat', 'scaling']) {
     await page.goto(`${srv.origin}/?view=${view}&dim=32&length=64`);
     await rendered(page);
     const box = await page.evaluate(() => {

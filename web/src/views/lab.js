@@ -131,6 +131,20 @@ function drawLines(c, series, { xLabel, yLabel, xLog = false, yMin, yMax, vline,
   });
 }
 
+/** Before a figure has data: its frame at its final size, saying what will appear there. */
+function placeholder(c, text, width, height) {
+  const g = size(c, width, height);
+  g.strokeStyle = css(c, 'line');
+  g.setLineDash([4, 4]);
+  g.strokeRect(0.5, 0.5, width - 1, height - 1);
+  g.setLineDash([]);
+  g.fillStyle = css(c, 'muted');
+  g.font = '13px system-ui, sans-serif';
+  g.textAlign = 'center';
+  g.textBaseline = 'middle';
+  g.fillText(text, width / 2, height / 2, width - 20);
+}
+
 /** A heatmap of rows x cols values, diverging around 0 (or sequential from 0 with seq). */
 function drawHeat(c, values, rows, cols, { width = 260, seq = false, rowLabel, colLabel }) {
   const cell = Math.max(1, Math.floor(Math.min(width / cols, 400 / rows)));
@@ -189,7 +203,7 @@ export function setupLab(host, ctx) {
   <p class="intro">A 2-layer transformer (width 32, 2 heads) trains here, once per method, on sequences of ${TRAIN_LENGTH} tokens,
   then is tested on fresh sequences 2×, 4× and 8× longer. What to notice: which curves stay up right of the dashed line,
   and whether that matches the table everyone repeats.</p>
-  <div class="lab-controls">
+  <div class="lab-controls row">
     <label>task <select name="labtask">${LAB_TASKS.map(([v, l]) => `<option value="${v}">${l}</option>`).join('')}</select></label>
     <fieldset class="lab-methods"><legend>methods</legend>${LAB_METHODS.map(([v, l]) => `<label><input type="checkbox" value="${v}"> ${l}</label>`).join('')}</fieldset>
     <label>steps <input name="labsteps" type="number" min="10" max="2000" step="10"></label>
@@ -199,8 +213,8 @@ export function setupLab(host, ctx) {
   </div>
   <div class="lab-notes"></div>
   <div class="lab-figs"></div>
-  <table class="lab-table"><caption>The usual table beside the measured one (accuracy at 1×, 2×, 4×, 8× the training length)</caption>
-  <thead><tr><th>method</th><th>usually said</th>${MULTIPLES.map((m) => `<th>${m}× (${m * TRAIN_LENGTH})</th>`).join('')}</tr></thead><tbody></tbody></table>`;
+  <div class="lab-tablewrap"><table class="lab-table numbers"><caption>The usual table beside the measured one (accuracy at 1×, 2×, 4×, 8× the training length)</caption>
+  <thead><tr><th>method</th><th>usually said</th>${MULTIPLES.map((m) => `<th>${m}× (${m * TRAIN_LENGTH})</th>`).join('')}</tr></thead><tbody></tbody></table></div>`;
   host.append(section);
   const $ = (s) => section.querySelector(s);
   const figs = $('.lab-figs');
@@ -222,17 +236,22 @@ export function setupLab(host, ctx) {
   let worker = null;
   let running = null;
   let picked = false; // the reader chose whose attention to show
+  let tableDrawn = false; // the learned table has been drawn (it comes with the training progress)
+  const lengthsText = MULTIPLES.map((m) => m * TRAIN_LENGTH).join(', ');
 
-  const width = () => Math.max(320, Math.min(640, section.clientWidth || 640));
+  // The plots take the column's width (a phone's is under 320 px), up to 640.
+  const width = () => Math.max(200, Math.min(640, figs.clientWidth || 640));
 
   function drawAll() {
     const done = LAB_METHODS.filter(([m]) => results[m]);
     const series = done.map(([m, l, color]) => ({ label: l, color, dots: true, x: results[m].evaluation.lengths, y: results[m].evaluation.accuracy }));
     if (series.length) {
       drawLines(acc.c, series, { xLabel: 'sequence length (log scale)', yLabel: 'accuracy', xLog: true, yMin: 0, yMax: 1, vline: TRAIN_LENGTH, vlabel: 'trained', width: width() });
-    }
+    } else placeholder(acc.c, `Press Train: each method's accuracy at ${lengthsText} tokens appears here`, width(), 240);
     const ls = LAB_METHODS.filter(([m]) => live[m]?.length).map(([m, l, color]) => ({ label: l, color, x: live[m].map((p) => p[0]), y: live[m].map((p) => p[1]) }));
     if (ls.length) drawLines(loss.c, ls, { xLabel: 'step', yLabel: 'loss', yMin: 0, width: width() });
+    else placeholder(loss.c, 'Press Train: the loss of each model, step by step', width(), 240);
+    if (!tableDrawn) placeholder(table.c, 'Train "Learned": its position table forms here', Math.min(260, width()), 140);
     const tb = section.querySelector('tbody');
     tb.replaceChildren(...LAB_METHODS.map(([m, l]) => {
       const tr = document.createElement('tr');
@@ -252,7 +271,8 @@ export function setupLab(host, ctx) {
     if (a) {
       drawHeat(att.c, a.weights.subarray(0, a.length * a.length), a.length, a.length, { seq: true, width: 300, rowLabel: 'query', colLabel: 'key' });
       att.cap.textContent = `Attention of the trained ${attPick.value} model (last layer, head 1) on ${a.length} tokens`;
-    }
+    } else placeholder(att.c, 'After training: where a model looks', Math.min(300, width()), 160);
+    attPick.hidden = !done.length;
     section.dataset.curves = String(series.length);
   }
 
@@ -269,7 +289,10 @@ export function setupLab(host, ctx) {
       live[method] = (live[method] ?? []).concat([[p.step, p.loss]]);
       $('.lab-progress').value = (running.index + p.step / p.steps) / running.methods.length;
       $('.lab-status').textContent = `${method}: step ${p.step} / ${p.steps}, loss ${p.loss.toFixed(3)}`;
-      if (p.table) drawHeat(table.c, p.table, TRAIN_LENGTH, p.table.length / TRAIN_LENGTH, { width: 260, rowLabel: 'position', colLabel: 'dim' });
+      if (p.table) {
+        drawHeat(table.c, p.table, TRAIN_LENGTH, p.table.length / TRAIN_LENGTH, { width: 260, rowLabel: 'position', colLabel: 'dim' });
+        tableDrawn = true;
+      }
       drawAll();
     };
     if (!worker) {
