@@ -3,7 +3,7 @@
 // frame, so a slider drag never queues redraws.
 import { esc } from './draw.js';
 import { finiteMinMax, makePool } from './methods.js';
-import { ENV_KEYS, FIELDS, METHODS, PALETTES, SCALINGS, parseState, toParams } from './state.js';
+import { ENV_KEYS, FIELDS, parseState, toParams } from './state.js';
 import { rangeText } from './views/common.js';
 import * as registry from './views/index.js';
 
@@ -76,33 +76,37 @@ export function preloadView(name) {
 export const needs = (name) => NEEDS[name] ?? [];
 
 const opts = (list) => list.map((x) => (Array.isArray(x) ? x : [x, x])).map(([v, l]) => `<option value="${esc(v)}">${esc(l)}</option>`).join('');
-const range = (min, max, step) => ({ kind: 'range', min, max, step });
-const number = (min, max, step) => ({ kind: 'number', min, max, step });
-const select = (list) => ({ kind: 'select', list });
-
-/** The one catalogue of controls, keyed by state key: [group, label, input]. Order = display order. */
-const CONTROL_DEFS = {
-  method: ['Encoding', 'method', select(METHODS)],
-  dim: ['Encoding', 'dim', range(2, 1024, 2)],
-  length: ['Encoding', 'length', range(2, 4096, 1)],
-  base: ['Encoding', 'base', number(2, 10000000, 'any')],
-  heads: ['Encoding', 'heads', range(1, 32, 1)],
+/** The one catalogue of controls, keyed by state key: [group, label, kind, options]. Order =
+ * display order. Bounds, steps and choices are the state field's own (state.js FIELDS): a control
+ * offers exactly what a link may hold. */
+const CONTROLS = {
+  method: ['Encoding', 'method', 'select'],
+  dim: ['Encoding', 'dim', 'range'],
+  length: ['Encoding', 'length', 'range'],
+  base: ['Encoding', 'base', 'number', { step: 'any' }],
+  heads: ['Encoding', 'heads', 'range'],
   // `head` is 0-based in the state; the control and its readout count from 1.
-  head: ['Encoding', 'head shown', { ...range(1, 32, 1), toUi: (v) => v + 1, fromUi: (v) => v - 1 }],
-  layout: ['Encoding', 'sinusoid layout', select(['interleaved', 'split'])],
-  rope: ['RoPE', 'pair layout', select(['half', 'interleaved'])],
-  scaling: ['RoPE', 'scaling', select(SCALINGS)],
-  factor: ['RoPE', 'factor', number(1, 64, 0.5)],
-  train: ['RoPE', 'train length', range(2, 2048, 1)],
-  buckets: ['Biases', 'T5 buckets', range(4, 128, 2)],
-  maxdist: ['Biases', 'T5 max distance', range(8, 1024, 1)],
-  t5dir: ['Biases', 'T5 direction', select(['bidirectional', 'causal'])],
-  shawk: ['Biases', 'Shaw k', range(1, 64, 1)],
-  vs: ['Display', 'compare with', select(METHODS)],
+  head: ['Encoding', 'head shown', 'range', { toUi: (v) => v + 1, fromUi: (v) => v - 1 }],
+  layout: ['Encoding', 'sinusoid layout', 'select'],
+  rope: ['RoPE', 'pair layout', 'select'],
+  scaling: ['RoPE', 'scaling', 'select'],
+  factor: ['RoPE', 'factor', 'number', { step: 0.5 }],
+  train: ['RoPE', 'train length', 'range'],
+  buckets: ['Biases', 'T5 buckets', 'range'],
+  maxdist: ['Biases', 'T5 max distance', 'range'],
+  t5dir: ['Biases', 'T5 direction', 'select'],
+  shawk: ['Biases', 'Shaw k', 'range'],
+  vs: ['Display', 'compare with', 'select'],
   // Multi-panel views (Bias): which panel to show; the options are the view's VIEW_INFO panels.
-  panel: ['Display', 'panel', select([['', 'all']])],
-  palette: ['Display', 'palette', select(PALETTES)],
+  panel: ['Display', 'panel', 'select'],
+  palette: ['Display', 'palette', 'select'],
 };
+/** [group, label, input]: the input's kind, bounds, step and list from the field's parser. */
+const CONTROL_DEFS = Object.fromEntries(Object.entries(CONTROLS).map(([key, [group, label, kind, o = {}]]) => {
+  const f = FIELDS[key][1];
+  const ui = o.toUi ?? ((v) => v);
+  return [key, [group, label, { kind, list: f.list, min: f.min === undefined ? undefined : ui(f.min), max: f.max === undefined ? undefined : ui(f.max), step: f.step ?? 1, ...o }]];
+}));
 
 function controlHtml(key, view) {
   const [, label, d] = CONTROL_DEFS[key];

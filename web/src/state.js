@@ -33,18 +33,19 @@ export const PALETTES = [
   ['gray', 'Grey'],
 ];
 
-// [key in the URL, default, parser]
-const int = (min, max, even = false) => (s, d) => {
+// [key in the URL, default, parser]. A parser carries what it accepts (min, max, step; list), so
+// the controls (app.js) offer exactly the values a link may hold.
+const int = (min, max, even = false) => Object.assign((s, d) => {
   let v = Math.round(Number(s));
   if (!Number.isFinite(v)) return d;
   v = Math.min(max, Math.max(min, v));
   return even && v % 2 ? v - 1 : v;
-};
-const num = (min, max) => (s, d) => {
+}, { min, max, step: even ? 2 : 1 });
+const num = (min, max) => Object.assign((s, d) => {
   const v = Number(s);
   return Number.isFinite(v) ? Math.min(max, Math.max(min, v)) : d;
-};
-const oneOf = (list) => (s, d) => (list.some((x) => (Array.isArray(x) ? x[0] : x) === s) ? s : d);
+}, { min, max });
+const oneOf = (list) => Object.assign((s, d) => (list.some((x) => (Array.isArray(x) ? x[0] : x) === s) ? s : d), { list });
 const text = (max) => (s, d) => (typeof s === 'string' && s.trim() ? s.slice(0, max) : d);
 
 export const FIELDS = {
