@@ -26,6 +26,20 @@ export const METHODS = [
   ['shaw', 'Shaw (clipped)'],
 ];
 export const SCALINGS = ['none', 'linear', 'ntk', 'dynamic', 'yarn', 'llama3'];
+/** The extrapolation lab's positional methods and tasks (views/lab.js). */
+export const LAB_METHODS = [
+  ['none', 'NoPE'],
+  ['learned', 'Learned'],
+  ['sinusoidal', 'Sinusoidal'],
+  ['rope', 'RoPE'],
+  ['alibi', 'ALiBi'],
+  ['t5', 'T5 buckets'],
+];
+export const LAB_TASKS = [
+  ['copy', 'Copy the token 4 back'],
+  ['periodic', 'Continue a periodic pattern'],
+  ['first', 'Which marked token came first'],
+];
 export const PALETTES = [
   ['bo', 'Blue–orange (diverging)'],
   ['viridis', 'Viridis'],
@@ -72,9 +86,9 @@ export const FIELDS = {
   pos: [5, int(0, 100000)],
   embed: [0, int(0, 1)],
   // extrapolation lab: task, methods (comma list), optimiser steps, seed
-  labtask: ['copy', oneOf(['copy', 'periodic', 'first'])],
-  labmethods: ['none,learned,sinusoidal,rope,alibi,t5', (s, d) => {
-    const ok = String(s).split(',').filter((m) => ['none', 'learned', 'sinusoidal', 'rope', 'alibi', 't5'].includes(m));
+  labtask: ['copy', oneOf(LAB_TASKS)],
+  labmethods: [LAB_METHODS.map(([m]) => m).join(','), (s, d) => {
+    const ok = String(s).split(',').filter((m) => LAB_METHODS.some(([v]) => v === m));
     return ok.length ? [...new Set(ok)].join(',') : d;
   }],
   labsteps: [300, int(10, 2000)],

@@ -2,22 +2,13 @@
 // then plot accuracy against sequence length with the training length marked, beside the table
 // every explainer repeats. Self-contained: its own controls, canvases and drawing.
 
+import { LAB_METHODS as METHODS, LAB_TASKS } from '../state.js';
 import { readTheme } from '../theme.js';
 
-// [method, label, colour: a theme key or an index into the theme's series colours]
-const LAB_METHODS = [
-  ['none', 'NoPE', 'muted'],
-  ['learned', 'Learned', 1],
-  ['sinusoidal', 'Sinusoidal', 2],
-  ['rope', 'RoPE', 0],
-  ['alibi', 'ALiBi', 3],
-  ['t5', 'T5 buckets', 4],
-];
-const LAB_TASKS = [
-  ['copy', 'Copy the token 4 back'],
-  ['periodic', 'Continue a periodic pattern'],
-  ['first', 'Which marked token came first'],
-];
+// [method, label, colour]: each method's curve colour is a theme key or an index into the theme's
+// series colours, so the curves follow the theme.
+const COLOUR = { none: 'muted', learned: 1, sinusoidal: 2, rope: 0, alibi: 3, t5: 4 };
+const LAB_METHODS = METHODS.map(([v, l]) => [v, l, COLOUR[v]]);
 const USUAL = { none: 'fails (no order)', learned: "can't (no rows)", sinusoidal: 'extrapolates', rope: 'good', alibi: 'excellent', t5: 'limited' };
 const MULTIPLES = [1, 2, 4, 8];
 const TRAIN_LENGTH = 32;
