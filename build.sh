@@ -73,7 +73,7 @@ LAB_EXPORTS="-sEXPORTED_FUNCTIONS=$(exports_of c_src/exports_lab.txt)"
 #   the grouped-query entry points only), no KV cache. The page itself and the views that call
 #   attention (Bias, the Shuffle lab).
 # Both are compiled for size at the npm core's speed: -O2 without loop unrolling (-Os and -Oz made
-# RoPE, the Gram matrix and attention 3.5-5x slower), and emmalloc (heapInUse is a diagnostic the
+# sinusoidal 6x, RoPE 10x and attention 14-17x slower), and emmalloc (heapInUse is a diagnostic the
 # page never reads). Floating point is the same operations in the same order as the npm core
 # (-ffp-contract=off everywhere): tests/page_core.test.js checks every family bit for bit against
 # it, `node bench/index.js page-cores` times them. Sizes: docs/benchmark.md "Size".

@@ -3,19 +3,14 @@
 // rounds in one run; output buffers live on each core's heap, so the C kernels are what is timed.
 // The ratio page/npm is the figure to read (1.00 = same speed).
 import { readFile } from 'node:fs/promises';
-import { createApi, loadCore } from '../js/api.js';
-import { attentionFamily } from '../js/attention.js';
-import { learnedFamily } from '../js/learned.js';
-import { relativeFamily } from '../js/relative.js';
-import { ropeFamily } from '../js/rope.js';
-import { sinusoidalFamily } from '../js/sinusoidal.js';
+import { init as pageInit } from '../web/src/api.js';
 import { interleaved } from './harness.js';
 
-const FAMILIES = [sinusoidalFamily, ropeFamily, relativeFamily, learnedFamily];
-
-async function apiOf(file, families) {
-  const core = await loadCore({ wasm: await readFile(new URL(`../dist/${file}`, import.meta.url)) });
-  return createApi(core, families).api;
+/** The page's API (web/src/api.js) on a wasm file of dist/, with attention when it has it. */
+async function apiOf(file, attention) {
+  const pe = await pageInit({ wasm: await readFile(new URL(`../dist/${file}`, import.meta.url)) });
+  if (attention) await pe.use('attention');
+  return pe;
 }
 
 /** One case on one API: a function that runs the kernel into buffers made once. */
@@ -63,10 +58,10 @@ const CASES = {
   },
 };
 
-export default async function pageCores() {
-  const npm = await apiOf('posenc.simd.wasm', [...FAMILIES, attentionFamily]);
-  const lean = await apiOf('posenc-page.simd.wasm', FAMILIES);
-  const attn = await apiOf('posenc-page-attention.simd.wasm', [...FAMILIES, attentionFamily]);
+export default async function pageCores(h) {
+  const npm = h.simd; // the npm package's API on its SIMD core
+  const lean = await apiOf('posenc-page.simd.wasm', false);
+  const attn = await apiOf('posenc-page-attention.simd.wasm', true);
   const lines = [
     '**Page cores vs the npm SIMD core** (`node bench/index.js page-cores`; median ms of interleaved rounds; page/npm: 1.00 = same speed)',
     '',

@@ -55,8 +55,10 @@ async function newPage(opts = {}) {
   const errors = await watch(page);
   return { ctx, page, errors };
 }
-/** The wasm files a server sent, by name without the build hash ('posenc-page.simd', 'posenc'). */
-const wasmFetched = (srv) => srv.log.filter((p) => p.endsWith('.wasm')).map((p) => p.split('/').pop().replace(/-[\w-]+\.wasm$/, ''));
+/** A wasm file's name without the build hash: 'posenc-page.simd', 'posenc'. */
+const coreName = (file) => file.replace(/-[\w-]+\.wasm$/, '');
+/** The wasm files a server sent, by name. */
+const wasmFetched = (srv) => srv.log.filter((p) => p.endsWith('.wasm')).map((p) => coreName(p.split('/').pop()));
 const elementReady = (page, id) => page.waitForSelector(`#${id}[data-ready]`, { timeout: 60000 });
 
 test('the page, an embed and the element work under the strict CSP with no violation', { skip }, async () => {
@@ -350,7 +352,7 @@ test('bytes on the wire: one embed, and what a second one adds', { skip }, async
   t.diagnostic(`one embed: the wasm ${one.wasm} B, the page's HTML, JS and CSS ${one.bytes - one.wasm} B`);
   t.diagnostic(`one Shuffle lab embed (attention, so the core with attention): ${shuffle.bytes} B: ${shuffle.files.join(', ')}`);
   t.diagnostic(`one Bias embed (attention): ${bias.bytes} B: ${bias.files.join(', ')}`);
-  const wasmOf = (m) => m.files.filter((f) => /\.wasm /.test(f)).map((f) => f.replace(/-[\w-]+\.wasm .*$/, ''));
+  const wasmOf = (m) => m.files.filter((f) => /\.wasm /.test(f)).map((f) => coreName(f.split(' ')[0]));
   assert.deepEqual(wasmOf(one), ['posenc-page.simd'], `a heatmap embed loads the lean core only: ${one.files}`);
   for (const m of [shuffle, bias]) assert.deepEqual(wasmOf(m), ['posenc-page-attention.simd'], `a view that calls attention loads the core with attention only: ${m.files}`);
   assert.ok(one.bytes < plain1.bytes / 2, 'compression was not used');

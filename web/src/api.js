@@ -2,13 +2,14 @@
 // the page downloads only the families the shown view calls. js/index.js's init() puts every
 // family into one object, which no bundler can tree-shake: an embedded heatmap would carry the KV
 // cache, attention and the trainer. Here the encodings (sinusoidal, RoPE, relative biases,
-// learned) come with the shell; attention (Bias, Shuffle lab), the trainer and the KV cache are
-// chunks of their own, added by `await pe.use(name)` (views/index.js NEEDS: before the view is set
-// up; the lab adds the trainer itself when it trains without a worker).
+// learned) come with the shell; attention (Bias, Shuffle lab) and the trainer are chunks of their
+// own, added by `await pe.use(name)` (views/index.js NEEDS: before the view is set up; the lab adds
+// the trainer itself when it trains without a worker). No view calls the KV cache: the page's API
+// has none.
 //
-// Same object shape and semantics as init() in js/index.js (backend, alloc, heapBytes,
-// heapInUse, loadLab, labLoaded, the family functions): js/api.js builds both. Not frozen, so
-// families can join it later.
+// Otherwise the same object shape and semantics as init() in js/index.js (backend, alloc,
+// heapBytes, heapInUse, loadLab, labLoaded, the family functions): js/api.js builds both. Not
+// frozen, so families can join it later.
 import { createApi, loadCore } from '../../js/api.js';
 import { Core } from '../../js/core.js';
 import { learnedFamily } from '../../js/learned.js';
@@ -22,25 +23,21 @@ export { simdSupported };
 const LATER = {
   attention: () => import('../../js/attention.js').then((m) => m.attentionFamily),
   train: () => import('../../js/train.js').then((m) => m.trainFamily),
-  kvcache: () => import('../../js/kvcache.js').then((m) => m.kvCacheFamily),
 };
 
 // The page's own cores (build.sh; SIMD only: an engine without SIMD gets the npm scalar core), written
 // out literally so Vite copies them:
 // - 'lean': the encodings, for the views that call no attention (an embedded heatmap);
-// - 'attention': the encodings and attention (the page itself, Bias, the Shuffle lab);
-// - 'full': the npm package's core, which adds the KV cache (no view calls it).
+// - 'attention': the encodings and attention (the page itself, Bias, the Shuffle lab).
 const PAGE_CORES = {
   lean: () => new URL('../../dist/posenc-page.simd.wasm', import.meta.url),
   attention: () => new URL('../../dist/posenc-page-attention.simd.wasm', import.meta.url),
 };
-// A family needing a C function its core lacks is handed over to a core that has it.
-const NEEDS_C = { attention: ['posenc_attention_gqa', 'attention'], kvcache: ['posenc_kvcache_attend', 'full'] };
 
 /**
  * Load the wasm core: `{ wasm }` (bytes, Module or URL) as in js/index.js, else one of the page's
- * cores, `{ core: 'lean' | 'attention' | 'full' }` (default 'attention'). If a view later calls what
- * its core lacks, use() hands over an API on one that has it.
+ * cores, `{ core: 'lean' | 'attention' }` (default 'attention'), else (no SIMD) the npm core. If a
+ * view on the lean core calls attention, use() hands over an API on the core with it.
  */
 export async function init({ wasm, core = 'attention' } = {}) {
   if (wasm === undefined && PAGE_CORES[core] && simdSupported()) return build(await loadCore({ wasm: PAGE_CORES[core]() }), core);
@@ -102,20 +99,19 @@ const TYPICAL = Math.fround(-0.841470957);
 function build(core, kind = 'full') {
   const { api, add } = createApi(core, [sinusoidalFamily, ropeFamily, relativeFamily, learnedFamily]);
   const added = new Map();
-  const handover = new Map();
+  let withAttention = null;
   // Which of the page's cores this is: a worker loads the same file (compute.js), from the cache.
   api.core = kind;
   /**
-   * Add a family that is not part of the shell's download: 'attention', 'train' or 'kvcache'.
-   * Resolves to the API that has it: this one, or, when this core lacks its C functions, an API
-   * on a core that has them, which the caller moves to (app.js attach()); one per API and core,
-   * so every element on a page shares it.
+   * Add a family that is not part of the shell's download: 'attention' or 'train'. Resolves to the
+   * API that has it: this one, or, on the lean core (no attention kernels), an API on the core
+   * with them, which the caller moves to (app.js attach()); one per API, so every element on a
+   * page shares it.
    */
   api.use = (name) => {
-    const [fn, other] = NEEDS_C[name] ?? [];
-    if (fn && typeof core.exports[fn] !== 'function') {
-      if (!handover.has(other)) handover.set(other, init({ core: other }));
-      return handover.get(other).then((f) => f.use(name));
+    if (name === 'attention' && typeof core.exports.posenc_attention_gqa !== 'function') {
+      withAttention ??= init({ core: 'attention' });
+      return withAttention.then((f) => f.use(name));
     }
     if (!added.has(name)) added.set(name, LATER[name]().then(add));
     return added.get(name);

@@ -73,9 +73,11 @@ export function preloadView(name) {
   return chunks.get(name);
 }
 /** The API families (web/src/api.js LATER) view `name` calls beyond the encodings. */
-export const needs = (name) => NEEDS[name] ?? [];
+const needs = (name) => NEEDS[name] ?? [];
+/** The page's core (api.js) a lone view needs: the lean one unless it calls attention. */
+export const coreFor = (name) => (needs(name).includes('attention') ? 'attention' : 'lean');
 
-const opts = (list) => list.map((x) => (Array.isArray(x) ? x : [x, x])).map(([v, l]) => `<option value="${esc(v)}">${esc(l)}</option>`).join('');
+export const opts = (list) => list.map((x) => (Array.isArray(x) ? x : [x, x])).map(([v, l]) => `<option value="${esc(v)}">${esc(l)}</option>`).join('');
 /** The one catalogue of controls, keyed by state key: [group, label, kind, options]. Order =
  * display order. Bounds, steps and choices are the state field's own (state.js FIELDS): a control
  * offers exactly what a link may hold. */
@@ -229,7 +231,7 @@ export function createApp(root, { pe: firstPe, state, chrome = null, url = true 
     if (loading.has(name)) return;
     loading.add(name);
     const forPe = pe;
-    Promise.all([preloadView(name), ...(NEEDS[name] ?? []).map((f) => forPe.use?.(f))]).then(([setup, ...apis]) => {
+    Promise.all([preloadView(name), ...needs(name).map((f) => forPe.use?.(f))]).then(([setup, ...apis]) => {
       loading.delete(name);
       // On the lean core (api.js) use('attention') resolves to an API on the core with attention:
       // move to it (attach() renders, and the view loads again there).
@@ -301,7 +303,7 @@ export function createApp(root, { pe: firstPe, state, chrome = null, url = true 
     root.classList.toggle('hide-intro', /intro/.test(state.hide));
     if (!current || current.name !== state.view) {
       // A view needing no extra API family can start as soon as its chunk is here.
-      const setup = ready.get(state.view) ?? (!NEEDS[state.view]?.length && arrived.get(state.view));
+      const setup = ready.get(state.view) ?? (!needs(state.view).length && arrived.get(state.view));
       if (!setup) {
         load(state.view);
         syncChrome();

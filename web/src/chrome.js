@@ -3,9 +3,9 @@
 // <posenc-view> show none of it, so they never download it: main.js imports this module (and its
 // stylesheet) for the page only, while the wasm is on its way.
 import './chrome.css';
-import { loadSteps, steps, stepState, urlOf } from './app.js';
+import { loadSteps, opts, steps, stepState, urlOf } from './app.js';
 import { esc } from './draw.js';
-import { VIEWS, toParams } from './state.js';
+import { FIELDS, VIEWS, toParams } from './state.js';
 import { SETUP, VIEW_INFO } from './views/index.js';
 
 const TABS = [...VIEWS.filter(([v]) => SETUP[v]), ...Object.keys(SETUP).filter((v) => !VIEWS.some(([k]) => k === v)).map((v) => [v, VIEW_INFO[v]?.title ?? v])];
@@ -14,7 +14,7 @@ const TABS = [...VIEWS.filter(([v]) => SETUP[v]), ...Object.keys(SETUP).filter((
 export const top = `<a class="skip" href="#figure">Skip to the figure</a>
     <div class="modebar"><nav class="modes" aria-label="page mode">
       <a class="mode-guided" href="?">Guided path</a><a class="mode-explorer" href="?view=heatmap">Explorer</a></nav>
-      <label class="theme-pick">theme <select name="theme">${['auto', 'light', 'dark'].map((v) => `<option value="${v}">${v}</option>`).join('')}</select></label></div>
+      <label class="theme-pick">theme <select name="theme">${opts(FIELDS.theme[1].list)}</select></label></div>
     <nav class="guide" aria-label="guided path" hidden>
       <p class="stepno" aria-live="polite"></p><h2 class="steptitle"></h2><div class="steptext"></div>
       <p class="notice"><strong>What to notice:</strong> <span></span></p>

@@ -11,8 +11,8 @@ self.onmessage = async ({ data: { id, job, st, core } }) => {
   let pe;
   try {
     pe = await ready;
-  } catch (e) {
-    self.postMessage({ id, fatal: true, error: { message: e.message } });
+  } catch {
+    self.postMessage({ id, fatal: true });
     return;
   }
   try {

@@ -11,12 +11,12 @@ export { fmt };
  * line of such figures keeps its width whatever the numbers (and before the wasm, with the
  * stand-in's). */
 export const signed = (x, digits) => `${x < 0 ? '−' : '+'}${Math.abs(x).toFixed(digits)}`;
-/** Text for HTML or SVG markup (element content and quoted attributes). */
 /** Up to five distinct indices spread over 0..n-1, from fast to slow (the curves Waves and
  * Rotation draw: in a Rotation embed, Waves is not downloaded for it). */
 export function spread(n) {
   return [...new Set([0, 1, Math.floor(n / 8), Math.floor(n / 4), n - 1].filter((i) => i >= 0 && i < n))];
 }
+/** Text for HTML or SVG markup (element content and quoted attributes). */
 export const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Shortest decimal that reads back as the same float32 (the exact value a reader can compare). */

@@ -6,7 +6,7 @@
 import css from './style.css?inline';
 import viewCss from './views/views.css?inline';
 import { init, stubApi } from './api.js';
-import { createApp, lazyCompute, loadSteps, needs, onLaidOut, preloadView, reservedHeight, resolveState } from './app.js';
+import { coreFor, createApp, lazyCompute, loadSteps, onLaidOut, preloadView, reservedHeight, resolveState } from './app.js';
 import { FIELDS, parseState } from './state.js';
 
 let shared = null; // one core for every element on the page
@@ -54,7 +54,7 @@ class PosencView extends HTMLElement {
     preloadView(st.view);
     // The first element decides the core: the lean one unless its view calls attention (a later
     // element that does gets the core with attention for that, api.js).
-    shared ??= init({ core: needs(st.view).includes('attention') ? 'attention' : 'lean' }).then((pe) => ({ pe, compute: lazyCompute(pe, { useWorker: false }) }));
+    shared ??= init({ core: coreFor(st.view) }).then((pe) => ({ pe, compute: lazyCompute(pe, { useWorker: false }) }));
     // The view is laid out with the stand-in API as soon as its chunk is here: its final layout,
     // so when the core arrives only the numbers change. The estimate holds until then.
     stub ??= stubApi();

@@ -4,7 +4,7 @@
 import './style.css'; // with the views' styles, one stylesheet (vite.config.js: the 'posenc' chunk)
 import inlineWasm from 'virtual:posenc-wasm';
 import { init, simdSupported, stubApi } from './api.js';
-import { createApp, lazyCompute, loadSteps, needs, onLaidOut, preloadView, reservedHeight, resolveState } from './app.js';
+import { coreFor, createApp, lazyCompute, loadSteps, onLaidOut, preloadView, reservedHeight, resolveState } from './app.js';
 import { parseState } from './state.js';
 
 const params = new URLSearchParams(location.search);
@@ -50,8 +50,7 @@ const fromBase64 = (s) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
 // The single-file build carries both wasm builds inline, so it needs no fetch (file:// forbids it).
 // An embed whose view calls no attention loads the lean core (api.js); the page itself, whose
 // reader goes from view to view and starts at the Shuffle lab, loads the one with attention.
-const core = state.embed && !needs(state.view).includes('attention') ? 'lean' : 'attention';
-const pe = await init(inlineWasm ? { wasm: fromBase64(simdSupported() ? inlineWasm.simd : inlineWasm.scalar) } : { core });
+const pe = await init(inlineWasm ? { wasm: fromBase64(simdSupported() ? inlineWasm.simd : inlineWasm.scalar) } : { core: state.embed ? coreFor(state.view) : 'attention' });
 // The single file also carries the lab's trainer; handing it over now means the lab view's
 // pe.loadLab() later needs no fetch.
 if (inlineWasm) pe.loadLab({ wasm: fromBase64(pe.backend === 'simd' ? inlineWasm.labSimd : inlineWasm.labScalar) }).catch(() => {});
