@@ -1,5 +1,5 @@
 // The picture of each method as a matrix (the heatmap, Compare, Similarity's and the learned
-// view's tables, the waves' bias rows), computed by the posenc API. The only arithmetic here is
+// views' tables), computed by the posenc API. The only arithmetic here is
 // display work (angle mod 2π from cos/sin, colour ranges). Not in the shell's chunk: the views
 // that draw no such matrix (the Shuffle lab, Shift, Concat) do not download it.
 import { ropeOptions } from './state.js';
