@@ -1,7 +1,7 @@
 // Shuffle lab: attention over context-free token vectors, with no positions and with the chosen
 // method. Without positions, shuffling the words only permutes the attention matrix (and leaves the
 // pooled sentence vector unchanged); with positions it changes the numbers. The proof is printed.
-import { createMatrixPanel, createPlot, fmt, stackFigures } from '../draw.js';
+import { createMatrixPanel, createPlot, esc, fmt, stackFigures } from '../draw.js';
 import { need, t5Config, t5Opts } from '../methods.js';
 import { METHODS, ropeOptions } from '../state.js';
 import { paletteFor } from '../palette.js';
@@ -295,7 +295,8 @@ export function setupShuffle(el, ctx) {
       // (almost always) different ones.
       const same = pe.stub ? type === 'none' : maxA < 1e-5;
       // In plain words first, the exact figures after.
-      const q = (x) => `“${x}”`;
+      // The words are user text (URL key, element attribute): escaped before they meet innerHTML.
+      const q = (x) => `“${esc(x)}”`;
       if (identity) plain.innerHTML = 'This is the original order: press <b>Shuffle</b> or drag a word.';
       else if (same) {
         plain.innerHTML = type === 'none'
