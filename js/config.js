@@ -88,11 +88,12 @@ function reader(cfg, source, prefix = '') {
     if (v !== undefined && v !== null) source[`${prefix}${k}`] = v;
     return v ?? undefined;
   };
-  const number = (k, { int: isInt = false, gt = -Infinity } = {}) => {
+  const number = (k, { int: isInt = false, gt = -Infinity, max = isInt ? 2 ** 31 - 1 : Infinity } = {}) => {
     const v = get(k);
     if (v === undefined) return undefined;
-    if (typeof v !== 'number' || !Number.isFinite(v) || !(v > gt) || (isInt && !Number.isInteger(v))) {
-      throw bad(`${prefix}${k}`, `${isInt ? 'an integer' : 'a finite number'}${gt > -Infinity ? ` > ${gt}` : ''}`, v);
+    if (typeof v !== 'number' || !Number.isFinite(v) || !(v > gt) || v > max || (isInt && !Number.isInteger(v))) {
+      throw bad(`${prefix}${k}`, `${isInt ? 'an integer' : 'a finite number'}${gt > -Infinity ? ` > ${gt}` : ''}`
+        + `${max < Infinity ? ` and <= ${max}` : ''}`, v);
     }
     return v;
   };
@@ -252,6 +253,13 @@ function queryScaleFn(formula, f) {
 export function fromConfig(config, opts) {
   const o = options(FN, opts, ['layer', 'decoder']);
   if (!isObj(config)) throw bad('config', 'the parsed config.json object', config);
+  try {
+    // one read of everything (a getter runs here, once); what follows sees plain JSON data
+    config = JSON.parse(JSON.stringify(config));
+  } catch (e) {
+    throw new PosencError(Status.E_PARAM, `posenc.${FN}: config must be JSON data, the parsed config.json `
+      + `(reading it threw ${e instanceof Error ? `${e.name}: ${e.message}` : show(e)})`, 'config');
+  }
   const source = {};
   const root = reader(config, source);
   const text = config.text_config;
@@ -273,9 +281,9 @@ export function fromConfig(config, opts) {
 
   const decoder = bool(FN, 'decoder', o.decoder, false);
   const layersKey = T5.has(mt) ? (decoder ? 'num_decoder_layers' : 'num_layers') : null;
-  const layers = (layersKey ? (r.number(layersKey, { int: true, gt: 0 }) ?? r.number('num_layers', { int: true, gt: 0 })) : undefined)
-    ?? r.number('num_hidden_layers', { int: true, gt: 0 }) ?? r.number('n_layer', { int: true, gt: 0 })
-    ?? r.number('num_layers', { int: true, gt: 0 }) ?? r.number('n_layers', { int: true, gt: 0 });
+  const L = { int: true, gt: 0, max: 2 ** 16 };
+  const layers = (layersKey ? (r.number(layersKey, L) ?? r.number('num_layers', L)) : undefined)
+    ?? r.number('num_hidden_layers', L) ?? r.number('n_layer', L) ?? r.number('num_layers', L) ?? r.number('n_layers', L);
   const layer = int(FN, 'layer', o.layer, { min: 0, max: layers !== undefined ? layers - 1 : 2 ** 20, def: 0 });
 
   const heads = r.number('num_attention_heads', { int: true, gt: 0 }) ?? r.number('n_head', { int: true, gt: 0 })
@@ -472,7 +480,7 @@ export function fromConfig(config, opts) {
         + `(dim ${attention.dim} = qk_nope_head_dim ${nope} + ${ropeHd})`);
     }
     // modeling_deepseek_v2.py DeepseekV2Attention: softmax_scale *= mscale(factor, mscale_all_dim)^2
-    const msa = isObj(rs) ? rs.mscale_all_dim : undefined;
+    const msa = isObj(rs) ? reader(rs, source, `${where}.`).number('mscale_all_dim') : undefined;
     if (scaling.type === 'yarn' && msa) {
       const m = mscaleOf(scaling.factor, msa);
       attention.scale *= m * m;
@@ -533,6 +541,10 @@ export function fromConfig(config, opts) {
       notes.push(`use_dynamic_ntk: past seq_length = ${seq} tokens Qwen raises the base at run time: for a sequence of L `
         + `tokens pass scaling { type: 'ntk', factor: 2^ceil(log2(L / ${seq}) + 1) - 1 } (1 up to ${seq})`);
     }
+  }
+  if (!(attention.scale > 0 && Number.isFinite(attention.scale))) {
+    throw new PosencError(Status.E_RANGE, `posenc.${FN}: the softmax scale of layer ${layer} is not a positive finite number `
+      + `(${attention.scale}) with these head sizes and scaling keys`, 'head_dim');
   }
   if (rope.mropeSections) notes.push('multimodal RoPE: positions are 3 × length (t, then h, then w); text tokens repeat one position');
   return result;

@@ -335,7 +335,7 @@ export function ropeFamily(core) {
         const posType = mropePositions(fn, o, length);
         elements(fn, '3 * length', 3, length);
         return core.run(fn, (s) => {
-          const pp = s.in('positions', o.positions, posType, 3 * length, posType === Float32Array ? { finite: 'all' } : {});
+          const pp = s.in('positions', o.positions, posType, 3 * length, { how: `3 × length = 3 × ${length}`, ...(posType === Float32Array ? { finite: 'all' } : {}) });
           const pos = s.read(posType, pp, 3 * length);
           const hi = pos.reduce((a, b) => Math.max(a, b), 0);
           const { inv, n: np, attentionScale } = frequencies(core, s, fn, f, Math.max(0, Math.ceil(hi) + 1));
@@ -374,6 +374,8 @@ export function ropeFamily(core) {
       const layout = choice(fn, 'layout', o.layout, ROPE_LAYOUT, 'half');
       const order = choice(fn, 'order', o.order, ROPE_ORDER, 'thd');
       const n = elements(fn, 'length * heads * dim', length, heads, f.dim);
+      const xHow = order === ROPE_ORDER.htd ? `heads × length × dim = ${heads} × ${length} × ${f.dim}`
+        : `length × heads × dim = ${length} × ${heads} × ${f.dim}`;
       const has = (k) => o[k] !== undefined;
       const mrope = parseMrope(fn, o, f.rotaryDim);
       if (mrope) {
@@ -386,8 +388,8 @@ export function ropeFamily(core) {
         const posType = mropePositions(fn, o, length);
         elements(fn, '3 * length', 3, length);
         return core.run(fn, (s) => {
-          const xp = s.inout('x', x, Float32Array, n, { finite: 'all' });
-          const pp = s.in('positions', o.positions, posType, 3 * length, posType === Float32Array ? { finite: 'all' } : {});
+          const xp = s.inout('x', x, Float32Array, n, { finite: 'all', how: xHow });
+          const pp = s.in('positions', o.positions, posType, 3 * length, { how: `3 × length = 3 × ${length}`, ...(posType === Float32Array ? { finite: 'all' } : {}) });
           const pos = s.read(posType, pp, 3 * length);
           const hi = pos.reduce((a, b) => Math.max(a, b), 0);
           const { inv, n: np, attentionScale } = frequencies(core, s, fn, f, Math.max(0, Math.ceil(hi) + 1));
@@ -453,7 +455,7 @@ export function ropeFamily(core) {
       }
 
       return core.run(fn, (s) => {
-        const xp = s.inout('x', x, Float32Array, n, { finite: 'all' });
+        const xp = s.inout('x', x, Float32Array, n, { finite: 'all', how: xHow });
         const pos = has('positions') ? s.in('positions', o.positions, posType, length, posType === Float32Array ? { finite: 'all' } : {}) : 0;
         const maxX = s.maxAbs.x;
         if (has('cache')) {

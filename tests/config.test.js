@@ -436,7 +436,9 @@ test('M-RoPE errors name the argument: sections that do not sum, positions not 3
   assertThrowsPosenc(() => pe.applyRope(x, { length: 2, dim: 8, mropeSections: [1, 1, 1], positions: new Int32Array(6) }),
     [/mropeSections must be \[t, h, w\]: three non-negative integers summing to rotaryDim\/2 = 4/]);
   assertThrowsPosenc(() => pe.applyRope(x, { length: 2, dim: 8, mropeSections: [2, 1, 1], positions: new Int32Array(2) }),
-    [/positions must be a Int32Array or posenc buffer of length 6/], Status.E_SCRATCH);
+    [/positions must be a Int32Array or posenc buffer of 3 × length = 3 × 2 = 6 elements \(got Int32Array\(2\)\)/], Status.E_SCRATCH);
+  assertThrowsPosenc(() => pe.applyRope(new Float32Array(10), { length: 3, heads: 2, dim: 8 }),
+    [/x must be a Float32Array or posenc buffer of length × heads × dim = 3 × 2 × 8 = 48 elements \(got Float32Array\(10\)\)/], Status.E_SCRATCH);
   assertThrowsPosenc(() => pe.applyRope(x, { length: 2, dim: 8, mropeSections: [2, 1, 1] }), [/positions is required with mropeSections/]);
   assertThrowsPosenc(() => pe.applyRope(x, { length: 2, dim: 8, mropeSections: [2, 1, 1], positions: new Int32Array(6), offset: 1 }),
     [/offset must be omitted with mropeSections/]);
