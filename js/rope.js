@@ -374,8 +374,8 @@ export function ropeFamily(core) {
       const layout = choice(fn, 'layout', o.layout, ROPE_LAYOUT, 'half');
       const order = choice(fn, 'order', o.order, ROPE_ORDER, 'thd');
       const n = elements(fn, 'length * heads * dim', length, heads, f.dim);
-      const xHow = order === ROPE_ORDER.htd ? `heads × length × dim = ${heads} × ${length} × ${f.dim}`
-        : `length × heads × dim = ${length} × ${heads} × ${f.dim}`;
+      const xHow = () => (order === ROPE_ORDER.htd ? `heads × length × dim = ${heads} × ${length} × ${f.dim}`
+        : `length × heads × dim = ${length} × ${heads} × ${f.dim}`);
       const has = (k) => o[k] !== undefined;
       const mrope = parseMrope(fn, o, f.rotaryDim);
       if (mrope) {
