@@ -238,7 +238,9 @@ export class Scope {
     };
     if (PosencBuffer.is(value)) {
       if (value.freed) throw fail(this.fn, name, Status.E_NULL, `${what()}, not a freed buffer`);
-      if (!value.belongsTo(this.core)) throw fail(this.fn, name, Status.E_PARAM, `${what()} allocated by this posenc instance`);
+      if (!value.belongsTo(this.core)) {
+        throw fail(this.fn, name, Status.E_PARAM, `${what()} allocated by this posenc instance`);
+      }
       if (value.type !== Type || value.length !== length) {
         throw fail(this.fn, name, Status.E_SCRATCH, what(), `posenc buffer ${typeName(value.type)}(${value.length})`);
       }
@@ -252,7 +254,8 @@ export class Scope {
     const onHeap = ta.buffer === this.core.memoryBuffer();
     if (onHeap && write) {
       throw fail(this.fn, name, Status.E_PARAM,
-        `${what()}; it is a view of posenc's own wasm memory, which posenc's allocations detach: pass the PosencBuffer itself`);
+        `${what()}; it is a view of posenc's own wasm memory, which posenc's allocations detach: `
+        + 'pass the PosencBuffer itself');
     }
     return onHeap
       ? { heap: false, onHeap, key: 'heap', start: ta.byteOffset, end: ta.byteOffset + ta.byteLength }
