@@ -8,7 +8,7 @@
 // Options are read once, into a snapshot, when the cache is made; tables (T5 weights, Shaw
 // aK/aV) are copied into the cache. No view of wasm memory is kept across a call that may
 // allocate: each is made right before it is used.
-import { PosencBuffer } from './core.js';
+import { arrayLike, PosencBuffer } from './core.js';
 import { PosencError, Status } from './errors.js';
 import { bool, choice, elements, fail, int, num, options, parseKvHeads, show, typedArray } from './validate.js';
 import { parseRopeFrequencyOptions, ROPE_LAYOUT, ropeFreqsOnHeap } from './rope.js';
@@ -46,14 +46,16 @@ function tableCopy(core, fn, name, value, n) {
 // %TypedArray%.prototype.slice, so an own `slice` on the caller's array cannot run.
 const TA_SLICE = Object.getPrototypeOf(Float32Array.prototype).slice;
 
-/** Element count of a Float32Array / float32 PosencBuffer argument, as rows of `width`. */
+/** Element count of a Float32Array / float32 PosencBuffer argument, as rows of `width`. The
+ * length comes from internal slots (arrayLike): an own `length` getter never runs, and a
+ * Float32Array of another realm (an iframe, node:vm) is one, as everywhere else in posenc. */
 function rowsOf(fn, name, x, width, what) {
   if (x === undefined) throw new PosencError(Status.E_MISSING, `posenc.${fn}: ${name} is required (${what})`, name);
-  const ok = x instanceof Float32Array || (x instanceof PosencBuffer && x.type === Float32Array);
-  if (!ok) throw fail(fn, name, Status.E_PARAM, what, x);
-  if (x instanceof PosencBuffer && x.freed) throw fail(fn, name, Status.E_NULL, `${what}, not a freed buffer`);
-  if (x.length === 0 || x.length % width) throw fail(fn, name, Status.E_SCRATCH, what, x);
-  return x.length / width;
+  const a = arrayLike(x);
+  if (!a || a.Type !== Float32Array) throw fail(fn, name, Status.E_PARAM, what, x);
+  if (a.buffer && x.freed) throw fail(fn, name, Status.E_NULL, `${what}, not a freed buffer`);
+  if (a.length === 0 || a.length % width) throw fail(fn, name, Status.E_SCRATCH, what, x);
+  return a.length / width;
 }
 
 function parseEncoding(core, fn, encoding, { heads, dim, dimV, capacity }) {
@@ -243,7 +245,7 @@ class KvCache {
       const nk = n * kvHeads * dim;
       let kp = s.in('k', k, Float32Array, nk);
       if (enc.type === 'rope') {
-        if (k instanceof PosencBuffer) { // never rotate the caller's buffer in place
+        if (PosencBuffer.is(k)) { // never rotate the caller's buffer in place
           const copy = s.alloc(Float32Array, nk, false);
           this.#core.withView(Float32Array, copy, nk, (dst) => { dst.set(this.#core.read(Float32Array, kp, nk)); });
           kp = copy;
@@ -262,8 +264,8 @@ class KvCache {
    * key up to their own position (and within the window): { output: [n][heads][dimV] }. */
   attend(q, opts) {
     const fn = 'kvCache.attend';
+    const o = snapshot(fn, opts, ['out']); // caller getters run here, before the liveness check
     this.#live(fn);
-    const o = snapshot(fn, opts, ['out']);
     const { heads, kvHeads, dim, dimV, capacity, window, enc, scale } = this.#cfg;
     const L = this.#length;
     const n = rowsOf(fn, 'q', q, heads * dim, `a Float32Array [n][heads = ${heads}][dim = ${dim}] (a positive multiple of ${heads * dim} long)`);
