@@ -242,7 +242,7 @@ export type AttentionBias =
   | F32
   /** ALiBi with the slopes of `heads` heads: relative m·(j−i'), symmetric −m·|j−i'|, reference m·j. */
   | { type: 'alibi'; form?: 'relative' | 'symmetric' | 'reference' }
-  /** T5: `weights` is relative_attention_bias [numBuckets][heads]. */
+  /** T5: `weights` is relative_attention_bias [numBuckets][heads]; bidirectional defaults to !causal. */
   | { type: 't5'; weights: F32; bidirectional?: boolean; numBuckets?: number; maxDistance?: number }
   /** Shaw et al.: aK [2k+1][dim], aV [2k+1][dimV] shared by all heads, k = maxRelative. */
   | { type: 'shaw'; aK: F32; aV: F32; maxRelative: number }
