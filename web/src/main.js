@@ -58,11 +58,22 @@ if (inlineWasm) pe.loadLab({ wasm: fromBase64(pe.backend === 'simd' ? inlineWasm
 document.querySelector('.backend').textContent = `${pe.backend === 'simd' ? 'WebAssembly SIMD128' : 'scalar WebAssembly'}${inlineWasm ? ', single-file build' : ''}`;
 app.attach(pe, lazyCompute(pe, { useWorker: !inlineWasm }));
 
-// Precache the page so the second visit works offline. Not for file:// or the single-file build.
-// In a sandboxed iframe (opaque origin) merely reading navigator.serviceWorker throws SecurityError.
+// The service worker (sw.template.js) stores the page's shell; once it is active the page hands it
+// the list of files this visit fetched before the worker was there (this view's chunk, its core),
+// so the second visit works offline. <html data-offline="ready"> says they are stored. Not for
+// file:// or the single-file build. In a sandboxed iframe (opaque origin) merely reading
+// navigator.serviceWorker throws SecurityError; a cross-site frame is refused a worker.
 if (import.meta.env.PROD && !inlineWasm && /^https?:$/.test(location.protocol)) {
   try {
-    navigator.serviceWorker?.register('./sw.js').catch(() => {});
+    const sw = navigator.serviceWorker;
+    // update(): look for a new deploy now (a browser's own check on navigation comes later, if at all).
+    sw?.register('./sw.js').then((reg) => reg.update().catch(() => {})).then(() => sw.ready).then((reg) => {
+      sw.addEventListener('message', (e) => {
+        if (e.data?.type === 'posenc:cached' && e.data.ok) document.documentElement.dataset.offline = 'ready';
+      });
+      const urls = [location.href, ...performance.getEntriesByType('resource').map((r) => r.name)];
+      reg.active?.postMessage({ type: 'posenc:cache', urls: urls.filter((u) => u.startsWith(location.origin)) });
+    }).catch(() => {});
   } catch {
     // no service worker here: the page works, only not offline
   }
