@@ -60,7 +60,8 @@ app.attach(pe, lazyCompute(pe, { useWorker: !inlineWasm }));
 
 // The service worker (sw.template.js) stores the page's shell; once it is active the page hands it
 // the list of files this visit fetched before the worker was there (this view's chunk, its core),
-// so the second visit works offline. <html data-offline="ready"> says they are stored. Not for
+// so the second visit works offline (the full page asks for every view). <html data-offline="ready">
+// says they are stored. Not for
 // file:// or the single-file build. In a sandboxed iframe (opaque origin) merely reading
 // navigator.serviceWorker throws SecurityError; a cross-site frame is refused a worker.
 if (import.meta.env.PROD && !inlineWasm && /^https?:$/.test(location.protocol)) {
@@ -72,7 +73,7 @@ if (import.meta.env.PROD && !inlineWasm && /^https?:$/.test(location.protocol)) 
         if (e.data?.type === 'posenc:cached' && e.data.ok) document.documentElement.dataset.offline = 'ready';
       });
       const urls = [location.href, ...performance.getEntriesByType('resource').map((r) => r.name)];
-      reg.active?.postMessage({ type: 'posenc:cache', urls: urls.filter((u) => u.startsWith(location.origin)) });
+      reg.active?.postMessage({ type: 'posenc:cache', urls: urls.filter((u) => u.startsWith(location.origin)), all: !state.embed });
     }).catch(() => {});
   } catch {
     // no service worker here: the page works, only not offline
