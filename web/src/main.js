@@ -46,6 +46,19 @@ const laidOut = () => {
 };
 onLaidOut(root, laidOut);
 
+// The host page's theme, from posenc-embed.js (which watches the host): only from the parent
+// window, only for a frame whose link left the theme to `auto`; a link's light or dark wins.
+if (inFrame && state.theme === 'auto') {
+  addEventListener('message', (e) => {
+    if (e.source !== window.parent || e.data?.type !== 'posenc:theme') return;
+    const t = e.data.theme;
+    if (t !== 'light' && t !== 'dark' && t !== 'auto') return;
+    if (document.documentElement.dataset.theme === t) return;
+    document.documentElement.dataset.theme = t;
+    app.render(); // canvases read the colours at render time
+  });
+}
+
 const fromBase64 = (s) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
 // The single-file build carries both wasm builds inline, so it needs no fetch (file:// forbids it).
 // An embed whose view calls no attention loads the lean core (api.js); the page itself, whose
