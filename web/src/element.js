@@ -36,11 +36,28 @@ class PosencView extends HTMLElement {
     return resolveState(st, p);
   }
   async connectedCallback() {
-    if (this.shadowRoot) return;
-    const shadow = this.attachShadow({ mode: 'open' });
+    if (this.#app) return;
+    const shadow = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
     // A guided step (step="rope", or no view at all) needs the steps' chunk to know its view.
     if (this.hasAttribute('step') || !this.hasAttribute('view')) await loadSteps();
+    if (!this.isConnected || this.#app) return; // removed (or connected again) while the steps loaded
+    shadow.replaceChildren();
     this.#connect(shadow);
+  }
+  // Removed from the page (a blog's client-side navigation, a React route change): the app gives
+  // back its heap buffers on the shared core, its listeners and any animation. A move within the
+  // page (removed and inserted in the same task) keeps it.
+  disconnectedCallback() {
+    queueMicrotask(() => {
+      if (this.isConnected || !this.#app) return;
+      this.#app.destroy();
+      this.#app = null;
+      this.#root = null;
+      this.shadowRoot?.replaceChildren();
+      delete this.dataset.ready;
+      delete this.dataset.layout;
+      delete this.dataset.error;
+    });
   }
   #connect(shadow) {
     adopt(shadow);
@@ -58,15 +75,34 @@ class PosencView extends HTMLElement {
     // The view is laid out with the stand-in API as soon as its chunk is here: its final layout,
     // so when the core arrives only the numbers change. The estimate holds until then.
     stub ??= stubApi();
-    this.#app = createApp(this.#root, { pe: stub, state: st, url: false });
+    const root = this.#root;
+    const app = createApp(root, { pe: stub, state: st, url: false });
+    this.#app = app;
     const laidOut = () => {
-      this.#root.style.removeProperty('min-height');
-      this.dataset.layout = '1';
+      root.style.removeProperty('min-height');
+      if (this.#app === app) this.dataset.layout = '1';
     };
-    onLaidOut(this.#root, laidOut);
+    onLaidOut(root, laidOut);
     shared.then(({ pe, compute }) => {
-      this.#root.addEventListener('posenc-render', () => (this.dataset.ready = '1'), { once: true });
-      this.#app.attach(pe, compute);
+      if (this.#app !== app) return;
+      root.addEventListener('posenc-render', () => (this.dataset.ready = '1'), { once: true });
+      app.attach(pe, compute);
+    }, (e) => {
+      // The core could not start (most often a host page's Content-Security-Policy without
+      // 'wasm-unsafe-eval'): say so in the element instead of a blank figure.
+      if (this.#app !== app) return;
+      const msg = String(e?.message ?? e);
+      const csp = /Content.Security|unsafe-eval|CSP/i.test(msg);
+      const note = document.createElement('p');
+      note.className = 'error';
+      note.setAttribute('role', 'alert');
+      note.textContent = csp
+        ? "posenc could not start its WebAssembly: this page's Content-Security-Policy needs 'wasm-unsafe-eval' in script-src."
+        : `posenc could not start its WebAssembly: ${msg}`;
+      root.style.removeProperty('min-height');
+      root.prepend(note);
+      this.dataset.error = csp ? 'csp' : 'init';
+      this.dispatchEvent(new CustomEvent('posenc-error', { bubbles: true, composed: true, detail: { message: msg } }));
     });
   }
   attributeChangedCallback(name) {
