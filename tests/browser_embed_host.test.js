@@ -25,6 +25,13 @@ before(async () => {
         <iframe id="f" title="posenc" src="/?embed=1&view=heatmap&dim=32&length=48"></iframe>
         <script src="/posenc-embed.js"></script>
         <script>window.seen = []; addEventListener('message', (e) => seen.push(e.data?.tag ?? e.data?.type));</script>`),
+      '/element.html': post(`<posenc-view id="e" view="heatmap" dim="32" length="48"></posenc-view>
+        <posenc-view id="l" view="heatmap" dim="32" length="48" theme="light"></posenc-view>
+        <posenc-view id="t" view="waves" dim="32" length="48" background="transparent"></posenc-view>
+        <posenc-view id="c" view="waves" dim="32" length="48" background="#faf8f1"></posenc-view>
+        <posenc-view id="x" view="waves" dim="32" length="48" background="url(/x.png)"></posenc-view>
+        <iframe id="f" title="posenc" src="/?embed=1&view=waves&dim=32&length=48&background=%23faf8f1"></iframe>
+        <script src="/posenc-embed.js"></script><script type="module" src="/posenc-view.js"></script>`),
     },
   });
 });
@@ -76,5 +83,48 @@ test('theme=auto in a frame follows the host page\'s dark class and data-theme, 
   await frame.waitForFunction(() => document.documentElement.dataset.theme === 'light', null, { timeout: 60000 });
   await frames(frame);
   assert.ok((await look(frame)).lum > 200, 'light again under a dark OS');
+  await ctx.close();
+});
+
+/** Theme, paper and a canvas pixel's luminance inside an element. */
+const lookEl = (page, id) => page.evaluate((id) => {
+  const el = document.getElementById(id);
+  const c = el.shadowRoot.querySelector('.host canvas');
+  const d = c.getContext('2d').getImageData(c.width - 2, 1, 1, 1).data;
+  return { host: el.dataset.hostTheme ?? '', paper: getComputedStyle(el.shadowRoot.querySelector('.host')).getPropertyValue('--paper').trim(), lum: 0.2126 * d[0] + 0.7152 * d[1] + 0.0722 * d[2] };
+}, id);
+
+test('<posenc-view theme=auto> follows the host page\'s dark class and data-theme and repaints; background matches the blog', { skip }, async () => {
+  const ctx = await browser.newContext({ serviceWorkers: 'block', colorScheme: 'light' });
+  const page = await ctx.newPage();
+  await page.goto(`${srv.origin}/element.html`);
+  await page.waitForFunction(() => [...document.querySelectorAll('posenc-view')].every((e) => e.dataset.ready), null, { timeout: 60000 });
+  const before = await lookEl(page, 'e');
+  // The host's dark-mode button: a class on <html>. The element repaints (a render event).
+  const repainted = page.evaluate(() => new Promise((r) => document.getElementById('e').addEventListener('posenc-render', r, { once: true })));
+  await page.evaluate(() => document.documentElement.classList.add('dark'));
+  await repainted;
+  await frames(page);
+  const dark = await lookEl(page, 'e');
+  assert.equal(dark.host, 'dark');
+  assert.ok(before.lum > 200 && dark.lum < 60, `canvas pixel ${before.lum} in light, ${dark.lum} after the host went dark`);
+  assert.ok((await lookEl(page, 'l')).lum > 200, 'theme="light" stays light');
+  // data-theme="light" under a dark OS: light.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  const again = page.evaluate(() => new Promise((r) => document.getElementById('e').addEventListener('posenc-render', r, { once: true })));
+  await page.evaluate(() => {
+    document.documentElement.classList.remove('dark');
+    document.documentElement.dataset.theme = 'light';
+  });
+  await again;
+  await frames(page);
+  assert.ok((await lookEl(page, 'e')).lum > 200, 'light again under a dark OS');
+  // background: transparent or a colour; anything else is ignored.
+  assert.equal((await lookEl(page, 't')).paper, 'transparent');
+  assert.equal((await lookEl(page, 'c')).paper, '#faf8f1');
+  assert.match((await lookEl(page, 'x')).paper, /^#fff(fff)?$/, 'url() is no background');
+  const frame = page.frame({ url: /embed=1/ });
+  await rendered(frame);
+  assert.equal(await frame.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(250, 248, 241)');
   await ctx.close();
 });

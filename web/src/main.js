@@ -6,6 +6,7 @@ import inlineWasm from 'virtual:posenc-wasm';
 import { init, simdSupported, stubApi } from './api.js';
 import { coreFor, createApp, lazyCompute, loadSteps, onLaidOut, preloadView, reservedHeight, resolveState } from './app.js';
 import { parseState } from './state.js';
+import { backgroundOf } from './theme.js';
 
 const params = new URLSearchParams(location.search);
 const parsed = parseState(params);
@@ -17,6 +18,9 @@ preloadView(state.view); // the view's chunk downloads while the wasm does
 const root = document.querySelector('#app');
 document.documentElement.dataset.theme = state.theme;
 if (state.embed) document.documentElement.classList.add('embed');
+// ?background=transparent|<colour> (theme.js backgroundOf): the figure's paper matches the blog.
+const background = backgroundOf(params.get('background'));
+if (background) for (const p of ['--paper', '--bg']) document.documentElement.style.setProperty(p, background);
 
 // Embeds: tell the parent the height as soon as the view is laid out (before the wasm arrives),
 // and again whenever it changes.
