@@ -128,3 +128,19 @@ test('<posenc-view theme=auto> follows the host page\'s dark class and data-them
   assert.equal(await frame.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(250, 248, 241)');
   await ctx.close();
 });
+
+test('formula panels below the figure grow with their text: nothing cut off at a 680 or a 358 px column', { skip, timeout: 300000 }, async () => {
+  const cut = [];
+  for (const width of [700, 390]) {
+    const ctx = await browser.newContext({ serviceWorkers: 'block', viewport: { width, height: 900 } });
+    const page = await ctx.newPage();
+    for (const view of ['waves', 'rotation', 'heatmap', 'similarity', 'scaling', 'worked']) {
+      await page.goto(`${srv.origin}/?embed=1&view=${view}&method=rope`);
+      await rendered(page);
+      const over = await page.evaluate(() => [...document.querySelectorAll('.formula')].map((f) => f.scrollHeight - f.clientHeight).filter((d) => d > 1));
+      if (over.length) cut.push(`${view} at ${width}px: ${over.join(', ')} px hidden`);
+    }
+    await ctx.close();
+  }
+  assert.deepEqual(cut, []);
+});
