@@ -3,7 +3,7 @@
 // frame, so a slider drag never queues redraws.
 import { esc } from './draw.js';
 import { finiteMinMax, makePool } from './methods.js';
-import { ENV_KEYS, FIELDS, parseState, toParams } from './state.js';
+import { ENV_KEYS, FIELDS, parseState, toParams, urlValue } from './state.js';
 import { rangeText } from './views/common.js';
 import * as registry from './views/index.js';
 
@@ -185,7 +185,7 @@ export function urlOf(st) {
     for (const [k, [def]] of Object.entries(FIELDS)) {
       if (k === 'view' || k === 'step') continue;
       const base = k in step.state ? step.state[k] : def;
-      if (st[k] !== undefined && st[k] !== base) p.set(k, String(st[k]));
+      if (st[k] !== undefined && st[k] !== base) p.set(k, urlValue(st[k]));
     }
     return `?${p}`;
   }

@@ -61,6 +61,14 @@ const num = (min, max) => Object.assign((s, d) => {
 }, { min, max });
 const oneOf = (list) => Object.assign((s, d) => (list.some((x) => (Array.isArray(x) ? x[0] : x) === s) ? s : d), { list });
 const text = (max) => (s, d) => (typeof s === 'string' && s.trim() ? s.slice(0, max) : d);
+// A switch: `1`/`true` on, `0`/`false` off (a link writes 1 or 0, see urlValue), anything else the default.
+const bool = () => Object.assign((s, d) => {
+  if (s === true || s === '1' || s === 'true') return true;
+  if (s === false || s === '0' || s === 'false') return false;
+  return d;
+}, { list: [true, false] });
+/** A state value as a link writes it: a switch as 1 or 0. */
+export const urlValue = (v) => (typeof v === 'boolean' ? (v ? '1' : '0') : String(v));
 
 export const FIELDS = {
   view: ['heatmap', oneOf(VIEWS)],
@@ -83,6 +91,7 @@ export const FIELDS = {
   shawk: [4, int(1, 64)],
   sentence: ['dog bites man', text(120)],
   order: ['', text(400)],
+  causal: [false, bool()], // Shuffle lab: both orders under a causal mask (each token sees itself and those before it)
   pos: [5, int(0, 100000)],
   embed: [0, int(0, 1)],
   // extrapolation lab: task, methods (comma list), optimiser steps, seed
@@ -123,7 +132,7 @@ export function parseState(params) {
 export function toParams(st) {
   const p = new URLSearchParams();
   for (const [k, [def]] of Object.entries(FIELDS)) {
-    if (st[k] !== undefined && st[k] !== def) p.set(k, String(st[k]));
+    if (st[k] !== undefined && st[k] !== def) p.set(k, urlValue(st[k]));
   }
   return p;
 }

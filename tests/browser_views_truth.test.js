@@ -1,0 +1,72 @@
+// What the views must show truthfully (issue 20), in headless Debian Chromium over web/dist: the
+// shuffle lab's causal mask, RoPE with different q and k, one colour range over ALiBi's heads, and
+// taps on a phone that select without scrolling. Numeric checks read the views' data and exports;
+// waits are on renders and state only.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { pageSuite, skip } from './browser_embed_harness.js';
+
+const suite = pageSuite();
+const { open, setState } = suite;
+
+/** Resolves at the next render the action causes (the listener is in place before the action). */
+async function renderAfter(page, action) {
+  const done = page.evaluate(() => new Promise((res) => document.addEventListener('posenc-render', () => res(), { once: true })));
+  await action();
+  await done;
+  await suite.settled(page);
+}
+
+/** max |shuffled[h][i][j] − original[h][perm i][perm j]| over heads: 0 iff the shuffled attention
+ * is the original with rows and columns permuted. */
+function unpermutedDiff(side, order, heads) {
+  const n = order.length;
+  let m = 0;
+  for (let h = 0; h < heads; h++)
+    for (let i = 0; i < n; i++)
+      for (let j = 0; j < n; j++)
+        m = Math.max(m, Math.abs(side.shuffled[h * n * n + i * n + j] - side.original[h * n * n + order[i] * n + order[j]]));
+  return m;
+}
+
+test('shuffle lab: a causal mask turns the no-position matrix from a permutation into a non-permutation', { skip }, async () => {
+  const { page, ctx } = await open('/?view=shuffle&method=rope&sentence=dog+bites+man+today&order=3,0,1,2');
+  const none = page.locator('[data-side=none]');
+  const exported = () => page.evaluate(() => globalThis.posencApp.view.exportData());
+  let d = await exported();
+  assert.deepEqual(d.order, [3, 0, 1, 2]);
+  assert.ok(Number(await none.getAttribute('data-max-diff')) < 1e-6, 'without a mask: a permutation');
+  assert.ok(unpermutedDiff(d.sides[0], d.order, d.heads) < 1e-6, 'the exported matrices agree');
+  assert.match(await none.locator('.proof-plain').textContent(), /The same numbers, reordered/);
+  assert.equal(await page.locator('.host input.causal').isChecked(), false);
+
+  // The reader's path: the checkbox in the view.
+  await renderAfter(page, () => page.locator('.host input.causal').check());
+  assert.equal(await page.evaluate(() => globalThis.posencApp.state.causal), true);
+  d = await exported();
+  const diff = Number(await none.getAttribute('data-max-diff'));
+  assert.ok(diff > 0.05, `with the causal mask: not a permutation (max diff ${diff})`);
+  assert.ok(Math.abs(unpermutedDiff(d.sides[0], d.order, d.heads) - diff) < 1e-6, 'the attribute is the exported matrices\' difference');
+  // Causal: nothing above the diagonal, and the first token attends to itself only.
+  const n = d.order.length;
+  const w = d.sides[0].original;
+  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) assert.equal(w[i * n + j], 0, `weight (${i}, ${j}) under the mask`);
+  assert.ok(Math.abs(w[0] - 1) < 1e-6);
+  const plain = await none.locator('.proof-plain').textContent();
+  assert.match(plain, /not a reordering/);
+  assert.match(plain, /Haviv et al\. 2022/);
+  assert.match(await none.locator('h3').textContent(), /causal mask/);
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('causal') === '1');
+
+  // A link with causal=1 opens with the box ticked and the same numbers; junk means the default.
+  const again = await open('/?view=shuffle&method=rope&sentence=dog+bites+man+today&order=3,0,1,2&causal=1');
+  assert.equal(await again.page.locator('.host input.causal').isChecked(), true);
+  assert.equal(await again.page.locator('[data-side=none]').getAttribute('data-max-diff'), String(diff));
+  await setState(again.page, { causal: false });
+  assert.ok(Number(await again.page.locator('[data-side=none]').getAttribute('data-max-diff')) < 1e-6);
+  await again.ctx.close();
+  const junk = await open('/?view=shuffle&causal=%3Cb%3E');
+  assert.equal(await junk.page.evaluate(() => globalThis.posencApp.state.causal), false);
+  await junk.ctx.close();
+  await ctx.close();
+});
