@@ -70,3 +70,49 @@ test('shuffle lab: a causal mask turns the no-position matrix from a permutation
   await junk.ctx.close();
   await ctx.close();
 });
+
+test('Rotation: q and k are different vectors; the score depends on their content and the signed offset; the check follows Play', { skip, timeout: 120000 }, async () => {
+  // dim 4: two pairs, both drawn, so the pairs' shares add up to the whole score
+  const { page, ctx } = await open('/?view=rotation&dim=4&pos=5&kpos=5');
+  const read = () => page.evaluate(() => {
+    const c = document.querySelector('.host .check');
+    return { ...c.dataset, series: globalThis.posencApp.view.exportData().series.map((s) => s.y) };
+  });
+  let r = await read();
+  const [, , delta, share] = r.series;
+  assert.equal(share.length, 2);
+  // m = n: one vector at both would give Δ = 0 in every pair; different content does not
+  assert.ok(delta.every((x) => Math.abs(x) > 1e-3), `angles between q and k at m = n: ${delta}`);
+  assert.ok(Math.abs(share[0] + share[1] - Number(r.score)) < 1e-4, `the pairs' shares ${share} add up to q·k ${r.score}`);
+  await setState(page, { pos: 5, kpos: 9 });
+  r = await read();
+  assert.ok(Number(r.diff) < 1e-4, 'a common shift keeps the score');
+  assert.ok(Math.abs(Number(r.swapped) - Number(r.score)) > 1e-2, `n − m = 4 and −4 differ: ${r.score} vs ${r.swapped}`);
+  assert.match(await page.locator('.host .intro').textContent(), /values v are not rotated/);
+  // Play: the check line follows the positions (its numbers are for the positions shown).
+  await page.locator('.host button.play').click();
+  await page.waitForFunction(() => {
+    const { pos } = globalThis.posencApp.state;
+    return pos >= 8 && document.querySelector('.host .check').dataset.m === String(pos);
+  }, null, { timeout: 60000 });
+  await page.locator('.host button.play').click();
+  await ctx.close();
+});
+
+test('Similarity (RoPE): one vector at every position, and the RoFormer bound as the paper draws it, above the score', { skip }, async () => {
+  const { page, ctx } = await open('/?view=similarity&method=rope&dim=64&length=128');
+  assert.match(await page.locator('.host .mat').first().locator('xpath=..').locator('figcaption').textContent(), /one vector/);
+  const d = await page.evaluate(() => {
+    const parts = globalThis.posencApp.view.exportData().parts;
+    const api = globalThis.posencApp.pe.ropeDecay({ dim: 64, base: 10000, maxDistance: 127 });
+    return { names: parts.map((p) => p.name), decay: parts[2]?.series[0].y, api: Array.from(api), row0: parts[1].series[0].y,
+      margin: document.querySelector('.host .plot[data-margin]')?.dataset.margin };
+  });
+  assert.deepEqual(d.names, ['similarity', 'by offset', 'RoFormer decay']);
+  assert.equal(d.decay[0], 16.5, '(d/2 + 1)/2 at distance 0, not rescaled');
+  for (let k = 0; k < 128; k++) assert.equal(d.decay[k], d.api[k], `distance ${k}: the API's value`);
+  // |q·k| ≤ 2·(d/2)·curve for the all-ones vectors (every h_i = 2)
+  for (let k = 0; k < 128; k++) assert.ok(64 * d.decay[k] >= Math.abs(d.row0[k]), `offset ${k}`);
+  assert.ok(Number(d.margin) > 0);
+  await ctx.close();
+});

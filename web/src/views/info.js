@@ -55,14 +55,16 @@ export const VIEW_INFO = {
     height: (st, width) => {
       const L = Math.min(st.length, 1024);
       const half = width > 600 ? (width - 16) / 2 : width;
-      return HEAD + 40 + Math.max(matrixH(half, L, L), width > 600 ? plotH(260) : 0) + (width > 600 ? 0 : plotH(260));
+      // RoPE adds RoFormer's decay plot under the score plot
+      const plots = plotH(260) + (st.method === 'rope' ? plotH(200) + 90 : 0);
+      return HEAD + 40 + Math.max(matrixH(half, L, L), width > 600 ? plots : 0) + (width > 600 ? 0 : plots);
     } },
   rotation: { title: 'Rotation', controls: ['dim', 'base', 'rope', 'scaling', 'factor', 'train'], panels: [],
     height: (st, width) => {
       const perRow = Math.min(5, Math.max(2, Math.floor(width / 150)));
       const rows = Math.ceil(5 / perRow);
       const R = Math.min(66, width / perRow / 2 - 14);
-      return HEAD + 130 + rows * (2 * R + 92) + 8 + 60;
+      return HEAD + 130 + rows * (2 * R + 114) + 8 + 60 + 130; // circles, then the check's five rows
     } },
   learned: { title: 'Learned table', controls: ['dim', 'length', 'train', 'palette'], panels: [],
     height: (st, width) => HEAD + 40 + matrixH(width, Math.max(st.length, Math.min(st.train, st.length)), st.dim) },
