@@ -116,3 +116,47 @@ test('Similarity (RoPE): one vector at every position, and the RoFormer bound as
   assert.ok(Number(d.margin) > 0);
   await ctx.close();
 });
+
+test('Bias: ALiBi heads share one colour range and bar; Transformer-XL\'s four terms add up to its score', { skip }, async () => {
+  const { page, ctx } = await open('/?view=bias&panel=alibi&heads=8');
+  const legends = await page.evaluate(() => [...document.querySelectorAll('.host .multiples:not(.xl) .panel')].filter((f) => !f.hidden).map((f) => f.dataset.legend));
+  assert.equal(legends.length, 8);
+  assert.equal(new Set(legends).size, 1, `one range for every head: ${legends[0]} …`);
+  assert.match(legends[0], /^-15\.5\|0\|/, 'from the steepest head (slope 1/2) 31 keys away, to 0');
+  assert.equal(await page.locator('.host .legend.shared .lo').first().textContent(), '-15.5');
+  assert.match(await page.locator('.host h3 + .control-slot + .pair figcaption').first().textContent(), /2\^\(−8h\/8\)/);
+  await setState(page, { heads: 12 });
+  assert.match(await page.locator('.host .plot figcaption').first().textContent(), /those of 8 heads, then 4 of the 16-head set/);
+  // Transformer-XL
+  await setState(page, { panel: 'shaw' });
+  const parts = await page.evaluate(() => globalThis.posencApp.view.exportData().parts.filter((p) => /transformer-xl/.test(p.name)));
+  assert.equal(parts.length, 5);
+  const [a, b, c, d, sum] = parts.map((p) => p.values);
+  const n = parts[0].rows;
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < n; j++) {
+      const k = i * n + j;
+      if (j > i) assert.equal(sum[k], -Infinity, 'causal: masked above the diagonal');
+      else assert.ok(Math.abs(a[k] + b[k] + c[k] + d[k] - sum[k]) < 1e-4, `(${i}, ${j}): terms add up`);
+      // (c) u·k_j depends on the key only
+      if (j <= i && j <= i - 1) assert.ok(Math.abs(c[k] - c[(i - 1) * n + j]) < 1e-6);
+    }
+  await ctx.close();
+});
+
+test('Learned: untrained table said so, with the cosine of its rows; its row count is named and grouped as the table\'s', { skip }, async () => {
+  const { page, ctx } = await open('/?view=learned&train=64&length=128');
+  const d = await page.evaluate(() => globalThis.posencApp.view.exportData().parts);
+  assert.deepEqual(d.map((p) => p.name), ['learned', 'cosine of rows']);
+  const sim = d[1];
+  assert.equal(sim.rows, 64);
+  for (let i = 0; i < 64; i++) assert.ok(Math.abs(sim.values[i * 64 + i] - 1) < 1e-5);
+  assert.match(await page.locator('.host .intro').textContent(), /before training/);
+  const label = page.locator('.controls label', { has: page.locator('[name=train]') });
+  assert.match(await label.textContent(), /table rows/);
+  assert.equal(await label.locator('xpath=ancestor::fieldset/legend').textContent(), 'Encoding');
+  // Add vs concat: the cross terms through W_Q, W_K on [x; p]
+  await setState(page, { view: 'concat' });
+  assert.match(await page.locator('.host .intro').textContent(), /block-diagonal[\s\S]*TUPE/);
+  await ctx.close();
+});

@@ -111,7 +111,10 @@ const CONTROL_DEFS = Object.fromEntries(Object.entries(CONTROLS).map(([key, [gro
 }));
 
 function controlHtml(key, view) {
-  const [, label, d] = CONTROL_DEFS[key];
+  const [, catalogued, d] = CONTROL_DEFS[key];
+  // A view may name a control for what it means there (the learned table's "train length" is its
+  // number of rows).
+  const label = esc(VIEW_INFO[view]?.labels?.[key] ?? catalogued);
   const id = `c-${key}`;
   if (key === 'panel') return `<label>${label} <select name="panel">${opts([['', 'all'], ...(VIEW_INFO[view]?.panels ?? []).map((p) => [p.id, p.label])])}</select></label>`;
   if (d.kind === 'select') return `<label>${label} <select name="${key}">${opts(d.list)}</select></label>`;
@@ -134,7 +137,7 @@ function controlKeys(view, mode, state) {
 function controlsHtml(keys, view, folded) {
   const groups = new Map();
   for (const k of keys) {
-    const g = CONTROL_DEFS[k][0];
+    const g = VIEW_INFO[view]?.groups?.[k] ?? CONTROL_DEFS[k][0];
     if (!groups.has(g)) groups.set(g, []);
     groups.get(g).push(controlHtml(k, view));
   }

@@ -66,9 +66,18 @@ export const VIEW_INFO = {
       const R = Math.min(66, width / perRow / 2 - 14);
       return HEAD + 130 + rows * (2 * R + 114) + 8 + 60 + 130; // circles, then the check's five rows
     } },
+  // Here `train` is the table's number of rows (max_position_embeddings): named so, in the
+  // Encoding group, not among RoPE's settings.
   learned: { title: 'Learned table', controls: ['dim', 'length', 'train', 'palette'], panels: [],
-    height: (st, width) => HEAD + 40 + matrixH(width, Math.max(st.length, Math.min(st.train, st.length)), st.dim) },
+    groups: { train: 'Encoding' }, labels: { train: 'table rows' },
+    height: (st, width) => {
+      const S = Math.min(st.train, st.length, 512);
+      return HEAD + 120 + matrixH(width, Math.max(st.length, Math.min(st.train, st.length)), st.dim) + matrixH(Math.min(420, width), S, S, { square: true });
+    } },
   bias: { title: 'Attention biases', controls: ['heads', 'buckets', 'maxdist', 't5dir', 'shawk', 'palette'],
+    // one panel shown: only the controls it reads
+    controlsFor: (st) => ({ alibi: ['heads', 'palette'], t5: ['buckets', 'maxdist', 't5dir', 'palette'], shaw: ['shawk', 'palette'] })[st.panel]
+      ?? ['heads', 'buckets', 'maxdist', 't5dir', 'shawk', 'palette'],
     panels: [{ id: 'alibi', label: 'ALiBi' }, { id: 't5', label: 'T5 buckets' }, { id: 'shaw', label: 'Shaw' }],
     height: (st, width) => {
       const show = (p) => !st.panel || st.panel === p;
