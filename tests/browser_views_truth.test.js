@@ -160,3 +160,32 @@ test('Learned: untrained table said so, with the cosine of its rows; its row cou
   assert.match(await page.locator('.host .intro').textContent(), /block-diagonal[\s\S]*TUPE/);
   await ctx.close();
 });
+
+test('phone (390 × 844, touch): a tap picks the matrix cell or the circle under the finger and does not scroll', { skip }, async () => {
+  const ctx = await suite.browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, serviceWorkers: 'block' });
+  const page = await ctx.newPage();
+  await page.goto(`${suite.srv.origin}/?view=heatmap&method=sinusoidal&dim=16&length=16`);
+  await suite.settled(page);
+  const cv = page.locator('.host .mat canvas').first();
+  await cv.scrollIntoViewIfNeeded();
+  assert.equal(await cv.evaluate((c) => getComputedStyle(c).touchAction), 'pan-y pinch-zoom');
+  const box = await cv.boundingBox();
+  const y0 = await page.evaluate(() => scrollY);
+  await page.touchscreen.tap(box.x + box.width * 0.85, box.y + box.height * 0.6);
+  await page.waitForFunction(() => /position \d+, dim \d+/.test(document.querySelector('.host .readout').textContent));
+  const [, r, c] = /position (\d+), dim (\d+)/.exec(await page.locator('.host .readout').first().textContent()).map(Number);
+  assert.ok(r >= 6 && c >= 10, `the tapped cell, not the first one (position ${r}, dim ${c})`);
+  assert.equal(await page.evaluate(() => scrollY), y0, 'the page did not scroll');
+
+  await page.goto(`${suite.srv.origin}/?view=rotation&dim=64`);
+  await suite.settled(page);
+  const circles = page.locator('.host canvas.circles');
+  await circles.scrollIntoViewIfNeeded();
+  const b2 = await circles.boundingBox();
+  const y1 = await page.evaluate(() => scrollY);
+  // two circles a row at 390 px: the right one of the first row is pair 1
+  await page.touchscreen.tap(b2.x + b2.width * 0.75, b2.y + 40);
+  await page.waitForFunction(() => /\.cos\[1\]$/.test(document.querySelector('.host .formula').dataset.call ?? ''));
+  assert.equal(await page.evaluate(() => scrollY), y1, 'the page did not scroll');
+  await ctx.close();
+});

@@ -54,7 +54,7 @@ export function setupRotation(el, ctx) {
       formula.clear(e.message);
     }
   };
-  canvas.addEventListener('pointermove', (e) => {
+  const point = (e) => {
     if (!layout) return;
     const b = canvas.getBoundingClientRect();
     const col = Math.floor((e.clientX - b.left) / (layout.W / layout.perRow));
@@ -64,7 +64,10 @@ export function setupRotation(el, ctx) {
       sel = k;
       fill();
     }
-  });
+  };
+  // A tap sends pointerdown but no pointermove: both pick the circle under the finger.
+  canvas.addEventListener('pointerdown', point);
+  canvas.addEventListener('pointermove', point);
   canvas.addEventListener('keydown', (e) => {
     const d = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
     if (!d || !layout) return;
