@@ -114,12 +114,15 @@ export function setupRotation(el, ctx) {
     raf = requestAnimationFrame(tick);
   });
   function stop() {
+    const playing = raf !== 0;
     if (ctx.reducedMotion) clearInterval(raf);
     else cancelAnimationFrame(raf);
     raf = 0;
     frac = 0;
     play.textContent = 'Play';
-    if (st) ctx.setState({});
+    // a redraw at the whole positions, only after a Play (destroy() also calls stop(): a state
+    // change there would drop the height the shell holds when the wasm arrives)
+    if (st && playing) ctx.setState({});
   }
   if (ctx.reducedMotion) play.title = 'Your system asks for reduced motion: Play steps once a second';
 
