@@ -2,15 +2,12 @@
 // the height it will take at a given width, so the page can reserve the space before wasm arrives.
 // Keys such as pos, kpos, speed, shift, preset, sentence and order are edited inside the view.
 
-const BY_METHOD = {
-  sinusoidal: ['dim', 'length', 'base', 'layout'],
-  rope: ['dim', 'length', 'base', 'rope', 'scaling', 'factor', 'train'],
-  learned: ['dim', 'length'],
-  alibi: ['length', 'heads', 'head'],
-  t5: ['length', 'buckets', 'maxdist', 't5dir'],
-  shaw: ['length', 'shawk'],
-};
-const ALL = ['dim', 'length', 'base', 'layout', 'heads', 'head', 'rope', 'scaling', 'factor', 'train', 'buckets', 'maxdist', 't5dir', 'shawk'];
+import { METHODS } from '../methods.js';
+
+// The state keys each method reads (the registry's), and all of them in the catalogue's order.
+const BY_METHOD = Object.fromEntries(Object.entries(METHODS).map(([id, m]) => [id, m.keys]));
+const ALL = ['dim', 'length', 'base', 'layout', 'heads', 'head', 'rope', 'scaling', 'factor', 'train', 'buckets', 'maxdist', 't5dir', 'shawk']
+  .filter((k) => Object.values(BY_METHOD).some((keys) => keys.includes(k)));
 const uniq = (xs) => [...new Set(xs)];
 const forMethods = (...ms) => uniq(ms.flatMap((m) => BY_METHOD[m] ?? []));
 
@@ -25,7 +22,7 @@ function matrixH(width, rows, cols, { square = false, small = false, names = fal
 const plotH = (h) => h + 2 + 22 + 30 + 26 + 14;
 const formulaW = (width) => (width > 900 ? Math.min(300, Math.max(220, width * 0.28)) + 16 : 0);
 const HEAD = 110; // title, intro, padding
-const matSide = (st, method) => (['alibi', 't5', 'shaw'].includes(method) ? Math.min(st.length, 512) : null);
+const matSide = (st, method) => (METHODS[method] && !METHODS[method].table ? Math.min(st.length, 512) : null);
 
 export const VIEW_INFO = {
   shuffle: { title: 'Why positions? The shuffle lab', controls: ['method', 'dim', 'heads', 'head', 'base', 'rope', 'scaling', 'factor', 'train', 'buckets', 'maxdist', 't5dir', 'shawk', 'palette'], // sinusoidal: base only (the layer adds the paper's interleaved table)

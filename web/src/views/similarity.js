@@ -5,7 +5,7 @@ import { createMatrixPanel, createPlot, f32, fmt, stackFigures } from '../draw.j
 import { paletteFor } from '../palette.js';
 import { drawMethod } from './heatmap.js';
 import { createFormula, cellFormula } from '../formula.js';
-import { ropeOptions } from '../state.js';
+import { METHODS, ropeOptions } from '../methods.js';
 
 const src = (o) => JSON.stringify(o).replace(/"(\w+)":/g, '$1: ').replace(/"/g, "'").replace(/,/g, ', ').replace(/^{/, '{ ').replace(/}$/, ' }');
 
@@ -56,7 +56,7 @@ export function setupSimilarity(el, ctx) {
   return {
     update(st) {
       v.clear();
-      relative = !['sinusoidal', 'learned', 'rope'].includes(st.method);
+      relative = !METHODS[st.method]?.table;
       cur = null;
       rel = null;
       formula.clear('Point at a cell of the matrix (or focus it and use the arrow keys).');
