@@ -75,7 +75,7 @@ export function setupLearned(el, ctx) {
 
 export function setupExtrapolation(el, ctx) {
   const v = shell(el, 'Extrapolation',
-    'Each method past its training length (red line). Sinusoids and RoPE keep turning; learned rows simply do not exist; ALiBi’s penalty keeps growing linearly. Raise “length” above “train length” and try a RoPE scaling.');
+    'Each method past its training length (red line). Sinusoids and RoPE keep turning, to angles the model never saw in training; a learned table has no rows past its last one; ALiBi’s penalty keeps growing linearly with distance (<a href="https://arxiv.org/abs/2108.12409">Press et al. 2022</a>). Raise “length” above “train length” and try a RoPE scaling.');
   v.body.classList.add('with-formula');
   const figs = document.createElement('div');
   figs.className = 'figs';
