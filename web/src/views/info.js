@@ -9,7 +9,12 @@ const BY_METHOD = Object.fromEntries(Object.entries(METHODS).map(([id, m]) => [i
 const ALL = ['dim', 'length', 'base', 'layout', 'heads', 'head', 'rope', 'scaling', 'factor', 'train', 'buckets', 'maxdist', 't5dir', 'shawk']
   .filter((k) => Object.values(BY_METHOD).some((keys) => keys.includes(k)));
 const uniq = (xs) => [...new Set(xs)];
-const forMethods = (...ms) => uniq(ms.flatMap((m) => BY_METHOD[m] ?? []));
+// A scaling's factor and original length mean nothing without a scaling: hidden until one is
+// chosen (a view that reads the train length for itself lists it on its own).
+const live = (keys, st) => (st.scaling === 'none' ? keys.filter((k) => k !== 'factor' && k !== 'train') : keys);
+/** The keys `method` reads under state st. */
+const keysOf = (method, st) => live(BY_METHOD[method] ?? [], st);
+const forMethods = (st, ...ms) => uniq(ms.flatMap((m) => keysOf(m, st)));
 
 /** Height of a matrix panel (caption, figure with axes, legend, readout) at a container width. */
 function matrixH(width, rows, cols, { square = false, small = false, names = false } = {}) {
@@ -26,7 +31,7 @@ const matSide = (st, method) => (METHODS[method] && !METHODS[method].table ? Mat
 
 export const VIEW_INFO = {
   shuffle: { title: 'Why positions? The shuffle lab', controls: ['method', 'dim', 'heads', 'head', 'base', 'rope', 'scaling', 'factor', 'train', 'buckets', 'maxdist', 't5dir', 'shawk', 'palette'], // sinusoidal: base only (the layer adds the paper's interleaved table)
-    controlsFor: (st) => ['method', 'dim', 'heads', 'head', ...(BY_METHOD[st.method] ?? []).filter((k) => !['length', 'dim', 'heads', 'head', 'layout'].includes(k)), 'palette'],
+    controlsFor: (st) => ['method', 'dim', 'heads', 'head', ...keysOf(st.method, st).filter((k) => !['length', 'dim', 'heads', 'head', 'layout'].includes(k)), 'palette'],
     panels: [], height: (st, width) => {
       const side = width > 700 ? (width - 40) / 2 : width - 20;
       const mat = matrixH((side - 30) / 2, 3, 3, { square: true, small: true, names: true });
@@ -35,7 +40,7 @@ export const VIEW_INFO = {
     } },
   worked: { title: 'Sinusoidal by hand: a 4-dimensional example', controls: ['base'], panels: [], height: (st, width) => HEAD + 620 + (width < 600 ? 160 : 0) },
   // RoPE angles always take the cyclic map, so the palette choice does not apply to them.
-  heatmap: { title: 'Heatmap', controls: ['method', ...ALL, 'palette'], controlsFor: (st) => ['method', ...(BY_METHOD[st.method] ?? []), ...(st.method === 'rope' ? [] : ['palette'])], panels: [],
+  heatmap: { title: 'Heatmap', controls: ['method', ...ALL, 'palette'], controlsFor: (st) => ['method', ...keysOf(st.method, st), ...(st.method === 'rope' ? [] : ['palette'])], panels: [],
     height: (st, width) => {
       const fw = formulaW(width);
       const side = matSide(st, st.method);
@@ -44,11 +49,11 @@ export const VIEW_INFO = {
     } },
   // Waves follow one column per pair and the similarity is a cosine or q·k: neither depends on
   // which column holds which pair, so the layouts are not among their controls.
-  waves: { title: 'Waves', controls: ['method', ...ALL.filter((k) => k !== 'layout' && k !== 'rope')], controlsFor: (st) => ['method', ...(BY_METHOD[st.method] ?? []).filter((k) => k !== 'layout' && k !== 'rope')], panels: [],
+  waves: { title: 'Waves', controls: ['method', ...ALL.filter((k) => k !== 'layout' && k !== 'rope')], controlsFor: (st) => ['method', ...keysOf(st.method, st).filter((k) => k !== 'layout' && k !== 'rope')], panels: [],
     height: (st) => HEAD + plotH(300) + (st.method === 'rope' ? plotH(240) : 0) },
   shift: { title: 'The shift identity PE(p+k) = M_k · PE(p)', controls: ['dim', 'base'], panels: [], height: (st, width) => HEAD + 200 + plotH(240) + (width < 600 ? 120 : 0) },
   similarity: { title: 'Similarity', controls: ['method', 'dim', 'length', 'base', 'scaling', 'factor', 'train', 'heads', 'head', 'buckets', 'maxdist', 't5dir', 'shawk', 'palette'],
-    controlsFor: (st) => ['method', ...(BY_METHOD[st.method] ?? []).filter((k) => k !== 'layout' && k !== 'rope'), 'palette'], panels: [],
+    controlsFor: (st) => ['method', ...keysOf(st.method, st).filter((k) => k !== 'layout' && k !== 'rope'), 'palette'], panels: [],
     height: (st, width) => {
       const L = Math.min(st.length, 1024);
       const half = width > 600 ? (width - 16) / 2 : width;
@@ -57,6 +62,7 @@ export const VIEW_INFO = {
       return HEAD + 40 + Math.max(matrixH(half, L, L), width > 600 ? plots : 0) + (width > 600 ? 0 : plots);
     } },
   rotation: { title: 'Rotation', controls: ['dim', 'base', 'rope', 'scaling', 'factor', 'train'], panels: [],
+    controlsFor: (st) => live(['dim', 'base', 'rope', 'scaling', 'factor', 'train'], st),
     height: (st, width) => {
       const perRow = Math.min(5, Math.max(2, Math.floor(width / 150)));
       const rows = Math.ceil(5 / perRow);
@@ -96,7 +102,7 @@ export const VIEW_INFO = {
     } },
   // the lab's task, methods, steps and seed are edited inside the view
   lab: { title: 'Extrapolation lab', controls: [], panels: [], height: (st, width) => (width > 900 ? 1500 : 2300) },
-  compare: { title: 'Compare', controls: ['method', 'vs', ...ALL, 'palette'], controlsFor: (st) => uniq(['method', 'vs', ...forMethods(st.method, st.vs), 'palette']), panels: [],
+  compare: { title: 'Compare', controls: ['method', 'vs', ...ALL, 'palette'], controlsFor: (st) => uniq(['method', 'vs', ...forMethods(st, st.method, st.vs), 'palette']), panels: [],
     height: (st, width) => {
       const half = width > 600 ? (width - 16) / 2 : width;
       const h = (m) => {
