@@ -154,13 +154,14 @@ export function mount({ root, host, stage, state, setState, navigate, goStep, cu
             ? `<details class="pfold"${wide ? ' open' : ''}><summary>Predict first: one question before you look</summary>${questionHtml(`pq-${step.id}`, step.predict, { notice: step.notice, title: 'Predict first' })}</details>`
             : '';
           root.classList.toggle('quiz-step', !!step.quiz);
+          guide.classList.toggle('has-table', !!step.table);
           const quiz = guide.querySelector('.quiz');
           quiz.hidden = !step.quiz;
           quiz.replaceChildren();
           if (step.quiz) {
             import('./quiz.js').then(({ QUIZ }) => {
               if (guide.dataset.step !== step.id) return;
-              quiz.innerHTML = `<ol class="quiz-list">${QUIZ.map((item, k) => `<li>${questionHtml(`qz-${k}`, item, { link: stepLink(list, item.step) })}</li>`).join('')}</ol>`;
+              quiz.innerHTML = `<ol class="quiz-list">${QUIZ.map((item, k) => `<li>${questionHtml(`qz-${k}`, item, { title: `Question ${k + 1} of ${QUIZ.length}`, link: stepLink(list, item.step) })}</li>`).join('')}</ol>`;
               quiz.dataset.ready = String(QUIZ.length);
             });
           }
