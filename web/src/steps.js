@@ -103,7 +103,7 @@ export const STEPS = [
   {
     id: 'sinusoidal-heatmap', title: 'Sinusoidal: the whole table', view: 'heatmap',
     state: { method: 'sinusoidal', dim: 64, length: 128, layout: 'interleaved', base: 10000 },
-    controls: ['dim', 'length', 'base', 'layout'],
+    controls: ['dim', 'base', 'layout'],
     papers: ['vaswani'],
     text: `<p>The same formula for 128 positions and 64 dimensions. Each pair of columns is one frequency
       ω<sub><i>i</i></sub> = base<sup>−2<i>i</i>/<i>d</i></sup>, from one turn every 2π positions on the left to one
@@ -155,7 +155,7 @@ export const STEPS = [
   {
     id: 'learned', title: 'Learned tables and their hard edge', view: 'learned',
     state: { dim: 64, length: 96, train: 64 },
-    controls: ['dim', 'length', 'train'],
+    controls: ['length', 'train'],
     papers: ['devlin', 'radford', 'vaswani'],
     text: `<p>BERT (${cite('devlin')}) and GPT-2 (${cite('radford')}) learn one vector per position instead, added to
       the word vector. The table has <code>max_position_embeddings</code> rows (512 for BERT, 1024 for GPT-2), fixed
@@ -197,7 +197,7 @@ export const STEPS = [
   {
     id: 'rope-relative', title: 'RoPE with one vector at every position', view: 'similarity',
     state: { method: 'rope', dim: 64, length: 256, scaling: 'none' },
-    controls: ['dim', 'length', 'base'],
+    controls: ['dim', 'length'],
     papers: ['su', 'barbero'],
     text: `<p>Here the <em>same</em> vector is placed at every position, rotated, and every pair scored. Each score is
       then x·R((<i>j</i> − <i>i</i>)·ω) x, so the matrix is constant along each diagonal, and symmetric because q = k.
@@ -325,7 +325,7 @@ export const STEPS = [
   {
     id: 'scaling', title: 'RoPE scaling in real models', view: 'scaling',
     state: { preset: 'llama31-8b', base: 500000, dim: 128, scaling: 'llama3', factor: 8, rope: 'half' },
-    controls: ['scaling', 'factor', 'base', 'dim', 'train'],
+    controls: ['scaling', 'factor', 'train'],
     papers: ['chen', 'peng', 'llama3', 'deepseek'],
     text: `<p>Long-context models change RoPE’s frequencies so that a longer context maps onto angles seen in
       training. They differ in which pairs they slow. Linear position interpolation (${cite('chen')}) divides every
@@ -347,7 +347,7 @@ export const STEPS = [
   {
     id: 'extrapolation', title: 'Past the training length', view: 'extrapolation',
     state: { dim: 64, length: 256, train: 128, scaling: 'none' },
-    controls: ['dim', 'length', 'base', 'train', 'scaling', 'factor'],
+    controls: ['scaling', 'factor', 'train'],
     papers: ['press', 'chen', 'mohtashami'],
     text: `<p>Every method past the length it was trained on (red line). Sinusoids and RoPE keep turning into angle
       combinations never seen in training; learned rows do not exist; ALiBi’s penalty just keeps growing.</p>
@@ -385,7 +385,7 @@ export const STEPS = [
   {
     id: 'compare', title: 'Pair layouts and partial rotary', view: 'compare',
     state: { method: 'sinusoidal', vs: 'rope', dim: 64, length: 128 },
-    controls: ['dim', 'length', 'base', 'rope'],
+    controls: ['rope', 'base'],
     papers: ['su', 'black'],
     text: `<p>Sinusoidal and RoPE are drawn as the same quantity: RoPE’s sin θ and cos θ per pair are exactly what a
       sinusoidal table holds. What differs is which dimensions form a pair. RoFormer and Meta’s Llama code rotate
@@ -444,7 +444,7 @@ export const STEPS = [
     state: { method: 'sinusoidal' },
     controls: [],
     papers: [],
-    text: '<p>Twenty-odd questions on the whole path. Each answer comes with an explanation and a link to the step that teaches it.</p>',
+    text: '<p>Questions on the whole path. Each answer comes with an explanation and a link to the step that teaches it.</p>',
     notice: 'Every choice has its own explanation, shown once you have answered.',
   },
 ];
