@@ -218,7 +218,7 @@ export const STEPS = [
     id: 'positions', title: 'Position ids: padding, packing, a KV cache', view: 'rotation',
     state: { method: 'rope', dim: 64, base: 10000, pos: 1000, kpos: 1003, scaling: 'none', speed: 2 },
     controls: ['dim', 'base'],
-    papers: ['su'],
+    papers: ['su', 'llama3'],
     text: `<p>Every encoding reads a <em>position id</em> per token, and the id is not always the token’s index in the
       tensor. With left padding (batched prompts), ids should count real tokens only (Hugging Face builds them from
       the attention mask). With packed sequences (several documents in one row), ids may restart at 0 for each
@@ -325,7 +325,7 @@ export const STEPS = [
   {
     id: 'scaling', title: 'RoPE scaling in real models', view: 'scaling',
     state: { preset: 'llama31-8b', base: 500000, dim: 128, scaling: 'llama3', factor: 8, rope: 'half' },
-    controls: ['scaling', 'factor', 'train'],
+    controls: ['scaling', 'factor'],
     papers: ['chen', 'peng', 'llama3', 'deepseek'],
     text: `<p>Long-context models change RoPE’s frequencies so that a longer context maps onto angles seen in
       training. They differ in which pairs they slow. Linear position interpolation (${cite('chen')}) divides every
@@ -356,7 +356,7 @@ export const STEPS = [
       avoiding the “early token curse”, not to using more context. Retrieval
       tests such as passkey retrieval (${cite('mohtashami')}; used by ${cite('chen')}) hide one fact far back and ask
       for it, which only works if distant tokens are really used.</p>`,
-    notice: 'With a RoPE scaling the slow pair’s curve stretches and stays within the range it covered before the red line.',
+    notice: 'Past the red line the sinusoidal and RoPE rows keep changing into new patterns, the learned table has no rows, and ALiBi’s values keep growing.',
     predict: {
       q: 'A context-extended model has low perplexity at 32k tokens. Does that show it uses information 30k tokens back?',
       choices: ['No: perplexity is dominated by nearby tokens; a retrieval test such as passkey checks it', 'Yes: perplexity covers every token',
