@@ -151,7 +151,7 @@ export function mount({ root, host, stage, state, setState, navigate, goStep, cu
           guide.querySelector('.more').open = wide;
           // The question folds too on a phone (one line that says what is inside), opened by a tap.
           guide.querySelector('.predict-slot').innerHTML = step.predict
-            ? `<details class="pfold"${wide ? ' open' : ''}><summary>Predict first: one question before you look</summary>${questionHtml(`pq-${step.id}`, step.predict, { notice: step.notice, title: 'Predict first' })}</details>`
+            ? `<details class="pfold"${wide ? ' open' : ''}><summary>Predict first</summary>${questionHtml(`pq-${step.id}`, step.predict, { notice: step.notice, title: 'Predict first' })}</details>`
             : '';
           root.classList.toggle('quiz-step', !!step.quiz);
           guide.classList.toggle('has-table', !!step.table);

@@ -38,7 +38,7 @@ export const STEPS = [
   {
     id: 'why', title: 'Why positions? Attention without a mask', view: 'shuffle',
     state: { method: 'rope', sentence: 'dog bites man', order: '2,1,0', dim: 32, heads: 4, head: 0 },
-    controls: ['method', 'heads', 'head'],
+    controls: ['method'],
     papers: ['vaswani'],
     text: `<p>Attention compares every word with every other word, and nothing else. Take attention <em>without a
       mask</em>, where every word sees every word (an encoder such as BERT), give it words with no positions and
@@ -59,7 +59,7 @@ export const STEPS = [
   {
     id: 'causal', title: 'A causal mask already knows the order', view: 'shuffle',
     state: { method: 'rope', sentence: 'dog bites man', order: '2,1,0', dim: 32, heads: 4, head: 0, causal: true },
-    controls: ['method', 'heads', 'head'],
+    controls: ['method'],
     papers: ['haviv', 'kazemnejad', 'radford'],
     text: `<p>Decoders (GPT-2, Llama, Qwen, DeepSeek) add a <em>causal mask</em>: word <i>i</i> attends only to words
       0 … <i>i</i>. The mask is −∞ added to the logits of later keys, just before the softmax. With it, shuffling is
