@@ -119,5 +119,6 @@ export const attentionMap = forward('attentionMap');
 export const positionTable = forward('positionTable');
 export const saveModel = forward('saveModel');
 export const loadModel = forward('loadModel');
+export const labSequences = forward('labSequences');
 
 export default init;
