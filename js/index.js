@@ -115,5 +115,6 @@ export const positionTable = forward('positionTable');
 export const saveModel = forward('saveModel');
 export const loadModel = forward('loadModel');
 export const fromConfig = forward('fromConfig');
+export const labSequences = forward('labSequences');
 
 export default init;
