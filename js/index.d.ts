@@ -251,7 +251,7 @@ export type AttentionBias =
   | F32
   /** ALiBi with the slopes of `heads` heads: relative m·(j−i'), symmetric −m·|j−i'|, reference m·j. */
   | { type: 'alibi'; form?: 'relative' | 'symmetric' | 'reference' }
-  /** T5: `weights` is relative_attention_bias [numBuckets][heads]. */
+  /** T5: `weights` is relative_attention_bias [numBuckets][heads]; bidirectional defaults to !causal. */
   | { type: 't5'; weights: F32; bidirectional?: boolean; numBuckets?: number; maxDistance?: number }
   /** Shaw et al.: aK [2k+1][dim], aV [2k+1][dimV] shared by all heads, k = maxRelative. */
   | { type: 'shaw'; aK: F32; aV: F32; maxRelative: number }
@@ -351,7 +351,7 @@ export interface AttentionApi {
 }
 
 // ---- extrapolation lab (js/train.js) ----------------------------------------------------
-export type LabTask = 'copy' | 'periodic' | 'first';
+export type LabTask = 'copy' | 'periodic' | 'first' | 'ngram';
 export type LabMethod = 'none' | 'learned' | 'sinusoidal' | 'rope' | 'alibi' | 't5';
 export interface TrainOptions {
   task?: LabTask;            // default 'copy'
@@ -359,8 +359,8 @@ export interface TrainOptions {
   length?: number;           // training length, default 32 (8..512)
   steps?: number;            // default 300
   seed?: number;             // default 0
-  dim?: number; heads?: number; layers?: number; hidden?: number; batch?: number; // 32, 2, 2, 64, 16
-  k?: number;                // copy: offset (default 4); periodic: longest period (default 6)
+  dim?: number; heads?: number; layers?: number; hidden?: number; batch?: number; // 32, 4, 2, 64, 16
+  k?: number;                // copy: offset (default 1); periodic: longest period (default 6); ngram: order 2 or 3 (default 3)
   lr?: number; weightDecay?: number; clip?: number; beta1?: number; beta2?: number; eps?: number;
   progressEvery?: number;    // steps between onProgress calls (default steps/50)
 }
@@ -387,6 +387,10 @@ export interface Evaluation {
   lengths: number[];
   accuracy: (number | null)[]; // null: not defined (learned past its table)
   loss: (number | null)[];
+  beyond: (number | null)[];     // accuracy over positions >= the training length only (null: none)
+  beyondLoss: (number | null)[];
+  oracle: (number | null)[];     // the best possible accuracy on the same targets (1 except ngram)
+  trainLength: number;
   scaling: string;
 }
 export interface TrainApi {
@@ -401,6 +405,9 @@ export interface TrainApi {
   positionTable(model: LabModel): Float32Array;
   saveModel(model: LabModel): string;
   loadModel(text: string | object): LabModel;
+  /** The sequences evaluate scores at `length`: tokens and targets [count][length] (-1: not scored). */
+  labSequences(model: LabModel, opts?: { length?: number; count?: number; seed?: number }):
+    { tokens: Int32Array; targets: Int32Array; length: number; count: number };
 }
 
 /** A per-query scale as a function of the query's absolute position (Llama 4 temperature tuning,
@@ -541,3 +548,4 @@ export declare const attentionMap: Posenc['attentionMap'];
 export declare const positionTable: Posenc['positionTable'];
 export declare const saveModel: Posenc['saveModel'];
 export declare const loadModel: Posenc['loadModel'];
+export declare const labSequences: Posenc['labSequences'];
