@@ -6,6 +6,7 @@
 // _compute_*_parameters: which keys each rope_type reads and their defaults), the model files
 // named below (head width, layout, per-layer pattern, softmax scale), and for remote-code models
 // the modeling file the checkpoint ships. docs/models.md lists every model type and its source.
+import { ENCODINGS } from './encodings.js';
 import { PosencError, Status } from './errors.js';
 import { bool, fail, int, options, show } from './validate.js';
 
@@ -337,9 +338,18 @@ export function fromConfig(config, opts) {
   if (T5.has(mt)) {
     const numBuckets = r.number('relative_attention_num_buckets', { int: true, gt: 0 }) ?? 32;
     const maxDistance = r.number('relative_attention_max_distance', { int: true, gt: 0 }) ?? 128;
-    // the encoder's self-attention is bidirectional, the decoder's causal (T5Attention.is_decoder)
+    // the encoder's self-attention is bidirectional, the decoder's causal (T5Attention.is_decoder):
+    // the encodings registry's default for a causal or unmasked call
+    let t5;
+    try {
+      t5 = ENCODINGS.t5.parse({ numBuckets, maxDistance }, { fn: FN, causal: decoder });
+    } catch (e) {
+      const why = e.message.replace(/^posenc\.fromConfig: /, '');
+      throw perr(e.code, `relative_attention_num_buckets / relative_attention_max_distance: ${why}`,
+        'relative_attention_max_distance');
+    }
     result.family = 't5';
-    result.t5 = { numBuckets, maxDistance, bidirectional: !decoder };
+    result.t5 = { numBuckets: t5.numBuckets, maxDistance: t5.maxDistance, bidirectional: t5.bidirectional };
     result.stack = decoder ? 'decoder' : 'encoder';
     attention.scale = 1; // T5 folds 1/sqrt(d) into the initialisation: no scaling in T5Attention
     result.encoding = { type: 't5', ...result.t5 };
@@ -556,6 +566,8 @@ export function fromConfig(config, opts) {
   result.encoding = {
     type: 'rope', base, layout, ...(encRot ? { rotaryDim: encRot } : {}), ...(rope.scaling ? { scaling } : {}),
   };
+  // what kvCache will check, checked now (the registry's rope entry), so a bad key names the config
+  ENCODINGS.rope.parse(result.encoding, { fn: FN, prefix: 'encoding.', host: 'kvCache', dim: attention.dim });
 
   // per-query scales that positions drive
   const beta = isObj(rs) ? rs.llama_4_scaling_beta : undefined;
