@@ -565,6 +565,8 @@ export function fromConfig(config, opts) {
   const encRot = attention.dim !== ropeDim ? ropeDim : rope.rotaryDim;
   result.encoding = {
     type: 'rope', base, layout, ...(encRot ? { rotaryDim: encRot } : {}), ...(rope.scaling ? { scaling } : {}),
+    ...(rope.mropeSections ? { mropeSections: rope.mropeSections.slice() } : {}),
+    ...(rope.mropeInterleaved ? { mropeInterleaved: true } : {}),
   };
   // what kvCache will check, checked now (the registry's rope entry), so a bad key names the config
   ENCODINGS.rope.parse(result.encoding, { fn: FN, prefix: 'encoding.', host: 'kvCache', dim: attention.dim });

@@ -254,7 +254,7 @@ const FLT_MAX_F32 = 3.4028234663852886e38;
 
 /** mropeSections / mropeInterleaved validated -> { sections, interleaved, stream } (stream[i] = the
  * position stream, 0 = t, 1 = h, 2 = w, that rotates pair i), or null without M-RoPE. */
-function parseMrope(fn, o, rotaryDim) {
+export function parseMrope(fn, o, rotaryDim) {
   const interleaved = bool(fn, 'mropeInterleaved', o.mropeInterleaved, false);
   if (o.mropeSections === undefined) {
     if (interleaved) throw fail(fn, 'mropeInterleaved', Status.E_PARAM, 'omitted or false without mropeSections', true);
@@ -295,6 +295,25 @@ function mropeTable(inv64, att, stream, pos, length) {
     }
   }
   return { cos, sin };
+}
+
+/**
+ * M-RoPE on n rows of a heap array x ([n][heads][dim], THD) with heap float64 frequencies `inv`
+ * (rotaryDim/2 of them) and positions read from the caller (3 × n, t then h then w): kvCache's
+ * append and attend. Returns nothing; x is rotated in place.
+ * @internal
+ */
+export function mropeOnHeap(s, fn, { x, n, heads, dim, rotaryDim, layout, inv, att, stream, positions }) {
+  const Type = mropePositions(fn, { positions }, n);
+  const pp = s.in('positions', positions, Type, 3 * n, mropeIn(Type, n));
+  const pos = s.read(Type, pp, 3 * n);
+  const np = rotaryDim / 2;
+  const t = mropeTable(s.read(Float64Array, inv, np), att, stream, pos, n);
+  const cp = s.alloc(Float32Array, n * np, false);
+  const sp = s.alloc(Float32Array, n * np, false);
+  s.write(Float32Array, cp, t.cos);
+  s.write(Float32Array, sp, t.sin);
+  s.call('posenc_rope_apply_cached', x, n, heads, dim, rotaryDim, layout, ROPE_ORDER.thd, cp, sp, n, 0, 0);
 }
 
 /** s.in options for M-RoPE positions: the length's arithmetic, finite floats. */
