@@ -3,7 +3,7 @@
 // frame, so a slider drag never queues redraws.
 import { esc } from './draw.js';
 import { finiteMinMax, makePool } from './methods.js';
-import { ENV_KEYS, FIELDS, parseState, toParams } from './state.js';
+import { ENV_KEYS, FIELDS, parseState, toParams, urlValue } from './state.js';
 import { rangeText } from './views/common.js';
 import * as registry from './views/index.js';
 
@@ -111,7 +111,10 @@ const CONTROL_DEFS = Object.fromEntries(Object.entries(CONTROLS).map(([key, [gro
 }));
 
 function controlHtml(key, view) {
-  const [, label, d] = CONTROL_DEFS[key];
+  const [, catalogued, d] = CONTROL_DEFS[key];
+  // A view may name a control for what it means there (the learned table's "train length" is its
+  // number of rows).
+  const label = esc(VIEW_INFO[view]?.labels?.[key] ?? catalogued);
   const id = `c-${key}`;
   if (key === 'panel') return `<label>${label} <select name="panel">${opts([['', 'all'], ...(VIEW_INFO[view]?.panels ?? []).map((p) => [p.id, p.label])])}</select></label>`;
   if (d.kind === 'select') return `<label>${label} <select name="${key}">${opts(d.list)}</select></label>`;
@@ -134,7 +137,7 @@ function controlKeys(view, mode, state) {
 function controlsHtml(keys, view, folded) {
   const groups = new Map();
   for (const k of keys) {
-    const g = CONTROL_DEFS[k][0];
+    const g = VIEW_INFO[view]?.groups?.[k] ?? CONTROL_DEFS[k][0];
     if (!groups.has(g)) groups.set(g, []);
     groups.get(g).push(controlHtml(k, view));
   }
@@ -185,7 +188,7 @@ export function urlOf(st) {
     for (const [k, [def]] of Object.entries(FIELDS)) {
       if (k === 'view' || k === 'step') continue;
       const base = k in step.state ? step.state[k] : def;
-      if (st[k] !== undefined && st[k] !== base) p.set(k, String(st[k]));
+      if (st[k] !== undefined && st[k] !== base) p.set(k, urlValue(st[k]));
     }
     return `?${p}`;
   }
