@@ -35,8 +35,8 @@ export const footer = `<footer class="chrome">
       view's own at a 680 px column, the style line its height in a phone's column, so the post does
       not jump even where the helper cannot run (docs/embedding.md lists every view's heights):</p>
     <pre><code>&lt;iframe class="posenc-rotation" src="https://YOUR-HOST/posenc/?embed=1&amp;view=rotation&amp;method=rope&amp;dim=32&amp;theme=auto"
-  title="posenc: RoPE rotation" width="100%" height="1194" frameborder="0" loading="lazy"&gt;&lt;/iframe&gt;
-&lt;style&gt;@media (max-width: 600px) { iframe.posenc-rotation { height: 1700px } }&lt;/style&gt;
+  title="posenc: RoPE rotation" width="100%" height="1472" frameborder="0" loading="lazy"&gt;&lt;/iframe&gt;
+&lt;style&gt;@media (max-width: 600px) { iframe.posenc-rotation { height: 2206px } }&lt;/style&gt;
 &lt;script src="https://YOUR-HOST/posenc/posenc-embed.js" async&gt;&lt;/script&gt;</code></pre>
     <p>Or the custom element, which takes your page's font and holds its height before its script arrives:</p>
     <pre><code>&lt;script type="module" src="https://YOUR-HOST/posenc/posenc-view.js"&gt;&lt;/script&gt;

@@ -11,7 +11,7 @@ export default defineConfig({
     ['script', { type: 'module', src: '/posenc/posenc-view.js' }],
     ['script', { src: '/posenc/posenc-embed.js', async: '' }],
     // the element's height before its script arrives (docs/embedding.md, Heights)
-    ['style', {}, 'posenc-view { display: block; min-height: 1056px }'],
+    ['style', {}, 'posenc-view { display: block; min-height: 1000px }'],
   ],
   vue: { template: { compilerOptions: { isCustomElement: (tag) => tag === 'posenc-view' } } },
   themeConfig: { nav: [{ text: 'Element', link: '/posts/element' }, { text: 'Iframe', link: '/posts/iframe' }] },
