@@ -329,11 +329,12 @@ export const STEPS = [
     papers: ['chen', 'peng', 'llama3', 'deepseek'],
     text: `<p>Long-context models change RoPE’s frequencies so that a longer context maps onto angles seen in
       training. They differ in which pairs they slow. Linear position interpolation (${cite('chen')}) divides every
-      position by the factor: all pairs slow down. “NTK-aware” scaling raises the base instead: every pair slows except
+      position by the factor: all pairs slow down. “NTK-aware” scaling (an online post of 2023, analysed by
+      ${cite('peng')}) raises the base instead: every pair slows except
       the fastest, the slowest by the full factor. YaRN (${cite('peng')}) leaves pairs that turned many times in
       training alone, divides those that never completed a turn by the factor, ramps in between, and scales the
-      logits by a temperature. Llama 3.1 (${cite('llama3')}) does the same by wavelength: below 2048 tokens
-      unchanged, above 8192 divided by 8, blended between.</p>
+      logits by a temperature. Llama 3.1 (${cite('llama3')}) uses the same idea with fixed thresholds and no
+      temperature: wavelengths below 2048 tokens unchanged, above 8192 divided by 8, blended between.</p>
       <p>DeepSeek-V2 (${cite('deepseek')}) uses YaRN with factor 40; its cos and sin carry no extra factor
       (mscale / mscale_all_dim = 1), but its softmax scale is multiplied by mscale² ≈ 1.59.</p>`,
     notice: 'Llama-3.1 leaves the fast pairs alone (ratio 1), divides the slow ones by 8 and blends in between.',
