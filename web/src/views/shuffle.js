@@ -3,8 +3,7 @@
 // matrix (and leaves the pooled sentence vector unchanged); with positions, or with a causal mask
 // (a word sees only the words before it), it changes the numbers. The proof is printed.
 import { createMatrixPanel, createPlot, esc, fmt, stackFigures } from '../draw.js';
-import { need, t5Config, t5Opts } from '../methods.js';
-import { METHODS, ropeOptions } from '../state.js';
+import { METHODS, methodLabel, need, ropeOptions } from '../methods.js';
 import { paletteFor } from '../palette.js';
 import { shell } from './common.js';
 import { readTheme } from '../theme.js';
@@ -27,27 +26,6 @@ export function orderOf(st, n) {
   const o = st.order ? st.order.split(',').map(Number) : [];
   const ok = o.length === n && [...o].sort((a, b) => a - b).every((x, i) => x === i);
   return ok ? o : Array.from({ length: n }, (_, i) => n - 1 - i);
-}
-
-/** The encoding option of pe.selfAttention for `type`, with deterministic stand-in parameters
- * where the method has trained ones (learned table, T5 weights, Shaw tables). */
-function encodingFor(pe, st, type, n, heads, D_MODEL) {
-  const rand = (length, dim, seed, std = 0.5) => pe.learnedInit({ length, dim, std, seed });
-  switch (type) {
-    case 'sinusoidal': return { type, base: st.base };
-    // the page's scaling (type, factor) and pair layout, as in every RoPE view
-    case 'rope': return { type, base: st.base, layout: st.rope, scaling: ropeOptions(st).scaling };
-    case 'learned': return { type, table: rand(n, D_MODEL, 3) };
-    case 't5': {
-      const cfg = t5Config(st);
-      return { type, ...t5Opts(cfg), weights: rand(cfg.numBuckets, heads, 5, 1) };
-    }
-    case 'shaw': {
-      const k = st.shawk;
-      return { type, maxRelative: k, aK: rand(2 * k + 1, D_MODEL / heads, 6), aV: rand(2 * k + 1, D_MODEL / heads, 8) };
-    }
-    default: return { type };
-  }
 }
 
 /** What the lab's RoPE side runs with: pair layout, scaling and its attention scale. */
@@ -210,9 +188,10 @@ export function setupShuffle(el, ctx) {
     }
     return weightCache.w;
   }
-  // The last run per side, keyed by everything that side reads: a state change it does not read
-  // (the base under ALiBi, say, or anything at all for the side without positions) reuses it.
-  const READS = { none: [], sinusoidal: ['base'], rope: ['base', 'rope', 'scaling', 'factor', 'train'], learned: [], alibi: [], t5: ['buckets', 'maxdist', 't5dir'], shaw: ['shawk'] };
+  // The last run per side, keyed by everything that side reads (the method's keys in the registry):
+  // a state change it does not read (the base under ALiBi, say, or anything at all for the side
+  // without positions) reuses it.
+  const readsOf = (type) => (type === 'none' ? [] : METHODS[type]?.keys ?? Object.keys(st).sort());
   const runs = [null, null];
   let listShown = '';
 
@@ -244,17 +223,19 @@ export function setupShuffle(el, ctx) {
     types.forEach((type, s) => {
       const { title, orig, shuf, proof, side, plain, pooledPlot } = sides[s];
       const hShown = Math.min(st.head, heads - 1);
-      const name = type === 'none' ? '' : METHODS.find(([k]) => k === type)[1];
+      const name = type === 'none' ? '' : methodLabel(type);
       const label = `${type === 'none' ? 'No positions' : `With ${name}`}${causal ? ', causal mask' : ''}`;
       const detail = type === 'rope' ? ` (${ropeCaption(pe, st, D_MODEL / heads)})` : '';
       const heading = `${label}${detail} · head ${hShown + 1} of ${heads}, d_model ${D_MODEL}`;
       if (title.textContent !== heading) title.textContent = heading;
       let a, b;
       try {
-        const key = JSON.stringify([type, words, perm, D_MODEL, heads, causal, ...(READS[type] ?? Object.keys(st).sort()).map((k) => st[k])]);
+        const key = JSON.stringify([type, words, perm, D_MODEL, heads, causal, ...readsOf(type).map((k) => st[k])]);
         if (runs[s]?.key !== key) {
           runs[s] = null;
-          const enc = encodingFor(pe, st, type, n, heads, D_MODEL);
+          // the method's encoding option, with deterministic stand-ins for trained parameters
+          const rand = (length, dim, seed, std = 0.5) => pe.learnedInit({ length, dim, std, seed });
+          const enc = type === 'none' ? { type } : METHODS[type].attention(pe, st, { n, heads, dModel: D_MODEL, rand });
           runs[s] = { key, a: layer(X, enc), b: layer(Xs, enc) };
         }
         ({ a, b } = runs[s]);
