@@ -369,7 +369,8 @@ export const STEPS = [
   },
   {
     id: 'lab', title: 'Train a tiny model', view: 'lab',
-    state: {},
+    // opens on the task the step's question asks about
+    state: { labtask: 'first' },
     controls: [],
     papers: ['haviv', 'kazemnejad', 'press'],
     text: `<p>Train a small causal model with each encoding and test it beyond its training length. The model is tiny
