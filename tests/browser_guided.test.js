@@ -109,6 +109,8 @@ test('the self-check: every item is answered by keyboard and explains every answ
     const href = await form.locator('.qlink a').getAttribute('href');
     assert.equal(new URL(href, 'http://x').searchParams.get('step'), item.step, `item ${k}: links to its step`);
   }
+  const right = QUIZ.filter((item, k) => k % 3 !== 2).length;
+  assert.equal(await page.locator('.quiz .score').textContent(), `${right} of ${QUIZ.length} answered right (${QUIZ.length} questions).`);
   // The link goes to the step that teaches it (in place, as Back/Next do).
   await page.locator('#qz-0 .qlink a').click();
   await page.waitForFunction((id) => document.querySelector('.guide')?.dataset.step === id, QUIZ[0].step);

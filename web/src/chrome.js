@@ -161,7 +161,7 @@ export function mount({ root, host, stage, state, setState, navigate, goStep, cu
           if (step.quiz) {
             import('./quiz.js').then(({ QUIZ }) => {
               if (guide.dataset.step !== step.id) return;
-              quiz.innerHTML = `<ol class="quiz-list">${QUIZ.map((item, k) => `<li>${questionHtml(`qz-${k}`, item, { title: `Question ${k + 1} of ${QUIZ.length}`, link: stepLink(list, item.step) })}</li>`).join('')}</ol>`;
+              quiz.innerHTML = `<p class="score" role="status"></p><ol class="quiz-list">${QUIZ.map((item, k) => `<li>${questionHtml(`qz-${k}`, item, { title: `Question ${k + 1} of ${QUIZ.length}`, link: stepLink(list, item.step) })}</li>`).join('')}</ol>`;
               quiz.dataset.ready = String(QUIZ.length);
             });
           }
@@ -271,6 +271,16 @@ function reveal(f) {
   f.querySelector('.verdict').className = `verdict ${ok ? 'ok' : 'no'}`;
   f.querySelector('.reveal').hidden = false;
   f.dataset.revealed = ok ? 'right' : 'wrong';
+  // Screen readers hear the verdict from the status line beside the button.
+  msg.textContent = ok ? 'Right: the reason is below.' : 'Not quite: the answer is below.';
+  // The self-check keeps a running score.
+  const quiz = f.closest('.quiz');
+  const score = quiz?.querySelector('.score');
+  if (score) {
+    const done = quiz.querySelectorAll('form.question[data-revealed]');
+    const right = quiz.querySelectorAll('form.question[data-revealed=right]').length;
+    score.textContent = `${right} of ${done.length} answered right (${quiz.querySelectorAll('form.question').length} questions).`;
+  }
 }
 
 /** The guided sidebar shows only the controls the step uses (its `controls` list). */
