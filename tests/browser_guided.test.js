@@ -142,3 +142,17 @@ test('390 × 844: every step’s figure starts on the first screen; the sidebar 
   assert.deepEqual(suite.pageErrors, []);
   await ctx.close();
 });
+
+test('leaving a step for the explorer brings back every control the step had trimmed', { skip, timeout: 300000 }, async () => {
+  const { ctx, page } = await context({ width: 1280, height: 900 });
+  await goto(page, 'alibi');
+  const visible = () => page.evaluate(() => [...document.querySelectorAll('form.controls [name]')]
+    .filter((el) => el.closest('label')?.offsetParent).map((el) => el.name));
+  assert.deepEqual(await visible(), ['heads']);
+  await page.click('.guide .explore');
+  await page.waitForURL((u) => u.searchParams.get('view') === 'bias' && !u.searchParams.has('step'));
+  await page.waitForFunction(() => !document.querySelector('[data-trim]'));
+  const shown = await visible();
+  assert.ok(shown.includes('heads') && shown.length > 1, `the explorer shows the view's controls: ${shown}`);
+  await ctx.close();
+});

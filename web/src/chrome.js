@@ -283,14 +283,23 @@ function reveal(f) {
   }
 }
 
-/** The guided sidebar shows only the controls the step uses (its `controls` list). */
+/** The guided sidebar shows only the controls a step uses (its `controls` list). What this hides is
+ * marked data-trim, so that leaving the step shows exactly that again (app.js hides fieldsets of its own). */
 function trimControls(root, keep) {
   const form = root.querySelector('form.controls');
   if (!form) return;
+  const set = (el, hide) => {
+    if (hide && !el.hidden) {
+      el.hidden = true;
+      el.dataset.trim = '1';
+    } else if (!hide && el.dataset.trim) {
+      el.hidden = false;
+      delete el.dataset.trim;
+    }
+  };
   if (!Array.isArray(keep)) {
     // The explorer (or a step without a list): every control the view offers.
-    if (!root.classList.contains('step-no-controls') && !form.querySelector('[hidden]')) return;
-    for (const el of root.querySelectorAll('form.controls [hidden], .control-slot [hidden]')) el.hidden = false;
+    for (const el of root.querySelectorAll('[data-trim]')) set(el, el.tagName === 'FIELDSET' && !el.querySelector('label'));
     root.classList.remove('step-no-controls');
     return;
   }
@@ -299,15 +308,13 @@ function trimControls(root, keep) {
     const label = el.closest('label');
     if (!label) continue;
     const on = keep.includes(el.name);
-    if (label.hidden === on) label.hidden = !on;
+    set(label, !on);
     any ||= on;
   }
-  for (const fs of form.querySelectorAll('fieldset')) {
-    const on = [...fs.querySelectorAll('label')].some((l) => !l.hidden);
-    if (fs.hidden === on) fs.hidden = !on;
-  }
+  for (const fs of form.querySelectorAll('fieldset')) set(fs, ![...fs.querySelectorAll('label')].some((l) => !l.hidden));
+  // A fold button with nothing left to fold (every kept control moved into the view's slots) goes too.
   const fold = form.querySelector('.fold');
-  if (fold) fold.hidden = !any;
+  if (fold) set(fold, !form.querySelector('fieldset:not([hidden]) label:not([hidden])'));
   root.classList.toggle('step-no-controls', !any);
 }
 
