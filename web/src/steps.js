@@ -432,7 +432,7 @@ export const STEPS = [
         fraction, scaling)</td><td>RoPE</td><td>relative in q·k; needs scaling to extend the context</td>
         <td>${cite('su')}</td></tr>
       <tr><th scope="row">ALiBi</th><td>BLOOM, MPT</td><td>none (fixed slopes)</td><td>ALiBi</td>
-        <td>recency bias; extrapolates in perplexity by looking locally</td><td>${cite('press')}</td></tr>
+        <td>recency bias: perplexity holds past the training length, far tokens get little weight</td><td>${cite('press')}</td></tr>
       </tbody></table></div>`,
     notice: 'Past the red line, the absolute methods meet inputs they never saw, while the biases keep their shape.',
     predict: {
