@@ -17,6 +17,7 @@ import { learnedFamily } from './learned.js';
 import { attentionFamily } from './attention.js';
 import { kvCacheFamily } from './kvcache.js';
 import { trainFamily } from './train.js';
+import { configFamily } from './config.js';
 import { options } from './validate.js';
 
 export { PosencBuffer, PosencError, Status, simdSupported };
@@ -29,6 +30,7 @@ const FAMILIES = [
   attentionFamily,
   kvCacheFamily,
   trainFamily,
+  configFamily,
 ];
 
 // The API object the most recent init() resolved to: the module-level functions below call it.
@@ -112,5 +114,7 @@ export const attentionMap = forward('attentionMap');
 export const positionTable = forward('positionTable');
 export const saveModel = forward('saveModel');
 export const loadModel = forward('loadModel');
+export const fromConfig = forward('fromConfig');
+export const labSequences = forward('labSequences');
 
 export default init;

@@ -14,6 +14,7 @@ import { simdSupported } from './loader.js';
 import { options, show } from './validate.js';
 
 export { attentionFamily } from './attention.js';
+export { configFamily } from './config.js';
 export { kvCacheFamily } from './kvcache.js';
 export { learnedFamily } from './learned.js';
 export { relativeFamily } from './relative.js';
