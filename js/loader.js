@@ -154,11 +154,14 @@ export async function instantiate(opts = {}, { lab = false } = {}) {
     const key = `${lab ? 'lab' : 'core'}.${name}`;
     try {
       // unpacked and compiled once per build: a later init() only instantiates
-      compiled[key] ??= BUILDS[lab ? 'lab' : 'core'][name]().then((m) => unpack(m.default)).then((b) => WebAssembly.compile(b));
+      compiled[key] ??= BUILDS[lab ? 'lab' : 'core'][name]()
+        .then((m) => unpack(m.default))
+        .then((b) => WebAssembly.compile(b));
       source = await compiled[key];
     } catch (e) {
       delete compiled[key];
-      throw err(`(the package's ${name} build) could not be loaded; pass { wasm } to give the file, URL or bytes`, e);
+      const how = 'pass { wasm } to give the file, URL or bytes';
+      throw err(`(the package's ${name} build) could not be loaded; ${how}`, e);
     }
   }
   try {

@@ -20,7 +20,13 @@ import { CHROMIUM, CHROMIUM_ARGS, EXPECTED, PROBE, app, cleanup } from './packag
 
 const skip = !existsSync(CHROMIUM) ? 'no /usr/bin/chromium' : false;
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.json': 'application/json', '.css': 'text/css' };
+const TYPES = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.json': 'application/json',
+  '.css': 'text/css',
+};
 const LINK = ['vite', 'webpack', 'esbuild', 'rollup', '@rollup', 'parcel'];
 const kB = 1000;
 const APP_BUDGET = { sinusoidalOnlyGz: 15 * kB };
@@ -64,7 +70,12 @@ const bin = (pkg, path) => join(dir, 'node_modules', pkg, path);
 
 /** Run a bundler's CLI in `cwd`; returns its output (stdout + stderr), failing on a non-zero exit. */
 function run(what, cwd, args, exe = process.execPath) {
-  const r = spawnSync(exe, args, { cwd, encoding: 'utf8', timeout: 240_000, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
+  const r = spawnSync(exe, args, {
+    cwd,
+    encoding: 'utf8',
+    timeout: 240_000,
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+  });
   const output = `${r.stdout}${r.stderr}`;
   assert.equal(r.status, 0, `${what} failed:\n${output}`);
   return output;
@@ -104,17 +115,38 @@ const BUNDLERS = {
     return { out: join(cwd, 'dist'), log };
   },
   esbuild(cwd) {
-    const log = run('esbuild', cwd, ['src/index.js', 'src/worker.js', '--bundle', '--format=esm', '--outdir=dist', '--log-level=warning'], bin('esbuild', 'bin/esbuild'));
+    const log = run(
+      'esbuild',
+      cwd,
+      ['src/index.js', 'src/worker.js', '--bundle', '--format=esm', '--outdir=dist', '--log-level=warning'],
+      bin('esbuild', 'bin/esbuild'),
+    );
     writeFileSync(join(cwd, 'dist/index.html'), HTML('./index.js'));
     return { out: join(cwd, 'dist'), log };
   },
   rollup(cwd) {
-    const log = run('rollup', cwd, [bin('rollup', 'dist/bin/rollup'), 'src/index.js', 'src/worker.js', '--dir', 'dist', '--format', 'es', '--plugin', '@rollup/plugin-node-resolve']);
+    const log = run('rollup', cwd, [
+      bin('rollup', 'dist/bin/rollup'),
+      'src/index.js',
+      'src/worker.js',
+      '--dir',
+      'dist',
+      '--format',
+      'es',
+      '--plugin',
+      '@rollup/plugin-node-resolve',
+    ]);
     writeFileSync(join(cwd, 'dist/index.html'), HTML('./index.js'));
     return { out: join(cwd, 'dist'), log };
   },
   parcel(cwd) {
-    const log = run('parcel build', cwd, [bin('parcel', 'lib/bin.js'), 'build', 'index.html', '--no-cache', '--no-autoinstall']);
+    const log = run('parcel build', cwd, [
+      bin('parcel', 'lib/bin.js'),
+      'build',
+      'index.html',
+      '--no-cache',
+      '--no-autoinstall',
+    ]);
     return { out: join(cwd, 'dist'), log };
   },
 };
@@ -142,11 +174,16 @@ function serve(root) {
     const inline = extname(file) === '.html' ? [...body.toString().matchAll(/<script[^>]*>([^<]+)<\/script>/g)] : [];
     const hashes = inline.map(([, code]) => ` 'sha256-${createHash('sha256').update(code).digest('base64')}'`).join('');
     const csp = CSP.replace("'wasm-unsafe-eval'", `'wasm-unsafe-eval'${hashes}`);
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'content-security-policy': csp });
+    res.writeHead(200, {
+      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'content-security-policy': csp,
+    });
     res.end(body);
   });
   server.unref();
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${server.address().port}` })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${server.address().port}` })),
+  );
 }
 
 let browser;
@@ -193,7 +230,10 @@ function check(result, what) {
 }
 
 for (const [name, build] of Object.entries(BUNDLERS)) {
-  test(`${name} builds the app from the tarball with no configuration and no warning; it runs in Chromium`, { skip, timeout: 300_000 }, async () => {
+  test(`${name} builds the app from the tarball with no configuration and no warning; it runs in Chromium`, {
+    skip,
+    timeout: 300_000,
+  }, async () => {
     const { out, log } = await build(project(name));
     builds[name] = out;
     const warnings = log.split('\n').filter((line) => WARNING.test(line));
@@ -231,13 +271,46 @@ function shipped(out) {
 // the wasm chunks stay apart, Rollup does not minify).
 const LITE_BUILDS = {
   vite: (cwd) => run('vite build', cwd, [bin('vite', 'bin/vite.js'), 'build']),
-  esbuild: (cwd) => run('esbuild', cwd, ['src/index.js', '--bundle', '--format=esm', '--splitting', '--minify', '--outdir=dist'], bin('esbuild', 'bin/esbuild')),
-  webpack: (cwd) => run('webpack', cwd, ['-e', "require('webpack')({ mode: 'production' }, (e, s) => { if (e || s.hasErrors()) { console.error(e || s.toString()); process.exitCode = 1; } })"]),
-  rollup: (cwd) => run('rollup', cwd, [bin('rollup', 'dist/bin/rollup'), 'src/index.js', '--dir', 'dist', '--format', 'es', '--plugin', '@rollup/plugin-node-resolve']),
-  parcel: (cwd) => run('parcel build', cwd, [bin('parcel', 'lib/bin.js'), 'build', 'index.html', '--no-cache', '--no-autoinstall', '--no-source-maps']),
+  esbuild: (cwd) =>
+    run(
+      'esbuild',
+      cwd,
+      ['src/index.js', '--bundle', '--format=esm', '--splitting', '--minify', '--outdir=dist'],
+      bin('esbuild', 'bin/esbuild'),
+    ),
+  webpack: (cwd) =>
+    run('webpack', cwd, [
+      '-e',
+      "require('webpack')({ mode: 'production' }, (e, s) => { if (e || s.hasErrors()) { " +
+        'console.error(e || s.toString()); process.exitCode = 1; } })',
+    ]),
+  rollup: (cwd) =>
+    run('rollup', cwd, [
+      bin('rollup', 'dist/bin/rollup'),
+      'src/index.js',
+      '--dir',
+      'dist',
+      '--format',
+      'es',
+      '--plugin',
+      '@rollup/plugin-node-resolve',
+    ]),
+  parcel: (cwd) =>
+    run('parcel build', cwd, [
+      bin('parcel', 'lib/bin.js'),
+      'build',
+      'index.html',
+      '--no-cache',
+      '--no-autoinstall',
+      '--no-source-maps',
+    ]),
 };
 
-test(`budget: an app that calls only sinusoidal (posenc/lite) ships at most ${APP_BUDGET.sinusoidalOnlyGz / kB} kB of JS gzipped`, { skip, timeout: 600_000 }, () => {
+const BUDGET_NAME = `at most ${APP_BUDGET.sinusoidalOnlyGz / kB} kB of JS gzipped`;
+test(`budget: an app that calls only sinusoidal (posenc/lite) ships ${BUDGET_NAME}`, {
+  skip,
+  timeout: 600_000,
+}, () => {
   const results = {};
   for (const [name, build] of Object.entries(LITE_BUILDS)) {
     const cwd = project(`lite-${name}`);
@@ -250,7 +323,10 @@ test(`budget: an app that calls only sinusoidal (posenc/lite) ships at most ${AP
     assert.ok(wasm > 30_000, `${name}: the wasm chunks were found (${files.join(', ')})`);
     // the budget is set on the two that minify with no option (Vite) or one (esbuild)
     if (name === 'vite' || name === 'esbuild') {
-      assert.ok(js <= APP_BUDGET.sinusoidalOnlyGz, `${name}: ${js} bytes of JS gzipped, budget ${APP_BUDGET.sinusoidalOnlyGz} (${files.join(', ')})`);
+      assert.ok(
+        js <= APP_BUDGET.sinusoidalOnlyGz,
+        `${name}: ${js} bytes of JS gzipped, budget ${APP_BUDGET.sinusoidalOnlyGz} (${files.join(', ')})`,
+      );
     }
   }
 });

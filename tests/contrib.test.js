@@ -15,7 +15,11 @@ const root = new URL('..', import.meta.url).pathname;
 const read = (f) => readFileSync(join(root, f), 'utf8');
 
 const indexJs = read('js/index.js');
-const listed = /const FAMILIES = \[([^\]]*)\]/.exec(indexJs)[1].split(',').map((s) => s.trim()).filter(Boolean);
+const listed = /const FAMILIES = \[([^\]]*)\]/
+  .exec(indexJs)[1]
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 const FAMILIES = listed.map((name) => {
   const from = new RegExp(`import \\{ ${name} \\} from '\\./(\\w+)\\.js'`).exec(indexJs);
   assert.ok(from, `js/index.js imports ${name} from its module`);
@@ -27,10 +31,19 @@ const types = read('js/index.d.ts');
 const liteTypes = read('js/lite.d.ts');
 const readme = read('README.md');
 const fuzz = read('tests/fuzz/fuzz_core.c');
-const fuzzRows = new Set([...fuzz.slice(fuzz.indexOf('ENTRIES[]')).matchAll(/\bE\((\w+)\)/g)].map((m) => `posenc_${m[1]}`));
-const names = (f) => read(f).split('\n').map((l) => l.replace(/#.*/, '').trim()).filter(Boolean);
+const fuzzRows = new Set(
+  [...fuzz.slice(fuzz.indexOf('ENTRIES[]')).matchAll(/\bE\((\w+)\)/g)].map((m) => `posenc_${m[1]}`),
+);
+const names = (f) =>
+  read(f)
+    .split('\n')
+    .map((l) => l.replace(/#.*/, '').trim())
+    .filter(Boolean);
 const exported = new Set([...names('c_src/exports.txt'), ...names('c_src/exports_lab.txt')]);
-const docsRows = readme.slice(readme.indexOf('## Documentation')).split('\n').filter((l) => l.startsWith('| '));
+const docsRows = readme
+  .slice(readme.indexOf('## Documentation'))
+  .split('\n')
+  .filter((l) => l.startsWith('| '));
 
 test('the family list is found and every family has functions', () => {
   assert.ok(FAMILIES.length >= 7, listed.join(', '));
@@ -39,10 +52,18 @@ test('the family list is found and every family has functions', () => {
 
 for (const family of FAMILIES) {
   test(`${family.name} (${family.file}) has its types, exports, README row, docs page and fuzz rows`, () => {
-    assert.match(liteTypes, new RegExp(`export declare const ${family.name}: Family<`), `js/lite.d.ts declares ${family.name}`);
+    assert.match(
+      liteTypes,
+      new RegExp(`export declare const ${family.name}: Family<`),
+      `js/lite.d.ts declares ${family.name}`,
+    );
     for (const fn of family.functions) {
       assert.match(types, new RegExp(`^\\s+${fn}[<(]`, 'm'), `js/index.d.ts declares ${fn} in an API interface`);
-      assert.match(types, new RegExp(`^export declare const ${fn}: Posenc\\['${fn}'\\];`, 'm'), `js/index.d.ts declares the named export ${fn}`);
+      assert.match(
+        types,
+        new RegExp(`^export declare const ${fn}: Posenc\\['${fn}'\\];`, 'm'),
+        `js/index.d.ts declares the named export ${fn}`,
+      );
       assert.equal(typeof index[fn], 'function', `js/index.js exports ${fn}`);
       const row = docsRows.find((r) => r.includes(`\`${fn}\``) || r.includes(`\`${fn}(`));
       assert.ok(row, `README.md's Documentation table has a row naming \`${fn}\``);
@@ -53,7 +74,10 @@ for (const family of FAMILIES) {
     const called = new Set([...read(family.file).matchAll(/'(posenc_\w+)'/g)].map((m) => m[1]));
     for (const c of called) {
       assert.ok(exported.has(c), `${family.file} calls ${c}, which c_src/exports*.txt does not export`);
-      assert.ok(fuzzRows.has(c), `tests/fuzz/fuzz_core.c has no E(${c.slice(7)}) row for ${c} (${family.file} calls it)`);
+      assert.ok(
+        fuzzRows.has(c),
+        `tests/fuzz/fuzz_core.c has no E(${c.slice(7)}) row for ${c} (${family.file} calls it)`,
+      );
     }
   });
 }
