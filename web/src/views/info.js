@@ -114,9 +114,14 @@ export const VIEW_INFO = {
 };
 
 // Text wraps with the width (intros, captions, formula panels): a correction a + b·1000/width per
-// view, fitted to the page measured in headless Chromium at 1280 and 390 px (the structural
+// view, fitted to the embed measured in headless Chromium at 1280 and 390 px (the structural
 // estimate above carries what depends on the state: matrix sizes, plots, panels).
-const FIT = {"shuffle": [-226.7, 257.9], "worked": [-213.4, 374.5], "heatmap": [-78.1, 76.7], "waves": [-45.6, 79.1], "shift": [31.1, 219.9], "learned": [-154.2, 177.0], "rotation": [-111.7, 140.1], "similarity": [73.4, 121.4], "bias:alibi": [375.9, -329.8], "bias:t5": [297.6, -0.6], "bias:shaw": [-129.8, 127.5], "concat": [-77.1, 100.3], "scaling": [-102.7, 132.3], "extrapolation": [20.2, 41.1], "compare": [-21.7, 66.4]};
+const FIT = {
+  "shuffle": [-186, 259.2], "worked": [-129.3, 321], "heatmap": [-99.3, 97.8], "waves": [-112.7, 276.4],
+  "shift": [38.9, 239.9], "learned": [-158.6, 226], "rotation": [195.8, 248.8], "similarity": [126.2, 67.7],
+  "bias:alibi": [573.1, -340.6], "bias:t5": [289.5, 34.2], "bias:shaw": [51.6, 355.7], "concat": [-8.1, 153],
+  "scaling": [-297.6, 292.4], "extrapolation": [427.6, 17.3], "compare": [-190.5, 273.3]
+};
 for (const [name, info] of Object.entries(VIEW_INFO)) {
   const structural = info.height;
   info.height = (st, width) => {
