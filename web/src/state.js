@@ -102,7 +102,12 @@ export const FIELDS = {
   speed: [2, num(0.25, 32)], // Rotation: Play speed in positions per second
   shift: [3, int(0, 1000)], // Shift identity: the offset k in PE(p + k) = M_k · PE(p)
   panel: ['', oneOf(['', 'alibi', 't5', 'shaw'])], // multi-panel views: '' = all panels
-  preset: ['', oneOf(['', 'llama31-8b', 'qwen2-7b', 'qwen2-7b-yarn', 'deepseek-v2-lite'])], // RoPE scaling: a real model's settings
+  // RoPE scaling: a real model (web/src/views/scaling_models.js MODELS ids)
+  preset: ['', oneOf([
+    '', 'llama31-8b', 'llama32-1b', 'llama4-scout', 'codellama-7b', 'mistral-7b', 'ministral3-3b',
+    'phi35-mini', 'phi4-mini', 'qwen25-vl-7b', 'deepseek-v2-lite', 'gemma2-2b', 'gemma3-1b', 'chatglm3-6b',
+    'internlm25-7b', 'minicpm-2b', 'gptj-6b', 'stablelm2-1.6b',
+  ])],
   // Shell keys (navigation, theme, trims). `head` above stays 0-based internally; every label,
   // title and readout shows it counted from 1.
   step: ['', text(40)],
