@@ -117,10 +117,10 @@ export const VIEW_INFO = {
 // view, fitted to the embed measured in headless Chromium at 1280 and 390 px (the structural
 // estimate above carries what depends on the state: matrix sizes, plots, panels).
 const FIT = {
-  "shuffle": [-186, 259.2], "worked": [-129.3, 321], "heatmap": [-99.3, 97.8], "waves": [-112.7, 276.4],
-  "shift": [38.9, 239.9], "learned": [-158.6, 226], "rotation": [195.8, 248.8], "similarity": [126.2, 67.7],
-  "bias:alibi": [573.1, -340.6], "bias:t5": [289.5, 34.2], "bias:shaw": [51.6, 355.7], "concat": [-8.1, 153],
-  "scaling": [-297.6, 292.4], "extrapolation": [427.6, 17.3], "compare": [-190.5, 273.3]
+  "shuffle": [-186, 258.9], "worked": [-129.3, 321], "heatmap": [-81.9, 74.8], "waves": [-113.8, 276.6],
+  "shift": [38.2, 240.3], "learned": [-186.7, 261.9], "rotation": [184.8, 262.8], "similarity": [250.2, 49],
+  "bias:alibi": [572.6, -340.3], "bias:t5": [289.9, 34], "bias:shaw": [23.3, 391.7], "concat": [-7.4, 152.8],
+  "scaling": [-229.5, 404.6], "extrapolation": [428.6, 17], "compare": [-189.2, 272.7]
 };
 for (const [name, info] of Object.entries(VIEW_INFO)) {
   const structural = info.height;
