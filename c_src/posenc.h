@@ -401,7 +401,9 @@ int32_t posenc_learned_concat(float *out, const float *x, const float *table, in
  * exact row softmax is written into the weights buffer, then multiplied by V.
  *
  * FUSED POSITIONAL BIASES (computed inside the loop, never materialised):
- *   ALIBI  slope m_h (SPEC 4.1); form RELATIVE m*rp, SYMMETRIC -m*|rp|, REFERENCE m*j
+ *   ALIBI  slope m_h (docs/alibi.md); form RELATIVE m*rp, SYMMETRIC -m*|rp|, REFERENCE m*j,
+ *          each less the row's largest visible bias (the softmax is unchanged), so the float32
+ *          logits stay exact at any offset: float64 weights within 1e-6 at offset 2^30
  *   T5     table[bucket(rp)][h], buckets as posenc__t5_bucket (SPEC 5.1); scale is yours
  *          (T5 itself uses scale 1)
  *   SHAW   logit += scale * q_i . aK[clip(rp, -k, k) + k];  out_i += sum_j p_ij aV[...]
