@@ -365,7 +365,7 @@ export function debrief(task, sums, labels) {
   if (learned.includes('rope') && learned.includes('t5') && at8('rope') !== undefined && at8('t5') !== undefined) {
     (at8('t5') >= at8('rope') ? agree : disagree).push('T5 ahead of rotary (Press et al.)');
   }
-  if (ms.includes('none')) (sums.none.learned && held.includes('none') ? agree : disagree).push('NoPE generalising (Kazemnejad et al.)');
+  if (learned.includes('none')) (held.includes('none') ? agree : disagree).push('NoPE generalising (Kazemnejad et al.)');
   if (agree.length) parts.push(`This agrees with the papers on ${agree.join(', ')}.`);
   if (disagree.length) parts.push(`It differs on ${disagree.join(', ')}.`);
   parts.push('Why a tiny model may differ: 2 layers and a few hundred steps on one synthetic task, against models with 16+ layers trained on billions of tokens of text; a task decides which positional cue is needed (the previous token only, an exact offset, or order), and a method that does not need positions for the task can ignore them. The verdict depends on the task: compare the tasks before believing any single table.');
@@ -396,6 +396,7 @@ export function setupLab(host, ctx) {
   <thead><tr><th>method</th><th>1× (${TRAIN_LENGTH})</th>${MULTIPLES.slice(1).map((m) => `<th>${m}× (${m * TRAIN_LENGTH})</th>`).join('')}<th>what the papers report</th></tr></thead><tbody></tbody></table></div>`;
   host.append(section);
   const $ = (s) => section.querySelector(s);
+  $('.lab-tablewrap').style.overflowX = 'auto';
   const figs = $('.lab-figs');
   const acc = canvasIn(figs, 'accuracy past the training length per method');
   const loss = canvasIn(figs, 'training loss per method');
@@ -450,7 +451,7 @@ export function setupLab(host, ctx) {
       const dim = tab.length / TRAIN_LENGTH;
       drawHeat(table.c, similarity(tab, TRAIN_LENGTH, dim), TRAIN_LENGTH, TRAIN_LENGTH, { width: Math.min(260, width() - 100), rowLabel: 'position', colLabel: 'position', barLabel: 'cosine' });
       table.cap.textContent = learnedRun
-        ? `The trained learned table, as the cosine similarity of its ${TRAIN_LENGTH} rows: positions it learned to tell apart are dark off the diagonal; where the task needs only nearby order, neighbours stay alike (a bright band along the diagonal). There is no row ${TRAIN_LENGTH}.`
+        ? `The trained learned table, as the cosine similarity of its ${TRAIN_LENGTH} rows (orange: alike, blue: opposite). Each row is most like itself; how far the likeness spreads to its neighbours shows which positions the model treats as near. There is no row ${TRAIN_LENGTH}: nothing to say about longer inputs.`
         : 'The learned table forming (cosine similarity of its rows), during training';
     } else {
       placeholder(table.c, 'Train "Learned": the similarity of its table rows appears here', Math.min(300, width()), 160);
@@ -462,9 +463,12 @@ export function setupLab(host, ctx) {
       const s = sums[m];
       const [text, refs] = PAPERS[m];
       const cites = refs.map(([t, u]) => `<a href="${esc(u)}" target="_blank" rel="noopener">${esc(t)}</a>`).join(', ');
-      const cells = !s ? ['', '', '', ''] : [spread(s.train), ...s.beyond.slice(1).map((b, i) => (s.lengths[i + 1] > TRAIN_LENGTH && m === 'learned' ? 'not defined' : spread(b)))];
+      // an unlearned run's 1x to three places, so 0.8995 does not read as the 0.90 that would pass
+      const cells = !s ? ['', '', '', ''] : [s.learned ? spread(s.train) : s.train.median.toFixed(3), ...s.beyond.slice(1).map((b, i) => (s.lengths[i + 1] > TRAIN_LENGTH && m === 'learned' ? 'not defined' : spread(b)))];
       tr.innerHTML = `<th>${esc(l)}${s && !s.learned ? ' <span class="lab-unlearned">did not learn this task</span>' : ''}</th>${cells.map((c) => `<td>${esc(c)}</td>`).join('')}<td class="lab-paper">${esc(text)}${cites ? ` (${cites})` : ''}</td>`;
       if (s && !s.learned) tr.dataset.unlearned = '1';
+      // prose in a table of numbers: left-aligned, wide enough to read (the table scrolls on a phone)
+      Object.assign(tr.lastElementChild.style, { textAlign: 'left', minWidth: '18em' });
       return tr;
     }));
     $('.lab-debrief').textContent = running ? '' : debrief(task, sums, labels);
