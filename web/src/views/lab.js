@@ -33,7 +33,7 @@ const PAPERS = {
     [['Press et al. 2022', PRESS]]],
   rope: ['Rotary extrapolated only a little past the training length on language modelling (Press et al.). Rescaling its positions, with a short fine-tuning, extends the context: linear interpolation (Chen et al.), and YaRN\'s per-band scaling with an attention temperature (Peng et al.).',
     [['Press et al. 2022', PRESS], ['Chen et al. 2023', PI], ['Peng et al. 2023', YARN]]],
-  alibi: ['On language modelling, a model trained at length L with ALiBi kept its perplexity at 2L and beyond: the best extrapolator of those compared (its 8+ heads have slopes 1/2 … 1/256).',
+  alibi: ['On language modelling, a model trained on 1024 tokens with ALiBi and tested on 2048 matched the perplexity of a sinusoidal model trained on 2048, and stayed flat far beyond: the best extrapolator of those compared (its 8+ heads have slopes 1/2 … 1/256).',
     [['Press et al. 2022', PRESS]]],
   t5: ['The T5 bias extrapolated better than rotary on language modelling, though more slowly computed (Press et al.); on synthetic tasks it was the best of the explicit encodings (Kazemnejad et al.).',
     [['Press et al. 2022', PRESS], ['Kazemnejad et al. 2023', NOPE]]],
