@@ -76,14 +76,15 @@ ARTIFACTS=(
     "dist/posenc.simd.wasm                  simd     exports.txt                 npm   npm core, SIMD128"
     "dist/posenc.wasm                       scalar   exports.txt                 npm   npm core, scalar"
     "dist/posenc-lab.simd.wasm              simd     exports_lab.txt             npm   lab trainer, SIMD128"
-    "dist/posenc-lab.wasm                   scalar   exports_lab.txt             npm   lab trainer, scalar"
+    "dist/posenc-lab.wasm                   scalar   exports_lab.txt             npm   lab trainer, scalar (tests only)"
     "dist/posenc-page.simd.wasm             page     exports_page.txt            page  page: encodings"
     "dist/posenc-page-attention.simd.wasm   page     exports_page_attention.txt  page  page: + attention"
 )
 WASM_FILES=(); for row in "${ARTIFACTS[@]}"; do WASM_FILES+=("${row%% *}"); done
-# The npm package's four builds ship as JS modules (js/loader.js imports them): FILE.wasm.js
-# exports the gzipped wasm as base64 text, which every bundler bundles with no configuration.
-NPM_WASM=(dist/posenc.simd.wasm dist/posenc.wasm dist/posenc-lab.simd.wasm dist/posenc-lab.wasm)
+# The npm package's builds ship as JS modules (js/loader.js imports them): FILE.wasm.js exports
+# the gzipped wasm as base64 text, which every bundler bundles with no configuration. The scalar
+# lab is built for the tests (the SIMD and scalar trainers agree bit for bit) but not shipped.
+NPM_WASM=(dist/posenc.simd.wasm dist/posenc.wasm dist/posenc-lab.simd.wasm)
 wasm_module() { # wasm_module FILE.wasm: write FILE.wasm.js (through a temporary name)
     node -e 'const fs=require("fs"),z=require("zlib"),[src,dst]=process.argv.slice(1);
 fs.writeFileSync(dst,`// ${src.split("/").pop()}, gzipped, base64 (build.sh; js/loader.js imports it)\n`+

@@ -31,10 +31,12 @@ const BUILDS = {
     scalar: () => import('../dist/posenc.wasm.js'),
   },
   // The extrapolation lab's trainer is a module of its own (it would add a third to the core's
-  // download), loaded only by pe.loadLab() / init({ lab: true }).
+  // download), loaded only by pe.loadLab() / init({ lab: true }). The package ships its SIMD
+  // build only, to keep the tarball under its 180 KiB budget (docs/benchmark.md "Budgets"): every
+  // engine that has DecompressionStream but no SIMD is a Chromium 85-90. A scalar lab is one
+  // `./build.sh wasm` away (dist/posenc-lab.wasm) and loads with loadLab({ wasm }).
   lab: {
     simd: () => import('../dist/posenc-lab.simd.wasm.js'),
-    scalar: () => import('../dist/posenc-lab.wasm.js'),
   },
 };
 
@@ -152,6 +154,9 @@ export async function instantiate(opts = {}, { lab = false } = {}) {
     }
     const name = useSimd ? 'simd' : 'scalar';
     const key = `${lab ? 'lab' : 'core'}.${name}`;
+    if (lab && !useSimd) {
+      throw new PosencError(Status.E_MISSING, `posenc.${who}: the package ships the lab's SIMD build only, and this instance is scalar${simdSupported() ? ' (simd: false)' : ' (this engine has no WebAssembly SIMD)'}; pass { wasm } with a scalar lab build (./build.sh wasm writes dist/posenc-lab.wasm)`, 'wasm');
+    }
     try {
       // unpacked and compiled once per build: a later init() only instantiates
       compiled[key] ??= BUILDS[lab ? 'lab' : 'core'][name]()
