@@ -18,10 +18,10 @@ import { callNamed, LOGIT_LIMIT } from './values.js';
 const CNAME = { none: 'posenc_kvcache_attend', alibi: 'posenc_kvcache_attend_alibi', t5: 'posenc_kvcache_attend_t5', shaw: 'posenc_kvcache_attend_shaw' };
 
 /** A snapshot of the own enumerable properties of an options object: each is read exactly once
- * (a getter runs once), then the copy is checked. */
+ * (a getter runs once, and one that throws becomes a PosencError naming the option), then the
+ * copy is checked. */
 function snapshot(fn, value, allowed) {
-  const copy = value !== null && typeof value === 'object' && !Array.isArray(value) && !ArrayBuffer.isView(value) ? { ...value } : value;
-  return { ...options(fn, copy, allowed) };
+  return { ...options(fn, value, allowed) };
 }
 
 /** Float32Array or float32 PosencBuffer of exactly n elements -> a Float32Array copy (brand
