@@ -1,5 +1,5 @@
 /*
- * alibi.c -- ALiBi slopes and bias matrices (SPEC.md section 4), and the T5 relative-position
+ * alibi.c -- ALiBi slopes and bias matrices (docs/alibi.md), and the T5 relative-position
  * bucket and bias matrices (section 5). Both are functions of rp = j - (i + offset) only, so
  * each head is a Toeplitz fill: row 0 and column 0 are evaluated, every other row is the row
  * above shifted by one (posenc__toeplitz_extend). ALiBi's REFERENCE form (m*j) is not a
@@ -50,7 +50,7 @@ int32_t posenc_alibi_bias(float *out, int32_t heads, int32_t queries, int32_t ke
     return POSENC_OK;
 }
 
-/* num_buckets/max_distance for which SPEC 5.1 is well defined: at least one exact bucket
+/* num_buckets/max_distance for which T5 _relative_position_bucket is defined: at least one exact bucket
  * (max_exact >= 1) and a log range ln(max_distance/max_exact) > 0. */
 static int32_t t5_check(int32_t bidirectional, int32_t num_buckets, int32_t max_distance) {
     if (num_buckets < (bidirectional ? 4 : 2)) return POSENC_E_PARAM;

@@ -1,4 +1,4 @@
-// RoPE family (SPEC.md section 3): frequencies with every HF scaling variant, cos/sin caches,
+// RoPE family (docs/rope.md): frequencies with every HF scaling variant, cos/sin caches,
 // in-place application (half / interleaved pairing, partial rotary, explicit positions, xPos,
 // 2-D axial), and the RoFormer long-term decay curve.
 //
@@ -546,7 +546,7 @@ export function ropeFamily(core) {
       });
     },
 
-    /** RoFormer long-term decay curve (SPEC 8.4) for distances 0 .. maxDistance, Float64Array. */
+    /** RoFormer long-term decay curve (Su et al. 2021 §3.4.3) for distances 0 .. maxDistance, Float64Array. */
     ropeDecay(opts) {
       const fn = 'ropeDecay';
       const o = options(fn, opts, ['dim', 'base', 'maxDistance']);
