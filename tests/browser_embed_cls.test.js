@@ -11,8 +11,8 @@ import { frames, launch, serve, skip } from './browser_embed_harness.js';
 // The two <pre><code> snippets of the page's footer, unescaped, pointed at the test's server.
 const chrome = readFileSync(new URL('../web/src/chrome.js', import.meta.url), 'utf8');
 const footer = chrome.slice(chrome.indexOf('export const footer'));
-const unescape = (s) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
-const snippets = [...footer.matchAll(/<pre><code>([\s\S]*?)<\/code><\/pre>/g)].map((m) => unescape(m[1]).replaceAll('https://YOUR-HOST/posenc/', '/'));
+const unhtml = (s) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+const snippets = [...footer.matchAll(/<pre><code>([\s\S]*?)<\/code><\/pre>/g)].map((m) => unhtml(m[1]).replaceAll('https://YOUR-HOST/posenc/', '/'));
 
 const post = (body) => `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>Positional encoding</title>
