@@ -67,16 +67,40 @@ function tableBias(fn, b, rel, sizes, tail) {
   };
 }
 
-const CNAME = { none: 'posenc_attention_gqa', alibi: 'posenc_attention_gqa_alibi', t5: 'posenc_attention_gqa_t5', shaw: 'posenc_attention_gqa_shaw', xl: 'posenc_attention_gqa_xl' };
+/** posenc.h posenc_bias on wasm32 (attention.c checks these offsets at compile time). */
+const BIAS_FIELDS = {
+  kind: 0, form: 4, table: 8, bidirectional: 12, num_buckets: 16, max_distance: 20, a_k: 24, a_v: 28,
+  max_relative: 32, u: 36, vb: 40, r: 44, r_rows: 48, query_scale: 52, chunk: 56,
+};
+const BIAS_BYTES = 60;
+
+/**
+ * A posenc_bias on the heap for `kind` (a registry type) whose C arguments are `args` (heap
+ * pointers and integers in the order of the registry's cArgs), with the per-query scale
+ * (heap pointer or 0) and the chunk size (0 = none). Returns its address.
+ * @internal
+ */
+export function writeBias(s, kind, args, { queryScale = 0, chunk = 0 } = {}) {
+  const e = ENCODINGS[kind];
+  const ptr = s.alloc(Uint8Array, BIAS_BYTES);
+  s.with(DataView, ptr, BIAS_BYTES, (dv) => {
+    dv.setInt32(BIAS_FIELDS.kind, e.bias, true);
+    e.cArgs.forEach((f, i) => dv.setInt32(BIAS_FIELDS[f], args[i] ?? 0, true));
+    dv.setInt32(BIAS_FIELDS.query_scale, queryScale, true);
+    dv.setInt32(BIAS_FIELDS.chunk, chunk, true);
+  });
+  return ptr;
+}
 
 export function attentionFamily(core) {
   /** The C call on heap pointers; used by attention() and selfAttention(). */
   function attendPtrs(s, { qp, kp, vp, queries, keys, heads, kvHeads = heads, dim, dimV, scale, mask, offset, bias, outPtr, weightsPtr, names = ['q', 'k', 'v'] }) {
+    const extra = bias.ptrs(s);
+    const desc = writeBias(s, bias.kind, extra);
     const sz = s.alloc(Int32Array, 1);
-    s.call('posenc_attention_gqa_scratch_size', sz, queries, keys, heads, kvHeads, dim, dimV, ENCODINGS[bias.kind].bias, bias.rel);
+    s.call('posenc_attention_gqa_scratch_size', sz, queries, keys, heads, kvHeads, dim, dimV, desc);
     const floats = s.read(Int32Array, sz, 1)[0];
     const scratch = s.alloc(Float32Array, floats, false);
-    const extra = bias.ptrs(s);
     const [nq, nk, nv] = names;
     const arrays = [
       { name: nq, ptr: qp, n: queries * heads * dim },
@@ -84,7 +108,7 @@ export function attentionFamily(core) {
       { name: nv, ptr: vp, n: keys * kvHeads * dimV },
       ...(bias.named ? bias.named(extra) : []),
     ];
-    callNamed(s, core, CNAME[bias.kind], [outPtr, weightsPtr, qp, kp, vp, queries, keys, heads, dim, dimV, scale, mask, offset, scratch, floats, kvHeads, ...extra], arrays,
+    callNamed(s, core, 'posenc_attention_gqa', [outPtr, weightsPtr, qp, kp, vp, queries, keys, heads, dim, dimV, scale, mask, offset, scratch, floats, kvHeads, desc], arrays,
       (m) => attentionRule(m, arrays, { keys, dim, scale, kind: bias.kind }));
   }
 

@@ -12,10 +12,10 @@ import { arrayLike, PosencBuffer } from './core.js';
 import { PosencError, Status } from './errors.js';
 import { elements, fail, int, num, options, parseKvHeads, typedArray } from './validate.js';
 import { ropeFreqsOnHeap } from './rope.js';
+import { writeBias } from './attention.js';
 import { ENCODINGS, parseEncoding as parseRegistered } from './encodings.js';
 import { callNamed, LOGIT_LIMIT } from './values.js';
 
-const CNAME = { none: 'posenc_kvcache_attend', alibi: 'posenc_kvcache_attend_alibi', t5: 'posenc_kvcache_attend_t5', shaw: 'posenc_kvcache_attend_shaw' };
 
 /** A snapshot of the own enumerable properties of an options object: each is read exactly once
  * (a getter runs once), then the copy is checked. */
@@ -257,14 +257,14 @@ class KvCache {
         this.#rotate(s, qp, n, heads, L - n);
       }
       const out = s.out('out', o.out, Float32Array, n * heads * dimV);
+      const desc = writeBias(s, enc.kind, [...p.tables, ...(enc.params ?? [])]);
       const sz = s.alloc(Int32Array, 1);
-      s.call('posenc_kvcache_scratch_size', sz, n, L, heads, kvHeads, dim, dimV, ENCODINGS[enc.kind].bias, enc.rel);
+      s.call('posenc_kvcache_scratch_size', sz, n, L, heads, kvHeads, dim, dimV, desc);
       const floats = core.read(Int32Array, sz, 1)[0];
       const scratch = s.alloc(Float32Array, floats, false);
-      const extra = [...p.tables, ...(enc.params ?? [])];
       const state = core.read(Float32Array, p.state, 2);
       const mk = state[0], mv = state[1];
-      callNamed(s, core, CNAME[enc.kind], [out.ptr, qp, p.kc, p.vc, p.state, capacity, L, n, heads, kvHeads, dim, dimV, scale, window, scratch, floats, ...extra],
+      callNamed(s, core, 'posenc_kvcache_attend', [out.ptr, qp, p.kc, p.vc, p.state, capacity, L, n, heads, kvHeads, dim, dimV, scale, window, scratch, floats, desc],
         [{ name: enc.type === 'rope' ? 'q (rotated)' : 'q', ptr: qp, n: nq }],
         (m) => {
           const qn = enc.type === 'rope' ? 'q (rotated)' : 'q';
