@@ -1,7 +1,7 @@
 // Types for 'posenc/lite': init({ families }) returns the API with the functions of the families
 // given (and what every instance has: backend, alloc, heap figures, the lab's loader).
 import type {
-  AttentionApi, InitOptions, KvCacheApi, LearnedApi, Posenc, RelativeApi, RopeApi, SinusoidalApi, TrainApi,
+  AttentionApi, ConfigApi, InitOptions, KvCacheApi, LearnedApi, Posenc, RelativeApi, RopeApi, SinusoidalApi, TrainApi,
 } from './index.js';
 
 export { PosencBuffer, PosencError, Status, simdSupported } from './index.js';
@@ -19,6 +19,7 @@ export declare const learnedFamily: Family<LearnedApi>;
 export declare const attentionFamily: Family<AttentionApi>;
 export declare const kvCacheFamily: Family<KvCacheApi>;
 export declare const trainFamily: Family<Omit<TrainApi, 'loadLab' | 'labLoaded'>>;
+export declare const configFamily: Family<ConfigApi>;
 
 /** What every API object has, whatever its families. */
 export type PosencBase = Pick<Posenc, 'backend' | 'alloc' | 'heapBytes' | 'heapInUse' | 'labLoaded'> & {

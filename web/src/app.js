@@ -314,7 +314,11 @@ export function createApp(root, { pe: firstPe, state, chrome = null, url = true 
         syncChrome();
         return;
       }
+      // A view's destroy may call setState (Rotation's stop does), which drops the held height:
+      // the swap to the real API must keep it.
+      const held = host.style.minHeight;
       current?.api.destroy?.();
+      if (held) host.style.minHeight = held;
       host.replaceChildren();
       current = { name: state.view, api: setup(host, ctx) };
     }

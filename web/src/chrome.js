@@ -30,15 +30,20 @@ export const bottom = `<div class="exports" role="group" aria-label="export">
 
 /** Below the app: how to embed a view (the page's own, so embeds do not download it). */
 export const footer = `<footer class="chrome">
-    <p>Embed one view in a blog post: paste an iframe and the helper that sizes it to its content
-      (<code>posenc-embed.js</code>; without it the frame stays at its <code>height</code>):</p>
-    <pre><code>&lt;iframe src="https://YOUR-HOST/posenc/?embed=1&amp;view=rotation&amp;method=rope&amp;theme=auto"
-  title="posenc: RoPE rotation" width="100%" height="420" style="border:0" loading="lazy"&gt;&lt;/iframe&gt;
+    <p>Embed one view in a blog post: paste an iframe and the helper that sizes it to its content and
+      tells it your page's theme (<code>posenc-embed.js</code>). The frame's <code>height</code> is the
+      view's own at a 680 px column, the style line its height in a phone's column, so the post does
+      not jump even where the helper cannot run (docs/embedding.md lists every view's heights):</p>
+    <pre><code>&lt;iframe class="posenc-rotation" src="https://YOUR-HOST/posenc/?embed=1&amp;view=rotation&amp;method=rope&amp;dim=32&amp;theme=auto"
+  title="posenc: RoPE rotation" width="100%" height="1472" frameborder="0" loading="lazy"&gt;&lt;/iframe&gt;
+&lt;style&gt;@media (max-width: 600px) { iframe.posenc-rotation { height: 2206px } }&lt;/style&gt;
 &lt;script src="https://YOUR-HOST/posenc/posenc-embed.js" async&gt;&lt;/script&gt;</code></pre>
-    <p>Or the custom element, which takes your page's font: <code>&lt;script type="module" src="https://YOUR-HOST/posenc/posenc-view.js"&gt;&lt;/script&gt;</code>
-      then <code>&lt;posenc-view view="heatmap" method="rope" dim="64" theme="dark"&gt;&lt;/posenc-view&gt;</code>.
-      Options: <code>theme=light|dark|auto</code>, <code>hide=title,intro</code>, <code>controls=none|own|all</code>,
-      <code>panel=alibi</code>. Works offline once visited.</p>
+    <p>Or the custom element, which takes your page's font and holds its height before its script arrives:</p>
+    <pre><code>&lt;script type="module" src="https://YOUR-HOST/posenc/posenc-view.js"&gt;&lt;/script&gt;
+&lt;posenc-view view="heatmap" method="rope" dim="32" theme="auto" style="display:block;min-height:1056px"&gt;&lt;/posenc-view&gt;</code></pre>
+    <p>Options: <code>theme=light|dark|auto</code> (auto follows your page's dark mode),
+      <code>background=transparent|#colour</code>, <code>hide=title,intro</code>, <code>controls=none|own|all</code>,
+      <code>panel=alibi</code>.</p>
   </footer>`;
 
 /**
