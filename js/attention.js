@@ -1,4 +1,4 @@
-// Attention family (SPEC.md sections 6-7): multi-head scaled dot-product attention with fused
+// Attention family (docs/attention.md): multi-head scaled dot-product attention with fused
 // positional biases, and selfAttention, one whole layer from context-free token vectors.
 import { arrayLike } from './core.js';
 import { PosencError, Status } from './errors.js';
@@ -94,7 +94,10 @@ export function writeBias(s, kind, args, { queryScale = 0, chunk = 0 } = {}) {
 
 export function attentionFamily(core) {
   /** The C call on heap pointers; used by attention() and selfAttention(). */
-  function attendPtrs(s, { qp, kp, vp, queries, keys, heads, kvHeads = heads, dim, dimV, scale, mask, offset, bias, outPtr, weightsPtr, names = ['q', 'k', 'v'], queryScale, chunk = 0 }) {
+  function attendPtrs(s, {
+    qp, kp, vp, queries, keys, heads, kvHeads = heads, dim, dimV, scale, mask, offset, bias, outPtr, weightsPtr,
+    names = ['q', 'k', 'v'], queryScale, chunk = 0,
+  }) {
     const extra = bias.ptrs(s);
     const qs = queryScale ? s.in('queryScale', queryScale, Float32Array, queries, { finite: 'all' }) : 0;
     const desc = writeBias(s, bias.kind, extra, { queryScale: qs, chunk });
@@ -110,14 +113,16 @@ export function attentionFamily(core) {
       ...(bias.named ? bias.named(extra) : []),
       ...(qs ? [{ name: 'queryScale', ptr: qs, n: queries }] : []),
     ];
-    callNamed(s, core, 'posenc_attention_gqa', [outPtr, weightsPtr, qp, kp, vp, queries, keys, heads, dim, dimV, scale, mask, offset, scratch, floats, kvHeads, desc], arrays,
+    const args = [outPtr, weightsPtr, qp, kp, vp, queries, keys, heads, dim, dimV, scale, mask, offset];
+    callNamed(s, core, 'posenc_attention_gqa', [...args, scratch, floats, kvHeads, desc], arrays,
       (m) => attentionRule(m, arrays, { keys, dim, scale, kind: bias.kind }));
   }
 
   return {
     attention(opts) {
       const fn = 'attention';
-      const o = options(fn, opts, ['q', 'k', 'v', 'queries', 'keys', 'dim', 'dimV', 'heads', 'kvHeads', 'scale', 'causal', 'align', 'offset', 'bias', 'returnWeights', 'out', 'queryScale', 'chunk']);
+      const o = options(fn, opts, ['q', 'k', 'v', 'queries', 'keys', 'dim', 'dimV', 'heads', 'kvHeads', 'scale',
+        'causal', 'align', 'offset', 'bias', 'returnWeights', 'out', 'queryScale', 'chunk']);
       const queries = int(fn, 'queries', o.queries);
       const keys = int(fn, 'keys', o.keys, { def: queries });
       const dim = int(fn, 'dim', o.dim);
@@ -172,7 +177,8 @@ export function attentionFamily(core) {
 
     selfAttention(opts) {
       const fn = 'selfAttention';
-      const o = options(fn, opts, ['tokens', 'length', 'dModel', 'wq', 'wk', 'wv', 'heads', 'kvHeads', 'encoding', 'causal', 'returnWeights', 'queryScale', 'chunk']);
+      const o = options(fn, opts, ['tokens', 'length', 'dModel', 'wq', 'wk', 'wv', 'heads', 'kvHeads', 'encoding',
+        'causal', 'returnWeights', 'queryScale', 'chunk']);
       const dModel = int(fn, 'dModel', o.dModel);
       const length = o.length !== undefined
         ? int(fn, 'length', o.length)
@@ -258,7 +264,10 @@ export function parseQueryScale(fn, value, queries, offset) {
   if (value === undefined) return undefined;
   if (typeof value !== 'function') {
     const a = arrayLike(value);
-    if (!a || a.Type !== Float32Array) throw fail(fn, 'queryScale', Status.E_PARAM, `a Float32Array [queries = ${queries}] or a function (position) => number`, value);
+    if (!a || a.Type !== Float32Array) {
+      const what = `a Float32Array [queries = ${queries}] or a function (position) => number`;
+      throw fail(fn, 'queryScale', Status.E_PARAM, what, value);
+    }
     return value;
   }
   const out = new Float32Array(queries);
@@ -267,9 +276,12 @@ export function parseQueryScale(fn, value, queries, offset) {
     try {
       x = value(i + offset);
     } catch (e) {
-      throw new PosencError(Status.E_PARAM, `posenc.${fn}: queryScale(${i + offset}) threw (${e instanceof Error ? e.message : show(e)})`, 'queryScale');
+      const why = e instanceof Error ? e.message : show(e);
+      throw new PosencError(Status.E_PARAM, `posenc.${fn}: queryScale(${i + offset}) threw (${why})`, 'queryScale');
     }
-    if (typeof x !== 'number' || !Number.isFinite(x)) throw fail(fn, `queryScale(${i + offset})`, Status.E_PARAM, 'a finite number', x);
+    if (typeof x !== 'number' || !Number.isFinite(x)) {
+      throw fail(fn, `queryScale(${i + offset})`, Status.E_PARAM, 'a finite number', x);
+    }
     out[i] = x;
   }
   return out;

@@ -70,12 +70,22 @@ const ENTRIES = {
     // (causal, and every KV cache) is not: HF T5Attention passes bidirectional=not is_decoder.
     parse(o, ctx) {
       const bidirectional = bool(ctx.fn, `${ctx.prefix}bidirectional`, o.bidirectional, !ctx.causal);
-      const numBuckets = int(ctx.fn, `${ctx.prefix}numBuckets`, o.numBuckets, { min: bidirectional ? 4 : 2, max: 2 ** 20, def: 32 });
+      const numBuckets = int(ctx.fn, `${ctx.prefix}numBuckets`, o.numBuckets, {
+        min: bidirectional ? 4 : 2,
+        max: 2 ** 20,
+        def: 32,
+      });
       const maxExact = t5Range(bidirectional, numBuckets);
       const maxDistance = int(ctx.fn, `${ctx.prefix}maxDistance`, o.maxDistance, { min: 1, def: 128 });
       if (maxDistance <= maxExact) {
-        throw fail(ctx.fn, `${ctx.prefix}maxDistance`, Status.E_PARAM,
-          `greater than the exact range ${maxExact} (numBuckets/${bidirectional ? 4 : 2}) so the log-spaced buckets are defined`, maxDistance);
+        throw fail(
+          ctx.fn,
+          `${ctx.prefix}maxDistance`,
+          Status.E_PARAM,
+          `greater than the exact range ${maxExact} (numBuckets/${bidirectional ? 4 : 2}) ` +
+            'so the log-spaced buckets are defined',
+          maxDistance,
+        );
       }
       return { type: 't5', bidirectional, numBuckets, maxDistance, weights: o.weights };
     },
@@ -88,7 +98,11 @@ const ENTRIES = {
   shaw: {
     bias: 3,
     cArgs: ['a_k', 'a_v', 'max_relative'],
-    hosts: { attention: ['aK', 'aV', 'maxRelative'], selfAttention: ['aK', 'aV', 'maxRelative'], kvCache: ['aK', 'aV', 'maxRelative'] },
+    hosts: {
+      attention: ['aK', 'aV', 'maxRelative'],
+      selfAttention: ['aK', 'aV', 'maxRelative'],
+      kvCache: ['aK', 'aV', 'maxRelative'],
+    },
     parse(o, ctx) {
       const maxRelative = int(ctx.fn, `${ctx.prefix}maxRelative`, o.maxRelative, { min: 1, max: 2 ** 26 });
       return { type: 'shaw', maxRelative, aK: o.aK, aV: o.aV };
@@ -127,7 +141,11 @@ const ENTRIES = {
   /** A learned table added to the tokens before the projections; docs/learned.md. */
   learned: {
     hosts: { selfAttention: ['table', 'offset'] },
-    parse: (o, ctx) => ({ type: 'learned', table: o.table, offset: int(ctx.fn, `${ctx.prefix}offset`, o.offset, { min: 0, max: OFFSET_MAX, def: 0 }) }),
+    parse: (o, ctx) => ({
+      type: 'learned',
+      table: o.table,
+      offset: int(ctx.fn, `${ctx.prefix}offset`, o.offset, { min: 0, max: OFFSET_MAX, def: 0 }),
+    }),
     tables: () => [],
   },
 
@@ -139,7 +157,8 @@ const ENTRIES = {
       kvCache: ['base', 'rotaryDim', 'scaling', 'layout', 'mropeSections', 'mropeInterleaved'],
     },
     parse(o, ctx) {
-      if (!Number.isInteger(ctx.dim)) throw fail(ctx.fn, 'dim', Status.E_MISSING, "given to parse encoding 'rope' (the head width)");
+      if (!Number.isInteger(ctx.dim))
+        throw fail(ctx.fn, 'dim', Status.E_MISSING, "given to parse encoding 'rope' (the head width)");
       if (ctx.dim % 2) throw fail(ctx.fn, ctx.dimName ?? 'dim', Status.E_ODD, "even for encoding 'rope'", ctx.dim);
       const freq = parseRopeFrequencyOptions(ctx.fn, o, ctx.dim, ctx.prefix);
       return {

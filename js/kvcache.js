@@ -91,7 +91,8 @@ export function kvCacheFamily(core) {
      */
     kvCache(opts) {
       const fn = 'kvCache';
-      const o = snapshot(fn, opts, ['heads', 'kvHeads', 'dim', 'dimV', 'capacity', 'encoding', 'window', 'scale', 'chunk', 'queryScale']);
+      const o = snapshot(fn, opts, ['heads', 'kvHeads', 'dim', 'dimV', 'capacity', 'encoding', 'window', 'scale',
+        'chunk', 'queryScale']);
       const heads = int(fn, 'heads', o.heads, { def: 1 });
       const kvHeads = parseKvHeads(fn, o.kvHeads, heads);
       const dim = int(fn, 'dim', o.dim);
@@ -100,13 +101,15 @@ export function kvCacheFamily(core) {
       const window = int(fn, 'window', o.window, { min: 0, def: 0 });
       const chunk = parseChunk(fn, o.chunk);
       if (o.queryScale !== undefined && typeof o.queryScale !== 'function') {
-        throw fail(fn, 'queryScale', Status.E_PARAM, 'a function (position) => number (attend takes a Float32Array per call)', o.queryScale);
+        throw fail(fn, 'queryScale', Status.E_PARAM,
+          'a function (position) => number (attend takes a Float32Array per call)', o.queryScale);
       }
       const enc = parseEncoding(core, fn, o.encoding, { heads, dim, dimV, capacity });
       const scale = num(fn, 'scale', o.scale, { min: -3e38, max: 3e38, def: enc.defaultScale ?? 1 / Math.sqrt(dim) });
       elements(fn, 'heads * dim', heads, dim);
       elements(fn, 'heads * dimV', heads, dimV);
-      return new KvCache(core, { heads, kvHeads, dim, dimV, capacity, window, enc, scale, chunk, queryScale: o.queryScale });
+      const queryScale = o.queryScale;
+      return new KvCache(core, { heads, kvHeads, dim, dimV, capacity, window, enc, scale, chunk, queryScale });
     },
   };
 }
@@ -250,7 +253,8 @@ class KvCache {
    * key up to their own position (and within the window): { output: [n][heads][dimV] }. */
   attend(q, opts) {
     const fn = 'kvCache.attend';
-    const o = snapshot(fn, opts, ['out', 'positions', 'queryScale']); // caller getters run here, before the liveness check
+    // caller getters run here, before the liveness check
+    const o = snapshot(fn, opts, ['out', 'positions', 'queryScale']);
     this.#live(fn);
     this.#mropePositions(fn, o);
     const { heads, kvHeads, dim, dimV, capacity, window, enc, scale, chunk } = this.#cfg;
@@ -281,13 +285,20 @@ class KvCache {
       const scratch = s.alloc(Float32Array, floats, false);
       const state = core.read(Float32Array, p.state, 2);
       const mk = state[0], mv = state[1];
-      callNamed(s, core, 'posenc_kvcache_attend', [out.ptr, qp, p.kc, p.vc, p.state, capacity, L, n, heads, kvHeads, dim, dimV, scale, window, scratch, floats, desc],
-        [{ name: enc.type === 'rope' ? 'q (rotated)' : 'q', ptr: qp, n: nq }, ...(qs ? [{ name: 'queryScale', ptr: qs, n }] : [])],
+      const args = [out.ptr, qp, p.kc, p.vc, p.state, capacity, L, n, heads, kvHeads, dim, dimV, scale, window];
+      const named = [{ name: enc.type === 'rope' ? 'q (rotated)' : 'q', ptr: qp, n: nq }];
+      if (qs) named.push({ name: 'queryScale', ptr: qs, n });
+      callNamed(s, core, 'posenc_kvcache_attend', [...args, scratch, floats, desc], named,
         (m) => {
           const qn = enc.type === 'rope' ? 'q (rotated)' : 'q';
           if (L * mv > LOGIT_LIMIT) return { name: 'v', allowed: `small enough that length · max|v| <= ${LOGIT_LIMIT}`, got: `max |v| = ${mv}` };
           const names = qs ? `${qn}, queryScale, k` : `${qn}, k`;
-          return { name: names, allowed: `small enough that every logit fits float32: dim · max|q| · max|k| · max(1, |scale|) <= ${LOGIT_LIMIT}`, got: dim * m[qn] * (m.queryScale ?? 1) * mk * Math.max(1, Math.abs(scale)) };
+          return {
+            name: names,
+            allowed: 'small enough that every logit fits float32: '
+              + `dim · max|q| · max|k| · max(1, |scale|) <= ${LOGIT_LIMIT}`,
+            got: dim * m[qn] * (m.queryScale ?? 1) * mk * Math.max(1, Math.abs(scale)),
+          };
         });
       return { output: out.take() };
     });

@@ -204,13 +204,20 @@ static void test_status(void) {
     b.kind = POSENC_BIAS_SHAW;
     CHECK(posenc_attention_gqa_scratch_size(&floats, 3, 3, 1, 1, 2, 2, &b) == POSENC_E_SIZE, "shaw k 0");
     for (int i = 0; i < 6; i++) out[i] = 42.0f;
-    CHECK(posenc_attention_gqa(out, NULL, q, q, v, 3, 3, 1, 0, 2, 0.5, 0, 0, scratch, 4096, 1, NULL) == POSENC_E_SIZE, "dim 0");
-    CHECK(posenc_attention_gqa(out, NULL, q, q, v, 3, 3, 1, 2, 2, NAN, 0, 0, scratch, 4096, 1, NULL) == POSENC_E_PARAM, "scale NaN");
-    CHECK(posenc_attention_gqa(out, NULL, q, q, v, 3, 3, 1, 2, 2, 0.5, (posenc_attention_mask)3, 0, scratch, 4096, 1, NULL) == POSENC_E_ENUM, "mask");
-    CHECK(posenc_attention_gqa(out, NULL, q, q, v, 3, 3, 1, 2, 2, 0.5, 0, 0, scratch, 3, 1, NULL) == POSENC_E_SCRATCH, "scratch");
-    CHECK(posenc_attention_gqa(out, NULL, NULL, q, v, 3, 3, 1, 2, 2, 0.5, 0, 0, scratch, 4096, 1, NULL) == POSENC_E_NULL, "null q");
+    CHECK(posenc_attention_gqa(out, NULL, q, q, v, 3, 3, 1, 0, 2, 0.5, 0, 0, scratch, 4096, 1, NULL) ==
+          POSENC_E_SIZE, "dim 0");
+    CHECK(posenc_attention_gqa(out, NULL, q, q, v, 3, 3, 1, 2, 2, NAN, 0, 0, scratch, 4096, 1, NULL) ==
+          POSENC_E_PARAM, "scale NaN");
+    CHECK(posenc_attention_gqa(out, NULL, q, q, v, 3, 3, 1, 2, 2, 0.5, (posenc_attention_mask)3, 0, scratch, 4096, 1,
+                               NULL) == POSENC_E_ENUM,
+          "mask");
+    CHECK(posenc_attention_gqa(out, NULL, q, q, v, 3, 3, 1, 2, 2, 0.5, 0, 0, scratch, 3, 1, NULL) ==
+          POSENC_E_SCRATCH, "scratch");
+    CHECK(posenc_attention_gqa(out, NULL, NULL, q, v, 3, 3, 1, 2, 2, 0.5, 0, 0, scratch, 4096, 1, NULL) ==
+          POSENC_E_NULL, "null q");
     q[1] = NAN;
-    CHECK(posenc_attention_gqa(out, NULL, q, q, v, 3, 3, 1, 2, 2, 0.5, 0, 0, scratch, 4096, 1, NULL) == POSENC_E_PARAM, "NaN q");
+    CHECK(posenc_attention_gqa(out, NULL, q, q, v, 3, 3, 1, 2, 2, 0.5, 0, 0, scratch, 4096, 1, NULL) ==
+          POSENC_E_PARAM, "NaN q");
     q[1] = 0;
     float tab[32];
     memset(tab, 0, sizeof tab);
@@ -240,7 +247,8 @@ static void test_status(void) {
     CHECK(ATT(&b) == POSENC_E_PARAM, "NaN query scale");
 #undef ATT
     for (int i = 0; i < 6; i++) CHECK(out[i] == 42.0f, "failed calls wrote nothing");
-    CHECK(posenc_attention_gqa(out, NULL, q, q, v, 3, 3, 1, 2, 2, 0.70710678118654752, 0, 0, scratch, 4096, 1, NULL) == POSENC_OK, "ok");
+    CHECK(posenc_attention_gqa(out, NULL, q, q, v, 3, 3, 1, 2, 2, 0.70710678118654752, 0, 0, scratch, 4096, 1, NULL) ==
+          POSENC_OK, "ok");
     CHECK(fabs(out[2] - 3.406672556078715) < 1e-6, "docs/attention.md toy example row 1: %g", out[2]);
     /* matmul */
     float a[6] = {1, 2, 3, 4, 5, 6}, m[6] = {1, 0, 0, 1, 1, 1}, c[4];
