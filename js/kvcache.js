@@ -16,11 +16,11 @@ import { parseChunk, parseQueryScale, writeBias } from './attention.js';
 import { ENCODINGS, parseEncoding as parseRegistered } from './encodings.js';
 import { callNamed, LOGIT_LIMIT } from './values.js';
 
-
-/** A snapshot of the own enumerable properties of an options object (validate.js options: each
- * read exactly once, a throwing getter becomes a PosencError naming it), then checked. */
+/** A snapshot of the own enumerable properties of an options object: each is read exactly once
+ * (a getter runs once, and one that throws becomes a PosencError naming the option), then the
+ * copy is checked. */
 function snapshot(fn, value, allowed) {
-  return options(fn, value, allowed);
+  return { ...options(fn, value, allowed) };
 }
 
 /** Float32Array or float32 PosencBuffer of exactly n elements -> a Float32Array copy (brand
