@@ -647,8 +647,9 @@ test('the bias kinds of js/encodings.js are posenc.h POSENC_BIAS_KINDS, in order
   const { ENCODINGS } = await import('../js/encodings.js');
   const { readFileSync } = await import('node:fs');
   const h = readFileSync(new URL('../c_src/posenc.h', import.meta.url), 'utf8');
-  const c = [...h.matchAll(/POSENC_BIAS_(NONE|ALIBI|T5|SHAW|XL) = (\d+)/g)].map((m) => [m[1].toLowerCase(), Number(m[2])]);
-  assert.equal(c.length, 5);
+  const line = h.match(/#define POSENC_BIAS_KINDS\(X\) (.*)/)[1];
+  const c = [...line.matchAll(/X\((\w+), (\w+)\)/g)].map((m, i) => [m[2], i]);
+  assert.ok(c.length >= 5);
   for (const [type, kind] of c) assert.equal(ENCODINGS[type].bias, kind, type);
   const fused = Object.keys(ENCODINGS).filter((t) => ENCODINGS[t].bias !== undefined && (ENCODINGS[t].bias > 0 || t === 'none'));
   assert.deepEqual(fused, c.map(([t]) => t));
