@@ -56,7 +56,7 @@ test('the tarball holds the package and nothing else', () => {
   for (const f of [...want, 'dist/posenc.wasm.js', 'dist/posenc.simd.wasm.js', 'dist/posenc-lab.wasm.js', 'dist/posenc-lab.simd.wasm.js']) {
     assert.ok(files.includes(f), `tarball lacks ${f}`);
   }
-  const stray = files.filter((f) => !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md|js\/[\w.]+\.(js|cjs|d\.ts|d\.cts)|dist\/posenc(-lab)?(\.simd)?\.wasm\.js)$/.test(f));
+  const stray = files.filter((f) => !/^(package\.json|lite\.js|README\.md|LICENSE|CHANGELOG\.md|js\/[\w.]+\.(js|cjs|d\.ts|d\.cts)|dist\/posenc(-lab)?(\.simd)?\.wasm\.js)$/.test(f));
   assert.deepEqual(stray, [], 'only the API, its types, the four wasm builds as JS modules (core and lab, SIMD and scalar) and the docs files ship');
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   assert.equal(pkg.license, 'MIT');
