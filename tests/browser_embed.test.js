@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { SHOTS, contrast, frames, hasViewInfo, launch, rendered, serve, skip, watch } from './browser_embed_harness.js';
+import { SHOTS, contrast, frames, launch, rendered, serve, skip, watch } from './browser_embed_harness.js';
 
 const blog = (body, { dark = false, head = '' } = {}) => `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>blog</title><link rel="icon" href="/favicon.svg">
@@ -92,7 +92,7 @@ test('posenc-embed.js sizes the iframe; the height is reserved before the wasm a
   const { ctx, page } = await newPage();
   await page.goto(`${held.origin}/blog-iframe.html`);
   // Before the core: the frame has been told the view's height already (VIEW_INFO knows it).
-  if (hasViewInfo) await page.waitForFunction(() => document.getElementById('f').dataset.posencHeight && document.getElementById('f').contentDocument?.querySelector('#app[data-layout=stub]'), null, { timeout: 60000 });
+  await page.waitForFunction(() => document.getElementById('f').dataset.posencHeight && document.getElementById('f').contentDocument?.querySelector('#app[data-layout=stub]'), null, { timeout: 60000 });
   else await page.waitForFunction(() => document.getElementById('f').contentDocument?.querySelector('#app'), null, { timeout: 60000 });
   const early = await page.locator('#f').evaluate((f) => f.getBoundingClientRect().height);
   held.release();
@@ -105,14 +105,13 @@ test('posenc-embed.js sizes the iframe; the height is reserved before the wasm a
   const late = await page.locator('#f').evaluate((f) => f.getBoundingClientRect().height);
   t.diagnostic(`iframe height before the wasm ${early} px, after ${late} px`);
   assert.ok(late > 200, `iframe ${late}px`);
-  if (hasViewInfo) assert.ok(Math.abs(late - early) < 10, `iframe jumps ${early} → ${late}`);
-  else t.diagnostic('VIEW_INFO (views) not in this build: no height to reserve yet');
+  assert.ok(Math.abs(late - early) < 10, `iframe jumps ${early} → ${late}`);
   await page.screenshot({ path: `${SHOTS}/embed-blog-light.png`, fullPage: true });
   await ctx.close();
   held.close();
 });
 
-test('<posenc-view> reserves its height before the wasm arrives (< 10 px change)', { skip: skip || (!hasViewInfo && 'VIEW_INFO (views) not in this build: heights unknown') }, async (t) => {
+test('<posenc-view> reserves its height before the wasm arrives (< 10 px change)', { skip }, async (t) => {
   const held = await serve({ pages: PAGES, hold: (p) => p.endsWith('.wasm') });
   const { ctx, page } = await newPage();
   await page.goto(`${held.origin}/blog-reserve.html`);
