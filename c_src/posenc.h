@@ -145,8 +145,9 @@ int32_t posenc_sinusoidal_fill(float *out, int32_t length, int32_t dim, double b
 int32_t posenc_sinusoidal2d_fill(float *out, int32_t height, int32_t width, int32_t dim,
                                  double base, int32_t cls_token);
 
-/* out[length][length] = table . table^T (float64 accumulation), or cosine similarity when
- * normalize != 0 (a zero row gives 0 similarity). */
+/* out[length][length] = table . table^T (each entry a float64 sum of exact products, rounded
+ * once), or cosine similarity when normalize != 0 (a zero row gives 0 similarity). out must not
+ * overlap table (POSENC_E_PARAM). */
 int32_t posenc_similarity(float *out, const float *table, int32_t length, int32_t dim,
                           int32_t normalize);
 

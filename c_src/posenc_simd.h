@@ -56,6 +56,17 @@ static inline float pv4_hmax(pv4 a) {
     return m > n ? m : n;
 }
 
+/* pd2: two float64 lanes, for sums that must accumulate in float64 (similarity). A float32
+ * product is exact in float64, so lanes are widened before they are multiplied. */
+typedef v128_t pd2;
+static inline pd2 pd2_zero(void) { return wasm_f64x2_splat(0.0); }
+/* [a0, a1] and [a2, a3] widened to float64 */
+static inline pd2 pd2_lo(pv4 a) { return wasm_f64x2_promote_low_f32x4(a); }
+static inline pd2 pd2_hi(pv4 a) { return wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(a, a, 2, 3, 2, 3)); }
+static inline pd2 pd2_add(pd2 a, pd2 b) { return wasm_f64x2_add(a, b); }
+static inline pd2 pd2_mul(pd2 a, pd2 b) { return wasm_f64x2_mul(a, b); }
+static inline double pd2_hsum(pd2 a) { return wasm_f64x2_extract_lane(a, 0) + wasm_f64x2_extract_lane(a, 1); }
+
 /* For t = (y + 127) + 1.5*2^23 with y an integer in [-126, 127] (t's low mantissa bits hold
  * the biased exponent y + 127): the float 2^y is bits(t) << 23; the 0x4B4 high part shifts out.
  * This is the exp kernel's 2^n without a float->int conversion, and a single shift (adding the
@@ -98,6 +109,13 @@ static inline float pv4_hmax(pv4 a) {
     float m = a.v[0] > a.v[1] ? a.v[0] : a.v[1], n = a.v[2] > a.v[3] ? a.v[2] : a.v[3];
     return m > n ? m : n;
 }
+typedef struct { double v[2]; } pd2;
+static inline pd2 pd2_zero(void) { pd2 r = {{0.0, 0.0}}; return r; }
+static inline pd2 pd2_lo(pv4 a) { pd2 r = {{a.v[0], a.v[1]}}; return r; }
+static inline pd2 pd2_hi(pv4 a) { pd2 r = {{a.v[2], a.v[3]}}; return r; }
+static inline pd2 pd2_add(pd2 a, pd2 b) { pd2 r = {{a.v[0] + b.v[0], a.v[1] + b.v[1]}}; return r; }
+static inline pd2 pd2_mul(pd2 a, pd2 b) { pd2 r = {{a.v[0] * b.v[0], a.v[1] * b.v[1]}}; return r; }
+static inline double pd2_hsum(pd2 a) { return a.v[0] + a.v[1]; }
 static inline pv4 pv4_pow2_biased(pv4 t) {
     pv4 r;
     for (int k = 0; k < 4; k++) {
