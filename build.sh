@@ -83,6 +83,15 @@ PAGE_EXPORTS="-sEXPORTED_FUNCTIONS=$(grep -Ev 'attention|kvcache|matmul' c_src/e
 PAGE_ATTENTION_EXPORTS="-sEXPORTED_FUNCTIONS=$(grep -Ev 'kvcache|^\s*posenc_attention(_alibi|_t5|_shaw|_xl|_scratch_size)?\s*$' c_src/exports.txt | exports_of /dev/stdin)"
 PAGE_LDFLAGS=("${LDFLAGS_WASM[@]}" -sMALLOC=emmalloc)
 WASM_FILES=(dist/posenc.simd.wasm dist/posenc.wasm dist/posenc-lab.simd.wasm dist/posenc-lab.wasm dist/posenc-page.simd.wasm dist/posenc-page-attention.simd.wasm)
+# The npm package's four builds ship as JS modules (js/loader.js imports them): FILE.wasm.js
+# exports the gzipped wasm as base64 text, which every bundler bundles with no configuration.
+NPM_WASM=(dist/posenc.simd.wasm dist/posenc.wasm dist/posenc-lab.simd.wasm dist/posenc-lab.wasm)
+wasm_module() { # wasm_module FILE.wasm: write FILE.wasm.js (through a temporary name)
+    node -e 'const fs=require("fs"),z=require("zlib"),[src,dst]=process.argv.slice(1);
+fs.writeFileSync(dst,`// ${src.split("/").pop()}, gzipped, base64 (build.sh; js/loader.js imports it)\n`+
+`export default "${z.gzipSync(fs.readFileSync(src),{level:9}).toString("base64")}";\n`)' "$1" "$1.tmp.$$.js"
+    mv "$1.tmp.$$.js" "$1.js"
+}
 
 # compile_objects DIR HOT [FLAGS...]: every c_src/*.c to DIR/*.o; the files named in HOT (or all)
 # with loop unrolling. FLAGS come last, so an -O there overrides.
@@ -100,7 +109,7 @@ compile_objects() {
 build_wasm() {
     mkdir -p dist
     local key; key=$(hash_of c_src/* build.sh)
-    local have=1 f; for f in "${WASM_FILES[@]}"; do [ -f "$f" ] || have=0; done
+    local have=1 f; for f in "${WASM_FILES[@]}" "${NPM_WASM[@]/%/.js}"; do [ -f "$f" ] || have=0; done
     if [ -f dist/.stamp ] && [ "$(cat dist/.stamp)" = "$key" ] && [ $have = 1 ]; then
         log "wasm up to date"
     else
@@ -120,6 +129,7 @@ build_wasm() {
         mv dist/.tmp.$$.lab.wasm dist/posenc-lab.wasm; mv dist/.tmp.$$.lab.simd.wasm dist/posenc-lab.simd.wasm
         mv dist/.tmp.$$.page.simd.wasm dist/posenc-page.simd.wasm
         mv dist/.tmp.$$.page-attention.simd.wasm dist/posenc-page-attention.simd.wasm
+        for f in "${NPM_WASM[@]}"; do wasm_module "$f"; done
         echo "$key" > dist/.stamp
     fi
     for f in "${WASM_FILES[@]}"; do

@@ -396,6 +396,8 @@ typedef struct {
     int64_t lo[QB];       /* first visible key (the sliding window; 0 without one) */
     const float *qrow[QB];
     double slope[QB];     /* ALiBi, float64 so the fused bias rounds once, as posenc_alibi_bias */
+    int64_t aref[QB];     /* ALiBi: the visible key with the largest bias (RELATIVE, REFERENCE),
+                           * or its distance |j - ipos| (SYMMETRIC) */
     const posenc__expk *expk;
     size_t vblock;        /* floats per block of TILE keys of V (TILE * dim_v rounded to 8) */
     float *kp, *vp, *qt, *tile, *t5, *qak, *mass, *rp, *uk, *qv, *g, *acc;
@@ -443,13 +445,19 @@ static NOINLINE void scores(const job *jb, const ctx *cx, int32_t j0, int32_t n)
             }
             break;
         case POSENC_BIAS_ALIBI: {
+            /* The bias minus the row's largest visible bias (set_row: aref), an exact integer
+             * distance times m in float64, rounded once: softmax is shift-invariant, and the
+             * plain m * rp is ~m * offset, whose float32 rounding (128 at offset 2^30) would
+             * swamp the differences between keys. */
             const double m = cx->slope[r];
-            for (c = 0; c < n; c++) {
-                const int64_t j = j0 + c, rp = j - ip;
-                const double x = jb->form == POSENC_ALIBI_RELATIVE   ? (double)rp
-                                 : jb->form == POSENC_ALIBI_SYMMETRIC ? -(double)(rp < 0 ? -rp : rp)
-                                                                              : (double)j;
-                t[c] += (float)(m * x);
+            const int64_t ref = cx->aref[r];
+            if (jb->form == POSENC_ALIBI_SYMMETRIC) {
+                for (c = 0; c < n; c++) {
+                    const int64_t rp = j0 + c - ip;
+                    t[c] += (float)(m * (double)(ref - (rp < 0 ? -rp : rp)));
+                }
+            } else { /* RELATIVE m * (j - ip) and REFERENCE m * j differ by a per-row constant */
+                for (c = 0; c < n; c++) t[c] += (float)(m * (double)(j0 + c - ref));
             }
             break;
         }
@@ -529,7 +537,15 @@ static inline void set_row(const job *jb, ctx *cx, int r, int32_t i, int32_t h, 
     cx->lim[r] = lim < K - 1 ? lim : K - 1;
     const int64_t lo = jb->window > 0 ? cx->ipos[r] - jb->window + 1 : 0;
     cx->lo[r] = lo > 0 ? lo : 0;
-    if (jb->kind == POSENC_BIAS_ALIBI) cx->slope[r] = posenc__alibi_slope(h, jb->H);
+    if (jb->kind == POSENC_BIAS_ALIBI) {
+        cx->slope[r] = posenc__alibi_slope(h, jb->H);
+        /* slopes are > 0: m * (j - ip) and m * j peak at the last visible key, -m |j - ip| at
+         * the visible key nearest the query (a row that sees nothing never reads this) */
+        const int64_t hi = cx->lim[r] > cx->lo[r] ? cx->lim[r] : cx->lo[r];
+        const int64_t near = cx->ipos[r] < cx->lo[r] ? cx->lo[r] : cx->ipos[r] > hi ? hi : cx->ipos[r];
+        const int64_t d = near - cx->ipos[r];
+        cx->aref[r] = jb->form == POSENC_ALIBI_SYMMETRIC ? (d < 0 ? -d : d) : cx->lim[r];
+    }
 }
 
 static NOINLINE void run_block(const job *jb, ctx *cx) {

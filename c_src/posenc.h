@@ -408,7 +408,9 @@ int32_t posenc_learned_concat(float *out, const float *x, const float *table, in
  * exact row softmax is written into the weights buffer, then multiplied by V.
  *
  * FUSED POSITIONAL BIASES (computed inside the loop, never materialised):
- *   ALIBI  slope m_h (SPEC 4.1); form RELATIVE m*rp, SYMMETRIC -m*|rp|, REFERENCE m*j
+ *   ALIBI  slope m_h (docs/alibi.md); form RELATIVE m*rp, SYMMETRIC -m*|rp|, REFERENCE m*j,
+ *          each less the row's largest visible bias (the softmax is unchanged), so the float32
+ *          logits stay exact at any offset: float64 weights within 1e-6 at offset 2^30
  *   T5     table[bucket(rp)][h], buckets as posenc__t5_bucket (SPEC 5.1); scale is yours
  *          (T5 itself uses scale 1)
  *   SHAW   logit += scale * q_i . aK[clip(rp, -k, k) + k];  out_i += sum_j p_ij aV[...]
@@ -533,7 +535,8 @@ int32_t posenc_matmul(float *out, const float *a, const float *b, int32_t m, int
                       int32_t n);
 
 
-/* =============================================================================== * EXTRAPOLATION LAB (train.c): a tiny causal transformer trained from a seed
+/* ======================================================================================
+ * EXTRAPOLATION LAB (train.c): a tiny causal transformer trained from a seed
  *
  *   Pre-norm, 1-4 layers, `heads` heads of width dim/heads (even), a ReLU MLP of `hidden`
  *   units, a vocabulary of POSENC_TRAIN_VOCAB tokens, AdamW with global-norm clipping, a
@@ -544,8 +547,15 @@ int32_t posenc_matmul(float *out, const float *a, const float *b, int32_t m, int
  *               periods have been seen
  *     FIRST     random tokens with two markers; from the later marker on, predict which
  *               marker came first
+ *     NGRAM     a seeded order-k source (k = 2 or 3): the next token is its context's token
+ *               (a random table of the last k - 1 tokens, drawn from the seed) 3 times in 4,
+ *               else uniform; predict every next token (the best possible accuracy is 0.77)
  *   Everything lives in one caller arena of posenc_train_size bytes (nothing is allocated
  *   later); the same seed gives the same bits on every build (see DETERMINISM in train.c).
+ *   The arena must be 8-byte aligned (malloc's is; the header holds int64 and double fields):
+ *   a misaligned arena is refused with POSENC_E_PARAM. init records the arena's size and a
+ *   hash of its header; every later call checks both and refuses an arena whose header was
+ *   changed (POSENC_E_PARAM) rather than trust it.
  *   Configuration travels as two arrays indexed by the enums below.
  * ====================================================================================== */
 #define POSENC_TRAIN_VOCAB 16
@@ -553,7 +563,8 @@ int32_t posenc_matmul(float *out, const float *a, const float *b, int32_t m, int
 typedef enum posenc_train_task {
     POSENC_TASK_COPY = 0,
     POSENC_TASK_PERIODIC = 1,
-    POSENC_TASK_FIRST = 2
+    POSENC_TASK_FIRST = 2,
+    POSENC_TASK_NGRAM = 3
 } posenc_train_task;
 
 typedef enum posenc_train_method {
@@ -589,13 +600,29 @@ int32_t posenc_train_param_count(const void *arena);
 int32_t posenc_train_params(void *arena, float *values, int32_t count, int32_t store);
 /* Run `steps` optimiser steps; losses[steps] receives each batch's mean cross-entropy. */
 int32_t posenc_train_step(void *arena, int32_t steps, float *losses);
-/* Accuracy and mean loss (result[2]) on `count` fresh sequences of `length` tokens. inv_freq
- * (dim/heads/2 float64 in [0, 16], NULL = as trained; others: POSENC_E_PARAM) and
- * attention_scale (finite, > 0) replace RoPE's frequencies.
- * A learned table evaluated past its rows: POSENC_E_RANGE (never clamped). */
+/* indices into posenc_train_evaluate's result. "Beyond": only the scored positions at or past
+ * the training length (index >= length; 0 and SCORED 0 when there are none). ORACLE: the
+ * accuracy of the best possible predictor on the same targets (1 except for NGRAM). */
+typedef enum posenc_train_rkey {
+    POSENC_TRAIN_R_ACCURACY = 0, POSENC_TRAIN_R_LOSS, POSENC_TRAIN_R_BEYOND_ACCURACY,
+    POSENC_TRAIN_R_BEYOND_LOSS, POSENC_TRAIN_R_SCORED, POSENC_TRAIN_R_BEYOND_SCORED,
+    POSENC_TRAIN_R_ORACLE, POSENC_TRAIN_NRESULT
+} posenc_train_rkey;
+
+/* Accuracy and mean loss over every scored position, and over those past the training length
+ * (result[POSENC_TRAIN_NRESULT], float64, counted exactly) on `count` fresh sequences of
+ * `length` tokens. inv_freq (dim/heads/2 float64 in [0, 16], NULL = as trained; others:
+ * POSENC_E_PARAM) and attention_scale (finite, > 0) replace RoPE's frequencies.
+ * A learned table evaluated past its rows: POSENC_E_RANGE (never clamped). A forward pass with
+ * a non-finite output (parameters too large): POSENC_E_PARAM, never a number made from NaN. */
 int32_t posenc_train_evaluate(void *arena, int32_t length, int32_t count, int32_t eval_seed,
-                              const double *inv_freq, double attention_scale, float *result);
-/* weights[heads][length][length] of `layer` and tokens[length] on the first evaluation input. */
+                              const double *inv_freq, double attention_scale, double *result);
+/* tokens and targets [count][length] (target -1: not scored) of the sequences evaluate scores:
+ * the first `count` of those evaluate draws at `length` with `eval_seed`. */
+int32_t posenc_train_sequences(void *arena, int32_t length, int32_t count, int32_t eval_seed, int32_t *tokens,
+                               int32_t *targets);
+/* weights[heads][length][length] of `layer` and tokens[length] on the first evaluation input
+ * (POSENC_E_PARAM, like evaluate, when the forward pass is not finite). */
 int32_t posenc_train_attention(void *arena, int32_t length, int32_t layer, int32_t eval_seed,
                                const double *inv_freq, double attention_scale, float *weights,
                                int32_t *tokens);

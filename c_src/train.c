@@ -120,9 +120,16 @@ typedef struct pt_act {
 typedef struct pt_header {
     uint32_t magic;
     int32_t task, method, length, dim, heads, layers, hidden, batch, steps, seed, max_length, k;
-    int32_t step, ncap, tcap;
+    int32_t ncap, tcap;
     int64_t nparams;
-    double lr, weight_decay, clip, beta1, beta2, eps, pow1, pow2;
+    double lr, weight_decay, clip, beta1, beta2, eps;
+    /* what init saw: the arena's size and a hash of every field above (pt_open recomputes both,
+     * so an edited header is refused instead of laying the arena out past its end) */
+    int64_t bytes;
+    uint64_t hash;
+    /* optimiser state: changes every step, outside the hash */
+    int32_t step;
+    double pow1, pow2;
 } pt_header;
 
 #define PT_MAGIC 0x706f7331u
@@ -134,7 +141,7 @@ typedef struct pt_model {
     pt_act a[PT_MAX_LAYERS + 1];
     real *hf, *muf, *rsf, *probs;
     real *dx, *dh, *dq, *dk, *dv, *dout, *du, *tmp, *wt, *drow;
-    int32_t *tok, *tgt, *bucket;
+    int32_t *tok, *tgt, *orc, *bucket;
     double rope_inv[64], rope_scale; /* frequencies of the current forward pass */
     int32_t dh_;                   /* head width */
 } pt_model;
@@ -207,7 +214,7 @@ static int64_t pt_layout(pt_header *h, real *base, pt_model *m) {
     TAKE(dout, N * d); TAKE(du, N * f); TAKE(tmp, N * wmax);
     TAKE(wt, wmax * wmax); TAKE(drow, T);
     /* int32 buffers, counted in reals (each at least 4 bytes) */
-    TAKEI(tok, N); TAKEI(tgt, N); TAKEI(bucket, T);
+    TAKEI(tok, N); TAKEI(tgt, N); TAKEI(orc, N); TAKEI(bucket, T);
 #undef TAKE
 #undef TAKEI
     if (base) {
@@ -387,11 +394,24 @@ static void pt_layernorm_back(real *dx, real *dg, real *db, const real *dy, cons
 
 /* ---------------------------------------------------------------- tasks */
 
-enum { PT_STREAM_TRAIN = 1, PT_STREAM_EVAL = 2, PT_STREAM_INIT = 3 };
+enum { PT_STREAM_TRAIN = 1, PT_STREAM_EVAL = 2, PT_STREAM_INIT = 3, PT_STREAM_SOURCE = 4 };
 
-/* One sequence of n tokens and its targets (-1 = not scored) from (seed, stream). */
+/* NGRAM: the next token is the context's own token with probability 3/4, else uniform; so the
+ * best any model can do is predict the context's token: right 3/4 + 1/64 of the time. */
+#define PT_NGRAM_KEEP 3 /* of 4 */
+
+/* The n-gram source's token for a context (the last n - 1 tokens, oldest first): a fixed
+ * random table drawn from the model's seed only, so training and evaluation see one source. */
+static int32_t pt_ngram_next(const pt_header *h, const int32_t *ctx) {
+    uint64_t c = 0;
+    for (int32_t j = 0; j < h->k - 1; j++) c = c * PT_VOCAB + (uint64_t)ctx[j];
+    return pt_below(pt_rand((uint32_t)h->seed, PT_STREAM_SOURCE, c), PT_VOCAB);
+}
+
+/* One sequence of n tokens, its targets (-1 = not scored) and the best possible prediction of
+ * each target (orc: the target itself, except for NGRAM's draws) from (seed, stream). */
 static void pt_sequence(const pt_header *h, int32_t n, uint64_t seed, uint64_t stream, int32_t *tok,
-                        int32_t *tgt) {
+                        int32_t *tgt, int32_t *orc) {
     const uint64_t hi = (uint64_t)1 << 32;
     switch (h->task) {
     case POSENC_TASK_COPY:
@@ -414,6 +434,24 @@ static void pt_sequence(const pt_header *h, int32_t n, uint64_t seed, uint64_t s
         for (int32_t i = 0; i < n; i++) tgt[i] = (i + 1 < n && i + 1 >= 2 * p) ? tok[i + 1] : -1;
         break;
     }
+    case POSENC_TASK_NGRAM: {
+        /* an order-k source (k - 1 tokens of context); predict every token that has a full
+         * context, at the position before it */
+        const int32_t c = h->k - 1;
+        for (int32_t i = 0; i < n; i++) {
+            tgt[i] = orc[i] = -1;
+            if (i < c) {
+                tok[i] = pt_below(pt_rand(seed, stream, (uint64_t)i), PT_VOCAB);
+                continue;
+            }
+            const int32_t best = pt_ngram_next(h, tok + i - c);
+            const int keep = pt_below(pt_rand(seed, stream, (uint64_t)i), 4) < PT_NGRAM_KEEP;
+            tok[i] = keep ? best : pt_below(pt_rand(seed, stream, hi + (uint64_t)i), PT_VOCAB);
+            tgt[i - 1] = tok[i];
+            orc[i - 1] = best;
+        }
+        return;
+    }
     default: { /* FIRST: which of the markers A and B came first, asked at every position
                 * after both have appeared */
         const int32_t A = PT_VOCAB - 4, B = PT_VOCAB - 3;
@@ -427,6 +465,7 @@ static void pt_sequence(const pt_header *h, int32_t n, uint64_t seed, uint64_t s
         break;
     }
     }
+    for (int32_t i = 0; i < n; i++) orc[i] = tgt[i];
 }
 
 /* ---------------------------------------------------------------- model */
@@ -463,9 +502,17 @@ static void pt_rotate(real *x, const real *c, const real *s, int32_t np, int inv
     }
 }
 
+/* What one forward pass scored: all scored positions, and those at or past the training length
+ * (`beyond`; positions 0 .. length-1 are the ones training saw). */
+typedef struct pt_counts {
+    int64_t scored, correct, oracle, beyond_scored, beyond_correct;
+    double beyond_loss;
+} pt_counts;
+
 /* Forward over B sequences of T tokens in m->tok; returns the summed loss over scored targets
- * and writes their count and the number predicted right. Every activation is kept. */
-static double pt_forward(pt_model *m, int32_t B, int32_t T, int64_t *scored, int64_t *correct) {
+ * (NaN when any output is not finite: huge parameters overflow) and counts them into *cn.
+ * Every activation is kept. */
+static double pt_forward(pt_model *m, int32_t B, int32_t T, pt_counts *cn) {
     const pt_header *h = m->h;
     const int64_t d = h->dim, f = h->hidden, H = h->heads, dh = m->dh_, np = dh / 2, N = (int64_t)B * T;
     const pt_params *p = &m->p;
@@ -548,7 +595,8 @@ static double pt_forward(pt_model *m, int32_t B, int32_t T, int64_t *scored, int
     pt_layernorm(m->hf, m->muf, m->rsf, m->a[h->layers].x, p->lnf_g, p->lnf_b, N, d);
     pt_mm(m->probs, m->hf, p->wout, N, d, PT_VOCAB, 0);
     double loss = 0;
-    int64_t cnt = 0, ok = 0;
+    int finite = 1;
+    memset(cn, 0, sizeof *cn);
     for (int64_t n = 0; n < N; n++) {
         real *z = m->probs + n * PT_VOCAB;
         real mx = z[0] + p->bout[0];
@@ -563,18 +611,26 @@ static double pt_forward(pt_model *m, int32_t B, int32_t T, int64_t *scored, int
             z[v] = (real)e;
             sum += e;
         }
-        for (int32_t v = 0; v < PT_VOCAB; v++) z[v] = (real)((double)z[v] / sum);
+        for (int32_t v = 0; v < PT_VOCAB; v++) {
+            z[v] = (real)((double)z[v] / sum);
+            if (!posenc__finite((double)z[v])) finite = 0;
+        }
         const int32_t y = m->tgt[n];
         if (y >= 0) {
-            cnt++;
-            ok += arg == y;
-            double py = (double)z[y];
-            loss -= posenc__det_log(py > 1e-30 ? py : 1e-30);
+            const double py = (double)z[y];
+            const double l = -posenc__det_log(py > 1e-30 ? py : 1e-30);
+            cn->scored++;
+            cn->correct += arg == y;
+            cn->oracle += m->orc[n] == y;
+            loss += l;
+            if (n % T >= h->length) {
+                cn->beyond_scored++;
+                cn->beyond_correct += arg == y;
+                cn->beyond_loss += l;
+            }
         }
     }
-    *scored = cnt;
-    *correct = ok;
-    return loss;
+    return finite ? loss : NAN;
 }
 
 /* Gradients of (summed loss / scored) into m->grad (overwritten). */
@@ -694,7 +750,7 @@ static int32_t pt_check_config(const int32_t *ic, const float *fc, pt_header *h)
     h->seed = ic[POSENC_TRAIN_SEED];
     h->max_length = ic[POSENC_TRAIN_MAX_LENGTH];
     h->k = ic[POSENC_TRAIN_K];
-    if (h->task < 0 || h->task > POSENC_TASK_FIRST || h->method < 0 || h->method > POSENC_PE_T5)
+    if (h->task < 0 || h->task > POSENC_TASK_NGRAM || h->method < 0 || h->method > POSENC_PE_T5)
         return POSENC_E_ENUM;
     if (h->dim < 4 || h->dim > 256 || h->heads < 1 || h->heads > 16 || h->layers < 1 ||
         h->layers > PT_MAX_LAYERS || h->hidden < 1 || h->hidden > 1024 || h->batch < 1 ||
@@ -705,6 +761,7 @@ static int32_t pt_check_config(const int32_t *ic, const float *fc, pt_header *h)
     if (h->task == POSENC_TASK_COPY && (h->k < 1 || h->k >= h->length)) return POSENC_E_PARAM;
     if (h->task == POSENC_TASK_PERIODIC && (h->k < 2 || h->k > PT_VOCAB || 2 * h->k >= h->length))
         return POSENC_E_PARAM;
+    if (h->task == POSENC_TASK_NGRAM && (h->k < 2 || h->k > 3)) return POSENC_E_PARAM;
     h->lr = fc[POSENC_TRAIN_LR];
     h->weight_decay = fc[POSENC_TRAIN_WEIGHT_DECAY];
     h->clip = fc[POSENC_TRAIN_CLIP];
@@ -729,11 +786,25 @@ static int64_t pt_total_bytes(pt_header *h) {
     return (int64_t)pt_header_bytes() + (int64_t)sizeof(real) * pt_layout(h, NULL, NULL);
 }
 
-/* Binds m to an initialised arena; E_PARAM if it is not one. */
+/* FNV-1a over the header up to (not including) its hash: configuration and arena size. */
+static uint64_t pt_header_hash(const pt_header *h) {
+    const unsigned char *b = (const unsigned char *)h;
+    uint64_t x = 14695981039346656037ull;
+    for (size_t i = 0; i < offsetof(pt_header, hash); i++) x = (x ^ b[i]) * 1099511628211ull;
+    return x;
+}
+
+/* Binds m to an initialised arena; E_PARAM if it is not one: not 8-byte aligned (the header
+ * holds int64 and double fields), not initialised, or its header edited since init (the hash
+ * no longer matches, or the layout it describes does not fit the bytes init was given). */
 static int32_t pt_open(void *arena, pt_model *m) {
     if (!arena || !m) return POSENC_E_NULL;
+    if ((uintptr_t)arena & 7) return POSENC_E_PARAM;
     pt_header *h = (pt_header *)arena;
-    if (h->magic != PT_MAGIC) return POSENC_E_PARAM;
+    if (h->magic != PT_MAGIC || h->hash != pt_header_hash(h)) return POSENC_E_PARAM;
+    if (h->layers < 1 || h->layers > PT_MAX_LAYERS || h->heads < 1 || h->dim % h->heads ||
+        pt_total_bytes(h) > h->bytes)
+        return POSENC_E_PARAM;
     pt_layout(h, (real *)((char *)arena + pt_header_bytes()), m);
     return POSENC_OK;
 }
@@ -804,21 +875,24 @@ static double pt_loss_grad(pt_model *m, int32_t step) {
     const pt_header *h = m->h;
     for (int32_t b = 0; b < h->batch; b++)
         pt_sequence(h, h->length, (uint32_t)h->seed, ((uint64_t)PT_STREAM_TRAIN << 40) + (uint64_t)step * h->batch + b,
-                    m->tok + (int64_t)b * h->length, m->tgt + (int64_t)b * h->length);
-    int64_t scored, correct;
+                    m->tok + (int64_t)b * h->length, m->tgt + (int64_t)b * h->length, m->orc + (int64_t)b * h->length);
+    pt_counts cn;
     pt_default_freqs(m);
-    const double loss = pt_forward(m, h->batch, h->length, &scored, &correct);
-    pt_backward(m, h->batch, h->length, scored);
-    return loss / (double)(scored > 0 ? scored : 1);
+    const double loss = pt_forward(m, h->batch, h->length, &cn);
+    pt_backward(m, h->batch, h->length, cn.scored);
+    return loss / (double)(cn.scored > 0 ? cn.scored : 1);
 }
 
 /* Validate, lay out and initialise an arena of `bytes` bytes. */
 static int32_t pt_setup(void *arena, int64_t bytes, const int32_t *icfg, const float *fcfg) {
     if (!arena) return POSENC_E_NULL;
+    if ((uintptr_t)arena & 7) return POSENC_E_PARAM;
     pt_header h;
     const int32_t st = pt_check_config(icfg, fcfg, &h);
     if (st != POSENC_OK) return st;
     if (bytes < pt_total_bytes(&h)) return POSENC_E_SCRATCH;
+    h.bytes = bytes;
+    h.hash = pt_header_hash(&h);
     memset(arena, 0, (size_t)bytes);
     memcpy(arena, &h, sizeof h);
     pt_model m;
@@ -845,10 +919,10 @@ int32_t posenc_train_init(void *arena, int32_t bytes, const int32_t *icfg, const
 }
 
 int32_t posenc_train_param_count(const void *arena) {
-    if (!arena) return POSENC_E_NULL;
-    const pt_header *h = (const pt_header *)arena;
-    if (h->magic != PT_MAGIC) return POSENC_E_PARAM;
-    return (int32_t)h->nparams;
+    pt_model m;
+    const int32_t st = pt_open((void *)arena, &m);
+    if (st != POSENC_OK) return st;
+    return (int32_t)m.h->nparams;
 }
 
 int32_t posenc_train_params(void *arena, float *values, int32_t count, int32_t store) {
@@ -926,13 +1000,14 @@ static int32_t pt_eval_check(pt_model *m, int32_t length) {
     if (m->h->method == POSENC_PE_LEARNED && length > m->h->length) return POSENC_E_RANGE;
     if (m->h->task == POSENC_TASK_COPY && length <= m->h->k) return POSENC_E_SIZE;
     if (m->h->task == POSENC_TASK_PERIODIC && length <= 2 * m->h->k) return POSENC_E_SIZE;
+    if (m->h->task == POSENC_TASK_NGRAM && length <= m->h->k) return POSENC_E_SIZE;
     return POSENC_OK;
 }
 
 /* A forward pass of the RoPE variant reuses pt_forward, which rebuilds cos/sin from
  * m->rope_inv; pt_forward only resets them through pt_loss_grad (training). */
 int32_t posenc_train_evaluate(void *arena, int32_t length, int32_t count, int32_t eval_seed,
-                              const double *inv_freq, double attention_scale, float *result) {
+                              const double *inv_freq, double attention_scale, double *result) {
     pt_model m;
     int32_t st = pt_open(arena, &m);
     if (st != POSENC_OK) return st;
@@ -942,21 +1017,51 @@ int32_t posenc_train_evaluate(void *arena, int32_t length, int32_t count, int32_
     if ((st = pt_eval_freqs(&m, inv_freq, attention_scale)) != POSENC_OK) return st;
     const int32_t per = m.h->ncap / length;
     double loss = 0;
-    int64_t scored = 0, correct = 0;
+    pt_counts all;
+    memset(&all, 0, sizeof all);
     for (int32_t done = 0; done < count;) {
         const int32_t nb = count - done < per ? count - done : per;
         for (int32_t b = 0; b < nb; b++)
             pt_sequence(m.h, length, (uint32_t)m.h->seed ^ (uint32_t)eval_seed,
                         ((uint64_t)PT_STREAM_EVAL << 40) + ((uint64_t)length << 24) + (uint64_t)(done + b),
-                        m.tok + (int64_t)b * length, m.tgt + (int64_t)b * length);
-        int64_t s, c;
-        loss += pt_forward(&m, nb, length, &s, &c);
-        scored += s;
-        correct += c;
+                        m.tok + (int64_t)b * length, m.tgt + (int64_t)b * length, m.orc + (int64_t)b * length);
+        pt_counts c;
+        const double l = pt_forward(&m, nb, length, &c);
+        /* a non-finite forward pass (parameters too large for float32) is an error, never a
+         * finite accuracy computed from NaN outputs */
+        if (!posenc__finite(l)) return POSENC_E_PARAM;
+        loss += l;
+        all.scored += c.scored;
+        all.correct += c.correct;
+        all.oracle += c.oracle;
+        all.beyond_scored += c.beyond_scored;
+        all.beyond_correct += c.beyond_correct;
+        all.beyond_loss += c.beyond_loss;
         done += nb;
     }
-    result[0] = scored ? (float)((double)correct / (double)scored) : 0.0f;
-    result[1] = scored ? (float)(loss / (double)scored) : 0.0f;
+    const double s = all.scored ? (double)all.scored : 1.0, bs = all.beyond_scored ? (double)all.beyond_scored : 1.0;
+    result[POSENC_TRAIN_R_ACCURACY] = (double)all.correct / s;
+    result[POSENC_TRAIN_R_LOSS] = loss / s;
+    result[POSENC_TRAIN_R_BEYOND_ACCURACY] = (double)all.beyond_correct / bs;
+    result[POSENC_TRAIN_R_BEYOND_LOSS] = all.beyond_loss / bs;
+    result[POSENC_TRAIN_R_SCORED] = (double)all.scored;
+    result[POSENC_TRAIN_R_BEYOND_SCORED] = (double)all.beyond_scored;
+    result[POSENC_TRAIN_R_ORACLE] = (double)all.oracle / s;
+    return POSENC_OK;
+}
+
+int32_t posenc_train_sequences(void *arena, int32_t length, int32_t count, int32_t eval_seed, int32_t *tokens,
+                               int32_t *targets) {
+    pt_model m;
+    int32_t st = pt_open(arena, &m);
+    if (st != POSENC_OK) return st;
+    if (!tokens || !targets) return POSENC_E_NULL;
+    if ((st = pt_eval_check(&m, length)) != POSENC_OK) return st;
+    if (count < 1 || (int64_t)count * length > (1 << 24)) return POSENC_E_SIZE;
+    for (int32_t b = 0; b < count; b++)
+        pt_sequence(m.h, length, (uint32_t)m.h->seed ^ (uint32_t)eval_seed,
+                    ((uint64_t)PT_STREAM_EVAL << 40) + ((uint64_t)length << 24) + (uint64_t)b,
+                    tokens + (int64_t)b * length, targets + (int64_t)b * length, m.orc);
     return POSENC_OK;
 }
 
@@ -971,10 +1076,13 @@ int32_t posenc_train_attention(void *arena, int32_t length, int32_t layer, int32
     if (layer < 0 || layer >= m.h->layers) return POSENC_E_RANGE;
     if ((st = pt_eval_freqs(&m, inv_freq, attention_scale)) != POSENC_OK) return st;
     pt_sequence(m.h, length, (uint32_t)m.h->seed ^ (uint32_t)eval_seed,
-                ((uint64_t)PT_STREAM_EVAL << 40) + ((uint64_t)length << 24), m.tok, m.tgt);
-    int64_t s, c;
-    pt_forward(&m, 1, length, &s, &c);
-    memcpy(weights, m.a[layer].att, sizeof(float) * (size_t)m.h->heads * (size_t)length * (size_t)length);
+                ((uint64_t)PT_STREAM_EVAL << 40) + ((uint64_t)length << 24), m.tok, m.tgt, m.orc);
+    pt_counts c;
+    if (!posenc__finite(pt_forward(&m, 1, length, &c))) return POSENC_E_PARAM;
+    const size_t n = (size_t)m.h->heads * (size_t)length * (size_t)length;
+    for (size_t e = 0; e < n; e++)
+        if (!posenc__finite((double)m.a[layer].att[e])) return POSENC_E_PARAM;
+    memcpy(weights, m.a[layer].att, sizeof(float) * n);
     memcpy(tokens, m.tok, sizeof(int32_t) * (size_t)length);
     return POSENC_OK;
 }

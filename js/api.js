@@ -5,7 +5,7 @@
 import { Core, PosencBuffer, TYPES } from './core.js';
 import { PosencError, Status } from './errors.js';
 import { instantiate, reason } from './loader.js';
-import { choice, int, options } from './validate.js';
+import { choice, int, options, show } from './validate.js';
 
 /** Instantiate the wasm core (opts: an options snapshot with simd and wasm) as a Core. */
 export async function loadCore(opts) {
@@ -69,4 +69,19 @@ export function createApi(core, families) {
   const add = (family) => Object.assign(api, family(core, lab));
   for (const family of families) add(family);
   return { api, add };
+}
+
+/**
+ * Load the core and build the API with `families`; `o` is init's options snapshot. With `o.lab`
+ * (true or { wasm }) the lab's wasm is loaded too. Both entries' init() (index.js, lite.js) end here.
+ */
+export async function assemble(o, families) {
+  const api = Object.freeze(createApi(await loadCore(o), families).api);
+  if (o.lab !== undefined && o.lab !== false) {
+    if (o.lab !== true && (o.lab === null || typeof o.lab !== 'object')) {
+      throw new PosencError(Status.E_PARAM, `posenc.init: lab must be true, false or { wasm } (got ${show(o.lab)})`, 'lab');
+    }
+    await api.loadLab(o.lab);
+  }
+  return api;
 }

@@ -2,13 +2,12 @@
 // positional biases, and selfAttention, one whole layer from context-free token vectors.
 import { arrayLike } from './core.js';
 import { PosencError, Status } from './errors.js';
-import { ALIBI_FORM, BIAS_KIND } from './relative.js';
-import { allowOnly, bool, choice, elements, fail, int, num, options, parseKvHeads, show, snapshot } from './validate.js';
-import { parseRopeFrequencyOptions, ROPE_LAYOUT, ropeFreqsOnHeap } from './rope.js';
+import { ENCODINGS, parseEncoding as parseRegistered, typesFor } from './encodings.js';
+import { bool, choice, elements, fail, int, num, options, parseKvHeads, show, snapshot } from './validate.js';
+import { ropeFreqsOnHeap } from './rope.js';
 import { callNamed, LOGIT_LIMIT } from './values.js';
 
 export const ALIGN = { 'top-left': 1, 'bottom-right': 2 };
-const ENCODINGS = ['none', 'sinusoidal', 'learned', 'rope', 'alibi', 't5', 'xl', 'shaw'];
 const OFFSET_MAX = 2 ** 30;
 
 const isArrayLike = (x) => arrayLike(x)?.Type === Float32Array;
@@ -27,8 +26,9 @@ function rowsOf(fn, name, x, width, what) {
   return n / width;
 }
 
-/** Validated bias descriptor -> { kind, args(ptrs), rel, setup(scope) } for the C call. */
-function parseBias(fn, bias, { heads, queries, keys, dim, dimV }) {
+/** Validated bias -> { kind, rel, ptrs(scope) -> C arguments, named(args) -> arrays for messages }.
+ * Options and defaults come from the registry (js/encodings.js); the heap copies are made here. */
+function parseBias(fn, bias, { heads, queries, keys, dim, dimV, causal }) {
   if (bias === undefined || bias === null) return { kind: 'none', rel: 0, ptrs: () => [0] };
   if (isArrayLike(bias)) {
     const n = elements(fn, 'heads * queries * keys', heads, queries, keys);
@@ -37,55 +37,34 @@ function parseBias(fn, bias, { heads, queries, keys, dim, dimV }) {
   if (typeof bias !== 'object' || Array.isArray(bias) || arrayLike(bias)) {
     throw fail(fn, 'bias', Status.E_PARAM, "a Float32Array [heads][queries][keys] or { type: 'alibi' | 't5' | 'shaw' | 'xl', ... }", bias);
   }
+  const types = typesFor('attention').filter((t) => t !== 'none');
   const bias0 = snapshot(fn, bias, 'bias');
-  const type = bias0.type;
-  switch (type) {
-    case 'alibi': {
-      const b = allowOnly(fn, bias0, ['type', 'form'], 'bias');
-      const form = choice(fn, 'bias.form', b.form, ALIBI_FORM, 'relative');
-      return { kind: 'alibi', rel: 0, ptrs: () => [form] };
-    }
-    case 't5': {
-      const b = allowOnly(fn, bias0, ['type', 'weights', 'bidirectional', 'numBuckets', 'maxDistance'], 'bias');
-      const bidirectional = bool(fn, 'bias.bidirectional', b.bidirectional, true);
-      const numBuckets = int(fn, 'bias.numBuckets', b.numBuckets, { min: bidirectional ? 4 : 2, max: 2 ** 20, def: 32 });
-      const maxExact = (bidirectional ? numBuckets >> 1 : numBuckets) >> 1;
-      const maxDistance = int(fn, 'bias.maxDistance', b.maxDistance, { min: maxExact + 1, def: 128 });
-      const n = elements(fn, 'numBuckets * heads', numBuckets, heads);
-      f32Length(fn, 'bias.weights', b.weights, `a Float32Array [numBuckets][heads] of length ${n}`);
-      return {
-        kind: 't5',
-        rel: 0,
-        ptrs: (s) => [s.in('bias.weights', b.weights, Float32Array, n), bidirectional ? 1 : 0, numBuckets, maxDistance],
-        named: (x) => [{ name: 'bias.weights', ptr: x[0], n }],
-      };
-    }
-    case 'shaw': {
-      const b = allowOnly(fn, bias0, ['type', 'aK', 'aV', 'maxRelative'], 'bias');
-      const k = int(fn, 'bias.maxRelative', b.maxRelative, { min: 1, max: 2 ** 26 });
-      const nk = elements(fn, '(2 * maxRelative + 1) * dim', 2 * k + 1, dim);
-      const nv = elements(fn, '(2 * maxRelative + 1) * dimV', 2 * k + 1, dimV);
-      return {
-        kind: 'shaw',
-        rel: k,
-        ptrs: (s) => [s.in('bias.aK', b.aK, Float32Array, nk), s.in('bias.aV', b.aV, Float32Array, nv), k],
-        named: (x) => [{ name: 'bias.aK', ptr: x[0], n: nk }, { name: 'bias.aV', ptr: x[1], n: nv }],
-      };
-    }
-    case 'xl': {
-      const b = allowOnly(fn, bias0, ['type', 'u', 'v', 'r'], 'bias');
-      const hd = elements(fn, 'heads * dim', heads, dim);
-      const rows = rowsOf(fn, 'bias.r', b.r, hd, `a Float32Array [rRows][heads][dim] (a positive multiple of ${hd} long)`);
-      return {
-        kind: 'xl',
-        rel: rows,
-        ptrs: (s) => [s.in('bias.u', b.u, Float32Array, hd), s.in('bias.v', b.v, Float32Array, hd), s.in('bias.r', b.r, Float32Array, rows * hd), rows],
-        named: (x) => [{ name: 'bias.u', ptr: x[0], n: hd }, { name: 'bias.v', ptr: x[1], n: hd }, { name: 'bias.r', ptr: x[2], n: rows * hd }],
-      };
-    }
-    default:
-      throw fail(fn, 'bias.type', Status.E_ENUM, "one of 'alibi', 't5', 'shaw', 'xl' (or pass a Float32Array)", type);
+  if (!types.includes(bias0.type)) {
+    throw fail(fn, 'bias.type', Status.E_ENUM, `one of ${types.map((t) => `'${t}'`).join(', ')} (or pass a Float32Array)`, bias0.type);
   }
+  const b = ENCODINGS[bias0.type].parse(bias0, { fn, prefix: 'bias.', causal, host: 'attention' });
+  if (b.type === 'xl') {
+    const hd = elements(fn, 'heads * dim', heads, dim);
+    const rows = rowsOf(fn, 'bias.r', b.r, hd, `a Float32Array [rRows][heads][dim] (a positive multiple of ${hd} long)`);
+    return tableBias(fn, b, rows, [['u', hd], ['v', hd], ['r', rows * hd]], [rows]);
+  }
+  const sizes = ENCODINGS[b.type].tables(b, { heads, dim, dimV }).map((t) => [t.key, elements(fn, t.product, t.length)]);
+  if (b.type === 'alibi') return { kind: 'alibi', rel: 0, ptrs: () => [b.formCode] };
+  if (b.type === 't5') {
+    f32Length(fn, 'bias.weights', b.weights, `a Float32Array [numBuckets][heads] of length ${sizes[0][1]}`);
+    return tableBias(fn, b, 0, sizes, [b.bidirectional ? 1 : 0, b.numBuckets, b.maxDistance]);
+  }
+  return tableBias(fn, b, b.maxRelative, sizes, [b.maxRelative]); // shaw
+}
+
+/** A bias whose tables (sizes: [key, length]) go to C as heap copies, then `tail` scalars. */
+function tableBias(fn, b, rel, sizes, tail) {
+  return {
+    kind: b.type,
+    rel,
+    ptrs: (s) => [...sizes.map(([key, n]) => s.in(`bias.${key}`, b[key], Float32Array, n)), ...tail],
+    named: (x) => sizes.map(([key, n], i) => ({ name: `bias.${key}`, ptr: x[i], n })),
+  };
 }
 
 const CNAME = { none: 'posenc_attention_gqa', alibi: 'posenc_attention_gqa_alibi', t5: 'posenc_attention_gqa_t5', shaw: 'posenc_attention_gqa_shaw', xl: 'posenc_attention_gqa_xl' };
@@ -94,7 +73,7 @@ export function attentionFamily(core) {
   /** The C call on heap pointers; used by attention() and selfAttention(). */
   function attendPtrs(s, { qp, kp, vp, queries, keys, heads, kvHeads = heads, dim, dimV, scale, mask, offset, bias, outPtr, weightsPtr, names = ['q', 'k', 'v'] }) {
     const sz = s.alloc(Int32Array, 1);
-    s.call('posenc_attention_gqa_scratch_size', sz, queries, keys, heads, kvHeads, dim, dimV, BIAS_KIND[bias.kind], bias.rel);
+    s.call('posenc_attention_gqa_scratch_size', sz, queries, keys, heads, kvHeads, dim, dimV, ENCODINGS[bias.kind].bias, bias.rel);
     const floats = s.read(Int32Array, sz, 1)[0];
     const scratch = s.alloc(Float32Array, floats, false);
     const extra = bias.ptrs(s);
@@ -129,7 +108,7 @@ export function attentionFamily(core) {
       const nv = elements(fn, 'keys * kvHeads * dimV', keys, kvHeads, dimV);
       const no = elements(fn, 'queries * heads * dimV', queries, heads, dimV);
       const nw = returnWeights ? elements(fn, 'heads * queries * keys', heads, queries, keys) : 0;
-      const bias = parseBias(fn, o.bias, { heads, queries, keys, dim, dimV });
+      const bias = parseBias(fn, o.bias, { heads, queries, keys, dim, dimV, causal });
       return core.run(fn, (s) => {
         const qp = s.in('q', o.q, Float32Array, nq);
         const kp = s.in('k', o.k, Float32Array, nk);
@@ -261,82 +240,49 @@ function attentionRule(m, arrays, { keys, dim, scale, kind }) {
   return null;
 }
 
-/** selfAttention's encoding option -> a plan of what to add, rotate or bias. */
+/** selfAttention's encoding option -> a plan of what to add, rotate or bias. Options and
+ * defaults come from the registry (js/encodings.js); the sizes that depend on the layer here. */
 function parseEncoding(fn, encoding, { T, dModel, heads, dHead, causal }) {
   if (encoding === undefined) return { type: 'none' };
-  if (encoding === null || typeof encoding !== 'object' || Array.isArray(encoding) || arrayLike(encoding)) {
-    throw fail(fn, 'encoding', Status.E_PARAM, `an object { type: ${ENCODINGS.map((e) => `'${e}'`).join(' | ')}, ... }`, encoding);
-  }
-  const enc0 = snapshot(fn, encoding, 'encoding');
-  const type = enc0.type ?? 'none';
-  if (!ENCODINGS.includes(type)) {
-    throw fail(fn, 'encoding.type', Status.E_ENUM, `one of ${ENCODINGS.map((e) => `'${e}'`).join(', ')}`, type);
-  }
+  const e = parseRegistered('selfAttention', encoding, { fn, prefix: 'encoding.', causal, dim: dHead, dimName: 'dModel / heads' });
   const name = (k) => `encoding.${k}`;
-  switch (type) {
+  const tableBias = (kind, rel, sizes, tail) => (s) => ({
+    kind,
+    rel,
+    ptrs: () => [...sizes.map(([key, n]) => s.in(name(key), e[key], Float32Array, n)), ...tail],
+    named: (x) => sizes.map(([key, n], i) => ({ name: name(key), ptr: x[i], n })),
+  });
+  switch (e.type) {
     case 'none':
-      allowOnly(fn, enc0, ['type'], 'encoding');
-      return { type };
-    case 'sinusoidal': {
-      const e = allowOnly(fn, enc0, ['type', 'base', 'offset'], 'encoding');
+      return e;
+    case 'sinusoidal':
       if (dModel % 2) throw fail(fn, 'dModel', Status.E_ODD, "even for encoding 'sinusoidal'", dModel);
-      return {
-        type,
-        base: num(fn, name('base'), e.base, { gt: 1, def: 10000 }),
-        offset: int(fn, name('offset'), e.offset, { min: -OFFSET_MAX, max: OFFSET_MAX, def: 0 }),
-      };
-    }
+      return e;
     case 'learned': {
-      const e = allowOnly(fn, enc0, ['type', 'table', 'offset'], 'encoding');
       const rows = rowsOf(fn, name('table'), e.table, dModel, `a Float32Array [rows >= length][dModel] (a positive multiple of ${dModel} long)`);
-      const offset = int(fn, name('offset'), e.offset, { min: 0, max: Math.max(0, rows - T), def: 0 });
-      if (rows < T + offset) throw fail(fn, name('table'), Status.E_RANGE, `at least ${T + offset} rows of ${dModel} (length + offset)`, e.table);
-      return { type, table: e.table, tableRows: rows, offset };
+      if (e.offset > Math.max(0, rows - T)) throw fail(fn, name('offset'), Status.E_SIZE, `an integer in [0, ${Math.max(0, rows - T)}]`, e.offset);
+      if (rows < T + e.offset) throw fail(fn, name('table'), Status.E_RANGE, `at least ${T + e.offset} rows of ${dModel} (length + offset)`, e.table);
+      return { ...e, tableRows: rows };
     }
-    case 'rope': {
-      const e = allowOnly(fn, enc0, ['type', 'base', 'offset', 'layout', 'rotaryDim', 'scaling'], 'encoding');
-      if (dHead % 2) throw fail(fn, 'dModel / heads', Status.E_ODD, "even for encoding 'rope'", dHead);
-      // the same frequency options (and checks) as applyRope, named under encoding.*
-      const freq = parseRopeFrequencyOptions(fn, e, dHead, 'encoding.');
-      const offset = int(fn, name('offset'), e.offset, { min: -OFFSET_MAX, max: OFFSET_MAX, def: 0 });
-      const layout = choice(fn, name('layout'), e.layout, ROPE_LAYOUT, 'half');
-      return { type, rotate: (s, core, qp, kp, kvHeads) => ropeRotate(fn, s, core, { qp, kp, T, heads, kvHeads, dHead, freq, offset, layout }) };
-    }
-    case 'alibi': {
-      const e = allowOnly(fn, enc0, ['type', 'form'], 'encoding');
-      const form = choice(fn, name('form'), e.form, ALIBI_FORM, causal ? 'relative' : 'symmetric');
-      return { type, bias: () => ({ kind: 'alibi', rel: 0, ptrs: () => [form] }) };
-    }
+    case 'rope':
+      return { ...e, rotate: (s, core, qp, kp, kvHeads) => ropeRotate(fn, s, core, { qp, kp, T, heads, kvHeads, dHead, freq: e.freq, offset: e.offset, layout: e.layout }) };
+    case 'alibi':
+      return { ...e, bias: () => ({ kind: 'alibi', rel: 0, ptrs: () => [e.formCode] }) };
     case 't5': {
-      const e = allowOnly(fn, enc0, ['type', 'weights', 'bidirectional', 'numBuckets', 'maxDistance'], 'encoding');
-      const bidirectional = bool(fn, name('bidirectional'), e.bidirectional, !causal);
-      const numBuckets = int(fn, name('numBuckets'), e.numBuckets, { min: bidirectional ? 4 : 2, max: 2 ** 20, def: 32 });
-      const maxExact = (bidirectional ? numBuckets >> 1 : numBuckets) >> 1;
-      const maxDistance = int(fn, name('maxDistance'), e.maxDistance, { min: maxExact + 1, def: 128 });
-      const n = elements(fn, 'numBuckets * heads', numBuckets, heads);
+      const [w] = ENCODINGS.t5.tables(e, { heads });
+      const n = elements(fn, w.product, w.length);
       f32Length(fn, name('weights'), e.weights, `a Float32Array [numBuckets][heads] of length ${n}`);
-      // T5 folds 1/sqrt(d) into its initialisation: logits are q.k + bias (SPEC 5.3).
-      return {
-        type,
-        scale: 1,
-        bias: (s) => ({ kind: 't5', rel: 0, ptrs: () => [s.in(name('weights'), e.weights, Float32Array, n), bidirectional ? 1 : 0, numBuckets, maxDistance], named: (x) => [{ name: name('weights'), ptr: x[0], n }] }),
-      };
+      return { ...e, scale: ENCODINGS.t5.defaultScale, bias: tableBias('t5', 0, [['weights', n]], [e.bidirectional ? 1 : 0, e.numBuckets, e.maxDistance]) };
     }
     case 'shaw': {
-      const e = allowOnly(fn, enc0, ['type', 'aK', 'aV', 'maxRelative'], 'encoding');
-      const k = int(fn, name('maxRelative'), e.maxRelative, { min: 1, max: 2 ** 26 });
-      const n = elements(fn, '(2 * maxRelative + 1) * dHead', 2 * k + 1, dHead);
-      return {
-        type,
-        bias: (s) => ({ kind: 'shaw', rel: k, ptrs: () => [s.in(name('aK'), e.aK, Float32Array, n), s.in(name('aV'), e.aV, Float32Array, n), k], named: (x) => [{ name: name('aK'), ptr: x[0], n }, { name: name('aV'), ptr: x[1], n }] }),
-      };
+      const sizes = ENCODINGS.shaw.tables(e, { dim: dHead }).map((t) => [t.key, elements(fn, t.product, t.length)]);
+      return { ...e, bias: tableBias('shaw', e.maxRelative, sizes, [e.maxRelative]) };
     }
     case 'xl': {
-      const e = allowOnly(fn, enc0, ['type', 'u', 'v', 'wr'], 'encoding');
       if (dModel % 2) throw fail(fn, 'dModel', Status.E_ODD, "even for encoding 'xl'", dModel);
       const nw = elements(fn, 'dModel * dModel', dModel, dModel);
       return {
-        type,
+        ...e,
         bias: (s, core) => {
           // R rows in Transformer-XL order: row c encodes distance T-1-c (descending), with
           // T-1 more rows for the future distances -1 .. -(T-1) when nothing is masked.
@@ -361,7 +307,7 @@ function parseEncoding(fn, encoding, { T, dModel, heads, dHead, causal }) {
       };
     }
     default:
-      throw new PosencError(Status.E_ENUM, `posenc.${fn}: encoding.type ${show(type)} is not supported`);
+      throw new PosencError(Status.E_ENUM, `posenc.${fn}: encoding.type ${show(e.type)} is not supported`);
   }
 }
 

@@ -228,8 +228,11 @@ export class Scope {
    * Validates an array argument: a real typed array of `Type` and `length` (read from its
    * internal slots), or a live PosencBuffer of this instance. Returns what the scope needs.
    */
-  check(name, value, Type, length, { write = false } = {}) {
-    const what = `a ${typeName(Type)} or posenc buffer of length ${length}`;
+  check(name, value, Type, length, { write = false, how } = {}) {
+    // `how` says where the length comes from ('length × heads × dim = 3 × 2 × 8'), so a size
+    // mismatch names the arithmetic as well as the number
+    const what = how ? `a ${typeName(Type)} or posenc buffer of ${how} = ${length} elements`
+      : `a ${typeName(Type)} or posenc buffer of length ${length}`;
     if (PosencBuffer.is(value)) {
       if (value.freed) throw fail(this.fn, name, Status.E_NULL, `${what}, not a freed buffer`);
       if (!value.belongsTo(this.core)) throw fail(this.fn, name, Status.E_PARAM, `${what} allocated by this posenc instance`);
@@ -275,11 +278,11 @@ export class Scope {
    * finite: 'all' rejects NaN and ±Infinity, 'mask' allows -Infinity (bias masks); the first
    * bad element is named, and max |x| is kept in this.maxAbs[name].
    */
-  in(name, value, Type, length, { finite } = {}) {
+  in(name, value, Type, length, { finite, how } = {}) {
     if (value === undefined) {
       throw new PosencError(Status.E_MISSING, `posenc.${this.fn}: ${name} is required (a ${typeName(Type)} of length ${length})`, name);
     }
-    const r = this.check(name, value, Type, length);
+    const r = this.check(name, value, Type, length, { how });
     this.claim(name, r, false);
     let ptr;
     if (r.heap) {
@@ -351,11 +354,11 @@ export class Scope {
   }
 
   /** In-place array (e.g. applyRope): values go in, results come back into the same object. */
-  inout(name, value, Type, length, { finite } = {}) {
+  inout(name, value, Type, length, { finite, how } = {}) {
     if (value === undefined) {
       throw new PosencError(Status.E_MISSING, `posenc.${this.fn}: ${name} is required (a ${typeName(Type)} of length ${length})`, name);
     }
-    const r = this.check(name, value, Type, length, { write: true });
+    const r = this.check(name, value, Type, length, { write: true, how });
     this.claim(name, r, true);
     let ptr;
     if (r.heap) {

@@ -120,10 +120,20 @@ export interface RopeFrequencyOptions {
   /** Rotated width (even, <= dim); frequencies use it. Default dim. */
   rotaryDim?: number;
   scaling?: RopeScaling;
+  /** Accepted (and validated) by every RoPE function so one options object serves all three;
+   * 'half' = GPT-NeoX / HF Llama (x[i], x[i+r/2]); 'interleaved' = GPT-J / RoFormer / Meta (x[2i], x[2i+1]). */
+  layout?: 'half' | 'interleaved';
+  /** Multimodal RoPE (Qwen2-VL): pairs rotated by the t, h and w position streams, summing to
+   * rotaryDim/2; positions are then [3][length] (t, then h, then w). */
+  mropeSections?: readonly [number, number, number] | number[];
+  /** Qwen3-VL's interleaved M-RoPE: pairs 1, 4, 7... take h, 2, 5, 8... take w (needs mropeSections). */
+  mropeInterleaved?: boolean;
 }
 export interface RopeCacheOptions extends RopeFrequencyOptions {
   length: number;
   offset?: number;
+  /** With mropeSections only: [3][length] positions (Int32Array or Float32Array); no offset then. */
+  positions?: I32 | F32;
   cos?: F32;
   sin?: F32;
 }
@@ -138,9 +148,8 @@ export interface ApplyRopeOptions extends RopeFrequencyOptions {
   /** Tokens (default axial.height * axial.width with axial). */
   length?: number;
   heads?: number;
-  /** 'half' = GPT-NeoX / HF Llama (x[i], x[i+r/2]); 'interleaved' = GPT-J / RoFormer / Meta (x[2i], x[2i+1]). */
-  layout?: 'half' | 'interleaved';
-  /** Per-token positions; Float32Array for interpolated positions. offset must then be 0 or omitted. */
+  /** Per-token positions; Float32Array for interpolated positions. offset must then be 0 or omitted.
+   * With mropeSections: 3 × length (the t, h and w position of every token, stream after stream). */
   positions?: I32 | F32;
   offset?: number;
   order?: 'thd' | 'htd';
@@ -242,7 +251,7 @@ export type AttentionBias =
   | F32
   /** ALiBi with the slopes of `heads` heads: relative m·(j−i'), symmetric −m·|j−i'|, reference m·j. */
   | { type: 'alibi'; form?: 'relative' | 'symmetric' | 'reference' }
-  /** T5: `weights` is relative_attention_bias [numBuckets][heads]. */
+  /** T5: `weights` is relative_attention_bias [numBuckets][heads]; bidirectional defaults to !causal. */
   | { type: 't5'; weights: F32; bidirectional?: boolean; numBuckets?: number; maxDistance?: number }
   /** Shaw et al.: aK [2k+1][dim], aV [2k+1][dimV] shared by all heads, k = maxRelative. */
   | { type: 'shaw'; aK: F32; aV: F32; maxRelative: number }
@@ -342,7 +351,7 @@ export interface AttentionApi {
 }
 
 // ---- extrapolation lab (js/train.js) ----------------------------------------------------
-export type LabTask = 'copy' | 'periodic' | 'first';
+export type LabTask = 'copy' | 'periodic' | 'first' | 'ngram';
 export type LabMethod = 'none' | 'learned' | 'sinusoidal' | 'rope' | 'alibi' | 't5';
 export interface TrainOptions {
   task?: LabTask;            // default 'copy'
@@ -350,8 +359,8 @@ export interface TrainOptions {
   length?: number;           // training length, default 32 (8..512)
   steps?: number;            // default 300
   seed?: number;             // default 0
-  dim?: number; heads?: number; layers?: number; hidden?: number; batch?: number; // 32, 2, 2, 64, 16
-  k?: number;                // copy: offset (default 4); periodic: longest period (default 6)
+  dim?: number; heads?: number; layers?: number; hidden?: number; batch?: number; // 32, 4, 2, 64, 16
+  k?: number;                // copy: offset (default 1); periodic: longest period (default 6); ngram: order 2 or 3 (default 3)
   lr?: number; weightDecay?: number; clip?: number; beta1?: number; beta2?: number; eps?: number;
   progressEvery?: number;    // steps between onProgress calls (default steps/50)
 }
@@ -378,6 +387,10 @@ export interface Evaluation {
   lengths: number[];
   accuracy: (number | null)[]; // null: not defined (learned past its table)
   loss: (number | null)[];
+  beyond: (number | null)[];     // accuracy over positions >= the training length only (null: none)
+  beyondLoss: (number | null)[];
+  oracle: (number | null)[];     // the best possible accuracy on the same targets (1 except ngram)
+  trainLength: number;
   scaling: string;
 }
 export interface TrainApi {
@@ -392,9 +405,59 @@ export interface TrainApi {
   positionTable(model: LabModel): Float32Array;
   saveModel(model: LabModel): string;
   loadModel(text: string | object): LabModel;
+  /** The sequences evaluate scores at `length`: tokens and targets [count][length] (-1: not scored). */
+  labSequences(model: LabModel, opts?: { length?: number; count?: number; seed?: number }):
+    { tokens: Int32Array; targets: Int32Array; length: number; count: number };
 }
 
-export interface Posenc extends SinusoidalApi, RopeApi, RelativeApi, AttentionApi, TrainApi {
+/** A per-query scale as a function of the query's absolute position (Llama 4 temperature tuning,
+ * Qwen 1 logn, Ministral 3); `formula` says what it computes. */
+export interface QueryScaleFn {
+  (position: number): number;
+  readonly formula: string;
+}
+/** What fromConfig returns for one layer of a Hugging Face model (docs/models.md). */
+export interface ModelSpec {
+  /** config.model_type (of text_config when nested). */
+  model: string;
+  layer: number;
+  layers?: number;
+  family: 'rope' | 'alibi' | 't5' | 'learned' | 'sinusoidal' | 'none';
+  layerType?: 'full_attention' | 'sliding_attention' | 'chunked_attention';
+  /** One options object for ropeFrequencies, ropeCache and applyRope (add length, heads, x). */
+  rope?: {
+    dim: number; rotaryDim?: number; base: number; layout: 'half' | 'interleaved'; scaling?: RopeScaling;
+    mropeSections?: [number, number, number]; mropeInterleaved?: boolean;
+  };
+  /** alibiSlopes(alibi.heads); biasScale (Falcon) multiplies the whole bias. */
+  alibi?: { heads: number; biasScale?: number };
+  t5?: { numBuckets: number; maxDistance: number; bidirectional: boolean };
+  /** T5: which stack (fromConfig's decoder option). */
+  stack?: 'encoder' | 'decoder';
+  /** Rows of the learned table; offset = the row of position 0 (OPT 2, RoBERTa padding_idx + 1). */
+  learned?: { rows: number; offset?: number };
+  /** attention() / kvCache() options of this layer. scale excludes the RoPE attention factor
+   * (applyRope already multiplies q and k by it) and includes DeepSeek's mscale². */
+  attention: {
+    heads: number; kvHeads: number; dim: number; dimV?: number; scale: number; window?: number; chunk?: number;
+    queryScale?: QueryScaleFn;
+  };
+  /** kvCache's / selfAttention's `encoding` for this layer (T5 needs its weights added). */
+  encoding: { type: 'none' } | { type: 'alibi' } | { type: 't5'; numBuckets: number; maxDistance: number; bidirectional: boolean }
+    | { type: 'rope'; base: number; layout: 'half' | 'interleaved'; rotaryDim?: number; scaling?: RopeScaling };
+  /** DeepSeek: the mscale² folded into attention.scale. */
+  mscale2?: number;
+  /** What posenc does not do for this model, and run-time rules (Qwen 1 dynamic NTK). */
+  notes: string[];
+  /** Every config key read, with its value (dotted paths), for display. */
+  source: Record<string, unknown>;
+}
+export interface ConfigApi {
+  /** The positional scheme of one layer of a Hugging Face config.json (parsed). decoder: T5's decoder stack. */
+  fromConfig(config: object, opts?: { layer?: number; decoder?: boolean }): ModelSpec;
+}
+
+export interface Posenc extends SinusoidalApi, RopeApi, RelativeApi, AttentionApi, TrainApi, ConfigApi {
   readonly backend: 'simd' | 'scalar';
   alloc(length: number, type?: 'float32'): PosencBuffer<Float32Array>;
   alloc(length: number, type: 'int32'): PosencBuffer<Int32Array>;
@@ -457,6 +520,7 @@ export declare const sinusoidal: Posenc['sinusoidal'];
 export declare const sinusoidalFrequencies: Posenc['sinusoidalFrequencies'];
 export declare const sinusoidal2d: Posenc['sinusoidal2d'];
 export declare const similarity: Posenc['similarity'];
+export declare const fromConfig: Posenc['fromConfig'];
 export declare const ropeFrequencies: Posenc['ropeFrequencies'];
 export declare const ropeCache: Posenc['ropeCache'];
 export declare const applyRope: Posenc['applyRope'];
@@ -484,3 +548,4 @@ export declare const attentionMap: Posenc['attentionMap'];
 export declare const positionTable: Posenc['positionTable'];
 export declare const saveModel: Posenc['saveModel'];
 export declare const loadModel: Posenc['loadModel'];
+export declare const labSequences: Posenc['labSequences'];

@@ -6,7 +6,7 @@
 //
 // After init every call is synchronous. Each family lives in its own module and contributes
 // its functions to the object init() returns; FAMILIES is that list.
-import { createApi, loadCore } from './api.js';
+import { assemble } from './api.js';
 import { PosencBuffer } from './core.js';
 import { PosencError, Status } from './errors.js';
 import { simdSupported } from './loader.js';
@@ -17,7 +17,8 @@ import { learnedFamily } from './learned.js';
 import { attentionFamily } from './attention.js';
 import { kvCacheFamily } from './kvcache.js';
 import { trainFamily } from './train.js';
-import { options, show } from './validate.js';
+import { configFamily } from './config.js';
+import { options } from './validate.js';
 
 export { PosencBuffer, PosencError, Status, simdSupported };
 
@@ -29,6 +30,7 @@ const FAMILIES = [
   attentionFamily,
   kvCacheFamily,
   trainFamily,
+  configFamily,
 ];
 
 // The API object the most recent init() resolved to: the module-level functions below call it.
@@ -57,16 +59,9 @@ export function init(opts) {
 }
 
 async function load(opts) {
-  const o = options('init', opts, ['simd', 'wasm', 'lab']);
-  const { api } = createApi(await loadCore(o), FAMILIES);
-  current = Object.freeze(api);
-  if (o.lab !== undefined && o.lab !== false) {
-    if (o.lab !== true && (o.lab === null || typeof o.lab !== 'object')) {
-      throw new PosencError(Status.E_PARAM, `posenc.init: lab must be true, false or { wasm } (got ${show(o.lab)})`, 'lab');
-    }
-    await current.loadLab(o.lab);
-  }
-  return current;
+  const api = await assemble(options('init', opts, ['simd', 'wasm', 'lab']), FAMILIES);
+  current = api;
+  return api;
 }
 
 /** Every API function name (alloc and each family's functions). */
@@ -119,5 +114,7 @@ export const attentionMap = forward('attentionMap');
 export const positionTable = forward('positionTable');
 export const saveModel = forward('saveModel');
 export const loadModel = forward('loadModel');
+export const fromConfig = forward('fromConfig');
+export const labSequences = forward('labSequences');
 
 export default init;

@@ -8,14 +8,13 @@
 // Options are read once, into a snapshot, when the cache is made; tables (T5 weights, Shaw
 // aK/aV) are copied into the cache. No view of wasm memory is kept across a call that may
 // allocate: each is made right before it is used.
-import { PosencBuffer } from './core.js';
+import { arrayLike, PosencBuffer } from './core.js';
 import { PosencError, Status } from './errors.js';
-import { bool, choice, elements, fail, int, num, options, parseKvHeads, show, typedArray } from './validate.js';
-import { parseRopeFrequencyOptions, ROPE_LAYOUT, ropeFreqsOnHeap } from './rope.js';
-import { ALIBI_FORM, BIAS_KIND } from './relative.js';
+import { elements, fail, int, num, options, parseKvHeads, typedArray } from './validate.js';
+import { ropeFreqsOnHeap } from './rope.js';
+import { ENCODINGS, parseEncoding as parseRegistered } from './encodings.js';
 import { callNamed, LOGIT_LIMIT } from './values.js';
 
-const ENCODINGS = ['none', 'rope', 'alibi', 't5', 'shaw'];
 const CNAME = { none: 'posenc_kvcache_attend', alibi: 'posenc_kvcache_attend_alibi', t5: 'posenc_kvcache_attend_t5', shaw: 'posenc_kvcache_attend_shaw' };
 
 /** A snapshot of the own enumerable properties of an options object: each is read exactly once
@@ -46,64 +45,41 @@ function tableCopy(core, fn, name, value, n) {
 // %TypedArray%.prototype.slice, so an own `slice` on the caller's array cannot run.
 const TA_SLICE = Object.getPrototypeOf(Float32Array.prototype).slice;
 
-/** Element count of a Float32Array / float32 PosencBuffer argument, as rows of `width`. */
+/** Element count of a Float32Array / float32 PosencBuffer argument, as rows of `width`. The
+ * length comes from internal slots (arrayLike): an own `length` getter never runs, and a
+ * Float32Array of another realm (an iframe, node:vm) is one, as everywhere else in posenc. */
 function rowsOf(fn, name, x, width, what) {
   if (x === undefined) throw new PosencError(Status.E_MISSING, `posenc.${fn}: ${name} is required (${what})`, name);
-  const ok = x instanceof Float32Array || (x instanceof PosencBuffer && x.type === Float32Array);
-  if (!ok) throw fail(fn, name, Status.E_PARAM, what, x);
-  if (x instanceof PosencBuffer && x.freed) throw fail(fn, name, Status.E_NULL, `${what}, not a freed buffer`);
-  if (x.length === 0 || x.length % width) throw fail(fn, name, Status.E_SCRATCH, what, x);
-  return x.length / width;
+  const a = arrayLike(x);
+  if (!a || a.Type !== Float32Array) throw fail(fn, name, Status.E_PARAM, what, x);
+  if (a.buffer && x.freed) throw fail(fn, name, Status.E_NULL, `${what}, not a freed buffer`);
+  if (a.length === 0 || a.length % width) throw fail(fn, name, Status.E_SCRATCH, what, x);
+  return a.length / width;
 }
 
+/** The cache's encoding: options and defaults from the registry (js/encodings.js), tables copied. */
 function parseEncoding(core, fn, encoding, { heads, dim, dimV, capacity }) {
   if (encoding === undefined) return { type: 'none', kind: 'none', rel: 0 };
-  if (encoding === null || typeof encoding !== 'object' || Array.isArray(encoding)) {
-    throw fail(fn, 'encoding', Status.E_PARAM, `an object { type: ${ENCODINGS.map((e) => `'${e}'`).join(' | ')}, ... }`, encoding);
+  const why = (type) => (['sinusoidal', 'learned'].includes(type)
+    ? ` ('${type}' is added to the tokens before the projections, so the cache sees plain keys: use 'none')`
+    : type === 'xl' ? " (Transformer-XL's r table depends on the total length; use attention with bias 'xl')" : '');
+  // every cache is causal: T5's bidirectional defaults to false, as in a decoder
+  const e = parseRegistered('kvCache', encoding, { fn, prefix: 'encoding.', causal: true, dim }, why);
+  const kind = ENCODINGS[e.type].bias ? e.type : 'none';
+  if (e.type === 'shaw' && e.maxRelative > capacity) {
+    throw fail(fn, 'encoding.maxRelative', Status.E_SIZE, `an integer in [1, ${Math.min(2 ** 26, capacity)}]`, e.maxRelative);
   }
-  encoding = { ...encoding }; // one read of each property; the checks below see this copy
-  const type = encoding.type ?? 'none';
-  if (!ENCODINGS.includes(type)) {
-    const why = ['sinusoidal', 'learned'].includes(type)
-      ? ` ('${type}' is added to the tokens before the projections, so the cache sees plain keys: use 'none')`
-      : type === 'xl' ? " (Transformer-XL's r table depends on the total length; use attention with bias 'xl')" : '';
-    throw fail(fn, 'encoding.type', Status.E_ENUM, `one of ${ENCODINGS.map((e) => `'${e}'`).join(', ')}${why}`, type);
-  }
-  const name = (k) => `encoding.${k}`;
-  switch (type) {
-    case 'none':
-      snapshot(fn, encoding, ['type']);
-      return { type, kind: 'none', rel: 0 };
-    case 'rope': {
-      const e = snapshot(fn, encoding, ['type', 'base', 'rotaryDim', 'scaling', 'layout']);
-      if (dim % 2) throw fail(fn, 'dim', Status.E_ODD, "even for encoding 'rope'", dim);
-      const freq = parseRopeFrequencyOptions(fn, e, dim, 'encoding.');
-      const layout = choice(fn, name('layout'), e.layout, ROPE_LAYOUT, 'half');
-      return { type, kind: 'none', rel: 0, freq, layout };
-    }
-    case 'alibi': {
-      const e = snapshot(fn, encoding, ['type', 'form']);
-      return { type, kind: 'alibi', rel: 0, form: choice(fn, name('form'), e.form, ALIBI_FORM, 'relative') };
-    }
-    case 't5': {
-      const e = snapshot(fn, encoding, ['type', 'weights', 'bidirectional', 'numBuckets', 'maxDistance']);
-      const bidirectional = bool(fn, name('bidirectional'), e.bidirectional, false);
-      const numBuckets = int(fn, name('numBuckets'), e.numBuckets, { min: bidirectional ? 4 : 2, max: 2 ** 20, def: 32 });
-      const maxExact = (bidirectional ? numBuckets >> 1 : numBuckets) >> 1;
-      const maxDistance = int(fn, name('maxDistance'), e.maxDistance, { min: maxExact + 1, def: 128 });
-      const n = elements(fn, 'numBuckets * heads', numBuckets, heads);
-      const weights = tableCopy(core, fn, name('weights'), e.weights, n);
-      return { type, kind: 't5', rel: 0, tables: [weights], params: [bidirectional ? 1 : 0, numBuckets, maxDistance], defaultScale: 1 };
-    }
-    case 'shaw': {
-      const e = snapshot(fn, encoding, ['type', 'aK', 'aV', 'maxRelative']);
-      const k = int(fn, name('maxRelative'), e.maxRelative, { min: 1, max: Math.min(2 ** 26, capacity) });
-      const aK = tableCopy(core, fn, name('aK'), e.aK, elements(fn, '(2 * maxRelative + 1) * dim', 2 * k + 1, dim));
-      const aV = tableCopy(core, fn, name('aV'), e.aV, elements(fn, '(2 * maxRelative + 1) * dimV', 2 * k + 1, dimV));
-      return { type, kind: 'shaw', rel: k, tables: [aK, aV], params: [k] };
-    }
-    default:
-      throw new PosencError(Status.E_ENUM, `posenc.${fn}: encoding.type ${show(type)} is not supported`);
+  const tables = ENCODINGS[e.type].tables(e, { heads, dim, dimV })
+    .map((t) => tableCopy(core, fn, `encoding.${t.key}`, e[t.key], elements(fn, t.product, t.length)));
+  switch (e.type) {
+    case 'alibi':
+      return { ...e, kind, rel: 0, params: [e.formCode] };
+    case 't5':
+      return { ...e, kind, rel: 0, tables, params: [e.bidirectional ? 1 : 0, e.numBuckets, e.maxDistance], defaultScale: ENCODINGS.t5.defaultScale };
+    case 'shaw':
+      return { ...e, kind, rel: e.maxRelative, tables, params: [e.maxRelative] };
+    default: // 'none', 'rope' (keys rotated before they are stored; no bias)
+      return { ...e, kind, rel: 0 };
   }
 }
 
@@ -243,7 +219,7 @@ class KvCache {
       const nk = n * kvHeads * dim;
       let kp = s.in('k', k, Float32Array, nk);
       if (enc.type === 'rope') {
-        if (k instanceof PosencBuffer) { // never rotate the caller's buffer in place
+        if (PosencBuffer.is(k)) { // never rotate the caller's buffer in place
           const copy = s.alloc(Float32Array, nk, false);
           this.#core.withView(Float32Array, copy, nk, (dst) => { dst.set(this.#core.read(Float32Array, kp, nk)); });
           kp = copy;
@@ -262,8 +238,8 @@ class KvCache {
    * key up to their own position (and within the window): { output: [n][heads][dimV] }. */
   attend(q, opts) {
     const fn = 'kvCache.attend';
+    const o = snapshot(fn, opts, ['out']); // caller getters run here, before the liveness check
     this.#live(fn);
-    const o = snapshot(fn, opts, ['out']);
     const { heads, kvHeads, dim, dimV, capacity, window, enc, scale } = this.#cfg;
     const L = this.#length;
     const n = rowsOf(fn, 'q', q, heads * dim, `a Float32Array [n][heads = ${heads}][dim = ${dim}] (a positive multiple of ${heads * dim} long)`);
@@ -282,13 +258,10 @@ class KvCache {
       }
       const out = s.out('out', o.out, Float32Array, n * heads * dimV);
       const sz = s.alloc(Int32Array, 1);
-      s.call('posenc_kvcache_scratch_size', sz, n, L, heads, kvHeads, dim, dimV, BIAS_KIND[enc.kind], enc.rel);
+      s.call('posenc_kvcache_scratch_size', sz, n, L, heads, kvHeads, dim, dimV, ENCODINGS[enc.kind].bias, enc.rel);
       const floats = core.read(Int32Array, sz, 1)[0];
       const scratch = s.alloc(Float32Array, floats, false);
-      let extra = [];
-      if (enc.kind === 'alibi') extra = [enc.form];
-      if (enc.kind === 't5') extra = [p.tables[0], ...enc.params];
-      if (enc.kind === 'shaw') extra = [p.tables[0], p.tables[1], ...enc.params];
+      const extra = [...p.tables, ...(enc.params ?? [])];
       const state = core.read(Float32Array, p.state, 2);
       const mk = state[0], mv = state[1];
       callNamed(s, core, CNAME[enc.kind], [out.ptr, qp, p.kc, p.vc, p.state, capacity, L, n, heads, kvHeads, dim, dimV, scale, window, scratch, floats, ...extra],

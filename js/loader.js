@@ -19,21 +19,46 @@ export function simdSupported() {
   }
 }
 
-// Both URLs are written out literally so bundlers (Vite, webpack, esbuild) see and copy them.
-const simdUrl = () => new URL('../dist/posenc.simd.wasm', import.meta.url);
-const scalarUrl = () => new URL('../dist/posenc.wasm', import.meta.url);
-// The extrapolation lab's trainer is a module of its own (it would add a third to the core's
-// download), loaded only by pe.loadLab() / init({ lab: true }).
-const labSimdUrl = () => new URL('../dist/posenc-lab.simd.wasm', import.meta.url);
-const labScalarUrl = () => new URL('../dist/posenc-lab.wasm', import.meta.url);
+// The four builds ship as JS modules (build.sh writes them next to the .wasm files): each holds
+// its wasm gzipped and base64-encoded. A dynamic import() of a literal path is the one way to
+// name a file that every bundler (Vite, webpack, Parcel, Rollup, esbuild) follows with no
+// configuration; `new URL(file, import.meta.url)` is copied by some and left dangling by others.
+// Each is a chunk of its own, so an app downloads only the build it runs (esbuild without
+// --splitting inlines all of them). Gzipped they cost the tarball no more than the bare .wasm.
+const BUILDS = {
+  core: {
+    simd: () => import('../dist/posenc.simd.wasm.js'),
+    scalar: () => import('../dist/posenc.wasm.js'),
+  },
+  // The extrapolation lab's trainer is a module of its own (it would add a third to the core's
+  // download), loaded only by pe.loadLab() / init({ lab: true }).
+  lab: {
+    simd: () => import('../dist/posenc-lab.simd.wasm.js'),
+    scalar: () => import('../dist/posenc-lab.wasm.js'),
+  },
+};
 
-const isNode = typeof process !== 'undefined' && !!process.versions?.node;
+/** The bytes of a build module: base64 text of the gzipped wasm. */
+async function unpack(base64) {
+  if (typeof DecompressionStream !== 'function') {
+    throw new Error('this engine has no DecompressionStream (Chrome 80, Firefox 113, Safari 16.4, Node 18)');
+  }
+  const bin = atob(base64);
+  const gz = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) gz[i] = bin.charCodeAt(i);
+  return new Response(new Blob([gz]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
+}
+
+// Read through globalThis: a bare `process` makes some bundlers (Parcel) add a polyfill.
+const nodeProcess = globalThis.process?.versions?.node ? globalThis.process : null;
+const isNode = nodeProcess !== null;
 
 async function bytesFromUrl(url) {
   if (url.protocol === 'file:' && isNode) {
-    // The specifier is computed so browser bundlers do not try to resolve a Node builtin.
+    // Only a file: URL the caller passes in Node reaches this line. The specifier is computed and
+    // marked so bundlers neither resolve a Node builtin nor warn about the expression.
     const fsName = 'node:fs/promises';
-    const { readFile } = await import(/* @vite-ignore */ fsName);
+    const { readFile } = await import(/* webpackIgnore: true */ /* @vite-ignore */ fsName);
     return readFile(url);
   }
   const res = await fetch(url);
@@ -99,10 +124,15 @@ export async function instantiate(opts = {}, { lab = false } = {}) {
     if (useSimd && !simdSupported()) {
       throw new PosencError(Status.E_PARAM, `posenc.${who}: simd must be false or 'auto' here: this engine has no WebAssembly SIMD (got true)`, 'simd');
     }
-    source = lab ? (useSimd ? labSimdUrl() : labScalarUrl()) : useSimd ? simdUrl() : scalarUrl();
+    const name = useSimd ? 'simd' : 'scalar';
+    try {
+      source = await unpack((await BUILDS[lab ? 'lab' : 'core'][name]()).default);
+    } catch (e) {
+      throw err(`(the package's ${name} build) could not be loaded; pass { wasm } to give the file, URL or bytes`, e);
+    }
   }
   try {
-    if (typeof source === 'string') source = new URL(source, isNode ? `file://${process.cwd()}/` : globalThis.location?.href);
+    if (typeof source === 'string') source = new URL(source, isNode ? `file://${nodeProcess.cwd()}/` : globalThis.location?.href);
   } catch (e) {
     throw err(`must be a valid URL string (got ${show(source)})`, e);
   }
@@ -115,13 +145,13 @@ export async function instantiate(opts = {}, { lab = false } = {}) {
       try {
         data = await bytesFromUrl(source);
       } catch (e) {
-        throw err(`could not be read from ${source}${given ? '' : ' (the default location; pass { wasm } to give the file, URL or bytes)'}`, e);
+        throw err(`could not be read from ${source}`, e);
       }
     }
     try {
       module = await WebAssembly.compile(data);
     } catch (e) {
-      throw err(`is not a valid WebAssembly module${given ? '' : ` (${source})`}`, e);
+      throw err(`is not a valid WebAssembly module${given ? '' : ' (the package\'s own build)'}`, e);
     }
   } else {
     throw new PosencError(Status.E_PARAM, `posenc.${who}: wasm must be a BufferSource, a WebAssembly.Module, a URL or a URL string (got ${show(source)})`, 'wasm');

@@ -1,29 +1,20 @@
-// Relative-position family (SPEC.md sections 4, 5, 6): ALiBi, T5 buckets and bias, Shaw
+// Relative-position family (docs/alibi.md, docs/t5.md, docs/relative.md): ALiBi, T5 buckets and bias, Shaw
 // indices, Transformer-XL (R, rel-shift, four-term score). Bias matrices are Float32Array
 // [heads][queries][keys] with masked entries -Infinity; index maps are Int32Array [queries][keys].
 // Query i sits at position i + offset, key j at j: rp = j - (i + offset).
 import { Status } from './errors.js';
+import { ALIBI_FORM, ENCODINGS } from './encodings.js';
 import { bool, choice, elements, fail, int, MAX_INT32, num, options } from './validate.js';
 import { callNamed, LOGIT_LIMIT } from './values.js';
 
-export const ALIBI_FORM = { relative: 0, symmetric: 1, reference: 2 };
-/** The relative biases attention fuses into its loop: posenc.h POSENC_BIAS_* (scratch sizes). */
-export const BIAS_KIND = { none: 0, alibi: 1, t5: 2, shaw: 3, xl: 4 };
-
 const OFFSET = { min: -MAX_INT32, max: MAX_INT32, def: 0 };
 
-/** numBuckets / maxDistance such that SPEC 5.1 is defined (at least one exact bucket, a positive log range). */
+/** numBuckets / maxDistance / bidirectional from the registry (js/encodings.js: T5's one parser;
+ * these calls have no mask, so bidirectional defaults to true), and the offset. */
 function bucketOptions(fn, o) {
-  const bidirectional = bool(fn, 'bidirectional', o.bidirectional, true);
-  const numBuckets = int(fn, 'numBuckets', o.numBuckets, { min: bidirectional ? 4 : 2, def: 32 });
-  const maxExact = Math.floor((bidirectional ? Math.floor(numBuckets / 2) : numBuckets) / 2);
-  const maxDistance = int(fn, 'maxDistance', o.maxDistance, { min: 1, def: 128 });
-  if (maxDistance <= maxExact) {
-    throw fail(fn, 'maxDistance', Status.E_PARAM,
-      `greater than the exact range ${maxExact} (numBuckets/${bidirectional ? 4 : 2}) so the log-spaced buckets are defined`, maxDistance);
-  }
+  const t5 = ENCODINGS.t5.parse({ bidirectional: o.bidirectional, numBuckets: o.numBuckets, maxDistance: o.maxDistance }, { fn, causal: false });
   const offset = int(fn, 'offset', o.offset, OFFSET);
-  return { bidirectional: bidirectional ? 1 : 0, numBuckets, maxDistance, offset };
+  return { bidirectional: t5.bidirectional ? 1 : 0, numBuckets: t5.numBuckets, maxDistance: t5.maxDistance, offset };
 }
 
 export function relativeFamily(core) {

@@ -31,6 +31,9 @@ const F64_FIELDS = ['factor', 'originalMaxPositions', 'maxPositions', 'seqLen', 
   'attentionFactor', 'mscale', 'mscaleAllDim', 'lowFreqFactor', 'highFreqFactor'];
 
 const FREQ_KEYS = ['dim', 'base', 'rotaryDim', 'scaling'];
+// Keys every RoPE function accepts, so one options object (fromConfig's `rope`) serves all three:
+// ropeFrequencies validates and ignores layout and the M-RoPE keys (they change no frequency).
+const SHARED_KEYS = [...FREQ_KEYS, 'layout', 'mropeSections', 'mropeInterleaved'];
 // cos/sin are float32: an attention scale above this would store inf.
 const FLT_MAX = 3.4028234663852886e38;
 // Cache-free application keeps 4*64 + 2 rows of rotaryDim/2 floats of scratch (c_src/rope.c).
@@ -56,12 +59,39 @@ function snapScaling(fn, scaling, prefix = '') {
   return sc;
 }
 
+// Hugging Face rope_type spellings that are not posenc's scaling types.
+const HF_SCALING_TYPE = { su: 'longrope', mrope: 'default', gptj: "'default' (with layout: 'interleaved')" };
+
+/** A Hugging Face rope_scaling pasted as is: name the real problem first (rope_type, 'su', no
+ * type at all) instead of the first unknown key. */
+function hfScaling(fn, snap, key) {
+  if (snap.type === undefined && (snap.rope_type !== undefined)) {
+    throw new PosencError(Status.E_PARAM, `posenc.${fn}: ${key('rope_type')} is Hugging Face's name: posenc calls it `
+      + `${key('type')} (did you mean type: ${JSON.stringify(snap.rope_type)}? the other keys are camelCase too; `
+      + 'pe.fromConfig(config) converts a whole config.json)', key('rope_type'));
+  }
+  const hf = typeof snap.type === 'string' && Object.prototype.hasOwnProperty.call(HF_SCALING_TYPE, snap.type) ? HF_SCALING_TYPE[snap.type] : undefined;
+  if (hf !== undefined) {
+    const e = fail(fn, key('type'), Status.E_ENUM, `one of ${Object.keys(SCALING_TYPE).map((k) => `'${k}'`).join(', ')}`, snap.type);
+    e.message += `; did you mean ${hf.startsWith("'") ? hf : `'${hf}'`}? (${JSON.stringify(snap.type)} is a Hugging Face spelling)`;
+    throw e;
+  }
+  if (snap.type === undefined) {
+    const others = Object.keys(snap).filter((k) => snap[k] !== undefined);
+    if (others.length) {
+      throw new PosencError(Status.E_MISSING, `posenc.${fn}: ${key('type')} is required when scaling has other keys `
+        + `(got ${others.join(', ')}); one of ${Object.keys(SCALING_TYPE).map((k) => `'${k}'`).join(', ')}`, key('type'));
+    }
+  }
+}
+
 /** Validate a scaling snapshot (snapScaling) into plain values (NaN = not given); lists are
  * JS-owned copies. `prefix` names where the options sit in the caller's argument
  * (selfAttention: 'encoding.'). Runs no caller code. */
 function parseScaling(fn, snap, rotaryDim, prefix = '') {
   if (snap === null) return { type: 0, name: 'default' };
   const key = (k) => `${prefix}scaling.${k}`;
+  hfScaling(fn, snap, key);
   const name = snap.type ?? 'default';
   const type = choice(fn, key('type'), name, SCALING_TYPE);
   const sc = allowOnly(fn, snap, ['type', ...SCALING_KEYS[name]], `${prefix}scaling`);
@@ -220,6 +250,58 @@ function rangeOf(s, Type, ptr, n) {
 
 const FLT_MAX_F32 = 3.4028234663852886e38;
 
+/** mropeSections / mropeInterleaved validated -> { sections, interleaved, stream } (stream[i] = the
+ * position stream, 0 = t, 1 = h, 2 = w, that rotates pair i), or null without M-RoPE. */
+function parseMrope(fn, o, rotaryDim) {
+  const interleaved = bool(fn, 'mropeInterleaved', o.mropeInterleaved, false);
+  if (o.mropeSections === undefined) {
+    if (interleaved) throw fail(fn, 'mropeInterleaved', Status.E_PARAM, 'omitted or false without mropeSections', true);
+    return null;
+  }
+  const l = list(fn, 'mropeSections', o.mropeSections);
+  const n = rotaryDim / 2;
+  const ok = Array.isArray(l) && l.length === 3 && l.every((v) => Number.isInteger(v) && v >= 0) && l[0] + l[1] + l[2] === n;
+  if (!ok) throw fail(fn, 'mropeSections', Status.E_PARAM, `[t, h, w]: three non-negative integers summing to rotaryDim/2 = ${n}`, o.mropeSections);
+  const stream = new Uint8Array(n);
+  if (interleaved) {
+    // Qwen3-VL apply_interleaved_mrope: pairs 1, 4, 7, ... (below 3h) take h, pairs 2, 5, 8, ...
+    // (below 3w) take w, every other pair t
+    for (let i = 1; i < Math.min(n, 3 * l[1]); i += 3) stream[i] = 1;
+    for (let i = 2; i < Math.min(n, 3 * l[2]); i += 3) stream[i] = 2;
+  } else {
+    // Qwen2-VL apply_multimodal_rotary_pos_emb: consecutive blocks of t, h and w pairs
+    for (let i = l[0]; i < n; i++) stream[i] = i < l[0] + l[1] ? 1 : 2;
+  }
+  return { sections: l, interleaved, stream };
+}
+
+/** M-RoPE cos/sin rows [length][n] (times the attention scale) for positions [3][length]:
+ * angles in float64 from the float64 frequencies, rounded once to float32. */
+function mropeTable(inv64, att, stream, pos, length) {
+  const n = inv64.length;
+  const cos = new Float32Array(length * n);
+  const sin = new Float32Array(length * n);
+  for (let t = 0; t < length; t++) {
+    for (let i = 0; i < n; i++) {
+      const a = pos[stream[i] * length + t] * inv64[i];
+      cos[t * n + i] = Math.cos(a) * att;
+      sin[t * n + i] = Math.sin(a) * att;
+    }
+  }
+  return { cos, sin };
+}
+
+/** The positions of an M-RoPE call: Int32Array or Float32Array [3][length] (t, then h, then w). */
+function mropePositions(fn, o, length) {
+  const Type = arrayType(o.positions);
+  if (Type !== Int32Array && Type !== Float32Array) {
+    throw fail(fn, 'positions', Status.E_PARAM,
+      `an Int32Array or Float32Array of 3 × length = ${3 * length} (the t, h and w position of every token, stream after stream) with mropeSections`,
+      o.positions);
+  }
+  return Type;
+}
+
 export function ropeFamily(core) {
   return {
     /** { invFreq: Float32Array(rotaryDim/2), invFreq64: Float64Array(rotaryDim/2), attentionScale }.
@@ -227,8 +309,10 @@ export function ropeFamily(core) {
      * invFreq64 keeps the exact values (what posenc itself uses for angles). */
     ropeFrequencies(opts) {
       const fn = 'ropeFrequencies';
-      const o = options(fn, opts, FREQ_KEYS);
+      const o = options(fn, opts, SHARED_KEYS);
       const f = parseFreqOptions(fn, o);
+      choice(fn, 'layout', o.layout, ROPE_LAYOUT, 'half');
+      parseMrope(fn, o, f.rotaryDim);
       return core.run(fn, (s) => {
         const { inv, n, attentionScale } = frequencies(core, s, fn, f);
         const invFreq64 = s.read(Float64Array, inv, n);
@@ -239,11 +323,31 @@ export function ropeFamily(core) {
     /** { cos, sin }, each Float32Array [length][rotaryDim/2], multiplied by the attention scale. */
     ropeCache(opts) {
       const fn = 'ropeCache';
-      const o = options(fn, opts, ['length', 'offset', ...FREQ_KEYS, 'cos', 'sin']);
+      const o = options(fn, opts, ['length', 'offset', 'positions', ...SHARED_KEYS, 'cos', 'sin']);
       const length = int(fn, 'length', o.length);
       const f = parseFreqOptions(fn, o);
+      choice(fn, 'layout', o.layout, ROPE_LAYOUT, 'half');
+      const mrope = parseMrope(fn, o, f.rotaryDim);
       const offset = num(fn, 'offset', o.offset, { min: -(2 ** 30) + length, max: 2 ** 30 - length, def: 0 });
       const n = elements(fn, 'length * rotaryDim/2', length, f.rotaryDim / 2);
+      if (!mrope && o.positions !== undefined) throw fail(fn, 'positions', Status.E_PARAM, 'omitted without mropeSections (use offset)', o.positions);
+      if (mrope) {
+        if (o.offset !== undefined) throw fail(fn, 'offset', Status.E_PARAM, 'omitted with mropeSections (positions give every row)', o.offset);
+        const posType = mropePositions(fn, o, length);
+        elements(fn, '3 * length', 3, length);
+        return core.run(fn, (s) => {
+          const pp = s.in('positions', o.positions, posType, 3 * length, { how: `3 × length = 3 × ${length}`, ...(posType === Float32Array ? { finite: 'all' } : {}) });
+          const pos = s.read(posType, pp, 3 * length);
+          const hi = pos.reduce((a, b) => Math.max(a, b), 0);
+          const { inv, n: np, attentionScale } = frequencies(core, s, fn, f, Math.max(0, Math.ceil(hi) + 1));
+          const t = mropeTable(s.read(Float64Array, inv, np), attentionScale, mrope.stream, pos, length);
+          const cos = s.out('cos', o.cos, Float32Array, n);
+          const sin = s.out('sin', o.sin, Float32Array, n);
+          s.write(Float32Array, cos.ptr, t.cos);
+          s.write(Float32Array, sin.ptr, t.sin);
+          return { cos: cos.take(), sin: sin.take(), attentionScale };
+        });
+      }
       return core.run(fn, (s) => {
         // an absent seqLen (dynamic, longrope) is the cache's extent, as HF's runtime update does
         const { inv, attentionScale } = frequencies(core, s, fn, f, Math.max(0, Math.ceil(offset + length)));
@@ -257,7 +361,7 @@ export function ropeFamily(core) {
     /** Rotate x in place ([length][heads][dim], or [heads][length][dim] with order 'htd'); returns x. */
     applyRope(x, opts) {
       const fn = 'applyRope';
-      const o = options(fn, opts, ['length', 'heads', 'layout', 'positions', 'offset', 'order', ...FREQ_KEYS, 'xpos', 'axial', 'cache']);
+      const o = options(fn, opts, ['length', 'heads', 'positions', 'offset', 'order', ...SHARED_KEYS, 'xpos', 'axial', 'cache']);
       // nested objects are read now, once, before anything is validated or allocated
       const cacheOpts = o.cache !== undefined ? options(fn, o.cache, ['cos', 'sin', 'attentionScale'], 'cache') : undefined;
       let axial;
@@ -271,7 +375,36 @@ export function ropeFamily(core) {
       const layout = choice(fn, 'layout', o.layout, ROPE_LAYOUT, 'half');
       const order = choice(fn, 'order', o.order, ROPE_ORDER, 'thd');
       const n = elements(fn, 'length * heads * dim', length, heads, f.dim);
+      const xHow = order === ROPE_ORDER.htd ? `heads × length × dim = ${heads} × ${length} × ${f.dim}`
+        : `length × heads × dim = ${length} × ${heads} × ${f.dim}`;
       const has = (k) => o[k] !== undefined;
+      const mrope = parseMrope(fn, o, f.rotaryDim);
+      if (mrope) {
+        for (const k of ['offset', 'xpos', 'axial', 'cache']) {
+          if (has(k)) throw fail(fn, k, Status.E_PARAM, 'omitted with mropeSections (positions give every token its t, h and w)', o[k]);
+        }
+        if (!has('positions')) {
+          throw new PosencError(Status.E_MISSING, `posenc.${fn}: positions is required with mropeSections (an Int32Array or Float32Array of 3 × length = ${3 * length})`, 'positions');
+        }
+        const posType = mropePositions(fn, o, length);
+        elements(fn, '3 * length', 3, length);
+        return core.run(fn, (s) => {
+          const xp = s.inout('x', x, Float32Array, n, { finite: 'all', how: xHow });
+          const pp = s.in('positions', o.positions, posType, 3 * length, { how: `3 × length = 3 × ${length}`, ...(posType === Float32Array ? { finite: 'all' } : {}) });
+          const pos = s.read(posType, pp, 3 * length);
+          const hi = pos.reduce((a, b) => Math.max(a, b), 0);
+          const { inv, n: np, attentionScale } = frequencies(core, s, fn, f, Math.max(0, Math.ceil(hi) + 1));
+          // the angles of these tokens as a cache of `length` rows, applied by the cached C path
+          const t = mropeTable(s.read(Float64Array, inv, np), attentionScale, mrope.stream, pos, length);
+          s.fits('x', 2 * s.maxAbs.x * Math.abs(attentionScale), `2 · max|x| · attentionScale = 2 · ${s.maxAbs.x} · ${attentionScale}`, FLT_MAX_F32);
+          const cp = s.alloc(Float32Array, length * np, false);
+          const sp = s.alloc(Float32Array, length * np, false);
+          s.write(Float32Array, cp, t.cos);
+          s.write(Float32Array, sp, t.sin);
+          s.call('posenc_rope_apply_cached', xp.ptr, length, heads, f.dim, f.rotaryDim, layout, order, cp, sp, length, 0, 0);
+          return xp.take();
+        });
+      }
       if (has('positions') && o.offset !== 0 && has('offset')) throw fail(fn, 'offset', Status.E_PARAM, '0 or omitted when positions are given', o.offset);
       if (axial) {
         if (axial.height * axial.width !== length) throw fail(fn, 'length', Status.E_SIZE, `axial.height * axial.width = ${axial.height * axial.width}`, length);
@@ -325,7 +458,7 @@ export function ropeFamily(core) {
       return core.run(fn, (s) => {
         // x and the cache are checked by C right before it reads them (finite, and within the
         // overflow bound): a separate scan here was a second pass over all of x
-        const xp = s.inout('x', x, Float32Array, n);
+        const xp = s.inout('x', x, Float32Array, n, { how: xHow });
         const pos = has('positions') ? s.in('positions', o.positions, posType, length, posType === Float32Array ? { finite: 'all' } : {}) : 0;
         const checked = (arrays, bound) => (cname, ...args) => callNamed(s, core, cname, args, arrays, (m) => {
           const b = bound(m);

@@ -10,18 +10,22 @@ import { PosencError, Status } from './errors.js';
 import { bool, choice, fail, int, list, num, options, snapshot, typedArray } from './validate.js';
 import { ropeFamily } from './rope.js';
 
-export const TASKS = Object.freeze({ copy: 0, periodic: 1, first: 2 });
+export const TASKS = Object.freeze({ copy: 0, periodic: 1, first: 2, ngram: 3 });
 export const METHODS = Object.freeze({ none: 0, learned: 1, sinusoidal: 2, rope: 3, alibi: 4, t5: 5 });
 const EVAL_SCALINGS = ['none', 'linear', 'ntk', 'yarn'];
 const FORMAT = 'posenc-lab-1';
 const MAX_EVAL_LENGTH = 1024;
 
-/** The default run: a 2-layer, width-32 model trained for 300 steps at length 32. */
+/** The default run: a 2-layer, width-32 model with 4 heads trained for 300 steps at length 32.
+ * Four heads give ALiBi slopes 1/4 .. 1/256 (with two, 1/16 and 1/256 are too shallow for it to
+ * single out the previous token, and it never learns the default task; docs/lab.md). */
 export const TRAIN_DEFAULTS = Object.freeze({
-  task: 'copy', method: 'rope', length: 32, steps: 300, seed: 0, dim: 32, heads: 2, layers: 2,
+  task: 'copy', method: 'rope', length: 32, steps: 300, seed: 0, dim: 32, heads: 4, layers: 2,
   hidden: 64, batch: 16, lr: 3e-3, weightDecay: 0.01, clip: 1, beta1: 0.9, beta2: 0.99, eps: 1e-8,
 });
-const K_DEFAULT = { copy: 4, periodic: 6, first: 0 };
+const K_DEFAULT = { copy: 1, periodic: 6, first: 0, ngram: 3 };
+// posenc_train_evaluate's result (c_src/posenc.h posenc_train_rkey)
+const R = { accuracy: 0, loss: 1, beyond: 2, beyondLoss: 3, scored: 4, beyondScored: 5, oracle: 6, n: 7 };
 const CONFIG_KEYS = ['task', 'method', 'length', 'steps', 'seed', 'dim', 'heads', 'layers', 'hidden',
   'batch', 'k', 'lr', 'weightDecay', 'clip', 'beta1', 'beta2', 'eps'];
 
@@ -49,6 +53,8 @@ function parseConfig(fn, o) {
   cfg.batch = int(fn, 'batch', o.batch, { min: 1, max: 256, def: d.batch });
   if (cfg.task === 'copy') {
     cfg.k = int(fn, 'k', o.k, { min: 1, max: cfg.length - 1, def: Math.min(K_DEFAULT.copy, cfg.length - 1) });
+  } else if (cfg.task === 'ngram') {
+    cfg.k = int(fn, 'k', o.k, { min: 2, max: 3, def: K_DEFAULT.ngram });
   } else if (cfg.task === 'periodic') {
     cfg.k = int(fn, 'k', o.k, { min: 2, max: Math.min(16, Math.ceil(cfg.length / 2) - 1), def: Math.min(K_DEFAULT.periodic, Math.ceil(cfg.length / 2) - 1) });
   } else {
@@ -78,6 +84,33 @@ function checkModel(fn, model) {
   const ta = typedArray(m.params);
   if (!ta || ta.Type !== Float32Array || ta.detached) throw fail(fn, 'model.params', Status.E_PARAM, 'a Float32Array', m.params);
   return { cfg, params: m.params, snap: m };
+}
+
+/** CRC-32 (IEEE) of the configuration, steps done and parameter bytes, as 8 hex digits. */
+let crcTable = null;
+function checksum(cfg, stepsDone, bytes) {
+  if (!crcTable) {
+    crcTable = new Int32Array(256);
+    for (let n = 0; n < 256; n++) {
+      let c = n;
+      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+      crcTable[n] = c;
+    }
+  }
+  const head = new TextEncoder().encode(JSON.stringify([...CONFIG_KEYS.map((k) => cfg[k]), stepsDone]));
+  let c = -1;
+  for (const part of [head, bytes]) for (let i = 0; i < part.length; i++) c = crcTable[(c ^ part[i]) & 0xff] ^ (c >>> 8);
+  return ((c ^ -1) >>> 0).toString(16).padStart(8, '0');
+}
+
+/** The largest |parameter| `steps` AdamW steps can reach from the initialisation (uniform within
+ * sqrt(3) of zero; gains 1): each step moves a parameter by at most lr * |m^| / sqrt(v^), and by
+ * Cauchy-Schwarz |m^| / sqrt(v^) <= sqrt(sum_i (beta1^2 / beta2)^i / (1 - beta2)); weight decay
+ * only shrinks. With a margin of 1.5 for float32 rounding. */
+function paramBound(cfg, steps) {
+  const q = (cfg.beta1 * cfg.beta1) / cfg.beta2;
+  const S = q < 1 ? Math.min(steps, 1 / (1 - q)) : steps;
+  return 1.5 * (Math.sqrt(3) + cfg.lr * steps * Math.sqrt(S / (1 - cfg.beta2)));
 }
 
 /**
@@ -113,6 +146,19 @@ export function trainFamily(mainCore, lab = null) {
       const count = s.call('posenc_train_param_count', arena);
       return body(s, arena, count);
     });
+  }
+
+  /** A forward pass that is not finite (the frequencies were checked before: the parameters are
+   * too large) is posenc_train_evaluate/attention's E_PARAM; it names the parameters. */
+  function overflow(fn, model, call) {
+    try {
+      return call();
+    } catch (e) {
+      if (e instanceof PosencError && e.code === Status.E_PARAM) {
+        throw fail(fn, 'model.params', Status.E_PARAM, 'parameters whose forward pass stays finite (these overflow float32)', model.params);
+      }
+      throw e;
+    }
   }
 
   function loadParams(s, arena, count, params) {
@@ -204,7 +250,7 @@ export function trainFamily(mainCore, lab = null) {
       if (!Array.isArray(lengths) || lengths.length < 1 || lengths.length > 64) {
         throw fail(fn, 'lengths', Status.E_PARAM, 'an array of 1 to 64 integer lengths', lengths);
       }
-      const minLen = cfg.task === 'copy' ? cfg.k + 1 : cfg.task === 'periodic' ? 2 * cfg.k + 1 : 2;
+      const minLen = cfg.task === 'copy' || cfg.task === 'ngram' ? cfg.k + 1 : cfg.task === 'periodic' ? 2 * cfg.k + 1 : 2;
       lengths.forEach((L, i) => int(fn, `lengths[${i}]`, L, { min: minLen, max: MAX_EVAL_LENGTH }));
       const count = int(fn, 'count', o.count, { min: 1, max: 4096, def: 64 });
       const seed = int(fn, 'seed', o.seed, { min: 0, max: 2 ** 31 - 1, def: 1 });
@@ -220,22 +266,46 @@ export function trainFamily(mainCore, lab = null) {
       const freqs = lengths.map((L) => (defined(L) ? evalFrequencies(cfg, scaling, factor, L) : null));
       return withArena(fn, cfg, maxLen, (s, arena, count0) => {
         loadParams(s, arena, count0, params);
-        const res = s.alloc(Float32Array, 2);
+        const res = s.alloc(Float64Array, R.n);
         const inv = s.alloc(Float64Array, cfg.dim / cfg.heads / 2);
-        const accuracy = [], loss = [];
+        const out = { accuracy: [], loss: [], beyond: [], beyondLoss: [], oracle: [] };
         lengths.forEach((L, i) => {
           if (!defined(L)) {
-            accuracy.push(null);
-            loss.push(null);
+            for (const k of Object.keys(out)) out[k].push(null);
             return;
           }
           if (freqs[i]) core.withView(Float64Array, inv, freqs[i].inv.length, (v) => { v.set(freqs[i].inv); });
-          s.call('posenc_train_evaluate', arena, L, count, seed, freqs[i] ? inv : 0, freqs[i] ? freqs[i].scale : 1, res);
-          const r = core.read(Float32Array, res, 2);
-          accuracy.push(r[0]);
-          loss.push(r[1]);
+          overflow(fn, model, () => s.call('posenc_train_evaluate', arena, L, count, seed, freqs[i] ? inv : 0, freqs[i] ? freqs[i].scale : 1, res));
+          const r = core.read(Float64Array, res, R.n);
+          out.accuracy.push(r[R.accuracy]);
+          out.loss.push(r[R.loss]);
+          // positions at or past the training length only; none at the training length itself
+          const some = r[R.beyondScored] > 0;
+          out.beyond.push(some ? r[R.beyond] : null);
+          out.beyondLoss.push(some ? r[R.beyondLoss] : null);
+          out.oracle.push(r[R.oracle]);
         });
-        return { lengths: lengths.slice(), accuracy, loss, scaling };
+        return { lengths: lengths.slice(), ...out, trainLength: cfg.length, scaling };
+      });
+    },
+
+    /** The evaluation sequences evaluate scores at `length` (the first `count`; seed as in
+     * evaluate): tokens and targets, [count][length] each (target -1: not scored). */
+    labSequences(model, opts) {
+      const fn = 'labSequences';
+      labCore(fn);
+      const { cfg } = checkModel(fn, model);
+      const o = options(fn, opts, ['length', 'count', 'seed']);
+      const minLen = cfg.task === 'copy' || cfg.task === 'ngram' ? cfg.k + 1 : cfg.task === 'periodic' ? 2 * cfg.k + 1 : 2;
+      const max = cfg.method === 'learned' ? cfg.length : MAX_EVAL_LENGTH;
+      const length = int(fn, 'length', o.length, { min: minLen, max, def: cfg.length });
+      const count = int(fn, 'count', o.count, { min: 1, max: 4096, def: 1 });
+      const seed = int(fn, 'seed', o.seed, { min: 0, max: 2 ** 31 - 1, def: 1 });
+      return withArena(fn, cfg, Math.max(length, cfg.length), (s, arena) => {
+        const t = s.alloc(Int32Array, count * length, false);
+        const y = s.alloc(Int32Array, count * length, false);
+        s.call('posenc_train_sequences', arena, length, count, seed, t, y);
+        return { tokens: core.read(Int32Array, t, count * length), targets: core.read(Int32Array, y, count * length), length, count };
       });
     },
 
@@ -259,7 +329,7 @@ export function trainFamily(mainCore, lab = null) {
         if (fr) core.withView(Float64Array, inv, fr.inv.length, (v) => { v.set(fr.inv); });
         const w = s.alloc(Float32Array, cfg.heads * length * length, false);
         const t = s.alloc(Int32Array, length, false);
-        s.call('posenc_train_attention', arena, length, layer, seed, fr ? inv : 0, fr ? fr.scale : 1, w, t);
+        overflow(fn, model, () => s.call('posenc_train_attention', arena, length, layer, seed, fr ? inv : 0, fr ? fr.scale : 1, w, t));
         return {
           weights: core.read(Float32Array, w, cfg.heads * length * length),
           tokens: core.read(Int32Array, t, length),
@@ -275,13 +345,14 @@ export function trainFamily(mainCore, lab = null) {
       return params.subarray(0, cfg.length * cfg.dim);
     },
 
-    /** JSON text of a model; params travel as base64 float32 bytes, so reloading is exact. */
+    /** JSON text of a model; params travel as base64 float32 bytes, so reloading is exact, with a
+     * checksum over the configuration and the bytes that loadModel verifies. */
     saveModel(model) {
-      const { params, snap } = checkModel('saveModel', model);
+      const { cfg, params, snap } = checkModel('saveModel', model);
       const bytes = new Uint8Array(params.slice().buffer);
       let bin = '';
       for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-      return JSON.stringify({ ...snap, params: btoa(bin) });
+      return JSON.stringify({ ...snap, params: btoa(bin), checksum: checksum(cfg, snap.stepsDone, bytes) });
     },
 
     /** A model from saveModel's text (or its parsed object). */
@@ -309,13 +380,23 @@ export function trainFamily(mainCore, lab = null) {
       const bytes = new Uint8Array(bin.length);
       for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
       const model = { ...obj, params: new Float32Array(bytes.buffer) };
+      delete model.checksum;
       const { cfg } = checkModel(fn, model);
       const count = withArena(fn, cfg, cfg.length, (s, arena, n) => n);
       if (model.params.length !== count) {
         throw fail(fn, 'model.params', Status.E_SCRATCH, `${count} float32 values for this configuration`, model.params);
       }
+      const stepsDone = int(fn, 'stepsDone', obj.stepsDone, { min: 1, max: cfg.steps });
+      if (obj.checksum !== checksum(cfg, stepsDone, bytes)) {
+        throw fail(fn, 'checksum', Status.E_PARAM, 'the checksum saveModel wrote for this configuration and these parameters (the text was changed or damaged)', obj.checksum);
+      }
+      const bound = paramBound(cfg, stepsDone);
       for (let i = 0; i < model.params.length; i++) {
-        if (!Number.isFinite(model.params[i])) throw fail(fn, `params[${i}]`, Status.E_PARAM, 'finite', model.params[i]);
+        const v = model.params[i];
+        if (!Number.isFinite(v)) throw fail(fn, `params[${i}]`, Status.E_PARAM, 'finite', v);
+        if (Math.abs(v) > bound) {
+          throw fail(fn, `params[${i}]`, Status.E_RANGE, `at most ${bound.toPrecision(3)} in magnitude (more than ${stepsDone} training steps can produce)`, v);
+        }
       }
       return model;
     },

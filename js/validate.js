@@ -114,12 +114,37 @@ export function snapshot(fn, opts, name = 'options') {
   return snap;
 }
 
+// Hugging Face config.json names and posenc's: an HF name where a posenc one is expected gets a
+// "did you mean". Names not listed here are tried as camelCase (beta_fast -> betaFast).
+const HF_NAMES = {
+  rope_theta: 'base', rope_type: 'type', rope_scaling: 'scaling', rope_parameters: 'scaling',
+  original_max_position_embeddings: 'originalMaxPositions', max_position_embeddings: 'maxPositions',
+  head_dim: 'dim', rotary_dim: 'rotaryDim', num_attention_heads: 'heads', num_key_value_heads: 'kvHeads',
+  sliding_window: 'window', attention_chunk_size: 'chunk', mrope_section: 'mropeSections',
+  theta: 'base', rope_base: 'base', freq_base: 'base',
+};
+
+/** posenc's name for an unknown key when it is a Hugging Face (or snake_case) spelling of an
+ * allowed one, else undefined. */
+export function didYouMean(key, allowed) {
+  const hf = HF_NAMES[key];
+  if (hf !== undefined && allowed.includes(hf)) return hf;
+  const camel = key.replace(/_([a-z])/g, (m, c) => c.toUpperCase());
+  if (camel !== key && allowed.includes(camel)) return camel;
+  const lower = allowed.find((a) => a.toLowerCase() === key.toLowerCase());
+  return lower;
+}
+
 /** Unknown keys of a snapshot are errors (typos are bugs); returns the snapshot. */
 export function allowOnly(fn, snap, allowed, name = 'options') {
   for (const k of Object.keys(snap)) {
     if (!allowed.includes(k) && snap[k] !== undefined) {
       const where = name === 'options' ? '' : `${name}: `;
-      throw new PosencError(Status.E_PARAM, `posenc.${fn}: ${where}unknown option ${JSON.stringify(k)} (allowed: ${allowed.join(', ')})`, name === 'options' ? k : `${name}.${k}`);
+      const hint = didYouMean(k, allowed);
+      const mean = hint === undefined ? ''
+        : `; did you mean ${JSON.stringify(hint)}?${k.includes('_') ? ' (a Hugging Face name; pe.fromConfig(config) converts a whole config.json)' : ''}`;
+      throw new PosencError(Status.E_PARAM, `posenc.${fn}: ${where}unknown option ${JSON.stringify(k)} (allowed: ${allowed.join(', ')})${mean}`,
+        name === 'options' ? k : `${name}.${k}`);
     }
   }
   return snap;

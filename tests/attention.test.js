@@ -33,7 +33,7 @@ function refAttention({ q, k, v, queries: Q, keys: K = Q, dim: D, dimV: DV = D, 
           const f = bias.form ?? 'relative';
           x += slopes[h] * (f === 'relative' ? rp : f === 'symmetric' ? -Math.abs(rp) : j);
         } else if (bias?.type === 't5') {
-          x += bias.weights[refBucket(rp, bias.bidirectional ?? true, bias.numBuckets ?? 32, bias.maxDistance ?? 128) * H + h];
+          x += bias.weights[refBucket(rp, bias.bidirectional ?? !causal, bias.numBuckets ?? 32, bias.maxDistance ?? 128) * H + h];
         } else if (bias?.type === 'shaw') {
           const kr = bias.maxRelative, idx = Math.max(-kr, Math.min(kr, rp)) + kr;
           x += scale * dot(q, qi, bias.aK, idx * D, D);
@@ -252,6 +252,27 @@ test('fused ALiBi and T5 biases equal the materialised bias matrix', async () =>
       if (bias.type === 't5' && typeof pe.t5Bias === 'function') {
         const lib = pe.t5Bias({ weights: bias.weights, heads: 4, queries: 150, keys: 150, bidirectional: bias.bidirectional });
         assertClose(pe.attention({ ...p, bias: lib }).output, pe.attention({ ...p, bias }).output, 1e-6, `${name} t5Bias`);
+      }
+    }
+  }
+});
+
+test('fused ALiBi is exact at large legal offsets (float64 weights within 1e-6 at |offset| = 2^30)', async () => {
+  // m * rp rounded to float32 at rp ~ 2^30 is 64-128 off, which swamps the differences between
+  // keys: the bias must be taken relative to the row before it is rounded
+  for (const { name, pe } of await backends()) {
+    const p = problem(3, 300, 2, 8, 8, 61);
+    for (const offset of [2 ** 30, -(2 ** 30), 1e7, -12345678]) {
+      for (const form of ['relative', 'symmetric', 'reference']) {
+        for (const causal of [false, true]) {
+          const opts = { ...p, bias: { type: 'alibi', form }, causal, offset };
+          const ref = refAttention(opts);
+          const what = `${name} offset=${offset} ${form} causal=${causal}`;
+          const r = pe.attention({ ...opts, returnWeights: true });
+          assertClose(r.weights, ref.weights, 1e-6, `${what} weights`);
+          assertClose(r.output, ref.output, 2e-6, `${what} output`);
+          assertClose(pe.attention(opts).output, ref.output, 2e-6, `${what} tiled`);
+        }
       }
     }
   }
@@ -504,7 +525,7 @@ test('throw-tests: every argument names itself and its range', async () => {
   assertThrowsPosenc(() => pe.attention({ ...p, bias: { type: 'cope' } }), [/bias\.type must be one of 'alibi'/], Status.E_ENUM);
   assertThrowsPosenc(() => pe.attention({ ...p, bias: { type: 'alibi', form: 'x' } }), [/bias\.form must be one of 'relative', 'symmetric', 'reference'/]);
   assertThrowsPosenc(() => pe.attention({ ...p, bias: { type: 't5', weights: new Float32Array(3) } }), [/bias\.weights must be a Float32Array or posenc buffer of length 64/]);
-  assertThrowsPosenc(() => pe.attention({ ...p, bias: { type: 't5', weights: new Float32Array(64), maxDistance: 8 } }), [/bias\.maxDistance must be an integer in \[9, /]);
+  assertThrowsPosenc(() => pe.attention({ ...p, bias: { type: 't5', weights: new Float32Array(64), maxDistance: 8 } }), [/bias\.maxDistance must be greater than the exact range 8/]);
   assertThrowsPosenc(() => pe.attention({ ...p, bias: { type: 't5', weights: new Float32Array(6), numBuckets: 3 } }), [/bias\.numBuckets must be an integer in \[4, /]);
   assertThrowsPosenc(() => pe.attention({ ...p, bias: { type: 'shaw', aK: new Float32Array(15), aV: new Float32Array(25), maxRelative: 0 } }), [/bias\.maxRelative must be an integer in \[1, /]);
   assertThrowsPosenc(() => pe.attention({ ...p, bias: { type: 'shaw', aK: new Float32Array(14), aV: new Float32Array(25), maxRelative: 2 } }), [/bias\.aK must be a Float32Array or posenc buffer of length 15/]);
@@ -589,3 +610,46 @@ test('16384 tokens without weights: no queries x keys buffer, heap stays small',
 });
 
 void rng;
+
+test('one registry of encodings: T5 bidirectional defaults to !causal in attention, selfAttention, kvCache and t5Bias', async () => {
+  const { ENCODINGS, typesFor } = await import('../js/encodings.js');
+  assert.deepEqual(typesFor('kvCache'), ['none', 'alibi', 't5', 'shaw', 'rope']);
+  assert.deepEqual(ENCODINGS.t5.parse({}), { type: 't5', bidirectional: true, numBuckets: 32, maxDistance: 128, weights: undefined });
+  assert.equal(ENCODINGS.t5.parse({ numBuckets: 8 }, { causal: true }).bidirectional, false);
+  assertThrowsPosenc(() => ENCODINGS.t5.parse({ maxDistance: 8 }), [/maxDistance must be greater than the exact range 8/], Status.E_PARAM);
+  assertThrowsPosenc(() => ENCODINGS.t5.parse({ numBucket: 8 }), [/unknown option "numBucket"/]);
+  assertThrowsPosenc(() => ENCODINGS.alibi.parse({ type: 't5' }), [/type must be 'alibi'/], Status.E_ENUM);
+  assert.equal(ENCODINGS.alibi.parse({}).form, 'relative');
+  for (const { name, pe } of await backends()) {
+    const heads = 2, dim = 4, T = 6;
+    const weights = randomF32(8 * heads, 70);
+    const q = randomF32(T * heads * dim, 71), k = randomF32(T * heads * dim, 72), v = randomF32(T * heads * dim, 73);
+    for (const causal of [false, true]) {
+      const t5 = { type: 't5', weights, numBuckets: 8, maxDistance: 20 };
+      const opts = { q, k, v, queries: T, heads, dim, causal, scale: 1 };
+      const implicit = pe.attention({ ...opts, bias: t5 }).output;
+      const explicit = pe.attention({ ...opts, bias: { ...t5, bidirectional: !causal } }).output;
+      assert.deepEqual(implicit, explicit, `${name} attention causal=${causal}`);
+      // the materialised bias with the same rule (t5Bias has no mask: bidirectional by default)
+      if (!causal) assert.deepEqual(pe.t5Bias({ weights, heads, queries: T, numBuckets: 8, maxDistance: 20 }), pe.t5Bias({ weights, heads, queries: T, numBuckets: 8, maxDistance: 20, bidirectional: true }));
+      if (causal) {
+        // a KV cache is causal: the same default as attention with causal = true
+        const cache = pe.kvCache({ heads, dim, capacity: T, encoding: t5, scale: 1 });
+        cache.append(k, v);
+        assertClose(cache.attend(q).output, implicit, 1e-6, `${name} kvCache`);
+        cache.free();
+      }
+    }
+  }
+});
+
+test('the bias kinds of js/encodings.js are posenc.h POSENC_BIAS_KINDS, in order', async () => {
+  const { ENCODINGS } = await import('../js/encodings.js');
+  const { readFileSync } = await import('node:fs');
+  const h = readFileSync(new URL('../c_src/posenc.h', import.meta.url), 'utf8');
+  const c = [...h.matchAll(/POSENC_BIAS_(NONE|ALIBI|T5|SHAW|XL) = (\d+)/g)].map((m) => [m[1].toLowerCase(), Number(m[2])]);
+  assert.equal(c.length, 5);
+  for (const [type, kind] of c) assert.equal(ENCODINGS[type].bias, kind, type);
+  const fused = Object.keys(ENCODINGS).filter((t) => ENCODINGS[t].bias !== undefined && (ENCODINGS[t].bias > 0 || t === 'none'));
+  assert.deepEqual(fused, c.map(([t]) => t));
+});

@@ -302,7 +302,8 @@ test('service worker: the offline reload works on a host that sends Vary: Origin
   const page = await ctx.newPage();
   await page.goto(`${own.origin}/?view=waves`);
   await rendered(page);
-  await page.waitForFunction(async () => (await navigator.serviceWorker.ready) && !!navigator.serviceWorker.controller, null, { timeout: 60000 });
+  // The worker says it has stored the page (every view, for the full page): sw.template.js.
+  await page.waitForFunction(() => document.documentElement.dataset.offline === 'ready', null, { timeout: 60000 });
   own.close();
   await page.goto(`${own.origin}/?view=heatmap&dim=40`);
   await rendered(page);

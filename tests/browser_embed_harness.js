@@ -19,10 +19,14 @@ const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/cs
  * Serve web/dist. `pages` maps a path to an HTML string (host pages); `headers` are added to every
  * response; `compress` sends the build's .br/.gz siblings when the browser accepts them; `hold`
  * (a predicate on the path) delays those responses until `release()`; `fail` (a predicate on the
- * path, asked at each request) answers 503 instead; every request is logged.
+ * path, asked at each request) answers 503 instead; every request is logged (`log`: paths; `sent`:
+ * [path, body bytes] of every response). `dir` (default web/dist) is the folder served;
+ * `setDir()` swaps it (a deploy).
  */
-export function serve({ pages = {}, headers = {}, compress = false, hold = null, fail = null } = {}) {
+export function serve({ pages = {}, headers = {}, compress = false, hold = null, fail = null, dir = dist } = {}) {
   const log = [];
+  const sent = [];
+  let root = dir.endsWith('/') ? dir : `${dir}/`;
   const held = [];
   let released = false;
   const server = http.createServer((req, res) => {
@@ -38,8 +42,8 @@ export function serve({ pages = {}, headers = {}, compress = false, hold = null,
         return res.end(pages[url.pathname]);
       }
       const rel = normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, '');
-      const file = join(dist, rel.endsWith('/') ? `${rel}index.html` : rel);
-      if (!file.startsWith(dist) || !existsSync(file)) {
+      const file = join(root, rel.endsWith('/') ? `${rel}index.html` : rel);
+      if (!file.startsWith(root) || !existsSync(file)) {
         res.writeHead(404, headers);
         return res.end('not found');
       }
@@ -63,6 +67,7 @@ export function serve({ pages = {}, headers = {}, compress = false, hold = null,
         return res.end();
       }
       res.writeHead(200, h);
+      sent.push([url.pathname, body.length]);
       res.end(body);
     };
     if (hold?.(url.pathname) && !released) held.push(send);
@@ -73,6 +78,10 @@ export function serve({ pages = {}, headers = {}, compress = false, hold = null,
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
     server,
     log,
+    sent,
+    setDir(d) {
+      root = d.endsWith('/') ? d : `${d}/`;
+    },
     origin: `http://127.0.0.1:${server.address().port}`,
     release() {
       released = true;

@@ -7,6 +7,7 @@ import { pageSuite, skip } from './browser_embed_harness.js';
 import { STEPS } from '../web/src/steps.js';
 import { VIEW_INFO } from '../web/src/views/info.js';
 import { FIELDS, VIEWS } from '../web/src/state.js';
+import { METHODS } from '../web/src/methods.js';
 
 
 test('guided path data: ids unique slugs, every view registered, state keys known, text present', () => {
@@ -41,7 +42,7 @@ test('VIEW_INFO: every registered view declares controls (state keys), panels an
       const h = info.height({ ...st, view: v }, w);
       assert.ok(Number.isFinite(h) && h > 100 && h < 6000, `${v}: height ${h} at ${w}`);
     }
-    if (info.controlsFor) for (const m of ['sinusoidal', 'rope', 'learned', 'alibi', 't5', 'shaw'])
+    if (info.controlsFor) for (const m of Object.keys(METHODS))
       for (const k of info.controlsFor({ ...st, method: m })) assert.ok(info.controls.includes(k), `${v}/${m}: ${k} is declared`);
   }
 });
@@ -80,7 +81,7 @@ test('every control a view declares changes the figure it belongs to', { skip, t
   const { page, ctx } = await open('/?view=heatmap');
   const cases = [];
   for (const [view, info] of Object.entries(VIEW_INFO)) {
-    const methods = info.controls.includes('method') ? ['sinusoidal', 'rope', 'learned', 'alibi', 't5', 'shaw'] : ['rope'];
+    const methods = info.controls.includes('method') ? Object.keys(METHODS) : ['rope'];
     for (const method of methods) {
       const keys = info.controlsFor ? info.controlsFor({ method, vs: 'rope' }) : info.controls;
       for (const k of keys) cases.push([view, method, k]);
@@ -175,7 +176,7 @@ test('shuffle lab: words on every matrix row and column; hovering a cell frames 
 
 test('formula panels show the API value of the cell under the cursor, and the call reproduces it', { skip }, async (t) => {
   const { page, ctx } = await open('/?view=heatmap&dim=16&length=40');
-  for (const method of ['sinusoidal', 'rope', 'learned', 'alibi', 't5', 'shaw']) {
+  for (const method of Object.keys(METHODS)) {
     await setState(page, { method, scaling: method === 'rope' ? 'yarn' : 'none', factor: 4, train: 16 });
     await page.focus('.host .mat canvas');
     for (const key of ['ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowRight', 'ArrowRight', 'ArrowRight']) await page.keyboard.press(key);

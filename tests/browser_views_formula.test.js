@@ -138,13 +138,20 @@ test('Rotation: the circle under the cursor, q at m turned by m·ωᵢ from pe.r
   await ctx.close();
 });
 
-test('formula panels below the figure keep a fixed height at 390 px', { skip, timeout: 120000 }, async () => {
-  const { page, ctx } = await open('/?view=waves', { width: 390, height: 844 });
-  for (const view of ['waves', 'scaling', 'extrapolation', 'compare', 'rotation', 'heatmap']) {
-    await setState(page, { ...BASE, view, method: 'rope', vs: 'sinusoidal', scaling: 'yarn' });
-    const h = await page.evaluate(() => document.querySelector('.host .formula').getBoundingClientRect().height);
-    assert.equal(Math.round(h), 260, `${view}: formula height ${h}`);
+test('formula panels grow with their content: no scroll box, at 390 and 1280 px', { skip, timeout: 120000 }, async () => {
+  for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 900 }]) {
+    const { page, ctx } = await open('/?view=waves', viewport);
+    for (const view of ['waves', 'scaling', 'extrapolation', 'compare', 'rotation', 'heatmap', 'similarity', 'learned']) {
+      await setState(page, { ...BASE, view, method: 'rope', vs: 'sinusoidal', scaling: 'yarn' });
+      const f = await page.evaluate(() => {
+        const el = document.querySelector('.host .formula');
+        return { scroll: el.scrollHeight, client: el.clientHeight, overflow: getComputedStyle(el).overflowY, text: el.textContent.length };
+      });
+      assert.ok(f.text > 40, `${view}: the panel has its text`);
+      assert.ok(f.scroll <= f.client + 1, `${view} at ${viewport.width}px: the panel scrolls inside (${f.scroll} > ${f.client})`);
+      assert.notEqual(f.overflow, 'auto', `${view}: not a scroll box`);
+    }
+    await ctx.close();
   }
-  await ctx.close();
   assert.deepEqual(pageErrors, []);
 });

@@ -459,3 +459,46 @@ test('kvCache reads each option once (a getter runs once) and keeps its own copy
   assert.deepEqual(t5.attend(q).output, before);
   for (const c of [cache, t5]) c.free();
 });
+
+test('kvCache reads array lengths from internal slots: a `length` getter that frees the cache never runs', async () => {
+  const [{ pe }] = await backends();
+  const before = pe.heapInUse;
+  const cache = pe.kvCache({ heads: 1, dim: 4, capacity: 1024 });
+  const k = Float32Array.of(1, 0, 0, 0);
+  let ran = 0;
+  Object.defineProperty(k, 'length', { get() { ran++; cache.free(); return 4; } });
+  cache.append(k, Float32Array.of(1, 2, 3, 4));
+  const q = Float32Array.of(1, 0, 0, 0);
+  Object.defineProperty(q, 'length', { get() { ran++; cache.free(); return 4; } });
+  assert.deepEqual(Array.from(cache.attend(q).output), [1, 2, 3, 4]);
+  assert.equal(ran, 0);
+  assert.equal(cache.length, 1);
+  // a getter on the options of attend runs (once) before the liveness check
+  const opts = {};
+  Object.defineProperty(opts, 'out', { enumerable: true, get() { cache.free(); return undefined; } });
+  assertThrowsPosenc(() => cache.attend(Float32Array.of(1, 0, 0, 0), opts), [/freed/], Status.E_NULL);
+  assertThrowsPosenc(() => cache.append(Float32Array.of(1, 0, 0, 0), Float32Array.of(1, 2, 3, 4)), [/freed/], Status.E_NULL);
+  assert.equal(pe.heapInUse, before);
+});
+
+test('kvCache accepts Float32Arrays of another realm (node:vm), as attention does', async () => {
+  const vm = await import('node:vm');
+  for (const { name, pe } of await backends()) {
+    const foreign = (a) => vm.runInNewContext(`new Float32Array([${Array.from(a).join(',')}])`);
+    const weights = randomF32(32 * 2, 9);
+    const k = randomF32(3 * 2 * 4, 10), v = randomF32(3 * 2 * 4, 11), q = randomF32(2 * 2 * 4, 12);
+    const opts = { heads: 2, dim: 4, capacity: 8, encoding: { type: 't5', weights } };
+    const local = pe.kvCache(opts);
+    local.append(k, v);
+    const want = local.attend(q).output;
+    const other = pe.kvCache({ ...opts, encoding: { type: 't5', weights: foreign(weights) } });
+    assert.ok(!(foreign(k) instanceof Float32Array)); // really another realm's array
+    other.append(foreign(k), foreign(v));
+    const out = new Float32Array(want.length);
+    assert.deepEqual(other.attend(foreign(q)).output, want, name);
+    other.attend(q, { out });
+    assert.deepEqual(out, want, `${name} out`);
+    local.free();
+    other.free();
+  }
+});

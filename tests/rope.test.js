@@ -544,7 +544,7 @@ test('throw-tests: every export names its argument and range', async () => {
     assertThrowsPosenc(() => pe.applyRope(x8(), { length: 1, dim: 8, base }), /base must be a finite number in \(1, /);
   }
   // wrong array length / type
-  assertThrowsPosenc(() => pe.applyRope(new Float32Array(7), { length: 1, dim: 8 }), /x must be a Float32Array or posenc buffer of length 8 \(got Float32Array\(7\)\)/);
+  assertThrowsPosenc(() => pe.applyRope(new Float32Array(7), { length: 1, dim: 8 }), /x must be a Float32Array or posenc buffer of length × heads × dim = 1 × 1 × 8 = 8 elements \(got Float32Array\(7\)\)/);
   assertThrowsPosenc(() => pe.applyRope(new Float64Array(8), { length: 1, dim: 8 }), /x must be a Float32Array/);
   assertThrowsPosenc(() => pe.applyRope([1, 2, 3, 4, 5, 6, 7, 8], { length: 1, dim: 8 }), /x must be a Float32Array/);
   assertThrowsPosenc(() => pe.applyRope(undefined, { length: 1, dim: 8 }), /x is required/);

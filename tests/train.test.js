@@ -14,11 +14,6 @@ const simd = await init({ simd: true, lab: true });
 const scalar = await init({ simd: false, lab: true });
 const METHODS = ['none', 'learned', 'sinusoidal', 'rope', 'alibi', 't5'];
 
-// Mean of the last 20 losses of the default run (copy k = 4, length 32, 300 steps, seed 0).
-// Chance is ln 16 = 2.77. NoPE and ALiBi have no way to point at "exactly 4 back" and only get
-// below chance; the others solve the task at the training length.
-const THRESHOLD = { none: 2.6, learned: 0.3, sinusoidal: 0.3, rope: 0.3, alibi: 2.6, t5: 0.8 };
-
 const tail = (losses) => losses.slice(-20).reduce((a, b) => a + b, 0) / 20;
 
 function throwsCode(fn, code, pattern) {
@@ -31,15 +26,114 @@ function throwsCode(fn, code, pattern) {
 }
 
 const models = {};
-test('default run: every method trains below its stated loss threshold', { timeout: 600_000 }, () => {
+// The default run (copy the previous token, 4 heads, length 32, 300 steps, seed 0): every method
+// with positional information learns the task at the training length (accuracy >= 0.9, the page's
+// "learned" rule), ALiBi included (with 2 heads it stayed at 0.22). NoPE has only the causal mask.
+test('default run: every method with positional information learns the default task', { timeout: 600_000 }, () => {
   for (const method of METHODS) {
     const { model, losses } = simd.train({ method });
     assert.equal(losses.length, 300);
     assert.ok(losses.every(Number.isFinite));
-    const t = tail(losses);
-    assert.ok(t < THRESHOLD[method], `${method}: final loss ${t} >= ${THRESHOLD[method]}`);
-    assert.ok(t < losses[0], `${method}: the loss fell`);
+    assert.ok(tail(losses) < losses[0], `${method}: the loss fell`);
     models[method] = model;
+    if (method === 'none') continue;
+    const a = simd.evaluate(model, { lengths: [32], count: 32 }).accuracy[0];
+    assert.ok(a >= 0.9, `${method}: accuracy ${a} at the training length`);
+  }
+});
+
+// A model whose every output is the bias bout (all other parameters 0: every layer adds 0 and the
+// final norm of a zero vector is 0) predicts argmax(bout) everywhere with probabilities
+// softmax(bout). Its accuracy and loss, over all scored positions and over those past the
+// training length, are counted here in float64 from the evaluation's own sequences.
+test('beyond: accuracy and loss past the training length match a float64 hand count', () => {
+  for (const [task, method] of [['copy', 'rope'], ['ngram', 'alibi'], ['first', 't5'], ['periodic', 'none']]) {
+    const { model } = simd.train({ task, method, steps: 1, length: 16, dim: 8, heads: 2, layers: 1, hidden: 8, batch: 2 });
+    const bout = [0.3, -1, 2.5, 0, 1, -2, 0.5, 2, 0.25, -0.5, 1.5, 0, 0.75, -1.25, 1, 2.25];
+    const params = new Float32Array(model.params.length);
+    params.set(bout, params.length - 16); // bout is the last parameter block
+    const fixed = { ...model, params };
+    const best = bout.indexOf(Math.max(...bout));
+    const z = Math.log(bout.reduce((a, b) => a + Math.exp(Math.fround(b)), 0));
+    const lengths = [16, 40, 64];
+    const ev = simd.evaluate(fixed, { lengths, count: 5, seed: 9 });
+    assert.equal(ev.trainLength, 16);
+    lengths.forEach((L, li) => {
+      const { tokens, targets } = simd.labSequences(fixed, { length: L, count: 5, seed: 9 });
+      assert.equal(tokens.length, 5 * L);
+      let n = 0, ok = 0, loss = 0, nb = 0, okb = 0, lossb = 0;
+      for (let i = 0; i < targets.length; i++) {
+        const y = targets[i];
+        if (y < 0) continue;
+        const l = z - Math.fround(bout[y]);
+        n++; ok += y === best; loss += l;
+        if (i % L >= 16) { nb++; okb += y === best; lossb += l; }
+      }
+      assert.ok(n > 0, `${task}: scored positions`);
+      assert.equal(ev.accuracy[li], ok / n, `${task} at ${L}: accuracy`);
+      assert.ok(Math.abs(ev.loss[li] - loss / n) < 1e-5, `${task} at ${L}: loss ${ev.loss[li]} vs ${loss / n}`);
+      if (L === 16) {
+        assert.equal(ev.beyond[li], null, `${task}: nothing past the training length at 1x`);
+      } else {
+        assert.ok(nb > 0);
+        assert.equal(ev.beyond[li], okb / nb, `${task} at ${L}: beyond`);
+        assert.ok(Math.abs(ev.beyondLoss[li] - lossb / nb) < 1e-5, `${task} at ${L}: beyond loss`);
+      }
+    });
+  }
+});
+
+test('ngram: the source is reproducible from its seed, and is the order-k source it claims', () => {
+  const a = simd.train({ task: 'ngram', method: 'alibi', steps: 1, seed: 5 }).model;
+  const b = simd.train({ task: 'ngram', method: 'rope', steps: 1, seed: 5 }).model;
+  const c = simd.train({ task: 'ngram', method: 'alibi', steps: 1, seed: 6 }).model;
+  assert.equal(a.k, 3);
+  const sa = simd.labSequences(a, { length: 256, count: 64 });
+  assert.deepEqual(simd.labSequences(a, { length: 256, count: 64 }), sa, 'same seed, same sequences');
+  assert.deepEqual(scalar.labSequences(a, { length: 256, count: 64 }), sa, 'same on the scalar build');
+  assert.deepEqual(simd.labSequences(b, { length: 256, count: 64 }), sa, 'the method does not change the data');
+  const sc = simd.labSequences(c, { length: 256, count: 64 });
+  assert.notDeepEqual(sc.tokens, sa.tokens, 'another seed, another source');
+  // each context (the last two tokens) has one most frequent next token, about 3/4 + 1/64 of the time
+  const table = (s) => {
+    const counts = new Map();
+    for (let q = 0; q < s.count; q++) {
+      for (let i = 2; i < s.length; i++) {
+        const t = s.tokens.subarray(q * s.length, (q + 1) * s.length);
+        assert.equal(s.targets[q * s.length + i - 1], t[i], 'the target is the next token');
+        const key = t[i - 2] * 16 + t[i - 1];
+        const row = counts.get(key) ?? new Array(16).fill(0);
+        row[t[i]]++;
+        counts.set(key, row);
+      }
+    }
+    let top = 0, all = 0;
+    const mode = new Map();
+    for (const [key, row] of counts) {
+      top += Math.max(...row);
+      all += row.reduce((x, y) => x + y, 0);
+      mode.set(key, row.indexOf(Math.max(...row)));
+    }
+    return { share: top / all, mode };
+  };
+  const ta = table(sa), tc = table(sc);
+  assert.ok(Math.abs(ta.share - (0.75 + 1 / 64)) < 0.03, `most frequent next token: ${ta.share}`);
+  let same = 0;
+  for (const [key, m] of ta.mode) same += tc.mode.get(key) === m;
+  assert.ok(same < 64, `another seed draws another table (${same} of 256 contexts agree)`);
+  const ev = simd.evaluate(a, { lengths: [32], count: 64 });
+  assert.ok(Math.abs(ev.oracle[0] - (0.75 + 1 / 64)) < 0.03, `oracle ${ev.oracle[0]}`);
+  throwsCode(() => simd.train({ task: 'ngram', k: 4 }), Status.E_SIZE, /k/);
+});
+
+test('seeds: each method reproduces bit for bit from its seed, evaluation included', { timeout: 300_000 }, () => {
+  for (const method of METHODS) {
+    const opts = { method, task: 'ngram', steps: 6, seed: 2, length: 16, dim: 16, batch: 4 };
+    const a = simd.train(opts), b = simd.train(opts);
+    assert.deepEqual(new Uint8Array(a.model.params.buffer), new Uint8Array(b.model.params.buffer), method);
+    assert.deepEqual(a.losses, b.losses);
+    const lengths = method === 'learned' ? [16] : [16, 64];
+    assert.deepEqual(simd.evaluate(a.model, { lengths, count: 4 }), scalar.evaluate(b.model, { lengths, count: 4 }), method);
   }
 });
 
@@ -106,7 +200,7 @@ function fnv64(f32) {
 
 // The configuration tests/native/test_train.c uses for --dump.
 const DUMP = { length: 16, dim: 16, heads: 2, layers: 2, hidden: 32, batch: 4, k: 3, lr: 3e-3, weightDecay: 0.01, clip: 1, beta1: 0.9, beta2: 0.99, eps: 1e-8 };
-const CASES = [['rope', 'copy'], ['t5', 'copy'], ['learned', 'periodic'], ['sinusoidal', 'first'], ['alibi', 'periodic'], ['none', 'copy']];
+const CASES = [['rope', 'copy'], ['t5', 'copy'], ['learned', 'periodic'], ['sinusoidal', 'first'], ['alibi', 'periodic'], ['none', 'copy'], ['alibi', 'ngram']];
 
 test('same seed, same bits: SIMD and scalar wasm and a native build agree exactly', { timeout: 300_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'posenc-train-'));
@@ -125,7 +219,7 @@ test('same seed, same bits: SIMD and scalar wasm and a native build agree exactl
       assert.equal(scalar.backend, 'scalar');
       assert.deepEqual(new Uint8Array(a.model.params.buffer), new Uint8Array(b.model.params.buffer), `${method}/${task}: SIMD vs scalar`);
       assert.deepEqual(a.losses, b.losses);
-      const m = METHODS.indexOf(method), t = ['copy', 'periodic', 'first'].indexOf(task);
+      const m = METHODS.indexOf(method), t = ['copy', 'periodic', 'first', 'ngram'].indexOf(task);
       const [hash, loss] = execFileSync(exe, ['--dump', String(m), String(t), '12', '5']).toString().trim().split(' ');
       assert.equal(fnv64(a.model.params), hash, `${method}/${task}: wasm vs native weights`);
       assert.equal(a.losses[11], Math.fround(Number(loss)), `${method}/${task}: last loss`);
@@ -178,6 +272,31 @@ test('saveModel / loadModel: JSON round trip is exact', () => {
   throwsCode(() => simd.evaluate({ ...model, params: model.params.subarray(1) }), Status.E_SCRATCH, /model.params/);
 });
 
+// A saved model carries a checksum over its configuration and parameter bytes; loadModel refuses
+// a changed file, and parameters larger than the training steps can produce. A hand-made model
+// with such parameters makes evaluate and attentionMap throw, never return NaN or numbers from a
+// NaN forward pass (the reproduction: weights x 1e10 gave NaN attention and accuracy 0.06).
+test('loadModel: checksum and parameter bounds; overflowing models are errors', () => {
+  const { model } = simd.train({ method: 'rope', steps: 20, length: 16, dim: 16, heads: 2, layers: 1, hidden: 16, batch: 4 });
+  const text = simd.saveModel(model);
+  const obj = JSON.parse(text);
+  assert.match(obj.checksum, /^[0-9a-f]{8}$/);
+  assert.deepEqual(simd.loadModel(text).params, model.params);
+  const at = text.indexOf('"params":"') + 10 + 200;
+  const flipped = text.slice(0, at) + (text[at] === 'A' ? 'B' : 'A') + text.slice(at + 1);
+  throwsCode(() => simd.loadModel(flipped), Status.E_PARAM, /checksum/);
+  for (const edit of [{ method: 'alibi' }, { heads: 4 }, { task: 'periodic', k: 3 }, { stepsDone: 19 }, { checksum: undefined }]) {
+    throwsCode(() => simd.loadModel(JSON.stringify({ ...obj, ...edit })), Status.E_PARAM, /checksum/);
+  }
+  const big = { ...model, params: model.params.map((x) => x * 1e10) };
+  throwsCode(() => simd.loadModel(simd.saveModel(big)), Status.E_RANGE, /params\[\d+\].*training steps/);
+  throwsCode(() => simd.evaluate(big, { lengths: [16], count: 4 }), Status.E_PARAM, /model.params.*finite/);
+  throwsCode(() => simd.attentionMap(big, { length: 16 }), Status.E_PARAM, /model.params.*finite/);
+  // the bound is not tight enough to refuse what training does produce: a long run reloads
+  const long = simd.train({ method: 'alibi', steps: 200, length: 16, dim: 16, heads: 2, layers: 1, hidden: 16, batch: 4, lr: 0.05 }).model;
+  assert.deepEqual(simd.loadModel(simd.saveModel(long)).params, long.params);
+});
+
 test('bad options give PosencErrors naming the argument', () => {
   throwsCode(() => simd.train({ task: 'sort' }), Status.E_ENUM, /task/);
   throwsCode(() => simd.train({ method: 'xpos' }), Status.E_ENUM, /method/);
@@ -187,6 +306,7 @@ test('bad options give PosencErrors naming the argument', () => {
   throwsCode(() => simd.train({ heads: 3 }), Status.E_ODD, /heads/);
   throwsCode(() => simd.train({ dim: 12, heads: 4 }), Status.E_ODD, /heads/);
   throwsCode(() => simd.train({ k: 32 }), Status.E_SIZE, /k must be/);
+  throwsCode(() => simd.labSequences(simd.train({ steps: 1 }).model, { length: 2000 }), Status.E_SIZE, /length/);
   throwsCode(() => simd.train({ task: 'first', k: 2 }), Status.E_PARAM, /k/);
   throwsCode(() => simd.train({ lr: 0 }), Status.E_PARAM, /lr/);
   throwsCode(() => simd.train({ lr: NaN }), Status.E_PARAM, /lr/);
@@ -198,7 +318,7 @@ test('bad options give PosencErrors naming the argument', () => {
   throwsCode(() => simd.evaluate({}, {}), Status.E_PARAM, /model/);
   throwsCode(() => simd.evaluate(model, { lengths: [] }), Status.E_PARAM, /lengths/);
   throwsCode(() => simd.evaluate(model, { lengths: [4096] }), Status.E_SIZE, /lengths\[0\]/);
-  throwsCode(() => simd.evaluate(model, { lengths: [4] }), Status.E_SIZE, /lengths\[0\]/);
+  throwsCode(() => simd.evaluate(model, { lengths: [1] }), Status.E_SIZE, /lengths\[0\]/);
   throwsCode(() => simd.evaluate(model, { scaling: 'ntk' }), Status.E_PARAM, /scaling.*rope/);
   throwsCode(() => simd.evaluate(model, { scaling: 'longrope' }), Status.E_ENUM, /scaling/);
   throwsCode(() => simd.evaluate(model, { count: 0 }), Status.E_SIZE, /count/);

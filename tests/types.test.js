@@ -20,6 +20,7 @@ function project() {
   copyFileSync(join(root, 'tests/types/usage.ts'), join(cwd, 'usage.ts'));
   copyFileSync(join(root, 'tests/types/usage.cts'), join(cwd, 'usage.cts'));
   copyFileSync(join(root, 'tests/types/usage-dom.ts'), join(cwd, 'usage-dom.ts'));
+  copyFileSync(join(root, 'tests/types/usage-lite.ts'), join(cwd, 'usage-lite.ts'));
   return cwd;
 }
 
@@ -38,7 +39,7 @@ for (const [resolution, module] of [['node16', 'node16'], ['bundler', 'esnext']]
   for (const lib of [['es2022'], ['es2022', 'dom']]) {
     const name = `${resolution}-${lib.join('-')}`;
     test(`types from the tarball: moduleResolution ${resolution}, lib ${lib.join(' + ')}, --strict`, { timeout: 300_000 }, () => {
-      const files = ['usage.ts', ...(resolution === 'node16' ? ['usage.cts'] : []), ...(lib.includes('dom') ? ['usage-dom.ts'] : [])];
+      const files = ['usage.ts', 'usage-lite.ts', ...(resolution === 'node16' ? ['usage.cts'] : []), ...(lib.includes('dom') ? ['usage-dom.ts'] : [])];
       tsc(name, { module, moduleResolution: resolution, lib }, files);
     });
   }

@@ -7,7 +7,7 @@ import { build, defineConfig } from 'vite';
 // The page imports the library from ../js and its wasm from ../dist, outside web/.
 //
 // `vite build web` makes three things in web/dist:
-//   index.html + assets/   the page (and sw.js, a service worker precaching exactly those files)
+//   index.html + assets/   the page (and sw.js, a service worker caching those files as they are used)
 //   posenc-view.js         the <posenc-view> custom element, a stable name for blog posts
 //   posenc-single.html     one file with JS, CSS and both wasm builds inlined; opens from file://
 // The single file comes from a second build in mode 'single' (`vite build web --mode single`
@@ -101,7 +101,7 @@ function previewWasm() {
   };
 }
 
-/** Service worker listing every emitted file; its cache name changes whenever any file does. */
+/** Service worker knowing every emitted file and the page's shell; its version changes whenever any file does. */
 function serviceWorker() {
   return {
     name: 'posenc-sw',
@@ -112,9 +112,15 @@ function serviceWorker() {
       const files = [...Object.keys(bundle).filter((f) => !f.endsWith('.map')), ...pub];
       const list = ['./', ...files.sort().map((f) => `./${f}`)];
       const version = createHash('sha256').update(list.join('\n')).digest('hex').slice(0, 12);
+      // The shell: the page and what its HTML names (entry script, shared chunk, stylesheet, icon);
+      // views, cores and workers are stored when first used (sw.template.js).
+      const html = String(bundle['index.html']?.source ?? '');
+      const named = [...html.matchAll(/(?:src|href)="\.\/([^"]+)"/g)].map((m) => `./${m[1]}`);
+      const shell = ['./', ...new Set(named.filter((f) => list.includes(f)))];
       const source = readFileSync(new URL('./sw.template.js', import.meta.url), 'utf8')
         .replace('__VERSION__', version)
-        .replace('__FILES__', JSON.stringify(list));
+        .replace('__FILES__', JSON.stringify(list))
+        .replace('__SHELL__', JSON.stringify(shell));
       this.emitFile({ type: 'asset', fileName: 'sw.js', source });
     },
   };

@@ -651,7 +651,7 @@ static int32_t f_train_evaluate(cursor *c, sizes z) {
     const int32_t seed = (int32_t)u8(c);
     double *inv = lab_inv(c, &L);
     const double scale = inv ? real(c) : 1.0;
-    return lab_result(&L, posenc_train_evaluate(L.arena, length, n, seed, inv, scale, u8(c) == 7 ? NULL : OUT(2)));
+    return lab_result(&L, posenc_train_evaluate(L.arena, length, n, seed, inv, scale, u8(c) == 7 ? NULL : ALLOC(double, POSENC_TRAIN_NRESULT)));
 }
 static int32_t f_train_attention(cursor *c, sizes z) {
     lab L;

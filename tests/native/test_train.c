@@ -59,10 +59,10 @@ static void gradcheck(int32_t method, int32_t task) {
     pt_loss_grad(&m, 0);
     double *ga = malloc(sizeof(double) * (size_t)n);
     memcpy(ga, m.grad, sizeof(double) * (size_t)n);
-    int64_t scored, correct;
+    pt_counts cn;
     double worst = 0, gmax = 0;
     int64_t at = -1, checked = 0;
-    pt_forward(&m, m.h->batch, m.h->length, &scored, &correct);
+    pt_forward(&m, m.h->batch, m.h->length, &cn);
     for (int64_t e = 0; e < n; e++) {
         /* fourth-order central difference: truncation O(h^4), rounding ~1e-11 absolute */
         const double w = m.param[e], hstep = 1e-4;
@@ -70,7 +70,7 @@ static void gradcheck(int32_t method, int32_t task) {
         const double at4[4] = {-2, -1, 1, 2};
         for (int s = 0; s < 4; s++) {
             m.param[e] = w + at4[s] * hstep;
-            f[s] = pt_forward(&m, m.h->batch, m.h->length, &scored, &correct) / (double)scored;
+            f[s] = pt_forward(&m, m.h->batch, m.h->length, &cn) / (double)cn.scored;
         }
         m.param[e] = w;
         const double num = (8 * (f[2] - f[1]) - (f[3] - f[0])) / (12 * hstep);
@@ -154,7 +154,7 @@ static void test_float_api(void) {
 
     int32_t ic[POSENC_TRAIN_NINT];
     float fc[POSENC_TRAIN_NFLOAT];
-    float res[2];
+    double res[POSENC_TRAIN_NRESULT];
     for (int32_t method = 0; method <= POSENC_PE_T5; method++) {
         config(ic, fc, method, POSENC_TASK_COPY, 16, 16, 2, 1, 32, 4, 10, 1, 3);
         ic[POSENC_TRAIN_MAX_LENGTH] = 64;
@@ -189,7 +189,8 @@ static void test_float_api(void) {
 static void test_eval_freqs(void) {
     int32_t ic[POSENC_TRAIN_NINT];
     float fc[POSENC_TRAIN_NFLOAT];
-    float res[2], w[2 * 16 * 16];
+    double res[POSENC_TRAIN_NRESULT];
+    float w[2 * 16 * 16];
     int32_t tok[16];
     config(ic, fc, POSENC_PE_ROPE, POSENC_TASK_COPY, 8, 16, 2, 1, 16, 2, 4, 1, 3);
     ic[POSENC_TRAIN_MAX_LENGTH] = 16;
@@ -210,6 +211,71 @@ static void test_eval_freqs(void) {
     free(arena);
 }
 
+/* The arena's header is not trusted (found by a reproduction: one field edited after init made
+ * posenc_train_step lay the arena out past its end, an ASan heap overflow): every edited field
+ * is refused, as is an arena that is not 8-byte aligned. */
+static void test_arena_header(void) {
+    int32_t ic[POSENC_TRAIN_NINT];
+    float fc[POSENC_TRAIN_NFLOAT];
+    float losses[2];
+    config(ic, fc, POSENC_PE_ROPE, POSENC_TASK_COPY, 16, 16, 2, 1, 16, 4, 10, 1, 4);
+    const int32_t bytes = posenc_train_size(ic, fc);
+    CHECK(bytes > 0, "size");
+    char *raw = malloc((size_t)bytes + 16);
+    CHECK(posenc_train_init(raw + 1, bytes, ic, fc) == POSENC_E_PARAM, "misaligned arena refused");
+    CHECK(posenc_train_init(raw + 4, bytes, ic, fc) == POSENC_E_PARAM, "4-byte aligned arena refused");
+    CHECK(posenc_train_init(raw, bytes, ic, fc) == POSENC_OK, "init");
+    CHECK(posenc_train_step(raw, 1, losses) == POSENC_OK, "a step on the untouched arena");
+    char *copy = malloc((size_t)bytes);
+    memcpy(copy, raw, (size_t)bytes);
+    /* each int32 of the configuration in turn, set to a plausible other value */
+    const size_t first = offsetof(pt_header, task), last = offsetof(pt_header, tcap);
+    int refused = 0, fields = 0;
+    for (size_t off = first; off <= last; off += 4) {
+        memcpy(raw, copy, (size_t)bytes);
+        int32_t v;
+        memcpy(&v, raw + off, 4);
+        v = v == 4 ? 1 : 4;
+        memcpy(raw + off, &v, 4);
+        fields++;
+        refused += posenc_train_step(raw, 1, losses) == POSENC_E_PARAM &&
+                   posenc_train_param_count(raw) == POSENC_E_PARAM;
+    }
+    CHECK(fields == 14 && refused == fields, "edited header fields refused: %d of %d", refused, fields);
+    memcpy(raw, copy, (size_t)bytes);
+    ((pt_header *)raw)->bytes = (int64_t)bytes * 4;
+    CHECK(posenc_train_step(raw, 1, losses) == POSENC_E_PARAM, "edited arena size refused");
+    memcpy(raw, copy, (size_t)bytes);
+    CHECK(posenc_train_step(raw, 1, losses) == POSENC_OK, "the restored arena trains");
+    free(copy);
+    free(raw);
+}
+
+/* A forward pass that overflows (finite parameters far outside what training produces) is an
+ * error from evaluate and attention, never NaN weights or an accuracy computed from NaN. */
+static void test_nonfinite_forward(void) {
+    int32_t ic[POSENC_TRAIN_NINT];
+    float fc[POSENC_TRAIN_NFLOAT];
+    double res[POSENC_TRAIN_NRESULT];
+    float w[2 * 16 * 16];
+    int32_t tok[16];
+    config(ic, fc, POSENC_PE_ROPE, POSENC_TASK_COPY, 16, 16, 2, 1, 16, 4, 10, 1, 4);
+    const int32_t bytes = posenc_train_size(ic, fc);
+    void *arena = malloc((size_t)bytes);
+    CHECK(posenc_train_init(arena, bytes, ic, fc) == POSENC_OK, "init");
+    const int32_t n = posenc_train_param_count(arena);
+    float *p = malloc(sizeof(float) * (size_t)n);
+    posenc_train_params(arena, p, n, 0);
+    CHECK(posenc_train_evaluate(arena, 16, 4, 1, NULL, 1.0, res) == POSENC_OK, "evaluates");
+    CHECK(posenc_train_attention(arena, 16, 0, 1, NULL, 1.0, w, tok) == POSENC_OK, "attention");
+    for (int32_t e = 0; e < n; e++) p[e] *= 1e10f;
+    CHECK(posenc_train_params(arena, p, n, 1) == POSENC_OK, "store");
+    CHECK(posenc_train_evaluate(arena, 16, 4, 1, NULL, 1.0, res) == POSENC_E_PARAM, "overflowing evaluate refused");
+    CHECK(posenc_train_attention(arena, 16, 0, 1, NULL, 1.0, w, tok) == POSENC_E_PARAM, "overflowing attention refused");
+    free(p);
+    free(arena);
+}
+
 int main(int argc, char **argv) {
     if (argc == 6 && strcmp(argv[1], "--dump") == 0) {
         float loss = 0;
@@ -222,7 +288,10 @@ int main(int argc, char **argv) {
     gradcheck(POSENC_PE_ROPE, POSENC_TASK_PERIODIC);
     gradcheck(POSENC_PE_T5, POSENC_TASK_FIRST);
     gradcheck(POSENC_PE_LEARNED, POSENC_TASK_FIRST);
+    gradcheck(POSENC_PE_ALIBI, POSENC_TASK_NGRAM);
     test_float_api();
+    test_arena_header();
+    test_nonfinite_forward();
     test_eval_freqs();
     return CHECK_DONE();
 }

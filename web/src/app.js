@@ -3,7 +3,7 @@
 // frame, so a slider drag never queues redraws.
 import { esc } from './draw.js';
 import { finiteMinMax, makePool } from './methods.js';
-import { ENV_KEYS, FIELDS, parseState, toParams } from './state.js';
+import { ENV_KEYS, FIELDS, parseState, toParams, urlValue } from './state.js';
 import { rangeText } from './views/common.js';
 import * as registry from './views/index.js';
 
@@ -111,7 +111,10 @@ const CONTROL_DEFS = Object.fromEntries(Object.entries(CONTROLS).map(([key, [gro
 }));
 
 function controlHtml(key, view) {
-  const [, label, d] = CONTROL_DEFS[key];
+  const [, catalogued, d] = CONTROL_DEFS[key];
+  // A view may name a control for what it means there (the learned table's "train length" is its
+  // number of rows).
+  const label = esc(VIEW_INFO[view]?.labels?.[key] ?? catalogued);
   const id = `c-${key}`;
   if (key === 'panel') return `<label>${label} <select name="panel">${opts([['', 'all'], ...(VIEW_INFO[view]?.panels ?? []).map((p) => [p.id, p.label])])}</select></label>`;
   if (d.kind === 'select') return `<label>${label} <select name="${key}">${opts(d.list)}</select></label>`;
@@ -134,7 +137,7 @@ function controlKeys(view, mode, state) {
 function controlsHtml(keys, view, folded) {
   const groups = new Map();
   for (const k of keys) {
-    const g = CONTROL_DEFS[k][0];
+    const g = VIEW_INFO[view]?.groups?.[k] ?? CONTROL_DEFS[k][0];
     if (!groups.has(g)) groups.set(g, []);
     groups.get(g).push(controlHtml(k, view));
   }
@@ -185,7 +188,7 @@ export function urlOf(st) {
     for (const [k, [def]] of Object.entries(FIELDS)) {
       if (k === 'view' || k === 'step') continue;
       const base = k in step.state ? step.state[k] : def;
-      if (st[k] !== undefined && st[k] !== base) p.set(k, String(st[k]));
+      if (st[k] !== undefined && st[k] !== base) p.set(k, urlValue(st[k]));
     }
     return `?${p}`;
   }
@@ -223,6 +226,7 @@ export function createApp(root, { pe: firstPe, state, chrome = null, url = true 
   let current = null;
   let page = null; // the chrome's sync(), once mounted
   let pending = 0;
+  let destroyed = false;
   // Views whose chunk and API families have arrived: name -> setup. Until then render() waits
   // (no posenc-render event) and renders again when they are here.
   const ready = new Map();
@@ -292,11 +296,12 @@ export function createApp(root, { pe: firstPe, state, chrome = null, url = true 
     navigate(stepState(step, state));
   }
   function schedule() {
-    if (!pending) pending = requestAnimationFrame(render);
+    if (!pending && !destroyed) pending = requestAnimationFrame(render);
   }
   function render() {
     cancelAnimationFrame(pending);
     pending = 0;
+    if (destroyed) return;
     const t0 = performance.now();
     root.dataset.theme = state.theme;
     root.classList.toggle('hide-title', /title/.test(state.hide));
@@ -429,31 +434,56 @@ export function createApp(root, { pe: firstPe, state, chrome = null, url = true 
 
   // The page's own chrome (chrome.js: mode bar, guided path, tabs, exports), wired to this app.
   page = chrome ? chrome.mount({ root, host, stage, state, setState, navigate, goStep, current: () => current }) : null;
-  if (url) {
-    addEventListener('popstate', () => {
-      const params = new URLSearchParams(location.search);
-      const next = parseState(params);
-      (next.guided ? loadSteps() : Promise.resolve()).then(() => {
-        navigate(resolveState(next, params), false);
-        document.documentElement.dataset.theme = state.theme;
-      });
+  // Listeners outside the root are removed by destroy(): a removed <posenc-view> must not stay
+  // reachable from the window (a blog's client-side navigation removes one per page change).
+  const onPop = () => {
+    const params = new URLSearchParams(location.search);
+    const next = parseState(params);
+    (next.guided ? loadSteps() : Promise.resolve()).then(() => {
+      navigate(resolveState(next, params), false);
+      document.documentElement.dataset.theme = state.theme;
     });
-  }
+  };
+  if (url) addEventListener('popstate', onPop);
   // A theme that follows the system repaints the canvases when the system switches.
-  globalThis.matchMedia?.('(prefers-color-scheme: dark)').addEventListener?.('change', () => state.theme === 'auto' && schedule());
+  const scheme = globalThis.matchMedia?.('(prefers-color-scheme: dark)');
+  const onScheme = () => state.theme === 'auto' && schedule();
+  scheme?.addEventListener?.('change', onScheme);
   // Plots and circles are drawn at the element's pixel width: redraw when the width changes.
-  new ResizeObserver(([e]) => {
+  const resized = new ResizeObserver(([e]) => {
     const w = Math.round(e.contentRect.width);
     if (width && w !== width) {
       hold(0);
       schedule();
     }
     width = w;
-  }).observe(root);
+  });
+  resized.observe(root);
+  /** Take the app down: its view (an animation stops), its heap buffers, its listeners and timers.
+   * Nothing renders afterwards; the root is left empty. */
+  function destroy() {
+    if (destroyed) return;
+    destroyed = true;
+    cancelAnimationFrame(pending);
+    pending = 0;
+    clearTimeout(urlTimer);
+    clearTimeout(descTimer);
+    if (url) removeEventListener('popstate', onPop);
+    scheme?.removeEventListener?.('change', onScheme);
+    resized.disconnect();
+    try {
+      current?.api.destroy?.();
+    } finally {
+      current = null;
+      ctx.pool.free();
+      root.replaceChildren();
+    }
+  }
   /** The wasm has arrived: the real API (and its compute runner) replace the stand-in; the view is
    * set up again with it (views may keep what they computed), in the same task, so the page does
    * not paint in between. */
   function attach(next, nextCompute) {
+    if (destroyed) return;
     if (pe.stub && !next.stub && root.dataset.layout === 'stub') hold(host.getBoundingClientRect().height);
     pe = next;
     ctx.pe = next;
@@ -465,7 +495,7 @@ export function createApp(root, { pe: firstPe, state, chrome = null, url = true 
     render();
   }
   render();
-  return { get pe() { return pe; }, state, setState, render, goStep, attach, get view() { return current?.api; }, get steps() { return STEPS; } };
+  return { get pe() { return pe; }, state, setState, render, goStep, attach, destroy, get view() { return current?.api; }, get steps() { return STEPS; } };
 }
 
 /** Fallback figure description from an export payload: kind, size, range. */

@@ -16,8 +16,9 @@ export const top = `<a class="skip" href="#figure">Skip to the figure</a>
       <a class="mode-guided" href="?">Guided path</a><a class="mode-explorer" href="?view=heatmap">Explorer</a></nav>
       <label class="theme-pick">theme <select name="theme">${opts(FIELDS.theme[1].list)}</select></label></div>
     <nav class="guide" aria-label="guided path" hidden>
-      <p class="stepno" aria-live="polite"></p><h2 class="steptitle"></h2><div class="steptext"></div>
-      <p class="notice"><strong>What to notice:</strong> <span></span></p>
+      <p class="stepno" aria-live="polite"></p><h2 class="steptitle"></h2>
+      <details class="more" open><summary>Read the step</summary><div class="steptext"></div><p class="sources"></p></details>
+      <div class="predict-slot"></div><div class="quiz" hidden></div>
       <div class="stepnav"><a class="back" rel="prev">← Back</a><a class="next" rel="next">Next →</a><a class="explore">Open in the explorer</a></div>
     </nav>
     <div class="tabs" role="tablist" aria-label="views" hidden>${TABS.map(([v, l]) => `<button type="button" role="tab" id="tab-${v}" aria-controls="figure-panel" data-view="${v}">${esc(l)}</button>`).join('')}</div>`;
@@ -62,6 +63,13 @@ export function mount({ root, host, stage, state, setState, navigate, goStep, cu
     }
   };
   root.querySelector('.guide').addEventListener('click', onStepLink);
+  // Predict-then-reveal: the answer and its explanation appear only once the reader has committed.
+  root.querySelector('.guide').addEventListener('submit', (e) => {
+    const f = e.target.closest('form.question');
+    if (!f) return;
+    e.preventDefault();
+    reveal(f);
+  });
   root.querySelector('.stepnav-bottom').addEventListener('click', onStepLink);
   root.querySelector('.modes').addEventListener('click', (e) => {
     const a = e.target.closest('a');
@@ -135,10 +143,30 @@ export function mount({ root, host, stage, state, setState, navigate, goStep, cu
           guide.dataset.step = step.id;
           guide.querySelector('.stepno').textContent = `Step ${i + 1} of ${list.length}`;
           guide.querySelector('.steptitle').textContent = step.title;
-          guide.querySelector('.steptext').innerHTML = step.text ?? '';
-          guide.querySelector('.notice span').textContent = step.notice ?? '';
-          guide.querySelector('.notice').hidden = !step.notice;
+          // Step texts, questions and sources are the project's own data (steps.js), never the URL's.
+          guide.querySelector('.steptext').innerHTML = (step.text ?? '') + (step.table ?? '');
+          guide.querySelector('.sources').replaceChildren(...sourcesOf(step));
+          // On a phone the text folds behind "Read the step", so the figure starts on the first screen.
+          const wide = (root.clientWidth || innerWidth) > NARROW;
+          guide.querySelector('.more').open = wide;
+          // The question folds too on a phone (one line that says what is inside), opened by a tap.
+          guide.querySelector('.predict-slot').innerHTML = step.predict
+            ? `<details class="pfold"${wide ? ' open' : ''}><summary>Predict first</summary>${questionHtml(`pq-${step.id}`, step.predict, { notice: step.notice, title: 'Predict first' })}</details>`
+            : '';
+          root.classList.toggle('quiz-step', !!step.quiz);
+          guide.classList.toggle('has-table', !!step.table);
+          const quiz = guide.querySelector('.quiz');
+          quiz.hidden = !step.quiz;
+          quiz.replaceChildren();
+          if (step.quiz) {
+            import('./quiz.js').then(({ QUIZ }) => {
+              if (guide.dataset.step !== step.id) return;
+              quiz.innerHTML = `<ol class="quiz-list">${QUIZ.map((item, k) => `<li>${questionHtml(`qz-${k}`, item, { title: `Question ${k + 1} of ${QUIZ.length}`, link: stepLink(list, item.step) })}</li>`).join('')}</ol>`;
+              quiz.dataset.ready = String(QUIZ.length);
+            });
+          }
         }
+        trimControls(root, step.controls);
         const link = (a, j) => {
           const ok = j >= 0 && j < list.length;
           if (ok) a.href = urlOf({ ...stepState(list[j], state) });
@@ -154,6 +182,8 @@ export function mount({ root, host, stage, state, setState, navigate, goStep, cu
         stage.removeAttribute('role');
         stage.removeAttribute('aria-labelledby');
       } else {
+        trimControls(root, null);
+        root.classList.remove('quiz-step');
         let active = null;
         for (const b of tabs.querySelectorAll('[role=tab]')) {
           const on = b.dataset.view === state.view;
@@ -174,6 +204,101 @@ export function mount({ root, host, stage, state, setState, navigate, goStep, cu
       svg.hidden = typeof current()?.api.svg !== 'function';
     },
   };
+}
+
+// The column width at and below which the page stacks (style.css @container; app.js NARROW).
+const NARROW = 700;
+
+function sourcesOf(step) {
+  if (!step.sources?.length) return [];
+  const out = [document.createTextNode('Sources: ')];
+  step.sources.forEach(([name, title, href], k) => {
+    if (k) out.push(document.createTextNode('; '));
+    const a = Object.assign(document.createElement('a'), { href, textContent: name, title, rel: 'noopener' });
+    out.push(a, document.createTextNode(` (${title})`));
+  });
+  return out;
+}
+
+/** The link to step `id` of the path (a quiz answer points to the step that teaches it). */
+function stepLink(list, id) {
+  const j = list.findIndex((s) => s.id === id);
+  return j < 0 ? null : { href: urlOf(stepState(list[j], {})), to: j, label: `Step ${j + 1}: ${list[j].title}` };
+}
+
+/**
+ * One multiple-choice question: radios, a "Check" button, and the reveal (hidden until the reader
+ * commits). `why` is one explanation, or one per choice. q and choices are the project's own HTML.
+ */
+function questionHtml(id, { q, choices, answer, why }, { notice = '', title = '', link = null } = {}) {
+  const whys = Array.isArray(why) ? why : null;
+  return `<form class="question" id="${id}" data-answer="${answer}" novalidate>
+    <fieldset><legend>${title ? `<strong>${esc(title)}:</strong> ` : ''}${q}</legend>
+    ${choices.map((c, k) => `<label class="choice"><input type="radio" name="${id}" value="${k}"> <span>${c}</span></label>`).join('')}
+    </fieldset>
+    <div class="qbar"><button type="submit">Check my answer</button><span class="qmsg" role="status"></span></div>
+    <div class="reveal" hidden>
+      <p class="verdict"></p>
+      ${whys ? `<ul class="whys">${whys.map((w, k) => `<li data-k="${k}"><span class="wlabel">${choices[k]}</span>: ${esc(w)}</li>`).join('')}</ul>`
+    : `<p class="why">${esc(why)}</p>`}
+      ${notice ? `<p class="notice"><strong>What to notice:</strong> ${esc(notice)}</p>` : ''}
+      ${link ? `<p class="qlink">Taught in <a href="${esc(link.href)}" data-to="${link.to}">${esc(link.label)}</a></p>` : ''}
+    </div></form>`;
+}
+
+function reveal(f) {
+  const picked = f.querySelector('input[type=radio]:checked');
+  const msg = f.querySelector('.qmsg');
+  if (!picked) {
+    msg.textContent = 'Pick an answer first.';
+    return;
+  }
+  msg.textContent = '';
+  const answer = Number(f.dataset.answer);
+  const k = Number(picked.value);
+  const ok = k === answer;
+  const choices = [...f.querySelectorAll('label.choice')];
+  choices.forEach((l, j) => {
+    l.classList.toggle('right', j === answer);
+    l.classList.toggle('wrong', j === k && !ok);
+  });
+  for (const li of f.querySelectorAll('.whys li')) {
+    li.classList.toggle('right', Number(li.dataset.k) === answer);
+    li.classList.toggle('picked', Number(li.dataset.k) === k);
+  }
+  const right = choices[answer].querySelector('span').textContent;
+  f.querySelector('.verdict').textContent = ok ? `Right: ${right}.` : `Not quite. The answer: ${right}.`;
+  f.querySelector('.verdict').className = `verdict ${ok ? 'ok' : 'no'}`;
+  f.querySelector('.reveal').hidden = false;
+  f.dataset.revealed = ok ? 'right' : 'wrong';
+}
+
+/** The guided sidebar shows only the controls the step uses (its `controls` list). */
+function trimControls(root, keep) {
+  const form = root.querySelector('form.controls');
+  if (!form) return;
+  if (!Array.isArray(keep)) {
+    // The explorer (or a step without a list): every control the view offers.
+    if (!root.classList.contains('step-no-controls') && !form.querySelector('[hidden]')) return;
+    for (const el of root.querySelectorAll('form.controls [hidden], .control-slot [hidden]')) el.hidden = false;
+    root.classList.remove('step-no-controls');
+    return;
+  }
+  let any = false;
+  for (const el of root.querySelectorAll(`[form="${form.id}"][name], form.controls [name]`)) {
+    const label = el.closest('label');
+    if (!label) continue;
+    const on = keep.includes(el.name);
+    if (label.hidden === on) label.hidden = !on;
+    any ||= on;
+  }
+  for (const fs of form.querySelectorAll('fieldset')) {
+    const on = [...fs.querySelectorAll('label')].some((l) => !l.hidden);
+    if (fs.hidden === on) fs.hidden = !on;
+  }
+  const fold = form.querySelector('.fold');
+  if (fold) fold.hidden = !any;
+  root.classList.toggle('step-no-controls', !any);
 }
 
 function download(blob, name) {

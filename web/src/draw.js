@@ -371,13 +371,16 @@ export function createMatrixPanel(parent, { title = '', rowLabel = 'row', colLab
     panel.moveTo(cur.r + m[0], cur.c + m[1]);
   });
   canvas.addEventListener('focus', () => show());
-  canvas.addEventListener('pointermove', (e) => {
+  const point = (e) => {
     if (!last || !geo) return;
     const b = canvas.getBoundingClientRect();
     const x = e.clientX - b.left - geo.ml, y = e.clientY - b.top - geo.mt;
     if (x < 0 || y < 0 || x >= geo.w || y >= geo.h) return;
     panel.moveTo(Math.floor((y / geo.h) * last.rows), Math.floor((x / geo.w) * last.cols));
-  });
+  };
+  // A tap sends pointerdown but no pointermove: both pick the cell under the finger.
+  canvas.addEventListener('pointerdown', point);
+  canvas.addEventListener('pointermove', point);
   return panel;
 }
 
@@ -744,13 +747,16 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
   plot.hovered = () => hover !== null;
   /** [x, y] of the sample of series s nearest to x. */
   plot.sampleAt = (s, x) => at(s, x);
-  canvas.addEventListener('pointermove', (e) => {
+  const point = (e) => {
     if (!geo) return;
     const b = canvas.getBoundingClientRect();
     const px = e.clientX - b.left;
     const x = geo.xmin + ((px - geo.pad.l) / (geo.W - geo.pad.l - geo.pad.r)) * (geo.xmax - geo.xmin);
     showAt(x, yData(e.clientY - b.top));
-  });
+  };
+  // A tap sends pointerdown but no pointermove.
+  canvas.addEventListener('pointerdown', point);
+  canvas.addEventListener('pointermove', point);
   canvas.addEventListener('keydown', (e) => {
     if (!geo) return;
     const d = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;

@@ -96,7 +96,7 @@ export function cellFormula(pe, st, method, r, c, m) {
       const value = m.values[r * nq + c];
       const call = `pe.alibiBias(${src({ heads: st.heads, queries: nq, causal: true })})[${(h * nq + r) * nq + c}]`;
       const html = [
-        line(`softmax(${v('q', 'i')}·${v('k', 'j')} / √${v('d')} + ${v('m', 'h')} · (${v('j')} − ${v('i')})), ${v('m', 'h')} = 2<sup>−8${v('h')}/${v('H')}</sup>, −∞ for ${v('j')} &gt; ${v('i')}`),
+        line(`softmax(${v('q', 'i')}·${v('k', 'j')} / √${v('d')} + ${v('m', 'h')} · (${v('j')} − ${v('i')})), ${v('m', 'h')} = 2<sup>−8${v('h')}/${v('H')}</sup> (${v('H')} a power of two; else the paper’s interleaved set), −∞ for ${v('j')} &gt; ${v('i')}`),
         line(`head ${n(h + 1)} of ${n(st.heads)}: ${v('m', h + 1)} = ${n(f32(slope))}`),
         line(c > r ? `${v('j')} = ${n(c)} &gt; ${v('i')} = ${n(r)}: masked, <b class="exact">−Infinity</b>`
           : `${n(f32(slope))} × (${n(c)} − ${n(r)}) = <b class="exact">${f32(value)}</b> <small>(float32)</small>`),
@@ -123,6 +123,7 @@ export function cellFormula(pe, st, method, r, c, m) {
       const call = `pe.shawIndices(${src({ queries: nq, keys: nq, maxRelative: k })})[${r * nq + c}]`;
       const html = [
         line(`${v('e', v('ij'))} = ${v('x', 'i')}${v('W', undefined, 'Q')} · (${v('x', 'j')}${v('W', undefined, 'K')} + ${v('a', v('ij'), 'K')}) / √${v('d')}, ${v('a', v('ij'))} = row clip(${v('j')} − ${v('i')}, −${v('k')}, ${v('k')}) + ${v('k')}`),
+        line(`${v('z', v('i'))} = Σ<sub>${v('j')}</sub> α<sub>${v('ij')}</sub> (${v('x', 'j')}${v('W', undefined, 'V')} + ${v('a', v('ij'), 'V')}): the same row index picks ${v('a', undefined, 'V')} for the values`),
         line(`clip(${n(c)} − ${n(r)}, −${n(k)}, ${n(k)}) + ${n(k)} = <b class="exact">${value}</b> <small>(int32)</small>`),
       ].join('');
       return { html, value, call };
@@ -224,7 +225,7 @@ export function pairFormula(pe, opts, i, original) {
   return { html, value, call };
 }
 
-/** Rotation, pair i: query at m and key at n turned by m·ωᵢ and n·ωᵢ; the score sees (n − m)·ωᵢ. */
+/** Rotation, pair i: query at m and key at n turned by m·ωᵢ and n·ωᵢ; the score sees q, k and (n − m)·ωᵢ. */
 export function rotationFormula(pe, st, i) {
   const ro = ropeOptions(st);
   const m = st.pos, nn = st.kpos;
@@ -238,7 +239,8 @@ export function rotationFormula(pe, st, i) {
   const mod = (a) => (((a % TAU) + TAU) % TAU).toPrecision(6);
   const scale = cq.attentionScale ?? 1;
   const html = [
-    line(`${v('q')}′ = ${v('R')}(${v('m')}·${v('ω', 'i')}) ${v('q')}, ${v('k')}′ = ${v('R')}(${v('n')}·${v('ω', 'i')}) ${v('k')} ⇒ ${v('q')}′·${v('k')}′ = ${v('q')} · ${v('R')}((${v('n')} − ${v('m')})·${v('ω', 'i')}) ${v('k')}`),
+    line(`${v('q')}′ = ${v('R')}(${v('m')}·${v('ω', 'i')}) ${v('q')}, ${v('k')}′ = ${v('R')}(${v('n')}·${v('ω', 'i')}) ${v('k')} ⇒ ${v('q')}′·${v('k')}′ = ${v('q')} · ${v('R')}((${v('n')} − ${v('m')})·${v('ω', 'i')}) ${v('k')}`,
+      `(RoFormer eq. 16: content and the signed offset; ${v('v')} is not rotated)`),
     line(`pair ${v('i')} = ${n(i)}: ${v('ω', i)} = ${n(w.toPrecision(8))}${st.scaling !== 'none' ? ` <small>(after ${esc(st.scaling)} ×${st.factor})</small>` : ''}`),
     line(`${v('m')}·${v('ω', i)} = ${n(m)} × ${n(w.toPrecision(8))} = ${n((m * w).toPrecision(8))} ≡ ${n(mod(m * w))} rad`),
     line(`${v('n')}·${v('ω', i)} = ${n(nn)} × ${n(w.toPrecision(8))} = ${n((nn * w).toPrecision(8))} ≡ ${n(mod(nn * w))} rad`),

@@ -6,6 +6,7 @@ import inlineWasm from 'virtual:posenc-wasm';
 import { init, simdSupported, stubApi } from './api.js';
 import { coreFor, createApp, lazyCompute, loadSteps, onLaidOut, preloadView, reservedHeight, resolveState } from './app.js';
 import { parseState } from './state.js';
+import { backgroundOf } from './theme.js';
 
 const params = new URLSearchParams(location.search);
 const parsed = parseState(params);
@@ -17,6 +18,9 @@ preloadView(state.view); // the view's chunk downloads while the wasm does
 const root = document.querySelector('#app');
 document.documentElement.dataset.theme = state.theme;
 if (state.embed) document.documentElement.classList.add('embed');
+// ?background=transparent|<colour> (theme.js backgroundOf): the figure's paper matches the blog.
+const background = backgroundOf(params.get('background'));
+if (background) for (const p of ['--paper', '--bg']) document.documentElement.style.setProperty(p, background);
 
 // Embeds: tell the parent the height as soon as the view is laid out (before the wasm arrives),
 // and again whenever it changes.
@@ -46,6 +50,19 @@ const laidOut = () => {
 };
 onLaidOut(root, laidOut);
 
+// The host page's theme, from posenc-embed.js (which watches the host): only from the parent
+// window, only for a frame whose link left the theme to `auto`; a link's light or dark wins.
+if (inFrame && state.theme === 'auto') {
+  addEventListener('message', (e) => {
+    if (e.source !== window.parent || e.data?.type !== 'posenc:theme') return;
+    const t = e.data.theme;
+    if (t !== 'light' && t !== 'dark' && t !== 'auto') return;
+    if (document.documentElement.dataset.theme === t) return;
+    document.documentElement.dataset.theme = t;
+    app.render(); // canvases read the colours at render time
+  });
+}
+
 const fromBase64 = (s) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
 // The single-file build carries both wasm builds inline, so it needs no fetch (file:// forbids it).
 // An embed whose view calls no attention loads the lean core (api.js); the page itself, whose
@@ -58,11 +75,23 @@ if (inlineWasm) pe.loadLab({ wasm: fromBase64(pe.backend === 'simd' ? inlineWasm
 document.querySelector('.backend').textContent = `${pe.backend === 'simd' ? 'WebAssembly SIMD128' : 'scalar WebAssembly'}${inlineWasm ? ', single-file build' : ''}`;
 app.attach(pe, lazyCompute(pe, { useWorker: !inlineWasm }));
 
-// Precache the page so the second visit works offline. Not for file:// or the single-file build.
-// In a sandboxed iframe (opaque origin) merely reading navigator.serviceWorker throws SecurityError.
+// The service worker (sw.template.js) stores the page's shell; once it is active the page hands it
+// the list of files this visit fetched before the worker was there (this view's chunk, its core),
+// so the second visit works offline (the full page asks for every view). <html data-offline="ready">
+// says they are stored. Not for
+// file:// or the single-file build. In a sandboxed iframe (opaque origin) merely reading
+// navigator.serviceWorker throws SecurityError; a cross-site frame is refused a worker.
 if (import.meta.env.PROD && !inlineWasm && /^https?:$/.test(location.protocol)) {
   try {
-    navigator.serviceWorker?.register('./sw.js').catch(() => {});
+    const sw = navigator.serviceWorker;
+    // update(): look for a new deploy now (a browser's own check on navigation comes later, if at all).
+    sw?.register('./sw.js').then((reg) => reg.update().catch(() => {})).then(() => sw.ready).then((reg) => {
+      sw.addEventListener('message', (e) => {
+        if (e.data?.type === 'posenc:cached' && e.data.ok) document.documentElement.dataset.offline = 'ready';
+      });
+      const urls = [location.href, ...performance.getEntriesByType('resource').map((r) => r.name)];
+      reg.active?.postMessage({ type: 'posenc:cache', urls: urls.filter((u) => u.startsWith(location.origin)), all: !state.embed });
+    }).catch(() => {});
   } catch {
     // no service worker here: the page works, only not offline
   }

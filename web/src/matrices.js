@@ -2,8 +2,7 @@
 // views' tables), computed by the posenc API. The only arithmetic here is
 // display work (angle mod 2π from cos/sin, colour ranges). Not in the shell's chunk: the views
 // that draw no such matrix (the Shuffle lab, Shift, Concat) do not download it.
-import { ropeOptions } from './state.js';
-import { MATRIX_CAP, exactAngle, finiteMinMax, need, t5Config, t5Opts } from './methods.js';
+import { MATRIX_CAP, exactAngle, finiteMinMax, need, ropeOptions, t5Config, t5Opts } from './methods.js';
 
 const TAU = 2 * Math.PI;
 // Display-only atan2 in [0, 2π): a degree-11 minimax polynomial (error < 1e-5 rad, far below one
@@ -95,129 +94,130 @@ function alibiAll(pe, heads, n) {
 }
 
 /**
- * The [rows][cols] picture of `method` under state `st`, with what a reader needs to read it:
- * axis names with units, the kind of quantity (signed, onesided, cyclic) that picks the palette,
+ * The [rows][cols] picture of each method under state `st` (one entry here per method of methods.js
+ * METHODS), with what a reader needs to read it: axis names with units, the kind of quantity (signed, onesided, cyclic) that picks the palette,
  * and for RoPE a vector-averaging down-sampler. `quantity: 'sincos'` draws RoPE as sin θ | cos θ
  * values, the same quantity as a sinusoidal table (Compare puts them side by side).
  */
-export function encodingMatrix(pe, st, method, pool, { length = st.length, quantity = 'angle' } = {}) {
-  const L = length;
-  const d = st.dim;
-  const posAxis = 'position p (tokens)';
-  switch (method) {
-    case 'sinusoidal': {
-      need(pe, 'sinusoidal');
-      const buf = pool.f32(`sin`, L * d);
-      pe.sinusoidal({ length: L, dim: d, base: st.base, layout: st.layout, out: buf });
-      return { values: buf.array, source: buf, rows: L, cols: d, lo: -1, hi: 1, kind: 'signed', rowLabel: 'position', colLabel: 'dim',
-        rowAxis: posAxis, colAxis: `dimension (${st.layout === 'split' ? 'sin half | cos half' : 'sin, cos interleaved'})`,
-        title: `Sinusoidal (${st.layout}): ${L} positions × ${d} dims, base ${st.base}` };
+export const MATRICES = {
+  sinusoidal(pe, st, pool, { L, d, posAxis }) {
+    need(pe, 'sinusoidal');
+    const buf = pool.f32(`sin`, L * d);
+    pe.sinusoidal({ length: L, dim: d, base: st.base, layout: st.layout, out: buf });
+    return { values: buf.array, source: buf, rows: L, cols: d, lo: -1, hi: 1, kind: 'signed', rowLabel: 'position', colLabel: 'dim',
+      rowAxis: posAxis, colAxis: `dimension (${st.layout === 'split' ? 'sin half | cos half' : 'sin, cos interleaved'})`,
+      title: `Sinusoidal (${st.layout}): ${L} positions × ${d} dims, base ${st.base}` };
+  },
+  rope(pe, st, pool, { L, d, posAxis, quantity }) {
+    need(pe, 'ropeCache');
+    const ro = ropeOptions(st);
+    const half = (ro.rotaryDim ?? d) / 2;
+    // Zero-copy: the cache is written straight into reusable heap buffers.
+    const cb = pool.f32('ropeCos', L * half);
+    const sb = pool.f32('ropeSin', L * half);
+    const { attentionScale = 1 } = pe.ropeCache({ length: L, ...ro, cos: cb, sin: sb });
+    const cols = 2 * half;
+    const interleaved = st.rope === 'interleaved';
+    // Spread the pairs over the head dimensions as the pair layout does, so the layout toggle
+    // is visible: 'half' pairs dim c with c + d/2, 'interleaved' pairs 2i with 2i + 1.
+    const pairOf = (c) => (interleaved ? c >> 1 : c % half);
+    const sc = st.scaling === 'none' ? '' : `, ${st.scaling} ×${st.factor}`;
+    const scaleNote = attentionScale !== 1 ? `cos, sin include the ${st.scaling} attention scale ×${attentionScale.toFixed(4)}` : '';
+    if (quantity === 'sincos') {
+      // dim c holds sin θ of its pair in the first slot of a pair and cos θ in the second, as a
+      // sinusoidal table of the same layout does.
+      const vals = pool.scratch('ropeSinCos', L * cols);
+      const C = cb.array, S = sb.array;
+      for (let r = 0; r < L; r++)
+        for (let i = 0; i < half; i++) {
+          const a = interleaved ? r * cols + 2 * i : r * cols + i;
+          const b = interleaved ? a + 1 : a + half;
+          vals[a] = S[r * half + i];
+          vals[b] = C[r * half + i];
+        }
+      return { values: vals, rows: L, cols, lo: -attentionScale, hi: attentionScale, kind: 'signed', rowLabel: 'position', colLabel: 'dim',
+        rowAxis: posAxis, colAxis: `dimension (${interleaved ? 'sin, cos interleaved' : 'sin half | cos half'})`, note: scaleNote,
+        title: `RoPE sin θ, cos θ per pair (${st.rope}): ${L} positions × ${cols} dims${sc}` };
     }
-    case 'rope': {
-      need(pe, 'ropeCache');
-      const ro = ropeOptions(st);
-      const half = (ro.rotaryDim ?? d) / 2;
-      // Zero-copy: the cache is written straight into reusable heap buffers.
-      const cb = pool.f32('ropeCos', L * half);
-      const sb = pool.f32('ropeSin', L * half);
-      const { attentionScale = 1 } = pe.ropeCache({ length: L, ...ro, cos: cb, sin: sb });
-      const cols = 2 * half;
-      const interleaved = st.rope === 'interleaved';
-      // Spread the pairs over the head dimensions as the pair layout does, so the layout toggle
-      // is visible: 'half' pairs dim c with c + d/2, 'interleaved' pairs 2i with 2i + 1.
-      const pairOf = (c) => (interleaved ? c >> 1 : c % half);
-      const sc = st.scaling === 'none' ? '' : `, ${st.scaling} ×${st.factor}`;
-      const scaleNote = attentionScale !== 1 ? `cos, sin include the ${st.scaling} attention scale ×${attentionScale.toFixed(4)}` : '';
-      if (quantity === 'sincos') {
-        // dim c holds sin θ of its pair in the first slot of a pair and cos θ in the second, as a
-        // sinusoidal table of the same layout does.
-        const vals = pool.scratch('ropeSinCos', L * cols);
-        const C = cb.array, S = sb.array;
-        for (let r = 0; r < L; r++)
-          for (let i = 0; i < half; i++) {
-            const a = interleaved ? r * cols + 2 * i : r * cols + i;
-            const b = interleaved ? a + 1 : a + half;
-            vals[a] = S[r * half + i];
-            vals[b] = C[r * half + i];
-          }
-        return { values: vals, rows: L, cols, lo: -attentionScale, hi: attentionScale, kind: 'signed', rowLabel: 'position', colLabel: 'dim',
-          rowAxis: posAxis, colAxis: `dimension (${interleaved ? 'sin, cos interleaved' : 'sin half | cos half'})`, note: scaleNote,
-          title: `RoPE sin θ, cos θ per pair (${st.rope}): ${L} positions × ${cols} dims${sc}` };
-      }
-      const angles = () => {
-        const ang = pool.scratch('ropeAngle', L * cols);
-        const cos = cb.array, sin = sb.array;
-        for (let r = 0; r < L; r++) {
-          const o = r * half;
-          const w = r * cols;
-          for (let i = 0; i < half; i++) {
-            const a = angle(sin[o + i], cos[o + i]);
-            if (interleaved) {
-              ang[w + 2 * i] = a;
-              ang[w + 2 * i + 1] = a;
-            } else {
-              ang[w + i] = a;
-              ang[w + half + i] = a;
-            }
+    const angles = () => {
+      const ang = pool.scratch('ropeAngle', L * cols);
+      const cos = cb.array, sin = sb.array;
+      for (let r = 0; r < L; r++) {
+        const o = r * half;
+        const w = r * cols;
+        for (let i = 0; i < half; i++) {
+          const a = angle(sin[o + i], cos[o + i]);
+          if (interleaved) {
+            ang[w + 2 * i] = a;
+            ang[w + 2 * i + 1] = a;
+          } else {
+            ang[w + i] = a;
+            ang[w + half + i] = a;
           }
         }
-        return ang;
-      };
-      return { values: angles, rows: L, cols, lo: 0, hi: TAU, kind: 'cyclic', rowLabel: 'position', colLabel: 'dim',
-        rowAxis: posAxis, colAxis: `dimension (pair i = ${interleaved ? '⌊dim/2⌋' : 'dim mod d/2'})`, note: 'angle, rad',
-        reduce: ropeReduce(cb.array, sb.array, L, half, cols, pairOf, attentionScale),
-        valueAt: (r, c) => (cb.freed ? NaN : exactAngle(sb.array[r * half + pairOf(c)], cb.array[r * half + pairOf(c)])),
-        title: `RoPE angle θᵢ(p) mod 2π per dim (${st.rope} pairs): ${L} positions × ${cols} dims${sc}`,
-        describe: (r, c) => {
-          if (cb.freed) return `position ${r}, dim ${c}`;
-          const k = r * half + pairOf(c);
-          const [cv, sv] = [cb.array[k], sb.array[k]];
-          return `position ${r}, dim ${c} (pair ${pairOf(c)}, ${st.rope}): θ = ${fmtAngle(exactAngle(sv, cv))} rad mod 2π, cos ${cv.toFixed(5)}`;
-        },
-        exact: () => {
-          const out = new Float32Array(L * cols);
-          const C = cb.array, S = sb.array;
-          for (let r = 0; r < L; r++)
-            for (let c = 0; c < cols; c++) out[r * cols + c] = exactAngle(S[r * half + pairOf(c)], C[r * half + pairOf(c)]);
-          return out;
-        } };
-    }
-    case 'learned': {
-      need(pe, 'learnedInit');
-      const t = pool.learned(L, d);
-      return { values: t, rows: L, cols: d, lo: -0.06, hi: 0.06, kind: 'signed', rowLabel: 'position', colLabel: 'dim',
-        rowAxis: posAxis, colAxis: 'dimension', note: '±3σ (σ = 0.02)',
-        title: `Learned table at init (normal, std 0.02, seed 0): ${L} × ${d}` };
-    }
-    case 'alibi': {
-      need(pe, 'alibiBias');
-      const n = Math.min(L, MATRIX_CAP);
-      const h = Math.min(st.head, st.heads - 1);
-      const all = alibiAll(pe, st.heads, n);
-      const values = all.subarray(h * n * n, (h + 1) * n * n);
-      const [lo] = finiteRange(values);
-      return { values, rows: n, cols: n, lo, hi: 0, kind: 'onesided', rowLabel: 'query', colLabel: 'key',
-        rowAxis: 'query position i', colAxis: 'key position j', note: 'bias added to the logit; grey = masked (−∞)',
-        title: `ALiBi bias, head ${h + 1} of ${st.heads}, causal: ${n} × ${n}${L > n ? ` (first ${n} positions)` : ''}` };
-    }
-    case 't5': {
-      need(pe, 't5Buckets');
-      const n = Math.min(L, MATRIX_CAP);
-      const cfg = t5Config(st);
-      const b = cached(pe, `t5|${n}|${cfg.numBuckets}|${cfg.maxDistance}|${cfg.bidirectional}`, () => pe.t5Buckets({ queries: n, keys: n, ...t5Opts(cfg) }));
-      return { values: b, rows: n, cols: n, lo: 0, hi: cfg.numBuckets - 1, kind: 'onesided', rowLabel: 'query', colLabel: 'key',
-        rowAxis: 'query position i', colAxis: 'key position j', note: 'bucket index',
-        title: `T5 buckets (${cfg.bidirectional ? 'bidirectional' : 'causal'}, ${cfg.numBuckets} buckets, max distance ${cfg.maxDistance}${cfg.raised ? ', raised to exceed the exact range' : ''}): ${n} × ${n}` };
-    }
-    case 'shaw': {
-      need(pe, 'shawIndices');
-      const n = Math.min(L, MATRIX_CAP);
-      const k = st.shawk;
-      const b = cached(pe, `shaw|${n}|${k}`, () => pe.shawIndices({ queries: n, keys: n, maxRelative: k }));
-      return { values: b, rows: n, cols: n, lo: 0, hi: 2 * k, kind: 'onesided', rowLabel: 'query', colLabel: 'key',
-        rowAxis: 'query position i', colAxis: 'key position j', note: 'row of aᴷ, aⱽ',
-        title: `Shaw relative indices, clipped to ±${k}: ${n} × ${n}` };
-    }
-  }
-  throw new Error(`unknown method ${method}`);
+      }
+      return ang;
+    };
+    return { values: angles, rows: L, cols, lo: 0, hi: TAU, kind: 'cyclic', rowLabel: 'position', colLabel: 'dim',
+      rowAxis: posAxis, colAxis: `dimension (pair i = ${interleaved ? '⌊dim/2⌋' : 'dim mod d/2'})`, note: 'angle, rad',
+      reduce: ropeReduce(cb.array, sb.array, L, half, cols, pairOf, attentionScale),
+      valueAt: (r, c) => (cb.freed ? NaN : exactAngle(sb.array[r * half + pairOf(c)], cb.array[r * half + pairOf(c)])),
+      title: `RoPE angle θᵢ(p) mod 2π per dim (${st.rope} pairs): ${L} positions × ${cols} dims${sc}`,
+      describe: (r, c) => {
+        if (cb.freed) return `position ${r}, dim ${c}`;
+        const k = r * half + pairOf(c);
+        const [cv, sv] = [cb.array[k], sb.array[k]];
+        return `position ${r}, dim ${c} (pair ${pairOf(c)}, ${st.rope}): θ = ${fmtAngle(exactAngle(sv, cv))} rad mod 2π, cos ${cv.toFixed(5)}`;
+      },
+      exact: () => {
+        const out = new Float32Array(L * cols);
+        const C = cb.array, S = sb.array;
+        for (let r = 0; r < L; r++)
+          for (let c = 0; c < cols; c++) out[r * cols + c] = exactAngle(S[r * half + pairOf(c)], C[r * half + pairOf(c)]);
+        return out;
+      } };
+  },
+  learned(pe, st, pool, { L, d, posAxis }) {
+    need(pe, 'learnedInit');
+    const t = pool.learned(L, d);
+    return { values: t, rows: L, cols: d, lo: -0.06, hi: 0.06, kind: 'signed', rowLabel: 'position', colLabel: 'dim',
+      rowAxis: posAxis, colAxis: 'dimension', note: '±3σ (σ = 0.02)',
+      title: `Learned table at init (normal, std 0.02, seed 0): ${L} × ${d}` };
+  },
+  alibi(pe, st, pool, { L }) {
+    need(pe, 'alibiBias');
+    const n = Math.min(L, MATRIX_CAP);
+    const h = Math.min(st.head, st.heads - 1);
+    const all = alibiAll(pe, st.heads, n);
+    const values = all.subarray(h * n * n, (h + 1) * n * n);
+    const [lo] = finiteRange(values);
+    return { values, rows: n, cols: n, lo, hi: 0, kind: 'onesided', rowLabel: 'query', colLabel: 'key',
+      rowAxis: 'query position i', colAxis: 'key position j', note: 'bias added to the logit; grey = masked (−∞)',
+      title: `ALiBi bias, head ${h + 1} of ${st.heads}, causal: ${n} × ${n}${L > n ? ` (first ${n} positions)` : ''}` };
+  },
+  t5(pe, st, pool, { L }) {
+    need(pe, 't5Buckets');
+    const n = Math.min(L, MATRIX_CAP);
+    const cfg = t5Config(st);
+    const b = cached(pe, `t5|${n}|${cfg.numBuckets}|${cfg.maxDistance}|${cfg.bidirectional}`, () => pe.t5Buckets({ queries: n, keys: n, ...t5Opts(cfg) }));
+    return { values: b, rows: n, cols: n, lo: 0, hi: cfg.numBuckets - 1, kind: 'onesided', rowLabel: 'query', colLabel: 'key',
+      rowAxis: 'query position i', colAxis: 'key position j', note: 'bucket index',
+      title: `T5 buckets (${cfg.bidirectional ? 'bidirectional' : 'causal'}, ${cfg.numBuckets} buckets, max distance ${cfg.maxDistance}${cfg.raised ? ', raised to exceed the exact range' : ''}): ${n} × ${n}` };
+  },
+  shaw(pe, st, pool, { L }) {
+    need(pe, 'shawIndices');
+    const n = Math.min(L, MATRIX_CAP);
+    const k = st.shawk;
+    const b = cached(pe, `shaw|${n}|${k}`, () => pe.shawIndices({ queries: n, keys: n, maxRelative: k }));
+    return { values: b, rows: n, cols: n, lo: 0, hi: 2 * k, kind: 'onesided', rowLabel: 'query', colLabel: 'key',
+      rowAxis: 'query position i', colAxis: 'key position j', note: 'row of aᴷ, aⱽ',
+      title: `Shaw relative indices, clipped to ±${k}: ${n} × ${n}` };
+  },
+};
+
+/** The picture of `method` under state `st` (MATRICES[method]). */
+export function encodingMatrix(pe, st, method, pool, { length = st.length, quantity = 'angle' } = {}) {
+  const make = MATRICES[method];
+  if (!make) throw new Error(`unknown method ${method}`);
+  return make(pe, st, pool, { L: length, d: st.dim, posAxis: 'position p (tokens)', quantity });
 }

@@ -1,6 +1,7 @@
-// What every view may need from the shell about the API: the check for a missing function, the
-// heap-buffer pool, finite ranges, the exact angle of a pair, T5's settings from the state. The
-// matrices themselves are in matrices.js, a chunk of its own.
+// The page's positional methods, one registry entry each (METHODS below), and what every view may
+// need from the shell about the API: the check for a missing function, the heap-buffer pool, finite
+// ranges, the exact angle of a pair, RoPE's and T5's options from the state. The matrices
+// themselves are in matrices.js, a chunk of its own.
 
 /** Thrown when this build of posenc lacks a function a view needs. */
 export class Unavailable extends Error {
@@ -83,3 +84,80 @@ export function t5Config(st, bidirectional = st.t5dir !== 'causal') {
   return { numBuckets: st.buckets, maxDistance, bidirectional, raised: maxDistance !== st.maxdist };
 }
 export const t5Opts = ({ numBuckets, maxDistance, bidirectional }) => ({ numBuckets, maxDistance, bidirectional });
+
+/** RoPE frequency options (docs/rope.md) for the current state. The train length stands in for the
+ * model's original context wherever a scaling needs one. */
+export function ropeOptions(st) {
+  const o = { dim: st.dim, base: st.base };
+  const f = st.factor;
+  switch (st.scaling) {
+    case 'linear':
+    case 'ntk':
+      o.scaling = { type: st.scaling, factor: f };
+      break;
+    case 'dynamic':
+      o.scaling = { type: 'dynamic', factor: f, maxPositions: st.train, seqLen: st.length };
+      break;
+    case 'yarn':
+      o.scaling = { type: 'yarn', factor: f, originalMaxPositions: st.train };
+      break;
+    case 'llama3':
+      o.scaling = { type: 'llama3', factor: f, originalMaxPositions: st.train };
+      break;
+  }
+  return o;
+}
+
+/**
+ * The page's positional methods: one entry per method, the one place that knows it. The order is
+ * the order of the method pickers.
+ *   label      its name on the page
+ *   paper      where it comes from (the views and the guided path cite it)
+ *   keys       the state keys it reads: its controls beside a view (views/info.js) and what a
+ *              cached result of it depends on (the Shuffle lab)
+ *   table      true: a vector per position (added to the input, or turning q and k); false: a
+ *              score per (query, key) pair, drawn as a query × key matrix
+ *   attention(pe, st, env)  its `encoding` option of pe.selfAttention (the Shuffle lab), with
+ *              deterministic stand-ins where the method has trained parameters; env = { n, heads,
+ *              dModel, rand(length, dim, seed, std) }
+ * Its picture as a matrix is MATRICES[id] in matrices.js, and its filled-in cell formula the case
+ * `id` of cellFormula in formula.js: chunks of their own, loaded only by the views that draw them
+ * (tests/page_methods.test.js checks that every method has both).
+ */
+export const METHODS = {
+  sinusoidal: {
+    label: 'Sinusoidal', paper: 'Vaswani et al. 2017, arXiv:1706.03762', keys: ['dim', 'length', 'base', 'layout'], table: true,
+    attention: (pe, st) => ({ type: 'sinusoidal', base: st.base }),
+  },
+  rope: {
+    label: 'RoPE', paper: 'Su et al. 2021 (RoFormer), arXiv:2104.09864', keys: ['dim', 'length', 'base', 'rope', 'scaling', 'factor', 'train'], table: true,
+    // the page's scaling (type, factor) and pair layout, as in every RoPE view
+    attention: (pe, st) => ({ type: 'rope', base: st.base, layout: st.rope, scaling: ropeOptions(st).scaling }),
+  },
+  learned: {
+    label: 'Learned', paper: 'Devlin et al. 2019 (BERT), Radford et al. 2019 (GPT-2)', keys: ['dim', 'length'], table: true,
+    attention: (pe, st, { n, dModel, rand }) => ({ type: 'learned', table: rand(n, dModel, 3) }),
+  },
+  alibi: {
+    label: 'ALiBi', paper: 'Press et al. 2022, arXiv:2108.12409', keys: ['length', 'heads', 'head'], table: false,
+    attention: () => ({ type: 'alibi' }),
+  },
+  t5: {
+    label: 'T5 buckets', paper: 'Raffel et al. 2020, arXiv:1910.10683', keys: ['length', 'buckets', 'maxdist', 't5dir'], table: false,
+    attention: (pe, st, { heads, rand }) => {
+      const cfg = t5Config(st);
+      return { type: 't5', ...t5Opts(cfg), weights: rand(cfg.numBuckets, heads, 5, 1) };
+    },
+  },
+  shaw: {
+    label: 'Shaw (clipped)', paper: 'Shaw et al. 2018, arXiv:1803.02155', keys: ['length', 'shawk'], table: false,
+    attention: (pe, st, { dModel, heads, rand }) => {
+      const k = st.shawk;
+      return { type: 'shaw', maxRelative: k, aK: rand(2 * k + 1, dModel / heads, 6), aV: rand(2 * k + 1, dModel / heads, 8) };
+    },
+  },
+};
+/** The methods as [id, label] pairs (pickers, state parsers). */
+export const METHOD_CHOICES = Object.entries(METHODS).map(([id, m]) => [id, m.label]);
+/** The label of method `id` (the id itself for one the registry does not know, e.g. 'none'). */
+export const methodLabel = (id) => METHODS[id]?.label ?? id;

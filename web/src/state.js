@@ -1,5 +1,9 @@
 // One state for the whole page, parsed from and written to the URL, so a link reproduces a view.
 // Every value is clamped to a range the API accepts: a hand-edited link can never make a view throw.
+// The methods are the registry's (methods.js METHODS: one entry per method).
+import { METHOD_CHOICES } from './methods.js';
+
+export { ropeOptions } from './methods.js';
 
 export const VIEWS = [
   ['heatmap', 'Heatmap'],
@@ -16,14 +20,6 @@ export const VIEWS = [
   ['shift', 'Shift identity'],
   ['concat', 'Add vs concat'],
   ['scaling', 'RoPE scaling'],
-];
-export const METHODS = [
-  ['sinusoidal', 'Sinusoidal'],
-  ['rope', 'RoPE'],
-  ['learned', 'Learned'],
-  ['alibi', 'ALiBi'],
-  ['t5', 'T5 buckets'],
-  ['shaw', 'Shaw (clipped)'],
 ];
 export const SCALINGS = ['none', 'linear', 'ntk', 'dynamic', 'yarn', 'llama3'];
 /** The extrapolation lab's positional methods and tasks (views/lab.js). */
@@ -61,11 +57,19 @@ const num = (min, max) => Object.assign((s, d) => {
 }, { min, max });
 const oneOf = (list) => Object.assign((s, d) => (list.some((x) => (Array.isArray(x) ? x[0] : x) === s) ? s : d), { list });
 const text = (max) => (s, d) => (typeof s === 'string' && s.trim() ? s.slice(0, max) : d);
+// A switch: `1`/`true` on, `0`/`false` off (a link writes 1 or 0, see urlValue), anything else the default.
+const bool = () => Object.assign((s, d) => {
+  if (s === true || s === '1' || s === 'true') return true;
+  if (s === false || s === '0' || s === 'false') return false;
+  return d;
+}, { list: [true, false] });
+/** A state value as a link writes it: a switch as 1 or 0. */
+export const urlValue = (v) => (typeof v === 'boolean' ? (v ? '1' : '0') : String(v));
 
 export const FIELDS = {
   view: ['heatmap', oneOf(VIEWS)],
-  method: ['sinusoidal', oneOf(METHODS)],
-  vs: ['rope', oneOf(METHODS)],
+  method: ['sinusoidal', oneOf(METHOD_CHOICES)],
+  vs: ['rope', oneOf(METHOD_CHOICES)],
   dim: [64, int(2, 1024, true)],
   base: [10000, num(2, 1e7)],
   length: [128, int(2, 4096)],
@@ -83,6 +87,7 @@ export const FIELDS = {
   shawk: [4, int(1, 64)],
   sentence: ['dog bites man', text(120)],
   order: ['', text(400)],
+  causal: [false, bool()], // Shuffle lab: both orders under a causal mask (each token sees itself and those before it)
   pos: [5, int(0, 100000)],
   embed: [0, int(0, 1)],
   // extrapolation lab: task, methods (comma list), optimiser steps, seed
@@ -97,7 +102,12 @@ export const FIELDS = {
   speed: [2, num(0.25, 32)], // Rotation: Play speed in positions per second
   shift: [3, int(0, 1000)], // Shift identity: the offset k in PE(p + k) = M_k · PE(p)
   panel: ['', oneOf(['', 'alibi', 't5', 'shaw'])], // multi-panel views: '' = all panels
-  preset: ['', oneOf(['', 'llama31-8b', 'qwen2-7b', 'qwen2-7b-yarn', 'deepseek-v2-lite'])], // RoPE scaling: a real model's settings
+  // RoPE scaling: a real model (web/src/views/scaling_models.js MODELS ids)
+  preset: ['', oneOf([
+    '', 'llama31-8b', 'llama32-1b', 'llama4-scout', 'codellama-7b', 'mistral-7b', 'ministral3-3b',
+    'phi35-mini', 'phi4-mini', 'qwen25-vl-7b', 'deepseek-v2-lite', 'gemma2-2b', 'gemma3-1b', 'chatglm3-6b',
+    'internlm25-7b', 'minicpm-2b', 'gptj-6b', 'stablelm2-1.6b',
+  ])],
   // Shell keys (navigation, theme, trims). `head` above stays 0-based internally; every label,
   // title and readout shows it counted from 1.
   step: ['', text(40)],
@@ -123,30 +133,7 @@ export function parseState(params) {
 export function toParams(st) {
   const p = new URLSearchParams();
   for (const [k, [def]] of Object.entries(FIELDS)) {
-    if (st[k] !== undefined && st[k] !== def) p.set(k, String(st[k]));
+    if (st[k] !== undefined && st[k] !== def) p.set(k, urlValue(st[k]));
   }
   return p;
-}
-
-/** RoPE frequency options (DESIGN §3) for the current state. The train length stands in for the
- * model's original context wherever a scaling needs one. */
-export function ropeOptions(st) {
-  const o = { dim: st.dim, base: st.base };
-  const f = st.factor;
-  switch (st.scaling) {
-    case 'linear':
-    case 'ntk':
-      o.scaling = { type: st.scaling, factor: f };
-      break;
-    case 'dynamic':
-      o.scaling = { type: 'dynamic', factor: f, maxPositions: st.train, seqLen: st.length };
-      break;
-    case 'yarn':
-      o.scaling = { type: 'yarn', factor: f, originalMaxPositions: st.train };
-      break;
-    case 'llama3':
-      o.scaling = { type: 'llama3', factor: f, originalMaxPositions: st.train };
-      break;
-  }
-  return o;
 }

@@ -63,3 +63,31 @@ export function toRgb(colour) {
   rgbCache.set(colour, out);
   return out;
 }
+
+/**
+ * The host page's own theme, where it shows one on <html>: a `dark` or `light` class, a data-theme
+ * of dark or light, else a color-scheme of only dark or only light; 'auto' when it shows none
+ * (the reader's prefers-color-scheme then decides). web/public/posenc-embed.js applies the same
+ * rule for iframes.
+ */
+export function hostTheme(doc = globalThis.document) {
+  const h = doc?.documentElement;
+  if (!h) return 'auto';
+  const t = (h.getAttribute('data-theme') ?? '').toLowerCase();
+  if (h.classList.contains('dark') || t === 'dark') return 'dark';
+  if (h.classList.contains('light') || t === 'light') return 'light';
+  const cs = (getComputedStyle(h).colorScheme ?? '').trim().split(/\s+/);
+  return cs.length === 1 && (cs[0] === 'dark' || cs[0] === 'light') ? cs[0] : 'auto';
+}
+
+/**
+ * A `background` option (URL key or element attribute) as a CSS colour, or '' when it is none:
+ * `transparent`, a hex colour, a colour function (rgb(), hsl(), oklch(), ...) or a colour name. No
+ * var(), url() or anything the browser does not parse as a colour.
+ */
+export function backgroundOf(value) {
+  const v = String(value ?? '').trim().toLowerCase();
+  if (!v || v.length > 64) return '';
+  if (!/^(#[0-9a-f]{3,8}|(rgba?|hsla?|hwb|lab|lch|oklab|oklch)\([\d\s.,%/+-]*\)|[a-z]+)$/.test(v)) return '';
+  return globalThis.CSS?.supports?.('color', v) ? v : '';
+}

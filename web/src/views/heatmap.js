@@ -5,10 +5,9 @@ import { createMatrixPanel, fmt, stackFigures } from '../draw.js';
 import { createFormula, cellFormula } from '../formula.js';
 import { encodingMatrix } from '../matrices.js';
 import { paletteFor } from '../palette.js';
-import { METHODS } from '../state.js';
+import { METHODS, methodLabel as label } from '../methods.js';
 import { describeMatrix, matrixExport, shell } from './common.js';
 
-const label = (m) => METHODS.find(([k]) => k === m)?.[1] ?? m;
 
 /** Draw `method` into `panel`; returns the matrix description. */
 function drawMethod(ctx, panel, st, method, extra = {}, shortTitle = null) {
@@ -68,10 +67,10 @@ export function setupHeatmap(el, ctx) {
   };
 }
 
-const ABSOLUTE = new Set(['sinusoidal', 'rope', 'learned']);
+const ABSOLUTE = new Set(Object.keys(METHODS).filter((m) => METHODS[m].table));
 
 export function setupCompare(el, ctx) {
-  const v = shell(el, 'Compare', 'Two methods under the same controls, side by side (choose the second with “compare with”). Where both are tables of vectors, both are drawn as the same quantity on the same scale: RoPE as the sin θ and cos θ of each pair, which is exactly what a sinusoidal table holds.');
+  const v = shell(el, 'Compare', 'Two methods under the same controls, side by side (choose the second with “compare with”). Where both are tables of vectors, both are drawn as the same quantity on the same scale: RoPE as the sin θ and cos θ of each pair, which without a scaling is exactly what a sinusoidal table of the same base holds (RoPE turns q and k by these angles instead of adding them).');
   v.body.classList.add('with-formula');
   const pairEl = document.createElement('div');
   pairEl.className = 'pair figs';

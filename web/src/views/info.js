@@ -2,17 +2,19 @@
 // the height it will take at a given width, so the page can reserve the space before wasm arrives.
 // Keys such as pos, kpos, speed, shift, preset, sentence and order are edited inside the view.
 
-const BY_METHOD = {
-  sinusoidal: ['dim', 'length', 'base', 'layout'],
-  rope: ['dim', 'length', 'base', 'rope', 'scaling', 'factor', 'train'],
-  learned: ['dim', 'length'],
-  alibi: ['length', 'heads', 'head'],
-  t5: ['length', 'buckets', 'maxdist', 't5dir'],
-  shaw: ['length', 'shawk'],
-};
-const ALL = ['dim', 'length', 'base', 'layout', 'heads', 'head', 'rope', 'scaling', 'factor', 'train', 'buckets', 'maxdist', 't5dir', 'shawk'];
+import { METHODS } from '../methods.js';
+
+// The state keys each method reads (the registry's), and all of them in the catalogue's order.
+const BY_METHOD = Object.fromEntries(Object.entries(METHODS).map(([id, m]) => [id, m.keys]));
+const ALL = ['dim', 'length', 'base', 'layout', 'heads', 'head', 'rope', 'scaling', 'factor', 'train', 'buckets', 'maxdist', 't5dir', 'shawk']
+  .filter((k) => Object.values(BY_METHOD).some((keys) => keys.includes(k)));
 const uniq = (xs) => [...new Set(xs)];
-const forMethods = (...ms) => uniq(ms.flatMap((m) => BY_METHOD[m] ?? []));
+// A scaling's factor and original length mean nothing without a scaling: hidden until one is
+// chosen (a view that reads the train length for itself lists it on its own).
+const live = (keys, st) => (st.scaling === 'none' ? keys.filter((k) => k !== 'factor' && k !== 'train') : keys);
+/** The keys `method` reads under state st. */
+const keysOf = (method, st) => live(BY_METHOD[method] ?? [], st);
+const forMethods = (st, ...ms) => uniq(ms.flatMap((m) => keysOf(m, st)));
 
 /** Height of a matrix panel (caption, figure with axes, legend, readout) at a container width. */
 function matrixH(width, rows, cols, { square = false, small = false, names = false } = {}) {
@@ -25,11 +27,11 @@ function matrixH(width, rows, cols, { square = false, small = false, names = fal
 const plotH = (h) => h + 2 + 22 + 30 + 26 + 14;
 const formulaW = (width) => (width > 900 ? Math.min(300, Math.max(220, width * 0.28)) + 16 : 0);
 const HEAD = 110; // title, intro, padding
-const matSide = (st, method) => (['alibi', 't5', 'shaw'].includes(method) ? Math.min(st.length, 512) : null);
+const matSide = (st, method) => (METHODS[method] && !METHODS[method].table ? Math.min(st.length, 512) : null);
 
 export const VIEW_INFO = {
   shuffle: { title: 'Why positions? The shuffle lab', controls: ['method', 'dim', 'heads', 'head', 'base', 'rope', 'scaling', 'factor', 'train', 'buckets', 'maxdist', 't5dir', 'shawk', 'palette'], // sinusoidal: base only (the layer adds the paper's interleaved table)
-    controlsFor: (st) => ['method', 'dim', 'heads', 'head', ...(BY_METHOD[st.method] ?? []).filter((k) => !['length', 'dim', 'heads', 'head', 'layout'].includes(k)), 'palette'],
+    controlsFor: (st) => ['method', 'dim', 'heads', 'head', ...keysOf(st.method, st).filter((k) => !['length', 'dim', 'heads', 'head', 'layout'].includes(k)), 'palette'],
     panels: [], height: (st, width) => {
       const side = width > 700 ? (width - 40) / 2 : width - 20;
       const mat = matrixH((side - 30) / 2, 3, 3, { square: true, small: true, names: true });
@@ -38,7 +40,7 @@ export const VIEW_INFO = {
     } },
   worked: { title: 'Sinusoidal by hand: a 4-dimensional example', controls: ['base'], panels: [], height: (st, width) => HEAD + 620 + (width < 600 ? 160 : 0) },
   // RoPE angles always take the cyclic map, so the palette choice does not apply to them.
-  heatmap: { title: 'Heatmap', controls: ['method', ...ALL, 'palette'], controlsFor: (st) => ['method', ...(BY_METHOD[st.method] ?? []), ...(st.method === 'rope' ? [] : ['palette'])], panels: [],
+  heatmap: { title: 'Heatmap', controls: ['method', ...ALL, 'palette'], controlsFor: (st) => ['method', ...keysOf(st.method, st), ...(st.method === 'rope' ? [] : ['palette'])], panels: [],
     height: (st, width) => {
       const fw = formulaW(width);
       const side = matSide(st, st.method);
@@ -47,26 +49,38 @@ export const VIEW_INFO = {
     } },
   // Waves follow one column per pair and the similarity is a cosine or q·k: neither depends on
   // which column holds which pair, so the layouts are not among their controls.
-  waves: { title: 'Waves', controls: ['method', ...ALL.filter((k) => k !== 'layout' && k !== 'rope')], controlsFor: (st) => ['method', ...(BY_METHOD[st.method] ?? []).filter((k) => k !== 'layout' && k !== 'rope')], panels: [],
+  waves: { title: 'Waves', controls: ['method', ...ALL.filter((k) => k !== 'layout' && k !== 'rope')], controlsFor: (st) => ['method', ...keysOf(st.method, st).filter((k) => k !== 'layout' && k !== 'rope')], panels: [],
     height: (st) => HEAD + plotH(300) + (st.method === 'rope' ? plotH(240) : 0) },
   shift: { title: 'The shift identity PE(p+k) = M_k · PE(p)', controls: ['dim', 'base'], panels: [], height: (st, width) => HEAD + 200 + plotH(240) + (width < 600 ? 120 : 0) },
   similarity: { title: 'Similarity', controls: ['method', 'dim', 'length', 'base', 'scaling', 'factor', 'train', 'heads', 'head', 'buckets', 'maxdist', 't5dir', 'shawk', 'palette'],
-    controlsFor: (st) => ['method', ...(BY_METHOD[st.method] ?? []).filter((k) => k !== 'layout' && k !== 'rope'), 'palette'], panels: [],
+    controlsFor: (st) => ['method', ...keysOf(st.method, st).filter((k) => k !== 'layout' && k !== 'rope'), 'palette'], panels: [],
     height: (st, width) => {
       const L = Math.min(st.length, 1024);
       const half = width > 600 ? (width - 16) / 2 : width;
-      return HEAD + 40 + Math.max(matrixH(half, L, L), width > 600 ? plotH(260) : 0) + (width > 600 ? 0 : plotH(260));
+      // RoPE adds RoFormer's decay plot under the score plot
+      const plots = plotH(260) + (st.method === 'rope' ? plotH(200) + 90 : 0);
+      return HEAD + 40 + Math.max(matrixH(half, L, L), width > 600 ? plots : 0) + (width > 600 ? 0 : plots);
     } },
   rotation: { title: 'Rotation', controls: ['dim', 'base', 'rope', 'scaling', 'factor', 'train'], panels: [],
+    controlsFor: (st) => live(['dim', 'base', 'rope', 'scaling', 'factor', 'train'], st),
     height: (st, width) => {
       const perRow = Math.min(5, Math.max(2, Math.floor(width / 150)));
       const rows = Math.ceil(5 / perRow);
       const R = Math.min(66, width / perRow / 2 - 14);
-      return HEAD + 130 + rows * (2 * R + 92) + 8 + 60;
+      return HEAD + 130 + rows * (2 * R + 114) + 8 + 60 + 130; // circles, then the check's five rows
     } },
+  // Here `train` is the table's number of rows (max_position_embeddings): named so, in the
+  // Encoding group, not among RoPE's settings.
   learned: { title: 'Learned table', controls: ['dim', 'length', 'train', 'palette'], panels: [],
-    height: (st, width) => HEAD + 40 + matrixH(width, Math.max(st.length, Math.min(st.train, st.length)), st.dim) },
+    groups: { train: 'Encoding' }, labels: { train: 'table rows' },
+    height: (st, width) => {
+      const S = Math.min(st.train, st.length, 512);
+      return HEAD + 120 + matrixH(width, Math.max(st.length, Math.min(st.train, st.length)), st.dim) + matrixH(Math.min(420, width), S, S, { square: true });
+    } },
   bias: { title: 'Attention biases', controls: ['heads', 'buckets', 'maxdist', 't5dir', 'shawk', 'palette'],
+    // one panel shown: only the controls it reads
+    controlsFor: (st) => ({ alibi: ['heads', 'palette'], t5: ['buckets', 'maxdist', 't5dir', 'palette'], shaw: ['shawk', 'palette'] })[st.panel]
+      ?? ['heads', 'buckets', 'maxdist', 't5dir', 'shawk', 'palette'],
     panels: [{ id: 'alibi', label: 'ALiBi' }, { id: 't5', label: 'T5 buckets' }, { id: 'shaw', label: 'Shaw' }],
     height: (st, width) => {
       const show = (p) => !st.panel || st.panel === p;
@@ -88,7 +102,7 @@ export const VIEW_INFO = {
     } },
   // the lab's task, methods, steps and seed are edited inside the view
   lab: { title: 'Extrapolation lab', controls: [], panels: [], height: (st, width) => (width > 900 ? 1500 : 2300) },
-  compare: { title: 'Compare', controls: ['method', 'vs', ...ALL, 'palette'], controlsFor: (st) => uniq(['method', 'vs', ...forMethods(st.method, st.vs), 'palette']), panels: [],
+  compare: { title: 'Compare', controls: ['method', 'vs', ...ALL, 'palette'], controlsFor: (st) => uniq(['method', 'vs', ...forMethods(st, st.method, st.vs), 'palette']), panels: [],
     height: (st, width) => {
       const half = width > 600 ? (width - 16) / 2 : width;
       const h = (m) => {

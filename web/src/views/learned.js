@@ -1,5 +1,7 @@
-// Learned table and extrapolation. A learned table has rows only up to the training length; past
-// it there is nothing to look up. The fixed methods keep going, some more gracefully than others.
+// Learned table and extrapolation. A learned table has rows only up to its size
+// (max_position_embeddings); past it there is nothing to look up. The table is shown as initialised
+// (posenc ships no trained weights), with the cosine of its rows. The fixed methods keep going past
+// a training length, some more gracefully than others.
 import { createMatrixPanel, createPlot, fmt, stackFigures } from '../draw.js';
 import { paletteFor } from '../palette.js';
 import { createFormula, cellFormula } from '../formula.js';
@@ -8,12 +10,20 @@ import { ropeOptions } from '../state.js';
 import { drawMethod } from './heatmap.js';
 import { describeMatrix, matrixExport, plotExport, shell } from './common.js';
 
+const SIM_ROWS = 512; // the similarity of the first rows only: a longer table is the same noise
+
 export function setupLearned(el, ctx) {
   const v = shell(el, 'Learned table',
-    'BERT and GPT-2 learn one vector per position. Before training it is noise (normal, std 0.02). Positions from the train length on have no row: grey here, an error from pe.gather.');
-  v.body.classList.add('with-formula');
-  const panel = createMatrixPanel(v.body, { rowLabel: 'position', colLabel: 'dim' });
-  const formula = createFormula(v.body);
+    'BERT and GPT-2 learn one vector per position, for a fixed number of positions (<code>max_position_embeddings</code>: 512 in BERT, 1024 in GPT-2). Shown here is the table <b>before training</b>: noise (normal, std 0.02, the initialisation of BERT and of Hugging Face’s models), and the cosine of every pair of its rows, which for noise is about 0 off the diagonal: each position resembles only itself. Trained tables grow smooth, wave-like columns and a band of similar neighbours around this diagonal (<a href="https://arxiv.org/abs/2010.04903">Wang and Chen 2020</a>); posenc ships no trained weights, so none is drawn here. Positions from the table’s last row on have no row: grey here, an error from pe.gather.');
+  const top = document.createElement('div');
+  top.className = 'with-formula';
+  const below = document.createElement('div');
+  v.body.append(top, below);
+  const panel = createMatrixPanel(top, { rowLabel: 'position', colLabel: 'dim' });
+  const formula = createFormula(top);
+  const simPanel = createMatrixPanel(below, { rowLabel: 'position i', colLabel: 'position j', square: true });
+  simPanel.rowAxis = 'position i (tokens)';
+  simPanel.colAxis = 'position j (tokens)';
   let cur = null;
   panel.onCursor = (r, c) => {
     if (!cur) return;
@@ -29,18 +39,23 @@ export function setupLearned(el, ctx) {
       v.clear();
       v.guard(() => {
         const pe = ctx.pe;
-        need(pe, 'learnedInit', 'gather');
+        need(pe, 'learnedInit', 'gather', 'similarity');
         const T = Math.min(st.train, st.length);
         const L = Math.max(st.length, T);
         const table = ctx.pool.learned(T, st.dim).slice();
         if (positions.length !== L) positions = Int32Array.from({ length: L }, (_, i) => i);
         const rows = pe.gather(table, { rows: T, dim: st.dim, positions, outOfRange: 'zero' });
-        panel.setTitle(`Learned table: ${T} trained rows, looked up for ${L} positions`);
-        panel.describe = (r, c, x) => (r >= T ? `position ${r}: no row (past the train length ${T})` : `position ${r}, dim ${c}: ${fmt(x)}`);
+        panel.setTitle(`Learned table before training (noise): ${T} rows, looked up for ${L} positions`);
+        panel.describe = (r, c, x) => (r >= T ? `position ${r}: no row (past the table's ${T} rows)` : `position ${r}, dim ${c}: ${fmt(x)}`);
         panel.rowAxis = 'position p (tokens)';
         panel.colAxis = 'dimension';
         cur = { st: { ...st }, T, rows };
-        panel.draw(rows, L, st.dim, { lo: -0.06, hi: 0.06, palette: paletteFor('signed', st.palette), maskFromRow: T, marker: T, markerLabel: `train length ${T}: no rows below`, note: '±3σ; grey = no row' });
+        panel.draw(rows, L, st.dim, { lo: -0.06, hi: 0.06, palette: paletteFor('signed', st.palette), maskFromRow: T, marker: T, markerLabel: `${T} rows: none below`, note: '±3σ; grey = no row' });
+        const S = Math.min(T, SIM_ROWS);
+        const sim = pe.similarity(table.subarray(0, S * st.dim), { length: S, dim: st.dim, normalize: true });
+        simPanel.setTitle(`Cosine of rows i and j of the untrained table${S < T ? ` (first ${S} rows)` : ''}: 1 on the diagonal, noise elsewhere`);
+        simPanel.describe = (i, j, x) => `rows ${i} and ${j}: cosine ${fmt(x)}`;
+        simPanel.draw(sim, S, S, { lo: -1, hi: 1, palette: paletteFor('signed', st.palette), note: 'cosine' });
         try {
           // the first position past the table is enough to show the error
           pe.gather(table, { rows: T, dim: st.dim, positions: [L - 1], outOfRange: 'error' });
@@ -52,15 +67,15 @@ export function setupLearned(el, ctx) {
         panel.onCursor(at.r, at.c);
       }, 'learned');
     },
-    exportData: () => matrixExport(panel, 'learned'),
-    figure: (o) => panel.figure(o),
+    exportData: () => ({ kind: 'group', parts: [matrixExport(panel, 'learned'), matrixExport(simPanel, 'cosine of rows')].filter(Boolean) }),
+    figure: (o) => stackFigures([panel.figure(o), simPanel.figure(o)], o),
     canvas: () => panel.canvas,
   };
 }
 
 export function setupExtrapolation(el, ctx) {
   const v = shell(el, 'Extrapolation',
-    'Each method past its training length (red line). Sinusoids and RoPE keep turning; learned rows simply do not exist; ALiBi’s penalty keeps growing linearly. Raise “length” above “train length” and try a RoPE scaling.');
+    'Each method past its training length (red line). Sinusoids and RoPE keep turning, to angles the model never saw in training; a learned table has no rows past its last one; ALiBi’s penalty keeps growing linearly with distance (<a href="https://arxiv.org/abs/2108.12409">Press et al. 2022</a>). Raise “length” above “train length” and try a RoPE scaling.');
   v.body.classList.add('with-formula');
   const figs = document.createElement('div');
   figs.className = 'figs';

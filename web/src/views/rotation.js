@@ -1,7 +1,10 @@
-// Rotation circles: RoPE turns pair i of a query at position m by m·ωᵢ and of a key at position n by
-// n·ωᵢ. Every circle shows both vectors, their angles and the angle between them, (n − m)·ωᵢ, which
-// is all the score sees. Play moves m and n together: both vectors spin, the angle between stays.
-// Below, the relative-offset check, live: moving both by the same shift leaves q·k unchanged.
+// Rotation circles: RoPE turns pair i of a query at position m by m·ωᵢ and pair i of a key at
+// position n by n·ωᵢ (RoFormer, Su et al. 2021, eq. 16: q_mᵀk_n = qᵀR(n − m)k). q and k are two
+// different vectors (rows 0 and 1 of pe.learnedInit, seed 7), so every circle shows both with their
+// own content angle and length: the pair's share of the score, |qᵢ||kᵢ|·cos Δᵢ, depends on that
+// content and on the signed offset n − m. Play moves m and n together: both vectors spin, every Δᵢ
+// stays. Below, the check with the API's numbers: a common shift keeps q·k; swapping m and n (the
+// offset's sign) and another key change it.
 import { exportCanvas, fmt, signed, spread } from '../draw.js';
 import { need } from '../methods.js';
 import { ropeOptions } from '../state.js';
@@ -11,12 +14,18 @@ import { createFormula, rotationFormula } from '../formula.js';
 
 const SHIFT = 1000;
 const MAXPOS = 100000;
+const TAU = 2 * Math.PI;
 const deg = (r) => `${((r * 180) / Math.PI).toFixed(1)}°`;
-const wrap = (a) => ((a % (2 * Math.PI)) + 3 * Math.PI) % (2 * Math.PI) - Math.PI; // to (−π, π]
+const wrap = (a) => ((a % TAU) + 3 * Math.PI) % TAU - Math.PI; // to (−π, π]
+const turn = (a) => (a < 0 ? a + TAU : a); // to [0, 2π)
+/** Where pair i sits in a d-vector: split halves (i, i + d/2) or adjacent (2i, 2i + 1). */
+const pairAt = (layout, d, i) => (layout === 'interleaved' ? [2 * i, 2 * i + 1] : [i, i + d / 2]);
+/** The content vectors q and k (rows 0 and 1): the circles and the check use the same ones. */
+const SEED = 7;
 
 export function setupRotation(el, ctx) {
   const v = shell(el, 'Rotation: query at m, key at n',
-    'RoPE rotates pair i of the query by m·ωᵢ and of the key by n·ωᵢ. The score q·k only sees the angle between them, (n − m)·ωᵢ. Move m and n (steps of 1, or type a position), or press Play: both move together, both vectors spin, the angle between them stays the same.');
+    'RoPE (<a href="https://arxiv.org/abs/2104.09864">Su et al. 2021</a>) acts after the query and key projections, in each head, on q and k only: pair i of the query turns by m·ωᵢ, pair i of the key by n·ωᵢ. The values v are not rotated. Here q and k are two different vectors; each circle shows one pair of each, dashed before the turn and solid after, with its angle. The pair adds |qᵢ||kᵢ|·cos Δᵢ to q·k, where Δᵢ is the angle between them: the content angle plus (n − m)·ωᵢ. So the score depends on the content of q and k and on the signed offset n − m, not on m and n themselves (RoFormer eq. 16). Press Play: m and n move together, both vectors spin, every Δᵢ stays.');
   v.body.innerHTML = `<div class="row">
       <label>query position m <input type="range" class="m" min="0" max="4096" step="1"></label>
       <input type="number" class="mn" min="0" max="${MAXPOS}" step="1" aria-label="query position m">
@@ -28,7 +37,9 @@ export function setupRotation(el, ctx) {
     <div class="row"><button type="button" class="play">Play</button>
       <label>speed <input type="range" class="speed" min="0.25" max="32" step="0.25"></label><output class="speedv"></output></div>
     <div class="with-formula formula-below"><div class="figs"><canvas class="circles" role="img" tabindex="0" aria-label="rotation circles"></canvas><p class="figure-note scale-note"></p></div></div>
-    <p class="check" data-proof="rope-relative"></p>`;
+    <div class="check" data-proof="rope-relative"><p>q·k from the API (pe.applyRope, then pe.similarity) for these q and k:</p>
+      <table class="checks"><tbody></tbody></table>
+      <p>A shift of both keeps the score; the opposite offset or other content changes it.</p></div>`;
   const $ = (s) => v.body.querySelector(s);
   const canvas = $('canvas');
   const formula = createFormula($('.with-formula'));
@@ -43,7 +54,7 @@ export function setupRotation(el, ctx) {
       formula.clear(e.message);
     }
   };
-  canvas.addEventListener('pointermove', (e) => {
+  const point = (e) => {
     if (!layout) return;
     const b = canvas.getBoundingClientRect();
     const col = Math.floor((e.clientX - b.left) / (layout.W / layout.perRow));
@@ -53,7 +64,10 @@ export function setupRotation(el, ctx) {
       sel = k;
       fill();
     }
-  });
+  };
+  // A tap sends pointerdown but no pointermove: both pick the circle under the finger.
+  canvas.addEventListener('pointerdown', point);
+  canvas.addEventListener('pointermove', point);
   canvas.addEventListener('keydown', (e) => {
     const d = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
     if (!d || !layout) return;
@@ -100,12 +114,15 @@ export function setupRotation(el, ctx) {
     raf = requestAnimationFrame(tick);
   });
   function stop() {
+    const playing = raf !== 0;
     if (ctx.reducedMotion) clearInterval(raf);
     else cancelAnimationFrame(raf);
     raf = 0;
     frac = 0;
     play.textContent = 'Play';
-    if (st) ctx.setState({});
+    // a redraw at the whole positions, only after a Play (destroy() also calls stop(): a state
+    // change there would drop the height the shell holds when the wasm arrives)
+    if (st && playing) ctx.setState({});
   }
   if (ctx.reducedMotion) play.title = 'Your system asks for reduced motion: Play steps once a second';
 
@@ -123,9 +140,15 @@ export function setupRotation(el, ctx) {
   }
 
   const freqs = { pe: null, key: '', invFreq: null };
+  /** q and k (rows 0 and 1 of one draw), per dim: the same vectors in the circles and the check. */
+  const content = { pe: null, d: 0, qk: null };
+  function contentOf(pe, d) {
+    if (content.pe !== pe || content.d !== d) Object.assign(content, { pe, d, qk: pe.learnedInit({ length: 2, dim: d, std: 1, seed: SEED }) });
+    return content.qk;
+  }
   function draw() {
     const pe = ctx.pe;
-    need(pe, 'ropeCache', 'ropeFrequencies');
+    need(pe, 'ropeCache', 'ropeFrequencies', 'learnedInit');
     const theme = readTheme(v.section);
     const m = st.pos + frac, n = st.kpos + frac;
     const ro = ropeOptions(st);
@@ -135,6 +158,8 @@ export function setupRotation(el, ctx) {
     const { invFreq } = freqs;
     const cq = pe.ropeCache({ length: 1, offset: m, ...ro });
     const ck = pe.ropeCache({ length: 1, offset: n, ...ro });
+    const d = st.dim;
+    const qk = contentOf(pe, d);
     const half = cq.cos.length;
     const pairs = spread(half);
     const dpr = Math.min(2, window.devicePixelRatio || 1);
@@ -143,7 +168,7 @@ export function setupRotation(el, ctx) {
     const perRow = Math.min(pairs.length, Math.max(2, Math.floor(W / 150)));
     const rowsN = Math.ceil(pairs.length / perRow);
     const R = Math.min(66, W / perRow / 2 - 14);
-    const cellH = 2 * R + 92;
+    const cellH = 2 * R + 114;
     const H = cellH * rowsN + 8;
     canvas.width = W * dpr;
     canvas.height = H * dpr;
@@ -156,60 +181,103 @@ export function setupRotation(el, ctx) {
     g.textAlign = 'center';
     const qc = theme.series[0], kc = theme.series[1];
     layout = { pairs, perRow, W, cellH };
-    exported = { kind: 'series', name: 'rotation', xLabel: 'pair', series: [{ label: 'θ(m) rad', x: pairs, y: [] }, { label: 'θ(n) rad', x: pairs, y: [] }, { label: 'θ(n) − θ(m) rad', x: pairs, y: [] }] };
-    pairs.forEach((i, k) => {
-      const cx = (W / perRow) * ((k % perRow) + 0.5);
-      const cy = R + 14 + cellH * Math.floor(k / perRow);
-      // cos/sin may carry an attention scale (YaRN); the direction is what turns.
-      const dir = (c) => {
-        const x = c.cos[i], y = c.sin[i], h = Math.hypot(x, y) || 1;
-        return [x / h, y / h];
-      };
-      const [qx, qy] = dir(cq), [kx, ky] = dir(ck);
-      const aq = Math.atan2(qy, qx), ak = Math.atan2(ky, kx);
-      const diff = wrap(ak - aq);
+    const series = (label) => ({ label, x: pairs, y: [] });
+    exported = { kind: 'series', name: 'rotation', xLabel: 'pair',
+      series: [series('θq rad (q at m)'), series('θk rad (k at n)'), series('Δ = θk − θq rad'), series('qᵢ·kᵢ (this pair’s share of q·k)')] };
+    const arrow = (cx, cy, len, a, col, dashed) => {
+      const x = cx + len * Math.cos(a), y = cy - len * Math.sin(a);
+      g.strokeStyle = col; g.fillStyle = col;
+      g.lineWidth = dashed ? 1.5 : 2.5;
+      g.setLineDash(dashed ? [4, 3] : []);
+      g.beginPath(); g.moveTo(cx, cy); g.lineTo(x, y); g.stroke();
+      g.setLineDash([]);
+      if (!dashed) {
+        g.beginPath(); g.arc(x, y, 4.5, 0, TAU); g.fill();
+      }
+      return [x, y];
+    };
+    pairs.forEach((i, idx) => {
+      const cx = (W / perRow) * ((idx % perRow) + 0.5);
+      const cy = R + 14 + cellH * Math.floor(idx / perRow);
+      // cos/sin may carry an attention scale (YaRN); the turn is their direction.
+      const turnOf = (c) => Math.atan2(c.sin[i], c.cos[i]);
+      const [a0, a1] = pairAt(st.rope, d, i);
+      // pair i as the complex number x[a0] + i·x[a1]: its length and content angle φ
+      const polar = (row) => [Math.hypot(qk[row * d + a0], qk[row * d + a1]), Math.atan2(qk[row * d + a1], qk[row * d + a0])];
+      const [lq, fq] = polar(0), [lk, fk] = polar(1);
+      const tq = fq + turnOf(cq), tk = fk + turnOf(ck);
+      const diff = wrap(tk - tq);
+      const share = lq * lk * Math.cos(diff);
+      const unit = R / Math.max(lq, lk, 1e-12); // lengths to scale within each circle
       g.strokeStyle = theme.line; g.lineWidth = 1;
-      g.beginPath(); g.arc(cx, cy, R, 0, 2 * Math.PI); g.stroke();
+      g.beginPath(); g.arc(cx, cy, R, 0, TAU); g.stroke();
       g.beginPath(); g.moveTo(cx - R, cy); g.lineTo(cx + R, cy); g.moveTo(cx, cy - R); g.lineTo(cx, cy + R); g.stroke();
       // the angle between them, as an arc
       g.strokeStyle = theme.muted; g.lineWidth = 2;
-      g.beginPath(); g.arc(cx, cy, R * 0.35, -aq, -(aq + diff), diff > 0); g.stroke();
-      for (const [x, y, col, lab] of [[qx, qy, qc, 'q'], [kx, ky, kc, 'k']]) {
-        g.strokeStyle = col; g.fillStyle = col; g.lineWidth = 2.5;
-        g.beginPath(); g.moveTo(cx, cy); g.lineTo(cx + R * x, cy - R * y); g.stroke();
-        g.beginPath(); g.arc(cx + R * x, cy - R * y, 4.5, 0, 2 * Math.PI); g.fill();
+      g.beginPath(); g.arc(cx, cy, R * 0.3, -tq, -(tq + diff), diff > 0); g.stroke();
+      arrow(cx, cy, lq * unit, fq, qc, true);
+      arrow(cx, cy, lk * unit, fk, kc, true);
+      for (const [len, a, col, lab] of [[lq, tq, qc, 'q'], [lk, tk, kc, 'k']]) {
+        const [x, y] = arrow(cx, cy, len * unit, a, col, false);
         g.font = '600 12px system-ui, sans-serif';
-        g.fillText(lab, cx + (R + 10) * x, cy - (R + 10) * y + 4);
+        g.fillText(lab, x + 10 * Math.cos(a), y - 10 * Math.sin(a) + 4);
       }
       g.font = '12px system-ui, sans-serif';
       g.fillStyle = theme.ink;
-      g.fillText(`pair ${i}, ω = ${fmt(invFreq[i])}`, cx, cy + R + 20);
-      g.fillStyle = qc; g.fillText(`θ(m) = ${deg(aq < 0 ? aq + 2 * Math.PI : aq)}`, cx, cy + R + 36);
-      g.fillStyle = kc; g.fillText(`θ(n) = ${deg(ak < 0 ? ak + 2 * Math.PI : ak)}`, cx, cy + R + 52);
-      g.fillStyle = theme.ink; g.fillText(`between: ${deg(diff)}`, cx, cy + R + 68);
-      exported.series[0].y.push(aq); exported.series[1].y.push(ak); exported.series[2].y.push(diff);
+      g.fillText(`pair ${i}, ω = ${fmt(invFreq[i])}`, cx, cy + R + 26);
+      g.fillStyle = qc; g.fillText(`q: ${deg(turn(fq))} → ${deg(turn(tq))}`, cx, cy + R + 42);
+      g.fillStyle = kc; g.fillText(`k: ${deg(turn(fk))} → ${deg(turn(tk))}`, cx, cy + R + 58);
+      g.fillStyle = theme.ink; g.fillText(`between: Δ = ${deg(diff)}`, cx, cy + R + 74);
+      g.fillText(`qᵢ·kᵢ = ${signed(share, 3)}`, cx, cy + R + 90);
+      for (const [k, y] of [tq, tk, diff, share].entries()) exported.series[k].y.push(y);
     });
-    canvas.setAttribute('aria-label', `rotation of pairs ${pairs.join(', ')}: query at ${st.pos}, key at ${st.kpos}`);
+    canvas.setAttribute('aria-label', `pairs ${pairs.join(', ')} of two different vectors, query q at ${st.pos}, key k at ${st.kpos}: each pair turned by its position times its frequency; the angle between q and k and the pair's share of q·k under each circle`);
     const scale = cq.attentionScale ?? 1;
-    scaleNote.textContent = scale !== 1 ? `The ${st.scaling} scaling also multiplies cos and sin by ${scale.toFixed(4)}; the circles show the direction only (unit length).` : '';
+    scaleNote.textContent = `Dashed: q and k before the turn (their content); solid: turned. Lengths are to scale within each circle.${
+      scale !== 1 ? ` The ${st.scaling} scaling also multiplies cos and sin by ${scale.toFixed(4)}; the circles show the turn only.` : ''}`;
   }
 
+  /** The score from the API (pe.applyRope, pe.similarity) of q at mq and k at nk; kRow picks the key. */
+  function score(pe, mq, nk, kRow = 1) {
+    const d = st.dim;
+    const qk = contentOf(pe, d);
+    const x = new Float32Array(2 * d);
+    x.set(qk.subarray(0, d), 0);
+    x.set(qk.subarray(kRow * d, (kRow + 1) * d), d);
+    pe.applyRope(x, { length: 2, heads: 1, dim: d, layout: st.rope, positions: Int32Array.of(mq, nk), ...ropeOptions(st) });
+    return pe.similarity(x, { length: 2, dim: d })[1];
+  }
+  let checked = {}; // the API, positions and settings of the check line shown
   function relativeCheck() {
     const pe = ctx.pe;
     need(pe, 'applyRope', 'similarity', 'learnedInit');
-    const d = st.dim;
-    const qk = pe.learnedInit({ length: 2, dim: d, std: 1, seed: 7 });
-    const score = (shift) => {
-      const x = qk.slice();
-      pe.applyRope(x, { length: 2, heads: 1, dim: d, layout: st.rope, positions: Int32Array.of(st.pos + shift, st.kpos + shift), ...ropeOptions(st) });
-      return pe.similarity(x, { length: 2, dim: d })[1];
-    };
-    const a = score(0);
-    const b = score(SHIFT);
-    check.dataset.diff = String(Math.abs(a - b));
-    // Fixed-width figures (signed(): − and + are one width): the line wraps the same way whatever
-    // the numbers.
-    check.textContent = `Relative-offset check: q at m = ${st.pos}, k at n = ${st.kpos} → q·k = ${signed(a, 6)}; both moved by +${SHIFT} → ${signed(b, 6)}; difference ${Math.abs(a - b).toExponential(2).replace('-', '−')} (float32 rounding only).`;
+    const key = JSON.stringify([st.pos, st.kpos, st.dim, st.rope, ropeOptions(st)]);
+    if (checked.key === key && checked.pe === pe) return;
+    checked = { key, pe };
+    const a = score(pe, st.pos, st.kpos);
+    const b = score(pe, st.pos + SHIFT, st.kpos + SHIFT);
+    const swapped = score(pe, st.kpos, st.pos); // offset m − n instead of n − m
+    // The same query with the query's own vector as key: content changes the score at the same offset.
+    const self = score(pe, st.pos, st.kpos, 0);
+    Object.assign(check.dataset, { diff: String(Math.abs(a - b)), score: String(a), swapped: String(swapped), m: String(st.pos), n: String(st.kpos) });
+    // One row per case, the number in a fixed-width cell: the rows wrap the same way whatever the
+    // numbers (and before the wasm, with the stand-in's).
+    const e = (x) => x.toExponential(2).replace('-', '−');
+    const off = st.kpos - st.pos;
+    const minus = (x) => String(x).replace('-', '−');
+    const rows = [
+      [`q at m = ${st.pos}, k at n = ${st.kpos} (n − m = ${minus(off)})`, signed(a, 6)],
+      [`both moved by +${SHIFT}`, signed(b, 6)],
+      ['difference (float32 rounding only)', e(Math.abs(a - b))],
+      [`swapped: q at ${st.kpos}, k at ${st.pos} (n − m = ${minus(-off)})`, signed(swapped, 6)],
+      [`k replaced by q itself, same m and n`, signed(self, 6)],
+    ];
+    const body = check.querySelector('tbody');
+    body.replaceChildren(...rows.map(([what, x]) => {
+      const tr = document.createElement('tr');
+      tr.append(Object.assign(document.createElement('td'), { textContent: what }), Object.assign(document.createElement('td'), { textContent: x }));
+      return tr;
+    }));
   }
 
   return {
@@ -224,7 +292,8 @@ export function setupRotation(el, ctx) {
         fill();
         formula.el.dataset.m = `${st.pos},${st.kpos}`;
       }
-      if (!raf || frac === 0) v.guard(relativeCheck, 'relative check');
+      // The check follows the whole positions, during Play too (only when they change).
+      v.guard(relativeCheck, 'relative check');
     },
     exportData: () => exported,
     figure: ({ scale = 2 } = {}) => {

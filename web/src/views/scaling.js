@@ -1,55 +1,155 @@
-// RoPE scaling with real models' settings: each pair's wavelength before and after the scaling,
-// against the context the model was trained on and the one it is extended to. Frequencies come
-// from pe.ropeFrequencies with the published configuration; wavelength = 2π / ω is display work.
-import { createPlot, fmt, stackFigures } from '../draw.js';
+// RoPE scaling with real models: pick one (its config.json keys, scaling_models.js) or paste a
+// config.json; fromConfig turns it into posenc options, pe.ropeFrequencies gives each pair's
+// frequency before and after the scaling, and the view draws the wavelengths against the context
+// the model was trained on and the one it is extended to, the ratio (the scaling's ramp), the
+// attention factors and the per-layer pattern. Wavelength = 2π / ω is display work.
+import { fromConfig } from '../../../js/config.js';
+import { createPlot, esc, stackFigures } from '../draw.js';
 import { need } from '../methods.js';
-import { ropeOptions } from '../state.js';
+import { ropeOptions, SCALINGS } from '../state.js';
 import { shell } from './common.js';
 import { createFormula, pairFormula } from '../formula.js';
+import { MODELS } from './scaling_models.js';
 
 const TAU = 2 * Math.PI;
+const KIND = { full_attention: 'full', sliding_attention: 'sliding', chunked_attention: 'chunked' };
+/** The controls' scaling for a model's (the controls have no longrope: 'none'). */
+const ctlScaling = (s) => (SCALINGS.includes(s.rope.scaling?.type) ? s.rope.scaling.type : 'none');
 
-/** The preset in force: the state still holds its base, head size, scaling type and factor. */
-function activePreset(st) {
-  const p = MODEL_PRESETS.find((x) => x.id === st.preset);
-  if (!p) return null;
-  const type = p.scaling?.type ?? 'none';
-  const ok = st.base === p.base && st.dim === p.dim && st.scaling === type && (!p.scaling || st.factor === p.scaling.factor);
-  return ok ? p : null;
+/** The model in force: the state names it and still holds what picking it set. */
+function activeModel(st) {
+  const m = MODELS.find((x) => x.id === st.preset);
+  if (!m) return null;
+  const s = fromConfig(m.config);
+  const ok = st.base === s.rope.base && st.dim === (s.rope.rotaryDim ?? s.rope.dim) && st.scaling === ctlScaling(s);
+  return ok ? m : null;
+}
+
+/** The controls' state a model sets (the view still draws from the model's own spec). */
+function stateOf(m) {
+  const s = fromConfig(m.config);
+  return {
+    preset: m.id, base: s.rope.base, dim: s.rope.rotaryDim ?? s.rope.dim, rope: s.rope.layout,
+    scaling: ctlScaling(s), factor: s.rope.scaling?.factor ?? 2,
+  };
+}
+
+/** Every layer's kind for the pattern strip: 'full' | 'sliding' | 'chunked' | 'nope', with its base. */
+function layerPattern(config, layers) {
+  const out = [];
+  for (let l = 0; l < Math.min(layers ?? 1, 256); l++) {
+    const s = fromConfig(config, { layer: l });
+    out.push({ kind: s.family === 'none' ? 'nope' : KIND[s.layerType] ?? 'full', base: s.rope?.base, spec: s });
+  }
+  return out;
+}
+
+/** The config key behind each number, for the formula panel (keys and values are the user's text: escaped). */
+function keyLines(spec) {
+  const src = spec.source;
+  const find = (re) => Object.keys(src).filter((k) => re.test(k));
+  const show = (k) => {
+    const v = src[k];
+    const t = Array.isArray(v) ? `[${v.length} numbers]` : typeof v === 'object' ? '{…}' : String(v);
+    return `<samp>${esc(k)}</samp> = ${esc(t.length > 40 ? `${t.slice(0, 40)}…` : t)}`;
+  };
+  const row = (what, keys) => (keys.length ? `<div class="fl">${what} ← ${keys.map(show).join(', ')}</div>` : '');
+  return [
+    row('base', find(/(^|\.)(rope_theta|rotary_emb_base|rope_local_base_freq|rope_ratio)$/)),
+    row('d (head width)', find(/(^|\.)(head_dim|kv_channels|hidden_size|num_attention_heads|qk_rope_head_dim)$/)),
+    row('rotated width', find(/(^|\.)(partial_rotary_factor|rotary_pct|rotary_dim)$/)),
+    row('scaling', find(/(rope_scaling|rope_parameters)\.(rope_type|type|factor|original_max_position_embeddings|low_freq_factor|high_freq_factor|beta_fast|beta_slow|mscale|mscale_all_dim|attention_factor)$/)),
+    row('original context', find(/(^|\.)original_max_position_embeddings$/)),
+    row('extended context', find(/(^|\.)max_position_embeddings$/)),
+    row('layer kind', find(/(^|\.)(layer_types|sliding_window|sliding_window_pattern|no_rope_layers|attention_chunk_size|use_sliding_window)$/)),
+    row('softmax scale', find(/(^|\.)(query_pre_attn_scalar|qk_nope_head_dim|attn_scale|floor_scale)$/)),
+  ].join('');
 }
 
 export function setupScaling(el, ctx) {
   const v = shell(el, 'RoPE scaling: how real models stretch their context',
-    'A pair whose wavelength is longer than the training context never completed a turn in training; past that context it meets angles it has never seen. Scalings slow those pairs down (and leave the fast ones alone). Pick a real model’s published settings, or set your own with the controls.');
-  v.body.innerHTML = `<div class="presets" role="group" aria-label="model presets"></div><p class="cite"></p><div class="scroll"><table class="numbers params"></table></div><div class="plots with-formula"><div class="figs"></div></div>`;
+    'A pair whose wavelength is longer than the training context never completed a turn in training; past that context it meets angles it has never seen. '
+    + 'The scalings differ in which pairs they slow: linear interpolation divides every frequency by the factor, NTK (a larger base) slows every pair but the fastest, '
+    + 'YaRN and Llama 3 keep the fast pairs and slow only the slow ones, LongRoPE gives each pair its own factor. '
+    + 'Pick a real model, paste its config.json, or set your own with the controls.');
+  v.body.innerHTML = `<div class="presets" role="group" aria-label="pick a model"></div>
+    <details class="paste"><summary>Paste a config.json</summary>
+      <textarea rows="6" cols="60" spellcheck="false" aria-label="config.json"></textarea>
+      <div><button type="button" class="use">Use this config</button> <label>layer <input class="layer" type="number" min="0" value="0"></label></div>
+      <p class="paste-error" role="alert"></p></details>
+    <p class="cite"></p><div class="scroll"><table class="numbers params"></table></div>
+    <div class="pattern" aria-label="per-layer pattern"></div>
+    <div class="plots with-formula"><div class="figs"></div></div>`;
   const box = v.body.querySelector('.presets');
-  for (const p of [{ id: '', label: 'Your controls' }, ...MODEL_PRESETS]) {
+  for (const p of [{ id: '', label: 'Your controls' }, ...MODELS]) {
     const b = document.createElement('button');
     b.type = 'button';
     b.dataset.preset = p.id;
     b.textContent = p.label;
     box.append(b);
   }
+  let pasted = null; // { config, name } from the textarea, until a button is pressed
+  let layer = 0;
+  let last = null;
+  const redraw = () => last && api.update(last);
   box.addEventListener('click', (e) => {
     const id = e.target.closest('[data-preset]')?.dataset.preset;
     if (id === undefined) return;
-    const p = MODEL_PRESETS.find((x) => x.id === id);
-    if (!p) return ctx.setState({ preset: '' });
-    ctx.setState({ preset: id, base: p.base, dim: p.dim, scaling: p.scaling?.type ?? 'none', factor: p.scaling?.factor ?? 2, rope: 'half' });
+    pasted = null;
+    layer = 0;
+    layerInput.value = '0';
+    const m = MODELS.find((x) => x.id === id);
+    if (!m) return ctx.setState({ preset: '' });
+    ctx.setState(stateOf(m));
+  });
+  const area = v.body.querySelector('textarea');
+  const pasteError = v.body.querySelector('.paste-error');
+  const layerInput = v.body.querySelector('.layer');
+  v.body.querySelector('.use').addEventListener('click', () => {
+    const say = (msg) => {
+      pasteError.textContent = msg; // the user's text reaches the page only as text
+      pasteError.classList.toggle('error', msg !== '');
+    };
+    say('');
+    let config;
+    try {
+      config = JSON.parse(area.value);
+      fromConfig(config); // its errors name the key
+    } catch (e) {
+      say(e instanceof SyntaxError ? `Not JSON: ${e.message}` : e.message);
+      return;
+    }
+    pasted = { config };
+    layer = 0;
+    layerInput.value = '0';
+    redraw();
+  });
+  layerInput.addEventListener('change', () => {
+    layer = Math.max(0, Math.floor(Number(layerInput.value) || 0));
+    redraw();
   });
   const cite = v.body.querySelector('.cite');
   const params = v.body.querySelector('.params');
+  const pattern = v.body.querySelector('.pattern');
+  pattern.addEventListener('click', (e) => {
+    const l = e.target.closest('[data-layer]')?.dataset.layer;
+    if (l === undefined) return;
+    layer = Number(l);
+    layerInput.value = l;
+    redraw();
+  });
   const plots = v.body.querySelector('.plots');
   const figs = plots.querySelector('.figs');
   const waves = createPlot(figs, { height: 260 });
   const ratio = createPlot(figs, { height: 220 });
   const formula = createFormula(plots);
-  let cur = null; // { opts, original } drawn
+  let cur = null; // { opts, original, spec } drawn
   const fill = (x) => {
     if (!cur) return formula.clear();
     const i = Math.max(0, Math.min(cur.opts.dim / 2 - 1, Math.round(x)));
     try {
-      formula.set(pairFormula(ctx.pe, cur.opts, i, cur.original), 'Point at either plot (or focus it and use ←/→) to pick a pair.');
+      const f = pairFormula(ctx.pe, cur.opts, i, cur.original);
+      formula.set(cur.spec ? { ...f, html: f.html + keyLines(cur.spec) } : f, 'Point at either plot (or focus it and use ←/→) to pick a pair.');
     } catch (e) {
       formula.clear(e.message);
     }
@@ -58,31 +158,101 @@ export function setupScaling(el, ctx) {
   waves.onCursor = ratio.onCursor = (x) => fill((lastX = x));
   let exported = null;
 
+  function drawPattern(config, spec) {
+    pattern.replaceChildren();
+    if (!spec?.layers || spec.layers < 2) return;
+    const kinds = layerPattern(config, spec.layers);
+    if (new Set(kinds.map((k) => `${k.kind}:${k.base}`)).size < 2 && kinds[0].kind === 'full') return;
+    const head = document.createElement('p');
+    head.className = 'cite';
+    head.textContent = `Layers (${spec.layers}): `;
+    const counts = {};
+    for (const k of kinds) counts[k.kind] = (counts[k.kind] ?? 0) + 1;
+    const what = { full: 'full attention', sliding: 'sliding window', chunked: 'chunked (local) attention', nope: 'no RoPE (NoPE)' };
+    head.textContent += Object.entries(counts).map(([k, c]) => `${c} ${what[k]}`).join(', ')
+      + '. Click a layer to draw it.';
+    const strip = document.createElement('div');
+    strip.className = 'layer-strip';
+    strip.style.cssText = 'display: flex; flex-wrap: wrap; gap: 2px; margin: 0 0 0.6rem;';
+    const colour = { full: 'var(--accent, #0b62a4)', sliding: '#8a9bb0', chunked: '#c9822b', nope: '#6a3d9a' };
+    kinds.forEach((k, l) => {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.className = `layer-cell ${k.kind}`;
+      b.dataset.layer = String(l);
+      b.setAttribute('aria-pressed', String(l === spec.layer));
+      b.title = `layer ${l}: ${what[k.kind]}${k.base ? `, base ${k.base}` : ''}`;
+      b.textContent = k.kind[0].toUpperCase();
+      b.style.cssText = `min-width: 1.6em; padding: 0.1rem 0.2rem; border: 2px solid ${l === spec.layer ? 'var(--ink, #1d2330)' : 'transparent'};`
+        + ` background: ${colour[k.kind]}; color: #fff; border-radius: 3px; cursor: pointer; font-size: 0.75rem;`;
+      strip.append(b);
+    });
+    pattern.append(head, strip);
+  }
+
   function draw(st) {
     const pe = ctx.pe;
     need(pe, 'ropeFrequencies');
-    const p = activePreset(st);
-    for (const b of box.children) b.setAttribute('aria-pressed', String((p?.id ?? '') === b.dataset.preset));
-    const opts = p ? { dim: p.dim, base: p.base, ...(p.scaling ? { scaling: p.scaling } : {}) } : ropeOptions(st);
-    const original = p ? (p.scaling?.originalMaxPositions ?? p.original) : st.train;
-    const target = p ? p.context : Math.round(st.train * (st.scaling === 'none' ? 1 : st.factor));
-    cur = { opts, original };
+    const model = pasted ? null : activeModel(st);
+    for (const b of box.children) b.setAttribute('aria-pressed', String(!pasted && (model?.id ?? '') === b.dataset.preset));
+    let spec = null;
+    let config = null;
+    if (pasted || model) {
+      config = pasted ? pasted.config : model.config;
+      const s0 = fromConfig(config);
+      if (s0.layers !== undefined && layer >= s0.layers) layer = s0.layers - 1;
+      spec = fromConfig(config, { layer });
+      drawPattern(config, spec);
+      if (!spec.rope) {
+        const why = spec.family === 'none' ? `layer ${layer} has no RoPE (NoPE)` : `this model's positions are ${spec.family}, not RoPE`;
+        cite.textContent = `${pasted ? 'Pasted config' : model.label}: ${why}; pick another layer or model.`;
+        params.replaceChildren();
+        cur = null;
+        return;
+      }
+    } else {
+      pattern.replaceChildren();
+    }
+    const r = spec?.rope;
+    // the frequencies depend on the rotated width only
+    const opts = r ? { dim: r.rotaryDim ?? r.dim, base: r.base, ...(r.scaling ? { scaling: r.scaling } : {}) } : ropeOptions(st);
+    const sc = opts.scaling;
+    const maxPos = spec?.source[Object.keys(spec.source).find((k) => /(^|\.)max_position_embeddings$/.test(k))];
+    const original = r ? (sc?.originalMaxPositions ?? maxPos ?? st.train) : st.train;
+    const target = r ? (maxPos ?? sc?.maxPositions ?? (sc?.factor && sc.originalMaxPositions ? Math.round(sc.factor * sc.originalMaxPositions) : original))
+      : Math.round(st.train * (st.scaling === 'none' ? 1 : st.factor));
+    cur = { opts, original, spec };
     const before = pe.ropeFrequencies({ dim: opts.dim, base: opts.base }).invFreq64;
     const { invFreq64: after, attentionScale } = pe.ropeFrequencies(opts);
-    cite.textContent = p ? `Settings: ${p.source}.` : st.preset ? 'Edited from a preset: using the controls (train length stands in for the original context).' : 'Using the controls: train length stands in for the model’s original context.';
-    const sc = opts.scaling;
-    params.innerHTML = `<tr><th>base</th><th>head size d</th><th>pairs</th><th>scaling</th><th>original context</th><th>extended to</th><th>attention scale</th></tr>
-      <tr><td>${opts.base}</td><td>${opts.dim}</td><td>${opts.dim / 2}</td><td>${sc ? `${sc.type} ×${sc.factor}${sc.lowFreqFactor ? `, low ${sc.lowFreqFactor}, high ${sc.highFreqFactor}` : ''}${sc.betaFast ? `, β ${sc.betaFast}/${sc.betaSlow}, mscale ${sc.mscale}/${sc.mscaleAllDim}` : ''}` : 'none'}</td><td>${original}</td><td>${target}</td><td>${attentionScale.toFixed(4)}</td></tr>`;
+    if (model) cite.textContent = `Settings: ${model.source}. Layer ${layer}.`;
+    else if (pasted) cite.textContent = `Pasted config.json (model_type ${spec.model}), layer ${layer}.`;
+    else cite.textContent = st.preset ? 'Edited from a model: using the controls (train length stands in for the original context).' : 'Using the controls: train length stands in for the model’s original context.';
+    const scText = sc ? `${sc.type}${sc.factor ? ` ×${+sc.factor.toPrecision(6)}` : ''}${sc.lowFreqFactor ? `, low ${sc.lowFreqFactor}, high ${sc.highFreqFactor}` : ''}${sc.betaFast ? `, β ${sc.betaFast}/${sc.betaSlow}` : ''}${sc.mscale !== undefined ? `, mscale ${sc.mscale}/${sc.mscaleAllDim}` : ''}` : 'none';
+    const a = spec?.attention;
+    const softmax = a ? `${+a.scale.toPrecision(6)}${spec.mscale2 ? ` = ${a.dim}^−½ × mscale² ${spec.mscale2.toFixed(4)}` : ` = 1/√${Math.round(1 / (a.scale * a.scale))}`}` : `1/√${opts.dim}`;
+    const cells = [
+      ['base', opts.base], ['head size d', r ? r.dim : opts.dim], ['rotated pairs', opts.dim / 2], ['layout', r ? r.layout : st.rope],
+      ['scaling', scText], ['original context', original], ['extended to', target],
+      ['RoPE attention factor (cos, sin ×)', attentionScale.toFixed(4)], ['softmax scale', softmax],
+      ...(a?.window ? [['window', a.window]] : []), ...(a?.chunk ? [['chunk', a.chunk]] : []),
+      ...(a?.queryScale ? [['query scale', a.queryScale.formula]] : []), ...(r?.mropeSections ? [['M-RoPE t/h/w pairs', r.mropeSections.join(' / ')]] : []),
+    ];
+    params.innerHTML = `<tr>${cells.map(([h]) => `<th>${esc(h)}</th>`).join('')}</tr><tr>${cells.map(([, x]) => `<td>${esc(String(x))}</td>`).join('')}</tr>`;
     const wl = (w) => Float64Array.from(w, (x) => TAU / x);
-    const series = [{ y: wl(before), label: 'no scaling', colour: 0, dots: opts.dim <= 128 }];
-    if (sc) series.push({ y: wl(after), label: `${sc.type} ×${sc.factor}`, colour: 2, dots: opts.dim <= 128 });
+    const dots = opts.dim <= 128;
+    const series = [{ y: wl(before), label: 'no scaling', colour: 0, dots }];
+    if (sc) series.push({ y: wl(after), label: scText, colour: 2, dots });
     series.push({ y: new Float64Array(before.length).fill(original), label: `original context ${original}`, colour: 'bad', dash: true });
     if (target !== original) series.push({ y: new Float64Array(before.length).fill(target), label: `extended context ${target}`, colour: 'muted', dash: true });
-    waves.setTitle(`${p ? p.label : 'RoPE'}: wavelength of each pair, positions per full turn (log scale)`);
+    const title = model ? model.label : pasted ? `pasted ${spec.model}` : 'RoPE';
+    waves.setTitle(`${title}: wavelength of each pair, positions per full turn (log scale)`);
     waves.draw(series, { xLabel: 'pair i (fast → slow)', yLabel: 'wavelength 2π/ωᵢ (tokens)', yLog: true, integerX: true });
-    waves.setNote(attentionScale !== 1 ? `The scaling also multiplies cos and sin by the attention scale ${attentionScale.toFixed(4)} (q·k grows by its square); the wavelengths above do not include it.` : '');
-    ratio.setTitle('How much slower each pair turns: ω before / ω after');
-    ratio.draw([{ y: Float64Array.from(before, (b, i) => b / after[i]), label: 'frequency divided by', colour: 2, dots: opts.dim <= 128 }],
+    const notes = [];
+    if (attentionScale !== 1) notes.push(`The scaling also multiplies cos and sin by the attention factor ${attentionScale.toFixed(4)} (q·k grows by its square); the wavelengths above do not include it.`);
+    if (spec?.mscale2) notes.push(`DeepSeek also multiplies the softmax scale by mscale(factor, mscale_all_dim)² = ${spec.mscale2.toFixed(4)}.`);
+    waves.setNote(notes.join(' '));
+    ratio.setTitle('The scaling’s ramp: how much slower each pair turns, ω before / ω after');
+    ratio.draw([{ y: Float64Array.from(before, (b, i) => b / after[i]), label: 'frequency divided by', colour: 2, dots }],
       { xLabel: 'pair i (fast → slow)', yLabel: 'ω / ω scaled', integerX: true });
     // before any pointer: the first pair whose wavelength passes the original context
     if (lastX === null) {
@@ -92,8 +262,9 @@ export function setupScaling(el, ctx) {
     exported = { kind: 'series', name: 'rope wavelengths', xLabel: 'pair', series: series.map((s) => ({ label: s.label, x: Array.from(s.y, (_, i) => i), y: Array.from(s.y) })) };
   }
 
-  return {
+  const api = {
     update(st) {
+      last = st;
       v.clear();
       cur = null;
       v.guard(() => draw(st), 'RoPE scaling');
@@ -105,16 +276,7 @@ export function setupScaling(el, ctx) {
     svg: () => waves.svg(),
     canvas: () => waves.canvas,
   };
+  return api;
 }
 
-/** Real models' RoPE settings, as published in their Hugging Face config.json. */
-export const MODEL_PRESETS = [
-  { id: 'llama31-8b', label: 'Llama-3.1 8B', source: 'meta-llama/Llama-3.1-8B, config.json: rope_theta 500000, head_dim 128 (4096 / 32 heads), rope_scaling {rope_type "llama3", factor 8.0, low_freq_factor 1.0, high_freq_factor 4.0, original_max_position_embeddings 8192}',
-    base: 500000, dim: 128, scaling: { type: 'llama3', factor: 8, lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositions: 8192 }, context: 131072 },
-  { id: 'qwen2-7b', label: 'Qwen2-7B (as shipped)', source: 'Qwen/Qwen2-7B-Instruct, config.json: rope_theta 1000000, head_dim 128 (3584 / 28 heads), no rope_scaling, max_position_embeddings 32768',
-    base: 1000000, dim: 128, scaling: null, original: 32768, context: 32768 },
-  { id: 'qwen2-7b-yarn', label: 'Qwen2-7B + YaRN ×4', source: 'Qwen/Qwen2-7B-Instruct model card, long-context recipe: add rope_scaling {type "yarn", factor 4.0, original_max_position_embeddings 32768} to config.json',
-    base: 1000000, dim: 128, scaling: { type: 'yarn', factor: 4, originalMaxPositions: 32768 }, context: 131072 },
-  { id: 'deepseek-v2-lite', label: 'DeepSeek-V2-Lite (YaRN ×40)', source: 'deepseek-ai/DeepSeek-V2-Lite, config.json: rope_theta 10000, qk_rope_head_dim 64, rope_scaling {type "yarn", factor 40, original_max_position_embeddings 4096, beta_fast 32, beta_slow 1, mscale 0.707, mscale_all_dim 0.707}',
-    base: 10000, dim: 64, scaling: { type: 'yarn', factor: 40, originalMaxPositions: 4096, betaFast: 32, betaSlow: 1, mscale: 0.707, mscaleAllDim: 0.707 }, context: 163840 },
-];
+export { MODELS };

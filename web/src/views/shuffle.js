@@ -1,9 +1,9 @@
 // Shuffle lab: attention over context-free token vectors, with no positions and with the chosen
-// method. Without positions, shuffling the words only permutes the attention matrix (and leaves the
-// pooled sentence vector unchanged); with positions it changes the numbers. The proof is printed.
+// method. Without positions and without a mask, shuffling the words only permutes the attention
+// matrix (and leaves the pooled sentence vector unchanged); with positions, or with a causal mask
+// (a word sees only the words before it), it changes the numbers. The proof is printed.
 import { createMatrixPanel, createPlot, esc, fmt, stackFigures } from '../draw.js';
-import { need, t5Config, t5Opts } from '../methods.js';
-import { METHODS, ropeOptions } from '../state.js';
+import { METHODS, methodLabel, need, ropeOptions } from '../methods.js';
 import { paletteFor } from '../palette.js';
 import { shell } from './common.js';
 import { readTheme } from '../theme.js';
@@ -28,27 +28,6 @@ export function orderOf(st, n) {
   return ok ? o : Array.from({ length: n }, (_, i) => n - 1 - i);
 }
 
-/** The encoding option of pe.selfAttention for `type`, with deterministic stand-in parameters
- * where the method has trained ones (learned table, T5 weights, Shaw tables). */
-function encodingFor(pe, st, type, n, heads, D_MODEL) {
-  const rand = (length, dim, seed, std = 0.5) => pe.learnedInit({ length, dim, std, seed });
-  switch (type) {
-    case 'sinusoidal': return { type, base: st.base };
-    // the page's scaling (type, factor) and pair layout, as in every RoPE view
-    case 'rope': return { type, base: st.base, layout: st.rope, scaling: ropeOptions(st).scaling };
-    case 'learned': return { type, table: rand(n, D_MODEL, 3) };
-    case 't5': {
-      const cfg = t5Config(st);
-      return { type, ...t5Opts(cfg), weights: rand(cfg.numBuckets, heads, 5, 1) };
-    }
-    case 'shaw': {
-      const k = st.shawk;
-      return { type, maxRelative: k, aK: rand(2 * k + 1, D_MODEL / heads, 6), aV: rand(2 * k + 1, D_MODEL / heads, 8) };
-    }
-    default: return { type };
-  }
-}
-
 /** What the lab's RoPE side runs with: pair layout, scaling and its attention scale. */
 function ropeCaption(pe, st, dHead) {
   const { scaling } = ropeOptions(st);
@@ -67,8 +46,12 @@ function ropeCaption(pe, st, dHead) {
 // wasm, with the stand-in's).
 const fixed = (x) => (x === 0 || x >= 1e-4 ? x.toFixed(5) : x.toExponential(1));
 
-function verdict(type, same, maxA, cosine, identity) {
+function verdict(type, same, maxA, cosine, identity, causal) {
   if (identity) return 'this is the original order: press Shuffle or move a word';
+  if (type === 'none' && causal) {
+    return same ? 'the same matrix, rows and columns permuted (this order leaves every word after the same words)'
+      : `not a permutation of the original: the causal mask alone changes attention by up to ${fixed(maxA)}`;
+  }
   if (type === 'none') return same ? 'the same matrix, rows and columns permuted: order is invisible' : 'differs (unexpected without positions)';
   if (same) {
     // Not a failure: a shuffle that preserves every |i − j| (a reversal, say) is invisible to a
@@ -80,12 +63,13 @@ function verdict(type, same, maxA, cosine, identity) {
 
 export function setupShuffle(el, ctx) {
   const v = shell(el, 'Shuffle lab',
-    'Each word gets a fixed random vector that knows nothing about its neighbours; one attention layer runs over them. Shuffle or drag the words (or focus one and press Alt+←/→): without positions attention cannot tell the orders apart.');
+    'Each word gets a fixed random vector that knows nothing about its neighbours; one attention layer runs over them. Shuffle or drag the words (or focus one and press Alt+←/→): without positions and without a mask attention cannot tell the orders apart. Tick <i>causal mask</i> (as in GPT-style decoders) to see what the mask alone reveals.');
   v.body.innerHTML = `<div class="row">
       <label>sentence <input class="sentence" type="text" list="posenc-presets" spellcheck="false"></label>
       <datalist id="posenc-presets">${PRESETS.map((p) => `<option value="${p}">`).join('')}</datalist>
       <button type="button" class="shuffle">Shuffle</button>
       <button type="button" class="reset">Original order</button>
+      <label class="causal-pick"><input type="checkbox" class="causal"> causal mask (each word sees itself and the words before it)</label>
     </div>
     <p class="order-label">shuffled order:</p>
     <ol class="tokens" aria-label="shuffled tokens"></ol>
@@ -94,6 +78,8 @@ export function setupShuffle(el, ctx) {
       <div class="side" data-side="pos"><h3></h3><p class="proof-plain"></p><div class="mats"></div><div class="pooled"></div><dl class="proof"></dl></div>
     </div>`;
   const input = v.body.querySelector('.sentence');
+  const causalBox = v.body.querySelector('.causal');
+  causalBox.addEventListener('change', () => ctx.setState({ causal: causalBox.checked }));
   const list = v.body.querySelector('.tokens');
   const sides = [...v.body.querySelectorAll('.side')].map((side) => ({
     side,
@@ -202,9 +188,10 @@ export function setupShuffle(el, ctx) {
     }
     return weightCache.w;
   }
-  // The last run per side, keyed by everything that side reads: a state change it does not read
-  // (the base under ALiBi, say, or anything at all for the side without positions) reuses it.
-  const READS = { none: [], sinusoidal: ['base'], rope: ['base', 'rope', 'scaling', 'factor', 'train'], learned: [], alibi: [], t5: ['buckets', 'maxdist', 't5dir'], shaw: ['shawk'] };
+  // The last run per side, keyed by everything that side reads (the method's keys in the registry):
+  // a state change it does not read (the base under ALiBi, say, or anything at all for the side
+  // without positions) reuses it.
+  const readsOf = (type) => (type === 'none' ? [] : METHODS[type]?.keys ?? Object.keys(st).sort());
   const runs = [null, null];
   let listShown = '';
 
@@ -226,8 +213,9 @@ export function setupShuffle(el, ctx) {
     const Xs = new Float32Array(n * D_MODEL);
     perm.forEach((src, k) => Xs.set(X.subarray(src * D_MODEL, (src + 1) * D_MODEL), k * D_MODEL));
     const weights = weightsFor(pe, D_MODEL);
+    const causal = st.causal === true;
     const layer = (tokens, encoding) =>
-      pe.selfAttention({ tokens, dModel: D_MODEL, ...weights, heads, encoding, causal: false, returnWeights: true });
+      pe.selfAttention({ tokens, dModel: D_MODEL, ...weights, heads, encoding, causal, returnWeights: true });
     const types = ['none', st.method];
     exported = { kind: 'lab', words, order: perm, heads, dModel: D_MODEL, sides: [] };
     const shuffledText = perm.map((k) => words[k]).join(' ');
@@ -235,17 +223,19 @@ export function setupShuffle(el, ctx) {
     types.forEach((type, s) => {
       const { title, orig, shuf, proof, side, plain, pooledPlot } = sides[s];
       const hShown = Math.min(st.head, heads - 1);
-      const name = type === 'none' ? '' : METHODS.find(([k]) => k === type)[1];
-      const label = type === 'none' ? 'No positions' : `With ${name}`;
+      const name = type === 'none' ? '' : methodLabel(type);
+      const label = `${type === 'none' ? 'No positions' : `With ${name}`}${causal ? ', causal mask' : ''}`;
       const detail = type === 'rope' ? ` (${ropeCaption(pe, st, D_MODEL / heads)})` : '';
       const heading = `${label}${detail} · head ${hShown + 1} of ${heads}, d_model ${D_MODEL}`;
       if (title.textContent !== heading) title.textContent = heading;
       let a, b;
       try {
-        const key = JSON.stringify([type, words, perm, D_MODEL, heads, ...(READS[type] ?? Object.keys(st).sort()).map((k) => st[k])]);
+        const key = JSON.stringify([type, words, perm, D_MODEL, heads, causal, ...readsOf(type).map((k) => st[k])]);
         if (runs[s]?.key !== key) {
           runs[s] = null;
-          const enc = encodingFor(pe, st, type, n, heads, D_MODEL);
+          // the method's encoding option, with deterministic stand-ins for trained parameters
+          const rand = (length, dim, seed, std = 0.5) => pe.learnedInit({ length, dim, std, seed });
+          const enc = type === 'none' ? { type } : METHODS[type].attention(pe, st, { n, heads, dModel: D_MODEL, rand });
           runs[s] = { key, a: layer(X, enc), b: layer(Xs, enc) };
         }
         ({ a, b } = runs[s]);
@@ -293,7 +283,7 @@ export function setupShuffle(el, ctx) {
       // Before the wasm (the stand-in API's equal numbers) the text is laid out as the real numbers
       // will have it, so its height holds: without positions always the same numbers, with them
       // (almost always) different ones.
-      const same = pe.stub ? type === 'none' : maxA < 1e-5;
+      const same = pe.stub ? type === 'none' && !causal : maxA < 1e-5;
       // In plain words first, the exact figures after.
       // The words are user text (URL key, element attribute): escaped before they meet innerHTML.
       const q = (x) => `“${esc(x)}”`;
@@ -305,12 +295,17 @@ export function setupShuffle(el, ctx) {
       } else {
         const [h, wi, wj] = worst;
         const va = a.weights[h * n * n + wi * n + wj], vb = b.weights[h * n * n + inv[wi] * n + inv[wj]];
-        plain.innerHTML = `<span class="differs">Different numbers.</span> With ${name}, ${q(words[wi])} → ${q(words[wj])} gets ${fixed(va)} in ${q(words.join(' '))} but ${fixed(vb)} in ${q(shuffledText)} (head ${h + 1}): the layer now sees the order.`;
+        const pair = `${q(words[wi])} → ${q(words[wj])} gets ${fixed(va)} in ${q(words.join(' '))} but ${fixed(vb)} in ${q(shuffledText)} (head ${h + 1})`;
+        // Without positions only the mask can tell the orders apart: a word sees itself and the
+        // words before it, so the first word always gives itself all its attention.
+        plain.innerHTML = type === 'none'
+          ? `<span class="differs">Different numbers, not a reordering.</span> Under the causal mask a word attends only to itself and the words before it, so where it stands changes what it can see: ${pair}. Whichever word comes first sees only itself and gives itself ${fixed(a.weights[h * n * n])}. No position was added: the mask alone makes order visible, which is why decoders without positions still learn it (<a href="https://arxiv.org/abs/2203.16634">Haviv et al. 2022</a>); an encoder without a mask, such as BERT, cannot.`
+          : `<span class="differs">Different numbers.</span> With ${name}${causal ? ' and the causal mask' : ''}, ${pair}: the layer now sees the order.`;
       }
       proof.innerHTML = `<dt>max |attention after un-permuting − original|</dt><dd class="${same ? 'same' : 'differs'}">${maxA.toExponential(2)}</dd>
         <dt>max |output after un-permuting − original|</dt><dd>${maxOut.toExponential(2)}</dd>
         <dt>cosine of pooled sentence vectors</dt><dd class="${same ? 'same' : 'differs'}">${cosine.toFixed(6)}</dd>
-        <dt>verdict</dt><dd>${verdict(type, same, maxA, cosine, identity)}</dd>`;
+        <dt>verdict</dt><dd>${verdict(type, same, maxA, cosine, identity, causal)}</dd>`;
       const h = hShown;
       const hm = (r) => r.weights.subarray(h * n * n, (h + 1) * n * n);
       orig.setTitle(`original: ${words.join(' ')}`);
@@ -349,6 +344,7 @@ export function setupShuffle(el, ctx) {
       // Inside <posenc-view> document.activeElement is the host: ask the shell (ctx.activeElement).
       const active = ctx.activeElement?.() ?? document.activeElement;
       if (active !== input && input.value !== st.sentence) input.value = st.sentence;
+      if (causalBox.checked !== (st.causal === true)) causalBox.checked = st.causal === true;
       const words = tokensOf(st.sentence);
       const perm = orderOf(st, words.length);
       const focused = refocus ?? [...list.children].indexOf(active);

@@ -1,10 +1,11 @@
-// Similarity: PE·PEᵀ (cosine) for absolute tables; for RoPE the score q·k of the same vector at
-// two positions, which depends on the offset only, plus RoFormer's long-term decay curve.
+// Similarity: PE·PEᵀ (cosine) for absolute tables; for RoPE the score q·k of one vector (all ones)
+// rotated to two positions, which with the same content everywhere depends on the offset only, and
+// RoFormer's long-term decay curve drawn as its Fig. 2 draws it (on its own axis, not rescaled).
 import { createMatrixPanel, createPlot, f32, fmt, stackFigures } from '../draw.js';
 import { paletteFor } from '../palette.js';
 import { drawMethod } from './heatmap.js';
 import { createFormula, cellFormula } from '../formula.js';
-import { ropeOptions } from '../state.js';
+import { METHODS, ropeOptions } from '../methods.js';
 
 const src = (o) => JSON.stringify(o).replace(/"(\w+)":/g, '$1: ').replace(/"/g, "'").replace(/,/g, ', ').replace(/^{/, '{ ').replace(/}$/, ' }');
 
@@ -29,10 +30,14 @@ import { matrixExport, plotExport, shell } from './common.js';
 
 export function setupSimilarity(el, ctx) {
   const v = shell(el, 'Similarity',
-    `How alike two positions look to attention. Absolute tables: cosine of PE[i] and PE[j]. RoPE: q·k for the same vector rotated to positions i and j, constant along every diagonal because it depends on j − i only. Lengths above ${SIM_CAP} are cut to ${SIM_CAP}; large matrices are computed in a worker.`);
+    `How alike two positions look to attention. Absolute tables: cosine of PE[i] and PE[j]. RoPE (<a href="https://arxiv.org/abs/2104.09864">RoFormer</a>): q·k of <b>one vector</b> (all ones) rotated to positions i and j. With the same content at every position the score depends on j − i only, so every diagonal is constant. Real queries and keys differ, and their score depends on their content and on the signed offset as well (see Rotation). Lengths above ${SIM_CAP} are cut to ${SIM_CAP}; large matrices are computed in a worker.`);
   v.body.classList.add('pair');
   const panel = createMatrixPanel(v.body, { rowLabel: 'position i', colLabel: 'position j' });
-  const plot = createPlot(v.body, { height: 260 });
+  const plots = document.createElement('div');
+  v.body.append(plots);
+  const plot = createPlot(plots, { height: 260 });
+  // RoFormer §3.4.3, Fig. 2: the relative upper bound (1/(d/2))·Σⱼ|Sⱼ| against the distance.
+  const decayPlot = createPlot(plots, { height: 200 });
   const formula = createFormula(v.section);
   let cur = null; // { st, L, S } of the drawn Gram matrix
   let rel = null; // { st, m } of a relative method's matrix
@@ -51,10 +56,11 @@ export function setupSimilarity(el, ctx) {
   return {
     update(st) {
       v.clear();
-      relative = !['sinusoidal', 'learned', 'rope'].includes(st.method);
+      relative = !METHODS[st.method]?.table;
       cur = null;
       rel = null;
       formula.clear('Point at a cell of the matrix (or focus it and use the arrow keys).');
+      decayPlot.fig.hidden = st.method !== 'rope';
       if (relative) {
         // Relative methods have no vectors to compare: their bias matrix is the similarity.
         plot.fig.hidden = true;
@@ -76,37 +82,49 @@ export function setupSimilarity(el, ctx) {
         ctx.compute.run('similarity', st, { heavy }).then((r) => {
           if (!r) return; // superseded by a newer request
           status.textContent = heavy ? `${L}×${L}×${st.dim} in ${(performance.now() - t0).toFixed(0)} ms (${ctx.compute.inWorker ? 'worker' : 'main thread'})` : '';
-          panel.setTitle(`${st.method === 'rope' ? 'RoPE' : st.method}: ${r.kind}, ${L} × ${L}`);
+          const rope = st.method === 'rope';
+          panel.setTitle(rope ? `RoPE, one vector (all ones) at every position: q·k, ${L} × ${L}` : `${st.method}: ${r.kind}, ${L} × ${L}`);
           panel.describe = (i, j, x) => `i = ${i}, j = ${j} (offset ${j - i}): ${fmt(x)}`;
           panel.rowAxis = 'position i (tokens)';
           panel.colAxis = 'position j (tokens)';
           // Cosines of sinusoidal rows are all positive: a sequential map from the smallest one to 1.
           let lo = r.lo, kind = 'signed';
-          if (st.method !== 'rope') {
+          if (!rope) {
             let mn = Infinity;
             for (let k = 0; k < r.S.length; k++) if (r.S[k] < mn) mn = r.S[k];
             if (mn >= 0) (lo = Math.floor(mn * 100) / 100), (kind = 'onesided');
           }
           cur = { st: { ...st }, L, S: r.S };
-          panel.draw(r.S, L, L, { lo, hi: r.hi, palette: paletteFor(kind, st.palette), note: st.method === 'rope' ? 'q·k' : 'cosine' });
+          panel.draw(r.S, L, L, { lo, hi: r.hi, palette: paletteFor(kind, st.palette), note: rope ? 'q·k' : 'cosine' });
           const at = panel.cursor();
           panel.onCursor(Math.min(at.r, L - 1), Math.min(at.c, L - 1));
           const row0 = r.S.subarray(0, L);
-          const series = [{ y: row0, label: st.method === 'rope' ? 'q·k by offset (row 0)' : 'cos(PE₀, PEⱼ)' }];
-          if (r.decay) {
-            // Put the decay curve on the same scale as the score: both start at the same value at 0.
-            const scale = row0[0] / (r.decay[0] || 1);
-            series.push({ y: Float32Array.from(r.decay, (x) => x * scale), label: `RoFormer decay bound (rescaled${st.scaling === 'none' ? '' : ', unscaled frequencies'})`, dash: true });
+          plot.setTitle(rope ? 'The same vector at 0 and at j: q·k against the offset' : 'Similarity of position 0 with every position');
+          plot.draw([{ y: row0, label: rope ? 'q·k of the all-ones vector, by offset (row 0)' : 'cos(PE₀, PEⱼ)' }], { xLabel: 'offset j − i (tokens)', yLabel: rope ? 'q·k' : 'cosine' });
+          plot.setNote('');
+          decayPlot.fig.dataset.margin = '';
+          if (rope && r.decay) {
+            const d = st.dim;
+            decayPlot.setTitle(`RoFormer’s long-term decay (its Fig. 2), d = ${d}, base ${st.base}`);
+            decayPlot.draw([{ y: r.decay, label: 'relative upper bound (1/(d/2))·Σⱼ|Sⱼ|' }], { xLabel: 'relative distance (tokens)', yLabel: 'relative upper bound' });
+            // The bound on |q·k| is maxᵢ|hᵢ₊₁ − hᵢ|·Σⱼ|Sⱼ| with hᵢ = qᵢ·conj(kᵢ) (pair i as a complex
+            // number, h_(d/2) = 0): for the all-ones vectors every hᵢ = 2, so it is 2·(d/2)·curve.
+            const bound = (k) => d * r.decay[k];
+            let margin = Infinity;
+            for (let k = 0; k < L && k < r.decay.length; k++) margin = Math.min(margin, bound(k) - Math.abs(row0[k]));
+            if (st.scaling === 'none') {
+              decayPlot.fig.dataset.margin = String(margin);
+              decayPlot.setNote(`RoFormer §3.4.3 bounds |q·k| by maxᵢ|hᵢ₊₁ − hᵢ| · Σⱼ|Sⱼ|, with hᵢ the product of pair i of q and k. For the all-ones vector above every hᵢ = 2, so the bound is ${d} × this curve: ${fmt(bound(0))} at offset 0, above |q·k| at every offset (by at least ${margin.toFixed(1)}). The curve falls with distance; the score follows it for aligned vectors like this one, not for every q and k (Barbero et al. 2024, arXiv:2410.06205).`);
+            } else {
+              decayPlot.setNote(`The paper’s curve uses the unscaled frequencies; the ${st.scaling} scaling changes the score’s frequencies, so this curve does not bound the score above. The curve falls with distance; the score follows it for aligned vectors, not for every q and k (Barbero et al. 2024, arXiv:2410.06205).`);
+            }
           }
-          plot.setTitle(st.method === 'rope' ? 'Score against relative offset' : 'Similarity of position 0 with every position');
-          plot.draw(series, { xLabel: 'offset j − i (tokens)', yLabel: st.method === 'rope' ? 'q·k' : 'cosine' });
-          if (r.decay) plot.setNote('The decay bound is rescaled to start at the score’s value at offset 0 (a scale factor folded in).');
-          else plot.setNote('');
         }),
       st.method);
     },
-    exportData: () => ({ kind: 'group', parts: [matrixExport(panel, 'similarity'), relative ? null : plotExport(plot, 'by offset')].filter(Boolean) }),
-    figure: (o) => (plot.fig.hidden ? panel.figure(o) : stackFigures([panel.figure(o), plot.figure(o)], o)),
+    exportData: () => ({ kind: 'group', parts: [matrixExport(panel, 'similarity'), relative ? null : plotExport(plot, 'by offset'),
+      decayPlot.fig.hidden ? null : plotExport(decayPlot, 'RoFormer decay')].filter(Boolean) }),
+    figure: (o) => (plot.fig.hidden ? panel.figure(o) : stackFigures([panel.figure(o), plot.figure(o), ...(decayPlot.fig.hidden ? [] : [decayPlot.figure(o)])], o)),
     canvas: () => panel.canvas,
   };
 }

@@ -2,7 +2,7 @@
 // distance (relative methods). Curves are sampled at fractional positions (the API takes them), so a
 // fast pair is drawn as the smooth wave it is, reaching ±1, instead of a zig-zag through integers.
 import { createPlot, spread, stackFigures, widthOf } from '../draw.js';
-import { MATRIX_CAP, need, t5Config, t5Opts } from '../methods.js';
+import { MATRIX_CAP, METHODS, need, t5Config, t5Opts } from '../methods.js';
 import { ropeOptions } from '../state.js';
 import { plotExport, shell } from './common.js';
 import { createFormula, curveFormula } from '../formula.js';
@@ -26,7 +26,7 @@ function sampled(L, s, width, cols, fill) {
 }
 
 export function setupWaves(el, ctx) {
-  const v = shell(el, 'Waves', 'A few dimensions followed along position: each pair of a sinusoidal table or RoPE turns at its own speed, from one turn every 2π positions down to one every 2π·base. Point at a plot (or focus it and use ←/→) to read the values.');
+  const v = shell(el, 'Waves', 'A few dimensions followed along position: each pair of a sinusoidal table or RoPE turns at its own speed ω<sub>i</sub> = base<sup>−2i/d</sup>, from one turn every 2π positions down to one every 2π·base<sup>(d−2)/d</sup> for the slowest pair (≈ 2π·7499 at d = 64, base 10000; <a href="https://arxiv.org/abs/1706.03762">Vaswani et al. 2017</a> round this to 10000·2π). Point at a plot (or focus it and use ←/→) to read the values.');
   v.body.classList.add('with-formula');
   const figs = document.createElement('div');
   figs.className = 'figs';
@@ -76,7 +76,7 @@ export function setupWaves(el, ctx) {
       // before any pointer: a default point (position 7, or 3 tokens back for relative methods)
       if (cur && !plot.hovered()) {
         const d = plot.data();
-        const pts = d?.series.map((s) => plot.sampleAt(s, ['alibi', 't5', 'shaw'].includes(st.method) ? -3 : Math.min(st.length - 1, 7)));
+        const pts = d?.series.map((s) => plot.sampleAt(s, !METHODS[st.method]?.table ? -3 : Math.min(st.length - 1, 7)));
         fill(pts?.[0]?.[0] ?? 0, pts, null);
       }
     },

@@ -1,0 +1,40 @@
+// Types for 'posenc/lite': init({ families }) returns the API with the functions of the families
+// given (and what every instance has: backend, alloc, heap figures, the lab's loader).
+import type {
+  AttentionApi, InitOptions, KvCacheApi, LearnedApi, Posenc, RelativeApi, RopeApi, SinusoidalApi, TrainApi,
+} from './index.js';
+
+export { PosencBuffer, PosencError, Status, simdSupported } from './index.js';
+export type * from './index.js';
+
+/** A family of functions (one docs/ page); pass it to init({ families }). */
+export interface Family<Api> {
+  (core: never, lab?: never): Api;
+}
+export declare const sinusoidalFamily: Family<SinusoidalApi>;
+export declare const ropeFamily: Family<RopeApi>;
+/** ALiBi, T5, Shaw and Transformer-XL. */
+export declare const relativeFamily: Family<Omit<RelativeApi, keyof LearnedApi>>;
+export declare const learnedFamily: Family<LearnedApi>;
+export declare const attentionFamily: Family<AttentionApi>;
+export declare const kvCacheFamily: Family<KvCacheApi>;
+export declare const trainFamily: Family<Omit<TrainApi, 'loadLab' | 'labLoaded'>>;
+
+/** What every API object has, whatever its families. */
+export type PosencBase = Pick<Posenc, 'backend' | 'alloc' | 'heapBytes' | 'heapInUse' | 'labLoaded'> & {
+  loadLab(opts?: { wasm?: InitOptions['wasm'] }): Promise<PosencBase>;
+};
+
+type Union<F> = F extends Family<infer A> ? A : never;
+type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+
+/** The API object for the given families. */
+export type PosencWith<F extends readonly Family<unknown>[]> = PosencBase & Intersection<Union<F[number]>>;
+
+export interface LiteInitOptions<F extends readonly Family<unknown>[]> extends InitOptions {
+  /** The families whose functions the API object gets, e.g. [sinusoidalFamily, ropeFamily]. */
+  families: F;
+}
+
+export declare function init<const F extends readonly Family<unknown>[]>(opts: LiteInitOptions<F>): Promise<PosencWith<F>>;
+export default init;

@@ -1,0 +1,40 @@
+// posenc/lite: the same API object as `posenc`, holding only the families an app names, so a
+// bundler leaves the others out of the app (`posenc`'s init() carries every family: attention,
+// the KV cache and the trainer are most of its JS).
+//
+//   import { init, sinusoidalFamily, ropeFamily } from 'posenc/lite';
+//   const pe = await init({ families: [sinusoidalFamily, ropeFamily] });
+//   pe.sinusoidal({ length: 128, dim: 64 });
+//
+// Each family is the list of functions of one docs/ page (index.js FAMILIES lists them all).
+import { assemble } from './api.js';
+import { PosencBuffer } from './core.js';
+import { PosencError, Status } from './errors.js';
+import { simdSupported } from './loader.js';
+import { options, show } from './validate.js';
+
+export { attentionFamily } from './attention.js';
+export { configFamily } from './config.js';
+export { kvCacheFamily } from './kvcache.js';
+export { learnedFamily } from './learned.js';
+export { relativeFamily } from './relative.js';
+export { ropeFamily } from './rope.js';
+export { sinusoidalFamily } from './sinusoidal.js';
+export { trainFamily } from './train.js';
+export { PosencBuffer, PosencError, Status, simdSupported };
+
+/**
+ * Load the wasm core and return an API object with the functions of `families` (and what every
+ * instance has: backend, alloc, heapBytes, heapInUse, loadLab, labLoaded).
+ * @param {{ families: Function[], simd?: boolean | 'auto', wasm?: BufferSource | WebAssembly.Module | URL | string, lab?: boolean | object }} opts
+ */
+export async function init(opts) {
+  const o = options('init', opts, ['families', 'simd', 'wasm', 'lab']);
+  const families = o.families;
+  if (!Array.isArray(families) || families.length === 0 || !families.every((f) => typeof f === 'function')) {
+    throw new PosencError(Status.E_PARAM, `posenc.init: families must be a non-empty array of families from 'posenc/lite' such as [sinusoidalFamily] (got ${show(families)})`, 'families');
+  }
+  return assemble(o, families);
+}
+
+export default init;

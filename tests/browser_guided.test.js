@@ -1,0 +1,142 @@
+// The guided path as a learner meets it, in headless Debian Chromium (playwright-core) over web/dist:
+// every step's predict-then-reveal question and every self-check item is answered with the keyboard
+// alone (Tab to the radios, Space and arrows to choose, Tab to "Check", Space), and the answer shows
+// only after that; at 390 × 844 every step's figure starts on the first screen; the sidebar shows
+// only the controls a step uses. Waits on state and DOM only.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { pageSuite, skip } from './browser_embed_harness.js';
+import { STEPS } from '../web/src/steps.js';
+import { QUIZ } from '../web/src/quiz.js';
+
+test('guided path data: every step asks one question and cites its papers; the self-check has 20+ items', () => {
+  const ids = new Set(STEPS.map((s) => s.id));
+  for (const s of STEPS) {
+    if (s.quiz) continue;
+    const p = s.predict;
+    assert.ok(p && p.q && p.why, `${s.id}: a predict question with its explanation`);
+    assert.ok(p.choices.length >= 2 && Number.isInteger(p.answer) && p.answer >= 0 && p.answer < p.choices.length, `${s.id}: answer is one of the choices`);
+    assert.ok(s.sources.length > 0, `${s.id}: names its papers`);
+    for (const [name, title, href] of s.sources) assert.ok(name && title && /^https:\/\//.test(href), `${s.id}: ${name} has a link`);
+    assert.ok(Array.isArray(s.controls), `${s.id}: lists the controls it uses`);
+  }
+  assert.ok(QUIZ.length >= 20, `${QUIZ.length} self-check items`);
+  for (const [k, item] of QUIZ.entries()) {
+    assert.ok(item.q && item.choices.length >= 2, `item ${k}: a question with choices`);
+    assert.ok(item.answer >= 0 && item.answer < item.choices.length, `item ${k}: answer is one of the choices`);
+    assert.equal(item.why.length, item.choices.length, `item ${k}: one explanation per answer`);
+    assert.ok(item.why.every((w) => w.length > 10), `item ${k}: explanations are sentences`);
+    assert.ok(ids.has(item.step), `item ${k}: links to step ${item.step}, which exists`);
+  }
+});
+
+const suite = pageSuite();
+
+async function context(viewport) {
+  const ctx = await suite.browser.newContext({ viewport, serviceWorkers: 'block' });
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => suite.pageErrors.push(e.message));
+  return { ctx, page };
+}
+async function goto(page, id) {
+  await page.goto(`${suite.srv.origin}/?step=${id}`);
+  await suite.settled(page);
+  await page.waitForFunction((id) => document.querySelector('.guide')?.dataset.step === id, id);
+}
+
+/** Tab until a radio of group `name` has focus (a bounded number of stops); fails otherwise. */
+async function tabTo(page, name) {
+  for (let i = 0; i < 120; i++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate((n) => document.activeElement?.name === n && document.activeElement.type === 'radio', name)) return;
+  }
+  assert.fail(`Tab never reached the radios of ${name}`);
+}
+
+/** Answer question `id` (a form.question) with the keyboard: choice `k`, then Check. */
+async function answer(page, id, k) {
+  await tabTo(page, id);
+  const form = page.locator(`#${id}`);
+  assert.equal(await form.locator('.reveal').isVisible(), false, `${id}: the answer is hidden before the reader commits`);
+  // Tab lands on the first radio of an unchecked group without checking it; Space checks it, arrows move.
+  assert.equal(await page.evaluate(() => document.activeElement.value), '0');
+  await page.keyboard.press('Space');
+  for (let j = 0; j < k; j++) await page.keyboard.press('ArrowDown');
+  assert.equal(await form.locator('input:checked').getAttribute('value'), String(k));
+  assert.equal(await form.locator('.reveal').isVisible(), false, `${id}: choosing alone reveals nothing`);
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.type), 'submit', `${id}: Tab goes on to Check`);
+  await page.keyboard.press('Space');
+  await page.waitForFunction((id) => document.getElementById(id)?.dataset.revealed, id);
+  assert.equal(await form.locator('.reveal').isVisible(), true);
+  return form;
+}
+
+test('every step: its predict question is answered by keyboard, then the answer and its reason appear', { skip, timeout: 600000 }, async () => {
+  const { ctx, page } = await context({ width: 1280, height: 900 });
+  for (const s of STEPS.filter((x) => !x.quiz)) {
+    await goto(page, s.id);
+    const id = `pq-${s.id}`;
+    assert.equal(await page.locator(`#${id} legend`).isVisible(), true, `${s.id}: the question is shown`);
+    // Alternate right and wrong answers, so both verdicts are exercised.
+    const wrong = STEPS.indexOf(s) % 2 === 1;
+    const k = wrong ? (s.predict.answer + 1) % s.predict.choices.length : s.predict.answer;
+    const form = await answer(page, id, k);
+    const verdict = await form.locator('.verdict').textContent();
+    assert.match(verdict, wrong ? /^Not quite/ : /^Right/, `${s.id}: verdict`);
+    assert.equal(await form.locator('.why').textContent(), s.predict.why, `${s.id}: the explanation`);
+    assert.equal(await form.locator('label.choice.right input').getAttribute('value'), String(s.predict.answer));
+    if (s.notice) assert.match(await form.locator('.notice').textContent(), /What to notice/);
+  }
+  assert.deepEqual(suite.pageErrors, []);
+  await ctx.close();
+});
+
+test('the self-check: every item is answered by keyboard and explains every answer, with a link to its step', { skip, timeout: 600000 }, async () => {
+  const { ctx, page } = await context({ width: 1280, height: 900 });
+  const at = STEPS.findIndex((s) => s.quiz);
+  assert.ok(at >= 0, 'the path has a self-check step');
+  await goto(page, STEPS[at].id);
+  await page.waitForFunction((n) => document.querySelector('.quiz')?.dataset.ready === String(n), QUIZ.length);
+  assert.equal(await page.locator('.quiz form.question').count(), QUIZ.length);
+  for (const [k, item] of QUIZ.entries()) {
+    const pick = k % 3 === 2 ? (item.answer + 1) % item.choices.length : item.answer;
+    const form = await answer(page, `qz-${k}`, pick);
+    const whys = await form.locator('.whys li').allTextContents();
+    assert.equal(whys.length, item.choices.length, `item ${k}: one explanation per choice`);
+    whys.forEach((w, j) => assert.ok(w.endsWith(item.why[j]), `item ${k}, choice ${j}: its explanation`));
+    assert.equal(await form.locator('.whys li.picked').getAttribute('data-k'), String(pick));
+    const href = await form.locator('.qlink a').getAttribute('href');
+    assert.equal(new URL(href, 'http://x').searchParams.get('step'), item.step, `item ${k}: links to its step`);
+  }
+  // The link goes to the step that teaches it (in place, as Back/Next do).
+  await page.locator('#qz-0 .qlink a').click();
+  await page.waitForFunction((id) => document.querySelector('.guide')?.dataset.step === id, QUIZ[0].step);
+  assert.deepEqual(suite.pageErrors, []);
+  await ctx.close();
+});
+
+test('390 × 844: every step’s figure starts on the first screen; the sidebar shows only the step’s controls', { skip, timeout: 600000 }, async () => {
+  const { ctx, page } = await context({ width: 390, height: 844 });
+  for (const s of STEPS.filter((x) => !x.quiz)) {
+    await goto(page, s.id);
+    const m = await page.evaluate(() => ({
+      top: document.querySelector('#figure').getBoundingClientRect().top + scrollY,
+      open: document.querySelector('.guide .more').open,
+      shown: [...document.querySelectorAll('.posenc-app [name]')].filter((el) => el.form?.classList.contains('controls') && el.closest('label')?.offsetParent)
+        .map((el) => el.name),
+    }));
+    assert.ok(m.top < 844, `${s.id}: the figure starts at ${Math.round(m.top)} px`);
+    assert.equal(m.open, false, `${s.id}: the text is folded behind "Read the step"`);
+    for (const k of m.shown) assert.ok(s.controls.includes(k), `${s.id}: control ${k} is one the step uses`);
+    // The fold opens with the keyboard, and the question is one tap away.
+    await page.focus('.guide .more > summary');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.evaluate(() => document.querySelector('.guide .more').open), true);
+    await page.focus('.guide .pfold > summary');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.locator(`#pq-${s.id} legend`).isVisible(), true, `${s.id}: the question opens`);
+  }
+  assert.deepEqual(suite.pageErrors, []);
+  await ctx.close();
+});

@@ -1,0 +1,245 @@
+// The npm package in five bundlers, each with no configuration: Vite, webpack 5, esbuild, Rollup
+// (with @rollup/plugin-node-resolve, which a Rollup app needs to import any package) and Parcel
+// build the same tiny app from the packed tarball, installed offline into a fresh project. Each
+// build must print no warning, and its output runs in headless Chromium: the main thread loads
+// both wasm builds (SIMD and scalar, checked by value and by pe.backend), `init()` picks SIMD, and a
+// module worker answers the message the page posts right after creating it (the README's worker
+// pattern: `const ready = init()` at the top, awaited in onmessage, so no message is lost).
+//
+// Also the per-app budget: an app that calls only `sinusoidal` through 'posenc/lite' ships at
+// most 15 kB gzipped of posenc JS (Vite and esbuild; the wasm chunks counted apart).
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { extname, join, normalize } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { after, before, test } from 'node:test';
+import { CHROMIUM, CHROMIUM_ARGS, EXPECTED, PROBE, app, cleanup } from './package_helper.js';
+
+const skip = !existsSync(CHROMIUM) ? 'no /usr/bin/chromium' : false;
+const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.json': 'application/json', '.css': 'text/css' };
+const LINK = ['vite', 'webpack', 'esbuild', 'rollup', '@rollup', 'parcel'];
+const kB = 1000;
+const APP_BUDGET = { sinusoidalOnlyGz: 15 * kB };
+
+// The app: the page asks its worker before anything has loaded; the worker must still answer.
+const MAIN = `import { init } from 'posenc';
+(async () => {
+  try {
+    const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+    const answer = new Promise((resolve) => {
+      worker.onmessage = (e) => resolve(e.data);
+      worker.onerror = (e) => resolve({ error: String(e.message) });
+    });
+    worker.postMessage('probe');
+    ${PROBE}
+    out.auto = (await init()).backend;
+    out.worker = await answer;
+    window.__result = out;
+  } catch (e) {
+    window.__result = { error: e.name + ': ' + e.message };
+  }
+})();
+`;
+const WORKER = `import { init } from 'posenc';
+const ready = (async () => {
+  ${PROBE}
+  out.auto = (await init()).backend;
+  return out;
+})();
+onmessage = async () => postMessage(await ready.catch((e) => ({ error: e.name + ': ' + e.message })));
+`;
+const HTML = (src) => `<!doctype html><meta charset="utf-8"><title>app</title>
+<script type="module" src="${src}"></script>\n`;
+const LITE = `import { init, sinusoidalFamily } from 'posenc/lite';
+init({ families: [sinusoidalFamily] }).then((pe) => { window.__result = pe.sinusoidal({ length: 4, dim: 8 })[8]; });
+`;
+
+let dir;
+const builds = {};
+const bin = (pkg, path) => join(dir, 'node_modules', pkg, path);
+
+/** Run a bundler's CLI in `cwd`; returns its output (stdout + stderr), failing on a non-zero exit. */
+function run(what, cwd, args, exe = process.execPath) {
+  const r = spawnSync(exe, args, { cwd, encoding: 'utf8', timeout: 240_000, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
+  const output = `${r.stdout}${r.stderr}`;
+  assert.equal(r.status, 0, `${what} failed:\n${output}`);
+  return output;
+}
+
+/** A project directory under the app with the app's sources (index.js, worker.js, index.html). */
+function project(name, html = HTML('./src/index.js')) {
+  const cwd = join(dir, name);
+  mkdirSync(join(cwd, 'src'), { recursive: true });
+  writeFileSync(join(cwd, 'src/index.js'), MAIN);
+  writeFileSync(join(cwd, 'src/worker.js'), WORKER);
+  writeFileSync(join(cwd, 'index.html'), html);
+  writeFileSync(join(cwd, 'package.json'), JSON.stringify({ name: `app-${name}`, private: true, type: 'module' }));
+  return cwd;
+}
+
+// Each bundler, as its documentation's first page runs it. Returns { out: the directory to serve,
+// log: what it printed }. esbuild and Rollup bundle no worker of their own accord, so the worker
+// is a second entry point (its output sits next to the page's, where new URL('./worker.js') looks).
+const BUNDLERS = {
+  vite(cwd) {
+    const log = run('vite build', cwd, [bin('vite', 'bin/vite.js'), 'build']);
+    return { out: join(cwd, 'dist'), log };
+  },
+  webpack(cwd) {
+    // webpack's defaults (entry ./src/index.js, output dist/main.js) in production mode, as
+    // `npx webpack` runs them (its CLI is a package of its own, webpack-cli; this is its core call)
+    const script = `require('webpack')({ mode: 'production' }, (err, stats) => {
+      if (err) throw err;
+      const info = stats.toJson({ all: false, errors: true, warnings: true });
+      for (const w of info.warnings) console.log('WARNING', w.message);
+      for (const e of info.errors) console.log('ERROR', e.message);
+      process.exitCode = stats.hasErrors() ? 1 : 0;
+    });`;
+    const log = run('webpack', cwd, ['-e', script]);
+    writeFileSync(join(cwd, 'dist/index.html'), HTML('./main.js'));
+    return { out: join(cwd, 'dist'), log };
+  },
+  esbuild(cwd) {
+    const log = run('esbuild', cwd, ['src/index.js', 'src/worker.js', '--bundle', '--format=esm', '--outdir=dist', '--log-level=warning'], bin('esbuild', 'bin/esbuild'));
+    writeFileSync(join(cwd, 'dist/index.html'), HTML('./index.js'));
+    return { out: join(cwd, 'dist'), log };
+  },
+  rollup(cwd) {
+    const log = run('rollup', cwd, [bin('rollup', 'dist/bin/rollup'), 'src/index.js', 'src/worker.js', '--dir', 'dist', '--format', 'es', '--plugin', '@rollup/plugin-node-resolve']);
+    writeFileSync(join(cwd, 'dist/index.html'), HTML('./index.js'));
+    return { out: join(cwd, 'dist'), log };
+  },
+  parcel(cwd) {
+    const log = run('parcel build', cwd, [bin('parcel', 'lib/bin.js'), 'build', 'index.html', '--no-cache', '--no-autoinstall']);
+    return { out: join(cwd, 'dist'), log };
+  },
+};
+
+// What a bundler prints that is a warning (its CLI's own marker). Rollup prints "(!)" before one,
+// esbuild "▲ [WARNING]", Vite and webpack "warning", Parcel "⚠".
+const WARNING = /\(!\)|\[WARNING\]|\bwarn(ing)?\b|⚠/i;
+
+function serve(root) {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://x');
+    if (url.pathname === '/favicon.ico') {
+      res.writeHead(204); // Chromium asks for one; none of the apps has one
+      return res.end();
+    }
+    const rel = normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, '');
+    const file = join(root, rel.endsWith('/') ? `${rel}index.html` : rel);
+    if (!file.startsWith(root) || !existsSync(file) || !statSync(file).isFile()) {
+      res.writeHead(404);
+      return res.end('not found');
+    }
+    const body = readFileSync(file);
+    // The strict policy, plus the hash of each inline script a bundler wrote into the page
+    // (Parcel's import map), as a host would add it
+    const inline = extname(file) === '.html' ? [...body.toString().matchAll(/<script[^>]*>([^<]+)<\/script>/g)] : [];
+    const hashes = inline.map(([, code]) => ` 'sha256-${createHash('sha256').update(code).digest('base64')}'`).join('');
+    const csp = CSP.replace("'wasm-unsafe-eval'", `'wasm-unsafe-eval'${hashes}`);
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'content-security-policy': csp });
+    res.end(body);
+  });
+  server.unref();
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${server.address().port}` })));
+}
+
+let browser;
+const servers = [];
+
+before(async () => {
+  if (skip) return;
+  dir = app('bundlers', { link: LINK });
+  const { chromium } = await import('playwright-core');
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+});
+
+after(async () => {
+  await browser?.close();
+  for (const s of servers) s.close();
+  cleanup();
+});
+
+async function load(out) {
+  const { server, origin } = await serve(out);
+  servers.push(server);
+  const page = await browser.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  try {
+    await page.goto(`${origin}/`);
+    const handle = await page.waitForFunction(() => window.__result, null, { timeout: 120_000 });
+    return { value: await handle.jsonValue(), errors };
+  } finally {
+    await page.close();
+  }
+}
+
+function check(result, what) {
+  assert.ok(result && !result.error, `${what}: ${JSON.stringify(result)}`);
+  for (const backend of ['simd', 'scalar']) {
+    const [s, c, w] = result[backend] ?? [];
+    assert.ok(Math.abs(s - EXPECTED.sin1) < 2e-7, `${what} ${backend}: sin(1) = ${s}`);
+    assert.ok(Math.abs(c - EXPECTED.cos1) < 2e-7, `${what} ${backend}: cos(1) = ${c}`);
+    assert.ok(Math.abs(w - EXPECTED.invFreq1) < 1e-15, `${what} ${backend}: invFreq[1] = ${w}`);
+  }
+  assert.equal(result.auto, 'simd', `${what}: init() picks the SIMD build in Chromium`);
+}
+
+for (const [name, build] of Object.entries(BUNDLERS)) {
+  test(`${name} builds the app from the tarball with no configuration and no warning; it runs in Chromium`, { skip, timeout: 300_000 }, async () => {
+    const { out, log } = await build(project(name));
+    builds[name] = out;
+    const warnings = log.split('\n').filter((line) => WARNING.test(line));
+    assert.deepEqual(warnings, [], `${name} printed warnings:\n${log}`);
+    const { value, errors } = await load(out);
+    assert.deepEqual(errors, [], `${name}: errors in the page`);
+    check(value, `${name} main thread`);
+    check(value.worker, `${name} module worker`);
+  });
+}
+
+/** The JS an app's build ships, in bytes gzipped, split into the wasm chunks and the rest. */
+function shipped(out) {
+  const sizes = { js: 0, wasm: 0, files: [] };
+  const walk = (d) => {
+    for (const f of readdirSync(d)) {
+      const p = join(d, f);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (f.endsWith('.js')) {
+        const gz = gzipSync(readFileSync(p), { level: 9 }).length;
+        // the build modules (dist/*.wasm.js) keep their name in every bundler's chunk names
+        if (/\.wasm[-.]/.test(f)) sizes.wasm += gz;
+        else sizes.js += gz;
+        sizes.files.push(`${f} ${gz}`);
+      }
+    }
+  };
+  walk(out);
+  return sizes;
+}
+
+test(`budget: an app that calls only sinusoidal (posenc/lite) ships at most ${APP_BUDGET.sinusoidalOnlyGz / kB} kB of JS gzipped`, { skip, timeout: 300_000 }, () => {
+  const results = {};
+  // Vite, minified by default; esbuild minified, with --splitting so the wasm chunks stay apart
+  const vite = project('lite-vite');
+  writeFileSync(join(vite, 'src/index.js'), LITE);
+  run('vite build', vite, [bin('vite', 'bin/vite.js'), 'build']);
+  results.vite = shipped(join(vite, 'dist'));
+  const es = project('lite-esbuild');
+  writeFileSync(join(es, 'src/index.js'), LITE);
+  run('esbuild', es, ['src/index.js', '--bundle', '--format=esm', '--splitting', '--minify', '--outdir=dist'], bin('esbuild', 'bin/esbuild'));
+  results.esbuild = shipped(join(es, 'dist'));
+  console.log(`# sinusoidal-only app, gzipped bytes: ${JSON.stringify(results)}`);
+  for (const [name, { js, wasm, files }] of Object.entries(results)) {
+    assert.ok(wasm > 30_000, `${name}: the wasm chunks were found (${files.join(', ')})`);
+    assert.ok(js <= APP_BUDGET.sinusoidalOnlyGz, `${name}: ${js} bytes of JS gzipped, budget ${APP_BUDGET.sinusoidalOnlyGz} (${files.join(', ')})`);
+  }
+});
+

@@ -1,0 +1,509 @@
+// fromConfig over the real config.json files in tests/fixtures/configs (SOURCES.json says where
+// each comes from). Every value is checked against float64 numbers this file derives from the
+// raw config with the Hugging Face formulas written out again here (transformers
+// modeling_rope_utils.py _compute_*_parameters, modeling_bloom.py build_alibi_tensor,
+// modeling_t5.py _relative_position_bucket, the model files' per-layer rules), not with config.js.
+// Then the result drives ropeFrequencies, ropeCache, applyRope, attention and kvCache as is.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { Status } from '../js/index.js';
+import { assertThrowsPosenc, backends, randomF32 } from './helpers.js';
+
+const DIR = new URL('./fixtures/configs/', import.meta.url);
+const SOURCES = JSON.parse(readFileSync(new URL('SOURCES.json', DIR), 'utf8')).configs;
+const NAMES = readdirSync(DIR).filter((f) => f.endsWith('.json') && f !== 'SOURCES.json').map((f) => f.slice(0, -5));
+const load = (name) => JSON.parse(readFileSync(new URL(`${name}.json`, DIR), 'utf8'));
+
+// ---- Hugging Face's formulas, float64 ----
+const hfDefault = (base, d) => Array.from({ length: d / 2 }, (_, i) => 1 / base ** ((2 * i) / d));
+const getMscale = (s, m = 1) => (s <= 1 ? 1 : 0.1 * m * Math.log(s) + 1);
+
+/** _compute_llama3_parameters */
+function hfLlama3(base, d, rs) {
+  const inv = hfDefault(base, d);
+  const lowW = rs.original_max_position_embeddings / rs.low_freq_factor;
+  const highW = rs.original_max_position_embeddings / rs.high_freq_factor;
+  return inv.map((f) => {
+    const wl = (2 * Math.PI) / f;
+    const l = wl > lowW ? f / rs.factor : f;
+    const smooth = (rs.original_max_position_embeddings / wl - rs.low_freq_factor) / (rs.high_freq_factor - rs.low_freq_factor);
+    const medium = !(wl < highW) && !(wl > lowW);
+    return medium ? (1 - smooth) * l / rs.factor + smooth * l : l;
+  });
+}
+
+/** _compute_yarn_parameters: inv_freq and attention_factor */
+function hfYarn(base, d, rs, maxPos) {
+  const L0 = rs.original_max_position_embeddings ?? maxPos;
+  const f = rs.factor;
+  const corr = (r) => (d * Math.log(L0 / (r * 2 * Math.PI))) / (2 * Math.log(base));
+  let low = Math.floor(corr(rs.beta_fast ?? 32));
+  let high = Math.ceil(corr(rs.beta_slow ?? 1));
+  low = Math.max(low, 0);
+  high = Math.min(high, d - 1);
+  if (low === high) high += 0.001;
+  const inv = hfDefault(base, d).map((ext, i) => {
+    const ramp = Math.min(1, Math.max(0, (i - low) / (high - low)));
+    const extrapolationFactor = 1 - ramp;
+    return (ext / f) * (1 - extrapolationFactor) + ext * extrapolationFactor;
+  });
+  let att = rs.attention_factor;
+  if (att === undefined) {
+    att = rs.mscale && rs.mscale_all_dim ? getMscale(f, rs.mscale) / getMscale(f, rs.mscale_all_dim) : getMscale(f);
+  }
+  return { inv, att };
+}
+
+/** _compute_longrope_parameters at a sequence length L */
+function hfLongrope(base, d, rs, cfg, L) {
+  const orig = cfg.original_max_position_embeddings ?? cfg.max_position_embeddings;
+  const factor = cfg.original_max_position_embeddings ? cfg.max_position_embeddings / orig : rs.factor ?? 1;
+  const ext = L > orig ? rs.long_factor : rs.short_factor;
+  const inv = Array.from({ length: d / 2 }, (_, i) => 1 / (ext[i] * base ** ((2 * i) / d)));
+  const att = rs.attention_factor ?? (factor <= 1 ? 1 : Math.sqrt(1 + Math.log(factor) / Math.log(orig)));
+  return { inv, att };
+}
+
+/** _compute_dynamic_ntk_parameters at a sequence length L */
+function hfDynamic(base, d, rs, maxPos, L) {
+  const b = base * ((rs.factor * Math.max(L, maxPos)) / maxPos - (rs.factor - 1)) ** (d / (d - 2));
+  return hfDefault(b, d);
+}
+
+/** modeling_bloom.py build_alibi_tensor's slopes */
+function hfAlibiSlopes(n) {
+  const closest = 2 ** Math.floor(Math.log2(n));
+  const base = 2 ** -(2 ** -(Math.log2(closest) - 3));
+  const slopes = Array.from({ length: closest }, (_, i) => base ** (i + 1));
+  if (closest !== n) {
+    const extraBase = 2 ** -(2 ** -(Math.log2(2 * closest) - 3));
+    const remaining = Math.min(closest, n - closest);
+    for (let i = 0; i < remaining; i++) slopes.push(extraBase ** (2 * i + 1));
+  }
+  return slopes;
+}
+
+/** modeling_t5.py T5Attention._relative_position_bucket */
+function hfT5Bucket(rp, bidirectional, numBuckets, maxDistance) {
+  let buckets = 0;
+  let n = numBuckets;
+  if (bidirectional) {
+    n = Math.floor(n / 2);
+    if (rp > 0) buckets += n;
+    rp = Math.abs(rp);
+  } else {
+    rp = -Math.min(rp, 0);
+  }
+  const maxExact = Math.floor(n / 2);
+  if (rp < maxExact) return buckets + rp;
+  const large = maxExact + Math.trunc((Math.log(rp / maxExact) / Math.log(maxDistance / maxExact)) * (n - maxExact));
+  return buckets + Math.min(large, n - 1);
+}
+
+/** The rotation of x [length][heads][dim] by angles pos(t, i) · inv[i] on the first 2·inv.length
+ * components, float64, in the given pairing; cos and sin times att. */
+function refRotate(x, { length, heads, dim, layout, inv, att = 1, angle }) {
+  const n = inv.length;
+  const out = Float64Array.from(x);
+  for (let t = 0; t < length; t++) {
+    for (let h = 0; h < heads; h++) {
+      const o = (t * heads + h) * dim;
+      for (let i = 0; i < n; i++) {
+        const a = angle(t, i) * inv[i];
+        const [p, q] = layout === 'half' ? [o + i, o + i + n] : [o + 2 * i, o + 2 * i + 1];
+        const u = x[p];
+        const v = x[q];
+        out[p] = (u * Math.cos(a) - v * Math.sin(a)) * att;
+        out[q] = (v * Math.cos(a) + u * Math.sin(a)) * att;
+      }
+    }
+  }
+  return out;
+}
+
+function maxRel(actual, expected) {
+  let m = 0;
+  for (let i = 0; i < expected.length; i++) m = Math.max(m, Math.abs(actual[i] - expected[i]) / Math.max(1e-300, Math.abs(expected[i])));
+  return m;
+}
+
+// ---- what each model is, from its model file (independent of config.js's tables) ----
+// family, layout, rotated width, per-layer pattern, heads / kvHeads, softmax scale.
+const EXPECT = {
+  'baichuan2-7b': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 32, kv: 32 },
+  'bert-base-uncased': { family: 'learned', rows: 512, heads: 12, dim: 64 },
+  'chatglm3-6b': { family: 'rope', layout: 'interleaved', dim: 128, rot: 64, heads: 32, kv: 2 },
+  'codellama-7b': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 32, kv: 32, base: 1e6 },
+  'deepseek-v2-lite': { family: 'rope', layout: 'interleaved', dim: 64, rot: 64, heads: 16, kv: 16, attDim: 192 },
+  'falcon-7b-instruct': { family: 'rope', layout: 'half', dim: 64, rot: 64, heads: 71, kv: 1 },
+  'gemma-2-2b': { family: 'rope', layout: 'half', dim: 256, rot: 256, heads: 8, kv: 4, scale: 1 / 16, window: 4096 },
+  'gemma-3-1b': { family: 'rope', layout: 'half', dim: 256, rot: 256, heads: 4, kv: 1, scale: 1 / 16, window: 512 },
+  'gpt-j-6b': { family: 'rope', layout: 'interleaved', dim: 256, rot: 64, heads: 16, kv: 16 },
+  gpt2: { family: 'learned', rows: 1024, heads: 12, dim: 64 },
+  'internlm2.5-7b': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 32, kv: 8 },
+  'llama-3.1-8b': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 32, kv: 8 },
+  'llama-3.2-1b': { family: 'rope', layout: 'half', dim: 64, rot: 64, heads: 32, kv: 8 },
+  'llama-3.2-3b': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 24, kv: 8 },
+  'llama-4-scout': { family: 'rope', layout: 'interleaved', dim: 128, rot: 128, heads: 40, kv: 8 },
+  'minicpm-2b': { family: 'rope', layout: 'half', dim: 64, rot: 64, heads: 36, kv: 36 },
+  'ministral-3-3b': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 32, kv: 8 },
+  'mistral-7b-v0.1': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 32, kv: 8, window: 4096 },
+  'mpt-7b-instruct': { family: 'alibi', heads: 32, dim: 128 },
+  'phi-2': { family: 'rope', layout: 'half', dim: 80, rot: 32, heads: 32, kv: 32 },
+  'phi-3.5-mini': { family: 'rope', layout: 'half', dim: 96, rot: 96, heads: 32, kv: 32, window: 262144 },
+  'phi-4-mini': { family: 'rope', layout: 'half', dim: 128, rot: 96, heads: 24, kv: 8, window: 262144 },
+  'qwen-1.8b': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 16, kv: 16 },
+  'qwen2.5-3b': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 16, kv: 2 },
+  'qwen2.5-vl-7b': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 28, kv: 4, mrope: [16, 24, 24] },
+  'redpajama-3b': { family: 'rope', layout: 'half', dim: 80, rot: 80, heads: 32, kv: 32 },
+  'snowflake-arctic-embed-m': { family: 'learned', rows: 512, heads: 12, dim: 64 },
+  'stablelm-2-zephyr-1.6b': { family: 'rope', layout: 'half', dim: 64, rot: 16, heads: 32, kv: 32 },
+  't5-small': { family: 't5', heads: 8, dim: 64, scale: 1 },
+  'tinyllama-1.1b': { family: 'rope', layout: 'half', dim: 64, rot: 64, heads: 32, kv: 4 },
+};
+
+/** The text part of a config (a nested text_config when present). */
+const textOf = (cfg) => (cfg.text_config && typeof cfg.text_config === 'object' ? cfg.text_config : cfg);
+
+/** HF inv_freq and attention factor of layer 0 of a RoPE fixture at sequence length L, from the raw config. */
+function hfRope(name, cfg, L = 1) {
+  const c = textOf(cfg);
+  const e = EXPECT[name];
+  let base = c.rope_parameters?.rope_theta ?? c.rope_theta ?? c.rotary_emb_base ?? 10000;
+  let rs = c.rope_parameters ?? c.rope_scaling ?? null;
+  if (name === 'gemma-3-1b') { base = c.rope_local_base_freq; rs = null; } // layer 0 is local
+  const d = e.rot;
+  const type = rs ? rs.rope_type ?? rs.type : 'default';
+  switch (type) {
+    case 'llama3': return { inv: hfLlama3(base, d, rs), att: 1 };
+    case 'yarn': return hfYarn(base, d, rs, c.max_position_embeddings);
+    case 'longrope': return hfLongrope(base, d, rs, c, L);
+    case 'dynamic': return { inv: hfDynamic(base, d, rs, c.max_position_embeddings, L), att: 1 };
+    default: return { inv: hfDefault(base, d), att: 1 };
+  }
+}
+
+test('fixtures: every config.json has its source recorded, and at least 20 are here', () => {
+  assert.ok(NAMES.length >= 20, `${NAMES.length} fixtures`);
+  for (const n of NAMES) {
+    assert.ok(SOURCES[n]?.repository && SOURCES[n]?.path, `${n}: SOURCES.json names its repository and path`);
+    assert.ok(EXPECT[n], `${n}: an expectation in this test`);
+  }
+});
+
+test('every fixture goes through fromConfig as is: family, widths, heads, layout, frequencies against HF float64', async () => {
+  const [{ pe }] = await backends();
+  for (const name of NAMES) {
+    const cfg = load(name);
+    const e = EXPECT[name];
+    const s = pe.fromConfig(cfg);
+    assert.equal(s.family, e.family, `${name}: family`);
+    assert.equal(s.attention.heads, e.heads, `${name}: heads`);
+    if (e.kv) assert.equal(s.attention.kvHeads, e.kv, `${name}: kvHeads`);
+    const attDim = e.attDim ?? e.dim;
+    assert.equal(s.attention.dim, attDim, `${name}: attention.dim`);
+    if (e.scale !== undefined) assert.equal(s.attention.scale, e.scale, `${name}: scale`);
+    else if (name !== 'deepseek-v2-lite') assert.equal(s.attention.scale, 1 / Math.sqrt(attDim), `${name}: scale 1/sqrt(head_dim)`);
+    assert.equal(s.attention.window, e.window, `${name}: window of layer 0`);
+    assert.ok(Object.keys(s.source).length > 0, `${name}: source lists the keys read`);
+    if (e.family !== 'rope') continue;
+    assert.equal(s.rope.dim, e.dim, `${name}: rope.dim`);
+    assert.equal(s.rope.rotaryDim ?? s.rope.dim, e.rot, `${name}: rotated width`);
+    assert.equal(s.rope.layout, e.layout, `${name}: layout`);
+    assert.deepEqual(s.rope.mropeSections, e.mrope, `${name}: mropeSections`);
+    if (e.base) assert.equal(s.rope.base, e.base, `${name}: base`);
+    // frequencies and attention factor at initialisation (short factors, no dynamic growth)
+    const f = pe.ropeFrequencies(s.rope);
+    const ref = hfRope(name, cfg);
+    assert.ok(maxRel(f.invFreq64, ref.inv) < 1e-12, `${name}: inv_freq rel err ${maxRel(f.invFreq64, ref.inv)}`);
+    assert.ok(Math.abs(f.attentionScale - ref.att) < 1e-12, `${name}: attention factor ${f.attentionScale} vs ${ref.att}`);
+  }
+});
+
+test('Llama 3.1: the smoothed band and the divided pairs are HF\'s (pairs 0-28 kept, 29-34 smoothed, 35-63 / 8)', async () => {
+  const [{ pe }] = await backends();
+  const s = pe.fromConfig(load('llama-3.1-8b'));
+  const f = pe.ropeFrequencies(s.rope).invFreq64;
+  const plain = hfDefault(500000, 128);
+  for (let i = 0; i <= 28; i++) assert.equal(f[i], plain[i], `pair ${i} kept`);
+  for (let i = 35; i < 64; i++) assert.ok(Math.abs(f[i] - plain[i] / 8) <= 1e-15 * plain[i], `pair ${i} divided`);
+  for (let i = 29; i <= 34; i++) assert.ok(f[i] < plain[i] && f[i] > plain[i] / 8, `pair ${i} smoothed`);
+});
+
+test('Phi-3.5 / Phi-4-mini: long factors past original_max_position_embeddings, attention factor sqrt(1 + ln 32 / ln 4096)', async () => {
+  const [{ pe }] = await backends();
+  for (const name of ['phi-3.5-mini', 'phi-4-mini']) {
+    const cfg = load(name);
+    const s = pe.fromConfig(cfg);
+    const L = 5000;
+    const ref = hfLongrope(s.rope.base, EXPECT[name].rot, cfg.rope_scaling, cfg, L);
+    const c = pe.ropeCache({ length: 1, offset: L - 1, ...s.rope });
+    const n = EXPECT[name].rot / 2;
+    for (let i = 0; i < n; i++) {
+      const a = (L - 1) * ref.inv[i];
+      assert.ok(Math.abs(c.cos[i] - Math.cos(a) * ref.att) < 3e-6, `${name} pair ${i} at ${L - 1}`);
+    }
+    assert.ok(Math.abs(ref.att - Math.sqrt(1 + Math.log(32) / Math.log(4096))) < 1e-15);
+    assert.ok(Math.abs(c.attentionScale - ref.att) < 1e-12);
+  }
+});
+
+test('dynamic NTK (InternLM 2.5, MiniCPM): past max_position_embeddings the base grows as HF\'s dynamic update', async () => {
+  const [{ pe }] = await backends();
+  for (const name of ['internlm2.5-7b', 'minicpm-2b']) {
+    const cfg = load(name);
+    const s = pe.fromConfig(cfg);
+    const L = cfg.max_position_embeddings + 1000;
+    const inv = hfDynamic(s.rope.base, s.rope.dim, cfg.rope_scaling, cfg.max_position_embeddings, L);
+    const c = pe.ropeCache({ length: 1, offset: L - 1, ...s.rope });
+    for (let i = 0; i < inv.length; i++) {
+      assert.ok(Math.abs(c.sin[i] - Math.sin((L - 1) * inv[i])) < 3e-6, `${name} pair ${i}`);
+    }
+  }
+});
+
+test('DeepSeek-V2-Lite: YaRN factor 40 on the 64-wide rope part, softmax scale 192^-0.5 · mscale(40, 0.707)^2 ≈ 1.59', async () => {
+  const [{ pe }] = await backends();
+  const cfg = load('deepseek-v2-lite');
+  const s = pe.fromConfig(cfg);
+  const m = getMscale(40, 0.707);
+  assert.ok(Math.abs(m * m - 1.5896) < 1e-4);
+  assert.ok(Math.abs(s.attention.scale - (m * m) / Math.sqrt(192)) < 1e-15);
+  assert.equal(s.attention.dimV, 128);
+  const f = pe.ropeFrequencies(s.rope);
+  assert.equal(f.attentionScale, 1); // mscale / mscale_all_dim = 0.707 / 0.707
+});
+
+test('per-layer schemes: Gemma 2/3 local and global layers, Llama 4 chunked RoPE and NoPE with temperature tuning', async () => {
+  const [{ pe }] = await backends();
+  const g3 = load('gemma-3-1b');
+  for (let layer = 0; layer < g3.num_hidden_layers; layer++) {
+    const s = pe.fromConfig(g3, { layer });
+    const global = (layer + 1) % g3.sliding_window_pattern === 0; // Gemma3Config layer_types
+    assert.equal(s.rope.base, global ? g3.rope_theta : g3.rope_local_base_freq, `gemma 3 layer ${layer} base`);
+    assert.equal(s.attention.window, global ? undefined : g3.sliding_window, `gemma 3 layer ${layer} window`);
+  }
+  const g2 = load('gemma-2-2b');
+  for (let layer = 0; layer < 4; layer++) {
+    assert.equal(pe.fromConfig(g2, { layer }).attention.window, layer % 2 ? undefined : 4096, `gemma 2 layer ${layer}`);
+  }
+  const l4 = load('llama-4-scout');
+  const t = l4.text_config;
+  for (let layer = 0; layer < t.num_hidden_layers; layer++) {
+    const s = pe.fromConfig(l4, { layer });
+    const rope = t.no_rope_layers[layer] === 1;
+    assert.equal(s.family, rope ? 'rope' : 'none', `llama 4 layer ${layer}`);
+    assert.equal(s.attention.chunk, rope ? 8192 : undefined, `llama 4 layer ${layer} chunk`);
+    if (!rope) {
+      // modeling_llama4.py: attn_scales = log1p(floor((cache_position + 1) / floor_scale)) * attn_scale + 1
+      for (const p of [0, 8190, 8191, 100000]) {
+        assert.equal(s.attention.queryScale(p), Math.log1p(Math.floor((p + 1) / t.floor_scale)) * t.attn_scale + 1);
+      }
+      assert.equal(s.attention.queryScale(8190), 1);
+      assert.ok(s.attention.queryScale(8191) > 1);
+    } else {
+      assert.equal(s.attention.queryScale, undefined);
+    }
+  }
+});
+
+test('Qwen 1 logn and Ministral 3 llama_4_scaling_beta are per-query scales of the position', async () => {
+  const [{ pe }] = await backends();
+  const q = pe.fromConfig(load('qwen-1.8b'));
+  for (const p of [0, 8190, 8191, 20000]) {
+    assert.equal(q.attention.queryScale(p), p + 1 > 8192 ? Math.log(p + 1) / Math.log(8192) : 1);
+  }
+  assert.ok(q.notes.some((n) => /use_dynamic_ntk/.test(n)));
+  const m = pe.fromConfig(load('ministral-3-3b'));
+  for (const p of [0, 16383, 16384, 70000]) assert.equal(m.attention.queryScale(p), 1 + 0.1 * Math.log(1 + Math.floor(p / 16384)));
+});
+
+test('ALiBi (MPT) slopes and T5 buckets (encoder bidirectional, decoder causal) against HF', async () => {
+  const [{ pe }] = await backends();
+  const s = pe.fromConfig(load('mpt-7b-instruct'));
+  const slopes = pe.alibiSlopes(s.alibi.heads);
+  const ref = hfAlibiSlopes(32);
+  for (let h = 0; h < 32; h++) assert.ok(Math.abs(slopes[h] - ref[h]) <= 1e-7 * ref[h], `slope ${h}`);
+  // a non-power-of-two head count, as BLOOM-style configs have: same rule
+  const bloomLike = { model_type: 'bloom', n_head: 12, hidden_size: 768, n_layer: 2 };
+  const b = pe.fromConfig(bloomLike);
+  const s12 = pe.alibiSlopes(b.alibi.heads);
+  hfAlibiSlopes(12).forEach((v, h) => assert.ok(Math.abs(s12[h] - v) <= 1e-7 * v, `bloom slope ${h}`));
+  const cfg = load('t5-small');
+  for (const decoder of [false, true]) {
+    const t = pe.fromConfig(cfg, { decoder });
+    assert.equal(t.t5.bidirectional, !decoder);
+    const buckets = pe.t5Buckets({ queries: 40, keys: 200, ...t.t5 });
+    for (let i = 0; i < 40; i++) {
+      for (let j = 0; j < 200; j++) {
+        assert.equal(buckets[i * 200 + j], hfT5Bucket(j - i, !decoder, 32, 128), `bucket q${i} k${j} decoder=${decoder}`);
+      }
+    }
+  }
+});
+
+test('the result drives applyRope (float64 HF rotation), attention and kvCache with no glue', async () => {
+  for (const { name: backend, pe } of await backends()) {
+    for (const name of NAMES) {
+      const cfg = load(name);
+      const s = pe.fromConfig(cfg);
+      const heads = s.attention.heads;
+      const kvHeads = s.attention.kvHeads;
+      const dim = s.attention.dim;
+      const dimV = s.attention.dimV ?? dim;
+      const length = 3;
+      if (s.rope) {
+        const x = randomF32(length * heads * s.rope.dim, 7);
+        const positions = s.rope.mropeSections ? Int32Array.from([0, 1, 2, 0, 5, 9, 0, 3, 11]) : undefined;
+        const got = pe.applyRope(Float32Array.from(x), { length, heads, ...s.rope, ...(positions ? { positions } : { offset: 5 }) });
+        const ref = hfRope(name, cfg, 8);
+        let angle = (t) => t + 5;
+        if (positions) {
+          // Qwen2-VL: pair i turns with the stream whose section holds it
+          const [a, b2] = s.rope.mropeSections;
+          angle = (t, i) => positions[(i < a ? 0 : i < a + b2 ? 1 : 2) * length + t];
+        }
+        const want = refRotate(x, { length, heads, dim: s.rope.dim, layout: s.rope.layout, inv: ref.inv, att: ref.att, angle });
+        let err = 0;
+        for (let i = 0; i < want.length; i++) err = Math.max(err, Math.abs(got[i] - want[i]));
+        assert.ok(err < 2e-5, `${backend} ${name}: applyRope max err ${err}`);
+      }
+      const { queryScale, window, chunk, ...att } = s.attention;
+      const q = randomF32(length * heads * dim, 3);
+      const k = randomF32(length * kvHeads * dim, 4);
+      const v = randomF32(length * kvHeads * dimV, 5);
+      const out = pe.attention({ q, k, v, queries: length, keys: length, causal: true, ...att }).output;
+      assert.equal(out.length, length * heads * dimV, `${name}: attention output`);
+      if (s.encoding.type === 't5') continue; // the cache needs the model's bucket weights
+      const cache = pe.kvCache({ ...att, ...(window ? { window } : {}), capacity: 8, encoding: s.encoding });
+      try {
+        cache.append(k, v);
+        const o = cache.attend(q).output;
+        assert.ok(o.every(Number.isFinite), `${name}: kvCache output finite`);
+      } finally {
+        cache.free();
+      }
+    }
+  }
+});
+
+test('multimodal RoPE: ropeCache and applyRope against Qwen2-VL and Qwen3-VL (interleaved) float64', async () => {
+  for (const { name: backend, pe } of await backends()) {
+    const length = 5;
+    const pos = Int32Array.from([0, 1, 2, 3, 4, /* h */ 0, 0, 1, 1, 7, /* w */ 0, 1, 0, 1, 9]);
+    for (const interleaved of [false, true]) {
+      const sections = interleaved ? [24, 20, 20] : [16, 24, 24];
+      const opts = { dim: 128, base: 1e6, mropeSections: sections, ...(interleaved ? { mropeInterleaved: true } : {}) };
+      const inv = hfDefault(1e6, 128);
+      // which stream turns pair i: Qwen2-VL cos.split(mrope_section * 2) takes chunk i % 3;
+      // Qwen3-VL apply_interleaved_mrope writes h into 1::3 below 3·h, w into 2::3 below 3·w
+      const stream = (i) => {
+        if (!interleaved) return i < sections[0] ? 0 : i < sections[0] + sections[1] ? 1 : 2;
+        if (i % 3 === 1 && i < 3 * sections[1]) return 1;
+        if (i % 3 === 2 && i < 3 * sections[2]) return 2;
+        return 0;
+      };
+      const c = pe.ropeCache({ length, positions: pos, ...opts });
+      for (let t = 0; t < length; t++) {
+        for (let i = 0; i < 64; i++) {
+          const a = pos[stream(i) * length + t] * inv[i];
+          assert.ok(Math.abs(c.cos[t * 64 + i] - Math.cos(a)) < 1e-6 && Math.abs(c.sin[t * 64 + i] - Math.sin(a)) < 1e-6,
+            `${backend} interleaved=${interleaved} token ${t} pair ${i}`);
+        }
+      }
+      for (const layout of ['half', 'interleaved']) {
+        const x = randomF32(length * 2 * 128, 11);
+        const got = pe.applyRope(Float32Array.from(x), { length, heads: 2, layout, positions: pos, ...opts });
+        const want = refRotate(x, { length, heads: 2, dim: 128, layout, inv, angle: (t, i) => pos[stream(i) * length + t] });
+        let err = 0;
+        for (let i = 0; i < want.length; i++) err = Math.max(err, Math.abs(got[i] - want[i]));
+        assert.ok(err < 2e-5, `${backend} ${layout} interleaved=${interleaved}: ${err}`);
+      }
+      // text tokens (all three streams equal) rotate exactly as plain RoPE at those positions
+      const x = randomF32(length * 128, 12);
+      const same = Int32Array.from([...pos.slice(0, 5), ...pos.slice(0, 5), ...pos.slice(0, 5)]);
+      const a = pe.applyRope(Float32Array.from(x), { length, positions: same, ...opts });
+      const b = pe.applyRope(Float32Array.from(x), { length, dim: 128, base: 1e6, positions: pos.slice(0, 5) });
+      for (let i = 0; i < a.length; i++) assert.ok(Math.abs(a[i] - b[i]) < 2e-6);
+    }
+  }
+});
+
+test('M-RoPE errors name the argument: sections that do not sum, positions not 3 × length, offset', async () => {
+  const [{ pe }] = await backends();
+  const x = new Float32Array(2 * 8);
+  assertThrowsPosenc(() => pe.applyRope(x, { length: 2, dim: 8, mropeSections: [1, 1, 1], positions: new Int32Array(6) }),
+    [/mropeSections must be \[t, h, w\]: three non-negative integers summing to rotaryDim\/2 = 4/]);
+  assertThrowsPosenc(() => pe.applyRope(x, { length: 2, dim: 8, mropeSections: [2, 1, 1], positions: new Int32Array(2) }),
+    [/positions must be a Int32Array or posenc buffer of 3 × length = 3 × 2 = 6 elements \(got Int32Array\(2\)\)/], Status.E_SCRATCH);
+  assertThrowsPosenc(() => pe.applyRope(new Float32Array(10), { length: 3, heads: 2, dim: 8 }),
+    [/x must be a Float32Array or posenc buffer of length × heads × dim = 3 × 2 × 8 = 48 elements \(got Float32Array\(10\)\)/], Status.E_SCRATCH);
+  assertThrowsPosenc(() => pe.applyRope(x, { length: 2, dim: 8, mropeSections: [2, 1, 1] }), [/positions is required with mropeSections/]);
+  assertThrowsPosenc(() => pe.applyRope(x, { length: 2, dim: 8, mropeSections: [2, 1, 1], positions: new Int32Array(6), offset: 1 }),
+    [/offset must be omitted with mropeSections/]);
+  assertThrowsPosenc(() => pe.ropeCache({ length: 2, dim: 8, positions: new Int32Array(2) }), [/positions must be omitted without mropeSections/]);
+});
+
+test('one options object for all three RoPE functions: ropeFrequencies and ropeCache accept layout', async () => {
+  const [{ pe }] = await backends();
+  const rope = { dim: 8, base: 10000, layout: 'interleaved' };
+  assert.equal(pe.ropeFrequencies(rope).invFreq64.length, 4);
+  assert.equal(pe.ropeCache({ length: 2, ...rope }).cos.length, 8);
+  assertThrowsPosenc(() => pe.ropeFrequencies({ dim: 8, layout: 'sideways' }), [/layout must be one of 'half', 'interleaved'/], Status.E_ENUM);
+});
+
+test('errors that speak Hugging Face: did you mean, rope_type first, su -> longrope', async () => {
+  const [{ pe }] = await backends();
+  assertThrowsPosenc(() => pe.ropeFrequencies({ dim: 8, rope_theta: 500000 }), [/unknown option "rope_theta"/, /did you mean "base"\?/]);
+  assertThrowsPosenc(() => pe.ropeFrequencies({ dim: 8, head_dim: 8 }), [/did you mean "dim"\?/]);
+  // Llama 3.1's rope_scaling pasted as is: the first error is about rope_type, not "factor"
+  const llama = load('llama-3.1-8b').rope_scaling;
+  const e = assertThrowsPosenc(() => pe.ropeFrequencies({ dim: 128, scaling: llama }), [/scaling.rope_type is Hugging Face's name/, /type: "llama3"/]);
+  assert.equal(e.argument, 'scaling.rope_type');
+  assertThrowsPosenc(() => pe.ropeFrequencies({ dim: 128, scaling: { type: 'llama3', original_max_position_embeddings: 8192 } }),
+    [/unknown option "original_max_position_embeddings"/, /did you mean "originalMaxPositions"\?/]);
+  assertThrowsPosenc(() => pe.ropeFrequencies({ dim: 128, scaling: { type: 'llama3', low_freq_factor: 1 } }), [/did you mean "lowFreqFactor"\?/]);
+  assertThrowsPosenc(() => pe.ropeFrequencies({ dim: 128, scaling: { type: 'su' } }), [/did you mean 'longrope'\?/], Status.E_ENUM);
+  assertThrowsPosenc(() => pe.ropeFrequencies({ dim: 128, scaling: { factor: 8 } }), [/scaling.type is required when scaling has other keys \(got factor\)/],
+    Status.E_MISSING);
+});
+
+test('fromConfig refuses what it does not understand, naming the key; ignores what does not matter', async () => {
+  const [{ pe }] = await backends();
+  const base = load('llama-3.1-8b');
+  assertThrowsPosenc(() => pe.fromConfig({ ...base, rope_scaling: { ...base.rope_scaling, rope_type: 'fancy' } }),
+    [/rope_scaling.rope_type "fancy" is not a rope type posenc knows/], Status.E_ENUM);
+  const e = assertThrowsPosenc(() => pe.fromConfig({ ...base, rope_scaling: { ...base.rope_scaling, beta_fast: 32 } }),
+    [/rope_scaling.beta_fast is not read for rope type 'llama3'/]);
+  assert.equal(e.argument, 'rope_scaling.beta_fast');
+  assertThrowsPosenc(() => pe.fromConfig({ ...base, rope_window_offset: 3 }), [/rope_window_offset = 3 is a key posenc does not read/]);
+  assertThrowsPosenc(() => pe.fromConfig({ ...base, sliding_window_size: 4096 }), [/sliding_window_size/]);
+  assertThrowsPosenc(() => pe.fromConfig({ ...base, rope_scaling: null, partial_rotary_factor: 0.01 }),
+    [/partial_rotary_factor must be such that the rotated width is even/]);
+  assertThrowsPosenc(() => pe.fromConfig({ ...base, model_type: undefined }), [/model_type must be a string/]);
+  assertThrowsPosenc(() => pe.fromConfig(base, { layer: 32 }), [/layer must be an integer in \[0, 31\]/]);
+  assertThrowsPosenc(() => pe.fromConfig(base, { layr: 1 }), [/unknown option "layr"/]);
+  assertThrowsPosenc(() => pe.fromConfig({ ...load('bert-base-uncased'), position_embedding_type: 'relative_key' }),
+    [/position_embedding_type "relative_key" is not mapped/]);
+  // irrelevant keys (vocabulary, dropout, MoE routing, a vision tower's own rope) change nothing
+  const plain = pe.fromConfig(base);
+  const noisy = pe.fromConfig({ ...base, vocab_size: 7, attention_dropout: 0.5, num_local_experts: 8, vision_config: { rope_theta: 1 } });
+  assert.deepEqual(noisy.rope, plain.rope);
+  assert.deepEqual(noisy.attention, plain.attention);
+  // transformers v5 rope_parameters, flat and per layer type, give what rope_scaling + rope_theta give
+  const { rope_scaling: rsc, rope_theta: theta, ...rest } = base;
+  const v5 = pe.fromConfig({ ...rest, rope_parameters: { ...rsc, rope_theta: theta } });
+  assert.deepEqual(v5.rope, plain.rope);
+  const g3 = load('gemma-3-1b');
+  const perType = {
+    ...g3, rope_theta: undefined, rope_local_base_freq: undefined,
+    rope_parameters: { full_attention: { rope_type: 'linear', factor: 8, rope_theta: 1e6 }, sliding_attention: { rope_type: 'default', rope_theta: 1e4 } },
+  };
+  assert.deepEqual(pe.fromConfig(perType, { layer: 5 }).rope.scaling, { type: 'linear', factor: 8 });
+  assert.equal(pe.fromConfig(perType, { layer: 5 }).rope.base, 1e6);
+  assert.equal(pe.fromConfig(perType, { layer: 0 }).rope.base, 1e4);
+  // 'su' (Phi-3's first spelling) is longrope
+  const phi = load('phi-3.5-mini');
+  assert.deepEqual(pe.fromConfig({ ...phi, rope_scaling: { ...phi.rope_scaling, type: 'su' } }).rope, pe.fromConfig(phi).rope);
+});
