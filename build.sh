@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # build.sh -- builds posenc, installing the toolchain when it is missing.
 #
-#   ./build.sh            toolchain + npm deps + wasm (SIMD and scalar) + native tests + page
+#   ./build.sh            toolchain + npm deps + wasm (the six artifacts below) + native tests + page
 #   ./build.sh serve      toolchain + wasm + page, then serve the built page at http://127.0.0.1:5173
 #   ./build.sh test       the above + Chromium, then every test (node --test)
 #   ./build.sh bench      the above, then the benchmark table
-#   ./build.sh wasm       only the two wasm artifacts (assumes the toolchain)
+#   ./build.sh wasm       only the six wasm artifacts (assumes the toolchain)
+#   ./build.sh lint       Biome (JS/TS: lint + format check, biome.json) and clang-format (C, .clang-format)
+#   ./build.sh format     rewrite every JS/TS and C file in the formatters' style
 #
 # A second run with nothing changed only checks stamps (a few seconds).
 set -euo pipefail
@@ -28,6 +30,7 @@ apt_ensure() { # apt_ensure CMD PKG...: install PKGs when CMD is not on PATH
 ensure_toolchain() {
     apt_ensure emcc emscripten
     apt_ensure clang clang
+    apt_ensure clang-format clang-format
     # clang's sanitizer runtimes live in a separate package on Debian
     if ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.asan*.a >/dev/null 2>&1; then
         as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q libclang-rt-14-dev >/dev/null 2>&1 || true
@@ -43,11 +46,61 @@ ensure_npm() {
 
 ensure_chromium() { apt_ensure chromium chromium; }
 
+# The C files the formatter owns: the library, its native tests, the fuzz target, the bench limits.
+c_files() { find c_src tests/native tests/fuzz bench -name '*.[ch]' | sort; }
+# Lint and format check, no writes: Biome over the JS/TS that biome.json includes (warnings are
+# printed, errors fail), clang-format over c_files. tests/lint.test.js runs it.
+lint() {
+    apt_ensure clang-format clang-format
+    log "biome ci (lint + format check)"
+    npx biome ci --reporter=summary --colors=off .
+    log "clang-format --dry-run --Werror ($(c_files | wc -l) C files)"
+    c_files | xargs clang-format --dry-run --Werror
+}
+format() {
+    apt_ensure clang-format clang-format
+    npx biome format --write .
+    c_files | xargs clang-format -i
+}
+
 hash_of() { cat "$@" | sha256sum | cut -c1-64; }
 # gzip -9 size of the files concatenated, with node's zlib: the number tests/package.test.js budgets
 gz_size() { node -e 'const fs=require("fs"),z=require("zlib");process.stdout.write(String(z.gzipSync(Buffer.concat(process.argv.slice(1).map((f)=>fs.readFileSync(f))),{level:9}).length))' "$@"; }
 
-exports_of() { grep -v '^\s*#' "$1" | grep -v '^\s*$' | sed 's/^/_/' | paste -sd, -; }
+# The six wasm artifacts, one row each: the file, the objects it links (compile_objects below:
+# simd, scalar or page), its export list (c_src/, one C name a line; the linker keeps only what
+# the list reaches) and its link flags (LINK_npm or LINK_page).
+#
+#   artifact                              objects  exports                     link  what
+ARTIFACTS=(
+    "dist/posenc.simd.wasm                  simd     exports.txt                 npm   npm core, SIMD128"
+    "dist/posenc.wasm                       scalar   exports.txt                 npm   npm core, scalar"
+    "dist/posenc-lab.simd.wasm              simd     exports_lab.txt             npm   lab trainer, SIMD128"
+    "dist/posenc-lab.wasm                   scalar   exports_lab.txt             npm   lab trainer, scalar (tests only)"
+    "dist/posenc-page.simd.wasm             page     exports_page.txt            page  page: encodings"
+    "dist/posenc-page-attention.simd.wasm   page     exports_page_attention.txt  page  page: + attention"
+)
+WASM_FILES=(); for row in "${ARTIFACTS[@]}"; do WASM_FILES+=("${row%% *}"); done
+# The npm package's builds ship as JS modules (js/loader.js imports them): FILE.wasm.js exports
+# the gzipped wasm as base64 text, which every bundler bundles with no configuration. The scalar
+# lab is built for the tests (the SIMD and scalar trainers agree bit for bit) but not shipped.
+NPM_WASM=(dist/posenc.simd.wasm dist/posenc.wasm dist/posenc-lab.simd.wasm)
+wasm_module() { # wasm_module FILE.wasm: write FILE.wasm.js (through a temporary name)
+    node -e 'const fs=require("fs"),z=require("zlib"),[src,dst]=process.argv.slice(1);
+fs.writeFileSync(dst,`// ${src.split("/").pop()}, gzipped, base64 (build.sh; js/loader.js imports it)\n`+
+`export default "${z.gzipSync(fs.readFileSync(src),{level:9}).toString("base64")}";\n`)' "$1" "$1.tmp.$$.js"
+    mv "$1.tmp.$$.js" "$1.js"
+}
+names_of() { grep -v '^\s*#' "c_src/$1" | grep -v '^\s*$' | tr -d ' \t'; }
+# -sEXPORTED_FUNCTIONS for an export list. A page list may name only what the npm core exports,
+# so a renamed entry point fails here, naming the list, not later as a missing export.
+exported_functions() {
+    if [ "$1" != exports.txt ] && [ "$1" != exports_lab.txt ]; then
+        local extra; extra=$(names_of "$1" | grep -vxF -f <(names_of exports.txt) || true)
+        [ -z "$extra" ] || { log "c_src/$1 names what c_src/exports.txt does not: $extra"; return 1; }
+    fi
+    printf -- '-sEXPORTED_FUNCTIONS=%s' "$(names_of "$1" | sed 's/^/_/' | paste -sd, -)"
+}
 # The core and the extrapolation lab's trainer are modules linked from the same objects: the linker
 # keeps only what each export list reaches, so the core download carries no trainer.
 #
@@ -63,10 +116,8 @@ exports_of() { grep -v '^\s*#' "$1" | grep -v '^\s*$' | sed 's/^/_/' | paste -sd
 # binaryen at -Oz, which costs no measured speed. dlmalloc stays: emmalloc would save 2 kB, but its
 # mallinfo counts differently and the leak tests read it.
 CFLAGS_WASM=(-std=c11 -Wall -Wextra -Werror -ffp-contract=off)
-LDFLAGS_WASM=(-Oz --no-entry -sSTANDALONE_WASM -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=16MB
+LINK_npm=(-Oz --no-entry -sSTANDALONE_WASM -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=16MB
     -sMAXIMUM_MEMORY=2GB -sERROR_ON_UNDEFINED_SYMBOLS=1)
-CORE_EXPORTS="-sEXPORTED_FUNCTIONS=$(exports_of c_src/exports.txt)"
-LAB_EXPORTS="-sEXPORTED_FUNCTIONS=$(exports_of c_src/exports_lab.txt)"
 # The page's own two cores (web/src/api.js), not in the npm package, SIMD only (engines without
 # SIMD load the full scalar core):
 # - posenc-page: the encodings, no attention and no KV cache. An embedded heatmap or wave plot
@@ -79,19 +130,7 @@ LAB_EXPORTS="-sEXPORTED_FUNCTIONS=$(exports_of c_src/exports_lab.txt)"
 # page never reads). Floating point is the same operations in the same order as the npm core
 # (-ffp-contract=off everywhere): tests/page_core.test.js checks every family bit for bit against
 # it, `node bench/index.js page-cores` times them. Sizes: docs/benchmark.md "Size".
-PAGE_EXPORTS="-sEXPORTED_FUNCTIONS=$(grep -Ev 'attention|kvcache|matmul' c_src/exports.txt | exports_of /dev/stdin)"
-PAGE_ATTENTION_EXPORTS="-sEXPORTED_FUNCTIONS=$(grep -Ev 'kvcache|^\s*posenc_attention(_alibi|_t5|_shaw|_xl|_scratch_size)?\s*$' c_src/exports.txt | exports_of /dev/stdin)"
-PAGE_LDFLAGS=("${LDFLAGS_WASM[@]}" -sMALLOC=emmalloc)
-WASM_FILES=(dist/posenc.simd.wasm dist/posenc.wasm dist/posenc-lab.simd.wasm dist/posenc-lab.wasm dist/posenc-page.simd.wasm dist/posenc-page-attention.simd.wasm)
-# The npm package's four builds ship as JS modules (js/loader.js imports them): FILE.wasm.js
-# exports the gzipped wasm as base64 text, which every bundler bundles with no configuration.
-NPM_WASM=(dist/posenc.simd.wasm dist/posenc.wasm dist/posenc-lab.simd.wasm dist/posenc-lab.wasm)
-wasm_module() { # wasm_module FILE.wasm: write FILE.wasm.js (through a temporary name)
-    node -e 'const fs=require("fs"),z=require("zlib"),[src,dst]=process.argv.slice(1);
-fs.writeFileSync(dst,`// ${src.split("/").pop()}, gzipped, base64 (build.sh; js/loader.js imports it)\n`+
-`export default "${z.gzipSync(fs.readFileSync(src),{level:9}).toString("base64")}";\n`)' "$1" "$1.tmp.$$.js"
-    mv "$1.tmp.$$.js" "$1.js"
-}
+LINK_page=("${LINK_npm[@]}" -sMALLOC=emmalloc)
 
 # compile_objects DIR HOT [FLAGS...]: every c_src/*.c to DIR/*.o; the files named in HOT (or all)
 # with loop unrolling. FLAGS come last, so an -O there overrides.
@@ -107,7 +146,10 @@ compile_objects() {
 }
 
 build_wasm() {
-    mkdir -p dist
+    mkdir -p dist build
+    # One wasm build at a time per checkout: a second `./build.sh wasm` waits for the first, then
+    # finds the stamp up to date (both would compile into build/wasm-obj and link into dist).
+    if command -v flock >/dev/null; then exec 9>build/.wasm.lock; flock 9; fi
     local key; key=$(hash_of c_src/* build.sh)
     local have=1 f; for f in "${WASM_FILES[@]}" "${NPM_WASM[@]/%/.js}"; do [ -f "$f" ] || have=0; done
     if [ -f dist/.stamp ] && [ "$(cat dist/.stamp)" = "$key" ] && [ $have = 1 ]; then
@@ -117,21 +159,22 @@ build_wasm() {
         log "emcc (scalar objects)"; compile_objects $obj/scalar all
         log "emcc (simd128 objects)"; compile_objects $obj/simd "rope relative sinusoidal trig learned" -msimd128
         log "emcc (the page's simd128 objects)"; compile_objects $obj/page "" -msimd128 -O2 -fno-unroll-loops
-        # link to temporary names and rename, so a reader never sees half a file
-        log "emcc (link: core and lab, scalar and simd128; the page's two cores)"
-        emcc $obj/scalar/*.o "${LDFLAGS_WASM[@]}" "$CORE_EXPORTS" -o dist/.tmp.$$.wasm
-        emcc $obj/simd/*.o "${LDFLAGS_WASM[@]}" "$CORE_EXPORTS" -o dist/.tmp.$$.simd.wasm
-        emcc $obj/scalar/*.o "${LDFLAGS_WASM[@]}" "$LAB_EXPORTS" -o dist/.tmp.$$.lab.wasm
-        emcc $obj/simd/*.o "${LDFLAGS_WASM[@]}" "$LAB_EXPORTS" -o dist/.tmp.$$.lab.simd.wasm
-        emcc $obj/page/*.o "${PAGE_LDFLAGS[@]}" "$PAGE_EXPORTS" -o dist/.tmp.$$.page.simd.wasm
-        emcc $obj/page/*.o "${PAGE_LDFLAGS[@]}" "$PAGE_ATTENTION_EXPORTS" -o dist/.tmp.$$.page-attention.simd.wasm
-        mv dist/.tmp.$$.wasm dist/posenc.wasm; mv dist/.tmp.$$.simd.wasm dist/posenc.simd.wasm
-        mv dist/.tmp.$$.lab.wasm dist/posenc-lab.wasm; mv dist/.tmp.$$.lab.simd.wasm dist/posenc-lab.simd.wasm
-        mv dist/.tmp.$$.page.simd.wasm dist/posenc-page.simd.wasm
-        mv dist/.tmp.$$.page-attention.simd.wasm dist/posenc-page-attention.simd.wasm
+        # link to temporary names and rename, so a reader never sees half a file; a failed or
+        # interrupted run leaves no temporary behind
+        log "emcc (link: the ${#ARTIFACTS[@]} artifacts)"
+        trap 'rm -f dist/.tmp.$$.* dist/*.wasm.tmp.$$.js' EXIT
+        local row art objs list link _ flags exports
+        for row in "${ARTIFACTS[@]}"; do
+            read -r art objs list link _ <<< "$row"
+            flags="LINK_$link[@]"
+            exports=$(exported_functions "$list")
+            emcc $obj/"$objs"/*.o "${!flags}" "$exports" -o "dist/.tmp.$$.${art#dist/}"
+        done
+        for f in "${WASM_FILES[@]}"; do mv "dist/.tmp.$$.${f#dist/}" "$f"; done
         for f in "${NPM_WASM[@]}"; do wasm_module "$f"; done
         echo "$key" > dist/.stamp
     fi
+    exec 9>&- # the lock ends with the wasm build, not with what runs after it (exec node --test)
     for f in "${WASM_FILES[@]}"; do
         printf '[build] %-36s %8d bytes %7d gzipped  sha256 %s\n' "$f" "$(stat -c %s "$f")" "$(gz_size "$f")" "$(sha256sum "$f" | cut -c1-16)" >&2
     done
@@ -199,5 +242,7 @@ case "$cmd" in
            # the page group drives headless Chromium over the built page
            if [ $# -lt 2 ] || [[ " ${*:2} " == *" page "* ]]; then ensure_chromium; build_web; fi
            exec node bench/index.js "${@:2}" ;;
-    *) echo "usage: $0 [build|serve|test|bench|wasm]" >&2; exit 2 ;;
+    lint) ensure_npm; lint ;;
+    format) ensure_npm; format ;;
+    *) echo "usage: $0 [build|serve|test|bench|wasm|lint|format]" >&2; exit 2 ;;
 esac

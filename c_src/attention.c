@@ -1,5 +1,5 @@
 /*
- * attention.c -- multi-head scaled dot-product attention (SPEC.md section 7) with the positional
+ * attention.c -- multi-head scaled dot-product attention (docs/attention.md) with the positional
  * biases of sections 4-6 fused into the loop.
  *
  * Shape of the computation, per head:

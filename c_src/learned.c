@@ -1,5 +1,5 @@
 /*
- * learned.c -- learned absolute position tables (SPEC.md section 2): a deterministic
+ * learned.c -- learned absolute position tables (docs/learned.md): a deterministic
  * initialisation, gather with an explicit out-of-range policy, add and concatenate.
  *
  * DETERMINISM: the initial table must be the same on the SIMD, scalar and native builds, so

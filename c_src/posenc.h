@@ -29,16 +29,16 @@
  *   Where a canonical implementation has a float32 or rounding quirk, posenc follows the
  *   mathematics and the docs say so.
  *
- * HOW SINUSOIDS ARE MADE FAST (ANGLE ADDITION)
- *   A table of sin/cos(p*w_i) is filled in blocks of B rows. The first B rows are computed
- *   exactly (float64 argument reduction and polynomials); every later block is the first block
- *   rotated by the block's start angle, which is the shift identity PE[p+k] = M_k PE[p]:
- *       sin(a+b) = sin a cos b + cos a sin b,   cos(a+b) = cos a cos b - sin a sin b.
- *   Each element is then one complex multiply of two correctly rounded float32 factors (error
- *   below 3e-7, never accumulated because every block restarts from exact values), and only
- *   about 2*sqrt(rows) exact sin/cos evaluations are needed per pair. A vectorised sin/cos per
- *   element would cost 10x more arithmetic for the same precision; the recurrence
- *   PE[p+1] = M_1 PE[p] without re-seeding drifts by ~p ulps. See c_src/trig.c.
+ * HOW SINUSOIDS ARE MADE FAST (ROTATED BLOCKS, c_src/trig.c)
+ *   A table of sin/cos(p*w_i) is filled in blocks of B = 64 rows, using the shift identity
+ *   PE[p+k] = M_k PE[p] (sin(a+b) = sin a cos b + cos a sin b, cos(a+b) = cos a cos b - sin a sin b).
+ *   Per pair only three libm sin/cos calls are made, in float64: the start angle, the row step
+ *   and the block step. The first block comes from a float64 rotation recurrence (drift ~B*1e-16)
+ *   rounded once to float32; every later block b0.. is that block rotated, in float32 SIMD, by
+ *   b0*step*w_i, itself advanced by a float64 recurrence. The only float32 error is that
+ *   final complex multiply of two correctly rounded factors (~2.5e-7 * scale), independent of p.
+ *   libm sin/cos per element would be no faster than Math.sin, and p*w formed in float32 is
+ *   4e-4 off at p = 5000: angles are only ever advanced in float64.
  *
  * SIMD
  *   Kernels are written once against the small vector layer in posenc_simd.h, which maps to
@@ -98,7 +98,7 @@ const char *posenc_status_string(int32_t code);
 int32_t posenc_build_flags(void);
 
 /* ======================================================================================
- * SINUSOIDAL (SPEC.md section 1)
+ * SINUSOIDAL (docs/sinusoidal.md)
  *
  * Frequencies, for h = floor(dim/2) pairs (pair i = 0..h-1):
  *   PAPER  w_i = base^(-2i/dim)          (Vaswani et al.; for odd dim see POSENC_ODD_*)
@@ -152,7 +152,7 @@ int32_t posenc_similarity(float *out, const float *table, int32_t length, int32_
                           int32_t normalize);
 
 /* ======================================================================================
- * ROPE (SPEC.md section 3)
+ * ROPE (docs/rope.md)
  * ====================================================================================== */
 
 /* Pair i of the first rotary_dim components of a head is rotated by the angle p * w_i, where p is
@@ -265,7 +265,7 @@ int32_t posenc_rope_apply_positions_f32(float *x, int32_t length, int32_t heads,
                                         double scale, const float *positions, float *scratch,
                                         int32_t scratch_len);
 
-/* xPos (SPEC 3.8): RoPE, then pair i at position p scaled by zeta_i^(+-(p - center)/scale_base),
+/* xPos (arXiv:2212.10554): RoPE, then pair i at position p scaled by zeta_i^(+-(p - center)/scale_base),
  * zeta_i = (2i + 0.4 r)/(1.4 r), r = rotary_dim; + for queries (is_key = 0), - for keys.
  * positions may be NULL (then p = offset + t). scale_base > 0; a factor beyond e^80 (any
  * |p - center| > 80 / ln 3.5 * scale_base) would overflow float32: POSENC_E_RANGE. */
@@ -275,7 +275,7 @@ int32_t posenc_rope_apply_xpos(float *x, int32_t length, int32_t heads, int32_t 
                                const int32_t *positions, double scale_base, double center,
                                int32_t is_key, float *scratch, int32_t scratch_len);
 
-/* 2-D axial RoPE (SPEC 3.9): token t = r*width + c of a height x width grid (length =
+/* 2-D axial RoPE (lucidrains get_axial_freqs): token t = r*width + c of a height x width grid (length =
  * height*width); components [0, rotary_dim/2) are rotated by the row r, [rotary_dim/2,
  * rotary_dim) by the column c, each block paired by layout within itself. inv_freq has
  * rotary_dim/4 entries (the frequencies of one rotary_dim/2 block); rotary_dim % 4 == 0. */
@@ -292,12 +292,12 @@ int32_t posenc_rope_apply_cached(float *x, int32_t length, int32_t heads, int32_
                                  const float *sin_cache, int32_t cache_rows,
                                  const int32_t *positions, int32_t offset);
 
-/* RoFormer long-term decay (SPEC 8.4): out[k] = (2/d) sum_{j=1..d/2} |sum_{t<j} e^{i k w_t}|
+/* RoFormer long-term decay (Su et al. 2021 §3.4.3): out[k] = (2/d) sum_{j=1..d/2} |sum_{t<j} e^{i k w_t}|
  * for relative distance k = 0 .. max_distance, w_t = base^(-2t/d); float64. */
 int32_t posenc_rope_decay(double *out, int32_t dim, double base, int32_t max_distance);
 
 /* ======================================================================================
- * RELATIVE AND LEARNED (SPEC.md sections 2, 4, 5, 6)
+ * RELATIVE AND LEARNED (docs/learned.md, alibi.md, t5.md, relative.md)
  *
  * Bias and index matrices are [head][query][key] (or [query][key]); query i sits at position
  * i + offset, key j at j, rp = j - (i + offset). Every matrix below except ALiBi's REFERENCE
@@ -306,7 +306,7 @@ int32_t posenc_rope_decay(double *out, int32_t dim, double base, int32_t max_dis
  * T5 log is evaluated once per distance rather than once per element).
  * ====================================================================================== */
 
-/* ALiBi bias forms (SPEC 4.2). RELATIVE m*(j-i) and REFERENCE m*j give identical softmax rows
+/* ALiBi bias forms (docs/alibi.md, Bias). RELATIVE m*(j-i) and REFERENCE m*j give identical softmax rows
  * under a causal mask; SYMMETRIC -m*|j-i| (encoders) does not, so the form is explicit. */
 typedef enum posenc_alibi_form {
     POSENC_ALIBI_RELATIVE = 0,
@@ -314,7 +314,7 @@ typedef enum posenc_alibi_form {
     POSENC_ALIBI_REFERENCE = 2
 } posenc_alibi_form;
 
-/* out[heads] = the ALiBi slopes (SPEC 4.1 closed form with exp2, rounded once to float32).
+/* out[heads] = the ALiBi slopes (fairseq get_slopes in closed form with exp2, rounded once to float32).
  * Python's reference accumulates pow() rounding in float64; after float32 rounding they agree. */
 int32_t posenc_alibi_slopes(float *out, int32_t heads);
 
@@ -323,7 +323,7 @@ int32_t posenc_alibi_slopes(float *out, int32_t heads);
 int32_t posenc_alibi_bias(float *out, int32_t heads, int32_t queries, int32_t keys,
                           posenc_alibi_form form, int32_t causal, int32_t offset);
 
-/* out[queries][keys] = T5 bucket of rp (SPEC 5.1), exact integers. Requires num_buckets >= 2
+/* out[queries][keys] = T5 bucket of rp (docs/t5.md), exact integers. Requires num_buckets >= 2
  * (>= 4 when bidirectional) and max_distance > max_exact (num_buckets/2, halved again when
  * bidirectional); otherwise POSENC_E_PARAM. */
 int32_t posenc_t5_buckets(int32_t *out, int32_t queries, int32_t keys, int32_t bidirectional,
@@ -336,12 +336,12 @@ int32_t posenc_t5_bias(float *out, const float *weights, int32_t heads, int32_t 
                        int32_t max_distance, int32_t offset);
 
 /* out[queries][keys] = clip(rp, -max_relative, max_relative) + max_relative (Shaw et al.,
- * SPEC 6.2), indices into a [2*max_relative + 1][depth] table. tensor2tensor places the
+ * docs/relative.md), indices into a [2*max_relative + 1][depth] table. tensor2tensor places the
  * queries on the last `queries` key positions: pass offset = keys - queries for that. */
 int32_t posenc_shaw_indices(int32_t *out, int32_t queries, int32_t keys, int32_t max_relative,
                             int32_t offset);
 
-/* Transformer-XL's R (SPEC 6.1): out[klen][dim], row t = [sin(p w_0..), cos(p w_0..)] (SPLIT)
+/* Transformer-XL's R (PositionalEmbedding): out[klen][dim], row t = [sin(p w_0..), cos(p w_0..)] (SPLIT)
  * for the distance p = klen-1-t, clamped to clamp_len when clamp_len > 0; w_i = base^(-2i/dim). */
 int32_t posenc_xl_positions(float *out, int32_t klen, int32_t dim, double base, int32_t clamp_len);
 
@@ -388,7 +388,7 @@ int32_t posenc_learned_concat(float *out, const float *x, const float *table, in
                               int32_t length, int32_t dim_x, int32_t dim_p, int32_t offset);
 
 /* ======================================================================================
- * ATTENTION (SPEC.md section 7)
+ * ATTENTION (docs/attention.md)
  *
  * Per head h:  scores = Q_h K_h^T * scale + bias,  P = softmax over keys,  out_h = P V_h.
  * Layouts (row-major, heads interleaved per token as everywhere in posenc):
@@ -411,15 +411,15 @@ int32_t posenc_learned_concat(float *out, const float *x, const float *table, in
  *   ALIBI  slope m_h (docs/alibi.md); form RELATIVE m*rp, SYMMETRIC -m*|rp|, REFERENCE m*j,
  *          each less the row's largest visible bias (the softmax is unchanged), so the float32
  *          logits stay exact at any offset: float64 weights within 1e-6 at offset 2^30
- *   T5     table[bucket(rp)][h], buckets as posenc__t5_bucket (SPEC 5.1); scale is yours
+ *   T5     table[bucket(rp)][h], buckets as posenc__t5_bucket (docs/t5.md); scale is yours
  *          (T5 itself uses scale 1)
  *   SHAW   logit += scale * q_i . aK[clip(rp, -k, k) + k];  out_i += sum_j p_ij aV[...]
- *          (SPEC 6.2; aK [2k+1][dim], aV [2k+1][dim_v], shared by all heads)
+ *          (docs/relative.md; aK [2k+1][dim], aV [2k+1][dim_v], shared by all heads)
  *   XL     logit = scale * ((q_i + u_h) . k_j + (q_i + v_h) . r[c]_h), row c = keys-1-d of r
  *          for distance d = (i + offset) - j: r [r_rows][heads][dim] is Transformer-XL's
  *          r_head_k in its own descending order (r_rows = keys covers d = keys-1 .. 0; extra
  *          rows continue to negative distances). This index arithmetic is _rel_shift
- *          (SPEC 6.1). Rows outside the table clamp to the nearest row (like clamp_len).
+ *          (docs/relative.md). Rows outside the table clamp to the nearest row (like clamp_len).
  * ====================================================================================== */
 
 /* Keys per tile of the online softmax (a multiple of 8, the key-panel width). 256 rather than
@@ -462,7 +462,7 @@ int32_t posenc_attention_scratch_size(int32_t *floats, int32_t queries, int32_t 
 /* Plain attention with an optional dense bias [heads][queries][keys] (NULL = none); entries
  * may be -INFINITY, never NaN or +INFINITY. */
 int32_t posenc_attention(POSENC_ATTENTION_ARGS, const float *bias);
-/* ALiBi fused (slopes for `heads` heads; forms as posenc_alibi_bias, SPEC 4.2). */
+/* ALiBi fused (slopes for `heads` heads; forms as posenc_alibi_bias, docs/alibi.md). */
 int32_t posenc_attention_alibi(POSENC_ATTENTION_ARGS, posenc_alibi_form form);
 /* T5 fused: table [num_buckets][heads] (HF relative_attention_bias). */
 int32_t posenc_attention_t5(POSENC_ATTENTION_ARGS, const float *table, int32_t bidirectional,

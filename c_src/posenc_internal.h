@@ -53,10 +53,10 @@ void posenc__rope_rotate_interleaved(float *x, int32_t heads, size_t stride, con
 
 /* ---- relative internals (alibi, t5, shaw, xl, learned) ---- */
 
-/* ALiBi slope of head `head` (0-based) of `heads` (>= 1), SPEC 4.1 closed form with exp2. */
+/* ALiBi slope of head `head` (0-based) of `heads` (>= 1), closed form of fairseq get_slopes with exp2. */
 double posenc__alibi_slope(int32_t head, int32_t heads);
 
-/* T5 bucket of relative position rp = key - query (SPEC 5.1), exact at the integer boundary
+/* T5 bucket of relative position rp = key - query (docs/t5.md), exact at the integer boundary
  * points. Caller guarantees num_buckets >= 2 (>= 4 when bidirectional) and
  * max_distance > max_exact (= num_buckets/2, halved again when bidirectional). */
 int32_t posenc__t5_bucket(int64_t rp, int32_t bidirectional, int32_t num_buckets,

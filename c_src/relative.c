@@ -1,6 +1,6 @@
 /*
  * relative.c -- Shaw et al. clipped relative indices and Transformer-XL's relative attention
- * (SPEC.md section 6): the sinusoid R of relative distances, the rel-shift computed by indexing
+ * (docs/relative.md): the sinusoid R of relative distances, the rel-shift computed by indexing
  * instead of the pad-and-reshape trick, and the four-term score.
  */
 #include "posenc_internal.h"

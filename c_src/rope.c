@@ -1,5 +1,5 @@
 /*
- * rope.c -- rotary position embedding (SPEC.md section 3): frequencies with every HF scaling
+ * rope.c -- rotary position embedding (docs/rope.md): frequencies with every HF scaling
  * variant, cos/sin caches, in-place application for both pairings, xPos, 2-D axial, and the
  * RoFormer decay curve.
  *

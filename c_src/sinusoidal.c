@@ -1,5 +1,5 @@
 /*
- * sinusoidal.c -- fixed sin/cos tables (SPEC.md section 1): paper and tensor2tensor spacing,
+ * sinusoidal.c -- fixed sin/cos tables (docs/sinusoidal.md): paper and tensor2tensor spacing,
  * interleaved and split layouts, the three odd-dim conventions, MAE 2-D, and the Gram matrix.
  */
 #include "posenc_internal.h"

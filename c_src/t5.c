@@ -7,7 +7,7 @@
  */
 #include "posenc_internal.h"
 
-/* num_buckets/max_distance for which the bucket function is well defined: at least one exact bucket
+/* num_buckets/max_distance for which T5 _relative_position_bucket is defined: at least one exact bucket
  * (max_exact >= 1) and a log range ln(max_distance/max_exact) > 0. */
 static int32_t t5_check(int32_t bidirectional, int32_t num_buckets, int32_t max_distance) {
     if (num_buckets < (bidirectional ? 4 : 2)) return POSENC_E_PARAM;

@@ -1,4 +1,4 @@
-// Attention family (SPEC.md sections 6-7): multi-head scaled dot-product attention with fused
+// Attention family (docs/attention.md, docs/relative.md): multi-head scaled dot-product attention with fused
 // positional biases, and selfAttention, one whole layer from context-free token vectors.
 import { arrayLike } from './core.js';
 import { PosencError, Status } from './errors.js';

@@ -6,6 +6,7 @@
 // _compute_*_parameters: which keys each rope_type reads and their defaults), the model files
 // named below (head width, layout, per-layer pattern, softmax scale), and for remote-code models
 // the modeling file the checkpoint ships. docs/models.md lists every model type and its source.
+import { ENCODINGS } from './encodings.js';
 import { PosencError, Status } from './errors.js';
 import { bool, fail, int, options, show } from './validate.js';
 
@@ -14,7 +15,8 @@ const FN = 'fromConfig';
 /** Pairing layout by model type. HF Llama / NeoX and most decoders rotate halves (rotate_half);
  * these rotate adjacent pairs: GPT-J and CodeGen (rotate_every_two), ChatGLM 2/3
  * (x.reshape(..., rot/2, 2)), DeepSeek V2/V3 and Llama 4 (view_as_complex / freqs_cis). */
-const INTERLEAVED = new Set(['gptj', 'codegen', 'chatglm', 'glm', 'deepseek_v2', 'deepseek_v3', 'llama4', 'llama4_text']);
+const INTERLEAVED = new Set(['gptj', 'codegen', 'chatglm', 'glm', 'deepseek_v2', 'deepseek_v3', 'llama4',
+  'llama4_text']);
 
 /** Model types whose only positional encoding is a learned table: rows, and the index of
  * position 0 (OPT: 2, modeling_opt.py OPTLearnedPositionalEmbedding; RoBERTa: padding_idx + 1). */
@@ -73,6 +75,11 @@ const INERT = new Set(['fused_rope', 'flash_rotary', 'use_flash_attn', 'rotary',
 
 const LAYER_TYPES = new Set(['full_attention', 'sliding_attention', 'chunked_attention']);
 
+/** A PosencError of fromConfig: the message after "posenc.fromConfig: ", the key it names. */
+function perr(code, msg, key) {
+  return new PosencError(code, `posenc.${FN}: ${msg}`, key);
+}
+
 function bad(key, allowed, value, code = Status.E_PARAM) {
   return fail(FN, key, code, allowed, value);
 }
@@ -115,14 +122,15 @@ function parseScaling(rs, where, c, r, source) {
   }
   const type = ROPE_TYPES[name];
   if (type === undefined) {
-    throw new PosencError(Status.E_ENUM, `posenc.${FN}: ${where}.${rt !== undefined ? 'rope_type' : 'type'} ${show(name)} is not a `
+    throw perr(Status.E_ENUM, `${where}.${rt !== undefined ? 'rope_type' : 'type'} ${show(name)} is not a `
       + `rope type posenc knows (${Object.keys(ROPE_TYPES).map((k) => `'${k}'`).join(', ')})`, `${where}.rope_type`);
   }
   const allowed = [...SCALING_READ[type], ...SCALING_ELSEWHERE, ...SCALING_INERT];
   for (const k of Object.keys(rs)) {
     if (!allowed.includes(k) && rs[k] !== null && rs[k] !== undefined) {
-      throw new PosencError(Status.E_PARAM, `posenc.${FN}: ${where}.${k} is not read for rope type '${name}' and may change `
-        + `the positions; posenc refuses rather than ignore it (read for '${name}': ${SCALING_READ[type].join(', ') || 'nothing'})`,
+      throw perr(Status.E_PARAM, `${where}.${k} is not read for rope type '${name}' and may change `
+        + `the positions; posenc refuses rather than ignore it (read for '${name}': `
+        + `${SCALING_READ[type].join(', ') || 'nothing'})`,
       `${where}.${k}`);
     }
   }
@@ -133,7 +141,7 @@ function parseScaling(rs, where, c, r, source) {
   const orig = num('original_max_position_embeddings', { gt: 0 });
   const need = (k, v) => {
     if (v === undefined) {
-      throw new PosencError(Status.E_MISSING, `posenc.${FN}: ${where}.${k} is required for rope type '${name}'`, `${where}.${k}`);
+      throw perr(Status.E_MISSING, `${where}.${k} is required for rope type '${name}'`, `${where}.${k}`);
     }
     return v;
   };
@@ -145,13 +153,15 @@ function parseScaling(rs, where, c, r, source) {
     case 'dynamic': {
       // _compute_dynamic_ntk_parameters: max_position_embeddings (original_max_position_embeddings in v5)
       const m = orig ?? maxPos;
-      return { type: 'dynamic', factor: need('factor', num('factor', { gt: 0 })), maxPositions: need('max_position_embeddings', m) };
+      const factor = need('factor', num('factor', { gt: 0 }));
+      return { type: 'dynamic', factor, maxPositions: need('max_position_embeddings', m) };
     }
     case 'yarn': {
       const sc = { type: 'yarn', factor: need('factor', num('factor', { gt: 0 })) };
       sc.originalMaxPositions = need('original_max_position_embeddings', orig ?? topOrig ?? maxPos);
-      for (const [k, p] of [['beta_fast', 'betaFast'], ['beta_slow', 'betaSlow'], ['attention_factor', 'attentionFactor'],
-        ['mscale', 'mscale'], ['mscale_all_dim', 'mscaleAllDim']]) {
+      const names = [['beta_fast', 'betaFast'], ['beta_slow', 'betaSlow'], ['attention_factor', 'attentionFactor'],
+        ['mscale', 'mscale'], ['mscale_all_dim', 'mscaleAllDim']];
+      for (const [k, p] of names) {
         const v = num(k, { gt: k.startsWith('beta') || k === 'attention_factor' ? 0 : -Infinity });
         if (v !== undefined) sc[p] = v;
       }
@@ -177,7 +187,9 @@ function parseScaling(rs, where, c, r, source) {
     }
     case 'llama3': {
       const sc = { type: 'llama3' };
-      for (const [k, p] of [['factor', 'factor'], ['low_freq_factor', 'lowFreqFactor'], ['high_freq_factor', 'highFreqFactor']]) {
+      const names = [['factor', 'factor'], ['low_freq_factor', 'lowFreqFactor'],
+        ['high_freq_factor', 'highFreqFactor']];
+      for (const [k, p] of names) {
         sc[p] = need(k, num(k, { gt: 0 }));
       }
       sc.originalMaxPositions = need('original_max_position_embeddings', orig);
@@ -194,7 +206,8 @@ function layerTypes(c, r, modelType, layers) {
   const given = r.get('layer_types');
   if (given !== undefined) {
     if (!Array.isArray(given) || given.length !== layers || !given.every((t) => LAYER_TYPES.has(t))) {
-      throw bad('layer_types', `an array of num_hidden_layers = ${layers} entries from ${[...LAYER_TYPES].map((t) => `'${t}'`).join(', ')}`, given);
+      const kinds = [...LAYER_TYPES].map((t) => `'${t}'`).join(', ');
+      throw bad('layer_types', `an array of num_hidden_layers = ${layers} entries from ${kinds}`, given);
     }
     return given;
   }
@@ -257,7 +270,7 @@ export function fromConfig(config, opts) {
     // one read of everything (a getter runs here, once); what follows sees plain JSON data
     config = JSON.parse(JSON.stringify(config));
   } catch (e) {
-    throw new PosencError(Status.E_PARAM, `posenc.${FN}: config must be JSON data, the parsed config.json `
+    throw perr(Status.E_PARAM, `config must be JSON data, the parsed config.json `
       + `(reading it threw ${e instanceof Error ? `${e.name}: ${e.message}` : show(e)})`, 'config');
   }
   const source = {};
@@ -268,13 +281,15 @@ export function fromConfig(config, opts) {
   if (nested) source.text_config = '(read from text_config)';
   const r = reader(c, source, nested ? 'text_config.' : '');
   const modelType = (nested ? r.get('model_type') ?? root.get('model_type') : r.get('model_type'));
-  if (typeof modelType !== 'string') throw bad('model_type', 'a string (every config.json names its model type)', modelType);
+  if (typeof modelType !== 'string') {
+    throw bad('model_type', 'a string (every config.json names its model type)', modelType);
+  }
   const mt = modelType.replace(/_text$/, '');
   const notes = [];
 
   for (const k of Object.keys(c)) {
     if (POSITIONAL.test(k) && !KNOWN.has(k) && c[k] !== null && c[k] !== undefined && c[k] !== false) {
-      throw new PosencError(Status.E_PARAM, `posenc.${FN}: ${nested ? 'text_config.' : ''}${k} = ${show(c[k])} is a key posenc `
+      throw perr(Status.E_PARAM, `${nested ? 'text_config.' : ''}${k} = ${show(c[k])} is a key posenc `
         + 'does not read, and its name says it may change the positions; posenc refuses rather than ignore it', k);
     }
   }
@@ -283,19 +298,24 @@ export function fromConfig(config, opts) {
   const layersKey = T5.has(mt) ? (decoder ? 'num_decoder_layers' : 'num_layers') : null;
   const L = { int: true, gt: 0, max: 2 ** 16 };
   const layers = (layersKey ? (r.number(layersKey, L) ?? r.number('num_layers', L)) : undefined)
-    ?? r.number('num_hidden_layers', L) ?? r.number('n_layer', L) ?? r.number('num_layers', L) ?? r.number('n_layers', L);
+    ?? r.number('num_hidden_layers', L) ?? r.number('n_layer', L) ?? r.number('num_layers', L)
+    ?? r.number('n_layers', L);
   const layer = int(FN, 'layer', o.layer, { min: 0, max: layers !== undefined ? layers - 1 : 2 ** 20, def: 0 });
 
   const heads = r.number('num_attention_heads', { int: true, gt: 0 }) ?? r.number('n_head', { int: true, gt: 0 })
     ?? r.number('num_heads', { int: true, gt: 0 }) ?? r.number('n_heads', { int: true, gt: 0 });
-  if (heads === undefined) throw new PosencError(Status.E_MISSING, `posenc.${FN}: num_attention_heads (or n_head) is required`, 'num_attention_heads');
+  if (heads === undefined) {
+    throw perr(Status.E_MISSING, 'num_attention_heads (or n_head) is required', 'num_attention_heads');
+  }
   const hidden = r.number('hidden_size', { int: true, gt: 0 }) ?? r.number('n_embd', { int: true, gt: 0 })
     ?? r.number('d_model', { int: true, gt: 0 }) ?? r.number('n_embed', { int: true, gt: 0 });
   let dim = r.number('head_dim', { int: true, gt: 0 }) ?? r.number('kv_channels', { int: true, gt: 0 })
     ?? r.number('d_kv', { int: true, gt: 0 });
   if (dim === undefined) {
-    if (hidden === undefined) throw new PosencError(Status.E_MISSING, `posenc.${FN}: head_dim or hidden_size is required`, 'head_dim');
-    if (hidden % heads) throw bad('hidden_size', `a multiple of num_attention_heads = ${heads} (no head_dim given)`, hidden);
+    if (hidden === undefined) throw perr(Status.E_MISSING, `head_dim or hidden_size is required`, 'head_dim');
+    if (hidden % heads) {
+      throw bad('hidden_size', `a multiple of num_attention_heads = ${heads} (no head_dim given)`, hidden);
+    }
     dim = hidden / heads;
   }
   let kvHeads = r.number('num_key_value_heads', { int: true, gt: 0 });
@@ -306,7 +326,8 @@ export function fromConfig(config, opts) {
   } else if (mt === 'chatglm' || mt === 'glm') {
     if (r.get('multi_query_attention')) kvHeads = r.number('multi_query_group_num', { int: true, gt: 0 });
   } else if (mt === 'mpt') {
-    kvHeads = isObj(c.attn_config) ? reader(c.attn_config, source, 'attn_config.').number('kv_n_heads', { int: true, gt: 0 }) : undefined;
+    const ac = isObj(c.attn_config) ? reader(c.attn_config, source, 'attn_config.') : null;
+    kvHeads = ac?.number('kv_n_heads', { int: true, gt: 0 });
   }
   kvHeads ??= heads;
   if (heads % kvHeads) throw bad('num_key_value_heads', `a divisor of num_attention_heads = ${heads}`, kvHeads);
@@ -317,13 +338,25 @@ export function fromConfig(config, opts) {
   if (T5.has(mt)) {
     const numBuckets = r.number('relative_attention_num_buckets', { int: true, gt: 0 }) ?? 32;
     const maxDistance = r.number('relative_attention_max_distance', { int: true, gt: 0 }) ?? 128;
-    // the encoder's self-attention is bidirectional, the decoder's causal (T5Attention.is_decoder)
+    // the encoder's self-attention is bidirectional, the decoder's causal (T5Attention.is_decoder):
+    // the encodings registry's default for a causal or unmasked call
+    let t5;
+    try {
+      t5 = ENCODINGS.t5.parse({ numBuckets, maxDistance }, { fn: FN, causal: decoder });
+    } catch (e) {
+      const why = e.message.replace(/^posenc\.fromConfig: /, '');
+      throw perr(e.code, `relative_attention_num_buckets / relative_attention_max_distance: ${why}`,
+        'relative_attention_max_distance');
+    }
     result.family = 't5';
-    result.t5 = { numBuckets, maxDistance, bidirectional: !decoder };
+    result.t5 = { numBuckets: t5.numBuckets, maxDistance: t5.maxDistance, bidirectional: t5.bidirectional };
     result.stack = decoder ? 'decoder' : 'encoder';
     attention.scale = 1; // T5 folds 1/sqrt(d) into the initialisation: no scaling in T5Attention
     result.encoding = { type: 't5', ...result.t5 };
-    if (mt !== 'umt5' && layer > 0) notes.push('T5 computes the bias in layer 0 of each stack and every layer reuses it (has_relative_attention_bias)');
+    if (mt !== 'umt5' && layer > 0) {
+      notes.push('T5 computes the bias in layer 0 of each stack and every layer reuses it '
+        + '(has_relative_attention_bias)');
+    }
     return result;
   }
 
@@ -332,12 +365,12 @@ export function fromConfig(config, opts) {
     const l = LEARNED[mt];
     const pet = r.get('position_embedding_type');
     if (l.absolute && pet !== undefined && pet !== 'absolute') {
-      throw new PosencError(Status.E_PARAM, `posenc.${FN}: position_embedding_type ${show(pet)} is not mapped by posenc `
+      throw perr(Status.E_PARAM, `position_embedding_type ${show(pet)} is not mapped by posenc `
         + "(only 'absolute', a learned table)", 'position_embedding_type');
     }
     let rows;
     for (const k of l.rows) rows ??= r.number(k, { int: true, gt: 0 });
-    if (rows === undefined) throw new PosencError(Status.E_MISSING, `posenc.${FN}: ${l.rows.join(' or ')} is required`, l.rows[0]);
+    if (rows === undefined) throw perr(Status.E_MISSING, `${l.rows.join(' or ')} is required`, l.rows[0]);
     let offset = l.offset ?? 0;
     if (l.padOffset) offset = (r.number('pad_token_id', { int: true, gt: -1 }) ?? 1) + 1;
     result.family = 'learned';
@@ -363,7 +396,8 @@ export function fromConfig(config, opts) {
       // llm-foundry / transformers modeling_mpt.py build_mpt_alibi_tensor: slopes 2^(-max*k/n') with
       // n' = next power of two; equal to alibiSlopes only for max 8 and a power-of-two head count
       if (max !== 8 || (heads & (heads - 1)) !== 0) {
-        throw bad('attn_config.alibi_bias_max', `8 with a power-of-two head count (what alibiSlopes computes; heads = ${heads})`, max);
+        throw bad('attn_config.alibi_bias_max',
+          `8 with a power-of-two head count (what alibiSlopes computes; heads = ${heads})`, max);
       }
       alibi = {};
     }
@@ -380,12 +414,15 @@ export function fromConfig(config, opts) {
     // modeling_falcon.py FalconAttention.forward: (scores + alibi) * inv_norm_factor, so the bias
     // is scaled by 1/sqrt(head_dim) as well
     alibi = { biasScale: 1 / Math.sqrt(dim) };
-    notes.push('Falcon scales the ALiBi bias by 1/sqrt(head_dim) too: use alibiBias, multiply by alibi.biasScale, pass it as bias');
+    notes.push('Falcon scales the ALiBi bias by 1/sqrt(head_dim) too: use alibiBias, multiply by alibi.biasScale, '
+      + 'pass it as bias');
   }
   if (mt === 'baichuan') {
     // Baichuan's remote code: the 13B model (hidden 5120) uses ALiBi, the 7B RoPE
     if (hidden === 5120) alibi = {};
-    else if (hidden !== 4096) throw bad('hidden_size', "4096 (Baichuan 7B, RoPE) or 5120 (Baichuan 13B, ALiBi)", hidden);
+    else if (hidden !== 4096) {
+      throw bad('hidden_size', '4096 (Baichuan 7B, RoPE) or 5120 (Baichuan 13B, ALiBi)', hidden);
+    }
   }
   if (alibi) {
     result.family = 'alibi';
@@ -408,7 +445,10 @@ export function fromConfig(config, opts) {
     const q = r.number('query_pre_attn_scalar', { gt: 0 });
     if (q !== undefined) attention.scale = 1 / Math.sqrt(q);
     const cap = r.get('attn_logit_softcapping');
-    if (cap) notes.push(`attn_logit_softcapping ${cap}: Gemma caps logits with cap·tanh(logit/cap); posenc's attention does not`);
+    if (cap) {
+      notes.push(`attn_logit_softcapping ${cap}: Gemma caps logits with cap·tanh(logit/cap); `
+        + 'posenc\'s attention does not');
+    }
   }
 
   let useRope = true;
@@ -435,7 +475,9 @@ export function fromConfig(config, opts) {
   let where = nested ? 'text_config.rope_parameters' : 'rope_parameters';
   if (isObj(rp) && Object.keys(rp).some((k) => LAYER_TYPES.has(k))) {
     const entry = rp[layerType] ?? (layerType === 'chunked_attention' ? rp.full_attention : undefined);
-    if (!isObj(entry)) throw bad(`${where}.${layerType}`, `the rope parameters of layer ${layer} ('${layerType}')`, entry);
+    if (!isObj(entry)) {
+      throw bad(`${where}.${layerType}`, `the rope parameters of layer ${layer} ('${layerType}')`, entry);
+    }
     rp = entry;
     where = `${where}.${layerType}`;
   }
@@ -445,8 +487,8 @@ export function fromConfig(config, opts) {
     rs = r.get('rope_scaling');
     where = nested ? 'text_config.rope_scaling' : 'rope_scaling';
   }
-  let base = rpr?.number('rope_theta', { gt: 1 }) ?? r.number('rope_theta', { gt: 1 }) ?? r.number('rotary_emb_base', { gt: 1 })
-    ?? r.number('rotary_base', { gt: 1 }) ?? 10000;
+  let base = rpr?.number('rope_theta', { gt: 1 }) ?? r.number('rope_theta', { gt: 1 })
+    ?? r.number('rotary_emb_base', { gt: 1 }) ?? r.number('rotary_base', { gt: 1 }) ?? 10000;
   if (mt === 'chatglm' || mt === 'glm') base *= r.number('rope_ratio', { gt: 0 }) ?? 1; // ChatGLM: base * rope_ratio
   let scaling;
   if ((mt === 'gemma3') && layerType === 'sliding_attention' && !isObj(r.get('rope_parameters'))) {
@@ -510,7 +552,8 @@ export function fromConfig(config, opts) {
   if (ms !== undefined && ms !== null) {
     if (!Array.isArray(ms) || ms.length !== 3 || !ms.every((v) => Number.isInteger(v) && v >= 0)
       || ms[0] + ms[1] + ms[2] !== rotaryDim / 2) {
-      throw bad(`${where}.mrope_section`, `three non-negative integers summing to rotated width / 2 = ${rotaryDim / 2}`, ms);
+      throw bad(`${where}.mrope_section`,
+        `three non-negative integers summing to rotated width / 2 = ${rotaryDim / 2}`, ms);
     }
     rope.mropeSections = ms.slice();
     if (rs.mrope_interleaved === true) rope.mropeInterleaved = true;
@@ -520,14 +563,21 @@ export function fromConfig(config, opts) {
   // kvCache's encoding rotates the first rotaryDim components of its dim-wide heads: for DeepSeek
   // put each head's rope part first ([q_pe, q_nope]; the score is the same under any common order)
   const encRot = attention.dim !== ropeDim ? ropeDim : rope.rotaryDim;
-  result.encoding = { type: 'rope', base, layout, ...(encRot ? { rotaryDim: encRot } : {}), ...(rope.scaling ? { scaling } : {}) };
+  result.encoding = {
+    type: 'rope', base, layout, ...(encRot ? { rotaryDim: encRot } : {}), ...(rope.scaling ? { scaling } : {}),
+    ...(rope.mropeSections ? { mropeSections: rope.mropeSections.slice() } : {}),
+    ...(rope.mropeInterleaved ? { mropeInterleaved: true } : {}),
+  };
+  // what kvCache will check, checked now (the registry's rope entry), so a bad key names the config
+  ENCODINGS.rope.parse(result.encoding, { fn: FN, prefix: 'encoding.', host: 'kvCache', dim: attention.dim });
 
   // per-query scales that positions drive
   const beta = isObj(rs) ? rs.llama_4_scaling_beta : undefined;
   if (typeof beta === 'number' && beta !== 0) {
     // modeling_ministral3.py get_llama_4_attn_scale: 1 + beta · ln(1 + floor(p / original_max_position_embeddings))
     const m = scaling.originalMaxPositions ?? r.number('max_position_embeddings', { gt: 0 });
-    attention.queryScale = queryScaleFn(`1 + ${beta} · ln(1 + floor(p / ${m}))`, (p) => 1 + beta * Math.log1p(Math.floor(p / m)));
+    attention.queryScale = queryScaleFn(`1 + ${beta} · ln(1 + floor(p / ${m}))`,
+      (p) => 1 + beta * Math.log1p(Math.floor(p / m)));
   }
   if (mt === 'qwen') {
     const seq = r.number('seq_length', { int: true, gt: 1 }) ?? 2048;
@@ -538,15 +588,18 @@ export function fromConfig(config, opts) {
         (p) => (p + 1 > seq ? Math.log(p + 1) / Math.log(seq) : 1));
     }
     if (r.get('use_dynamic_ntk')) {
-      notes.push(`use_dynamic_ntk: past seq_length = ${seq} tokens Qwen raises the base at run time: for a sequence of L `
+      notes.push(`use_dynamic_ntk: past seq_length = ${seq} tokens Qwen raises the base at run time: `
+        + 'for a sequence of L '
         + `tokens pass scaling { type: 'ntk', factor: 2^ceil(log2(L / ${seq}) + 1) - 1 } (1 up to ${seq})`);
     }
   }
   if (!(attention.scale > 0 && Number.isFinite(attention.scale))) {
-    throw new PosencError(Status.E_RANGE, `posenc.${FN}: the softmax scale of layer ${layer} is not a positive finite number `
+    throw perr(Status.E_RANGE, `the softmax scale of layer ${layer} is not a positive finite number `
       + `(${attention.scale}) with these head sizes and scaling keys`, 'head_dim');
   }
-  if (rope.mropeSections) notes.push('multimodal RoPE: positions are 3 × length (t, then h, then w); text tokens repeat one position');
+  if (rope.mropeSections) {
+    notes.push('multimodal RoPE: positions are 3 × length (t, then h, then w); text tokens repeat one position');
+  }
   return result;
 }
 

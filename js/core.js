@@ -229,27 +229,33 @@ export class Scope {
    * internal slots), or a live PosencBuffer of this instance. Returns what the scope needs.
    */
   check(name, value, Type, length, { write = false, how } = {}) {
-    // `how` says where the length comes from ('length × heads × dim = 3 × 2 × 8'), so a size
-    // mismatch names the arithmetic as well as the number
-    const what = how ? `a ${typeName(Type)} or posenc buffer of ${how} = ${length} elements`
-      : `a ${typeName(Type)} or posenc buffer of length ${length}`;
+    // `how` (a string, or a function giving one, called only for a message) says where the length
+    // comes from ('length × heads × dim = 3 × 2 × 8'): a size mismatch names the arithmetic too
+    const what = () => {
+      const h = typeof how === 'function' ? how() : how;
+      return h ? `a ${typeName(Type)} or posenc buffer of ${h} = ${length} elements`
+        : `a ${typeName(Type)} or posenc buffer of length ${length}`;
+    };
     if (PosencBuffer.is(value)) {
-      if (value.freed) throw fail(this.fn, name, Status.E_NULL, `${what}, not a freed buffer`);
-      if (!value.belongsTo(this.core)) throw fail(this.fn, name, Status.E_PARAM, `${what} allocated by this posenc instance`);
+      if (value.freed) throw fail(this.fn, name, Status.E_NULL, `${what()}, not a freed buffer`);
+      if (!value.belongsTo(this.core)) {
+        throw fail(this.fn, name, Status.E_PARAM, `${what()} allocated by this posenc instance`);
+      }
       if (value.type !== Type || value.length !== length) {
-        throw fail(this.fn, name, Status.E_SCRATCH, what, `posenc buffer ${typeName(value.type)}(${value.length})`);
+        throw fail(this.fn, name, Status.E_SCRATCH, what(), `posenc buffer ${typeName(value.type)}(${value.length})`);
       }
       const start = value.ptr;
       return { heap: true, ptr: start, key: 'heap', start, end: start + length * Type.BYTES_PER_ELEMENT };
     }
     const ta = typedArray(value);
-    if (!ta || ta.Type !== Type) throw fail(this.fn, name, Status.E_PARAM, what, value);
-    if (ta.detached) throw fail(this.fn, name, Status.E_SCRATCH, `${what}, not detached`, value);
-    if (ta.length !== length) throw fail(this.fn, name, Status.E_SCRATCH, what, value);
+    if (!ta || ta.Type !== Type) throw fail(this.fn, name, Status.E_PARAM, what(), value);
+    if (ta.detached) throw fail(this.fn, name, Status.E_SCRATCH, `${what()}, not detached`, value);
+    if (ta.length !== length) throw fail(this.fn, name, Status.E_SCRATCH, what(), value);
     const onHeap = ta.buffer === this.core.memoryBuffer();
     if (onHeap && write) {
       throw fail(this.fn, name, Status.E_PARAM,
-        `${what}; it is a view of posenc's own wasm memory, which posenc's allocations detach: pass the PosencBuffer itself`);
+        `${what()}; it is a view of posenc's own wasm memory, which posenc's allocations detach: `
+        + 'pass the PosencBuffer itself');
     }
     return onHeap
       ? { heap: false, onHeap, key: 'heap', start: ta.byteOffset, end: ta.byteOffset + ta.byteLength }

@@ -14,7 +14,7 @@
 // (product: how the length is computed, for messages).
 import { Status } from './errors.js';
 import { allowOnly, bool, choice, fail, int, num, snapshot } from './validate.js';
-import { parseRopeFrequencyOptions, ROPE_LAYOUT } from './rope.js';
+import { parseMrope, parseRopeFrequencyOptions, ROPE_LAYOUT } from './rope.js';
 
 /** ALiBi bias forms: posenc.h posenc_alibi_form. */
 export const ALIBI_FORM = Object.freeze({ relative: 0, symmetric: 1, reference: 2 });
@@ -130,16 +130,19 @@ const ENTRIES = {
     bias: 0,
     hosts: {
       selfAttention: ['base', 'offset', 'layout', 'rotaryDim', 'scaling'],
-      kvCache: ['base', 'rotaryDim', 'scaling', 'layout'],
+      kvCache: ['base', 'rotaryDim', 'scaling', 'layout', 'mropeSections', 'mropeInterleaved'],
     },
     parse(o, ctx) {
       if (!Number.isInteger(ctx.dim)) throw fail(ctx.fn, 'dim', Status.E_MISSING, "given to parse encoding 'rope' (the head width)");
       if (ctx.dim % 2) throw fail(ctx.fn, ctx.dimName ?? 'dim', Status.E_ODD, "even for encoding 'rope'", ctx.dim);
+      const freq = parseRopeFrequencyOptions(ctx.fn, o, ctx.dim, ctx.prefix);
       return {
         type: 'rope',
-        freq: parseRopeFrequencyOptions(ctx.fn, o, ctx.dim, ctx.prefix),
+        freq,
         layout: choice(ctx.fn, `${ctx.prefix}layout`, o.layout, ROPE_LAYOUT, 'half'),
         offset: int(ctx.fn, `${ctx.prefix}offset`, o.offset, { min: -OFFSET_MAX, max: OFFSET_MAX, def: 0 }),
+        // multimodal RoPE (kvCache): positions come with each append and attend
+        mrope: parseMrope(ctx.fn, o, freq.rotaryDim),
       };
     },
     tables: () => [],

@@ -444,7 +444,10 @@ export interface ModelSpec {
   };
   /** kvCache's / selfAttention's `encoding` for this layer (T5 needs its weights added). */
   encoding: { type: 'none' } | { type: 'alibi' } | { type: 't5'; numBuckets: number; maxDistance: number; bidirectional: boolean }
-    | { type: 'rope'; base: number; layout: 'half' | 'interleaved'; rotaryDim?: number; scaling?: RopeScaling };
+    | {
+        type: 'rope'; base: number; layout: 'half' | 'interleaved'; rotaryDim?: number; scaling?: RopeScaling;
+        mropeSections?: [number, number, number]; mropeInterleaved?: boolean;
+      };
   /** DeepSeek: the mscale² folded into attention.scale. */
   mscale2?: number;
   /** What posenc does not do for this model, and run-time rules (Qwen 1 dynamic NTK). */
@@ -477,7 +480,11 @@ export interface SelfAttentionOptions {
 }
 export type KvCacheEncoding =
   | { type: 'none' }
-  | { type: 'rope'; base?: number; rotaryDim?: number; layout?: 'half' | 'interleaved'; scaling?: RopeScaling }
+  | {
+      type: 'rope'; base?: number; rotaryDim?: number; layout?: 'half' | 'interleaved'; scaling?: RopeScaling;
+      /** Multimodal RoPE: append and attend then take positions (3 × n: t, h, w). */
+      mropeSections?: readonly [number, number, number] | number[]; mropeInterleaved?: boolean;
+    }
   | { type: 'alibi'; form?: 'relative' | 'symmetric' }
   | { type: 't5'; weights: F32; bidirectional?: boolean; numBuckets?: number; maxDistance?: number }
   | { type: 'shaw'; aK: F32; aV: F32; maxRelative: number };
@@ -496,9 +503,9 @@ export interface KvCacheOptions {
 }
 export interface KvCache {
   /** Append n tokens: k [n][kvHeads][dim], v [n][kvHeads][dimV] (RoPE'd at their positions). */
-  append(k: F32, v: F32): this;
+  append(k: F32, v: F32, opts?: { positions?: I32 | F32 }): this;
   /** Queries of the last n appended tokens, q [n][heads][dim] → output [n][heads][dimV]. */
-  attend(q: F32, opts?: { out?: F32 }): { output: Float32Array };
+  attend(q: F32, opts?: { out?: F32; positions?: I32 | F32 }): { output: Float32Array };
   readonly length: number;
   readonly capacity: number;
   readonly heads: number;

@@ -11,17 +11,17 @@
 import { arrayLike, PosencBuffer } from './core.js';
 import { PosencError, Status } from './errors.js';
 import { elements, fail, int, num, options, parseKvHeads, typedArray } from './validate.js';
-import { ropeFreqsOnHeap } from './rope.js';
+import { mropeOnHeap, ropeFreqsOnHeap } from './rope.js';
 import { ENCODINGS, parseEncoding as parseRegistered } from './encodings.js';
 import { callNamed, LOGIT_LIMIT } from './values.js';
 
 const CNAME = { none: 'posenc_kvcache_attend', alibi: 'posenc_kvcache_attend_alibi', t5: 'posenc_kvcache_attend_t5', shaw: 'posenc_kvcache_attend_shaw' };
 
 /** A snapshot of the own enumerable properties of an options object: each is read exactly once
- * (a getter runs once), then the copy is checked. */
+ * (a getter runs once, and one that throws becomes a PosencError naming the option), then the
+ * copy is checked. */
 function snapshot(fn, value, allowed) {
-  const copy = value !== null && typeof value === 'object' && !Array.isArray(value) && !ArrayBuffer.isView(value) ? { ...value } : value;
-  return { ...options(fn, copy, allowed) };
+  return { ...options(fn, value, allowed) };
 }
 
 /** Float32Array or float32 PosencBuffer of exactly n elements -> a Float32Array copy (brand
@@ -193,10 +193,16 @@ class KvCache {
     return this.#cfg.kvHeads;
   }
 
-  /** RoPE on n rows of x (heap, [n][h][dim]) at positions offset .. offset + n - 1. */
-  #rotate(s, x, n, h, offset) {
+  /** RoPE on n rows of x (heap, [n][h][dim]) at positions offset .. offset + n - 1 (M-RoPE: at
+   * the caller's positions, 3 × n). */
+  #rotate(s, x, n, h, offset, fn, positions) {
     const { enc, dim } = this.#cfg;
     const p = this.#ptrs;
+    if (enc.mrope) {
+      mropeOnHeap(s, fn, { x, n, heads: h, dim, rotaryDim: enc.freq.rotaryDim, layout: enc.layout, inv: p.inv,
+        att: p.ropeScale, stream: enc.mrope.stream, positions });
+      return;
+    }
     const len = s.call('posenc_rope_scratch_size', enc.freq.rotaryDim);
     const scratch = s.alloc(Float32Array, len, false);
     s.call('posenc_rope_apply', x, n, h, dim, enc.freq.rotaryDim, enc.layout, 0 /* THD */, p.inv, p.ropeScale, offset, scratch, len);
@@ -204,9 +210,11 @@ class KvCache {
 
   /** Append n tokens: k [n][kvHeads][dim], v [n][kvHeads][dimV]. Keys are rotated (RoPE) at
    * positions length .. length + n - 1; the caller's arrays are not modified. */
-  append(k, v) {
+  append(k, v, opts) {
     const fn = 'kvCache.append';
+    const o = snapshot(fn, opts, ['positions']);
     this.#live(fn);
+    this.#mropePositions(fn, o);
     const { kvHeads, dim, dimV, capacity, enc } = this.#cfg;
     const n = rowsOf(fn, 'k', k, kvHeads * dim, `a Float32Array [n][kvHeads = ${kvHeads}][dim = ${dim}] (a positive multiple of ${kvHeads * dim} long)`);
     const nv = rowsOf(fn, 'v', v, kvHeads * dimV, `a Float32Array [n][kvHeads = ${kvHeads}][dimV = ${dimV}] (a positive multiple of ${kvHeads * dimV} long)`);
@@ -224,7 +232,7 @@ class KvCache {
           this.#core.withView(Float32Array, copy, nk, (dst) => { dst.set(this.#core.read(Float32Array, kp, nk)); });
           kp = copy;
         }
-        this.#rotate(s, kp, n, kvHeads, this.#length);
+        this.#rotate(s, kp, n, kvHeads, this.#length, fn, o.positions);
       }
       const vp = s.in('v', v, Float32Array, n * kvHeads * dimV);
       callNamed(s, this.#core, 'posenc_kvcache_store', [p.kc, p.vc, p.state, kp, vp, n, this.#length, capacity, kvHeads, dim, dimV],
@@ -238,8 +246,9 @@ class KvCache {
    * key up to their own position (and within the window): { output: [n][heads][dimV] }. */
   attend(q, opts) {
     const fn = 'kvCache.attend';
-    const o = snapshot(fn, opts, ['out']); // caller getters run here, before the liveness check
+    const o = snapshot(fn, opts, ['out', 'positions']); // caller getters run here, before the liveness check
     this.#live(fn);
+    this.#mropePositions(fn, o);
     const { heads, kvHeads, dim, dimV, capacity, window, enc, scale } = this.#cfg;
     const L = this.#length;
     const n = rowsOf(fn, 'q', q, heads * dim, `a Float32Array [n][heads = ${heads}][dim = ${dim}] (a positive multiple of ${heads * dim} long)`);
@@ -254,7 +263,7 @@ class KvCache {
         const copy = s.alloc(Float32Array, nq, false);
         core.withView(Float32Array, copy, nq, (dst) => { dst.set(core.read(Float32Array, qp, nq)); });
         qp = copy;
-        this.#rotate(s, qp, n, heads, L - n);
+        this.#rotate(s, qp, n, heads, L - n, fn, o.positions);
       }
       const out = s.out('out', o.out, Float32Array, n * heads * dimV);
       const sz = s.alloc(Int32Array, 1);
@@ -273,6 +282,19 @@ class KvCache {
         });
       return { output: out.take() };
     });
+  }
+
+  /** positions belong to M-RoPE caches only, and M-RoPE needs them. */
+  #mropePositions(fn, o) {
+    const mrope = this.#cfg.enc.mrope;
+    if (mrope && o.positions === undefined) {
+      throw new PosencError(Status.E_MISSING, `posenc.${fn}: positions is required with encoding.mropeSections `
+        + '(Int32Array or Float32Array of 3 × n: t, h, w)', 'positions');
+    }
+    if (!mrope && o.positions !== undefined) {
+      throw fail(fn, 'positions', Status.E_PARAM, 'omitted unless encoding.mropeSections is set (tokens sit at length, length + 1, ...)',
+        o.positions);
+    }
   }
 
   /** Keep the first n tokens (0 <= n <= length); later appends continue at position n. */

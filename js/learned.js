@@ -1,4 +1,4 @@
-// Learned absolute position tables (SPEC.md section 2): deterministic initialisation, gather
+// Learned absolute position tables (docs/learned.md): deterministic initialisation, gather
 // with an explicit out-of-range policy, add in place, concatenate. Tables are [rows][dim].
 import { arrayLike } from './core.js';
 import { Status } from './errors.js';

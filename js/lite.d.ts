@@ -1,7 +1,16 @@
 // Types for 'posenc/lite': init({ families }) returns the API with the functions of the families
 // given (and what every instance has: backend, alloc, heap figures, the lab's loader).
 import type {
-  AttentionApi, InitOptions, KvCacheApi, LearnedApi, Posenc, RelativeApi, RopeApi, SinusoidalApi, TrainApi,
+  AttentionApi,
+  ConfigApi,
+  InitOptions,
+  KvCacheApi,
+  LearnedApi,
+  Posenc,
+  RelativeApi,
+  RopeApi,
+  SinusoidalApi,
+  TrainApi,
 } from './index.js';
 
 export { PosencBuffer, PosencError, Status, simdSupported } from './index.js';
@@ -19,6 +28,8 @@ export declare const learnedFamily: Family<LearnedApi>;
 export declare const attentionFamily: Family<AttentionApi>;
 export declare const kvCacheFamily: Family<KvCacheApi>;
 export declare const trainFamily: Family<Omit<TrainApi, 'loadLab' | 'labLoaded'>>;
+/** fromConfig: a Hugging Face config.json to one layer's scheme. */
+export declare const configFamily: Family<ConfigApi>;
 
 /** What every API object has, whatever its families. */
 export type PosencBase = Pick<Posenc, 'backend' | 'alloc' | 'heapBytes' | 'heapInUse' | 'labLoaded'> & {
@@ -36,5 +47,7 @@ export interface LiteInitOptions<F extends readonly Family<unknown>[]> extends I
   families: F;
 }
 
-export declare function init<const F extends readonly Family<unknown>[]>(opts: LiteInitOptions<F>): Promise<PosencWith<F>>;
+export declare function init<const F extends readonly Family<unknown>[]>(
+  opts: LiteInitOptions<F>,
+): Promise<PosencWith<F>>;
 export default init;

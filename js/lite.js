@@ -26,13 +26,19 @@ export { PosencBuffer, PosencError, Status, simdSupported };
 /**
  * Load the wasm core and return an API object with the functions of `families` (and what every
  * instance has: backend, alloc, heapBytes, heapInUse, loadLab, labLoaded).
- * @param {{ families: Function[], simd?: boolean | 'auto', wasm?: BufferSource | WebAssembly.Module | URL | string, lab?: boolean | object }} opts
+ * @param {{ families: Function[], simd?: boolean | 'auto', lab?: boolean | object,
+ *   wasm?: BufferSource | WebAssembly.Module | URL | string }} opts
  */
 export async function init(opts) {
   const o = options('init', opts, ['families', 'simd', 'wasm', 'lab']);
   const families = o.families;
   if (!Array.isArray(families) || families.length === 0 || !families.every((f) => typeof f === 'function')) {
-    throw new PosencError(Status.E_PARAM, `posenc.init: families must be a non-empty array of families from 'posenc/lite' such as [sinusoidalFamily] (got ${show(families)})`, 'families');
+    throw new PosencError(
+      Status.E_PARAM,
+      'posenc.init: families must be a non-empty array of families from posenc/lite, ' +
+        `such as [sinusoidalFamily] (got ${show(families)})`,
+      'families',
+    );
   }
   return assemble(o, families);
 }

@@ -31,22 +31,50 @@ const BUILDS = {
     scalar: () => import('../dist/posenc.wasm.js'),
   },
   // The extrapolation lab's trainer is a module of its own (it would add a third to the core's
-  // download), loaded only by pe.loadLab() / init({ lab: true }).
+  // download), loaded only by pe.loadLab() / init({ lab: true }). The package ships its SIMD
+  // build only, to keep the tarball under its 180 KiB budget (docs/benchmark.md "Budgets"): every
+  // engine that has DecompressionStream but no SIMD is a Chromium 85-90. A scalar lab is one
+  // `./build.sh wasm` away (dist/posenc-lab.wasm) and loads with loadLab({ wasm }).
   lab: {
     simd: () => import('../dist/posenc-lab.simd.wasm.js'),
-    scalar: () => import('../dist/posenc-lab.wasm.js'),
   },
 };
 
+/** The compiled module of each build the package loaded, by 'core.simd', 'lab.scalar', … */
+const compiled = {};
+
 /** The bytes of a build module: base64 text of the gzipped wasm. */
 async function unpack(base64) {
+  let gz;
+  if (typeof Uint8Array.fromBase64 === 'function') {
+    gz = Uint8Array.fromBase64(base64);
+  } else {
+    const bin = atob(base64);
+    gz = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) gz[i] = bin.charCodeAt(i);
+  }
+  // Node's zlib where Node offers it synchronously (20.16, 22.3): its DecompressionStream takes
+  // 50-250 ms to start, zlib 3 ms (node, this 78 kB build)
+  const zlib = nodeProcess?.getBuiltinModule?.('node:zlib');
+  if (zlib) return zlib.gunzipSync(gz);
   if (typeof DecompressionStream !== 'function') {
     throw new Error('this engine has no DecompressionStream (Chrome 80, Firefox 113, Safari 16.4, Node 18)');
   }
-  const bin = atob(base64);
-  const gz = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) gz[i] = bin.charCodeAt(i);
-  return new Response(new Blob([gz]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
+  const ds = new DecompressionStream('gzip');
+  const writer = ds.writable.getWriter();
+  // a corrupt input rejects these too; the reader below reports it
+  writer.write(gz).catch(() => {});
+  writer.close().catch(() => {});
+  const reader = ds.readable.getReader();
+  const parts = [];
+  let n = 0;
+  for (let r = await reader.read(); !r.done; r = await reader.read()) {
+    parts.push(r.value);
+    n += r.value.length;
+  }
+  const out = new Uint8Array(n);
+  for (let k = 0, at = 0; k < parts.length; at += parts[k].length, k++) out.set(parts[k], at);
+  return out;
 }
 
 // Read through globalThis: a bare `process` makes some bundlers (Parcel) add a polyfill.
@@ -125,10 +153,20 @@ export async function instantiate(opts = {}, { lab = false } = {}) {
       throw new PosencError(Status.E_PARAM, `posenc.${who}: simd must be false or 'auto' here: this engine has no WebAssembly SIMD (got true)`, 'simd');
     }
     const name = useSimd ? 'simd' : 'scalar';
+    const key = `${lab ? 'lab' : 'core'}.${name}`;
+    if (lab && !useSimd) {
+      throw new PosencError(Status.E_MISSING, `posenc.${who}: the package ships the lab's SIMD build only, and this instance is scalar${simdSupported() ? ' (simd: false)' : ' (this engine has no WebAssembly SIMD)'}; pass { wasm } with a scalar lab build (./build.sh wasm writes dist/posenc-lab.wasm)`, 'wasm');
+    }
     try {
-      source = await unpack((await BUILDS[lab ? 'lab' : 'core'][name]()).default);
+      // unpacked and compiled once per build: a later init() only instantiates
+      compiled[key] ??= BUILDS[lab ? 'lab' : 'core'][name]()
+        .then((m) => unpack(m.default))
+        .then((b) => WebAssembly.compile(b));
+      source = await compiled[key];
     } catch (e) {
-      throw err(`(the package's ${name} build) could not be loaded; pass { wasm } to give the file, URL or bytes`, e);
+      delete compiled[key];
+      const how = 'pass { wasm } to give the file, URL or bytes';
+      throw err(`(the package's ${name} build) could not be loaded; ${how}`, e);
     }
   }
   try {

@@ -1,4 +1,4 @@
-// RoPE family (SPEC.md section 3): frequencies with every HF scaling variant, cos/sin caches,
+// RoPE family (docs/rope.md): frequencies with every HF scaling variant, cos/sin caches,
 // in-place application (half / interleaved pairing, partial rotary, explicit positions, xPos,
 // 2-D axial), and the RoFormer long-term decay curve.
 //
@@ -70,17 +70,20 @@ function hfScaling(fn, snap, key) {
       + `${key('type')} (did you mean type: ${JSON.stringify(snap.rope_type)}? the other keys are camelCase too; `
       + 'pe.fromConfig(config) converts a whole config.json)', key('rope_type'));
   }
-  const hf = typeof snap.type === 'string' && Object.prototype.hasOwnProperty.call(HF_SCALING_TYPE, snap.type) ? HF_SCALING_TYPE[snap.type] : undefined;
+  const types = Object.keys(SCALING_TYPE).map((k) => `'${k}'`).join(', ');
+  const own = typeof snap.type === 'string' && Object.prototype.hasOwnProperty.call(HF_SCALING_TYPE, snap.type);
+  const hf = own ? HF_SCALING_TYPE[snap.type] : undefined;
   if (hf !== undefined) {
-    const e = fail(fn, key('type'), Status.E_ENUM, `one of ${Object.keys(SCALING_TYPE).map((k) => `'${k}'`).join(', ')}`, snap.type);
-    e.message += `; did you mean ${hf.startsWith("'") ? hf : `'${hf}'`}? (${JSON.stringify(snap.type)} is a Hugging Face spelling)`;
+    const e = fail(fn, key('type'), Status.E_ENUM, `one of ${types}`, snap.type);
+    const mean = hf.startsWith("'") ? hf : `'${hf}'`;
+    e.message += `; did you mean ${mean}? (${JSON.stringify(snap.type)} is a Hugging Face spelling)`;
     throw e;
   }
   if (snap.type === undefined) {
     const others = Object.keys(snap).filter((k) => snap[k] !== undefined);
     if (others.length) {
       throw new PosencError(Status.E_MISSING, `posenc.${fn}: ${key('type')} is required when scaling has other keys `
-        + `(got ${others.join(', ')}); one of ${Object.keys(SCALING_TYPE).map((k) => `'${k}'`).join(', ')}`, key('type'));
+        + `(got ${others.join(', ')}); one of ${types}`, key('type'));
     }
   }
 }
@@ -252,7 +255,7 @@ const FLT_MAX_F32 = 3.4028234663852886e38;
 
 /** mropeSections / mropeInterleaved validated -> { sections, interleaved, stream } (stream[i] = the
  * position stream, 0 = t, 1 = h, 2 = w, that rotates pair i), or null without M-RoPE. */
-function parseMrope(fn, o, rotaryDim) {
+export function parseMrope(fn, o, rotaryDim) {
   const interleaved = bool(fn, 'mropeInterleaved', o.mropeInterleaved, false);
   if (o.mropeSections === undefined) {
     if (interleaved) throw fail(fn, 'mropeInterleaved', Status.E_PARAM, 'omitted or false without mropeSections', true);
@@ -260,8 +263,12 @@ function parseMrope(fn, o, rotaryDim) {
   }
   const l = list(fn, 'mropeSections', o.mropeSections);
   const n = rotaryDim / 2;
-  const ok = Array.isArray(l) && l.length === 3 && l.every((v) => Number.isInteger(v) && v >= 0) && l[0] + l[1] + l[2] === n;
-  if (!ok) throw fail(fn, 'mropeSections', Status.E_PARAM, `[t, h, w]: three non-negative integers summing to rotaryDim/2 = ${n}`, o.mropeSections);
+  const ok = Array.isArray(l) && l.length === 3 && l.every((v) => Number.isInteger(v) && v >= 0)
+    && l[0] + l[1] + l[2] === n;
+  if (!ok) {
+    throw fail(fn, 'mropeSections', Status.E_PARAM,
+      `[t, h, w]: three non-negative integers summing to rotaryDim/2 = ${n}`, o.mropeSections);
+  }
   const stream = new Uint8Array(n);
   if (interleaved) {
     // Qwen3-VL apply_interleaved_mrope: pairs 1, 4, 7, ... (below 3h) take h, pairs 2, 5, 8, ...
@@ -291,12 +298,37 @@ function mropeTable(inv64, att, stream, pos, length) {
   return { cos, sin };
 }
 
+/**
+ * M-RoPE on n rows of a heap array x ([n][heads][dim], THD) with heap float64 frequencies `inv`
+ * (rotaryDim/2 of them) and positions read from the caller (3 × n, t then h then w): kvCache's
+ * append and attend. Returns nothing; x is rotated in place.
+ * @internal
+ */
+export function mropeOnHeap(s, fn, { x, n, heads, dim, rotaryDim, layout, inv, att, stream, positions }) {
+  const Type = mropePositions(fn, { positions }, n);
+  const pp = s.in('positions', positions, Type, 3 * n, mropeIn(Type, n));
+  const pos = s.read(Type, pp, 3 * n);
+  const np = rotaryDim / 2;
+  const t = mropeTable(s.read(Float64Array, inv, np), att, stream, pos, n);
+  const cp = s.alloc(Float32Array, n * np, false);
+  const sp = s.alloc(Float32Array, n * np, false);
+  s.write(Float32Array, cp, t.cos);
+  s.write(Float32Array, sp, t.sin);
+  s.call('posenc_rope_apply_cached', x, n, heads, dim, rotaryDim, layout, ROPE_ORDER.thd, cp, sp, n, 0, 0);
+}
+
+/** s.in options for M-RoPE positions: the length's arithmetic, finite floats. */
+function mropeIn(Type, length) {
+  return { how: `3 × length = 3 × ${length}`, ...(Type === Float32Array ? { finite: 'all' } : {}) };
+}
+
 /** The positions of an M-RoPE call: Int32Array or Float32Array [3][length] (t, then h, then w). */
 function mropePositions(fn, o, length) {
   const Type = arrayType(o.positions);
   if (Type !== Int32Array && Type !== Float32Array) {
     throw fail(fn, 'positions', Status.E_PARAM,
-      `an Int32Array or Float32Array of 3 × length = ${3 * length} (the t, h and w position of every token, stream after stream) with mropeSections`,
+      `an Int32Array or Float32Array of 3 × length = ${3 * length} (the t, h and w position of every token, `
+      + 'stream after stream) with mropeSections',
       o.positions);
   }
   return Type;
@@ -330,13 +362,17 @@ export function ropeFamily(core) {
       const mrope = parseMrope(fn, o, f.rotaryDim);
       const offset = num(fn, 'offset', o.offset, { min: -(2 ** 30) + length, max: 2 ** 30 - length, def: 0 });
       const n = elements(fn, 'length * rotaryDim/2', length, f.rotaryDim / 2);
-      if (!mrope && o.positions !== undefined) throw fail(fn, 'positions', Status.E_PARAM, 'omitted without mropeSections (use offset)', o.positions);
+      if (!mrope && o.positions !== undefined) {
+        throw fail(fn, 'positions', Status.E_PARAM, 'omitted without mropeSections (use offset)', o.positions);
+      }
       if (mrope) {
-        if (o.offset !== undefined) throw fail(fn, 'offset', Status.E_PARAM, 'omitted with mropeSections (positions give every row)', o.offset);
+        if (o.offset !== undefined) {
+          throw fail(fn, 'offset', Status.E_PARAM, 'omitted with mropeSections (positions give every row)', o.offset);
+        }
         const posType = mropePositions(fn, o, length);
         elements(fn, '3 * length', 3, length);
         return core.run(fn, (s) => {
-          const pp = s.in('positions', o.positions, posType, 3 * length, { how: `3 × length = 3 × ${length}`, ...(posType === Float32Array ? { finite: 'all' } : {}) });
+          const pp = s.in('positions', o.positions, posType, 3 * length, mropeIn(posType, length));
           const pos = s.read(posType, pp, 3 * length);
           const hi = pos.reduce((a, b) => Math.max(a, b), 0);
           const { inv, n: np, attentionScale } = frequencies(core, s, fn, f, Math.max(0, Math.ceil(hi) + 1));
@@ -361,7 +397,8 @@ export function ropeFamily(core) {
     /** Rotate x in place ([length][heads][dim], or [heads][length][dim] with order 'htd'); returns x. */
     applyRope(x, opts) {
       const fn = 'applyRope';
-      const o = options(fn, opts, ['length', 'heads', 'positions', 'offset', 'order', ...SHARED_KEYS, 'xpos', 'axial', 'cache']);
+      const o = options(fn, opts, ['length', 'heads', 'positions', 'offset', 'order', ...SHARED_KEYS, 'xpos', 'axial',
+        'cache']);
       // nested objects are read now, once, before anything is validated or allocated
       const cacheOpts = o.cache !== undefined ? options(fn, o.cache, ['cos', 'sin', 'attentionScale'], 'cache') : undefined;
       let axial;
@@ -375,33 +412,39 @@ export function ropeFamily(core) {
       const layout = choice(fn, 'layout', o.layout, ROPE_LAYOUT, 'half');
       const order = choice(fn, 'order', o.order, ROPE_ORDER, 'thd');
       const n = elements(fn, 'length * heads * dim', length, heads, f.dim);
-      const xHow = order === ROPE_ORDER.htd ? `heads × length × dim = ${heads} × ${length} × ${f.dim}`
-        : `length × heads × dim = ${length} × ${heads} × ${f.dim}`;
+      const xHow = () => (order === ROPE_ORDER.htd ? `heads × length × dim = ${heads} × ${length} × ${f.dim}`
+        : `length × heads × dim = ${length} × ${heads} × ${f.dim}`);
       const has = (k) => o[k] !== undefined;
       const mrope = parseMrope(fn, o, f.rotaryDim);
       if (mrope) {
         for (const k of ['offset', 'xpos', 'axial', 'cache']) {
-          if (has(k)) throw fail(fn, k, Status.E_PARAM, 'omitted with mropeSections (positions give every token its t, h and w)', o[k]);
+          if (has(k)) {
+            throw fail(fn, k, Status.E_PARAM, 'omitted with mropeSections (positions give every token its t, h and w)',
+              o[k]);
+          }
         }
         if (!has('positions')) {
-          throw new PosencError(Status.E_MISSING, `posenc.${fn}: positions is required with mropeSections (an Int32Array or Float32Array of 3 × length = ${3 * length})`, 'positions');
+          throw new PosencError(Status.E_MISSING, `posenc.${fn}: positions is required with mropeSections `
+            + `(an Int32Array or Float32Array of 3 × length = ${3 * length})`, 'positions');
         }
         const posType = mropePositions(fn, o, length);
         elements(fn, '3 * length', 3, length);
         return core.run(fn, (s) => {
           const xp = s.inout('x', x, Float32Array, n, { finite: 'all', how: xHow });
-          const pp = s.in('positions', o.positions, posType, 3 * length, { how: `3 × length = 3 × ${length}`, ...(posType === Float32Array ? { finite: 'all' } : {}) });
+          const pp = s.in('positions', o.positions, posType, 3 * length, mropeIn(posType, length));
           const pos = s.read(posType, pp, 3 * length);
           const hi = pos.reduce((a, b) => Math.max(a, b), 0);
           const { inv, n: np, attentionScale } = frequencies(core, s, fn, f, Math.max(0, Math.ceil(hi) + 1));
           // the angles of these tokens as a cache of `length` rows, applied by the cached C path
           const t = mropeTable(s.read(Float64Array, inv, np), attentionScale, mrope.stream, pos, length);
-          s.fits('x', 2 * s.maxAbs.x * Math.abs(attentionScale), `2 · max|x| · attentionScale = 2 · ${s.maxAbs.x} · ${attentionScale}`, FLT_MAX_F32);
+          s.fits('x', 2 * s.maxAbs.x * Math.abs(attentionScale),
+            `2 · max|x| · attentionScale = 2 · ${s.maxAbs.x} · ${attentionScale}`, FLT_MAX_F32);
           const cp = s.alloc(Float32Array, length * np, false);
           const sp = s.alloc(Float32Array, length * np, false);
           s.write(Float32Array, cp, t.cos);
           s.write(Float32Array, sp, t.sin);
-          s.call('posenc_rope_apply_cached', xp.ptr, length, heads, f.dim, f.rotaryDim, layout, order, cp, sp, length, 0, 0);
+          s.call('posenc_rope_apply_cached', xp.ptr, length, heads, f.dim, f.rotaryDim, layout, order, cp, sp, length,
+            0, 0);
           return xp.take();
         });
       }
@@ -516,7 +559,7 @@ export function ropeFamily(core) {
       });
     },
 
-    /** RoFormer long-term decay curve (SPEC 8.4) for distances 0 .. maxDistance, Float64Array. */
+    /** RoFormer long-term decay curve (Su et al. 2021 §3.4.3) for distances 0 .. maxDistance, Float64Array. */
     ropeDecay(opts) {
       const fn = 'ropeDecay';
       const o = options(fn, opts, ['dim', 'base', 'maxDistance']);

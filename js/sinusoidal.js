@@ -1,4 +1,4 @@
-// Sinusoidal family (SPEC.md section 1): 1-D tables, MAE 2-D tables, Gram matrices.
+// Sinusoidal family (docs/sinusoidal.md): 1-D tables, MAE 2-D tables, Gram matrices.
 import { PosencError, Status } from './errors.js';
 import { bool, choice, elements, fail, int, num, options } from './validate.js';
 import { LOGIT_LIMIT } from './values.js';

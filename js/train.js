@@ -359,7 +359,9 @@ export function trainFamily(mainCore, lab = null) {
     loadModel(text) {
       const fn = 'loadModel';
       labCore(fn);
-      let obj = text;
+      // a parsed object is read once through a snapshot: a Proxy or a throwing getter becomes a
+      // PosencError, and no caller code runs after the checks
+      let obj = typeof text === 'string' ? text : snapshot(fn, text, 'text');
       if (typeof text === 'string') {
         try {
           obj = JSON.parse(text);

@@ -141,9 +141,11 @@ export function allowOnly(fn, snap, allowed, name = 'options') {
     if (!allowed.includes(k) && snap[k] !== undefined) {
       const where = name === 'options' ? '' : `${name}: `;
       const hint = didYouMean(k, allowed);
-      const mean = hint === undefined ? ''
-        : `; did you mean ${JSON.stringify(hint)}?${k.includes('_') ? ' (a Hugging Face name; pe.fromConfig(config) converts a whole config.json)' : ''}`;
-      throw new PosencError(Status.E_PARAM, `posenc.${fn}: ${where}unknown option ${JSON.stringify(k)} (allowed: ${allowed.join(', ')})${mean}`,
+      const hfName = k.includes('_')
+        ? ' (a Hugging Face name; pe.fromConfig(config) converts a whole config.json)' : '';
+      const mean = hint === undefined ? '' : `; did you mean ${JSON.stringify(hint)}?${hfName}`;
+      throw new PosencError(Status.E_PARAM,
+        `posenc.${fn}: ${where}unknown option ${JSON.stringify(k)} (allowed: ${allowed.join(', ')})${mean}`,
         name === 'options' ? k : `${name}.${k}`);
     }
   }

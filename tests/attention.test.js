@@ -4,7 +4,7 @@ import { Status } from '../js/index.js';
 import { assertClose, assertThrowsPosenc, backends, BAD_SIZES, maxAbsDiff, randomF32, rng } from './helpers.js';
 import { refBucket, refSlopes } from './ref64.js';
 
-// ---- float64 references written from SPEC.md sections 4-7, independent of the C code ----
+// ---- float64 references written from the papers and docs/*.md, independent of the C code ----
 
 /**
  * The definition: logits = scale q.k + bias, masked -> -inf, row softmax (all masked -> 0), P V.
@@ -97,11 +97,11 @@ function problem(queries, keys, heads, dim, dimV, seed) {
   return { q: randomF32(queries * heads * dim, seed), k: randomF32(keys * heads * dim, seed + 1), v: randomF32(keys * heads * dimV, seed + 2), queries, keys, heads, dim, dimV };
 }
 
-// ---- SPEC 7.1 ----
+// ---- the toy example of docs/attention.md ----
 
 const TOY = { q: new Float32Array([1, 0, 0, 1, 1, 1]), k: new Float32Array([1, 0, 0, 1, 1, 1]), v: new Float32Array([1, 2, 3, 4, 5, 6]), queries: 3, dim: 2 };
 
-test('SPEC 7.1 toy example: unmasked, causal, permuted', async () => {
+test('toy example of docs/attention.md: unmasked, causal, permuted', async () => {
   const P = [0.4011120926797859, 0.1977758146404282, 0.4011120926797859, 0.1977758146404282, 0.4011120926797859, 0.4011120926797859, 0.2482550782577231, 0.2482550782577231, 0.5034898434845538];
   const out = [3, 4, 3.406672556078715, 4.406672556078716, 3.510469530453662, 4.510469530453662];
   const causalOut = [1, 2, 2.339523098653314, 3.339523098653314, 3.510469530453662, 4.510469530453662];
@@ -128,7 +128,7 @@ test('SPEC 7.1 toy example: unmasked, causal, permuted', async () => {
   }
 });
 
-test('softmax([1000, 1001, 1002]) is stable (SPEC 7.1)', async () => {
+test('softmax([1000, 1001, 1002]) is stable (max-subtracted softmax)', async () => {
   const expect = [0.09003057317038046, 0.2447284710547976, 0.6652409557748218];
   for (const { name, pe } of await backends()) {
     // through q.k (scale 1) and through a dense bias; V = identity makes the output the weights
@@ -229,7 +229,7 @@ test('fused ALiBi and T5 biases equal the materialised bias matrix', async () =>
       { type: 't5', weights: randomF32(32 * 4, 4), bidirectional: false, numBuckets: 32, maxDistance: 128 },
     ];
     for (const bias of cases) {
-      // materialise in float64 from the SPEC formulas, then round to float32 once
+      // materialise in float64 from the formulas in docs/alibi.md and docs/t5.md, then round to float32 once
       const dense = new Float32Array(4 * 150 * 150);
       const slopes = refSlopes(4);
       for (let h = 0; h < 4; h++) for (let i = 0; i < 150; i++) for (let j = 0; j < 150; j++) {
@@ -278,7 +278,7 @@ test('fused ALiBi is exact at large legal offsets (float64 weights within 1e-6 a
   }
 });
 
-test('ALiBi relative and reference forms give identical causal weights (SPEC 8.5)', async () => {
+test('ALiBi relative and reference forms give identical causal weights (docs/alibi.md, Bias)', async () => {
   for (const { name, pe } of await backends()) {
     const p = problem(40, 40, 3, 6, 6, 60);
     const a = pe.attention({ ...p, causal: true, bias: { type: 'alibi', form: 'relative' }, returnWeights: true });
@@ -321,7 +321,7 @@ test('SIMD and scalar builds agree within 1e-6', async () => {
   }
 });
 
-// ---- selfAttention: permutation and translation properties (SPEC 7.2) ----
+// ---- selfAttention: permutation and translation properties (docs/attention.md, Why positions are needed) ----
 
 const T = 9, DM = 12, HEADS = 3, DH = DM / HEADS;
 const layer = { dModel: DM, heads: HEADS, wq: randomF32(DM * DM, 101), wk: randomF32(DM * DM, 102), wv: randomF32(DM * DM, 103) };

@@ -1,5 +1,5 @@
 // Audit of the relative/learned families and attention against independent float64 references
-// (written from SPEC 4-7 and the canonical sources, not from the C), plus the edge cases an audit
+// (written from docs/*.md and the canonical sources, not from the C), plus the edge cases an audit
 // found: silent NaN/inf from finite-but-large operands, unnamed value errors, ALiBi fused bias
 // rounding differently from the materialised one, XL's clamp_len = -1 rejected.
 import test from 'node:test';
@@ -8,7 +8,7 @@ import { assertThrowsPosenc, backends, maxAbsDiff, randomF32 } from './helpers.j
 
 const E_PARAM = -4;
 
-// fairseq get_slopes, recursively, in float64 (SPEC 4.1)
+// fairseq get_slopes, recursively, in float64 (ofirpress/attention_with_linear_biases)
 function getSlopes(n) {
   const pow2 = (c) => { const st = 2 ** -(2 ** -(Math.log2(c) - 3)); return Array.from({ length: c }, (_, i) => st * st ** i); };
   if (Number.isInteger(Math.log2(n))) return pow2(n);

@@ -1,12 +1,12 @@
 // Audit of the RoPE family against a second, independent float64 reference on configurations
-// SPEC.md does not name (other dims, bases, factors, key combinations, boundaries), plus the
+// docs/rope.md does not name (other dims, bases, factors, key combinations, boundaries), plus the
 // overflow cases that used to come back as inf/NaN instead of a PosencError.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Status } from '../js/index.js';
 import { assertThrowsPosenc, backends, maxAbsDiff, randomF32 } from './helpers.js';
 
-// ---- reference: written from SPEC 3.6 and the HF / Meta sources it cites ----
+// ---- reference: written from HF modeling_rope_utils.py and Meta llama3 apply_scaling ----
 function freqs(d, base, sc) {
   const n = d / 2;
   const pw = (b) => Array.from({ length: n }, (_, i) => 1 / b ** ((2 * i) / d));
@@ -74,7 +74,7 @@ function rotate(x, { length, heads = 1, dim, rotaryDim = dim, layout = 'half', o
 
 const relErr = (a, b) => Math.max(...Array.from(a, (v, i) => Math.abs(v - b[i]) / Math.abs(b[i])));
 
-test('frequencies of every scaling type at dims, bases and factors outside SPEC', async () => {
+test('frequencies of every scaling type at dims, bases and factors outside the docs/rope.md examples', async () => {
   const [{ pe }] = await backends();
   for (const d of [2, 32, 80, 96, 256]) {
     for (const base of [1e4, 5e5, 1e6]) {

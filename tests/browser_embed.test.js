@@ -55,10 +55,11 @@ async function newPage(opts = {}) {
   const errors = await watch(page);
   return { ctx, page, errors };
 }
-/** A wasm file's name without the build hash: 'posenc-page.simd', 'posenc'. */
-const coreName = (file) => file.replace(/-[\w-]+\.wasm$/, '');
-/** The wasm files a server sent, by name. */
-const wasmFetched = (srv) => srv.log.filter((p) => p.endsWith('.wasm')).map((p) => coreName(p.split('/').pop()));
+/** A core's name without the build hash: 'posenc-page.simd', 'posenc'. The page's cores are .wasm
+ * files; the npm package's ship as JS modules (js/loader.js imports dist/posenc.wasm.js). */
+const coreName = (file) => file.replace(/\.wasm-[\w-]+\.js$/, '').replace(/-[\w-]+\.wasm$/, '');
+/** The cores a server sent, by name. */
+const wasmFetched = (srv) => srv.log.filter((p) => /\.wasm$|\.wasm-[\w-]+\.js$/.test(p)).map((p) => coreName(p.split('/').pop()));
 const elementReady = (page, id) => page.waitForSelector(`#${id}[data-ready]`, { timeout: 60000 });
 
 test('the page, an embed and the element work under the strict CSP with no violation', { skip }, async () => {

@@ -96,14 +96,23 @@ test('two posenc deployments on one origin keep their own offline copy', { skip,
   const top = join(work, 'two');
   cpSync(dist, join(top, 'a'), { recursive: true });
   deploy(join(top, 'b'), 'Other');
-  const srv = await serve({ dir: top });
+  const srv = await serve({ dir: top, pages: { '/blank.html': '<!doctype html><title>blank</title>' } });
   const ctx = await browser.newContext();
   const page = await ctx.newPage();
+  // Caches as the earlier worker named them ('posenc-<version>'): one of /a/'s, one of another
+  // deployment's. /a/'s new worker deletes its own only.
+  await page.goto(`${srv.origin}/blank.html`);
+  await page.evaluate(async (o) => {
+    await (await caches.open('posenc-0123456789ab')).put(`${o}/a/`, new Response('old a'));
+    await (await caches.open('posenc-ba9876543210')).put(`${o}/other/`, new Response('old other'));
+  }, srv.origin);
   for (const p of ['a', 'b']) {
     await page.goto(`${srv.origin}/${p}/?view=heatmap`);
     await rendered(page);
     await offlineReady(page);
   }
+  const keys = await page.evaluate(() => caches.keys());
+  assert.ok(!keys.includes('posenc-0123456789ab') && keys.includes('posenc-ba9876543210'), `caches: ${keys}`);
   await ctx.setOffline(true);
   for (const p of ['a', 'b']) {
     await page.goto(`${srv.origin}/${p}/?view=heatmap`).catch(() => {});

@@ -109,6 +109,8 @@ test('the self-check: every item is answered by keyboard and explains every answ
     const href = await form.locator('.qlink a').getAttribute('href');
     assert.equal(new URL(href, 'http://x').searchParams.get('step'), item.step, `item ${k}: links to its step`);
   }
+  const right = QUIZ.filter((item, k) => k % 3 !== 2).length;
+  assert.equal(await page.locator('.quiz .score').textContent(), `${right} of ${QUIZ.length} answered right (${QUIZ.length} questions).`);
   // The link goes to the step that teaches it (in place, as Back/Next do).
   await page.locator('#qz-0 .qlink a').click();
   await page.waitForFunction((id) => document.querySelector('.guide')?.dataset.step === id, QUIZ[0].step);
@@ -138,5 +140,19 @@ test('390 × 844: every step’s figure starts on the first screen; the sidebar 
     assert.equal(await page.locator(`#pq-${s.id} legend`).isVisible(), true, `${s.id}: the question opens`);
   }
   assert.deepEqual(suite.pageErrors, []);
+  await ctx.close();
+});
+
+test('leaving a step for the explorer brings back every control the step had trimmed', { skip, timeout: 300000 }, async () => {
+  const { ctx, page } = await context({ width: 1280, height: 900 });
+  await goto(page, 'alibi');
+  const visible = () => page.evaluate(() => [...document.querySelectorAll('form.controls [name]')]
+    .filter((el) => el.closest('label')?.offsetParent).map((el) => el.name));
+  assert.deepEqual(await visible(), ['heads']);
+  await page.click('.guide .explore');
+  await page.waitForURL((u) => u.searchParams.get('view') === 'bias' && !u.searchParams.has('step'));
+  await page.waitForFunction(() => !document.querySelector('[data-trim]'));
+  const shown = await visible();
+  assert.ok(shown.includes('heads') && shown.length > 1, `the explorer shows the view's controls: ${shown}`);
   await ctx.close();
 });

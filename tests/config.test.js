@@ -377,9 +377,10 @@ test('the result drives applyRope (float64 HF rotation), attention and kvCache w
       assert.equal(out.length, length * heads * dimV, `${name}: attention output`);
       if (s.encoding.type === 't5') continue; // the cache needs the model's bucket weights
       const cache = pe.kvCache({ ...att, ...(window ? { window } : {}), capacity: 8, encoding: s.encoding });
+      const mpos = s.encoding.mropeSections ? { positions: Int32Array.from([0, 1, 2, 0, 5, 9, 0, 3, 11]) } : undefined;
       try {
-        cache.append(k, v);
-        const o = cache.attend(q).output;
+        cache.append(k, v, mpos);
+        const o = cache.attend(q, mpos).output;
         assert.ok(o.every(Number.isFinite), `${name}: kvCache output finite`);
       } finally {
         cache.free();
@@ -506,4 +507,40 @@ test('fromConfig refuses what it does not understand, naming the key; ignores wh
   // 'su' (Phi-3's first spelling) is longrope
   const phi = load('phi-3.5-mini');
   assert.deepEqual(pe.fromConfig({ ...phi, rope_scaling: { ...phi.rope_scaling, type: 'su' } }).rope, pe.fromConfig(phi).rope);
+});
+
+test('kvCache with M-RoPE (fromConfig of Qwen2.5-VL): the same output as attention over applyRope\'d q and k', async () => {
+  for (const { name: backend, pe } of await backends()) {
+    const s = pe.fromConfig(load('qwen2.5-vl-7b'));
+    const { heads, kvHeads, dim, scale } = s.attention;
+    const n = 5;
+    const positions = Int32Array.from([0, 1, 2, 2, 2, /* h */ 0, 1, 2, 2, 3, /* w */ 0, 1, 2, 3, 3]);
+    const q = randomF32(n * heads * dim, 21);
+    const k = randomF32(n * kvHeads * dim, 22);
+    const v = randomF32(n * kvHeads * dim, 23);
+    const qr = pe.applyRope(Float32Array.from(q), { length: n, heads, ...s.rope, positions });
+    const kr = pe.applyRope(Float32Array.from(k), { length: n, heads: kvHeads, ...s.rope, positions });
+    const want = pe.attention({ q: qr, k: kr, v, queries: n, heads, kvHeads, dim, scale, causal: true }).output;
+    const cache = pe.kvCache({ heads, kvHeads, dim, scale, capacity: 8, encoding: s.encoding });
+    try {
+      // two appends: the second's positions continue the streams
+      cache.append(k.subarray(0, 3 * kvHeads * dim), v.subarray(0, 3 * kvHeads * dim),
+        { positions: Int32Array.from([0, 1, 2, 0, 1, 2, 0, 1, 2]) });
+      cache.append(k.subarray(3 * kvHeads * dim), v.subarray(3 * kvHeads * dim), { positions: Int32Array.from([2, 2, 2, 3, 3, 3]) });
+      const got = cache.attend(q, { positions }).output;
+      let err = 0;
+      for (let i = 0; i < want.length; i++) err = Math.max(err, Math.abs(got[i] - want[i]));
+      assert.ok(err < 1e-5, `${backend}: kvCache M-RoPE vs attention ${err}`);
+      assertThrowsPosenc(() => cache.attend(q), [/positions is required with encoding.mropeSections/]);
+    } finally {
+      cache.free();
+    }
+    const plain = pe.kvCache({ heads, kvHeads, dim, capacity: 4 });
+    try {
+      assertThrowsPosenc(() => plain.append(k.subarray(0, kvHeads * dim), v.subarray(0, kvHeads * dim), { positions }),
+        [/positions must be omitted unless encoding.mropeSections is set/]);
+    } finally {
+      plain.free();
+    }
+  }
 });

@@ -3,9 +3,9 @@ import { test } from 'node:test';
 import { Status } from '../js/index.js';
 import { assertThrowsPosenc, backends, BAD_SIZES, randomF32 } from './helpers.js';
 
-// ---- float64 references written from SPEC.md sections 4-6, independent of the C code ----
+// ---- float64 references written from docs/alibi.md, t5.md and relative.md, independent of the C code ----
 
-/** SPEC 4.1 as the Python reference writes it (power-of-two recursion), in float64. */
+/** fairseq get_slopes as the Python reference writes it (power-of-two recursion), in float64. */
 function pySlopes(n) {
   const pow2 = (k) => {
     const start = 2 ** (-(2 ** -(Math.log2(k) - 3)));
@@ -31,7 +31,7 @@ function refAlibi({ heads, queries, keys = queries, form = 'relative', causal = 
   return out;
 }
 
-/** Exact T5 bucket (SPEC 5.1): the log comparison is decided in BigInt integers,
+/** Exact T5 bucket (mesh-tensorflow _relative_position_bucket): the log comparison is decided in BigInt integers,
  * floor(span * ln(n/me) / ln(D/me)) >= k  <=>  n^span * me^k >= D^k * me^span. */
 function refBucket(rp, bidirectional, B, D) {
   let ret = 0;
@@ -77,7 +77,7 @@ function assertBiasClose(got, ref, rel, what) {
 
 // ---- ALiBi ----
 
-test('SPEC 4.1 slopes for 1, 2, 4, 6, 8, 12, 16, 24 heads', async () => {
+test('ALiBi slopes (fairseq get_slopes) for 1, 2, 4, 6, 8, 12, 16, 24 heads', async () => {
   const p16 = [0.7071067811865476, 0.5000000000000001, 0.35355339059327384, 0.25000000000000006, 0.17677669529663692,
     0.12500000000000006, 0.08838834764831849, 0.06250000000000004, 0.044194173824159244, 0.03125000000000002,
     0.022097086912079626, 0.01562500000000001, 0.011048543456039816, 0.007812500000000007, 0.005524271728019908,
@@ -96,7 +96,7 @@ test('SPEC 4.1 slopes for 1, 2, 4, 6, 8, 12, 16, 24 heads', async () => {
   };
   for (const { name, pe } of await backends()) {
     for (const [n, list] of Object.entries(spec)) {
-      // float32 results equal the Python float64 values rounded to float32 (SPEC 4.1)
+      // float32 results equal the Python float64 values rounded to float32 (docs/alibi.md, Slopes)
       assert.deepEqual(Array.from(pe.alibiSlopes(Number(n))), list.map(Math.fround), `${name} ${n} heads`);
     }
     // and every head count 1..300 agrees with the Python recursion after float32 rounding
@@ -106,7 +106,7 @@ test('SPEC 4.1 slopes for 1, 2, 4, 6, 8, 12, 16, 24 heads', async () => {
   }
 });
 
-test('SPEC 4.2 example (slope 0.5, 4 tokens, causal): relative and reference forms, identical softmax', async () => {
+test('alibi.md example (slope 0.5, 4 tokens, causal): relative and reference forms, identical softmax', async () => {
   const I = -Infinity;
   const rel = [[0, I, I, I], [-0.5, 0, I, I], [-1, -0.5, 0, I], [-1.5, -1, -0.5, 0]];
   const ref = [[0, I, I, I], [0, 0.5, I, I], [0, 0.5, 1, I], [0, 0.5, 1, 1.5]];
@@ -166,7 +166,7 @@ test('ALiBi bias vs float64 reference: sizes, offsets, unequal queries/keys, all
 
 // ---- T5 ----
 
-/** SPEC 5.2 tables as [from, to, bucket(rp)] rows; 'rp'/'-rp' mean bucket = offset +- rp. */
+/** docs/t5.md bucket tables as [from, to, bucket(rp)] rows; 'rp'/'-rp' mean bucket = offset +- rp. */
 const BIDI = [[-200, -91, 15], [-90, -64, 14], [-63, -46, 13], [-45, -32, 12], [-31, -23, 11], [-22, -16, 10], [-15, -12, 9],
   [-11, -8, 8], [-7, -1, (rp) => -rp], [0, 0, 0], [1, 7, (rp) => 16 + rp], [8, 11, 24], [12, 15, 25], [16, 22, 26],
   [23, 31, 27], [32, 45, 28], [46, 63, 29], [64, 90, 30], [91, 200, 31]];
@@ -181,7 +181,7 @@ function expandTable(rows) {
   return want;
 }
 
-test('SPEC 5.2 complete bucket tables (B=32, D=128), rp = -200..200, both directions', async () => {
+test('T5 complete bucket tables (B=32, D=128), rp = -200..200, both directions', async () => {
   for (const { name, pe } of await backends()) {
     for (const [bidirectional, table] of [[true, BIDI], [false, CAUSAL]]) {
       const want = expandTable(table);
@@ -194,7 +194,7 @@ test('SPEC 5.2 complete bucket tables (B=32, D=128), rp = -200..200, both direct
         if (m[i * 201 + j] !== want.get(j - i)) assert.fail(`${name} bidi=${bidirectional} matrix [${i}][${j}] ${m[i * 201 + j]} vs ${want.get(j - i)}`);
       }
     }
-    // the boundary points named in SPEC 5.1
+    // the boundary points named in docs/t5.md (Exact buckets)
     const row = pe.t5Buckets({ queries: 1, keys: 401, offset: 200 });
     assert.deepEqual([-16, -32, -64, 16, 32, 64].map((rp) => row[rp + 200]), [10, 12, 14, 26, 28, 30], name);
   }
@@ -219,7 +219,7 @@ test('T5 buckets: other configurations vs an exact (BigInt) reference over rp = 
   }
 });
 
-test('T5 identities (SPEC 8.6) and extreme offsets', async () => {
+test('T5 identities (bucket(rp) = 16 + bucket(-rp), saturation) and extreme offsets', async () => {
   for (const { name, pe } of await backends()) {
     const bi = pe.t5Buckets({ queries: 1, keys: 4001, offset: 2000 });
     const ca = pe.t5Buckets({ queries: 1, keys: 4001, offset: 2000, bidirectional: false });
@@ -254,7 +254,7 @@ test('t5Bias gathers [numBuckets][heads] weights by bucket, any offset and shape
 
 // ---- Shaw ----
 
-test('SPEC 6.2 Shaw indices (length 5, k = 2), unequal lengths and cache mode', async () => {
+test('Shaw indices as in docs/relative.md (length 5, k = 2), unequal lengths and cache mode', async () => {
   const spec = [[2, 3, 4, 4, 4], [1, 2, 3, 4, 4], [0, 1, 2, 3, 4], [0, 0, 1, 2, 3], [0, 0, 0, 1, 2]];
   const ref = (q, k, K, offset = k - q) => Array.from({ length: q * k }, (_, e) => {
     const rp = (e % k) - (Math.floor(e / k) + offset);
@@ -305,10 +305,10 @@ test('Transformer-XL R: descending distances, [sin | cos], clampLen (<= 2e-6)', 
   }
 });
 
-test('SPEC 6.1 rel-shift examples; masked entries are 0; in place', async () => {
+test('Transformer-XL _rel_shift examples; masked entries are 0; in place', async () => {
   const code = (q, k) => Float32Array.from({ length: q * k }, (_, e) => 10 * (Math.floor(e / k) + 1) + (e % k));
   for (const { name, pe } of await backends()) {
-    // SPEC's garbage entries (upper triangle) are defined as 0 here
+    // XL's garbage entries (upper triangle) are defined as 0 here
     assert.deepEqual(Array.from(pe.relShift(code(3, 3), { queries: 3 })), [12, 0, 0, 21, 22, 0, 30, 31, 32], name);
     assert.deepEqual(Array.from(pe.relShift(code(2, 4), { queries: 2, memory: 2 })), [11, 12, 13, 0, 20, 21, 22, 23], name);
     assert.deepEqual(Array.from(pe.relShift(code(2, 4), { queries: 2, keys: 4 })), [11, 12, 13, 0, 20, 21, 22, 23], name);

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { Status } from '../js/index.js';
 import { assertClose, assertThrowsPosenc, backends, BAD_SIZES, maxAbsDiff, randomF32, rng } from './helpers.js';
 
-// ---- float64 references written from SPEC.md section 3, independent of the C code ----
+// ---- float64 references written from Su et al. 2021 and HF modeling_rope_utils.py, independent of the C code ----
 function refFreqs(d, base = 10000, sc = {}) {
   const type = sc.type ?? 'default';
   const n = d / 2;
@@ -61,7 +61,7 @@ function refFreqs(d, base = 10000, sc = {}) {
   return { inv, att };
 }
 
-/** Rotate a copy of x in float64 exactly as SPEC 3.1-3.3 define it. */
+/** Rotate a copy of x in float64 exactly as docs/rope.md defines it (formula, layouts, scaling). */
 function refApply(x, { length, heads = 1, dim, rotaryDim = dim, layout = 'half', positions, offset = 0, order = 'thd', base = 10000, scaling, xpos }) {
   const out = Float64Array.from(x);
   const sc = { ...(scaling ?? {}) };
@@ -94,8 +94,8 @@ function refApply(x, { length, heads = 1, dim, rotaryDim = dim, layout = 'half',
 const dot = (a, b) => a.reduce((s, x, i) => s + x * b[i], 0);
 const relClose = (got, want, rel, what) => assert.ok(Math.abs(got - want) <= rel * Math.abs(want), `${what}: ${got} vs ${want}`);
 
-// ---- SPEC vectors ----
-test('SPEC 3.1 inv_freq tables, d=128, base 1e4 and 5e5', async () => {
+// ---- reference vectors ----
+test('inv_freq tables, d=128, base 1e4 and 5e5 (HF _compute_default_rope_parameters)', async () => {
   const t1 = { 0: 1, 1: 0.86596432336006535, 2: 0.74989420933245587, 16: 0.10000000000000001, 31: 0.011547819846894583, 32: 0.01, 48: 0.001, 62: 0.0001333521432163324, 63: 0.00011547819846894582 };
   const t5 = { 0: 1, 1: 0.81461723385654472, 2: 0.66360123769608848, 16: 0.037606030930863933, 31: 0.0017360467021768655, 32: 0.001414213562373095, 48: 5.318295896944989e-05, 62: 3.0138581521391708e-06, 63: 2.4551407911316089e-06 };
   for (const { name, pe } of await backends()) {
@@ -116,7 +116,7 @@ test('SPEC 3.1 inv_freq tables, d=128, base 1e4 and 5e5', async () => {
   }
 });
 
-test('SPEC 3.4 application vectors (half, interleaved, partial) and p = 0 identity', async () => {
+test('application vectors (half, interleaved, partial) and p = 0 identity (docs/rope.md layouts)', async () => {
   const x = [1, 2, 3, 4, 5, 6, 7, 8];
   const half = [-1.6955925368997815, 0.13755173828317435, 2.7886815998294927, 3.9759820360134839, -4.8088424749423595, 6.3230593480763151, 7.0868367368503993, 8.0119639820270088];
   const inter = [-1.2722325127201799, -1.8388649851410237, 1.6839286407314598, 4.707906576486443, 4.8177771675299637, 6.1472777035064032, 6.9759685360236086, 8.0209639685270133];
@@ -144,7 +144,7 @@ test('SPEC 3.4 application vectors (half, interleaved, partial) and p = 0 identi
   }
 });
 
-test('SPEC 3.4 relative identity values', async () => {
+test('relative identity values <R_m q, R_n k> = <q, R_(n-m) k> (Su et al. 2021)', async () => {
   const q = [1, 2, 3, 4, 5, 6, 7, 8], k = [0.5, -1, 2, 0.25, -3, 1.5, 0.75, -2];
   for (const { name, pe } of await backends()) {
     for (const [layout, want] of [['half', 15.786177270967741], ['interleaved', -6.8550314894994493]]) {
@@ -156,7 +156,7 @@ test('SPEC 3.4 relative identity values', async () => {
   }
 });
 
-test('SPEC 3.6 dynamic NTK, static NTK and linear', async () => {
+test('dynamic NTK, static NTK and linear (docs/rope.md, Frequency scaling)', async () => {
   for (const { name, pe } of await backends()) {
     const dyn = (seqLen) => pe.ropeFrequencies({ dim: 128, scaling: { type: 'dynamic', factor: 2, maxPositions: 2048, seqLen } }).invFreq64;
     assert.deepEqual(Array.from(dyn(2048)), Array.from(pe.ropeFrequencies({ dim: 128 }).invFreq64), `${name} L=M is default`);
@@ -178,7 +178,7 @@ test('SPEC 3.6 dynamic NTK, static NTK and linear', async () => {
   }
 });
 
-test('SPEC 3.6 YaRN table (both truncate modes), small vector and attention factors', async () => {
+test('YaRN table (both truncate modes), small vector, attention factors (HF _compute_yarn_parameters)', async () => {
   const rows = [[0, 1, 1], [10, 0.23713737056616555, 0.23713737056616555], [20, 0.056234132519034905, 0.056234132519034905],
     [21, 0.047292038501684786, 0.048612555193470151], [22, 0.039736785900001015, 0.040783445844052982],
     [30, 0.009488517882700576, 0.0095744612367552363], [33, 0.0054122770210004081, 0.0054084154801854502],
@@ -208,14 +208,14 @@ test('SPEC 3.6 YaRN table (both truncate modes), small vector and attention fact
     relClose(att({ factor: 40, mscale: 0, mscaleAllDim: 1 }), 1.3688879454113936, 1e-14, `${name} falsy mscale`);
     assert.equal(att({ factor: 4, attentionFactor: 0.75 }), 0.75);
     assert.equal(att({ factor: 0.5 }), 1, 'factor <= 1 gives 1');
-    // the "older HF" pitfall value from SPEC: L0 = 16384 moves the ramp
+    // the "older HF" pitfall value (docs/rope.md, YaRN factor): L0 = 16384 moves the ramp
     const old = pe.ropeFrequencies({ dim: 128, scaling: { type: 'yarn', factor: 4, originalMaxPositions: 16384, truncate: false } }).invFreq64;
     const ref = refFreqs(128, 10000, { type: 'yarn', factor: 4, originalMaxPositions: 16384, truncate: false }).inv;
     old.forEach((v, i) => relClose(v, ref[i], 1e-12, `${name} L0 16384 i=${i}`));
   }
 });
 
-test('SPEC 3.6 longrope: attention factors and short/long switch on seqLen', async () => {
+test('longrope (HF _compute_longrope_parameters): attention factors and short/long switch on seqLen', async () => {
   const d = 32;
   const shortFactor = Array.from({ length: d / 2 }, (_, i) => 1 + i / 16);
   const longFactor = Array.from({ length: d / 2 }, (_, i) => 2 + i);
@@ -239,7 +239,7 @@ test('SPEC 3.6 longrope: attention factors and short/long switch on seqLen', asy
   }
 });
 
-test('SPEC 3.6 llama3 table and small vector', async () => {
+test('llama3 table and small vector (HF _compute_llama3_parameters)', async () => {
   const rows = [[28, 0.003211445994752591], [29, 0.002166570763503360], [30, 0.001371893567761138], [31, 0.0008567514129196324],
     [32, 0.0005248461609929547], [33, 0.0003126937503840652], [34, 0.0001785078127679964], [35, 9.556212353964683e-05],
     [40, 3.4281021959525912e-05], [63, 3.0689259889145111e-07]];
@@ -262,7 +262,7 @@ test('SPEC 3.6 llama3 table and small vector', async () => {
   }
 });
 
-test('SPEC 8.4 RoFormer decay table', async () => {
+test('RoFormer decay table (Su et al. 2021 §3.4.3)', async () => {
   const table = { 0: 32.5, 1: 31.538166, 2: 28.955988, 4: 22.604043, 8: 19.817395, 16: 15.774951, 32: 13.384314, 64: 10.089942, 128: 9.2729027, 256: 6.5430973, 512: 5.3113662, 1024: 4.0241134, 2048: 3.6185154, 4096: 4.8827922 };
   for (const { name, pe } of await backends()) {
     const c = pe.ropeDecay({ dim: 128, maxDistance: 4096 });
@@ -418,7 +418,7 @@ test('identities on random data: relative property, norm, thd == htd, partial ta
   }
 });
 
-test('xPos (SPEC 3.8): scale vectors and the relative property', async () => {
+test('xPos (Sun et al. 2022, arXiv:2212.10554): scale vectors and the relative property', async () => {
   const qs0 = [1.004905598587742, 1.003001586206125, 1.001727399427069, 1.000768694881491];
   const ks0 = [0.9951183488333272, 0.9970073963517061, 0.9982755793361976, 0.9992318955564631];
   const qs3 = [0.9975561883088727, 0.9985025770380896, 0.9991374176439383, 0.9996158740018403];
@@ -452,7 +452,7 @@ test('xPos (SPEC 3.8): scale vectors and the relative property', async () => {
   }
 });
 
-test('2-D axial RoPE (SPEC 3.9): row block and column block', async () => {
+test('2-D axial RoPE (lucidrains get_axial_freqs): row block and column block', async () => {
   for (const { name, pe } of await backends()) {
     for (const layout of ['half', 'interleaved']) {
       const H = 5, W = 7, heads = 2, dim = 20, rotaryDim = 16;

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { Status } from '../js/index.js';
 import { assertClose, assertThrowsPosenc, backends, BAD_SIZES, maxAbsDiff } from './helpers.js';
 
-// ---- float64 references written from SPEC.md section 1, independent of the C code ----
+// ---- float64 references written from docs/sinusoidal.md, independent of the C code ----
 function refFreqs(dim, base, spacing, odd) {
   const h = Math.floor(dim / 2);
   if (odd === 'xlm' && dim % 2) return Array.from({ length: h + 1 }, (_, i) => base ** (-(2 * i) / dim));
@@ -31,7 +31,7 @@ function refTable({ length, dim, base = 10000, layout = 'interleaved', spacing =
   return out; // a PAD column stays 0
 }
 
-test('SPEC 1.6 vectors: paper interleaved, d=8', async () => {
+test('paper interleaved vectors, d=8 (Vaswani et al. 2017 §3.5)', async () => {
   const spec = {
     0: [0, 1, 0, 1, 0, 1, 0, 1],
     1: [0.8414709848078965, 0.54030230586813977, 0.099833416646828127, 0.99500416527802582,
@@ -47,7 +47,7 @@ test('SPEC 1.6 vectors: paper interleaved, d=8', async () => {
   }
 });
 
-test('SPEC 1.6 vectors: tensor2tensor split, d=8', async () => {
+test('tensor2tensor split vectors, d=8 (t2t get_timing_signal_1d)', async () => {
   const spec = {
     1: [0.8414709848078965, 0.046399223464731257, 0.0021544330233656027, 9.9999999833333248e-05,
       0.54030230586813977, 0.99892297604063041, 0.99999767920648086, 0.99999999500000003],
@@ -62,7 +62,7 @@ test('SPEC 1.6 vectors: tensor2tensor split, d=8', async () => {
   }
 });
 
-test('SPEC 1.4 odd d=7: t2t pad, XLM, Marian', async () => {
+test('odd d=7: t2t pad, XLM, Marian (docs/sinusoidal.md oddDim)', async () => {
   const t2t1 = [0.8414709848078965, 0.0099998333341666593, 9.9999999833333248e-05, 0.54030230586813977, 0.99995000041666526, 0.99999999500000003, 0];
   const t2t2 = [0.90929742682568171, 0.01999866669333307, 0.0001999999986666665, -0.41614683654714241, 0.99980000666657776, 0.99999998000000012, 0];
   const xlm1 = [0.8414709848078965, 0.54030230586813977, 0.071906456825273718, 0.99741138025733145, 0.0051794515210040366, 0.99998658655101047, 0.00037275936339903641];
@@ -80,7 +80,7 @@ test('SPEC 1.4 odd d=7: t2t pad, XLM, Marian', async () => {
   }
 });
 
-test('SPEC 1.5 MAE 2-D vectors', async () => {
+test('MAE 2-D vectors (facebookresearch/mae util/pos_embed.py)', async () => {
   const r1 = [0.8414709848078965, 0.0099998333341666645, 0.54030230586813977, 0.99995000041666526, 0, 0, 1, 1];
   const r2 = [0, 0, 1, 1, 0.8414709848078965, 0.0099998333341666645, 0.54030230586813977, 0.99995000041666526];
   const row5 = [0.90929742682568171, 0.19866933079506122, 0.01999866669333308, 0.0019999986666669333,

@@ -11,7 +11,8 @@ import { init, PosencError, Status } from '../js/index.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const simd = await init({ simd: true, lab: true });
-const scalar = await init({ simd: false, lab: true });
+// The package ships the SIMD lab only; the scalar lab build.sh writes keeps the SIMD/scalar check.
+const scalar = await init({ simd: false, lab: { wasm: new URL('../dist/posenc-lab.wasm', import.meta.url) } });
 const METHODS = ['none', 'learned', 'sinusoidal', 'rope', 'alibi', 't5'];
 
 const tail = (losses) => losses.slice(-20).reduce((a, b) => a + b, 0) / 20;
@@ -201,6 +202,12 @@ function fnv64(f32) {
 // The configuration tests/native/test_train.c uses for --dump.
 const DUMP = { length: 16, dim: 16, heads: 2, layers: 2, hidden: 32, batch: 4, k: 3, lr: 3e-3, weightDecay: 0.01, clip: 1, beta1: 0.9, beta2: 0.99, eps: 1e-8 };
 const CASES = [['rope', 'copy'], ['t5', 'copy'], ['learned', 'periodic'], ['sinusoidal', 'first'], ['alibi', 'periodic'], ['none', 'copy'], ['alibi', 'ngram']];
+
+test('a scalar instance without { wasm } is told the package ships the SIMD lab only', async () => {
+  const pe = await init({ simd: false });
+  await assert.rejects(pe.loadLab(), (e) => e instanceof PosencError && e.code === Status.E_MISSING && e.argument === 'wasm' && /SIMD build only/.test(e.message));
+  assert.equal(pe.labLoaded, false);
+});
 
 test('same seed, same bits: SIMD and scalar wasm and a native build agree exactly', { timeout: 300_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'posenc-train-'));

@@ -49,11 +49,16 @@ self.addEventListener('install', (e) => {
   e.waitUntil(store(SHELL.map((f) => new URL(f, SCOPE).href)).then(() => self.skipWaiting()));
 });
 self.addEventListener('activate', (e) => {
-  e.waitUntil(
-    caches.keys()
-      .then((keys) => Promise.all(keys.filter((k) => k.startsWith(PREFIX) && k !== CACHE).map((k) => caches.delete(k))))
-      .then(() => self.clients.claim()),
-  );
+  e.waitUntil((async () => {
+    const keys = await caches.keys();
+    await Promise.all(keys.filter((k) => k.startsWith(PREFIX) && k !== CACHE).map((k) => caches.delete(k)));
+    // Caches of the earlier worker, named 'posenc-<version>' for every scope: only one that holds
+    // this scope's page is this deployment's.
+    for (const k of keys.filter((n) => /^posenc-[0-9a-f]{12}$/.test(n))) {
+      if (await (await caches.open(k)).match(SCOPE)) await caches.delete(k);
+    }
+    await self.clients.claim();
+  })());
 });
 // The page tells the worker which of its files it fetched before the worker controlled it (the
 // first visit): those are stored now, the later ones as they are fetched. The full page (not an

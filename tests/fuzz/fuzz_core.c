@@ -651,7 +651,19 @@ static int32_t f_train_evaluate(cursor *c, sizes z) {
     const int32_t seed = (int32_t)u8(c);
     double *inv = lab_inv(c, &L);
     const double scale = inv ? real(c) : 1.0;
-    return lab_result(&L, posenc_train_evaluate(L.arena, length, n, seed, inv, scale, u8(c) == 7 ? NULL : ALLOC(double, POSENC_TRAIN_NRESULT)));
+    double *res = u8(c) == 7 ? NULL : ALLOC(double, POSENC_TRAIN_NRESULT);
+    return lab_result(&L, posenc_train_evaluate(L.arena, length, n, seed, inv, scale, res));
+}
+static int32_t f_train_sequences(cursor *c, sizes z) {
+    lab L;
+    int32_t st = lab_open(c, z, &L);
+    if (st || !L.arena) return st;
+    const int32_t length = lab_length(c, &L), n = u8(c) == 4 ? small(c) : 1 + u8(c) % 3;
+    const int32_t seed = (int32_t)u8(c);
+    NEED(prod(n, length));
+    int32_t *tok = ALLOC(int32_t, prod(n, length)), *tgt = ALLOC(int32_t, prod(n, length));
+    const uint8_t b = u8(c);
+    return lab_result(&L, posenc_train_sequences(L.arena, length, n, seed, b == 7 ? NULL : tok, b == 8 ? NULL : tgt));
 }
 static int32_t f_train_attention(cursor *c, sizes z) {
     lab L;
@@ -669,6 +681,17 @@ static int32_t f_train_attention(cursor *c, sizes z) {
     const uint8_t b = u8(c);
     return lab_result(&L, posenc_train_attention(L.arena, length, layer, seed, inv, scale, b == 7 ? NULL : w,
                                                  b == 8 ? NULL : tok));
+}
+static int32_t f_train_sequences(cursor *c, sizes z) {
+    lab L;
+    int32_t st = lab_open(c, z, &L);
+    if (st || !L.arena) return st;
+    const int32_t length = lab_length(c, &L), n = u8(c) == 4 ? small(c) : 1 + u8(c) % 3;
+    const int32_t seed = (int32_t)u8(c);
+    NEED(prod3(n, length, 1));
+    int32_t *tok = ALLOC(int32_t, prod3(n, length, 1)), *tgt = ALLOC(int32_t, prod3(n, length, 1));
+    const uint8_t b = u8(c);
+    return lab_result(&L, posenc_train_sequences(L.arena, length, n, seed, b == 7 ? NULL : tok, b == 8 ? NULL : tgt));
 }
 
 /* ---- the table: one row per exported entry point (name as in c_src/exports.txt) ---- */
@@ -691,7 +714,7 @@ static const entry ENTRIES[] = {
     E(kvcache_attend_alibi), E(kvcache_attend_t5), E(kvcache_attend_shaw),
     /* the lab's module (c_src/exports_lab.txt) */
     E(train_size), E(train_init), E(train_param_count), E(train_params), E(train_step),
-    E(train_evaluate), E(train_attention),
+    E(train_evaluate), E(train_sequences), E(train_attention),
 };
 #define NENTRIES (sizeof ENTRIES / sizeof ENTRIES[0])
 

@@ -179,7 +179,7 @@ static void test_status(void) {
     CHECK(posenc_attention_xl(out, NULL, q, q, v, 3, 3, 1, 2, 2, 0.5, 0, 0, scratch, 4096, tab, tab, NULL, 3) == POSENC_E_NULL, "xl r");
     for (int i = 0; i < 6; i++) CHECK(out[i] == 42.0f, "failed calls wrote nothing");
     CHECK(posenc_attention(out, NULL, q, q, v, 3, 3, 1, 2, 2, 0.70710678118654752, 0, 0, scratch, 4096, NULL) == POSENC_OK, "ok");
-    CHECK(fabs(out[2] - 3.406672556078715) < 1e-6, "SPEC 7.1 row 1: %g", out[2]);
+    CHECK(fabs(out[2] - 3.406672556078715) < 1e-6, "docs/attention.md toy example row 1: %g", out[2]);
     /* matmul */
     float a[6] = {1, 2, 3, 4, 5, 6}, b[6] = {1, 0, 0, 1, 1, 1}, c[4];
     CHECK(posenc_matmul(c, a, b, 2, 3, 2) == POSENC_OK, "matmul");

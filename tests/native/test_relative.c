@@ -12,7 +12,7 @@
 
 /* ---- plain references ---- */
 
-static double ref_slope(int32_t h, int32_t heads) { /* SPEC 4.1 via pow, not exp2 */
+static double ref_slope(int32_t h, int32_t heads) { /* fairseq get_slopes via pow, not exp2 */
     int32_t c = 1;
     while (2 * (int64_t)c <= heads) c *= 2;
     return h < c ? pow(2.0, -8.0 * (h + 1) / c) : pow(2.0, -4.0 * (2 * (h - c) + 1) / c);
@@ -82,7 +82,7 @@ static void test_alibi(void) {
 }
 
 static void test_t5(void) {
-    /* the SPEC 5.1 boundary points of the defaults */
+    /* the docs/t5.md boundary points of the defaults */
     CHECK(posenc__t5_bucket(-16, 1, 32, 128) == 10 && posenc__t5_bucket(-32, 1, 32, 128) == 12 &&
               posenc__t5_bucket(-64, 1, 32, 128) == 14, "bidirectional boundaries");
     CHECK(posenc__t5_bucket(16, 1, 32, 128) == 26 && posenc__t5_bucket(32, 1, 32, 128) == 28 &&
@@ -130,7 +130,7 @@ static void test_t5(void) {
 static void test_shaw_xl(void) {
     int32_t s[25];
     const int32_t spec[25] = {2, 3, 4, 4, 4, 1, 2, 3, 4, 4, 0, 1, 2, 3, 4, 0, 0, 1, 2, 3, 0, 0, 0, 1, 2};
-    CHECK(posenc_shaw_indices(s, 5, 5, 2, 0) == POSENC_OK && memcmp(s, spec, sizeof s) == 0, "SPEC 6.2");
+    CHECK(posenc_shaw_indices(s, 5, 5, 2, 0) == POSENC_OK && memcmp(s, spec, sizeof s) == 0, "Shaw, relative.md");
     CHECK(posenc_shaw_indices(s, 5, 5, 0, 0) == POSENC_E_PARAM, "k = 0");
     {   /* Toeplitz fill vs per-element clipping (exact), unequal sizes and offsets */
         const int32_t Q = 23, K = 31;

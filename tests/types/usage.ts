@@ -83,3 +83,17 @@ async function main(): Promise<number> {
     Number(weightsMaybe === null) + bad + Number(notArray === undefined);
 }
 void main;
+
+// fromConfig: the result's rope goes to the three RoPE functions as is
+export function fromConfigUsage(pe: Posenc): void {
+  const spec = pe.fromConfig({ model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 32 }, { layer: 0 });
+  if (spec.rope) {
+    pe.ropeFrequencies(spec.rope);
+    pe.ropeCache({ length: 4, ...spec.rope });
+    pe.applyRope(new Float32Array(4 * 32 * 128), { length: 4, heads: spec.attention.heads, ...spec.rope });
+  }
+  const q: number | undefined = spec.attention.queryScale?.(100);
+  void q;
+  // @ts-expect-error layer is a number
+  pe.fromConfig({}, { layer: '1' });
+}

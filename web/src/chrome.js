@@ -30,15 +30,20 @@ export const bottom = `<div class="exports" role="group" aria-label="export">
 
 /** Below the app: how to embed a view (the page's own, so embeds do not download it). */
 export const footer = `<footer class="chrome">
-    <p>Embed one view in a blog post: paste an iframe and the helper that sizes it to its content
-      (<code>posenc-embed.js</code>; without it the frame stays at its <code>height</code>):</p>
-    <pre><code>&lt;iframe src="https://YOUR-HOST/posenc/?embed=1&amp;view=rotation&amp;method=rope&amp;theme=auto"
-  title="posenc: RoPE rotation" width="100%" height="420" style="border:0" loading="lazy"&gt;&lt;/iframe&gt;
+    <p>Embed one view in a blog post: paste an iframe and the helper that sizes it to its content and
+      tells it your page's theme (<code>posenc-embed.js</code>). The frame's <code>height</code> is the
+      view's own at a 680 px column, the style line its height in a phone's column, so the post does
+      not jump even where the helper cannot run (docs/embedding.md lists every view's heights):</p>
+    <pre><code>&lt;iframe class="posenc-rotation" src="https://YOUR-HOST/posenc/?embed=1&amp;view=rotation&amp;method=rope&amp;dim=32&amp;theme=auto"
+  title="posenc: RoPE rotation" width="100%" height="1472" frameborder="0" loading="lazy"&gt;&lt;/iframe&gt;
+&lt;style&gt;@media (max-width: 600px) { iframe.posenc-rotation { height: 2206px } }&lt;/style&gt;
 &lt;script src="https://YOUR-HOST/posenc/posenc-embed.js" async&gt;&lt;/script&gt;</code></pre>
-    <p>Or the custom element, which takes your page's font: <code>&lt;script type="module" src="https://YOUR-HOST/posenc/posenc-view.js"&gt;&lt;/script&gt;</code>
-      then <code>&lt;posenc-view view="heatmap" method="rope" dim="64" theme="dark"&gt;&lt;/posenc-view&gt;</code>.
-      Options: <code>theme=light|dark|auto</code>, <code>hide=title,intro</code>, <code>controls=none|own|all</code>,
-      <code>panel=alibi</code>. Works offline once visited.</p>
+    <p>Or the custom element, which takes your page's font and holds its height before its script arrives:</p>
+    <pre><code>&lt;script type="module" src="https://YOUR-HOST/posenc/posenc-view.js"&gt;&lt;/script&gt;
+&lt;posenc-view view="heatmap" method="rope" dim="32" theme="auto" style="display:block;min-height:1056px"&gt;&lt;/posenc-view&gt;</code></pre>
+    <p>Options: <code>theme=light|dark|auto</code> (auto follows your page's dark mode),
+      <code>background=transparent|#colour</code>, <code>hide=title,intro</code>, <code>controls=none|own|all</code>,
+      <code>panel=alibi</code>.</p>
   </footer>`;
 
 /**
@@ -161,7 +166,7 @@ export function mount({ root, host, stage, state, setState, navigate, goStep, cu
           if (step.quiz) {
             import('./quiz.js').then(({ QUIZ }) => {
               if (guide.dataset.step !== step.id) return;
-              quiz.innerHTML = `<ol class="quiz-list">${QUIZ.map((item, k) => `<li>${questionHtml(`qz-${k}`, item, { title: `Question ${k + 1} of ${QUIZ.length}`, link: stepLink(list, item.step) })}</li>`).join('')}</ol>`;
+              quiz.innerHTML = `<p class="score" role="status"></p><ol class="quiz-list">${QUIZ.map((item, k) => `<li>${questionHtml(`qz-${k}`, item, { title: `Question ${k + 1} of ${QUIZ.length}`, link: stepLink(list, item.step) })}</li>`).join('')}</ol>`;
               quiz.dataset.ready = String(QUIZ.length);
             });
           }
@@ -271,16 +276,35 @@ function reveal(f) {
   f.querySelector('.verdict').className = `verdict ${ok ? 'ok' : 'no'}`;
   f.querySelector('.reveal').hidden = false;
   f.dataset.revealed = ok ? 'right' : 'wrong';
+  // Screen readers hear the verdict from the status line beside the button.
+  msg.textContent = ok ? 'Right: the reason is below.' : 'Not quite: the answer is below.';
+  // The self-check keeps a running score.
+  const quiz = f.closest('.quiz');
+  const score = quiz?.querySelector('.score');
+  if (score) {
+    const done = quiz.querySelectorAll('form.question[data-revealed]');
+    const right = quiz.querySelectorAll('form.question[data-revealed=right]').length;
+    score.textContent = `${right} of ${done.length} answered right (${quiz.querySelectorAll('form.question').length} questions).`;
+  }
 }
 
-/** The guided sidebar shows only the controls the step uses (its `controls` list). */
+/** The guided sidebar shows only the controls a step uses (its `controls` list). What this hides is
+ * marked data-trim, so that leaving the step shows exactly that again (app.js hides fieldsets of its own). */
 function trimControls(root, keep) {
   const form = root.querySelector('form.controls');
   if (!form) return;
+  const set = (el, hide) => {
+    if (hide && !el.hidden) {
+      el.hidden = true;
+      el.dataset.trim = '1';
+    } else if (!hide && el.dataset.trim) {
+      el.hidden = false;
+      delete el.dataset.trim;
+    }
+  };
   if (!Array.isArray(keep)) {
     // The explorer (or a step without a list): every control the view offers.
-    if (!root.classList.contains('step-no-controls') && !form.querySelector('[hidden]')) return;
-    for (const el of root.querySelectorAll('form.controls [hidden], .control-slot [hidden]')) el.hidden = false;
+    for (const el of root.querySelectorAll('[data-trim]')) set(el, el.tagName === 'FIELDSET' && !el.querySelector('label'));
     root.classList.remove('step-no-controls');
     return;
   }
@@ -289,15 +313,13 @@ function trimControls(root, keep) {
     const label = el.closest('label');
     if (!label) continue;
     const on = keep.includes(el.name);
-    if (label.hidden === on) label.hidden = !on;
+    set(label, !on);
     any ||= on;
   }
-  for (const fs of form.querySelectorAll('fieldset')) {
-    const on = [...fs.querySelectorAll('label')].some((l) => !l.hidden);
-    if (fs.hidden === on) fs.hidden = !on;
-  }
+  for (const fs of form.querySelectorAll('fieldset')) set(fs, ![...fs.querySelectorAll('label')].some((l) => !l.hidden));
+  // A fold button with nothing left to fold (every kept control moved into the view's slots) goes too.
   const fold = form.querySelector('.fold');
-  if (fold) fold.hidden = !any;
+  if (fold) set(fold, !form.querySelector('fieldset:not([hidden]) label:not([hidden])'));
   root.classList.toggle('step-no-controls', !any);
 }
 

@@ -1,5 +1,5 @@
 // The extrapolation lab's worker: trains one model per request with its own posenc instance,
-// so a training run never blocks a frame. Messages in: { id, opts, evaluate, attention };
+// so a training run never blocks a frame. Messages in: { id, opts: { task, steps, seed, method } };
 // out: { id, type: 'progress', step, steps, loss, table } then { id, type: 'done', ... } or
 // { id, type: 'error', message }. Cancelling is terminate(): training is one synchronous call.
 import { init } from '../../js/index.js';

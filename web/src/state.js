@@ -31,10 +31,13 @@ export const LAB_METHODS = [
   ['alibi', 'ALiBi'],
   ['t5', 'T5 buckets'],
 ];
+// [value, label, training options, suggested steps]: a page task is a library task with its k
 export const LAB_TASKS = [
-  ['copy', 'Copy the token 4 back'],
-  ['periodic', 'Continue a periodic pattern'],
-  ['first', 'Which marked token came first'],
+  ['copy', 'Copy the previous token', { task: 'copy', k: 1 }, 300],
+  ['ngram', 'Next token of a trigram source (language-like)', { task: 'ngram', k: 3 }, 1000],
+  ['copy4', 'Copy the token 4 back', { task: 'copy', k: 4 }, 300],
+  ['periodic', 'Continue a periodic pattern', { task: 'periodic' }, 1000],
+  ['first', 'Which marked token came first', { task: 'first' }, 300],
 ];
 export const PALETTES = [
   ['bo', 'Blue–orange (diverging)'],
@@ -98,6 +101,7 @@ export const FIELDS = {
   }],
   labsteps: [300, int(10, 2000)],
   labseed: [0, int(0, 99999)],
+  labseeds: [1, int(1, 5)], // the lab trains seeds labseed .. labseed + labseeds - 1 per method
   kpos: [8, int(0, 100000)], // Rotation: the key's position n (pos is the query's m)
   speed: [2, num(0.25, 32)], // Rotation: Play speed in positions per second
   shift: [3, int(0, 1000)], // Shift identity: the offset k in PE(p + k) = M_k · PE(p)

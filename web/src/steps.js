@@ -47,7 +47,7 @@ export const STEPS = [
       <p>The left side runs one attention layer with no positional information; the right side adds one (RoPE here;
       pick another with <em>method</em>). The words are random vectors, one per word: the page simplifies a model to
       one layer with untrained weights.</p>`,
-    notice: 'On the left the shuffled matrix holds the original numbers with rows and columns reordered (hovering a cell lights up the same word pair in the other matrix); on the right the numbers themselves change.',
+    notice: 'In the no-position panel the shuffled matrix holds the original numbers with rows and columns reordered (hovering a cell lights up the same word pair in the other matrix); in the panel with positions the numbers themselves change.',
     predict: {
       q: '“dog bites man” becomes “man bites dog”. With no positions and no mask, what happens to the attention matrix?',
       choices: ['The same numbers, rows and columns reordered', 'Different numbers: attention notices the new order',
@@ -72,7 +72,7 @@ export const STEPS = [
       signal and needs positions.</p>
       <p>Where things sit: RoPE rotates q and k before their dot product; ALiBi and T5 add a bias to the logits, next
       to the mask; then the softmax; then the weighted sum of the values.</p>`,
-    notice: 'With the mask, the upper triangle of each matrix is empty, and the shuffled matrix on the left is not the original one reordered: the numbers differ.',
+    notice: 'With the mask the upper triangle of every matrix is 0, and in the no-position panel the shuffled matrix holds different numbers from the original, not the same ones reordered.',
     predict: {
       q: 'Same words, no positions, but now a causal mask. Shuffle the sentence: is the new matrix the old one with its rows and columns reordered?',
       choices: ['Yes: without positions order is still invisible', 'No: which words a word can see depends on its slot',
@@ -162,8 +162,8 @@ export const STEPS = [
       when the model is built; training may use shorter sequences (BERT trained 90% of its steps at length 128), so the
       last rows can be the least trained. ${cite('vaswani')} found learned and sinusoidal versions “nearly identical” on
       translation. The figure shows the table at its random initialisation (𝒩(0, 0.02²)); the lab, a few steps on,
-      shows one after training.</p>`,
-    notice: 'Past the table’s last row (red line) there is no vector to look up: position 64 is an error, not a guess.',
+      draws the table its tiny model learns.</p>`,
+    notice: 'Past the table’s last row (the dashed line) there is no vector to look up: position 64 is an error, not a guess.',
     predict: {
       q: 'GPT-2 small has 1024 position rows. What does it do with a token at position 1024?',
       choices: ['Extrapolates its learned pattern', 'Nothing sensible: there is no row 1024 (the lookup fails or must be clipped)',
@@ -202,8 +202,9 @@ export const STEPS = [
     text: `<p>Here the <em>same</em> vector is placed at every position, rotated, and every pair scored. Each score is
       then x·R((<i>j</i> − <i>i</i>)·ω) x, so the matrix is constant along each diagonal, and symmetric because q = k.
       With different q and k the diagonals stay constant but the matrix is no longer symmetric.</p>
-      <p>The curve is the first row. RoFormer (section 3.4.3) bounds the score by a content term times
-      (1/(<i>d</i>/2))·Σ|S<sub><i>j</i></sub>|, a function of the distance that decays; the paper plots that function.
+      <p>The first curve is the matrix’s first row. RoFormer (section 3.4.3) bounds |q·k| by a content term times
+      Σ|S<sub><i>j</i></sub>|, a function of the distance that decays, with ripples; the second curve is that
+      function as the paper plots it (its Fig. 2).
       For aligned q and k, as here, the score itself shrinks on average with distance; for general q and k it need
       not decay, and trained models use RoPE’s frequencies in other ways too (${cite('barbero')}).</p>`,
     notice: 'Every diagonal has one colour, and the score of this one vector shrinks (with ripples) as the distance grows.',
@@ -329,11 +330,12 @@ export const STEPS = [
     papers: ['chen', 'peng', 'llama3', 'deepseek'],
     text: `<p>Long-context models change RoPE’s frequencies so that a longer context maps onto angles seen in
       training. They differ in which pairs they slow. Linear position interpolation (${cite('chen')}) divides every
-      position by the factor: all pairs slow down. “NTK-aware” scaling raises the base instead: every pair slows except
+      position by the factor: all pairs slow down. “NTK-aware” scaling (an online post of 2023, analysed by
+      ${cite('peng')}) raises the base instead: every pair slows except
       the fastest, the slowest by the full factor. YaRN (${cite('peng')}) leaves pairs that turned many times in
       training alone, divides those that never completed a turn by the factor, ramps in between, and scales the
-      logits by a temperature. Llama 3.1 (${cite('llama3')}) does the same by wavelength: below 2048 tokens
-      unchanged, above 8192 divided by 8, blended between.</p>
+      logits by a temperature. Llama 3.1 (${cite('llama3')}) uses the same idea with fixed thresholds and no
+      temperature: wavelengths below 2048 tokens unchanged, above 8192 divided by 8, blended between.</p>
       <p>DeepSeek-V2 (${cite('deepseek')}) uses YaRN with factor 40; its cos and sin carry no extra factor
       (mscale / mscale_all_dim = 1), but its softmax scale is multiplied by mscale² ≈ 1.59.</p>`,
     notice: 'Llama-3.1 leaves the fast pairs alone (ratio 1), divides the slow ones by 8 and blends in between.',
@@ -367,7 +369,8 @@ export const STEPS = [
   },
   {
     id: 'lab', title: 'Train a tiny model', view: 'lab',
-    state: {},
+    // opens on the task the step's question asks about
+    state: { labtask: 'first' },
     controls: [],
     papers: ['haviv', 'kazemnejad', 'press'],
     text: `<p>Train a small causal model with each encoding and test it beyond its training length. The model is tiny
@@ -429,7 +432,7 @@ export const STEPS = [
         fraction, scaling)</td><td>RoPE</td><td>relative in q·k; needs scaling to extend the context</td>
         <td>${cite('su')}</td></tr>
       <tr><th scope="row">ALiBi</th><td>BLOOM, MPT</td><td>none (fixed slopes)</td><td>ALiBi</td>
-        <td>recency bias; extrapolates in perplexity by looking locally</td><td>${cite('press')}</td></tr>
+        <td>recency bias: perplexity holds past the training length, far tokens get little weight</td><td>${cite('press')}</td></tr>
       </tbody></table></div>`,
     notice: 'Past the red line, the absolute methods meet inputs they never saw, while the biases keep their shape.',
     predict: {

@@ -27,7 +27,10 @@ const XL_NOTE = '<a href="https://arxiv.org/abs/1901.02860">Dai et al. 2019</a> 
 
 export function setupBias(el, ctx) {
   const v = shell(el, 'Attention biases',
-    `ALiBi and T5 add a number to each query·key logit, after the dot product and before the softmax, where the causal mask (−∞, grey) is added too; RoPE instead turns q and k before the dot product. Shaw and Transformer-XL add learned or sinusoidal relative vectors inside the score. Matrices show ${SMALL} queries × ${SMALL} keys.`);
+    `ALiBi and T5 add a number to each query·key logit, after the dot product and before the softmax, `
+      + `where the causal mask (−∞, grey) is added too; RoPE instead turns q and k before the dot product. `
+      + `Shaw and Transformer-XL add learned or sinusoidal relative vectors inside the score. Matrices show `
+      + `${SMALL} queries × ${SMALL} keys.`);
   const alibi = document.createElement('div');
   // Each panel's controls go in its slot in a narrow column (app.js), right above its figures.
   alibi.innerHTML = '<h3>ALiBi</h3><div class="control-slot" data-keys="heads"></div><div class="pair"></div><p class="figure-note shared-range"></p><div class="legend shared"><span class="lo"></span><span class="bar"></span><span class="hi"></span><span class="note"></span></div><div class="multiples"></div><div class="pair soft"></div>';

@@ -11,8 +11,19 @@ const L = 64;
 
 export function setupConcat(el, ctx) {
   const v = shell(el, 'Add or concatenate?',
-    'The Transformer adds its position vectors to the word vectors (<a href="https://arxiv.org/abs/1706.03762">Vaswani et al. 2017</a>, after multiplying the word embeddings by √d<sub>model</sub>, §3.4); it could have concatenated them. In the raw dot product below, adding puts cross terms (content × position) into the score and concatenating keeps content and position apart, at the cost of extra dimensions. A real layer first multiplies [x; p] by W<sub>Q</sub> and W<sub>K</sub>: unless those are block-diagonal (no weight mixing the x part with the p part), the cross terms come back with concatenation too. Keeping them apart on purpose, with separate projections for words and positions, is what TUPE does (<a href="https://arxiv.org/abs/2006.15595">Ke et al. 2021</a>).');
-  v.body.innerHTML = `<div class="row"><label>key position j <input type="range" class="j" min="1" max="${L - 1}" step="1"></label><output class="jv"></output></div><div class="formula"><h4>One score, term by term (the same word “dog” at positions 0 and j)</h4><div class="fbody"></div></div><div class="plots"></div>`;
+    'The Transformer adds its position vectors to the word vectors '
+      + '(<a href="https://arxiv.org/abs/1706.03762">Vaswani et al. 2017</a>, after multiplying the word '
+      + 'embeddings by √d<sub>model</sub>, §3.4); it could have concatenated them. In the raw dot product '
+      + 'below, adding puts cross terms (content × position) into the score and concatenating keeps content '
+      + 'and position apart, at the cost of extra dimensions. A real layer first multiplies [x; p] by '
+      + 'W<sub>Q</sub> and W<sub>K</sub>: unless those are block-diagonal (no weight mixing the x part with '
+      + 'the p part), the cross terms come back with concatenation too. Keeping them apart on purpose, with '
+      + 'separate projections for words and positions, is what TUPE does '
+      + '(<a href="https://arxiv.org/abs/2006.15595">Ke et al. 2021</a>).');
+  v.body.innerHTML = `<div class="row"><label>key position j `
+    + `<input type="range" class="j" min="1" max="${L - 1}" step="1"></label><output class="jv"></output></div><div class="formula"><h4>One `
+    + `score, term by term (the same word “dog” at positions 0 and `
+    + `j)</h4><div class="fbody"></div></div><div class="plots"></div>`;
   const fbody = v.body.querySelector('.fbody');
   const jIn = v.body.querySelector('.j');
   jIn.addEventListener('input', () => ctx.setState({ pos: Number(jIn.value) }));

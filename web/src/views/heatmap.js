@@ -44,7 +44,9 @@ function linkFormula(ctx, panel, formula, get) {
 
 export function setupHeatmap(el, ctx) {
   const v = shell(el, 'Heatmap',
-    'Rows are positions, columns are dimensions (RoPE: the rotation angle of each pair, mod 2π; relative methods: the query × key matrix). Point at a cell, or focus the picture and walk it with the arrow keys (Shift = 10 cells): the formula beside it fills in with that cell’s numbers.');
+    'Rows are positions, columns are dimensions (RoPE: the rotation angle of each pair, mod 2π; relative '
+      + 'methods: the query × key matrix). Point at a cell, or focus the picture and walk it with the arrow '
+      + 'keys (Shift = 10 cells): the formula beside it fills in with that cell’s numbers.');
   v.body.classList.add('with-formula');
   const panel = createMatrixPanel(v.body, { title: '' });
   const formula = createFormula(v.body);

@@ -114,9 +114,14 @@ export const VIEW_INFO = {
 };
 
 // Text wraps with the width (intros, captions, formula panels): a correction a + b·1000/width per
-// view, fitted to the page measured in headless Chromium at 1280 and 390 px (the structural
+// view, fitted to the embed measured in headless Chromium at 1280 and 390 px (the structural
 // estimate above carries what depends on the state: matrix sizes, plots, panels).
-const FIT = {"shuffle": [-226.7, 257.9], "worked": [-213.4, 374.5], "heatmap": [-78.1, 76.7], "waves": [-45.6, 79.1], "shift": [31.1, 219.9], "learned": [-154.2, 177.0], "rotation": [-111.7, 140.1], "similarity": [73.4, 121.4], "bias:alibi": [375.9, -329.8], "bias:t5": [297.6, -0.6], "bias:shaw": [-129.8, 127.5], "concat": [-77.1, 100.3], "scaling": [-102.7, 132.3], "extrapolation": [20.2, 41.1], "compare": [-21.7, 66.4]};
+const FIT = {
+  "shuffle": [-186, 258.9], "worked": [-129.3, 321], "heatmap": [-81.9, 74.8], "waves": [-113.8, 276.6],
+  "shift": [38.2, 240.3], "learned": [-186.7, 261.9], "rotation": [184.8, 262.8], "similarity": [250.2, 49],
+  "bias:alibi": [572.6, -340.3], "bias:t5": [289.9, 34], "bias:shaw": [23.3, 391.7], "concat": [-7.4, 152.8],
+  "scaling": [-229.5, 404.6], "extrapolation": [428.6, 17], "compare": [-189.2, 272.7]
+};
 for (const [name, info] of Object.entries(VIEW_INFO)) {
   const structural = info.height;
   info.height = (st, width) => {

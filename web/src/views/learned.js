@@ -14,7 +14,14 @@ const SIM_ROWS = 512; // the similarity of the first rows only: a longer table i
 
 export function setupLearned(el, ctx) {
   const v = shell(el, 'Learned table',
-    'BERT and GPT-2 learn one vector per position, for a fixed number of positions (<code>max_position_embeddings</code>: 512 in BERT, 1024 in GPT-2). Shown here is the table <b>before training</b>: noise (normal, std 0.02, the initialisation of BERT and of Hugging Face’s models), and the cosine of every pair of its rows, which for noise is about 0 off the diagonal: each position resembles only itself. Trained tables grow smooth, wave-like columns and a band of similar neighbours around this diagonal (<a href="https://arxiv.org/abs/2010.04903">Wang and Chen 2020</a>); posenc ships no trained weights, so none is drawn here. Positions from the table’s last row on have no row: grey here, an error from pe.gather.');
+    'BERT and GPT-2 learn one vector per position, for a fixed number of positions '
+      + '(<code>max_position_embeddings</code>: 512 in BERT, 1024 in GPT-2). Shown here is the table '
+      + '<b>before training</b>: noise (normal, std 0.02, the initialisation of BERT and of Hugging Face’s '
+      + 'models), and the cosine of every pair of its rows, which for noise is about 0 off the diagonal: '
+      + 'each position resembles only itself. Trained tables grow smooth, wave-like columns and a band of '
+      + 'similar neighbours around this diagonal (<a href="https://arxiv.org/abs/2010.04903">Wang and Chen '
+      + '2020</a>); posenc ships no trained weights, so none is drawn here. Positions from the table’s last '
+      + 'row on have no row: grey here, an error from pe.gather.');
   const top = document.createElement('div');
   top.className = 'with-formula';
   const below = document.createElement('div');
@@ -75,7 +82,10 @@ export function setupLearned(el, ctx) {
 
 export function setupExtrapolation(el, ctx) {
   const v = shell(el, 'Extrapolation',
-    'Each method past its training length (red line). Sinusoids and RoPE keep turning, to angles the model never saw in training; a learned table has no rows past its last one; ALiBi’s penalty keeps growing linearly with distance (<a href="https://arxiv.org/abs/2108.12409">Press et al. 2022</a>). Raise “length” above “train length” and try a RoPE scaling.');
+    'Each method past its training length (red line). Sinusoids and RoPE keep turning, to angles the '
+      + 'model never saw in training; a learned table has no rows past its last one; ALiBi’s penalty keeps '
+      + 'growing linearly with distance (<a href="https://arxiv.org/abs/2108.12409">Press et al. 2022</a>). '
+      + 'Raise “length” above “train length” and try a RoPE scaling.');
   v.body.classList.add('with-formula');
   const figs = document.createElement('div');
   figs.className = 'figs';

@@ -25,7 +25,13 @@ const SEED = 7;
 
 export function setupRotation(el, ctx) {
   const v = shell(el, 'Rotation: query at m, key at n',
-    'RoPE (<a href="https://arxiv.org/abs/2104.09864">Su et al. 2021</a>) acts after the query and key projections, in each head, on q and k only: pair i of the query turns by m·ωᵢ, pair i of the key by n·ωᵢ. The values v are not rotated. Here q and k are two different vectors; each circle shows one pair of each, dashed before the turn and solid after, with its angle. The pair adds |qᵢ||kᵢ|·cos Δᵢ to q·k, where Δᵢ is the angle between them: the content angle plus (n − m)·ωᵢ. So the score depends on the content of q and k and on the signed offset n − m, not on m and n themselves (RoFormer eq. 16). Press Play: m and n move together, both vectors spin, every Δᵢ stays.');
+    'RoPE (<a href="https://arxiv.org/abs/2104.09864">Su et al. 2021</a>) acts after the query and key '
+      + 'projections, in each head, on q and k only: pair i of the query turns by m·ωᵢ, pair i of the key by '
+      + 'n·ωᵢ. The values v are not rotated. Here q and k are two different vectors; each circle shows one '
+      + 'pair of each, dashed before the turn and solid after, with its angle. The pair adds |qᵢ||kᵢ|·cos Δᵢ '
+      + 'to q·k, where Δᵢ is the angle between them: the content angle plus (n − m)·ωᵢ. So the score depends '
+      + 'on the content of q and k and on the signed offset n − m, not on m and n themselves (RoFormer eq. '
+      + '16). Press Play: m and n move together, both vectors spin, every Δᵢ stays.');
   v.body.innerHTML = `<div class="row">
       <label>query position m <input type="range" class="m" min="0" max="4096" step="1"></label>
       <input type="number" class="mn" min="0" max="${MAXPOS}" step="1" aria-label="query position m">
@@ -231,7 +237,9 @@ export function setupRotation(el, ctx) {
       g.fillText(`qᵢ·kᵢ = ${signed(share, 3)}`, cx, cy + R + 90);
       for (const [k, y] of [tq, tk, diff, share].entries()) exported.series[k].y.push(y);
     });
-    canvas.setAttribute('aria-label', `pairs ${pairs.join(', ')} of two different vectors, query q at ${st.pos}, key k at ${st.kpos}: each pair turned by its position times its frequency; the angle between q and k and the pair's share of q·k under each circle`);
+    canvas.setAttribute('aria-label', `pairs ${pairs.join(', ')} of two different vectors, query q at ${st.pos}, key k at ${st.kpos}: each `
+      + `pair turned by its position times its frequency; the angle between q and k and the pair's share of `
+      + `q·k under each circle`);
     const scale = cq.attentionScale ?? 1;
     scaleNote.textContent = `Dashed: q and k before the turn (their content); solid: turned. Lengths are to scale within each circle.${
       scale !== 1 ? ` The ${st.scaling} scaling also multiplies cos and sin by ${scale.toFixed(4)}; the circles show the turn only.` : ''}`;

@@ -227,9 +227,15 @@ export function setupScaling(el, ctx) {
     if (model) cite.textContent = `Settings: ${model.source}. Layer ${layer}.`;
     else if (pasted) cite.textContent = `Pasted config.json (model_type ${spec.model}), layer ${layer}.`;
     else cite.textContent = st.preset ? 'Edited from a model: using the controls (train length stands in for the original context).' : 'Using the controls: train length stands in for the model’s original context.';
-    const scText = sc ? `${sc.type}${sc.factor ? ` ×${+sc.factor.toPrecision(6)}` : ''}${sc.lowFreqFactor ? `, low ${sc.lowFreqFactor}, high ${sc.highFreqFactor}` : ''}${sc.betaFast ? `, β ${sc.betaFast}/${sc.betaSlow}` : ''}${sc.mscale !== undefined ? `, mscale ${sc.mscale}/${sc.mscaleAllDim}` : ''}` : 'none';
+    const scText = !sc ? 'none' : [
+      `${sc.type}${sc.factor ? ` ×${+sc.factor.toPrecision(6)}` : ''}`,
+      sc.lowFreqFactor ? `low ${sc.lowFreqFactor}, high ${sc.highFreqFactor}` : '',
+      sc.betaFast ? `β ${sc.betaFast}/${sc.betaSlow}` : '',
+      sc.mscale !== undefined ? `mscale ${sc.mscale}/${sc.mscaleAllDim}` : '',
+    ].filter(Boolean).join(', ');
     const a = spec?.attention;
-    const softmax = a ? `${+a.scale.toPrecision(6)}${spec.mscale2 ? ` = ${a.dim}^−½ × mscale² ${spec.mscale2.toFixed(4)}` : ` = 1/√${Math.round(1 / (a.scale * a.scale))}`}` : `1/√${opts.dim}`;
+    const how = spec?.mscale2 ? ` = ${a.dim}^−½ × mscale² ${spec.mscale2.toFixed(4)}` : a ? ` = 1/√${Math.round(1 / (a.scale * a.scale))}` : '';
+    const softmax = a ? `${+a.scale.toPrecision(6)}${how}` : `1/√${opts.dim}`;
     const cells = [
       ['base', opts.base], ['head size d', r ? r.dim : opts.dim], ['rotated pairs', opts.dim / 2], ['layout', r ? r.layout : st.rope],
       ['scaling', scText], ['original context', original], ['extended to', target],
@@ -237,7 +243,8 @@ export function setupScaling(el, ctx) {
       ...(a?.window ? [['window', a.window]] : []), ...(a?.chunk ? [['chunk', a.chunk]] : []),
       ...(a?.queryScale ? [['query scale', a.queryScale.formula]] : []), ...(r?.mropeSections ? [['M-RoPE t/h/w pairs', r.mropeSections.join(' / ')]] : []),
     ];
-    params.innerHTML = `<tr>${cells.map(([h]) => `<th>${esc(h)}</th>`).join('')}</tr><tr>${cells.map(([, x]) => `<td>${esc(String(x))}</td>`).join('')}</tr>`;
+    const row = (f) => `<tr>${cells.map(f).join('')}</tr>`;
+    params.innerHTML = row(([h]) => `<th>${esc(h)}</th>`) + row(([, x]) => `<td>${esc(String(x))}</td>`);
     const wl = (w) => Float64Array.from(w, (x) => TAU / x);
     const dots = opts.dim <= 128;
     const series = [{ y: wl(before), label: 'no scaling', colour: 0, dots }];
@@ -248,8 +255,13 @@ export function setupScaling(el, ctx) {
     waves.setTitle(`${title}: wavelength of each pair, positions per full turn (log scale)`);
     waves.draw(series, { xLabel: 'pair i (fast → slow)', yLabel: 'wavelength 2π/ωᵢ (tokens)', yLog: true, integerX: true });
     const notes = [];
-    if (attentionScale !== 1) notes.push(`The scaling also multiplies cos and sin by the attention factor ${attentionScale.toFixed(4)} (q·k grows by its square); the wavelengths above do not include it.`);
-    if (spec?.mscale2) notes.push(`DeepSeek also multiplies the softmax scale by mscale(factor, mscale_all_dim)² = ${spec.mscale2.toFixed(4)}.`);
+    if (attentionScale !== 1) {
+      notes.push(`The scaling also multiplies cos and sin by the attention factor ${attentionScale.toFixed(4)} `
+        + '(q·k grows by its square); the wavelengths above do not include it.');
+    }
+    if (spec?.mscale2) {
+      notes.push(`DeepSeek also multiplies the softmax scale by mscale(factor, mscale_all_dim)² = ${spec.mscale2.toFixed(4)}.`);
+    }
     waves.setNote(notes.join(' '));
     ratio.setTitle('The scaling’s ramp: how much slower each pair turns, ω before / ω after');
     ratio.draw([{ y: Float64Array.from(before, (b, i) => b / after[i]), label: 'frequency divided by', colour: 2, dots }],

@@ -13,7 +13,11 @@ const num = (v) => signed(v, 7);
 
 export function setupShift(el, ctx) {
   const v = shell(el, 'The shift identity: PE(p + k) = M_k · PE(p)',
-    'Moving k positions is the same linear map for every starting position: each (sin, cos) pair turns by the angle k·ωᵢ. <a href="https://arxiv.org/abs/1706.03762">Vaswani et al. 2017</a> chose sinusoids for this, hoping a layer could then easily learn to attend “k tokens back”: a hypothesis, not a guarantee (a layer sees word + position, not the position alone). RoPE builds the rotation into the score directly.');
+    'Moving k positions is the same linear map for every starting position: each (sin, cos) pair turns '
+      + 'by the angle k·ωᵢ. <a href="https://arxiv.org/abs/1706.03762">Vaswani et al. 2017</a> chose '
+      + 'sinusoids for this, hoping a layer could then easily learn to attend “k tokens back”: a hypothesis, '
+      + 'not a guarantee (a layer sees word + position, not the position alone). RoPE builds the rotation '
+      + 'into the score directly.');
   v.body.innerHTML = `<div class="row">
       <label>p <input type="range" class="p" min="0" max="512" step="1"></label><output class="pv"></output>
       <label>k <input type="range" class="k" min="0" max="256" step="1"></label><output class="kv"></output></div>

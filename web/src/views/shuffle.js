@@ -63,7 +63,10 @@ function verdict(type, same, maxA, cosine, identity, causal) {
 
 export function setupShuffle(el, ctx) {
   const v = shell(el, 'Shuffle lab',
-    'Each word gets a fixed random vector that knows nothing about its neighbours; one attention layer runs over them. Shuffle or drag the words (or focus one and press Alt+←/→): without positions and without a mask attention cannot tell the orders apart. Tick <i>causal mask</i> (as in GPT-style decoders) to see what the mask alone reveals.');
+    'Each word gets a fixed random vector that knows nothing about its neighbours; one attention layer '
+      + 'runs over them. Shuffle or drag the words (or focus one and press Alt+←/→): without positions and '
+      + 'without a mask attention cannot tell the orders apart. Tick <i>causal mask</i> (as in GPT-style '
+      + 'decoders) to see what the mask alone reveals.');
   v.body.innerHTML = `<div class="row">
       <label>sentence <input class="sentence" type="text" list="posenc-presets" spellcheck="false"></label>
       <datalist id="posenc-presets">${PRESETS.map((p) => `<option value="${p}">`).join('')}</datalist>
@@ -290,7 +293,9 @@ export function setupShuffle(el, ctx) {
       if (identity) plain.innerHTML = 'This is the original order: press <b>Shuffle</b> or drag a word.';
       else if (same) {
         plain.innerHTML = type === 'none'
-          ? `<span class="same">The same numbers, reordered.</span> This layer cannot tell ${q(words.join(' '))} from ${q(shuffledText)}: every word attends to every other word exactly as before, and the sentence vector is identical.`
+          ? `<span class="same">The same numbers, reordered.</span> This layer cannot tell ${q(words.join(' '))} `
+            + `from ${q(shuffledText)}: every word attends to every other word exactly as before, and the sentence `
+            + `vector is identical.`
           : `<span class="same">The same numbers, reordered</span>: this order keeps every distance |i − j| (a reversal, say), which a symmetric bias cannot see. Press Shuffle.`;
       } else {
         const [h, wi, wj] = worst;
@@ -299,7 +304,12 @@ export function setupShuffle(el, ctx) {
         // Without positions only the mask can tell the orders apart: a word sees itself and the
         // words before it, so the first word always gives itself all its attention.
         plain.innerHTML = type === 'none'
-          ? `<span class="differs">Different numbers, not a reordering.</span> Under the causal mask a word attends only to itself and the words before it, so where it stands changes what it can see: ${pair}. Whichever word comes first sees only itself and gives itself ${fixed(a.weights[h * n * n])}. No position was added: the mask alone makes order visible, which is why decoders without positions still learn it (<a href="https://arxiv.org/abs/2203.16634">Haviv et al. 2022</a>); an encoder without a mask, such as BERT, cannot.`
+          ? `<span class="differs">Different numbers, not a reordering.</span> Under the causal mask a word `
+            + `attends only to itself and the words before it, so where it stands changes what it can see: `
+            + `${pair}. Whichever word comes first sees only itself and gives itself `
+            + `${fixed(a.weights[h * n * n])}. No position was added: the mask alone makes order visible, which is `
+            + `why decoders without positions still learn it (<a href="https://arxiv.org/abs/2203.16634">Haviv et `
+            + `al. 2022</a>); an encoder without a mask, such as BERT, cannot.`
           : `<span class="differs">Different numbers.</span> With ${name}${causal ? ' and the causal mask' : ''}, ${pair}: the layer now sees the order.`;
       }
       proof.innerHTML = `<dt>max |attention after un-permuting − original|</dt><dd class="${same ? 'same' : 'differs'}">${maxA.toExponential(2)}</dd>

@@ -30,7 +30,12 @@ import { matrixExport, plotExport, shell } from './common.js';
 
 export function setupSimilarity(el, ctx) {
   const v = shell(el, 'Similarity',
-    `How alike two positions look to attention. Absolute tables: cosine of PE[i] and PE[j]. RoPE (<a href="https://arxiv.org/abs/2104.09864">RoFormer</a>): q·k of <b>one vector</b> (all ones) rotated to positions i and j. With the same content at every position the score depends on j − i only, so every diagonal is constant. Real queries and keys differ, and their score depends on their content and on the signed offset as well (see Rotation). Lengths above ${SIM_CAP} are cut to ${SIM_CAP}; large matrices are computed in a worker.`);
+    `How alike two positions look to attention. Absolute tables: cosine of PE[i] and PE[j]. RoPE `
+      + `(<a href="https://arxiv.org/abs/2104.09864">RoFormer</a>): q·k of <b>one vector</b> (all ones) `
+      + `rotated to positions i and j. With the same content at every position the score depends on j − i `
+      + `only, so every diagonal is constant. Real queries and keys differ, and their score depends on their `
+      + `content and on the signed offset as well (see Rotation). Lengths above ${SIM_CAP} are cut to `
+      + `${SIM_CAP}; large matrices are computed in a worker.`);
   v.body.classList.add('pair');
   const panel = createMatrixPanel(v.body, { rowLabel: 'position i', colLabel: 'position j' });
   const plots = document.createElement('div');
@@ -114,9 +119,15 @@ export function setupSimilarity(el, ctx) {
             for (let k = 0; k < L && k < r.decay.length; k++) margin = Math.min(margin, bound(k) - Math.abs(row0[k]));
             if (st.scaling === 'none') {
               decayPlot.fig.dataset.margin = String(margin);
-              decayPlot.setNote(`RoFormer §3.4.3 bounds |q·k| by maxᵢ|hᵢ₊₁ − hᵢ| · Σⱼ|Sⱼ|, with hᵢ the product of pair i of q and k. For the all-ones vector above every hᵢ = 2, so the bound is ${d} × this curve: ${fmt(bound(0))} at offset 0, above |q·k| at every offset (by at least ${margin.toFixed(1)}). The curve falls with distance; the score follows it for aligned vectors like this one, not for every q and k (Barbero et al. 2024, arXiv:2410.06205).`);
+              decayPlot.setNote(`RoFormer §3.4.3 bounds |q·k| by maxᵢ|hᵢ₊₁ − hᵢ| · Σⱼ|Sⱼ|, with hᵢ the product of pair i of q and k. `
+                + `For the all-ones vector above every hᵢ = 2, so the bound is ${d} × this curve: ${fmt(bound(0))} at `
+                + `offset 0, above |q·k| at every offset (by at least ${margin.toFixed(1)}). The curve falls with `
+                + `distance; the score follows it for aligned vectors like this one, not for every q and k (Barbero et `
+                + `al. 2024, arXiv:2410.06205).`);
             } else {
-              decayPlot.setNote(`The paper’s curve uses the unscaled frequencies; the ${st.scaling} scaling changes the score’s frequencies, so this curve does not bound the score above. The curve falls with distance; the score follows it for aligned vectors, not for every q and k (Barbero et al. 2024, arXiv:2410.06205).`);
+              decayPlot.setNote(`The paper’s curve uses the unscaled frequencies; the ${st.scaling} scaling changes the score’s `
+                + `frequencies, so this curve does not bound the score above. The curve falls with distance; the score `
+                + `follows it for aligned vectors, not for every q and k (Barbero et al. 2024, arXiv:2410.06205).`);
             }
           }
         }),
