@@ -682,17 +682,6 @@ static int32_t f_train_attention(cursor *c, sizes z) {
     return lab_result(&L, posenc_train_attention(L.arena, length, layer, seed, inv, scale, b == 7 ? NULL : w,
                                                  b == 8 ? NULL : tok));
 }
-static int32_t f_train_sequences(cursor *c, sizes z) {
-    lab L;
-    int32_t st = lab_open(c, z, &L);
-    if (st || !L.arena) return st;
-    const int32_t length = lab_length(c, &L), n = u8(c) == 4 ? small(c) : 1 + u8(c) % 3;
-    const int32_t seed = (int32_t)u8(c);
-    NEED(prod3(n, length, 1));
-    int32_t *tok = ALLOC(int32_t, prod3(n, length, 1)), *tgt = ALLOC(int32_t, prod3(n, length, 1));
-    const uint8_t b = u8(c);
-    return lab_result(&L, posenc_train_sequences(L.arena, length, n, seed, b == 7 ? NULL : tok, b == 8 ? NULL : tgt));
-}
 
 /* ---- the table: one row per exported entry point (name as in c_src/exports.txt) ---- */
 typedef struct { const char *name; int32_t (*run)(cursor *, sizes); } entry;
