@@ -1,6 +1,6 @@
 /*
  * attention.c -- multi-head scaled dot-product attention (docs/attention.md) with the positional
- * biases of sections 4-6 fused into the loop.
+ * biases fused into the loop (one row of steps per bias kind: BIAS_OPS).
  *
  * Shape of the computation, per head:
  *   1. K is packed once into panels of 8 keys, transposed: panel[p][d][c] = K[8p + c][d]. The QK
@@ -188,15 +188,7 @@ typedef struct {
     int32_t window;       /* > 0: a key more than window-1 positions before its query is masked */
     float scale;
     posenc_attention_mask mask;
-    posenc_attention_bias kind;
-    const float *dense;
-    posenc_alibi_form form;
-    const float *t5;
-    int32_t bidir, nb, maxd;
-    const float *ak, *av;
-    int32_t kr;
-    const float *u, *vb, *r;
-    int32_t rrows;
+    posenc_bias b;        /* the caller's descriptor (a zeroed one for NULL) */
     /* A KV cache hands over its keys and values already in the packed layouts (capt slots per
      * kv head, see kvcache.c) and the running max |k|, |v| of what it stored, so a decode step
      * reads the cache exactly once. NULL kpk: k and v are [keys][kv_heads][dim] rows. */
@@ -206,81 +198,384 @@ typedef struct {
 } job;
 
 typedef struct {
-    size_t expk, kp, vp, qt, acc, tile, t5b, t5, qak, mass, rp, uk, qv, g;
-    int64_t total;
+    size_t expk, kp, vp, qt, acc, tile, qs, t5b, t5, qak, mass, rp, uk, qv, g;
+    int64_t o; /* floats taken so far: the total once the plan is made */
 } plan;
+
+#define TAKE(pl, field, n) ((pl)->field = (size_t)(pl)->o, (pl)->o += (n))
 
 static inline int64_t round8(int64_t x) { return (x + PW - 1) / PW * PW; }
 static inline int64_t round_tile(int64_t x) { return (x + TILE - 1) / TILE * TILE; }
 
-/* G = query heads per kv head; packed = keys and values arrive packed (a KV cache) */
-static void make_plan(plan *pl, int64_t Q, int64_t K, int64_t D, int64_t DV,
-                      posenc_attention_bias kind, int64_t rel, int64_t G, int packed) {
-    int64_t o = 0;
+/* A block is 4 rows, each a (query, query head) pair of one kv group: 4 queries of one head
+ * (prefill), or 4 heads of the group for one query (decode: the group's keys are then read
+ * once for all its heads). */
+typedef struct {
+    int32_t nq;           /* rows that are real (short blocks repeat the last) */
+    int32_t ii[QB];       /* query index of each block row */
+    int32_t hh[QB];       /* query head of each row, and its index within the group */
+    int32_t hl[QB];
+    int64_t ipos[QB];     /* position of that query: ii + offset */
+    int64_t lim[QB];      /* last visible key (may be < 0: the row sees nothing) */
+    int64_t lo[QB];       /* first visible key (window, chunk; 0 without them) */
+    const float *qrow[QB];
+    double slope[QB];     /* ALiBi, float64 so the fused bias rounds once, as posenc_alibi_bias */
+    int64_t aref[QB];     /* ALiBi: the visible key with the largest bias (RELATIVE, REFERENCE),
+                           * or its distance |j - ipos| (SYMMETRIC) */
+    const posenc__expk *expk;
+    size_t vblock;        /* floats per block of TILE keys of V (TILE * dim_v rounded to 8) */
+    float *kp, *vp, *qt, *tile, *qs, *t5, *qak, *mass, *rp, *uk, *qv, *g, *acc;
+    const int32_t *t5b;
+} ctx;
+
+static inline int32_t clamp_i64(int64_t x, int32_t lo, int32_t hi) {
+    return x < lo ? lo : x > hi ? hi : (int32_t)x;
+}
+
+/* ---- the bias kinds: one row of steps per kind of POSENC_BIAS_KINDS ----
+ * check   argument checks; *rel = rows of its relative table (the scratch plan), 0 if none
+ * plan    the scratch it needs beyond the common plan (G = query heads per kv head)
+ * values  the float32 bound of its terms (posenc.h POSENC_ATTENTION_ARGS): adds to the dot
+ *         products per unit of dim, the largest positive bias and the value sum; E_PARAM
+ *         when a table holds a non-finite number
+ * setup   once per call, per group, per head (XL; NULL: blocks of 4 heads may share a query),
+ *         per block of rows (NULL: nothing)
+ * row     per block row (ALiBi's slope), NULL: nothing
+ * add_<name> (not in the table: scores() switches on the kind so it is inlined) adds its
+ *         terms into row r of a tile of logits (keys j0 .. j0+n-1), before the mask
+ * prescaled  the kernel's q.k is scaled in its store (0: add scales, as XL adds before scaling) */
+typedef struct {
+    int32_t (*check)(const job *jb, int64_t *rel);
+    void (*plan)(plan *pl, int64_t Q, int64_t K, int64_t D, int64_t rel, int64_t G);
+    int32_t (*values)(const job *jb, int64_t rel, double mq, double mk, double *dots, double *bias,
+                      double *extra_v);
+    void (*call_setup)(const job *jb, const plan *pl, float *scratch);
+    void (*group_setup)(const job *jb, ctx *cx, int32_t g);
+    void (*head_setup)(const job *jb, ctx *cx, int32_t h, int32_t g);
+    void (*block_setup)(const job *jb, ctx *cx);
+    void (*row)(const job *jb, ctx *cx, int r);
+    int prescaled;
+} bias_ops;
+
+/* NONE: an optional dense bias [heads][queries][keys] */
+static int32_t check_none(const job *jb, int64_t *rel) {
+    (void)rel;
+    return jb->b.table && posenc__check_elems3(jb->H, jb->Q, jb->K) ? POSENC_E_SIZE : POSENC_OK;
+}
+static void plan_none(plan *pl, int64_t Q, int64_t K, int64_t D, int64_t rel, int64_t G) {
+    (void)pl, (void)Q, (void)K, (void)D, (void)rel, (void)G;
+}
+static int32_t values_none(const job *jb, int64_t rel, double mq, double mk, double *dots,
+                           double *bias, double *extra_v) {
+    (void)rel, (void)mq, (void)mk, (void)dots, (void)extra_v;
+    if (!jb->b.table) return POSENC_OK;
+    const size_t n = (size_t)jb->H * jb->Q * jb->K;
+    for (size_t i = 0; i < n; i++) {
+        const float b = jb->b.table[i];
+        if (!(b < INFINITY)) return POSENC_E_PARAM; /* NaN or +inf; -inf masks */
+        if (b > *bias) *bias = b;
+    }
+    return POSENC_OK;
+}
+static inline void add_none(const job *jb, const ctx *cx, int r, float *t, int32_t j0, int32_t n) {
+    if (!jb->b.table) return;
+    const float *b = jb->b.table + ((size_t)cx->hh[r] * jb->Q + cx->ii[r]) * jb->K + j0;
+    for (int32_t c = 0; c < n; c++) t[c] += b[c];
+}
+
+/* ALIBI: slope m_h times the relative position, fused */
+static int32_t check_alibi(const job *jb, int64_t *rel) {
+    (void)rel;
+    const int32_t f = jb->b.form;
+    return f == POSENC_ALIBI_RELATIVE || f == POSENC_ALIBI_SYMMETRIC || f == POSENC_ALIBI_REFERENCE
+               ? POSENC_OK
+               : POSENC_E_ENUM;
+}
+static int32_t values_alibi(const job *jb, int64_t rel, double mq, double mk, double *dots,
+                            double *bias, double *extra_v) {
+    (void)jb, (void)rel, (void)mq, (void)mk, (void)dots, (void)extra_v;
+    *bias = 4.0e9; /* slope < 1, |rp| and j < 2^32 */
+    return POSENC_OK;
+}
+static void row_alibi(const job *jb, ctx *cx, int r) {
+    cx->slope[r] = posenc__alibi_slope(cx->hh[r], jb->H);
+    /* slopes are > 0: m * (j - ip) and m * j peak at the last visible key, -m |j - ip| at
+     * the visible key nearest the query (a row that sees nothing never reads this) */
+    const int64_t hi = cx->lim[r] > cx->lo[r] ? cx->lim[r] : cx->lo[r];
+    const int64_t near = cx->ipos[r] < cx->lo[r] ? cx->lo[r] : cx->ipos[r] > hi ? hi : cx->ipos[r];
+    const int64_t d = near - cx->ipos[r];
+    cx->aref[r] = jb->b.form == POSENC_ALIBI_SYMMETRIC ? (d < 0 ? -d : d) : cx->lim[r];
+}
+static inline void add_alibi(const job *jb, const ctx *cx, int r, float *t, int32_t j0, int32_t n) {
+    /* The bias minus the row's largest visible bias (row_alibi: aref), an exact integer
+     * distance times m in float64, rounded once: softmax is shift-invariant, and the plain
+     * m * rp is ~m * offset, whose float32 rounding (128 at offset 2^30) would swamp the
+     * differences between keys. */
+    const double m = cx->slope[r];
+    const int64_t ref = cx->aref[r], ip = cx->ipos[r];
+    if (jb->b.form == POSENC_ALIBI_SYMMETRIC) {
+        for (int32_t c = 0; c < n; c++) {
+            const int64_t rp = j0 + c - ip;
+            t[c] += (float)(m * (double)(ref - (rp < 0 ? -rp : rp)));
+        }
+    } else { /* RELATIVE m * (j - ip) and REFERENCE m * j differ by a per-row constant */
+        for (int32_t c = 0; c < n; c++) t[c] += (float)(m * (double)(j0 + c - ref));
+    }
+}
+
+/* T5: a learned scalar per bucket of rp and head */
+static int32_t check_t5(const job *jb, int64_t *rel) {
+    (void)rel;
+    if (!jb->b.table) return POSENC_E_NULL;
+    const int32_t nb = jb->b.num_buckets;
+    if (posenc__check_elems2(nb, jb->H)) return POSENC_E_SIZE;
+    const int32_t half = jb->b.bidirectional ? nb / 2 : nb;
+    if (nb < (jb->b.bidirectional ? 4 : 2)) return POSENC_E_SIZE;
+    if (jb->b.max_distance <= half / 2) return POSENC_E_PARAM;
+    return POSENC_OK;
+}
+static void plan_t5(plan *pl, int64_t Q, int64_t K, int64_t D, int64_t rel, int64_t G) {
+    (void)D, (void)rel;
+    TAKE(pl, t5b, Q + K - 1); /* bucket per relative position, shared by the group's heads */
+    TAKE(pl, t5, G * (Q + K - 1));
+}
+static int32_t values_t5(const job *jb, int64_t rel, double mq, double mk, double *dots,
+                         double *bias, double *extra_v) {
+    (void)rel, (void)mq, (void)mk, (void)dots, (void)extra_v;
+    const size_t n = (size_t)jb->b.num_buckets * (size_t)jb->H;
+    if (!(posenc__max_abs(jb->b.table, n) < INFINITY)) return POSENC_E_PARAM;
+    for (size_t i = 0; i < n; i++)
+        if (jb->b.table[i] > *bias) *bias = jb->b.table[i];
+    return POSENC_OK;
+}
+static void call_setup_t5(const job *jb, const plan *pl, float *scratch) {
+    int32_t *b = (int32_t *)(void *)(scratch + pl->t5b);
+    for (int32_t t = 0; t < jb->Q + jb->K - 1; t++) {
+        const int64_t rp = (int64_t)t - ((int64_t)jb->offset + jb->Q - 1);
+        b[t] = posenc__t5_bucket(rp, jb->b.bidirectional ? 1 : 0, jb->b.num_buckets, jb->b.max_distance);
+    }
+}
+static void group_setup_t5(const job *jb, ctx *cx, int32_t g) {
+    const int32_t G = jb->H / jb->KVH, n = jb->Q + jb->K - 1;
+    for (int32_t hl = 0; hl < G; hl++) {
+        const int32_t h = g * G + hl;
+        float *t5 = cx->t5 + (size_t)hl * n;
+        for (int32_t t = 0; t < n; t++) t5[t] = jb->b.table[(size_t)cx->t5b[t] * jb->H + h];
+    }
+}
+static inline void add_t5(const job *jb, const ctx *cx, int r, float *t, int32_t j0, int32_t n) {
+    /* t5[hl][idx] holds the bias of rp = idx - (offset + Q - 1) */
+    const float *tb = cx->t5 + (size_t)cx->hl[r] * (jb->Q + jb->K - 1) + (j0 - cx->ii[r] + jb->Q - 1);
+    for (int32_t c = 0; c < n; c++) t[c] += tb[c];
+}
+
+/* SHAW: q . aK[clip(rp)] in the logit, sum_j p_ij aV[clip(rp)] in the output (run_block) */
+static int32_t check_shaw(const job *jb, int64_t *rel) {
+    if (!jb->b.a_k || !jb->b.a_v) return POSENC_E_NULL;
+    if (jb->b.max_relative < 1 || jb->b.max_relative >= (1 << 27)) return POSENC_E_SIZE;
+    *rel = jb->b.max_relative;
+    if (posenc__check_elems2(2 * *rel + 1, jb->D) || posenc__check_elems2(2 * *rel + 1, jb->DV))
+        return POSENC_E_SIZE;
+    return POSENC_OK;
+}
+static void plan_shaw(plan *pl, int64_t Q, int64_t K, int64_t D, int64_t rel, int64_t G) {
+    (void)Q, (void)K, (void)D, (void)G;
+    TAKE(pl, qak, QB * (2 * rel + 1));
+    TAKE(pl, mass, QB * (2 * rel + 1));
+}
+static int32_t values_shaw(const job *jb, int64_t rel, double mq, double mk, double *dots,
+                           double *bias, double *extra_v) {
+    (void)mk, (void)bias;
+    const double mak = posenc__max_abs(jb->b.a_k, (size_t)(2 * rel + 1) * (size_t)jb->D);
+    *extra_v = posenc__max_abs(jb->b.a_v, (size_t)(2 * rel + 1) * (size_t)jb->DV);
+    if (!(mak < INFINITY && *extra_v < INFINITY)) return POSENC_E_PARAM;
+    *dots += mq * mak;
+    return POSENC_OK;
+}
+static void block_setup_shaw(const job *jb, ctx *cx) {
+    const int32_t R = 2 * jb->b.max_relative + 1;
+    for (int r = 0; r < QB; r++)
+        for (int32_t b = 0; b < R; b++)
+            cx->qak[(size_t)r * R + b] = dot(cx->qrow[r], jb->b.a_k + (size_t)b * jb->D, jb->D);
+    memset(cx->mass, 0, sizeof(float) * QB * (size_t)R);
+}
+static inline void add_shaw(const job *jb, const ctx *cx, int r, float *t, int32_t j0, int32_t n) {
+    const int32_t kr = jb->b.max_relative;
+    const float *qa = cx->qak + (size_t)r * (2 * kr + 1);
+    for (int32_t c = 0; c < n; c++) {
+        const int64_t rp = j0 + c - cx->ipos[r];
+        t[c] += jb->scale * qa[clamp_i64(rp, -kr, kr) + kr];
+    }
+}
+
+/* XL: content bias u.k_j and the position term (q_i + v).r[c], scaled after they are added */
+static int32_t check_xl(const job *jb, int64_t *rel) {
+    if (jb->kpk) return POSENC_E_ENUM;
+    if (!jb->b.u || !jb->b.vb || !jb->b.r) return POSENC_E_NULL;
+    if (posenc__check_elems3(jb->b.r_rows, jb->H, jb->D)) return POSENC_E_SIZE;
+    *rel = jb->b.r_rows;
+    return POSENC_OK;
+}
+static void plan_xl(plan *pl, int64_t Q, int64_t K, int64_t D, int64_t rel, int64_t G) {
+    (void)Q, (void)G;
+    TAKE(pl, rp, (rel + PW - 1) / PW * PW * D);
+    TAKE(pl, uk, K);
+    TAKE(pl, qv, QB * D);
+    TAKE(pl, g, QB * GW);
+}
+static int32_t values_xl(const job *jb, int64_t rel, double mq, double mk, double *dots,
+                         double *bias, double *extra_v) {
+    (void)bias, (void)extra_v;
+    const size_t hd = (size_t)jb->H * jb->D;
+    const double mu = posenc__max_abs(jb->b.u, hd), mvb = posenc__max_abs(jb->b.vb, hd);
+    const double mr = posenc__max_abs(jb->b.r, (size_t)rel * hd);
+    if (!(mu < INFINITY && mvb < INFINITY && mr < INFINITY)) return POSENC_E_PARAM;
+    *dots = (mq + mu) * mk + (mq + mvb) * mr;
+    return POSENC_OK;
+}
+static void pack_k(float *dst, const float *src, size_t stride, int32_t n, int32_t w);
+static void head_setup_xl(const job *jb, ctx *cx, int32_t h, int32_t g) {
+    const int32_t D = jb->D;
+    pack_k(cx->rp, jb->b.r + (size_t)h * D, (size_t)jb->H * D, jb->b.r_rows, D);
+    for (int32_t j = 0; j < jb->K; j++)
+        cx->uk[j] = dot(jb->b.u + (size_t)h * D, jb->k + ((size_t)j * jb->KVH + g) * D, D);
+}
+static void block_setup_xl(const job *jb, ctx *cx) {
+    for (int r = 0; r < QB; r++)
+        for (int32_t d = 0; d < jb->D; d++)
+            cx->qv[(size_t)d * QB + r] = cx->qrow[r][d] + jb->b.vb[(size_t)cx->hh[r] * jb->D + d];
+}
+static inline void add_xl(const job *jb, const ctx *cx, int r, float *t, int32_t j0, int32_t n) {
+    /* the position term (q_i + v).r[c], c = j + K-1 - ipos: the four rows (one head, ascending
+     * queries) need r rows [a, b], computed once for all of them (at r = 0) on panel-aligned
+     * rows */
+    const int32_t D = jb->D, K = jb->K, last = jb->b.r_rows - 1;
+    const int32_t a = clamp_i64(j0 + (int64_t)K - 1 - cx->ipos[QB - 1], 0, last);
+    const int32_t pa = a / PW;
+    if (r == 0) {
+        const int32_t b = clamp_i64(j0 + (int64_t)n - 1 + K - 1 - cx->ipos[0], 0, last);
+        kernel_qk_t(cx->qv, cx->rp + (size_t)pa * D * PW, b / PW - pa + 1, D, 1.0f, cx->g, GW);
+    }
+    for (int32_t c = 0; c < n; c++) {
+        const int64_t j = j0 + c;
+        const int32_t row = clamp_i64(j + K - 1 - cx->ipos[r], 0, last);
+        t[c] = (t[c] + cx->uk[j] + cx->g[r * GW + row - pa * PW]) * jb->scale;
+    }
+}
+
+#define POSENC__BIAS_OPS(NAME, name) [POSENC_BIAS_##NAME] = {check_##name, plan_##name, values_##name, \
+    CALL_SETUP_##NAME, GROUP_SETUP_##NAME, HEAD_SETUP_##NAME, BLOCK_SETUP_##NAME, ROW_##NAME,        \
+    PRESCALED_##NAME},
+/* the optional steps, NULL where a kind has none */
+#define plan_alibi plan_none
+#define CALL_SETUP_NONE NULL
+#define CALL_SETUP_ALIBI NULL
+#define CALL_SETUP_T5 call_setup_t5
+#define CALL_SETUP_SHAW NULL
+#define CALL_SETUP_XL NULL
+#define GROUP_SETUP_NONE NULL
+#define GROUP_SETUP_ALIBI NULL
+#define GROUP_SETUP_T5 group_setup_t5
+#define GROUP_SETUP_SHAW NULL
+#define GROUP_SETUP_XL NULL
+#define HEAD_SETUP_NONE NULL
+#define HEAD_SETUP_ALIBI NULL
+#define HEAD_SETUP_T5 NULL
+#define HEAD_SETUP_SHAW NULL
+#define HEAD_SETUP_XL head_setup_xl
+#define BLOCK_SETUP_NONE NULL
+#define BLOCK_SETUP_ALIBI NULL
+#define BLOCK_SETUP_T5 NULL
+#define BLOCK_SETUP_SHAW block_setup_shaw
+#define BLOCK_SETUP_XL block_setup_xl
+#define ROW_NONE NULL
+#define ROW_ALIBI row_alibi
+#define ROW_T5 NULL
+#define ROW_SHAW NULL
+#define ROW_XL NULL
+#define PRESCALED_NONE 1
+#define PRESCALED_ALIBI 1
+#define PRESCALED_T5 1
+#define PRESCALED_SHAW 1
+#define PRESCALED_XL 0
+static const bias_ops BIAS_OPS[] = {POSENC_BIAS_KINDS(POSENC__BIAS_OPS)};
+_Static_assert(sizeof BIAS_OPS / sizeof BIAS_OPS[0] == POSENC_BIAS_COUNT,
+               "every bias kind of POSENC_BIAS_KINDS has its row of steps");
+
+#if defined(__wasm32__)
+/* js/attention.js writes posenc_bias into the heap at these offsets. */
+_Static_assert(offsetof(posenc_bias, table) == 8, "bias layout");
+_Static_assert(offsetof(posenc_bias, a_k) == 24, "bias layout");
+_Static_assert(offsetof(posenc_bias, u) == 36, "bias layout");
+_Static_assert(offsetof(posenc_bias, query_scale) == 52, "bias layout");
+_Static_assert(sizeof(posenc_bias) == 60, "bias layout");
+#endif
+
+/* The plan of a call: the common buffers, then the kind's own. packed = keys and values
+ * arrive packed (a KV cache); qscale = a per-query scale is given. */
+static void make_plan(plan *pl, int64_t Q, int64_t K, int64_t D, int64_t DV, posenc_attention_bias kind,
+                      int64_t rel, int64_t G, int packed, int qscale) {
     memset(pl, 0, sizeof *pl);
-#define TAKE(field, n) (pl->field = (size_t)o, o += (n))
-    TAKE(expk, (int64_t)(sizeof(posenc__expk) / sizeof(float)));
+    TAKE(pl, expk, (int64_t)(sizeof(posenc__expk) / sizeof(float)));
     if (!packed) {
-        TAKE(kp, round8(K) * D);
-        TAKE(vp, round_tile(K) * round8(DV));
+        TAKE(pl, kp, round8(K) * D);
+        TAKE(pl, vp, round_tile(K) * round8(DV));
     }
-    TAKE(qt, QB * D);
-    TAKE(acc, QB * round8(DV));
-    TAKE(tile, QB * TILE);
-    if (kind == POSENC_BIAS_T5) {
-        TAKE(t5b, Q + K - 1); /* bucket per relative position, shared by the group's heads */
-        TAKE(t5, G * (Q + K - 1));
-    }
-    if (kind == POSENC_BIAS_SHAW) {
-        TAKE(qak, QB * (2 * rel + 1));
-        TAKE(mass, QB * (2 * rel + 1));
-    }
-    if (kind == POSENC_BIAS_XL) {
-        TAKE(rp, (rel + PW - 1) / PW * PW * D);
-        TAKE(uk, K);
-        TAKE(qv, QB * D);
-        TAKE(g, QB * GW);
-    }
-#undef TAKE
-    pl->total = o;
+    TAKE(pl, qt, QB * D);
+    TAKE(pl, acc, QB * round8(DV));
+    TAKE(pl, tile, QB * TILE);
+    if (qscale) TAKE(pl, qs, QB * D);
+    BIAS_OPS[kind].plan(pl, Q, K, D, rel, G);
+}
+
+static const posenc_bias NO_BIAS; /* zeroed: POSENC_BIAS_NONE without a table */
+
+/* The kind-independent checks of a descriptor, then the kind's own (check), for the sizes. */
+static int32_t check_bias(const job *jb, int64_t *rel) {
+    if (jb->b.kind < 0 || jb->b.kind >= POSENC_BIAS_COUNT) return POSENC_E_ENUM;
+    if (jb->b.chunk < 0) return POSENC_E_PARAM;
+    *rel = 0;
+    return BIAS_OPS[jb->b.kind].check(jb, rel);
 }
 
 static int32_t scratch_size(int32_t *floats, int32_t queries, int32_t keys, int32_t heads,
-                            int32_t kv_heads, int32_t dim, int32_t dim_v,
-                            posenc_attention_bias bias, int32_t rel, int packed) {
+                            int32_t kv_heads, int32_t dim, int32_t dim_v, const posenc_bias *bias,
+                            int packed) {
     if (!floats) return POSENC_E_NULL;
     if (posenc__check_elems2(queries, dim) || posenc__check_elems2(keys, dim) ||
         posenc__check_elems2(keys, dim_v) || heads < 1 || kv_heads < 1 || heads % kv_heads)
         return POSENC_E_SIZE;
-    if (bias < POSENC_BIAS_NONE || bias > POSENC_BIAS_XL) return POSENC_E_ENUM;
-    if ((bias == POSENC_BIAS_SHAW || bias == POSENC_BIAS_XL) &&
+    job jb;
+    memset(&jb, 0, sizeof jb);
+    jb.Q = queries, jb.K = keys, jb.H = heads, jb.KVH = kv_heads, jb.D = dim, jb.DV = dim_v;
+    jb.b = bias ? *bias : NO_BIAS;
+    /* the sizes only: a descriptor's tables may come later (NULL here is fine) */
+    if (jb.b.kind == POSENC_BIAS_XL && packed) return POSENC_E_ENUM;
+    int64_t rel = 0;
+    if (jb.b.kind < 0 || jb.b.kind >= POSENC_BIAS_COUNT) return POSENC_E_ENUM;
+    if (jb.b.kind == POSENC_BIAS_SHAW) rel = jb.b.max_relative;
+    if (jb.b.kind == POSENC_BIAS_XL) rel = jb.b.r_rows;
+    if ((jb.b.kind == POSENC_BIAS_SHAW || jb.b.kind == POSENC_BIAS_XL) &&
         (rel < 1 || rel > POSENC_MAX_ELEMENTS))
         return POSENC_E_SIZE;
     plan pl;
-    make_plan(&pl, queries, keys, dim, dim_v, bias, rel, heads / kv_heads, packed);
-    if (pl.total > POSENC_MAX_ELEMENTS) return POSENC_E_SIZE;
-    *floats = (int32_t)pl.total;
+    make_plan(&pl, queries, keys, dim, dim_v, jb.b.kind, rel, heads / kv_heads, packed,
+              jb.b.query_scale != NULL);
+    if (pl.o > POSENC_MAX_ELEMENTS) return POSENC_E_SIZE;
+    *floats = (int32_t)pl.o;
     return POSENC_OK;
-}
-
-int32_t posenc_attention_scratch_size(int32_t *floats, int32_t queries, int32_t keys,
-                                      int32_t dim, int32_t dim_v, posenc_attention_bias bias,
-                                      int32_t rel) {
-    return scratch_size(floats, queries, keys, 1, 1, dim, dim_v, bias, rel, 0);
 }
 
 int32_t posenc_attention_gqa_scratch_size(int32_t *floats, int32_t queries, int32_t keys,
                                           int32_t heads, int32_t kv_heads, int32_t dim,
-                                          int32_t dim_v, posenc_attention_bias bias,
-                                          int32_t rel) {
-    return scratch_size(floats, queries, keys, heads, kv_heads, dim, dim_v, bias, rel, 0);
+                                          int32_t dim_v, const posenc_bias *bias) {
+    return scratch_size(floats, queries, keys, heads, kv_heads, dim, dim_v, bias, 0);
 }
 
 int32_t posenc_kvcache_scratch_size(int32_t *floats, int32_t queries, int32_t length,
                                     int32_t heads, int32_t kv_heads, int32_t dim, int32_t dim_v,
-                                    posenc_attention_bias bias, int32_t rel) {
-    if (bias == POSENC_BIAS_XL) return POSENC_E_ENUM;
-    return scratch_size(floats, queries, length, heads, kv_heads, dim, dim_v, bias, rel, 1);
+                                    const posenc_bias *bias) {
+    return scratch_size(floats, queries, length, heads, kv_heads, dim, dim_v, bias, 1);
 }
 
 static int32_t validate(const job *jb, const float *scratch, int32_t scratch_floats, plan *pl) {
@@ -299,81 +594,23 @@ static int32_t validate(const job *jb, const float *scratch, int32_t scratch_flo
     if (!posenc__finite(jb->scale)) return POSENC_E_PARAM;
     if (jb->offset < -(1 << 30) || jb->offset > (1 << 30)) return POSENC_E_PARAM;
     int64_t rel = 0;
-    switch (jb->kind) {
-    case POSENC_BIAS_NONE:
-        if (jb->dense && posenc__check_elems3(H, Q, K)) return POSENC_E_SIZE;
-        break;
-    case POSENC_BIAS_ALIBI:
-        if (jb->form != POSENC_ALIBI_RELATIVE &&
-            jb->form != POSENC_ALIBI_SYMMETRIC &&
-            jb->form != POSENC_ALIBI_REFERENCE)
-            return POSENC_E_ENUM;
-        break;
-    case POSENC_BIAS_T5: {
-        if (!jb->t5) return POSENC_E_NULL;
-        if (posenc__check_elems2(jb->nb, H)) return POSENC_E_SIZE;
-        const int32_t half = jb->bidir ? jb->nb / 2 : jb->nb;
-        if (jb->nb < (jb->bidir ? 4 : 2)) return POSENC_E_SIZE;
-        if (jb->maxd <= half / 2) return POSENC_E_PARAM;
-        break;
-    }
-    case POSENC_BIAS_SHAW:
-        if (!jb->ak || !jb->av) return POSENC_E_NULL;
-        if (jb->kr < 1 || jb->kr >= (1 << 27)) return POSENC_E_SIZE;
-        rel = jb->kr;
-        if (posenc__check_elems2(2 * rel + 1, D) || posenc__check_elems2(2 * rel + 1, DV))
-            return POSENC_E_SIZE;
-        break;
-    case POSENC_BIAS_XL:
-        if (jb->kpk) return POSENC_E_ENUM;
-        if (!jb->u || !jb->vb || !jb->r) return POSENC_E_NULL;
-        if (posenc__check_elems3(jb->rrows, H, D)) return POSENC_E_SIZE;
-        rel = jb->rrows;
-        break;
-    default:
-        return POSENC_E_ENUM;
-    }
-    make_plan(pl, Q, K, D, DV, jb->kind, rel, H / KVH, jb->kpk != NULL);
-    if (pl->total > POSENC_MAX_ELEMENTS || scratch_floats < pl->total) return POSENC_E_SCRATCH;
+    const int32_t st = check_bias(jb, &rel);
+    if (st) return st;
+    make_plan(pl, Q, K, D, DV, jb->b.kind, rel, H / KVH, jb->kpk != NULL, jb->b.query_scale != NULL);
+    if (pl->o > POSENC_MAX_ELEMENTS || scratch_floats < pl->o) return POSENC_E_SCRATCH;
     /* Values: a NaN or infinity in the operands would turn into silent garbage, and so would
      * finite operands large enough to overflow float32 inside a logit or the exp-weighted sum of
      * V (+inf, then inf - inf = NaN). Bound every partial dot product (unscaled and scaled), add
      * the largest positive bias, and bound the accumulators by keys * max|v| (exp weights <= 1).
      * Negative biases may be any size: HF masks with -FLT_MAX, and a logit that rounds to -inf
      * is only masked, while s - max(s) rounding to -inf gives the weight 0 it nearly is. */
-    const double mq = posenc__max_abs(jb->q, (size_t)(Q * H * D));
+    double mq = posenc__max_abs(jb->q, (size_t)(Q * H * D));
+    if (jb->b.query_scale) mq *= posenc__max_abs(jb->b.query_scale, (size_t)Q);
     const double mk = jb->mk >= 0 ? jb->mk : posenc__max_abs(jb->k, (size_t)(K * KVH * D));
     const double mv = jb->mv >= 0 ? jb->mv : posenc__max_abs(jb->v, (size_t)(K * KVH * DV));
     if (!(mq < INFINITY && mk < INFINITY && mv < INFINITY)) return POSENC_E_PARAM;
     double dots = mq * mk, bias = 0.0, extra_v = 0.0;
-    if (jb->kind == POSENC_BIAS_NONE && jb->dense) {
-        const size_t n = (size_t)(H * Q * K);
-        for (size_t i = 0; i < n; i++) {
-            const float b = jb->dense[i];
-            if (!(b < INFINITY)) return POSENC_E_PARAM; /* NaN or +inf; -inf masks */
-            if (b > bias) bias = b;
-        }
-    }
-    if (jb->kind == POSENC_BIAS_ALIBI) bias = 4.0e9; /* slope < 1, |rp| and j < 2^32 */
-    if (jb->kind == POSENC_BIAS_T5) {
-        const size_t n = (size_t)jb->nb * (size_t)H;
-        if (!(posenc__max_abs(jb->t5, n) < INFINITY)) return POSENC_E_PARAM;
-        for (size_t i = 0; i < n; i++)
-            if (jb->t5[i] > bias) bias = jb->t5[i];
-    }
-    if (jb->kind == POSENC_BIAS_SHAW) {
-        const double mak = posenc__max_abs(jb->ak, (size_t)(2 * rel + 1) * (size_t)D);
-        extra_v = posenc__max_abs(jb->av, (size_t)(2 * rel + 1) * (size_t)DV);
-        if (!(mak < INFINITY && extra_v < INFINITY)) return POSENC_E_PARAM;
-        dots += mq * mak;
-    }
-    if (jb->kind == POSENC_BIAS_XL) {
-        const double mu = posenc__max_abs(jb->u, (size_t)(H * D));
-        const double mvb = posenc__max_abs(jb->vb, (size_t)(H * D));
-        const double mr = posenc__max_abs(jb->r, (size_t)(rel * H * D));
-        if (!(mu < INFINITY && mvb < INFINITY && mr < INFINITY)) return POSENC_E_PARAM;
-        dots = (mq + mu) * mk + (mq + mvb) * mr;
-    }
+    if (BIAS_OPS[jb->b.kind].values(jb, rel, mq, mk, &dots, &bias, &extra_v)) return POSENC_E_PARAM;
     const double as = fabs((double)jb->scale) > 1.0 ? fabs((double)jb->scale) : 1.0;
     if ((double)D * dots * as + bias > POSENC__LOGIT_LIMIT ||
         (double)K * mv + extra_v > POSENC__LOGIT_LIMIT)
@@ -383,106 +620,30 @@ static int32_t validate(const job *jb, const float *scratch, int32_t scratch_flo
 
 /* ---- the per-group loop ---- */
 
-/* A block is 4 rows, each a (query, query head) pair of one kv group: 4 queries of one head
- * (prefill), or 4 heads of the group for one query (decode: the group's keys are then read
- * once for all its heads). */
-typedef struct {
-    int32_t nq;           /* rows that are real (short blocks repeat the last) */
-    int32_t ii[QB];       /* query index of each block row */
-    int32_t hh[QB];       /* query head of each row, and its index within the group */
-    int32_t hl[QB];
-    int64_t ipos[QB];     /* position of that query: ii + offset */
-    int64_t lim[QB];      /* last visible key (may be < 0: the row sees nothing) */
-    int64_t lo[QB];       /* first visible key (the sliding window; 0 without one) */
-    const float *qrow[QB];
-    double slope[QB];     /* ALiBi, float64 so the fused bias rounds once, as posenc_alibi_bias */
-    int64_t aref[QB];     /* ALiBi: the visible key with the largest bias (RELATIVE, REFERENCE),
-                           * or its distance |j - ipos| (SYMMETRIC) */
-    const posenc__expk *expk;
-    size_t vblock;        /* floats per block of TILE keys of V (TILE * dim_v rounded to 8) */
-    float *kp, *vp, *qt, *tile, *t5, *qak, *mass, *rp, *uk, *qv, *g, *acc;
-    const int32_t *t5b;
-} ctx;
-
-static inline int32_t clamp_i64(int64_t x, int32_t lo, int32_t hi) {
-    return x < lo ? lo : x > hi ? hi : (int32_t)x;
-}
-
 /* Logits of keys j0 .. j0+n-1 for the 4 block rows into cx->tile (row stride TILE); masked
  * entries and the pad up to a multiple of 4 are -INFINITY. j0 is a multiple of 8. */
 static NOINLINE void scores(const job *jb, const ctx *cx, int32_t j0, int32_t n) {
-    const int32_t D = jb->D, K = jb->K, np = (n + PW - 1) / PW;
+    const bias_ops *ops = &BIAS_OPS[jb->b.kind];
+    const int32_t D = jb->D;
     float *T = cx->tile;
-    /* XL adds its terms before scaling; everything else is scaled in the kernel's store */
-    const float scale = jb->scale, kscale = jb->kind == POSENC_BIAS_XL ? 1.0f : scale;
-    kernel_qk_t(cx->qt, cx->kp + (size_t)(j0 / PW) * D * PW, np, D, kscale, T, TILE);
-    if (jb->kind == POSENC_BIAS_XL) {
-        /* content bias u.k_j, then the position term (q_i + v).r[c], c = j + K-1 - ipos: the four
-         * rows (one head, ascending queries) need r rows [a, b], computed once for all of them
-         * on panel-aligned rows. */
-        const int32_t last = jb->rrows - 1;
-        const int32_t a = clamp_i64(j0 + (int64_t)K - 1 - cx->ipos[QB - 1], 0, last);
-        const int32_t b = clamp_i64(j0 + (int64_t)n - 1 + K - 1 - cx->ipos[0], 0, last);
-        const int32_t pa = a / PW, pb = b / PW;
-        kernel_qk_t(cx->qv, cx->rp + (size_t)pa * D * PW, pb - pa + 1, D, 1.0f, cx->g, GW);
-        for (int r = 0; r < QB; r++)
-            for (int32_t c = 0; c < n; c++) {
-                const int64_t j = j0 + c;
-                const int32_t row = clamp_i64(j + K - 1 - cx->ipos[r], 0, last);
-                float *t = &T[r * TILE + c];
-                *t = (*t + cx->uk[j] + cx->g[r * GW + row - pa * PW]) * scale;
-            }
-    }
+    kernel_qk_t(cx->qt, cx->kp + (size_t)(j0 / PW) * D * PW, (n + PW - 1) / PW, D,
+                ops->prescaled ? jb->scale : 1.0f, T, TILE);
     for (int r = 0; r < QB; r++) {
         float *t = T + (size_t)r * TILE;
-        const int64_t ip = cx->ipos[r];
+        /* a switch made from the kind list rather than ops->add: each add_* is inlined here
+         * (its loop is the hot part of this step) */
+        switch (jb->b.kind) {
+#define ADD_CASE(NAME, name)                                                                       \
+    case POSENC_BIAS_##NAME: add_##name(jb, cx, r, t, j0, n); break;
+            POSENC_BIAS_KINDS(ADD_CASE)
+#undef ADD_CASE
+        default: break;
+        }
         int32_t c;
-        switch (jb->kind) {
-        case POSENC_BIAS_NONE:
-            if (jb->dense) {
-                const float *b = jb->dense + ((size_t)cx->hh[r] * jb->Q + cx->ii[r]) * K + j0;
-                for (c = 0; c < n; c++) t[c] += b[c];
-            }
-            break;
-        case POSENC_BIAS_ALIBI: {
-            /* The bias minus the row's largest visible bias (set_row: aref), an exact integer
-             * distance times m in float64, rounded once: softmax is shift-invariant, and the
-             * plain m * rp is ~m * offset, whose float32 rounding (128 at offset 2^30) would
-             * swamp the differences between keys. */
-            const double m = cx->slope[r];
-            const int64_t ref = cx->aref[r];
-            if (jb->form == POSENC_ALIBI_SYMMETRIC) {
-                for (c = 0; c < n; c++) {
-                    const int64_t rp = j0 + c - ip;
-                    t[c] += (float)(m * (double)(ref - (rp < 0 ? -rp : rp)));
-                }
-            } else { /* RELATIVE m * (j - ip) and REFERENCE m * j differ by a per-row constant */
-                for (c = 0; c < n; c++) t[c] += (float)(m * (double)(j0 + c - ref));
-            }
-            break;
-        }
-        case POSENC_BIAS_T5: {
-            /* t5[hl][idx] holds the bias of rp = idx - (offset + Q - 1) */
-            const float *tb = cx->t5 + (size_t)cx->hl[r] * (jb->Q + K - 1) +
-                              (j0 - cx->ii[r] + jb->Q - 1);
-            for (c = 0; c < n; c++) t[c] += tb[c];
-            break;
-        }
-        case POSENC_BIAS_SHAW: {
-            const float *qa = cx->qak + (size_t)r * (2 * jb->kr + 1);
-            for (c = 0; c < n; c++) {
-                const int64_t rp = j0 + c - ip;
-                t[c] += scale * qa[clamp_i64(rp, -jb->kr, jb->kr) + jb->kr];
-            }
-            break;
-        }
-        default:
-            break;
-        }
         const int64_t first_masked = cx->lim[r] + 1 - j0;
         for (c = first_masked < 0 ? 0 : first_masked < n ? (int32_t)first_masked : n; c < n; c++)
             t[c] = -INFINITY;
-        const int64_t before = cx->lo[r] - j0; /* keys left of the window */
+        const int64_t before = cx->lo[r] - j0; /* keys left of the window or chunk */
         for (c = 0; c < before && c < n; c++) t[c] = -INFINITY;
         for (c = n; c % 4; c++) t[c] = -INFINITY;
     }
@@ -516,12 +677,15 @@ static inline float exp1(float x) {
 }
 
 static void shaw_mass(const job *jb, const ctx *cx, int r, const float *p, int32_t j0, int32_t n) {
-    float *mass = cx->mass + (size_t)r * (2 * jb->kr + 1);
+    const int32_t kr = jb->b.max_relative;
+    float *mass = cx->mass + (size_t)r * (2 * kr + 1);
     for (int32_t c = 0; c < n; c++) {
         const int64_t rp = j0 + c - cx->ipos[r];
-        mass[clamp_i64(rp, -jb->kr, jb->kr) + jb->kr] += p[c];
+        mass[clamp_i64(rp, -kr, kr) + kr] += p[c];
     }
 }
+
+static inline int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
 /* Row r of the block is query i of head h (hl = h's index within its group). */
 static inline void set_row(const job *jb, ctx *cx, int r, int32_t i, int32_t h, int32_t hl) {
@@ -529,29 +693,29 @@ static inline void set_row(const job *jb, ctx *cx, int r, int32_t i, int32_t h, 
     cx->ii[r] = i;
     cx->hh[r] = h;
     cx->hl[r] = hl;
-    cx->ipos[r] = (int64_t)i + jb->offset;
+    const int64_t ip = (int64_t)i + jb->offset;
+    cx->ipos[r] = ip;
     cx->qrow[r] = jb->q + ((size_t)i * jb->H + h) * jb->D;
-    int64_t lim = K - 1;
+    int64_t lim = K - 1, lo = 0;
     if (jb->mask == POSENC_MASK_CAUSAL_TOP_LEFT) lim = i;
     if (jb->mask == POSENC_MASK_CAUSAL_BOTTOM_RIGHT) lim = (int64_t)i + K - Q;
-    cx->lim[r] = lim < K - 1 ? lim : K - 1;
-    const int64_t lo = jb->window > 0 ? cx->ipos[r] - jb->window + 1 : 0;
-    cx->lo[r] = lo > 0 ? lo : 0;
-    if (jb->kind == POSENC_BIAS_ALIBI) {
-        cx->slope[r] = posenc__alibi_slope(h, jb->H);
-        /* slopes are > 0: m * (j - ip) and m * j peak at the last visible key, -m |j - ip| at
-         * the visible key nearest the query (a row that sees nothing never reads this) */
-        const int64_t hi = cx->lim[r] > cx->lo[r] ? cx->lim[r] : cx->lo[r];
-        const int64_t near = cx->ipos[r] < cx->lo[r] ? cx->lo[r] : cx->ipos[r] > hi ? hi : cx->ipos[r];
-        const int64_t d = near - cx->ipos[r];
-        cx->aref[r] = jb->form == POSENC_ALIBI_SYMMETRIC ? (d < 0 ? -d : d) : cx->lim[r];
+    if (jb->window > 0 && ip - jb->window + 1 > lo) lo = ip - jb->window + 1;
+    if (jb->b.chunk > 0) { /* keys of the query's own chunk of positions */
+        const int64_t c0 = floor_div(ip, jb->b.chunk) * jb->b.chunk;
+        if (c0 > lo) lo = c0;
+        if (c0 + jb->b.chunk - 1 < lim) lim = c0 + jb->b.chunk - 1;
     }
+    cx->lim[r] = lim < K - 1 ? lim : K - 1;
+    cx->lo[r] = lo;
+    if (BIAS_OPS[jb->b.kind].row) BIAS_OPS[jb->b.kind].row(jb, cx, r);
 }
 
 static NOINLINE void run_block(const job *jb, ctx *cx) {
     const int32_t Q = jb->Q, K = jb->K, H = jb->H, D = jb->D, DV = jb->DV;
     const int32_t nc = (DV + PW - 1) / PW, DV8 = nc * PW;
-    const int32_t R = jb->kind == POSENC_BIAS_SHAW ? 2 * jb->kr + 1 : 0;
+    const bias_ops *ops = &BIAS_OPS[jb->b.kind];
+    /* Shaw's value term: mass per clipped relative position, applied to a_v at the end */
+    const int32_t R = jb->b.kind == POSENC_BIAS_SHAW ? 2 * jb->b.max_relative + 1 : 0;
     int64_t maxlim = -1, minlo = K;
     for (int r = 0; r < QB; r++) {
         if (cx->lim[r] > maxlim) maxlim = cx->lim[r];
@@ -560,18 +724,16 @@ static NOINLINE void run_block(const job *jb, ctx *cx) {
     /* keys beyond jend are masked for every row, and so are keys before jstart */
     const int32_t jend = (int32_t)(maxlim + 1);
     const int32_t jstart = minlo >= jend ? 0 : (int32_t)(minlo / TILE * TILE); /* V block aligned */
+    if (jb->b.query_scale) /* the scaled queries stand in for q from here on */
+        for (int r = 0; r < QB; r++) {
+            float *qs = cx->qs + (size_t)r * D;
+            const float f = jb->b.query_scale[cx->ii[r]];
+            for (int32_t d = 0; d < D; d++) qs[d] = cx->qrow[r][d] * f;
+            cx->qrow[r] = qs;
+        }
     for (int32_t d = 0; d < D; d++)
         for (int r = 0; r < QB; r++) cx->qt[(size_t)d * QB + r] = cx->qrow[r][d];
-    if (jb->kind == POSENC_BIAS_SHAW) {
-        for (int r = 0; r < QB; r++)
-            for (int32_t b = 0; b < R; b++)
-                cx->qak[(size_t)r * R + b] = dot(cx->qrow[r], jb->ak + (size_t)b * D, D);
-        memset(cx->mass, 0, sizeof(float) * QB * (size_t)R);
-    }
-    if (jb->kind == POSENC_BIAS_XL)
-        for (int r = 0; r < QB; r++)
-            for (int32_t d = 0; d < D; d++)
-                cx->qv[(size_t)d * QB + r] = cx->qrow[r][d] + jb->vb[(size_t)cx->hh[r] * D + d];
+    if (ops->block_setup) ops->block_setup(jb, cx);
     memset(cx->acc, 0, sizeof(float) * QB * (size_t)DV8);
     float m[QB], l[QB];
     for (int r = 0; r < QB; r++) m[r] = -INFINITY, l[r] = 0.0f;
@@ -612,7 +774,7 @@ static NOINLINE void run_block(const job *jb, ctx *cx) {
                 memcpy(cx->tile + (size_t)r * TILE, prow[r], sizeof(float) * n);
             }
             kernel_pv_tile(cx->tile, n, cx->vp + (size_t)(j0 / TILE) * cx->vblock, nc, (size_t)TILE * PW, cx->acc, DV8);
-            if (jb->kind == POSENC_BIAS_SHAW)
+            if (R)
                 for (int r = 0; r < cx->nq; r++) shaw_mass(jb, cx, r, prow[r], j0, n);
         }
     } else {
@@ -645,7 +807,7 @@ static NOINLINE void run_block(const job *jb, ctx *cx) {
             }
             const float *prow[QB] = {cx->tile, cx->tile + TILE, cx->tile + 2 * TILE, cx->tile + 3 * TILE};
             kernel_pv_tile(cx->tile, n, cx->vp + (size_t)(j0 / TILE) * cx->vblock, nc, (size_t)TILE * PW, cx->acc, DV8);
-            if (jb->kind == POSENC_BIAS_SHAW)
+            if (R)
                 for (int r = 0; r < cx->nq; r++) shaw_mass(jb, cx, r, prow[r], j0, n);
         }
     }
@@ -664,7 +826,7 @@ static NOINLINE void run_block(const job *jb, ctx *cx) {
             for (int32_t b = 0; b < R; b++) {
                 const float wb = ms[b] * inv;
                 if (wb == 0.0f) continue;
-                const float *avb = jb->av + (size_t)b * DV;
+                const float *avb = jb->b.a_v + (size_t)b * DV;
                 for (int32_t c = 0; c < DV; c++) o[c] += wb * avb[c];
             }
         }
@@ -699,7 +861,9 @@ static NOINLINE void run_group(const job *jb, const plan *pl, float *scratch, in
     const int32_t G = H / KVH, nc = (DV + PW - 1) / PW;
     ctx cx;
     memset(&cx, 0, sizeof cx);
+    const bias_ops *ops = &BIAS_OPS[jb->b.kind];
     cx.qt = scratch + pl->qt;
+    cx.qs = scratch + pl->qs;
     cx.expk = (const posenc__expk *)(const void *)(scratch + pl->expk);
     cx.acc = scratch + pl->acc;
     cx.tile = scratch + pl->tile;
@@ -723,19 +887,13 @@ static NOINLINE void run_group(const job *jb, const plan *pl, float *scratch, in
         pack_k(cx.kp, jb->k + (size_t)g * D, (size_t)KVH * D, K, D);
         pack_v(cx.vp, jb->v + (size_t)g * DV, (size_t)KVH * DV, K, DV);
     }
-    if (jb->kind == POSENC_BIAS_T5)
-        for (int32_t hl = 0; hl < G; hl++) {
-            const int32_t h = g * G + hl;
-            float *t5 = cx.t5 + (size_t)hl * (Q + K - 1);
-            for (int32_t t = 0; t < Q + K - 1; t++)
-                t5[t] = jb->t5[(size_t)cx.t5b[t] * H + h];
-        }
+    if (ops->group_setup) ops->group_setup(jb, &cx, g);
 
     /* Blocks over (query, head) rows: 4 queries of one head, or 4 heads of one query,
      * whichever needs fewer blocks (decode: 1 query, 4 heads; the group's keys are read once). */
     const int64_t by_query = (int64_t)G * ((Q + QB - 1) / QB);
     const int64_t by_head = (int64_t)Q * ((G + QB - 1) / QB);
-    if (jb->kind != POSENC_BIAS_XL && by_head < by_query) {
+    if (!ops->head_setup && by_head < by_query) {
         for (int32_t i = 0; i < Q; i++)
             for (int32_t h0 = 0; h0 < G; h0 += QB) {
                 cx.nq = G - h0 < QB ? G - h0 : QB;
@@ -749,11 +907,7 @@ static NOINLINE void run_group(const job *jb, const plan *pl, float *scratch, in
     }
     for (int32_t hl = 0; hl < G; hl++) {
         const int32_t h = g * G + hl;
-        if (jb->kind == POSENC_BIAS_XL) {
-            pack_k(cx.rp, jb->r + (size_t)h * D, (size_t)H * D, jb->rrows, D);
-            for (int32_t j = 0; j < K; j++)
-                cx.uk[j] = dot(jb->u + (size_t)h * D, jb->k + ((size_t)j * KVH + g) * D, D);
-        }
+        if (ops->head_setup) ops->head_setup(jb, &cx, h, g);
         for (int32_t i0 = 0; i0 < Q; i0 += QB) {
             cx.nq = Q - i0 < QB ? Q - i0 : QB;
             for (int r = 0; r < QB; r++) set_row(jb, &cx, r, i0 + (r < cx.nq ? r : cx.nq - 1), h, hl);
@@ -770,156 +924,42 @@ static int32_t attend(job *jb, double scale, float *scratch, int32_t scratch_flo
     if (st) return st;
     const posenc__expk k = posenc__expk_make();
     memcpy(scratch + pl.expk, &k, sizeof k);
-    if (jb->kind == POSENC_BIAS_T5) {
-        int32_t *b = (int32_t *)(void *)(scratch + pl.t5b);
-        for (int32_t t = 0; t < jb->Q + jb->K - 1; t++) {
-            const int64_t rp = (int64_t)t - ((int64_t)jb->offset + jb->Q - 1);
-            b[t] = posenc__t5_bucket(rp, jb->bidir, jb->nb, jb->maxd);
-        }
-    }
+    if (BIAS_OPS[jb->b.kind].call_setup) BIAS_OPS[jb->b.kind].call_setup(jb, &pl, scratch);
     for (int32_t g = 0; g < jb->KVH; g++) run_group(jb, &pl, scratch, g);
     return POSENC_OK;
 }
 
-#define FILL_COMMON(jb, kvh)                                                                   \
-    job jb;                                                                                    \
-    memset(&jb, 0, sizeof jb);                                                                 \
-    jb.out = out, jb.weights = weights, jb.q = q, jb.k = k, jb.v = v;                          \
-    jb.Q = queries, jb.K = keys, jb.H = heads, jb.KVH = kvh, jb.D = dim, jb.DV = dim_v;        \
-    jb.mask = mask, jb.offset = offset, jb.mk = -1.0, jb.mv = -1.0
-
-int32_t posenc_attention(POSENC_ATTENTION_ARGS, const float *bias) {
-    return posenc_attention_gqa(out, weights, q, k, v, queries, keys, heads, dim, dim_v, scale,
-                                mask, offset, scratch, scratch_floats, heads, bias);
-}
-
-int32_t posenc_attention_alibi(POSENC_ATTENTION_ARGS, posenc_alibi_form form) {
-    return posenc_attention_gqa_alibi(out, weights, q, k, v, queries, keys, heads, dim, dim_v,
-                                      scale, mask, offset, scratch, scratch_floats, heads, form);
-}
-
-int32_t posenc_attention_t5(POSENC_ATTENTION_ARGS, const float *table, int32_t bidirectional,
-                            int32_t num_buckets, int32_t max_distance) {
-    return posenc_attention_gqa_t5(out, weights, q, k, v, queries, keys, heads, dim, dim_v, scale,
-                                   mask, offset, scratch, scratch_floats, heads, table,
-                                   bidirectional, num_buckets, max_distance);
-}
-
-int32_t posenc_attention_shaw(POSENC_ATTENTION_ARGS, const float *a_k, const float *a_v,
-                              int32_t max_relative) {
-    return posenc_attention_gqa_shaw(out, weights, q, k, v, queries, keys, heads, dim, dim_v,
-                                     scale, mask, offset, scratch, scratch_floats, heads, a_k,
-                                     a_v, max_relative);
-}
-
-int32_t posenc_attention_xl(POSENC_ATTENTION_ARGS, const float *u, const float *vb,
-                            const float *r, int32_t r_rows) {
-    return posenc_attention_gqa_xl(out, weights, q, k, v, queries, keys, heads, dim, dim_v, scale,
-                                   mask, offset, scratch, scratch_floats, heads, u, vb, r, r_rows);
-}
-
-int32_t posenc_attention_gqa(POSENC_ATTENTION_ARGS, int32_t kv_heads, const float *bias) {
-    FILL_COMMON(jb, kv_heads);
-    jb.kind = POSENC_BIAS_NONE;
-    jb.dense = bias;
-    return attend(&jb, scale, scratch, scratch_floats);
-}
-
-int32_t posenc_attention_gqa_alibi(POSENC_ATTENTION_ARGS, int32_t kv_heads,
-                                   posenc_alibi_form form) {
-    FILL_COMMON(jb, kv_heads);
-    jb.kind = POSENC_BIAS_ALIBI;
-    jb.form = form;
-    return attend(&jb, scale, scratch, scratch_floats);
-}
-
-int32_t posenc_attention_gqa_t5(POSENC_ATTENTION_ARGS, int32_t kv_heads, const float *table,
-                                int32_t bidirectional, int32_t num_buckets,
-                                int32_t max_distance) {
-    FILL_COMMON(jb, kv_heads);
-    jb.kind = POSENC_BIAS_T5;
-    jb.t5 = table;
-    jb.bidir = bidirectional ? 1 : 0;
-    jb.nb = num_buckets;
-    jb.maxd = max_distance;
-    return attend(&jb, scale, scratch, scratch_floats);
-}
-
-int32_t posenc_attention_gqa_shaw(POSENC_ATTENTION_ARGS, int32_t kv_heads, const float *a_k,
-                                  const float *a_v, int32_t max_relative) {
-    FILL_COMMON(jb, kv_heads);
-    jb.kind = POSENC_BIAS_SHAW;
-    jb.ak = a_k;
-    jb.av = a_v;
-    jb.kr = max_relative;
-    return attend(&jb, scale, scratch, scratch_floats);
-}
-
-int32_t posenc_attention_gqa_xl(POSENC_ATTENTION_ARGS, int32_t kv_heads, const float *u,
-                                const float *vb, const float *r, int32_t r_rows) {
-    FILL_COMMON(jb, kv_heads);
-    jb.kind = POSENC_BIAS_XL;
-    jb.u = u;
-    jb.vb = vb;
-    jb.r = r;
-    jb.rrows = r_rows;
+int32_t posenc_attention_gqa(POSENC_ATTENTION_ARGS, int32_t kv_heads, const posenc_bias *bias) {
+    job jb;
+    memset(&jb, 0, sizeof jb);
+    jb.out = out, jb.weights = weights, jb.q = q, jb.k = k, jb.v = v;
+    jb.Q = queries, jb.K = keys, jb.H = heads, jb.KVH = kv_heads, jb.D = dim, jb.DV = dim_v;
+    jb.mask = mask, jb.offset = offset, jb.mk = -1.0, jb.mv = -1.0;
+    jb.b = bias ? *bias : NO_BIAS;
     return attend(&jb, scale, scratch, scratch_floats);
 }
 
 /* ---- the KV cache (layout and appends in kvcache.c) ---- */
 
-/* The cache geometry must be one posenc_kvcache_size accepts (it sized kc and vc): checking
- * only length * kv_heads * dim would let a capacity whose cache exceeds POSENC_MAX_ELEMENTS
- * through, and the kernels would index past any buffer a caller can have. */
-#define KVCACHE_FILL(jb)                                                                       \
-    if (!state) return POSENC_E_NULL;                                                          \
-    if (capacity < 1 || capacity > POSENC_MAX_ELEMENTS || length < 1 || length > capacity ||   \
-        queries < 1 || queries > length)                                                       \
-        return POSENC_E_SIZE;                                                                  \
-    {                                                                                          \
-        int32_t nk_, nv_;                                                                      \
-        const int32_t sz_ = posenc_kvcache_size(&nk_, &nv_, kv_heads, dim, dim_v, capacity);   \
-        if (sz_) return sz_;                                                                   \
-    }                                                                                          \
-    job jb;                                                                                    \
-    memset(&jb, 0, sizeof jb);                                                                 \
-    jb.out = out, jb.q = q, jb.kpk = kc, jb.vpk = vc, jb.capt = (int32_t)round_tile(capacity); \
-    jb.Q = queries, jb.K = length, jb.H = heads, jb.KVH = kv_heads, jb.D = dim, jb.DV = dim_v; \
-    jb.mask = POSENC_MASK_CAUSAL_BOTTOM_RIGHT, jb.offset = length - queries;                   \
-    jb.window = window, jb.mk = state[0], jb.mv = state[1];                                    \
-    if (!(jb.mk >= 0 && jb.mv >= 0)) return POSENC_E_PARAM
-
-int32_t posenc_kvcache_attend(POSENC_KVCACHE_ARGS) {
-    KVCACHE_FILL(jb);
-    jb.kind = POSENC_BIAS_NONE;
-    return attend(&jb, scale, scratch, scratch_floats);
-}
-
-int32_t posenc_kvcache_attend_alibi(POSENC_KVCACHE_ARGS, posenc_alibi_form form) {
-    KVCACHE_FILL(jb);
-    jb.kind = POSENC_BIAS_ALIBI;
-    jb.form = form;
-    return attend(&jb, scale, scratch, scratch_floats);
-}
-
-int32_t posenc_kvcache_attend_t5(POSENC_KVCACHE_ARGS, const float *table, int32_t bidirectional,
-                                 int32_t num_buckets, int32_t max_distance) {
-    KVCACHE_FILL(jb);
-    jb.kind = POSENC_BIAS_T5;
-    jb.t5 = table;
-    jb.bidir = bidirectional ? 1 : 0;
-    jb.nb = num_buckets;
-    jb.maxd = max_distance;
-    return attend(&jb, scale, scratch, scratch_floats);
-}
-
-int32_t posenc_kvcache_attend_shaw(POSENC_KVCACHE_ARGS, const float *a_k, const float *a_v,
-                                   int32_t max_relative) {
-    KVCACHE_FILL(jb);
-    jb.kind = POSENC_BIAS_SHAW;
-    jb.ak = a_k;
-    jb.av = a_v;
-    jb.kr = max_relative;
+int32_t posenc_kvcache_attend(POSENC_KVCACHE_ARGS, const posenc_bias *bias) {
+    if (!state) return POSENC_E_NULL;
+    /* The cache geometry must be one posenc_kvcache_size accepts (it sized kc and vc): checking
+     * only length * kv_heads * dim would let a capacity whose cache exceeds POSENC_MAX_ELEMENTS
+     * through, and the kernels would index past any buffer a caller can have. */
+    if (capacity < 1 || capacity > POSENC_MAX_ELEMENTS || length < 1 || length > capacity ||
+        queries < 1 || queries > length)
+        return POSENC_E_SIZE;
+    int32_t nk, nv;
+    const int32_t sz = posenc_kvcache_size(&nk, &nv, kv_heads, dim, dim_v, capacity);
+    if (sz) return sz;
+    job jb;
+    memset(&jb, 0, sizeof jb);
+    jb.out = out, jb.q = q, jb.kpk = kc, jb.vpk = vc, jb.capt = (int32_t)round_tile(capacity);
+    jb.Q = queries, jb.K = length, jb.H = heads, jb.KVH = kv_heads, jb.D = dim, jb.DV = dim_v;
+    jb.mask = POSENC_MASK_CAUSAL_BOTTOM_RIGHT, jb.offset = length - queries;
+    jb.window = window, jb.mk = state[0], jb.mv = state[1];
+    if (!(jb.mk >= 0 && jb.mv >= 0)) return POSENC_E_PARAM;
+    jb.b = bias ? *bias : NO_BIAS;
     return attend(&jb, scale, scratch, scratch_floats);
 }
 

@@ -7,7 +7,7 @@
 #include "posenc_internal.h"
 
 double posenc__alibi_slope(int32_t head, int32_t heads) {
-    /* fairseq get_slopes, closed form. c = largest power of two <= heads. The first c heads get
+    /* The closed form of docs/alibi.md (Press et al. 2022). c = largest power of two <= heads. The first c heads get
      * 2^(-8(k+1)/c); the rest take every other slope of the 2c-head list: 2^(-4(2j+1)/c).
      * (c <= heads/2 rather than 2c <= heads: no int32 overflow for heads >= 2^30.) */
     int32_t c = 1;

@@ -397,7 +397,7 @@ int32_t posenc_learned_concat(float *out, const float *x, const float *table, in
  *
  * MEMORY. Without weights nothing of size queries x keys exists: keys are processed in tiles of
  * POSENC_ATTENTION_TILE with an online softmax (running max and sum, rescaled per tile), so the
- * caller's scratch is O(keys * dim) (sized by posenc_attention_scratch_size). With weights the
+ * caller's scratch is O(keys * dim) (posenc_attention_gqa_scratch_size). With weights the
  * exact row softmax is written into the weights buffer, then multiplied by V.
  *
  * FUSED POSITIONAL BIASES (computed inside the loop, never materialised):
@@ -407,7 +407,7 @@ int32_t posenc_learned_concat(float *out, const float *x, const float *table, in
  *   T5     table[bucket(rp)][h], buckets as posenc__t5_bucket (docs/t5.md); scale is yours
  *          (T5 itself uses scale 1)
  *   SHAW   logit += scale * q_i . aK[clip(rp, -k, k) + k];  out_i += sum_j p_ij aV[...]
- *          (docs/relative.md; aK [2k+1][dim], aV [2k+1][dim_v], shared by all heads)
+ *          (Shaw et al. 2018; aK [2k+1][dim], aV [2k+1][dim_v], shared by all heads)
  *   XL     logit = scale * ((q_i + u_h) . k_j + (q_i + v_h) . r[c]_h), row c = keys-1-d of r
  *          for distance d = (i + offset) - j: r [r_rows][heads][dim] is Transformer-XL's
  *          r_head_k in its own descending order (r_rows = keys covers d = keys-1 .. 0; extra
@@ -425,69 +425,72 @@ typedef enum posenc_attention_mask {
     POSENC_MASK_CAUSAL_BOTTOM_RIGHT = 2 /* j <= i + keys - queries */
 } posenc_attention_mask;
 
-/* Which bias the attention call adds; selects the scratch a call needs. */
+/* The bias kinds, listed once: the enum below, attention.c's table of per-kind steps and the
+ * JS registry (js/encodings.js, whose lowercase names these are) all follow this list, and a
+ * compile-time check in attention.c fails when a kind has no row there. */
+#define POSENC_BIAS_KINDS(X) X(NONE, none) X(ALIBI, alibi) X(T5, t5) X(SHAW, shaw) X(XL, xl)
+
 typedef enum posenc_attention_bias {
-    POSENC_BIAS_NONE = 0, /* also a dense bias array: it needs no scratch */
-    POSENC_BIAS_ALIBI = 1,
-    POSENC_BIAS_T5 = 2,
-    POSENC_BIAS_SHAW = 3,
-    POSENC_BIAS_XL = 4
+#define POSENC__BIAS_ENUM(NAME, name) POSENC_BIAS_##NAME,
+    POSENC_BIAS_KINDS(POSENC__BIAS_ENUM)
+#undef POSENC__BIAS_ENUM
+    POSENC_BIAS_COUNT
 } posenc_attention_bias;
 
-/* *floats = scratch (in floats) that an attention call with these sizes needs. rel is r_rows for
- * XL, max_relative for SHAW, ignored otherwise. */
-int32_t posenc_attention_scratch_size(int32_t *floats, int32_t queries, int32_t keys,
-                                      int32_t dim, int32_t dim_v, posenc_attention_bias bias,
-                                      int32_t rel);
+/* What an attention call adds to (or masks from) its logits beyond scale * q.k: the bias kind
+ * with its tables, and two options real models need. Fields the kind does not read are
+ * ignored; a zeroed struct (or a NULL pointer) is no bias at all.
+ *   NONE   table: a dense bias [heads][queries][keys] or NULL (entries may be -INFINITY, never
+ *          NaN or +INFINITY)
+ *   ALIBI  form (posenc_alibi_form), slopes for `heads` heads
+ *   T5     table [num_buckets][heads] (HF relative_attention_bias), bidirectional, num_buckets,
+ *          max_distance (as posenc_t5_buckets); scale is yours (T5 itself uses 1)
+ *   SHAW   a_k [2*max_relative+1][dim], a_v [2*max_relative+1][dim_v], shared by all heads
+ *   XL     u, vb [heads][dim] (r_w_bias, r_r_bias), r [r_rows][heads][dim] (not in a KV cache)
+ *   query_scale  NULL, or [queries] finite factors: query i is multiplied by query_scale[i]
+ *          before its dot products, as Llama 4's attention temperature tuning and Qwen 1's logn
+ *          scaling multiply the query states (the bias is not scaled)
+ *   chunk  0, or > 0: chunked local attention (Llama 4 attention_chunk_size): a query at
+ *          position p sees only keys in its own chunk, floor(j / chunk) == floor(p / chunk)
+ * The wasm32 layout is fixed (checked in attention.c) because js/attention.js writes it. */
+typedef struct posenc_bias {
+    posenc_attention_bias kind;
+    int32_t form;
+    const float *table;
+    int32_t bidirectional, num_buckets, max_distance;
+    const float *a_k, *a_v;
+    int32_t max_relative;
+    const float *u, *vb, *r;
+    int32_t r_rows;
+    const float *query_scale;
+    int32_t chunk;
+} posenc_bias;
 
-/* Every attention variant shares these leading arguments:
+/* Every attention call shares these leading arguments:
  *   out, weights (NULL = do not return them), q, k, v, queries, keys, heads, dim, dim_v,
  *   scale (finite), mask, offset (|offset| <= 2^30), scratch, scratch_floats.
  * q, k, v and every table must be finite, and small enough for float32: a bound on every
- * logit (dim * max|q| * max|k| * max(1, |scale|) plus the largest positive bias; Shaw and XL
- * count their tables in the dot bound) and keys * max|v| must be <= 1e38, else an overflow
- * would come out as inf or NaN (POSENC_E_PARAM otherwise). Negative biases may be any size. */
+ * logit (dim * max|q| * max|query_scale| * max|k| * max(1, |scale|) plus the largest positive
+ * bias; Shaw and XL count their tables in the dot bound) and keys * max|v| must be <= 1e38,
+ * else an overflow would come out as inf or NaN (POSENC_E_PARAM otherwise). Negative biases
+ * may be any size. */
 #define POSENC_ATTENTION_ARGS                                                                 \
     float *out, float *weights, const float *q, const float *k, const float *v,              \
         int32_t queries, int32_t keys, int32_t heads, int32_t dim, int32_t dim_v, double scale, \
         posenc_attention_mask mask, int32_t offset, float *scratch, int32_t scratch_floats
 
-/* Plain attention with an optional dense bias [heads][queries][keys] (NULL = none); entries
- * may be -INFINITY, never NaN or +INFINITY. */
-int32_t posenc_attention(POSENC_ATTENTION_ARGS, const float *bias);
-/* ALiBi fused (slopes for `heads` heads; forms as posenc_alibi_bias, docs/alibi.md). */
-int32_t posenc_attention_alibi(POSENC_ATTENTION_ARGS, posenc_alibi_form form);
-/* T5 fused: table [num_buckets][heads] (HF relative_attention_bias). */
-int32_t posenc_attention_t5(POSENC_ATTENTION_ARGS, const float *table, int32_t bidirectional,
-                            int32_t num_buckets, int32_t max_distance);
-/* Shaw fused: a_k [2*max_relative+1][dim], a_v [2*max_relative+1][dim_v]. */
-int32_t posenc_attention_shaw(POSENC_ATTENTION_ARGS, const float *a_k, const float *a_v,
-                              int32_t max_relative);
-/* Transformer-XL fused: u, vb [heads][dim] (r_w_bias, r_r_bias), r [r_rows][heads][dim]. */
-int32_t posenc_attention_xl(POSENC_ATTENTION_ARGS, const float *u, const float *vb,
-                            const float *r, int32_t r_rows);
-
-/* ---- GROUPED-QUERY ATTENTION ----
- * The same calls with kv_heads (dividing heads; 1 = multi-query) key/value heads: k is
+/* ---- MULTI-HEAD AND GROUPED-QUERY ATTENTION: one entry point for every bias ----
+ * kv_heads (dividing heads; heads = multi-head, 1 = multi-query) key/value heads: k is
  * [keys][kv_heads][dim], v [keys][kv_heads][dim_v], and query head h reads kv head
  * h / (heads / kv_heads). Every bias stays per query head (ALiBi slope m_h of `heads`, T5
  * column h, XL u_h, v_h and r[.][h]). Each group's keys and values are packed once for all its
  * query heads; with few queries a block holds 4 heads of one query, so a decode step reads each
- * kv head's keys once. Scratch from posenc_attention_gqa_scratch_size. */
+ * kv head's keys once. bias may be NULL (none). *floats = the scratch a call with these sizes
+ * and this bias needs. */
 int32_t posenc_attention_gqa_scratch_size(int32_t *floats, int32_t queries, int32_t keys,
                                           int32_t heads, int32_t kv_heads, int32_t dim,
-                                          int32_t dim_v, posenc_attention_bias bias,
-                                          int32_t rel);
-int32_t posenc_attention_gqa(POSENC_ATTENTION_ARGS, int32_t kv_heads, const float *bias);
-int32_t posenc_attention_gqa_alibi(POSENC_ATTENTION_ARGS, int32_t kv_heads,
-                                   posenc_alibi_form form);
-int32_t posenc_attention_gqa_t5(POSENC_ATTENTION_ARGS, int32_t kv_heads, const float *table,
-                                int32_t bidirectional, int32_t num_buckets,
-                                int32_t max_distance);
-int32_t posenc_attention_gqa_shaw(POSENC_ATTENTION_ARGS, int32_t kv_heads, const float *a_k,
-                                  const float *a_v, int32_t max_relative);
-int32_t posenc_attention_gqa_xl(POSENC_ATTENTION_ARGS, int32_t kv_heads, const float *u,
-                                const float *vb, const float *r, int32_t r_rows);
+                                          int32_t dim_v, const posenc_bias *bias);
+int32_t posenc_attention_gqa(POSENC_ATTENTION_ARGS, int32_t kv_heads, const posenc_bias *bias);
 
 /* ---- KV CACHE ----
  * Keys and values of the tokens seen so far, in caller memory, in the kernels' packed layouts
@@ -497,11 +500,12 @@ int32_t posenc_attention_gqa_xl(POSENC_ATTENTION_ARGS, int32_t kv_heads, const f
  *                          slot `length`; length + n > capacity is POSENC_E_RANGE, nothing
  *                          written; non-finite values POSENC_E_PARAM. state (2 floats, zeroed
  *                          at creation) tracks max |k| and max |v|.
- *   posenc_kvcache_attend* the last `queries` tokens (q [queries][heads][dim], positions
+ *   posenc_kvcache_attend  the last `queries` tokens (q [queries][heads][dim], positions
  *                          length - queries ..) against the first `length` keys, causal
  *                          (bottom-right), out [queries][heads][dim_v]. window > 0 also masks
  *                          keys at positions <= query - window (Mistral's sliding window);
- *                          0 = none. Biases from true positions as in attention; no XL. */
+ *                          0 = none. bias (NULL = none) as in attention, from true positions;
+ *                          no XL. */
 #define POSENC_KVCACHE_ARGS                                                                  \
     float *out, const float *q, const float *kc, const float *vc, const float *state,         \
         int32_t capacity, int32_t length, int32_t queries, int32_t heads, int32_t kv_heads,   \
@@ -514,13 +518,8 @@ int32_t posenc_kvcache_store(float *kc, float *vc, float *state, const float *k,
                              int32_t dim, int32_t dim_v);
 int32_t posenc_kvcache_scratch_size(int32_t *floats, int32_t queries, int32_t length,
                                     int32_t heads, int32_t kv_heads, int32_t dim, int32_t dim_v,
-                                    posenc_attention_bias bias, int32_t rel);
-int32_t posenc_kvcache_attend(POSENC_KVCACHE_ARGS);
-int32_t posenc_kvcache_attend_alibi(POSENC_KVCACHE_ARGS, posenc_alibi_form form);
-int32_t posenc_kvcache_attend_t5(POSENC_KVCACHE_ARGS, const float *table, int32_t bidirectional,
-                                 int32_t num_buckets, int32_t max_distance);
-int32_t posenc_kvcache_attend_shaw(POSENC_KVCACHE_ARGS, const float *a_k, const float *a_v,
-                                   int32_t max_relative);
+                                    const posenc_bias *bias);
+int32_t posenc_kvcache_attend(POSENC_KVCACHE_ARGS, const posenc_bias *bias);
 
 /* out[m][n] = a[m][kdim] . b[kdim][n] (the projections of selfAttention; float32 accumulation).
  * a, b finite with kdim * max|a| * max|b| <= 1e38 (no overflow to inf), else POSENC_E_PARAM. */

@@ -1,4 +1,4 @@
-// Attention family (docs/attention.md, docs/relative.md): multi-head scaled dot-product attention with fused
+// Attention family (docs/attention.md): multi-head scaled dot-product attention with fused
 // positional biases, and selfAttention, one whole layer from context-free token vectors.
 import { arrayLike } from './core.js';
 import { PosencError, Status } from './errors.js';
@@ -67,31 +67,62 @@ function tableBias(fn, b, rel, sizes, tail) {
   };
 }
 
-const CNAME = { none: 'posenc_attention_gqa', alibi: 'posenc_attention_gqa_alibi', t5: 'posenc_attention_gqa_t5', shaw: 'posenc_attention_gqa_shaw', xl: 'posenc_attention_gqa_xl' };
+/** posenc.h posenc_bias on wasm32 (attention.c checks these offsets at compile time). */
+const BIAS_FIELDS = {
+  kind: 0, form: 4, table: 8, bidirectional: 12, num_buckets: 16, max_distance: 20, a_k: 24, a_v: 28,
+  max_relative: 32, u: 36, vb: 40, r: 44, r_rows: 48, query_scale: 52, chunk: 56,
+};
+const BIAS_BYTES = 60;
+
+/**
+ * A posenc_bias on the heap for `kind` (a registry type) whose C arguments are `args` (heap
+ * pointers and integers in the order of the registry's cArgs), with the per-query scale
+ * (heap pointer or 0) and the chunk size (0 = none). Returns its address.
+ * @internal
+ */
+export function writeBias(s, kind, args, { queryScale = 0, chunk = 0 } = {}) {
+  const e = ENCODINGS[kind];
+  const ptr = s.alloc(Uint8Array, BIAS_BYTES);
+  s.with(DataView, ptr, BIAS_BYTES, (dv) => {
+    dv.setInt32(BIAS_FIELDS.kind, e.bias, true);
+    e.cArgs.forEach((f, i) => dv.setInt32(BIAS_FIELDS[f], args[i] ?? 0, true));
+    dv.setInt32(BIAS_FIELDS.query_scale, queryScale, true);
+    dv.setInt32(BIAS_FIELDS.chunk, chunk, true);
+  });
+  return ptr;
+}
 
 export function attentionFamily(core) {
   /** The C call on heap pointers; used by attention() and selfAttention(). */
-  function attendPtrs(s, { qp, kp, vp, queries, keys, heads, kvHeads = heads, dim, dimV, scale, mask, offset, bias, outPtr, weightsPtr, names = ['q', 'k', 'v'] }) {
+  function attendPtrs(s, {
+    qp, kp, vp, queries, keys, heads, kvHeads = heads, dim, dimV, scale, mask, offset, bias, outPtr, weightsPtr,
+    names = ['q', 'k', 'v'], queryScale, chunk = 0,
+  }) {
+    const extra = bias.ptrs(s);
+    const qs = queryScale ? s.in('queryScale', queryScale, Float32Array, queries, { finite: 'all' }) : 0;
+    const desc = writeBias(s, bias.kind, extra, { queryScale: qs, chunk });
     const sz = s.alloc(Int32Array, 1);
-    s.call('posenc_attention_gqa_scratch_size', sz, queries, keys, heads, kvHeads, dim, dimV, ENCODINGS[bias.kind].bias, bias.rel);
+    s.call('posenc_attention_gqa_scratch_size', sz, queries, keys, heads, kvHeads, dim, dimV, desc);
     const floats = s.read(Int32Array, sz, 1)[0];
     const scratch = s.alloc(Float32Array, floats, false);
-    const extra = bias.ptrs(s);
     const [nq, nk, nv] = names;
     const arrays = [
       { name: nq, ptr: qp, n: queries * heads * dim },
       { name: nk, ptr: kp, n: keys * kvHeads * dim },
       { name: nv, ptr: vp, n: keys * kvHeads * dimV },
       ...(bias.named ? bias.named(extra) : []),
+      ...(qs ? [{ name: 'queryScale', ptr: qs, n: queries }] : []),
     ];
-    callNamed(s, core, CNAME[bias.kind], [outPtr, weightsPtr, qp, kp, vp, queries, keys, heads, dim, dimV, scale, mask, offset, scratch, floats, kvHeads, ...extra], arrays,
+    const args = [outPtr, weightsPtr, qp, kp, vp, queries, keys, heads, dim, dimV, scale, mask, offset];
+    callNamed(s, core, 'posenc_attention_gqa', [...args, scratch, floats, kvHeads, desc], arrays,
       (m) => attentionRule(m, arrays, { keys, dim, scale, kind: bias.kind }));
   }
 
   return {
     attention(opts) {
       const fn = 'attention';
-      const o = options(fn, opts, ['q', 'k', 'v', 'queries', 'keys', 'dim', 'dimV', 'heads', 'kvHeads', 'scale', 'causal', 'align', 'offset', 'bias', 'returnWeights', 'out']);
+      const o = options(fn, opts, ['q', 'k', 'v', 'queries', 'keys', 'dim', 'dimV', 'heads', 'kvHeads', 'scale',
+        'causal', 'align', 'offset', 'bias', 'returnWeights', 'out', 'queryScale', 'chunk']);
       const queries = int(fn, 'queries', o.queries);
       const keys = int(fn, 'keys', o.keys, { def: queries });
       const dim = int(fn, 'dim', o.dim);
@@ -109,6 +140,8 @@ export function attentionFamily(core) {
       const no = elements(fn, 'queries * heads * dimV', queries, heads, dimV);
       const nw = returnWeights ? elements(fn, 'heads * queries * keys', heads, queries, keys) : 0;
       const bias = parseBias(fn, o.bias, { heads, queries, keys, dim, dimV, causal });
+      const chunk = parseChunk(fn, o.chunk);
+      const queryScale = parseQueryScale(fn, o.queryScale, queries, offset);
       return core.run(fn, (s) => {
         const qp = s.in('q', o.q, Float32Array, nq);
         const kp = s.in('k', o.k, Float32Array, nk);
@@ -116,7 +149,7 @@ export function attentionFamily(core) {
         const out = s.out('out', o.out, Float32Array, no);
         const w = returnWeights ? s.out('weights', undefined, Float32Array, nw) : null;
         attendPtrs(s, {
-          qp, kp, vp, queries, keys, heads, kvHeads, dim, dimV, scale, offset, bias,
+          qp, kp, vp, queries, keys, heads, kvHeads, dim, dimV, scale, offset, bias, queryScale, chunk,
           mask: causal ? alignV : 0, outPtr: out.ptr, weightsPtr: w ? w.ptr : 0,
         });
         return { output: out.take(), weights: w ? w.take() : null };
@@ -144,7 +177,8 @@ export function attentionFamily(core) {
 
     selfAttention(opts) {
       const fn = 'selfAttention';
-      const o = options(fn, opts, ['tokens', 'length', 'dModel', 'wq', 'wk', 'wv', 'heads', 'kvHeads', 'encoding', 'causal', 'returnWeights']);
+      const o = options(fn, opts, ['tokens', 'length', 'dModel', 'wq', 'wk', 'wv', 'heads', 'kvHeads', 'encoding',
+        'causal', 'returnWeights', 'queryScale', 'chunk']);
       const dModel = int(fn, 'dModel', o.dModel);
       const length = o.length !== undefined
         ? int(fn, 'length', o.length)
@@ -163,6 +197,8 @@ export function attentionFamily(core) {
       const nkv = elements(fn, 'length * kvHeads * dModel / heads', T, dKv);
       const nWeights = returnWeights ? elements(fn, 'heads * length * length', heads, T, T) : 0;
       const enc = parseEncoding(fn, o.encoding, { T, dModel, heads, dHead, causal });
+      const chunk = parseChunk(fn, o.chunk);
+      const queryScale = parseQueryScale(fn, o.queryScale, T, 0);
       return core.run(fn, (s) => {
         let xp = s.in('tokens', o.tokens, Float32Array, nx);
         const wq = s.in('wq', o.wq, Float32Array, nw);
@@ -199,7 +235,7 @@ export function attentionFamily(core) {
         const wPtr = returnWeights ? s.alloc(Float32Array, nWeights, false) : 0;
         attendPtrs(s, {
           qp, kp, vp, queries: T, keys: T, heads, kvHeads, dim: dHead, dimV: dHead, scale: enc.scale ?? 1 / Math.sqrt(dHead),
-          mask: causal ? ALIGN['top-left'] : 0, offset: 0, bias, outPtr, weightsPtr: wPtr,
+          mask: causal ? ALIGN['top-left'] : 0, offset: 0, bias, outPtr, weightsPtr: wPtr, queryScale, chunk,
           names: ['q (tokens · wq)', 'k (tokens · wk)', 'v (tokens · wv)'],
         });
         const output = s.read(Float32Array, outPtr, nx);
@@ -213,6 +249,44 @@ export function attentionFamily(core) {
   };
 }
 
+/** chunk: chunked local attention (a query sees only keys of its own chunk of positions); 0 = none. */
+export function parseChunk(fn, value) {
+  return int(fn, 'chunk', value, { min: 0, def: 0 });
+}
+
+/**
+ * queryScale: a Float32Array [queries] (or float32 PosencBuffer), or a function of a query's
+ * absolute position returning its factor (what fromConfig gives: Llama 4 temperature tuning,
+ * Qwen 1 logn). A function is called here, once per query, before anything reaches the heap;
+ * every factor must be finite. Returns what Scope.in takes, or undefined.
+ */
+export function parseQueryScale(fn, value, queries, offset) {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'function') {
+    const a = arrayLike(value);
+    if (!a || a.Type !== Float32Array) {
+      const what = `a Float32Array [queries = ${queries}] or a function (position) => number`;
+      throw fail(fn, 'queryScale', Status.E_PARAM, what, value);
+    }
+    return value;
+  }
+  const out = new Float32Array(queries);
+  for (let i = 0; i < queries; i++) {
+    let x;
+    try {
+      x = value(i + offset);
+    } catch (e) {
+      const why = e instanceof Error ? e.message : show(e);
+      throw new PosencError(Status.E_PARAM, `posenc.${fn}: queryScale(${i + offset}) threw (${why})`, 'queryScale');
+    }
+    if (typeof x !== 'number' || !Number.isFinite(x)) {
+      throw fail(fn, `queryScale(${i + offset})`, Status.E_PARAM, 'a finite number', x);
+    }
+    out[i] = x;
+  }
+  return out;
+}
+
 /** posenc_matmul, naming a non-finite or too large operand (an, bn) when C rejects the values. */
 function matmulNamed(s, core, out, a, b, m, k, n, an, bn) {
   callNamed(s, core, 'posenc_matmul', [out, a, b, m, k, n], [{ name: an, ptr: a, n: m * k }, { name: bn, ptr: b, n: k * n }],
@@ -221,15 +295,16 @@ function matmulNamed(s, core, out, a, b, m, k, n, an, bn) {
 
 /** Which values broke the C core's float32 bound (POSENC_ATTENTION_ARGS in posenc.h), by name. */
 function attentionRule(m, arrays, { keys, dim, scale, kind }) {
-  const [q, k, v, b0, b1, b2] = arrays.map((a) => a.name);
+  const [q, k, v, b0, b1, b2] = arrays.map((a) => a.name).filter((n) => n !== 'queryScale');
   const extraV = kind === 'shaw' ? m[b1] : 0;
   if (keys * m[v] + extraV > LOGIT_LIMIT) {
     return { name: v, allowed: `at most ${LOGIT_LIMIT} / keys in magnitude (keys · max|${v}| is the float32 bound of the weighted sum)`, got: `max |${v}| = ${m[v]}` };
   }
-  let dots = m[q] * m[k];
-  let names = `${q}, ${k}`;
-  if (kind === 'shaw') { dots += m[q] * m[b0]; names += `, ${b0}`; }
-  if (kind === 'xl') { dots = (m[q] + m[b0]) * m[k] + (m[q] + m[b1]) * m[b2]; names += `, ${b0}, ${b1}, ${b2}`; }
+  const mq = m[q] * (m.queryScale ?? 1); // the scaled queries enter every dot product
+  let dots = mq * m[k];
+  let names = m.queryScale !== undefined ? `${q}, queryScale, ${k}` : `${q}, ${k}`;
+  if (kind === 'shaw') { dots += mq * m[b0]; names += `, ${b0}`; }
+  if (kind === 'xl') { dots = (mq + m[b0]) * m[k] + (mq + m[b1]) * m[b2]; names += `, ${b0}, ${b1}, ${b2}`; }
   const bound = dim * dots * Math.max(1, Math.abs(scale));
   if (bound > LOGIT_LIMIT) {
     return { name: names, allowed: `small enough that every logit fits float32: dim · max|q| · max|k| (+ table terms) · max(1, |scale|) <= ${LOGIT_LIMIT}`, got: bound };

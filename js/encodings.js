@@ -1,7 +1,8 @@
 // The registry of the encodings attention, selfAttention and kvCache take: each is listed once,
 // with the options it accepts in each of those calls, their defaults (parse), the tables it
 // reads and, for a bias fused into the attention loop, its C kind (posenc.h POSENC_BIAS_KINDS;
-// tests/attention.test.js checks that the two lists agree).
+// tests/attention.test.js checks that the two lists agree) and the posenc_bias fields its C
+// arguments fill (cArgs, in the order js/attention.js's parsers produce them).
 //
 //   ENCODINGS.t5.parse({ numBuckets: 32, maxDistance: 128 }, { causal: true })
 //     -> { type: 't5', bidirectional: false, numBuckets: 32, maxDistance: 128, weights: undefined }
@@ -34,6 +35,7 @@ const ENTRIES = {
   /** No positional information (NoPE); attention may still take a dense bias array. */
   none: {
     bias: 0,
+    cArgs: ['table'], // a dense bias array, or 0
     hosts: { attention: [], selfAttention: [], kvCache: [] },
     parse: () => ({ type: 'none' }),
     tables: () => [],
@@ -42,6 +44,7 @@ const ENTRIES = {
   /** ALiBi (Press et al. 2022): slope m_h times the relative position; docs/alibi.md. */
   alibi: {
     bias: 1,
+    cArgs: ['form'],
     hosts: { attention: ['form'], selfAttention: ['form'], kvCache: ['form'] },
     // 'relative' m (j - i); an encoder's bias (selfAttention without a causal mask) defaults to
     // 'symmetric' -m |j - i|, since 'relative' would favour the farthest future keys. Under a
@@ -57,6 +60,7 @@ const ENTRIES = {
   /** T5 relative buckets (Raffel et al. 2020): a learned scalar per bucket and head; docs/t5.md. */
   t5: {
     bias: 2,
+    cArgs: ['table', 'bidirectional', 'num_buckets', 'max_distance'],
     hosts: {
       attention: ['weights', 'bidirectional', 'numBuckets', 'maxDistance'],
       selfAttention: ['weights', 'bidirectional', 'numBuckets', 'maxDistance'],
@@ -66,12 +70,22 @@ const ENTRIES = {
     // (causal, and every KV cache) is not: HF T5Attention passes bidirectional=not is_decoder.
     parse(o, ctx) {
       const bidirectional = bool(ctx.fn, `${ctx.prefix}bidirectional`, o.bidirectional, !ctx.causal);
-      const numBuckets = int(ctx.fn, `${ctx.prefix}numBuckets`, o.numBuckets, { min: bidirectional ? 4 : 2, max: 2 ** 20, def: 32 });
+      const numBuckets = int(ctx.fn, `${ctx.prefix}numBuckets`, o.numBuckets, {
+        min: bidirectional ? 4 : 2,
+        max: 2 ** 20,
+        def: 32,
+      });
       const maxExact = t5Range(bidirectional, numBuckets);
       const maxDistance = int(ctx.fn, `${ctx.prefix}maxDistance`, o.maxDistance, { min: 1, def: 128 });
       if (maxDistance <= maxExact) {
-        throw fail(ctx.fn, `${ctx.prefix}maxDistance`, Status.E_PARAM,
-          `greater than the exact range ${maxExact} (numBuckets/${bidirectional ? 4 : 2}) so the log-spaced buckets are defined`, maxDistance);
+        throw fail(
+          ctx.fn,
+          `${ctx.prefix}maxDistance`,
+          Status.E_PARAM,
+          `greater than the exact range ${maxExact} (numBuckets/${bidirectional ? 4 : 2}) ` +
+            'so the log-spaced buckets are defined',
+          maxDistance,
+        );
       }
       return { type: 't5', bidirectional, numBuckets, maxDistance, weights: o.weights };
     },
@@ -83,7 +97,12 @@ const ENTRIES = {
   /** Shaw et al. 2018: learned key and value vectors per clipped relative position; docs/relative.md. */
   shaw: {
     bias: 3,
-    hosts: { attention: ['aK', 'aV', 'maxRelative'], selfAttention: ['aK', 'aV', 'maxRelative'], kvCache: ['aK', 'aV', 'maxRelative'] },
+    cArgs: ['a_k', 'a_v', 'max_relative'],
+    hosts: {
+      attention: ['aK', 'aV', 'maxRelative'],
+      selfAttention: ['aK', 'aV', 'maxRelative'],
+      kvCache: ['aK', 'aV', 'maxRelative'],
+    },
     parse(o, ctx) {
       const maxRelative = int(ctx.fn, `${ctx.prefix}maxRelative`, o.maxRelative, { min: 1, max: 2 ** 26 });
       return { type: 'shaw', maxRelative, aK: o.aK, aV: o.aV };
@@ -98,6 +117,7 @@ const ENTRIES = {
    * attention takes the projected r [rRows][heads][dim]; selfAttention builds it from wr. */
   xl: {
     bias: 4,
+    cArgs: ['u', 'vb', 'r', 'r_rows'],
     hosts: { attention: ['u', 'v', 'r'], selfAttention: ['u', 'v', 'wr'] },
     parse: (o) => ({ type: 'xl', u: o.u, v: o.v, r: o.r, wr: o.wr }),
     tables: (p, { heads, dim, dModel = heads * dim }) => [
@@ -121,7 +141,11 @@ const ENTRIES = {
   /** A learned table added to the tokens before the projections; docs/learned.md. */
   learned: {
     hosts: { selfAttention: ['table', 'offset'] },
-    parse: (o, ctx) => ({ type: 'learned', table: o.table, offset: int(ctx.fn, `${ctx.prefix}offset`, o.offset, { min: 0, max: OFFSET_MAX, def: 0 }) }),
+    parse: (o, ctx) => ({
+      type: 'learned',
+      table: o.table,
+      offset: int(ctx.fn, `${ctx.prefix}offset`, o.offset, { min: 0, max: OFFSET_MAX, def: 0 }),
+    }),
     tables: () => [],
   },
 
@@ -133,7 +157,8 @@ const ENTRIES = {
       kvCache: ['base', 'rotaryDim', 'scaling', 'layout', 'mropeSections', 'mropeInterleaved'],
     },
     parse(o, ctx) {
-      if (!Number.isInteger(ctx.dim)) throw fail(ctx.fn, 'dim', Status.E_MISSING, "given to parse encoding 'rope' (the head width)");
+      if (!Number.isInteger(ctx.dim))
+        throw fail(ctx.fn, 'dim', Status.E_MISSING, "given to parse encoding 'rope' (the head width)");
       if (ctx.dim % 2) throw fail(ctx.fn, ctx.dimName ?? 'dim', Status.E_ODD, "even for encoding 'rope'", ctx.dim);
       const freq = parseRopeFrequencyOptions(ctx.fn, o, ctx.dim, ctx.prefix);
       return {

@@ -470,13 +470,24 @@ export interface Posenc extends SinusoidalApi, RopeApi, RelativeApi, AttentionAp
 }
 
 // ---- grouped-query attention and the KV cache (docs/attention.md) ----
+/** A factor per query: a Float32Array [queries], or a function of the query's absolute
+ * position (fromConfig's attention.queryScale). It multiplies the query before its dot products
+ * (Llama 4 attention temperature tuning, Qwen 1 logn); the bias is not scaled. */
+export type QueryScale = F32 | ((position: number) => number);
 export interface AttentionOptions {
   /** Key/value heads (a divisor of heads; 1 = multi-query). k and v are [keys][kvHeads][dim]. Default heads. */
   kvHeads?: number;
+  queryScale?: QueryScale;
+  /** Chunked local attention (Llama 4 attention_chunk_size): a query at position p sees only keys
+   * j with floor(j / chunk) = floor(p / chunk). 0 (default) = none. */
+  chunk?: number;
 }
 export interface SelfAttentionOptions {
   /** Key/value heads (a divisor of heads): wk and wv are [dModel][kvHeads · dModel / heads]. Default heads. */
   kvHeads?: number;
+  /** As in attention (query i sits at position i). */
+  queryScale?: QueryScale;
+  chunk?: number;
 }
 export type KvCacheEncoding =
   | { type: 'none' }
@@ -500,12 +511,16 @@ export interface KvCacheOptions {
   window?: number;
   /** Default 1/sqrt(dim) (1 for T5). */
   scale?: number;
+  /** Chunked local attention over the true positions, as in attention. 0 = none. */
+  chunk?: number;
+  /** The factor of each query as a function of its position (attend may pass a Float32Array instead). */
+  queryScale?: (position: number) => number;
 }
 export interface KvCache {
   /** Append n tokens: k [n][kvHeads][dim], v [n][kvHeads][dimV] (RoPE'd at their positions). */
   append(k: F32, v: F32, opts?: { positions?: I32 | F32 }): this;
   /** Queries of the last n appended tokens, q [n][heads][dim] → output [n][heads][dimV]. */
-  attend(q: F32, opts?: { out?: F32; positions?: I32 | F32 }): { output: Float32Array };
+  attend(q: F32, opts?: { out?: F32; positions?: I32 | F32; queryScale?: F32 }): { output: Float32Array };
   readonly length: number;
   readonly capacity: number;
   readonly heads: number;

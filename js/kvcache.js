@@ -12,10 +12,9 @@ import { arrayLike, PosencBuffer } from './core.js';
 import { PosencError, Status } from './errors.js';
 import { elements, fail, int, num, options, parseKvHeads, typedArray } from './validate.js';
 import { mropeOnHeap, ropeFreqsOnHeap } from './rope.js';
+import { parseChunk, parseQueryScale, writeBias } from './attention.js';
 import { ENCODINGS, parseEncoding as parseRegistered } from './encodings.js';
 import { callNamed, LOGIT_LIMIT } from './values.js';
-
-const CNAME = { none: 'posenc_kvcache_attend', alibi: 'posenc_kvcache_attend_alibi', t5: 'posenc_kvcache_attend_t5', shaw: 'posenc_kvcache_attend_shaw' };
 
 /** A snapshot of the own enumerable properties of an options object: each is read exactly once
  * (a getter runs once, and one that throws becomes a PosencError naming the option), then the
@@ -87,22 +86,30 @@ export function kvCacheFamily(core) {
   return {
     /**
      * A KV cache for decoding: see docs/attention.md. Options: heads, kvHeads = heads, dim,
-     * dimV = dim, capacity, encoding = { type: 'none' }, window = 0 (no sliding window), scale.
+     * dimV = dim, capacity, encoding = { type: 'none' }, window = 0 (no sliding window), scale,
+     * chunk = 0 (none; chunked local attention), queryScale (a function of the query position).
      */
     kvCache(opts) {
       const fn = 'kvCache';
-      const o = snapshot(fn, opts, ['heads', 'kvHeads', 'dim', 'dimV', 'capacity', 'encoding', 'window', 'scale']);
+      const o = snapshot(fn, opts, ['heads', 'kvHeads', 'dim', 'dimV', 'capacity', 'encoding', 'window', 'scale',
+        'chunk', 'queryScale']);
       const heads = int(fn, 'heads', o.heads, { def: 1 });
       const kvHeads = parseKvHeads(fn, o.kvHeads, heads);
       const dim = int(fn, 'dim', o.dim);
       const dimV = int(fn, 'dimV', o.dimV, { def: dim });
       const capacity = int(fn, 'capacity', o.capacity, { max: 2 ** 28 });
       const window = int(fn, 'window', o.window, { min: 0, def: 0 });
+      const chunk = parseChunk(fn, o.chunk);
+      if (o.queryScale !== undefined && typeof o.queryScale !== 'function') {
+        throw fail(fn, 'queryScale', Status.E_PARAM,
+          'a function (position) => number (attend takes a Float32Array per call)', o.queryScale);
+      }
       const enc = parseEncoding(core, fn, o.encoding, { heads, dim, dimV, capacity });
       const scale = num(fn, 'scale', o.scale, { min: -3e38, max: 3e38, def: enc.defaultScale ?? 1 / Math.sqrt(dim) });
       elements(fn, 'heads * dim', heads, dim);
       elements(fn, 'heads * dimV', heads, dimV);
-      return new KvCache(core, { heads, kvHeads, dim, dimV, capacity, window, enc, scale });
+      const queryScale = o.queryScale;
+      return new KvCache(core, { heads, kvHeads, dim, dimV, capacity, window, enc, scale, chunk, queryScale });
     },
   };
 }
@@ -246,14 +253,18 @@ class KvCache {
    * key up to their own position (and within the window): { output: [n][heads][dimV] }. */
   attend(q, opts) {
     const fn = 'kvCache.attend';
-    const o = snapshot(fn, opts, ['out', 'positions']); // caller getters run here, before the liveness check
+    // caller getters run here, before the liveness check
+    const o = snapshot(fn, opts, ['out', 'positions', 'queryScale']);
     this.#live(fn);
     this.#mropePositions(fn, o);
-    const { heads, kvHeads, dim, dimV, capacity, window, enc, scale } = this.#cfg;
+    const { heads, kvHeads, dim, dimV, capacity, window, enc, scale, chunk } = this.#cfg;
     const L = this.#length;
     const n = rowsOf(fn, 'q', q, heads * dim, `a Float32Array [n][heads = ${heads}][dim = ${dim}] (a positive multiple of ${heads * dim} long)`);
     if (L === 0) throw fail(fn, 'q', Status.E_RANGE, 'attended after at least one append (the cache is empty)');
     if (n > L) throw fail(fn, 'q', Status.E_RANGE, `at most ${L} tokens (the cache length: queries are the last tokens appended)`, `${n} tokens`);
+    // the per-query scale of this call, or the cache's function of the query positions L - n ..
+    const queryScale = parseQueryScale(fn, o.queryScale ?? this.#cfg.queryScale, n, L - n);
+    this.#live(fn); // a queryScale function is caller code
     const core = this.#core;
     const p = this.#memory(fn);
     return core.run(fn, (s) => {
@@ -266,19 +277,28 @@ class KvCache {
         this.#rotate(s, qp, n, heads, L - n, fn, o.positions);
       }
       const out = s.out('out', o.out, Float32Array, n * heads * dimV);
+      const qs = queryScale ? s.in('queryScale', queryScale, Float32Array, n, { finite: 'all' }) : 0;
+      const desc = writeBias(s, enc.kind, [...p.tables, ...(enc.params ?? [])], { queryScale: qs, chunk });
       const sz = s.alloc(Int32Array, 1);
-      s.call('posenc_kvcache_scratch_size', sz, n, L, heads, kvHeads, dim, dimV, ENCODINGS[enc.kind].bias, enc.rel);
+      s.call('posenc_kvcache_scratch_size', sz, n, L, heads, kvHeads, dim, dimV, desc);
       const floats = core.read(Int32Array, sz, 1)[0];
       const scratch = s.alloc(Float32Array, floats, false);
-      const extra = [...p.tables, ...(enc.params ?? [])];
       const state = core.read(Float32Array, p.state, 2);
       const mk = state[0], mv = state[1];
-      callNamed(s, core, CNAME[enc.kind], [out.ptr, qp, p.kc, p.vc, p.state, capacity, L, n, heads, kvHeads, dim, dimV, scale, window, scratch, floats, ...extra],
-        [{ name: enc.type === 'rope' ? 'q (rotated)' : 'q', ptr: qp, n: nq }],
+      const args = [out.ptr, qp, p.kc, p.vc, p.state, capacity, L, n, heads, kvHeads, dim, dimV, scale, window];
+      const named = [{ name: enc.type === 'rope' ? 'q (rotated)' : 'q', ptr: qp, n: nq }];
+      if (qs) named.push({ name: 'queryScale', ptr: qs, n });
+      callNamed(s, core, 'posenc_kvcache_attend', [...args, scratch, floats, desc], named,
         (m) => {
           const qn = enc.type === 'rope' ? 'q (rotated)' : 'q';
           if (L * mv > LOGIT_LIMIT) return { name: 'v', allowed: `small enough that length · max|v| <= ${LOGIT_LIMIT}`, got: `max |v| = ${mv}` };
-          return { name: `${qn}, k`, allowed: `small enough that every logit fits float32: dim · max|q| · max|k| · max(1, |scale|) <= ${LOGIT_LIMIT}`, got: dim * m[qn] * mk * Math.max(1, Math.abs(scale)) };
+          const names = qs ? `${qn}, queryScale, k` : `${qn}, k`;
+          return {
+            name: names,
+            allowed: 'small enough that every logit fits float32: '
+              + `dim · max|q| · max|k| · max(1, |scale|) <= ${LOGIT_LIMIT}`,
+            got: dim * m[qn] * (m.queryScale ?? 1) * mk * Math.max(1, Math.abs(scale)),
+          };
         });
       return { output: out.take() };
     });

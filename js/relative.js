@@ -19,7 +19,7 @@ function bucketOptions(fn, o) {
 
 export function relativeFamily(core) {
   return {
-    /** ALiBi slopes (get_slopes closed form, exp2), float32. Python's float64 list differs in the last bits only. */
+    /** ALiBi slopes (docs/alibi.md closed form, exp2), float32. Python's float64 list differs in the last bits only. */
     alibiSlopes(heads, opts) {
       const fn = 'alibiSlopes';
       const o = options(fn, opts, ['out']);

@@ -125,21 +125,16 @@ const CASES = [
   ['shuffle', 'rope', ['selfAttention', 'learnedInit']],
 ];
 
-test('every view renders non-blank (or says which API this build lacks)', { skip }, async (t) => {
+test('every view renders non-blank with every API function it calls', { skip }, async (t) => {
   const { page, ctx } = await open('/');
   for (const [view, method, fns] of CASES) {
     await page.goto(`${srv.origin}/?view=${view}&method=${method}&scaling=${method === 'rope' ? 'linear' : 'none'}`);
     await rendered(page);
     if (view === 'similarity') await page.waitForFunction(() => document.querySelector('.host .mat canvas')?.width > 1, null, { timeout: 60000 }).catch(() => {});
-    const missing = await apiHas(page, fns);
+    assert.deepEqual(await apiHas(page, fns), [], `${view}/${method}: the page's API lacks a function the view calls`);
     const notes = await page.locator('.host .unavailable').allTextContents();
     const errors = await page.locator('.host .error').allTextContents();
     assert.deepEqual(errors, [], `${view}/${method} shows errors`);
-    if (missing.length) {
-      assert.ok(notes.some((n) => /not available in this build/.test(n)), `${view}/${method}: missing ${missing} but no note`);
-      t.diagnostic(`${view}/${method}: degraded (this build lacks ${missing.join(', ')})`);
-      continue;
-    }
     assert.deepEqual(notes, [], `${view}/${method}`);
     const v = await variances(page);
     assert.ok(v.length > 0, `${view}/${method}: no canvas`);
@@ -151,12 +146,7 @@ test('every view renders non-blank (or says which API this build lacks)', { skip
 
 test('shuffle lab: no positions = permuted matrix (diff ~0, cosine 1.000000); with positions it differs', { skip }, async (t) => {
   const { page, ctx } = await open('/?view=shuffle&method=rope&sentence=dog+bites+man');
-  const missing = await apiHas(page, ['selfAttention']);
-  if (missing.length) {
-    t.skip('pe.selfAttention not in this build');
-    assert.ok((await page.locator('.unavailable').count()) > 0);
-    return ctx.close();
-  }
+  assert.deepEqual(await apiHas(page, ['selfAttention']), []);
   // 'man dog bites' (order 2,0,1) changes distances, so even a symmetric bias (bidirectional ALiBi) sees it.
   for (const method of ['rope', 'sinusoidal', 'learned', 'alibi', 't5', 'shaw']) {
     await page.goto(`${srv.origin}/?view=shuffle&method=${method}&sentence=dog+bites+man&order=2,0,1`);
@@ -195,10 +185,7 @@ test('shuffle lab: no positions = permuted matrix (diff ~0, cosine 1.000000); wi
 
 test('shuffle lab: words drag with mouse and touch pointers (pointer events), and the page scaling reaches RoPE', { skip }, async (t) => {
   const { page, ctx } = await open('/?view=shuffle&method=rope&sentence=dog+bites+man&order=0,1,2');
-  if ((await apiHas(page, ['selfAttention'])).length) {
-    t.skip('pe.selfAttention not in this build');
-    return ctx.close();
-  }
+  assert.deepEqual(await apiHas(page, ['selfAttention']), []);
   const words = () => page.locator('.tokens li').allTextContents();
   const centre = async (i) => {
     const b = await page.locator('.tokens li').nth(i).boundingBox();
@@ -273,7 +260,7 @@ test('URL round trip: controls reflect the link, edits go back into it', { skip 
   assert.equal(await page.inputValue('[name=base]'), '500');
   assert.equal(await page.getAttribute('[data-view=waves]', 'aria-selected'), 'true');
   // The page (not an embed) ends with the snippet to embed a view, the sizing helper included.
-  assert.match(await page.locator('footer.chrome pre').textContent(), /<iframe src="[^"]*\?embed=1[\s\S]*posenc-embed\.js/);
+  assert.match(await page.locator('footer.chrome pre').first().textContent(), /<iframe src="[^"]*\?embed=1[\s\S]*posenc-embed\.js/);
   await page.selectOption('[name=method]', 'learned');
   await page.fill('[name=dim]', '48');
   await page.click('[data-view=heatmap]');

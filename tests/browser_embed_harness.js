@@ -10,8 +10,6 @@ export const dist = new URL('../web/dist/', import.meta.url).pathname;
 export const CHROMIUM = '/usr/bin/chromium';
 export const SHOTS = '/tmp/posenc-shots';
 export const skip = !existsSync(`${dist}index.html`) ? 'web/dist not built (run ./build.sh test)' : !existsSync(CHROMIUM) ? 'no /usr/bin/chromium' : false;
-/** VIEW_INFO (per-view controls, panels, heights) comes from the views' side of web/. */
-export const hasViewInfo = /export\s+(?:const\s+VIEW_INFO\b|\{[^}]*\bVIEW_INFO\b)/.test(readFileSync(new URL('../web/src/views/index.js', import.meta.url), 'utf8'));
 
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json', '.png': 'image/png', '.svg': 'image/svg+xml' };
 

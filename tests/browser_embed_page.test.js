@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { SHOTS, contrast, decodePng, frames, hasViewInfo, launch, rendered, serve, skip, watch } from './browser_embed_harness.js';
+import { SHOTS, contrast, decodePng, frames, launch, rendered, serve, skip, watch } from './browser_embed_harness.js';
 
 let browser, srv;
 before(async () => {
@@ -132,12 +132,8 @@ test('controls: one catalogue, the view\'s own set beside the figure, none/all o
   const own = await names();
   const all = await (async () => { await page.goto(`${srv.origin}/?view=heatmap&controls=all`); await rendered(page); return names(); })();
   assert.ok(all.includes('dim') && all.includes('shawk') && all.includes('palette'));
-  if (hasViewInfo) {
-    t.diagnostic(`heatmap shows ${own.join(', ')}`);
-    assert.ok(own.length < all.length, 'the heatmap shows only what it reads');
-  } else {
-    assert.deepEqual(own, all, 'no VIEW_INFO: every control');
-  }
+  t.diagnostic(`heatmap shows ${own.join(', ')}`);
+  assert.ok(own.length < all.length, 'the heatmap shows only what it reads');
   // Side by side on a desktop: the panel is left of the figure, level with it.
   const form = await page.locator('form.controls').boundingBox();
   const fig = await page.locator('.host').boundingBox();

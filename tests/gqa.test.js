@@ -15,7 +15,8 @@ import { refBucket as bucket, refSlopes as slopes } from './ref64.js';
  * scale q.k + bias, masked keys out (causal: j <= i + offset; window W: j > i + offset - W),
  * softmax in float64, P V (+ Shaw's aV term).
  */
-function ref({ q, k, v, Q, K, H, KVH = H, D, DV = D, scale = 1 / Math.sqrt(D), causal = false, offset = 0, window = 0, bias }) {
+function ref({ q, k, v, Q, K, H, KVH = H, D, DV = D, scale = 1 / Math.sqrt(D), causal = false, offset = 0,
+  window = 0, bias, qscale, chunk = 0 }) {
   const G = H / KVH;
   const out = new Float64Array(Q * H * DV);
   const sl = slopes(H);
@@ -27,8 +28,10 @@ function ref({ q, k, v, Q, K, H, KVH = H, D, DV = D, scale = 1 / Math.sqrt(D), c
       for (let j = 0; j < K; j++) {
         if (causal && j > ip) continue;
         if (window > 0 && j <= ip - window) continue;
+        if (chunk > 0 && Math.floor(j / chunk) !== Math.floor(ip / chunk)) continue; // Llama 4 chunked attention
+        const f = qscale ? qscale[i] : 1; // multiplies the query (HF: query_states * attn_scales)
         let dot = 0;
-        for (let d = 0; d < D; d++) dot += q[(i * H + h) * D + d] * k[(j * KVH + g) * D + d];
+        for (let d = 0; d < D; d++) dot += f * q[(i * H + h) * D + d] * k[(j * KVH + g) * D + d];
         let x = scale * dot;
         const rp = j - ip;
         if (bias?.type === 'alibi') x += sl[h] * (bias.form === 'symmetric' ? -Math.abs(rp) : rp);
@@ -36,7 +39,7 @@ function ref({ q, k, v, Q, K, H, KVH = H, D, DV = D, scale = 1 / Math.sqrt(D), c
         if (bias?.type === 'shaw') {
           const idx = Math.max(-bias.maxRelative, Math.min(bias.maxRelative, rp)) + bias.maxRelative;
           let e = 0;
-          for (let d = 0; d < D; d++) e += q[(i * H + h) * D + d] * bias.aK[idx * D + d];
+          for (let d = 0; d < D; d++) e += f * q[(i * H + h) * D + d] * bias.aK[idx * D + d];
           x += scale * e;
         }
         if (bias instanceof Float32Array) x += bias[(h * Q + i) * K + j];
@@ -501,4 +504,90 @@ test('kvCache accepts Float32Arrays of another realm (node:vm), as attention doe
     local.free();
     other.free();
   }
+});
+
+test('queryScale and chunk: attention, kvCache and selfAttention against float64, every bias, GQA', async () => {
+  const tempTuning = (p) => 1 + 0.1 * Math.log1p(Math.floor((p + 1) / 8)); // Llama 4's form
+  for (const { name, pe } of await backends()) {
+    const [Q, K, H, KVH, D, DV] = [21, 300, 8, 2, 8, 6];
+    const q = randomF32(Q * H * D, 31), k = randomF32(K * KVH * D, 32), v = randomF32(K * KVH * DV, 33);
+    const qs = Float32Array.from({ length: Q }, (_, i) => 0.5 + (i % 5) * 0.4);
+    for (const [bname, bias] of Object.entries(BIASES(H, D, DV, 40))) {
+      for (const [causal, offset, chunk] of [[false, 0, 7], [true, K - Q, 64], [false, 290, 256], [true, K - Q, 0]]) {
+        const base = { q, k, v, queries: Q, keys: K, heads: H, kvHeads: KVH, dim: D, dimV: DV, causal,
+          align: 'bottom-right', offset, bias };
+        const want = ref({ q, k, v, Q, K, H, KVH, D, DV, causal, offset, bias, qscale: qs, chunk });
+        const what = `${name} ${bname} causal=${causal} offset=${offset} chunk=${chunk}`;
+        assertClose(pe.attention({ ...base, queryScale: qs, chunk }).output, want, 2e-6, what);
+        assertClose(pe.attention({ ...base, queryScale: qs, chunk, returnWeights: true }).output, want, 2e-6,
+          `${what} weights path`);
+        // a function of the absolute position gives the same factors
+        const fs = Float32Array.from({ length: Q }, (_, i) => tempTuning(i + offset));
+        assertClose(pe.attention({ ...base, queryScale: tempTuning, chunk }).output,
+          ref({ q, k, v, Q, K, H, KVH, D, DV, causal, offset, bias, qscale: fs, chunk }), 2e-6, `${what} function`);
+      }
+    }
+    // kvCache: a decode loop, chunked, with the temperature function of the position
+    const T = 40;
+    const kq = randomF32(T * H * D, 34), kk = randomF32(T * KVH * D, 35), kv = randomF32(T * KVH * DV, 36);
+    for (const enc of [undefined, { type: 'alibi' }, { type: 't5', weights: randomF32(32 * H, 37) }]) {
+      const cache = pe.kvCache({ heads: H, kvHeads: KVH, dim: D, dimV: DV, capacity: T, encoding: enc, chunk: 8,
+        queryScale: tempTuning });
+      const bias = enc?.type === 't5' ? { ...enc, bidirectional: false } : enc;
+      for (let t = 0; t < T; t++) {
+        cache.append(kk.subarray(t * KVH * D, (t + 1) * KVH * D), kv.subarray(t * KVH * DV, (t + 1) * KVH * DV));
+        const got = cache.attend(kq.subarray(t * H * D, (t + 1) * H * D)).output;
+        const want = ref({ q: kq.subarray(t * H * D), k: kk, v: kv, Q: 1, K: t + 1, H, KVH, D, DV, causal: true,
+          offset: t, bias,
+          scale: enc?.type === 't5' ? 1 : undefined, qscale: [tempTuning(t)], chunk: 8 });
+        assertClose(got, want, 2e-6, `${name} kvCache ${enc?.type ?? 'none'} t=${t}`);
+      }
+      // a Float32Array per call overrides the function
+      const one = Float32Array.of(2);
+      const want = ref({ q: kq.subarray((T - 1) * H * D), k: kk, v: kv, Q: 1, K: T, H, KVH, D, DV, causal: true,
+        offset: T - 1, bias,
+        scale: enc?.type === 't5' ? 1 : undefined, qscale: one, chunk: 8 });
+      assertClose(cache.attend(kq.subarray((T - 1) * H * D), { queryScale: one }).output, want, 2e-6,
+        `${name} kvCache override`);
+      cache.free();
+    }
+    // selfAttention passes both through to the same attention
+    const dModel = 16, heads = 2, L = 12;
+    const x = randomF32(L * dModel, 50), wq = randomF32(dModel * dModel, 51), wk = randomF32(dModel * dModel, 52),
+      wv = randomF32(dModel * dModel, 53);
+    const proj = (w) => pe.matmul(x, w, { m: L, k: dModel, n: dModel });
+    const sqs = Float32Array.from({ length: L }, (_, i) => 1 + i / 10);
+    const got = pe.selfAttention({ tokens: x, dModel, wq, wk, wv, heads, causal: true, queryScale: sqs, chunk: 5,
+      returnWeights: false }).output;
+    const want = pe.attention({ q: proj(wq), k: proj(wk), v: proj(wv), queries: L, heads, dim: dModel / heads,
+      causal: true, queryScale: sqs, chunk: 5 }).output;
+    assert.deepEqual(got, want, `${name} selfAttention`);
+  }
+});
+
+test('queryScale and chunk: bad values throw a PosencError naming them', async () => {
+  const [{ pe }] = await backends();
+  const p = { q: new Float32Array(8), k: new Float32Array(8), v: new Float32Array(8), queries: 2, dim: 4 };
+  assertThrowsPosenc(() => pe.attention({ ...p, chunk: -1 }), [/\bchunk must be an integer in \[0, /]);
+  assertThrowsPosenc(() => pe.attention({ ...p, chunk: 1.5 }), [/\bchunk\b/]);
+  assertThrowsPosenc(() => pe.attention({ ...p, queryScale: new Float32Array(3) }), [/queryScale/], Status.E_SCRATCH);
+  assertThrowsPosenc(() => pe.attention({ ...p, queryScale: [1, 1] }), [/queryScale must be a Float32Array/]);
+  assertThrowsPosenc(() => pe.attention({ ...p, queryScale: Float32Array.of(1, NaN) }),
+    [/queryScale\[1\] must be finite/]);
+  assertThrowsPosenc(() => pe.attention({ ...p, queryScale: (pos) => (pos ? Infinity : 1) }),
+    [/queryScale\(1\) must be a finite number/]);
+  assertThrowsPosenc(() => pe.attention({ ...p, queryScale: () => { throw new Error('boom'); } }),
+    [/queryScale\(0\) threw \(boom\)/]);
+  assertThrowsPosenc(() => pe.attention({ ...p, q: new Float32Array(8).fill(1e18),
+    k: new Float32Array(8).fill(1e18), queryScale: Float32Array.of(1, 1e5) }),
+    [/q, queryScale, k/, /fits float32/], Status.E_PARAM);
+  assertThrowsPosenc(() => pe.kvCache({ dim: 4, capacity: 4, queryScale: new Float32Array(1) }),
+    [/queryScale must be a function/]);
+  assertThrowsPosenc(() => pe.kvCache({ dim: 4, capacity: 4, chunk: -3 }), [/\bchunk\b/]);
+  const c = pe.kvCache({ dim: 4, capacity: 4, queryScale: () => NaN });
+  c.append(new Float32Array(4), new Float32Array(4));
+  assertThrowsPosenc(() => c.attend(new Float32Array(4)), [/queryScale\(0\) must be a finite number/]);
+  assertThrowsPosenc(() => c.attend(new Float32Array(4), { queryScale: new Float32Array(2) }), [/queryScale/],
+    Status.E_SCRATCH);
+  c.free();
 });

@@ -19,10 +19,15 @@ const wasmPath = (name) => fileURLToPath(new URL(`../dist/${name}`, import.meta.
 /** `virtual:posenc-wasm`: null normally; { simd, scalar } base64 strings in the single file. */
 function inlineWasm(single) {
   const id = 'virtual:posenc-wasm';
+  // js/loader.js's four build modules (dist/*.wasm.js, 156 kB of gzipped base64): the single file
+  // hands init() and loadLab() the inlined bytes, so it never imports them; without this they are
+  // inlined too, unused (posenc-single.html was 839 kB, 684 kB without them).
+  const unused = /[\\/]dist[\\/]posenc[\w.-]*\.wasm\.js$/;
   return {
     name: 'posenc-inline-wasm',
     resolveId: (s) => (s === id ? `\0${id}` : null),
     load(s) {
+      if (single && unused.test(s)) return "throw new Error('posenc single file: the wasm is inlined (virtual:posenc-wasm), not in a build module');";
       if (s !== `\0${id}`) return null;
       if (!single) return 'export default null;';
       const b64 = (n) => readFileSync(wasmPath(n)).toString('base64');
@@ -180,7 +185,8 @@ export default defineConfig(({ mode }) => {
     worker: { format: 'es' },
     plugins: single ? [inlineWasm(true), csp(), singleFile()] : [inlineWasm(false), csp(), serviceWorker(), precompress(), previewWasm(), alsoSingle()],
     build: single
-      ? { outDir: singleOut, emptyOutDir: true, assetsInlineLimit: 0, target: 'es2022',
+      // One chunk by design, over Vite's 500 kB warning: it carries the four wasm builds as base64.
+      ? { outDir: singleOut, emptyOutDir: true, assetsInlineLimit: 0, target: 'es2022', chunkSizeWarningLimit: 1000,
           rolldownOptions: { input: `${root}index.html`, output: { codeSplitting: false } } }
       : { outDir: 'dist', emptyOutDir: true, assetsInlineLimit: 0, target: 'es2022',
           // Every browser with wasm SIMD and top-level await has modulepreload: no polyfill to ship.

@@ -135,12 +135,14 @@ static void test_attention_vs_naive(void) {
         float *out = malloc(sizeof(float) * Q * H * DV), *w = malloc(sizeof(float) * H * Q * K);
         double *ref = malloc(sizeof(double) * Q * H * DV);
         int32_t floats = 0;
-        CHECK(posenc_attention_scratch_size(&floats, Q, K, D, DV, POSENC_BIAS_NONE, 0) == POSENC_OK, "size");
+        posenc_bias dense = {0};
+        dense.table = bias;
+        CHECK(posenc_attention_gqa_scratch_size(&floats, Q, K, H, H, D, DV, &dense) == POSENC_OK, "size");
         float *scratch = malloc(sizeof(float) * floats);
         for (int mask = 0; mask < 3; mask++)
             for (int withw = 0; withw < 2; withw++) {
-                CHECK(posenc_attention(out, withw ? w : NULL, q, k, v, Q, K, H, D, DV, 0.7, mask, 0,
-                                       scratch, floats, bias) == POSENC_OK, "call");
+                CHECK(posenc_attention_gqa(out, withw ? w : NULL, q, k, v, Q, K, H, D, DV, 0.7, mask, 0,
+                                           scratch, floats, H, &dense) == POSENC_OK, "call");
                 naive(ref, q, k, v, bias, Q, K, H, D, DV, 0.7, mask);
                 double worst = 0;
                 for (int i = 0; i < Q * H * DV; i++) {
@@ -153,38 +155,106 @@ static void test_attention_vs_naive(void) {
     }
 }
 
+/* Fused ALiBi at the largest legal offsets against float64 weights: the bias is formed relative
+ * to each row's largest visible bias, so m * rp ~ m * 2^30 never meets float32 rounding. */
+static void test_alibi_offset(void) {
+    enum { Q = 2, K = 40, H = 3, D = 4 };
+    float *q = rand_array(Q * H * D), *k = rand_array(K * H * D), *v = rand_array(K * H * D);
+    float out[Q * H * D], w[H * Q * K], scratch[8192];
+    posenc_bias b = {0};
+    b.kind = POSENC_BIAS_ALIBI;
+    const int32_t offsets[] = {1 << 30, -(1 << 30), 12345678};
+    for (int f = 0; f < 3; f++)
+        for (int o = 0; o < 3; o++) {
+            b.form = f;
+            CHECK(posenc_attention_gqa(out, w, q, k, v, Q, K, H, D, D, 0.5, 0, offsets[o], scratch, 8192, H, &b) == 0,
+                  "call");
+            double worst = 0;
+            for (int h = 0; h < H; h++)
+                for (int i = 0; i < Q; i++) {
+                    double s[K], m = -INFINITY, sum = 0;
+                    const double slope = posenc__alibi_slope(h, H);
+                    for (int j = 0; j < K; j++) {
+                        double x = 0;
+                        for (int d = 0; d < D; d++) x += (double)q[(i * H + h) * D + d] * k[(j * H + h) * D + d];
+                        const double rp = (double)j - ((double)i + offsets[o]);
+                        s[j] = 0.5 * x + slope * (f == 0 ? rp : f == 1 ? -fabs(rp) : (double)j);
+                        if (s[j] > m) m = s[j];
+                    }
+                    for (int j = 0; j < K; j++) sum += (s[j] = exp(s[j] - m));
+                    for (int j = 0; j < K; j++) {
+                        const double e = fabs(w[(h * Q + i) * K + j] - s[j] / sum);
+                        if (!(e <= worst)) worst = e;
+                    }
+                }
+            CHECK(worst < 1e-6, "alibi form %d offset %d: weights %g from float64", f, offsets[o], worst);
+        }
+    free(q), free(k), free(v);
+}
+
 static void test_status(void) {
     float q[6] = {1, 0, 0, 1, 1, 1}, v[6] = {1, 2, 3, 4, 5, 6}, out[6], scratch[4096];
     int32_t floats = 0;
-    CHECK(posenc_attention_scratch_size(&floats, 3, 3, 2, 2, POSENC_BIAS_NONE, 0) == POSENC_OK, "size");
+    posenc_bias b = {0};
+    CHECK(posenc_attention_gqa_scratch_size(&floats, 3, 3, 1, 1, 2, 2, NULL) == POSENC_OK, "size");
     CHECK(floats > 0 && floats <= 4096, "floats %d", floats);
-    CHECK(posenc_attention_scratch_size(NULL, 3, 3, 2, 2, 0, 0) == POSENC_E_NULL, "null");
-    CHECK(posenc_attention_scratch_size(&floats, 3, 3, 2, 2, (posenc_attention_bias)9, 0) == POSENC_E_ENUM, "enum");
-    CHECK(posenc_attention_scratch_size(&floats, 3, 3, 2, 2, POSENC_BIAS_SHAW, 0) == POSENC_E_SIZE, "shaw k 0");
+    CHECK(posenc_attention_gqa_scratch_size(NULL, 3, 3, 1, 1, 2, 2, NULL) == POSENC_E_NULL, "null");
+    b.kind = (posenc_attention_bias)9;
+    CHECK(posenc_attention_gqa_scratch_size(&floats, 3, 3, 1, 1, 2, 2, &b) == POSENC_E_ENUM, "enum");
+    b.kind = POSENC_BIAS_SHAW;
+    CHECK(posenc_attention_gqa_scratch_size(&floats, 3, 3, 1, 1, 2, 2, &b) == POSENC_E_SIZE, "shaw k 0");
     for (int i = 0; i < 6; i++) out[i] = 42.0f;
-    CHECK(posenc_attention(out, NULL, q, q, v, 3, 3, 1, 0, 2, 0.5, 0, 0, scratch, 4096, NULL) == POSENC_E_SIZE, "dim 0");
-    CHECK(posenc_attention(out, NULL, q, q, v, 3, 3, 1, 2, 2, NAN, 0, 0, scratch, 4096, NULL) == POSENC_E_PARAM, "scale NaN");
-    CHECK(posenc_attention(out, NULL, q, q, v, 3, 3, 1, 2, 2, 0.5, (posenc_attention_mask)3, 0, scratch, 4096, NULL) == POSENC_E_ENUM, "mask");
-    CHECK(posenc_attention(out, NULL, q, q, v, 3, 3, 1, 2, 2, 0.5, 0, 0, scratch, 3, NULL) == POSENC_E_SCRATCH, "scratch");
-    CHECK(posenc_attention(out, NULL, NULL, q, v, 3, 3, 1, 2, 2, 0.5, 0, 0, scratch, 4096, NULL) == POSENC_E_NULL, "null q");
+    CHECK(posenc_attention_gqa(out, NULL, q, q, v, 3, 3, 1, 0, 2, 0.5, 0, 0, scratch, 4096, 1, NULL) ==
+          POSENC_E_SIZE, "dim 0");
+    CHECK(posenc_attention_gqa(out, NULL, q, q, v, 3, 3, 1, 2, 2, NAN, 0, 0, scratch, 4096, 1, NULL) ==
+          POSENC_E_PARAM, "scale NaN");
+    CHECK(posenc_attention_gqa(out, NULL, q, q, v, 3, 3, 1, 2, 2, 0.5, (posenc_attention_mask)3, 0, scratch, 4096, 1,
+                               NULL) == POSENC_E_ENUM,
+          "mask");
+    CHECK(posenc_attention_gqa(out, NULL, q, q, v, 3, 3, 1, 2, 2, 0.5, 0, 0, scratch, 3, 1, NULL) ==
+          POSENC_E_SCRATCH, "scratch");
+    CHECK(posenc_attention_gqa(out, NULL, NULL, q, v, 3, 3, 1, 2, 2, 0.5, 0, 0, scratch, 4096, 1, NULL) ==
+          POSENC_E_NULL, "null q");
     q[1] = NAN;
-    CHECK(posenc_attention(out, NULL, q, q, v, 3, 3, 1, 2, 2, 0.5, 0, 0, scratch, 4096, NULL) == POSENC_E_PARAM, "NaN q");
+    CHECK(posenc_attention_gqa(out, NULL, q, q, v, 3, 3, 1, 2, 2, 0.5, 0, 0, scratch, 4096, 1, NULL) ==
+          POSENC_E_PARAM, "NaN q");
     q[1] = 0;
-    CHECK(posenc_attention_alibi(out, NULL, q, q, v, 3, 3, 1, 2, 2, 0.5, 0, 0, scratch, 4096, (posenc_alibi_form)5) == POSENC_E_ENUM, "alibi form");
     float tab[32];
     memset(tab, 0, sizeof tab);
-    CHECK(posenc_attention_t5(out, NULL, q, q, v, 3, 3, 1, 2, 2, 0.5, 0, 0, scratch, 4096, tab, 1, 2, 8) == POSENC_E_SIZE, "t5 buckets");
-    CHECK(posenc_attention_t5(out, NULL, q, q, v, 3, 3, 1, 2, 2, 0.5, 0, 0, scratch, 4096, tab, 1, 32, 8) == POSENC_E_PARAM, "t5 max distance");
-    CHECK(posenc_attention_shaw(out, NULL, q, q, v, 3, 3, 1, 2, 2, 0.5, 0, 0, scratch, 4096, tab, tab, 0) == POSENC_E_SIZE, "shaw k");
-    CHECK(posenc_attention_xl(out, NULL, q, q, v, 3, 3, 1, 2, 2, 0.5, 0, 0, scratch, 4096, tab, tab, NULL, 3) == POSENC_E_NULL, "xl r");
+#define ATT(bias) posenc_attention_gqa(out, NULL, q, q, v, 3, 3, 1, 2, 2, 0.5, 0, 0, scratch, 4096, 1, bias)
+    memset(&b, 0, sizeof b);
+    b.kind = POSENC_BIAS_ALIBI, b.form = 5;
+    CHECK(ATT(&b) == POSENC_E_ENUM, "alibi form");
+    memset(&b, 0, sizeof b);
+    b.kind = POSENC_BIAS_T5, b.table = tab, b.bidirectional = 1, b.num_buckets = 2, b.max_distance = 8;
+    CHECK(ATT(&b) == POSENC_E_SIZE, "t5 buckets");
+    b.num_buckets = 32;
+    CHECK(ATT(&b) == POSENC_E_PARAM, "t5 max distance");
+    b.max_distance = 128, b.table = NULL;
+    CHECK(ATT(&b) == POSENC_E_NULL, "t5 table");
+    memset(&b, 0, sizeof b);
+    b.kind = POSENC_BIAS_SHAW, b.a_k = tab, b.a_v = tab;
+    CHECK(ATT(&b) == POSENC_E_SIZE, "shaw k");
+    memset(&b, 0, sizeof b);
+    b.kind = POSENC_BIAS_XL, b.u = tab, b.vb = tab, b.r_rows = 3;
+    CHECK(ATT(&b) == POSENC_E_NULL, "xl r");
+    memset(&b, 0, sizeof b);
+    b.chunk = -2;
+    CHECK(ATT(&b) == POSENC_E_PARAM, "negative chunk");
+    memset(&b, 0, sizeof b);
+    const float qs[3] = {1, NAN, 1};
+    b.query_scale = qs;
+    CHECK(ATT(&b) == POSENC_E_PARAM, "NaN query scale");
+#undef ATT
     for (int i = 0; i < 6; i++) CHECK(out[i] == 42.0f, "failed calls wrote nothing");
-    CHECK(posenc_attention(out, NULL, q, q, v, 3, 3, 1, 2, 2, 0.70710678118654752, 0, 0, scratch, 4096, NULL) == POSENC_OK, "ok");
+    CHECK(posenc_attention_gqa(out, NULL, q, q, v, 3, 3, 1, 2, 2, 0.70710678118654752, 0, 0, scratch, 4096, 1, NULL) ==
+          POSENC_OK, "ok");
     CHECK(fabs(out[2] - 3.406672556078715) < 1e-6, "docs/attention.md toy example row 1: %g", out[2]);
     /* matmul */
-    float a[6] = {1, 2, 3, 4, 5, 6}, b[6] = {1, 0, 0, 1, 1, 1}, c[4];
-    CHECK(posenc_matmul(c, a, b, 2, 3, 2) == POSENC_OK, "matmul");
+    float a[6] = {1, 2, 3, 4, 5, 6}, m[6] = {1, 0, 0, 1, 1, 1}, c[4];
+    CHECK(posenc_matmul(c, a, m, 2, 3, 2) == POSENC_OK, "matmul");
     CHECK(c[0] == 4 && c[1] == 5 && c[2] == 10 && c[3] == 11, "matmul values %g %g %g %g", c[0], c[1], c[2], c[3]);
-    CHECK(posenc_matmul(c, a, b, 0, 3, 2) == POSENC_E_SIZE, "matmul size");
+    CHECK(posenc_matmul(c, a, m, 0, 3, 2) == POSENC_E_SIZE, "matmul size");
 }
 
 int main(void) {
@@ -192,6 +262,7 @@ int main(void) {
     test_kernel_qk();
     test_kernel_pv();
     test_attention_vs_naive();
+    test_alibi_offset();
     test_status();
     return CHECK_DONE();
 }

@@ -20,10 +20,28 @@ typedef struct {
     const float *ak, *av;
     int32_t kr;
     double scale;
+    const float *qscale; /* per-query factor on q (NULL: none) */
+    int32_t chunk;       /* > 0: chunked local attention */
 } spec;
 
-/* The definition, in double: query i (position i + offset) of head h against key j of kv head
- * h / (H / KVH); masks, window, ALiBi (relative form), T5, Shaw; softmax; P V. */
+/* The descriptor the entry points take, for a spec. */
+static posenc_bias bias_of(const spec *s) {
+    posenc_bias b;
+    memset(&b, 0, sizeof b);
+    b.kind = s->kind;
+    b.form = POSENC_ALIBI_RELATIVE;
+    if (s->kind == POSENC_BIAS_T5) b.table = s->t5;
+    b.bidirectional = s->bidir, b.num_buckets = s->nb, b.max_distance = s->maxd;
+    b.a_k = s->ak, b.a_v = s->av, b.max_relative = s->kr;
+    b.query_scale = s->qscale, b.chunk = s->chunk;
+    return b;
+}
+
+static int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+/* The definition, in double: query i (position i + offset) of head h, times qscale[i], against
+ * key j of kv head h / (H / KVH); masks, window, chunk, ALiBi (relative form), T5, Shaw;
+ * softmax; P V. */
 static void reference(double *out, const float *q, const float *k, const float *v, const spec *s) {
     const int32_t G = s->H / s->KVH;
     double *sc = malloc(sizeof(double) * (size_t)s->K);
@@ -39,9 +57,11 @@ static void reference(double *out, const float *q, const float *k, const float *
             for (int32_t j = 0; j < s->K; j++) {
                 sc[j] = -INFINITY;
                 if (j > lim || (s->window > 0 && j <= ip - s->window)) continue;
+                if (s->chunk > 0 && floor_div(j, s->chunk) != floor_div(ip, s->chunk)) continue;
                 const float *qi = q + ((size_t)i * s->H + h) * s->D;
+                const double f = s->qscale ? s->qscale[i] : 1.0;
                 double d = 0;
-                for (int32_t c = 0; c < s->D; c++) d += (double)qi[c] * k[((size_t)j * s->KVH + g) * s->D + c];
+                for (int32_t c = 0; c < s->D; c++) d += f * qi[c] * k[((size_t)j * s->KVH + g) * s->D + c];
                 double x = s->scale * d;
                 const int64_t rp = j - ip;
                 int32_t idx = 0;
@@ -51,7 +71,7 @@ static void reference(double *out, const float *q, const float *k, const float *
                 if (s->kind == POSENC_BIAS_SHAW) {
                     idx = (int32_t)(rp < -s->kr ? -s->kr : rp > s->kr ? s->kr : rp) + s->kr;
                     double e = 0;
-                    for (int32_t c = 0; c < s->D; c++) e += (double)qi[c] * s->ak[(size_t)idx * s->D + c];
+                    for (int32_t c = 0; c < s->D; c++) e += f * qi[c] * s->ak[(size_t)idx * s->D + c];
                     x += s->scale * e;
                 }
                 sc[j] = x;
@@ -89,20 +109,9 @@ static double max_diff(const float *a, const double *b, size_t n) {
 
 static int32_t call_gqa(float *out, const float *q, const float *k, const float *v, const spec *s,
                         float *scratch, int32_t nfl) {
-    switch (s->kind) {
-    case POSENC_BIAS_ALIBI:
-        return posenc_attention_gqa_alibi(out, NULL, q, k, v, s->Q, s->K, s->H, s->D, s->DV, s->scale, s->mask,
-                                          s->offset, scratch, nfl, s->KVH, POSENC_ALIBI_RELATIVE);
-    case POSENC_BIAS_T5:
-        return posenc_attention_gqa_t5(out, NULL, q, k, v, s->Q, s->K, s->H, s->D, s->DV, s->scale, s->mask,
-                                       s->offset, scratch, nfl, s->KVH, s->t5, s->bidir, s->nb, s->maxd);
-    case POSENC_BIAS_SHAW:
-        return posenc_attention_gqa_shaw(out, NULL, q, k, v, s->Q, s->K, s->H, s->D, s->DV, s->scale, s->mask,
-                                         s->offset, scratch, nfl, s->KVH, s->ak, s->av, s->kr);
-    default:
-        return posenc_attention_gqa(out, NULL, q, k, v, s->Q, s->K, s->H, s->D, s->DV, s->scale, s->mask,
-                                    s->offset, scratch, nfl, s->KVH, NULL);
-    }
+    const posenc_bias b = bias_of(s);
+    return posenc_attention_gqa(out, NULL, q, k, v, s->Q, s->K, s->H, s->D, s->DV, s->scale, s->mask, s->offset,
+                                scratch, nfl, s->KVH, &b);
 }
 
 static const int32_t shapes[][6] = {
@@ -124,13 +133,20 @@ static void test_gqa_against_reference(void) {
         s.t5 = t5, s.nb = 32, s.maxd = 128, s.bidir = 1, s.ak = ak, s.av = av;
         float *out = malloc(sizeof(float) * (size_t)s.Q * s.H * s.DV);
         double *want = malloc(sizeof(double) * (size_t)s.Q * s.H * s.DV);
+        float *qscale = rand_array((size_t)s.Q);
+        for (int32_t i = 0; i < s.Q; i++) qscale[i] = 1.0f + 0.5f * qscale[i] * (float)(i % 3);
+        /* variant 0: plain; 1: a per-query scale; 2: chunks of 7 at offset 5 (and the scale) */
         for (int kind = POSENC_BIAS_NONE; kind <= POSENC_BIAS_SHAW; kind++)
-            for (int mask = 0; mask <= 2; mask++) {
+            for (int mask = 0; mask <= 2; mask++)
+            for (int variant = 0; variant <= 2; variant++) {
                 s.kind = (posenc_attention_bias)kind;
                 s.mask = (posenc_attention_mask)mask;
-                s.offset = mask == 2 ? s.K - s.Q : 0;
+                s.offset = mask == 2 ? s.K - s.Q : variant == 2 ? 5 : 0;
+                s.qscale = variant ? qscale : NULL;
+                s.chunk = variant == 2 ? 7 : 0;
                 int32_t nfl = 0;
-                CHECK(posenc_attention_gqa_scratch_size(&nfl, s.Q, s.K, s.H, s.KVH, s.D, s.DV, s.kind, s.kr) == 0, "size");
+                const posenc_bias bd = bias_of(&s);
+                CHECK(posenc_attention_gqa_scratch_size(&nfl, s.Q, s.K, s.H, s.KVH, s.D, s.DV, &bd) == 0, "size");
                 float *scratch = malloc(sizeof(float) * (size_t)nfl);
                 const int32_t st = call_gqa(out, q, k, v, &s, scratch, nfl);
                 CHECK(st == 0, "status %d", st);
@@ -138,12 +154,13 @@ static void test_gqa_against_reference(void) {
                 const double d = max_diff(out, want, (size_t)s.Q * s.H * s.DV);
                 /* ALiBi logits reach slope * keys: float32 rounds them at ~1e-7 relative */
                 const double tol = kind == POSENC_BIAS_ALIBI && s.K > 100 ? 1e-5 : 2e-6;
-                CHECK(d <= tol, "gqa Q%d K%d H%d/%d kind %d mask %d: %g", s.Q, s.K, s.H, s.KVH, kind, mask, d);
+                CHECK(d <= tol, "gqa Q%d K%d H%d/%d kind %d mask %d variant %d: %g", s.Q, s.K, s.H, s.KVH, kind, mask,
+                      variant, d);
                 if (st == 0 && nfl > 1) /* one float short is rejected */
                     CHECK(call_gqa(out, q, k, v, &s, scratch, nfl - 1) == POSENC_E_SCRATCH, "short scratch");
                 free(scratch);
             }
-        free(q), free(k), free(v), free(t5), free(ak), free(av), free(out), free(want);
+        free(q), free(k), free(v), free(t5), free(ak), free(av), free(out), free(want), free(qscale);
     }
 }
 
@@ -195,6 +212,7 @@ static void test_kvcache(void) {
     double *want = malloc(sizeof(double) * (size_t)cap * H * DV);
     const int32_t lens[] = {1, 8, 9, 30, 45};
     const int32_t windows[] = {0, 1, 4, 9, 100};
+    float *qscale = rand_array((size_t)cap);
     for (size_t a = 0; a < sizeof lens / sizeof *lens; a++)
         for (size_t w = 0; w < sizeof windows / sizeof *windows; w++)
             for (int kind = 0; kind < 3; kind++)
@@ -204,48 +222,53 @@ static void test_kvcache(void) {
                     s.Q = n, s.K = L, s.H = H, s.KVH = KVH, s.D = D, s.DV = DV;
                     s.offset = L - n, s.window = windows[w], s.mask = POSENC_MASK_CAUSAL_BOTTOM_RIGHT;
                     s.kind = (posenc_attention_bias)kind, s.scale = 0.3, s.t5 = t5, s.nb = 16, s.maxd = 40;
+                    s.qscale = w % 2 ? qscale : NULL, s.chunk = (int32_t)(a + w) % 3 == 1 ? 8 : 0;
+                    const posenc_bias bd = bias_of(&s);
                     int32_t nfl;
-                    CHECK(posenc_kvcache_scratch_size(&nfl, n, L, H, KVH, D, DV, s.kind, 0) == 0, "scratch size");
+                    CHECK(posenc_kvcache_scratch_size(&nfl, n, L, H, KVH, D, DV, &bd) == 0, "scratch size");
                     float *scratch = malloc(sizeof(float) * (size_t)nfl);
                     const float *qn = q + (size_t)(L - n) * H * D;
-                    int32_t st;
-                    if (kind == POSENC_BIAS_ALIBI)
-                        st = posenc_kvcache_attend_alibi(out, qn, kc, vc, state, cap, L, n, H, KVH, D, DV, s.scale,
-                                                         s.window, scratch, nfl, POSENC_ALIBI_RELATIVE);
-                    else if (kind == POSENC_BIAS_T5)
-                        st = posenc_kvcache_attend_t5(out, qn, kc, vc, state, cap, L, n, H, KVH, D, DV, s.scale,
-                                                      s.window, scratch, nfl, t5, 0, 16, 40);
-                    else
-                        st = posenc_kvcache_attend(out, qn, kc, vc, state, cap, L, n, H, KVH, D, DV, s.scale, s.window,
-                                                   scratch, nfl);
+                    const int32_t st = posenc_kvcache_attend(out, qn, kc, vc, state, cap, L, n, H, KVH, D, DV,
+                                                             s.scale, s.window, scratch, nfl, &bd);
                     CHECK(st == 0, "attend status %d", st);
                     reference(want, qn, k, v, &s);
                     const double d = max_diff(out, want, (size_t)n * H * DV);
-                    CHECK(d <= 2e-6, "cache L%d n%d window %d kind %d: %g", L, n, s.window, kind, d);
+                    CHECK(d <= 2e-6, "cache L%d n%d window %d kind %d chunk %d: %g", L, n, s.window, kind, s.chunk,
+                          d);
                     free(scratch);
                 }
     /* status codes of attend */
     float scratch[4096];
-    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, 3, 4, H, KVH, D, DV, 1.0, 0, scratch, 4096) ==
+    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, 3, 4, H, KVH, D, DV, 1.0, 0, scratch, 4096, NULL) ==
               POSENC_E_SIZE, "queries > length");
-    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, cap + 1, 1, H, KVH, D, DV, 1.0, 0, scratch, 4096) ==
+    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, cap + 1, 1, H, KVH, D, DV, 1.0, 0, scratch, 4096, NULL) ==
               POSENC_E_SIZE, "length > capacity");
-    CHECK(posenc_kvcache_attend(out, q, kc, vc, NULL, cap, 3, 1, H, KVH, D, DV, 1.0, 0, scratch, 4096) ==
+    CHECK(posenc_kvcache_attend(out, q, kc, vc, NULL, cap, 3, 1, H, KVH, D, DV, 1.0, 0, scratch, 4096, NULL) ==
               POSENC_E_NULL, "no state");
-    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, 3, 1, H, 3, D, DV, 1.0, 0, scratch, 4096) ==
+    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, 3, 1, H, 3, D, DV, 1.0, 0, scratch, 4096, NULL) ==
               POSENC_E_SIZE, "kv_heads not dividing heads");
-    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, 3, 1, H, KVH, D, DV, 1.0, -1, scratch, 4096) ==
+    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, 3, 1, H, KVH, D, DV, 1.0, -1, scratch, 4096, NULL) ==
               POSENC_E_PARAM, "negative window");
-    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, 3, 1, H, KVH, D, DV, NAN, 0, scratch, 4096) ==
+    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, 3, 1, H, KVH, D, DV, NAN, 0, scratch, 4096, NULL) ==
               POSENC_E_PARAM, "NaN scale");
-    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, 3, 1, H, KVH, D, DV, 1.0, 0, scratch, 10) ==
+    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, 3, 1, H, KVH, D, DV, 1.0, 0, scratch, 10, NULL) ==
               POSENC_E_SCRATCH, "short scratch");
     int32_t nfl;
-    CHECK(posenc_kvcache_scratch_size(&nfl, 1, 3, H, KVH, D, DV, POSENC_BIAS_XL, 3) == POSENC_E_ENUM, "no XL");
+    posenc_bias xl = {0};
+    xl.kind = POSENC_BIAS_XL, xl.r_rows = 3;
+    CHECK(posenc_kvcache_scratch_size(&nfl, 1, 3, H, KVH, D, DV, &xl) == POSENC_E_ENUM, "no XL");
+    posenc_bias chunked = {0};
+    chunked.chunk = -1;
+    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, 3, 1, H, KVH, D, DV, 1.0, 0, scratch, 4096, &chunked) ==
+              POSENC_E_PARAM, "negative chunk");
+    posenc_bias badkind = {0};
+    badkind.kind = POSENC_BIAS_COUNT;
+    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, 3, 1, H, KVH, D, DV, 1.0, 0, scratch, 4096, &badkind) ==
+              POSENC_E_ENUM, "kind out of range");
     const float big[2] = {1e37f, 1.0f}; /* 12 * max|q| * 1e37 > 1e38 */
-    CHECK(posenc_kvcache_attend(out, q, kc, vc, big, cap, 3, 1, H, KVH, D, DV, 1.0, 0, scratch, 4096) ==
+    CHECK(posenc_kvcache_attend(out, q, kc, vc, big, cap, 3, 1, H, KVH, D, DV, 1.0, 0, scratch, 4096, NULL) ==
               POSENC_E_PARAM, "a logit that would overflow");
-    free(kc), free(vc), free(k), free(v), free(q), free(t5), free(out), free(want);
+    free(kc), free(vc), free(k), free(v), free(q), free(t5), free(out), free(want), free(qscale);
 }
 
 static void test_status(void) {
@@ -256,7 +279,7 @@ static void test_status(void) {
           "kv_heads 0");
     CHECK(posenc_attention_gqa(x, NULL, x, x, x, 1, 1, 4, 2, 2, 1.0, 0, 0, scratch, 4096, 2, NULL) == 0, "ok");
     int32_t n;
-    CHECK(posenc_attention_gqa_scratch_size(&n, 1, 1, 4, 3, 2, 2, POSENC_BIAS_NONE, 0) == POSENC_E_SIZE, "size 4/3");
+    CHECK(posenc_attention_gqa_scratch_size(&n, 1, 1, 4, 3, 2, 2, NULL) == POSENC_E_SIZE, "size 4/3");
     CHECK(posenc_kvcache_size(&n, &n, 0, 2, 2, 4) == POSENC_E_SIZE, "kv_heads 0");
     CHECK(posenc_kvcache_size(&n, &n, 1, 1 << 14, 1, 1 << 15) == POSENC_E_SIZE, "too big");
     CHECK(posenc_kvcache_size(NULL, &n, 1, 2, 2, 4) == POSENC_E_NULL, "NULL");
@@ -271,20 +294,23 @@ static void test_kvcache_geometry(void) {
     const int32_t cap = 1 << 26, len = 160, D = 8, DV = 3;
     int32_t nk, nv, nfl = 0;
     CHECK(posenc_kvcache_size(&nk, &nv, 1, D, DV, cap) == POSENC_E_SIZE, "cache too big");
-    CHECK(posenc_kvcache_scratch_size(&nfl, 2, len, 1, 1, D, DV, POSENC_BIAS_T5, 0) == 0 && nfl > 0, "scratch");
+    posenc_bias bt5 = {0};
+    bt5.kind = POSENC_BIAS_T5;
+    CHECK(posenc_kvcache_scratch_size(&nfl, 2, len, 1, 1, D, DV, &bt5) == 0 && nfl > 0, "scratch");
     float *kc = calloc(1, sizeof(float)), *vc = calloc(1, sizeof(float)), state[2] = {0, 0};
     float *q = calloc((size_t)2 * D, sizeof(float)), *out = calloc((size_t)2 * DV, sizeof(float));
     float *scratch = calloc((size_t)nfl, sizeof(float)), t5[8] = {0}, a[3 * 8] = {0};
-    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, len, 2, 1, 1, D, DV, 1.0, 0, scratch, nfl) ==
-              POSENC_E_SIZE, "attend on a cache posenc_kvcache_size refuses");
-    CHECK(posenc_kvcache_attend_alibi(out, q, kc, vc, state, cap, len, 2, 1, 1, D, DV, 1.0, 0, scratch, nfl,
-                                      POSENC_ALIBI_RELATIVE) == POSENC_E_SIZE, "alibi");
-    CHECK(posenc_kvcache_attend_t5(out, q, kc, vc, state, cap, len, 2, 1, 1, D, DV, 1.0, 0, scratch, nfl, t5, 0,
-                                   8, 16) == POSENC_E_SIZE, "t5");
-    CHECK(posenc_kvcache_attend_shaw(out, q, kc, vc, state, cap, len, 2, 1, 1, D, DV, 1.0, 0, scratch, nfl, a, a,
-                                     1) == POSENC_E_SIZE, "shaw");
+    posenc_bias kinds[4];
+    memset(kinds, 0, sizeof kinds);
+    kinds[1].kind = POSENC_BIAS_ALIBI;
+    kinds[2].kind = POSENC_BIAS_T5, kinds[2].table = t5, kinds[2].num_buckets = 8, kinds[2].max_distance = 16;
+    kinds[3].kind = POSENC_BIAS_SHAW, kinds[3].a_k = a, kinds[3].a_v = a, kinds[3].max_relative = 1;
+    for (int kind = 0; kind < 4; kind++)
+        CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, len, 2, 1, 1, D, DV, 1.0, 0, scratch, nfl,
+                                    &kinds[kind]) == POSENC_E_SIZE,
+              "attend on a cache posenc_kvcache_size refuses, kind %d", kind);
     /* and kv_heads 0, which the cache size refuses too */
-    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, 4, 2, 1, 1, 0, D, DV, 1.0, 0, scratch, nfl) ==
+    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, 4, 2, 1, 1, 0, D, DV, 1.0, 0, scratch, nfl, NULL) ==
               POSENC_E_SIZE, "kv_heads 0");
     free(kc), free(vc), free(q), free(out), free(scratch);
 }
