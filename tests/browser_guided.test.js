@@ -126,7 +126,8 @@ test('390 × 844: every step’s figure starts on the first screen; the sidebar 
     // controls that precede it in the markup); the worked example, which draws none, by its first table.
     const m = await page.evaluate(() => ({
       top: (() => {
-        const shown = (sel) => [...document.querySelectorAll(`#figure ${sel}`)].filter((el) => el.getClientRects().length);
+        const shown = (sel) => [...document.querySelectorAll(`#figure ${sel}`)]
+          .filter((el) => el.getClientRects().length);
         const figs = shown('canvas, figure');
         return Math.min(...(figs.length ? figs : shown('table')).map((el) => el.getBoundingClientRect().top + scrollY));
       })(),
@@ -142,7 +143,8 @@ test('390 × 844: every step’s figure starts on the first screen; the sidebar 
       assert.equal(m.about, false, `${s.id}: the view's intro is folded`);
       await page.focus('#figure .view > details.about > summary');
       await page.keyboard.press('Enter');
-      assert.equal(await page.locator('#figure .view > details.about > .intro').isVisible(), true, `${s.id}: the intro opens`);
+      const intro = page.locator('#figure .view > details.about > .intro');
+      assert.equal(await intro.isVisible(), true, `${s.id}: the intro opens`);
     }
     for (const k of m.shown) assert.ok(s.controls.includes(k), `${s.id}: control ${k} is one the step uses`);
     // The fold opens with the keyboard, and the question is one tap away.
