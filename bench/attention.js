@@ -5,16 +5,21 @@ import { interleaved, maxAbsErr } from './harness.js';
 import { rng } from '../tests/helpers.js';
 import { attentionModel } from './onnx_attention.js';
 
-const L = 1024, D = 64;
+const L = 1024,
+  D = 64;
 const MADDS = 2 * L * L * D; // Q K^T and P V
 
 /** RoPE, half layout, base 10000, positions 0..L-1 (float64 angles), into a copy. */
 function ropeJs(x) {
-  const y = new Float32Array(x.length), h = D / 2;
+  const y = new Float32Array(x.length),
+    h = D / 2;
   for (let p = 0; p < L; p++) {
     for (let i = 0; i < h; i++) {
-      const a = p * 10000 ** (-(2 * i) / D), c = Math.cos(a), s = Math.sin(a);
-      const x0 = x[p * D + i], x1 = x[p * D + i + h];
+      const a = p * 10000 ** (-(2 * i) / D),
+        c = Math.cos(a),
+        s = Math.sin(a);
+      const x0 = x[p * D + i],
+        x1 = x[p * D + i + h];
       y[p * D + i] = x0 * c - x1 * s;
       y[p * D + i + h] = x1 * c + x0 * s;
     }
@@ -24,7 +29,8 @@ function ropeJs(x) {
 
 /** The obvious loops: scores row, max-subtracted softmax, weighted sum of V. */
 function attentionJs(q, k, v, out, F = Float32Array) {
-  const s = new F(L), scale = 1 / Math.sqrt(D);
+  const s = new F(L),
+    scale = 1 / Math.sqrt(D);
   for (let i = 0; i < L; i++) {
     let m = -Infinity;
     for (let j = 0; j < L; j++) {
@@ -34,7 +40,7 @@ function attentionJs(q, k, v, out, F = Float32Array) {
       if (s[j] > m) m = s[j];
     }
     let sum = 0;
-    for (let j = 0; j < L; j++) sum += (s[j] = Math.exp(s[j] - m));
+    for (let j = 0; j < L; j++) sum += s[j] = Math.exp(s[j] - m);
     for (let c = 0; c < D; c++) {
       let o = 0;
       for (let j = 0; j < L; j++) o += s[j] * v[j * D + c];
@@ -49,8 +55,15 @@ export default async function attention(h) {
   const q0 = Float32Array.from({ length: L * D }, r);
   const k0 = Float32Array.from({ length: L * D }, r);
   const v0 = Float32Array.from({ length: L * D }, r);
-  const qr = ropeJs(q0), kr = ropeJs(k0);
-  const ref = attentionJs(Float64Array.from(qr), Float64Array.from(kr), Float64Array.from(v0), new Float64Array(L * D), Float64Array);
+  const qr = ropeJs(q0),
+    kr = ropeJs(k0);
+  const ref = attentionJs(
+    Float64Array.from(qr),
+    Float64Array.from(kr),
+    Float64Array.from(v0),
+    new Float64Array(L * D),
+    Float64Array,
+  );
 
   const CASE = `attention + RoPE 1 head ${L}×${D}`;
   // the peak loop doing exactly the attention's multiply-adds (32 per iteration)
@@ -62,8 +75,14 @@ export default async function attention(h) {
   const impls = { peak };
   const errs = {};
   const bufs = [];
-  for (const [name, pe] of [['posenc simd', h.simd], ['posenc scalar', h.scalar]]) {
-    const qb = pe.alloc(L * D), kb = pe.alloc(L * D), vb = pe.alloc(L * D), ob = pe.alloc(L * D);
+  for (const [name, pe] of [
+    ['posenc simd', h.simd],
+    ['posenc scalar', h.scalar],
+  ]) {
+    const qb = pe.alloc(L * D),
+      kb = pe.alloc(L * D),
+      vb = pe.alloc(L * D),
+      ob = pe.alloc(L * D);
     bufs.push(qb, kb, vb, ob);
     vb.array.set(v0);
     const hasRope = typeof pe.applyRope === 'function';
@@ -92,7 +111,11 @@ export default async function attention(h) {
       executionProviders: ['wasm'],
       graphOptimizationLevel: 'all',
     });
-    const feeds = { q: new ort.Tensor('float32', qr, [L, D]), k: new ort.Tensor('float32', kr, [L, D]), v: new ort.Tensor('float32', v0, [L, D]) };
+    const feeds = {
+      q: new ort.Tensor('float32', qr, [L, D]),
+      k: new ort.Tensor('float32', kr, [L, D]),
+      v: new ort.Tensor('float32', v0, [L, D]),
+    };
     let out;
     const label = 'onnxruntime-web wasm, 1 thread (Transpose/MatMul/Mul/Softmax/MatMul; rope precomputed)';
     impls[label] = async () => {
@@ -105,13 +128,35 @@ export default async function attention(h) {
 
   const t = await interleaved(impls);
   const tPeak = t.peak;
-  const rows = [{ case: CASE, impl: 'plain JS loops (rope + scores + softmax + PV)', ms: tJs, vsJs: 1, ofLimit: tPeak / tJs, err: maxAbsErr(jsOut, ref) }];
+  const rows = [
+    {
+      case: CASE,
+      impl: 'plain JS loops (rope + scores + softmax + PV)',
+      ms: tJs,
+      vsJs: 1,
+      ofLimit: tPeak / tJs,
+      err: maxAbsErr(jsOut, ref),
+    },
+  ];
   for (const label of Object.keys(impls)) {
     if (label === 'peak') continue;
-    rows.push({ case: CASE, impl: label, ms: t[label], vsJs: tJs / t[label], ofLimit: tPeak / t[label], err: errs[label]() });
+    rows.push({
+      case: CASE,
+      impl: label,
+      ms: t[label],
+      vsJs: tJs / t[label],
+      ofLimit: tPeak / t[label],
+      err: errs[label](),
+    });
   }
   if (ortNote) rows.push({ case: CASE, impl: ortNote, ms: NaN });
   for (const b of bufs) b.free();
-  rows.push({ case: CASE, impl: `limit: f32x4 mul+add peak for the same ${MADDS / 1e6}M multiply-adds`, ms: tPeak, vsJs: tJs / tPeak, ofLimit: 1 });
+  rows.push({
+    case: CASE,
+    impl: `limit: f32x4 mul+add peak for the same ${MADDS / 1e6}M multiply-adds`,
+    ms: tPeak,
+    vsJs: tJs / tPeak,
+    ofLimit: 1,
+  });
   return rows;
 }

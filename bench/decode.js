@@ -9,14 +9,21 @@ import { interleaved, maxAbsErr } from './harness.js';
 import { rng } from '../tests/helpers.js';
 import { gqaContribModel, gqaStandardModel } from './onnx_attention.js';
 
-const H = 32, KVH = 8, G = H / KVH, D = 128, SCALE = 1 / Math.sqrt(D);
+const H = 32,
+  KVH = 8,
+  G = H / KVH,
+  D = 128,
+  SCALE = 1 / Math.sqrt(D);
 
 /** RoPE (half layout, base 10000) at positions p0 .. p0 + T - 1 of [T][nh][D], float64 angles. */
 function ropeJs(x, T, nh, p0 = 0) {
-  const y = new Float64Array(x.length), h = D / 2;
+  const y = new Float64Array(x.length),
+    h = D / 2;
   for (let t = 0; t < T; t++) {
     for (let i = 0; i < h; i++) {
-      const a = (p0 + t) * 10000 ** (-(2 * i) / D), c = Math.cos(a), s = Math.sin(a);
+      const a = (p0 + t) * 10000 ** (-(2 * i) / D),
+        c = Math.cos(a),
+        s = Math.sin(a);
       for (let n = 0; n < nh; n++) {
         const o = (t * nh + n) * D;
         y[o + i] = x[o + i] * c - x[o + i + h] * s;
@@ -29,10 +36,12 @@ function ropeJs(x, T, nh, p0 = 0) {
 
 /** float64 causal GQA (bottom-right) of S queries at the end of N keys, rows [t][head][D]. */
 function refGqa(q, k, v, S, N, heads = H) {
-  const out = new Float64Array(S * heads * D), s = new Float64Array(N);
+  const out = new Float64Array(S * heads * D),
+    s = new Float64Array(N);
   for (let i = 0; i < S; i++) {
     for (let h = 0; h < heads; h++) {
-      const g = Math.floor(h / (heads / KVH)), lim = i + N - S;
+      const g = Math.floor(h / (heads / KVH)),
+        lim = i + N - S;
       let m = -Infinity;
       for (let j = 0; j <= lim; j++) {
         let d = 0;
@@ -41,7 +50,7 @@ function refGqa(q, k, v, S, N, heads = H) {
         if (s[j] > m) m = s[j];
       }
       let sum = 0;
-      for (let j = 0; j <= lim; j++) sum += (s[j] = Math.exp(s[j] - m));
+      for (let j = 0; j <= lim; j++) sum += s[j] = Math.exp(s[j] - m);
       for (let j = 0; j <= lim; j++) {
         const p = s[j] / sum;
         for (let c = 0; c < D; c++) out[(i * heads + h) * D + c] += p * v[(j * KVH + g) * D + c];
@@ -54,7 +63,8 @@ function refGqa(q, k, v, S, N, heads = H) {
 /** [T][nh][D] -> [nh][T][D] (ORT's standard graph takes heads first). */
 function headsFirst(x, T, nh) {
   const y = new Float32Array(x.length);
-  for (let t = 0; t < T; t++) for (let n = 0; n < nh; n++) y.set(x.subarray((t * nh + n) * D, (t * nh + n + 1) * D), (n * T + t) * D);
+  for (let t = 0; t < T; t++)
+    for (let n = 0; n < nh; n++) y.set(x.subarray((t * nh + n) * D, (t * nh + n + 1) * D), (n * T + t) * D);
   return y;
 }
 
@@ -80,16 +90,24 @@ export async function prefill(h) {
   const q0 = Float32Array.from({ length: L * H * D }, r);
   const k0 = Float32Array.from({ length: L * KVH * D }, r);
   const v0 = Float32Array.from({ length: L * KVH * D }, r);
-  const qr = ropeJs(q0, L, H), kr = ropeJs(k0, L, KVH);
+  const qr = ropeJs(q0, L, H),
+    kr = ropeJs(k0, L, KVH);
   const ref = refGqa(qr, kr, v0, L, L);
-  const qr32 = Float32Array.from(qr), kr32 = Float32Array.from(kr);
+  const qr32 = Float32Array.from(qr),
+    kr32 = Float32Array.from(kr);
   // the multiply-adds of QK and PV over the causal triangle, at 32 per peak-loop iteration
-  const MADDS = 2 * H * D * (L * (L + 1)) / 2;
+  const MADDS = (2 * H * D * (L * (L + 1))) / 2;
   const impls = { peak: () => h.limits.bench_peak_madd(Math.round(MADDS / 32), 1.0001) };
   const errs = {};
   const bufs = [];
-  for (const [name, pe] of [['posenc simd', h.simd], ['posenc scalar', h.scalar]]) {
-    const qb = pe.alloc(L * H * D), kb = pe.alloc(L * KVH * D), vb = pe.alloc(L * KVH * D), ob = pe.alloc(L * H * D);
+  for (const [name, pe] of [
+    ['posenc simd', h.simd],
+    ['posenc scalar', h.scalar],
+  ]) {
+    const qb = pe.alloc(L * H * D),
+      kb = pe.alloc(L * KVH * D),
+      vb = pe.alloc(L * KVH * D),
+      ob = pe.alloc(L * H * D);
     bufs.push(qb, kb, vb, ob);
     vb.array.set(v0);
     const label = `${name} (applyRope ×2 + attention kvHeads ${KVH})`;
@@ -115,8 +133,11 @@ export async function prefill(h) {
       };
       const want = headsFirst(Float32Array.from(ref), L, H);
       let out;
-      const label = 'onnxruntime-web wasm 1 thread, standard ops (MatMul/Mul/Add mask/Softmax/MatMul; RoPE precomputed)';
-      impls[label] = async () => { out = (await sess.run(feeds)).out.data; };
+      const label =
+        'onnxruntime-web wasm 1 thread, standard ops (MatMul/Mul/Add mask/Softmax/MatMul; RoPE precomputed)';
+      impls[label] = async () => {
+        out = (await sess.run(feeds)).out.data;
+      };
       errs[label] = () => maxAbsErr(out, want);
     } catch (e) {
       notes.push(`onnxruntime-web standard graph failed: ${String(e.message ?? e).slice(0, 60)}`);
@@ -124,13 +145,19 @@ export async function prefill(h) {
     try {
       const sess = await session(ort, gqaContribModel({ H, KVH, S: L, P: 0, D, scale: SCALE, maxSeq: L }));
       const feeds = {
-        query: new ort.Tensor('float32', q0, [1, L, H * D]), key: new ort.Tensor('float32', k0, [1, L, KVH * D]), value: new ort.Tensor('float32', v0, [1, L, KVH * D]),
-        past_key: new ort.Tensor('float32', new Float32Array(0), [1, KVH, 0, D]), past_value: new ort.Tensor('float32', new Float32Array(0), [1, KVH, 0, D]),
-        seqlens_k: new ort.Tensor('int32', Int32Array.of(L - 1), [1]), total_sequence_length: new ort.Tensor('int32', Int32Array.of(L), []),
+        query: new ort.Tensor('float32', q0, [1, L, H * D]),
+        key: new ort.Tensor('float32', k0, [1, L, KVH * D]),
+        value: new ort.Tensor('float32', v0, [1, L, KVH * D]),
+        past_key: new ort.Tensor('float32', new Float32Array(0), [1, KVH, 0, D]),
+        past_value: new ort.Tensor('float32', new Float32Array(0), [1, KVH, 0, D]),
+        seqlens_k: new ort.Tensor('int32', Int32Array.of(L - 1), [1]),
+        total_sequence_length: new ort.Tensor('int32', Int32Array.of(L), []),
       };
       let out;
       const label = 'onnxruntime-web wasm 1 thread, com.microsoft.GroupQueryAttention (RoPE inside, do_rotary)';
-      impls[label] = async () => { out = (await sess.run(feeds)).out.data; };
+      impls[label] = async () => {
+        out = (await sess.run(feeds)).out.data;
+      };
       errs[label] = () => maxAbsErr(out, ref);
     } catch (e) {
       notes.push(`onnxruntime-web GroupQueryAttention failed: ${String(e.message ?? e).slice(0, 60)}`);
@@ -143,7 +170,12 @@ export async function prefill(h) {
     rows.push({ case: CASE, impl: label, ms: t[label], ofLimit: t.peak / t[label], err: errs[label]() });
   }
   for (const n of notes) rows.push({ case: CASE, impl: n, ms: NaN });
-  rows.push({ case: CASE, impl: `limit: f32x4 mul+add peak for the causal ${(MADDS / 1e9).toFixed(2)}G multiply-adds`, ms: t.peak, ofLimit: 1 });
+  rows.push({
+    case: CASE,
+    impl: `limit: f32x4 mul+add peak for the causal ${(MADDS / 1e9).toFixed(2)}G multiply-adds`,
+    ms: t.peak,
+    ofLimit: 1,
+  });
   annotate(rows, 'posenc simd');
   for (const b of bufs) b.free();
   return rows;
@@ -177,8 +209,10 @@ export default async function decode(h) {
       const n = Math.min(1024, N - 1 - t0);
       cache.append(k0.subarray(t0 * KVH * D, (t0 + n) * KVH * D), v0.subarray(t0 * KVH * D, (t0 + n) * KVH * D));
     }
-    const kN = k0.subarray((N - 1) * KVH * D, N * KVH * D), vN = v0.subarray((N - 1) * KVH * D, N * KVH * D);
-    const qbuf = pe.alloc(H * D), obuf = pe.alloc(H * D);
+    const kN = k0.subarray((N - 1) * KVH * D, N * KVH * D),
+      vN = v0.subarray((N - 1) * KVH * D, N * KVH * D);
+    const qbuf = pe.alloc(H * D),
+      obuf = pe.alloc(H * D);
     qbuf.array.set(q1);
     const impls = {};
     const errs = {};
@@ -204,34 +238,59 @@ export default async function decode(h) {
       ref = refGqa(qr, kr, v0.subarray(0, N * KVH * D), 1, N);
       errs[label] = () => maxAbsErr(obuf.array, ref);
       if (withOrt) {
-        const krh = headsFirst(Float32Array.from(kr), N, KVH), vh = headsFirst(v0.subarray(0, N * KVH * D), N, KVH);
+        const krh = headsFirst(Float32Array.from(kr), N, KVH),
+          vh = headsFirst(v0.subarray(0, N * KVH * D), N, KVH);
         try {
           const sess = await session(ort, gqaStandardModel({ H, KVH, S: 1, N, D, scale: SCALE, causal: false }));
-          const feeds = { q: new ort.Tensor('float32', Float32Array.from(qr), [KVH, G, 1, D]), k: new ort.Tensor('float32', krh, [KVH, 1, N, D]), v: new ort.Tensor('float32', vh, [KVH, 1, N, D]) };
+          const feeds = {
+            q: new ort.Tensor('float32', Float32Array.from(qr), [KVH, G, 1, D]),
+            k: new ort.Tensor('float32', krh, [KVH, 1, N, D]),
+            v: new ort.Tensor('float32', vh, [KVH, 1, N, D]),
+          };
           let out;
           const l2 = 'onnxruntime-web wasm 1 thread, standard ops (RoPE precomputed; the cache is an input)';
-          impls[l2] = async () => { out = (await sess.run(feeds)).out.data; };
+          impls[l2] = async () => {
+            out = (await sess.run(feeds)).out.data;
+          };
           errs[l2] = () => maxAbsErr(out, ref);
         } catch (e) {
-          rows.push({ case: CASE, impl: `onnxruntime-web standard graph failed: ${String(e.message ?? e).slice(0, 60)}`, ms: NaN });
+          rows.push({
+            case: CASE,
+            impl: `onnxruntime-web standard graph failed: ${String(e.message ?? e).slice(0, 60)}`,
+            ms: NaN,
+          });
         }
         try {
           const P = N - 1;
           const sess = await session(ort, gqaContribModel({ H, KVH, S: 1, P, D, scale: SCALE, maxSeq: N }));
           // past keys as GroupQueryAttention keeps them: rotated, [1][KVH][P][D]
           const feeds = {
-            query: new ort.Tensor('float32', q1, [1, 1, H * D]), key: new ort.Tensor('float32', Float32Array.from(kN), [1, 1, KVH * D]),
+            query: new ort.Tensor('float32', q1, [1, 1, H * D]),
+            key: new ort.Tensor('float32', Float32Array.from(kN), [1, 1, KVH * D]),
             value: new ort.Tensor('float32', Float32Array.from(vN), [1, 1, KVH * D]),
-            past_key: new ort.Tensor('float32', headsFirst(Float32Array.from(kr.subarray(0, P * KVH * D)), P, KVH), [1, KVH, P, D]),
+            past_key: new ort.Tensor('float32', headsFirst(Float32Array.from(kr.subarray(0, P * KVH * D)), P, KVH), [
+              1,
+              KVH,
+              P,
+              D,
+            ]),
             past_value: new ort.Tensor('float32', headsFirst(v0.subarray(0, P * KVH * D), P, KVH), [1, KVH, P, D]),
-            seqlens_k: new ort.Tensor('int32', Int32Array.of(N - 1), [1]), total_sequence_length: new ort.Tensor('int32', Int32Array.of(N), []),
+            seqlens_k: new ort.Tensor('int32', Int32Array.of(N - 1), [1]),
+            total_sequence_length: new ort.Tensor('int32', Int32Array.of(N), []),
           };
           let out;
-          const l3 = 'onnxruntime-web wasm 1 thread, com.microsoft.GroupQueryAttention (past_key/past_value in, present out)';
-          impls[l3] = async () => { out = (await sess.run(feeds)).out.data; };
+          const l3 =
+            'onnxruntime-web wasm 1 thread, com.microsoft.GroupQueryAttention (past_key/past_value in, present out)';
+          impls[l3] = async () => {
+            out = (await sess.run(feeds)).out.data;
+          };
           errs[l3] = () => maxAbsErr(out, ref);
         } catch (e) {
-          rows.push({ case: CASE, impl: `onnxruntime-web GroupQueryAttention failed: ${String(e.message ?? e).slice(0, 60)}`, ms: NaN });
+          rows.push({
+            case: CASE,
+            impl: `onnxruntime-web GroupQueryAttention failed: ${String(e.message ?? e).slice(0, 60)}`,
+            ms: NaN,
+          });
         }
       }
     }
@@ -241,11 +300,22 @@ export default async function decode(h) {
       if (l === 'limit' || l === 'peak') continue;
       mine.push({ case: CASE, impl: l, ms: t[l], ofLimit: t.limit / t[l], err: errs[l]?.() });
     }
-    mine.push({ case: CASE, impl: `limit: f32x4 load stream over the cache's ${(floats * 4 / 2 ** 20).toFixed(0)} MiB of keys and values`, ms: t.limit, ofLimit: 1 });
+    mine.push({
+      case: CASE,
+      impl: `limit: f32x4 load stream over the cache's ${((floats * 4) / 2 ** 20).toFixed(0)} MiB of keys and values`,
+      ms: t.limit,
+      ofLimit: 1,
+    });
     // % of limit of this row: the load stream's time over the peak's (below 100%: the arithmetic binds)
-    mine.push({ case: CASE, impl: `limit: f32x4 mul+add peak for the step's ${(madds / 1e6).toFixed(1)}M multiply-adds`, ms: t.peak, ofLimit: t.limit / t.peak });
+    mine.push({
+      case: CASE,
+      impl: `limit: f32x4 mul+add peak for the step's ${(madds / 1e6).toFixed(1)}M multiply-adds`,
+      ms: t.peak,
+      ofLimit: t.limit / t.peak,
+    });
     const me = mine.find((x) => x.impl === label);
-    if (me) me.note = `; ${(100 * t.peak / me.ms).toFixed(0)}% of the mul+add peak (${t.peak > t.limit ? 'the arithmetic' : 'the load stream'} binds)`;
+    if (me)
+      me.note = `; ${((100 * t.peak) / me.ms).toFixed(0)}% of the mul+add peak (${t.peak > t.limit ? 'the arithmetic' : 'the load stream'} binds)`;
     annotate(mine, 'posenc simd');
     rows.push(...mine);
     h.limits.bench_free(lp);

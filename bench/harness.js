@@ -68,7 +68,7 @@ function change(r, baseline) {
   if (!baseline || !compared(r)) return '';
   const b = baseline[rowKey(r)];
   if (b === undefined) return 'new';
-  const d = Math.round(100 * (100 * r.ofLimit / b - 1));
+  const d = Math.round(100 * ((100 * r.ofLimit) / b - 1));
   return `${d > 0 ? '+' : ''}${d}%`;
 }
 
@@ -78,7 +78,9 @@ export function table(rows, baseline) {
     `|---|---|---:|---:|---:|---:|${baseline ? '---:|' : ''}`,
   ];
   for (const r of rows) {
-    lines.push(`| ${r.case} | ${r.impl}${r.note ?? ''} | ${fmt(r.ms, 3)} | ${r.vsJs ? `${fmt(r.vsJs, 1)}×` : ''} | ${r.ofLimit ? `${fmt(100 * r.ofLimit, 0)}%` : ''} | ${r.err === undefined ? '' : r.err.toExponential(1)} |${baseline ? ` ${change(r, baseline)} |` : ''}`);
+    lines.push(
+      `| ${r.case} | ${r.impl}${r.note ?? ''} | ${fmt(r.ms, 3)} | ${r.vsJs ? `${fmt(r.vsJs, 1)}×` : ''} | ${r.ofLimit ? `${fmt(100 * r.ofLimit, 0)}%` : ''} | ${r.err === undefined ? '' : r.err.toExponential(1)} |${baseline ? ` ${change(r, baseline)} |` : ''}`,
+    );
   }
   return lines.join('\n');
 }

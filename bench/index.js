@@ -46,7 +46,9 @@ for (const [name, group] of Object.entries(GROUPS)) {
   process.stderr.write(`[bench] ${name}\n`);
   rows.push(...(await group(h)));
 }
-console.log(`posenc benchmark (node ${process.version}, ${h.simd.backend} + ${h.scalar.backend}; median of repeated runs)\n`);
+console.log(
+  `posenc benchmark (node ${process.version}, ${h.simd.backend} + ${h.scalar.backend}; median of repeated runs)\n`,
+);
 // Groups with their own columns (the page group) return { markdown } rows, printed after the table.
 const own = rows.filter((r) => r.markdown);
 const plain = rows.filter((r) => !r.markdown);
@@ -54,16 +56,27 @@ if (plain.length || !own.length) console.log(table(plain, baseline));
 for (const r of own) console.log(`\n${r.markdown}`);
 
 // % of limit against the baseline: a row more than 10% below its baseline figure is slower
-const slower = plain.filter((r) => compared(r) && baseline[rowKey(r)] !== undefined && 100 * r.ofLimit < 0.9 * baseline[rowKey(r)]);
-const names = slower.map((r) => `${rowKey(r)} (${(100 * r.ofLimit).toFixed(0)}% of limit, baseline ${baseline[rowKey(r)]}%)`);
-console.log(`\n${slower.length} rows slower than the baseline by more than 10%${slower.length ? `: ${names.join('; ')}` : '.'}`);
+const slower = plain.filter(
+  (r) => compared(r) && baseline[rowKey(r)] !== undefined && 100 * r.ofLimit < 0.9 * baseline[rowKey(r)],
+);
+const names = slower.map(
+  (r) => `${rowKey(r)} (${(100 * r.ofLimit).toFixed(0)}% of limit, baseline ${baseline[rowKey(r)]}%)`,
+);
+console.log(
+  `\n${slower.length} rows slower than the baseline by more than 10%${slower.length ? `: ${names.join('; ')}` : '.'}`,
+);
 if (save) {
   const next = { ...baseline };
   for (const r of plain) if (compared(r)) next[rowKey(r)] = Math.round(1000 * r.ofLimit) / 10;
   const doc = {
-    about: 'Each bench row\'s "% of limit" (node bench/index.js --save-baseline); bench/index.js compares every run with it.',
+    about:
+      'Each bench row\'s "% of limit" (node bench/index.js --save-baseline); bench/index.js compares every run with it.',
     node: process.version,
-    rows: Object.fromEntries(Object.keys(next).sort().map((k) => [k, next[k]])),
+    rows: Object.fromEntries(
+      Object.keys(next)
+        .sort()
+        .map((k) => [k, next[k]]),
+    ),
   };
   writeFileSync(BASELINE, `${JSON.stringify(doc, null, 2)}\n`);
   process.stderr.write(`[bench] wrote ${plain.filter(compared).length} rows into bench/baseline.json\n`);

@@ -26,10 +26,14 @@ float bench_peak_madd(int32_t iters, float x) {
     v128_t a0 = wasm_f32x4_splat(x), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
     v128_t m = wasm_f32x4_splat(0.999999f), c = wasm_f32x4_splat(1e-7f);
     for (int32_t i = 0; i < iters; i++) {
-        a0 = wasm_f32x4_add(wasm_f32x4_mul(a0, m), c); a1 = wasm_f32x4_add(wasm_f32x4_mul(a1, m), c);
-        a2 = wasm_f32x4_add(wasm_f32x4_mul(a2, m), c); a3 = wasm_f32x4_add(wasm_f32x4_mul(a3, m), c);
-        a4 = wasm_f32x4_add(wasm_f32x4_mul(a4, m), c); a5 = wasm_f32x4_add(wasm_f32x4_mul(a5, m), c);
-        a6 = wasm_f32x4_add(wasm_f32x4_mul(a6, m), c); a7 = wasm_f32x4_add(wasm_f32x4_mul(a7, m), c);
+        a0 = wasm_f32x4_add(wasm_f32x4_mul(a0, m), c);
+        a1 = wasm_f32x4_add(wasm_f32x4_mul(a1, m), c);
+        a2 = wasm_f32x4_add(wasm_f32x4_mul(a2, m), c);
+        a3 = wasm_f32x4_add(wasm_f32x4_mul(a3, m), c);
+        a4 = wasm_f32x4_add(wasm_f32x4_mul(a4, m), c);
+        a5 = wasm_f32x4_add(wasm_f32x4_mul(a5, m), c);
+        a6 = wasm_f32x4_add(wasm_f32x4_mul(a6, m), c);
+        a7 = wasm_f32x4_add(wasm_f32x4_mul(a7, m), c);
     }
     v128_t s = wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_add(a0, a1), wasm_f32x4_add(a2, a3)),
                               wasm_f32x4_add(wasm_f32x4_add(a4, a5), wasm_f32x4_add(a6, a7)));
@@ -45,12 +49,12 @@ void bench_store_f32x4(float *p, int32_t n) {
     for (int32_t i = 0; i + 4 <= n; i += 4) wasm_v128_store(p + i, v);
 }
 
-
 /* Read limit of a decode step: an f32x4 load stream over n floats with 8 independent
  * accumulators (load + add only, nothing stored). A decode step must read every key and value
  * of the cache once, so this is the floor of its time for the same bytes. */
 float bench_load_stream(const float *x, int32_t n) {
-    v128_t a0 = wasm_f32x4_splat(0.0f), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
+    v128_t a0 = wasm_f32x4_splat(0.0f), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0,
+           a7 = a0;
     int32_t i = 0;
     for (; i + 32 <= n; i += 32) {
         a0 = wasm_f32x4_add(a0, wasm_v128_load(x + i));

@@ -10,7 +10,13 @@ import { extname, join, normalize } from 'node:path';
 
 const dist = new URL('../web/dist/', import.meta.url).pathname;
 const CHROMIUM = '/usr/bin/chromium';
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json' };
+const TYPES = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json',
+};
 const INPUTS = Number(process.env.PAGE_BENCH_INPUTS ?? 20);
 const METHODS = ['sinusoidal', 'rope', 'learned', 'alibi', 't5', 'shaw'];
 // PAGE_BENCH_VIEWS=heatmap,waves limits the run to those views
@@ -27,7 +33,9 @@ function serve() {
     res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
     res.end(readFileSync(file));
   });
-  return new Promise((r) => server.listen(0, '127.0.0.1', () => r({ server, origin: `http://127.0.0.1:${server.address().port}` })));
+  return new Promise((r) =>
+    server.listen(0, '127.0.0.1', () => r({ server, origin: `http://127.0.0.1:${server.address().port}` })),
+  );
 }
 
 const q = (xs, p) => {
@@ -50,7 +58,10 @@ export default async function page() {
   }
   const { VIEW_INFO } = await import('../web/src/views/info.js');
   const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run', '--disable-sync'] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run', '--disable-sync'],
+  });
   const { server, origin } = await serve();
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
   const pg = await ctx.newPage();
@@ -64,33 +75,48 @@ export default async function page() {
         const url = `${origin}/?view=${view}&dim=512&length=${length}${method ? `&method=${method}` : ''}${view === 'compare' ? '&vs=rope' : ''}`;
         await pg.goto(url);
         await pg.waitForFunction(() => (globalThis.__posencFrames?.length ?? 0) > 0, null, { timeout: 120000 });
-        const r = await pg.evaluate(async ({ d, n }) => {
-          const frames = globalThis.__posencFrames;
-          const start = frames.length;
-          const el = document.querySelector(`form [name=${d.name}]`);
-          const lat = [];
-          const afterPaint = () => new Promise((res) => {
-            document.addEventListener('posenc-render', () => {
-              const ch = new MessageChannel();
-              ch.port1.onmessage = () => res(performance.now());
-              ch.port2.postMessage(0);
-            }, { once: true });
-          });
-          // warm-up input (JIT, first allocation of buffers at this size)
-          for (let k = 0; k <= n; k++) {
-            const v = k % 2 ? d.b : d.a;
-            const painted = afterPaint();
-            const t0 = performance.now();
-            if (el) {
-              el.value = String(v);
-              el.dispatchEvent(new Event('input', { bubbles: true }));
-            } else globalThis.posencApp.setState({ [d.name]: v });
-            const t1 = await painted;
-            if (k > 0) lat.push(t1 - t0);
-          }
-          return { frames: frames.slice(start + 1), lat, viaForm: !!el };
-        }, { d, n: INPUTS });
-        out.push({ view, method: method ?? '', length, control: `${d.name}${r.viaForm ? '' : ' (setState)'}`, frames: r.frames, lat: r.lat });
+        const r = await pg.evaluate(
+          async ({ d, n }) => {
+            const frames = globalThis.__posencFrames;
+            const start = frames.length;
+            const el = document.querySelector(`form [name=${d.name}]`);
+            const lat = [];
+            const afterPaint = () =>
+              new Promise((res) => {
+                document.addEventListener(
+                  'posenc-render',
+                  () => {
+                    const ch = new MessageChannel();
+                    ch.port1.onmessage = () => res(performance.now());
+                    ch.port2.postMessage(0);
+                  },
+                  { once: true },
+                );
+              });
+            // warm-up input (JIT, first allocation of buffers at this size)
+            for (let k = 0; k <= n; k++) {
+              const v = k % 2 ? d.b : d.a;
+              const painted = afterPaint();
+              const t0 = performance.now();
+              if (el) {
+                el.value = String(v);
+                el.dispatchEvent(new Event('input', { bubbles: true }));
+              } else globalThis.posencApp.setState({ [d.name]: v });
+              const t1 = await painted;
+              if (k > 0) lat.push(t1 - t0);
+            }
+            return { frames: frames.slice(start + 1), lat, viaForm: !!el };
+          },
+          { d, n: INPUTS },
+        );
+        out.push({
+          view,
+          method: method ?? '',
+          length,
+          control: `${d.name}${r.viaForm ? '' : ' (setState)'}`,
+          frames: r.frames,
+          lat: r.lat,
+        });
         process.stderr.write(`[bench] page ${view} ${method ?? ''} ${length}: p95 ${q(r.lat, 0.95).toFixed(1)} ms\n`);
       }
     }
@@ -106,7 +132,9 @@ export default async function page() {
   for (const r of out) {
     const p95 = q(r.lat, 0.95);
     const target = r.length <= 1024 ? 50 : 100;
-    lines.push(`| ${r.view} | ${r.method} | ${r.length} | ${r.control} | ${q(r.frames, 0.5).toFixed(1)} | ${q(r.frames, 0.95).toFixed(1)} | ${q(r.lat, 0.5).toFixed(1)} | ${p95.toFixed(1)} | ${p95 <= target ? 'met' : 'MISSED'} |`);
+    lines.push(
+      `| ${r.view} | ${r.method} | ${r.length} | ${r.control} | ${q(r.frames, 0.5).toFixed(1)} | ${q(r.frames, 0.95).toFixed(1)} | ${q(r.lat, 0.5).toFixed(1)} | ${p95.toFixed(1)} | ${p95 <= target ? 'met' : 'MISSED'} |`,
+    );
   }
   return [{ markdown: lines.join('\n') }];
 }

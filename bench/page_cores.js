@@ -26,7 +26,14 @@ const CASES = {
   },
   'ropeCache 4096 × 512 pairs, YaRN': (pe) => {
     const [cos, sin] = [pe.alloc(4096 * 512), pe.alloc(4096 * 512)];
-    return () => pe.ropeCache({ length: 4096, dim: 1024, scaling: { type: 'yarn', factor: 8, originalMaxPositions: 512 }, cos, sin });
+    return () =>
+      pe.ropeCache({
+        length: 4096,
+        dim: 1024,
+        scaling: { type: 'yarn', factor: 8, originalMaxPositions: 512 },
+        cos,
+        sin,
+      });
   },
   'similarity 1024 × 1024 × 64, cosine': (pe) => {
     const t = pe.sinusoidal({ length: 1024, dim: 64 });

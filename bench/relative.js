@@ -9,12 +9,16 @@ function maxErr(a, b, n = a.length) {
   return m;
 }
 
-const H = 16, Q = 2048, K = 2048;
+const H = 16,
+  Q = 2048,
+  K = 2048;
 
 function slopes(heads) {
   let c = 1;
   while (c * 2 <= heads) c *= 2;
-  return Array.from({ length: heads }, (_, h) => (h < c ? 2 ** ((-8 * (h + 1)) / c) : 2 ** ((-4 * (2 * (h - c) + 1)) / c)));
+  return Array.from({ length: heads }, (_, h) =>
+    h < c ? 2 ** ((-8 * (h + 1)) / c) : 2 ** ((-4 * (2 * (h - c) + 1)) / c),
+  );
 }
 
 function t5bucket(rp, nb = 32, md = 128) {
@@ -40,20 +44,35 @@ export default async function relative(h) {
     return { fill, ff, store };
   };
   const limitRows = (name, bytes, L, tJs) => [
-    { case: name, impl: `limit: memory.fill(0) of the same ${bytes / 2 ** 20} MiB`, ms: L.fill, vsJs: tJs / L.fill, ofLimit: 1 },
+    {
+      case: name,
+      impl: `limit: memory.fill(0) of the same ${bytes / 2 ** 20} MiB`,
+      ms: L.fill,
+      vsJs: tJs / L.fill,
+      ofLimit: 1,
+    },
     { case: name, impl: 'limit: memory.fill(0xff), same bytes', ms: L.ff, vsJs: tJs / L.ff, ofLimit: L.fill / L.ff },
-    { case: name, impl: 'limit: f32x4 store loop, same bytes', ms: L.store, vsJs: tJs / L.store, ofLimit: L.fill / L.store },
+    {
+      case: name,
+      impl: 'limit: f32x4 store loop, same bytes',
+      ms: L.store,
+      vsJs: tJs / L.store,
+      ofLimit: L.fill / L.store,
+    },
   ];
 
   // ---- ALiBi causal, relative form ----
   {
-    const n = H * Q * K, name = `ALiBi causal ${H}×${Q}×${K}`;
+    const n = H * Q * K,
+      name = `ALiBi causal ${H}×${Q}×${K}`;
     const m = slopes(H);
     const js = new Float32Array(n);
     const obvious = () => {
-      for (let hh = 0; hh < H; hh++) for (let i = 0; i < Q; i++) for (let j = 0; j < K; j++) {
-        js[(hh * Q + i) * K + j] = j > i ? -Infinity : m[hh] * (j - i);
-      }
+      for (let hh = 0; hh < H; hh++)
+        for (let i = 0; i < Q; i++)
+          for (let j = 0; j < K; j++) {
+            js[(hh * Q + i) * K + j] = j > i ? -Infinity : m[hh] * (j - i);
+          }
     };
     const js2 = new Float32Array(n);
     const line = new Float32Array(Q + K - 1);
@@ -68,10 +87,21 @@ export default async function relative(h) {
     };
     const tJs = h.time(obvious, { minMs: 1000, minReps: 3 });
     const tRow = h.time(rowCopy, { minMs: 1000, minReps: 3 });
-    const L = limits(n * 4), tFill = L.fill;
+    const L = limits(n * 4),
+      tFill = L.fill;
     rows.push({ case: name, impl: 'plain JS loop', ms: tJs, vsJs: 1, ofLimit: tFill / tJs });
-    rows.push({ case: name, impl: 'JS row copy (line + set)', ms: tRow, vsJs: tJs / tRow, ofLimit: tFill / tRow, err: maxErr(js2, js) });
-    for (const [impl, pe] of [['posenc simd', h.simd], ['posenc scalar', h.scalar]]) {
+    rows.push({
+      case: name,
+      impl: 'JS row copy (line + set)',
+      ms: tRow,
+      vsJs: tJs / tRow,
+      ofLimit: tFill / tRow,
+      err: maxErr(js2, js),
+    });
+    for (const [impl, pe] of [
+      ['posenc simd', h.simd],
+      ['posenc scalar', h.scalar],
+    ]) {
       const out = pe.alloc(n);
       const t = h.time(() => pe.alibiBias({ heads: H, queries: Q, keys: K, out }), { minMs: 1000 });
       // compare finite entries and the -Infinity mask on a sample of rows (NaN-free by construction)
@@ -84,7 +114,8 @@ export default async function relative(h) {
 
   // ---- T5 buckets, bidirectional defaults ----
   {
-    const n = Q * K, name = `T5 buckets ${Q}×${K}`;
+    const n = Q * K,
+      name = `T5 buckets ${Q}×${K}`;
     const js = new Int32Array(n);
     const obvious = () => {
       for (let i = 0; i < Q; i++) for (let j = 0; j < K; j++) js[i * K + j] = t5bucket(j - i);
@@ -97,10 +128,21 @@ export default async function relative(h) {
     };
     const tJs = h.time(obvious, { minMs: 1000, minReps: 3 });
     const tRow = h.time(rowCopy, { minMs: 500 });
-    const L = limits(n * 4), tFill = L.fill;
+    const L = limits(n * 4),
+      tFill = L.fill;
     rows.push({ case: name, impl: 'plain JS loop (Math.log per element)', ms: tJs, vsJs: 1, ofLimit: tFill / tJs });
-    rows.push({ case: name, impl: 'JS row copy (line + set)', ms: tRow, vsJs: tJs / tRow, ofLimit: tFill / tRow, err: maxErr(js2, js) });
-    for (const [impl, pe] of [['posenc simd', h.simd], ['posenc scalar', h.scalar]]) {
+    rows.push({
+      case: name,
+      impl: 'JS row copy (line + set)',
+      ms: tRow,
+      vsJs: tJs / tRow,
+      ofLimit: tFill / tRow,
+      err: maxErr(js2, js),
+    });
+    for (const [impl, pe] of [
+      ['posenc simd', h.simd],
+      ['posenc scalar', h.scalar],
+    ]) {
       const out = pe.alloc(n, 'int32');
       const t = h.time(() => pe.t5Buckets({ queries: Q, keys: K, out }), { minMs: 500 });
       const err = maxErr(out.array, js);

@@ -9,7 +9,8 @@ import { maxAbsErr } from './harness.js';
 function paired(kernel, limit, { minMs = 1500, minReps = 15, maxReps = 300 } = {}) {
   kernel();
   limit();
-  const tk = [], tl = [];
+  const tk = [],
+    tl = [];
   const start = performance.now();
   while (tk.length < minReps || (performance.now() - start < minMs && tk.length < maxReps)) {
     let t0 = performance.now();
@@ -24,7 +25,11 @@ function paired(kernel, limit, { minMs = 1500, minReps = 15, maxReps = 300 } = {
 }
 
 export default async function rope(h) {
-  const L = 4096, H = 32, D = 128, P = D / 2, n = L * H * D;
+  const L = 4096,
+    H = 32,
+    D = 128,
+    P = D / 2,
+    n = L * H * D;
   const src = new Float32Array(n);
   let seed = 7;
   for (let i = 0; i < n; i++) {
@@ -32,23 +37,30 @@ export default async function rope(h) {
     src[i] = seed / 2 ** 31 - 1;
   }
   const inv = Array.from({ length: P }, (_, i) => 1 / 10000 ** ((2 * i) / D));
-  const c64 = new Float64Array(L * P), s64 = new Float64Array(L * P);
-  for (let t = 0; t < L; t++) for (let i = 0; i < P; i++) {
-    c64[t * P + i] = Math.cos(t * inv[i]);
-    s64[t * P + i] = Math.sin(t * inv[i]);
-  }
+  const c64 = new Float64Array(L * P),
+    s64 = new Float64Array(L * P);
+  for (let t = 0; t < L; t++)
+    for (let i = 0; i < P; i++) {
+      c64[t * P + i] = Math.cos(t * inv[i]);
+      s64[t * P + i] = Math.sin(t * inv[i]);
+    }
   const ref = {};
   for (const layout of ['half', 'interleaved']) {
     const r = new Float64Array(src);
-    for (let t = 0; t < L; t++) for (let hh = 0; hh < H; hh++) {
-      const o = (t * H + hh) * D;
-      for (let i = 0; i < P; i++) {
-        const a = layout === 'half' ? o + i : o + 2 * i, b = layout === 'half' ? o + P + i : o + 2 * i + 1;
-        const c = c64[t * P + i], s = s64[t * P + i], u = r[a], v = r[b];
-        r[a] = u * c - v * s;
-        r[b] = v * c + u * s;
+    for (let t = 0; t < L; t++)
+      for (let hh = 0; hh < H; hh++) {
+        const o = (t * H + hh) * D;
+        for (let i = 0; i < P; i++) {
+          const a = layout === 'half' ? o + i : o + 2 * i,
+            b = layout === 'half' ? o + P + i : o + 2 * i + 1;
+          const c = c64[t * P + i],
+            s = s64[t * P + i],
+            u = r[a],
+            v = r[b];
+          r[a] = u * c - v * s;
+          r[b] = v * c + u * s;
+        }
       }
-    }
     ref[layout] = r;
   }
 
@@ -61,28 +73,44 @@ export default async function rope(h) {
   const name = `RoPE apply Q ${L}×${H}×${D}`;
   for (const layout of ['half', 'interleaved']) {
     // the obvious JS loop with a precomputed float32 cos/sin cache
-    const cosJs = Float32Array.from(c64), sinJs = Float32Array.from(s64);
+    const cosJs = Float32Array.from(c64),
+      sinJs = Float32Array.from(s64);
     const xj = new Float32Array(src);
     const jsLoop = () => {
-      for (let t = 0; t < L; t++) for (let hh = 0; hh < H; hh++) {
-        const o = (t * H + hh) * D;
-        for (let i = 0; i < P; i++) {
-          const a = layout === 'half' ? o + i : o + 2 * i, b = layout === 'half' ? o + P + i : o + 2 * i + 1;
-          const c = cosJs[t * P + i], s = sinJs[t * P + i], u = xj[a], v = xj[b];
-          xj[a] = u * c - v * s;
-          xj[b] = v * c + u * s;
+      for (let t = 0; t < L; t++)
+        for (let hh = 0; hh < H; hh++) {
+          const o = (t * H + hh) * D;
+          for (let i = 0; i < P; i++) {
+            const a = layout === 'half' ? o + i : o + 2 * i,
+              b = layout === 'half' ? o + P + i : o + 2 * i + 1;
+            const c = cosJs[t * P + i],
+              s = sinJs[t * P + i],
+              u = xj[a],
+              v = xj[b];
+            xj[a] = u * c - v * s;
+            xj[b] = v * c + u * s;
+          }
         }
-      }
     };
     const tJs = h.time(jsLoop, { minMs: 800, minReps: 3 });
     xj.set(src);
     jsLoop();
-    rows.push({ case: `${name} (${layout})`, impl: 'plain JS loop, cached cos/sin', ms: tJs, vsJs: 1, err: maxAbsErr(xj, ref[layout]) });
+    rows.push({
+      case: `${name} (${layout})`,
+      impl: 'plain JS loop, cached cos/sin',
+      ms: tJs,
+      vsJs: 1,
+      err: maxAbsErr(xj, ref[layout]),
+    });
 
-    for (const [impl, pe] of [['posenc simd', h.simd], ['posenc scalar', h.scalar]]) {
+    for (const [impl, pe] of [
+      ['posenc simd', h.simd],
+      ['posenc scalar', h.scalar],
+    ]) {
       const x = pe.alloc(n);
       const cache = pe.ropeCache({ length: L, dim: D });
-      const cos = pe.alloc(L * P), sin = pe.alloc(L * P);
+      const cos = pe.alloc(L * P),
+        sin = pe.alloc(L * P);
       cos.array.set(cache.cos);
       sin.array.set(cache.sin);
       const opts = { length: L, heads: H, dim: D, layout, cache: { cos, sin } };
@@ -91,18 +119,40 @@ export default async function rope(h) {
       limitSamples.push(lc);
       x.array.set(src);
       pe.applyRope(x, opts);
-      rows.push({ case: `${name} (${layout})`, impl: `${impl}, cached cos/sin`, ms: tc, vsJs: tJs / tc, ofLimit: lc / tc, err: maxAbsErr(x.array, ref[layout]) });
+      rows.push({
+        case: `${name} (${layout})`,
+        impl: `${impl}, cached cos/sin`,
+        ms: tc,
+        vsJs: tJs / tc,
+        ofLimit: lc / tc,
+        err: maxAbsErr(x.array, ref[layout]),
+      });
       const free = { length: L, heads: H, dim: D, layout };
       const { ms: tf, limitMs: lf } = paired(() => pe.applyRope(x, free), limit);
       limitSamples.push(lf);
       x.array.set(src);
       pe.applyRope(x, free);
-      rows.push({ case: `${name} (${layout})`, impl: `${impl}, cache-free (angles per 64 tokens)`, ms: tf, vsJs: tJs / tf, ofLimit: lf / tf, err: maxAbsErr(x.array, ref[layout]) });
-      x.free(); cos.free(); sin.free();
+      rows.push({
+        case: `${name} (${layout})`,
+        impl: `${impl}, cache-free (angles per 64 tokens)`,
+        ms: tf,
+        vsJs: tJs / tf,
+        ofLimit: lf / tf,
+        err: maxAbsErr(x.array, ref[layout]),
+      });
+      x.free();
+      cos.free();
+      sin.free();
     }
     const tLimit = limitSamples.sort((a, b) => a - b)[limitSamples.length >> 1];
     limitSamples.length = 0;
-    rows.push({ case: `${name} (${layout})`, impl: 'limit: in-place f32x4 load-mul-add-store, same 64 MiB (median of the paired runs)', ms: tLimit, vsJs: tJs / tLimit, ofLimit: 1 });
+    rows.push({
+      case: `${name} (${layout})`,
+      impl: 'limit: in-place f32x4 load-mul-add-store, same 64 MiB (median of the paired runs)',
+      ms: tLimit,
+      vsJs: tJs / tLimit,
+      ofLimit: 1,
+    });
   }
   h.limits.bench_free(limitPtr);
   return rows;

@@ -39,7 +39,8 @@ int32_t posenc_alibi_bias(float *out, int32_t heads, int32_t queries, int32_t ke
             for (size_t i = 1; i < Q; i++) {
                 posenc__copy32(o + i * K, o + (i - 1) * K, K);
                 const int64_t jn = (int64_t)i + offset; /* the key row i newly sees */
-                if (c && jn >= 0 && jn < (int64_t)K) o[i * K + (size_t)jn] = (float)(m * (double)jn);
+                if (c && jn >= 0 && jn < (int64_t)K)
+                    o[i * K + (size_t)jn] = (float)(m * (double)jn);
             }
             continue;
         }

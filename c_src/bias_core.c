@@ -22,9 +22,18 @@ double posenc__alibi_slope(int32_t head, int32_t heads) {
 static int power_ratio_equal(int64_t n, int64_t m, int64_t d, int64_t a, int64_t r) {
     for (int64_t p = 2; p * p <= n || p * p <= m || p * p <= d; p += (p == 2 ? 1 : 2)) {
         int64_t en = 0, em = 0, ed = 0;
-        while (n % p == 0) { n /= p; en++; }
-        while (m % p == 0) { m /= p; em++; }
-        while (d % p == 0) { d /= p; ed++; }
+        while (n % p == 0) {
+            n /= p;
+            en++;
+        }
+        while (m % p == 0) {
+            m /= p;
+            em++;
+        }
+        while (d % p == 0) {
+            d /= p;
+            ed++;
+        }
         if (a * (en - em) != r * (ed - em)) return 0;
     }
     /* what is left of each number is 1 or a prime; compare the exponents of those primes */

@@ -52,7 +52,8 @@ int32_t posenc_kvcache_store(float *kc, float *vc, float *state, const float *k,
             for (int32_t d = 0; d < dim; d++) kd[(size_t)d * PW] = ks[d];
             const float *vs = v + ((size_t)t * kv_heads + g) * dim_v;
             float *vd = vc + (size_t)g * capt * dv8;
-            for (int32_t d = 0; d < dim_v; d++) vd[posenc__kv_v_index((int64_t)j, d, dim_v)] = vs[d];
+            for (int32_t d = 0; d < dim_v; d++)
+                vd[posenc__kv_v_index((int64_t)j, d, dim_v)] = vs[d];
         }
     }
     if (mk > state[0]) state[0] = (float)mk;

@@ -25,7 +25,10 @@ double posenc__det_log(double x) {
     bits = (bits & 0x000fffffffffffffULL) | 0x3ff0000000000000ULL; /* m in [1, 2) */
     double m;
     memcpy(&m, &bits, sizeof m);
-    if (m > 1.4142135623730951) { m *= 0.5; e++; }
+    if (m > 1.4142135623730951) {
+        m *= 0.5;
+        e++;
+    }
     const double s = (m - 1.0) / (m + 1.0), s2 = s * s;
     double term = s, sum = 0.0;
     for (int k = 1; k <= 25; k += 2) {
@@ -45,9 +48,9 @@ double posenc__normal_quantile(double p) {
                                 -1.328068155288572e+01};
     static const double c[6] = {-7.784894002430293e-03, -3.223964580411365e-01,
                                 -2.400758277161838e+00, -2.549732539343734e+00,
-                                4.374664141464968e+00, 2.938163982698783e+00};
-    static const double d[4] = {7.784695709041462e-03, 3.224671290700398e-01,
-                                2.445134137142996e+00, 3.754408661907416e+00};
+                                4.374664141464968e+00,  2.938163982698783e+00};
+    static const double d[4] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
+                                3.754408661907416e+00};
     const double plow = 0.02425;
     if (p < plow || p > 1.0 - plow) {
         const double t = sqrt(-2.0 * posenc__det_log(p < plow ? p : 1.0 - p));
@@ -78,7 +81,10 @@ int32_t posenc_learned_init(float *out, int32_t length, int32_t dim, double std,
             const uint64_t bits = mix64(key ^ mix64(((uint64_t)e << 6) | a));
             const double u = ((double)(bits >> 11) + 0.5) * 0x1p-53; /* in (0, 1) */
             const double x = posenc__normal_quantile(u);
-            if (!truncated || (x >= -2.0 && x <= 2.0)) { z = x; break; }
+            if (!truncated || (x >= -2.0 && x <= 2.0)) {
+                z = x;
+                break;
+            }
         }
         out[e] = (float)(std * z);
     }
@@ -116,8 +122,8 @@ static int32_t check_rows(int32_t rows, int32_t length, int32_t dim, int32_t off
     return POSENC_OK;
 }
 
-int32_t posenc_learned_add(float *x, const float *table, int32_t rows, int32_t length,
-                           int32_t dim, int32_t offset) {
+int32_t posenc_learned_add(float *x, const float *table, int32_t rows, int32_t length, int32_t dim,
+                           int32_t offset) {
     if (!x || !table) return POSENC_E_NULL;
     int32_t st = check_rows(rows, length, dim, offset);
     if (st) return st;

@@ -101,7 +101,6 @@ static inline uint32_t posenc__fbits(float f) {
 double posenc__det_log(double x);
 double posenc__normal_quantile(double p);
 
-
 /* ---- attention internals ---- */
 
 /* exp(x) on four lanes, relative error <= 2 float32 eps (x = n ln2 + r, |r| <= ln2/2,
@@ -176,11 +175,10 @@ static inline pv4 posenc__exp4(pv4 x) {
  *     r < 4, j < n, c < nc, l < 8 (V packed per head into column panels of 8). */
 void posenc__attn_kernel_qk(const float *const a[4], const float *b, int32_t np, int32_t dim,
                             size_t pstride, size_t drow, float scale, float *out, size_t ostride);
-void posenc__attn_kernel_qk_t(const float *qt, const float *b, int32_t np, int32_t dim,
-                              float scale, float *out, size_t ostride);
-void posenc__attn_kernel_pv(const float *p, int32_t n, const float *vp, int32_t nc,
-                            size_t cstride, float *acc, size_t astride);
-
+void posenc__attn_kernel_qk_t(const float *qt, const float *b, int32_t np, int32_t dim, float scale,
+                              float *out, size_t ostride);
+void posenc__attn_kernel_pv(const float *p, int32_t n, const float *vp, int32_t nc, size_t cstride,
+                            float *acc, size_t astride);
 
 /* Where V element d of key j sits in a packed value block (attention.c's scratch and the KV
  * cache): blocks of POSENC_ATTENTION_TILE keys, each column panels of 8,

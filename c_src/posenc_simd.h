@@ -27,7 +27,9 @@ static inline void pv4_store(float *p, pv4 v) { wasm_v128_store(p, v); }
 static inline pv4 pv4_splat(float x) { return wasm_f32x4_splat(x); }
 /* one float from memory to all lanes (v128.load32_splat: a single load, no shuffle) */
 static inline pv4 pv4_load_splat(const float *p) { return wasm_v128_load32_splat(p); }
-static inline pv4 pv4_set(float a, float b, float c, float d) { return wasm_f32x4_make(a, b, c, d); }
+static inline pv4 pv4_set(float a, float b, float c, float d) {
+    return wasm_f32x4_make(a, b, c, d);
+}
 static inline pv4 pv4_add(pv4 a, pv4 b) { return wasm_f32x4_add(a, b); }
 static inline pv4 pv4_sub(pv4 a, pv4 b) { return wasm_f32x4_sub(a, b); }
 static inline pv4 pv4_mul(pv4 a, pv4 b) { return wasm_f32x4_mul(a, b); }
@@ -58,10 +60,14 @@ typedef v128_t pd2;
 static inline pd2 pd2_zero(void) { return wasm_f64x2_splat(0.0); }
 /* [a0, a1] and [a2, a3] widened to float64 */
 static inline pd2 pd2_lo(pv4 a) { return wasm_f64x2_promote_low_f32x4(a); }
-static inline pd2 pd2_hi(pv4 a) { return wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(a, a, 2, 3, 2, 3)); }
+static inline pd2 pd2_hi(pv4 a) {
+    return wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(a, a, 2, 3, 2, 3));
+}
 static inline pd2 pd2_add(pd2 a, pd2 b) { return wasm_f64x2_add(a, b); }
 static inline pd2 pd2_mul(pd2 a, pd2 b) { return wasm_f64x2_mul(a, b); }
-static inline double pd2_hsum(pd2 a) { return wasm_f64x2_extract_lane(a, 0) + wasm_f64x2_extract_lane(a, 1); }
+static inline double pd2_hsum(pd2 a) {
+    return wasm_f64x2_extract_lane(a, 0) + wasm_f64x2_extract_lane(a, 1);
+}
 
 /* For t = (y + 127) + 1.5*2^23 with y an integer in [-126, 127] (t's low mantissa bits hold
  * the biased exponent y + 127): the float 2^y is bits(t) << 23; the 0x4B4 high part shifts out.
@@ -69,45 +75,94 @@ static inline double pd2_hsum(pd2 a) { return wasm_f64x2_extract_lane(a, 0) + wa
  * bias as an integer costs a vector constant V8 rebuilds in every loop iteration). */
 static inline pv4 pv4_pow2_biased(pv4 t) { return wasm_i32x4_shl(t, 23); }
 /* lane-wise a < b ? 0 : y */
-static inline pv4 pv4_zero_lt(pv4 y, pv4 a, pv4 b) { return wasm_v128_andnot(y, wasm_f32x4_lt(a, b)); }
+static inline pv4 pv4_zero_lt(pv4 y, pv4 a, pv4 b) {
+    return wasm_v128_andnot(y, wasm_f32x4_lt(a, b));
+}
 #else
 #define POSENC_SIMD 0
 
-typedef struct { float v[4]; } pv4;
-static inline pv4 pv4_load(const float *p) { pv4 r; memcpy(r.v, p, sizeof r.v); return r; }
+typedef struct {
+    float v[4];
+} pv4;
+static inline pv4 pv4_load(const float *p) {
+    pv4 r;
+    memcpy(r.v, p, sizeof r.v);
+    return r;
+}
 static inline void pv4_store(float *p, pv4 a) { memcpy(p, a.v, sizeof a.v); }
-static inline pv4 pv4_splat(float x) { pv4 r = {{x, x, x, x}}; return r; }
+static inline pv4 pv4_splat(float x) {
+    pv4 r = {{x, x, x, x}};
+    return r;
+}
 static inline pv4 pv4_load_splat(const float *p) { return pv4_splat(*p); }
-static inline pv4 pv4_set(float a, float b, float c, float d) { pv4 r = {{a, b, c, d}}; return r; }
-#define POSENC__PV4_BINOP(name, expr)                                  \
-    static inline pv4 name(pv4 a, pv4 b) {                             \
-        pv4 r;                                                         \
-        for (int k = 0; k < 4; k++) { float x = a.v[k], y = b.v[k]; r.v[k] = (expr); } \
-        return r;                                                      \
+static inline pv4 pv4_set(float a, float b, float c, float d) {
+    pv4 r = {{a, b, c, d}};
+    return r;
+}
+#define POSENC__PV4_BINOP(name, expr)                                                              \
+    static inline pv4 name(pv4 a, pv4 b) {                                                         \
+        pv4 r;                                                                                     \
+        for (int k = 0; k < 4; k++) {                                                              \
+            float x = a.v[k], y = b.v[k];                                                          \
+            r.v[k] = (expr);                                                                       \
+        }                                                                                          \
+        return r;                                                                                  \
     }
 POSENC__PV4_BINOP(pv4_add, x + y)
 POSENC__PV4_BINOP(pv4_sub, x - y)
-POSENC__PV4_BINOP(pv4_mul, x * y)
+POSENC__PV4_BINOP(pv4_mul, x *y)
 /* pmax/pmin semantics of SIMD128: b < a ? a : b, so NaN handling matches the SIMD build */
 POSENC__PV4_BINOP(pv4_max, x < y ? y : x)
 POSENC__PV4_BINOP(pv4_min, y < x ? y : x)
 #undef POSENC__PV4_BINOP
-static inline pv4 pv4_swap_pairs(pv4 a) { pv4 r = {{a.v[1], a.v[0], a.v[3], a.v[2]}}; return r; }
-static inline pv4 pv4_even(pv4 a, pv4 b) { pv4 r = {{a.v[0], a.v[2], b.v[0], b.v[2]}}; return r; }
-static inline pv4 pv4_odd(pv4 a, pv4 b) { pv4 r = {{a.v[1], a.v[3], b.v[1], b.v[3]}}; return r; }
-static inline pv4 pv4_zip_lo(pv4 a, pv4 b) { pv4 r = {{a.v[0], b.v[0], a.v[1], b.v[1]}}; return r; }
-static inline pv4 pv4_zip_hi(pv4 a, pv4 b) { pv4 r = {{a.v[2], b.v[2], a.v[3], b.v[3]}}; return r; }
+static inline pv4 pv4_swap_pairs(pv4 a) {
+    pv4 r = {{a.v[1], a.v[0], a.v[3], a.v[2]}};
+    return r;
+}
+static inline pv4 pv4_even(pv4 a, pv4 b) {
+    pv4 r = {{a.v[0], a.v[2], b.v[0], b.v[2]}};
+    return r;
+}
+static inline pv4 pv4_odd(pv4 a, pv4 b) {
+    pv4 r = {{a.v[1], a.v[3], b.v[1], b.v[3]}};
+    return r;
+}
+static inline pv4 pv4_zip_lo(pv4 a, pv4 b) {
+    pv4 r = {{a.v[0], b.v[0], a.v[1], b.v[1]}};
+    return r;
+}
+static inline pv4 pv4_zip_hi(pv4 a, pv4 b) {
+    pv4 r = {{a.v[2], b.v[2], a.v[3], b.v[3]}};
+    return r;
+}
 static inline float pv4_hsum(pv4 a) { return (a.v[0] + a.v[1]) + (a.v[2] + a.v[3]); }
 static inline float pv4_hmax(pv4 a) {
     float m = a.v[0] > a.v[1] ? a.v[0] : a.v[1], n = a.v[2] > a.v[3] ? a.v[2] : a.v[3];
     return m > n ? m : n;
 }
-typedef struct { double v[2]; } pd2;
-static inline pd2 pd2_zero(void) { pd2 r = {{0.0, 0.0}}; return r; }
-static inline pd2 pd2_lo(pv4 a) { pd2 r = {{a.v[0], a.v[1]}}; return r; }
-static inline pd2 pd2_hi(pv4 a) { pd2 r = {{a.v[2], a.v[3]}}; return r; }
-static inline pd2 pd2_add(pd2 a, pd2 b) { pd2 r = {{a.v[0] + b.v[0], a.v[1] + b.v[1]}}; return r; }
-static inline pd2 pd2_mul(pd2 a, pd2 b) { pd2 r = {{a.v[0] * b.v[0], a.v[1] * b.v[1]}}; return r; }
+typedef struct {
+    double v[2];
+} pd2;
+static inline pd2 pd2_zero(void) {
+    pd2 r = {{0.0, 0.0}};
+    return r;
+}
+static inline pd2 pd2_lo(pv4 a) {
+    pd2 r = {{a.v[0], a.v[1]}};
+    return r;
+}
+static inline pd2 pd2_hi(pv4 a) {
+    pd2 r = {{a.v[2], a.v[3]}};
+    return r;
+}
+static inline pd2 pd2_add(pd2 a, pd2 b) {
+    pd2 r = {{a.v[0] + b.v[0], a.v[1] + b.v[1]}};
+    return r;
+}
+static inline pd2 pd2_mul(pd2 a, pd2 b) {
+    pd2 r = {{a.v[0] * b.v[0], a.v[1] * b.v[1]}};
+    return r;
+}
 static inline double pd2_hsum(pd2 a) { return a.v[0] + a.v[1]; }
 static inline pv4 pv4_pow2_biased(pv4 t) {
     pv4 r;

@@ -74,8 +74,8 @@ int32_t posenc_xl_rel_shift(float *out, const float *x, int32_t queries, int32_t
 }
 
 /* (q + u)·a + (q + v)·b over dim components, vectorised, identical lane order on both builds */
-static float xl_dot2(const float *q, const float *u, const float *a, const float *v,
-                     const float *b, int32_t dim) {
+static float xl_dot2(const float *q, const float *u, const float *a, const float *v, const float *b,
+                     int32_t dim) {
     pv4 acc0 = pv4_splat(0.0f), acc1 = pv4_splat(0.0f);
     int32_t d = 0;
     for (; d + 4 <= dim; d += 4) {
@@ -88,9 +88,9 @@ static float xl_dot2(const float *q, const float *u, const float *a, const float
     return s;
 }
 
-int32_t posenc_xl_scores(float *out, const float *q, const float *k, const float *r,
-                         const float *u, const float *v, int32_t queries, int32_t keys,
-                         int32_t heads, int32_t dim, double scale) {
+int32_t posenc_xl_scores(float *out, const float *q, const float *k, const float *r, const float *u,
+                         const float *v, int32_t queries, int32_t keys, int32_t heads, int32_t dim,
+                         double scale) {
     if (!out || !q || !k || !r || !u || !v) return POSENC_E_NULL;
     if (posenc__check_elems3(heads, queries, keys)) return POSENC_E_SIZE;
     if (posenc__check_elems3(keys, heads, dim) || posenc__check_elems3(queries, heads, dim))

@@ -23,11 +23,11 @@
 #include "posenc_internal.h"
 
 /* Tokens per block of cos/sin rows made by the engine (matches its first block). */
-#define ROWS 64
+#define ROWS         64
 /* Largest |ln| of an xPos factor zeta^e: e^80 = 5.5e34 leaves float32 headroom for |x| ~ 1e3. */
 #define XPOS_MAX_LOG 80.0
 /* 2*pi (M_PI is not in strict C11) */
-#define TWO_PI 6.283185307179586476925286766559
+#define TWO_PI       6.283185307179586476925286766559
 
 #if defined(__wasm32__)
 /* js/rope.js writes this struct into the heap at these offsets. */
@@ -132,57 +132,59 @@ static int32_t opt_gt(double v, double lo) {
     return (!given(v) || (posenc__finite(v) && v > lo)) ? POSENC_OK : POSENC_E_PARAM;
 }
 
-#define TRY(expr)                        \
-    do {                                 \
-        int32_t st_ = (expr);            \
-        if (st_ != POSENC_OK) return st_; \
+#define TRY(expr)                                                                                  \
+    do {                                                                                           \
+        int32_t st_ = (expr);                                                                      \
+        if (st_ != POSENC_OK) return st_;                                                          \
     } while (0)
 
 static int32_t check_scaling(const posenc_rope_scaling *s, int32_t d) {
     const int32_t n = d / 2;
     switch (s->type) {
-    case POSENC_ROPE_DEFAULT:
-        return POSENC_OK;
-    case POSENC_ROPE_LINEAR:
-        return need_gt(s->factor, 0.0);
-    case POSENC_ROPE_NTK:
-        return need_gt(s->factor, 0.0);
-    case POSENC_ROPE_DYNAMIC:
-        TRY(need_gt(s->factor, 0.0));
-        TRY(need_gt(s->max_positions, 0.0));
-        if (given(s->seq_len) && !(posenc__finite(s->seq_len) && s->seq_len >= 0)) return POSENC_E_PARAM;
-        return POSENC_OK;
-    case POSENC_ROPE_YARN:
-        TRY(need_gt(s->factor, 0.0));
-        TRY(need_gt(s->original_max_positions, 0.0));
-        TRY(need_gt(s->beta_fast, 0.0));
-        TRY(need_gt(s->beta_slow, 0.0));
-        TRY(opt_gt(s->attention_factor, 0.0));
-        if (given(s->mscale) && !posenc__finite(s->mscale)) return POSENC_E_PARAM;
-        if (given(s->mscale_all_dim) && !posenc__finite(s->mscale_all_dim)) return POSENC_E_PARAM;
-        if (truthy(s->mscale) && truthy(s->mscale_all_dim) &&
-            !(get_mscale(s->factor, s->mscale_all_dim) > 0))
-            return POSENC_E_PARAM; /* the ratio's denominator */
-        return POSENC_OK;
-    case POSENC_ROPE_LONGROPE:
-        if (!s->short_factor || !s->long_factor) return POSENC_E_MISSING;
-        TRY(need_gt(s->original_max_positions, 1.0)); /* ln(L0) is a denominator */
-        TRY(opt_gt(s->factor, 0.0));
-        TRY(opt_gt(s->max_positions, 0.0));
-        TRY(opt_gt(s->attention_factor, 0.0));
-        if (given(s->seq_len) && !posenc__finite(s->seq_len)) return POSENC_E_PARAM;
-        for (int32_t i = 0; i < n; i++)
-            if (!(posenc__finite(s->short_factor[i]) && s->short_factor[i] > 0) ||
-                !(posenc__finite(s->long_factor[i]) && s->long_factor[i] > 0))
+        case POSENC_ROPE_DEFAULT:
+            return POSENC_OK;
+        case POSENC_ROPE_LINEAR:
+            return need_gt(s->factor, 0.0);
+        case POSENC_ROPE_NTK:
+            return need_gt(s->factor, 0.0);
+        case POSENC_ROPE_DYNAMIC:
+            TRY(need_gt(s->factor, 0.0));
+            TRY(need_gt(s->max_positions, 0.0));
+            if (given(s->seq_len) && !(posenc__finite(s->seq_len) && s->seq_len >= 0))
                 return POSENC_E_PARAM;
-        return POSENC_OK;
-    case POSENC_ROPE_LLAMA3:
-        TRY(need_gt(s->factor, 0.0));
-        TRY(need_gt(s->low_freq_factor, 0.0));
-        TRY(need_gt(s->high_freq_factor, 0.0));
-        TRY(need_gt(s->original_max_positions, 0.0));
-        /* the smoothing band needs high > low (its width is the denominator) */
-        return s->high_freq_factor > s->low_freq_factor ? POSENC_OK : POSENC_E_PARAM;
+            return POSENC_OK;
+        case POSENC_ROPE_YARN:
+            TRY(need_gt(s->factor, 0.0));
+            TRY(need_gt(s->original_max_positions, 0.0));
+            TRY(need_gt(s->beta_fast, 0.0));
+            TRY(need_gt(s->beta_slow, 0.0));
+            TRY(opt_gt(s->attention_factor, 0.0));
+            if (given(s->mscale) && !posenc__finite(s->mscale)) return POSENC_E_PARAM;
+            if (given(s->mscale_all_dim) && !posenc__finite(s->mscale_all_dim))
+                return POSENC_E_PARAM;
+            if (truthy(s->mscale) && truthy(s->mscale_all_dim) &&
+                !(get_mscale(s->factor, s->mscale_all_dim) > 0))
+                return POSENC_E_PARAM; /* the ratio's denominator */
+            return POSENC_OK;
+        case POSENC_ROPE_LONGROPE:
+            if (!s->short_factor || !s->long_factor) return POSENC_E_MISSING;
+            TRY(need_gt(s->original_max_positions, 1.0)); /* ln(L0) is a denominator */
+            TRY(opt_gt(s->factor, 0.0));
+            TRY(opt_gt(s->max_positions, 0.0));
+            TRY(opt_gt(s->attention_factor, 0.0));
+            if (given(s->seq_len) && !posenc__finite(s->seq_len)) return POSENC_E_PARAM;
+            for (int32_t i = 0; i < n; i++)
+                if (!(posenc__finite(s->short_factor[i]) && s->short_factor[i] > 0) ||
+                    !(posenc__finite(s->long_factor[i]) && s->long_factor[i] > 0))
+                    return POSENC_E_PARAM;
+            return POSENC_OK;
+        case POSENC_ROPE_LLAMA3:
+            TRY(need_gt(s->factor, 0.0));
+            TRY(need_gt(s->low_freq_factor, 0.0));
+            TRY(need_gt(s->high_freq_factor, 0.0));
+            TRY(need_gt(s->original_max_positions, 0.0));
+            /* the smoothing band needs high > low (its width is the denominator) */
+            return s->high_freq_factor > s->low_freq_factor ? POSENC_OK : POSENC_E_PARAM;
     }
     return POSENC_E_ENUM;
 }
@@ -233,7 +235,7 @@ static void plan_freqs(freq_plan *p, const posenc_rope_scaling *s, int32_t rotar
     }
     if (s->type == POSENC_ROPE_LONGROPE)
         p->ext = given(s->seq_len) && s->seq_len > s->original_max_positions ? s->long_factor
-                                                                            : s->short_factor;
+                                                                             : s->short_factor;
 }
 
 /* inv_freq of pair i. May overflow to inf for extreme keys (a factor of 1e-320); the caller
@@ -243,26 +245,26 @@ static double freq_at(const freq_plan *p, int32_t i) {
     /* w_i = 1 / b^(2i/d), as HF writes it (in float64 here) */
     const double w = 1.0 / pow(p->b, (double)(2 * i) / p->d);
     switch (s->type) {
-    case POSENC_ROPE_LINEAR:
-        return w / s->factor;
-    case POSENC_ROPE_YARN: {
-        double ramp = ((double)i - p->low) / (p->high - p->low);
-        ramp = ramp < 0 ? 0 : ramp > 1 ? 1 : ramp;
-        const double extrap = 1.0 - ramp;
-        return (1.0 / (s->factor / w)) * (1.0 - extrap) + w * extrap;
-    }
-    case POSENC_ROPE_LONGROPE:
-        return 1.0 / (p->ext[i] * pow(p->b, (double)(2 * i) / p->d));
-    case POSENC_ROPE_LLAMA3: {
-        const double f = s->factor, lo = s->low_freq_factor, hi = s->high_freq_factor;
-        const double l0 = s->original_max_positions, wl = TWO_PI / w;
-        if (wl < l0 / hi) return w;
-        if (wl > l0 / lo) return w / f;
-        const double smooth = (l0 / wl - lo) / (hi - lo);
-        return (1.0 - smooth) * w / f + smooth * w;
-    }
-    default:
-        return w;
+        case POSENC_ROPE_LINEAR:
+            return w / s->factor;
+        case POSENC_ROPE_YARN: {
+            double ramp = ((double)i - p->low) / (p->high - p->low);
+            ramp = ramp < 0 ? 0 : ramp > 1 ? 1 : ramp;
+            const double extrap = 1.0 - ramp;
+            return (1.0 / (s->factor / w)) * (1.0 - extrap) + w * extrap;
+        }
+        case POSENC_ROPE_LONGROPE:
+            return 1.0 / (p->ext[i] * pow(p->b, (double)(2 * i) / p->d));
+        case POSENC_ROPE_LLAMA3: {
+            const double f = s->factor, lo = s->low_freq_factor, hi = s->high_freq_factor;
+            const double l0 = s->original_max_positions, wl = TWO_PI / w;
+            if (wl < l0 / hi) return w;
+            if (wl > l0 / lo) return w / f;
+            const double smooth = (l0 / wl - lo) / (hi - lo);
+            return (1.0 - smooth) * w / f + smooth * w;
+        }
+        default:
+            return w;
     }
 }
 
@@ -277,8 +279,10 @@ static double attention_scale_of(const posenc_rope_scaling *s) {
     if (s->type == POSENC_ROPE_LONGROPE) {
         const double l0 = s->original_max_positions;
         double f = 1.0;
-        if (given(s->factor)) f = s->factor;
-        else if (given(s->max_positions)) f = s->max_positions / l0;
+        if (given(s->factor))
+            f = s->factor;
+        else if (given(s->max_positions))
+            f = s->max_positions / l0;
         if (given(s->attention_factor)) return s->attention_factor;
         return f <= 1.0 ? 1.0 : sqrt(1.0 + log(f) / log(l0));
     }
@@ -297,7 +301,8 @@ int32_t posenc_rope_freqs(double *inv_freq, double *attention_scale, int32_t rot
         scaling = &def;
     }
     const posenc_rope_scaling *s = scaling;
-    if ((int)s->type < POSENC_ROPE_DEFAULT || (int)s->type > POSENC_ROPE_LLAMA3) return POSENC_E_ENUM;
+    if ((int)s->type < POSENC_ROPE_DEFAULT || (int)s->type > POSENC_ROPE_LLAMA3)
+        return POSENC_E_ENUM;
     TRY(check_scaling(s, rotary_dim));
 
     const int32_t n = rotary_dim / 2;
@@ -362,11 +367,16 @@ typedef struct {
 
 static inline double pos_at(const pos_src *ps, int32_t t) {
     switch (ps->kind) {
-    case POS_I32: return (double)ps->i32[t];
-    case POS_F32: return (double)ps->f32[t];
-    case POS_ROW: return (double)(t / ps->width);
-    case POS_COL: return (double)(t % ps->width);
-    default: return ps->offset + (double)t;
+        case POS_I32:
+            return (double)ps->i32[t];
+        case POS_F32:
+            return (double)ps->f32[t];
+        case POS_ROW:
+            return (double)(t / ps->width);
+        case POS_COL:
+            return (double)(t % ps->width);
+        default:
+            return ps->offset + (double)t;
     }
 }
 
@@ -387,7 +397,8 @@ typedef struct {
 /* Is token t's block of x (every head, rotated or not) within `limit` (finite and small enough,
  * docs/errors.md)? Run right before the token is rotated: a bad token is found before anything
  * in it is written, and the rotation then reads the block from L1. */
-static int token_ok(const float *x, size_t t, size_t L, size_t H, size_t D, int htd, uint32_t limit) {
+static int token_ok(const float *x, size_t t, size_t L, size_t H, size_t D, int htd,
+                    uint32_t limit) {
     if (!htd) return posenc__within(x + t * H * D, H * D, limit);
     for (size_t h = 0; h < H; h++)
         if (!posenc__within(x + (h * L + t) * D, D, limit)) return 0;
@@ -397,7 +408,9 @@ static int token_ok(const float *x, size_t t, size_t L, size_t H, size_t D, int 
 /* Bits of the largest float m with f0 * m * a * b <= FLT_MAX, evaluated in that order in float64
  * (the bound docs/errors.md states and js/rope.js reports: f0 = 2, a = |attention scale|, b = the
  * xPos factor; with a cache f0 = 1, a = max|cos| + max|sin|, b = 1). */
-static int x_fits(float m, double f0, double a, double b) { return f0 * (double)m * a * b <= FLT_MAX; }
+static int x_fits(float m, double f0, double a, double b) {
+    return f0 * (double)m * a * b <= FLT_MAX;
+}
 static uint32_t x_limit(double f0, double a, double b) {
     const double q = FLT_MAX / (f0 * a * b);
     float m = q < FLT_MAX ? (float)q : FLT_MAX;
@@ -444,7 +457,8 @@ static int rotate_rows(const rope_job *j, int32_t t0, int32_t nb, const float *c
         const size_t t = (size_t)(t0 + k);
         if (j->check && !token_ok(j->x, t, L, H, D, j->htd, j->limit)) return 0;
         float *first = j->x + (j->htd ? t * D : t * H * D) + j->col0;
-        j->rotate(first, j->heads, j->htd ? L * D : D, cb + (size_t)k * np, sb + (size_t)k * np, np);
+        j->rotate(first, j->heads, j->htd ? L * D : D, cb + (size_t)k * np, sb + (size_t)k * np,
+                  np);
     }
     return 1;
 }
@@ -460,7 +474,8 @@ static void shift_rows(float *dc, float *ds, const float *b0c, const float *b0s,
         float *c = dc + (size_t)r * np, *s = ds + (size_t)r * np;
         int32_t i = 0;
         for (; i + 4 <= np; i += 4) {
-            pv4 a = pv4_load(c0 + i), b = pv4_load(s0 + i), C = pv4_load(fc + i), S = pv4_load(fs + i);
+            pv4 a = pv4_load(c0 + i), b = pv4_load(s0 + i), C = pv4_load(fc + i),
+                S = pv4_load(fs + i);
             pv4_store(c + i, pv4_sub(pv4_mul(a, C), pv4_mul(b, S)));
             pv4_store(s + i, pv4_add(pv4_mul(b, C), pv4_mul(a, S)));
         }
@@ -531,7 +546,8 @@ static void init_job(rope_job *j, float *x, int32_t length, int32_t heads, int32
     j->npairs = rotary_dim / 2;
     j->col0 = 0;
     j->htd = order == POSENC_ROPE_HTD;
-    j->rotate = layout == POSENC_LAYOUT_HALF ? posenc__rope_rotate_half : posenc__rope_rotate_interleaved;
+    j->rotate =
+        layout == POSENC_LAYOUT_HALF ? posenc__rope_rotate_half : posenc__rope_rotate_interleaved;
     j->w = w;
     j->scale = scale;
     j->xpos_base = 0.0;
@@ -541,19 +557,19 @@ static void init_job(rope_job *j, float *x, int32_t length, int32_t heads, int32
     j->limit = x_limit(2.0, fabs(scale), 1.0);
 }
 
-#define CHECK_COMMON()                                                                  \
-    do {                                                                                \
-        TRY(check_shape(x, length, heads, dim, rotary_dim, layout, order));             \
-        TRY(check_freqs(inv_freq, rotary_dim / 2, scale));                              \
-        TRY(check_scratch(scratch, scratch_len, rotary_dim / 2));                       \
+#define CHECK_COMMON()                                                                             \
+    do {                                                                                           \
+        TRY(check_shape(x, length, heads, dim, rotary_dim, layout, order));                        \
+        TRY(check_freqs(inv_freq, rotary_dim / 2, scale));                                         \
+        TRY(check_scratch(scratch, scratch_len, rotary_dim / 2));                                  \
     } while (0)
 
-int32_t posenc_rope_apply(float *x, int32_t length, int32_t heads, int32_t dim,
-                          int32_t rotary_dim, posenc_layout layout, posenc_rope_order order,
-                          const double *inv_freq, double scale, double offset, float *scratch,
-                          int32_t scratch_len) {
+int32_t posenc_rope_apply(float *x, int32_t length, int32_t heads, int32_t dim, int32_t rotary_dim,
+                          posenc_layout layout, posenc_rope_order order, const double *inv_freq,
+                          double scale, double offset, float *scratch, int32_t scratch_len) {
     CHECK_COMMON();
-    if (!posenc__finite(offset) || fabs(offset) + (double)length > 1073741824.0) return POSENC_E_PARAM;
+    if (!posenc__finite(offset) || fabs(offset) + (double)length > 1073741824.0)
+        return POSENC_E_PARAM;
     rope_job j;
     init_job(&j, x, length, heads, dim, rotary_dim, layout, order, inv_freq, scale);
     pos_src ps = {POS_OFFSET, offset, NULL, NULL, 0};
@@ -562,9 +578,8 @@ int32_t posenc_rope_apply(float *x, int32_t length, int32_t heads, int32_t dim,
 
 int32_t posenc_rope_apply_positions(float *x, int32_t length, int32_t heads, int32_t dim,
                                     int32_t rotary_dim, posenc_layout layout,
-                                    posenc_rope_order order, const double *inv_freq,
-                                    double scale, const int32_t *positions, float *scratch,
-                                    int32_t scratch_len) {
+                                    posenc_rope_order order, const double *inv_freq, double scale,
+                                    const int32_t *positions, float *scratch, int32_t scratch_len) {
     CHECK_COMMON();
     if (!positions) return POSENC_E_NULL;
     rope_job j;
@@ -595,8 +610,10 @@ int32_t posenc_rope_apply_xpos(float *x, int32_t length, int32_t heads, int32_t 
                                const int32_t *positions, double scale_base, double center,
                                int32_t is_key, float *scratch, int32_t scratch_len) {
     CHECK_COMMON();
-    if (!posenc__finite(offset) || fabs(offset) + (double)length > 1073741824.0) return POSENC_E_PARAM;
-    if (!posenc__finite(scale_base) || scale_base <= 0 || !posenc__finite(center)) return POSENC_E_PARAM;
+    if (!posenc__finite(offset) || fabs(offset) + (double)length > 1073741824.0)
+        return POSENC_E_PARAM;
+    if (!posenc__finite(scale_base) || scale_base <= 0 || !posenc__finite(center))
+        return POSENC_E_PARAM;
     /* The largest factor is zeta_0^-|e| with zeta_0 = 2/7 and e = (p - center) / scale_base; past
      * e^80 (|e| > 80 / ln 3.5 ~ 64) float32 cos/sin and the rotated values overflow to inf/NaN
      * (lucidrains' float32 code does the same at |p - center| > 64 * scale_base). */
@@ -621,10 +638,10 @@ int32_t posenc_rope_apply_xpos(float *x, int32_t length, int32_t heads, int32_t 
     return run_job(&j, &ps, scratch);
 }
 
-int32_t posenc_rope_apply_axial(float *x, int32_t height, int32_t width, int32_t heads,
-                                int32_t dim, int32_t rotary_dim, posenc_layout layout,
-                                posenc_rope_order order, const double *inv_freq, double scale,
-                                float *scratch, int32_t scratch_len) {
+int32_t posenc_rope_apply_axial(float *x, int32_t height, int32_t width, int32_t heads, int32_t dim,
+                                int32_t rotary_dim, posenc_layout layout, posenc_rope_order order,
+                                const double *inv_freq, double scale, float *scratch,
+                                int32_t scratch_len) {
     if (height < 1 || width < 1 || posenc__check_elems2(height, width)) return POSENC_E_SIZE;
     const int32_t length = height * width;
     TRY(check_shape(x, length, heads, dim, rotary_dim, layout, order));
@@ -635,7 +652,8 @@ int32_t posenc_rope_apply_axial(float *x, int32_t height, int32_t width, int32_t
     init_job(&j, x, length, heads, dim, rotary_dim / 2, layout, order, inv_freq, scale);
     /* two passes over x (rows, then columns): all of x is checked first, so a bad element
      * leaves x as it was */
-    if (!posenc__within(x, (size_t)length * (size_t)heads * (size_t)dim, j.limit)) return POSENC_E_PARAM;
+    if (!posenc__within(x, (size_t)length * (size_t)heads * (size_t)dim, j.limit))
+        return POSENC_E_PARAM;
     j.check = 0;
     pos_src rows = {POS_ROW, 0.0, NULL, NULL, width}, cols = {POS_COL, 0.0, NULL, NULL, width};
     run_job(&j, &rows, scratch);
@@ -650,16 +668,16 @@ int32_t posenc_rope_cache_fill(float *cos_out, float *sin_out, int32_t length, i
     if (!cos_out || !sin_out) return POSENC_E_NULL;
     if (posenc__check_elems2(length, npairs)) return POSENC_E_SIZE;
     TRY(check_freqs(inv_freq, npairs, scale));
-    if (!posenc__finite(offset) || fabs(offset) + (double)length > 1073741824.0) return POSENC_E_PARAM;
+    if (!posenc__finite(offset) || fabs(offset) + (double)length > 1073741824.0)
+        return POSENC_E_PARAM;
     posenc__sincos_table(sin_out, cos_out, (size_t)npairs, 0, length, npairs, offset, 1.0, inv_freq,
                          scale);
     return POSENC_OK;
 }
 
 int32_t posenc_rope_apply_cached(float *x, int32_t length, int32_t heads, int32_t dim,
-                                 int32_t rotary_dim, posenc_layout layout,
-                                 posenc_rope_order order, const float *cos_cache,
-                                 const float *sin_cache, int32_t cache_rows,
+                                 int32_t rotary_dim, posenc_layout layout, posenc_rope_order order,
+                                 const float *cos_cache, const float *sin_cache, int32_t cache_rows,
                                  const int32_t *positions, int32_t offset) {
     TRY(check_shape(x, length, heads, dim, rotary_dim, layout, order));
     if (!cos_cache || !sin_cache) return POSENC_E_NULL;
@@ -676,13 +694,15 @@ int32_t posenc_rope_apply_cached(float *x, int32_t length, int32_t heads, int32_
     const float mc = posenc__max_abs(cos_cache, nc), ms = posenc__max_abs(sin_cache, nc);
     if (mc == INFINITY || ms == INFINITY) return POSENC_E_PARAM;
     const uint32_t limit = x_limit(1.0, (double)mc + (double)ms, 1.0);
-    const rotate_fn rot = layout == POSENC_LAYOUT_HALF ? posenc__rope_rotate_half : posenc__rope_rotate_interleaved;
+    const rotate_fn rot =
+        layout == POSENC_LAYOUT_HALF ? posenc__rope_rotate_half : posenc__rope_rotate_interleaved;
     const size_t D = (size_t)dim, H = (size_t)heads, L = (size_t)length;
     const int htd = order == POSENC_ROPE_HTD;
     for (size_t t = 0; t < L; t++) {
         if (!token_ok(x, t, L, H, D, htd, limit)) return POSENC_E_PARAM;
         const size_t row = (size_t)(positions ? positions[t] : offset + (int32_t)t) * np;
-        rot(x + (htd ? t * D : t * H * D), heads, htd ? L * D : D, cos_cache + row, sin_cache + row, np);
+        rot(x + (htd ? t * D : t * H * D), heads, htd ? L * D : D, cos_cache + row, sin_cache + row,
+            np);
     }
     return POSENC_OK;
 }
@@ -694,7 +714,8 @@ int32_t posenc_rope_decay(double *out, int32_t dim, double base, int32_t max_dis
     if (dim < 2 || dim > POSENC_MAX_ELEMENTS) return POSENC_E_SIZE;
     if (dim % 2) return POSENC_E_ODD;
     if (!posenc__finite(base) || base <= 1.0) return POSENC_E_PARAM;
-    if (max_distance < 0 || posenc__check_elems2((int64_t)max_distance + 1, dim / 2)) return POSENC_E_SIZE;
+    if (max_distance < 0 || posenc__check_elems2((int64_t)max_distance + 1, dim / 2))
+        return POSENC_E_SIZE;
     const int32_t n = dim / 2;
     for (int32_t k = 0; k <= max_distance; k++) {
         double re = 0, im = 0, sum = 0;

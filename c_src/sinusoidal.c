@@ -93,8 +93,8 @@ int32_t posenc_sinusoidal_fill(float *out, int32_t length, int32_t dim, double b
                                  1.0, w, 1.0);
     }
     if (fp.nsin > h) /* XLM odd: one more sine at frequency w_h */
-        fill_lone_sine(out, length, dim, interleaved ? (size_t)dim - 1 : (size_t)h,
-                       freq_at(&fp, h), offset);
+        fill_lone_sine(out, length, dim, interleaved ? (size_t)dim - 1 : (size_t)h, freq_at(&fp, h),
+                       offset);
     if (fp.pad)
         for (int32_t p = 0; p < length; p++) out[(size_t)p * dim + dim - 1] = 0.0f;
     return POSENC_OK;
@@ -126,8 +126,8 @@ int32_t posenc_sinusoidal2d_fill(float *out, int32_t height, int32_t width, int3
         const int32_t n = h - i0 < WSLICE ? h - i0 : WSLICE;
         for (int32_t i = 0; i < n; i++) w[i] = freq_at(&fp, i0 + i);
         posenc__sincos_table(grid + i0, grid + h + i0, D, 0, width, n, 0.0, 1.0, w, 1.0);
-        posenc__sincos_table(grid + E + i0, grid + E + h + i0, D * (size_t)width, 0, height, n,
-                             0.0, 1.0, w, 1.0);
+        posenc__sincos_table(grid + E + i0, grid + E + h + i0, D * (size_t)width, 0, height, n, 0.0,
+                             1.0, w, 1.0);
     }
     for (int32_t r = 0; r < height; r++) {
         float *row0 = grid + (size_t)r * width * D;
@@ -194,7 +194,8 @@ int32_t posenc_similarity(float *out, const float *table, int32_t length, int32_
             double s[4];
             for (int r = 0; r < nb; r++) b[r] = table + (j + (size_t)r) * D;
             dots(a, b, nb, D, s);
-            for (int r = 0; r < nb; r++) out[i * L + j + (size_t)r] = out[(j + (size_t)r) * L + i] = (float)s[r];
+            for (int r = 0; r < nb; r++)
+                out[i * L + j + (size_t)r] = out[(j + (size_t)r) * L + i] = (float)s[r];
         }
     }
     if (normalize) {

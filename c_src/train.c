@@ -35,9 +35,9 @@ typedef double real;
 typedef float real;
 #endif
 
-#define PT_VOCAB POSENC_TRAIN_VOCAB
-#define PT_MAX_LAYERS 4
-#define PT_T5_BUCKETS 32
+#define PT_VOCAB           POSENC_TRAIN_VOCAB
+#define PT_MAX_LAYERS      4
+#define PT_T5_BUCKETS      32
 #define PT_T5_MAX_DISTANCE 128
 
 /* ---------------------------------------------------------------- deterministic maths */
@@ -53,7 +53,9 @@ static uint64_t pt_rand(uint64_t seed, uint64_t stream, uint64_t counter) {
     return pt_mix(pt_mix(seed ^ pt_mix(stream * 0xd1b54a32d192ed03ull)) + counter);
 }
 /* integer in [0, n) */
-static int32_t pt_below(uint64_t r, int32_t n) { return (int32_t)(((r >> 32) * (uint64_t)n) >> 32); }
+static int32_t pt_below(uint64_t r, int32_t n) {
+    return (int32_t)(((r >> 32) * (uint64_t)n) >> 32);
+}
 /* double in [-1, 1) */
 static double pt_sym(uint64_t r) { return (double)(r >> 11) * (2.0 / 9007199254740992.0) - 1.0; }
 
@@ -65,9 +67,9 @@ static double pt_exp(double x) {
     const int32_t n = (int32_t)(t < 0 ? t - 0.5 : t + 0.5);
     const double r = (x - n * 6.93147180369123816490e-01) - n * 1.90821492927058770002e-10;
     double p = 1.0 / 479001600.0; /* 1/12! */
-    static const double inv_fact[12] = {1.0 / 39916800.0, 1.0 / 3628800.0, 1.0 / 362880.0,
-                                        1.0 / 40320.0, 1.0 / 5040.0, 1.0 / 720.0, 1.0 / 120.0,
-                                        1.0 / 24.0, 1.0 / 6.0, 0.5, 1.0, 1.0};
+    static const double inv_fact[12] = {
+        1.0 / 39916800.0, 1.0 / 3628800.0, 1.0 / 362880.0, 1.0 / 40320.0, 1.0 / 5040.0, 1.0 / 720.0,
+        1.0 / 120.0,      1.0 / 24.0,      1.0 / 6.0,      0.5,           1.0,          1.0};
     for (int i = 0; i < 12; i++) p = p * r + inv_fact[i];
     uint64_t bits = (uint64_t)(int64_t)(n + 1023) << 52;
     double two_n;
@@ -85,17 +87,29 @@ static void pt_sincos(double x, double *s, double *c) {
     const double r2 = r * r;
     double ps = 1.0 / 6227020800.0, pc = -1.0 / 87178291200.0; /* 1/13!, -1/14! */
     static const double sf[6] = {-1.0 / 39916800.0, 1.0 / 362880.0, -1.0 / 5040.0,
-                                 1.0 / 120.0, -1.0 / 6.0, 1.0};
-    static const double cf[7] = {1.0 / 479001600.0, -1.0 / 3628800.0, 1.0 / 40320.0,
-                                 -1.0 / 720.0, 1.0 / 24.0, -0.5, 1.0};
+                                 1.0 / 120.0,       -1.0 / 6.0,     1.0};
+    static const double cf[7] = {
+        1.0 / 479001600.0, -1.0 / 3628800.0, 1.0 / 40320.0, -1.0 / 720.0, 1.0 / 24.0, -0.5, 1.0};
     for (int i = 0; i < 6; i++) ps = ps * r2 + sf[i];
     for (int i = 0; i < 7; i++) pc = pc * r2 + cf[i];
     const double sn = ps * r, cs = pc;
     switch ((int)(q & 3)) {
-    case 0: *s = sn; *c = cs; break;
-    case 1: *s = cs; *c = -sn; break;
-    case 2: *s = -sn; *c = -cs; break;
-    default: *s = -cs; *c = sn; break;
+        case 0:
+            *s = sn;
+            *c = cs;
+            break;
+        case 1:
+            *s = cs;
+            *c = -sn;
+            break;
+        case 2:
+            *s = -sn;
+            *c = -cs;
+            break;
+        default:
+            *s = -cs;
+            *c = sn;
+            break;
     }
 }
 
@@ -143,7 +157,7 @@ typedef struct pt_model {
     real *dx, *dh, *dq, *dk, *dv, *dout, *du, *tmp, *wt, *drow;
     int32_t *tok, *tgt, *orc, *bucket;
     double rope_inv[64], rope_scale; /* frequencies of the current forward pass */
-    int32_t dh_;                   /* head width */
+    int32_t dh_;                     /* head width */
 } pt_model;
 
 static size_t pt_round(size_t n) { return (n + 3) & ~(size_t)3; } /* 16-byte aligned float32 */
@@ -153,21 +167,32 @@ static size_t pt_round(size_t n) { return (n + 3) & ~(size_t)3; } /* 16-byte ali
 static int64_t pt_bind_params(const pt_header *h, real *base, pt_params *p) {
     int64_t off = 0;
     const int64_t d = h->dim, f = h->hidden, V = PT_VOCAB;
-#define TAKE(field, n)                                   \
-    do {                                                 \
-        if (base) p->field = base + off;                 \
-        off += (int64_t)pt_round((size_t)(n));           \
+#define TAKE(field, n)                                                                             \
+    do {                                                                                           \
+        if (base) p->field = base + off;                                                           \
+        off += (int64_t)pt_round((size_t)(n));                                                     \
     } while (0)
     if (h->method == POSENC_PE_LEARNED) TAKE(pos, h->length * d);
     if (h->method == POSENC_PE_T5) TAKE(t5, PT_T5_BUCKETS * h->heads);
     TAKE(emb, V * d);
     for (int32_t l = 0; l < h->layers; l++) {
-        TAKE(l[l].ln1_g, d); TAKE(l[l].ln1_b, d);
-        TAKE(l[l].wq, d * d); TAKE(l[l].wk, d * d); TAKE(l[l].wv, d * d); TAKE(l[l].wo, d * d);
-        TAKE(l[l].ln2_g, d); TAKE(l[l].ln2_b, d);
-        TAKE(l[l].w1, d * f); TAKE(l[l].b1, f); TAKE(l[l].w2, f * d); TAKE(l[l].b2, d);
+        TAKE(l[l].ln1_g, d);
+        TAKE(l[l].ln1_b, d);
+        TAKE(l[l].wq, d * d);
+        TAKE(l[l].wk, d * d);
+        TAKE(l[l].wv, d * d);
+        TAKE(l[l].wo, d * d);
+        TAKE(l[l].ln2_g, d);
+        TAKE(l[l].ln2_b, d);
+        TAKE(l[l].w1, d * f);
+        TAKE(l[l].b1, f);
+        TAKE(l[l].w2, f * d);
+        TAKE(l[l].b2, d);
     }
-    TAKE(lnf_g, d); TAKE(lnf_b, d); TAKE(wout, d * V); TAKE(bout, V);
+    TAKE(lnf_g, d);
+    TAKE(lnf_b, d);
+    TAKE(wout, d * V);
+    TAKE(bout, V);
 #undef TAKE
     return off;
 }
@@ -185,36 +210,62 @@ static int64_t pt_layout(pt_header *h, real *base, pt_model *m) {
         memset(m, 0, sizeof *m);
         m->h = h;
     }
-#define TAKE(field, n)                                   \
-    do {                                                 \
-        if (base) m->field = base + off;                 \
-        off += (int64_t)pt_round((size_t)(n));           \
+#define TAKE(field, n)                                                                             \
+    do {                                                                                           \
+        if (base) m->field = base + off;                                                           \
+        off += (int64_t)pt_round((size_t)(n));                                                     \
     } while (0)
-#define TAKEI(field, n)                                  \
-    do {                                                 \
-        if (base) m->field = (int32_t *)(base + off);    \
-        off += (int64_t)pt_round((size_t)(n));           \
+#define TAKEI(field, n)                                                                            \
+    do {                                                                                           \
+        if (base) m->field = (int32_t *)(base + off);                                              \
+        off += (int64_t)pt_round((size_t)(n));                                                     \
     } while (0)
-    TAKE(param, np); TAKE(grad, np); TAKE(m1, np); TAKE(m2, np); TAKE(decay, np);
+    TAKE(param, np);
+    TAKE(grad, np);
+    TAKE(m1, np);
+    TAKE(m2, np);
+    TAKE(decay, np);
     TAKE(sintab, T * d);
-    TAKE(cosr, T * (d / H / 2 + 1)); TAKE(sinr, T * (d / H / 2 + 1));
+    TAKE(cosr, T * (d / H / 2 + 1));
+    TAKE(sinr, T * (d / H / 2 + 1));
     TAKE(slopes, H);
     for (int32_t l = 0; l <= h->layers; l++) {
         TAKE(a[l].x, N * d);
         if (l == h->layers) break;
-        TAKE(a[l].h1, N * d); TAKE(a[l].mu1, N); TAKE(a[l].rs1, N);
-        TAKE(a[l].q, N * d); TAKE(a[l].k, N * d); TAKE(a[l].v, N * d);
-        TAKE(a[l].att, A); TAKE(a[l].o, N * d); TAKE(a[l].x2, N * d);
-        TAKE(a[l].h2, N * d); TAKE(a[l].mu2, N); TAKE(a[l].rs2, N);
-        TAKE(a[l].u, N * f); TAKE(a[l].g, N * f);
+        TAKE(a[l].h1, N * d);
+        TAKE(a[l].mu1, N);
+        TAKE(a[l].rs1, N);
+        TAKE(a[l].q, N * d);
+        TAKE(a[l].k, N * d);
+        TAKE(a[l].v, N * d);
+        TAKE(a[l].att, A);
+        TAKE(a[l].o, N * d);
+        TAKE(a[l].x2, N * d);
+        TAKE(a[l].h2, N * d);
+        TAKE(a[l].mu2, N);
+        TAKE(a[l].rs2, N);
+        TAKE(a[l].u, N * f);
+        TAKE(a[l].g, N * f);
     }
-    TAKE(hf, N * d); TAKE(muf, N); TAKE(rsf, N);
+    TAKE(hf, N * d);
+    TAKE(muf, N);
+    TAKE(rsf, N);
     TAKE(probs, N * PT_VOCAB);
-    TAKE(dx, N * d); TAKE(dh, N * d); TAKE(dq, N * d); TAKE(dk, N * d); TAKE(dv, N * d);
-    TAKE(dout, N * d); TAKE(du, N * f); TAKE(tmp, N * wmax);
-    TAKE(wt, wmax * wmax); TAKE(drow, T);
+    TAKE(dx, N * d);
+    TAKE(dh, N * d);
+    TAKE(dq, N * d);
+    TAKE(dk, N * d);
+    TAKE(dv, N * d);
+    TAKE(dout, N * d);
+    TAKE(du, N * f);
+    TAKE(tmp, N * wmax);
+    TAKE(wt, wmax * wmax);
+    TAKE(drow, T);
     /* int32 buffers, counted in reals (each at least 4 bytes) */
-    TAKEI(tok, N); TAKEI(tgt, N); TAKEI(orc, N); TAKEI(bucket, T);
+    TAKEI(tok, N);
+    TAKEI(tgt, N);
+    TAKEI(orc, N);
+    TAKEI(bucket, T);
 #undef TAKE
 #undef TAKEI
     if (base) {
@@ -324,7 +375,8 @@ static real pt_dot(const real *a, const real *b, int64_t n) {
 #ifndef POSENC_TRAIN_F64
     if ((n & 3) == 0) {
         pv4 acc = pv4_splat(0.0f);
-        for (int64_t c = 0; c < n; c += 4) acc = pv4_add(acc, pv4_mul(pv4_load(a + c), pv4_load(b + c)));
+        for (int64_t c = 0; c < n; c += 4)
+            acc = pv4_add(acc, pv4_mul(pv4_load(a + c), pv4_load(b + c)));
         return pv4_hsum(acc);
     }
 #endif
@@ -338,7 +390,8 @@ static void pt_axpy(real *y, real alpha, const real *x, int64_t n) {
     int64_t c = 0;
 #ifndef POSENC_TRAIN_F64
     const pv4 al = pv4_splat(alpha);
-    for (; c + 4 <= n; c += 4) pv4_store(y + c, pv4_add(pv4_load(y + c), pv4_mul(al, pv4_load(x + c))));
+    for (; c + 4 <= n; c += 4)
+        pv4_store(y + c, pv4_add(pv4_load(y + c), pv4_mul(al, pv4_load(x + c))));
 #endif
     for (; c < n; c++) y[c] = y[c] + alpha * x[c];
 }
@@ -414,56 +467,59 @@ static void pt_sequence(const pt_header *h, int32_t n, uint64_t seed, uint64_t s
                         int32_t *tgt, int32_t *orc) {
     const uint64_t hi = (uint64_t)1 << 32;
     switch (h->task) {
-    case POSENC_TASK_COPY:
-        for (int32_t i = 0; i < n; i++) tok[i] = pt_below(pt_rand(seed, stream, (uint64_t)i), PT_VOCAB);
-        for (int32_t i = 0; i < n; i++) tgt[i] = i >= h->k ? tok[i - h->k] : -1;
-        break;
-    case POSENC_TASK_PERIODIC: {
-        /* a pattern of p distinct tokens repeated; predict the next token once two periods
-         * have been seen (p in [2, k]) */
-        int32_t perm[PT_VOCAB];
-        for (int32_t i = 0; i < PT_VOCAB; i++) perm[i] = i;
-        for (int32_t i = PT_VOCAB - 1; i > 0; i--) {
-            const int32_t j = pt_below(pt_rand(seed, stream, hi + (uint64_t)i), i + 1);
-            const int32_t t = perm[i];
-            perm[i] = perm[j];
-            perm[j] = t;
-        }
-        const int32_t p = 2 + pt_below(pt_rand(seed, stream, 2 * hi), h->k - 1);
-        for (int32_t i = 0; i < n; i++) tok[i] = perm[i % p];
-        for (int32_t i = 0; i < n; i++) tgt[i] = (i + 1 < n && i + 1 >= 2 * p) ? tok[i + 1] : -1;
-        break;
-    }
-    case POSENC_TASK_NGRAM: {
-        /* an order-k source (k - 1 tokens of context); predict every token that has a full
-         * context, at the position before it */
-        const int32_t c = h->k - 1;
-        for (int32_t i = 0; i < n; i++) {
-            tgt[i] = orc[i] = -1;
-            if (i < c) {
+        case POSENC_TASK_COPY:
+            for (int32_t i = 0; i < n; i++)
                 tok[i] = pt_below(pt_rand(seed, stream, (uint64_t)i), PT_VOCAB);
-                continue;
+            for (int32_t i = 0; i < n; i++) tgt[i] = i >= h->k ? tok[i - h->k] : -1;
+            break;
+        case POSENC_TASK_PERIODIC: {
+            /* a pattern of p distinct tokens repeated; predict the next token once two periods
+         * have been seen (p in [2, k]) */
+            int32_t perm[PT_VOCAB];
+            for (int32_t i = 0; i < PT_VOCAB; i++) perm[i] = i;
+            for (int32_t i = PT_VOCAB - 1; i > 0; i--) {
+                const int32_t j = pt_below(pt_rand(seed, stream, hi + (uint64_t)i), i + 1);
+                const int32_t t = perm[i];
+                perm[i] = perm[j];
+                perm[j] = t;
             }
-            const int32_t best = pt_ngram_next(h, tok + i - c);
-            const int keep = pt_below(pt_rand(seed, stream, (uint64_t)i), 4) < PT_NGRAM_KEEP;
-            tok[i] = keep ? best : pt_below(pt_rand(seed, stream, hi + (uint64_t)i), PT_VOCAB);
-            tgt[i - 1] = tok[i];
-            orc[i - 1] = best;
+            const int32_t p = 2 + pt_below(pt_rand(seed, stream, 2 * hi), h->k - 1);
+            for (int32_t i = 0; i < n; i++) tok[i] = perm[i % p];
+            for (int32_t i = 0; i < n; i++)
+                tgt[i] = (i + 1 < n && i + 1 >= 2 * p) ? tok[i + 1] : -1;
+            break;
         }
-        return;
-    }
-    default: { /* FIRST: which of the markers A and B came first, asked at every position
+        case POSENC_TASK_NGRAM: {
+            /* an order-k source (k - 1 tokens of context); predict every token that has a full
+         * context, at the position before it */
+            const int32_t c = h->k - 1;
+            for (int32_t i = 0; i < n; i++) {
+                tgt[i] = orc[i] = -1;
+                if (i < c) {
+                    tok[i] = pt_below(pt_rand(seed, stream, (uint64_t)i), PT_VOCAB);
+                    continue;
+                }
+                const int32_t best = pt_ngram_next(h, tok + i - c);
+                const int keep = pt_below(pt_rand(seed, stream, (uint64_t)i), 4) < PT_NGRAM_KEEP;
+                tok[i] = keep ? best : pt_below(pt_rand(seed, stream, hi + (uint64_t)i), PT_VOCAB);
+                tgt[i - 1] = tok[i];
+                orc[i - 1] = best;
+            }
+            return;
+        }
+        default: { /* FIRST: which of the markers A and B came first, asked at every position
                 * after both have appeared */
-        const int32_t A = PT_VOCAB - 4, B = PT_VOCAB - 3;
-        for (int32_t i = 0; i < n; i++) tok[i] = pt_below(pt_rand(seed, stream, (uint64_t)i), A);
-        const int32_t pa = pt_below(pt_rand(seed, stream, hi), n);
-        const int32_t pb = (pa + 1 + pt_below(pt_rand(seed, stream, hi + 1), n - 1)) % n;
-        tok[pa] = A;
-        tok[pb] = B;
-        const int32_t last = pa > pb ? pa : pb, answer = pa < pb ? PT_VOCAB - 2 : PT_VOCAB - 1;
-        for (int32_t i = 0; i < n; i++) tgt[i] = i >= last ? answer : -1;
-        break;
-    }
+            const int32_t A = PT_VOCAB - 4, B = PT_VOCAB - 3;
+            for (int32_t i = 0; i < n; i++)
+                tok[i] = pt_below(pt_rand(seed, stream, (uint64_t)i), A);
+            const int32_t pa = pt_below(pt_rand(seed, stream, hi), n);
+            const int32_t pb = (pa + 1 + pt_below(pt_rand(seed, stream, hi + 1), n - 1)) % n;
+            tok[pa] = A;
+            tok[pb] = B;
+            const int32_t last = pa > pb ? pa : pb, answer = pa < pb ? PT_VOCAB - 2 : PT_VOCAB - 1;
+            for (int32_t i = 0; i < n; i++) tgt[i] = i >= last ? answer : -1;
+            break;
+        }
     }
     for (int32_t i = 0; i < n; i++) orc[i] = tgt[i];
 }
@@ -485,7 +541,8 @@ static void pt_rope_tables(pt_model *m, int32_t T) {
 static void pt_default_freqs(pt_model *m) {
     const int32_t np = m->dh_ / 2;
     /* base^(-i/np) with base = 10000: exp(-(i/np) ln 10000) */
-    for (int32_t i = 0; i < np; i++) m->rope_inv[i] = pt_exp(-((double)i / np) * 9.2103403719761836);
+    for (int32_t i = 0; i < np; i++)
+        m->rope_inv[i] = pt_exp(-((double)i / np) * 9.2103403719761836);
     m->rope_scale = 1.0;
 }
 
@@ -514,7 +571,8 @@ typedef struct pt_counts {
  * Every activation is kept. */
 static double pt_forward(pt_model *m, int32_t B, int32_t T, pt_counts *cn) {
     const pt_header *h = m->h;
-    const int64_t d = h->dim, f = h->hidden, H = h->heads, dh = m->dh_, np = dh / 2, N = (int64_t)B * T;
+    const int64_t d = h->dim, f = h->hidden, H = h->heads, dh = m->dh_, np = dh / 2,
+                  N = (int64_t)B * T;
     const pt_params *p = &m->p;
     const real scale = (real)(1.0 / sqrt((double)dh));
     real *x0 = m->a[0].x;
@@ -529,7 +587,8 @@ static double pt_forward(pt_model *m, int32_t B, int32_t T, pt_counts *cn) {
     }
     if (h->method == POSENC_PE_ROPE) pt_rope_tables(m, T);
     if (h->method == POSENC_PE_T5)
-        for (int32_t r = 0; r < T; r++) m->bucket[r] = posenc__t5_bucket(-(int64_t)r, 0, PT_T5_BUCKETS, PT_T5_MAX_DISTANCE);
+        for (int32_t r = 0; r < T; r++)
+            m->bucket[r] = posenc__t5_bucket(-(int64_t)r, 0, PT_T5_BUCKETS, PT_T5_MAX_DISTANCE);
     for (int32_t l = 0; l < h->layers; l++) {
         pt_act *a = &m->a[l];
         const pt_layer *L = &p->l[l];
@@ -541,8 +600,10 @@ static double pt_forward(pt_model *m, int32_t B, int32_t T, pt_counts *cn) {
             for (int64_t n = 0; n < N; n++)
                 for (int64_t hh = 0; hh < H; hh++) {
                     const int64_t t = n % T;
-                    pt_rotate(a->q + n * d + hh * dh, m->cosr + t * np, m->sinr + t * np, (int32_t)np, 0);
-                    pt_rotate(a->k + n * d + hh * dh, m->cosr + t * np, m->sinr + t * np, (int32_t)np, 0);
+                    pt_rotate(a->q + n * d + hh * dh, m->cosr + t * np, m->sinr + t * np,
+                              (int32_t)np, 0);
+                    pt_rotate(a->k + n * d + hh * dh, m->cosr + t * np, m->sinr + t * np,
+                              (int32_t)np, 0);
                 }
         for (int64_t b = 0; b < B; b++)
             for (int64_t hh = 0; hh < H; hh++) {
@@ -550,8 +611,9 @@ static double pt_forward(pt_model *m, int32_t B, int32_t T, pt_counts *cn) {
                 /* the additive bias depends on the distance i - j only */
                 real *brow = m->drow;
                 for (int64_t r = 0; r < T; r++)
-                    brow[r] = h->method == POSENC_PE_ALIBI ? (real)(-(double)m->slopes[hh] * (double)r)
-                            : h->method == POSENC_PE_T5   ? p->t5[m->bucket[r] * H + hh]
+                    brow[r] = h->method == POSENC_PE_ALIBI
+                                  ? (real)(-(double)m->slopes[hh] * (double)r)
+                              : h->method == POSENC_PE_T5 ? p->t5[m->bucket[r] * H + hh]
                                                           : (real)0;
                 for (int64_t i = 0; i < T; i++) {
                     const real *qi = a->q + (b * T + i) * d + hh * dh;
@@ -574,7 +636,8 @@ static double pt_forward(pt_model *m, int32_t B, int32_t T, pt_counts *cn) {
                     for (int64_t j = i + 1; j < T; j++) Pi[j] = 0;
                     real *oi = a->o + (b * T + i) * d + hh * dh;
                     for (int64_t c = 0; c < dh; c++) oi[c] = 0;
-                    for (int64_t j = 0; j <= i; j++) pt_axpy(oi, Pi[j], a->v + (b * T + j) * d + hh * dh, dh);
+                    for (int64_t j = 0; j <= i; j++)
+                        pt_axpy(oi, Pi[j], a->v + (b * T + j) * d + hh * dh, dh);
                 }
             }
         pt_mm(m->tmp, a->o, L->wo, N, d, d, 0);
@@ -590,7 +653,8 @@ static double pt_forward(pt_model *m, int32_t B, int32_t T, pt_counts *cn) {
         pt_mm(m->tmp, a->g, L->w2, N, f, d, 0);
         real *xn = m->a[l + 1].x;
         for (int64_t n = 0; n < N; n++)
-            for (int64_t c = 0; c < d; c++) xn[n * d + c] = a->x2[n * d + c] + m->tmp[n * d + c] + L->b2[c];
+            for (int64_t c = 0; c < d; c++)
+                xn[n * d + c] = a->x2[n * d + c] + m->tmp[n * d + c] + L->b2[c];
     }
     pt_layernorm(m->hf, m->muf, m->rsf, m->a[h->layers].x, p->lnf_g, p->lnf_b, N, d);
     pt_mm(m->probs, m->hf, p->wout, N, d, PT_VOCAB, 0);
@@ -603,7 +667,10 @@ static double pt_forward(pt_model *m, int32_t B, int32_t T, pt_counts *cn) {
         int32_t arg = 0;
         for (int32_t v = 0; v < PT_VOCAB; v++) {
             z[v] = z[v] + p->bout[v];
-            if (z[v] > mx) { mx = z[v]; arg = v; }
+            if (z[v] > mx) {
+                mx = z[v];
+                arg = v;
+            }
         }
         double sum = 0;
         for (int32_t v = 0; v < PT_VOCAB; v++) {
@@ -636,7 +703,8 @@ static double pt_forward(pt_model *m, int32_t B, int32_t T, pt_counts *cn) {
 /* Gradients of (summed loss / scored) into m->grad (overwritten). */
 static void pt_backward(pt_model *m, int32_t B, int32_t T, int64_t scored) {
     const pt_header *h = m->h;
-    const int64_t d = h->dim, f = h->hidden, H = h->heads, dh = m->dh_, np = dh / 2, N = (int64_t)B * T;
+    const int64_t d = h->dim, f = h->hidden, H = h->heads, dh = m->dh_, np = dh / 2,
+                  N = (int64_t)B * T;
     const pt_params *p = &m->p;
     pt_params *g = &m->gp;
     const real scale = (real)(1.0 / sqrt((double)dh));
@@ -646,13 +714,15 @@ static void pt_backward(pt_model *m, int32_t B, int32_t T, int64_t scored) {
     for (int64_t n = 0; n < N; n++)
         for (int32_t v = 0; v < PT_VOCAB; v++) {
             const int32_t y = m->tgt[n];
-            dl[n * PT_VOCAB + v] = y < 0 ? 0 : (m->probs[n * PT_VOCAB + v] - (v == y ? 1 : 0)) * inv;
+            dl[n * PT_VOCAB + v] =
+                y < 0 ? 0 : (m->probs[n * PT_VOCAB + v] - (v == y ? 1 : 0)) * inv;
         }
     pt_mm_tn(g->wout, m->hf, dl, N, d, PT_VOCAB);
     for (int64_t n = 0; n < N; n++)
         for (int32_t v = 0; v < PT_VOCAB; v++) g->bout[v] = g->bout[v] + dl[n * PT_VOCAB + v];
     pt_mm_nt(m, m->dh, dl, p->wout, N, d, PT_VOCAB, 0);
-    pt_layernorm_back(m->dx, g->lnf_g, g->lnf_b, m->dh, m->a[h->layers].x, m->muf, m->rsf, p->lnf_g, N, d, 0);
+    pt_layernorm_back(m->dx, g->lnf_g, g->lnf_b, m->dh, m->a[h->layers].x, m->muf, m->rsf, p->lnf_g,
+                      N, d, 0);
     for (int32_t l = h->layers - 1; l >= 0; l--) {
         pt_act *a = &m->a[l];
         const pt_layer *L = &p->l[l];
@@ -668,7 +738,8 @@ static void pt_backward(pt_model *m, int32_t B, int32_t T, int64_t scored) {
         for (int64_t n = 0; n < N; n++)
             for (int64_t c = 0; c < f; c++) G->b1[c] = G->b1[c] + m->du[n * f + c];
         pt_mm_nt(m, m->dh, m->du, L->w1, N, d, f, 0);
-        pt_layernorm_back(m->dx, G->ln2_g, G->ln2_b, m->dh, a->x2, a->mu2, a->rs2, L->ln2_g, N, d, 1);
+        pt_layernorm_back(m->dx, G->ln2_g, G->ln2_b, m->dh, a->x2, a->mu2, a->rs2, L->ln2_g, N, d,
+                          1);
         /* attention: x2 = x + o Wo; dx now holds d x2 */
         pt_mm_tn(G->wo, a->o, m->dx, N, d, d);
         pt_mm_nt(m, m->dout, m->dx, L->wo, N, d, d, 0);
@@ -711,8 +782,10 @@ static void pt_backward(pt_model *m, int32_t B, int32_t T, int64_t scored) {
             for (int64_t n = 0; n < N; n++)
                 for (int64_t hh = 0; hh < H; hh++) {
                     const int64_t t = n % T;
-                    pt_rotate(m->dq + n * d + hh * dh, m->cosr + t * np, m->sinr + t * np, (int32_t)np, 1);
-                    pt_rotate(m->dk + n * d + hh * dh, m->cosr + t * np, m->sinr + t * np, (int32_t)np, 1);
+                    pt_rotate(m->dq + n * d + hh * dh, m->cosr + t * np, m->sinr + t * np,
+                              (int32_t)np, 1);
+                    pt_rotate(m->dk + n * d + hh * dh, m->cosr + t * np, m->sinr + t * np,
+                              (int32_t)np, 1);
                 }
         pt_mm_tn(G->wq, a->h1, m->dq, N, d, d);
         pt_mm_tn(G->wk, a->h1, m->dk, N, d, d);
@@ -720,14 +793,16 @@ static void pt_backward(pt_model *m, int32_t B, int32_t T, int64_t scored) {
         pt_mm_nt(m, m->dh, m->dq, L->wq, N, d, d, 0);
         pt_mm_nt(m, m->dh, m->dk, L->wk, N, d, d, 1);
         pt_mm_nt(m, m->dh, m->dv, L->wv, N, d, d, 1);
-        pt_layernorm_back(m->dx, G->ln1_g, G->ln1_b, m->dh, a->x, a->mu1, a->rs1, L->ln1_g, N, d, 1);
+        pt_layernorm_back(m->dx, G->ln1_g, G->ln1_b, m->dh, a->x, a->mu1, a->rs1, L->ln1_g, N, d,
+                          1);
     }
     for (int64_t n = 0; n < N; n++) {
         const int64_t t = n % T;
         real *ge = g->emb + (int64_t)m->tok[n] * d;
         for (int64_t c = 0; c < d; c++) {
             ge[c] = ge[c] + m->dx[n * d + c];
-            if (h->method == POSENC_PE_LEARNED) g->pos[t * d + c] = g->pos[t * d + c] + m->dx[n * d + c];
+            if (h->method == POSENC_PE_LEARNED)
+                g->pos[t * d + c] = g->pos[t * d + c] + m->dx[n * d + c];
         }
     }
 }
@@ -754,10 +829,11 @@ static int32_t pt_check_config(const int32_t *ic, const float *fc, pt_header *h)
         return POSENC_E_ENUM;
     if (h->dim < 4 || h->dim > 256 || h->heads < 1 || h->heads > 16 || h->layers < 1 ||
         h->layers > PT_MAX_LAYERS || h->hidden < 1 || h->hidden > 1024 || h->batch < 1 ||
-        h->batch > 4096 || h->steps < 1 || h->length < 4 || h->length > 4096 ||
-        h->max_length < 1 || h->max_length > 65536)
+        h->batch > 4096 || h->steps < 1 || h->length < 4 || h->length > 4096 || h->max_length < 1 ||
+        h->max_length > 65536)
         return POSENC_E_SIZE;
-    if (h->dim % h->heads || (h->dim / h->heads) % 2 || h->dim / h->heads > 128) return POSENC_E_ODD;
+    if (h->dim % h->heads || (h->dim / h->heads) % 2 || h->dim / h->heads > 128)
+        return POSENC_E_ODD;
     if (h->task == POSENC_TASK_COPY && (h->k < 1 || h->k >= h->length)) return POSENC_E_PARAM;
     if (h->task == POSENC_TASK_PERIODIC && (h->k < 2 || h->k > PT_VOCAB || 2 * h->k >= h->length))
         return POSENC_E_PARAM;
@@ -811,7 +887,8 @@ static int32_t pt_open(void *arena, pt_model *m) {
 
 static void pt_fill_uniform(real *w, int64_t n, double std, uint64_t seed, uint64_t tag) {
     const double a = std * 1.7320508075688772; /* uniform on [-a, a] has this std */
-    for (int64_t e = 0; e < n; e++) w[e] = (real)(a * pt_sym(pt_rand(seed, PT_STREAM_INIT * 1000 + tag, (uint64_t)e)));
+    for (int64_t e = 0; e < n; e++)
+        w[e] = (real)(a * pt_sym(pt_rand(seed, PT_STREAM_INIT * 1000 + tag, (uint64_t)e)));
 }
 
 static void pt_init_params(pt_model *m) {
@@ -842,7 +919,8 @@ static int pt_decays(const pt_model *m, const real *w) {
     const pt_params *p = &m->p;
     const int64_t d = m->h->dim, f = m->h->hidden;
 #define IN(ptr, n) ((ptr) && w >= (ptr) && w < (ptr) + (n))
-    if (IN(p->pos, m->h->length * d) || IN(p->emb, PT_VOCAB * d) || IN(p->wout, d * PT_VOCAB)) return 1;
+    if (IN(p->pos, m->h->length * d) || IN(p->emb, PT_VOCAB * d) || IN(p->wout, d * PT_VOCAB))
+        return 1;
     for (int32_t l = 0; l < m->h->layers; l++) {
         const pt_layer *L = &p->l[l];
         if (IN(L->wq, d * d) || IN(L->wk, d * d) || IN(L->wv, d * d) || IN(L->wo, d * d) ||
@@ -861,11 +939,13 @@ static void pt_tables(pt_model *m) {
         for (int64_t t = 0; t < h->tcap; t++)
             for (int64_t i = 0; i < d / 2; i++) {
                 double s, c;
-                pt_sincos((double)t * pt_exp(-(2.0 * (double)i / (double)d) * 9.2103403719761836), &s, &c);
+                pt_sincos((double)t * pt_exp(-(2.0 * (double)i / (double)d) * 9.2103403719761836),
+                          &s, &c);
                 m->sintab[t * d + 2 * i] = (real)s;
                 m->sintab[t * d + 2 * i + 1] = (real)c;
             }
-    for (int32_t hh = 0; hh < h->heads; hh++) m->slopes[hh] = (real)posenc__alibi_slope(hh, h->heads);
+    for (int32_t hh = 0; hh < h->heads; hh++)
+        m->slopes[hh] = (real)posenc__alibi_slope(hh, h->heads);
     for (int64_t e = 0; e < h->nparams; e++) m->decay[e] = (real)pt_decays(m, m->param + e);
     pt_default_freqs(m);
 }
@@ -874,8 +954,10 @@ static void pt_tables(pt_model *m) {
 static double pt_loss_grad(pt_model *m, int32_t step) {
     const pt_header *h = m->h;
     for (int32_t b = 0; b < h->batch; b++)
-        pt_sequence(h, h->length, (uint32_t)h->seed, ((uint64_t)PT_STREAM_TRAIN << 40) + (uint64_t)step * h->batch + b,
-                    m->tok + (int64_t)b * h->length, m->tgt + (int64_t)b * h->length, m->orc + (int64_t)b * h->length);
+        pt_sequence(h, h->length, (uint32_t)h->seed,
+                    ((uint64_t)PT_STREAM_TRAIN << 40) + (uint64_t)step * h->batch + b,
+                    m->tok + (int64_t)b * h->length, m->tgt + (int64_t)b * h->length,
+                    m->orc + (int64_t)b * h->length);
     pt_counts cn;
     pt_default_freqs(m);
     const double loss = pt_forward(m, h->batch, h->length, &cn);
@@ -957,7 +1039,8 @@ int32_t posenc_train_step(void *arena, int32_t steps, float *losses) {
         /* linear warm-up over the first 5% of steps, then linear decay to 10% */
         const double t = (double)h->step, T = (double)h->steps;
         const double warm = T * 0.05 < 1 ? 1 : T * 0.05;
-        double lr = h->lr * (t + 1 < warm ? (t + 1) / warm : 1.0) * (1.0 - 0.9 * (t < T ? t / T : 1.0));
+        double lr =
+            h->lr * (t + 1 < warm ? (t + 1) / warm : 1.0) * (1.0 - 0.9 * (t < T ? t / T : 1.0));
         h->pow1 *= h->beta1;
         h->pow2 *= h->beta2;
         const double c1 = 1.0 / (1.0 - h->pow1), c2 = 1.0 / (1.0 - h->pow2);
@@ -1023,8 +1106,10 @@ int32_t posenc_train_evaluate(void *arena, int32_t length, int32_t count, int32_
         const int32_t nb = count - done < per ? count - done : per;
         for (int32_t b = 0; b < nb; b++)
             pt_sequence(m.h, length, (uint32_t)m.h->seed ^ (uint32_t)eval_seed,
-                        ((uint64_t)PT_STREAM_EVAL << 40) + ((uint64_t)length << 24) + (uint64_t)(done + b),
-                        m.tok + (int64_t)b * length, m.tgt + (int64_t)b * length, m.orc + (int64_t)b * length);
+                        ((uint64_t)PT_STREAM_EVAL << 40) + ((uint64_t)length << 24) +
+                            (uint64_t)(done + b),
+                        m.tok + (int64_t)b * length, m.tgt + (int64_t)b * length,
+                        m.orc + (int64_t)b * length);
         pt_counts c;
         const double l = pt_forward(&m, nb, length, &c);
         /* a non-finite forward pass (parameters too large for float32) is an error, never a
@@ -1039,7 +1124,8 @@ int32_t posenc_train_evaluate(void *arena, int32_t length, int32_t count, int32_
         all.beyond_loss += c.beyond_loss;
         done += nb;
     }
-    const double s = all.scored ? (double)all.scored : 1.0, bs = all.beyond_scored ? (double)all.beyond_scored : 1.0;
+    const double s = all.scored ? (double)all.scored : 1.0,
+                 bs = all.beyond_scored ? (double)all.beyond_scored : 1.0;
     result[POSENC_TRAIN_R_ACCURACY] = (double)all.correct / s;
     result[POSENC_TRAIN_R_LOSS] = loss / s;
     result[POSENC_TRAIN_R_BEYOND_ACCURACY] = (double)all.beyond_correct / bs;
@@ -1050,8 +1136,8 @@ int32_t posenc_train_evaluate(void *arena, int32_t length, int32_t count, int32_
     return POSENC_OK;
 }
 
-int32_t posenc_train_sequences(void *arena, int32_t length, int32_t count, int32_t eval_seed, int32_t *tokens,
-                               int32_t *targets) {
+int32_t posenc_train_sequences(void *arena, int32_t length, int32_t count, int32_t eval_seed,
+                               int32_t *tokens, int32_t *targets) {
     pt_model m;
     int32_t st = pt_open(arena, &m);
     if (st != POSENC_OK) return st;

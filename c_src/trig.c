@@ -22,7 +22,9 @@
 /* Rows per block: large enough to amortise the per-block set-up, small enough to stay cached. */
 #define BLOCK 64
 
-typedef struct { double s, c; } sc64;
+typedef struct {
+    double s, c;
+} sc64;
 
 static inline sc64 rot64(sc64 a, sc64 b) {
     /* angle addition: (a + b) */
@@ -53,8 +55,8 @@ static void rotate_interleaved(float *dst, const float *src, const float *rc, co
 }
 
 /* Planar form: sines and cosines in separate runs. */
-static void rotate_planar(float *ds, float *dc, const float *ss, const float *sc,
-                          const float *C, const float *S, int32_t n) {
+static void rotate_planar(float *ds, float *dc, const float *ss, const float *sc, const float *C,
+                          const float *S, int32_t n) {
     int32_t j = 0;
     for (; j + 4 <= n; j += 4) {
         pv4 s = pv4_load(ss + j), c = pv4_load(sc + j);

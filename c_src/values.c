@@ -10,7 +10,9 @@
 #define MAG_INF 0x7f800000u
 
 #if POSENC_SIMD
-static inline v128_t mag_max(v128_t m, const float *p) { return wasm_u32x4_max(m, wasm_f32x4_abs(wasm_v128_load(p))); }
+static inline v128_t mag_max(v128_t m, const float *p) {
+    return wasm_u32x4_max(m, wasm_f32x4_abs(wasm_v128_load(p)));
+}
 
 /* max magnitude bits over a[0, n): four accumulators, so the loop runs at load speed */
 static uint32_t max_bits(const float *a, size_t n) {

@@ -13,7 +13,11 @@ export async function loadCore(opts) {
     return new Core(await instantiate(opts));
   } catch (e) {
     if (e instanceof PosencError) throw e;
-    throw new PosencError(Status.E_PARAM, `posenc.init: could not load the wasm core from the given wasm (${reason(e)})`, 'wasm');
+    throw new PosencError(
+      Status.E_PARAM,
+      `posenc.init: could not load the wasm core from the given wasm (${reason(e)})`,
+      'wasm',
+    );
   }
 }
 
@@ -51,7 +55,8 @@ export function createApi(core, families) {
      * this API object. { wasm } gives the module (bytes, Module or URL) instead of the default file. */
     loadLab(labOpts) {
       lab.loading ??= (async () => {
-        const lo = labOpts === undefined || labOpts === true ? Object.create(null) : options('loadLab', labOpts, ['wasm']);
+        const lo =
+          labOpts === undefined || labOpts === true ? Object.create(null) : options('loadLab', labOpts, ['wasm']);
         let inst;
         try {
           inst = await instantiate({ simd: core.backend === 'simd', wasm: lo.wasm }, { lab: true });
@@ -79,7 +84,11 @@ export async function assemble(o, families) {
   const api = Object.freeze(createApi(await loadCore(o), families).api);
   if (o.lab !== undefined && o.lab !== false) {
     if (o.lab !== true && (o.lab === null || typeof o.lab !== 'object')) {
-      throw new PosencError(Status.E_PARAM, `posenc.init: lab must be true, false or { wasm } (got ${show(o.lab)})`, 'lab');
+      throw new PosencError(
+        Status.E_PARAM,
+        `posenc.init: lab must be true, false or { wasm } (got ${show(o.lab)})`,
+        'lab',
+      );
     }
     await api.loadLab(o.lab);
   }

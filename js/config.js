@@ -15,8 +15,16 @@ const FN = 'fromConfig';
 /** Pairing layout by model type. HF Llama / NeoX and most decoders rotate halves (rotate_half);
  * these rotate adjacent pairs: GPT-J and CodeGen (rotate_every_two), ChatGLM 2/3
  * (x.reshape(..., rot/2, 2)), DeepSeek V2/V3 and Llama 4 (view_as_complex / freqs_cis). */
-const INTERLEAVED = new Set(['gptj', 'codegen', 'chatglm', 'glm', 'deepseek_v2', 'deepseek_v3', 'llama4',
-  'llama4_text']);
+const INTERLEAVED = new Set([
+  'gptj',
+  'codegen',
+  'chatglm',
+  'glm',
+  'deepseek_v2',
+  'deepseek_v3',
+  'llama4',
+  'llama4_text',
+]);
 
 /** Model types whose only positional encoding is a learned table: rows, and the index of
  * position 0 (OPT: 2, modeling_opt.py OPTLearnedPositionalEmbedding; RoBERTa: padding_idx + 1). */
@@ -36,8 +44,15 @@ const T5 = new Set(['t5', 'mt5', 'umt5', 'longt5', 'switch_transformers']);
  * 'mrope' Qwen2-VL's name for default frequencies (Qwen2VLConfig turns it into 'default'),
  * 'gptj' mlc-llm's name for default frequencies with the GPT-J pairing. */
 const ROPE_TYPES = {
-  default: 'default', mrope: 'default', gptj: 'default', linear: 'linear', dynamic: 'dynamic', yarn: 'yarn',
-  longrope: 'longrope', su: 'longrope', llama3: 'llama3',
+  default: 'default',
+  mrope: 'default',
+  gptj: 'default',
+  linear: 'linear',
+  dynamic: 'dynamic',
+  yarn: 'yarn',
+  longrope: 'longrope',
+  su: 'longrope',
+  llama3: 'llama3',
 };
 /** Keys of rope_scaling / rope_parameters by what they do: read per type, or positional but read
  * elsewhere (theta, partial factor, M-RoPE, Ministral 3's query scale), or inert. */
@@ -45,29 +60,83 @@ const SCALING_READ = {
   default: [],
   linear: ['factor'],
   dynamic: ['factor', 'original_max_position_embeddings'],
-  yarn: ['factor', 'original_max_position_embeddings', 'beta_fast', 'beta_slow', 'attention_factor', 'mscale',
-    'mscale_all_dim', 'truncate'],
+  yarn: [
+    'factor',
+    'original_max_position_embeddings',
+    'beta_fast',
+    'beta_slow',
+    'attention_factor',
+    'mscale',
+    'mscale_all_dim',
+    'truncate',
+  ],
   longrope: ['short_factor', 'long_factor', 'factor', 'original_max_position_embeddings', 'attention_factor'],
   llama3: ['factor', 'low_freq_factor', 'high_freq_factor', 'original_max_position_embeddings'],
 };
-const SCALING_ELSEWHERE = ['rope_type', 'type', 'rope_theta', 'partial_rotary_factor', 'mrope_section',
-  'mrope_interleaved', 'llama_4_scaling_beta'];
+const SCALING_ELSEWHERE = [
+  'rope_type',
+  'type',
+  'rope_theta',
+  'partial_rotary_factor',
+  'mrope_section',
+  'mrope_interleaved',
+  'llama_4_scaling_beta',
+];
 // 'finetuned' (YaRN checkpoints) is a training note that no transformers code reads.
 const SCALING_INERT = ['finetuned'];
 
 /** Top-level keys fromConfig reads or knows to be irrelevant to positions. Any other key whose
  * name speaks of positions (POSITIONAL) is refused: silently ignoring it would give wrong angles. */
 const KNOWN = new Set([
-  'max_position_embeddings', 'n_positions', 'n_ctx', 'seq_length', 'max_seq_len', 'rope_theta', 'rope_scaling',
-  'rope_parameters', 'partial_rotary_factor', 'rotary_pct', 'rotary_dim', 'rotary_emb_base', 'rotary_base',
-  'rope_local_base_freq', 'sliding_window', 'sliding_window_pattern', 'use_sliding_window', 'max_window_layers',
-  'attention_chunk_size', 'no_rope_layers', 'no_rope_layer_interval', 'use_logn_attn', 'use_dynamic_ntk',
-  'original_max_position_embeddings', 'rope_ratio', 'original_rope', 'qk_rope_head_dim', 'qk_nope_head_dim',
-  'relative_attention_num_buckets', 'relative_attention_max_distance', 'position_embedding_type', 'alibi',
-  'alibi_bias_max', 'learned_pos_emb', 'rotary', 'flash_rotary', 'rope_traditional', 'rope_interleave',
-  'attn_temperature_tuning', 'floor_scale', 'attn_scale', 'layer_types', 'attn_logit_softcapping',
-  'query_pre_attn_scalar', 'scale_attn_weights', 'scale_attn_by_inverse_layer_idx', 'fused_rope',
-  'use_flash_attn', 'rope_scaling_factor',
+  'max_position_embeddings',
+  'n_positions',
+  'n_ctx',
+  'seq_length',
+  'max_seq_len',
+  'rope_theta',
+  'rope_scaling',
+  'rope_parameters',
+  'partial_rotary_factor',
+  'rotary_pct',
+  'rotary_dim',
+  'rotary_emb_base',
+  'rotary_base',
+  'rope_local_base_freq',
+  'sliding_window',
+  'sliding_window_pattern',
+  'use_sliding_window',
+  'max_window_layers',
+  'attention_chunk_size',
+  'no_rope_layers',
+  'no_rope_layer_interval',
+  'use_logn_attn',
+  'use_dynamic_ntk',
+  'original_max_position_embeddings',
+  'rope_ratio',
+  'original_rope',
+  'qk_rope_head_dim',
+  'qk_nope_head_dim',
+  'relative_attention_num_buckets',
+  'relative_attention_max_distance',
+  'position_embedding_type',
+  'alibi',
+  'alibi_bias_max',
+  'learned_pos_emb',
+  'rotary',
+  'flash_rotary',
+  'rope_traditional',
+  'rope_interleave',
+  'attn_temperature_tuning',
+  'floor_scale',
+  'attn_scale',
+  'layer_types',
+  'attn_logit_softcapping',
+  'query_pre_attn_scalar',
+  'scale_attn_weights',
+  'scale_attn_by_inverse_layer_idx',
+  'fused_rope',
+  'use_flash_attn',
+  'rope_scaling_factor',
 ]);
 const POSITIONAL = /rope|rotary|posit|alibi|sliding|window|chunk|relative_attention|logn|ntk|temperature|pos_emb/i;
 // Keys that match POSITIONAL but move nothing (flags of an implementation, not of the maths).
@@ -99,8 +168,12 @@ function reader(cfg, source, prefix = '') {
     const v = get(k);
     if (v === undefined) return undefined;
     if (typeof v !== 'number' || !Number.isFinite(v) || !(v > gt) || v > max || (isInt && !Number.isInteger(v))) {
-      throw bad(`${prefix}${k}`, `${isInt ? 'an integer' : 'a finite number'}${gt > -Infinity ? ` > ${gt}` : ''}`
-        + `${max < Infinity ? ` and <= ${max}` : ''}`, v);
+      throw bad(
+        `${prefix}${k}`,
+        `${isInt ? 'an integer' : 'a finite number'}${gt > -Infinity ? ` > ${gt}` : ''}` +
+          `${max < Infinity ? ` and <= ${max}` : ''}`,
+        v,
+      );
     }
     return v;
   };
@@ -122,16 +195,25 @@ function parseScaling(rs, where, c, r, source) {
   }
   const type = ROPE_TYPES[name];
   if (type === undefined) {
-    throw perr(Status.E_ENUM, `${where}.${rt !== undefined ? 'rope_type' : 'type'} ${show(name)} is not a `
-      + `rope type posenc knows (${Object.keys(ROPE_TYPES).map((k) => `'${k}'`).join(', ')})`, `${where}.rope_type`);
+    throw perr(
+      Status.E_ENUM,
+      `${where}.${rt !== undefined ? 'rope_type' : 'type'} ${show(name)} is not a ` +
+        `rope type posenc knows (${Object.keys(ROPE_TYPES)
+          .map((k) => `'${k}'`)
+          .join(', ')})`,
+      `${where}.rope_type`,
+    );
   }
   const allowed = [...SCALING_READ[type], ...SCALING_ELSEWHERE, ...SCALING_INERT];
   for (const k of Object.keys(rs)) {
     if (!allowed.includes(k) && rs[k] !== null && rs[k] !== undefined) {
-      throw perr(Status.E_PARAM, `${where}.${k} is not read for rope type '${name}' and may change `
-        + `the positions; posenc refuses rather than ignore it (read for '${name}': `
-        + `${SCALING_READ[type].join(', ') || 'nothing'})`,
-      `${where}.${k}`);
+      throw perr(
+        Status.E_PARAM,
+        `${where}.${k} is not read for rope type '${name}' and may change ` +
+          `the positions; posenc refuses rather than ignore it (read for '${name}': ` +
+          `${SCALING_READ[type].join(', ') || 'nothing'})`,
+        `${where}.${k}`,
+      );
     }
   }
   const num = (k, o) => s.number(k, o);
@@ -159,8 +241,13 @@ function parseScaling(rs, where, c, r, source) {
     case 'yarn': {
       const sc = { type: 'yarn', factor: need('factor', num('factor', { gt: 0 })) };
       sc.originalMaxPositions = need('original_max_position_embeddings', orig ?? topOrig ?? maxPos);
-      const names = [['beta_fast', 'betaFast'], ['beta_slow', 'betaSlow'], ['attention_factor', 'attentionFactor'],
-        ['mscale', 'mscale'], ['mscale_all_dim', 'mscaleAllDim']];
+      const names = [
+        ['beta_fast', 'betaFast'],
+        ['beta_slow', 'betaSlow'],
+        ['attention_factor', 'attentionFactor'],
+        ['mscale', 'mscale'],
+        ['mscale_all_dim', 'mscaleAllDim'],
+      ];
       for (const [k, p] of names) {
         const v = num(k, { gt: k.startsWith('beta') || k === 'attention_factor' ? 0 : -Infinity });
         if (v !== undefined) sc[p] = v;
@@ -171,7 +258,10 @@ function parseScaling(rs, where, c, r, source) {
     }
     case 'longrope': {
       const sc = { type: 'longrope' };
-      for (const [k, p] of [['short_factor', 'shortFactor'], ['long_factor', 'longFactor']]) {
+      for (const [k, p] of [
+        ['short_factor', 'shortFactor'],
+        ['long_factor', 'longFactor'],
+      ]) {
         const l = s.get(k);
         if (!Array.isArray(l)) throw bad(`${where}.${k}`, 'an array of numbers (one per rotated pair)', l);
         sc[p] = l.slice();
@@ -187,8 +277,11 @@ function parseScaling(rs, where, c, r, source) {
     }
     case 'llama3': {
       const sc = { type: 'llama3' };
-      const names = [['factor', 'factor'], ['low_freq_factor', 'lowFreqFactor'],
-        ['high_freq_factor', 'highFreqFactor']];
+      const names = [
+        ['factor', 'factor'],
+        ['low_freq_factor', 'lowFreqFactor'],
+        ['high_freq_factor', 'highFreqFactor'],
+      ];
       for (const [k, p] of names) {
         sc[p] = need(k, num(k, { gt: 0 }));
       }
@@ -270,8 +363,12 @@ export function fromConfig(config, opts) {
     // one read of everything (a getter runs here, once); what follows sees plain JSON data
     config = JSON.parse(JSON.stringify(config));
   } catch (e) {
-    throw perr(Status.E_PARAM, `config must be JSON data, the parsed config.json `
-      + `(reading it threw ${e instanceof Error ? `${e.name}: ${e.message}` : show(e)})`, 'config');
+    throw perr(
+      Status.E_PARAM,
+      `config must be JSON data, the parsed config.json ` +
+        `(reading it threw ${e instanceof Error ? `${e.name}: ${e.message}` : show(e)})`,
+      'config',
+    );
   }
   const source = {};
   const root = reader(config, source);
@@ -280,7 +377,7 @@ export function fromConfig(config, opts) {
   const c = nested ? text : config;
   if (nested) source.text_config = '(read from text_config)';
   const r = reader(c, source, nested ? 'text_config.' : '');
-  const modelType = (nested ? r.get('model_type') ?? root.get('model_type') : r.get('model_type'));
+  const modelType = nested ? (r.get('model_type') ?? root.get('model_type')) : r.get('model_type');
   if (typeof modelType !== 'string') {
     throw bad('model_type', 'a string (every config.json names its model type)', modelType);
   }
@@ -289,28 +386,43 @@ export function fromConfig(config, opts) {
 
   for (const k of Object.keys(c)) {
     if (POSITIONAL.test(k) && !KNOWN.has(k) && c[k] !== null && c[k] !== undefined && c[k] !== false) {
-      throw perr(Status.E_PARAM, `${nested ? 'text_config.' : ''}${k} = ${show(c[k])} is a key posenc `
-        + 'does not read, and its name says it may change the positions; posenc refuses rather than ignore it', k);
+      throw perr(
+        Status.E_PARAM,
+        `${nested ? 'text_config.' : ''}${k} = ${show(c[k])} is a key posenc ` +
+          'does not read, and its name says it may change the positions; posenc refuses rather than ignore it',
+        k,
+      );
     }
   }
 
   const decoder = bool(FN, 'decoder', o.decoder, false);
   const layersKey = T5.has(mt) ? (decoder ? 'num_decoder_layers' : 'num_layers') : null;
   const L = { int: true, gt: 0, max: 2 ** 16 };
-  const layers = (layersKey ? (r.number(layersKey, L) ?? r.number('num_layers', L)) : undefined)
-    ?? r.number('num_hidden_layers', L) ?? r.number('n_layer', L) ?? r.number('num_layers', L)
-    ?? r.number('n_layers', L);
+  const layers =
+    (layersKey ? (r.number(layersKey, L) ?? r.number('num_layers', L)) : undefined) ??
+    r.number('num_hidden_layers', L) ??
+    r.number('n_layer', L) ??
+    r.number('num_layers', L) ??
+    r.number('n_layers', L);
   const layer = int(FN, 'layer', o.layer, { min: 0, max: layers !== undefined ? layers - 1 : 2 ** 20, def: 0 });
 
-  const heads = r.number('num_attention_heads', { int: true, gt: 0 }) ?? r.number('n_head', { int: true, gt: 0 })
-    ?? r.number('num_heads', { int: true, gt: 0 }) ?? r.number('n_heads', { int: true, gt: 0 });
+  const heads =
+    r.number('num_attention_heads', { int: true, gt: 0 }) ??
+    r.number('n_head', { int: true, gt: 0 }) ??
+    r.number('num_heads', { int: true, gt: 0 }) ??
+    r.number('n_heads', { int: true, gt: 0 });
   if (heads === undefined) {
     throw perr(Status.E_MISSING, 'num_attention_heads (or n_head) is required', 'num_attention_heads');
   }
-  const hidden = r.number('hidden_size', { int: true, gt: 0 }) ?? r.number('n_embd', { int: true, gt: 0 })
-    ?? r.number('d_model', { int: true, gt: 0 }) ?? r.number('n_embed', { int: true, gt: 0 });
-  let dim = r.number('head_dim', { int: true, gt: 0 }) ?? r.number('kv_channels', { int: true, gt: 0 })
-    ?? r.number('d_kv', { int: true, gt: 0 });
+  const hidden =
+    r.number('hidden_size', { int: true, gt: 0 }) ??
+    r.number('n_embd', { int: true, gt: 0 }) ??
+    r.number('d_model', { int: true, gt: 0 }) ??
+    r.number('n_embed', { int: true, gt: 0 });
+  let dim =
+    r.number('head_dim', { int: true, gt: 0 }) ??
+    r.number('kv_channels', { int: true, gt: 0 }) ??
+    r.number('d_kv', { int: true, gt: 0 });
   if (dim === undefined) {
     if (hidden === undefined) throw perr(Status.E_MISSING, `head_dim or hidden_size is required`, 'head_dim');
     if (hidden % heads) {
@@ -321,8 +433,11 @@ export function fromConfig(config, opts) {
   let kvHeads = r.number('num_key_value_heads', { int: true, gt: 0 });
   if (mt === 'falcon') {
     // FalconConfig: num_kv_heads counts only with new_decoder_architecture, else multi_query -> 1
-    kvHeads = r.get('new_decoder_architecture') ? r.number('num_kv_heads', { int: true, gt: 0 }) ?? heads
-      : r.get('multi_query') ? 1 : heads;
+    kvHeads = r.get('new_decoder_architecture')
+      ? (r.number('num_kv_heads', { int: true, gt: 0 }) ?? heads)
+      : r.get('multi_query')
+        ? 1
+        : heads;
   } else if (mt === 'chatglm' || mt === 'glm') {
     if (r.get('multi_query_attention')) kvHeads = r.number('multi_query_group_num', { int: true, gt: 0 });
   } else if (mt === 'mpt') {
@@ -345,8 +460,11 @@ export function fromConfig(config, opts) {
       t5 = ENCODINGS.t5.parse({ numBuckets, maxDistance }, { fn: FN, causal: decoder });
     } catch (e) {
       const why = e.message.replace(/^posenc\.fromConfig: /, '');
-      throw perr(e.code, `relative_attention_num_buckets / relative_attention_max_distance: ${why}`,
-        'relative_attention_max_distance');
+      throw perr(
+        e.code,
+        `relative_attention_num_buckets / relative_attention_max_distance: ${why}`,
+        'relative_attention_max_distance',
+      );
     }
     result.family = 't5';
     result.t5 = { numBuckets: t5.numBuckets, maxDistance: t5.maxDistance, bidirectional: t5.bidirectional };
@@ -354,8 +472,9 @@ export function fromConfig(config, opts) {
     attention.scale = 1; // T5 folds 1/sqrt(d) into the initialisation: no scaling in T5Attention
     result.encoding = { type: 't5', ...result.t5 };
     if (mt !== 'umt5' && layer > 0) {
-      notes.push('T5 computes the bias in layer 0 of each stack and every layer reuses it '
-        + '(has_relative_attention_bias)');
+      notes.push(
+        'T5 computes the bias in layer 0 of each stack and every layer reuses it ' + '(has_relative_attention_bias)',
+      );
     }
     return result;
   }
@@ -365,8 +484,11 @@ export function fromConfig(config, opts) {
     const l = LEARNED[mt];
     const pet = r.get('position_embedding_type');
     if (l.absolute && pet !== undefined && pet !== 'absolute') {
-      throw perr(Status.E_PARAM, `position_embedding_type ${show(pet)} is not mapped by posenc `
-        + "(only 'absolute', a learned table)", 'position_embedding_type');
+      throw perr(
+        Status.E_PARAM,
+        `position_embedding_type ${show(pet)} is not mapped by posenc ` + "(only 'absolute', a learned table)",
+        'position_embedding_type',
+      );
     }
     let rows;
     for (const k of l.rows) rows ??= r.number(k, { int: true, gt: 0 });
@@ -396,8 +518,11 @@ export function fromConfig(config, opts) {
       // llm-foundry / transformers modeling_mpt.py build_mpt_alibi_tensor: slopes 2^(-max*k/n') with
       // n' = next power of two; equal to alibiSlopes only for max 8 and a power-of-two head count
       if (max !== 8 || (heads & (heads - 1)) !== 0) {
-        throw bad('attn_config.alibi_bias_max',
-          `8 with a power-of-two head count (what alibiSlopes computes; heads = ${heads})`, max);
+        throw bad(
+          'attn_config.alibi_bias_max',
+          `8 with a power-of-two head count (what alibiSlopes computes; heads = ${heads})`,
+          max,
+        );
       }
       alibi = {};
     }
@@ -414,8 +539,10 @@ export function fromConfig(config, opts) {
     // modeling_falcon.py FalconAttention.forward: (scores + alibi) * inv_norm_factor, so the bias
     // is scaled by 1/sqrt(head_dim) as well
     alibi = { biasScale: 1 / Math.sqrt(dim) };
-    notes.push('Falcon scales the ALiBi bias by 1/sqrt(head_dim) too: use alibiBias, multiply by alibi.biasScale, '
-      + 'pass it as bias');
+    notes.push(
+      'Falcon scales the ALiBi bias by 1/sqrt(head_dim) too: use alibiBias, multiply by alibi.biasScale, ' +
+        'pass it as bias',
+    );
   }
   if (mt === 'baichuan') {
     // Baichuan's remote code: the 13B model (hidden 5120) uses ALiBi, the 7B RoPE
@@ -446,8 +573,9 @@ export function fromConfig(config, opts) {
     if (q !== undefined) attention.scale = 1 / Math.sqrt(q);
     const cap = r.get('attn_logit_softcapping');
     if (cap) {
-      notes.push(`attn_logit_softcapping ${cap}: Gemma caps logits with cap·tanh(logit/cap); `
-        + 'posenc\'s attention does not');
+      notes.push(
+        `attn_logit_softcapping ${cap}: Gemma caps logits with cap·tanh(logit/cap); ` + "posenc's attention does not",
+      );
     }
   }
 
@@ -460,8 +588,10 @@ export function fromConfig(config, opts) {
       // q *= log1p(floor((position + 1) / floor_scale)) * attn_scale + 1
       const floor = r.number('floor_scale', { gt: 0 }) ?? 8192;
       const as = r.number('attn_scale') ?? 0.1;
-      attention.queryScale = queryScaleFn(`1 + ${as} · ln(1 + floor((p + 1) / ${floor}))`,
-        (p) => 1 + as * Math.log1p(Math.floor((p + 1) / floor)));
+      attention.queryScale = queryScaleFn(
+        `1 + ${as} · ln(1 + floor((p + 1) / ${floor}))`,
+        (p) => 1 + as * Math.log1p(Math.floor((p + 1) / floor)),
+      );
     }
   }
   if (!useRope) {
@@ -487,11 +617,15 @@ export function fromConfig(config, opts) {
     rs = r.get('rope_scaling');
     where = nested ? 'text_config.rope_scaling' : 'rope_scaling';
   }
-  let base = rpr?.number('rope_theta', { gt: 1 }) ?? r.number('rope_theta', { gt: 1 })
-    ?? r.number('rotary_emb_base', { gt: 1 }) ?? r.number('rotary_base', { gt: 1 }) ?? 10000;
+  let base =
+    rpr?.number('rope_theta', { gt: 1 }) ??
+    r.number('rope_theta', { gt: 1 }) ??
+    r.number('rotary_emb_base', { gt: 1 }) ??
+    r.number('rotary_base', { gt: 1 }) ??
+    10000;
   if (mt === 'chatglm' || mt === 'glm') base *= r.number('rope_ratio', { gt: 0 }) ?? 1; // ChatGLM: base * rope_ratio
   let scaling;
-  if ((mt === 'gemma3') && layerType === 'sliding_attention' && !isObj(r.get('rope_parameters'))) {
+  if (mt === 'gemma3' && layerType === 'sliding_attention' && !isObj(r.get('rope_parameters'))) {
     // modeling_gemma3.py: local layers use rope_local_base_freq and no scaling
     base = r.number('rope_local_base_freq', { gt: 1 }) ?? 10000;
     scaling = { type: 'default' };
@@ -518,8 +652,10 @@ export function fromConfig(config, opts) {
       attention.dim = nope + ropeHd;
       if (vDim !== undefined && vDim !== attention.dim) attention.dimV = vDim;
       attention.scale = 1 / Math.sqrt(attention.dim);
-      notes.push(`DeepSeek MLA: rope applies to the separate qk_rope_head_dim = ${ropeHd} part of each q/k head `
-        + `(dim ${attention.dim} = qk_nope_head_dim ${nope} + ${ropeHd})`);
+      notes.push(
+        `DeepSeek MLA: rope applies to the separate qk_rope_head_dim = ${ropeHd} part of each q/k head ` +
+          `(dim ${attention.dim} = qk_nope_head_dim ${nope} + ${ropeHd})`,
+      );
     }
     // modeling_deepseek_v2.py DeepseekV2Attention: softmax_scale *= mscale(factor, mscale_all_dim)^2
     const msa = isObj(rs) ? reader(rs, source, `${where}.`).number('mscale_all_dim') : undefined;
@@ -530,8 +666,11 @@ export function fromConfig(config, opts) {
     }
   }
   if (rotaryDim % 2 || rotaryDim < 2 || rotaryDim > ropeDim) {
-    throw bad(prf !== undefined ? 'partial_rotary_factor' : pct !== undefined ? 'rotary_pct' : 'rotary_dim',
-      `such that the rotated width is even and in [2, ${ropeDim}] (got width ${rotaryDim})`, prf ?? pct ?? rotaryDim);
+    throw bad(
+      prf !== undefined ? 'partial_rotary_factor' : pct !== undefined ? 'rotary_pct' : 'rotary_dim',
+      `such that the rotated width is even and in [2, ${ropeDim}] (got width ${rotaryDim})`,
+      prf ?? pct ?? rotaryDim,
+    );
   }
 
   let layout = INTERLEAVED.has(mt) || (isObj(rs) && (rs.rope_type ?? rs.type) === 'gptj') ? 'interleaved' : 'half';
@@ -543,17 +682,27 @@ export function fromConfig(config, opts) {
   if (scaling.type === 'longrope') {
     for (const k of ['shortFactor', 'longFactor']) {
       if (scaling[k].length !== rotaryDim / 2) {
-        throw bad(`${where}.${k === 'shortFactor' ? 'short_factor' : 'long_factor'}`,
-          `an array of rotated width / 2 = ${rotaryDim / 2} numbers`, scaling[k]);
+        throw bad(
+          `${where}.${k === 'shortFactor' ? 'short_factor' : 'long_factor'}`,
+          `an array of rotated width / 2 = ${rotaryDim / 2} numbers`,
+          scaling[k],
+        );
       }
     }
   }
   const ms = isObj(rs) ? rs.mrope_section : undefined;
   if (ms !== undefined && ms !== null) {
-    if (!Array.isArray(ms) || ms.length !== 3 || !ms.every((v) => Number.isInteger(v) && v >= 0)
-      || ms[0] + ms[1] + ms[2] !== rotaryDim / 2) {
-      throw bad(`${where}.mrope_section`,
-        `three non-negative integers summing to rotated width / 2 = ${rotaryDim / 2}`, ms);
+    if (
+      !Array.isArray(ms) ||
+      ms.length !== 3 ||
+      !ms.every((v) => Number.isInteger(v) && v >= 0) ||
+      ms[0] + ms[1] + ms[2] !== rotaryDim / 2
+    ) {
+      throw bad(
+        `${where}.mrope_section`,
+        `three non-negative integers summing to rotated width / 2 = ${rotaryDim / 2}`,
+        ms,
+      );
     }
     rope.mropeSections = ms.slice();
     if (rs.mrope_interleaved === true) rope.mropeInterleaved = true;
@@ -564,7 +713,11 @@ export function fromConfig(config, opts) {
   // put each head's rope part first ([q_pe, q_nope]; the score is the same under any common order)
   const encRot = attention.dim !== ropeDim ? ropeDim : rope.rotaryDim;
   result.encoding = {
-    type: 'rope', base, layout, ...(encRot ? { rotaryDim: encRot } : {}), ...(rope.scaling ? { scaling } : {}),
+    type: 'rope',
+    base,
+    layout,
+    ...(encRot ? { rotaryDim: encRot } : {}),
+    ...(rope.scaling ? { scaling } : {}),
     ...(rope.mropeSections ? { mropeSections: rope.mropeSections.slice() } : {}),
     ...(rope.mropeInterleaved ? { mropeInterleaved: true } : {}),
   };
@@ -576,26 +729,35 @@ export function fromConfig(config, opts) {
   if (typeof beta === 'number' && beta !== 0) {
     // modeling_ministral3.py get_llama_4_attn_scale: 1 + beta · ln(1 + floor(p / original_max_position_embeddings))
     const m = scaling.originalMaxPositions ?? r.number('max_position_embeddings', { gt: 0 });
-    attention.queryScale = queryScaleFn(`1 + ${beta} · ln(1 + floor(p / ${m}))`,
-      (p) => 1 + beta * Math.log1p(Math.floor(p / m)));
+    attention.queryScale = queryScaleFn(
+      `1 + ${beta} · ln(1 + floor(p / ${m}))`,
+      (p) => 1 + beta * Math.log1p(Math.floor(p / m)),
+    );
   }
   if (mt === 'qwen') {
     const seq = r.number('seq_length', { int: true, gt: 1 }) ?? 2048;
     if (r.get('use_logn_attn')) {
       // Qwen 1 modeling_qwen.py: logn_list[i] = log_seq(i) for i > seq_length, the query at
       // position p is scaled by logn_list[p + 1]
-      attention.queryScale = queryScaleFn(`p + 1 > ${seq} ? ln(p + 1) / ln(${seq}) : 1`,
-        (p) => (p + 1 > seq ? Math.log(p + 1) / Math.log(seq) : 1));
+      attention.queryScale = queryScaleFn(`p + 1 > ${seq} ? ln(p + 1) / ln(${seq}) : 1`, (p) =>
+        p + 1 > seq ? Math.log(p + 1) / Math.log(seq) : 1,
+      );
     }
     if (r.get('use_dynamic_ntk')) {
-      notes.push(`use_dynamic_ntk: past seq_length = ${seq} tokens Qwen raises the base at run time: `
-        + 'for a sequence of L '
-        + `tokens pass scaling { type: 'ntk', factor: 2^ceil(log2(L / ${seq}) + 1) - 1 } (1 up to ${seq})`);
+      notes.push(
+        `use_dynamic_ntk: past seq_length = ${seq} tokens Qwen raises the base at run time: ` +
+          'for a sequence of L ' +
+          `tokens pass scaling { type: 'ntk', factor: 2^ceil(log2(L / ${seq}) + 1) - 1 } (1 up to ${seq})`,
+      );
     }
   }
   if (!(attention.scale > 0 && Number.isFinite(attention.scale))) {
-    throw perr(Status.E_RANGE, `the softmax scale of layer ${layer} is not a positive finite number `
-      + `(${attention.scale}) with these head sizes and scaling keys`, 'head_dim');
+    throw perr(
+      Status.E_RANGE,
+      `the softmax scale of layer ${layer} is not a positive finite number ` +
+        `(${attention.scale}) with these head sizes and scaling keys`,
+      'head_dim',
+    );
   }
   if (rope.mropeSections) {
     notes.push('multimodal RoPE: positions are 3 × length (t, then h, then w); text tokens repeat one position');

@@ -32,7 +32,9 @@ export class PosencBuffer {
     this.#ptr = core.malloc('alloc', bytes);
     // malloc hands back whatever the last call left there (a float64 view of old float32
     // results reads NaN): a buffer starts as zeros, like a new typed array.
-    core.withView(Uint8Array, this.#ptr, bytes, (v) => { v.fill(0); });
+    core.withView(Uint8Array, this.#ptr, bytes, (v) => {
+      v.fill(0);
+    });
   }
   /** A real PosencBuffer (a brand check: a Proxy or a look-alike object is not one). */
   static is(value) {
@@ -112,7 +114,11 @@ export class Core {
     try {
       const view = new Type(this.exports.memory.buffer, ptr, length);
       const r = body(view);
-      if (r !== null && typeof r === 'object' && (r === view || (ArrayBuffer.isView(r) && r.buffer === this.exports.memory.buffer))) {
+      if (
+        r !== null &&
+        typeof r === 'object' &&
+        (r === view || (ArrayBuffer.isView(r) && r.buffer === this.exports.memory.buffer))
+      ) {
         throw new ViewRuleError('posenc internal: a heap view escaped withView');
       }
       return r;
@@ -130,7 +136,10 @@ export class Core {
     if (this.#viewing) throw new ViewRuleError(`posenc internal: posenc.${fn} allocated while a heap view was live`);
     const ptr = bytes > 2 ** 31 ? 0 : this.exports.malloc(bytes);
     if (!ptr) {
-      throw new PosencError(Status.E_NOMEM, `posenc.${fn}: out of memory (could not allocate ${bytes} bytes of wasm heap)`);
+      throw new PosencError(
+        Status.E_NOMEM,
+        `posenc.${fn}: out of memory (could not allocate ${bytes} bytes of wasm heap)`,
+      );
     }
     return ptr;
   }
@@ -150,7 +159,10 @@ export class Core {
   call(fn, cname, ...args) {
     const f = this.exports[cname];
     if (typeof f !== 'function') {
-      throw new PosencError(Status.E_PARAM, `posenc.${fn}: this wasm core does not export ${cname} (it was built from other sources; pass init() a matching wasm)`);
+      throw new PosencError(
+        Status.E_PARAM,
+        `posenc.${fn}: this wasm core does not export ${cname} (it was built from other sources; pass init() a matching wasm)`,
+      );
     }
     const code = f(...args);
     if (code < 0) {
@@ -202,7 +214,10 @@ export class Scope {
     const bytes = Math.max(1, length) * Type.BYTES_PER_ELEMENT;
     const ptr = this.core.malloc(this.fn, bytes);
     this.owned.push(ptr);
-    if (zero) this.core.withView(Uint8Array, ptr, bytes, (v) => { v.fill(0); });
+    if (zero)
+      this.core.withView(Uint8Array, ptr, bytes, (v) => {
+        v.fill(0);
+      });
     return ptr;
   }
 
@@ -233,7 +248,8 @@ export class Scope {
     // comes from ('length × heads × dim = 3 × 2 × 8'): a size mismatch names the arithmetic too
     const what = () => {
       const h = typeof how === 'function' ? how() : how;
-      return h ? `a ${typeName(Type)} or posenc buffer of ${h} = ${length} elements`
+      return h
+        ? `a ${typeName(Type)} or posenc buffer of ${h} = ${length} elements`
         : `a ${typeName(Type)} or posenc buffer of length ${length}`;
     };
     if (PosencBuffer.is(value)) {
@@ -253,9 +269,13 @@ export class Scope {
     if (ta.length !== length) throw fail(this.fn, name, Status.E_SCRATCH, what(), value);
     const onHeap = ta.buffer === this.core.memoryBuffer();
     if (onHeap && write) {
-      throw fail(this.fn, name, Status.E_PARAM,
-        `${what()}; it is a view of posenc's own wasm memory, which posenc's allocations detach: `
-        + 'pass the PosencBuffer itself');
+      throw fail(
+        this.fn,
+        name,
+        Status.E_PARAM,
+        `${what()}; it is a view of posenc's own wasm memory, which posenc's allocations detach: ` +
+          'pass the PosencBuffer itself',
+      );
     }
     return onHeap
       ? { heap: false, onHeap, key: 'heap', start: ta.byteOffset, end: ta.byteOffset + ta.byteLength }
@@ -272,8 +292,11 @@ export class Scope {
       for (const o of this.regions) {
         if (!(write || o.write) || o.key !== r.key || r.end <= o.start || o.end <= r.start) continue;
         if (same === o.name && o.start === r.start && o.end === r.end) continue;
-        throw new PosencError(Status.E_PARAM,
-          `posenc.${this.fn}: ${name} must not share memory with ${o.name} (pass separate arrays or buffers; ${write ? name : o.name} is written while ${write ? o.name : name} is ${o.write && write ? 'written too' : 'read'})`, name);
+        throw new PosencError(
+          Status.E_PARAM,
+          `posenc.${this.fn}: ${name} must not share memory with ${o.name} (pass separate arrays or buffers; ${write ? name : o.name} is written while ${write ? o.name : name} is ${o.write && write ? 'written too' : 'read'})`,
+          name,
+        );
       }
     }
     this.regions.push({ name, write, key: r.key, start: r.start, end: r.end });
@@ -286,7 +309,11 @@ export class Scope {
    */
   in(name, value, Type, length, { finite, how } = {}) {
     if (value === undefined) {
-      throw new PosencError(Status.E_MISSING, `posenc.${this.fn}: ${name} is required (a ${typeName(Type)} of length ${length})`, name);
+      throw new PosencError(
+        Status.E_MISSING,
+        `posenc.${this.fn}: ${name} is required (a ${typeName(Type)} of length ${length})`,
+        name,
+      );
     }
     const r = this.check(name, value, Type, length, { how });
     this.claim(name, r, false);
@@ -316,7 +343,8 @@ export class Scope {
       let m = 0;
       for (let i = 0; i < length; i++) {
         const x = a[i];
-        if (x - x !== 0) { // NaN or ±Infinity
+        if (x - x !== 0) {
+          // NaN or ±Infinity
           if (mask && x === -Infinity) continue;
           throw fail(this.fn, `${name}[${i}]`, Status.E_PARAM, mask ? 'finite or -Infinity (a mask)' : 'finite', x);
         }
@@ -331,7 +359,11 @@ export class Scope {
   /** Throw E_PARAM naming `names` when `bound` (a result magnitude) would overflow float32. */
   fits(names, bound, rule, limit = FLT_MAX) {
     if (!(bound <= limit)) {
-      throw new PosencError(Status.E_PARAM, `posenc.${this.fn}: ${names} must be small enough that the result fits float32: ${rule} <= ${limit} (got ${bound})`, names);
+      throw new PosencError(
+        Status.E_PARAM,
+        `posenc.${this.fn}: ${names} must be small enough that the result fits float32: ${rule} <= ${limit} (got ${bound})`,
+        names,
+      );
     }
   }
 
@@ -353,7 +385,9 @@ export class Scope {
       take() {
         if (heap) return out;
         if (out === undefined) return core.read(Type, ptr, length);
-        core.withView(Type, ptr, length, (src) => { TA_SET.call(out, src); });
+        core.withView(Type, ptr, length, (src) => {
+          TA_SET.call(out, src);
+        });
         return out;
       },
     };
@@ -362,7 +396,11 @@ export class Scope {
   /** In-place array (e.g. applyRope): values go in, results come back into the same object. */
   inout(name, value, Type, length, { finite, how } = {}) {
     if (value === undefined) {
-      throw new PosencError(Status.E_MISSING, `posenc.${this.fn}: ${name} is required (a ${typeName(Type)} of length ${length})`, name);
+      throw new PosencError(
+        Status.E_MISSING,
+        `posenc.${this.fn}: ${name} is required (a ${typeName(Type)} of length ${length})`,
+        name,
+      );
     }
     const r = this.check(name, value, Type, length, { write: true, how });
     this.claim(name, r, true);
@@ -378,7 +416,10 @@ export class Scope {
     return {
       ptr,
       take() {
-        if (!r.heap) core.withView(Type, ptr, length, (src) => { TA_SET.call(value, src); });
+        if (!r.heap)
+          core.withView(Type, ptr, length, (src) => {
+            TA_SET.call(value, src);
+          });
         return value;
       },
     };

@@ -24,7 +24,9 @@ async function init(opts) {
 }
 
 function notLoaded(name) {
-  throw new Error(`posenc: ${name} is available once init() or load() has resolved (CommonJS loads the ES module asynchronously)`);
+  throw new Error(
+    `posenc: ${name} is available once init() or load() has resolved (CommonJS loads the ES module asynchronously)`,
+  );
 }
 
 // A stand-in whose instanceof defers to the real class once the ES module is loaded.
@@ -39,7 +41,13 @@ module.exports = {
   default: init,
   load,
   PosencError,
-  get Status() { return esm ? esm.Status : notLoaded('Status'); },
-  get PosencBuffer() { return esm ? esm.PosencBuffer : notLoaded('PosencBuffer'); },
-  get simdSupported() { return esm ? esm.simdSupported : notLoaded('simdSupported'); },
+  get Status() {
+    return esm ? esm.Status : notLoaded('Status');
+  },
+  get PosencBuffer() {
+    return esm ? esm.PosencBuffer : notLoaded('PosencBuffer');
+  },
+  get simdSupported() {
+    return esm ? esm.simdSupported : notLoaded('simdSupported');
+  },
 };

@@ -65,19 +65,25 @@ async function load(opts) {
 }
 
 /** Every API function name (alloc and each family's functions). */
-const API_NAMES = ['alloc', 'loadLab', ...FAMILIES.flatMap((family) => {
-  try {
-    return Object.keys(family(null));
-  } catch {
-    return [];
-  }
-})];
+const API_NAMES = [
+  'alloc',
+  'loadLab',
+  ...FAMILIES.flatMap((family) => {
+    try {
+      return Object.keys(family(null));
+    } catch {
+      return [];
+    }
+  }),
+];
 
 /** A module-level API function: calls the instance of the most recent init(), or explains. */
-const forward = (name) => (...args) => {
-  if (!current) throw notLoaded(name, 'call init() and await it first (const pe = await init())');
-  return current[name](...args);
-};
+const forward =
+  (name) =>
+  (...args) => {
+    if (!current) throw notLoaded(name, 'call init() and await it first (const pe = await init())');
+    return current[name](...args);
+  };
 
 // The API functions as named exports, for `import { init, sinusoidal } from 'posenc'` after
 // `await init()`: each calls the instance the most recent init() resolved to. A family that

@@ -13,7 +13,13 @@ function tableRows(fn, table, rows, dim) {
   if (rows !== undefined) return int(fn, 'rows', rows);
   const len = arrayLike(table)?.length;
   if (!Number.isInteger(len) || len < dim || len % dim) {
-    throw fail(fn, 'table', Status.E_SIZE, `a Float32Array or posenc buffer of rows * dim elements (dim = ${dim}), or pass rows`, table);
+    throw fail(
+      fn,
+      'table',
+      Status.E_SIZE,
+      `a Float32Array or posenc buffer of rows * dim elements (dim = ${dim}), or pass rows`,
+      table,
+    );
   }
   return len / dim;
 }
@@ -51,7 +57,13 @@ export function learnedFamily(core) {
         throw fail(fn, 'positions', Status.E_MISSING, 'given (an Int32Array of row indices)');
       }
       if (arrayLike(positions)?.Type !== Int32Array) {
-        throw fail(fn, 'positions', Status.E_PARAM, 'an Int32Array, an int32 posenc buffer or an array of integers', positions);
+        throw fail(
+          fn,
+          'positions',
+          Status.E_PARAM,
+          'an Int32Array, an int32 posenc buffer or an array of integers',
+          positions,
+        );
       }
       const count = int(fn, 'positions.length', arrayLike(positions).length, { min: 1 });
       const nt = elements(fn, 'rows * dim', rows, dim);
@@ -63,8 +75,13 @@ export function learnedFamily(core) {
           s.with(Int32Array, p, count, (pv) => {
             for (let c = 0; c < count; c++) {
               if (pv[c] < 0 || pv[c] >= rows) {
-                throw fail(fn, `positions[${c}]`, Status.E_RANGE,
-                  `in [0, ${rows - 1}] (the table has ${rows} rows; outOfRange: 'clamp' or 'zero' allow it)`, pv[c]);
+                throw fail(
+                  fn,
+                  `positions[${c}]`,
+                  Status.E_RANGE,
+                  `in [0, ${rows - 1}] (the table has ${rows} rows; outOfRange: 'clamp' or 'zero' allow it)`,
+                  pv[c],
+                );
               }
             }
           });
@@ -89,7 +106,12 @@ export function learnedFamily(core) {
       return core.run(fn, (s) => {
         const xi = s.inout('x', x, Float32Array, n, { finite: 'all' });
         const t = s.in('table', table, Float32Array, nt, { finite: 'all' });
-        s.fits('x, table', s.maxAbs.x + s.maxAbs.table, `max|x| + max|table| = ${s.maxAbs.x} + ${s.maxAbs.table}`, FLT_MAX);
+        s.fits(
+          'x, table',
+          s.maxAbs.x + s.maxAbs.table,
+          `max|x| + max|table| = ${s.maxAbs.x} + ${s.maxAbs.table}`,
+          FLT_MAX,
+        );
         s.call('posenc_learned_add', xi.ptr, t, rows, length, dim, offset);
         return xi.take();
       });

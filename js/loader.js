@@ -7,8 +7,7 @@ import { show } from './validate.js';
 // Smallest module that uses a v128 instruction (i8x16.splat + i8x16.popcnt), the probe
 // wasm-feature-detect uses: validate() is synchronous and compiles nothing real.
 const SIMD_PROBE = new Uint8Array([
-  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253,
-  15, 253, 98, 11,
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11,
 ]);
 
 export function simdSupported() {
@@ -142,7 +141,11 @@ export async function instantiate(opts = {}, { lab = false } = {}) {
   const err = (what, e) => loadError(what, e, who);
   const want = opts.simd ?? 'auto';
   if (want !== 'auto' && want !== true && want !== false) {
-    throw new PosencError(Status.E_PARAM, `posenc.${who}: simd must be 'auto', true or false (got ${show(want)})`, 'simd');
+    throw new PosencError(
+      Status.E_PARAM,
+      `posenc.${who}: simd must be 'auto', true or false (got ${show(want)})`,
+      'simd',
+    );
   }
   let module;
   let source = opts.wasm;
@@ -150,16 +153,25 @@ export async function instantiate(opts = {}, { lab = false } = {}) {
   if (!given) {
     const useSimd = want === 'auto' ? simdSupported() : want;
     if (useSimd && !simdSupported()) {
-      throw new PosencError(Status.E_PARAM, `posenc.${who}: simd must be false or 'auto' here: this engine has no WebAssembly SIMD (got true)`, 'simd');
+      throw new PosencError(
+        Status.E_PARAM,
+        `posenc.${who}: simd must be false or 'auto' here: this engine has no WebAssembly SIMD (got true)`,
+        'simd',
+      );
     }
     const name = useSimd ? 'simd' : 'scalar';
     const key = `${lab ? 'lab' : 'core'}.${name}`;
     if (lab && !useSimd) {
-      throw new PosencError(Status.E_MISSING, `posenc.${who}: the package ships the lab's SIMD build only, and this instance is scalar${simdSupported() ? ' (simd: false)' : ' (this engine has no WebAssembly SIMD)'}; pass { wasm } with a scalar lab build (./build.sh wasm writes dist/posenc-lab.wasm)`, 'wasm');
+      throw new PosencError(
+        Status.E_MISSING,
+        `posenc.${who}: the package ships the lab's SIMD build only, and this instance is scalar${simdSupported() ? ' (simd: false)' : ' (this engine has no WebAssembly SIMD)'}; pass { wasm } with a scalar lab build (./build.sh wasm writes dist/posenc-lab.wasm)`,
+        'wasm',
+      );
     }
     try {
       // unpacked and compiled once per build: a later init() only instantiates
-      compiled[key] ??= BUILDS[lab ? 'lab' : 'core'][name]()
+      compiled[key] ??= BUILDS[lab ? 'lab' : 'core']
+        [name]()
         .then((m) => unpack(m.default))
         .then((b) => WebAssembly.compile(b));
       source = await compiled[key];
@@ -170,7 +182,8 @@ export async function instantiate(opts = {}, { lab = false } = {}) {
     }
   }
   try {
-    if (typeof source === 'string') source = new URL(source, isNode ? `file://${nodeProcess.cwd()}/` : globalThis.location?.href);
+    if (typeof source === 'string')
+      source = new URL(source, isNode ? `file://${nodeProcess.cwd()}/` : globalThis.location?.href);
   } catch (e) {
     throw err(`must be a valid URL string (got ${show(source)})`, e);
   }
@@ -189,10 +202,14 @@ export async function instantiate(opts = {}, { lab = false } = {}) {
     try {
       module = await WebAssembly.compile(data);
     } catch (e) {
-      throw err(`is not a valid WebAssembly module${given ? '' : ' (the package\'s own build)'}`, e);
+      throw err(`is not a valid WebAssembly module${given ? '' : " (the package's own build)"}`, e);
     }
   } else {
-    throw new PosencError(Status.E_PARAM, `posenc.${who}: wasm must be a BufferSource, a WebAssembly.Module, a URL or a URL string (got ${show(source)})`, 'wasm');
+    throw new PosencError(
+      Status.E_PARAM,
+      `posenc.${who}: wasm must be a BufferSource, a WebAssembly.Module, a URL or a URL string (got ${show(source)})`,
+      'wasm',
+    );
   }
   let instance;
   try {
@@ -204,7 +221,11 @@ export async function instantiate(opts = {}, { lab = false } = {}) {
   const missing = [...CORE_EXPORTS, ...(lab ? LAB_EXPORTS : [])].filter((k) => typeof ex[k] !== 'function');
   if (!(ex.memory instanceof WebAssembly.Memory)) missing.unshift('memory');
   if (missing.length) {
-    throw new PosencError(Status.E_PARAM, `posenc.${who}: wasm is not a posenc ${lab ? 'lab' : 'core'} (it does not export ${missing.join(', ')})`, 'wasm');
+    throw new PosencError(
+      Status.E_PARAM,
+      `posenc.${who}: wasm is not a posenc ${lab ? 'lab' : 'core'} (it does not export ${missing.join(', ')})`,
+      'wasm',
+    );
   }
   try {
     // Reactor modules run their static constructors from _initialize.

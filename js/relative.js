@@ -12,7 +12,10 @@ const OFFSET = { min: -MAX_INT32, max: MAX_INT32, def: 0 };
 /** numBuckets / maxDistance / bidirectional from the registry (js/encodings.js: T5's one parser;
  * these calls have no mask, so bidirectional defaults to true), and the offset. */
 function bucketOptions(fn, o) {
-  const t5 = ENCODINGS.t5.parse({ bidirectional: o.bidirectional, numBuckets: o.numBuckets, maxDistance: o.maxDistance }, { fn, causal: false });
+  const t5 = ENCODINGS.t5.parse(
+    { bidirectional: o.bidirectional, numBuckets: o.numBuckets, maxDistance: o.maxDistance },
+    { fn, causal: false },
+  );
   const offset = int(fn, 'offset', o.offset, OFFSET);
   return { bidirectional: t5.bidirectional ? 1 : 0, numBuckets: t5.numBuckets, maxDistance: t5.maxDistance, offset };
 }
@@ -65,7 +68,17 @@ export function relativeFamily(core) {
     /** weights: [numBuckets][heads] (HF relative_attention_bias.weight). */
     t5Bias(opts) {
       const fn = 't5Bias';
-      const o = options(fn, opts, ['weights', 'heads', 'queries', 'keys', 'bidirectional', 'numBuckets', 'maxDistance', 'offset', 'out']);
+      const o = options(fn, opts, [
+        'weights',
+        'heads',
+        'queries',
+        'keys',
+        'bidirectional',
+        'numBuckets',
+        'maxDistance',
+        'offset',
+        'out',
+      ]);
       const heads = int(fn, 'heads', o.heads);
       const queries = int(fn, 'queries', o.queries);
       const keys = int(fn, 'keys', o.keys, { def: queries });
@@ -75,7 +88,18 @@ export function relativeFamily(core) {
       return core.run(fn, (s) => {
         const w = s.in('weights', o.weights, Float32Array, nw, { finite: 'all' });
         const out = s.out('out', o.out, Float32Array, n);
-        s.call('posenc_t5_bias', out.ptr, w, heads, queries, keys, b.bidirectional, b.numBuckets, b.maxDistance, b.offset);
+        s.call(
+          'posenc_t5_bias',
+          out.ptr,
+          w,
+          heads,
+          queries,
+          keys,
+          b.bidirectional,
+          b.numBuckets,
+          b.maxDistance,
+          b.offset,
+        );
         return out.take();
       });
     },
@@ -126,7 +150,13 @@ export function relativeFamily(core) {
         memory = int(fn, 'memory', o.memory, { min: 0 });
         keys = int(fn, 'keys', o.keys, { def: queries + memory });
         if (keys !== queries + memory) {
-          throw fail(fn, 'keys', Status.E_PARAM, `queries + memory = ${queries + memory} (Transformer-XL klen = qlen + mlen)`, keys);
+          throw fail(
+            fn,
+            'keys',
+            Status.E_PARAM,
+            `queries + memory = ${queries + memory} (Transformer-XL klen = qlen + mlen)`,
+            keys,
+          );
         }
       } else {
         keys = int(fn, 'keys', o.keys, { min: queries, def: queries });
@@ -162,12 +192,25 @@ export function relativeFamily(core) {
         const u = s.in('u', o.u, Float32Array, nu);
         const v = s.in('v', o.v, Float32Array, nu);
         const out = s.out('out', o.out, Float32Array, n);
-        const arrays = [['q', q, nq], ['k', k, nk], ['r', r, nk], ['u', u, nu], ['v', v, nu]].map(([name, ptr, n]) => ({ name, ptr, n }));
-        callNamed(s, core, 'posenc_xl_scores', [out.ptr, q, k, r, u, v, queries, keys, heads, dim, scale], arrays, (m) => ({
-          name: 'q, k, r, u, v',
-          allowed: `small enough that the scores fit float32: dim · ((max|q| + max|u|) · max|k| + (max|q| + max|v|) · max|r|) · max(1, |scale|) <= ${LOGIT_LIMIT}`,
-          got: dim * ((m.q + m.u) * m.k + (m.q + m.v) * m.r) * Math.max(1, Math.abs(scale)),
-        }));
+        const arrays = [
+          ['q', q, nq],
+          ['k', k, nk],
+          ['r', r, nk],
+          ['u', u, nu],
+          ['v', v, nu],
+        ].map(([name, ptr, n]) => ({ name, ptr, n }));
+        callNamed(
+          s,
+          core,
+          'posenc_xl_scores',
+          [out.ptr, q, k, r, u, v, queries, keys, heads, dim, scale],
+          arrays,
+          (m) => ({
+            name: 'q, k, r, u, v',
+            allowed: `small enough that the scores fit float32: dim · ((max|q| + max|u|) · max|k| + (max|q| + max|v|) · max|r|) · max(1, |scale|) <= ${LOGIT_LIMIT}`,
+            got: dim * ((m.q + m.u) * m.k + (m.q + m.v) * m.r) * Math.max(1, Math.abs(scale)),
+          }),
+        );
         return out.take();
       });
     },

@@ -6,7 +6,20 @@
 // see c_src/rope.c for why posenc follows the mathematics there.
 import { arrayLike } from './core.js';
 import { PosencError, Status } from './errors.js';
-import { allowOnly, bool, choice, elements, fail, int, list, num, options, snapshot, TA_SET, typedArray } from './validate.js';
+import {
+  allowOnly,
+  bool,
+  choice,
+  elements,
+  fail,
+  int,
+  list,
+  num,
+  options,
+  snapshot,
+  TA_SET,
+  typedArray,
+} from './validate.js';
 import { callNamed } from './values.js';
 
 export const ROPE_LAYOUT = { half: 1, interleaved: 0 };
@@ -19,16 +32,44 @@ const SCALING_KEYS = {
   linear: ['factor'],
   ntk: ['factor'],
   dynamic: ['factor', 'maxPositions', 'seqLen'],
-  yarn: ['factor', 'originalMaxPositions', 'betaFast', 'betaSlow', 'attentionFactor', 'mscale', 'mscaleAllDim', 'truncate'],
-  longrope: ['shortFactor', 'longFactor', 'originalMaxPositions', 'factor', 'maxPositions', 'attentionFactor', 'seqLen'],
+  yarn: [
+    'factor',
+    'originalMaxPositions',
+    'betaFast',
+    'betaSlow',
+    'attentionFactor',
+    'mscale',
+    'mscaleAllDim',
+    'truncate',
+  ],
+  longrope: [
+    'shortFactor',
+    'longFactor',
+    'originalMaxPositions',
+    'factor',
+    'maxPositions',
+    'attentionFactor',
+    'seqLen',
+  ],
   llama3: ['factor', 'lowFreqFactor', 'highFreqFactor', 'originalMaxPositions'],
 };
 
 // posenc_rope_scaling in wasm32 (checked by _Static_assert in c_src/rope.c): two int32, two
 // pointers, then eleven doubles from byte 16 in declaration order.
 const SCALING_BYTES = 104;
-const F64_FIELDS = ['factor', 'originalMaxPositions', 'maxPositions', 'seqLen', 'betaFast', 'betaSlow',
-  'attentionFactor', 'mscale', 'mscaleAllDim', 'lowFreqFactor', 'highFreqFactor'];
+const F64_FIELDS = [
+  'factor',
+  'originalMaxPositions',
+  'maxPositions',
+  'seqLen',
+  'betaFast',
+  'betaSlow',
+  'attentionFactor',
+  'mscale',
+  'mscaleAllDim',
+  'lowFreqFactor',
+  'highFreqFactor',
+];
 
 const FREQ_KEYS = ['dim', 'base', 'rotaryDim', 'scaling'];
 // Keys every RoPE function accepts, so one options object (fromConfig's `rope`) serves all three:
@@ -65,12 +106,18 @@ const HF_SCALING_TYPE = { su: 'longrope', mrope: 'default', gptj: "'default' (wi
 /** A Hugging Face rope_scaling pasted as is: name the real problem first (rope_type, 'su', no
  * type at all) instead of the first unknown key. */
 function hfScaling(fn, snap, key) {
-  if (snap.type === undefined && (snap.rope_type !== undefined)) {
-    throw new PosencError(Status.E_PARAM, `posenc.${fn}: ${key('rope_type')} is Hugging Face's name: posenc calls it `
-      + `${key('type')} (did you mean type: ${JSON.stringify(snap.rope_type)}? the other keys are camelCase too; `
-      + 'pe.fromConfig(config) converts a whole config.json)', key('rope_type'));
+  if (snap.type === undefined && snap.rope_type !== undefined) {
+    throw new PosencError(
+      Status.E_PARAM,
+      `posenc.${fn}: ${key('rope_type')} is Hugging Face's name: posenc calls it ` +
+        `${key('type')} (did you mean type: ${JSON.stringify(snap.rope_type)}? the other keys are camelCase too; ` +
+        'pe.fromConfig(config) converts a whole config.json)',
+      key('rope_type'),
+    );
   }
-  const types = Object.keys(SCALING_TYPE).map((k) => `'${k}'`).join(', ');
+  const types = Object.keys(SCALING_TYPE)
+    .map((k) => `'${k}'`)
+    .join(', ');
   const own = typeof snap.type === 'string' && Object.prototype.hasOwnProperty.call(HF_SCALING_TYPE, snap.type);
   const hf = own ? HF_SCALING_TYPE[snap.type] : undefined;
   if (hf !== undefined) {
@@ -82,8 +129,12 @@ function hfScaling(fn, snap, key) {
   if (snap.type === undefined) {
     const others = Object.keys(snap).filter((k) => snap[k] !== undefined);
     if (others.length) {
-      throw new PosencError(Status.E_MISSING, `posenc.${fn}: ${key('type')} is required when scaling has other keys `
-        + `(got ${others.join(', ')}); one of ${types}`, key('type'));
+      throw new PosencError(
+        Status.E_MISSING,
+        `posenc.${fn}: ${key('type')} is required when scaling has other keys ` +
+          `(got ${others.join(', ')}); one of ${types}`,
+        key('type'),
+      );
     }
   }
 }
@@ -107,7 +158,8 @@ function parseScaling(fn, snap, rotaryDim, prefix = '') {
   const opt = (k, o) => (sc[k] === undefined ? NaN : num(fn, key(k), sc[k], o));
   const v = { type, name, truncate: 1 };
   switch (name) {
-    case 'linear': case 'ntk':
+    case 'linear':
+    case 'ntk':
       v.factor = need('factor', { gt: 0 });
       break;
     case 'dynamic':
@@ -125,7 +177,13 @@ function parseScaling(fn, snap, rotaryDim, prefix = '') {
       v.mscaleAllDim = opt('mscaleAllDim', {});
       v.truncate = bool(fn, key('truncate'), sc.truncate, true) ? 1 : 0;
       if (v.mscale && v.mscaleAllDim && v.factor > 1 && !(0.1 * v.mscaleAllDim * Math.log(v.factor) + 1 > 0)) {
-        throw fail(fn, key('mscaleAllDim'), Status.E_PARAM, 'such that 0.1 * mscaleAllDim * ln(factor) + 1 > 0', v.mscaleAllDim);
+        throw fail(
+          fn,
+          key('mscaleAllDim'),
+          Status.E_PARAM,
+          'such that 0.1 * mscaleAllDim * ln(factor) + 1 > 0',
+          v.mscaleAllDim,
+        );
       }
       break;
     case 'longrope': {
@@ -136,12 +194,25 @@ function parseScaling(fn, snap, rotaryDim, prefix = '') {
       v.seqLen = opt('seqLen', { min: 0 });
       for (const k of ['shortFactor', 'longFactor']) {
         if (sc[k] === undefined) {
-          throw new PosencError(Status.E_MISSING, `posenc.${fn}: ${key(k)} is required for scaling type 'longrope' (${rotaryDim / 2} positive numbers, one per pair)`, key(k));
+          throw new PosencError(
+            Status.E_MISSING,
+            `posenc.${fn}: ${key(k)} is required for scaling type 'longrope' (${rotaryDim / 2} positive numbers, one per pair)`,
+            key(k),
+          );
         }
         const l = sc[k];
-        const ok = (Array.isArray(l) || l instanceof Float64Array) &&
-          l.length === rotaryDim / 2 && Array.prototype.every.call(l, (x) => typeof x === 'number' && Number.isFinite(x) && x > 0);
-        if (!ok) throw fail(fn, key(k), Status.E_PARAM, `an array of rotaryDim/2 = ${rotaryDim / 2} positive finite numbers`, l);
+        const ok =
+          (Array.isArray(l) || l instanceof Float64Array) &&
+          l.length === rotaryDim / 2 &&
+          Array.prototype.every.call(l, (x) => typeof x === 'number' && Number.isFinite(x) && x > 0);
+        if (!ok)
+          throw fail(
+            fn,
+            key(k),
+            Status.E_PARAM,
+            `an array of rotaryDim/2 = ${rotaryDim / 2} positive finite numbers`,
+            l,
+          );
         v[k] = l;
       }
       break;
@@ -225,11 +296,17 @@ function frequencies(core, s, fn, f, seqLen, width = f.rotaryDim) {
   } catch (e) {
     // each key was valid, but together they overflow (e.g. factor 1e-320 makes w / factor inf)
     if (e.code !== Status.E_RANGE) throw e;
-    const keys = v.type === SCALING_TYPE.longrope
-      ? `${prefix}scaling.shortFactor / ${prefix}scaling.longFactor / ${prefix}scaling.factor` : `${prefix}scaling.factor`;
-    throw fail(fn, v.type ? keys : `${prefix}base`, Status.E_RANGE,
+    const keys =
+      v.type === SCALING_TYPE.longrope
+        ? `${prefix}scaling.shortFactor / ${prefix}scaling.longFactor / ${prefix}scaling.factor`
+        : `${prefix}scaling.factor`;
+    throw fail(
+      fn,
+      v.type ? keys : `${prefix}base`,
+      Status.E_RANGE,
       `such that every frequency and the attention scale are finite (scale <= ${FLT_MAX}); scaling type '${v.name}' with base ${f.base}`,
-      v.type ? (v.factor ?? 'the factor lists') : f.base);
+      v.type ? (v.factor ?? 'the factor lists') : f.base,
+    );
   }
   return { inv, n, attentionScale: s.read(Float64Array, att, 1)[0] };
 }
@@ -263,11 +340,16 @@ export function parseMrope(fn, o, rotaryDim) {
   }
   const l = list(fn, 'mropeSections', o.mropeSections);
   const n = rotaryDim / 2;
-  const ok = Array.isArray(l) && l.length === 3 && l.every((v) => Number.isInteger(v) && v >= 0)
-    && l[0] + l[1] + l[2] === n;
+  const ok =
+    Array.isArray(l) && l.length === 3 && l.every((v) => Number.isInteger(v) && v >= 0) && l[0] + l[1] + l[2] === n;
   if (!ok) {
-    throw fail(fn, 'mropeSections', Status.E_PARAM,
-      `[t, h, w]: three non-negative integers summing to rotaryDim/2 = ${n}`, o.mropeSections);
+    throw fail(
+      fn,
+      'mropeSections',
+      Status.E_PARAM,
+      `[t, h, w]: three non-negative integers summing to rotaryDim/2 = ${n}`,
+      o.mropeSections,
+    );
   }
   const stream = new Uint8Array(n);
   if (interleaved) {
@@ -326,10 +408,14 @@ function mropeIn(Type, length) {
 function mropePositions(fn, o, length) {
   const Type = arrayType(o.positions);
   if (Type !== Int32Array && Type !== Float32Array) {
-    throw fail(fn, 'positions', Status.E_PARAM,
-      `an Int32Array or Float32Array of 3 × length = ${3 * length} (the t, h and w position of every token, `
-      + 'stream after stream) with mropeSections',
-      o.positions);
+    throw fail(
+      fn,
+      'positions',
+      Status.E_PARAM,
+      `an Int32Array or Float32Array of 3 × length = ${3 * length} (the t, h and w position of every token, ` +
+        'stream after stream) with mropeSections',
+      o.positions,
+    );
   }
   return Type;
 }
@@ -397,10 +483,20 @@ export function ropeFamily(core) {
     /** Rotate x in place ([length][heads][dim], or [heads][length][dim] with order 'htd'); returns x. */
     applyRope(x, opts) {
       const fn = 'applyRope';
-      const o = options(fn, opts, ['length', 'heads', 'positions', 'offset', 'order', ...SHARED_KEYS, 'xpos', 'axial',
-        'cache']);
+      const o = options(fn, opts, [
+        'length',
+        'heads',
+        'positions',
+        'offset',
+        'order',
+        ...SHARED_KEYS,
+        'xpos',
+        'axial',
+        'cache',
+      ]);
       // nested objects are read now, once, before anything is validated or allocated
-      const cacheOpts = o.cache !== undefined ? options(fn, o.cache, ['cos', 'sin', 'attentionScale'], 'cache') : undefined;
+      const cacheOpts =
+        o.cache !== undefined ? options(fn, o.cache, ['cos', 'sin', 'attentionScale'], 'cache') : undefined;
       let axial;
       if (o.axial !== undefined) {
         const a = options(fn, o.axial, ['height', 'width'], 'axial');
@@ -412,20 +508,31 @@ export function ropeFamily(core) {
       const layout = choice(fn, 'layout', o.layout, ROPE_LAYOUT, 'half');
       const order = choice(fn, 'order', o.order, ROPE_ORDER, 'thd');
       const n = elements(fn, 'length * heads * dim', length, heads, f.dim);
-      const xHow = () => (order === ROPE_ORDER.htd ? `heads × length × dim = ${heads} × ${length} × ${f.dim}`
-        : `length × heads × dim = ${length} × ${heads} × ${f.dim}`);
+      const xHow = () =>
+        order === ROPE_ORDER.htd
+          ? `heads × length × dim = ${heads} × ${length} × ${f.dim}`
+          : `length × heads × dim = ${length} × ${heads} × ${f.dim}`;
       const has = (k) => o[k] !== undefined;
       const mrope = parseMrope(fn, o, f.rotaryDim);
       if (mrope) {
         for (const k of ['offset', 'xpos', 'axial', 'cache']) {
           if (has(k)) {
-            throw fail(fn, k, Status.E_PARAM, 'omitted with mropeSections (positions give every token its t, h and w)',
-              o[k]);
+            throw fail(
+              fn,
+              k,
+              Status.E_PARAM,
+              'omitted with mropeSections (positions give every token its t, h and w)',
+              o[k],
+            );
           }
         }
         if (!has('positions')) {
-          throw new PosencError(Status.E_MISSING, `posenc.${fn}: positions is required with mropeSections `
-            + `(an Int32Array or Float32Array of 3 × length = ${3 * length})`, 'positions');
+          throw new PosencError(
+            Status.E_MISSING,
+            `posenc.${fn}: positions is required with mropeSections ` +
+              `(an Int32Array or Float32Array of 3 × length = ${3 * length})`,
+            'positions',
+          );
         }
         const posType = mropePositions(fn, o, length);
         elements(fn, '3 * length', 3, length);
@@ -437,31 +544,60 @@ export function ropeFamily(core) {
           const { inv, n: np, attentionScale } = frequencies(core, s, fn, f, Math.max(0, Math.ceil(hi) + 1));
           // the angles of these tokens as a cache of `length` rows, applied by the cached C path
           const t = mropeTable(s.read(Float64Array, inv, np), attentionScale, mrope.stream, pos, length);
-          s.fits('x', 2 * s.maxAbs.x * Math.abs(attentionScale),
-            `2 · max|x| · attentionScale = 2 · ${s.maxAbs.x} · ${attentionScale}`, FLT_MAX_F32);
+          s.fits(
+            'x',
+            2 * s.maxAbs.x * Math.abs(attentionScale),
+            `2 · max|x| · attentionScale = 2 · ${s.maxAbs.x} · ${attentionScale}`,
+            FLT_MAX_F32,
+          );
           const cp = s.alloc(Float32Array, length * np, false);
           const sp = s.alloc(Float32Array, length * np, false);
           s.write(Float32Array, cp, t.cos);
           s.write(Float32Array, sp, t.sin);
-          s.call('posenc_rope_apply_cached', xp.ptr, length, heads, f.dim, f.rotaryDim, layout, order, cp, sp, length,
-            0, 0);
+          s.call(
+            'posenc_rope_apply_cached',
+            xp.ptr,
+            length,
+            heads,
+            f.dim,
+            f.rotaryDim,
+            layout,
+            order,
+            cp,
+            sp,
+            length,
+            0,
+            0,
+          );
           return xp.take();
         });
       }
-      if (has('positions') && o.offset !== 0 && has('offset')) throw fail(fn, 'offset', Status.E_PARAM, '0 or omitted when positions are given', o.offset);
+      if (has('positions') && o.offset !== 0 && has('offset'))
+        throw fail(fn, 'offset', Status.E_PARAM, '0 or omitted when positions are given', o.offset);
       if (axial) {
-        if (axial.height * axial.width !== length) throw fail(fn, 'length', Status.E_SIZE, `axial.height * axial.width = ${axial.height * axial.width}`, length);
-        if (f.rotaryDim % 4) throw fail(fn, 'rotaryDim', Status.E_ODD, 'a multiple of 4 with axial (two blocks of pairs)', f.rotaryDim);
-        for (const k of ['positions', 'offset', 'xpos', 'cache']) if (has(k)) throw fail(fn, k, Status.E_PARAM, 'omitted with axial', o[k]);
+        if (axial.height * axial.width !== length)
+          throw fail(fn, 'length', Status.E_SIZE, `axial.height * axial.width = ${axial.height * axial.width}`, length);
+        if (f.rotaryDim % 4)
+          throw fail(fn, 'rotaryDim', Status.E_ODD, 'a multiple of 4 with axial (two blocks of pairs)', f.rotaryDim);
+        for (const k of ['positions', 'offset', 'xpos', 'cache'])
+          if (has(k)) throw fail(fn, k, Status.E_PARAM, 'omitted with axial', o[k]);
       }
       if (has('cache')) {
-        for (const k of ['base', 'scaling', 'xpos']) if (has(k)) throw fail(fn, k, Status.E_PARAM, 'omitted with cache (the cache already holds the angles)', o[k]);
+        for (const k of ['base', 'scaling', 'xpos'])
+          if (has(k))
+            throw fail(fn, k, Status.E_PARAM, 'omitted with cache (the cache already holds the angles)', o[k]);
       }
       let posType;
       if (has('positions')) {
         posType = arrayType(o.positions);
         if (posType !== Int32Array && posType !== Float32Array) {
-          throw fail(fn, 'positions', Status.E_PARAM, `an Int32Array or Float32Array (or posenc buffer) of length ${length}`, o.positions);
+          throw fail(
+            fn,
+            'positions',
+            Status.E_PARAM,
+            `an Int32Array or Float32Array (or posenc buffer) of length ${length}`,
+            o.positions,
+          );
         }
         if (posType === Float32Array && (has('cache') || has('xpos'))) {
           throw fail(fn, 'positions', Status.E_PARAM, 'an Int32Array with cache or xpos', o.positions);
@@ -489,30 +625,57 @@ export function ropeFamily(core) {
           far = Math.max(Math.abs(offset - xpos.center), Math.abs(offset + length - 1 - xpos.center));
         }
         if (far > XPOS_MAX_SPAN * xpos.scaleBase) {
-          throw fail(fn, 'xpos.scaleBase', Status.E_RANGE,
-            `at least |position - center| / ${XPOS_MAX_SPAN.toFixed(2)} = ${far / XPOS_MAX_SPAN} here (the xPos factor 3.5^(|position - center| / scaleBase) would overflow float32)`, xpos.scaleBase);
+          throw fail(
+            fn,
+            'xpos.scaleBase',
+            Status.E_RANGE,
+            `at least |position - center| / ${XPOS_MAX_SPAN.toFixed(2)} = ${far / XPOS_MAX_SPAN} here (the xPos factor 3.5^(|position - center| / scaleBase) would overflow float32)`,
+            xpos.scaleBase,
+          );
         }
         return 3.5 ** (far / xpos.scaleBase);
       };
       if (!has('cache') && f.rotaryDim > MAX_ROTARY_NO_CACHE) {
-        throw fail(fn, 'rotaryDim', Status.E_SIZE, `at most ${MAX_ROTARY_NO_CACHE} without a cache (scratch holds 258 rows of rotaryDim/2)`, f.rotaryDim);
+        throw fail(
+          fn,
+          'rotaryDim',
+          Status.E_SIZE,
+          `at most ${MAX_ROTARY_NO_CACHE} without a cache (scratch holds 258 rows of rotaryDim/2)`,
+          f.rotaryDim,
+        );
       }
 
       return core.run(fn, (s) => {
         // x and the cache are checked by C right before it reads them (finite, and within the
         // overflow bound): a separate scan here was a second pass over all of x
         const xp = s.inout('x', x, Float32Array, n, { how: xHow });
-        const pos = has('positions') ? s.in('positions', o.positions, posType, length, posType === Float32Array ? { finite: 'all' } : {}) : 0;
-        const checked = (arrays, bound) => (cname, ...args) => callNamed(s, core, cname, args, arrays, (m) => {
-          const b = bound(m);
-          return { name: b.names, allowed: `small enough that the result fits float32: ${b.rule} <= ${FLT_MAX_F32}`, got: b.value };
-        });
+        const pos = has('positions')
+          ? s.in('positions', o.positions, posType, length, posType === Float32Array ? { finite: 'all' } : {})
+          : 0;
+        const checked =
+          (arrays, bound) =>
+          (cname, ...args) =>
+            callNamed(s, core, cname, args, arrays, (m) => {
+              const b = bound(m);
+              return {
+                name: b.names,
+                allowed: `small enough that the result fits float32: ${b.rule} <= ${FLT_MAX_F32}`,
+                got: b.value,
+              };
+            });
         const xArr = { name: 'x', ptr: xp.ptr, n };
         if (has('cache')) {
           const c = cacheOpts;
           const np = f.rotaryDim / 2;
           const rows = Math.floor((arrayType(c.cos) === Float32Array ? arrayLike(c.cos).length : 0) / np);
-          if (rows < 1) throw fail(fn, 'cache.cos', Status.E_SCRATCH, `a Float32Array (or posenc buffer) of [rows][rotaryDim/2 = ${np}]`, c.cos);
+          if (rows < 1)
+            throw fail(
+              fn,
+              'cache.cos',
+              Status.E_SCRATCH,
+              `a Float32Array (or posenc buffer) of [rows][rotaryDim/2 = ${np}]`,
+              c.cos,
+            );
           const cp = s.in('cache.cos', c.cos, Float32Array, rows * np);
           const sp = s.in('cache.sin', c.sin, Float32Array, rows * np);
           if (has('positions')) {
@@ -524,17 +687,47 @@ export function ropeFamily(core) {
             throw fail(fn, 'offset', Status.E_RANGE, `at most cache rows - length = ${rows - length}`, offset);
           }
           // each output is x1 cos - x2 sin or x2 cos + x1 sin
-          const call = checked([xArr, { name: 'cache.cos', ptr: cp, n: rows * np }, { name: 'cache.sin', ptr: sp, n: rows * np }], (m) => {
-            const cs = m['cache.cos'] + m['cache.sin'];
-            return { names: 'x, cache.cos, cache.sin', rule: `max|x| · (max|cache.cos| + max|cache.sin|) = ${m.x} · ${cs}`, value: m.x * cs };
-          });
-          call('posenc_rope_apply_cached', xp.ptr, length, heads, f.dim, f.rotaryDim, layout, order, cp, sp, rows, pos, offset);
+          const call = checked(
+            [xArr, { name: 'cache.cos', ptr: cp, n: rows * np }, { name: 'cache.sin', ptr: sp, n: rows * np }],
+            (m) => {
+              const cs = m['cache.cos'] + m['cache.sin'];
+              return {
+                names: 'x, cache.cos, cache.sin',
+                rule: `max|x| · (max|cache.cos| + max|cache.sin|) = ${m.x} · ${cs}`,
+                value: m.x * cs,
+              };
+            },
+          );
+          call(
+            'posenc_rope_apply_cached',
+            xp.ptr,
+            length,
+            heads,
+            f.dim,
+            f.rotaryDim,
+            layout,
+            order,
+            cp,
+            sp,
+            rows,
+            pos,
+            offset,
+          );
           return xp.take();
         }
         const width = axial ? f.rotaryDim / 2 : f.rotaryDim;
-        const seqLen = has('positions') ? Math.max(0, Math.ceil(rangeOf(s, posType, pos, length).hi) + 1) : Math.max(0, Math.ceil(offset + length));
+        const seqLen = has('positions')
+          ? Math.max(0, Math.ceil(rangeOf(s, posType, pos, length).hi) + 1)
+          : Math.max(0, Math.ceil(offset + length));
         const xf = xpos ? xposFactor(s, pos) : 1;
-        const { inv, attentionScale } = frequencies(core, s, fn, f, axial ? Math.max(axial.height, axial.width) : seqLen, width);
+        const { inv, attentionScale } = frequencies(
+          core,
+          s,
+          fn,
+          f,
+          axial ? Math.max(axial.height, axial.width) : seqLen,
+          width,
+        );
         // |x1 cos - x2 sin| <= 2 max|x|, times the attention scale and the xPos factor
         const call = checked([xArr], (m) => ({
           names: 'x',
@@ -545,9 +738,34 @@ export function ropeFamily(core) {
         const scratch = s.alloc(Float32Array, slen, false);
         const common = [length, heads, f.dim, f.rotaryDim, layout, order, inv, attentionScale];
         if (axial) {
-          call('posenc_rope_apply_axial', xp.ptr, axial.height, axial.width, heads, f.dim, f.rotaryDim, layout, order, inv, attentionScale, scratch, slen);
+          call(
+            'posenc_rope_apply_axial',
+            xp.ptr,
+            axial.height,
+            axial.width,
+            heads,
+            f.dim,
+            f.rotaryDim,
+            layout,
+            order,
+            inv,
+            attentionScale,
+            scratch,
+            slen,
+          );
         } else if (xpos) {
-          call('posenc_rope_apply_xpos', xp.ptr, ...common, offset, pos, xpos.scaleBase, xpos.center, xpos.key ? 1 : 0, scratch, slen);
+          call(
+            'posenc_rope_apply_xpos',
+            xp.ptr,
+            ...common,
+            offset,
+            pos,
+            xpos.scaleBase,
+            xpos.center,
+            xpos.key ? 1 : 0,
+            scratch,
+            slen,
+          );
         } else if (posType === Int32Array) {
           call('posenc_rope_apply_positions', xp.ptr, ...common, pos, scratch, slen);
         } else if (posType === Float32Array) {
@@ -576,4 +794,3 @@ export function ropeFamily(core) {
     },
   };
 }
-

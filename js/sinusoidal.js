@@ -24,7 +24,13 @@ export function sinusoidalFamily(core) {
         throw oddError(fn, dim);
       }
       if (dim % 2 && odd === ODD.xlm && spacing !== SPACING.paper) {
-        throw fail(fn, 'spacing', Status.E_PARAM, "'paper' when oddDim is 'xlm' (XLM defines only the paper spacing)", o.spacing);
+        throw fail(
+          fn,
+          'spacing',
+          Status.E_PARAM,
+          "'paper' when oddDim is 'xlm' (XLM defines only the paper spacing)",
+          o.spacing,
+        );
       }
       return core.run(fn, (s) => {
         const out = s.out('out', o.out, Float32Array, n);

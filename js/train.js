@@ -20,16 +20,61 @@ const MAX_EVAL_LENGTH = 1024;
  * Four heads give ALiBi slopes 1/4 .. 1/256 (with two, 1/16 and 1/256 are too shallow for it to
  * single out the previous token, and it never learns the default task; docs/lab.md). */
 export const TRAIN_DEFAULTS = Object.freeze({
-  task: 'copy', method: 'rope', length: 32, steps: 300, seed: 0, dim: 32, heads: 4, layers: 2,
-  hidden: 64, batch: 16, lr: 3e-3, weightDecay: 0.01, clip: 1, beta1: 0.9, beta2: 0.99, eps: 1e-8,
+  task: 'copy',
+  method: 'rope',
+  length: 32,
+  steps: 300,
+  seed: 0,
+  dim: 32,
+  heads: 4,
+  layers: 2,
+  hidden: 64,
+  batch: 16,
+  lr: 3e-3,
+  weightDecay: 0.01,
+  clip: 1,
+  beta1: 0.9,
+  beta2: 0.99,
+  eps: 1e-8,
 });
 const K_DEFAULT = { copy: 1, periodic: 6, first: 0, ngram: 3 };
 // posenc_train_evaluate's result (c_src/posenc.h posenc_train_rkey)
 const R = { accuracy: 0, loss: 1, beyond: 2, beyondLoss: 3, scored: 4, beyondScored: 5, oracle: 6, n: 7 };
-const CONFIG_KEYS = ['task', 'method', 'length', 'steps', 'seed', 'dim', 'heads', 'layers', 'hidden',
-  'batch', 'k', 'lr', 'weightDecay', 'clip', 'beta1', 'beta2', 'eps'];
+const CONFIG_KEYS = [
+  'task',
+  'method',
+  'length',
+  'steps',
+  'seed',
+  'dim',
+  'heads',
+  'layers',
+  'hidden',
+  'batch',
+  'k',
+  'lr',
+  'weightDecay',
+  'clip',
+  'beta1',
+  'beta2',
+  'eps',
+];
 
-const I = { task: 0, method: 1, length: 2, dim: 3, heads: 4, layers: 5, hidden: 6, batch: 7, steps: 8, seed: 9, maxLength: 10, k: 11, n: 12 };
+const I = {
+  task: 0,
+  method: 1,
+  length: 2,
+  dim: 3,
+  heads: 4,
+  layers: 5,
+  hidden: 6,
+  batch: 7,
+  steps: 8,
+  seed: 9,
+  maxLength: 10,
+  k: 11,
+  n: 12,
+};
 const F = { lr: 0, weightDecay: 1, clip: 2, beta1: 3, beta2: 4, eps: 5, n: 6 };
 
 /** A complete, validated configuration (every key present) from user options. */
@@ -56,7 +101,11 @@ function parseConfig(fn, o) {
   } else if (cfg.task === 'ngram') {
     cfg.k = int(fn, 'k', o.k, { min: 2, max: 3, def: K_DEFAULT.ngram });
   } else if (cfg.task === 'periodic') {
-    cfg.k = int(fn, 'k', o.k, { min: 2, max: Math.min(16, Math.ceil(cfg.length / 2) - 1), def: Math.min(K_DEFAULT.periodic, Math.ceil(cfg.length / 2) - 1) });
+    cfg.k = int(fn, 'k', o.k, {
+      min: 2,
+      max: Math.min(16, Math.ceil(cfg.length / 2) - 1),
+      def: Math.min(K_DEFAULT.periodic, Math.ceil(cfg.length / 2) - 1),
+    });
   } else {
     if (o.k !== undefined) throw fail(fn, 'k', Status.E_PARAM, "absent for task 'first' (it has no k)", o.k);
     cfg.k = 0;
@@ -75,14 +124,21 @@ function parseConfig(fn, o) {
 function checkModel(fn, model) {
   const m = snapshot(fn, model, 'model');
   if (m.format !== FORMAT) {
-    throw fail(fn, 'model', Status.E_PARAM, `a model from posenc.train or posenc.loadModel (format '${FORMAT}')`, model);
+    throw fail(
+      fn,
+      'model',
+      Status.E_PARAM,
+      `a model from posenc.train or posenc.loadModel (format '${FORMAT}')`,
+      model,
+    );
   }
   const o = {};
   for (const k of CONFIG_KEYS) o[k] = m[k];
   if (o.task === 'first') delete o.k;
   const cfg = parseConfig(fn, o);
   const ta = typedArray(m.params);
-  if (!ta || ta.Type !== Float32Array || ta.detached) throw fail(fn, 'model.params', Status.E_PARAM, 'a Float32Array', m.params);
+  if (!ta || ta.Type !== Float32Array || ta.detached)
+    throw fail(fn, 'model.params', Status.E_PARAM, 'a Float32Array', m.params);
   return { cfg, params: m.params, snap: m };
 }
 
@@ -99,7 +155,8 @@ function checksum(cfg, stepsDone, bytes) {
   }
   const head = new TextEncoder().encode(JSON.stringify([...CONFIG_KEYS.map((k) => cfg[k]), stepsDone]));
   let c = -1;
-  for (const part of [head, bytes]) for (let i = 0; i < part.length; i++) c = crcTable[(c ^ part[i]) & 0xff] ^ (c >>> 8);
+  for (const part of [head, bytes])
+    for (let i = 0; i < part.length; i++) c = crcTable[(c ^ part[i]) & 0xff] ^ (c >>> 8);
   return ((c ^ -1) >>> 0).toString(16).padStart(8, '0');
 }
 
@@ -124,7 +181,11 @@ export function trainFamily(mainCore, lab = null) {
   function labCore(fn) {
     core = lab?.core ?? null;
     if (!core) {
-      throw new PosencError(Status.E_MISSING, `posenc.${fn}: the training lab is not loaded: call \`await pe.loadLab()\` (or init({ lab: true })) first`, 'lab');
+      throw new PosencError(
+        Status.E_MISSING,
+        `posenc.${fn}: the training lab is not loaded: call \`await pe.loadLab()\` (or init({ lab: true })) first`,
+        'lab',
+      );
     }
     return core;
   }
@@ -134,12 +195,18 @@ export function trainFamily(mainCore, lab = null) {
       const ic = s.alloc(Int32Array, I.n);
       const fc = s.alloc(Float32Array, F.n);
       const iv = new Int32Array(I.n);
-      for (const [k, idx] of Object.entries(I)) if (k !== 'n' && k !== 'maxLength') iv[idx] = k === 'task' ? TASKS[cfg.task] : k === 'method' ? METHODS[cfg.method] : cfg[k];
+      for (const [k, idx] of Object.entries(I))
+        if (k !== 'n' && k !== 'maxLength')
+          iv[idx] = k === 'task' ? TASKS[cfg.task] : k === 'method' ? METHODS[cfg.method] : cfg[k];
       iv[I.maxLength] = maxLength;
       const fv = new Float32Array(F.n);
       for (const [k, idx] of Object.entries(F)) if (k !== 'n') fv[idx] = cfg[k];
-      core.withView(Int32Array, ic, I.n, (v) => { v.set(iv); });
-      core.withView(Float32Array, fc, F.n, (v) => { v.set(fv); });
+      core.withView(Int32Array, ic, I.n, (v) => {
+        v.set(iv);
+      });
+      core.withView(Float32Array, fc, F.n, (v) => {
+        v.set(fv);
+      });
       const bytes = s.call('posenc_train_size', ic, fc);
       const arena = s.alloc(Uint8Array, bytes, false);
       s.call('posenc_train_init', arena, bytes, ic, fc);
@@ -155,7 +222,13 @@ export function trainFamily(mainCore, lab = null) {
       return call();
     } catch (e) {
       if (e instanceof PosencError && e.code === Status.E_PARAM) {
-        throw fail(fn, 'model.params', Status.E_PARAM, 'parameters whose forward pass stays finite (these overflow float32)', model.params);
+        throw fail(
+          fn,
+          'model.params',
+          Status.E_PARAM,
+          'parameters whose forward pass stays finite (these overflow float32)',
+          model.params,
+        );
       }
       throw e;
     }
@@ -163,7 +236,13 @@ export function trainFamily(mainCore, lab = null) {
 
   function loadParams(s, arena, count, params) {
     if (params.length !== count) {
-      throw fail(s.fn, 'model.params', Status.E_SCRATCH, `a Float32Array of ${count} values for this configuration`, params);
+      throw fail(
+        s.fn,
+        'model.params',
+        Status.E_SCRATCH,
+        `a Float32Array of ${count} values for this configuration`,
+        params,
+      );
     }
     const p = s.in('model.params', params, Float32Array, count);
     s.call('posenc_train_params', arena, p, count, 1);
@@ -185,10 +264,17 @@ export function trainFamily(mainCore, lab = null) {
       throw fail(fn, 'scaling', Status.E_ENUM, `one of ${EVAL_SCALINGS.map((x) => `'${x}'`).join(', ')}`, scaling);
     }
     if (scaling !== 'none' && cfg.method !== 'rope') {
-      throw fail(fn, 'scaling', Status.E_PARAM, `'none' for a ${cfg.method} model (RoPE scaling needs method 'rope')`, scaling);
+      throw fail(
+        fn,
+        'scaling',
+        Status.E_PARAM,
+        `'none' for a ${cfg.method} model (RoPE scaling needs method 'rope')`,
+        scaling,
+      );
     }
     const factor = o.factor === undefined ? undefined : num(fn, 'factor', o.factor, { min: 1, max: 1024 });
-    if (factor !== undefined && scaling === 'none') throw fail(fn, 'factor', Status.E_PARAM, "absent when scaling is 'none'", factor);
+    if (factor !== undefined && scaling === 'none')
+      throw fail(fn, 'factor', Status.E_PARAM, "absent when scaling is 'none'", factor);
     return { scaling, factor };
   }
 
@@ -203,7 +289,11 @@ export function trainFamily(mainCore, lab = null) {
       labCore(fn);
       const o = options(fn, opts, [...CONFIG_KEYS, 'progressEvery']);
       const cfg = parseConfig(fn, o);
-      const every = int(fn, 'progressEvery', o.progressEvery, { min: 1, max: 1e6, def: Math.max(1, Math.ceil(cfg.steps / 50)) });
+      const every = int(fn, 'progressEvery', o.progressEvery, {
+        min: 1,
+        max: 1e6,
+        def: Math.max(1, Math.ceil(cfg.steps / 50)),
+      });
       if (onProgress !== undefined && typeof onProgress !== 'function') {
         throw fail(fn, 'onProgress', Status.E_PARAM, 'a function or undefined', onProgress);
       }
@@ -224,7 +314,13 @@ export function trainFamily(mainCore, lab = null) {
               s.call('posenc_train_params', arena, paramBuf, count, 0);
               table = core.read(Float32Array, paramBuf, tableLen); // the table comes first
             }
-            const more = onProgress({ step: done, steps: cfg.steps, loss: losses[done - 1], losses: losses.subarray(0, done), table });
+            const more = onProgress({
+              step: done,
+              steps: cfg.steps,
+              loss: losses[done - 1],
+              losses: losses.subarray(0, done),
+              table,
+            });
             if (more === false) break;
           }
         }
@@ -250,7 +346,8 @@ export function trainFamily(mainCore, lab = null) {
       if (!Array.isArray(lengths) || lengths.length < 1 || lengths.length > 64) {
         throw fail(fn, 'lengths', Status.E_PARAM, 'an array of 1 to 64 integer lengths', lengths);
       }
-      const minLen = cfg.task === 'copy' || cfg.task === 'ngram' ? cfg.k + 1 : cfg.task === 'periodic' ? 2 * cfg.k + 1 : 2;
+      const minLen =
+        cfg.task === 'copy' || cfg.task === 'ngram' ? cfg.k + 1 : cfg.task === 'periodic' ? 2 * cfg.k + 1 : 2;
       lengths.forEach((L, i) => int(fn, `lengths[${i}]`, L, { min: minLen, max: MAX_EVAL_LENGTH }));
       const count = int(fn, 'count', o.count, { min: 1, max: 4096, def: 64 });
       const seed = int(fn, 'seed', o.seed, { min: 0, max: 2 ** 31 - 1, def: 1 });
@@ -259,8 +356,13 @@ export function trainFamily(mainCore, lab = null) {
       const defined = (L) => cfg.method !== 'learned' || L <= cfg.length;
       const bad = lengths.findIndex((L) => !defined(L));
       if (strict && bad >= 0) {
-        throw fail(fn, `lengths[${bad}]`, Status.E_RANGE,
-          `at most ${cfg.length}: a learned position table has ${cfg.length} rows, so longer inputs are not defined`, lengths[bad]);
+        throw fail(
+          fn,
+          `lengths[${bad}]`,
+          Status.E_RANGE,
+          `at most ${cfg.length}: a learned position table has ${cfg.length} rows, so longer inputs are not defined`,
+          lengths[bad],
+        );
       }
       const maxLen = Math.max(cfg.length, ...lengths.filter(defined));
       const freqs = lengths.map((L) => (defined(L) ? evalFrequencies(cfg, scaling, factor, L) : null));
@@ -274,8 +376,22 @@ export function trainFamily(mainCore, lab = null) {
             for (const k of Object.keys(out)) out[k].push(null);
             return;
           }
-          if (freqs[i]) core.withView(Float64Array, inv, freqs[i].inv.length, (v) => { v.set(freqs[i].inv); });
-          overflow(fn, model, () => s.call('posenc_train_evaluate', arena, L, count, seed, freqs[i] ? inv : 0, freqs[i] ? freqs[i].scale : 1, res));
+          if (freqs[i])
+            core.withView(Float64Array, inv, freqs[i].inv.length, (v) => {
+              v.set(freqs[i].inv);
+            });
+          overflow(fn, model, () =>
+            s.call(
+              'posenc_train_evaluate',
+              arena,
+              L,
+              count,
+              seed,
+              freqs[i] ? inv : 0,
+              freqs[i] ? freqs[i].scale : 1,
+              res,
+            ),
+          );
           const r = core.read(Float64Array, res, R.n);
           out.accuracy.push(r[R.accuracy]);
           out.loss.push(r[R.loss]);
@@ -296,7 +412,8 @@ export function trainFamily(mainCore, lab = null) {
       labCore(fn);
       const { cfg } = checkModel(fn, model);
       const o = options(fn, opts, ['length', 'count', 'seed']);
-      const minLen = cfg.task === 'copy' || cfg.task === 'ngram' ? cfg.k + 1 : cfg.task === 'periodic' ? 2 * cfg.k + 1 : 2;
+      const minLen =
+        cfg.task === 'copy' || cfg.task === 'ngram' ? cfg.k + 1 : cfg.task === 'periodic' ? 2 * cfg.k + 1 : 2;
       const max = cfg.method === 'learned' ? cfg.length : MAX_EVAL_LENGTH;
       const length = int(fn, 'length', o.length, { min: minLen, max, def: cfg.length });
       const count = int(fn, 'count', o.count, { min: 1, max: 4096, def: 1 });
@@ -305,7 +422,12 @@ export function trainFamily(mainCore, lab = null) {
         const t = s.alloc(Int32Array, count * length, false);
         const y = s.alloc(Int32Array, count * length, false);
         s.call('posenc_train_sequences', arena, length, count, seed, t, y);
-        return { tokens: core.read(Int32Array, t, count * length), targets: core.read(Int32Array, y, count * length), length, count };
+        return {
+          tokens: core.read(Int32Array, t, count * length),
+          targets: core.read(Int32Array, y, count * length),
+          length,
+          count,
+        };
       });
     },
 
@@ -315,9 +437,19 @@ export function trainFamily(mainCore, lab = null) {
       labCore(fn);
       const { cfg, params } = checkModel(fn, model);
       const o = options(fn, opts, ['length', 'layer', 'seed', 'scaling', 'factor']);
-      const length = int(fn, 'length', o.length, { min: cfg.task === 'periodic' ? 2 * cfg.k + 1 : cfg.k + 1, max: 512, def: cfg.length });
+      const length = int(fn, 'length', o.length, {
+        min: cfg.task === 'periodic' ? 2 * cfg.k + 1 : cfg.k + 1,
+        max: 512,
+        def: cfg.length,
+      });
       if (cfg.method === 'learned' && length > cfg.length) {
-        throw fail(fn, 'length', Status.E_RANGE, `at most ${cfg.length} (the learned table's rows; longer inputs are not defined)`, length);
+        throw fail(
+          fn,
+          'length',
+          Status.E_RANGE,
+          `at most ${cfg.length} (the learned table's rows; longer inputs are not defined)`,
+          length,
+        );
       }
       const layer = int(fn, 'layer', o.layer, { min: 0, max: cfg.layers - 1, def: 0 });
       const seed = int(fn, 'seed', o.seed, { min: 0, max: 2 ** 31 - 1, def: 1 });
@@ -326,14 +458,20 @@ export function trainFamily(mainCore, lab = null) {
       return withArena(fn, cfg, Math.max(length, cfg.length), (s, arena, count) => {
         loadParams(s, arena, count, params);
         const inv = s.alloc(Float64Array, cfg.dim / cfg.heads / 2);
-        if (fr) core.withView(Float64Array, inv, fr.inv.length, (v) => { v.set(fr.inv); });
+        if (fr)
+          core.withView(Float64Array, inv, fr.inv.length, (v) => {
+            v.set(fr.inv);
+          });
         const w = s.alloc(Float32Array, cfg.heads * length * length, false);
         const t = s.alloc(Int32Array, length, false);
-        overflow(fn, model, () => s.call('posenc_train_attention', arena, length, layer, seed, fr ? inv : 0, fr ? fr.scale : 1, w, t));
+        overflow(fn, model, () =>
+          s.call('posenc_train_attention', arena, length, layer, seed, fr ? inv : 0, fr ? fr.scale : 1, w, t),
+        );
         return {
           weights: core.read(Float32Array, w, cfg.heads * length * length),
           tokens: core.read(Int32Array, t, length),
-          heads: cfg.heads, length,
+          heads: cfg.heads,
+          length,
         };
       });
     },
@@ -341,7 +479,8 @@ export function trainFamily(mainCore, lab = null) {
     /** The learned position table [length][dim] of a 'learned' model (a view of its params). */
     positionTable(model) {
       const { cfg, params } = checkModel('positionTable', model);
-      if (cfg.method !== 'learned') throw fail('positionTable', 'model.method', Status.E_PARAM, "'learned' (only it has a table)", cfg.method);
+      if (cfg.method !== 'learned')
+        throw fail('positionTable', 'model.method', Status.E_PARAM, "'learned' (only it has a table)", cfg.method);
       return params.subarray(0, cfg.length * cfg.dim);
     },
 
@@ -386,18 +525,36 @@ export function trainFamily(mainCore, lab = null) {
       const { cfg } = checkModel(fn, model);
       const count = withArena(fn, cfg, cfg.length, (s, arena, n) => n);
       if (model.params.length !== count) {
-        throw fail(fn, 'model.params', Status.E_SCRATCH, `${count} float32 values for this configuration`, model.params);
+        throw fail(
+          fn,
+          'model.params',
+          Status.E_SCRATCH,
+          `${count} float32 values for this configuration`,
+          model.params,
+        );
       }
       const stepsDone = int(fn, 'stepsDone', obj.stepsDone, { min: 1, max: cfg.steps });
       if (obj.checksum !== checksum(cfg, stepsDone, bytes)) {
-        throw fail(fn, 'checksum', Status.E_PARAM, 'the checksum saveModel wrote for this configuration and these parameters (the text was changed or damaged)', obj.checksum);
+        throw fail(
+          fn,
+          'checksum',
+          Status.E_PARAM,
+          'the checksum saveModel wrote for this configuration and these parameters (the text was changed or damaged)',
+          obj.checksum,
+        );
       }
       const bound = paramBound(cfg, stepsDone);
       for (let i = 0; i < model.params.length; i++) {
         const v = model.params[i];
         if (!Number.isFinite(v)) throw fail(fn, `params[${i}]`, Status.E_PARAM, 'finite', v);
         if (Math.abs(v) > bound) {
-          throw fail(fn, `params[${i}]`, Status.E_RANGE, `at most ${bound.toPrecision(3)} in magnitude (more than ${stepsDone} training steps can produce)`, v);
+          throw fail(
+            fn,
+            `params[${i}]`,
+            Status.E_RANGE,
+            `at most ${bound.toPrecision(3)} in magnitude (more than ${stepsDone} training steps can produce)`,
+            v,
+          );
         }
       }
       return model;

@@ -21,8 +21,17 @@ export const TA_SET = TA_PROTO.set;
 const AB_SLICE = ArrayBuffer.prototype.slice;
 const AB_DETACHED = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'detached')?.get;
 const TA_TYPES = {
-  Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array, Uint32Array,
-  Float32Array, Float64Array, BigInt64Array, BigUint64Array,
+  Int8Array,
+  Uint8Array,
+  Uint8ClampedArray,
+  Int16Array,
+  Uint16Array,
+  Int32Array,
+  Uint32Array,
+  Float32Array,
+  Float64Array,
+  BigInt64Array,
+  BigUint64Array,
 };
 
 function detached(buffer) {
@@ -44,8 +53,13 @@ export function typedArray(v) {
   if (tag === undefined) return null;
   const buffer = TA_BUFFER.call(v);
   return {
-    Type: TA_TYPES[tag], tag, length: TA_LENGTH.call(v), buffer,
-    byteOffset: TA_OFFSET.call(v), byteLength: TA_BYTES.call(v), detached: detached(buffer),
+    Type: TA_TYPES[tag],
+    tag,
+    length: TA_LENGTH.call(v),
+    buffer,
+    byteOffset: TA_OFFSET.call(v),
+    byteLength: TA_BYTES.call(v),
+    detached: detached(buffer),
   };
 }
 
@@ -117,11 +131,22 @@ export function snapshot(fn, opts, name = 'options') {
 // Hugging Face config.json names and posenc's: an HF name where a posenc one is expected gets a
 // "did you mean". Names not listed here are tried as camelCase (beta_fast -> betaFast).
 const HF_NAMES = {
-  rope_theta: 'base', rope_type: 'type', rope_scaling: 'scaling', rope_parameters: 'scaling',
-  original_max_position_embeddings: 'originalMaxPositions', max_position_embeddings: 'maxPositions',
-  head_dim: 'dim', rotary_dim: 'rotaryDim', num_attention_heads: 'heads', num_key_value_heads: 'kvHeads',
-  sliding_window: 'window', attention_chunk_size: 'chunk', mrope_section: 'mropeSections',
-  theta: 'base', rope_base: 'base', freq_base: 'base',
+  rope_theta: 'base',
+  rope_type: 'type',
+  rope_scaling: 'scaling',
+  rope_parameters: 'scaling',
+  original_max_position_embeddings: 'originalMaxPositions',
+  max_position_embeddings: 'maxPositions',
+  head_dim: 'dim',
+  rotary_dim: 'rotaryDim',
+  num_attention_heads: 'heads',
+  num_key_value_heads: 'kvHeads',
+  sliding_window: 'window',
+  attention_chunk_size: 'chunk',
+  mrope_section: 'mropeSections',
+  theta: 'base',
+  rope_base: 'base',
+  freq_base: 'base',
 };
 
 /** posenc's name for an unknown key when it is a Hugging Face (or snake_case) spelling of an
@@ -142,11 +167,14 @@ export function allowOnly(fn, snap, allowed, name = 'options') {
       const where = name === 'options' ? '' : `${name}: `;
       const hint = didYouMean(k, allowed);
       const hfName = k.includes('_')
-        ? ' (a Hugging Face name; pe.fromConfig(config) converts a whole config.json)' : '';
+        ? ' (a Hugging Face name; pe.fromConfig(config) converts a whole config.json)'
+        : '';
       const mean = hint === undefined ? '' : `; did you mean ${JSON.stringify(hint)}?${hfName}`;
-      throw new PosencError(Status.E_PARAM,
+      throw new PosencError(
+        Status.E_PARAM,
         `posenc.${fn}: ${where}unknown option ${JSON.stringify(k)} (allowed: ${allowed.join(', ')})${mean}`,
-        name === 'options' ? k : `${name}.${k}`);
+        name === 'options' ? k : `${name}.${k}`,
+      );
     }
   }
   return snap;
@@ -169,7 +197,8 @@ export function list(fn, name, value) {
   if (!isArray) return value;
   try {
     const n = value.length;
-    if (!Number.isInteger(n) || n < 0 || n > MAX_ELEMENTS) throw fail(fn, name, Status.E_SIZE, `an array of at most ${MAX_ELEMENTS} elements`, value);
+    if (!Number.isInteger(n) || n < 0 || n > MAX_ELEMENTS)
+      throw fail(fn, name, Status.E_SIZE, `an array of at most ${MAX_ELEMENTS} elements`, value);
     const copy = new Array(n);
     for (let i = 0; i < n; i++) copy[i] = value[i];
     return copy;
@@ -200,8 +229,13 @@ export function num(fn, name, value, { min = -Infinity, max = Infinity, gt, lt, 
   }
   const lo = gt !== undefined ? `(${gt}` : `[${min}`;
   const hi = lt !== undefined ? `${lt})` : `${max}]`;
-  const ok = typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max &&
-    (gt === undefined || value > gt) && (lt === undefined || value < lt);
+  const ok =
+    typeof value === 'number' &&
+    Number.isFinite(value) &&
+    value >= min &&
+    value <= max &&
+    (gt === undefined || value > gt) &&
+    (lt === undefined || value < lt);
   if (!ok) throw fail(fn, name, Status.E_PARAM, `a finite number in ${lo}, ${hi}`, value);
   return value;
 }
@@ -226,7 +260,11 @@ export function bool(fn, name, value, def) {
 export function elements(fn, names, ...sizes) {
   const n = sizes.reduce((a, b) => a * b, 1);
   if (n > MAX_ELEMENTS) {
-    throw new PosencError(Status.E_SIZE, `posenc.${fn}: ${names} must be at most ${MAX_ELEMENTS} elements (got ${n})`, names);
+    throw new PosencError(
+      Status.E_SIZE,
+      `posenc.${fn}: ${names} must be at most ${MAX_ELEMENTS} elements (got ${n})`,
+      names,
+    );
   }
   return n;
 }

@@ -10,9 +10,24 @@ import { refBucket, refSlopes } from './ref64.js';
  * The definition: logits = scale q.k + bias, masked -> -inf, row softmax (all masked -> 0), P V.
  * bias: undefined | Float32Array | { type: 'alibi' | 't5' | 'shaw' | 'xl', ... } as in the API.
  */
-function refAttention({ q, k, v, queries: Q, keys: K = Q, dim: D, dimV: DV = D, heads: H = 1, scale = 1 / Math.sqrt(D), causal = false, align = 'top-left', offset, bias }) {
+function refAttention({
+  q,
+  k,
+  v,
+  queries: Q,
+  keys: K = Q,
+  dim: D,
+  dimV: DV = D,
+  heads: H = 1,
+  scale = 1 / Math.sqrt(D),
+  causal = false,
+  align = 'top-left',
+  offset,
+  bias,
+}) {
   offset ??= align === 'bottom-right' ? K - Q : 0;
-  const out = new Float64Array(Q * H * DV), w = new Float64Array(H * Q * K);
+  const out = new Float64Array(Q * H * DV),
+    w = new Float64Array(H * Q * K);
   const dot = (a, ai, b, bi, n) => {
     let s = 0;
     for (let d = 0; d < n; d++) s += a[ai + d] * b[bi + d];
@@ -21,27 +36,34 @@ function refAttention({ q, k, v, queries: Q, keys: K = Q, dim: D, dimV: DV = D, 
   const slopes = bias?.type === 'alibi' ? refSlopes(H) : null;
   for (let h = 0; h < H; h++) {
     for (let i = 0; i < Q; i++) {
-      const qi = (i * H + h) * D, ip = i + offset;
+      const qi = (i * H + h) * D,
+        ip = i + offset;
       const lim = !causal ? K - 1 : align === 'bottom-right' ? i + K - Q : i;
       const s = new Float64Array(K);
       let m = -Infinity;
       for (let j = 0; j < K; j++) {
-        const kj = (j * H + h) * D, rp = j - ip;
+        const kj = (j * H + h) * D,
+          rp = j - ip;
         let x = scale * dot(q, qi, k, kj, D);
         if (bias instanceof Float32Array) x += bias[(h * Q + i) * K + j];
         else if (bias?.type === 'alibi') {
           const f = bias.form ?? 'relative';
           x += slopes[h] * (f === 'relative' ? rp : f === 'symmetric' ? -Math.abs(rp) : j);
         } else if (bias?.type === 't5') {
-          x += bias.weights[refBucket(rp, bias.bidirectional ?? !causal, bias.numBuckets ?? 32, bias.maxDistance ?? 128) * H + h];
+          x +=
+            bias.weights[
+              refBucket(rp, bias.bidirectional ?? !causal, bias.numBuckets ?? 32, bias.maxDistance ?? 128) * H + h
+            ];
         } else if (bias?.type === 'shaw') {
-          const kr = bias.maxRelative, idx = Math.max(-kr, Math.min(kr, rp)) + kr;
+          const kr = bias.maxRelative,
+            idx = Math.max(-kr, Math.min(kr, rp)) + kr;
           x += scale * dot(q, qi, bias.aK, idx * D, D);
         } else if (bias?.type === 'xl') {
           const rows = bias.r.length / (H * D);
           const row = Math.max(0, Math.min(rows - 1, K - 1 - (ip - j)));
           let t = 0;
-          for (let d = 0; d < D; d++) t += bias.u[h * D + d] * k[kj + d] + (q[qi + d] + bias.v[h * D + d]) * bias.r[(row * H + h) * D + d];
+          for (let d = 0; d < D; d++)
+            t += bias.u[h * D + d] * k[kj + d] + (q[qi + d] + bias.v[h * D + d]) * bias.r[(row * H + h) * D + d];
           x += scale * t;
         }
         s[j] = j > lim ? -Infinity : x;
@@ -49,14 +71,15 @@ function refAttention({ q, k, v, queries: Q, keys: K = Q, dim: D, dimV: DV = D, 
       }
       if (m === -Infinity) continue; // a fully masked row: zeros
       let sum = 0;
-      for (let j = 0; j < K; j++) sum += (s[j] = Math.exp(s[j] - m));
+      for (let j = 0; j < K; j++) sum += s[j] = Math.exp(s[j] - m);
       for (let j = 0; j < K; j++) {
         const p = s[j] / sum;
         w[(h * Q + i) * K + j] = p;
         for (let c = 0; c < DV; c++) {
           let val = v[(j * H + h) * DV + c];
           if (bias?.type === 'shaw') {
-            const kr = bias.maxRelative, idx = Math.max(-kr, Math.min(kr, j - ip)) + kr;
+            const kr = bias.maxRelative,
+              idx = Math.max(-kr, Math.min(kr, j - ip)) + kr;
             val += bias.aV[idx * DV + c];
           }
           out[(i * H + h) * DV + c] += p * val;
@@ -77,16 +100,27 @@ function randomBias(type, { heads, dim, dimV, keys, queries }, seed) {
     case 'alibi':
       return { type, form: ['relative', 'symmetric', 'reference'][seed % 3] };
     case 't5': {
-      const numBuckets = 8 + 2 * (seed % 5), bidirectional = seed % 2 === 0;
+      const numBuckets = 8 + 2 * (seed % 5),
+        bidirectional = seed % 2 === 0;
       return { type, weights: randomF32(numBuckets * heads, seed), bidirectional, numBuckets, maxDistance: 20 };
     }
     case 'shaw': {
       const maxRelative = 1 + (seed % 4);
-      return { type, maxRelative, aK: randomF32((2 * maxRelative + 1) * dim, seed), aV: randomF32((2 * maxRelative + 1) * dimV, seed + 1) };
+      return {
+        type,
+        maxRelative,
+        aK: randomF32((2 * maxRelative + 1) * dim, seed),
+        aV: randomF32((2 * maxRelative + 1) * dimV, seed + 1),
+      };
     }
     case 'xl': {
       const rows = keys + (seed % 2 ? queries - 1 : 0);
-      return { type, u: randomF32(heads * dim, seed), v: randomF32(heads * dim, seed + 1), r: randomF32(rows * heads * dim, seed + 2) };
+      return {
+        type,
+        u: randomF32(heads * dim, seed),
+        v: randomF32(heads * dim, seed + 1),
+        r: randomF32(rows * heads * dim, seed + 2),
+      };
     }
     default:
       return undefined;
@@ -94,15 +128,33 @@ function randomBias(type, { heads, dim, dimV, keys, queries }, seed) {
 }
 
 function problem(queries, keys, heads, dim, dimV, seed) {
-  return { q: randomF32(queries * heads * dim, seed), k: randomF32(keys * heads * dim, seed + 1), v: randomF32(keys * heads * dimV, seed + 2), queries, keys, heads, dim, dimV };
+  return {
+    q: randomF32(queries * heads * dim, seed),
+    k: randomF32(keys * heads * dim, seed + 1),
+    v: randomF32(keys * heads * dimV, seed + 2),
+    queries,
+    keys,
+    heads,
+    dim,
+    dimV,
+  };
 }
 
 // ---- the toy example of docs/attention.md ----
 
-const TOY = { q: new Float32Array([1, 0, 0, 1, 1, 1]), k: new Float32Array([1, 0, 0, 1, 1, 1]), v: new Float32Array([1, 2, 3, 4, 5, 6]), queries: 3, dim: 2 };
+const TOY = {
+  q: new Float32Array([1, 0, 0, 1, 1, 1]),
+  k: new Float32Array([1, 0, 0, 1, 1, 1]),
+  v: new Float32Array([1, 2, 3, 4, 5, 6]),
+  queries: 3,
+  dim: 2,
+};
 
 test('toy example of docs/attention.md: unmasked, causal, permuted', async () => {
-  const P = [0.4011120926797859, 0.1977758146404282, 0.4011120926797859, 0.1977758146404282, 0.4011120926797859, 0.4011120926797859, 0.2482550782577231, 0.2482550782577231, 0.5034898434845538];
+  const P = [
+    0.4011120926797859, 0.1977758146404282, 0.4011120926797859, 0.1977758146404282, 0.4011120926797859,
+    0.4011120926797859, 0.2482550782577231, 0.2482550782577231, 0.5034898434845538,
+  ];
   const out = [3, 4, 3.406672556078715, 4.406672556078716, 3.510469530453662, 4.510469530453662];
   const causalOut = [1, 2, 2.339523098653314, 3.339523098653314, 3.510469530453662, 4.510469530453662];
   const causalRow1 = [0.3302384506733431, 0.6697615493266569, 0];
@@ -124,7 +176,12 @@ test('toy example of docs/attention.md: unmasked, causal, permuted', async () =>
     const pq = new Float32Array(perm.flatMap((p) => [TOY.q[2 * p], TOY.q[2 * p + 1]]));
     const pv = new Float32Array(perm.flatMap((p) => [TOY.v[2 * p], TOY.v[2 * p + 1]]));
     const r = pe.attention({ q: pq, k: pq, v: pv, queries: 3, dim: 2 });
-    assertClose(r.output, [3.510469530453662, 4.510469530453662, 3, 4, 3.406672556078715, 4.406672556078716], 1e-6, name);
+    assertClose(
+      r.output,
+      [3.510469530453662, 4.510469530453662, 3, 4, 3.406672556078715, 4.406672556078716],
+      1e-6,
+      name,
+    );
   }
 });
 
@@ -133,10 +190,29 @@ test('softmax([1000, 1001, 1002]) is stable (max-subtracted softmax)', async () 
   for (const { name, pe } of await backends()) {
     // through q.k (scale 1) and through a dense bias; V = identity makes the output the weights
     const eye = new Float32Array([1, 0, 0, 0, 1, 0, 0, 0, 1]);
-    const a = pe.attention({ q: new Float32Array([1]), k: new Float32Array([1000, 1001, 1002]), v: eye, queries: 1, keys: 3, dim: 1, dimV: 3, scale: 1, returnWeights: true });
+    const a = pe.attention({
+      q: new Float32Array([1]),
+      k: new Float32Array([1000, 1001, 1002]),
+      v: eye,
+      queries: 1,
+      keys: 3,
+      dim: 1,
+      dimV: 3,
+      scale: 1,
+      returnWeights: true,
+    });
     assertClose(a.weights, expect, 1e-7, `${name} weights`);
     assertClose(a.output, expect, 1e-7, `${name} tiled`);
-    const b = pe.attention({ q: new Float32Array([0]), k: new Float32Array([0, 0, 0]), v: eye, queries: 1, keys: 3, dim: 1, dimV: 3, bias: new Float32Array([1000, 1001, 1002]) });
+    const b = pe.attention({
+      q: new Float32Array([0]),
+      k: new Float32Array([0, 0, 0]),
+      v: eye,
+      queries: 1,
+      keys: 3,
+      dim: 1,
+      dimV: 3,
+      bias: new Float32Array([1000, 1001, 1002]),
+    });
     assertClose(b.output, expect, 1e-7, `${name} bias`);
   }
 });
@@ -149,7 +225,10 @@ test('a fully masked row gives zeros, never NaN', async () => {
       const r = pe.attention({ ...p, causal: true, align: 'bottom-right', returnWeights });
       const ref = refAttention({ ...p, causal: true, align: 'bottom-right' });
       assert.ok(r.output.every(Number.isFinite), name);
-      assert.ok(r.output.subarray(0, 2 * 2 * 5).every((x) => x === 0), `${name} rows 0, 1 zero`);
+      assert.ok(
+        r.output.subarray(0, 2 * 2 * 5).every((x) => x === 0),
+        `${name} rows 0, 1 zero`,
+      );
       assertClose(r.output, ref.output, 2e-6, name);
       if (returnWeights) assertClose(r.weights, ref.weights, 1e-6, name);
     }
@@ -159,7 +238,10 @@ test('a fully masked row gives zeros, never NaN', async () => {
     bias.fill(-Infinity, 300, 600);
     for (const returnWeights of [true, false]) {
       const r = pe.attention({ ...q, bias, returnWeights });
-      assert.ok(r.output.subarray(4, 8).every((x) => x === 0), `${name} blocked row`);
+      assert.ok(
+        r.output.subarray(4, 8).every((x) => x === 0),
+        `${name} blocked row`,
+      );
       assertClose(r.output, refAttention({ ...q, bias }).output, 2e-6, name);
       if (returnWeights) assert.ok(r.weights.subarray(300, 600).every((x) => x === 0));
     }
@@ -212,7 +294,10 @@ test('tiled (no weights) equals untiled (weights) for every bias kind, several t
       for (const causal of [false, true]) {
         const a = pe.attention({ ...p, bias, causal, returnWeights: true });
         const b = pe.attention({ ...p, bias, causal, align: 'top-left' });
-        assert.ok(maxAbsDiff(a.output, b.output) <= 1e-6, `${name} ${kind} causal=${causal}: ${maxAbsDiff(a.output, b.output)}`);
+        assert.ok(
+          maxAbsDiff(a.output, b.output) <= 1e-6,
+          `${name} ${kind} causal=${causal}: ${maxAbsDiff(a.output, b.output)}`,
+        );
       }
     }
   }
@@ -232,26 +317,50 @@ test('fused ALiBi and T5 biases equal the materialised bias matrix', async () =>
       // materialise in float64 from the formulas in docs/alibi.md and docs/t5.md, then round to float32 once
       const dense = new Float32Array(4 * 150 * 150);
       const slopes = refSlopes(4);
-      for (let h = 0; h < 4; h++) for (let i = 0; i < 150; i++) for (let j = 0; j < 150; j++) {
-        const rp = j - i;
-        dense[(h * 150 + i) * 150 + j] = bias.type === 'alibi'
-          ? slopes[h] * (bias.form === 'relative' ? rp : bias.form === 'symmetric' ? -Math.abs(rp) : j)
-          : bias.weights[refBucket(rp, bias.bidirectional, 32, 128) * 4 + h];
-      }
+      for (let h = 0; h < 4; h++)
+        for (let i = 0; i < 150; i++)
+          for (let j = 0; j < 150; j++) {
+            const rp = j - i;
+            dense[(h * 150 + i) * 150 + j] =
+              bias.type === 'alibi'
+                ? slopes[h] * (bias.form === 'relative' ? rp : bias.form === 'symmetric' ? -Math.abs(rp) : j)
+                : bias.weights[refBucket(rp, bias.bidirectional, 32, 128) * 4 + h];
+          }
       for (const causal of [false, true]) {
         const fused = pe.attention({ ...p, bias, causal, returnWeights: true });
         const mat = pe.attention({ ...p, bias: dense, causal, returnWeights: true });
-        assertClose(fused.weights, mat.weights, 1e-6, `${name} ${bias.type} ${bias.form ?? bias.bidirectional} weights`);
+        assertClose(
+          fused.weights,
+          mat.weights,
+          1e-6,
+          `${name} ${bias.type} ${bias.form ?? bias.bidirectional} weights`,
+        );
         assertClose(fused.output, mat.output, 1e-6, `${name} ${bias.type} output`);
       }
       // the materialised matrices of the relative family give the same attention
       if (bias.type === 'alibi') {
         const lib = pe.alibiBias({ heads: 4, queries: 150, form: bias.form, causal: false });
-        assertClose(pe.attention({ ...p, bias: lib }).output, pe.attention({ ...p, bias }).output, 1e-6, `${name} alibiBias`);
+        assertClose(
+          pe.attention({ ...p, bias: lib }).output,
+          pe.attention({ ...p, bias }).output,
+          1e-6,
+          `${name} alibiBias`,
+        );
       }
       if (bias.type === 't5') {
-        const lib = pe.t5Bias({ weights: bias.weights, heads: 4, queries: 150, keys: 150, bidirectional: bias.bidirectional });
-        assertClose(pe.attention({ ...p, bias: lib }).output, pe.attention({ ...p, bias }).output, 1e-6, `${name} t5Bias`);
+        const lib = pe.t5Bias({
+          weights: bias.weights,
+          heads: 4,
+          queries: 150,
+          keys: 150,
+          bidirectional: bias.bidirectional,
+        });
+        assertClose(
+          pe.attention({ ...p, bias: lib }).output,
+          pe.attention({ ...p, bias }).output,
+          1e-6,
+          `${name} t5Bias`,
+        );
       }
     }
   }
@@ -292,13 +401,19 @@ test('causal alignment: top-left (j <= i) vs bottom-right (j <= i + keys - queri
     const p = problem(3, 5, 1, 4, 4, 70);
     const tl = pe.attention({ ...p, causal: true, returnWeights: true }).weights;
     const br = pe.attention({ ...p, causal: true, align: 'bottom-right', returnWeights: true }).weights;
-    for (let i = 0; i < 3; i++) for (let j = 0; j < 5; j++) {
-      assert.equal(tl[i * 5 + j] > 0, j <= i, `${name} top-left ${i},${j}`);
-      assert.equal(br[i * 5 + j] > 0, j <= i + 2, `${name} bottom-right ${i},${j}`);
-    }
+    for (let i = 0; i < 3; i++)
+      for (let j = 0; j < 5; j++) {
+        assert.equal(tl[i * 5 + j] > 0, j <= i, `${name} top-left ${i},${j}`);
+        assert.equal(br[i * 5 + j] > 0, j <= i + 2, `${name} bottom-right ${i},${j}`);
+      }
     // bottom-right == top-left with an explicit -inf mask of the same shape
-    const mask = new Float32Array(15).map((_, x) => ((x % 5) <= Math.floor(x / 5) + 2 ? 0 : -Infinity));
-    assertClose(pe.attention({ ...p, bias: mask }).output, pe.attention({ ...p, causal: true, align: 'bottom-right' }).output, 1e-7, name);
+    const mask = new Float32Array(15).map((_, x) => (x % 5 <= Math.floor(x / 5) + 2 ? 0 : -Infinity));
+    assertClose(
+      pe.attention({ ...p, bias: mask }).output,
+      pe.attention({ ...p, causal: true, align: 'bottom-right' }).output,
+      1e-7,
+      name,
+    );
     // decoding: the last query row of a full causal pass equals a 1-query bottom-right call
     const full = problem(6, 6, 2, 5, 5, 71);
     const all = pe.attention({ ...full, causal: true });
@@ -323,8 +438,17 @@ test('SIMD and scalar builds agree within 1e-6', async () => {
 
 // ---- selfAttention: permutation and translation properties (docs/attention.md, Why positions are needed) ----
 
-const T = 9, DM = 12, HEADS = 3, DH = DM / HEADS;
-const layer = { dModel: DM, heads: HEADS, wq: randomF32(DM * DM, 101), wk: randomF32(DM * DM, 102), wv: randomF32(DM * DM, 103) };
+const T = 9,
+  DM = 12,
+  HEADS = 3,
+  DH = DM / HEADS;
+const layer = {
+  dModel: DM,
+  heads: HEADS,
+  wq: randomF32(DM * DM, 101),
+  wk: randomF32(DM * DM, 102),
+  wv: randomF32(DM * DM, 103),
+};
 
 function encodings(pe) {
   const list = {
@@ -355,9 +479,11 @@ test('without positions self-attention is permutation equivariant and the pooled
     assert.ok(maxAbsDiff(b.pooled, a.pooled) <= 1e-6, `${name} pooled`);
     // weights: [h][i][j] of PX equals [h][perm i][perm j] of X
     let d = 0;
-    for (let h = 0; h < HEADS; h++) for (let i = 0; i < T; i++) for (let j = 0; j < T; j++) {
-      d = Math.max(d, Math.abs(b.weights[(h * T + i) * T + j] - a.weights[(h * T + perm[i]) * T + perm[j]]));
-    }
+    for (let h = 0; h < HEADS; h++)
+      for (let i = 0; i < T; i++)
+        for (let j = 0; j < T; j++) {
+          d = Math.max(d, Math.abs(b.weights[(h * T + i) * T + j] - a.weights[(h * T + perm[i]) * T + perm[j]]));
+        }
     assert.ok(d <= 1e-6, `${name} weights un-permute: ${d}`);
     // and each positional method breaks it
     for (const [type, encoding] of Object.entries(encodings(pe))) {
@@ -383,11 +509,13 @@ test('relative methods: logits depend only on j - i (translation invariance); si
       if (type === 'learned') continue;
       const { weights: w } = pe.selfAttention({ ...layer, tokens, encoding });
       let d = 0;
-      for (let h = 0; h < HEADS; h++) for (let i = 0; i + 1 < n; i++) for (let j = 0; j + 1 < n; j++) {
-        const a = Math.log(w[(h * n + i) * n + j] / w[(h * n + i) * n + i]);
-        const b = Math.log(w[(h * n + i + 1) * n + j + 1] / w[(h * n + i + 1) * n + i + 1]);
-        d = Math.max(d, Math.abs(a - b));
-      }
+      for (let h = 0; h < HEADS; h++)
+        for (let i = 0; i + 1 < n; i++)
+          for (let j = 0; j + 1 < n; j++) {
+            const a = Math.log(w[(h * n + i) * n + j] / w[(h * n + i) * n + i]);
+            const b = Math.log(w[(h * n + i + 1) * n + j + 1] / w[(h * n + i + 1) * n + i + 1]);
+            d = Math.max(d, Math.abs(a - b));
+          }
       if (type === 'sinusoidal') assert.ok(d > 1e-2, `${name} sinusoidal should not be translation invariant (${d})`);
       else assert.ok(d < 2e-4, `${name} ${type} logit(i, j) depends on j - i only: ${d}`);
     }
@@ -401,14 +529,30 @@ test('selfAttention with an additive encoding equals attention on (x + PE) proje
     const r = pe.selfAttention({ ...layer, tokens, encoding: { type: 'learned', table }, causal: true });
     const x = tokens.map((t, i) => t + table[i]);
     const proj = (w) => pe.matmul(x, w, { m: T, k: DM, n: DM });
-    const a = pe.attention({ q: proj(layer.wq), k: proj(layer.wk), v: proj(layer.wv), queries: T, dim: DH, heads: HEADS, causal: true, returnWeights: true });
+    const a = pe.attention({
+      q: proj(layer.wq),
+      k: proj(layer.wk),
+      v: proj(layer.wv),
+      queries: T,
+      dim: DH,
+      heads: HEADS,
+      causal: true,
+      returnWeights: true,
+    });
     assertClose(r.output, a.output, 1e-6, name);
     assertClose(r.weights, a.weights, 1e-6, name);
     // sinusoidal is x + pe.sinusoidal
     const s = pe.selfAttention({ ...layer, tokens, encoding: { type: 'sinusoidal' } });
     const xs = pe.sinusoidal({ length: T, dim: DM }).map((p, i) => p + tokens[i]);
     const projS = (w) => pe.matmul(xs, w, { m: T, k: DM, n: DM });
-    const b = pe.attention({ q: projS(layer.wq), k: projS(layer.wk), v: projS(layer.wv), queries: T, dim: DH, heads: HEADS });
+    const b = pe.attention({
+      q: projS(layer.wq),
+      k: projS(layer.wk),
+      v: projS(layer.wv),
+      queries: T,
+      dim: DH,
+      heads: HEADS,
+    });
     assertClose(s.output, b.output, 1e-6, name);
   }
 });
@@ -420,7 +564,16 @@ test('selfAttention rope equals attention on applyRope(q), applyRope(k)', async 
     const proj = (w) => pe.matmul(tokens, w, { m: T, k: DM, n: DM });
     const q = pe.applyRope(proj(layer.wq), { length: T, heads: HEADS, dim: DH, offset: 5 });
     const k = pe.applyRope(proj(layer.wk), { length: T, heads: HEADS, dim: DH, offset: 5 });
-    const a = pe.attention({ q, k, v: proj(layer.wv), queries: T, dim: DH, heads: HEADS, causal: true, returnWeights: true });
+    const a = pe.attention({
+      q,
+      k,
+      v: proj(layer.wv),
+      queries: T,
+      dim: DH,
+      heads: HEADS,
+      causal: true,
+      returnWeights: true,
+    });
     assertClose(r.output, a.output, 1e-6, name);
     assertClose(r.weights, a.weights, 1e-6, name);
   }
@@ -454,13 +607,17 @@ test('selfAttention rope takes applyRope frequency options: scaling (with its at
       assertClose(r.weights, a.weights, 1e-6, label);
       // and the scaling matters: unscaled RoPE gives different weights
       if (c.scaling) {
-        const plain = pe.selfAttention({ ...layer, tokens, encoding: { type: 'rope', base: 100, offset: c.offset, rotaryDim: c.rotaryDim } });
+        const plain = pe.selfAttention({
+          ...layer,
+          tokens,
+          encoding: { type: 'rope', base: 100, offset: c.offset, rotaryDim: c.rotaryDim },
+        });
         assert.ok(maxAbsDiff(plain.weights, r.weights) > 1e-4, `${label} changes the weights`);
       }
     }
     // partial rotary leaves the last dHead - rotaryDim components of every head unrotated: with
     // rotaryDim 2 only pair 0 turns, so a layer whose q/k live in the other components has no positions
-    const wNoPair0 = (w) => w.map((x, i) => (i % DM) % DH < 2 ? 0 : x);
+    const wNoPair0 = (w) => w.map((x, i) => ((i % DM) % DH < 2 ? 0 : x));
     const part = { ...layer, wq: wNoPair0(layer.wq), wk: wNoPair0(layer.wk) };
     const none = pe.selfAttention({ ...part, tokens });
     const rot2 = pe.selfAttention({ ...part, tokens, encoding: { type: 'rope', rotaryDim: 2, offset: 7 } });
@@ -474,27 +631,59 @@ test('selfAttention rope: bad frequency options throw PosencErrors naming encodi
   const { pe } = (await backends())[0];
   const tokens = randomF32(T * DM, 137);
   const call = (enc) => () => pe.selfAttention({ ...layer, tokens, encoding: { type: 'rope', ...enc } });
-  assertThrowsPosenc(call({ scaling: { type: 'linear', factor: -1 } }), [/posenc\.selfAttention: encoding\.scaling\.factor must be a finite number in \(0/]);
-  assertThrowsPosenc(call({ scaling: { type: 'linear' } }), [/encoding\.scaling\.factor is required for scaling type 'linear'/], Status.E_MISSING);
-  assertThrowsPosenc(call({ scaling: { type: 'yarm', factor: 2 } }), [/encoding\.scaling\.type must be one of/], Status.E_ENUM);
-  assertThrowsPosenc(call({ scaling: { type: 'ntk', factor: 2, beta: 1 } }), [/encoding\.scaling: unknown option "beta"/]);
+  assertThrowsPosenc(call({ scaling: { type: 'linear', factor: -1 } }), [
+    /posenc\.selfAttention: encoding\.scaling\.factor must be a finite number in \(0/,
+  ]);
+  assertThrowsPosenc(
+    call({ scaling: { type: 'linear' } }),
+    [/encoding\.scaling\.factor is required for scaling type 'linear'/],
+    Status.E_MISSING,
+  );
+  assertThrowsPosenc(
+    call({ scaling: { type: 'yarm', factor: 2 } }),
+    [/encoding\.scaling\.type must be one of/],
+    Status.E_ENUM,
+  );
+  assertThrowsPosenc(call({ scaling: { type: 'ntk', factor: 2, beta: 1 } }), [
+    /encoding\.scaling: unknown option "beta"/,
+  ]);
   assertThrowsPosenc(call({ scaling: 2 }), [/encoding\.scaling must be an object/]);
-  assertThrowsPosenc(call({ scaling: { type: 'longrope', shortFactor: [1, 1, 1], longFactor: [1, 1], originalMaxPositions: 4 } }),
-    [/encoding\.scaling\.shortFactor must be an array of rotaryDim\/2 = 2 positive/]);
-  assertThrowsPosenc(call({ scaling: { type: 'linear', factor: 1e-320 } }), [/encoding\.scaling\.factor must be such that every frequency/], Status.E_RANGE);
+  assertThrowsPosenc(
+    call({ scaling: { type: 'longrope', shortFactor: [1, 1, 1], longFactor: [1, 1], originalMaxPositions: 4 } }),
+    [/encoding\.scaling\.shortFactor must be an array of rotaryDim\/2 = 2 positive/],
+  );
+  assertThrowsPosenc(
+    call({ scaling: { type: 'linear', factor: 1e-320 } }),
+    [/encoding\.scaling\.factor must be such that every frequency/],
+    Status.E_RANGE,
+  );
   assertThrowsPosenc(call({ rotaryDim: 3 }), [/encoding\.rotaryDim must be even/], Status.E_ODD);
-  assertThrowsPosenc(call({ rotaryDim: DH + 2 }), [new RegExp(`encoding\\.rotaryDim must be an integer in \\[2, ${DH}\\]`)]);
+  assertThrowsPosenc(call({ rotaryDim: DH + 2 }), [
+    new RegExp(`encoding\\.rotaryDim must be an integer in \\[2, ${DH}\\]`),
+  ]);
   assertThrowsPosenc(call({ base: 1 }), [/encoding\.base must be a finite number in \(1/]);
   // still fine afterwards
-  assert.equal(pe.selfAttention({ ...layer, tokens, encoding: { type: 'rope', scaling: { type: 'linear', factor: 2 } } }).output.length, T * DM);
+  assert.equal(
+    pe.selfAttention({ ...layer, tokens, encoding: { type: 'rope', scaling: { type: 'linear', factor: 2 } } }).output
+      .length,
+    T * DM,
+  );
 });
 
 test('matmul matches float64 at odd shapes', async () => {
   for (const { name, pe } of await backends()) {
-    for (const [m, k, n] of [[1, 1, 1], [3, 5, 7], [5, 17, 9], [13, 64, 70], [6, 3, 129]]) {
-      const a = randomF32(m * k, m), b = randomF32(k * n, n);
+    for (const [m, k, n] of [
+      [1, 1, 1],
+      [3, 5, 7],
+      [5, 17, 9],
+      [13, 64, 70],
+      [6, 3, 129],
+    ]) {
+      const a = randomF32(m * k, m),
+        b = randomF32(k * n, n);
       const ref = new Float64Array(m * n);
-      for (let i = 0; i < m; i++) for (let j = 0; j < n; j++) for (let d = 0; d < k; d++) ref[i * n + j] += a[i * k + d] * b[d * n + j];
+      for (let i = 0; i < m; i++)
+        for (let j = 0; j < n; j++) for (let d = 0; d < k; d++) ref[i * n + j] += a[i * k + d] * b[d * n + j];
       assertClose(pe.matmul(a, b, { m, k, n }), ref, 1e-5, `${name} ${m}x${k}x${n}`);
     }
   }
@@ -511,44 +700,149 @@ test('throw-tests: every argument names itself and its range', async () => {
     }
   }
   assertThrowsPosenc(() => pe.attention({ ...p, dim: 0 }), [/dim must be an integer in \[1, /], Status.E_SIZE);
-  assertThrowsPosenc(() => pe.attention({ ...p, q: p.q.subarray(1) }), [/q must be a Float32Array or posenc buffer of length 24/], Status.E_SCRATCH);
+  assertThrowsPosenc(
+    () => pe.attention({ ...p, q: p.q.subarray(1) }),
+    [/q must be a Float32Array or posenc buffer of length 24/],
+    Status.E_SCRATCH,
+  );
   assertThrowsPosenc(() => pe.attention({ ...p, k: new Float64Array(36) }), [/k must be a Float32Array/]);
   assertThrowsPosenc(() => pe.attention({ ...p, v: undefined }), [/v is required/], Status.E_MISSING);
   assertThrowsPosenc(() => pe.attention({ ...p, scale: NaN }), [/scale must be a finite number/]);
-  assertThrowsPosenc(() => pe.attention({ ...p, align: 'middle' }), [/align must be one of 'top-left', 'bottom-right'/], Status.E_ENUM);
+  assertThrowsPosenc(
+    () => pe.attention({ ...p, align: 'middle' }),
+    [/align must be one of 'top-left', 'bottom-right'/],
+    Status.E_ENUM,
+  );
   assertThrowsPosenc(() => pe.attention({ ...p, causal: 1 }), [/causal must be true or false/]);
   assertThrowsPosenc(() => pe.attention({ ...p, mask: true }), [/unknown option "mask"/]);
-  assertThrowsPosenc(() => pe.attention({ ...p, bias: new Float32Array(5) }), [/bias must be a Float32Array or posenc buffer of length 48/]);
-  assertThrowsPosenc(() => pe.attention({ ...p, bias: { type: 'cope' } }), [/bias\.type must be one of 'alibi'/], Status.E_ENUM);
-  assertThrowsPosenc(() => pe.attention({ ...p, bias: { type: 'alibi', form: 'x' } }), [/bias\.form must be one of 'relative', 'symmetric', 'reference'/]);
-  assertThrowsPosenc(() => pe.attention({ ...p, bias: { type: 't5', weights: new Float32Array(3) } }), [/bias\.weights must be a Float32Array or posenc buffer of length 64/]);
-  assertThrowsPosenc(() => pe.attention({ ...p, bias: { type: 't5', weights: new Float32Array(64), maxDistance: 8 } }), [/bias\.maxDistance must be greater than the exact range 8/]);
-  assertThrowsPosenc(() => pe.attention({ ...p, bias: { type: 't5', weights: new Float32Array(6), numBuckets: 3 } }), [/bias\.numBuckets must be an integer in \[4, /]);
-  assertThrowsPosenc(() => pe.attention({ ...p, bias: { type: 'shaw', aK: new Float32Array(15), aV: new Float32Array(25), maxRelative: 0 } }), [/bias\.maxRelative must be an integer in \[1, /]);
-  assertThrowsPosenc(() => pe.attention({ ...p, bias: { type: 'shaw', aK: new Float32Array(14), aV: new Float32Array(25), maxRelative: 2 } }), [/bias\.aK must be a Float32Array or posenc buffer of length 15/]);
-  assertThrowsPosenc(() => pe.attention({ ...p, bias: { type: 'xl', u: new Float32Array(6), v: new Float32Array(6), r: new Float32Array(7) } }), [/bias\.r must be a Float32Array \[rRows\]\[heads\]\[dim\]/]);
-  assertThrowsPosenc(() => pe.attention({ ...p, bias: { type: 'xl', u: new Float32Array(5), v: new Float32Array(6), r: new Float32Array(36) } }), [/bias\.u must be a Float32Array or posenc buffer of length 6/]);
+  assertThrowsPosenc(
+    () => pe.attention({ ...p, bias: new Float32Array(5) }),
+    [/bias must be a Float32Array or posenc buffer of length 48/],
+  );
+  assertThrowsPosenc(
+    () => pe.attention({ ...p, bias: { type: 'cope' } }),
+    [/bias\.type must be one of 'alibi'/],
+    Status.E_ENUM,
+  );
+  assertThrowsPosenc(
+    () => pe.attention({ ...p, bias: { type: 'alibi', form: 'x' } }),
+    [/bias\.form must be one of 'relative', 'symmetric', 'reference'/],
+  );
+  assertThrowsPosenc(
+    () => pe.attention({ ...p, bias: { type: 't5', weights: new Float32Array(3) } }),
+    [/bias\.weights must be a Float32Array or posenc buffer of length 64/],
+  );
+  assertThrowsPosenc(
+    () => pe.attention({ ...p, bias: { type: 't5', weights: new Float32Array(64), maxDistance: 8 } }),
+    [/bias\.maxDistance must be greater than the exact range 8/],
+  );
+  assertThrowsPosenc(
+    () => pe.attention({ ...p, bias: { type: 't5', weights: new Float32Array(6), numBuckets: 3 } }),
+    [/bias\.numBuckets must be an integer in \[4, /],
+  );
+  assertThrowsPosenc(
+    () =>
+      pe.attention({
+        ...p,
+        bias: { type: 'shaw', aK: new Float32Array(15), aV: new Float32Array(25), maxRelative: 0 },
+      }),
+    [/bias\.maxRelative must be an integer in \[1, /],
+  );
+  assertThrowsPosenc(
+    () =>
+      pe.attention({
+        ...p,
+        bias: { type: 'shaw', aK: new Float32Array(14), aV: new Float32Array(25), maxRelative: 2 },
+      }),
+    [/bias\.aK must be a Float32Array or posenc buffer of length 15/],
+  );
+  assertThrowsPosenc(
+    () =>
+      pe.attention({
+        ...p,
+        bias: { type: 'xl', u: new Float32Array(6), v: new Float32Array(6), r: new Float32Array(7) },
+      }),
+    [/bias\.r must be a Float32Array \[rRows\]\[heads\]\[dim\]/],
+  );
+  assertThrowsPosenc(
+    () =>
+      pe.attention({
+        ...p,
+        bias: { type: 'xl', u: new Float32Array(5), v: new Float32Array(6), r: new Float32Array(36) },
+      }),
+    [/bias\.u must be a Float32Array or posenc buffer of length 6/],
+  );
   // non-finite values are refused by C, not turned into garbage
   const nanQ = p.q.slice();
   nanQ[3] = NaN;
   assertThrowsPosenc(() => pe.attention({ ...p, q: nanQ }), [/q\[3\] must be finite/], Status.E_PARAM);
   const nanBias = new Float32Array(48);
   nanBias[7] = Infinity;
-  assertThrowsPosenc(() => pe.attention({ ...p, bias: nanBias }), [/bias\[7\] must be finite or -Infinity/], Status.E_PARAM);
+  assertThrowsPosenc(
+    () => pe.attention({ ...p, bias: nanBias }),
+    [/bias\[7\] must be finite or -Infinity/],
+    Status.E_PARAM,
+  );
 
   const tokens = randomF32(T * DM, 141);
-  assertThrowsPosenc(() => pe.selfAttention({ ...layer, tokens, heads: 5 }), [/selfAttention: heads must be a divisor of dModel = 12 \(got 5\)/]);
-  assertThrowsPosenc(() => pe.selfAttention({ ...layer, tokens: tokens.subarray(1) }), [/tokens must be a Float32Array \[length\]\[dModel\]/]);
-  assertThrowsPosenc(() => pe.selfAttention({ ...layer, tokens, wq: new Float32Array(10) }), [/wq must be a Float32Array or posenc buffer of length 144/]);
-  assertThrowsPosenc(() => pe.selfAttention({ ...layer, tokens, encoding: { type: 'nope' } }), [/encoding\.type must be one of 'none'/], Status.E_ENUM);
-  assertThrowsPosenc(() => pe.selfAttention({ ...layer, tokens, encoding: { type: 'learned', table: new Float32Array(5 * DM) } }), [/encoding\.table must be at least 9 rows/], Status.E_RANGE);
-  assertThrowsPosenc(() => pe.selfAttention({ ...layer, tokens, encoding: { type: 't5', weights: new Float32Array(32) } }), [/encoding\.weights must be a Float32Array or posenc buffer of length 96/]);
-  assertThrowsPosenc(() => pe.selfAttention({ ...layer, tokens, encoding: { type: 'shaw', maxRelative: 2, aK: new Float32Array(20), aV: new Float32Array(19) } }), [/encoding\.aV must be a Float32Array or posenc buffer of length 20/]);
-  assertThrowsPosenc(() => pe.selfAttention({ ...layer, tokens, encoding: { type: 'xl', u: new Float32Array(DM), v: new Float32Array(DM), wr: new Float32Array(3) } }), [/encoding\.wr must be a Float32Array or posenc buffer of length 144/]);
-  assertThrowsPosenc(() => pe.selfAttention({ ...layer, tokens, encoding: { type: 'alibi', slope: 1 } }), [/unknown option "slope"/]);
-  assertThrowsPosenc(() => pe.matmul(new Float32Array(6), new Float32Array(6), { m: 2, k: 3, n: 3 }), [/matmul: b must be a Float32Array or posenc buffer of length 9/]);
+  assertThrowsPosenc(
+    () => pe.selfAttention({ ...layer, tokens, heads: 5 }),
+    [/selfAttention: heads must be a divisor of dModel = 12 \(got 5\)/],
+  );
+  assertThrowsPosenc(
+    () => pe.selfAttention({ ...layer, tokens: tokens.subarray(1) }),
+    [/tokens must be a Float32Array \[length\]\[dModel\]/],
+  );
+  assertThrowsPosenc(
+    () => pe.selfAttention({ ...layer, tokens, wq: new Float32Array(10) }),
+    [/wq must be a Float32Array or posenc buffer of length 144/],
+  );
+  assertThrowsPosenc(
+    () => pe.selfAttention({ ...layer, tokens, encoding: { type: 'nope' } }),
+    [/encoding\.type must be one of 'none'/],
+    Status.E_ENUM,
+  );
+  assertThrowsPosenc(
+    () => pe.selfAttention({ ...layer, tokens, encoding: { type: 'learned', table: new Float32Array(5 * DM) } }),
+    [/encoding\.table must be at least 9 rows/],
+    Status.E_RANGE,
+  );
+  assertThrowsPosenc(
+    () => pe.selfAttention({ ...layer, tokens, encoding: { type: 't5', weights: new Float32Array(32) } }),
+    [/encoding\.weights must be a Float32Array or posenc buffer of length 96/],
+  );
+  assertThrowsPosenc(
+    () =>
+      pe.selfAttention({
+        ...layer,
+        tokens,
+        encoding: { type: 'shaw', maxRelative: 2, aK: new Float32Array(20), aV: new Float32Array(19) },
+      }),
+    [/encoding\.aV must be a Float32Array or posenc buffer of length 20/],
+  );
+  assertThrowsPosenc(
+    () =>
+      pe.selfAttention({
+        ...layer,
+        tokens,
+        encoding: { type: 'xl', u: new Float32Array(DM), v: new Float32Array(DM), wr: new Float32Array(3) },
+      }),
+    [/encoding\.wr must be a Float32Array or posenc buffer of length 144/],
+  );
+  assertThrowsPosenc(
+    () => pe.selfAttention({ ...layer, tokens, encoding: { type: 'alibi', slope: 1 } }),
+    [/unknown option "slope"/],
+  );
+  assertThrowsPosenc(
+    () => pe.matmul(new Float32Array(6), new Float32Array(6), { m: 2, k: 3, n: 3 }),
+    [/matmul: b must be a Float32Array or posenc buffer of length 9/],
+  );
   // a valid call still works after all of that
-  assertClose(pe.attention({ ...TOY }).output, [3, 4, 3.406672556078715, 4.406672556078716, 3.510469530453662, 4.510469530453662], 1e-6);
+  assertClose(
+    pe.attention({ ...TOY }).output,
+    [3, 4, 3.406672556078715, 4.406672556078716, 3.510469530453662, 4.510469530453662],
+    1e-6,
+  );
 });
 
 test('heap is stable over many calls (leak test), also after errors', async () => {
@@ -556,9 +850,17 @@ test('heap is stable over many calls (leak test), also after errors', async () =
     const p = problem(20, 30, 2, 8, 8, 150);
     const tokens = randomF32(T * DM, 151);
     const once = () => {
-      pe.attention({ ...p, returnWeights: true, bias: { type: 'shaw', maxRelative: 2, aK: randomF32(40, 1), aV: randomF32(40, 2) } });
+      pe.attention({
+        ...p,
+        returnWeights: true,
+        bias: { type: 'shaw', maxRelative: 2, aK: randomF32(40, 1), aV: randomF32(40, 2) },
+      });
       pe.attention({ ...p, bias: { type: 'xl', u: randomF32(16, 1), v: randomF32(16, 2), r: randomF32(30 * 16, 3) } });
-      pe.selfAttention({ ...layer, tokens, encoding: { type: 'xl', u: randomF32(DM, 1), v: randomF32(DM, 2), wr: randomF32(DM * DM, 3) } });
+      pe.selfAttention({
+        ...layer,
+        tokens,
+        encoding: { type: 'xl', u: randomF32(DM, 1), v: randomF32(DM, 2), wr: randomF32(DM * DM, 3) },
+      });
       try {
         pe.attention({ ...p, bias: { type: 't5', weights: new Float32Array(64).fill(NaN) } });
       } catch {
@@ -574,8 +876,12 @@ test('heap is stable over many calls (leak test), also after errors', async () =
 
 test('16384 tokens without weights: no queries x keys buffer, heap stays small', async () => {
   const { pe } = (await backends())[0];
-  const L = 16384, D = 64;
-  const q = pe.alloc(L * D), k = pe.alloc(L * D), v = pe.alloc(L * D), out = pe.alloc(L * D);
+  const L = 16384,
+    D = 64;
+  const q = pe.alloc(L * D),
+    k = pe.alloc(L * D),
+    v = pe.alloc(L * D),
+    out = pe.alloc(L * D);
   q.array.set(randomF32(L * D, 160));
   k.array.set(randomF32(L * D, 161));
   v.array.set(randomF32(L * D, 162));
@@ -586,7 +892,10 @@ test('16384 tokens without weights: no queries x keys buffer, heap stays small',
   assert.ok(heap < 64 * 2 ** 20, `wasm memory ${heap} bytes`);
   assert.equal(pe.heapInUse, inUse);
   // spot-check rows against float64 (the last row attends to all 16384 keys)
-  const Q = q.array, K = k.array, V = v.array, O = out.array;
+  const Q = q.array,
+    K = k.array,
+    V = v.array,
+    O = out.array;
   for (const i of [0, 1, 5000, L - 1]) {
     const s = new Float64Array(i + 1);
     let m = -Infinity;
@@ -597,7 +906,7 @@ test('16384 tokens without weights: no queries x keys buffer, heap stays small',
       m = Math.max(m, s[j]);
     }
     let sum = 0;
-    for (let j = 0; j <= i; j++) sum += (s[j] = Math.exp(s[j] - m));
+    for (let j = 0; j <= i; j++) sum += s[j] = Math.exp(s[j] - m);
     const ref = new Float64Array(D);
     for (let j = 0; j <= i; j++) for (let c = 0; c < D; c++) ref[c] += (s[j] / sum) * V[j * D + c];
     assertClose(O.subarray(i * D, (i + 1) * D), ref, 1e-5, `row ${i}`);
@@ -611,16 +920,30 @@ void rng;
 test('one registry of encodings: T5 bidirectional defaults to !causal in attention, selfAttention, kvCache and t5Bias', async () => {
   const { ENCODINGS, typesFor } = await import('../js/encodings.js');
   assert.deepEqual(typesFor('kvCache'), ['none', 'alibi', 't5', 'shaw', 'rope']);
-  assert.deepEqual(ENCODINGS.t5.parse({}), { type: 't5', bidirectional: true, numBuckets: 32, maxDistance: 128, weights: undefined });
+  assert.deepEqual(ENCODINGS.t5.parse({}), {
+    type: 't5',
+    bidirectional: true,
+    numBuckets: 32,
+    maxDistance: 128,
+    weights: undefined,
+  });
   assert.equal(ENCODINGS.t5.parse({ numBuckets: 8 }, { causal: true }).bidirectional, false);
-  assertThrowsPosenc(() => ENCODINGS.t5.parse({ maxDistance: 8 }), [/maxDistance must be greater than the exact range 8/], Status.E_PARAM);
+  assertThrowsPosenc(
+    () => ENCODINGS.t5.parse({ maxDistance: 8 }),
+    [/maxDistance must be greater than the exact range 8/],
+    Status.E_PARAM,
+  );
   assertThrowsPosenc(() => ENCODINGS.t5.parse({ numBucket: 8 }), [/unknown option "numBucket"/]);
   assertThrowsPosenc(() => ENCODINGS.alibi.parse({ type: 't5' }), [/type must be 'alibi'/], Status.E_ENUM);
   assert.equal(ENCODINGS.alibi.parse({}).form, 'relative');
   for (const { name, pe } of await backends()) {
-    const heads = 2, dim = 4, T = 6;
+    const heads = 2,
+      dim = 4,
+      T = 6;
     const weights = randomF32(8 * heads, 70);
-    const q = randomF32(T * heads * dim, 71), k = randomF32(T * heads * dim, 72), v = randomF32(T * heads * dim, 73);
+    const q = randomF32(T * heads * dim, 71),
+      k = randomF32(T * heads * dim, 72),
+      v = randomF32(T * heads * dim, 73);
     for (const causal of [false, true]) {
       const t5 = { type: 't5', weights, numBuckets: 8, maxDistance: 20 };
       const opts = { q, k, v, queries: T, heads, dim, causal, scale: 1 };
@@ -628,7 +951,11 @@ test('one registry of encodings: T5 bidirectional defaults to !causal in attenti
       const explicit = pe.attention({ ...opts, bias: { ...t5, bidirectional: !causal } }).output;
       assert.deepEqual(implicit, explicit, `${name} attention causal=${causal}`);
       // the materialised bias with the same rule (t5Bias has no mask: bidirectional by default)
-      if (!causal) assert.deepEqual(pe.t5Bias({ weights, heads, queries: T, numBuckets: 8, maxDistance: 20 }), pe.t5Bias({ weights, heads, queries: T, numBuckets: 8, maxDistance: 20, bidirectional: true }));
+      if (!causal)
+        assert.deepEqual(
+          pe.t5Bias({ weights, heads, queries: T, numBuckets: 8, maxDistance: 20 }),
+          pe.t5Bias({ weights, heads, queries: T, numBuckets: 8, maxDistance: 20, bidirectional: true }),
+        );
       if (causal) {
         // a KV cache is causal: the same default as attention with causal = true
         const cache = pe.kvCache({ heads, dim, capacity: T, encoding: t5, scale: 1 });
@@ -648,6 +975,11 @@ test('the bias kinds of js/encodings.js are posenc.h POSENC_BIAS_KINDS, in order
   const c = [...line.matchAll(/X\((\w+), (\w+)\)/g)].map((m, i) => [m[2], i]);
   assert.ok(c.length >= 5);
   for (const [type, kind] of c) assert.equal(ENCODINGS[type].bias, kind, type);
-  const fused = Object.keys(ENCODINGS).filter((t) => ENCODINGS[t].bias !== undefined && (ENCODINGS[t].bias > 0 || t === 'none'));
-  assert.deepEqual(fused, c.map(([t]) => t));
+  const fused = Object.keys(ENCODINGS).filter(
+    (t) => ENCODINGS[t].bias !== undefined && (ENCODINGS[t].bias > 0 || t === 'none'),
+  );
+  assert.deepEqual(
+    fused,
+    c.map(([t]) => t),
+  );
 });

@@ -10,9 +10,20 @@ import { after, before, test } from 'node:test';
 const dist = new URL('../web/dist/', import.meta.url).pathname;
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = '/tmp/posenc-shots';
-const skip = !existsSync(`${dist}index.html`) ? 'web/dist not built (run ./build.sh test)' : !existsSync(CHROMIUM) ? 'no /usr/bin/chromium' : false;
+const skip = !existsSync(`${dist}index.html`)
+  ? 'web/dist not built (run ./build.sh test)'
+  : !existsSync(CHROMIUM)
+    ? 'no /usr/bin/chromium'
+    : false;
 
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json', '.png': 'image/png' };
+const TYPES = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json',
+  '.png': 'image/png',
+};
 const EMBED_HOST = `<!doctype html><meta charset="utf-8"><title>host</title><link rel="icon" href="/favicon.svg"><script>
   window.msgs = [];
   addEventListener('message', (e) => {
@@ -35,11 +46,16 @@ function serve() {
       res.writeHead(404);
       return res.end('not found');
     }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' });
+    res.writeHead(200, {
+      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'cache-control': 'no-cache',
+    });
     res.end(readFileSync(file));
   });
   server.unref(); // a failed test must not keep the process alive through an open server
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${server.address().port}` })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${server.address().port}` })),
+  );
 }
 
 let browser, srv;
@@ -51,7 +67,8 @@ async function open(path, { viewport = { width: 1280, height: 900 }, context } =
   const page = await ctx.newPage();
   page.on('request', (r) => {
     const u = r.url();
-    if (!u.startsWith(srv.origin) && !/^(data|blob|file):/.test(u) && !u.startsWith(page.__origin ?? '\0')) external.push(u);
+    if (!u.startsWith(srv.origin) && !/^(data|blob|file):/.test(u) && !u.startsWith(page.__origin ?? '\0'))
+      external.push(u);
   });
   page.on('console', (m) => m.type() === 'error' && consoleErrors.push(`${path}: ${m.text()}`));
   page.on('pageerror', (e) => consoleErrors.push(`${path}: ${e.message}`));
@@ -72,11 +89,15 @@ async function rendered(page) {
 function variances(page, sel = '.host canvas') {
   return page.evaluate((sel) => {
     const out = [];
-    const all = (root) => [...root.querySelectorAll(sel), ...[...root.querySelectorAll('*')].filter((e) => e.shadowRoot).flatMap((e) => all(e.shadowRoot))];
+    const all = (root) => [
+      ...root.querySelectorAll(sel),
+      ...[...root.querySelectorAll('*')].filter((e) => e.shadowRoot).flatMap((e) => all(e.shadowRoot)),
+    ];
     for (const c of all(document)) {
       if (!c.offsetParent || !c.width || !c.height) continue;
       const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-      let s = 0, s2 = 0;
+      let s = 0,
+        s2 = 0;
       const n = d.length / 4;
       for (let i = 0; i < d.length; i += 4) {
         const y = 0.2126 * d[i] + 0.7152 * d[i + 1] + 0.0722 * d[i + 2];
@@ -88,7 +109,8 @@ function variances(page, sel = '.host canvas') {
     return out;
   }, sel);
 }
-const apiHas = (page, fns) => page.evaluate((fns) => fns.filter((f) => typeof globalThis.posencApp?.pe?.[f] !== 'function'), fns);
+const apiHas = (page, fns) =>
+  page.evaluate((fns) => fns.filter((f) => typeof globalThis.posencApp?.pe?.[f] !== 'function'), fns);
 
 before(async () => {
   if (skip) return;
@@ -96,7 +118,15 @@ before(async () => {
   const { chromium } = await import('playwright-core');
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+      '--disable-quic',
+    ],
   });
   srv = await serve();
 });
@@ -130,7 +160,10 @@ test('every view renders non-blank with every API function it calls', { skip }, 
   for (const [view, method, fns] of CASES) {
     await page.goto(`${srv.origin}/?view=${view}&method=${method}&scaling=${method === 'rope' ? 'linear' : 'none'}`);
     await rendered(page);
-    if (view === 'similarity') await page.waitForFunction(() => document.querySelector('.host .mat canvas')?.width > 1, null, { timeout: 60000 }).catch(() => {});
+    if (view === 'similarity')
+      await page
+        .waitForFunction(() => document.querySelector('.host .mat canvas')?.width > 1, null, { timeout: 60000 })
+        .catch(() => {});
     assert.deepEqual(await apiHas(page, fns), [], `${view}/${method}: the page's API lacks a function the view calls`);
     const notes = await page.locator('.host .unavailable').allTextContents();
     const errors = await page.locator('.host .error').allTextContents();
@@ -138,13 +171,18 @@ test('every view renders non-blank with every API function it calls', { skip }, 
     assert.deepEqual(notes, [], `${view}/${method}`);
     const v = await variances(page);
     assert.ok(v.length > 0, `${view}/${method}: no canvas`);
-    assert.ok(v.every((x) => x > 1), `${view}/${method}: blank canvas (variances ${v.map((x) => x.toFixed(1))})`);
+    assert.ok(
+      v.every((x) => x > 1),
+      `${view}/${method}: blank canvas (variances ${v.map((x) => x.toFixed(1))})`,
+    );
     await page.screenshot({ path: `${SHOTS}/${view}-${method}.png`, fullPage: true });
   }
   await ctx.close();
 });
 
-test('shuffle lab: no positions = permuted matrix (diff ~0, cosine 1.000000); with positions it differs', { skip }, async (t) => {
+test('shuffle lab: no positions = permuted matrix (diff ~0, cosine 1.000000); with positions it differs', {
+  skip,
+}, async (t) => {
   const { page, ctx } = await open('/?view=shuffle&method=rope&sentence=dog+bites+man');
   assert.deepEqual(await apiHas(page, ['selfAttention']), []);
   // 'man dog bites' (order 2,0,1) changes distances, so even a symmetric bias (bidirectional ALiBi) sees it.
@@ -161,7 +199,9 @@ test('shuffle lab: no positions = permuted matrix (diff ~0, cosine 1.000000); wi
     assert.ok(Number(pos.maxDiff) > 1e-3, `${method}: attention should change (${pos.maxDiff})`);
     assert.notEqual(pos.cosine, '1.000000', `${method}: pooled vector should change`);
     assert.match(pos.text, /order changes attention by up to/);
-    t.diagnostic(`${method}: none maxDiff ${none.maxDiff} cos ${none.cosine}; with positions maxDiff ${pos.maxDiff} cos ${pos.cosine}`);
+    t.diagnostic(
+      `${method}: none maxDiff ${none.maxDiff} cos ${none.cosine}; with positions maxDiff ${pos.maxDiff} cos ${pos.cosine}`,
+    );
   }
   await page.screenshot({ path: `${SHOTS}/shuffle-proof.png`, fullPage: true });
   // Shuffling changes the order in the URL and keeps the proof.
@@ -183,7 +223,9 @@ test('shuffle lab: no positions = permuted matrix (diff ~0, cosine 1.000000); wi
   await ctx.close();
 });
 
-test('shuffle lab: words drag with mouse and touch pointers (pointer events), and the page scaling reaches RoPE', { skip }, async (t) => {
+test('shuffle lab: words drag with mouse and touch pointers (pointer events), and the page scaling reaches RoPE', {
+  skip,
+}, async (t) => {
   const { page, ctx } = await open('/?view=shuffle&method=rope&sentence=dog+bites+man&order=0,1,2');
   assert.deepEqual(await apiHas(page, ['selfAttention']), []);
   const words = () => page.locator('.tokens li').allTextContents();
@@ -192,12 +234,17 @@ test('shuffle lab: words drag with mouse and touch pointers (pointer events), an
     return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
   };
   // mouse: drag 'dog' (first) onto 'man' (last)
-  const a = await centre(0), b = await centre(2);
+  const a = await centre(0),
+    b = await centre(2);
   await page.mouse.move(a.x, a.y);
   await page.mouse.down();
   await page.mouse.move((a.x + b.x) / 2, a.y, { steps: 4 });
   await page.mouse.move(b.x, b.y, { steps: 4 });
-  assert.equal(await page.locator('.tokens li.drop-target').textContent(), 'man', 'the landing token is marked while dragging');
+  assert.equal(
+    await page.locator('.tokens li.drop-target').textContent(),
+    'man',
+    'the landing token is marked while dragging',
+  );
   await page.screenshot({ path: `${SHOTS}/shuffle-dragging.png` });
   await page.mouse.up();
   await page.waitForURL(/order=1(%2C|,)2(%2C|,)0/);
@@ -212,8 +259,15 @@ test('shuffle lab: words drag with mouse and touch pointers (pointer events), an
 
   // touch: a real touch sequence through the DevTools protocol (Chromium turns it into
   // pointerType 'touch' events), in a context that has a touch screen
-  const touchCtx = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, serviceWorkers: 'block' });
-  const { page: tp } = await open('/?view=shuffle&method=rope&sentence=dog+bites+man&order=0,1,2', { context: touchCtx });
+  const touchCtx = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    hasTouch: true,
+    isMobile: true,
+    serviceWorkers: 'block',
+  });
+  const { page: tp } = await open('/?view=shuffle&method=rope&sentence=dog+bites+man&order=0,1,2', {
+    context: touchCtx,
+  });
   const cdp = await touchCtx.newCDPSession(tp);
   const tc = async (i) => {
     const r = await tp.locator('.tokens li').nth(i).boundingBox();
@@ -221,13 +275,17 @@ test('shuffle lab: words drag with mouse and touch pointers (pointer events), an
   };
   const pointerTypes = [];
   await tp.exposeFunction('__ptype', (x) => pointerTypes.push(x));
-  await tp.evaluate(() => document.querySelector('.tokens').addEventListener('pointerdown', (e) => globalThis.__ptype(e.pointerType)));
+  await tp.evaluate(() =>
+    document.querySelector('.tokens').addEventListener('pointerdown', (e) => globalThis.__ptype(e.pointerType)),
+  );
   // On a phone the view's controls sit above the figure: bring the words into the viewport first.
   await tp.locator('.tokens').scrollIntoViewIfNeeded();
-  const from = await tc(2), to = await tc(0);
+  const from = await tc(2),
+    to = await tc(0);
   const touch = (type, p) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: p ? [{ x: p.x, y: p.y }] : [] });
   await touch('touchStart', from);
-  for (let k = 1; k <= 6; k++) await touch('touchMove', { x: from.x + ((to.x - from.x) * k) / 6, y: from.y + ((to.y - from.y) * k) / 6 });
+  for (let k = 1; k <= 6; k++)
+    await touch('touchMove', { x: from.x + ((to.x - from.x) * k) / 6, y: from.y + ((to.y - from.y) * k) / 6 });
   await touch('touchEnd');
   await tp.waitForURL(/order=2(%2C|,)0(%2C|,)1/);
   assert.deepEqual(await tp.locator('.tokens li').allTextContents(), ['man', 'dog', 'bites']);
@@ -238,7 +296,9 @@ test('shuffle lab: words drag with mouse and touch pointers (pointer events), an
   const { page: sp, ctx: sctx } = await open('/?view=shuffle&method=rope&sentence=dog+bites+man&order=2,0,1');
   const plain = await sp.locator('[data-side=pos]').getAttribute('data-max-diff');
   assert.match(await sp.locator('[data-side=pos] h3').textContent(), /half pairs, no scaling/);
-  await sp.goto(`${srv.origin}/?view=shuffle&method=rope&sentence=dog+bites+man&order=2,0,1&scaling=yarn&factor=16&rope=interleaved`);
+  await sp.goto(
+    `${srv.origin}/?view=shuffle&method=rope&sentence=dog+bites+man&order=2,0,1&scaling=yarn&factor=16&rope=interleaved`,
+  );
   await rendered(sp);
   const caption = await sp.locator('[data-side=pos] h3').textContent();
   assert.match(caption, /interleaved pairs, yarn ×16, q, k × 1\.277/);
@@ -260,7 +320,10 @@ test('URL round trip: controls reflect the link, edits go back into it', { skip 
   assert.equal(await page.inputValue('[name=base]'), '500');
   assert.equal(await page.getAttribute('[data-view=waves]', 'aria-selected'), 'true');
   // The page (not an embed) ends with the snippet to embed a view, the sizing helper included.
-  assert.match(await page.locator('footer.chrome pre').first().textContent(), /<iframe src="[^"]*\?embed=1[\s\S]*posenc-embed\.js/);
+  assert.match(
+    await page.locator('footer.chrome pre').first().textContent(),
+    /<iframe src="[^"]*\?embed=1[\s\S]*posenc-embed\.js/,
+  );
   await page.selectOption('[name=method]', 'learned');
   await page.fill('[name=dim]', '48');
   await page.click('[data-view=heatmap]');
@@ -285,21 +348,38 @@ test('embed mode: no chrome, height posted to the parent', { skip }, async () =>
   const { page, ctx } = await open(null);
   await page.goto(`${srv.origin}/__embed-host.html`);
   // A first message may come before the wasm (the reserved height); wait for the rendered view's.
-  await page.waitForFunction(() => msgs.some((m) => m?.type === 'posenc:height' && m.height > 150), null, { timeout: 60000 });
+  await page.waitForFunction(() => msgs.some((m) => m?.type === 'posenc:height' && m.height > 150), null, {
+    timeout: 60000,
+  });
   const msg = await page.evaluate(() => msgs.find((m) => m?.type === 'posenc:height' && m.height > 150));
   assert.equal(msg.view, 'heatmap');
   assert.ok(msg.height > 150 && msg.height < 3000, `height ${msg.height}`);
   // The frame grows to the posted height and settles (no resize feedback loop): once the iframe
   // has the last posted height, a few more frames inside it post nothing new.
-  await page.waitForFunction(() => {
-    const last = msgs.filter((m) => m?.type === 'posenc:height').at(-1).height;
-    return Math.abs(document.getElementById('f').getBoundingClientRect().height - 2 - last) <= 1;
-  }, null, { timeout: 60000 });
+  await page.waitForFunction(
+    () => {
+      const last = msgs.filter((m) => m?.type === 'posenc:height').at(-1).height;
+      return Math.abs(document.getElementById('f').getBoundingClientRect().height - 2 - last) <= 1;
+    },
+    null,
+    { timeout: 60000 },
+  );
   const frameEl = page.frame({ url: /embed=1/ });
   const settled = await page.evaluate(() => msgs.filter((m) => m?.type === 'posenc:height').length);
-  await frameEl.evaluate(() => new Promise((r) => { let n = 0; const f = () => (++n >= 5 ? r() : requestAnimationFrame(f)); requestAnimationFrame(f); }));
+  await frameEl.evaluate(
+    () =>
+      new Promise((r) => {
+        let n = 0;
+        const f = () => (++n >= 5 ? r() : requestAnimationFrame(f));
+        requestAnimationFrame(f);
+      }),
+  );
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  assert.equal(await page.evaluate(() => msgs.filter((m) => m?.type === 'posenc:height').length), settled, 'height keeps changing');
+  assert.equal(
+    await page.evaluate(() => msgs.filter((m) => m?.type === 'posenc:height').length),
+    settled,
+    'height keeps changing',
+  );
   assert.ok(settled < 6, `${settled} height messages`);
   const frameBox = await page.locator('#f').boundingBox();
   const last = await page.evaluate(() => msgs.filter((m) => m?.type === 'posenc:height').at(-1).height);
@@ -310,7 +390,7 @@ test('embed mode: no chrome, height posted to the parent', { skip }, async () =>
   assert.equal(await frame.locator('form.controls').isVisible(), false);
   assert.equal(await frame.locator('form.controls [name]').count(), 0);
   assert.equal(await frame.locator('.tabs').count(), 0);
-  assert.equal(await frame.locator('footer').count(), 0, 'the embed snippet is the page\'s, not the embed\'s');
+  assert.equal(await frame.locator('footer').count(), 0, "the embed snippet is the page's, not the embed's");
   assert.ok((await variances(frame)).every((v) => v > 1));
   await page.screenshot({ path: `${SHOTS}/embed.png`, fullPage: true });
   await ctx.close();
@@ -320,10 +400,16 @@ test('custom element <posenc-view> renders and follows its attributes', { skip }
   const { page, ctx } = await open(null);
   await page.goto(`${srv.origin}/element.html`);
   await page.waitForSelector('#a[data-ready]', { timeout: 60000 });
-  await page.waitForFunction(() => document.querySelector('#a').shadowRoot.querySelector('canvas')?.dataset.cols === '64', null, { timeout: 60000 });
+  await page.waitForFunction(
+    () => document.querySelector('#a').shadowRoot.querySelector('canvas')?.dataset.cols === '64',
+    null,
+    { timeout: 60000 },
+  );
   assert.ok((await variances(page, 'canvas')).length >= 2);
   await page.evaluate(() => document.querySelector('#a').setAttribute('dim', '32'));
-  await page.waitForFunction(() => document.querySelector('#a').shadowRoot.querySelector('canvas').dataset.cols === '32');
+  await page.waitForFunction(
+    () => document.querySelector('#a').shadowRoot.querySelector('canvas').dataset.cols === '32',
+  );
   await page.screenshot({ path: `${SHOTS}/element.png`, fullPage: true });
   await ctx.close();
 });
@@ -385,15 +471,27 @@ test('reduced motion is honoured', { skip }, async () => {
 
 test('long Gram matrices are computed in a worker', { skip }, async () => {
   const { page, ctx } = await open('/?view=similarity&dim=256&length=1024');
-  await page.waitForFunction(() => /ms \((worker|main thread)\)/.test(document.querySelector('.status')?.textContent ?? ''), null, { timeout: 120000 });
+  await page.waitForFunction(
+    () => /ms \((worker|main thread)\)/.test(document.querySelector('.status')?.textContent ?? ''),
+    null,
+    { timeout: 120000 },
+  );
   assert.match(await page.locator('.status').textContent(), /1024×1024×256 in \d+ ms \(worker\)/);
-  assert.equal(await page.locator('.host .mat canvas').first().evaluate((c) => c.dataset.cols), '1024');
+  assert.equal(
+    await page
+      .locator('.host .mat canvas')
+      .first()
+      .evaluate((c) => c.dataset.cols),
+    '1024',
+  );
   await ctx.close();
 });
 
 test('phone-sized screen: no horizontal overflow', { skip }, async () => {
   const { page, ctx } = await open('/?view=shuffle', { viewport: { width: 390, height: 844 } });
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
   assert.ok(overflow <= 1, `page is ${overflow}px wider than the phone`);
   await page.screenshot({ path: `${SHOTS}/phone-shuffle.png`, fullPage: true });
   await page.goto(`${srv.origin}/?view=heatmap&method=sinusoidal`);
@@ -408,10 +506,18 @@ test('slider drag at dim 512 x length 1024 updates the picture and the URL, with
   for (const method of ['sinusoidal', 'rope', 'learned']) {
     const { page, ctx } = await open(`/?view=heatmap&dim=512&length=1024&method=${method}`);
     const errorsBefore = consoleErrors.length;
-    const shape = () => page.evaluate(() => {
-      const c = document.querySelector('.host .mat canvas');
-      return { width: c.width, height: c.height, sum: c.getContext('2d').getImageData(0, 0, c.width, c.height).data.reduce((a, b) => a + b, 0) };
-    });
+    const shape = () =>
+      page.evaluate(() => {
+        const c = document.querySelector('.host .mat canvas');
+        return {
+          width: c.width,
+          height: c.height,
+          sum: c
+            .getContext('2d')
+            .getImageData(0, 0, c.width, c.height)
+            .data.reduce((a, b) => a + b, 0),
+        };
+      });
     const before = await shape();
     // One input event per animation frame, as a real drag delivers them; each waits for its render.
     const rendersSeen = await page.evaluate(async () => {
@@ -451,7 +557,10 @@ test('single-file build opens from file:// with no requests', { skip }, async ()
   await rendered(page);
   assert.ok((await variances(page)).every((v) => v > 1));
   assert.match(await page.locator('.backend').textContent(), /single-file/);
-  assert.deepEqual(requests.filter((u) => !/^(data|blob):/.test(u) && !u.startsWith(`file://${file}`)), []);
+  assert.deepEqual(
+    requests.filter((u) => !/^(data|blob):/.test(u) && !u.startsWith(`file://${file}`)),
+    [],
+  );
   await ctx.close();
 });
 
@@ -465,7 +574,11 @@ test('service worker: a second visit works with the server gone', { skip }, asyn
   });
   await page.goto(`${own.origin}/?view=waves`);
   await rendered(page);
-  await page.waitForFunction(async () => (await navigator.serviceWorker.ready) && !!navigator.serviceWorker.controller, null, { timeout: 60000 });
+  await page.waitForFunction(
+    async () => (await navigator.serviceWorker.ready) && !!navigator.serviceWorker.controller,
+    null,
+    { timeout: 60000 },
+  );
   own.server.close();
   own.server.closeAllConnections();
   await page.goto(`${own.origin}/?view=heatmap&dim=40`);

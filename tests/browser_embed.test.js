@@ -13,26 +13,42 @@ const blog = (body, { dark = false, head = '' } = {}) => `<!doctype html><html l
 </head><body><h1>A post</h1><p>Some text before the figure.</p>${body}<p>Some text after it.</p></body></html>`;
 
 const PAGES = {
-  '/blog-iframe.html': blog(`<iframe id="f" title="posenc" src="/?embed=1&view=heatmap&dim=32&length=64" height="150"></iframe>
+  '/blog-iframe.html':
+    blog(`<iframe id="f" title="posenc" src="/?embed=1&view=heatmap&dim=32&length=64" height="150"></iframe>
     <script src="/posenc-embed.js"></script>`),
   '/blog-two.html': blog(`<iframe id="f1" title="one" src="/?embed=1&view=heatmap&dim=32&length=64"></iframe>
     <iframe id="f2" title="two" src="/?embed=1&view=waves&dim=32&length=64"></iframe><script src="/posenc-embed.js"></script>`),
-  '/blog-one.html': blog(`<iframe id="f1" title="one" src="/?embed=1&view=heatmap&dim=32&length=64"></iframe><script src="/posenc-embed.js"></script>`),
-  '/blog-dark.html': blog(`<iframe id="f" title="posenc" src="/?embed=1&view=waves&theme=dark&dim=32&length=64"></iframe>
+  '/blog-one.html': blog(
+    `<iframe id="f1" title="one" src="/?embed=1&view=heatmap&dim=32&length=64"></iframe><script src="/posenc-embed.js"></script>`,
+  ),
+  '/blog-dark.html': blog(
+    `<iframe id="f" title="posenc" src="/?embed=1&view=waves&theme=dark&dim=32&length=64"></iframe>
     <script src="/posenc-embed.js"></script>
     <posenc-view id="e" view="heatmap" theme="dark" dim="32" length="48"></posenc-view>
-    <script type="module" src="/posenc-view.js"></script>`, { dark: true }),
-  '/blog-element.html': blog(`<posenc-view id="s" view="shuffle" method="rope"></posenc-view>
+    <script type="module" src="/posenc-view.js"></script>`,
+    { dark: true },
+  ),
+  '/blog-element.html': blog(
+    `<posenc-view id="s" view="shuffle" method="rope"></posenc-view>
     <posenc-view id="h" view="heatmap" dim="32" length="64" hide="title,intro"></posenc-view>
-    <script type="module" src="/posenc-view.js"></script>`, { head: '<style>posenc-view#h { --paper: rgb(1, 2, 3); }</style>' }),
+    <script type="module" src="/posenc-view.js"></script>`,
+    { head: '<style>posenc-view#h { --paper: rgb(1, 2, 3); }</style>' },
+  ),
   // A heatmap (the lean core) and then a Shuffle lab, which calls attention: the lab moves to the
   // core with attention, the heatmap stays.
   '/blog-lean.html': blog(`<posenc-view id="h" view="heatmap" dim="32" length="48"></posenc-view>
     <posenc-view id="s" view="shuffle" method="rope"></posenc-view><script type="module" src="/posenc-view.js"></script>`),
-  '/blog-attention.html': blog(`<iframe id="f1" title="one" src="/?embed=1&view=shuffle"></iframe><script src="/posenc-embed.js"></script>`),
-  '/blog-bias.html': blog(`<iframe id="f1" title="one" src="/?embed=1&view=bias"></iframe><script src="/posenc-embed.js"></script>`),
-  '/blog-reserve.html': blog(`<posenc-view id="r" view="heatmap" dim="32" length="64"></posenc-view><script type="module" src="/posenc-view.js"></script>`),
-  '/blog-sandbox.html': blog(`<iframe id="f" title="posenc" sandbox="allow-scripts" src="/?embed=1&view=heatmap&dim=16&length=32"></iframe>
+  '/blog-attention.html': blog(
+    `<iframe id="f1" title="one" src="/?embed=1&view=shuffle"></iframe><script src="/posenc-embed.js"></script>`,
+  ),
+  '/blog-bias.html': blog(
+    `<iframe id="f1" title="one" src="/?embed=1&view=bias"></iframe><script src="/posenc-embed.js"></script>`,
+  ),
+  '/blog-reserve.html': blog(
+    `<posenc-view id="r" view="heatmap" dim="32" length="64"></posenc-view><script type="module" src="/posenc-view.js"></script>`,
+  ),
+  '/blog-sandbox.html':
+    blog(`<iframe id="f" title="posenc" sandbox="allow-scripts" src="/?embed=1&view=heatmap&dim=16&length=32"></iframe>
     <script>window.msgs = []; addEventListener('message', (e) => msgs.push(e.data));</script>`),
 };
 
@@ -59,23 +75,41 @@ async function newPage(opts = {}) {
  * files; the npm package's ship as JS modules (js/loader.js imports dist/posenc.wasm.js). */
 const coreName = (file) => file.replace(/\.wasm-[\w-]+\.js$/, '').replace(/-[\w-]+\.wasm$/, '');
 /** The cores a server sent, by name. */
-const wasmFetched = (srv) => srv.log.filter((p) => /\.wasm$|\.wasm-[\w-]+\.js$/.test(p)).map((p) => coreName(p.split('/').pop()));
+const wasmFetched = (srv) =>
+  srv.log.filter((p) => /\.wasm$|\.wasm-[\w-]+\.js$/.test(p)).map((p) => coreName(p.split('/').pop()));
 const elementReady = (page, id) => page.waitForSelector(`#${id}[data-ready]`, { timeout: 60000 });
 
 test('the page, an embed and the element work under the strict CSP with no violation', { skip }, async () => {
   const { ctx, page, errors } = await newPage();
   const csp = await page.request.get(`${srv.origin}/`).then((r) => r.text());
-  assert.match(csp, /http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'"/);
+  assert.match(
+    csp,
+    /http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'"/,
+  );
   assert.doesNotMatch(csp, /data:/, 'no data: favicon');
-  for (const path of ['/', '/?view=heatmap', '/?view=waves&method=rope', '/?view=bias', '/?view=rotation&method=rope', '/?view=shuffle',
-    '/?view=similarity', '/?view=compare', '/?step=sinusoidal&theme=dark', '/?embed=1&view=waves', '/element.html']) {
+  for (const path of [
+    '/',
+    '/?view=heatmap',
+    '/?view=waves&method=rope',
+    '/?view=bias',
+    '/?view=rotation&method=rope',
+    '/?view=shuffle',
+    '/?view=similarity',
+    '/?view=compare',
+    '/?step=sinusoidal&theme=dark',
+    '/?embed=1&view=waves',
+    '/element.html',
+  ]) {
     await page.goto(`${srv.origin}${path}`);
     if (path === '/element.html') await elementReady(page, 'b');
     else await rendered(page);
     await frames(page, 3);
     assert.deepEqual(await page.evaluate(() => globalThis.__csp), [], `${path}: CSP violations`);
   }
-  assert.deepEqual(errors.filter((e) => /Content Security Policy|Refused/.test(e)), []);
+  assert.deepEqual(
+    errors.filter((e) => /Content Security Policy|Refused/.test(e)),
+    [],
+  );
   // The listener does see a violation: an inline style attribute from markup is one.
   await page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<p style="color: red">x</p>'));
   await page.waitForFunction(() => globalThis.__csp.length > 0);
@@ -92,16 +126,27 @@ test('posenc-embed.js sizes the iframe; the height is reserved before the wasm a
   const { ctx, page } = await newPage();
   await page.goto(`${held.origin}/blog-iframe.html`);
   // Before the core: the frame has been told the view's height already (VIEW_INFO knows it).
-  await page.waitForFunction(() => document.getElementById('f').dataset.posencHeight && document.getElementById('f').contentDocument?.querySelector('#app[data-layout=stub]'), null, { timeout: 60000 });
-  else await page.waitForFunction(() => document.getElementById('f').contentDocument?.querySelector('#app'), null, { timeout: 60000 });
+  await page.waitForFunction(
+    () =>
+      document.getElementById('f').dataset.posencHeight &&
+      document.getElementById('f').contentDocument?.querySelector('#app[data-layout=stub]'),
+    null,
+    { timeout: 60000 },
+  );
   const early = await page.locator('#f').evaluate((f) => f.getBoundingClientRect().height);
   held.release();
   const frame = page.frame({ url: /embed=1/ });
   await rendered(frame);
-  await page.waitForFunction(() => {
-    const f = document.getElementById('f');
-    return Math.abs(f.getBoundingClientRect().height - Number(f.dataset.posencHeight)) <= 1 && f.dataset.posencHeight > 200;
-  }, null, { timeout: 60000 });
+  await page.waitForFunction(
+    () => {
+      const f = document.getElementById('f');
+      return (
+        Math.abs(f.getBoundingClientRect().height - Number(f.dataset.posencHeight)) <= 1 && f.dataset.posencHeight > 200
+      );
+    },
+    null,
+    { timeout: 60000 },
+  );
   const late = await page.locator('#f').evaluate((f) => f.getBoundingClientRect().height);
   t.diagnostic(`iframe height before the wasm ${early} px, after ${late} px`);
   assert.ok(late > 200, `iframe ${late}px`);
@@ -133,13 +178,18 @@ test('<posenc-view> reserves its height before the wasm arrives (< 10 px change)
   held.close();
 });
 
-test('dark theme: the iframe and the element are dark, canvases included; a host can override a colour', { skip }, async (t) => {
+test('dark theme: the iframe and the element are dark, canvases included; a host can override a colour', {
+  skip,
+}, async (t) => {
   const { ctx, page } = await newPage();
   await page.goto(`${srv.origin}/blog-dark.html`);
   await elementReady(page, 'e');
   const frame = page.frame({ url: /embed=1/ });
   await rendered(frame);
-  const lum = (c) => { const [r, g, b] = c.match(/[\d.]+/g).map(Number); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const lum = (c) => {
+    const [r, g, b] = c.match(/[\d.]+/g).map(Number);
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
   const frameBg = await frame.evaluate(() => getComputedStyle(document.body).backgroundColor);
   assert.ok(lum(frameBg) < 60, `iframe body ${frameBg}`);
   const el = await page.locator('#e').evaluate((e) => {
@@ -162,11 +212,17 @@ test('dark theme: the iframe and the element are dark, canvases included; a host
   else t.diagnostic('draw.js does not read the theme yet (views): canvas check deferred');
   // Theme switch on a live element repaints in the light colours.
   await page.locator('#e').evaluate((e) => e.setAttribute('theme', 'light'));
-  await page.waitForFunction(() => getComputedStyle(document.querySelector('#e').shadowRoot.querySelector('.view')).backgroundColor === 'rgb(255, 255, 255)');
+  await page.waitForFunction(
+    () =>
+      getComputedStyle(document.querySelector('#e').shadowRoot.querySelector('.view')).backgroundColor ===
+      'rgb(255, 255, 255)',
+  );
   await ctx.close();
 });
 
-test('inside <posenc-view>: the shuffle sentence box takes typed text; trims and host overrides apply', { skip }, async () => {
+test('inside <posenc-view>: the shuffle sentence box takes typed text; trims and host overrides apply', {
+  skip,
+}, async () => {
   const { ctx, page, errors } = await newPage();
   await page.goto(`${srv.origin}/blog-element.html`);
   await elementReady(page, 's');
@@ -179,14 +235,28 @@ test('inside <posenc-view>: the shuffle sentence box takes typed text; trims and
   assert.equal(await box.inputValue(), '', 'the cleared box stays empty while focused');
   await page.keyboard.type('the cat sat');
   // The lab's words (shown shuffled) and its caption of the original order follow the box.
-  await page.waitForFunction(() => [...document.querySelector('#s').shadowRoot.querySelectorAll('.tokens li')].map((l) => l.textContent).sort().join(' ') === 'cat sat the');
-  assert.ok(await page.locator('#s figcaption', { hasText: 'original: the cat sat' }).count() > 0);
+  await page.waitForFunction(
+    () =>
+      [...document.querySelector('#s').shadowRoot.querySelectorAll('.tokens li')]
+        .map((l) => l.textContent)
+        .sort()
+        .join(' ') === 'cat sat the',
+  );
+  assert.ok((await page.locator('#s figcaption', { hasText: 'original: the cat sat' }).count()) > 0);
   assert.equal(await box.inputValue(), 'the cat sat');
   // hide="title,intro": the heading and intro are gone; the host's --paper reaches the view.
   const h = await page.locator('#h').evaluate((e) => {
     const r = e.shadowRoot;
-    const vis = (sel) => { const x = r.querySelector(sel); return !!x && getComputedStyle(x).display !== 'none'; };
-    return { title: vis('.view > h2'), intro: vis('.view > .intro'), bg: getComputedStyle(r.querySelector('.view')).backgroundColor, font: getComputedStyle(r.querySelector('.view')).fontFamily };
+    const vis = (sel) => {
+      const x = r.querySelector(sel);
+      return !!x && getComputedStyle(x).display !== 'none';
+    };
+    return {
+      title: vis('.view > h2'),
+      intro: vis('.view > .intro'),
+      bg: getComputedStyle(r.querySelector('.view')).backgroundColor,
+      font: getComputedStyle(r.querySelector('.view')).fontFamily,
+    };
   });
   assert.deepEqual({ title: h.title, intro: h.intro, bg: h.bg }, { title: false, intro: false, bg: 'rgb(1, 2, 3)' });
   assert.match(h.font, /Georgia/, 'the element takes the host page font');
@@ -194,7 +264,9 @@ test('inside <posenc-view>: the shuffle sentence box takes typed text; trims and
   await ctx.close();
 });
 
-test('embed trims: controls=own shows the view controls, none by default; hide and panel keys parse', { skip }, async () => {
+test('embed trims: controls=own shows the view controls, none by default; hide and panel keys parse', {
+  skip,
+}, async () => {
   const { ctx, page } = await newPage({ viewport: { width: 700, height: 900 } });
   await page.goto(`${srv.origin}/?embed=1&view=heatmap&dim=32&length=64`);
   await rendered(page);
@@ -218,40 +290,61 @@ test('embed trims: controls=own shows the view controls, none by default; hide a
   await ctx.close();
 });
 
-test('a lean-core element hands over to the core with attention when a second element calls attention', { skip }, async () => {
+test('a lean-core element hands over to the core with attention when a second element calls attention', {
+  skip,
+}, async () => {
   const own = await serve({ pages: PAGES });
   const { ctx, page, errors } = await newPage();
   await page.goto(`${own.origin}/blog-lean.html`);
   await elementReady(page, 'h');
   await elementReady(page, 's');
   const wasm = wasmFetched(own);
-  assert.deepEqual(wasm.sort(), ['posenc-page-attention.simd', 'posenc-page.simd'], 'the lean core first, then the one with attention, once');
+  assert.deepEqual(
+    wasm.sort(),
+    ['posenc-page-attention.simd', 'posenc-page.simd'],
+    'the lean core first, then the one with attention, once',
+  );
   // The lab works on the core with attention; the heatmap, still on the lean one, redraws on a change.
-  assert.ok(await page.locator('#s .tokens li').count() > 0);
+  assert.ok((await page.locator('#s .tokens li').count()) > 0);
   assert.equal(await page.locator('#s .error').count(), 0);
   assert.equal(await page.locator('#h').evaluate((e) => e.shadowRoot.querySelector('.mat canvas').dataset.cols), '32');
   await page.locator('#h').evaluate((e) => e.setAttribute('dim', '16'));
-  await page.waitForFunction(() => document.querySelector('#h').shadowRoot.querySelector('.mat canvas').dataset.cols === '16');
+  await page.waitForFunction(
+    () => document.querySelector('#h').shadowRoot.querySelector('.mat canvas').dataset.cols === '16',
+  );
   // After the move the lab's element keeps its compute runner: a view that runs a job works there.
   await page.locator('#s').evaluate((e) => e.setAttribute('view', 'similarity'));
-  await page.waitForFunction(() => {
-    const r = document.querySelector('#s').shadowRoot;
-    return /^Similarity/.test(r.querySelector('.view h2')?.textContent ?? '') && r.querySelector('.mat canvas')?.dataset.cols > 0 && !/computing/.test(r.querySelector('.status')?.textContent ?? '');
-  }, null, { timeout: 60000 });
+  await page.waitForFunction(
+    () => {
+      const r = document.querySelector('#s').shadowRoot;
+      return (
+        /^Similarity/.test(r.querySelector('.view h2')?.textContent ?? '') &&
+        r.querySelector('.mat canvas')?.dataset.cols > 0 &&
+        !/computing/.test(r.querySelector('.status')?.textContent ?? '')
+      );
+    },
+    null,
+    { timeout: 60000 },
+  );
   assert.equal(await page.locator('#s .error').count(), 0);
   assert.deepEqual(errors, []);
   await ctx.close();
   own.close();
 });
 
-test('Similarity: a small matrix starts no worker; a large one runs in a worker on the same core, or on the page when the worker cannot load it', { skip, timeout: 300000 }, async () => {
+test('Similarity: a small matrix starts no worker; a large one runs in a worker on the same core, or on the page when the worker cannot load it', {
+  skip,
+  timeout: 300000,
+}, async () => {
   let broken = false;
   const own = await serve({ fail: (p) => broken && p.endsWith('.wasm') });
   const { ctx, page, errors } = await newPage();
   const status = () => page.locator('.host .status').textContent();
   const heavy = async (patch) => {
     await page.evaluate((p) => globalThis.posencApp.setState(p), patch);
-    await page.waitForFunction(() => /\d+ ms/.test(document.querySelector('.host .status')?.textContent ?? ''), null, { timeout: 120000 });
+    await page.waitForFunction(() => /\d+ ms/.test(document.querySelector('.host .status')?.textContent ?? ''), null, {
+      timeout: 120000,
+    });
   };
   await page.goto(`${own.origin}/?embed=1&view=similarity&length=64&dim=64`);
   await rendered(page);
@@ -260,16 +353,24 @@ test('Similarity: a small matrix starts no worker; a large one runs in a worker 
   assert.ok(!own.log.some((p) => /compute\.worker/.test(p)), 'no worker for a 64 × 64 matrix');
   await heavy({ length: 1024, dim: 64 });
   assert.match(await status(), /1024×1024×64 in \d+ ms \(worker\)/);
-  assert.ok(own.log.some((p) => /compute\.worker/.test(p)), 'the worker started');
+  assert.ok(
+    own.log.some((p) => /compute\.worker/.test(p)),
+    'the worker started',
+  );
   assert.deepEqual([...new Set(wasmFetched(own))], ['posenc-page.simd'], 'the worker loads the core the page loaded');
-  const worker = await page.evaluate(() => [...globalThis.posencApp.view.exportData().parts[0].values.slice(1000, 1008)]);
+  const worker = await page.evaluate(() => [
+    ...globalThis.posencApp.view.exportData().parts[0].values.slice(1000, 1008),
+  ]);
   // A new page whose worker cannot load its core: the job runs on the page, the same numbers.
   await page.goto(`${own.origin}/?embed=1&view=similarity&length=64&dim=64`);
   await rendered(page);
   broken = true;
   await heavy({ length: 1024, dim: 64 });
   assert.match(await status(), /1024×1024×64 in \d+ ms \(main thread\)/);
-  assert.deepEqual(await page.evaluate(() => [...globalThis.posencApp.view.exportData().parts[0].values.slice(1000, 1008)]), worker);
+  assert.deepEqual(
+    await page.evaluate(() => [...globalThis.posencApp.view.exportData().parts[0].values.slice(1000, 1008)]),
+    worker,
+  );
   assert.equal(await page.locator('.host .error').count(), 0);
   assert.deepEqual(errors, []);
   await ctx.close();
@@ -314,7 +415,9 @@ test('service worker: the offline reload works on a host that sends Vary: Origin
 test('a sandbox="allow-scripts" iframe runs the embed with no SecurityError', { skip }, async () => {
   const { ctx, page, errors } = await newPage();
   await page.goto(`${srv.origin}/blog-sandbox.html`);
-  await page.waitForFunction(() => msgs.some((m) => m?.type === 'posenc:height' && m.height > 200), null, { timeout: 60000 });
+  await page.waitForFunction(() => msgs.some((m) => m?.type === 'posenc:height' && m.height > 200), null, {
+    timeout: 60000,
+  });
   const frame = page.frames().find((f) => /embed=1/.test(f.url()));
   await rendered(frame);
   assert.deepEqual(errors, []);
@@ -335,27 +438,44 @@ test('bytes on the wire: one embed, and what a second one adds', { skip }, async
     cdp.on('Network.loadingFinished', (e) => got.push([urls.get(e.requestId), e.encodedDataLength]));
     await page.goto(`${origin}${path}`);
     for (const id of frames) {
-      await page.waitForFunction((id) => Number(document.getElementById(id).dataset.posencHeight) > 200, id, { timeout: 60000 });
+      await page.waitForFunction((id) => Number(document.getElementById(id).dataset.posencHeight) > 200, id, {
+        timeout: 60000,
+      });
     }
     for (const f of page.frames().filter((f) => /embed=1/.test(f.url()))) await rendered(f);
     await ctx.close();
-    const own = got.filter(([u]) => !/\/(blog-[a-z]+\.html|favicon\.(ico|svg)|posenc-embed\.js)$/.test(new URL(u).pathname));
+    const own = got.filter(
+      ([u]) => !/\/(blog-[a-z]+\.html|favicon\.(ico|svg)|posenc-embed\.js)$/.test(new URL(u).pathname),
+    );
     const sum = (list) => list.reduce((a, [, n]) => a + n, 0);
-    return { bytes: sum(own), wasm: sum(own.filter(([u]) => /\.wasm$/.test(u))), files: own.map(([u, n]) => `${new URL(u).pathname.split('/').pop() || 'index'} ${n}`) };
+    return {
+      bytes: sum(own),
+      wasm: sum(own.filter(([u]) => /\.wasm$/.test(u))),
+      files: own.map(([u, n]) => `${new URL(u).pathname.split('/').pop() || 'index'} ${n}`),
+    };
   };
   const plain1 = await measure(srv.origin, '/blog-one.html', ['f1']);
   const one = await measure(comp.origin, '/blog-one.html', ['f1']);
   const two = await measure(comp.origin, '/blog-two.html', ['f1', 'f2']);
   const shuffle = await measure(comp.origin, '/blog-attention.html', ['f1']);
   const bias = await measure(comp.origin, '/blog-bias.html', ['f1']);
-  t.diagnostic(`one embed: ${plain1.bytes} B from an uncompressed static server; ${one.bytes} B with the precompressed siblings (br): ${one.files.join(', ')}`);
+  t.diagnostic(
+    `one embed: ${plain1.bytes} B from an uncompressed static server; ${one.bytes} B with the precompressed siblings (br): ${one.files.join(', ')}`,
+  );
   t.diagnostic(`two embeds: ${two.bytes} B (the second adds ${two.bytes - one.bytes} B): ${two.files.join(', ')}`);
   t.diagnostic(`one embed: the wasm ${one.wasm} B, the page's HTML, JS and CSS ${one.bytes - one.wasm} B`);
-  t.diagnostic(`one Shuffle lab embed (attention, so the core with attention): ${shuffle.bytes} B: ${shuffle.files.join(', ')}`);
+  t.diagnostic(
+    `one Shuffle lab embed (attention, so the core with attention): ${shuffle.bytes} B: ${shuffle.files.join(', ')}`,
+  );
   t.diagnostic(`one Bias embed (attention): ${bias.bytes} B: ${bias.files.join(', ')}`);
   const wasmOf = (m) => m.files.filter((f) => /\.wasm /.test(f)).map((f) => coreName(f.split(' ')[0]));
   assert.deepEqual(wasmOf(one), ['posenc-page.simd'], `a heatmap embed loads the lean core only: ${one.files}`);
-  for (const m of [shuffle, bias]) assert.deepEqual(wasmOf(m), ['posenc-page-attention.simd'], `a view that calls attention loads the core with attention only: ${m.files}`);
+  for (const m of [shuffle, bias])
+    assert.deepEqual(
+      wasmOf(m),
+      ['posenc-page-attention.simd'],
+      `a view that calls attention loads the core with attention only: ${m.files}`,
+    );
   assert.ok(one.bytes < plain1.bytes / 2, 'compression was not used');
   // The targets, in decimal kB: one embed that calls no attention at most 70 kB, one that calls it
   // (Shuffle lab, Bias) at most 75 kB, a second embed on the same page at most 5 kB more. The two
@@ -365,7 +485,11 @@ test('bytes on the wire: one embed, and what a second one adds', { skip }, async
   // 72,264 B and 74,402 B. Splitting rope.js's option parsing out of the shared chunk and loading
   // the RoPE family on demand would win about 3.6 kB back (a measured scratch build).
   const limit = { heatmap: 70 * 1000, 'Shuffle lab': 75 * 1000, Bias: 75 * 1000 };
-  for (const [name, m] of [['heatmap', one], ['Shuffle lab', shuffle], ['Bias', bias]]) {
+  for (const [name, m] of [
+    ['heatmap', one],
+    ['Shuffle lab', shuffle],
+    ['Bias', bias],
+  ]) {
     assert.ok(m.bytes <= limit[name], `one ${name} embed transfers ${m.bytes} B (at most ${limit[name]})`);
   }
   assert.ok(two.bytes - one.bytes <= 5 * 1000, `a second embed adds ${two.bytes - one.bytes} B`);

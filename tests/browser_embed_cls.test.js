@@ -11,8 +11,15 @@ import { frames, launch, serve, skip } from './browser_embed_harness.js';
 // The two <pre><code> snippets of the page's footer, unescaped, pointed at the test's server.
 const chrome = readFileSync(new URL('../web/src/chrome.js', import.meta.url), 'utf8');
 const footer = chrome.slice(chrome.indexOf('export const footer'));
-const unhtml = (s) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
-const snippets = [...footer.matchAll(/<pre><code>([\s\S]*?)<\/code><\/pre>/g)].map((m) => unhtml(m[1]).replaceAll('https://YOUR-HOST/posenc/', '/'));
+const unhtml = (s) =>
+  s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
+const snippets = [...footer.matchAll(/<pre><code>([\s\S]*?)<\/code><\/pre>/g)].map((m) =>
+  unhtml(m[1]).replaceAll('https://YOUR-HOST/posenc/', '/'),
+);
 
 const post = (body) => `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>Positional encoding</title>
@@ -36,8 +43,14 @@ test('the footer carries an iframe and an element snippet with their heights', (
 });
 
 for (const width of [1280, 390]) {
-  test(`a Hugo-like post with the page's snippets on a slow first load: layout shift at ${width} px`, { skip, timeout: 120000 }, async (t) => {
-    const srv = await serve({ pages: { '/post.html': post(snippets.join('\n<p>Between the two figures.</p>\n')) }, hold: (p) => p !== '/post.html' });
+  test(`a Hugo-like post with the page's snippets on a slow first load: layout shift at ${width} px`, {
+    skip,
+    timeout: 120000,
+  }, async (t) => {
+    const srv = await serve({
+      pages: { '/post.html': post(snippets.join('\n<p>Between the two figures.</p>\n')) },
+      hold: (p) => p !== '/post.html',
+    });
     const ctx = await browser.newContext({ viewport: { width, height: 4800 }, serviceWorkers: 'block' });
     const page = await ctx.newPage();
     // 'commit': the post's module script (held) keeps DOMContentLoaded back.
@@ -45,13 +58,24 @@ for (const width of [1280, 390]) {
     await page.waitForSelector('h2');
     await frames(page, 3); // the post has painted with nothing of posenc yet
     srv.release();
-    await page.waitForFunction(() => {
-      const f = document.querySelector('iframe');
-      return document.querySelector('posenc-view')?.dataset.ready && f.dataset.posencHeight && f.contentDocument?.querySelector('#app[data-layout=live]');
-    }, null, { timeout: 90000 });
+    await page.waitForFunction(
+      () => {
+        const f = document.querySelector('iframe');
+        return (
+          document.querySelector('posenc-view')?.dataset.ready &&
+          f.dataset.posencHeight &&
+          f.contentDocument?.querySelector('#app[data-layout=live]')
+        );
+      },
+      null,
+      { timeout: 90000 },
+    );
     await frames(page, 5);
     const cls = await page.evaluate(() => window.__cls);
-    const h = await page.evaluate(() => [document.querySelector('iframe').getBoundingClientRect().height, document.querySelector('posenc-view').getBoundingClientRect().height]);
+    const h = await page.evaluate(() => [
+      document.querySelector('iframe').getBoundingClientRect().height,
+      document.querySelector('posenc-view').getBoundingClientRect().height,
+    ]);
     t.diagnostic(`CLS ${cls.toFixed(4)} at ${width} px (iframe ${h[0]} px, element ${h[1]} px)`);
     assert.ok(cls < 0.01, `CLS ${cls} at ${width} px`);
     await ctx.close();

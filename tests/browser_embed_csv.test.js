@@ -21,13 +21,28 @@ test('csvCell: quoting, doubled quotes, formula prefixes, numbers untouched', ()
 });
 
 test('toCsv: matrices, series, lab and groups with CRLF', () => {
-  const m = toCsv({ kind: 'matrix', rows: 2, cols: 2, rowLabel: 'position', colLabel: 'dim', values: [0, 1, -2, null] });
+  const m = toCsv({
+    kind: 'matrix',
+    rows: 2,
+    cols: 2,
+    rowLabel: 'position',
+    colLabel: 'dim',
+    values: [0, 1, -2, null],
+  });
   assert.equal(m, 'position\\dim,0,1\r\n0,0,1\r\n1,-2,');
   const s = toCsv({ kind: 'series', xLabel: 'x, units', series: [{ label: '=bad', x: [0, 1], y: [0.5, -1] }] });
   assert.equal(s, '# =bad\r\n"x, units",value\r\n0,0.5\r\n1,-1');
-  const lab = toCsv({ kind: 'lab', words: ['=1+1', 'a,b'], order: [1, 0], sides: [{ encoding: 'rope', maxAttentionDiff: 0.1, maxOutputDiff: 0.2, pooledCosine: 0.9 }] });
+  const lab = toCsv({
+    kind: 'lab',
+    words: ['=1+1', 'a,b'],
+    order: [1, 0],
+    sides: [{ encoding: 'rope', maxAttentionDiff: 0.1, maxOutputDiff: 0.2, pooledCosine: 0.9 }],
+  });
   assert.equal(lab.split('\r\n')[0], 'words,"\'=1+1 a,b"');
   assert.equal(lab.split('\r\n')[3], 'rope,0.1,0.2,0.9');
-  const g = toCsv({ kind: 'group', parts: [{ kind: 'matrix', name: 'left, a', rows: 1, cols: 1, rowLabel: 'r', colLabel: 'c', values: [3] }] });
+  const g = toCsv({
+    kind: 'group',
+    parts: [{ kind: 'matrix', name: 'left, a', rows: 1, cols: 1, rowLabel: 'r', colLabel: 'c', values: [3] }],
+  });
   assert.equal(g, '"# left, a"\r\nr\\c,0\r\n0,3');
 });

@@ -9,9 +9,21 @@ import { extname, join, normalize } from 'node:path';
 export const dist = new URL('../web/dist/', import.meta.url).pathname;
 export const CHROMIUM = '/usr/bin/chromium';
 export const SHOTS = '/tmp/posenc-shots';
-export const skip = !existsSync(`${dist}index.html`) ? 'web/dist not built (run ./build.sh test)' : !existsSync(CHROMIUM) ? 'no /usr/bin/chromium' : false;
+export const skip = !existsSync(`${dist}index.html`)
+  ? 'web/dist not built (run ./build.sh test)'
+  : !existsSync(CHROMIUM)
+    ? 'no /usr/bin/chromium'
+    : false;
 
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json', '.png': 'image/png', '.svg': 'image/svg+xml' };
+const TYPES = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+};
 
 /**
  * Serve web/dist. `pages` maps a path to an HTML string (host pages); `headers` are added to every
@@ -45,10 +57,19 @@ export function serve({ pages = {}, headers = {}, compress = false, hold = null,
         res.writeHead(404, headers);
         return res.end('not found');
       }
-      const h = { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache', ...headers };
+      const h = {
+        'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+        'cache-control': 'no-cache',
+        ...headers,
+      };
       const accept = String(req.headers['accept-encoding'] ?? '');
       let body = null;
-      for (const [enc, ext] of compress ? [['br', '.br'], ['gzip', '.gz']] : []) {
+      for (const [enc, ext] of compress
+        ? [
+            ['br', '.br'],
+            ['gzip', '.gz'],
+          ]
+        : []) {
         if (accept.includes(enc) && existsSync(file + ext)) {
           body = readFileSync(file + ext);
           h['content-encoding'] = enc;
@@ -73,30 +94,42 @@ export function serve({ pages = {}, headers = {}, compress = false, hold = null,
   });
   // unref: a test that fails before its close() must not keep the test process alive.
   server.unref();
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
-    server,
-    log,
-    sent,
-    setDir(d) {
-      root = d.endsWith('/') ? d : `${d}/`;
-    },
-    origin: `http://127.0.0.1:${server.address().port}`,
-    release() {
-      released = true;
-      for (const f of held.splice(0)) f();
-    },
-    close() {
-      server.close();
-      server.closeAllConnections();
-    },
-  })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        server,
+        log,
+        sent,
+        setDir(d) {
+          root = d.endsWith('/') ? d : `${d}/`;
+        },
+        origin: `http://127.0.0.1:${server.address().port}`,
+        release() {
+          released = true;
+          for (const f of held.splice(0)) f();
+        },
+        close() {
+          server.close();
+          server.closeAllConnections();
+        },
+      }),
+    ),
+  );
 }
 
 export async function launch() {
   const { chromium } = await import('playwright-core');
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+      '--disable-quic',
+    ],
   });
 }
 
@@ -105,11 +138,16 @@ export async function rendered(page) {
   await page.waitForFunction(() => (globalThis.__posencFrames?.length ?? 0) > 0, null, { timeout: 60000 });
   await frames(page);
 }
-export const frames = (page, n = 2) => page.evaluate((n) => new Promise((r) => {
-  let k = 0;
-  const f = () => (++k >= n ? r() : requestAnimationFrame(f));
-  requestAnimationFrame(f);
-}), n);
+export const frames = (page, n = 2) =>
+  page.evaluate(
+    (n) =>
+      new Promise((r) => {
+        let k = 0;
+        const f = () => (++k >= n ? r() : requestAnimationFrame(f));
+        requestAnimationFrame(f);
+      }),
+    n,
+  );
 
 /** Collect CSP violations and page errors from the first script on (every frame of the page). */
 export async function watch(page) {
@@ -118,7 +156,9 @@ export async function watch(page) {
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   await page.addInitScript(() => {
     globalThis.__csp = [];
-    document.addEventListener('securitypolicyviolation', (e) => globalThis.__csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample ?? ''}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      globalThis.__csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample ?? ''}`),
+    );
   });
   return errors;
 }
@@ -126,7 +166,10 @@ export async function watch(page) {
 /** WCAG contrast ratio of two CSS colours given as 'rgb(r, g, b)' / 'rgba(...)'. */
 export function contrast(a, b) {
   const lum = (c) => {
-    const [r, g, bl] = c.match(/[\d.]+/g).slice(0, 3).map((v) => Number(v) / 255)
+    const [r, g, bl] = c
+      .match(/[\d.]+/g)
+      .slice(0, 3)
+      .map((v) => Number(v) / 255)
       .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
     return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
   };
@@ -146,7 +189,8 @@ export async function decodePng(browser, bytes) {
     g.drawImage(bmp, 0, 0);
     const d = g.getImageData(0, 0, bmp.width, bmp.height).data;
     const lum = new Array(bmp.width * bmp.height);
-    for (let i = 0; i < lum.length; i++) lum[i] = Math.round(0.2126 * d[4 * i] + 0.7152 * d[4 * i + 1] + 0.0722 * d[4 * i + 2]);
+    for (let i = 0; i < lum.length; i++)
+      lum[i] = Math.round(0.2126 * d[4 * i] + 0.7152 * d[4 * i + 1] + 0.0722 * d[4 * i + 2]);
     return { width: bmp.width, height: bmp.height, lum };
   }, Buffer.from(bytes).toString('base64'));
   await ctx.close();
@@ -172,7 +216,11 @@ export function pageSuite() {
   });
   suite.settled = async (page) => {
     await page.waitForFunction(() => (globalThis.__posencFrames?.length ?? 0) > 0, null, { timeout: 60000 });
-    await page.waitForFunction(() => !/computing/.test(document.querySelector('.host .status')?.textContent ?? ''), null, { timeout: 60000 });
+    await page.waitForFunction(
+      () => !/computing/.test(document.querySelector('.host .status')?.textContent ?? ''),
+      null,
+      { timeout: 60000 },
+    );
     await frames(page);
   };
   suite.open = async (path, viewport = { width: 1280, height: 900 }) => {
@@ -185,11 +233,23 @@ export function pageSuite() {
   };
   suite.setState = async (page, patch) => {
     // A render that never comes fails here, naming the state, instead of at the test's timeout.
-    await page.evaluate((patch) => new Promise((res, rej) => {
-      const t = setTimeout(() => rej(new Error(`no render within 60 s after setState(${JSON.stringify(patch)}) (view ${globalThis.posencApp.state.view})`)), 60000);
-      document.addEventListener('posenc-render', () => (clearTimeout(t), res()), { once: true });
-      globalThis.posencApp.setState(patch);
-    }), patch);
+    await page.evaluate(
+      (patch) =>
+        new Promise((res, rej) => {
+          const t = setTimeout(
+            () =>
+              rej(
+                new Error(
+                  `no render within 60 s after setState(${JSON.stringify(patch)}) (view ${globalThis.posencApp.state.view})`,
+                ),
+              ),
+            60000,
+          );
+          document.addEventListener('posenc-render', () => (clearTimeout(t), res()), { once: true });
+          globalThis.posencApp.setState(patch);
+        }),
+      patch,
+    );
     await suite.settled(page);
   };
   return suite;

@@ -9,9 +9,25 @@ import { frames, launch, rendered, serve, skip } from './browser_embed_harness.j
 
 const WIDTHS = [320, 390, 700, 1000, 1280];
 const CASES = [
-  'heatmap', 'heatmap&method=rope', 'heatmap&method=alibi', 'waves', 'waves&method=rope', 'similarity', 'rotation', 'bias',
-  'bias&panel=alibi', 'bias&panel=t5', 'bias&panel=shaw', 'learned', 'extrapolation', 'compare', 'shuffle', 'worked',
-  'shift', 'concat', 'scaling',
+  'heatmap',
+  'heatmap&method=rope',
+  'heatmap&method=alibi',
+  'waves',
+  'waves&method=rope',
+  'similarity',
+  'rotation',
+  'bias',
+  'bias&panel=alibi',
+  'bias&panel=t5',
+  'bias&panel=shaw',
+  'learned',
+  'extrapolation',
+  'compare',
+  'shuffle',
+  'worked',
+  'shift',
+  'concat',
+  'scaling',
 ];
 // Where a view's text holds numbers, the stand-in's are as wide as a float32 gets and the shell
 // keeps the laid-out height as a minimum (app.js hold()); texts whose structure follows the
@@ -32,25 +48,47 @@ async function heights(page, path) {
   const srv = await serve({ hold: (p) => p.endsWith('.wasm') });
   try {
     await page.goto(`${srv.origin}${path}`);
-    await page.waitForFunction(() => document.querySelector('#app')?.dataset.layout === 'stub', null, { timeout: 60000 });
+    await page.waitForFunction(() => document.querySelector('#app')?.dataset.layout === 'stub', null, {
+      timeout: 60000,
+    });
     await frames(page, 2);
     const early = await page.evaluate(() => document.documentElement.getBoundingClientRect().height);
-    assert.equal(await page.evaluate(() => globalThis.__posencFrames?.length ?? 0), 0, 'no real render before the wasm');
+    assert.equal(
+      await page.evaluate(() => globalThis.__posencFrames?.length ?? 0),
+      0,
+      'no real render before the wasm',
+    );
     // The placeholder results are never shown: only the heading and intro are visible until then.
-    const shown = () => page.evaluate(() => [...document.querySelectorAll('.host .view > *')].filter((e) => getComputedStyle(e).visibility === 'visible').map((e) => e.tagName.toLowerCase() + (e.className ? `.${e.className}` : '')).filter((n) => !/^(h2|p\.intro)$/.test(n) && !/^div\.notes$/.test(n)));
+    const shown = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll('.host .view > *')]
+          .filter((e) => getComputedStyle(e).visibility === 'visible')
+          .map((e) => e.tagName.toLowerCase() + (e.className ? `.${e.className}` : ''))
+          .filter((n) => !/^(h2|p\.intro)$/.test(n) && !/^div\.notes$/.test(n)),
+      );
     assert.deepEqual(await shown(), [], `${path}: shown before the wasm`);
     srv.release();
     await rendered(page);
     await frames(page, 2);
     const late = await page.evaluate(() => document.documentElement.getBoundingClientRect().height);
-    assert.ok((await page.evaluate(() => getComputedStyle(document.querySelector('.host .view .body') ?? document.querySelector('.host .view')).visibility)) === 'visible', `${path}: the figure shows`);
+    assert.ok(
+      (await page.evaluate(
+        () =>
+          getComputedStyle(document.querySelector('.host .view .body') ?? document.querySelector('.host .view'))
+            .visibility,
+      )) === 'visible',
+      `${path}: the figure shows`,
+    );
     return { early, late };
   } finally {
     srv.close();
   }
 }
 
-test('every view and panel keeps its height when the wasm arrives (iframe embed, 320 to 1280 px)', { skip, timeout: 900000 }, async (t) => {
+test('every view and panel keeps its height when the wasm arrives (iframe embed, 320 to 1280 px)', {
+  skip,
+  timeout: 900000,
+}, async (t) => {
   const misses = [];
   for (const width of WIDTHS) {
     const ctx = await browser.newContext({ viewport: { width, height: 900 }, serviceWorkers: 'block' });
@@ -60,13 +98,16 @@ test('every view and panel keeps its height when the wasm arrives (iframe embed,
     for (const c of CASES) {
       const { early, late } = await heights(page, `/?embed=1&view=${c}`);
       const d = Math.round(late - early);
-      if (Math.abs(late - early) >= 10) misses.push(`${c} at ${width}px: ${Math.round(early)} → ${Math.round(late)} (${d > 0 ? '+' : ''}${d})`);
+      if (Math.abs(late - early) >= 10)
+        misses.push(`${c} at ${width}px: ${Math.round(early)} → ${Math.round(late)} (${d > 0 ? '+' : ''}${d})`);
       assert.ok(late > 200, `${c} at ${width}px: ${late}px`);
     }
     assert.deepEqual(errors, [], `page errors at ${width}px`);
     await ctx.close();
   }
-  t.diagnostic(`${CASES.length * WIDTHS.length} cases; off by 10 px or more: ${misses.length ? misses.join('; ') : 'none'}`);
+  t.diagnostic(
+    `${CASES.length * WIDTHS.length} cases; off by 10 px or more: ${misses.length ? misses.join('; ') : 'none'}`,
+  );
   assert.deepEqual(misses, [], 'views whose height changes by 10 px or more when the wasm arrives');
 });
 
@@ -86,7 +127,8 @@ test('<posenc-view> in a blog column keeps its height when the wasm arrives', { 
   const ids = ['a', 'b', 'c', 'd'];
   for (const id of ids) await p.waitForSelector(`#${id}[data-layout]`, { timeout: 60000 });
   await frames(p, 2);
-  const measure = () => p.evaluate((ids) => ids.map((id) => document.getElementById(id).getBoundingClientRect().height), ids);
+  const measure = () =>
+    p.evaluate((ids) => ids.map((id) => document.getElementById(id).getBoundingClientRect().height), ids);
   const early = await measure();
   assert.equal(await p.locator('posenc-view[data-ready]').count(), 0, 'laid out before the wasm');
   srv.release();
@@ -107,7 +149,15 @@ test('after the layout pass the view shows the real numbers (nothing of the stan
   const page = await ctx.newPage();
   const data = () => page.evaluate(() => JSON.stringify(globalThis.posencApp.view.exportData()));
   const plain = await serve();
-  for (const c of ['heatmap&method=t5&length=200', 'heatmap&method=alibi', 'heatmap&method=shaw&shawk=3', 'bias', 'waves&method=rope', 'similarity', 'compare&method=t5']) {
+  for (const c of [
+    'heatmap&method=t5&length=200',
+    'heatmap&method=alibi',
+    'heatmap&method=shaw&shawk=3',
+    'bias',
+    'waves&method=rope',
+    'similarity',
+    'compare&method=t5',
+  ]) {
     await heights(page, `/?embed=1&view=${c}`);
     const held = await data();
     await page.goto(`${plain.origin}/?embed=1&view=${c}`);

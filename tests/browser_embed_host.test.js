@@ -45,8 +45,17 @@ test('posenc-embed.js resizes posenc frames only: messages from other frames are
   const ctx = await browser.newContext({ serviceWorkers: 'block' });
   const page = await ctx.newPage();
   await page.goto(`${srv.origin}/post.html`);
-  await page.waitForFunction(() => seen.includes('ad') && seen.includes('same') && Number(document.getElementById('f').dataset.posencHeight) > 200, null, { timeout: 60000 });
-  const h = await page.evaluate(() => Object.fromEntries(['ad', 'same', 'f'].map((id) => [id, document.getElementById(id).getBoundingClientRect().height])));
+  await page.waitForFunction(
+    () =>
+      seen.includes('ad') && seen.includes('same') && Number(document.getElementById('f').dataset.posencHeight) > 200,
+    null,
+    { timeout: 60000 },
+  );
+  const h = await page.evaluate(() =>
+    Object.fromEntries(
+      ['ad', 'same', 'f'].map((id) => [id, document.getElementById(id).getBoundingClientRect().height]),
+    ),
+  );
   assert.equal(h.ad, 250, 'the cross-origin ad frame keeps its height');
   assert.equal(h.same, 250, 'a same-origin page that is no embed keeps its height');
   assert.ok(h.f > 200, `the posenc frame is sized (${h.f}px)`);
@@ -54,14 +63,21 @@ test('posenc-embed.js resizes posenc frames only: messages from other frames are
 });
 
 /** Paper colour and a canvas pixel's luminance inside the posenc frame. */
-const look = (frame) => frame.evaluate(() => {
-  const c = document.querySelector('.host canvas');
-  const g = c.getContext('2d');
-  const d = g.getImageData(c.width - 2, 1, 1, 1).data;
-  return { theme: document.documentElement.dataset.theme, paper: getComputedStyle(document.body).backgroundColor, lum: 0.2126 * d[0] + 0.7152 * d[1] + 0.0722 * d[2] };
-});
+const look = (frame) =>
+  frame.evaluate(() => {
+    const c = document.querySelector('.host canvas');
+    const g = c.getContext('2d');
+    const d = g.getImageData(c.width - 2, 1, 1, 1).data;
+    return {
+      theme: document.documentElement.dataset.theme,
+      paper: getComputedStyle(document.body).backgroundColor,
+      lum: 0.2126 * d[0] + 0.7152 * d[1] + 0.0722 * d[2],
+    };
+  });
 
-test('theme=auto in a frame follows the host page\'s dark class and data-theme, canvases included', { skip }, async () => {
+test("theme=auto in a frame follows the host page's dark class and data-theme, canvases included", {
+  skip,
+}, async () => {
   const ctx = await browser.newContext({ serviceWorkers: 'block', colorScheme: 'light' });
   const page = await ctx.newPage();
   await page.goto(`${srv.origin}/post.html`);
@@ -72,7 +88,10 @@ test('theme=auto in a frame follows the host page\'s dark class and data-theme, 
   await frame.waitForFunction(() => document.documentElement.dataset.theme === 'dark', null, { timeout: 60000 });
   await frames(frame);
   const dark = await look(frame);
-  assert.ok(light.lum > 200 && dark.lum < 60, `canvas pixel ${light.lum} in light, ${dark.lum} after the host went dark`);
+  assert.ok(
+    light.lum > 200 && dark.lum < 60,
+    `canvas pixel ${light.lum} in light, ${dark.lum} after the host went dark`,
+  );
   assert.notEqual(light.paper, dark.paper);
   // data-theme="light" on the host wins over the reader's dark OS.
   await page.emulateMedia({ colorScheme: 'dark' });
@@ -87,31 +106,47 @@ test('theme=auto in a frame follows the host page\'s dark class and data-theme, 
 });
 
 /** Theme, paper and a canvas pixel's luminance inside an element. */
-const lookEl = (page, id) => page.evaluate((id) => {
-  const el = document.getElementById(id);
-  const c = el.shadowRoot.querySelector('.host canvas');
-  const d = c.getContext('2d').getImageData(c.width - 2, 1, 1, 1).data;
-  return { host: el.dataset.hostTheme ?? '', paper: getComputedStyle(el.shadowRoot.querySelector('.host')).getPropertyValue('--paper').trim(), lum: 0.2126 * d[0] + 0.7152 * d[1] + 0.0722 * d[2] };
-}, id);
+const lookEl = (page, id) =>
+  page.evaluate((id) => {
+    const el = document.getElementById(id);
+    const c = el.shadowRoot.querySelector('.host canvas');
+    const d = c.getContext('2d').getImageData(c.width - 2, 1, 1, 1).data;
+    return {
+      host: el.dataset.hostTheme ?? '',
+      paper: getComputedStyle(el.shadowRoot.querySelector('.host')).getPropertyValue('--paper').trim(),
+      lum: 0.2126 * d[0] + 0.7152 * d[1] + 0.0722 * d[2],
+    };
+  }, id);
 
-test('<posenc-view theme=auto> follows the host page\'s dark class and data-theme and repaints; background matches the blog', { skip }, async () => {
+test("<posenc-view theme=auto> follows the host page's dark class and data-theme and repaints; background matches the blog", {
+  skip,
+}, async () => {
   const ctx = await browser.newContext({ serviceWorkers: 'block', colorScheme: 'light' });
   const page = await ctx.newPage();
   await page.goto(`${srv.origin}/element.html`);
-  await page.waitForFunction(() => [...document.querySelectorAll('posenc-view')].every((e) => e.dataset.ready), null, { timeout: 60000 });
+  await page.waitForFunction(() => [...document.querySelectorAll('posenc-view')].every((e) => e.dataset.ready), null, {
+    timeout: 60000,
+  });
   const before = await lookEl(page, 'e');
   // The host's dark-mode button: a class on <html>. The element repaints (a render event).
-  const repainted = page.evaluate(() => new Promise((r) => document.getElementById('e').addEventListener('posenc-render', r, { once: true })));
+  const repainted = page.evaluate(
+    () => new Promise((r) => document.getElementById('e').addEventListener('posenc-render', r, { once: true })),
+  );
   await page.evaluate(() => document.documentElement.classList.add('dark'));
   await repainted;
   await frames(page);
   const dark = await lookEl(page, 'e');
   assert.equal(dark.host, 'dark');
-  assert.ok(before.lum > 200 && dark.lum < 60, `canvas pixel ${before.lum} in light, ${dark.lum} after the host went dark`);
+  assert.ok(
+    before.lum > 200 && dark.lum < 60,
+    `canvas pixel ${before.lum} in light, ${dark.lum} after the host went dark`,
+  );
   assert.ok((await lookEl(page, 'l')).lum > 200, 'theme="light" stays light');
   // data-theme="light" under a dark OS: light.
   await page.emulateMedia({ colorScheme: 'dark' });
-  const again = page.evaluate(() => new Promise((r) => document.getElementById('e').addEventListener('posenc-render', r, { once: true })));
+  const again = page.evaluate(
+    () => new Promise((r) => document.getElementById('e').addEventListener('posenc-render', r, { once: true })),
+  );
   await page.evaluate(() => {
     document.documentElement.classList.remove('dark');
     document.documentElement.dataset.theme = 'light';
@@ -129,7 +164,10 @@ test('<posenc-view theme=auto> follows the host page\'s dark class and data-them
   await ctx.close();
 });
 
-test('formula panels below the figure grow with their text: nothing cut off at a 680 or a 358 px column', { skip, timeout: 300000 }, async () => {
+test('formula panels below the figure grow with their text: nothing cut off at a 680 or a 358 px column', {
+  skip,
+  timeout: 300000,
+}, async () => {
   const cut = [];
   for (const width of [700, 390]) {
     const ctx = await browser.newContext({ serviceWorkers: 'block', viewport: { width, height: 900 } });
@@ -137,7 +175,9 @@ test('formula panels below the figure grow with their text: nothing cut off at a
     for (const view of ['waves', 'rotation', 'heatmap', 'similarity', 'scaling', 'worked']) {
       await page.goto(`${srv.origin}/?embed=1&view=${view}&method=rope`);
       await rendered(page);
-      const over = await page.evaluate(() => [...document.querySelectorAll('.formula')].map((f) => f.scrollHeight - f.clientHeight).filter((d) => d > 1));
+      const over = await page.evaluate(() =>
+        [...document.querySelectorAll('.formula')].map((f) => f.scrollHeight - f.clientHeight).filter((d) => d > 1),
+      );
       if (over.length) cut.push(`${view} at ${width}px: ${over.join(', ')} px hidden`);
     }
     await ctx.close();
@@ -145,19 +185,27 @@ test('formula panels below the figure grow with their text: nothing cut off at a
   assert.deepEqual(cut, []);
 });
 
-test('sandboxed frames: posenc-embed.js sizes an allow-scripts frame (origin null) and an allow-same-origin one', { skip }, async () => {
+test('sandboxed frames: posenc-embed.js sizes an allow-scripts frame (origin null) and an allow-same-origin one', {
+  skip,
+}, async () => {
   // An opaque-origin frame fetches its module scripts in CORS mode: the host sends the header.
   const cors = await serve({
     headers: { 'access-control-allow-origin': '*' },
-    pages: { '/sandbox.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>s</title></head><body>
+    pages: {
+      '/sandbox.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>s</title></head><body>
       <iframe id="a" title="a" sandbox="allow-scripts" src="/?embed=1&view=heatmap&dim=16&length=32" height="100"></iframe>
       <iframe id="b" title="b" sandbox="allow-scripts allow-same-origin" src="/?embed=1&view=waves&dim=16&length=32" height="100"></iframe>
-      <script src="/posenc-embed.js"></script></body></html>` },
+      <script src="/posenc-embed.js"></script></body></html>`,
+    },
   });
   const ctx = await browser.newContext();
   const page = await ctx.newPage();
   await page.goto(`${cors.origin}/sandbox.html`);
-  await page.waitForFunction(() => ['a', 'b'].every((id) => Number(document.getElementById(id).dataset.posencHeight) > 200), null, { timeout: 60000 });
+  await page.waitForFunction(
+    () => ['a', 'b'].every((id) => Number(document.getElementById(id).dataset.posencHeight) > 200),
+    null,
+    { timeout: 60000 },
+  );
   const b = page.frame({ url: /view=waves/ });
   await rendered(b);
   // allow-same-origin keeps the frame's own origin: its service worker registers.

@@ -46,7 +46,9 @@ for (const v of VIEWS) {
   const list = PAYLOADS.map((p) => `view="${v}" ${TEXT_KEYS.map((k) => `${k}="${attr(p)}"`).join(' ')}`);
   pages[`/host-${v}.html`] = hostPage(list);
   // sentence with the payload as one of several words (the lab splits on whitespace)
-  pages[`/host-${v}-words.html`] = hostPage(PAYLOADS.map((p) => `view="${v}" sentence="dog ${attr(p)} man" order="2,1,0"`));
+  pages[`/host-${v}-words.html`] = hostPage(
+    PAYLOADS.map((p) => `view="${v}" sentence="dog ${attr(p)} man" order="2,1,0"`),
+  );
 }
 // The guided path: no view, a hostile step.
 pages['/host-step.html'] = hostPage(PAYLOADS.map((p) => `step="${attr(p)}" sentence="${attr(p)}"`));
@@ -74,14 +76,30 @@ const links = () => {
   for (const v of VIEWS) {
     for (const p of PAYLOADS) {
       const q = new URLSearchParams([['view', v], ...TEXT_KEYS.map((k) => [k, p])]);
-      out.push(`?${q}`, `?${new URLSearchParams([['view', v], ['sentence', `dog ${p} man`], ['order', '2,1,0']])}`);
+      out.push(
+        `?${q}`,
+        `?${new URLSearchParams([
+          ['view', v],
+          ['sentence', `dog ${p} man`],
+          ['order', '2,1,0'],
+        ])}`,
+      );
     }
   }
-  for (const p of PAYLOADS) out.push(`?${new URLSearchParams([['step', p], ['sentence', p]])}`);
+  for (const p of PAYLOADS)
+    out.push(
+      `?${new URLSearchParams([
+        ['step', p],
+        ['sentence', p],
+      ])}`,
+    );
   return out;
 };
 
-test('hostile text keys in the page URL and in ?embed=1 put no element into the page', { skip, timeout: 600000 }, async () => {
+test('hostile text keys in the page URL and in ?embed=1 put no element into the page', {
+  skip,
+  timeout: 600000,
+}, async () => {
   const ctx = await browser.newContext({ serviceWorkers: 'block' });
   const bad = [];
   for (const l of links()) {
@@ -94,13 +112,20 @@ test('hostile text keys in the page URL and in ?embed=1 put no element into the 
   assert.deepEqual(bad, []);
 });
 
-test('hostile <posenc-view> attributes on a host page without a CSP put no element and run no script', { skip, timeout: 300000 }, async () => {
+test('hostile <posenc-view> attributes on a host page without a CSP put no element and run no script', {
+  skip,
+  timeout: 300000,
+}, async () => {
   const ctx = await browser.newContext({ serviceWorkers: 'block' });
   const bad = [];
   for (const path of Object.keys(pages)) {
-    const r = await check(ctx, `${srv.origin}${path}`, (page) => page.waitForFunction(
-      () => [...document.querySelectorAll('posenc-view')].every((e) => e.dataset.ready), null, { timeout: 120000 }));
-    if (r.found.length || r.pwn || r.title !== 'host') bad.push(`${path}: ${r.found.join(', ')} pwn=${r.pwn} title=${r.title}`);
+    const r = await check(ctx, `${srv.origin}${path}`, (page) =>
+      page.waitForFunction(() => [...document.querySelectorAll('posenc-view')].every((e) => e.dataset.ready), null, {
+        timeout: 120000,
+      }),
+    );
+    if (r.found.length || r.pwn || r.title !== 'host')
+      bad.push(`${path}: ${r.found.join(', ')} pwn=${r.pwn} title=${r.title}`);
   }
   await ctx.close();
   assert.deepEqual(bad, []);

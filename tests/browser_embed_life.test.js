@@ -5,7 +5,9 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { frames, launch, serve, skip } from './browser_embed_harness.js';
 
-const page = (head = '') => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>app</title>${head}</head><body>
+const page = (
+  head = '',
+) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>app</title>${head}</head><body>
 <div id="keep"><posenc-view id="k" view="heatmap" dim="32" length="48"></posenc-view></div><div id="route"></div>
 <script type="module" src="/posenc-view.js"></script></body></html>`;
 let browser, srv;
@@ -26,7 +28,10 @@ after(async () => {
   srv?.close();
 });
 
-test('20 mount/unmount cycles: heap in use, listeners and DOM nodes back to the baseline; a removed Rotation stops', { skip, timeout: 300000 }, async (t) => {
+test('20 mount/unmount cycles: heap in use, listeners and DOM nodes back to the baseline; a removed Rotation stops', {
+  skip,
+  timeout: 300000,
+}, async (t) => {
   const ctx = await browser.newContext({ serviceWorkers: 'block' });
   const p = await ctx.newPage();
   // The wasm instances, to read the core's heap in use (posenc_heap_in_use).
@@ -44,18 +49,22 @@ test('20 mount/unmount cycles: heap in use, listeners and DOM nodes back to the 
   await p.waitForSelector('#k[data-ready]', { timeout: 60000 });
   const cdp = await ctx.newCDPSession(p);
   // One route: mount an element, wait for its first real render, unmount it.
-  const cycle = (n, views) => p.evaluate(async ([n, views]) => {
-    for (let i = 0; i < n; i++) {
-      const el = document.createElement('posenc-view');
-      el.setAttribute('view', views[i % views.length]);
-      el.setAttribute('dim', '32');
-      const done = new Promise((r) => el.addEventListener('posenc-render', r, { once: true }));
-      document.getElementById('route').append(el);
-      await done;
-      el.remove();
-      await null; // the element's teardown runs in a microtask after its removal
-    }
-  }, [n, views]);
+  const cycle = (n, views) =>
+    p.evaluate(
+      async ([n, views]) => {
+        for (let i = 0; i < n; i++) {
+          const el = document.createElement('posenc-view');
+          el.setAttribute('view', views[i % views.length]);
+          el.setAttribute('dim', '32');
+          const done = new Promise((r) => el.addEventListener('posenc-render', r, { once: true }));
+          document.getElementById('route').append(el);
+          await done;
+          el.remove();
+          await null; // the element's teardown runs in a microtask after its removal
+        }
+      },
+      [n, views],
+    );
   const measure = async () => {
     await frames(p, 3);
     await cdp.send('HeapProfiler.collectGarbage');
@@ -107,14 +116,16 @@ test('20 mount/unmount cycles: heap in use, listeners and DOM nodes back to the 
   await ctx.close();
 });
 
-test('a host CSP without \'wasm-unsafe-eval\': the element shows why, and no unhandled rejection', { skip }, async () => {
+test("a host CSP without 'wasm-unsafe-eval': the element shows why, and no unhandled rejection", { skip }, async () => {
   const ctx = await browser.newContext({ serviceWorkers: 'block' });
   const p = await ctx.newPage();
   const errors = [];
   p.on('pageerror', (e) => errors.push(e.message));
   await p.goto(`${srv.origin}/strict.html`);
   await p.waitForSelector('#v[data-error]', { timeout: 60000 });
-  const text = await p.evaluate(() => document.querySelector('#v').shadowRoot.querySelector('.error[role=alert]')?.textContent ?? '');
+  const text = await p.evaluate(
+    () => document.querySelector('#v').shadowRoot.querySelector('.error[role=alert]')?.textContent ?? '',
+  );
   assert.match(text, /wasm-unsafe-eval/);
   await frames(p, 3);
   assert.deepEqual(errors, []);

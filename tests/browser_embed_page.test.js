@@ -27,9 +27,12 @@ async function open(path, opts = {}) {
   await rendered(page);
   return { ctx, page, errors };
 }
-const steps = (page) => page.evaluate(() => globalThis.posencApp.steps.map((s) => ({ id: s.id, view: s.view, title: s.title })));
+const steps = (page) =>
+  page.evaluate(() => globalThis.posencApp.steps.map((s) => ({ id: s.id, view: s.view, title: s.title })));
 
-test('guided path: the bare URL is step 1; Back/Next move, every step is a URL, the explorer is one click away', { skip }, async () => {
+test('guided path: the bare URL is step 1; Back/Next move, every step is a URL, the explorer is one click away', {
+  skip,
+}, async () => {
   const { ctx, page, errors } = await open('/');
   const all = await steps(page);
   assert.ok(all.length >= 3);
@@ -96,20 +99,26 @@ test('explorer tabs: tablist/tab/tabpanel roles, arrow keys wrap, Home/End', { s
   const tabs = page.locator('.tabs [role=tab]');
   const n = await tabs.count();
   assert.ok(n >= 9);
-  const sel = () => page.evaluate(() => ({
-    view: globalThis.posencApp.state.view,
-    selected: [...document.querySelectorAll('[role=tab][aria-selected=true]')].map((b) => b.dataset.view),
-    focus: document.activeElement?.dataset.view,
-    tabbable: [...document.querySelectorAll('[role=tab]')].filter((b) => b.tabIndex === 0).map((b) => b.dataset.view),
-    panel: document.querySelector('[role=tabpanel]')?.getAttribute('aria-labelledby'),
-  }));
+  const sel = () =>
+    page.evaluate(() => ({
+      view: globalThis.posencApp.state.view,
+      selected: [...document.querySelectorAll('[role=tab][aria-selected=true]')].map((b) => b.dataset.view),
+      focus: document.activeElement?.dataset.view,
+      tabbable: [...document.querySelectorAll('[role=tab]')].filter((b) => b.tabIndex === 0).map((b) => b.dataset.view),
+      panel: document.querySelector('[role=tabpanel]')?.getAttribute('aria-labelledby'),
+    }));
   const first = await tabs.nth(0).getAttribute('data-view');
   const second = await tabs.nth(1).getAttribute('data-view');
   const last = await tabs.nth(n - 1).getAttribute('data-view');
   assert.equal(await tabs.nth(0).getAttribute('aria-controls'), 'figure-panel');
   await page.focus('[role=tab][aria-selected=true]');
   const expect = async (v) => {
-    await page.waitForFunction((v) => globalThis.posencApp.state.view === v && document.querySelector(`#tab-${v}`).getAttribute('aria-selected') === 'true', v);
+    await page.waitForFunction(
+      (v) =>
+        globalThis.posencApp.state.view === v &&
+        document.querySelector(`#tab-${v}`).getAttribute('aria-selected') === 'true',
+      v,
+    );
     const s = await sel();
     assert.deepEqual(s, { view: v, selected: [v], focus: v, tabbable: [v], panel: `tab-${v}` });
   };
@@ -126,11 +135,15 @@ test('explorer tabs: tablist/tab/tabpanel roles, arrow keys wrap, Home/End', { s
   await ctx.close();
 });
 
-test('controls: one catalogue, the view\'s own set beside the figure, none/all on request', { skip }, async (t) => {
+test("controls: one catalogue, the view's own set beside the figure, none/all on request", { skip }, async (t) => {
   const { ctx, page } = await open('/?view=heatmap');
   const names = () => page.locator('form.controls [name]').evaluateAll((els) => els.map((e) => e.name));
   const own = await names();
-  const all = await (async () => { await page.goto(`${srv.origin}/?view=heatmap&controls=all`); await rendered(page); return names(); })();
+  const all = await (async () => {
+    await page.goto(`${srv.origin}/?view=heatmap&controls=all`);
+    await rendered(page);
+    return names();
+  })();
   assert.ok(all.includes('dim') && all.includes('shawk') && all.includes('palette'));
   t.diagnostic(`heatmap shows ${own.join(', ')}`);
   assert.ok(own.length < all.length, 'the heatmap shows only what it reads');
@@ -151,18 +164,36 @@ test('controls: one catalogue, the view\'s own set beside the figure, none/all o
   await ctx.close();
 });
 
-test('phones: no horizontal overflow at 320 or 390 px, controls above the figure, active tab in sight', { skip }, async () => {
+test('phones: no horizontal overflow at 320 or 390 px, controls above the figure, active tab in sight', {
+  skip,
+}, async () => {
   for (const width of [320, 390]) {
     const { ctx, page } = await open('/', { viewport: { width, height: 800 }, isMobile: true, hasTouch: true });
-    for (const path of ['/', '/?view=heatmap', '/?view=bias', '/?view=compare', '/?view=waves&method=rope', '/?view=rotation&method=rope', '/?view=extrapolation', '/?view=shuffle', '/?view=similarity', '/?view=learned&method=learned']) {
+    for (const path of [
+      '/',
+      '/?view=heatmap',
+      '/?view=bias',
+      '/?view=compare',
+      '/?view=waves&method=rope',
+      '/?view=rotation&method=rope',
+      '/?view=extrapolation',
+      '/?view=shuffle',
+      '/?view=similarity',
+      '/?view=learned&method=learned',
+    ]) {
       await page.goto(`${srv.origin}${path}`);
       await rendered(page);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
       assert.ok(overflow <= 0, `${path} at ${width}px: ${overflow}px wider than the screen`);
       if (path.includes('view=')) {
         const tab = await page.locator('[role=tab][aria-selected=true]').boundingBox();
         const strip = await page.locator('.tabs').boundingBox();
-        assert.ok(tab.x >= strip.x - 1 && tab.x + tab.width <= strip.x + strip.width + 1, `${path} at ${width}px: the active tab is off-screen`);
+        assert.ok(
+          tab.x >= strip.x - 1 && tab.x + tab.width <= strip.x + strip.width + 1,
+          `${path} at ${width}px: the active tab is off-screen`,
+        );
         if (await page.locator('form.controls').isVisible()) {
           const form = await page.locator('form.controls').boundingBox();
           const fig = await page.locator('.host').boundingBox();
@@ -170,13 +201,16 @@ test('phones: no horizontal overflow at 320 or 390 px, controls above the figure
         }
       }
       const name = path === '/' ? 'guided' : path.slice(7).replace(/[^a-z]+/g, '-');
-      if (['guided', 'heatmap', 'bias', 'shuffle'].includes(name)) await page.screenshot({ path: `${SHOTS}/phone-${width}-${name}.png`, fullPage: true });
+      if (['guided', 'heatmap', 'bias', 'shuffle'].includes(name))
+        await page.screenshot({ path: `${SHOTS}/phone-${width}-${name}.png`, fullPage: true });
     }
     await ctx.close();
   }
 });
 
-test('focus ring, control borders and plot series reach 3:1 in both themes; the skip link reaches the figure', { skip }, async (t) => {
+test('focus ring, control borders and plot series reach 3:1 in both themes; the skip link reaches the figure', {
+  skip,
+}, async (t) => {
   for (const theme of ['light', 'dark']) {
     const { ctx, page } = await open(`/?view=heatmap&theme=${theme}`);
     await page.keyboard.press('Tab');
@@ -188,22 +222,39 @@ test('focus ring, control borders and plot series reach 3:1 in both themes; the 
       const root = getComputedStyle(document.documentElement);
       const probe = document.createElement('div');
       document.body.append(probe);
-      const resolve = (v) => { probe.style.setProperty('color', v); return getComputedStyle(probe).color; };
-      const out = { outline: cs.outlineColor, style: cs.outlineStyle, width: parseFloat(cs.outlineWidth), bg: resolve(root.getPropertyValue('--bg')), paper: resolve(root.getPropertyValue('--paper')),
-        edge: resolve(root.getPropertyValue('--edge')), series: Array.from({ length: 8 }, (_, i) => resolve(root.getPropertyValue(`--series-${i + 1}`))),
-        inputBorder: getComputedStyle(document.querySelector('select')).borderTopColor };
+      const resolve = (v) => {
+        probe.style.setProperty('color', v);
+        return getComputedStyle(probe).color;
+      };
+      const out = {
+        outline: cs.outlineColor,
+        style: cs.outlineStyle,
+        width: parseFloat(cs.outlineWidth),
+        bg: resolve(root.getPropertyValue('--bg')),
+        paper: resolve(root.getPropertyValue('--paper')),
+        edge: resolve(root.getPropertyValue('--edge')),
+        series: Array.from({ length: 8 }, (_, i) => resolve(root.getPropertyValue(`--series-${i + 1}`))),
+        inputBorder: getComputedStyle(document.querySelector('select')).borderTopColor,
+      };
       probe.remove();
       return out;
     });
     assert.equal(ring.style, 'solid');
     assert.ok(ring.width >= 2);
-    for (const [what, c] of [['focus ring', ring.outline], ['control border', ring.inputBorder], ...ring.series.map((c, i) => [`--series-${i + 1}`, c])]) {
+    for (const [what, c] of [
+      ['focus ring', ring.outline],
+      ['control border', ring.inputBorder],
+      ...ring.series.map((c, i) => [`--series-${i + 1}`, c]),
+    ]) {
       const lo = Math.min(contrast(c, ring.bg), contrast(c, ring.paper));
       t.diagnostic(`${theme}: ${what} ${c}: ${lo.toFixed(2)}:1`);
       assert.ok(lo >= 3, `${theme}: ${what} ${c} is ${lo.toFixed(2)}:1`);
     }
     await page.keyboard.press('Enter');
-    assert.ok(await page.evaluate(() => !!document.activeElement.closest('#figure')), 'the skip link moves focus into the figure');
+    assert.ok(
+      await page.evaluate(() => !!document.activeElement.closest('#figure')),
+      'the skip link moves focus into the figure',
+    );
     await ctx.close();
   }
 });
@@ -220,24 +271,52 @@ test('the figure has a screen-reader description: what, size and range', { skip 
 });
 
 test('Export PNG: the whole figure with its title at 2× the on-screen size', { skip }, async (t) => {
-  const ctx = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
+  const ctx = await browser.newContext({
+    acceptDownloads: true,
+    viewport: { width: 1280, height: 900 },
+    serviceWorkers: 'block',
+  });
   const page = await ctx.newPage();
-  for (const view of ['heatmap', 'waves', 'similarity', 'rotation', 'bias', 'learned', 'extrapolation', 'compare', 'shuffle', 'lab', 'worked', 'shift', 'concat', 'scaling']) {
+  for (const view of [
+    'heatmap',
+    'waves',
+    'similarity',
+    'rotation',
+    'bias',
+    'learned',
+    'extrapolation',
+    'compare',
+    'shuffle',
+    'lab',
+    'worked',
+    'shift',
+    'concat',
+    'scaling',
+  ]) {
     await page.goto(`${srv.origin}/?view=${view}&dim=32&length=64`);
     await rendered(page);
     const box = await page.evaluate(() => {
       // The Worked example's figure is its table of numbers: measure the table on screen.
-      const c = document.querySelector('.host table.pe') ?? globalThis.posencApp.view.canvas?.() ?? document.querySelector('.host canvas');
+      const c =
+        document.querySelector('.host table.pe') ??
+        globalThis.posencApp.view.canvas?.() ??
+        document.querySelector('.host canvas');
       return { w: c.clientWidth, h: c.clientHeight }; // the drawn area, without the border
     });
     const [dl] = await Promise.all([page.waitForEvent('download'), page.click('[data-export=png]')]);
     const png = await decodePng(browser, readFileSync(await dl.path()));
-    t.diagnostic(`${view}: exported ${png.width}×${png.height} for a ${box.w.toFixed(0)}×${box.h.toFixed(0)} canvas on screen`);
-    assert.ok(png.width >= 2 * box.w - 2 && png.height >= 2 * box.h, `${view}: ${png.width}×${png.height} is not 2× ${box.w}×${box.h}`);
+    t.diagnostic(
+      `${view}: exported ${png.width}×${png.height} for a ${box.w.toFixed(0)}×${box.h.toFixed(0)} canvas on screen`,
+    );
+    assert.ok(
+      png.width >= 2 * box.w - 2 && png.height >= 2 * box.h,
+      `${view}: ${png.width}×${png.height} is not 2× ${box.w}×${box.h}`,
+    );
     // The title region: the top 60 px (30 on screen) hold text, not only the background.
     const bg = png.lum[0];
     let ink = 0;
-    for (let y = 0; y < 60; y++) for (let x = 0; x < png.width; x++) if (Math.abs(png.lum[y * png.width + x] - bg) > 80) ink++;
+    for (let y = 0; y < 60; y++)
+      for (let x = 0; x < png.width; x++) if (Math.abs(png.lum[y * png.width + x] - bg) > 80) ink++;
     assert.ok(ink > 200, `${view}: no title text at the top (${ink} ink pixels)`);
   }
   await ctx.close();
@@ -246,7 +325,9 @@ test('Export PNG: the whole figure with its title at 2× the on-screen size', { 
 test('CSV export quotes cells (RFC 4180) and defuses formulas', { skip }, async () => {
   const ctx = await browser.newContext({ acceptDownloads: true, serviceWorkers: 'block' });
   const page = await ctx.newPage();
-  await page.goto(`${srv.origin}/?view=shuffle&method=rope&sentence=${encodeURIComponent('=HYPERLINK("x") bites, man')}`);
+  await page.goto(
+    `${srv.origin}/?view=shuffle&method=rope&sentence=${encodeURIComponent('=HYPERLINK("x") bites, man')}`,
+  );
   await rendered(page);
   const [dl] = await Promise.all([page.waitForEvent('download'), page.click('[data-export=csv]')]);
   const csv = readFileSync(await dl.path(), 'utf8');
@@ -256,10 +337,18 @@ test('CSV export quotes cells (RFC 4180) and defuses formulas', { skip }, async 
 });
 
 test('dark theme: plot, matrix and rotation canvases are painted dark; light theme light', { skip }, async () => {
-  const lumAt = (page) => page.evaluate(() => [...document.querySelectorAll('.host canvas')].filter((c) => c.offsetParent && c.width > 2).map((c) => {
-    const [r, g, b] = c.getContext('2d').getImageData(1, 1, 1, 1).data;
-    return { kind: c.closest('.plot') ? 'plot' : c.closest('.mat') ? 'matrix' : c.className || 'canvas', lum: 0.2126 * r + 0.7152 * g + 0.0722 * b };
-  }));
+  const lumAt = (page) =>
+    page.evaluate(() =>
+      [...document.querySelectorAll('.host canvas')]
+        .filter((c) => c.offsetParent && c.width > 2)
+        .map((c) => {
+          const [r, g, b] = c.getContext('2d').getImageData(1, 1, 1, 1).data;
+          return {
+            kind: c.closest('.plot') ? 'plot' : c.closest('.mat') ? 'matrix' : c.className || 'canvas',
+            lum: 0.2126 * r + 0.7152 * g + 0.0722 * b,
+          };
+        }),
+    );
   const { ctx, page } = await open('/?view=waves&method=rope&theme=dark');
   const seen = new Set();
   for (const view of ['waves', 'rotation', 'heatmap', 'bias', 'scaling']) {
@@ -283,14 +372,22 @@ test('the panel picker: a visible control for multi-panel views only; it picks t
   const { ctx, page, errors } = await open('/?view=bias');
   const picker = page.locator('form.controls select[name=panel]');
   assert.equal(await picker.isVisible(), true, 'Bias shows a panel picker');
-  assert.deepEqual(await picker.locator('option').evaluateAll((os) => os.map((o) => o.value)), ['', 'alibi', 't5', 'shaw']);
+  assert.deepEqual(await picker.locator('option').evaluateAll((os) => os.map((o) => o.value)), [
+    '',
+    'alibi',
+    't5',
+    'shaw',
+  ]);
   const tall = await page.locator('.host').evaluate((h) => h.getBoundingClientRect().height);
-  await page.evaluate(() => new Promise((res) => {
-    document.addEventListener('posenc-render', res, { once: true });
-    const s = document.querySelector('select[name=panel]');
-    s.value = 'alibi';
-    s.dispatchEvent(new Event('input', { bubbles: true }));
-  }));
+  await page.evaluate(
+    () =>
+      new Promise((res) => {
+        document.addEventListener('posenc-render', res, { once: true });
+        const s = document.querySelector('select[name=panel]');
+        s.value = 'alibi';
+        s.dispatchEvent(new Event('input', { bubbles: true }));
+      }),
+  );
   assert.equal(await page.evaluate(() => globalThis.posencApp.state.panel), 'alibi');
   await page.waitForFunction(() => new URLSearchParams(location.search).get('panel') === 'alibi');
   const one = await page.locator('.host').evaluate((h) => h.getBoundingClientRect().height);
@@ -305,7 +402,11 @@ test('the panel picker: a visible control for multi-panel views only; it picks t
 });
 
 test('phones: the controls above the figure fold away and back; on a desktop they do not fold', { skip }, async () => {
-  const { ctx, page } = await open('/?view=heatmap', { viewport: { width: 390, height: 800 }, isMobile: true, hasTouch: true });
+  const { ctx, page } = await open('/?view=heatmap', {
+    viewport: { width: 390, height: 800 },
+    isMobile: true,
+    hasTouch: true,
+  });
   const fold = page.locator('form.controls .fold');
   assert.equal(await fold.isVisible(), true);
   assert.equal(await fold.getAttribute('aria-expanded'), 'true');
@@ -328,17 +429,33 @@ test('phones: the controls above the figure fold away and back; on a desktop the
   await desk.ctx.close();
 });
 
-test('phones: a multi-panel view puts each panel\'s controls right above that panel, and back beside it when wide', { skip }, async () => {
-  const { ctx, page, errors } = await open('/?view=bias', { viewport: { width: 390, height: 800 }, isMobile: true, hasTouch: true });
-  const where = () => page.evaluate(() => {
-    const input = document.querySelector('[name=buckets]');
-    const t5 = [...document.querySelectorAll('.host h3')].find((h) => h.textContent === 'T5 buckets').parentElement;
-    const box = (e) => e.getBoundingClientRect();
-    return { inForm: !!input.closest('form.controls'), inT5: t5.contains(input), gap: box(t5.querySelector('.pair')).top - box(input.closest('label')).bottom,
-      shawInShaw: [...document.querySelectorAll('.host h3')].find((h) => /Shaw/.test(h.textContent)).parentElement.contains(document.querySelector('[name=shawk]')) };
+test("phones: a multi-panel view puts each panel's controls right above that panel, and back beside it when wide", {
+  skip,
+}, async () => {
+  const { ctx, page, errors } = await open('/?view=bias', {
+    viewport: { width: 390, height: 800 },
+    isMobile: true,
+    hasTouch: true,
   });
+  const where = () =>
+    page.evaluate(() => {
+      const input = document.querySelector('[name=buckets]');
+      const t5 = [...document.querySelectorAll('.host h3')].find((h) => h.textContent === 'T5 buckets').parentElement;
+      const box = (e) => e.getBoundingClientRect();
+      return {
+        inForm: !!input.closest('form.controls'),
+        inT5: t5.contains(input),
+        gap: box(t5.querySelector('.pair')).top - box(input.closest('label')).bottom,
+        shawInShaw: [...document.querySelectorAll('.host h3')]
+          .find((h) => /Shaw/.test(h.textContent))
+          .parentElement.contains(document.querySelector('[name=shawk]')),
+      };
+    });
   const phone = await where();
-  assert.deepEqual({ inForm: phone.inForm, inT5: phone.inT5, shawInShaw: phone.shawInShaw }, { inForm: false, inT5: true, shawInShaw: true });
+  assert.deepEqual(
+    { inForm: phone.inForm, inT5: phone.inT5, shawInShaw: phone.shawInShaw },
+    { inForm: false, inT5: true, shawInShaw: true },
+  );
   assert.ok(phone.gap >= 0 && phone.gap < 120, `T5's controls end ${phone.gap}px above its first figure`);
   // A placed control still drives the state and stays in sync with it.
   await page.locator('[name=buckets]').fill('16');

@@ -22,7 +22,8 @@ after(async () => {
 });
 
 /** The build's version (its service worker's cache name changes with it). */
-const versionOf = (dir) => /(?:VERSION = '|CACHE = 'posenc-)([0-9a-f]{12})'/.exec(readFileSync(join(dir, 'sw.js'), 'utf8'))[1];
+const versionOf = (dir) =>
+  /(?:VERSION = '|CACHE = 'posenc-)([0-9a-f]{12})'/.exec(readFileSync(join(dir, 'sw.js'), 'utf8'))[1];
 
 /** A copy of web/dist as another deploy: every asset renamed (new hashes), the page retitled. */
 function deploy(to, title) {
@@ -33,7 +34,10 @@ function deploy(to, title) {
   for (const f of readdirSync(to)) if (/\.(br|gz)$/.test(f)) rmSync(join(to, f));
   const names = readdirSync(assets);
   const renamed = (n) => n.replace(/(\.[a-z]+)$/, `-${title.replace(/\W/g, '')}$1`);
-  const texts = [...readdirSync(to).filter((f) => /\.(html|js|css)$/.test(f)), ...names.filter((f) => /\.(js|css)$/.test(f)).map((f) => `assets/${f}`)];
+  const texts = [
+    ...readdirSync(to).filter((f) => /\.(html|js|css)$/.test(f)),
+    ...names.filter((f) => /\.(js|css)$/.test(f)).map((f) => `assets/${f}`),
+  ];
   for (const f of texts) {
     let s = readFileSync(join(to, f), 'utf8');
     for (const n of names) s = s.split(n).join(renamed(n));
@@ -46,18 +50,27 @@ function deploy(to, title) {
 }
 
 /** Wait until this page's service worker has stored what the visit used. */
-const offlineReady = (page) => page.waitForFunction(() => document.documentElement.dataset.offline === 'ready', null, { timeout: 60000 });
+const offlineReady = (page) =>
+  page.waitForFunction(() => document.documentElement.dataset.offline === 'ready', null, { timeout: 60000 });
 /** Wait until the caches of this origin hold `v` and no longer `old` (checked every frame). */
-const cachesAre = (page, v, old) => page.evaluate(([v, old]) => new Promise((resolve) => {
-  const check = async () => {
-    const keys = await caches.keys();
-    if (keys.some((k) => k.includes(v)) && !keys.some((k) => k.includes(old))) resolve();
-    else requestAnimationFrame(check);
-  };
-  check();
-}), [v, old]);
+const cachesAre = (page, v, old) =>
+  page.evaluate(
+    ([v, old]) =>
+      new Promise((resolve) => {
+        const check = async () => {
+          const keys = await caches.keys();
+          if (keys.some((k) => k.includes(v)) && !keys.some((k) => k.includes(old))) resolve();
+          else requestAnimationFrame(check);
+        };
+        check();
+      }),
+    [v, old],
+  );
 
-test('a deploy reaches a returning reader on the second visit under Cache-Control: max-age=600, online and offline', { skip, timeout: 300000 }, async (t) => {
+test('a deploy reaches a returning reader on the second visit under Cache-Control: max-age=600, online and offline', {
+  skip,
+  timeout: 300000,
+}, async (t) => {
   const A = join(work, 'A');
   const B = join(work, 'B');
   cpSync(dist, A, { recursive: true });
@@ -123,10 +136,15 @@ test('two posenc deployments on one origin keep their own offline copy', { skip,
   srv.close();
 });
 
-test('one same-site embed stores only what its view uses; offline after one visit', { skip, timeout: 300000 }, async (t) => {
-  const pages = { '/post.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>post</title></head><body>
+test('one same-site embed stores only what its view uses; offline after one visit', {
+  skip,
+  timeout: 300000,
+}, async (t) => {
+  const pages = {
+    '/post.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>post</title></head><body>
     <iframe id="f" title="posenc" src="/?embed=1&view=heatmap&dim=32&length=64" style="width:100%;border:0"></iframe>
-    <script src="/posenc-embed.js"></script></body></html>` };
+    <script src="/posenc-embed.js"></script></body></html>`,
+  };
   const bytes = async (serviceWorkers) => {
     const srv = await serve({ pages, compress: true });
     const ctx = await browser.newContext({ serviceWorkers });
@@ -135,7 +153,9 @@ test('one same-site embed stores only what its view uses; offline after one visi
     const frame = page.frameLocator('#f');
     await frame.locator('#app[data-layout=live]').waitFor({ timeout: 60000 });
     if (serviceWorkers === 'allow') await frame.locator('html[data-offline=ready]').waitFor({ timeout: 60000 });
-    const sum = srv.sent.filter(([p]) => !/\/(post\.html|posenc-embed\.js|favicon\.\w+)$/.test(p)).reduce((a, [, n]) => a + n, 0);
+    const sum = srv.sent
+      .filter(([p]) => !/\/(post\.html|posenc-embed\.js|favicon\.\w+)$/.test(p))
+      .reduce((a, [, n]) => a + n, 0);
     return { sum, ctx, page, srv };
   };
   const without = await bytes('block');
@@ -144,12 +164,19 @@ test('one same-site embed stores only what its view uses; offline after one visi
   const withSw = await bytes('allow');
   t.diagnostic(`one heatmap embed, brotli bodies: ${without.sum} B without a service worker, ${withSw.sum} B with it`);
   // The worker adds the shell's revalidation and the page again, not the other views and cores.
-  assert.ok(withSw.sum <= without.sum + 8000, `the worker made one embed ${withSw.sum} B (without it ${without.sum} B)`);
+  assert.ok(
+    withSw.sum <= without.sum + 8000,
+    `the worker made one embed ${withSw.sum} B (without it ${without.sum} B)`,
+  );
   await withSw.ctx.setOffline(true);
   const { page } = withSw;
   await page.goto(`${withSw.srv.origin}/?embed=1&view=heatmap&dim=32&length=64`).catch(() => {});
   await rendered(page);
-  assert.equal(await page.evaluate(() => document.querySelector('#app').dataset.layout), 'live', 'the embed renders offline');
+  assert.equal(
+    await page.evaluate(() => document.querySelector('#app').dataset.layout),
+    'live',
+    'the embed renders offline',
+  );
   await withSw.ctx.close();
   withSw.srv.close();
 });

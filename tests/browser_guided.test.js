@@ -15,9 +15,13 @@ test('guided path data: every step asks one question and cites its papers; the s
     if (s.quiz) continue;
     const p = s.predict;
     assert.ok(p && p.q && p.why, `${s.id}: a predict question with its explanation`);
-    assert.ok(p.choices.length >= 2 && Number.isInteger(p.answer) && p.answer >= 0 && p.answer < p.choices.length, `${s.id}: answer is one of the choices`);
+    assert.ok(
+      p.choices.length >= 2 && Number.isInteger(p.answer) && p.answer >= 0 && p.answer < p.choices.length,
+      `${s.id}: answer is one of the choices`,
+    );
     assert.ok(s.sources.length > 0, `${s.id}: names its papers`);
-    for (const [name, title, href] of s.sources) assert.ok(name && title && /^https:\/\//.test(href), `${s.id}: ${name} has a link`);
+    for (const [name, title, href] of s.sources)
+      assert.ok(name && title && /^https:\/\//.test(href), `${s.id}: ${name} has a link`);
     assert.ok(Array.isArray(s.controls), `${s.id}: lists the controls it uses`);
   }
   assert.ok(QUIZ.length >= 20, `${QUIZ.length} self-check items`);
@@ -25,7 +29,10 @@ test('guided path data: every step asks one question and cites its papers; the s
     assert.ok(item.q && item.choices.length >= 2, `item ${k}: a question with choices`);
     assert.ok(item.answer >= 0 && item.answer < item.choices.length, `item ${k}: answer is one of the choices`);
     assert.equal(item.why.length, item.choices.length, `item ${k}: one explanation per answer`);
-    assert.ok(item.why.every((w) => w.length > 10), `item ${k}: explanations are sentences`);
+    assert.ok(
+      item.why.every((w) => w.length > 10),
+      `item ${k}: explanations are sentences`,
+    );
     assert.ok(ids.has(item.step), `item ${k}: links to step ${item.step}, which exists`);
   }
 });
@@ -48,7 +55,8 @@ async function goto(page, id) {
 async function tabTo(page, name) {
   for (let i = 0; i < 120; i++) {
     await page.keyboard.press('Tab');
-    if (await page.evaluate((n) => document.activeElement?.name === n && document.activeElement.type === 'radio', name)) return;
+    if (await page.evaluate((n) => document.activeElement?.name === n && document.activeElement.type === 'radio', name))
+      return;
   }
   assert.fail(`Tab never reached the radios of ${name}`);
 }
@@ -57,7 +65,11 @@ async function tabTo(page, name) {
 async function answer(page, id, k) {
   await tabTo(page, id);
   const form = page.locator(`#${id}`);
-  assert.equal(await form.locator('.reveal').isVisible(), false, `${id}: the answer is hidden before the reader commits`);
+  assert.equal(
+    await form.locator('.reveal').isVisible(),
+    false,
+    `${id}: the answer is hidden before the reader commits`,
+  );
   // Tab lands on the first radio of an unchecked group without checking it; Space checks it, arrows move.
   assert.equal(await page.evaluate(() => document.activeElement.value), '0');
   await page.keyboard.press('Space');
@@ -72,7 +84,10 @@ async function answer(page, id, k) {
   return form;
 }
 
-test('every step: its predict question is answered by keyboard, then the answer and its reason appear', { skip, timeout: 600000 }, async () => {
+test('every step: its predict question is answered by keyboard, then the answer and its reason appear', {
+  skip,
+  timeout: 600000,
+}, async () => {
   const { ctx, page } = await context({ width: 1280, height: 900 });
   for (const s of STEPS.filter((x) => !x.quiz)) {
     await goto(page, s.id);
@@ -92,7 +107,10 @@ test('every step: its predict question is answered by keyboard, then the answer 
   await ctx.close();
 });
 
-test('the self-check: every item is answered by keyboard and explains every answer, with a link to its step', { skip, timeout: 600000 }, async () => {
+test('the self-check: every item is answered by keyboard and explains every answer, with a link to its step', {
+  skip,
+  timeout: 600000,
+}, async () => {
   const { ctx, page } = await context({ width: 1280, height: 900 });
   const at = STEPS.findIndex((s) => s.quiz);
   assert.ok(at >= 0, 'the path has a self-check step');
@@ -110,7 +128,10 @@ test('the self-check: every item is answered by keyboard and explains every answ
     assert.equal(new URL(href, 'http://x').searchParams.get('step'), item.step, `item ${k}: links to its step`);
   }
   const right = QUIZ.filter((item, k) => k % 3 !== 2).length;
-  assert.equal(await page.locator('.quiz .score').textContent(), `${right} of ${QUIZ.length} answered right (${QUIZ.length} questions).`);
+  assert.equal(
+    await page.locator('.quiz .score').textContent(),
+    `${right} of ${QUIZ.length} answered right (${QUIZ.length} questions).`,
+  );
   // The link goes to the step that teaches it (in place, as Back/Next do).
   await page.locator('#qz-0 .qlink a').click();
   await page.waitForFunction((id) => document.querySelector('.guide')?.dataset.step === id, QUIZ[0].step);
@@ -118,7 +139,10 @@ test('the self-check: every item is answered by keyboard and explains every answ
   await ctx.close();
 });
 
-test('390 × 844: every step’s figure starts on the first screen; the sidebar shows only the step’s controls', { skip, timeout: 600000 }, async () => {
+test('390 × 844: every step’s figure starts on the first screen; the sidebar shows only the step’s controls', {
+  skip,
+  timeout: 600000,
+}, async () => {
   const { ctx, page } = await context({ width: 390, height: 844 });
   for (const s of STEPS.filter((x) => !x.quiz)) {
     await goto(page, s.id);
@@ -126,14 +150,15 @@ test('390 × 844: every step’s figure starts on the first screen; the sidebar 
     // controls that precede it in the markup); the worked example, which draws none, by its first table.
     const m = await page.evaluate(() => ({
       top: (() => {
-        const shown = (sel) => [...document.querySelectorAll(`#figure ${sel}`)]
-          .filter((el) => el.getClientRects().length);
+        const shown = (sel) =>
+          [...document.querySelectorAll(`#figure ${sel}`)].filter((el) => el.getClientRects().length);
         const figs = shown('canvas, figure');
         return Math.min(...(figs.length ? figs : shown('table')).map((el) => el.getBoundingClientRect().top + scrollY));
       })(),
       about: document.querySelector('#figure .view > details.about')?.open ?? null,
       open: document.querySelector('.guide .more').open,
-      shown: [...document.querySelectorAll('.posenc-app [name]')].filter((el) => el.form?.classList.contains('controls') && el.closest('label')?.offsetParent)
+      shown: [...document.querySelectorAll('.posenc-app [name]')]
+        .filter((el) => el.form?.classList.contains('controls') && el.closest('label')?.offsetParent)
         .map((el) => el.name),
     }));
     assert.ok(Number.isFinite(m.top) && m.top < 844, `${s.id}: the figure starts at ${Math.round(m.top)} px`);
@@ -159,11 +184,18 @@ test('390 × 844: every step’s figure starts on the first screen; the sidebar 
   await ctx.close();
 });
 
-test('leaving a step for the explorer brings back every control the step had trimmed', { skip, timeout: 300000 }, async () => {
+test('leaving a step for the explorer brings back every control the step had trimmed', {
+  skip,
+  timeout: 300000,
+}, async () => {
   const { ctx, page } = await context({ width: 1280, height: 900 });
   await goto(page, 'alibi');
-  const visible = () => page.evaluate(() => [...document.querySelectorAll('form.controls [name]')]
-    .filter((el) => el.closest('label')?.offsetParent).map((el) => el.name));
+  const visible = () =>
+    page.evaluate(() =>
+      [...document.querySelectorAll('form.controls [name]')]
+        .filter((el) => el.closest('label')?.offsetParent)
+        .map((el) => el.name),
+    );
   assert.deepEqual(await visible(), ['heads']);
   await page.click('.guide .explore');
   await page.waitForURL((u) => u.searchParams.get('view') === 'bias' && !u.searchParams.has('step'));

@@ -8,7 +8,10 @@ import { dist, pageSuite, skip } from './browser_embed_harness.js';
 
 const suite = pageSuite();
 
-test('lab view: trains in the worker, draws chance and the seeds band, marks a run that did not learn, keeps the seeds in the URL', { skip, timeout: 300_000 }, async () => {
+test('lab view: trains in the worker, draws chance and the seeds band, marks a run that did not learn, keeps the seeds in the URL', {
+  skip,
+  timeout: 300_000,
+}, async () => {
   const ctx = await suite.browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
   const page = await ctx.newPage();
   const errors = [];
@@ -20,7 +23,11 @@ test('lab view: trains in the worker, draws chance and the seeds band, marks a r
   await page.waitForSelector('section.lab[data-status=idle]', { timeout: 60_000 });
   assert.equal(await page.$eval('[name=labseed]', (e) => e.value), '7');
   assert.equal(await page.$eval('[name=labseeds]', (e) => e.checked), true);
-  assert.deepEqual(await page.$$eval('.lab-methods input:checked', (l) => l.map((e) => e.value)), ['none', 'learned', 'rope']);
+  assert.deepEqual(await page.$$eval('.lab-methods input:checked', (l) => l.map((e) => e.value)), [
+    'none',
+    'learned',
+    'rope',
+  ]);
   assert.equal(await page.$eval('section.lab', (e) => e.dataset.curves), '0');
 
   await page.click('.lab-train');
@@ -33,24 +40,39 @@ test('lab view: trains in the worker, draws chance and the seeds band, marks a r
   // NoPE did not learn: marked in the section, the plot's legend and the table, and left out of
   // the debrief's verdict
   assert.equal(await page.$eval('section.lab', (e) => e.dataset.unlearned), 'none,learned');
-  const unlearned = await page.$$eval('.lab-table tbody tr[data-unlearned]', (l) => l.map((r) => r.children[0].textContent));
+  const unlearned = await page.$$eval('.lab-table tbody tr[data-unlearned]', (l) =>
+    l.map((r) => r.children[0].textContent),
+  );
   assert.deepEqual(unlearned, ['NoPE did not learn this task', 'Learned did not learn this task']);
   assert.equal(plot.legend, 'NoPE (did not learn)|Learned (did not learn)|RoPE');
   const debrief = await page.$eval('.lab-debrief', (e) => e.textContent);
   assert.match(debrief, /\(2 seeds per method\), RoPE learned the task at the training length; NoPE, Learned did not/);
-  assert.match(debrief, /left out of the verdict\. On the positions past the training length, RoPE (kept|fell to) \d\.\d\d at 8×/);
+  assert.match(
+    debrief,
+    /left out of the verdict\. On the positions past the training length, RoPE (kept|fell to) \d\.\d\d at 8×/,
+  );
   assert.doesNotMatch(debrief, /(NoPE|Learned) (kept|fell)/);
   // the papers' findings with their links
   const links = await page.$$eval('.lab-table a', (l) => l.map((a) => a.href));
-  for (const id of ['2108.12409', '2305.19466', '2306.15595', '2309.00071']) assert.ok(links.some((h) => h.includes(id)), id);
+  for (const id of ['2108.12409', '2305.19466', '2306.15595', '2309.00071'])
+    assert.ok(
+      links.some((h) => h.includes(id)),
+      id,
+    );
   // the attention map shows RoPE (a model that learned) with the training-length marker and a colour bar
   assert.equal(await page.$eval('.lab-figs select', (e) => e.value), 'rope');
-  assert.match(await page.$eval('.lab-figs figure:nth-child(3) figcaption', (e) => e.textContent), /Dashed: the training length/);
+  assert.match(
+    await page.$eval('.lab-figs figure:nth-child(3) figcaption', (e) => e.textContent),
+    /Dashed: the training length/,
+  );
   assert.match(await page.$eval('.lab-figs figure:nth-child(3) canvas', (e) => e.dataset.colorbar), /^0\|/);
   // every figure of the trained lab carries ticks and axis names
-  const axes = await page.$$eval('section.lab canvas', (cs) => cs.filter((c) => c.dataset.xticks).map((c) => [c.dataset.xticks, c.dataset.yticks, c.dataset.xname]));
+  const axes = await page.$$eval('section.lab canvas', (cs) =>
+    cs.filter((c) => c.dataset.xticks).map((c) => [c.dataset.xticks, c.dataset.yticks, c.dataset.xname]),
+  );
   assert.ok(axes.length >= 2, `labelled lab figures: ${axes.length}`);
-  for (const [x, y, name] of axes) assert.ok(x.split('|').length >= 2 && y.split('|').length >= 2 && name, `lab axes ${x} / ${y} / ${name}`);
+  for (const [x, y, name] of axes)
+    assert.ok(x.split('|').length >= 2 && y.split('|').length >= 2 && name, `lab axes ${x} / ${y} / ${name}`);
   // the accuracy canvas has ink, and the table has measured rows with "not defined" for learned past 1x
   const ink = await page.$eval('.lab-figs canvas', (c) => {
     const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;

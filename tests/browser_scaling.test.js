@@ -9,13 +9,17 @@ import { MODELS } from '../web/src/views/scaling_models.js';
 
 const { open, settled, pageErrors } = pageSuite();
 
-const cellOf = (page, head) => page.evaluate((head) => {
-  const t = document.querySelector('.host .params');
-  const i = [...t.rows[0].cells].findIndex((c) => c.textContent === head);
-  return i < 0 ? null : t.rows[1].cells[i].textContent;
-}, head);
+const cellOf = (page, head) =>
+  page.evaluate((head) => {
+    const t = document.querySelector('.host .params');
+    const i = [...t.rows[0].cells].findIndex((c) => c.textContent === head);
+    return i < 0 ? null : t.rows[1].cells[i].textContent;
+  }, head);
 
-test('pick a model: at least 12, each cited, each drawn with its own base, rotated pairs and softmax scale', { skip, timeout: 300000 }, async () => {
+test('pick a model: at least 12, each cited, each drawn with its own base, rotated pairs and softmax scale', {
+  skip,
+  timeout: 300000,
+}, async () => {
   assert.ok(MODELS.length >= 12);
   const { page, ctx } = await open('/?view=scaling');
   for (const m of MODELS) {
@@ -26,7 +30,11 @@ test('pick a model: at least 12, each cited, each drawn with its own base, rotat
     assert.equal(await page.getAttribute(`.host .presets [data-preset="${m.id}"]`, 'aria-pressed'), 'true', m.id);
     assert.equal(await cellOf(page, 'base'), String(s.rope.base), `${m.id}: base`);
     assert.equal(await cellOf(page, 'rotated pairs'), String((s.rope.rotaryDim ?? s.rope.dim) / 2), `${m.id}: pairs`);
-    assert.match(await cellOf(page, 'softmax scale'), new RegExp(`^${String(+s.attention.scale.toPrecision(6)).replace('.', '\\.')}`), `${m.id}: scale`);
+    assert.match(
+      await cellOf(page, 'softmax scale'),
+      new RegExp(`^${String(+s.attention.scale.toPrecision(6)).replace('.', '\\.')}`),
+      `${m.id}: scale`,
+    );
     assert.ok((await page.textContent('.host .cite')).includes(m.source), `${m.id}: the page cites its config`);
   }
   // Gemma 3: the strip shows 26 layers, layer 5 is global (base 1e6), clicking it redraws
@@ -45,21 +53,33 @@ test('pick a model: at least 12, each cited, each drawn with its own base, rotat
   assert.deepEqual(pageErrors, []);
 });
 
-test('paste a config.json: hostile text stays text, errors name the key, a good config is drawn', { skip, timeout: 120000 }, async () => {
+test('paste a config.json: hostile text stays text, errors name the key, a good config is drawn', {
+  skip,
+  timeout: 120000,
+}, async () => {
   const { page, ctx } = await open('/?view=scaling');
   await page.click('.host details.paste summary');
   const evil = '<img src=x onerror="globalThis.__pwned = 1">';
-  await page.fill('.host details.paste textarea', JSON.stringify({ model_type: evil, num_attention_heads: 8, hidden_size: 512, rope_theta: 'x' }));
+  await page.fill(
+    '.host details.paste textarea',
+    JSON.stringify({ model_type: evil, num_attention_heads: 8, hidden_size: 512, rope_theta: 'x' }),
+  );
   await page.click('.host details.paste .use');
   const msg = await page.textContent('.host .paste-error');
   assert.match(msg, /rope_theta must be a finite number/);
   await page.fill('.host details.paste textarea', '{ not json');
   await page.click('.host details.paste .use');
   assert.match(await page.textContent('.host .paste-error'), /^Not JSON/);
-  await page.fill('.host details.paste textarea', JSON.stringify({
-    model_type: evil, num_attention_heads: 8, hidden_size: 512, max_position_embeddings: 32768,
-    rope_scaling: { rope_type: 'yarn', factor: 4, original_max_position_embeddings: 8192 },
-  }));
+  await page.fill(
+    '.host details.paste textarea',
+    JSON.stringify({
+      model_type: evil,
+      num_attention_heads: 8,
+      hidden_size: 512,
+      max_position_embeddings: 32768,
+      rope_scaling: { rope_type: 'yarn', factor: 4, original_max_position_embeddings: 8192 },
+    }),
+  );
   await page.click('.host details.paste .use');
   await page.waitForFunction(() => /Pasted config/.test(document.querySelector('.host .cite').textContent));
   assert.equal(await page.textContent('.host .paste-error'), '');

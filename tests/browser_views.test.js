@@ -9,7 +9,6 @@ import { VIEW_INFO } from '../web/src/views/info.js';
 import { FIELDS, VIEWS } from '../web/src/state.js';
 import { METHODS } from '../web/src/methods.js';
 
-
 test('guided path data: ids unique slugs, every view registered, state keys known, text present', () => {
   const ids = STEPS.map((s) => s.id);
   assert.equal(new Set(ids).size, ids.length, 'ids are unique');
@@ -26,7 +25,22 @@ test('guided path data: ids unique slugs, every view registered, state keys know
     }
     for (const k of Object.keys(s.state)) assert.ok(k in FIELDS, `${s.id}: state key ${k} is a state field`);
   }
-  const order = ['shuffle', 'worked', 'heatmap', 'waves', 'shift', 'learned', 'rotation', 'similarity', 'bias', 'concat', 'scaling', 'extrapolation', 'lab', 'compare'];
+  const order = [
+    'shuffle',
+    'worked',
+    'heatmap',
+    'waves',
+    'shift',
+    'learned',
+    'rotation',
+    'similarity',
+    'bias',
+    'concat',
+    'scaling',
+    'extrapolation',
+    'lab',
+    'compare',
+  ];
   const seen = STEPS.map((s) => s.view).filter((v, i, a) => a.indexOf(v) === i);
   assert.deepEqual(seen, order, 'the story order');
 });
@@ -42,8 +56,10 @@ test('VIEW_INFO: every registered view declares controls (state keys), panels an
       const h = info.height({ ...st, view: v }, w);
       assert.ok(Number.isFinite(h) && h > 100 && h < 6000, `${v}: height ${h} at ${w}`);
     }
-    if (info.controlsFor) for (const m of Object.keys(METHODS))
-      for (const k of info.controlsFor({ ...st, method: m })) assert.ok(info.controls.includes(k), `${v}/${m}: ${k} is declared`);
+    if (info.controlsFor)
+      for (const m of Object.keys(METHODS))
+        for (const k of info.controlsFor({ ...st, method: m }))
+          assert.ok(info.controls.includes(k), `${v}/${m}: ${k} is declared`);
   }
 });
 
@@ -63,7 +79,7 @@ function signature(page) {
       for (let i = 0; i < d.length; i += 4) mix(d[i] | (d[i + 1] << 8) | (d[i + 2] << 16));
     }
     for (const e of document.querySelectorAll('.host table, .host .check, .host .formula, .host .legend')) {
-      const t = e.tagName === 'ASIDE' ? e.dataset.value ?? '' : e.textContent;
+      const t = e.tagName === 'ASIDE' ? (e.dataset.value ?? '') : e.textContent;
       for (let i = 0; i < t.length; i++) mix(t.charCodeAt(i));
     }
     return h;
@@ -72,8 +88,23 @@ function signature(page) {
 
 // A second value for each control, and what the rest of the state must be for it to matter.
 const ALT = {
-  method: ['rope'], vs: ['learned'], dim: [32], length: [100], base: [500], layout: ['split'], heads: [4], head: [1],
-  rope: ['interleaved'], scaling: ['linear'], factor: [4], train: [32], buckets: [16], maxdist: [20], t5dir: ['causal'], shawk: [2], palette: ['gray'],
+  method: ['rope'],
+  vs: ['learned'],
+  dim: [32],
+  length: [100],
+  base: [500],
+  layout: ['split'],
+  heads: [4],
+  head: [1],
+  rope: ['interleaved'],
+  scaling: ['linear'],
+  factor: [4],
+  train: [32],
+  buckets: [16],
+  maxdist: [20],
+  t5dir: ['causal'],
+  shawk: [2],
+  palette: ['gray'],
 };
 const NEEDS = { factor: { scaling: 'yarn' }, train: { scaling: 'yarn' } };
 
@@ -91,7 +122,31 @@ test('every control a view declares changes the figure it belongs to', { skip, t
   for (const [view, method, key] of cases) {
     // 16 words, so distances reach past T5's exact buckets and Shaw's clip in the shuffle lab
     const sentence = 'the quick brown fox jumps over the lazy dog while the cat sat on the mat';
-    const base = { view, method, sentence, order: '', vs: method === 'rope' ? 'sinusoidal' : 'rope', dim: 64, length: 128, base: 10000, layout: 'interleaved', heads: 8, head: 0, rope: 'half', scaling: 'none', factor: 2, train: 64, buckets: 32, maxdist: 128, t5dir: 'bidirectional', shawk: 4, palette: 'bo', preset: '', panel: '', ...(NEEDS[key] ?? {}) };
+    const base = {
+      view,
+      method,
+      sentence,
+      order: '',
+      vs: method === 'rope' ? 'sinusoidal' : 'rope',
+      dim: 64,
+      length: 128,
+      base: 10000,
+      layout: 'interleaved',
+      heads: 8,
+      head: 0,
+      rope: 'half',
+      scaling: 'none',
+      factor: 2,
+      train: 64,
+      buckets: 32,
+      maxdist: 128,
+      t5dir: 'bidirectional',
+      shawk: 4,
+      palette: 'bo',
+      preset: '',
+      panel: '',
+      ...(NEEDS[key] ?? {}),
+    };
     if (key === 'method') base.method = 'sinusoidal';
     await setState(page, base);
     const before = await signature(page);
@@ -126,22 +181,37 @@ test('heatmaps and plots carry axis ticks and axis names', { skip }, async () =>
   const { page, ctx } = await open('/?view=heatmap');
   for (const view of Object.keys(VIEW_INFO)) {
     await setState(page, { view, method: 'rope', length: 128, dim: 64 });
-    const axes = await page.evaluate(() => [...document.querySelectorAll('.host canvas')].filter((c) => c.offsetParent && !c.classList.contains('circles'))
-      .map((c) => ({ x: c.dataset.xticks ?? '', y: c.dataset.yticks ?? '', xn: c.dataset.xname ?? '', yn: c.dataset.yname ?? '' })));
+    const axes = await page.evaluate(() =>
+      [...document.querySelectorAll('.host canvas')]
+        .filter((c) => c.offsetParent && !c.classList.contains('circles'))
+        .map((c) => ({
+          x: c.dataset.xticks ?? '',
+          y: c.dataset.yticks ?? '',
+          xn: c.dataset.xname ?? '',
+          yn: c.dataset.yname ?? '',
+        })),
+    );
     if (view === 'worked' || view === 'rotation') continue; // a table of numbers; labelled circles
     if (view === 'lab') continue; // its figures exist after a training run: tests/browser_lab.test.js checks their axes
     assert.ok(axes.length > 0, `${view}: figures`);
     for (const a of axes) {
-      assert.ok(a.x.split('|').length >= 2 && a.y.split('|').length >= 2, `${view}: ticks on both axes (${JSON.stringify(a)})`);
+      assert.ok(
+        a.x.split('|').length >= 2 && a.y.split('|').length >= 2,
+        `${view}: ticks on both axes (${JSON.stringify(a)})`,
+      );
       assert.ok(a.xn.length > 0, `${view}: x axis name`);
     }
   }
   await ctx.close();
 });
 
-test('shuffle lab: words on every matrix row and column; hovering a cell frames the same pair in the other order', { skip }, async () => {
+test('shuffle lab: words on every matrix row and column; hovering a cell frames the same pair in the other order', {
+  skip,
+}, async () => {
   const { page, ctx } = await open('/?view=shuffle&method=rope&sentence=dog+bites+man&order=2,0,1&dim=64');
-  const mats = await page.evaluate(() => [...document.querySelectorAll('.lab .mats canvas')].map((c) => ({ x: c.dataset.xticks, y: c.dataset.yticks })));
+  const mats = await page.evaluate(() =>
+    [...document.querySelectorAll('.lab .mats canvas')].map((c) => ({ x: c.dataset.xticks, y: c.dataset.yticks })),
+  );
   assert.equal(mats.length, 4);
   assert.deepEqual(mats[0], { x: 'dog|bites|man', y: 'dog|bites|man' });
   assert.deepEqual(mats[1], { x: 'man|dog|bites', y: 'man|dog|bites' });
@@ -174,12 +244,26 @@ test('shuffle lab: words on every matrix row and column; hovering a cell frames 
   await ctx.close();
 });
 
-test('formula panels show the API value of the cell under the cursor, and the call reproduces it', { skip }, async (t) => {
+test('formula panels show the API value of the cell under the cursor, and the call reproduces it', {
+  skip,
+}, async (t) => {
   const { page, ctx } = await open('/?view=heatmap&dim=16&length=40');
   for (const method of Object.keys(METHODS)) {
     await setState(page, { method, scaling: method === 'rope' ? 'yarn' : 'none', factor: 4, train: 16 });
     await page.focus('.host .mat canvas');
-    for (const key of ['ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowRight', 'ArrowRight', 'ArrowRight']) await page.keyboard.press(key);
+    for (const key of [
+      'ArrowDown',
+      'ArrowDown',
+      'ArrowDown',
+      'ArrowDown',
+      'ArrowDown',
+      'ArrowDown',
+      'ArrowDown',
+      'ArrowRight',
+      'ArrowRight',
+      'ArrowRight',
+    ])
+      await page.keyboard.press(key);
     const r = await page.evaluate(() => {
       const f = document.querySelector('.host .formula');
       const call = f.dataset.call;
@@ -187,7 +271,10 @@ test('formula panels show the API value of the cell under the cursor, and the ca
       return { shown: f.dataset.value, call, api, text: f.textContent };
     });
     assert.ok(r.call.startsWith('pe.'), `${method}: an API call (${r.call})`);
-    assert.ok(Object.is(Number(r.shown), r.api) || (r.shown === '-Infinity' && r.api === -Infinity), `${method}: panel ${r.shown} vs API ${r.api} (${r.call})`);
+    assert.ok(
+      Object.is(Number(r.shown), r.api) || (r.shown === '-Infinity' && r.api === -Infinity),
+      `${method}: panel ${r.shown} vs API ${r.api} (${r.call})`,
+    );
     assert.match(r.text, /Check your own implementation/);
     t.diagnostic(`${method}: ${r.call} = ${r.api}`);
   }
@@ -195,27 +282,51 @@ test('formula panels show the API value of the cell under the cursor, and the ca
   await setState(page, { method: 'sinusoidal', scaling: 'none' });
   const cell = await page.evaluate(() => {
     const [, r, c] = /position (\d+), dim (\d+)/.exec(document.querySelector('.host .readout').textContent).map(Number);
-    return { r, c, table: globalThis.posencApp.view.exportData().values[r * 16 + c], shown: Number(document.querySelector('.host .formula').dataset.value) };
+    return {
+      r,
+      c,
+      table: globalThis.posencApp.view.exportData().values[r * 16 + c],
+      shown: Number(document.querySelector('.host .formula').dataset.value),
+    };
   });
   assert.ok(cell.r > 0 && cell.c > 0);
   assert.equal(cell.shown, cell.table, `cell (${cell.r}, ${cell.c})`);
   // Similarity (computed in a worker) and the learned table: the same promise
-  for (const patch of [{ view: 'similarity', method: 'sinusoidal' }, { view: 'similarity', method: 'rope' }, { view: 'similarity', method: 'learned' }, { view: 'learned', train: 30 }]) {
+  for (const patch of [
+    { view: 'similarity', method: 'sinusoidal' },
+    { view: 'similarity', method: 'rope' },
+    { view: 'similarity', method: 'learned' },
+    { view: 'learned', train: 30 },
+  ]) {
     await setState(page, { ...patch, scaling: 'none' });
     await page.focus('.host .mat canvas');
-    for (const key of ['ArrowDown', 'ArrowDown', 'ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowRight']) await page.keyboard.press(key);
+    for (const key of ['ArrowDown', 'ArrowDown', 'ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowRight'])
+      await page.keyboard.press(key);
     const r = await page.evaluate(() => {
       const f = document.querySelector('.host .formula');
-      return { shown: f.dataset.value, call: f.dataset.call, api: new Function('pe', `return ${f.dataset.call};`)(globalThis.posencApp.pe) };
+      return {
+        shown: f.dataset.value,
+        call: f.dataset.call,
+        api: new Function('pe', `return ${f.dataset.call};`)(globalThis.posencApp.pe),
+      };
     });
-    assert.ok(Object.is(Number(r.shown), r.api), `${JSON.stringify(patch)}: panel ${r.shown} vs API ${r.api} (${r.call})`);
+    assert.ok(
+      Object.is(Number(r.shown), r.api),
+      `${JSON.stringify(patch)}: panel ${r.shown} vs API ${r.api} (${r.call})`,
+    );
     t.diagnostic(`${patch.view}/${patch.method ?? ''}: ${r.call} = ${r.api}`);
   }
   await ctx.close();
 });
 
-test('guided steps render at 1280 and 390 px without errors or horizontal overflow', { skip, timeout: 300000 }, async (t) => {
-  for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
+test('guided steps render at 1280 and 390 px without errors or horizontal overflow', {
+  skip,
+  timeout: 300000,
+}, async (t) => {
+  for (const viewport of [
+    { width: 1280, height: 900 },
+    { width: 390, height: 844 },
+  ]) {
     const { page, ctx } = await open('/?view=heatmap', viewport);
     for (const s of STEPS.filter((x) => x.view !== 'lab')) {
       await setState(page, { view: s.view, panel: '', preset: '', ...s.state });

@@ -15,7 +15,13 @@ function panel(page, sel = '.host .formula') {
     const f = document.querySelector(sel);
     const call = f.dataset.call;
     const api = call ? new Function('pe', `return ${call};`)(globalThis.posencApp.pe) : undefined;
-    return { shown: f.dataset.value, call, api, where: f.dataset.where ? JSON.parse(f.dataset.where) : null, text: f.textContent };
+    return {
+      shown: f.dataset.value,
+      call,
+      api,
+      where: f.dataset.where ? JSON.parse(f.dataset.where) : null,
+      text: f.textContent,
+    };
   }, sel);
 }
 
@@ -30,13 +36,51 @@ async function keys(page, canvas, list) {
   for (const k of list) await page.keyboard.press(k);
 }
 
-const BASE = { dim: 32, length: 96, base: 10000, layout: 'interleaved', heads: 8, head: 0, rope: 'half', scaling: 'none', factor: 4, train: 48, buckets: 32, maxdist: 128, t5dir: 'bidirectional', shawk: 4, preset: '', panel: '' };
+const BASE = {
+  dim: 32,
+  length: 96,
+  base: 10000,
+  layout: 'interleaved',
+  heads: 8,
+  head: 0,
+  rope: 'half',
+  scaling: 'none',
+  factor: 4,
+  train: 48,
+  buckets: 32,
+  maxdist: 128,
+  t5dir: 'bidirectional',
+  shawk: 4,
+  preset: '',
+  panel: '',
+};
 
-test('Waves: the formula is the curve point under the keyboard cursor, and its call returns its value', { skip, timeout: 300000 }, async (t) => {
+test('Waves: the formula is the curve point under the keyboard cursor, and its call returns its value', {
+  skip,
+  timeout: 300000,
+}, async (t) => {
   const { page, ctx } = await open('/?view=waves');
-  for (const [method, extra] of [['sinusoidal', {}], ['sinusoidal', { layout: 'split' }], ['rope', {}], ['rope', { scaling: 'yarn' }], ['learned', {}], ['alibi', {}], ['t5', {}], ['t5', { t5dir: 'causal' }], ['shaw', {}]]) {
+  for (const [method, extra] of [
+    ['sinusoidal', {}],
+    ['sinusoidal', { layout: 'split' }],
+    ['rope', {}],
+    ['rope', { scaling: 'yarn' }],
+    ['learned', {}],
+    ['alibi', {}],
+    ['t5', {}],
+    ['t5', { t5dir: 'causal' }],
+    ['shaw', {}],
+  ]) {
     await setState(page, { ...BASE, view: 'waves', method, ...extra });
-    await keys(page, '.host .plot canvas', ['ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowRight']);
+    await keys(page, '.host .plot canvas', [
+      'ArrowRight',
+      'ArrowRight',
+      'ArrowRight',
+      'ArrowRight',
+      'ArrowRight',
+      'ArrowRight',
+      'ArrowRight',
+    ]);
     const r = await panel(page);
     const what = `${method} ${JSON.stringify(extra)}`;
     assertExact(r, what);
@@ -49,7 +93,10 @@ test('Waves: the formula is the curve point under the keyboard cursor, and its c
       return i < 0 ? null : s.y[i];
     }, r.where);
     assert.notEqual(drawn, null, `${what}: x ${r.where.x} is a sample of curve ${r.where.series}`);
-    assert.ok(Math.abs(drawn - r.api) <= 1e-5 * Math.max(1, Math.abs(r.api)), `${what}: plotted ${drawn} vs formula ${r.api} at ${JSON.stringify(r.where)}`);
+    assert.ok(
+      Math.abs(drawn - r.api) <= 1e-5 * Math.max(1, Math.abs(r.api)),
+      `${what}: plotted ${drawn} vs formula ${r.api} at ${JSON.stringify(r.where)}`,
+    );
     t.diagnostic(`${what}: ${r.call} = ${r.api}`);
   }
   // the pointer picks the curve nearest to it
@@ -65,36 +112,64 @@ test('Waves: the formula is the curve point under the keyboard cursor, and its c
   await ctx.close();
 });
 
-test('Scaling: the pair under the cursor, its float32 frequency from pe.ropeFrequencies', { skip, timeout: 120000 }, async (t) => {
+test('Scaling: the pair under the cursor, its float32 frequency from pe.ropeFrequencies', {
+  skip,
+  timeout: 120000,
+}, async (t) => {
   const { page, ctx } = await open('/?view=scaling');
   for (const extra of [{ scaling: 'none' }, { scaling: 'yarn', factor: 4 }, { scaling: 'llama3', factor: 8 }]) {
     await setState(page, { ...BASE, view: 'scaling', dim: 64, ...extra });
     // back to pair 0 first (the cursor stays where it was across renders), then five pairs right
-    await keys(page, '.host .plot canvas', [...Array(40).fill('ArrowLeft'), 'ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowRight']);
+    await keys(page, '.host .plot canvas', [
+      ...Array(40).fill('ArrowLeft'),
+      'ArrowRight',
+      'ArrowRight',
+      'ArrowRight',
+      'ArrowRight',
+      'ArrowRight',
+    ]);
     const r = await panel(page);
     assertExact(r, `scaling ${JSON.stringify(extra)}`);
     const i = Number(/\[(\d+)\]$/.exec(r.call)[1]);
     assert.equal(i, 5, 'five steps right from pair 0 is pair 5');
     // the plotted wavelength of the scaled curve (the first curve without scaling) is 2π/ω there
-    const wl = await page.evaluate((i) => globalThis.posencApp.view.exportData().series[globalThis.posencApp.state.scaling === 'none' ? 0 : 1].y[i], i);
+    const wl = await page.evaluate(
+      (i) => globalThis.posencApp.view.exportData().series[globalThis.posencApp.state.scaling === 'none' ? 0 : 1].y[i],
+      i,
+    );
     assert.ok(Math.abs(wl - (2 * Math.PI) / r.api) <= 1e-6 * wl, `wavelength ${wl} vs 2π/${r.api}`);
     t.diagnostic(`${JSON.stringify(extra)}: ${r.call} = ${r.api}`);
   }
   await ctx.close();
 });
 
-test('Extrapolation: one panel for four matrices, filled from the matrix under the cursor', { skip, timeout: 120000 }, async (t) => {
+test('Extrapolation: one panel for four matrices, filled from the matrix under the cursor', {
+  skip,
+  timeout: 120000,
+}, async (t) => {
   const { page, ctx } = await open('/?view=extrapolation');
   await setState(page, { ...BASE, view: 'extrapolation', scaling: 'yarn' });
   const calls = new Set();
   for (let k = 0; k < 4; k++) {
-    await keys(page, `.host .grid .panel:nth-child(${k + 1}) canvas`, ['ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowRight', 'ArrowRight', 'ArrowRight']);
+    await keys(page, `.host .grid .panel:nth-child(${k + 1}) canvas`, [
+      'ArrowDown',
+      'ArrowDown',
+      'ArrowDown',
+      'ArrowDown',
+      'ArrowRight',
+      'ArrowRight',
+      'ArrowRight',
+    ]);
     const r = await panel(page);
     assertExact(r, `matrix ${k + 1}`);
     calls.add(r.call.slice(0, r.call.indexOf('(')));
     t.diagnostic(`matrix ${k + 1}: ${r.call} = ${r.api}`);
   }
-  assert.deepEqual([...calls].sort(), ['pe.alibiBias', 'pe.learnedInit', 'pe.ropeCache', 'pe.sinusoidal'], 'each matrix fills its own formula');
+  assert.deepEqual(
+    [...calls].sort(),
+    ['pe.alibiBias', 'pe.learnedInit', 'pe.ropeCache', 'pe.sinusoidal'],
+    'each matrix fills its own formula',
+  );
   // a learned row past the training length has no value: the panel says so instead
   await keys(page, '.host .grid .panel:nth-child(3) canvas', Array(6).fill('Shift+ArrowDown'));
   const past = await panel(page);
@@ -103,13 +178,29 @@ test('Extrapolation: one panel for four matrices, filled from the matrix under t
   await ctx.close();
 });
 
-test('Compare: the formula follows the side under the cursor and equals the drawn cell', { skip, timeout: 180000 }, async (t) => {
+test('Compare: the formula follows the side under the cursor and equals the drawn cell', {
+  skip,
+  timeout: 180000,
+}, async (t) => {
   // same quantity (RoPE as sin θ | cos θ beside a table), and tables or indices beside biases
-  for (const [method, vs] of [['sinusoidal', 'rope'], ['rope', 'learned'], ['alibi', 't5'], ['shaw', 'sinusoidal']]) {
+  for (const [method, vs] of [
+    ['sinusoidal', 'rope'],
+    ['rope', 'learned'],
+    ['alibi', 't5'],
+    ['shaw', 'sinusoidal'],
+  ]) {
     const { page, ctx } = await open('/?view=compare'); // a fresh page: both cursors start at (0, 0)
     await setState(page, { ...BASE, view: 'compare', method, vs });
     for (const side of [0, 1]) {
-      await keys(page, `.host .pair .panel:nth-child(${side + 1}) canvas`, ['ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowRight', 'ArrowRight']);
+      await keys(page, `.host .pair .panel:nth-child(${side + 1}) canvas`, [
+        'ArrowDown',
+        'ArrowDown',
+        'ArrowDown',
+        'ArrowDown',
+        'ArrowDown',
+        'ArrowRight',
+        'ArrowRight',
+      ]);
       const r = await panel(page);
       const what = `${method} | ${vs}, side ${side + 1}`;
       assertExact(r, what);
@@ -124,11 +215,22 @@ test('Compare: the formula follows the side under the cursor and equals the draw
   }
 });
 
-test('Rotation: the circle under the cursor, q at m turned by m·ωᵢ from pe.ropeCache', { skip, timeout: 120000 }, async (t) => {
+test('Rotation: the circle under the cursor, q at m turned by m·ωᵢ from pe.ropeCache', {
+  skip,
+  timeout: 120000,
+}, async (t) => {
   const { page, ctx } = await open('/?view=rotation');
   for (const extra of [{}, { scaling: 'yarn', factor: 4 }]) {
     await setState(page, { ...BASE, view: 'rotation', dim: 64, pos: 37, kpos: 45, ...extra });
-    await keys(page, '.host canvas.circles', ['ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowRight', 'ArrowRight']);
+    await keys(page, '.host canvas.circles', [
+      'ArrowLeft',
+      'ArrowLeft',
+      'ArrowLeft',
+      'ArrowLeft',
+      'ArrowLeft',
+      'ArrowRight',
+      'ArrowRight',
+    ]);
     const r = await panel(page);
     assertExact(r, `rotation ${JSON.stringify(extra)}`);
     assert.match(r.call, /offset: 37\b/, 'the query position m');
@@ -138,17 +240,40 @@ test('Rotation: the circle under the cursor, q at m turned by m·ωᵢ from pe.r
   await ctx.close();
 });
 
-test('formula panels grow with their content: no scroll box, at 390 and 1280 px', { skip, timeout: 120000 }, async () => {
-  for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 900 }]) {
+test('formula panels grow with their content: no scroll box, at 390 and 1280 px', {
+  skip,
+  timeout: 120000,
+}, async () => {
+  for (const viewport of [
+    { width: 390, height: 844 },
+    { width: 1280, height: 900 },
+  ]) {
     const { page, ctx } = await open('/?view=waves', viewport);
-    for (const view of ['waves', 'scaling', 'extrapolation', 'compare', 'rotation', 'heatmap', 'similarity', 'learned']) {
+    for (const view of [
+      'waves',
+      'scaling',
+      'extrapolation',
+      'compare',
+      'rotation',
+      'heatmap',
+      'similarity',
+      'learned',
+    ]) {
       await setState(page, { ...BASE, view, method: 'rope', vs: 'sinusoidal', scaling: 'yarn' });
       const f = await page.evaluate(() => {
         const el = document.querySelector('.host .formula');
-        return { scroll: el.scrollHeight, client: el.clientHeight, overflow: getComputedStyle(el).overflowY, text: el.textContent.length };
+        return {
+          scroll: el.scrollHeight,
+          client: el.clientHeight,
+          overflow: getComputedStyle(el).overflowY,
+          text: el.textContent.length,
+        };
       });
       assert.ok(f.text > 40, `${view}: the panel has its text`);
-      assert.ok(f.scroll <= f.client + 1, `${view} at ${viewport.width}px: the panel scrolls inside (${f.scroll} > ${f.client})`);
+      assert.ok(
+        f.scroll <= f.client + 1,
+        `${view} at ${viewport.width}px: the panel scrolls inside (${f.scroll} > ${f.client})`,
+      );
       assert.notEqual(f.overflow, 'auto', `${view}: not a scroll box`);
     }
     await ctx.close();

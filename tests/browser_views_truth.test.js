@@ -11,7 +11,9 @@ const { open, setState } = suite;
 
 /** Resolves at the next render the action causes (the listener is in place before the action). */
 async function renderAfter(page, action) {
-  const done = page.evaluate(() => new Promise((res) => document.addEventListener('posenc-render', () => res(), { once: true })));
+  const done = page.evaluate(
+    () => new Promise((res) => document.addEventListener('posenc-render', () => res(), { once: true })),
+  );
   await action();
   await done;
   await suite.settled(page);
@@ -25,11 +27,16 @@ function unpermutedDiff(side, order, heads) {
   for (let h = 0; h < heads; h++)
     for (let i = 0; i < n; i++)
       for (let j = 0; j < n; j++)
-        m = Math.max(m, Math.abs(side.shuffled[h * n * n + i * n + j] - side.original[h * n * n + order[i] * n + order[j]]));
+        m = Math.max(
+          m,
+          Math.abs(side.shuffled[h * n * n + i * n + j] - side.original[h * n * n + order[i] * n + order[j]]),
+        );
   return m;
 }
 
-test('shuffle lab: a causal mask turns the no-position matrix from a permutation into a non-permutation', { skip }, async () => {
+test('shuffle lab: a causal mask turns the no-position matrix from a permutation into a non-permutation', {
+  skip,
+}, async () => {
   const { page, ctx } = await open('/?view=shuffle&method=rope&sentence=dog+bites+man+today&order=3,0,1,2');
   const none = page.locator('[data-side=none]');
   const exported = () => page.evaluate(() => globalThis.posencApp.view.exportData());
@@ -46,11 +53,15 @@ test('shuffle lab: a causal mask turns the no-position matrix from a permutation
   d = await exported();
   const diff = Number(await none.getAttribute('data-max-diff'));
   assert.ok(diff > 0.05, `with the causal mask: not a permutation (max diff ${diff})`);
-  assert.ok(Math.abs(unpermutedDiff(d.sides[0], d.order, d.heads) - diff) < 1e-6, 'the attribute is the exported matrices\' difference');
+  assert.ok(
+    Math.abs(unpermutedDiff(d.sides[0], d.order, d.heads) - diff) < 1e-6,
+    "the attribute is the exported matrices' difference",
+  );
   // Causal: nothing above the diagonal, and the first token attends to itself only.
   const n = d.order.length;
   const w = d.sides[0].original;
-  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) assert.equal(w[i * n + j], 0, `weight (${i}, ${j}) under the mask`);
+  for (let i = 0; i < n; i++)
+    for (let j = i + 1; j < n; j++) assert.equal(w[i * n + j], 0, `weight (${i}, ${j}) under the mask`);
   assert.ok(Math.abs(w[0] - 1) < 1e-6);
   const plain = await none.locator('.proof-plain').textContent();
   assert.match(plain, /not a reordering/);
@@ -71,42 +82,69 @@ test('shuffle lab: a causal mask turns the no-position matrix from a permutation
   await ctx.close();
 });
 
-test('Rotation: q and k are different vectors; the score depends on their content and the signed offset; the check follows Play', { skip, timeout: 120000 }, async () => {
+test('Rotation: q and k are different vectors; the score depends on their content and the signed offset; the check follows Play', {
+  skip,
+  timeout: 120000,
+}, async () => {
   // dim 4: two pairs, both drawn, so the pairs' shares add up to the whole score
   const { page, ctx } = await open('/?view=rotation&dim=4&pos=5&kpos=5');
-  const read = () => page.evaluate(() => {
-    const c = document.querySelector('.host .check');
-    return { ...c.dataset, series: globalThis.posencApp.view.exportData().series.map((s) => s.y) };
-  });
+  const read = () =>
+    page.evaluate(() => {
+      const c = document.querySelector('.host .check');
+      return { ...c.dataset, series: globalThis.posencApp.view.exportData().series.map((s) => s.y) };
+    });
   let r = await read();
   const [, , delta, share] = r.series;
   assert.equal(share.length, 2);
   // m = n: one vector at both would give Δ = 0 in every pair; different content does not
-  assert.ok(delta.every((x) => Math.abs(x) > 1e-3), `angles between q and k at m = n: ${delta}`);
-  assert.ok(Math.abs(share[0] + share[1] - Number(r.score)) < 1e-4, `the pairs' shares ${share} add up to q·k ${r.score}`);
+  assert.ok(
+    delta.every((x) => Math.abs(x) > 1e-3),
+    `angles between q and k at m = n: ${delta}`,
+  );
+  assert.ok(
+    Math.abs(share[0] + share[1] - Number(r.score)) < 1e-4,
+    `the pairs' shares ${share} add up to q·k ${r.score}`,
+  );
   await setState(page, { pos: 5, kpos: 9 });
   r = await read();
   assert.ok(Number(r.diff) < 1e-4, 'a common shift keeps the score');
-  assert.ok(Math.abs(Number(r.swapped) - Number(r.score)) > 1e-2, `n − m = 4 and −4 differ: ${r.score} vs ${r.swapped}`);
+  assert.ok(
+    Math.abs(Number(r.swapped) - Number(r.score)) > 1e-2,
+    `n − m = 4 and −4 differ: ${r.score} vs ${r.swapped}`,
+  );
   assert.match(await page.locator('.host .intro').textContent(), /values v are not rotated/);
   // Play: the check line follows the positions (its numbers are for the positions shown).
   await page.locator('.host button.play').click();
-  await page.waitForFunction(() => {
-    const { pos } = globalThis.posencApp.state;
-    return pos >= 8 && document.querySelector('.host .check').dataset.m === String(pos);
-  }, null, { timeout: 60000 });
+  await page.waitForFunction(
+    () => {
+      const { pos } = globalThis.posencApp.state;
+      return pos >= 8 && document.querySelector('.host .check').dataset.m === String(pos);
+    },
+    null,
+    { timeout: 60000 },
+  );
   await page.locator('.host button.play').click();
   await ctx.close();
 });
 
-test('Similarity (RoPE): one vector at every position, and the RoFormer bound as the paper draws it, above the score', { skip }, async () => {
+test('Similarity (RoPE): one vector at every position, and the RoFormer bound as the paper draws it, above the score', {
+  skip,
+}, async () => {
   const { page, ctx } = await open('/?view=similarity&method=rope&dim=64&length=128');
-  assert.match(await page.locator('.host .mat').first().locator('xpath=..').locator('figcaption').textContent(), /one vector/);
+  assert.match(
+    await page.locator('.host .mat').first().locator('xpath=..').locator('figcaption').textContent(),
+    /one vector/,
+  );
   const d = await page.evaluate(() => {
     const parts = globalThis.posencApp.view.exportData().parts;
     const api = globalThis.posencApp.pe.ropeDecay({ dim: 64, base: 10000, maxDistance: 127 });
-    return { names: parts.map((p) => p.name), decay: parts[2]?.series[0].y, api: Array.from(api), row0: parts[1].series[0].y,
-      margin: document.querySelector('.host .plot[data-margin]')?.dataset.margin };
+    return {
+      names: parts.map((p) => p.name),
+      decay: parts[2]?.series[0].y,
+      api: Array.from(api),
+      row0: parts[1].series[0].y,
+      margin: document.querySelector('.host .plot[data-margin]')?.dataset.margin,
+    };
   });
   assert.deepEqual(d.names, ['similarity', 'by offset', 'RoFormer decay']);
   assert.equal(d.decay[0], 16.5, '(d/2 + 1)/2 at distance 0, not rescaled');
@@ -117,19 +155,33 @@ test('Similarity (RoPE): one vector at every position, and the RoFormer bound as
   await ctx.close();
 });
 
-test('Bias: ALiBi heads share one colour range and bar; Transformer-XL\'s four terms add up to its score', { skip }, async () => {
+test("Bias: ALiBi heads share one colour range and bar; Transformer-XL's four terms add up to its score", {
+  skip,
+}, async () => {
   const { page, ctx } = await open('/?view=bias&panel=alibi&heads=8');
-  const legends = await page.evaluate(() => [...document.querySelectorAll('.host .multiples:not(.xl) .panel')].filter((f) => !f.hidden).map((f) => f.dataset.legend));
+  const legends = await page.evaluate(() =>
+    [...document.querySelectorAll('.host .multiples:not(.xl) .panel')]
+      .filter((f) => !f.hidden)
+      .map((f) => f.dataset.legend),
+  );
   assert.equal(legends.length, 8);
   assert.equal(new Set(legends).size, 1, `one range for every head: ${legends[0]} …`);
   assert.match(legends[0], /^-15\.5\|0\|/, 'from the steepest head (slope 1/2) 31 keys away, to 0');
   assert.equal(await page.locator('.host .legend.shared .lo').first().textContent(), '-15.5');
-  assert.match(await page.locator('.host h3 + .control-slot + .pair figcaption').first().textContent(), /2\^\(−8h\/8\)/);
+  assert.match(
+    await page.locator('.host h3 + .control-slot + .pair figcaption').first().textContent(),
+    /2\^\(−8h\/8\)/,
+  );
   await setState(page, { heads: 12 });
-  assert.match(await page.locator('.host .plot figcaption').first().textContent(), /those of 8 heads, then 4 of the 16-head set/);
+  assert.match(
+    await page.locator('.host .plot figcaption').first().textContent(),
+    /those of 8 heads, then 4 of the 16-head set/,
+  );
   // Transformer-XL
   await setState(page, { panel: 'shaw' });
-  const parts = await page.evaluate(() => globalThis.posencApp.view.exportData().parts.filter((p) => /transformer-xl/.test(p.name)));
+  const parts = await page.evaluate(() =>
+    globalThis.posencApp.view.exportData().parts.filter((p) => /transformer-xl/.test(p.name)),
+  );
   assert.equal(parts.length, 5);
   const [a, b, c, d, sum] = parts.map((p) => p.values);
   const n = parts[0].rows;
@@ -144,10 +196,15 @@ test('Bias: ALiBi heads share one colour range and bar; Transformer-XL\'s four t
   await ctx.close();
 });
 
-test('Learned: untrained table said so, with the cosine of its rows; its row count is named and grouped as the table\'s', { skip }, async () => {
+test("Learned: untrained table said so, with the cosine of its rows; its row count is named and grouped as the table's", {
+  skip,
+}, async () => {
   const { page, ctx } = await open('/?view=learned&train=64&length=128');
   const d = await page.evaluate(() => globalThis.posencApp.view.exportData().parts);
-  assert.deepEqual(d.map((p) => p.name), ['learned', 'cosine of rows']);
+  assert.deepEqual(
+    d.map((p) => p.name),
+    ['learned', 'cosine of rows'],
+  );
   const sim = d[1];
   assert.equal(sim.rows, 64);
   for (let i = 0; i < 64; i++) assert.ok(Math.abs(sim.values[i * 64 + i] - 1) < 1e-5);
@@ -161,8 +218,15 @@ test('Learned: untrained table said so, with the cosine of its rows; its row cou
   await ctx.close();
 });
 
-test('phone (390 × 844, touch): a tap picks the matrix cell or the circle under the finger and does not scroll', { skip }, async () => {
-  const ctx = await suite.browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, serviceWorkers: 'block' });
+test('phone (390 × 844, touch): a tap picks the matrix cell or the circle under the finger and does not scroll', {
+  skip,
+}, async () => {
+  const ctx = await suite.browser.newContext({
+    viewport: { width: 390, height: 844 },
+    hasTouch: true,
+    isMobile: true,
+    serviceWorkers: 'block',
+  });
   const page = await ctx.newPage();
   await page.goto(`${suite.srv.origin}/?view=heatmap&method=sinusoidal&dim=16&length=16`);
   await suite.settled(page);
@@ -173,7 +237,9 @@ test('phone (390 × 844, touch): a tap picks the matrix cell or the circle under
   const y0 = await page.evaluate(() => scrollY);
   await page.touchscreen.tap(box.x + box.width * 0.85, box.y + box.height * 0.6);
   await page.waitForFunction(() => /position \d+, dim \d+/.test(document.querySelector('.host .readout').textContent));
-  const [, r, c] = /position (\d+), dim (\d+)/.exec(await page.locator('.host .readout').first().textContent()).map(Number);
+  const [, r, c] = /position (\d+), dim (\d+)/
+    .exec(await page.locator('.host .readout').first().textContent())
+    .map(Number);
   assert.ok(r >= 6 && c >= 10, `the tapped cell, not the first one (position ${r}, dim ${c})`);
   assert.equal(await page.evaluate(() => scrollY), y0, 'the page did not scroll');
 

@@ -31,10 +31,19 @@ test('wasm injection: bytes, ArrayBuffer, Module, URL; backend read from the mod
 });
 
 test('init errors are PosencErrors naming the option', async () => {
-  await assert.rejects(init({ simd: 'yes' }), (e) => e instanceof PosencError && /simd must be 'auto', true or false/.test(e.message));
-  await assert.rejects(init({ wasm: 42 }), (e) => e instanceof PosencError && /wasm must be a BufferSource/.test(e.message));
+  await assert.rejects(
+    init({ simd: 'yes' }),
+    (e) => e instanceof PosencError && /simd must be 'auto', true or false/.test(e.message),
+  );
+  await assert.rejects(
+    init({ wasm: 42 }),
+    (e) => e instanceof PosencError && /wasm must be a BufferSource/.test(e.message),
+  );
   await assert.rejects(init({ wsam: 1 }), (e) => e instanceof PosencError && /unknown option "wsam"/.test(e.message));
-  await assert.rejects(init({ wasm: new Uint8Array([0, 97, 115, 109]) }), (e) => e instanceof PosencError && /wasm is not a valid WebAssembly module/.test(e.message));
+  await assert.rejects(
+    init({ wasm: new Uint8Array([0, 97, 115, 109]) }),
+    (e) => e instanceof PosencError && /wasm is not a valid WebAssembly module/.test(e.message),
+  );
 });
 
 test('instances are independent: a buffer of one is not usable by the other', async () => {
@@ -42,7 +51,10 @@ test('instances are independent: a buffer of one is not usable by the other', as
   const b = await init();
   const buf = a.alloc(8);
   a.sinusoidal({ length: 2, dim: 4, out: buf });
-  assert.throws(() => b.similarity(buf, { length: 2, dim: 4 }), (e) => e instanceof PosencError && /allocated by this posenc instance/.test(e.message));
+  assert.throws(
+    () => b.similarity(buf, { length: 2, dim: 4 }),
+    (e) => e instanceof PosencError && /allocated by this posenc instance/.test(e.message),
+  );
   const t = b.similarity(buf.array.slice(), { length: 2, dim: 4 });
   assert.ok(Math.abs(t[0] - 2) < 1e-6);
   buf.free();

@@ -4,7 +4,9 @@ import { Status } from '../js/index.js';
 import { assertThrowsPosenc, backends, BAD_SIZES, randomF32 } from './helpers.js';
 
 function stats(a) {
-  let s = 0, s2 = 0, mx = 0;
+  let s = 0,
+    s2 = 0,
+    mx = 0;
   for (const x of a) {
     s += x;
     s2 += x * x;
@@ -22,16 +24,23 @@ test('learnedInit: deterministic, bit-identical on both builds, seed-dependent',
     assert.deepEqual(new Uint32Array(a.buffer), new Uint32Array(b.buffer), `truncated=${truncated}`);
     assert.deepEqual(a, simd.pe.learnedInit({ length: 257, dim: 33, seed: 7, truncated }));
     const c = simd.pe.learnedInit({ length: 257, dim: 33, seed: 8, truncated });
-    assert.ok(a.some((x, e) => x !== c[e]), 'another seed gives another table');
+    assert.ok(
+      a.some((x, e) => x !== c[e]),
+      'another seed gives another table',
+    );
   }
   // element e does not depend on the table shape (counter-based): a longer table extends a shorter one
   const short = simd.pe.learnedInit({ length: 10, dim: 16, seed: 3 });
   const long = simd.pe.learnedInit({ length: 20, dim: 16, seed: 3 });
   assert.deepEqual(long.subarray(0, 160), short);
   // std scales the same draws; seed 2^32-1 is valid
-  const s1 = simd.pe.learnedInit({ length: 4, dim: 4, std: 1 }), s2 = simd.pe.learnedInit({ length: 4, dim: 4, std: 0.5 });
+  const s1 = simd.pe.learnedInit({ length: 4, dim: 4, std: 1 }),
+    s2 = simd.pe.learnedInit({ length: 4, dim: 4, std: 0.5 });
   s1.forEach((x, e) => assert.ok(Math.abs(x * 0.5 - s2[e]) <= 1e-7 * Math.abs(x)));
-  assert.equal(simd.pe.learnedInit({ length: 2, dim: 2, std: 0 }).every((x) => x === 0), true);
+  assert.equal(
+    simd.pe.learnedInit({ length: 2, dim: 2, std: 0 }).every((x) => x === 0),
+    true,
+  );
   simd.pe.learnedInit({ length: 2, dim: 2, seed: 2 ** 32 - 1 });
   // golden values: native and both wasm builds must produce exactly these (tests/native/test_learned.c checks the same)
   assert.deepEqual(Array.from(simd.pe.learnedInit({ length: 1, dim: 4, std: 1, seed: 42 })), GOLDEN_SEED42);
@@ -60,7 +69,8 @@ test('learnedInit statistics: N(0, std^2); truncated at 2 std with realised std 
 
 test('gather: rows by position; error / clamp / zero out of range', async () => {
   for (const { name, pe } of await backends()) {
-    const rows = 6, dim = 5;
+    const rows = 6,
+      dim = 5;
     const table = randomF32(rows * dim, 4);
     const row = (p) => Array.from(table.subarray(p * dim, (p + 1) * dim));
     const g = pe.gather(table, { dim, positions: Int32Array.from([5, 0, 3, 3]) });
@@ -70,7 +80,11 @@ test('gather: rows by position; error / clamp / zero out of range', async () => 
     assert.deepEqual(Array.from(c), [0, 5, 5, 1].flatMap(row), name);
     const z = pe.gather(table, { dim, positions: [-1, 2, 6], outOfRange: 'zero' });
     assert.deepEqual(Array.from(z), [...new Array(dim).fill(0), ...row(2), ...new Array(dim).fill(0)], name);
-    const err = assertThrowsPosenc(() => pe.gather(table, { dim, positions: [0, 1, 6] }), [/positions\[2\] must be in \[0, 5\]/, /table has 6 rows/, /got 6/], Status.E_RANGE);
+    const err = assertThrowsPosenc(
+      () => pe.gather(table, { dim, positions: [0, 1, 6] }),
+      [/positions\[2\] must be in \[0, 5\]/, /table has 6 rows/, /got 6/],
+      Status.E_RANGE,
+    );
     assert.equal(err.argument, 'positions[2]');
     assertThrowsPosenc(() => pe.gather(table, { dim, positions: [-1] }), /positions\[0\] must be in \[0, 5\].*got -1/);
     // int32 heap buffer of positions
@@ -86,7 +100,12 @@ test('gather: rows by position; error / clamp / zero out of range', async () => 
 
 test('addTo (in place, offset) and concat vs plain JS', async () => {
   for (const { name, pe } of await backends()) {
-    for (const [length, dim, rows, offset] of [[1, 1, 1, 0], [5, 7, 9, 4], [64, 33, 100, 3], [3, 4, 3, 0]]) {
+    for (const [length, dim, rows, offset] of [
+      [1, 1, 1, 0],
+      [5, 7, 9, 4],
+      [64, 33, 100, 3],
+      [3, 4, 3, 0],
+    ]) {
       const table = randomF32(rows * dim, dim);
       const x = randomF32(length * dim, length);
       const want = x.map((v, e) => v + table[offset * dim + e]);
@@ -97,8 +116,14 @@ test('addTo (in place, offset) and concat vs plain JS', async () => {
       const xc = randomF32(length * dimX, 2);
       const cat = pe.concat(xc, table, { length, dimX, dimP: dim, offset });
       for (let p = 0; p < length; p++) {
-        assert.deepEqual(Array.from(cat.subarray(p * (dimX + dim), p * (dimX + dim) + dimX)), Array.from(xc.subarray(p * dimX, (p + 1) * dimX)));
-        assert.deepEqual(Array.from(cat.subarray(p * (dimX + dim) + dimX, (p + 1) * (dimX + dim))), Array.from(table.subarray((offset + p) * dim, (offset + p + 1) * dim)));
+        assert.deepEqual(
+          Array.from(cat.subarray(p * (dimX + dim), p * (dimX + dim) + dimX)),
+          Array.from(xc.subarray(p * dimX, (p + 1) * dimX)),
+        );
+        assert.deepEqual(
+          Array.from(cat.subarray(p * (dimX + dim) + dimX, (p + 1) * (dimX + dim))),
+          Array.from(table.subarray((offset + p) * dim, (offset + p + 1) * dim)),
+        );
       }
     }
     // addTo on a heap buffer works in place with no copy back
@@ -117,30 +142,71 @@ test('throw-tests: every export names its argument and range', async () => {
   const [{ pe }] = await backends();
   const t = new Float32Array(12);
   for (const bad of BAD_SIZES) {
-    assertThrowsPosenc(() => pe.learnedInit({ length: bad, dim: 4 }), /learnedInit: length must be an integer in \[1, /);
+    assertThrowsPosenc(
+      () => pe.learnedInit({ length: bad, dim: 4 }),
+      /learnedInit: length must be an integer in \[1, /,
+    );
     assertThrowsPosenc(() => pe.learnedInit({ length: 4, dim: bad }), /dim must be an integer/);
     assertThrowsPosenc(() => pe.gather(t, { dim: bad, positions: [0] }), /gather: dim must be an integer/);
     assertThrowsPosenc(() => pe.gather(t, { rows: bad, dim: 4, positions: [0] }), /rows must be an integer/);
     assertThrowsPosenc(() => pe.addTo(new Float32Array(4), t, { length: bad, dim: 4 }), /addTo: length must be/);
-    assertThrowsPosenc(() => pe.concat(new Float32Array(4), t, { length: 1, dimX: bad, dimP: 4 }), /concat: dimX must be/);
+    assertThrowsPosenc(
+      () => pe.concat(new Float32Array(4), t, { length: 1, dimX: bad, dimP: 4 }),
+      /concat: dimX must be/,
+    );
     assertThrowsPosenc(() => pe.concat(new Float32Array(4), t, { length: 1, dimX: 4, dimP: bad }), /dimP must be/);
   }
-  for (const std of [-1, NaN, Infinity, '0.02']) assertThrowsPosenc(() => pe.learnedInit({ length: 2, dim: 2, std }), /std must be a finite number in \[0, /);
-  for (const seed of [-1, 0.5, 2 ** 32, NaN]) assertThrowsPosenc(() => pe.learnedInit({ length: 2, dim: 2, seed }), /seed must be an integer in \[0, 4294967295\]/);
+  for (const std of [-1, NaN, Infinity, '0.02'])
+    assertThrowsPosenc(() => pe.learnedInit({ length: 2, dim: 2, std }), /std must be a finite number in \[0, /);
+  for (const seed of [-1, 0.5, 2 ** 32, NaN])
+    assertThrowsPosenc(
+      () => pe.learnedInit({ length: 2, dim: 2, seed }),
+      /seed must be an integer in \[0, 4294967295\]/,
+    );
   assertThrowsPosenc(() => pe.learnedInit({ length: 2, dim: 2, truncated: 'yes' }), /truncated must be true or false/);
-  assertThrowsPosenc(() => pe.learnedInit({ length: 2 ** 15, dim: 2 ** 14 }), /at most 268435456 elements/, Status.E_SIZE);
+  assertThrowsPosenc(
+    () => pe.learnedInit({ length: 2 ** 15, dim: 2 ** 14 }),
+    /at most 268435456 elements/,
+    Status.E_SIZE,
+  );
   assertThrowsPosenc(() => pe.gather(t, { dim: 4 }), /positions must be given/, Status.E_MISSING);
   assertThrowsPosenc(() => pe.gather(t, { dim: 4, positions: new Float32Array(2) }), /positions must be an Int32Array/);
   assertThrowsPosenc(() => pe.gather(t, { dim: 4, positions: [0.5] }), /positions\[0\] must be an integer/);
   assertThrowsPosenc(() => pe.gather(t, { dim: 4, positions: [] }), /positions.length must be an integer in \[1, /);
-  assertThrowsPosenc(() => pe.gather(t, { dim: 5, positions: [0] }), /table must be a Float32Array or posenc buffer of rows \* dim elements \(dim = 5\)/);
-  assertThrowsPosenc(() => pe.gather(t, { dim: 4, positions: [0], outOfRange: 'wrap' }), /outOfRange must be one of 'error', 'clamp', 'zero'/, Status.E_ENUM);
-  assertThrowsPosenc(() => pe.gather(new Float64Array(12), { rows: 3, dim: 4, positions: [0] }), /table must be a Float32Array/);
-  assertThrowsPosenc(() => pe.addTo(new Float32Array(8), t, { length: 2, dim: 4, offset: 2 }), /offset \+ length must be at most the table's 3 rows \(got 4\)/, Status.E_RANGE);
-  assertThrowsPosenc(() => pe.addTo(new Float32Array(7), t, { length: 2, dim: 4 }), /x must be a Float32Array or posenc buffer of length 8/);
-  assertThrowsPosenc(() => pe.addTo(new Float32Array(8), t, { length: 2, dim: 4, offset: -1 }), /offset must be an integer in \[0, /);
-  assertThrowsPosenc(() => pe.concat(new Float32Array(8), t, { length: 4, dimX: 2, dimP: 4 }), /offset \+ length must be at most the table's 3 rows/);
-  assertThrowsPosenc(() => pe.concat(new Float32Array(7), t, { length: 2, dimX: 4, dimP: 4 }), /x must be a Float32Array or posenc buffer of length 8/);
+  assertThrowsPosenc(
+    () => pe.gather(t, { dim: 5, positions: [0] }),
+    /table must be a Float32Array or posenc buffer of rows \* dim elements \(dim = 5\)/,
+  );
+  assertThrowsPosenc(
+    () => pe.gather(t, { dim: 4, positions: [0], outOfRange: 'wrap' }),
+    /outOfRange must be one of 'error', 'clamp', 'zero'/,
+    Status.E_ENUM,
+  );
+  assertThrowsPosenc(
+    () => pe.gather(new Float64Array(12), { rows: 3, dim: 4, positions: [0] }),
+    /table must be a Float32Array/,
+  );
+  assertThrowsPosenc(
+    () => pe.addTo(new Float32Array(8), t, { length: 2, dim: 4, offset: 2 }),
+    /offset \+ length must be at most the table's 3 rows \(got 4\)/,
+    Status.E_RANGE,
+  );
+  assertThrowsPosenc(
+    () => pe.addTo(new Float32Array(7), t, { length: 2, dim: 4 }),
+    /x must be a Float32Array or posenc buffer of length 8/,
+  );
+  assertThrowsPosenc(
+    () => pe.addTo(new Float32Array(8), t, { length: 2, dim: 4, offset: -1 }),
+    /offset must be an integer in \[0, /,
+  );
+  assertThrowsPosenc(
+    () => pe.concat(new Float32Array(8), t, { length: 4, dimX: 2, dimP: 4 }),
+    /offset \+ length must be at most the table's 3 rows/,
+  );
+  assertThrowsPosenc(
+    () => pe.concat(new Float32Array(7), t, { length: 2, dimX: 4, dimP: 4 }),
+    /x must be a Float32Array or posenc buffer of length 8/,
+  );
   // after errors the next valid call still works
   assert.equal(pe.gather(Float32Array.from([1, 2]), { dim: 1, positions: [1] })[0], 2);
 });
@@ -153,8 +219,12 @@ test('leak test: heap stable over many calls, including failing ones', async () 
     pe.gather(t, { dim: 8, positions: [1, 2, 3] });
     pe.addTo(new Float32Array(16), t, { length: 2, dim: 8 });
     pe.concat(new Float32Array(4), t, { length: 2, dimX: 2, dimP: 8 });
-    try { pe.gather(t, { dim: 8, positions: [100] }); } catch {}
-    try { pe.addTo(new Float32Array(15), t, { length: 2, dim: 8 }); } catch {}
+    try {
+      pe.gather(t, { dim: 8, positions: [100] });
+    } catch {}
+    try {
+      pe.addTo(new Float32Array(15), t, { length: 2, dim: 8 });
+    } catch {}
   };
   for (let i = 0; i < 30; i++) run();
   const before = pe.heapInUse;

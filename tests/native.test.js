@@ -12,14 +12,21 @@ const sources = readdirSync(`${root}tests/native`).filter((f) => /^test_.*\.c$/.
 test('native tests were built by build.sh', () => {
   assert.ok(sources.length > 0);
   for (const f of sources) {
-    assert.ok(existsSync(`${root}build/native/${f.slice(0, -2)}`), `build/native/${f.slice(0, -2)} missing: run ./build.sh`);
+    assert.ok(
+      existsSync(`${root}build/native/${f.slice(0, -2)}`),
+      `build/native/${f.slice(0, -2)} missing: run ./build.sh`,
+    );
   }
 });
 
 for (const f of sources) {
   const exe = `${root}build/native/${f.slice(0, -2)}`;
   test(`native ${f}`, { skip: !existsSync(exe) && 'not built' }, () => {
-    const r = spawnSync(exe, { encoding: 'utf8', timeout: 900_000, env: { ...process.env, ASAN_OPTIONS: 'detect_leaks=1' } });
+    const r = spawnSync(exe, {
+      encoding: 'utf8',
+      timeout: 900_000,
+      env: { ...process.env, ASAN_OPTIONS: 'detect_leaks=1' },
+    });
     assert.equal(r.status, 0, `${f} failed:\n${r.stdout}\n${r.stderr}`);
     assert.match(r.stdout, /\d+ passed, 0 failed/);
   });
@@ -33,7 +40,18 @@ for (const f of readdirSync(`${root}tests/fuzz`).filter((x) => /^fuzz_.*\.c$/.te
   const exe = `${root}build/native/${f.slice(0, -2)}`;
   test(`fuzz ${f} (40000 runs)`, { skip: !existsSync(exe) && 'libFuzzer not available', timeout: 900_000 }, () => {
     const dir = mkdtempSync(join(tmpdir(), 'posenc-fuzz-'));
-    const r = spawnSync(exe, ['-runs=40000', '-max_total_time=60', '-seed=20261122', '-max_len=512', '-rss_limit_mb=2048', `-artifact_prefix=${dir}/`], { cwd: dir, encoding: 'utf8', timeout: 880_000, env: { ...process.env, ASAN_OPTIONS: 'detect_leaks=1' } });
+    const r = spawnSync(
+      exe,
+      [
+        '-runs=40000',
+        '-max_total_time=60',
+        '-seed=20261122',
+        '-max_len=512',
+        '-rss_limit_mb=2048',
+        `-artifact_prefix=${dir}/`,
+      ],
+      { cwd: dir, encoding: 'utf8', timeout: 880_000, env: { ...process.env, ASAN_OPTIONS: 'detect_leaks=1' } },
+    );
     assert.equal(r.status, 0, `${f} found a failure (inputs kept in ${dir}):\n${r.stderr.slice(-4000)}`);
     rmSync(dir, { recursive: true, force: true });
   });
@@ -41,10 +59,12 @@ for (const f of readdirSync(`${root}tests/fuzz`).filter((x) => /^fuzz_.*\.c$/.te
 
 test('the fuzz target has a row for every exported C entry point', () => {
   // the core module's exports and the extrapolation lab's (its first five are the core's own)
-  const lines = ['exports.txt', 'exports_lab.txt']
-    .flatMap((f) => readFileSync(`${root}c_src/${f}`, 'utf8').split('\n'));
-  const exported = [...new Set(lines.map((l) => l.replace(/#.*/, '').trim()))]
-    .filter((n) => n && !['malloc', 'free', 'posenc_heap_in_use'].includes(n));
+  const lines = ['exports.txt', 'exports_lab.txt'].flatMap((f) =>
+    readFileSync(`${root}c_src/${f}`, 'utf8').split('\n'),
+  );
+  const exported = [...new Set(lines.map((l) => l.replace(/#.*/, '').trim()))].filter(
+    (n) => n && !['malloc', 'free', 'posenc_heap_in_use'].includes(n),
+  );
   assert.ok(exported.includes('posenc_train_step'), 'c_src/exports_lab.txt was read');
   const src = readFileSync(`${root}tests/fuzz/fuzz_core.c`, 'utf8');
   const table = src.slice(src.indexOf('static const entry ENTRIES[]'));

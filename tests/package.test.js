@@ -51,13 +51,35 @@ function run(node, cwd, file) {
 }
 
 test('the tarball holds the package and nothing else', () => {
-  const files = pack().files.map((f) => f.path).sort();
-  const want = ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'js/index.js', 'js/index.cjs', 'js/index.d.ts', 'js/index.d.cts', 'js/lite.js', 'js/lite.d.ts'];
+  const files = pack()
+    .files.map((f) => f.path)
+    .sort();
+  const want = [
+    'package.json',
+    'README.md',
+    'LICENSE',
+    'CHANGELOG.md',
+    'js/index.js',
+    'js/index.cjs',
+    'js/index.d.ts',
+    'js/index.d.cts',
+    'js/lite.js',
+    'js/lite.d.ts',
+  ];
   for (const f of [...want, 'dist/posenc.wasm.js', 'dist/posenc.simd.wasm.js', 'dist/posenc-lab.simd.wasm.js']) {
     assert.ok(files.includes(f), `tarball lacks ${f}`);
   }
-  const stray = files.filter((f) => !/^(package\.json|lite\.js|README\.md|LICENSE|CHANGELOG\.md|js\/[\w.]+\.(js|cjs|d\.ts|d\.cts)|dist\/posenc(\.simd)?\.wasm\.js|dist\/posenc-lab\.simd\.wasm\.js)$/.test(f));
-  assert.deepEqual(stray, [], 'only the API, its types, three wasm builds as JS modules (the core SIMD and scalar, the lab SIMD) and the docs files ship');
+  const stray = files.filter(
+    (f) =>
+      !/^(package\.json|lite\.js|README\.md|LICENSE|CHANGELOG\.md|js\/[\w.]+\.(js|cjs|d\.ts|d\.cts)|dist\/posenc(\.simd)?\.wasm\.js|dist\/posenc-lab\.simd\.wasm\.js)$/.test(
+        f,
+      ),
+  );
+  assert.deepEqual(
+    stray,
+    [],
+    'only the API, its types, three wasm builds as JS modules (the core SIMD and scalar, the lab SIMD) and the docs files ship',
+  );
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   assert.equal(pkg.license, 'MIT');
   assert.match(readFileSync(join(root, 'LICENSE'), 'utf8'), /MIT License[\s\S]*posenc authors/);
@@ -68,15 +90,20 @@ test('size budget: SIMD wasm at most 48 KiB gzipped; tarball at most 180 KiB', (
   const wasm = sizes();
   const { size, unpackedSize } = pack();
   const simd = wasm['dist/posenc.simd.wasm'].gzip;
-  console.log(`# sizes: ${JSON.stringify(wasm)}, tarball ${size} bytes (${unpackedSize} unpacked); ` +
-    `margins: SIMD wasm ${BUDGET.simdWasmGz - simd} bytes, tarball ${BUDGET.tarballCeiling - size} bytes to the ceiling`);
+  console.log(
+    `# sizes: ${JSON.stringify(wasm)}, tarball ${size} bytes (${unpackedSize} unpacked); ` +
+      `margins: SIMD wasm ${BUDGET.simdWasmGz - simd} bytes, tarball ${BUDGET.tarballCeiling - size} bytes to the ceiling`,
+  );
   assert.ok(simd <= BUDGET.simdWasmGz, `SIMD wasm is ${simd} bytes gzipped, budget ${BUDGET.simdWasmGz}`);
   assert.ok(size <= BUDGET.tarballCeiling, `tarball is ${size} bytes, ceiling ${BUDGET.tarballCeiling}`);
 });
 
 test('Node ESM from the tarball: import by name, both builds', { timeout: 300_000 }, () => {
   const cwd = app('esm');
-  writeFileSync(join(cwd, 'main.mjs'), `import { init, PosencError } from 'posenc';\nconsole.log(JSON.stringify(await (async () => {${body}})()));`);
+  writeFileSync(
+    join(cwd, 'main.mjs'),
+    `import { init, PosencError } from 'posenc';\nconsole.log(JSON.stringify(await (async () => {${body}})()));`,
+  );
   check(run(process.execPath, cwd, 'main.mjs'), 'ESM');
   // the types condition of the import entry is what TypeScript resolves
   const pkg = JSON.parse(readFileSync(join(cwd, 'node_modules/posenc/package.json'), 'utf8'));
@@ -113,7 +140,10 @@ test('Node 18 (the oldest in engines): CommonJS and ESM from the tarball', { tim
   assert.equal(engines, '>=18', 'test the oldest Node in engines');
   const cwd = app('node18', { type: 'commonjs' });
   writeFileSync(join(cwd, 'main.js'), cjsMain);
-  writeFileSync(join(cwd, 'main.mjs'), `import { init, PosencError } from 'posenc';\nconsole.log(JSON.stringify(await (async () => {${body}})()));`);
+  writeFileSync(
+    join(cwd, 'main.mjs'),
+    `import { init, PosencError } from 'posenc';\nconsole.log(JSON.stringify(await (async () => {${body}})()));`,
+  );
   const version = execFileSync(node, ['-p', 'process.version'], { encoding: 'utf8' }).trim();
   assert.match(version, /^v18\./);
   checkCjs(run(node, cwd, 'main.js'), `CommonJS ${version}`);
@@ -122,12 +152,18 @@ test('Node 18 (the oldest in engines): CommonJS and ESM from the tarball', { tim
 
 test('Node worker_threads from the tarball', { timeout: 300_000 }, () => {
   const cwd = app('worker');
-  writeFileSync(join(cwd, 'work.mjs'), `import { parentPort } from 'node:worker_threads';
+  writeFileSync(
+    join(cwd, 'work.mjs'),
+    `import { parentPort } from 'node:worker_threads';
 import { init, PosencError } from 'posenc';
-parentPort.postMessage(await (async () => {${body}})());`);
-  writeFileSync(join(cwd, 'main.mjs'), `import { Worker } from 'node:worker_threads';
+parentPort.postMessage(await (async () => {${body}})());`,
+  );
+  writeFileSync(
+    join(cwd, 'main.mjs'),
+    `import { Worker } from 'node:worker_threads';
 const w = new Worker(new URL('./work.mjs', import.meta.url));
 w.once('message', (m) => { console.log(JSON.stringify(m)); w.terminate(); });
-w.once('error', (e) => { console.error(e); process.exit(1); });`);
+w.once('error', (e) => { console.error(e); process.exit(1); });`,
+  );
   check(run(process.execPath, cwd, 'main.mjs'), 'worker_thread');
 });

@@ -14,8 +14,14 @@ import { CHROMIUM, CHROMIUM_ARGS, EXPECTED, PROBE, app, cleanup } from './packag
 const skip = !existsSync(CHROMIUM) ? 'no /usr/bin/chromium' : false;
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 const CSP_NO_WASM = "default-src 'self'; script-src 'self'";
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json', '.css': 'text/css' };
-
+const TYPES = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json',
+  '.css': 'text/css',
+};
 
 function check(result, what) {
   assert.ok(result && !result.error, `${what}: ${JSON.stringify(result)}`);
@@ -39,11 +45,16 @@ function serve(root) {
       return res.end('not found');
     }
     const csp = url.pathname.startsWith('/nowasm/') ? CSP_NO_WASM : CSP;
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'content-security-policy': csp });
+    res.writeHead(200, {
+      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'content-security-policy': csp,
+    });
     res.end(readFileSync(file));
   });
   server.unref();
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${server.address().port}`)));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${server.address().port}`)),
+  );
 }
 
 before(async () => {
@@ -51,32 +62,53 @@ before(async () => {
   dir = app('browser', { link: ['vite'] });
   // --- a Vite app: main thread and a module worker, both with top-level await init()
   mkdirSync(join(dir, 'src'), { recursive: true });
-  writeFileSync(join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><title>vite app</title><script type="module" src="/src/main.js"></script>');
-  writeFileSync(join(dir, 'src/main.js'), `import { init } from 'posenc';
+  writeFileSync(
+    join(dir, 'index.html'),
+    '<!doctype html><meta charset="utf-8"><title>vite app</title><script type="module" src="/src/main.js"></script>',
+  );
+  writeFileSync(
+    join(dir, 'src/main.js'),
+    `import { init } from 'posenc';
 ${PROBE}
 const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
 out.worker = await new Promise((resolve) => { worker.onmessage = (e) => resolve(e.data); worker.onerror = (e) => resolve({ error: String(e.message) }); });
-window.__result = out;`);
-  writeFileSync(join(dir, 'src/worker.js'), `import { init } from 'posenc';
+window.__result = out;`,
+  );
+  writeFileSync(
+    join(dir, 'src/worker.js'),
+    `import { init } from 'posenc';
 ${PROBE}
-postMessage(out);`);
+postMessage(out);`,
+  );
   // A module worker with top-level await must be bundled as an ES module worker.
-  writeFileSync(join(dir, 'vite.config.js'), "export default { base: './', worker: { format: 'es' }, logLevel: 'warn' };\n");
+  writeFileSync(
+    join(dir, 'vite.config.js'),
+    "export default { base: './', worker: { format: 'es' }, logLevel: 'warn' };\n",
+  );
   execFileSync(process.execPath, [join(dir, 'node_modules/vite/bin/vite.js'), 'build'], { cwd: dir, stdio: 'pipe' });
   // --- a plain page and a plain module worker, no bundler: the package's own files over HTTP
   for (const sub of ['plain', 'nowasm']) {
     mkdirSync(join(dir, sub), { recursive: true });
-    writeFileSync(join(dir, sub, 'index.html'), '<!doctype html><meta charset="utf-8"><title>plain</title><script type="module" src="./main.js"></script>');
-    writeFileSync(join(dir, sub, 'main.js'), `import { init } from '/node_modules/posenc/js/index.js';
+    writeFileSync(
+      join(dir, sub, 'index.html'),
+      '<!doctype html><meta charset="utf-8"><title>plain</title><script type="module" src="./main.js"></script>',
+    );
+    writeFileSync(
+      join(dir, sub, 'main.js'),
+      `import { init } from '/node_modules/posenc/js/index.js';
 try {
 ${PROBE}
   const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
   out.worker = await new Promise((resolve) => { worker.onmessage = (e) => resolve(e.data); worker.onerror = (e) => resolve({ error: String(e.message) }); });
   window.__result = out;
-} catch (e) { window.__result = { error: e.name + ': ' + e.message }; }`);
-    writeFileSync(join(dir, sub, 'worker.js'), `import { init } from '/node_modules/posenc/js/index.js';
+} catch (e) { window.__result = { error: e.name + ': ' + e.message }; }`,
+    );
+    writeFileSync(
+      join(dir, sub, 'worker.js'),
+      `import { init } from '/node_modules/posenc/js/index.js';
 ${PROBE}
-postMessage(out);`);
+postMessage(out);`,
+    );
   }
   origin = await serve(dir);
   const { chromium } = await import('playwright-core');
@@ -102,12 +134,19 @@ async function result(path) {
   }
 }
 
-test('Vite app built from the tarball: main thread and module worker, under a strict CSP', { skip, timeout: 300_000 }, async () => {
+test('Vite app built from the tarball: main thread and module worker, under a strict CSP', {
+  skip,
+  timeout: 300_000,
+}, async () => {
   const built = readFileSync(join(dir, 'dist/index.html'), 'utf8');
   assert.match(built, /assets\/index-[\w-]+\.js/);
   // both core builds are chunks of their own (the package's dynamic import() of each), fetched on demand
   const assets = readdirSync(join(dir, 'dist/assets'));
-  assert.ok(assets.some((f) => /^posenc\.simd\.wasm-[\w-]+\.js$/.test(f)) && assets.some((f) => /^posenc\.wasm-[\w-]+\.js$/.test(f)), assets.join(' '));
+  assert.ok(
+    assets.some((f) => /^posenc\.simd\.wasm-[\w-]+\.js$/.test(f)) &&
+      assets.some((f) => /^posenc\.wasm-[\w-]+\.js$/.test(f)),
+    assets.join(' '),
+  );
   const { value, errors } = await result('/dist/');
   assert.deepEqual(errors, []);
   check(value, 'vite main thread');
@@ -121,7 +160,10 @@ test('plain module page and module worker, no bundler, under a strict CSP', { sk
   check(value.worker, 'plain module worker');
 });
 
-test("without 'wasm-unsafe-eval' in script-src the wasm cannot compile (why the CSP needs it)", { skip, timeout: 300_000 }, async () => {
+test("without 'wasm-unsafe-eval' in script-src the wasm cannot compile (why the CSP needs it)", {
+  skip,
+  timeout: 300_000,
+}, async () => {
   const { value } = await result('/nowasm/');
   assert.ok(value.error, `expected a compile failure, got ${JSON.stringify(value)}`);
   assert.match(value.error, /CompileError|wasm|unsafe-eval|Content Security Policy/i);

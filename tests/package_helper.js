@@ -27,9 +27,13 @@ let packed = null;
 export function pack() {
   if (packed) return packed;
   const dir = mkdtempSync(join(tmpdir(), 'posenc-pack-'));
-  const [info] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir], {
-    cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'],
-  }));
+  const [info] = JSON.parse(
+    execFileSync('npm', ['pack', '--json', '--pack-destination', dir], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }),
+  );
   packed = { dir, tgz: join(dir, info.filename), size: info.size, unpackedSize: info.unpackedSize, files: info.files };
   return packed;
 }
@@ -49,8 +53,14 @@ export function app(name, { type = 'module', link = [] } = {}) {
   const { dir, tgz } = pack();
   const cwd = join(dir, name);
   mkdirSync(cwd, { recursive: true });
-  writeFileSync(join(cwd, 'package.json'), JSON.stringify({ name: `app-${name}`, version: '1.0.0', private: true, type }));
-  execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--no-package-lock', tgz], { cwd, stdio: 'ignore' });
+  writeFileSync(
+    join(cwd, 'package.json'),
+    JSON.stringify({ name: `app-${name}`, version: '1.0.0', private: true, type }),
+  );
+  execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--no-package-lock', tgz], {
+    cwd,
+    stdio: 'ignore',
+  });
   for (const dep of link) symlinkSync(join(root, 'node_modules', dep), join(cwd, 'node_modules', dep));
   return cwd;
 }
@@ -76,4 +86,12 @@ export function oldestNode() {
 }
 
 export const CHROMIUM = '/usr/bin/chromium';
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+  '--disable-quic',
+];

@@ -19,23 +19,44 @@ function calls() {
   const r = rng(2024);
   const f32 = (n, s = 1) => Float32Array.from({ length: n }, () => s * r());
   const out = [];
-  for (const [length, dim] of [[37, 64], [5, 6], [130, 18]]) {
+  for (const [length, dim] of [
+    [37, 64],
+    [5, 6],
+    [130, 18],
+  ]) {
     for (const layout of ['interleaved', 'split']) {
-      for (const base of [10000, 500]) out.push([`sinusoidal ${length}x${dim} ${layout} ${base}`, (pe) => pe.sinusoidal({ length, dim, base, layout, offset: 3 })]);
+      for (const base of [10000, 500])
+        out.push([
+          `sinusoidal ${length}x${dim} ${layout} ${base}`,
+          (pe) => pe.sinusoidal({ length, dim, base, layout, offset: 3 }),
+        ]);
     }
     out.push([`sinusoidal t2t ${length}x${dim}`, (pe) => pe.sinusoidal({ length, dim, spacing: 't2t' })]);
     const table = f32(length * dim);
     out.push([`similarity ${length}x${dim}`, (pe) => pe.similarity(table, { length, dim })]);
-    out.push([`similarity normalized ${length}x${dim}`, (pe) => pe.similarity(table, { length, dim, normalize: true })]);
+    out.push([
+      `similarity normalized ${length}x${dim}`,
+      (pe) => pe.similarity(table, { length, dim, normalize: true }),
+    ]);
   }
   out.push(['sinusoidal odd dim, xlm', (pe) => pe.sinusoidal({ length: 9, dim: 7, oddDim: 'xlm' })]);
   out.push(['sinusoidal2d', (pe) => pe.sinusoidal2d({ height: 5, width: 7, dim: 32, clsToken: true })]);
   out.push(['sinusoidalFrequencies', (pe) => pe.sinusoidalFrequencies({ dim: 20, base: 777 })]);
   const scalings = [
-    undefined, { type: 'linear', factor: 4 }, { type: 'ntk', factor: 3 }, { type: 'dynamic', factor: 2, maxPositions: 64 },
-    { type: 'yarn', factor: 8, originalMaxPositions: 32 }, { type: 'yarn', factor: 40, originalMaxPositions: 64, mscale: 0.707, mscaleAllDim: 0.707 },
+    undefined,
+    { type: 'linear', factor: 4 },
+    { type: 'ntk', factor: 3 },
+    { type: 'dynamic', factor: 2, maxPositions: 64 },
+    { type: 'yarn', factor: 8, originalMaxPositions: 32 },
+    { type: 'yarn', factor: 40, originalMaxPositions: 64, mscale: 0.707, mscaleAllDim: 0.707 },
     { type: 'llama3', factor: 8, lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositions: 64 },
-    { type: 'longrope', shortFactor: [1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5], longFactor: [2, 3, 4, 5, 6, 7, 8, 9], originalMaxPositions: 32, maxPositions: 128 },
+    {
+      type: 'longrope',
+      shortFactor: [1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5],
+      longFactor: [2, 3, 4, 5, 6, 7, 8, 9],
+      originalMaxPositions: 32,
+      maxPositions: 128,
+    },
   ];
   for (const scaling of scalings) {
     const tag = scaling?.type ?? 'none';
@@ -43,24 +64,54 @@ function calls() {
     out.push([`ropeCache ${tag}`, (pe) => pe.ropeCache({ dim: 16, length: 97, offset: 2, scaling })]);
     for (const layout of ['half', 'interleaved']) {
       const x = f32(97 * 3 * 16);
-      out.push([`applyRope ${tag} ${layout}`, (pe) => pe.applyRope(x.slice(), { length: 97, heads: 3, dim: 16, layout, scaling })]);
+      out.push([
+        `applyRope ${tag} ${layout}`,
+        (pe) => pe.applyRope(x.slice(), { length: 97, heads: 3, dim: 16, layout, scaling }),
+      ]);
     }
   }
   const xp = f32(41 * 2 * 24);
-  out.push(['applyRope partial rotary', (pe) => pe.applyRope(xp.slice(), { length: 41, heads: 2, dim: 24, rotaryDim: 12 })]);
-  out.push(['applyRope positions', (pe) => pe.applyRope(xp.slice(), { length: 41, heads: 2, dim: 24, positions: Int32Array.from({ length: 41 }, (_, i) => (i * 7) % 50) })]);
-  out.push(['applyRope xpos', (pe) => pe.applyRope(xp.slice(), { length: 41, heads: 2, dim: 24, xpos: { scaleBase: 512 } })]);
+  out.push([
+    'applyRope partial rotary',
+    (pe) => pe.applyRope(xp.slice(), { length: 41, heads: 2, dim: 24, rotaryDim: 12 }),
+  ]);
+  out.push([
+    'applyRope positions',
+    (pe) =>
+      pe.applyRope(xp.slice(), {
+        length: 41,
+        heads: 2,
+        dim: 24,
+        positions: Int32Array.from({ length: 41 }, (_, i) => (i * 7) % 50),
+      }),
+  ]);
+  out.push([
+    'applyRope xpos',
+    (pe) => pe.applyRope(xp.slice(), { length: 41, heads: 2, dim: 24, xpos: { scaleBase: 512 } }),
+  ]);
   const xa = f32(6 * 7 * 16);
-  out.push(['applyRope axial', (pe) => pe.applyRope(xa.slice(), { heads: 1, dim: 16, axial: { height: 6, width: 7 } })]);
+  out.push([
+    'applyRope axial',
+    (pe) => pe.applyRope(xa.slice(), { heads: 1, dim: 16, axial: { height: 6, width: 7 } }),
+  ]);
   out.push(['ropeDecay', (pe) => pe.ropeDecay({ dim: 64, maxDistance: 300 })]);
   out.push(['alibiSlopes 12', (pe) => pe.alibiSlopes(12)]);
   for (const form of ['relative', 'symmetric', 'reference']) {
-    out.push([`alibiBias ${form}`, (pe) => pe.alibiBias({ heads: 6, queries: 19, keys: 33, form, causal: form === 'relative', offset: 14 })]);
+    out.push([
+      `alibiBias ${form}`,
+      (pe) => pe.alibiBias({ heads: 6, queries: 19, keys: 33, form, causal: form === 'relative', offset: 14 }),
+    ]);
   }
   for (const bidirectional of [true, false]) {
-    out.push([`t5Buckets ${bidirectional}`, (pe) => pe.t5Buckets({ queries: 40, keys: 300, bidirectional, numBuckets: 32, maxDistance: 128, offset: -7 })]);
+    out.push([
+      `t5Buckets ${bidirectional}`,
+      (pe) => pe.t5Buckets({ queries: 40, keys: 300, bidirectional, numBuckets: 32, maxDistance: 128, offset: -7 }),
+    ]);
     const weights = f32(32 * 4);
-    out.push([`t5Bias ${bidirectional}`, (pe) => pe.t5Bias({ weights, heads: 4, queries: 21, keys: 70, bidirectional })]);
+    out.push([
+      `t5Bias ${bidirectional}`,
+      (pe) => pe.t5Bias({ weights, heads: 4, queries: 21, keys: 70, bidirectional }),
+    ]);
   }
   out.push(['shawIndices', (pe) => pe.shawIndices({ queries: 17, keys: 29, maxRelative: 5 })]);
   out.push(['xlPositions', (pe) => pe.xlPositions({ klen: 45, dim: 20, clampLen: 30 })]);
@@ -85,7 +136,9 @@ function attentionCalls() {
   const f32 = (n, s = 1) => Float32Array.from({ length: n }, () => s * r());
   const out = [];
   const [Lq, Lk, H, KV, D, DV] = [13, 37, 4, 2, 20, 12];
-  const q = f32(Lq * H * D), k = f32(Lk * KV * D), v = f32(Lk * KV * DV);
+  const q = f32(Lq * H * D),
+    k = f32(Lk * KV * D),
+    v = f32(Lk * KV * DV);
   const biases = {
     none: undefined,
     dense: f32(H * Lq * Lk),
@@ -98,25 +151,60 @@ function attentionCalls() {
   for (const [name, bias] of Object.entries(biases)) {
     for (const causal of [false, true]) {
       const kvHeads = name === 'shaw' || name === 'xl' ? H : KV;
-      const kk = kvHeads === H ? f32(Lk * H * D) : k, vv = kvHeads === H ? f32(Lk * H * DV) : v;
-      out.push([`attention ${name} causal=${causal}`, (pe) => pe.attention({ q, k: kk, v: vv, queries: Lq, keys: Lk, heads: H, kvHeads, dim: D, dimV: DV, causal, align: 'bottom-right', bias, returnWeights: true })]);
+      const kk = kvHeads === H ? f32(Lk * H * D) : k,
+        vv = kvHeads === H ? f32(Lk * H * DV) : v;
+      out.push([
+        `attention ${name} causal=${causal}`,
+        (pe) =>
+          pe.attention({
+            q,
+            k: kk,
+            v: vv,
+            queries: Lq,
+            keys: Lk,
+            heads: H,
+            kvHeads,
+            dim: D,
+            dimV: DV,
+            causal,
+            align: 'bottom-right',
+            bias,
+            returnWeights: true,
+          }),
+      ]);
     }
   }
   const [ma, mb] = [f32(7 * 19), f32(19 * 11)];
   out.push(['matmul', (pe) => pe.matmul(ma, mb, { m: 7, k: 19, n: 11 })]);
-  const dModel = 16, T = 9, heads = 2;
-  const tokens = f32(T * dModel), wq = f32(dModel * dModel, 0.3), wk = f32(dModel * dModel, 0.3), wv = f32(dModel * dModel, 0.3);
+  const dModel = 16,
+    T = 9,
+    heads = 2;
+  const tokens = f32(T * dModel),
+    wq = f32(dModel * dModel, 0.3),
+    wk = f32(dModel * dModel, 0.3),
+    wv = f32(dModel * dModel, 0.3);
   const encodings = [
-    { type: 'none' }, { type: 'sinusoidal' }, { type: 'learned', table: f32(12 * dModel) }, { type: 'rope', layout: 'interleaved', scaling: { type: 'linear', factor: 2 } },
-    { type: 'alibi' }, { type: 't5', weights: f32(32 * heads) }, { type: 'shaw', aK: f32(5 * 8), aV: f32(5 * 8), maxRelative: 2 },
+    { type: 'none' },
+    { type: 'sinusoidal' },
+    { type: 'learned', table: f32(12 * dModel) },
+    { type: 'rope', layout: 'interleaved', scaling: { type: 'linear', factor: 2 } },
+    { type: 'alibi' },
+    { type: 't5', weights: f32(32 * heads) },
+    { type: 'shaw', aK: f32(5 * 8), aV: f32(5 * 8), maxRelative: 2 },
     { type: 'xl', u: f32(heads * 8), v: f32(heads * 8), wr: f32(dModel * dModel, 0.3) },
   ];
   for (const encoding of encodings) {
     for (const causal of [false, true]) {
-      out.push([`selfAttention ${encoding.type} causal=${causal}`, (pe) => pe.selfAttention({ tokens, dModel, wq, wk, wv, heads, encoding, causal, returnWeights: true })]);
+      out.push([
+        `selfAttention ${encoding.type} causal=${causal}`,
+        (pe) => pe.selfAttention({ tokens, dModel, wq, wk, wv, heads, encoding, causal, returnWeights: true }),
+      ]);
     }
   }
-  out.push(['error: non-finite query', (pe) => pe.attention({ q: f32(4).fill(NaN), k: f32(4), v: f32(4), queries: 1, dim: 4 })]);
+  out.push([
+    'error: non-finite query',
+    (pe) => pe.attention({ q: f32(4).fill(NaN), k: f32(4), v: f32(4), queries: 1, dim: 4 }),
+  ]);
   return out;
 }
 
@@ -131,16 +219,21 @@ function settle(fn, pe) {
 function sameBits(a, b, path) {
   if (ArrayBuffer.isView(a)) {
     assert.ok(ArrayBuffer.isView(b) && a.constructor === b.constructor && a.length === b.length, `${path}: shape`);
-    const x = new Uint8Array(a.buffer, a.byteOffset, a.byteLength), y = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+    const x = new Uint8Array(a.buffer, a.byteOffset, a.byteLength),
+      y = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
     const i = x.findIndex((byte, j) => byte !== y[j]);
-    assert.equal(i, -1, `${path}: differs at element ${Math.floor(i / a.BYTES_PER_ELEMENT)} (${a[Math.floor(i / a.BYTES_PER_ELEMENT)]} vs ${b[Math.floor(i / a.BYTES_PER_ELEMENT)]})`);
+    assert.equal(
+      i,
+      -1,
+      `${path}: differs at element ${Math.floor(i / a.BYTES_PER_ELEMENT)} (${a[Math.floor(i / a.BYTES_PER_ELEMENT)]} vs ${b[Math.floor(i / a.BYTES_PER_ELEMENT)]})`,
+    );
   } else if (a && typeof a === 'object') {
     assert.deepEqual(Object.keys(a).sort(), Object.keys(b ?? {}).sort(), `${path}: keys`);
     for (const key of Object.keys(a)) sameBits(a[key], b[key], `${path}.${key}`);
   } else assert.ok(Object.is(a, b), `${path}: ${a} vs ${b}`);
 }
 
-test('the page cores give the npm SIMD core\'s results bit for bit', async (t) => {
+test("the page cores give the npm SIMD core's results bit for bit", async (t) => {
   // The npm package's API on its SIMD core; the page's API (web/src/api.js) on each page core.
   const ref = await npmInit({ wasm: dist('posenc.simd.wasm') });
   const lean = await pageInit({ wasm: dist('posenc-page.simd.wasm') });
@@ -151,10 +244,14 @@ test('the page cores give the npm SIMD core\'s results bit for bit', async (t) =
   const [leanC, fullC] = ['posenc-page.simd.wasm', 'posenc-page-attention.simd.wasm'].map((f) => exported(dist(f)));
   assert.ok(!leanC.has('posenc_attention_gqa') && fullC.has('posenc_attention_gqa'));
   assert.ok(!leanC.has('posenc_kvcache_attend') && !fullC.has('posenc_kvcache_attend'));
-  let n = 0, errors = 0;
+  let n = 0,
+    errors = 0;
   for (const [name, fn] of calls()) {
     const want = settle(fn, ref);
-    for (const [tag, api] of [['lean', lean], ['attention', full]]) {
+    for (const [tag, api] of [
+      ['lean', lean],
+      ['attention', full],
+    ]) {
       const got = settle(fn, api);
       assert.equal(got.error, want.error, `${tag} ${name}: error`);
       if (!want.error) sameBits(got.value, want.value, `${tag} ${name}`);

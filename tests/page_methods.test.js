@@ -14,7 +14,7 @@ import { VIEW_INFO } from '../web/src/views/info.js';
 const pe = await init();
 const ids = Object.keys(METHODS);
 
-test('registry: the state\'s method choices, the matrices and the controls follow it', () => {
+test("registry: the state's method choices, the matrices and the controls follow it", () => {
   assert.deepEqual(FIELDS.method[1].list, METHOD_CHOICES);
   assert.deepEqual(FIELDS.vs[1].list, METHOD_CHOICES);
   assert.deepEqual(Object.keys(MATRICES), ids, 'one matrix per method, in the same order');
@@ -28,7 +28,7 @@ test('registry: the state\'s method choices, the matrices and the controls follo
   }
 });
 
-test('registry: every method\'s matrix and formula come from the API, and its encoding runs in selfAttention', () => {
+test("registry: every method's matrix and formula come from the API, and its encoding runs in selfAttention", () => {
   const st = parseState(new URLSearchParams('dim=16&length=24'));
   const pool = makePool(pe);
   for (const id of ids) {
@@ -38,11 +38,20 @@ test('registry: every method\'s matrix and formula come from the API, and its en
     assert.ok(f.html.length > 0 && (f.call.startsWith('pe.') || f.call.startsWith('((')), `${id}: a call (${f.call})`);
     const api = new Function('pe', `return ${f.call};`)(pe);
     assert.ok(Object.is(api, f.value), `${id}: formula ${f.value} vs its call ${api}`);
-    const n = 5, dModel = 16, heads = 2;
+    const n = 5,
+      dModel = 16,
+      heads = 2;
     const rand = (length, dim, seed, std = 0.5) => pe.learnedInit({ length, dim, std, seed });
     const w = () => rand(dModel, dModel, 1);
-    const out = pe.selfAttention({ tokens: rand(n, dModel, 2, 1), dModel, wq: w(), wk: w(), wv: w(), heads,
-      encoding: METHODS[id].attention(pe, st, { n, heads, dModel, rand }) });
+    const out = pe.selfAttention({
+      tokens: rand(n, dModel, 2, 1),
+      dModel,
+      wq: w(),
+      wk: w(),
+      wv: w(),
+      heads,
+      encoding: METHODS[id].attention(pe, st, { n, heads, dModel, rand }),
+    });
     assert.ok(out.output.every(Number.isFinite), `${id}: selfAttention output`);
   }
   pool.free();

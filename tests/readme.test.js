@@ -15,7 +15,13 @@ import { app, cleanup, pack, root } from './package_helper.js';
 
 after(cleanup);
 
-const sources = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+const sources = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
 
 // A citation of the developer-only spec and design notes, which are not in the repository. Built from
 // pieces so that this file, which is scanned too, does not match its own pattern.
@@ -25,7 +31,7 @@ function blocks(file) {
   const text = readFileSync(join(root, file), 'utf8');
   const out = [];
   const re = /^```js\n([\s\S]*?)^```/gm;
-  for (let m; (m = re.exec(text));) out.push({ line: text.slice(0, m.index).split('\n').length, code: m[1] });
+  for (let m; (m = re.exec(text)); ) out.push({ line: text.slice(0, m.index).split('\n').length, code: m[1] });
   return out;
 }
 
@@ -39,10 +45,18 @@ test('README.md has runnable examples and cites no file outside the repository',
   assert.match(text.split('\n')[4], /^\.\/build\.sh test {4}#/);
   // from the npm page, a relative link resolves only to a file in the package or a README anchor
   const shipped = new Set(pack().files.map((f) => f.path));
-  const anchors = new Set([...text.matchAll(/^#+ (.+)$/gm)].map(([, h]) => h.toLowerCase().replace(/[^\w\s-]/g, '').replace(/\s/g, '-')));
+  const anchors = new Set(
+    [...text.matchAll(/^#+ (.+)$/gm)].map(([, h]) =>
+      h
+        .toLowerCase()
+        .replace(/[^\w\s-]/g, '')
+        .replace(/\s/g, '-'),
+    ),
+  );
   for (const [, id] of text.matchAll(/<a id="([\w-]+)"><\/a>/g)) anchors.add(id);
   for (const [, target] of text.matchAll(/\]\((?!https?:)([^)\s]+)\)/g)) {
-    if (target.startsWith('#')) assert.ok(anchors.has(target.slice(1)), `README.md links to a missing anchor ${target}`);
+    if (target.startsWith('#'))
+      assert.ok(anchors.has(target.slice(1)), `README.md links to a missing anchor ${target}`);
     else assert.ok(shipped.has(target), `README.md links to ${target}, which the npm package does not have`);
   }
   // in the repository, every relative link of docs/ points at a file that exists
@@ -60,8 +74,9 @@ test('no code comment, doc, test name or message cites a file outside the reposi
   const walk = (dir) => {
     for (const e of readdirSync(join(root, dir), { withFileTypes: true })) {
       const rel = `${dir}/${e.name}`;
-      if (e.isDirectory()) { if (!['node_modules', 'dist', 'build'].includes(e.name)) walk(rel); }
-      else if (text.test(e.name)) files.push(rel);
+      if (e.isDirectory()) {
+        if (!['node_modules', 'dist', 'build'].includes(e.name)) walk(rel);
+      } else if (text.test(e.name)) files.push(rel);
     }
   };
   for (const dir of ['c_src', 'js', 'tests', 'bench', 'tools', 'web/src', 'docs']) walk(dir);
@@ -69,9 +84,11 @@ test('no code comment, doc, test name or message cites a file outside the reposi
   assert.ok(files.includes('tests/readme.test.js') && files.includes('c_src/posenc.h') && files.length > 50);
   const found = [];
   for (const f of files) {
-    readFileSync(join(root, f), 'utf8').split('\n').forEach((l, i) => {
-      if (citation.test(l)) found.push(`${f}:${i + 1}: ${l.trim()}`);
-    });
+    readFileSync(join(root, f), 'utf8')
+      .split('\n')
+      .forEach((l, i) => {
+        if (citation.test(l)) found.push(`${f}:${i + 1}: ${l.trim()}`);
+      });
   }
   assert.deepEqual(found, [], 'cite docs/<family>.md, the paper or the reference code (file and function) instead');
 });
@@ -90,10 +107,16 @@ for (const file of sources) {
   }
 }
 
-test('the first README example, pasted into a fresh `npm init -y` project after the install lines', { timeout: 300_000 }, () => {
+test('the first README example, pasted into a fresh `npm init -y` project after the install lines', {
+  timeout: 300_000,
+}, () => {
   const text = readFileSync(join(root, 'README.md'), 'utf8');
   const install = text.slice(text.indexOf('## Install and use'));
-  const sh = /```sh\n([\s\S]*?)```/.exec(install)[1].split('\n').map((l) => l.replace(/#.*/, '').trim()).filter(Boolean);
+  const sh = /```sh\n([\s\S]*?)```/
+    .exec(install)[1]
+    .split('\n')
+    .map((l) => l.replace(/#.*/, '').trim())
+    .filter(Boolean);
   assert.equal(sh[0], 'npm install posenc');
   const [first] = blocks('README.md');
   assert.ok(install.indexOf('```js') > install.indexOf('```sh'), 'the install lines come before the first example');

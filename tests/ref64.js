@@ -9,7 +9,12 @@ export function refSlopes(n) {
   };
   if (Number.isInteger(Math.log2(n))) return pow2(n);
   const c = 2 ** Math.floor(Math.log2(n));
-  return [...pow2(c), ...pow2(2 * c).filter((_, i) => i % 2 === 0).slice(0, n - c)];
+  return [
+    ...pow2(c),
+    ...pow2(2 * c)
+      .filter((_, i) => i % 2 === 0)
+      .slice(0, n - c),
+  ];
 }
 
 /** T5's relative-position bucket (Raffel et al. 2020, mesh-tensorflow's _relative_position_bucket). */

@@ -14,7 +14,8 @@ const scalarPe = await init({ simd: false });
 /** fn() throws a PosencError with `code` whose message names `arg` (a string or RegExp). */
 function throwsNaming(fn, code, arg) {
   const e = assertThrowsPosenc(fn, [], code);
-  if (arg) assert.match(e.message, typeof arg === 'string' ? new RegExp(arg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) : arg);
+  if (arg)
+    assert.match(e.message, typeof arg === 'string' ? new RegExp(arg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) : arg);
   return e;
 }
 
@@ -33,31 +34,74 @@ test('a getter that frees a buffer during option reading cannot make C write fre
   const x = p.alloc(8 * 64);
   x.array.set(randomF32(8 * 64, 3));
   const c = p.ropeCache({ length: 8, dim: 64 });
-  const cache = { cos: c.cos, get sin() { x.free(); return c.sin; } };
+  const cache = {
+    cos: c.cos,
+    get sin() {
+      x.free();
+      return c.sin;
+    },
+  };
   throwsNaming(() => p.applyRope(x, { length: 8, dim: 64, cache }), Status.E_NULL, 'x');
   stillHealthy(p, before);
   // and a getter that frees the out buffer of another function
   const out = p.alloc(4 * 8);
-  throwsNaming(() => p.sinusoidal({ length: 4, get dim() { out.free(); return 8; }, out }), Status.E_NULL, 'out');
+  throwsNaming(
+    () =>
+      p.sinusoidal({
+        length: 4,
+        get dim() {
+          out.free();
+          return 8;
+        },
+        out,
+      }),
+    Status.E_NULL,
+    'out',
+  );
   stillHealthy(p, before);
 });
 
 test('every option is read exactly once', () => {
   let reads = 0;
-  const o = { length: 8, get dim() { reads++; return 16; }, base: 100 };
+  const o = {
+    length: 8,
+    get dim() {
+      reads++;
+      return 16;
+    },
+    base: 100,
+  };
   pe.sinusoidal(o);
   assert.equal(reads, 1);
   reads = 0;
-  const sc = { type: 'linear', get factor() { reads++; return 2; } };
+  const sc = {
+    type: 'linear',
+    get factor() {
+      reads++;
+      return 2;
+    },
+  };
   pe.ropeCache({ length: 4, dim: 8, scaling: sc });
   assert.equal(reads, 1);
   reads = 0;
   // a getter that answers differently on the second read must not change what is used
   let n = 0;
-  const flip = { length: 4, get dim() { n++; return n === 1 ? 8 : 4096; } };
+  const flip = {
+    length: 4,
+    get dim() {
+      n++;
+      return n === 1 ? 8 : 4096;
+    },
+  };
   assert.equal(pe.sinusoidal(flip).length, 32);
   const list = [1, 2];
-  Object.defineProperty(list, 0, { get() { reads++; return reads === 1 ? 1 : 1e9; }, enumerable: true });
+  Object.defineProperty(list, 0, {
+    get() {
+      reads++;
+      return reads === 1 ? 1 : 1e9;
+    },
+    enumerable: true,
+  });
   const g = pe.gather(new Float32Array(3 * 2).fill(1), { dim: 2, positions: list });
   assert.equal(reads, 1);
   assert.equal(g.length, 4);
@@ -78,10 +122,50 @@ test('inherited properties (Object.prototype.offset) do not count as options', (
 });
 
 test('a throwing getter becomes a PosencError naming the option', () => {
-  const e = throwsNaming(() => pe.sinusoidal({ length: 4, get dim() { throw new Error('boom'); } }), Status.E_PARAM, 'dim');
+  const e = throwsNaming(
+    () =>
+      pe.sinusoidal({
+        length: 4,
+        get dim() {
+          throw new Error('boom');
+        },
+      }),
+    Status.E_PARAM,
+    'dim',
+  );
   assert.match(e.message, /boom/);
-  throwsNaming(() => pe.ropeCache({ length: 4, dim: 8, scaling: { type: 'linear', get factor() { throw new RangeError('no'); } } }), Status.E_PARAM, 'scaling.factor');
-  throwsNaming(() => pe.selfAttention({ tokens: new Float32Array(8), dModel: 4, wq: new Float32Array(16), wk: new Float32Array(16), wv: new Float32Array(16), encoding: { get type() { throw new Error('x'); } } }), Status.E_PARAM, 'encoding.type');
+  throwsNaming(
+    () =>
+      pe.ropeCache({
+        length: 4,
+        dim: 8,
+        scaling: {
+          type: 'linear',
+          get factor() {
+            throw new RangeError('no');
+          },
+        },
+      }),
+    Status.E_PARAM,
+    'scaling.factor',
+  );
+  throwsNaming(
+    () =>
+      pe.selfAttention({
+        tokens: new Float32Array(8),
+        dModel: 4,
+        wq: new Float32Array(16),
+        wk: new Float32Array(16),
+        wv: new Float32Array(16),
+        encoding: {
+          get type() {
+            throw new Error('x');
+          },
+        },
+      }),
+    Status.E_PARAM,
+    'encoding.type',
+  );
 });
 
 // ---- defect 3: only PosencError escapes ----
@@ -89,10 +173,32 @@ test('a throwing getter becomes a PosencError naming the option', () => {
 test('a Proxy around a typed array is a PosencError naming the argument', () => {
   const p = new Proxy(new Float32Array(16), {});
   throwsNaming(() => pe.similarity(p, { length: 4, dim: 4 }), Status.E_PARAM, 'table');
-  throwsNaming(() => pe.sinusoidal({ length: 2, dim: 8, out: new Proxy(new Float32Array(16), {}) }), Status.E_PARAM, 'out');
-  throwsNaming(() => pe.gather(new Float32Array(8), { dim: 2, positions: new Proxy(new Int32Array(2), {}) }), Status.E_PARAM, 'positions');
+  throwsNaming(
+    () => pe.sinusoidal({ length: 2, dim: 8, out: new Proxy(new Float32Array(16), {}) }),
+    Status.E_PARAM,
+    'out',
+  );
+  throwsNaming(
+    () => pe.gather(new Float32Array(8), { dim: 2, positions: new Proxy(new Int32Array(2), {}) }),
+    Status.E_PARAM,
+    'positions',
+  );
   throwsNaming(() => pe.applyRope(new Proxy(new Float32Array(8), {}), { length: 1, dim: 8 }), Status.E_PARAM, 'x');
-  throwsNaming(() => pe.sinusoidal(new Proxy({ length: 2, dim: 2 }, { ownKeys() { throw new Error('trap'); } })), Status.E_PARAM, 'options');
+  throwsNaming(
+    () =>
+      pe.sinusoidal(
+        new Proxy(
+          { length: 2, dim: 2 },
+          {
+            ownKeys() {
+              throw new Error('trap');
+            },
+          },
+        ),
+      ),
+    Status.E_PARAM,
+    'options',
+  );
   const { proxy, revoke } = Proxy.revocable({}, {});
   revoke();
   throwsNaming(() => pe.sinusoidal(proxy), Status.E_PARAM, 'options');
@@ -110,7 +216,11 @@ test('a typed array whose own length lies is measured by its real length', () =>
   Object.defineProperty(out, 'length', { value: 16 });
   throwsNaming(() => pe.sinusoidal({ length: 2, dim: 8, out }), Status.E_SCRATCH, 'out');
   const lies = new Float32Array(16);
-  Object.defineProperty(lies, 'set', { value: () => { throw new Error('set'); } });
+  Object.defineProperty(lies, 'set', {
+    value: () => {
+      throw new Error('set');
+    },
+  });
   const r = pe.sinusoidal({ length: 2, dim: 8, out: lies });
   assert.equal(r, lies);
   assert.equal(lies[9], Math.fround(Math.cos(1)));
@@ -118,9 +228,31 @@ test('a typed array whose own length lies is measured by its real length', () =>
 
 test('an array detached by a getter is a PosencError', () => {
   const x = new Float32Array(16);
-  throwsNaming(() => pe.applyRope(x, { length: 2, get dim() { structuredClone(x.buffer, { transfer: [x.buffer] }); return 8; } }), Status.E_SCRATCH, /x must be .*detached/);
+  throwsNaming(
+    () =>
+      pe.applyRope(x, {
+        length: 2,
+        get dim() {
+          structuredClone(x.buffer, { transfer: [x.buffer] });
+          return 8;
+        },
+      }),
+    Status.E_SCRATCH,
+    /x must be .*detached/,
+  );
   const t = new Float32Array(16);
-  throwsNaming(() => pe.similarity(t, { length: 4, get dim() { structuredClone(t.buffer, { transfer: [t.buffer] }); return 4; } }), Status.E_SCRATCH, 'table');
+  throwsNaming(
+    () =>
+      pe.similarity(t, {
+        length: 4,
+        get dim() {
+          structuredClone(t.buffer, { transfer: [t.buffer] });
+          return 4;
+        },
+      }),
+    Status.E_SCRATCH,
+    'table',
+  );
 });
 
 test('init: bad options, bad bytes, an unrelated module and a missing file are PosencErrors', async () => {
@@ -137,22 +269,54 @@ test('init: bad options, bad bytes, an unrelated module and a missing file are P
     return err;
   };
   await rejects(init({ simd: Object.create(null) }), Status.E_PARAM, /simd/);
-  await rejects(init({ simd: new Proxy({}, { get() { throw new Error('x'); }, getPrototypeOf() { throw new Error('y'); } }) }), Status.E_PARAM, /simd/);
+  await rejects(
+    init({
+      simd: new Proxy(
+        {},
+        {
+          get() {
+            throw new Error('x');
+          },
+          getPrototypeOf() {
+            throw new Error('y');
+          },
+        },
+      ),
+    }),
+    Status.E_PARAM,
+    /simd/,
+  );
   await rejects(init({ wasm: new Uint8Array([1, 2, 3]) }), Status.E_PARAM, /wasm/);
-  await rejects(init({ wasm: new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]) }), Status.E_PARAM, /wasm.*posenc_build_flags|wasm.*not a posenc core/);
+  await rejects(
+    init({ wasm: new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]) }),
+    Status.E_PARAM,
+    /wasm.*posenc_build_flags|wasm.*not a posenc core/,
+  );
   // a module that needs imports posenc cannot give (a memory import)
   const needsMemory = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 2, 11, 1, 3, 101, 110, 118, 1, 109, 2, 0, 1]);
   await rejects(init({ wasm: needsMemory }), Status.E_PARAM, /wasm/);
   await rejects(init({ wasm: new URL('file:///nonexistent/posenc.wasm') }), Status.E_PARAM, /wasm.*nonexistent/);
   await rejects(init({ wasm: 'no/such/file.wasm' }), Status.E_PARAM, /wasm.*file\.wasm/);
-  await rejects(init({ get wasm() { throw new Error('getter'); } }), Status.E_PARAM, /wasm/);
+  await rejects(
+    init({
+      get wasm() {
+        throw new Error('getter');
+      },
+    }),
+    Status.E_PARAM,
+    /wasm/,
+  );
   await rejects(init(42), Status.E_PARAM, /options/);
 });
 
 test('a PosencBuffer cannot be told it is longer than it is', () => {
   const b = pe.alloc(4);
-  assert.throws(() => { b.length = 1 << 20; }, TypeError);
-  assert.throws(() => { b.type = Float64Array; }, TypeError);
+  assert.throws(() => {
+    b.length = 1 << 20;
+  }, TypeError);
+  assert.throws(() => {
+    b.type = Float64Array;
+  }, TypeError);
   assert.equal(b.length, 4);
   throwsNaming(() => pe.sinusoidal({ length: 128, dim: 8192, out: b }), Status.E_SCRATCH, 'out');
   b.free();
@@ -184,9 +348,16 @@ test('the same memory as input and out is E_PARAM unless in-place use is documen
   const ab = new ArrayBuffer(4 * 40);
   const x = new Float32Array(ab, 0, 16);
   x.set(randomF32(16, 4));
-  throwsNaming(() => pe.similarity(x, { length: 4, dim: 4, out: new Float32Array(ab, 32, 16) }), Status.E_PARAM, /out .*table/);
+  throwsNaming(
+    () => pe.similarity(x, { length: 4, dim: 4, out: new Float32Array(ab, 32, 16) }),
+    Status.E_PARAM,
+    /out .*table/,
+  );
   // disjoint views of one ArrayBuffer are fine
-  assert.deepEqual(pe.similarity(x, { length: 4, dim: 4, out: new Float32Array(ab, 64, 16) }), pe.similarity(x.slice(), { length: 4, dim: 4 }));
+  assert.deepEqual(
+    pe.similarity(x, { length: 4, dim: 4, out: new Float32Array(ab, 64, 16) }),
+    pe.similarity(x.slice(), { length: 4, dim: 4 }),
+  );
   const g = new Float32Array(8).fill(1);
   throwsNaming(() => pe.gather(g, { dim: 2, positions: [0, 1, 2, 3], out: g }), Status.E_PARAM, /out .*table/);
   const cs = new Float32Array(4 * 4);
@@ -209,11 +380,19 @@ test('the same memory as input and out is E_PARAM unless in-place use is documen
 // ---- defect 5: one finiteness rule ----
 
 test('non-finite inputs are rejected with the element named, everywhere', () => {
-  const bad = (n, i, v = NaN) => { const a = randomF32(n, 9); a[i] = v; return a; };
+  const bad = (n, i, v = NaN) => {
+    const a = randomF32(n, 9);
+    a[i] = v;
+    return a;
+  };
   throwsNaming(() => pe.similarity(bad(16, 5), { length: 4, dim: 4 }), Status.E_PARAM, 'table[5]');
   throwsNaming(() => pe.applyRope(bad(16, 3, Infinity), { length: 2, dim: 8 }), Status.E_PARAM, 'x[3]');
   throwsNaming(() => pe.addTo(bad(8, 2), randomF32(8, 1), { length: 2, dim: 4 }), Status.E_PARAM, 'x[2]');
-  throwsNaming(() => pe.addTo(randomF32(8, 1), bad(8, 7, -Infinity), { length: 2, dim: 4 }), Status.E_PARAM, 'table[7]');
+  throwsNaming(
+    () => pe.addTo(randomF32(8, 1), bad(8, 7, -Infinity), { length: 2, dim: 4 }),
+    Status.E_PARAM,
+    'table[7]',
+  );
   throwsNaming(() => pe.concat(bad(8, 1), randomF32(8, 1), { length: 2, dimX: 4, dimP: 4 }), Status.E_PARAM, 'x[1]');
   throwsNaming(() => pe.gather(bad(8, 6), { dim: 2, positions: [0, 1] }), Status.E_PARAM, 'table[6]');
   throwsNaming(() => pe.relShift(bad(12, 4), { queries: 3, memory: 1 }), Status.E_PARAM, 'scores[4]');
@@ -260,7 +439,11 @@ test('inputs whose results would overflow float32 are rejected, not turned into 
   throwsNaming(() => pe.similarity(big, { length: 4, dim: 4 }), Status.E_PARAM, 'table');
   throwsNaming(() => pe.similarity(big, { length: 4, dim: 4, normalize: true }), Status.E_PARAM, 'table');
   throwsNaming(() => pe.applyRope(new Float32Array(16).fill(3e38), { length: 2, dim: 8 }), Status.E_PARAM, 'x');
-  throwsNaming(() => pe.addTo(new Float32Array(8).fill(3e38), new Float32Array(8).fill(3e38), { length: 2, dim: 4 }), Status.E_PARAM, /x.*table|table.*x/);
+  throwsNaming(
+    () => pe.addTo(new Float32Array(8).fill(3e38), new Float32Array(8).fill(3e38), { length: 2, dim: 4 }),
+    Status.E_PARAM,
+    /x.*table|table.*x/,
+  );
   // the largest safe values still work and stay finite
   const ok = pe.similarity(new Float32Array(16).fill(1e18), { length: 4, dim: 4, normalize: true });
   assert.ok(ok.every(Number.isFinite));
@@ -268,7 +451,11 @@ test('inputs whose results would overflow float32 are rejected, not turned into 
   // bias masks keep -Infinity
   const bias = new Float32Array(4).fill(-Infinity);
   bias[0] = 0;
-  assert.ok(pe.attention({ q: randomF32(2, 1), k: randomF32(2, 2), v: randomF32(2, 3), queries: 2, dim: 1, bias }).output.every(Number.isFinite));
+  assert.ok(
+    pe
+      .attention({ q: randomF32(2, 1), k: randomF32(2, 2), v: randomF32(2, 3), queries: 2, dim: 1, bias })
+      .output.every(Number.isFinite),
+  );
 });
 
 // ---- defect 6: alloc is zeroed ----
@@ -279,7 +466,10 @@ test('pe.alloc returns zeroed memory, even where a previous result lay', () => {
   b.free();
   for (const type of ['float64', 'float32', 'int32']) {
     const c = pe.alloc(2048, type);
-    assert.ok(c.array.every((x) => x === 0), `${type} buffer was not zeroed`);
+    assert.ok(
+      c.array.every((x) => x === 0),
+      `${type} buffer was not zeroed`,
+    );
     c.free();
   }
 });
@@ -310,7 +500,17 @@ test('module-level API functions throw before any init and work after', async ()
 
 test('docs/errors.md documents codes, the finiteness, aliasing and option rules, and costs', () => {
   const doc = readFileSync(`${root}docs/errors.md`, 'utf8');
-  for (const s of ['E_PARAM', 'E_SIZE', 'E_NOMEM', 'finite', 'alias', 'own propert', 'ropeFrequencies', '2^28', 'alloc']) {
+  for (const s of [
+    'E_PARAM',
+    'E_SIZE',
+    'E_NOMEM',
+    'finite',
+    'alias',
+    'own propert',
+    'ropeFrequencies',
+    '2^28',
+    'alloc',
+  ]) {
     assert.ok(doc.includes(s), `docs/errors.md should mention ${s}`);
   }
 });

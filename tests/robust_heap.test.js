@@ -18,14 +18,19 @@ test('lint: outside js/core.js no code makes a view of wasm memory', () => {
     [/exports\.memory/, 'exports.memory'],
     [/\.array\b(?!\s*=)/, '.array (a PosencBuffer view; read heap data through the scope)'],
     [/new\s+DataView\s*\(/, 'new DataView('],
-    [/new\s+(?:Float32|Float64|Int32|Uint32|Int16|Uint16|Int8|Uint8)Array\s*\([^)]*,/, 'new TypedArray(buffer, offset, ...)'],
+    [
+      /new\s+(?:Float32|Float64|Int32|Uint32|Int16|Uint16|Int8|Uint8)Array\s*\([^)]*,/,
+      'new TypedArray(buffer, offset, ...)',
+    ],
   ];
   const offenders = [];
   for (const f of readdirSync(`${root}js`).filter((x) => x.endsWith('.js') && x !== 'core.js')) {
-    readFileSync(`${root}js/${f}`, 'utf8').split('\n').forEach((line, i) => {
-      const code = line.replace(/\/\/.*$/, '').replace(/^\s*\*.*$/, '');
-      for (const [re, what] of banned) if (re.test(code)) offenders.push(`js/${f}:${i + 1}: ${what}: ${line.trim()}`);
-    });
+    readFileSync(`${root}js/${f}`, 'utf8')
+      .split('\n')
+      .forEach((line, i) => {
+        const code = line.replace(/\/\/.*$/, '').replace(/^\s*\*.*$/, '');
+        for (const [re, what] of banned) if (re.test(code)) offenders.push(`js/${f}:${i + 1}: ${what}: ${line.trim()}`);
+      });
   }
   assert.deepEqual(offenders, []);
 });
@@ -38,9 +43,12 @@ test('lint: in js/core.js only the view helpers touch memory.buffer', () => {
   let method = '';
   const bad = [];
   lines.forEach((line, i) => {
-    const m = /^\s{2}(?:static\s+)?(?:get\s+)?#?(\w+)\s*\([^)]*\)\s*\{/.exec(line) || /^(?:export\s+)?function\s+(\w+)/.exec(line);
+    const m =
+      /^\s{2}(?:static\s+)?(?:get\s+)?#?(\w+)\s*\([^)]*\)\s*\{/.exec(line) ||
+      /^(?:export\s+)?function\s+(\w+)/.exec(line);
     if (m) method = m[1];
-    if (/memory\.buffer/.test(line.replace(/\/\/.*$/, '')) && !allowed.has(method)) bad.push(`js/core.js:${i + 1} in ${method}: ${line.trim()}`);
+    if (/memory\.buffer/.test(line.replace(/\/\/.*$/, '')) && !allowed.has(method))
+      bad.push(`js/core.js:${i + 1} in ${method}: ${line.trim()}`);
   });
   assert.deepEqual(bad, []);
 });
@@ -55,12 +63,31 @@ const CASES = {
   sinusoidalFrequencies: (pe) => pe.sinusoidalFrequencies({ dim: 512 }),
   sinusoidal2d: (pe) => pe.sinusoidal2d({ height: 6, width: 7, dim: 64 }),
   similarity: (pe) => pe.similarity(r(40 * 32, 5), { length: 40, dim: 32, normalize: true }),
-  ropeFrequencies: (pe) => Object.values(pe.ropeFrequencies({ dim: 256, scaling: { type: 'yarn', factor: 4, originalMaxPositions: 64 } })),
-  ropeFrequenciesLongrope: (pe) => Object.values(pe.ropeFrequencies({ dim: 64, scaling: { type: 'longrope', shortFactor: new Array(32).fill(1.5), longFactor: new Array(32).fill(3), originalMaxPositions: 64 } })),
-  ropeCache: (pe) => Object.values(pe.ropeCache({ length: 40, dim: 64, scaling: { type: 'dynamic', factor: 2, maxPositions: 16 } })),
+  ropeFrequencies: (pe) =>
+    Object.values(pe.ropeFrequencies({ dim: 256, scaling: { type: 'yarn', factor: 4, originalMaxPositions: 64 } })),
+  ropeFrequenciesLongrope: (pe) =>
+    Object.values(
+      pe.ropeFrequencies({
+        dim: 64,
+        scaling: {
+          type: 'longrope',
+          shortFactor: new Array(32).fill(1.5),
+          longFactor: new Array(32).fill(3),
+          originalMaxPositions: 64,
+        },
+      }),
+    ),
+  ropeCache: (pe) =>
+    Object.values(pe.ropeCache({ length: 40, dim: 64, scaling: { type: 'dynamic', factor: 2, maxPositions: 16 } })),
   applyRope: (pe) => pe.applyRope(r(20 * 2 * 32, 6), { length: 20, heads: 2, dim: 32 }),
-  applyRopePositions: (pe) => pe.applyRope(r(20 * 32, 6), { length: 20, dim: 32, positions: Int32Array.from({ length: 20 }, (_, i) => 3 * i) }),
-  applyRopeF32: (pe) => pe.applyRope(r(20 * 32, 6), { length: 20, dim: 32, positions: Float32Array.from({ length: 20 }, (_, i) => 0.5 * i) }),
+  applyRopePositions: (pe) =>
+    pe.applyRope(r(20 * 32, 6), { length: 20, dim: 32, positions: Int32Array.from({ length: 20 }, (_, i) => 3 * i) }),
+  applyRopeF32: (pe) =>
+    pe.applyRope(r(20 * 32, 6), {
+      length: 20,
+      dim: 32,
+      positions: Float32Array.from({ length: 20 }, (_, i) => 0.5 * i),
+    }),
   applyRopeXpos: (pe) => pe.applyRope(r(20 * 32, 6), { length: 20, dim: 32, xpos: { scaleBase: 64 } }),
   applyRopeAxial: (pe) => pe.applyRope(r(20 * 32, 6), { dim: 32, axial: { height: 4, width: 5 } }),
   applyRopeCached: (pe) => {
@@ -75,22 +102,66 @@ const CASES = {
   shawIndices: (pe) => pe.shawIndices({ queries: 30, keys: 40, maxRelative: 8 }),
   xlPositions: (pe) => pe.xlPositions({ klen: 40, dim: 32 }),
   relShift: (pe) => pe.relShift(r(20 * 28, 8), { queries: 20, memory: 8 }),
-  xlScores: (pe) => pe.xlScores({ q: r(20 * 32, 1), k: r(28 * 32, 2), r: r(28 * 32, 3), u: r(32, 4), v: r(32, 5), queries: 20, keys: 28, dim: 32 }),
+  xlScores: (pe) =>
+    pe.xlScores({
+      q: r(20 * 32, 1),
+      k: r(28 * 32, 2),
+      r: r(28 * 32, 3),
+      u: r(32, 4),
+      v: r(32, 5),
+      queries: 20,
+      keys: 28,
+      dim: 32,
+    }),
   learnedInit: (pe) => pe.learnedInit({ length: 40, dim: 32, seed: 3 }),
-  gather: (pe) => pe.gather(r(40 * 16, 9), { dim: 16, positions: Int32Array.from({ length: 30 }, (_, i) => (i * 7) % 40) }),
+  gather: (pe) =>
+    pe.gather(r(40 * 16, 9), { dim: 16, positions: Int32Array.from({ length: 30 }, (_, i) => (i * 7) % 40) }),
   addTo: (pe) => pe.addTo(r(20 * 16, 1), r(40 * 16, 2), { length: 20, dim: 16, offset: 3 }),
   concat: (pe) => pe.concat(r(20 * 16, 1), r(40 * 8, 2), { length: 20, dimX: 16, dimP: 8, offset: 2 }),
-  attention: (pe) => Object.values(pe.attention({ q: r(20 * 32, 1), k: r(24 * 32, 2), v: r(24 * 32, 3), queries: 20, keys: 24, dim: 32, returnWeights: true })),
-  attentionT5: (pe) => pe.attention({ q: r(20 * 2 * 16, 1), k: r(20 * 2 * 16, 2), v: r(20 * 2 * 16, 3), queries: 20, heads: 2, dim: 16, bias: { type: 't5', weights: r(64, 4) } }).output,
-  attentionXl: (pe) => pe.attention({ q: r(20 * 16, 1), k: r(20 * 16, 2), v: r(20 * 16, 3), queries: 20, dim: 16, bias: { type: 'xl', u: r(16, 4), v: r(16, 5), r: r(20 * 16, 6) } }).output,
+  attention: (pe) =>
+    Object.values(
+      pe.attention({
+        q: r(20 * 32, 1),
+        k: r(24 * 32, 2),
+        v: r(24 * 32, 3),
+        queries: 20,
+        keys: 24,
+        dim: 32,
+        returnWeights: true,
+      }),
+    ),
+  attentionT5: (pe) =>
+    pe.attention({
+      q: r(20 * 2 * 16, 1),
+      k: r(20 * 2 * 16, 2),
+      v: r(20 * 2 * 16, 3),
+      queries: 20,
+      heads: 2,
+      dim: 16,
+      bias: { type: 't5', weights: r(64, 4) },
+    }).output,
+  attentionXl: (pe) =>
+    pe.attention({
+      q: r(20 * 16, 1),
+      k: r(20 * 16, 2),
+      v: r(20 * 16, 3),
+      queries: 20,
+      dim: 16,
+      bias: { type: 'xl', u: r(16, 4), v: r(16, 5), r: r(20 * 16, 6) },
+    }).output,
   matmul: (pe) => pe.matmul(r(20 * 24, 1), r(24 * 28, 2), { m: 20, k: 24, n: 28 }),
   selfAttentionNone: (pe) => Object.values(pe.selfAttention(sa)),
   selfAttentionSinusoidal: (pe) => Object.values(pe.selfAttention({ ...sa, encoding: { type: 'sinusoidal' } })),
-  selfAttentionLearned: (pe) => Object.values(pe.selfAttention({ ...sa, encoding: { type: 'learned', table: r(20 * D, 9), offset: 2 } })),
+  selfAttentionLearned: (pe) =>
+    Object.values(pe.selfAttention({ ...sa, encoding: { type: 'learned', table: r(20 * D, 9), offset: 2 } })),
   selfAttentionRope: (pe) => Object.values(pe.selfAttention({ ...sa, encoding: { type: 'rope' } })),
   selfAttentionT5: (pe) => Object.values(pe.selfAttention({ ...sa, encoding: { type: 't5', weights: r(32 * 4, 4) } })),
-  selfAttentionShaw: (pe) => Object.values(pe.selfAttention({ ...sa, encoding: { type: 'shaw', aK: r(9 * 8, 1), aV: r(9 * 8, 2), maxRelative: 4 } })),
-  selfAttentionXl: (pe) => Object.values(pe.selfAttention({ ...sa, encoding: { type: 'xl', u: r(D, 1), v: r(D, 2), wr: r(D * D, 3) } })),
+  selfAttentionShaw: (pe) =>
+    Object.values(
+      pe.selfAttention({ ...sa, encoding: { type: 'shaw', aK: r(9 * 8, 1), aV: r(9 * 8, 2), maxRelative: 4 } }),
+    ),
+  selfAttentionXl: (pe) =>
+    Object.values(pe.selfAttention({ ...sa, encoding: { type: 'xl', u: r(D, 1), v: r(D, 2), wr: r(D * D, 3) } })),
   // a caller's view of the heap (buf.array) as an input: our own allocations detach it
   viewAsInput: (pe) => {
     const b = pe.alloc(40 * 32);
@@ -127,7 +198,9 @@ test('heap sweep: every allocating function gives the same bits when memory grow
       for (const n of seq) pe.alloc(n);
       try {
         pe.alloc(mid);
-      } catch { /* out of memory counts as growing */ }
+      } catch {
+        /* out of memory counts as growing */
+      }
       if (pe.heapBytes === startBytes) lo = mid;
       else hi = mid;
     }
@@ -185,7 +258,14 @@ test('heap sweep: every allocating function gives the same bits when memory grow
 });
 
 test('issue 10 repro: selfAttention keeps a sinusoidal encoding when the heap grows', async () => {
-  const a = { tokens: randomF32(T * D, 1), dModel: D, wq: randomF32(D * D, 2), wk: randomF32(D * D, 3), wv: randomF32(D * D, 4), heads: 4 };
+  const a = {
+    tokens: randomF32(T * D, 1),
+    dModel: D,
+    wq: randomF32(D * D, 2),
+    wk: randomF32(D * D, 3),
+    wv: randomF32(D * D, 4),
+    heads: 4,
+  };
   const module = await WebAssembly.compile(readFileSync(`${root}dist/posenc.simd.wasm`));
   const ref = (await init({ wasm: module })).selfAttention({ ...a, encoding: { type: 'sinusoidal' } }).output;
   const plain = (await init({ wasm: module })).selfAttention(a).output;

@@ -48,8 +48,23 @@ test('default run: every method with positional information learns the default t
 // softmax(bout). Its accuracy and loss, over all scored positions and over those past the
 // training length, are counted here in float64 from the evaluation's own sequences.
 test('beyond: accuracy and loss past the training length match a float64 hand count', () => {
-  for (const [task, method] of [['copy', 'rope'], ['ngram', 'alibi'], ['first', 't5'], ['periodic', 'none']]) {
-    const { model } = simd.train({ task, method, steps: 1, length: 16, dim: 8, heads: 2, layers: 1, hidden: 8, batch: 2 });
+  for (const [task, method] of [
+    ['copy', 'rope'],
+    ['ngram', 'alibi'],
+    ['first', 't5'],
+    ['periodic', 'none'],
+  ]) {
+    const { model } = simd.train({
+      task,
+      method,
+      steps: 1,
+      length: 16,
+      dim: 8,
+      heads: 2,
+      layers: 1,
+      hidden: 8,
+      batch: 2,
+    });
     const bout = [0.3, -1, 2.5, 0, 1, -2, 0.5, 2, 0.25, -0.5, 1.5, 0, 0.75, -1.25, 1, 2.25];
     const params = new Float32Array(model.params.length);
     params.set(bout, params.length - 16); // bout is the last parameter block
@@ -62,13 +77,24 @@ test('beyond: accuracy and loss past the training length match a float64 hand co
     lengths.forEach((L, li) => {
       const { tokens, targets } = simd.labSequences(fixed, { length: L, count: 5, seed: 9 });
       assert.equal(tokens.length, 5 * L);
-      let n = 0, ok = 0, loss = 0, nb = 0, okb = 0, lossb = 0;
+      let n = 0,
+        ok = 0,
+        loss = 0,
+        nb = 0,
+        okb = 0,
+        lossb = 0;
       for (let i = 0; i < targets.length; i++) {
         const y = targets[i];
         if (y < 0) continue;
         const l = z - Math.fround(bout[y]);
-        n++; ok += y === best; loss += l;
-        if (i % L >= 16) { nb++; okb += y === best; lossb += l; }
+        n++;
+        ok += y === best;
+        loss += l;
+        if (i % L >= 16) {
+          nb++;
+          okb += y === best;
+          lossb += l;
+        }
       }
       assert.ok(n > 0, `${task}: scored positions`);
       assert.equal(ev.accuracy[li], ok / n, `${task} at ${L}: accuracy`);
@@ -108,7 +134,8 @@ test('ngram: the source is reproducible from its seed, and is the order-k source
         counts.set(key, row);
       }
     }
-    let top = 0, all = 0;
+    let top = 0,
+      all = 0;
     const mode = new Map();
     for (const [key, row] of counts) {
       top += Math.max(...row);
@@ -117,7 +144,8 @@ test('ngram: the source is reproducible from its seed, and is the order-k source
     }
     return { share: top / all, mode };
   };
-  const ta = table(sa), tc = table(sc);
+  const ta = table(sa),
+    tc = table(sc);
   assert.ok(Math.abs(ta.share - (0.75 + 1 / 64)) < 0.03, `most frequent next token: ${ta.share}`);
   let same = 0;
   for (const [key, m] of ta.mode) same += tc.mode.get(key) === m;
@@ -130,11 +158,16 @@ test('ngram: the source is reproducible from its seed, and is the order-k source
 test('seeds: each method reproduces bit for bit from its seed, evaluation included', { timeout: 300_000 }, () => {
   for (const method of METHODS) {
     const opts = { method, task: 'ngram', steps: 6, seed: 2, length: 16, dim: 16, batch: 4 };
-    const a = simd.train(opts), b = simd.train(opts);
+    const a = simd.train(opts),
+      b = simd.train(opts);
     assert.deepEqual(new Uint8Array(a.model.params.buffer), new Uint8Array(b.model.params.buffer), method);
     assert.deepEqual(a.losses, b.losses);
     const lengths = method === 'learned' ? [16] : [16, 64];
-    assert.deepEqual(simd.evaluate(a.model, { lengths, count: 4 }), scalar.evaluate(b.model, { lengths, count: 4 }), method);
+    assert.deepEqual(
+      simd.evaluate(a.model, { lengths, count: 4 }),
+      scalar.evaluate(b.model, { lengths, count: 4 }),
+      method,
+    );
   }
 });
 
@@ -200,12 +233,41 @@ function fnv64(f32) {
 }
 
 // The configuration tests/native/test_train.c uses for --dump.
-const DUMP = { length: 16, dim: 16, heads: 2, layers: 2, hidden: 32, batch: 4, k: 3, lr: 3e-3, weightDecay: 0.01, clip: 1, beta1: 0.9, beta2: 0.99, eps: 1e-8 };
-const CASES = [['rope', 'copy'], ['t5', 'copy'], ['learned', 'periodic'], ['sinusoidal', 'first'], ['alibi', 'periodic'], ['none', 'copy'], ['alibi', 'ngram']];
+const DUMP = {
+  length: 16,
+  dim: 16,
+  heads: 2,
+  layers: 2,
+  hidden: 32,
+  batch: 4,
+  k: 3,
+  lr: 3e-3,
+  weightDecay: 0.01,
+  clip: 1,
+  beta1: 0.9,
+  beta2: 0.99,
+  eps: 1e-8,
+};
+const CASES = [
+  ['rope', 'copy'],
+  ['t5', 'copy'],
+  ['learned', 'periodic'],
+  ['sinusoidal', 'first'],
+  ['alibi', 'periodic'],
+  ['none', 'copy'],
+  ['alibi', 'ngram'],
+];
 
 test('a scalar instance without { wasm } is told the package ships the SIMD lab only', async () => {
   const pe = await init({ simd: false });
-  await assert.rejects(pe.loadLab(), (e) => e instanceof PosencError && e.code === Status.E_MISSING && e.argument === 'wasm' && /SIMD build only/.test(e.message));
+  await assert.rejects(
+    pe.loadLab(),
+    (e) =>
+      e instanceof PosencError &&
+      e.code === Status.E_MISSING &&
+      e.argument === 'wasm' &&
+      /SIMD build only/.test(e.message),
+  );
   assert.equal(pe.labLoaded, false);
 });
 
@@ -213,10 +275,22 @@ test('same seed, same bits: SIMD and scalar wasm and a native build agree exactl
   const dir = mkdtempSync(join(tmpdir(), 'posenc-train-'));
   try {
     const exe = join(dir, 'test_train');
-    const sources = readdirSync(join(ROOT, 'c_src')).filter((f) => f.endsWith('.c')).map((f) => join(ROOT, 'c_src', f));
+    const sources = readdirSync(join(ROOT, 'c_src'))
+      .filter((f) => f.endsWith('.c'))
+      .map((f) => join(ROOT, 'c_src', f));
     // -O2 without sanitizers: a different optimiser than the ASan test build, same bits expected
-    execFileSync('clang', ['-std=c11', '-O2', '-ffp-contract=off', '-I', join(ROOT, 'c_src'), ...sources,
-      join(ROOT, 'tests/native/test_train.c'), '-lm', '-o', exe]);
+    execFileSync('clang', [
+      '-std=c11',
+      '-O2',
+      '-ffp-contract=off',
+      '-I',
+      join(ROOT, 'c_src'),
+      ...sources,
+      join(ROOT, 'tests/native/test_train.c'),
+      '-lm',
+      '-o',
+      exe,
+    ]);
     for (const [method, task] of CASES) {
       const opts = { ...DUMP, method, task, steps: 12, seed: 5 };
       if (task === 'first') delete opts.k;
@@ -224,10 +298,18 @@ test('same seed, same bits: SIMD and scalar wasm and a native build agree exactl
       const b = scalar.train(opts);
       assert.equal(simd.backend, 'simd');
       assert.equal(scalar.backend, 'scalar');
-      assert.deepEqual(new Uint8Array(a.model.params.buffer), new Uint8Array(b.model.params.buffer), `${method}/${task}: SIMD vs scalar`);
+      assert.deepEqual(
+        new Uint8Array(a.model.params.buffer),
+        new Uint8Array(b.model.params.buffer),
+        `${method}/${task}: SIMD vs scalar`,
+      );
       assert.deepEqual(a.losses, b.losses);
-      const m = METHODS.indexOf(method), t = ['copy', 'periodic', 'first', 'ngram'].indexOf(task);
-      const [hash, loss] = execFileSync(exe, ['--dump', String(m), String(t), '12', '5']).toString().trim().split(' ');
+      const m = METHODS.indexOf(method),
+        t = ['copy', 'periodic', 'first', 'ngram'].indexOf(task);
+      const [hash, loss] = execFileSync(exe, ['--dump', String(m), String(t), '12', '5'])
+        .toString()
+        .trim()
+        .split(' ');
       assert.equal(fnv64(a.model.params), hash, `${method}/${task}: wasm vs native weights`);
       assert.equal(a.losses[11], Math.fround(Number(loss)), `${method}/${task}: last loss`);
     }
@@ -246,13 +328,16 @@ test('seeds: the same seed reproduces, another seed differs', () => {
 
 test('progress: called in order with the learned table; returning false stops', () => {
   const seen = [];
-  const { model, losses } = simd.train({ method: 'learned', steps: 30, progressEvery: 10, length: 16, dim: 16 }, (p) => {
-    seen.push(p.step);
-    assert.equal(p.steps, 30);
-    assert.equal(p.table.length, 16 * 16);
-    assert.deepEqual(p.table, model0Table(p));
-    return p.step < 20;
-  });
+  const { model, losses } = simd.train(
+    { method: 'learned', steps: 30, progressEvery: 10, length: 16, dim: 16 },
+    (p) => {
+      seen.push(p.step);
+      assert.equal(p.steps, 30);
+      assert.equal(p.table.length, 16 * 16);
+      assert.deepEqual(p.table, model0Table(p));
+      return p.step < 20;
+    },
+  );
   function model0Table(p) {
     return p.table; // the table is a copy: its values are checked against the final model below
   }
@@ -272,10 +357,17 @@ test('saveModel / loadModel: JSON round trip is exact', () => {
   assert.equal(json.method, 't5');
   const back = scalar.loadModel(text);
   assert.deepEqual(back.params, model.params);
-  assert.deepEqual(scalar.evaluate(back, { lengths: [32, 64], count: 4 }), simd.evaluate(model, { lengths: [32, 64], count: 4 }));
+  assert.deepEqual(
+    scalar.evaluate(back, { lengths: [32, 64], count: 4 }),
+    simd.evaluate(model, { lengths: [32, 64], count: 4 }),
+  );
   throwsCode(() => simd.loadModel('{'), Status.E_PARAM, /text/);
   throwsCode(() => simd.loadModel(JSON.stringify({ ...json, params: 'AAA' })), Status.E_PARAM, /params/);
-  throwsCode(() => simd.loadModel(JSON.stringify({ ...json, params: 'AAAAAAAAAAA=' })), Status.E_SCRATCH, /model.params/);
+  throwsCode(
+    () => simd.loadModel(JSON.stringify({ ...json, params: 'AAAAAAAAAAA=' })),
+    Status.E_SCRATCH,
+    /model.params/,
+  );
   throwsCode(() => simd.evaluate({ ...model, params: model.params.subarray(1) }), Status.E_SCRATCH, /model.params/);
 });
 
@@ -284,7 +376,16 @@ test('saveModel / loadModel: JSON round trip is exact', () => {
 // with such parameters makes evaluate and attentionMap throw, never return NaN or numbers from a
 // NaN forward pass (the reproduction: weights x 1e10 gave NaN attention and accuracy 0.06).
 test('loadModel: checksum and parameter bounds; overflowing models are errors', () => {
-  const { model } = simd.train({ method: 'rope', steps: 20, length: 16, dim: 16, heads: 2, layers: 1, hidden: 16, batch: 4 });
+  const { model } = simd.train({
+    method: 'rope',
+    steps: 20,
+    length: 16,
+    dim: 16,
+    heads: 2,
+    layers: 1,
+    hidden: 16,
+    batch: 4,
+  });
   const text = simd.saveModel(model);
   const obj = JSON.parse(text);
   assert.match(obj.checksum, /^[0-9a-f]{8}$/);
@@ -292,7 +393,13 @@ test('loadModel: checksum and parameter bounds; overflowing models are errors', 
   const at = text.indexOf('"params":"') + 10 + 200;
   const flipped = text.slice(0, at) + (text[at] === 'A' ? 'B' : 'A') + text.slice(at + 1);
   throwsCode(() => simd.loadModel(flipped), Status.E_PARAM, /checksum/);
-  for (const edit of [{ method: 'alibi' }, { heads: 4 }, { task: 'periodic', k: 3 }, { stepsDone: 19 }, { checksum: undefined }]) {
+  for (const edit of [
+    { method: 'alibi' },
+    { heads: 4 },
+    { task: 'periodic', k: 3 },
+    { stepsDone: 19 },
+    { checksum: undefined },
+  ]) {
     throwsCode(() => simd.loadModel(JSON.stringify({ ...obj, ...edit })), Status.E_PARAM, /checksum/);
   }
   const big = { ...model, params: model.params.map((x) => x * 1e10) };
@@ -300,7 +407,17 @@ test('loadModel: checksum and parameter bounds; overflowing models are errors', 
   throwsCode(() => simd.evaluate(big, { lengths: [16], count: 4 }), Status.E_PARAM, /model.params.*finite/);
   throwsCode(() => simd.attentionMap(big, { length: 16 }), Status.E_PARAM, /model.params.*finite/);
   // the bound is not tight enough to refuse what training does produce: a long run reloads
-  const long = simd.train({ method: 'alibi', steps: 200, length: 16, dim: 16, heads: 2, layers: 1, hidden: 16, batch: 4, lr: 0.05 }).model;
+  const long = simd.train({
+    method: 'alibi',
+    steps: 200,
+    length: 16,
+    dim: 16,
+    heads: 2,
+    layers: 1,
+    hidden: 16,
+    batch: 4,
+    lr: 0.05,
+  }).model;
   assert.deepEqual(simd.loadModel(simd.saveModel(long)).params, long.params);
 });
 
@@ -353,7 +470,12 @@ test('no heap leak across train and evaluate', () => {
 test('the lab is its own wasm module: before loadLab() the trainer says how to load it; the core has no trainer', async () => {
   const pe = await init();
   assert.equal(pe.labLoaded, false);
-  for (const call of [() => pe.train({ steps: 1 }), () => pe.evaluate({}), () => pe.attentionMap({}), () => pe.loadModel('{}')]) {
+  for (const call of [
+    () => pe.train({ steps: 1 }),
+    () => pe.evaluate({}),
+    () => pe.attentionMap({}),
+    () => pe.loadModel('{}'),
+  ]) {
     assert.throws(call, (e) => e instanceof PosencError && e.code === Status.E_MISSING && /loadLab/.test(e.message));
   }
   const again = pe.loadLab();
@@ -365,5 +487,8 @@ test('the lab is its own wasm module: before loadLab() the trainer says how to l
   const { readFileSync } = await import('node:fs');
   const core = new WebAssembly.Module(readFileSync(new URL('../dist/posenc.simd.wasm', import.meta.url)));
   assert.ok(!WebAssembly.Module.exports(core).some((e) => /train/.test(e.name)), 'the core wasm exports no trainer');
-  await assert.rejects((await init()).loadLab({ wasm: new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]) }), (e) => e instanceof PosencError && /loadLab/.test(e.message));
+  await assert.rejects(
+    (await init()).loadLab({ wasm: new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]) }),
+    (e) => e instanceof PosencError && /loadLab/.test(e.message),
+  );
 });

@@ -27,19 +27,43 @@ function project() {
 function tsc(name, compilerOptions, files) {
   const dir = project();
   const config = `tsconfig.${name}.json`;
-  writeFileSync(join(dir, config), JSON.stringify({
-    compilerOptions: { strict: true, noEmit: true, target: 'es2022', types: [], skipLibCheck: false, ...compilerOptions },
-    files,
-  }));
-  const r = spawnSync(process.execPath, [join(dir, 'node_modules/typescript/bin/tsc'), '-p', config], { cwd: dir, encoding: 'utf8', timeout: 300_000 });
+  writeFileSync(
+    join(dir, config),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        noEmit: true,
+        target: 'es2022',
+        types: [],
+        skipLibCheck: false,
+        ...compilerOptions,
+      },
+      files,
+    }),
+  );
+  const r = spawnSync(process.execPath, [join(dir, 'node_modules/typescript/bin/tsc'), '-p', config], {
+    cwd: dir,
+    encoding: 'utf8',
+    timeout: 300_000,
+  });
   assert.equal(r.status, 0, `tsc ${name}: ${r.stdout}${r.stderr}`);
 }
 
-for (const [resolution, module] of [['node16', 'node16'], ['bundler', 'esnext']]) {
+for (const [resolution, module] of [
+  ['node16', 'node16'],
+  ['bundler', 'esnext'],
+]) {
   for (const lib of [['es2022'], ['es2022', 'dom']]) {
     const name = `${resolution}-${lib.join('-')}`;
-    test(`types from the tarball: moduleResolution ${resolution}, lib ${lib.join(' + ')}, --strict`, { timeout: 300_000 }, () => {
-      const files = ['usage.ts', 'usage-lite.ts', ...(resolution === 'node16' ? ['usage.cts'] : []), ...(lib.includes('dom') ? ['usage-dom.ts'] : [])];
+    test(`types from the tarball: moduleResolution ${resolution}, lib ${lib.join(' + ')}, --strict`, {
+      timeout: 300_000,
+    }, () => {
+      const files = [
+        'usage.ts',
+        'usage-lite.ts',
+        ...(resolution === 'node16' ? ['usage.cts'] : []),
+        ...(lib.includes('dom') ? ['usage-dom.ts'] : []),
+      ];
       tsc(name, { module, moduleResolution: resolution, lib }, files);
     });
   }
@@ -48,11 +72,27 @@ for (const [resolution, module] of [['node16', 'node16'], ['bundler', 'esnext']]
 test('a TypeScript CommonJS project: import syntax compiled to require(), then run', { timeout: 300_000 }, () => {
   const dir = app('types-cjs', { type: 'commonjs', link: ['typescript'] });
   copyFileSync(join(root, 'tests/types/usage-cjs.ts'), join(dir, 'main.ts'));
-  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
-    compilerOptions: { strict: true, module: 'node16', moduleResolution: 'node16', target: 'es2022', lib: ['es2022'], types: ['node'], typeRoots: [join(root, 'node_modules/@types')], outDir: 'out' },
-    files: ['main.ts'],
-  }));
-  const tsc = spawnSync(process.execPath, [join(dir, 'node_modules/typescript/bin/tsc'), '-p', '.'], { cwd: dir, encoding: 'utf8', timeout: 300_000 });
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        module: 'node16',
+        moduleResolution: 'node16',
+        target: 'es2022',
+        lib: ['es2022'],
+        types: ['node'],
+        typeRoots: [join(root, 'node_modules/@types')],
+        outDir: 'out',
+      },
+      files: ['main.ts'],
+    }),
+  );
+  const tsc = spawnSync(process.execPath, [join(dir, 'node_modules/typescript/bin/tsc'), '-p', '.'], {
+    cwd: dir,
+    encoding: 'utf8',
+    timeout: 300_000,
+  });
   assert.equal(tsc.status, 0, tsc.stdout + tsc.stderr);
   const run = spawnSync(process.execPath, ['out/main.js'], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
   assert.equal(run.status, 0, run.stderr);

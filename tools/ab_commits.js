@@ -59,7 +59,9 @@ function checkout(ref) {
   return { ref, sha, dir };
 }
 
-const L = 4096, H = 32, D = 128;
+const L = 4096,
+  H = 32,
+  D = 128;
 function fill(a, seed) {
   let s = seed;
   for (let i = 0; i < a.length; i++) {
@@ -80,7 +82,8 @@ function ropeCase(layout, cached) {
       const opts = { length: L, heads: H, dim: D, layout };
       if (cached) {
         const c = pe.ropeCache({ length: L, dim: D });
-        const cos = pe.alloc(c.cos.length), sin = pe.alloc(c.sin.length);
+        const cos = pe.alloc(c.cos.length),
+          sin = pe.alloc(c.sin.length);
         cos.array.set(c.cos);
         sin.array.set(c.sin);
         opts.cache = { cos, sin };
@@ -109,7 +112,8 @@ const CASES = {
   },
   'addTo 4096x1024 (buffers)': {
     setup(pe) {
-      const x = pe.alloc(4096 * 1024), t = pe.alloc(4096 * 1024);
+      const x = pe.alloc(4096 * 1024),
+        t = pe.alloc(4096 * 1024);
       x.array.set(SRC.subarray(0, x.length));
       t.array.set(SRC.subarray(x.length, 2 * x.length));
       return { x, t };
@@ -155,7 +159,11 @@ for (const simd of [true, false]) {
   for (const [name, c] of Object.entries(CASES)) {
     if (!only.test(name)) continue;
     const states = apis.map((pe) => {
-      try { return { s: c.setup?.(pe) }; } catch (e) { return { err: e }; }
+      try {
+        return { s: c.setup?.(pe) };
+      } catch (e) {
+        return { err: e };
+      }
     });
     const times = [[], []];
     const broken = [false, false];

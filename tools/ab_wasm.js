@@ -45,7 +45,8 @@ const CASES = {
   },
   'attention 512x64, 8 heads, causal, alibi': {
     setup: () => ({ q: rnd(512 * 8 * 64, 1) }),
-    run: (pe, s) => pe.attention({ q: s.q, k: s.q, v: s.q, queries: 512, heads: 8, dim: 64, causal: true, bias: { type: 'alibi' } }),
+    run: (pe, s) =>
+      pe.attention({ q: s.q, k: s.q, v: s.q, queries: 512, heads: 8, dim: 64, causal: true, bias: { type: 'alibi' } }),
   },
   'learnedInit 4096x1024': { run: (pe) => pe.learnedInit({ length: 4096, dim: 1024 }) },
 };
@@ -61,7 +62,7 @@ for (const [name, c] of Object.entries(CASES)) {
       const t0 = performance.now();
       c.run(builds[b], states[b]);
       const dt = performance.now() - t0;
-      if (r >= 2) times[b].push(dt);           // two warm-up rounds
+      if (r >= 2) times[b].push(dt); // two warm-up rounds
     }
   }
   const [a, b] = times.map(median);

@@ -23,19 +23,40 @@ for (const path of paths) {
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     await page.goto(`${srv.origin}${path}`);
-    const ready = () => page.waitForFunction(() => [...document.querySelectorAll('posenc-view')].every((e) => e.dataset.ready)
-      && [...document.querySelectorAll('iframe')].every((f) => f.dataset.posencHeight && f.contentDocument?.querySelector('#app[data-layout=live]')), null, { timeout: 90000 });
+    const ready = () =>
+      page.waitForFunction(
+        () =>
+          [...document.querySelectorAll('posenc-view')].every((e) => e.dataset.ready) &&
+          [...document.querySelectorAll('iframe')].every(
+            (f) => f.dataset.posencHeight && f.contentDocument?.querySelector('#app[data-layout=live]'),
+          ),
+        null,
+        { timeout: 90000 },
+      );
     try {
       await ready();
       const file = (mode) => `${out}/${name}-${path.replace(/\W+/g, '_')}-${width}-${mode}.png`;
       await page.screenshot({ path: file('light'), fullPage: true });
       await page.evaluate(() => document.documentElement.classList.add('dark'));
-      await page.waitForFunction(() => [...document.querySelectorAll('posenc-view')].every((e) => e.dataset.hostTheme === 'dark')
-        && [...document.querySelectorAll('iframe')].every((f) => f.contentDocument?.documentElement.dataset.theme === 'dark'), null, { timeout: 30000 });
+      await page.waitForFunction(
+        () =>
+          [...document.querySelectorAll('posenc-view')].every((e) => e.dataset.hostTheme === 'dark') &&
+          [...document.querySelectorAll('iframe')].every(
+            (f) => f.contentDocument?.documentElement.dataset.theme === 'dark',
+          ),
+        null,
+        { timeout: 30000 },
+      );
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       await page.screenshot({ path: file('dark'), fullPage: true });
-      const h = await page.evaluate(() => [...document.querySelectorAll('posenc-view, iframe')].map((e) => `${e.tagName.toLowerCase()} ${Math.round(e.getBoundingClientRect().height)}px`));
-      console.log(`${name} ${path} ${width}px: ${h.join(', ')}${errors.length ? `; errors: ${errors.join(' | ')}` : ''} -> ${file('light')}, ${file('dark')}`);
+      const h = await page.evaluate(() =>
+        [...document.querySelectorAll('posenc-view, iframe')].map(
+          (e) => `${e.tagName.toLowerCase()} ${Math.round(e.getBoundingClientRect().height)}px`,
+        ),
+      );
+      console.log(
+        `${name} ${path} ${width}px: ${h.join(', ')}${errors.length ? `; errors: ${errors.join(' | ')}` : ''} -> ${file('light')}, ${file('dark')}`,
+      );
     } catch (e) {
       failed++;
       console.log(`${name} ${path} ${width}px: FAILED ${e.message.split('\n')[0]}; errors: ${errors.join(' | ')}`);

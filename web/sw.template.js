@@ -26,24 +26,29 @@ const key = (url) => {
   if (u.href === `${SCOPE}index.html`) return SCOPE; // one entry for the page, whichever name it came by
   return u.href;
 };
-const request = (href) => new Request(href, { cache: HASHED.test(href) ? 'default' : 'no-cache', credentials: 'same-origin' });
+const request = (href) =>
+  new Request(href, { cache: HASHED.test(href) ? 'default' : 'no-cache', credentials: 'same-origin' });
 
 /** Store `hrefs` (files of this build) in this version's cache; a hashed file an older cache of
  * this scope already holds is copied from there instead of fetched. */
 async function store(hrefs) {
   const cache = await caches.open(CACHE);
   const older = (await caches.keys()).filter((k) => k.startsWith(PREFIX) && k !== CACHE);
-  await Promise.all(hrefs.filter((h) => KNOWN.has(h)).map(async (href) => {
-    if (await cache.match(href)) return;
-    if (HASHED.test(href)) {
-      for (const name of older) {
-        const hit = await (await caches.open(name)).match(href);
-        if (hit) return cache.put(href, hit);
-      }
-    }
-    const res = await fetch(request(href));
-    if (res.ok) await cache.put(href, res);
-  }));
+  await Promise.all(
+    hrefs
+      .filter((h) => KNOWN.has(h))
+      .map(async (href) => {
+        if (await cache.match(href)) return;
+        if (HASHED.test(href)) {
+          for (const name of older) {
+            const hit = await (await caches.open(name)).match(href);
+            if (hit) return cache.put(href, hit);
+          }
+        }
+        const res = await fetch(request(href));
+        if (res.ok) await cache.put(href, res);
+      }),
+  );
 }
 
 /** Whether a window of this scope shows the full page (not an embed, not a blog page beside it). */
@@ -51,7 +56,10 @@ async function fullPageOpen() {
   const wins = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
   return wins.some((c) => {
     const u = new URL(c.url);
-    return (u.href.split(/[?#]/)[0] === SCOPE || `${u.origin}${u.pathname}` === `${SCOPE}index.html`) && u.searchParams.get('embed') !== '1';
+    return (
+      (u.href.split(/[?#]/)[0] === SCOPE || `${u.origin}${u.pathname}` === `${SCOPE}index.html`) &&
+      u.searchParams.get('embed') !== '1'
+    );
   });
 }
 
@@ -59,22 +67,26 @@ async function fullPageOpen() {
 // it takes control, so a page the worker controls works offline whatever the network does next (its
 // chrome chunk and the views it never showed included). An embed's worker stores the shell only.
 self.addEventListener('install', (e) => {
-  e.waitUntil((async () => {
-    await store(await fullPageOpen() ? [...KNOWN] : SHELL.map((f) => new URL(f, SCOPE).href));
-    await self.skipWaiting();
-  })());
+  e.waitUntil(
+    (async () => {
+      await store((await fullPageOpen()) ? [...KNOWN] : SHELL.map((f) => new URL(f, SCOPE).href));
+      await self.skipWaiting();
+    })(),
+  );
 });
 self.addEventListener('activate', (e) => {
-  e.waitUntil((async () => {
-    const keys = await caches.keys();
-    await Promise.all(keys.filter((k) => k.startsWith(PREFIX) && k !== CACHE).map((k) => caches.delete(k)));
-    // Caches of the earlier worker, named 'posenc-<version>' for every scope: only one that holds
-    // this scope's page is this deployment's.
-    for (const k of keys.filter((n) => /^posenc-[0-9a-f]{12}$/.test(n))) {
-      if (await (await caches.open(k)).match(SCOPE)) await caches.delete(k);
-    }
-    await self.clients.claim();
-  })());
+  e.waitUntil(
+    (async () => {
+      const keys = await caches.keys();
+      await Promise.all(keys.filter((k) => k.startsWith(PREFIX) && k !== CACHE).map((k) => caches.delete(k)));
+      // Caches of the earlier worker, named 'posenc-<version>' for every scope: only one that holds
+      // this scope's page is this deployment's.
+      for (const k of keys.filter((n) => /^posenc-[0-9a-f]{12}$/.test(n))) {
+        if (await (await caches.open(k)).match(SCOPE)) await caches.delete(k);
+      }
+      await self.clients.claim();
+    })(),
+  );
 });
 // The page tells the worker which of its files it fetched before the worker controlled it (the
 // first visit): those are stored now, the later ones as they are fetched. The full page (not an
@@ -83,30 +95,46 @@ self.addEventListener('activate', (e) => {
 self.addEventListener('message', (e) => {
   const d = e.data;
   if (!d || d.type !== 'posenc:cache' || !Array.isArray(d.urls)) return;
-  const hrefs = d.urls.filter((u) => typeof u === 'string').map((u) => {
-    try {
-      return key(u);
-    } catch {
-      return '';
-    }
-  });
+  const hrefs = d.urls
+    .filter((u) => typeof u === 'string')
+    .map((u) => {
+      try {
+        return key(u);
+      } catch {
+        return '';
+      }
+    });
   // The whole page (not an embed) asks for every file: its reader moves from view to view.
   if (d.all === true) hrefs.push(...KNOWN);
-  e.waitUntil(store(hrefs).then(() => true, () => false).then((ok) => e.source?.postMessage({ type: 'posenc:cached', ok })));
+  e.waitUntil(
+    store(hrefs)
+      .then(
+        () => true,
+        () => false,
+      )
+      .then((ok) => e.source?.postMessage({ type: 'posenc:cached', ok })),
+  );
 });
 self.addEventListener('fetch', (e) => {
   if (e.request.method !== 'GET') return;
   const href = key(e.request.url);
   if (!KNOWN.has(href)) return;
-  e.respondWith((async () => {
-    const cache = await caches.open(CACHE);
-    // ignoreVary: hosts that send `Vary: Origin` (vite preview does) would otherwise never match a
-    // cached response, and the offline reload would hang at "loading…".
-    const hit = await cache.match(href, { ignoreVary: true });
-    if (hit) return hit;
-    const req = e.request.mode === 'navigate' ? request(href) : HASHED.test(href) ? e.request : new Request(e.request, { cache: 'no-cache' });
-    const res = await fetch(req);
-    if (res.ok && res.type === 'basic') await cache.put(href, res.clone());
-    return res;
-  })());
+  e.respondWith(
+    (async () => {
+      const cache = await caches.open(CACHE);
+      // ignoreVary: hosts that send `Vary: Origin` (vite preview does) would otherwise never match a
+      // cached response, and the offline reload would hang at "loading…".
+      const hit = await cache.match(href, { ignoreVary: true });
+      if (hit) return hit;
+      const req =
+        e.request.mode === 'navigate'
+          ? request(href)
+          : HASHED.test(href)
+            ? e.request
+            : new Request(e.request, { cache: 'no-cache' });
+      const res = await fetch(req);
+      if (res.ok && res.type === 'basic') await cache.put(href, res.clone());
+      return res;
+    })(),
+  );
 });

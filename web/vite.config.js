@@ -27,7 +27,8 @@ function inlineWasm(single) {
     name: 'posenc-inline-wasm',
     resolveId: (s) => (s === id ? `\0${id}` : null),
     load(s) {
-      if (single && unused.test(s)) return "throw new Error('posenc single file: the wasm is inlined (virtual:posenc-wasm), not in a build module');";
+      if (single && unused.test(s))
+        return "throw new Error('posenc single file: the wasm is inlined (virtual:posenc-wasm), not in a build module');";
       if (s !== `\0${id}`) return null;
       if (!single) return 'export default null;';
       const b64 = (n) => readFileSync(wasmPath(n)).toString('base64');
@@ -37,7 +38,8 @@ function inlineWasm(single) {
 }
 
 /** The modules every embed runs; everything else in web/src and js/ is loaded on demand. */
-const SHARED = /[\\/](web[\\/]src[\\/](app|state|style|api|draw|palette|theme|methods|views[\\/](index|info|common|views))|js[\\/](core|errors|loader|validate|values|sinusoidal|rope|relative|learned))\.(js|css)$/;
+const SHARED =
+  /[\\/](web[\\/]src[\\/](app|state|style|api|draw|palette|theme|methods|views[\\/](index|info|common|views))|js[\\/](core|errors|loader|validate|values|sinusoidal|rope|relative|learned))\.(js|css)$/;
 /** Two chunks that most views load but not all: the filled-in formulas (not the Shuffle lab, Shift,
  * Concat) and the methods' matrices (the heatmap, Compare, Similarity and the learned views). */
 const FORMULA = /[\\/]web[\\/]src[\\/]formula\.js$/;
@@ -52,7 +54,10 @@ function csp() {
   return {
     name: 'posenc-csp',
     apply: 'build',
-    transformIndexHtml: { order: 'post', handler: (html) => html.replace('<meta charset="utf-8" />', (m) => `${m}\n    ${cspMeta(CSP)}`) },
+    transformIndexHtml: {
+      order: 'post',
+      handler: (html) => html.replace('<meta charset="utf-8" />', (m) => `${m}\n    ${cspMeta(CSP)}`),
+    },
   };
 }
 
@@ -89,7 +94,10 @@ function previewWasm() {
         const accept = String(req.headers['accept-encoding'] ?? '');
         const file = fileURLToPath(new URL(`./dist${decodeURIComponent(path)}`, import.meta.url));
         if (!file.startsWith(`${root}dist/`)) return next();
-        for (const [enc, ext] of [['br', '.br'], ['gzip', '.gz']]) {
+        for (const [enc, ext] of [
+          ['br', '.br'],
+          ['gzip', '.gz'],
+        ]) {
           if (!accept.includes(enc)) continue;
           let body;
           try {
@@ -97,7 +105,13 @@ function previewWasm() {
           } catch {
             continue;
           }
-          res.writeHead(200, { 'content-type': type, 'content-encoding': enc, vary: 'Accept-Encoding', 'cache-control': 'no-cache', 'content-length': body.length });
+          res.writeHead(200, {
+            'content-type': type,
+            'content-encoding': enc,
+            vary: 'Accept-Encoding',
+            'cache-control': 'no-cache',
+            'content-length': body.length,
+          });
           return res.end(body);
         }
         return next();
@@ -145,9 +159,15 @@ function singleFile() {
           // The views' import()s are inlined into this one chunk: their preload lists stay
           // empty (Vite leaves its placeholder when there is no chunk to list).
           const code = item.code.replace(/__VITE_PRELOAD__/g, 'void 0').replace(/<\/script/gi, '<\\/script');
-          html = html.replace(new RegExp(`<script[^>]*src="[^"]*${esc(name)}"[^>]*></script>`), () => `<script type="module">${code}</script>`);
+          html = html.replace(
+            new RegExp(`<script[^>]*src="[^"]*${esc(name)}"[^>]*></script>`),
+            () => `<script type="module">${code}</script>`,
+          );
         } else if (name.endsWith('.css') && html.includes(name)) {
-          html = html.replace(new RegExp(`<link[^>]*href="[^"]*${esc(name)}"[^>]*>`), () => `<style>${item.source}</style>`);
+          html = html.replace(
+            new RegExp(`<link[^>]*href="[^"]*${esc(name)}"[^>]*>`),
+            () => `<style>${item.source}</style>`,
+          );
         }
       }
       html = html.replace(/<link rel="modulepreload"[^>]*>/g, '');
@@ -183,24 +203,47 @@ export default defineConfig(({ mode }) => {
     base: './',
     server: { fs: { allow: ['..'] } },
     worker: { format: 'es' },
-    plugins: single ? [inlineWasm(true), csp(), singleFile()] : [inlineWasm(false), csp(), serviceWorker(), precompress(), previewWasm(), alsoSingle()],
+    plugins: single
+      ? [inlineWasm(true), csp(), singleFile()]
+      : [inlineWasm(false), csp(), serviceWorker(), precompress(), previewWasm(), alsoSingle()],
     build: single
-      // One chunk by design, over Vite's 500 kB warning: it carries the four wasm builds as base64.
-      ? { outDir: singleOut, emptyOutDir: true, assetsInlineLimit: 0, target: 'es2022', chunkSizeWarningLimit: 1000,
-          rolldownOptions: { input: `${root}index.html`, output: { codeSplitting: false } } }
-      : { outDir: 'dist', emptyOutDir: true, assetsInlineLimit: 0, target: 'es2022',
+      ? // One chunk by design, over Vite's 500 kB warning: it carries the four wasm builds as base64.
+        {
+          outDir: singleOut,
+          emptyOutDir: true,
+          assetsInlineLimit: 0,
+          target: 'es2022',
+          chunkSizeWarningLimit: 1000,
+          rolldownOptions: { input: `${root}index.html`, output: { codeSplitting: false } },
+        }
+      : {
+          outDir: 'dist',
+          emptyOutDir: true,
+          assetsInlineLimit: 0,
+          target: 'es2022',
           // Every browser with wasm SIMD and top-level await has modulepreload: no polyfill to ship.
           modulePreload: { polyfill: false },
           rolldownOptions: {
-            input: { index: `${root}index.html`, element: `${root}element.html`, 'posenc-view': `${root}src/element.js` },
+            input: {
+              index: `${root}index.html`,
+              element: `${root}element.html`,
+              'posenc-view': `${root}src/element.js`,
+            },
             output: {
               entryFileNames: (c) => (c.name === 'posenc-view' ? 'posenc-view.js' : 'assets/[name]-[hash].js'),
               // What every embed runs (the shell, the encodings' API, the views' drawing kit) is
               // one chunk: fewer requests, and a second embed revalidates fewer files. Each view,
               // the guided path's texts, exports, the compute worker and the API families only
               // some views call (attention, trainer, KV cache) stay chunks of their own.
-              codeSplitting: { groups: [{ name: 'posenc', test: SHARED }, { name: 'formula', test: FORMULA }, { name: 'matrices', test: MATRICES }] },
+              codeSplitting: {
+                groups: [
+                  { name: 'posenc', test: SHARED },
+                  { name: 'formula', test: FORMULA },
+                  { name: 'matrices', test: MATRICES },
+                ],
+              },
             },
-          } },
+          },
+        },
   };
 });

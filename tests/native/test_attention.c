@@ -8,7 +8,6 @@
 #include "posenc.h"
 #include "posenc_internal.h"
 
-
 /* Metric: relative error |y - exp(x)| / exp(x) in units of float32 epsilon (2^-23), with exp
  * taken from libm in double. The Cephes polynomial is documented at ~1 ulp; we allow 2. */
 static void test_exp(void) {
@@ -61,8 +60,10 @@ static void test_kernel_qk(void) {
                         const double x = (double)a[r * D + d] * b[((size_t)p * D + d) * 8 + c];
                         s += x, mag += fabs(x);
                     }
-                    const double err = fabs(out[r * 40 + p * 8 + c] - 0.5 * s) / (0.5 * mag + 1e-30);
-                    const double err_t = fabs(out_t[r * 40 + p * 8 + c] - 0.5 * s) / (0.5 * mag + 1e-30);
+                    const double err =
+                        fabs(out[r * 40 + p * 8 + c] - 0.5 * s) / (0.5 * mag + 1e-30);
+                    const double err_t =
+                        fabs(out_t[r * 40 + p * 8 + c] - 0.5 * s) / (0.5 * mag + 1e-30);
                     if (err > worst) worst = err;
                     if (err_t > worst_t) worst_t = err_t;
                 }
@@ -87,7 +88,8 @@ static void test_kernel_pv(void) {
             for (int c = 0; c < nc * 8; c++) {
                 double s = acc0[r * astride + c], mag = fabs(s);
                 for (int j = 0; j < n; j++) {
-                    const double x = (double)p[r * pstride + j] * vp[((size_t)(c / 8) * n + j) * 8 + c % 8];
+                    const double x =
+                        (double)p[r * pstride + j] * vp[((size_t)(c / 8) * n + j) * 8 + c % 8];
                     s += x, mag += fabs(x);
                 }
                 const double err = fabs(acc[r * astride + c] - s) / mag;
@@ -95,7 +97,8 @@ static void test_kernel_pv(void) {
             }
         for (int r = 0; r < 4; r++) /* columns beyond nc*8 are not touched */
             for (int c = nc * 8; c < astride; c++)
-                CHECK(acc[r * astride + c] == acc0[r * astride + c], "pv wrote outside its columns");
+                CHECK(acc[r * astride + c] == acc0[r * astride + c],
+                      "pv wrote outside its columns");
         CHECK(worst <= 1e-6, "kernel_pv n=%d relative error %g", n, worst);
         free(p), free(vp), free(acc), free(acc0);
     }
@@ -107,12 +110,14 @@ static void naive(double *out, const float *q, const float *k, const float *v, c
     double *s = malloc(sizeof(double) * K);
     for (int h = 0; h < H; h++)
         for (int i = 0; i < Q; i++) {
-            const long lim = mask == POSENC_MASK_NONE ? K - 1
-                             : mask == POSENC_MASK_CAUSAL_TOP_LEFT ? i : (long)i + K - Q;
+            const long lim = mask == POSENC_MASK_NONE              ? K - 1
+                             : mask == POSENC_MASK_CAUSAL_TOP_LEFT ? i
+                                                                   : (long)i + K - Q;
             double m = -INFINITY, sum = 0;
             for (int j = 0; j < K; j++) {
                 double x = 0;
-                for (int d = 0; d < D; d++) x += (double)q[(i * H + h) * D + d] * k[(j * H + h) * D + d];
+                for (int d = 0; d < D; d++)
+                    x += (double)q[(i * H + h) * D + d] * k[(j * H + h) * D + d];
                 x = x * scale + (bias ? bias[((size_t)h * Q + i) * K + j] : 0.0);
                 s[j] = j > lim ? -INFINITY : x;
                 if (s[j] > m) m = s[j];
@@ -121,15 +126,18 @@ static void naive(double *out, const float *q, const float *k, const float *v, c
             if (m == -INFINITY) continue;
             for (int j = 0; j < K; j++) sum += (s[j] = exp(s[j] - m));
             for (int j = 0; j < K; j++)
-                for (int c = 0; c < DV; c++) out[(i * H + h) * DV + c] += s[j] / sum * v[(j * H + h) * DV + c];
+                for (int c = 0; c < DV; c++)
+                    out[(i * H + h) * DV + c] += s[j] / sum * v[(j * H + h) * DV + c];
         }
     free(s);
 }
 
 static void test_attention_vs_naive(void) {
-    const int shapes[][5] = {{1, 1, 1, 1, 1}, {5, 3, 2, 3, 5}, {9, 200, 3, 7, 9}, {130, 131, 1, 16, 16}};
+    const int shapes[][5] = {
+        {1, 1, 1, 1, 1}, {5, 3, 2, 3, 5}, {9, 200, 3, 7, 9}, {130, 131, 1, 16, 16}};
     for (size_t t = 0; t < sizeof shapes / sizeof *shapes; t++) {
-        const int Q = shapes[t][0], K = shapes[t][1], H = shapes[t][2], D = shapes[t][3], DV = shapes[t][4];
+        const int Q = shapes[t][0], K = shapes[t][1], H = shapes[t][2], D = shapes[t][3],
+                  DV = shapes[t][4];
         float *q = rand_array((size_t)Q * H * D), *k = rand_array((size_t)K * H * D);
         float *v = rand_array((size_t)K * H * DV), *bias = rand_array((size_t)H * Q * K);
         float *out = malloc(sizeof(float) * Q * H * DV), *w = malloc(sizeof(float) * H * Q * K);
@@ -137,19 +145,22 @@ static void test_attention_vs_naive(void) {
         int32_t floats = 0;
         posenc_bias dense = {0};
         dense.table = bias;
-        CHECK(posenc_attention_gqa_scratch_size(&floats, Q, K, H, H, D, DV, &dense) == POSENC_OK, "size");
+        CHECK(posenc_attention_gqa_scratch_size(&floats, Q, K, H, H, D, DV, &dense) == POSENC_OK,
+              "size");
         float *scratch = malloc(sizeof(float) * floats);
         for (int mask = 0; mask < 3; mask++)
             for (int withw = 0; withw < 2; withw++) {
-                CHECK(posenc_attention_gqa(out, withw ? w : NULL, q, k, v, Q, K, H, D, DV, 0.7, mask, 0,
-                                           scratch, floats, H, &dense) == POSENC_OK, "call");
+                CHECK(posenc_attention_gqa(out, withw ? w : NULL, q, k, v, Q, K, H, D, DV, 0.7,
+                                           mask, 0, scratch, floats, H, &dense) == POSENC_OK,
+                      "call");
                 naive(ref, q, k, v, bias, Q, K, H, D, DV, 0.7, mask);
                 double worst = 0;
                 for (int i = 0; i < Q * H * DV; i++) {
                     const double e = fabs(out[i] - ref[i]);
                     if (!(e <= worst)) worst = e;
                 }
-                CHECK(worst < 2e-6, "shape %zu mask %d weights %d: max abs err %g", t, mask, withw, worst);
+                CHECK(worst < 2e-6, "shape %zu mask %d weights %d: max abs err %g", t, mask, withw,
+                      worst);
             }
         free(q), free(k), free(v), free(bias), free(out), free(w), free(ref), free(scratch);
     }
@@ -167,7 +178,8 @@ static void test_alibi_offset(void) {
     for (int f = 0; f < 3; f++)
         for (int o = 0; o < 3; o++) {
             b.form = f;
-            CHECK(posenc_attention_gqa(out, w, q, k, v, Q, K, H, D, D, 0.5, 0, offsets[o], scratch, 8192, H, &b) == 0,
+            CHECK(posenc_attention_gqa(out, w, q, k, v, Q, K, H, D, D, 0.5, 0, offsets[o], scratch,
+                                       8192, H, &b) == 0,
                   "call");
             double worst = 0;
             for (int h = 0; h < H; h++)
@@ -176,7 +188,8 @@ static void test_alibi_offset(void) {
                     const double slope = posenc__alibi_slope(h, H);
                     for (int j = 0; j < K; j++) {
                         double x = 0;
-                        for (int d = 0; d < D; d++) x += (double)q[(i * H + h) * D + d] * k[(j * H + h) * D + d];
+                        for (int d = 0; d < D; d++)
+                            x += (double)q[(i * H + h) * D + d] * k[(j * H + h) * D + d];
                         const double rp = (double)j - ((double)i + offsets[o]);
                         s[j] = 0.5 * x + slope * (f == 0 ? rp : f == 1 ? -fabs(rp) : (double)j);
                         if (s[j] > m) m = s[j];
@@ -187,7 +200,8 @@ static void test_alibi_offset(void) {
                         if (!(e <= worst)) worst = e;
                     }
                 }
-            CHECK(worst < 1e-6, "alibi form %d offset %d: weights %g from float64", f, offsets[o], worst);
+            CHECK(worst < 1e-6, "alibi form %d offset %d: weights %g from float64", f, offsets[o],
+                  worst);
         }
     free(q), free(k), free(v);
 }
@@ -200,33 +214,42 @@ static void test_status(void) {
     CHECK(floats > 0 && floats <= 4096, "floats %d", floats);
     CHECK(posenc_attention_gqa_scratch_size(NULL, 3, 3, 1, 1, 2, 2, NULL) == POSENC_E_NULL, "null");
     b.kind = (posenc_attention_bias)9;
-    CHECK(posenc_attention_gqa_scratch_size(&floats, 3, 3, 1, 1, 2, 2, &b) == POSENC_E_ENUM, "enum");
+    CHECK(posenc_attention_gqa_scratch_size(&floats, 3, 3, 1, 1, 2, 2, &b) == POSENC_E_ENUM,
+          "enum");
     b.kind = POSENC_BIAS_SHAW;
-    CHECK(posenc_attention_gqa_scratch_size(&floats, 3, 3, 1, 1, 2, 2, &b) == POSENC_E_SIZE, "shaw k 0");
+    CHECK(posenc_attention_gqa_scratch_size(&floats, 3, 3, 1, 1, 2, 2, &b) == POSENC_E_SIZE,
+          "shaw k 0");
     for (int i = 0; i < 6; i++) out[i] = 42.0f;
-    CHECK(posenc_attention_gqa(out, NULL, q, q, v, 3, 3, 1, 0, 2, 0.5, 0, 0, scratch, 4096, 1, NULL) ==
-          POSENC_E_SIZE, "dim 0");
-    CHECK(posenc_attention_gqa(out, NULL, q, q, v, 3, 3, 1, 2, 2, NAN, 0, 0, scratch, 4096, 1, NULL) ==
-          POSENC_E_PARAM, "scale NaN");
-    CHECK(posenc_attention_gqa(out, NULL, q, q, v, 3, 3, 1, 2, 2, 0.5, (posenc_attention_mask)3, 0, scratch, 4096, 1,
-                               NULL) == POSENC_E_ENUM,
+    CHECK(posenc_attention_gqa(out, NULL, q, q, v, 3, 3, 1, 0, 2, 0.5, 0, 0, scratch, 4096, 1,
+                               NULL) == POSENC_E_SIZE,
+          "dim 0");
+    CHECK(posenc_attention_gqa(out, NULL, q, q, v, 3, 3, 1, 2, 2, NAN, 0, 0, scratch, 4096, 1,
+                               NULL) == POSENC_E_PARAM,
+          "scale NaN");
+    CHECK(posenc_attention_gqa(out, NULL, q, q, v, 3, 3, 1, 2, 2, 0.5, (posenc_attention_mask)3, 0,
+                               scratch, 4096, 1, NULL) == POSENC_E_ENUM,
           "mask");
     CHECK(posenc_attention_gqa(out, NULL, q, q, v, 3, 3, 1, 2, 2, 0.5, 0, 0, scratch, 3, 1, NULL) ==
-          POSENC_E_SCRATCH, "scratch");
-    CHECK(posenc_attention_gqa(out, NULL, NULL, q, v, 3, 3, 1, 2, 2, 0.5, 0, 0, scratch, 4096, 1, NULL) ==
-          POSENC_E_NULL, "null q");
+              POSENC_E_SCRATCH,
+          "scratch");
+    CHECK(posenc_attention_gqa(out, NULL, NULL, q, v, 3, 3, 1, 2, 2, 0.5, 0, 0, scratch, 4096, 1,
+                               NULL) == POSENC_E_NULL,
+          "null q");
     q[1] = NAN;
-    CHECK(posenc_attention_gqa(out, NULL, q, q, v, 3, 3, 1, 2, 2, 0.5, 0, 0, scratch, 4096, 1, NULL) ==
-          POSENC_E_PARAM, "NaN q");
+    CHECK(posenc_attention_gqa(out, NULL, q, q, v, 3, 3, 1, 2, 2, 0.5, 0, 0, scratch, 4096, 1,
+                               NULL) == POSENC_E_PARAM,
+          "NaN q");
     q[1] = 0;
     float tab[32];
     memset(tab, 0, sizeof tab);
-#define ATT(bias) posenc_attention_gqa(out, NULL, q, q, v, 3, 3, 1, 2, 2, 0.5, 0, 0, scratch, 4096, 1, bias)
+#define ATT(bias)                                                                                  \
+    posenc_attention_gqa(out, NULL, q, q, v, 3, 3, 1, 2, 2, 0.5, 0, 0, scratch, 4096, 1, bias)
     memset(&b, 0, sizeof b);
     b.kind = POSENC_BIAS_ALIBI, b.form = 5;
     CHECK(ATT(&b) == POSENC_E_ENUM, "alibi form");
     memset(&b, 0, sizeof b);
-    b.kind = POSENC_BIAS_T5, b.table = tab, b.bidirectional = 1, b.num_buckets = 2, b.max_distance = 8;
+    b.kind = POSENC_BIAS_T5, b.table = tab, b.bidirectional = 1, b.num_buckets = 2,
+    b.max_distance = 8;
     CHECK(ATT(&b) == POSENC_E_SIZE, "t5 buckets");
     b.num_buckets = 32;
     CHECK(ATT(&b) == POSENC_E_PARAM, "t5 max distance");
@@ -247,13 +270,16 @@ static void test_status(void) {
     CHECK(ATT(&b) == POSENC_E_PARAM, "NaN query scale");
 #undef ATT
     for (int i = 0; i < 6; i++) CHECK(out[i] == 42.0f, "failed calls wrote nothing");
-    CHECK(posenc_attention_gqa(out, NULL, q, q, v, 3, 3, 1, 2, 2, 0.70710678118654752, 0, 0, scratch, 4096, 1, NULL) ==
-          POSENC_OK, "ok");
-    CHECK(fabs(out[2] - 3.406672556078715) < 1e-6, "docs/attention.md toy example row 1: %g", out[2]);
+    CHECK(posenc_attention_gqa(out, NULL, q, q, v, 3, 3, 1, 2, 2, 0.70710678118654752, 0, 0,
+                               scratch, 4096, 1, NULL) == POSENC_OK,
+          "ok");
+    CHECK(fabs(out[2] - 3.406672556078715) < 1e-6, "docs/attention.md toy example row 1: %g",
+          out[2]);
     /* matmul */
     float a[6] = {1, 2, 3, 4, 5, 6}, m[6] = {1, 0, 0, 1, 1, 1}, c[4];
     CHECK(posenc_matmul(c, a, m, 2, 3, 2) == POSENC_OK, "matmul");
-    CHECK(c[0] == 4 && c[1] == 5 && c[2] == 10 && c[3] == 11, "matmul values %g %g %g %g", c[0], c[1], c[2], c[3]);
+    CHECK(c[0] == 4 && c[1] == 5 && c[2] == 10 && c[3] == 11, "matmul values %g %g %g %g", c[0],
+          c[1], c[2], c[3]);
     CHECK(posenc_matmul(c, a, m, 0, 3, 2) == POSENC_E_SIZE, "matmul size");
 }
 

@@ -23,8 +23,12 @@ static double ref_slope(int32_t h, int32_t heads) { /* fairseq get_slopes via po
 static int32_t ref_bucket_small(int64_t rp, int bidi, int32_t B, int32_t D) {
     int32_t ret = 0, nb = B;
     int64_t n;
-    if (bidi) { nb /= 2; if (rp > 0) ret = nb; n = rp < 0 ? -rp : rp; }
-    else n = rp < 0 ? -rp : 0;
+    if (bidi) {
+        nb /= 2;
+        if (rp > 0) ret = nb;
+        n = rp < 0 ? -rp : rp;
+    } else
+        n = rp < 0 ? -rp : 0;
     const int32_t me = nb / 2;
     if (n < me) return ret + (int32_t)n;
     /* largest k with n^span * me^k >= D^k * me^span, compared as exact doubles: span <= 8 and
@@ -33,8 +37,14 @@ static int32_t ref_bucket_small(int64_t rp, int bidi, int32_t B, int32_t D) {
     int32_t k = 0;
     for (int32_t t = 1; t <= span; t++) {
         double lhs = 1, rhs = 1;
-        for (int32_t e = 0; e < span; e++) { lhs *= (double)n; rhs *= (double)me; }
-        for (int32_t e = 0; e < t; e++) { lhs *= (double)me; rhs *= (double)D; }
+        for (int32_t e = 0; e < span; e++) {
+            lhs *= (double)n;
+            rhs *= (double)me;
+        }
+        for (int32_t e = 0; e < t; e++) {
+            lhs *= (double)me;
+            rhs *= (double)D;
+        }
         if (lhs >= rhs) k = t;
     }
     int32_t v = me + k;
@@ -49,17 +59,23 @@ static void test_slopes(void) {
             CHECK(s[h] == (float)ref_slope(h, heads), "heads %d head %d: %.9g", heads, h, s[h]);
     }
     CHECK(posenc__alibi_slope(0, 2147483647) == exp2(-8.0 / 1073741824.0), "no overflow at 2^31-1");
-    CHECK(posenc_alibi_slopes(s, 0) == POSENC_E_SIZE && posenc_alibi_slopes(NULL, 1) == POSENC_E_NULL, "errors");
+    CHECK(posenc_alibi_slopes(s, 0) == POSENC_E_SIZE &&
+              posenc_alibi_slopes(NULL, 1) == POSENC_E_NULL,
+          "errors");
 }
 
 static void test_alibi(void) {
-    const int32_t shapes[][4] = {{1, 1, 1, 0}, {3, 7, 7, 0}, {5, 9, 17, 8}, {6, 17, 5, -3}, {2, 33, 70, 37}, {12, 64, 64, 0}};
+    const int32_t shapes[][4] = {{1, 1, 1, 0},   {3, 7, 7, 0},    {5, 9, 17, 8},
+                                 {6, 17, 5, -3}, {2, 33, 70, 37}, {12, 64, 64, 0}};
     for (size_t c = 0; c < sizeof shapes / sizeof *shapes; c++)
         for (int form = 0; form < 3; form++)
             for (int causal = 0; causal < 2; causal++) {
-                const int32_t H = shapes[c][0], Q = shapes[c][1], K = shapes[c][2], off = shapes[c][3];
+                const int32_t H = shapes[c][0], Q = shapes[c][1], K = shapes[c][2],
+                              off = shapes[c][3];
                 float *o = malloc(sizeof(float) * H * Q * K);
-                CHECK(posenc_alibi_bias(o, H, Q, K, (posenc_alibi_form)form, causal, off) == POSENC_OK, "alibi");
+                CHECK(posenc_alibi_bias(o, H, Q, K, (posenc_alibi_form)form, causal, off) ==
+                          POSENC_OK,
+                      "alibi");
                 int bad = 0;
                 for (int32_t h = 0; h < H; h++)
                     for (int32_t i = 0; i < Q; i++)
@@ -67,31 +83,42 @@ static void test_alibi(void) {
                             const double m = ref_slope(h, H);
                             const int64_t rp = (int64_t)j - i - off;
                             float want;
-                            if (causal && rp > 0) want = -INFINITY;
-                            else if (form == POSENC_ALIBI_RELATIVE) want = (float)(m * rp);
-                            else if (form == POSENC_ALIBI_SYMMETRIC) want = (float)(-m * (rp < 0 ? -rp : rp));
-                            else want = (float)(m * j);
+                            if (causal && rp > 0)
+                                want = -INFINITY;
+                            else if (form == POSENC_ALIBI_RELATIVE)
+                                want = (float)(m * rp);
+                            else if (form == POSENC_ALIBI_SYMMETRIC)
+                                want = (float)(-m * (rp < 0 ? -rp : rp));
+                            else
+                                want = (float)(m * j);
                             bad += o[((size_t)h * Q + i) * K + j] != want;
                         }
-                CHECK(bad == 0, "alibi %zu form %d causal %d: %d mismatches (exact)", c, form, causal, bad);
+                CHECK(bad == 0, "alibi %zu form %d causal %d: %d mismatches (exact)", c, form,
+                      causal, bad);
                 free(o);
             }
     float x[4] = {7, 7, 7, 7};
-    CHECK(posenc_alibi_bias(x, 1, 2, 2, (posenc_alibi_form)3, 1, 0) == POSENC_E_ENUM && x[0] == 7, "enum, untouched");
+    CHECK(posenc_alibi_bias(x, 1, 2, 2, (posenc_alibi_form)3, 1, 0) == POSENC_E_ENUM && x[0] == 7,
+          "enum, untouched");
     CHECK(posenc_alibi_bias(x, 1 << 10, 1 << 10, 1 << 10, 0, 1, 0) == POSENC_E_SIZE, "too big");
 }
 
 static void test_t5(void) {
     /* the docs/t5.md boundary points of the defaults */
     CHECK(posenc__t5_bucket(-16, 1, 32, 128) == 10 && posenc__t5_bucket(-32, 1, 32, 128) == 12 &&
-              posenc__t5_bucket(-64, 1, 32, 128) == 14, "bidirectional boundaries");
+              posenc__t5_bucket(-64, 1, 32, 128) == 14,
+          "bidirectional boundaries");
     CHECK(posenc__t5_bucket(16, 1, 32, 128) == 26 && posenc__t5_bucket(32, 1, 32, 128) == 28 &&
-              posenc__t5_bucket(64, 1, 32, 128) == 30, "positive boundaries");
-    CHECK(posenc__t5_bucket(-91, 1, 32, 128) == 15 && posenc__t5_bucket(-90, 1, 32, 128) == 14, "saturation 91");
-    CHECK(posenc__t5_bucket(-113, 0, 32, 128) == 31 && posenc__t5_bucket(-112, 0, 32, 128) == 30, "saturation 113");
+              posenc__t5_bucket(64, 1, 32, 128) == 30,
+          "positive boundaries");
+    CHECK(posenc__t5_bucket(-91, 1, 32, 128) == 15 && posenc__t5_bucket(-90, 1, 32, 128) == 14,
+          "saturation 91");
+    CHECK(posenc__t5_bucket(-113, 0, 32, 128) == 31 && posenc__t5_bucket(-112, 0, 32, 128) == 30,
+          "saturation 113");
     CHECK(posenc__t5_bucket(INT64_C(-9000000000), 1, 32, 128) == 15, "huge distance");
     /* exhaustive small configurations against the exact integer reference */
-    const int32_t cfg[][2] = {{32, 128}, {16, 64}, {8, 20}, {12, 100}, {4, 3}, {2, 2}, {6, 300}, {17, 40}};
+    const int32_t cfg[][2] = {{32, 128}, {16, 64}, {8, 20},  {12, 100},
+                              {4, 3},    {2, 2},   {6, 300}, {17, 40}};
     for (size_t c = 0; c < sizeof cfg / sizeof *cfg; c++)
         for (int bidi = 0; bidi < 2; bidi++) {
             const int32_t B = cfg[c][0], D = cfg[c][1];
@@ -115,7 +142,8 @@ static void test_t5(void) {
             for (int32_t j = 0; j < K; j++) {
                 const int32_t want = posenc__t5_bucket((int64_t)j - i - off, bidi, 32, 128);
                 bad += b[i * K + j] != want;
-                for (int h = 0; h < 3; h++) badw += o[((size_t)h * Q + i) * K + j] != w[want * 3 + h];
+                for (int h = 0; h < 3; h++)
+                    badw += o[((size_t)h * Q + i) * K + j] != w[want * 3 + h];
             }
         CHECK(bad == 0 && badw == 0, "t5 matrices bidi=%d: %d / %d mismatches", bidi, bad, badw);
     }
@@ -124,15 +152,19 @@ static void test_t5(void) {
     CHECK(posenc_t5_buckets(b, Q, K, 1, 32, 8, 0) == POSENC_E_PARAM, "D = max_exact");
     w[7] = NAN;
     CHECK(posenc_t5_bias(o, w, 3, Q, K, 1, 32, 128, 0) == POSENC_E_PARAM, "NaN weight");
-    free(b); free(w); free(o);
+    free(b);
+    free(w);
+    free(o);
 }
 
 static void test_shaw_xl(void) {
     int32_t s[25];
-    const int32_t spec[25] = {2, 3, 4, 4, 4, 1, 2, 3, 4, 4, 0, 1, 2, 3, 4, 0, 0, 1, 2, 3, 0, 0, 0, 1, 2};
-    CHECK(posenc_shaw_indices(s, 5, 5, 2, 0) == POSENC_OK && memcmp(s, spec, sizeof s) == 0, "Shaw, relative.md");
+    const int32_t spec[25] = {2, 3, 4, 4, 4, 1, 2, 3, 4, 4, 0, 1, 2,
+                              3, 4, 0, 0, 1, 2, 3, 0, 0, 0, 1, 2};
+    CHECK(posenc_shaw_indices(s, 5, 5, 2, 0) == POSENC_OK && memcmp(s, spec, sizeof s) == 0,
+          "Shaw, relative.md");
     CHECK(posenc_shaw_indices(s, 5, 5, 0, 0) == POSENC_E_PARAM, "k = 0");
-    {   /* Toeplitz fill vs per-element clipping (exact), unequal sizes and offsets */
+    { /* Toeplitz fill vs per-element clipping (exact), unequal sizes and offsets */
         const int32_t Q = 23, K = 31;
         int32_t *m = malloc(sizeof(int32_t) * Q * K);
         for (int32_t off = -9; off <= 12; off += 7)
@@ -168,7 +200,9 @@ static void test_shaw_xl(void) {
     const int32_t q = 6, mem = 3, k = q + mem;
     float x[54], y[54], z[54];
     for (int e = 0; e < q * k; e++) x[e] = z[e] = (float)e;
-    CHECK(posenc_xl_rel_shift(y, x, q, mem) == POSENC_OK && posenc_xl_rel_shift(z, z, q, mem) == POSENC_OK, "shift");
+    CHECK(posenc_xl_rel_shift(y, x, q, mem) == POSENC_OK &&
+              posenc_xl_rel_shift(z, z, q, mem) == POSENC_OK,
+          "shift");
     int bad = 0;
     for (int i = 0; i < q; i++)
         for (int j = 0; j < k; j++) {
@@ -183,8 +217,14 @@ static void test_shaw_xl(void) {
     float *rr = malloc(sizeof(float) * KK * H * DD), *u = malloc(sizeof(float) * H * DD);
     float *v = malloc(sizeof(float) * H * DD), *o = malloc(sizeof(float) * H * Q * KK);
     for (int e = 0; e < Q * H * DD; e++) qq[e] = (float)sin(e * 0.7);
-    for (int e = 0; e < KK * H * DD; e++) { kk[e] = (float)cos(e * 0.3); rr[e] = (float)sin(e * 1.3 + 1); }
-    for (int e = 0; e < H * DD; e++) { u[e] = (float)cos(e * 2.1); v[e] = (float)sin(e * 0.1); }
+    for (int e = 0; e < KK * H * DD; e++) {
+        kk[e] = (float)cos(e * 0.3);
+        rr[e] = (float)sin(e * 1.3 + 1);
+    }
+    for (int e = 0; e < H * DD; e++) {
+        u[e] = (float)cos(e * 2.1);
+        v[e] = (float)sin(e * 0.1);
+    }
     CHECK(posenc_xl_scores(o, qq, kk, rr, u, v, Q, KK, H, DD, 0.5) == POSENC_OK, "scores");
     double serr = 0;
     int masked_ok = 1;
@@ -192,24 +232,36 @@ static void test_shaw_xl(void) {
         for (int i = 0; i < Q; i++)
             for (int j = 0; j < KK; j++) {
                 const float got = o[(h * Q + i) * KK + j];
-                if (j > i + M) { masked_ok &= got == -INFINITY; continue; }
+                if (j > i + M) {
+                    masked_ok &= got == -INFINITY;
+                    continue;
+                }
                 double s = 0;
                 const int t = j + Q - 1 - i;
                 for (int d = 0; d < DD; d++) {
                     const double qd = qq[(i * H + h) * DD + d];
-                    s += (qd + u[h * DD + d]) * kk[(j * H + h) * DD + d] + (qd + v[h * DD + d]) * rr[(t * H + h) * DD + d];
+                    s += (qd + u[h * DD + d]) * kk[(j * H + h) * DD + d] +
+                         (qd + v[h * DD + d]) * rr[(t * H + h) * DD + d];
                 }
                 serr = fmax(serr, fabs(got - 0.5 * s));
             }
     CHECK(serr <= 1e-5 && masked_ok, "xl scores error %g masked %d", serr, masked_ok);
-    CHECK(posenc_xl_scores(o, qq, kk, rr, u, v, Q, Q - 1, H, DD, 0.5) == POSENC_E_SIZE, "keys < queries");
-    free(r); free(qq); free(kk); free(rr); free(u); free(v); free(o);
+    CHECK(posenc_xl_scores(o, qq, kk, rr, u, v, Q, Q - 1, H, DD, 0.5) == POSENC_E_SIZE,
+          "keys < queries");
+    free(r);
+    free(qq);
+    free(kk);
+    free(rr);
+    free(u);
+    free(v);
+    free(o);
 }
 
 static void test_learned(void) {
     /* the deterministic log against libm (metric: relative error <= 4e-16) */
     double lerr = 0;
-    for (double x = 1e-300; x < 1e300; x *= 1.37) lerr = fmax(lerr, fabs(posenc__det_log(x) - log(x)) / fmax(1.0, fabs(log(x))));
+    for (double x = 1e-300; x < 1e300; x *= 1.37)
+        lerr = fmax(lerr, fabs(posenc__det_log(x) - log(x)) / fmax(1.0, fabs(log(x))));
     for (double x = 0.5; x < 2.0; x += 0.001) lerr = fmax(lerr, fabs(posenc__det_log(x) - log(x)));
     CHECK(lerr <= 4e-16, "det_log error %g", lerr);
     /* the quantile inverts the normal CDF (Acklam: relative error 1.2e-9 in x) */
@@ -224,7 +276,8 @@ static void test_learned(void) {
     CHECK(qerr <= 1.5e-9, "quantile relative error in x %g", qerr);
     /* bits shared with the wasm builds (tests/learned.test.js GOLDEN_SEED42) */
     float g[4];
-    const float golden[4] = {0.5179010629653931f, -0.031432799994945526f, 1.2662736177444458f, 0.2547459304332733f};
+    const float golden[4] = {0.5179010629653931f, -0.031432799994945526f, 1.2662736177444458f,
+                             0.2547459304332733f};
     CHECK(posenc_learned_init(g, 1, 4, 1.0, 42, 0) == POSENC_OK && memcmp(g, golden, sizeof g) == 0,
           "golden %.9g %.9g %.9g %.9g", g[0], g[1], g[2], g[3]);
     /* gather / add / concat vs plain loops (exact copies and single float adds) */
@@ -232,22 +285,27 @@ static void test_learned(void) {
     for (int e = 0; e < 30; e++) table[e] = (float)e * 0.5f;
     for (int e = 0; e < 18; e++) x[e] = (float)e - 4.0f;
     const int32_t pos[4] = {4, -1, 7, 2};
-    CHECK(posenc_learned_gather(out, table, 5, 6, pos, 4, POSENC_OOR_ERROR) == POSENC_E_RANGE, "range error");
+    CHECK(posenc_learned_gather(out, table, 5, 6, pos, 4, POSENC_OOR_ERROR) == POSENC_E_RANGE,
+          "range error");
     CHECK(posenc_learned_gather(out, table, 5, 6, pos, 4, POSENC_OOR_CLAMP) == POSENC_OK, "clamp");
     const int32_t clamped[4] = {4, 0, 4, 2};
     int bad = 0;
-    for (int c = 0; c < 4; c++) for (int d = 0; d < 6; d++) bad += out[c * 6 + d] != table[clamped[c] * 6 + d];
+    for (int c = 0; c < 4; c++)
+        for (int d = 0; d < 6; d++) bad += out[c * 6 + d] != table[clamped[c] * 6 + d];
     CHECK(posenc_learned_gather(out, table, 5, 6, pos, 4, POSENC_OOR_ZERO) == POSENC_OK, "zero");
-    for (int d = 0; d < 6; d++) bad += out[6 + d] != 0.0f || out[12 + d] != 0.0f || out[d] != table[24 + d];
+    for (int d = 0; d < 6; d++)
+        bad += out[6 + d] != 0.0f || out[12 + d] != 0.0f || out[d] != table[24 + d];
     CHECK(bad == 0, "gather: %d mismatches", bad);
     float y[18];
     memcpy(y, x, sizeof y);
     CHECK(posenc_learned_add(y, table, 5, 3, 6, 2) == POSENC_OK, "add");
     bad = 0;
     for (int e = 0; e < 18; e++) bad += y[e] != x[e] + table[12 + e];
-    CHECK(posenc_learned_concat(out, x, table, 5, 3, 6, 3, 1) == POSENC_OK, "concat"); /* table as [10][3] */
+    CHECK(posenc_learned_concat(out, x, table, 5, 3, 6, 3, 1) == POSENC_OK,
+          "concat"); /* table as [10][3] */
     for (int p = 0; p < 3; p++)
-        for (int d = 0; d < 9; d++) bad += out[p * 9 + d] != (d < 6 ? x[p * 6 + d] : table[(1 + p) * 3 + d - 6]);
+        for (int d = 0; d < 9; d++)
+            bad += out[p * 9 + d] != (d < 6 ? x[p * 6 + d] : table[(1 + p) * 3 + d - 6]);
     CHECK(bad == 0, "add/concat: %d mismatches", bad);
     CHECK(posenc_learned_add(y, table, 5, 3, 6, 3) == POSENC_E_RANGE, "add past the table");
 }

@@ -36,13 +36,19 @@ static void test_kernels(void) {
                     c[i] = (float)cos(a);
                     s[i] = (float)sin(a);
                 }
-                if (il) posenc__rope_rotate_interleaved(buf + 1, heads, stride, c, s, n);
-                else posenc__rope_rotate_half(buf + 1, heads, stride, c, s, n);
+                if (il)
+                    posenc__rope_rotate_interleaved(buf + 1, heads, stride, c, s, n);
+                else
+                    posenc__rope_rotate_half(buf + 1, heads, stride, c, s, n);
                 for (int32_t h = 0; h < heads; h++) ref_rotate(ref + 1 + h * stride, c, s, n, il);
                 double err = 0;
                 for (size_t i = 0; i < total; i++) err = fmax(err, fabs((double)buf[i] - ref[i]));
-                CHECK(err == 0, "interleaved=%d heads=%d n=%d kernel vs scalar reference err=%g", il, heads, n, err);
-                free(buf); free(ref); free(c); free(s);
+                CHECK(err == 0, "interleaved=%d heads=%d n=%d kernel vs scalar reference err=%g",
+                      il, heads, n, err);
+                free(buf);
+                free(ref);
+                free(c);
+                free(s);
             }
 }
 
@@ -71,17 +77,22 @@ static double apply_error(int32_t L, int32_t H, int32_t D, int32_t R, posenc_lay
         float *cs = malloc(sizeof(float) * rows * np), *sn = malloc(sizeof(float) * rows * np);
         CHECK(posenc_rope_cache_fill(cs, sn, rows, np, w, 1.0, 0.0) == POSENC_OK, "cache");
         CHECK(posenc_rope_apply_cached(x, L, H, D, R, layout, POSENC_ROPE_THD, cs, sn, rows, NULL,
-                                       (int32_t)p0) == POSENC_OK, "apply cached");
-        free(cs); free(sn);
+                                       (int32_t)p0) == POSENC_OK,
+              "apply cached");
+        free(cs);
+        free(sn);
     } else {
         const int32_t ss = posenc_rope_scratch_size(R);
         float *scratch = malloc(sizeof(float) * ss);
-        CHECK(posenc_rope_apply(x, L, H, D, R, layout, POSENC_ROPE_THD, w, 1.0, p0, scratch, ss) == POSENC_OK, "apply");
+        CHECK(posenc_rope_apply(x, L, H, D, R, layout, POSENC_ROPE_THD, w, 1.0, p0, scratch, ss) ==
+                  POSENC_OK,
+              "apply");
         free(scratch);
     }
     double err = 0;
     for (size_t i = 0; i < n; i++) err = fmax(err, fabs(x[i] - want[i]));
-    free(x); free(want);
+    free(x);
+    free(want);
     return err;
 }
 
@@ -92,7 +103,8 @@ static void test_apply(void) {
             for (int cached = 0; cached < 2; cached++) {
                 posenc_layout lay = il ? POSENC_LAYOUT_INTERLEAVED : POSENC_LAYOUT_HALF;
                 double e = apply_error(70, 3, dims[k][0], dims[k][1], lay, 17.0, cached);
-                CHECK(e <= 2e-6, "layout=%d D=%d R=%d cached=%d err=%g", il, dims[k][0], dims[k][1], cached, e);
+                CHECK(e <= 2e-6, "layout=%d D=%d R=%d cached=%d err=%g", il, dims[k][0], dims[k][1],
+                      cached, e);
             }
     CHECK(apply_error(100, 2, 64, 64, POSENC_LAYOUT_HALF, 1048000.0, 0) <= 2e-6, "near 2^20");
 }
@@ -122,31 +134,53 @@ static void test_validation(void) {
     posenc_rope_scaling_init(&s, POSENC_ROPE_LINEAR);
     s.factor = 1e-320;
     w[0] = -7.0;
-    CHECK(posenc_rope_freqs(w, &att, 8, 1e4, &s) == POSENC_E_RANGE && w[0] == -7.0, "linear factor 1e-320");
+    CHECK(posenc_rope_freqs(w, &att, 8, 1e4, &s) == POSENC_E_RANGE && w[0] == -7.0,
+          "linear factor 1e-320");
     posenc_rope_scaling_init(&s, POSENC_ROPE_YARN);
     s.factor = 4;
     s.original_max_positions = 64;
     s.attention_factor = 1e300;
-    CHECK(posenc_rope_freqs(w, &att, 8, 1e4, &s) == POSENC_E_RANGE, "attention scale beyond float32");
+    CHECK(posenc_rope_freqs(w, &att, 8, 1e4, &s) == POSENC_E_RANGE,
+          "attention scale beyond float32");
     posenc_rope_scaling_init(&s, POSENC_ROPE_NTK);
     s.factor = 3;
     CHECK(posenc_rope_freqs(w, &att, 2, 1e4, &s) == POSENC_OK && w[0] == 1.0, "ntk rotary 2");
     posenc_rope_freqs(w, &att, 8, 1e4, NULL);
-    CHECK(posenc_rope_apply(x, 2, 1, 8, 8, POSENC_LAYOUT_HALF, POSENC_ROPE_THD, w, 1e39, 0, scratch, 2048) == POSENC_E_PARAM, "scale > FLT_MAX");
-    CHECK(posenc_rope_apply_xpos(x, 2, 1, 8, 8, POSENC_LAYOUT_HALF, POSENC_ROPE_THD, w, 1, 0, NULL, 1e-3, 0, 0, scratch, 2048) == POSENC_E_RANGE, "xpos factor overflow");
-    CHECK(posenc_rope_apply(x, 2, 1, 8, 10, POSENC_LAYOUT_HALF, POSENC_ROPE_THD, w, 1, 0, scratch, 2048) == POSENC_E_SIZE, "rotary > dim");
-    CHECK(posenc_rope_apply(x, 2, 1, 8, 6, (posenc_layout)3, POSENC_ROPE_THD, w, 1, 0, scratch, 2048) == POSENC_E_ENUM, "layout");
-    CHECK(posenc_rope_apply(x, 2, 1, 8, 8, POSENC_LAYOUT_HALF, (posenc_rope_order)2, w, 1, 0, scratch, 2048) == POSENC_E_ENUM, "order");
-    CHECK(posenc_rope_apply(x, 2, 1, 8, 8, POSENC_LAYOUT_HALF, POSENC_ROPE_THD, w, 1, 0, scratch, 100) == POSENC_E_SCRATCH, "scratch");
-    CHECK(posenc_rope_apply(x, 2, 1, 8, 8, POSENC_LAYOUT_HALF, POSENC_ROPE_THD, w, NAN, 0, scratch, 2048) == POSENC_E_PARAM, "scale NaN");
+    CHECK(posenc_rope_apply(x, 2, 1, 8, 8, POSENC_LAYOUT_HALF, POSENC_ROPE_THD, w, 1e39, 0, scratch,
+                            2048) == POSENC_E_PARAM,
+          "scale > FLT_MAX");
+    CHECK(posenc_rope_apply_xpos(x, 2, 1, 8, 8, POSENC_LAYOUT_HALF, POSENC_ROPE_THD, w, 1, 0, NULL,
+                                 1e-3, 0, 0, scratch, 2048) == POSENC_E_RANGE,
+          "xpos factor overflow");
+    CHECK(posenc_rope_apply(x, 2, 1, 8, 10, POSENC_LAYOUT_HALF, POSENC_ROPE_THD, w, 1, 0, scratch,
+                            2048) == POSENC_E_SIZE,
+          "rotary > dim");
+    CHECK(posenc_rope_apply(x, 2, 1, 8, 6, (posenc_layout)3, POSENC_ROPE_THD, w, 1, 0, scratch,
+                            2048) == POSENC_E_ENUM,
+          "layout");
+    CHECK(posenc_rope_apply(x, 2, 1, 8, 8, POSENC_LAYOUT_HALF, (posenc_rope_order)2, w, 1, 0,
+                            scratch, 2048) == POSENC_E_ENUM,
+          "order");
+    CHECK(posenc_rope_apply(x, 2, 1, 8, 8, POSENC_LAYOUT_HALF, POSENC_ROPE_THD, w, 1, 0, scratch,
+                            100) == POSENC_E_SCRATCH,
+          "scratch");
+    CHECK(posenc_rope_apply(x, 2, 1, 8, 8, POSENC_LAYOUT_HALF, POSENC_ROPE_THD, w, NAN, 0, scratch,
+                            2048) == POSENC_E_PARAM,
+          "scale NaN");
     CHECK(posenc_rope_cache_fill(cs, sn, 4, 4, w, 1.0, 0.0) == POSENC_OK, "cache");
     const int32_t badpos[2] = {0, 4};
     x[0] = 1.0f;
-    CHECK(posenc_rope_apply_cached(x, 2, 1, 8, 8, POSENC_LAYOUT_HALF, POSENC_ROPE_THD, cs, sn, 4, badpos, 0) == POSENC_E_RANGE, "row 4 of 4");
-    CHECK(posenc_rope_apply_cached(x, 2, 1, 8, 8, POSENC_LAYOUT_HALF, POSENC_ROPE_THD, cs, sn, 4, NULL, 3) == POSENC_E_RANGE, "offset 3 + 2 > 4");
+    CHECK(posenc_rope_apply_cached(x, 2, 1, 8, 8, POSENC_LAYOUT_HALF, POSENC_ROPE_THD, cs, sn, 4,
+                                   badpos, 0) == POSENC_E_RANGE,
+          "row 4 of 4");
+    CHECK(posenc_rope_apply_cached(x, 2, 1, 8, 8, POSENC_LAYOUT_HALF, POSENC_ROPE_THD, cs, sn, 4,
+                                   NULL, 3) == POSENC_E_RANGE,
+          "offset 3 + 2 > 4");
     CHECK(x[0] == 1.0f && before == 0.0f, "nothing written on failure");
     const float fpos[2] = {0.0f, INFINITY};
-    CHECK(posenc_rope_apply_positions_f32(x, 2, 1, 8, 8, POSENC_LAYOUT_HALF, POSENC_ROPE_THD, w, 1, fpos, scratch, 2048) == POSENC_E_PARAM, "inf position");
+    CHECK(posenc_rope_apply_positions_f32(x, 2, 1, 8, 8, POSENC_LAYOUT_HALF, POSENC_ROPE_THD, w, 1,
+                                          fpos, scratch, 2048) == POSENC_E_PARAM,
+          "inf position");
     double d[4];
     CHECK(posenc_rope_decay(d, 128, 1e4, 3) == POSENC_OK && d[0] == 32.5, "decay");
     CHECK(posenc_rope_decay(d, 128, 1e4, -1) == POSENC_E_SIZE, "decay -1");
@@ -171,23 +205,31 @@ static void test_refused_token(void) {
                 memcpy(want, x, sizeof x);
                 /* the whole rotation of a finite copy gives the rotated tokens' values */
                 if (cached)
-                    posenc_rope_apply_cached(want, L, H, D, D, POSENC_LAYOUT_HALF, order, cs, sn, L, NULL, 0);
+                    posenc_rope_apply_cached(want, L, H, D, D, POSENC_LAYOUT_HALF, order, cs, sn, L,
+                                             NULL, 0);
                 else
-                    posenc_rope_apply(want, L, H, D, D, POSENC_LAYOUT_HALF, order, w, 1.0, 0, scratch, 2048);
+                    posenc_rope_apply(want, L, H, D, D, POSENC_LAYOUT_HALF, order, w, 1.0, 0,
+                                      scratch, 2048);
                 /* element 3 of token 2, head 1 */
-                const size_t bad_at = order == POSENC_ROPE_THD ? (2 * H + 1) * D + 3 : (1 * L + 2) * D + 3;
+                const size_t bad_at =
+                    order == POSENC_ROPE_THD ? (2 * H + 1) * D + 3 : (1 * L + 2) * D + 3;
                 x[bad_at] = bads[b];
                 memcpy(got, x, sizeof x);
-                const int32_t r = cached
-                    ? posenc_rope_apply_cached(got, L, H, D, D, POSENC_LAYOUT_HALF, order, cs, sn, L, NULL, 0)
-                    : posenc_rope_apply(got, L, H, D, D, POSENC_LAYOUT_HALF, order, w, 1.0, 0, scratch, 2048);
-                CHECK(r == POSENC_E_PARAM, "order %d cached %d bad %g: status %d", order, cached, bads[b], r);
+                const int32_t r =
+                    cached ? posenc_rope_apply_cached(got, L, H, D, D, POSENC_LAYOUT_HALF, order,
+                                                      cs, sn, L, NULL, 0)
+                           : posenc_rope_apply(got, L, H, D, D, POSENC_LAYOUT_HALF, order, w, 1.0,
+                                               0, scratch, 2048);
+                CHECK(r == POSENC_E_PARAM, "order %d cached %d bad %g: status %d", order, cached,
+                      bads[b], r);
                 for (int t = 0; t < L; t++)
                     for (int h = 0; h < H; h++)
                         for (int d = 0; d < D; d++) {
-                            const size_t i = order == POSENC_ROPE_THD ? ((size_t)t * H + h) * D + d : ((size_t)h * L + t) * D + d;
+                            const size_t i = order == POSENC_ROPE_THD ? ((size_t)t * H + h) * D + d
+                                                                      : ((size_t)h * L + t) * D + d;
                             const float expect = t < 2 ? want[i] : x[i];
-                            CHECK(memcmp(&got[i], &expect, sizeof expect) == 0, "order %d cached %d t %d h %d d %d", order, cached, t, h, d);
+                            CHECK(memcmp(&got[i], &expect, sizeof expect) == 0,
+                                  "order %d cached %d t %d h %d d %d", order, cached, t, h, d);
                         }
             }
     /* a NaN in the cache is refused before x is touched */
@@ -195,15 +237,21 @@ static void test_refused_token(void) {
     for (int i = 0; i < N; i++) x[i] = 0.5f;
     memcpy(keep, x, sizeof x);
     sn[L * 4 - 1] = NAN;
-    CHECK(posenc_rope_apply_cached(x, L, H, D, D, POSENC_LAYOUT_HALF, POSENC_ROPE_THD, cs, sn, L, NULL, 0) == POSENC_E_PARAM, "NaN in the cache");
+    CHECK(posenc_rope_apply_cached(x, L, H, D, D, POSENC_LAYOUT_HALF, POSENC_ROPE_THD, cs, sn, L,
+                                   NULL, 0) == POSENC_E_PARAM,
+          "NaN in the cache");
     CHECK(memcmp(x, keep, sizeof x) == 0, "x untouched");
     /* the bound itself: 2 |x| scale <= FLT_MAX passes at FLT_MAX / 2, fails one float above */
     for (int i = 0; i < N; i++) x[i] = 0.0f;
     x[5] = 1.7014117331926443e38f;
-    CHECK(posenc_rope_apply(x, L, H, D, D, POSENC_LAYOUT_HALF, POSENC_ROPE_THD, w, 1.0, 0, scratch, 2048) == POSENC_OK, "FLT_MAX / 2");
+    CHECK(posenc_rope_apply(x, L, H, D, D, POSENC_LAYOUT_HALF, POSENC_ROPE_THD, w, 1.0, 0, scratch,
+                            2048) == POSENC_OK,
+          "FLT_MAX / 2");
     for (int i = 0; i < N; i++) x[i] = 0.0f;
     x[5] = nextafterf(1.7014117331926443e38f, INFINITY);
-    CHECK(posenc_rope_apply(x, L, H, D, D, POSENC_LAYOUT_HALF, POSENC_ROPE_THD, w, 1.0, 0, scratch, 2048) == POSENC_E_PARAM, "above FLT_MAX / 2");
+    CHECK(posenc_rope_apply(x, L, H, D, D, POSENC_LAYOUT_HALF, POSENC_ROPE_THD, w, 1.0, 0, scratch,
+                            2048) == POSENC_E_PARAM,
+          "above FLT_MAX / 2");
 }
 
 int main(void) {

@@ -48,16 +48,19 @@ static void test_engine(void) {
 static void test_fill(void) {
     float t[8 * 51];
     CHECK(posenc_sinusoidal_fill(t, 51, 8, 10000.0, POSENC_LAYOUT_INTERLEAVED, POSENC_SPACING_PAPER,
-                                 POSENC_ODD_ERROR, 0.0) == POSENC_OK, "fill ok");
+                                 POSENC_ODD_ERROR, 0.0) == POSENC_OK,
+          "fill ok");
     CHECK(fabs(t[50 * 8 + 0] - -0.26237485370392877) < 1e-7, "p=50 s0 %g", t[400]);
     CHECK(fabs(t[50 * 8 + 7] - 0.99875026039496628) < 1e-7, "p=50 c3");
     /* failures leave the output untouched */
     memset(t, 0x7f, sizeof t);
-    CHECK(posenc_sinusoidal_fill(t, 51, 7, 10000.0, 0, 0, POSENC_ODD_ERROR, 0) == POSENC_E_ODD, "odd");
+    CHECK(posenc_sinusoidal_fill(t, 51, 7, 10000.0, 0, 0, POSENC_ODD_ERROR, 0) == POSENC_E_ODD,
+          "odd");
     CHECK(posenc_sinusoidal_fill(t, 0, 8, 10000.0, 0, 0, 0, 0) == POSENC_E_SIZE, "length 0");
     CHECK(posenc_sinusoidal_fill(t, 51, 8, 1.0, 0, 0, 0, 0) == POSENC_E_PARAM, "base 1");
     CHECK(posenc_sinusoidal_fill(t, 51, 8, NAN, 0, 0, 0, 0) == POSENC_E_PARAM, "base NaN");
-    CHECK(posenc_sinusoidal_fill(t, 51, 8, 1e4, (posenc_layout)7, 0, 0, 0) == POSENC_E_ENUM, "layout");
+    CHECK(posenc_sinusoidal_fill(t, 51, 8, 1e4, (posenc_layout)7, 0, 0, 0) == POSENC_E_ENUM,
+          "layout");
     CHECK(posenc_sinusoidal_fill(t, 51, 8, 1e4, 0, 0, 0, INFINITY) == POSENC_E_PARAM, "offset inf");
     CHECK(posenc_sinusoidal_fill(t, 1 << 20, 1 << 10, 1e4, 0, 0, 0, 0) == POSENC_E_SIZE, "too big");
     CHECK(posenc_sinusoidal_fill(NULL, 1, 8, 1e4, 0, 0, 0, 0) == POSENC_E_NULL, "null");
@@ -66,7 +69,8 @@ static void test_fill(void) {
     for (size_t i = 0; i < sizeof t; i++) untouched &= bytes[i] == 0x7f;
     CHECK(untouched, "failed calls wrote nothing");
     CHECK(posenc_sinusoidal2d_fill(t, 2, 2, 6, 1e4, 0) == POSENC_E_ODD, "2d dim%%4");
-    CHECK(strcmp(posenc_status_string(POSENC_E_ODD), "a dimension must be even") == 0, "status text");
+    CHECK(strcmp(posenc_status_string(POSENC_E_ODD), "a dimension must be even") == 0,
+          "status text");
     CHECK(posenc_status_string(12345) != NULL, "unknown code has text");
 }
 
@@ -76,7 +80,8 @@ static void test_similarity(void) {
     CHECK(posenc_similarity(g, t, 4, 3, 0) == POSENC_OK, "ok");
     CHECK(g[0] == 1 && g[5] == 4 && g[1] == 0 && g[3 * 4 + 0] == 3, "gram");
     CHECK(posenc_similarity(g, t, 4, 3, 1) == POSENC_OK, "ok");
-    CHECK(g[3 * 4 + 0] == 0.6f && g[2 * 4 + 2] == 0.0f && g[0] == 1.0f, "cosine, zero row %g", g[12]);
+    CHECK(g[3 * 4 + 0] == 0.6f && g[2 * 4 + 2] == 0.0f && g[0] == 1.0f, "cosine, zero row %g",
+          g[12]);
     /* float64 sums of exact products: 1e8 + 1 - 1e8 is 1 at every dim (a float32 partial sum
      * gave 0 once the cancelling terms fell in one vector block), every row against every row */
     for (int32_t dim = 3; dim <= 19; dim++) {

@@ -77,17 +77,21 @@ static void gradcheck(int32_t method, int32_t task) {
         double den = fabs(ga[e]) > fabs(num) ? fabs(ga[e]) : fabs(num);
         if (den < 1e-6) den = 1e-6;
         const double rel = fabs(ga[e] - num) / den;
-        if (rel > worst) { worst = rel; at = e; }
+        if (rel > worst) {
+            worst = rel;
+            at = e;
+        }
         if (fabs(num) > gmax) gmax = fabs(num);
         checked++;
     }
     /* the padding between segments has zero gradient both ways; a gradient that is
      * identically zero everywhere would be a broken test */
     CHECK(gmax > 1e-3, "method %d task %d: gradients vanish (max %g)", method, task, gmax);
-    CHECK(worst <= 1e-4, "method %d task %d: worst relative error %.3g at parameter %lld (analytic %.9g)",
-          method, task, worst, (long long)at, at >= 0 ? ga[at] : 0.0);
-    printf("gradcheck method %d task %d: %lld parameters, worst relative error %.2e\n", method, task,
-           (long long)checked, worst);
+    CHECK(worst <= 1e-4,
+          "method %d task %d: worst relative error %.3g at parameter %lld (analytic %.9g)", method,
+          task, worst, (long long)at, at >= 0 ? ga[at] : 0.0);
+    printf("gradcheck method %d task %d: %lld parameters, worst relative error %.2e\n", method,
+           task, (long long)checked, worst);
     free(ga);
     free(arena);
 }
@@ -120,7 +124,8 @@ static uint64_t fnv(const void *p, size_t n) {
 }
 
 /* trains with the float32 API and returns the FNV-1a hash of the weights */
-static uint64_t train_hash(int32_t method, int32_t task, int32_t steps, int32_t seed, float *last_loss) {
+static uint64_t train_hash(int32_t method, int32_t task, int32_t steps, int32_t seed,
+                           float *last_loss) {
     int32_t ic[POSENC_TRAIN_NINT];
     float fc[POSENC_TRAIN_NFLOAT];
     config(ic, fc, method, task, 16, 16, 2, 2, 32, 4, steps, seed, 3);
@@ -164,12 +169,16 @@ static void test_float_api(void) {
         CHECK(posenc_train_init(arena, bytes, ic, fc) == POSENC_OK, "init");
         CHECK(posenc_train_init(arena, bytes - 1, ic, fc) == POSENC_E_SCRATCH, "short arena");
         CHECK(posenc_train_init(arena, bytes, ic, fc) == POSENC_OK, "init");
-        CHECK(posenc_train_evaluate(arena, 16, 8, 0, NULL, 1.0, res) == POSENC_OK, "in-table evaluation");
+        CHECK(posenc_train_evaluate(arena, 16, 8, 0, NULL, 1.0, res) == POSENC_OK,
+              "in-table evaluation");
         CHECK(res[0] >= 0 && res[0] <= 1, "accuracy in [0, 1]");
         const int32_t st = posenc_train_evaluate(arena, 64, 8, 0, NULL, 1.0, res);
-        if (method == POSENC_PE_LEARNED) CHECK(st == POSENC_E_RANGE, "learned past its table: %d", st);
-        else CHECK(st == POSENC_OK, "method %d evaluates at 4x", method);
-        CHECK(posenc_train_evaluate(arena, 65, 8, 0, NULL, 1.0, res) == POSENC_E_SIZE, "past the arena");
+        if (method == POSENC_PE_LEARNED)
+            CHECK(st == POSENC_E_RANGE, "learned past its table: %d", st);
+        else
+            CHECK(st == POSENC_OK, "method %d evaluates at 4x", method);
+        CHECK(posenc_train_evaluate(arena, 65, 8, 0, NULL, 1.0, res) == POSENC_E_SIZE,
+              "past the arena");
         free(arena);
     }
     config(ic, fc, 9, 0, 16, 16, 2, 1, 32, 4, 10, 1, 3);
@@ -201,13 +210,17 @@ static void test_eval_freqs(void) {
     const double big[] = {1e300, 1.7976931348623157e308, 1e30, 16.5};
     for (int i = 0; i < 4; i++) {
         const double inv[4] = {1.0, 0.5, big[i], 0.0};
-        CHECK(posenc_train_evaluate(arena, 16, 2, 0, inv, 1.0, res) == POSENC_E_PARAM, "evaluate inv_freq %g", big[i]);
-        CHECK(posenc_train_attention(arena, 16, 0, 0, inv, 1.0, w, tok) == POSENC_E_PARAM, "attention inv_freq %g", big[i]);
+        CHECK(posenc_train_evaluate(arena, 16, 2, 0, inv, 1.0, res) == POSENC_E_PARAM,
+              "evaluate inv_freq %g", big[i]);
+        CHECK(posenc_train_attention(arena, 16, 0, 0, inv, 1.0, w, tok) == POSENC_E_PARAM,
+              "attention inv_freq %g", big[i]);
     }
     const double edge[4] = {16.0, 1.0, 1e-3, 0.0};
-    CHECK(posenc_train_evaluate(arena, 16, 2, 0, edge, 1.0, res) == POSENC_OK, "inv_freq 16 evaluates");
+    CHECK(posenc_train_evaluate(arena, 16, 2, 0, edge, 1.0, res) == POSENC_OK,
+          "inv_freq 16 evaluates");
     CHECK(res[0] >= 0 && res[0] <= 1, "accuracy in [0, 1]");
-    CHECK(posenc_train_attention(arena, 16, 0, 0, edge, 1.0, w, tok) == POSENC_OK, "inv_freq 16 attention");
+    CHECK(posenc_train_attention(arena, 16, 0, 0, edge, 1.0, w, tok) == POSENC_OK,
+          "inv_freq 16 attention");
     free(arena);
 }
 
@@ -223,7 +236,8 @@ static void test_arena_header(void) {
     CHECK(bytes > 0, "size");
     char *raw = malloc((size_t)bytes + 16);
     CHECK(posenc_train_init(raw + 1, bytes, ic, fc) == POSENC_E_PARAM, "misaligned arena refused");
-    CHECK(posenc_train_init(raw + 4, bytes, ic, fc) == POSENC_E_PARAM, "4-byte aligned arena refused");
+    CHECK(posenc_train_init(raw + 4, bytes, ic, fc) == POSENC_E_PARAM,
+          "4-byte aligned arena refused");
     CHECK(posenc_train_init(raw, bytes, ic, fc) == POSENC_OK, "init");
     CHECK(posenc_train_step(raw, 1, losses) == POSENC_OK, "a step on the untouched arena");
     char *copy = malloc((size_t)bytes);
@@ -241,7 +255,8 @@ static void test_arena_header(void) {
         refused += posenc_train_step(raw, 1, losses) == POSENC_E_PARAM &&
                    posenc_train_param_count(raw) == POSENC_E_PARAM;
     }
-    CHECK(fields == 14 && refused == fields, "edited header fields refused: %d of %d", refused, fields);
+    CHECK(fields == 14 && refused == fields, "edited header fields refused: %d of %d", refused,
+          fields);
     memcpy(raw, copy, (size_t)bytes);
     ((pt_header *)raw)->bytes = (int64_t)bytes * 4;
     CHECK(posenc_train_step(raw, 1, losses) == POSENC_E_PARAM, "edited arena size refused");
@@ -270,8 +285,10 @@ static void test_nonfinite_forward(void) {
     CHECK(posenc_train_attention(arena, 16, 0, 1, NULL, 1.0, w, tok) == POSENC_OK, "attention");
     for (int32_t e = 0; e < n; e++) p[e] *= 1e10f;
     CHECK(posenc_train_params(arena, p, n, 1) == POSENC_OK, "store");
-    CHECK(posenc_train_evaluate(arena, 16, 4, 1, NULL, 1.0, res) == POSENC_E_PARAM, "overflowing evaluate refused");
-    CHECK(posenc_train_attention(arena, 16, 0, 1, NULL, 1.0, w, tok) == POSENC_E_PARAM, "overflowing attention refused");
+    CHECK(posenc_train_evaluate(arena, 16, 4, 1, NULL, 1.0, res) == POSENC_E_PARAM,
+          "overflowing evaluate refused");
+    CHECK(posenc_train_attention(arena, 16, 0, 1, NULL, 1.0, w, tok) == POSENC_E_PARAM,
+          "overflowing attention refused");
     free(p);
     free(arena);
 }
@@ -279,7 +296,8 @@ static void test_nonfinite_forward(void) {
 int main(int argc, char **argv) {
     if (argc == 6 && strcmp(argv[1], "--dump") == 0) {
         float loss = 0;
-        const uint64_t h = train_hash(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]), atoi(argv[5]), &loss);
+        const uint64_t h =
+            train_hash(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]), atoi(argv[5]), &loss);
         printf("%016llx %.9g\n", (unsigned long long)h, (double)loss);
         return h ? 0 : 1;
     }

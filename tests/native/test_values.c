@@ -32,16 +32,19 @@ static void test_within(void) {
     for (int32_t n = 0; n <= 67; n++) {
         for (int32_t i = 0; i < n; i++) a[i] = (float)((i * 37 % 23) - 11) * 0.75f;
         const float m = ref_max_abs(a, n);
-        const float lims[] = {0.0f, nextafterf(m, 0.0f), m, nextafterf(m, INFINITY), 3.4028234663852886e38f};
+        const float lims[] = {0.0f, nextafterf(m, 0.0f), m, nextafterf(m, INFINITY),
+                              3.4028234663852886e38f};
         for (int k = 0; k < 5; k++) {
             const int want = ref_within(a, n, lims[k]);
-            CHECK(posenc__within(a, (size_t)n, posenc__fbits(lims[k])) == want, "n=%d limit %g", n, lims[k]);
+            CHECK(posenc__within(a, (size_t)n, posenc__fbits(lims[k])) == want, "n=%d limit %g", n,
+                  lims[k]);
         }
         for (int32_t p = 0; p < n; p++) {
             for (int b = 0; b < 3; b++) {
                 const float keep = a[p];
                 a[p] = bad[b];
-                CHECK(!posenc__within(a, (size_t)n, posenc__fbits(3.4028234663852886e38f)), "n=%d bad at %d", n, p);
+                CHECK(!posenc__within(a, (size_t)n, posenc__fbits(3.4028234663852886e38f)),
+                      "n=%d bad at %d", n, p);
                 a[p] = keep;
             }
             /* one element just above the limit, anywhere */
@@ -59,12 +62,14 @@ int main(void) {
     const float bad[] = {NAN, INFINITY, -INFINITY};
     for (int32_t n = 0; n <= 67; n++) {
         for (int32_t i = 0; i < n; i++) a[i] = (float)((i * 37 % 23) - 11) * 0.75f;
-        CHECK(posenc_max_abs(&out, a, n) == POSENC_OK && out == ref_max_abs(a, n), "n=%d got %g", n, out);
+        CHECK(posenc_max_abs(&out, a, n) == POSENC_OK && out == ref_max_abs(a, n), "n=%d got %g", n,
+              out);
         for (int32_t p = 0; p < n; p++) {
             for (int b = 0; b < 3; b++) {
                 const float keep = a[p];
                 a[p] = bad[b];
-                CHECK(posenc_max_abs(&out, a, n) == POSENC_OK && out == INFINITY, "n=%d bad at %d", n, p);
+                CHECK(posenc_max_abs(&out, a, n) == POSENC_OK && out == INFINITY, "n=%d bad at %d",
+                      n, p);
                 a[p] = keep;
             }
         }

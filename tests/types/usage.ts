@@ -50,7 +50,8 @@ async function main(): Promise<number> {
   const cache = pe.ropeCache({ length: 8, dim: 64 });
   const c0: number = cache.cos[0] + cache.sin[0];
   const row: Float32Array = cache.cos.subarray(0, 32);
-  const cb = pe.alloc(8 * 32), sb = pe.alloc(8 * 32);
+  const cb = pe.alloc(8 * 32),
+    sb = pe.alloc(8 * 32);
   const heapCache = pe.ropeCache({ length: 8, dim: 64, cos: cb, sin: sb });
   const cosBuf: PosencBuffer<Float32Array> = heapCache.cos;
   // @ts-expect-error a buffer is not indexable: read .array
@@ -58,7 +59,14 @@ async function main(): Promise<number> {
   // @ts-expect-error scaling types are a closed set and need their keys
   pe.ropeFrequencies({ dim: 64, scaling: { type: 'linear' } });
   const q = new Float32Array(8 * 2 * 64);
-  const rotated: Float32Array = pe.applyRope(q, { length: 8, heads: 2, dim: 64, layout: 'interleaved', offset: 3, cache });
+  const rotated: Float32Array = pe.applyRope(q, {
+    length: 8,
+    heads: 2,
+    dim: 64,
+    layout: 'interleaved',
+    offset: 3,
+    cache,
+  });
   const decay: Float64Array = pe.ropeDecay({ dim: 128, maxDistance: 64 });
 
   // relative and learned
@@ -78,15 +86,43 @@ async function main(): Promise<number> {
   const ab: PosencBuffer<Float32Array> = pe.attention({ q: x, k: x, v: x, queries: 8, dim: 64, out: outBuf }).output;
   const m: Float32Array = pe.matmul(x, x, { m: 8, k: 64, n: 8 });
 
-  const n = f32.length + c0 + row.length + cosBuf.length + rotated.length + decay.length + bias.length + buckets.length + rows.length;
-  return n + backend.length + Number(simd) + first + w.length + g.length + view.length + iv.length + filled.length + o0 + w0 + ab.length + m.length +
-    Number(weightsMaybe === null) + bad + Number(notArray === undefined);
+  const n =
+    f32.length +
+    c0 +
+    row.length +
+    cosBuf.length +
+    rotated.length +
+    decay.length +
+    bias.length +
+    buckets.length +
+    rows.length;
+  return (
+    n +
+    backend.length +
+    Number(simd) +
+    first +
+    w.length +
+    g.length +
+    view.length +
+    iv.length +
+    filled.length +
+    o0 +
+    w0 +
+    ab.length +
+    m.length +
+    Number(weightsMaybe === null) +
+    bad +
+    Number(notArray === undefined)
+  );
 }
 void main;
 
 // fromConfig: the result's rope goes to the three RoPE functions as is
 export function fromConfigUsage(pe: Posenc): void {
-  const spec = pe.fromConfig({ model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 32 }, { layer: 0 });
+  const spec = pe.fromConfig(
+    { model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 32 },
+    { layer: 0 },
+  );
   if (spec.rope) {
     pe.ropeFrequencies(spec.rope);
     pe.ropeCache({ length: 4, ...spec.rope });

@@ -24,7 +24,10 @@
       }
       if (u.searchParams.get('embed') !== '1' || !/^https?:$/.test(u.protocol)) continue;
       const opaque = f.hasAttribute('sandbox') && !f.sandbox.contains('allow-same-origin');
-      out.set(f, { origin: opaque ? 'null' : u.origin, auto: !/^(light|dark)$/.test(u.searchParams.get('theme') ?? '') });
+      out.set(f, {
+        origin: opaque ? 'null' : u.origin,
+        auto: !/^(light|dark)$/.test(u.searchParams.get('theme') ?? ''),
+      });
     }
     return out;
   };
@@ -36,7 +39,8 @@
     const cs = getComputedStyle(h).colorScheme.trim().split(/\s+/);
     return cs.length === 1 && (cs[0] === 'dark' || cs[0] === 'light') ? cs[0] : 'auto';
   };
-  const tell = (f, info, t) => f.contentWindow?.postMessage({ type: 'posenc:theme', theme: t }, info.origin === 'null' ? '*' : info.origin);
+  const tell = (f, info, t) =>
+    f.contentWindow?.postMessage({ type: 'posenc:theme', theme: t }, info.origin === 'null' ? '*' : info.origin);
   let last = theme();
   addEventListener('message', (e) => {
     const d = e.data;
@@ -45,8 +49,13 @@
       if (f.contentWindow !== e.source || e.origin !== info.origin) continue;
       // The frame's own border and padding come on top of its content's height.
       const cs = getComputedStyle(f);
-      const extra = cs.boxSizing === 'border-box'
-        ? parseFloat(cs.borderTopWidth) + parseFloat(cs.borderBottomWidth) + parseFloat(cs.paddingTop) + parseFloat(cs.paddingBottom) : 0;
+      const extra =
+        cs.boxSizing === 'border-box'
+          ? parseFloat(cs.borderTopWidth) +
+            parseFloat(cs.borderBottomWidth) +
+            parseFloat(cs.paddingTop) +
+            parseFloat(cs.paddingBottom)
+          : 0;
       f.style.height = `${Math.ceil(Math.min(d.height, 20000) + extra)}px`;
       f.dataset.posencHeight = String(d.height);
       // A frame that has just laid out learns the page's theme (its first height comes first).
@@ -66,6 +75,9 @@
       tell(f, info, t);
     }
   };
-  new MutationObserver(watch).observe(document.documentElement, { attributes: true, attributeFilter: ['class', 'data-theme', 'style'] });
+  new MutationObserver(watch).observe(document.documentElement, {
+    attributes: true,
+    attributeFilter: ['class', 'data-theme', 'style'],
+  });
   matchMedia('(prefers-color-scheme: dark)').addEventListener?.('change', watch);
 })();

@@ -40,7 +40,8 @@ const PAGE_CORES = {
  * view on the lean core calls attention, use() hands over an API on the core with it.
  */
 export async function init({ wasm, core = 'attention' } = {}) {
-  if (wasm === undefined && PAGE_CORES[core] && simdSupported()) return build(await loadCore({ wasm: PAGE_CORES[core]() }), core);
+  if (wasm === undefined && PAGE_CORES[core] && simdSupported())
+    return build(await loadCore({ wasm: PAGE_CORES[core]() }), core);
   return build(await loadCore(wasm === undefined ? {} : { wasm }), 'full');
 }
 

@@ -23,7 +23,8 @@ const VIEW_INFO = registry.VIEW_INFO ?? {};
 export function lazyCompute(pe, opts = {}) {
   let real = null;
   let loading = null;
-  const wouldWork = () => opts.useWorker !== false && typeof Worker !== 'undefined' && /^https?:$/.test(location.protocol);
+  const wouldWork = () =>
+    opts.useWorker !== false && typeof Worker !== 'undefined' && /^https?:$/.test(location.protocol);
   return {
     get inWorker() {
       return real ? real.inWorker : wouldWork();
@@ -57,7 +58,10 @@ export function preloadView(name) {
   if (!chunks.has(name)) {
     const p = SETUP[name]();
     chunks.set(name, p);
-    p.then((setup) => arrived.set(name, setup), () => chunks.delete(name));
+    p.then(
+      (setup) => arrived.set(name, setup),
+      () => chunks.delete(name),
+    );
   }
   return chunks.get(name);
 }
@@ -93,7 +97,15 @@ export function createApp(root, { pe: firstPe, state, chrome = null, url = true 
   const activeElement = () => root.getRootNode().activeElement ?? null;
   // `pe` may be the stand-in API (api.js stubApi(): results in their real shapes) while the wasm loads:
   // the view is then laid out at its final size and attach() swaps the real API in.
-  const ctx = { pe, pool: makePool(pe), compute: lazyCompute(pe, { useWorker: false }), reducedMotion, setState, activeElement, root };
+  const ctx = {
+    pe,
+    pool: makePool(pe),
+    compute: lazyCompute(pe, { useWorker: false }),
+    reducedMotion,
+    setState,
+    activeElement,
+    root,
+  };
   root.classList.add('posenc-app');
   root.dataset.motion = reducedMotion ? 'reduced' : 'full';
   root.innerHTML = `${chrome ? chrome.top : ''}
@@ -116,20 +128,28 @@ export function createApp(root, { pe: firstPe, state, chrome = null, url = true 
     if (loading.has(name)) return;
     loading.add(name);
     const forPe = pe;
-    Promise.all([preloadView(name), ...needs(name).map((f) => forPe.use?.(f))]).then(([setup, ...apis]) => {
-      loading.delete(name);
-      // On the lean core (api.js) use('attention') resolves to an API on the core with attention:
-      // move to it (attach() renders, and the view loads again there).
-      const other = apis.find((a) => a && a !== forPe);
-      if (other && forPe === pe) return attach(other, ctx.compute);
-      // The families were added to the API of that moment: after attach() add them to the new one.
-      if (forPe === pe) ready.set(name, setup);
-      else load(name);
-      schedule();
-    }, (e) => {
-      loading.delete(name);
-      host.replaceChildren(Object.assign(document.createElement('p'), { className: 'error', textContent: `Could not load the ${name} view: ${e?.message ?? e}` }));
-    });
+    Promise.all([preloadView(name), ...needs(name).map((f) => forPe.use?.(f))]).then(
+      ([setup, ...apis]) => {
+        loading.delete(name);
+        // On the lean core (api.js) use('attention') resolves to an API on the core with attention:
+        // move to it (attach() renders, and the view loads again there).
+        const other = apis.find((a) => a && a !== forPe);
+        if (other && forPe === pe) return attach(other, ctx.compute);
+        // The families were added to the API of that moment: after attach() add them to the new one.
+        if (forPe === pe) ready.set(name, setup);
+        else load(name);
+        schedule();
+      },
+      (e) => {
+        loading.delete(name);
+        host.replaceChildren(
+          Object.assign(document.createElement('p'), {
+            className: 'error',
+            textContent: `Could not load the ${name} view: ${e?.message ?? e}`,
+          }),
+        );
+      },
+    );
   }
   let width = 0; // the root's width, from the ResizeObserver below
   form.id = `posenc-controls-${++apps}`;
@@ -200,7 +220,9 @@ export function createApp(root, { pe: firstPe, state, chrome = null, url = true 
       }
       syncChrome();
       root.dataset.layout = 'stub';
-      root.dispatchEvent(new CustomEvent('posenc-layout', { bubbles: true, composed: true, detail: { view: state.view } }));
+      root.dispatchEvent(
+        new CustomEvent('posenc-layout', { bubbles: true, composed: true, detail: { view: state.view } }),
+      );
       return;
     }
     root.dataset.layout = 'live';
@@ -212,7 +234,9 @@ export function createApp(root, { pe: firstPe, state, chrome = null, url = true 
     const perf = root.querySelector('.perf');
     if (perf) perf.textContent = `${pe.backend} · ${ms.toFixed(1)} ms`;
     describeSoon();
-    root.dispatchEvent(new CustomEvent('posenc-render', { bubbles: true, composed: true, detail: { view: state.view, ms } }));
+    root.dispatchEvent(
+      new CustomEvent('posenc-render', { bubbles: true, composed: true, detail: { view: state.view, ms } }),
+    );
   }
 
   // Screen readers get what the figure shows, its size and its range. The view may say it itself
@@ -303,7 +327,23 @@ export function createApp(root, { pe: firstPe, state, chrome = null, url = true 
     render();
   }
   render();
-  return { get pe() { return pe; }, state, setState, render, goStep, attach, destroy, get view() { return current?.api; }, get steps() { return steps(); } };
+  return {
+    get pe() {
+      return pe;
+    },
+    state,
+    setState,
+    render,
+    goStep,
+    attach,
+    destroy,
+    get view() {
+      return current?.api;
+    },
+    get steps() {
+      return steps();
+    },
+  };
 }
 
 /** Fallback figure description from an export payload: kind, size, range. */
@@ -311,9 +351,10 @@ function describeData(d) {
   if (!d) return '';
   if (d.kind === 'group') return d.parts.map(describeData).filter(Boolean).join(' ');
   const range = (vals) => rangeText(finiteMinMax(vals));
-  if (d.kind === 'matrix') return `${d.name ?? 'matrix'}: ${d.rows} ${d.rowLabel ?? 'rows'} by ${d.cols} ${d.colLabel ?? 'columns'}, ${d.values.length <= 4e6 ? range(d.values) : ''}.`;
-  if (d.kind === 'series') return `${d.name ?? 'plot'}: ${d.series.length} curves (${d.series.map((s) => s.label).join(', ')}) over ${d.xLabel || 'x'}, ${range(d.series.flatMap((s) => Array.from(s.y)))}.`;
+  if (d.kind === 'matrix')
+    return `${d.name ?? 'matrix'}: ${d.rows} ${d.rowLabel ?? 'rows'} by ${d.cols} ${d.colLabel ?? 'columns'}, ${d.values.length <= 4e6 ? range(d.values) : ''}.`;
+  if (d.kind === 'series')
+    return `${d.name ?? 'plot'}: ${d.series.length} curves (${d.series.map((s) => s.label).join(', ')}) over ${d.xLabel || 'x'}, ${range(d.series.flatMap((s) => Array.from(s.y)))}.`;
   if (d.kind === 'lab') return `the sentence “${d.words.join(' ')}” in the order ${d.order.join(', ')}.`;
   return '';
 }
-

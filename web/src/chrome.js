@@ -8,7 +8,12 @@ import { esc } from './draw.js';
 import { FIELDS, VIEWS, toParams } from './state.js';
 import { SETUP, VIEW_INFO } from './views/index.js';
 
-const TABS = [...VIEWS.filter(([v]) => SETUP[v]), ...Object.keys(SETUP).filter((v) => !VIEWS.some(([k]) => k === v)).map((v) => [v, VIEW_INFO[v]?.title ?? v])];
+const TABS = [
+  ...VIEWS.filter(([v]) => SETUP[v]),
+  ...Object.keys(SETUP)
+    .filter((v) => !VIEWS.some(([k]) => k === v))
+    .map((v) => [v, VIEW_INFO[v]?.title ?? v]),
+];
 
 /** The markup above the controls and figure (top) and below the figure (bottom). */
 export const top = `<a class="skip" href="#figure">Skip to the figure</a>
@@ -142,7 +147,10 @@ export function mount({ root, host, stage, state, setState, navigate, goStep, cu
       foldIntro(host, current()?.name, guided, (root.clientWidth || innerWidth) > NARROW);
       if (guided) {
         const list = steps();
-        const i = Math.max(0, list.findIndex((s) => s.id === state.step));
+        const i = Math.max(
+          0,
+          list.findIndex((s) => s.id === state.step),
+        );
         const step = list[i];
         // A drag re-renders every frame: touch the step's text only when the step changes.
         if (guide.dataset.step !== step.id) {
@@ -203,7 +211,10 @@ export function mount({ root, host, stage, state, setState, navigate, goStep, cu
         stage.setAttribute('aria-labelledby', `tab-${state.view}`);
         // On a phone the strip scrolls sideways: keep the chosen tab in sight.
         if (active && tabs.scrollWidth > tabs.clientWidth) {
-          tabs.scrollTo({ left: Math.max(0, active.offsetLeft - (tabs.clientWidth - active.offsetWidth) / 2), behavior: 'auto' });
+          tabs.scrollTo({
+            left: Math.max(0, active.offsetLeft - (tabs.clientWidth - active.offsetWidth) / 2),
+            behavior: 'auto',
+          });
         }
       }
       const svg = root.querySelector('[data-export=svg]');
@@ -268,8 +279,11 @@ function questionHtml(id, { q, choices, answer, why }, { notice = '', title = ''
     <div class="qbar"><button type="submit">Check my answer</button><span class="qmsg" role="status"></span></div>
     <div class="reveal" hidden>
       <p class="verdict"></p>
-      ${whys ? `<ul class="whys">${whys.map((w, k) => `<li data-k="${k}"><span class="wlabel">${choices[k]}</span>: ${esc(w)}</li>`).join('')}</ul>`
-    : `<p class="why">${esc(why)}</p>`}
+      ${
+        whys
+          ? `<ul class="whys">${whys.map((w, k) => `<li data-k="${k}"><span class="wlabel">${choices[k]}</span>: ${esc(w)}</li>`).join('')}</ul>`
+          : `<p class="why">${esc(why)}</p>`
+      }
       ${notice ? `<p class="notice"><strong>What to notice:</strong> ${esc(notice)}</p>` : ''}
       ${link ? `<p class="qlink">Taught in <a href="${esc(link.href)}" data-to="${link.to}">${esc(link.label)}</a></p>` : ''}
     </div></form>`;
@@ -328,7 +342,8 @@ function trimControls(root, keep) {
   };
   if (!Array.isArray(keep)) {
     // The explorer (or a step without a list): every control the view offers.
-    for (const el of root.querySelectorAll('[data-trim]')) set(el, el.tagName === 'FIELDSET' && !el.querySelector('label'));
+    for (const el of root.querySelectorAll('[data-trim]'))
+      set(el, el.tagName === 'FIELDSET' && !el.querySelector('label'));
     root.classList.remove('step-no-controls');
     return;
   }
@@ -340,7 +355,8 @@ function trimControls(root, keep) {
     set(label, !on);
     any ||= on;
   }
-  for (const fs of form.querySelectorAll('fieldset')) set(fs, ![...fs.querySelectorAll('label')].some((l) => !l.hidden));
+  for (const fs of form.querySelectorAll('fieldset'))
+    set(fs, ![...fs.querySelectorAll('label')].some((l) => !l.hidden));
   // A fold button with nothing left to fold (every kept control moved into the view's slots) goes too.
   const fold = form.querySelector('.fold');
   if (fold) set(fold, !form.querySelector('fieldset:not([hidden]) label:not([hidden])'));

@@ -39,7 +39,8 @@ export function createCompute(pe, { useWorker = true } = {}) {
       const p = pending.get(data.id);
       pending.delete(data.id);
       if (!p) return;
-      if (data.error) p.reject(data.error.unavailable ? new Unavailable(data.error.message) : new Error(data.error.message));
+      if (data.error)
+        p.reject(data.error.unavailable ? new Unavailable(data.error.message) : new Error(data.error.message));
       else p.resolve(data.result);
     });
     return worker;
@@ -53,7 +54,7 @@ export function createCompute(pe, { useWorker = true } = {}) {
       const id = next++;
       latest.set(job, id);
       const fresh = (r) => (latest.get(job) === id ? r : undefined);
-      const w = heavy && usable ? worker ?? start() : null;
+      const w = heavy && usable ? (worker ?? start()) : null;
       if (!w) return Promise.resolve().then(() => fresh(JOBS[job](pe, st)));
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve: (r) => resolve(fresh(r)), reject, job, st: { ...st } });

@@ -17,7 +17,11 @@ self.onmessage = async ({ data: { id, job, st, core } }) => {
   }
   try {
     const result = JOBS[job](pe, st);
-    const transfer = result ? Object.values(result).filter((v) => ArrayBuffer.isView(v)).map((v) => v.buffer) : [];
+    const transfer = result
+      ? Object.values(result)
+          .filter((v) => ArrayBuffer.isView(v))
+          .map((v) => v.buffer)
+      : [];
     self.postMessage({ id, result }, transfer);
   } catch (e) {
     self.postMessage({ id, error: { message: e.message, unavailable: e.name === 'Unavailable' } });

@@ -8,7 +8,11 @@ import * as registry from './views/index.js';
 // VIEW_INFO comes from the views' side; a view without it shows every control.
 const VIEW_INFO = registry.VIEW_INFO ?? {};
 
-export const opts = (list) => list.map((x) => (Array.isArray(x) ? x : [x, x])).map(([v, l]) => `<option value="${esc(v)}">${esc(l)}</option>`).join('');
+export const opts = (list) =>
+  list
+    .map((x) => (Array.isArray(x) ? x : [x, x]))
+    .map(([v, l]) => `<option value="${esc(v)}">${esc(l)}</option>`)
+    .join('');
 /** The one catalogue of controls, keyed by state key: [group, label, kind, options]. Order =
  * display order. Bounds, steps and choices are the state field's own (state.js FIELDS): a control
  * offers exactly what a link may hold. */
@@ -35,11 +39,27 @@ const CONTROLS = {
   palette: ['Display', 'palette', 'select'],
 };
 /** [group, label, input]: the input's kind, bounds, step and list from the field's parser. */
-const CONTROL_DEFS = Object.fromEntries(Object.entries(CONTROLS).map(([key, [group, label, kind, o = {}]]) => {
-  const f = FIELDS[key][1];
-  const ui = o.toUi ?? ((v) => v);
-  return [key, [group, label, { kind, list: f.list, min: f.min === undefined ? undefined : ui(f.min), max: f.max === undefined ? undefined : ui(f.max), step: f.step ?? 1, ...o }]];
-}));
+const CONTROL_DEFS = Object.fromEntries(
+  Object.entries(CONTROLS).map(([key, [group, label, kind, o = {}]]) => {
+    const f = FIELDS[key][1];
+    const ui = o.toUi ?? ((v) => v);
+    return [
+      key,
+      [
+        group,
+        label,
+        {
+          kind,
+          list: f.list,
+          min: f.min === undefined ? undefined : ui(f.min),
+          max: f.max === undefined ? undefined : ui(f.max),
+          step: f.step ?? 1,
+          ...o,
+        },
+      ],
+    ];
+  }),
+);
 
 function controlHtml(key, view) {
   const [, catalogued, d] = CONTROL_DEFS[key];
@@ -47,9 +67,11 @@ function controlHtml(key, view) {
   // number of rows).
   const label = esc(VIEW_INFO[view]?.labels?.[key] ?? catalogued);
   const id = `c-${key}`;
-  if (key === 'panel') return `<label>${label} <select name="panel">${opts([['', 'all'], ...(VIEW_INFO[view]?.panels ?? []).map((p) => [p.id, p.label])])}</select></label>`;
+  if (key === 'panel')
+    return `<label>${label} <select name="panel">${opts([['', 'all'], ...(VIEW_INFO[view]?.panels ?? []).map((p) => [p.id, p.label])])}</select></label>`;
   if (d.kind === 'select') return `<label>${label} <select name="${key}">${opts(d.list)}</select></label>`;
-  if (d.kind === 'number') return `<label>${label} <input name="${key}" type="number" min="${d.min}" max="${d.max}" step="${d.step}" inputmode="decimal"></label>`;
+  if (d.kind === 'number')
+    return `<label>${label} <input name="${key}" type="number" min="${d.min}" max="${d.max}" step="${d.step}" inputmode="decimal"></label>`;
   return `<label>${label} <span class="io"><input name="${key}" type="range" min="${d.min}" max="${d.max}" step="${d.step}" aria-describedby="${id}"><output id="${id}"></output></span></label>`;
 }
 

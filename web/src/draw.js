@@ -5,7 +5,13 @@ import { gradientStops, lut } from './palette.js';
 import { readTheme, toRgb } from './theme.js';
 
 const fmt = (v) =>
-  v === -Infinity ? '−∞ (masked)' : Number.isNaN(v) ? 'undefined' : Math.abs(v) >= 1e4 || (v !== 0 && Math.abs(v) < 1e-3) ? v.toExponential(3) : String(+v.toFixed(5));
+  v === -Infinity
+    ? '−∞ (masked)'
+    : Number.isNaN(v)
+      ? 'undefined'
+      : Math.abs(v) >= 1e4 || (v !== 0 && Math.abs(v) < 1e-3)
+        ? v.toExponential(3)
+        : String(+v.toFixed(5));
 export { fmt };
 /** x with an explicit sign (− or +, one width in every font) and `digits` decimals: a column or a
  * line of such figures keeps its width whatever the numbers (and before the wasm, with the
@@ -79,7 +85,8 @@ export function ticks(a, b, n) {
   const mag = 10 ** Math.floor(Math.log10(step0));
   const step = [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= step0) ?? step0;
   const out = [];
-  for (let t = Math.ceil(a / step - 1e-9) * step; t <= b + step * 1e-9; t += step) out.push(Math.abs(t) < step * 1e-9 ? 0 : +t.toPrecision(12));
+  for (let t = Math.ceil(a / step - 1e-9) * step; t <= b + step * 1e-9; t += step)
+    out.push(Math.abs(t) < step * 1e-9 ? 0 : +t.toPrecision(12));
   return out;
 }
 /** Integer ticks over 0..n-1 cells, never more than fits `px` pixels. */
@@ -95,7 +102,10 @@ function cellTicks(n, px) {
  * down-sampling whenever cells are smaller than a device pixel, so a large table never shows
  * false moiré. A cursor walks it with the arrow keys or follows the pointer, with a readout.
  */
-export function createMatrixPanel(parent, { title = '', rowLabel = 'row', colLabel = 'col', small = false, square = false } = {}) {
+export function createMatrixPanel(
+  parent,
+  { title = '', rowLabel = 'row', colLabel = 'col', small = false, square = false } = {},
+) {
   const fig = document.createElement('figure');
   fig.className = `panel${small ? ' small' : ''}${square ? ' square' : ''}`;
   fig.innerHTML = `<figcaption></figcaption>
@@ -150,7 +160,12 @@ export function createMatrixPanel(parent, { title = '', rowLabel = 'row', colLab
      * reduce(tw, th) may supply the down-sampled picture itself ({ values, weight? }): a cyclic
      * quantity must be averaged as unit vectors, not as numbers.
      */
-    draw(values, rows, cols, { lo, hi, palette = 'bo', maskFromRow = rows, marker, markerLabel, source, reduce, valueAt, note = '' } = {}) {
+    draw(
+      values,
+      rows,
+      cols,
+      { lo, hi, palette = 'bo', maskFromRow = rows, marker, markerLabel, source, reduce, valueAt, note = '' } = {},
+    ) {
       last = { values, rows, cols, maskFromRow, source, lo, hi, palette, marker, markerLabel, reduce, valueAt, note };
       paint();
       cur.r = Math.min(cur.r, rows - 1);
@@ -158,12 +173,23 @@ export function createMatrixPanel(parent, { title = '', rowLabel = 'row', colLab
       if (cur.shown) show(false);
     },
     /** The drawn matrix; heap-backed values are re-read, since a heap view dies when memory grows. */
-    data: () => last && { ...last, values: last.source && !last.source.freed ? last.source.array : typeof last.values === 'function' ? last.values() : last.values },
+    data: () =>
+      last && {
+        ...last,
+        values:
+          last.source && !last.source.freed
+            ? last.source.array
+            : typeof last.values === 'function'
+              ? last.values()
+              : last.values,
+      },
     /** The whole figure (title, axes, colour bar) at `scale` x the on-screen size. */
     figure({ scale = 2 } = {}) {
       const theme = readTheme(fig);
-      const W = geo?.W ?? 600, H = geo?.H ?? 300;
-      const top = 28, bottom = 40;
+      const W = geo?.W ?? 600,
+        H = geo?.H ?? 300;
+      const top = 28,
+        bottom = 40;
       const g = exportCanvas(W, H + top + bottom, { scale, theme, title: caption.textContent });
       g.save();
       g.translate(0, top);
@@ -180,9 +206,12 @@ export function createMatrixPanel(parent, { title = '', rowLabel = 'row', colLab
     const names = panel.rowNames;
     const g = canvas.getContext('2d');
     g.font = FONT;
-    const labelW = names ? Math.min(120, Math.max(...names.map((s) => g.measureText(s).width)) + 10) : g.measureText(String(rows - 1)).width + 8;
+    const labelW = names
+      ? Math.min(120, Math.max(...names.map((s) => g.measureText(s).width)) + 10)
+      : g.measureText(String(rows - 1)).width + 8;
     const ml = Math.ceil(labelW + 20);
-    const mr = 8, mt = 6;
+    const mr = 8,
+      mt = 6;
     const mb = panel.colNames ? 58 : 36;
     let w = W - ml - mr;
     const maxH = small ? 260 : 520;
@@ -221,35 +250,58 @@ export function createMatrixPanel(parent, { title = '', rowLabel = 'row', colLab
     canvas.dataset.yname = panel.rowAxis ?? panel.rowLabel;
     for (const r of rowT) {
       const y = mt + ((r + 0.5) * h) / rows;
-      g.beginPath(); g.moveTo(ml - 4, y); g.lineTo(ml, y); g.stroke();
+      g.beginPath();
+      g.moveTo(ml - 4, y);
+      g.lineTo(ml, y);
+      g.stroke();
       g.fillText(panel.rowNames ? panel.rowNames[r] : String(r), ml - 6, y);
     }
     g.textBaseline = 'alphabetic';
     g.textAlign = 'center';
     for (const c of colT) {
       const x = ml + ((c + 0.5) * w) / cols;
-      g.beginPath(); g.moveTo(x, mt + h); g.lineTo(x, mt + h + 4); g.stroke();
+      g.beginPath();
+      g.moveTo(x, mt + h);
+      g.lineTo(x, mt + h + 4);
+      g.stroke();
       if (panel.colNames) {
-        g.save(); g.translate(x + 3, mt + h + 8); g.rotate(-Math.PI / 4); g.textAlign = 'right'; g.fillText(panel.colNames[c], 0, 0); g.restore();
+        g.save();
+        g.translate(x + 3, mt + h + 8);
+        g.rotate(-Math.PI / 4);
+        g.textAlign = 'right';
+        g.fillText(panel.colNames[c], 0, 0);
+        g.restore();
       } else g.fillText(String(c), x, mt + h + 15);
     }
     // axis names
     g.fillStyle = theme.muted;
     g.fillText(`${panel.colAxis ?? panel.colLabel} →`, ml + w / 2, mt + h + (panel.colNames ? 54 : 31));
-    g.save(); g.translate(10, mt + h / 2); g.rotate(-Math.PI / 2); g.fillText(`← ${panel.rowAxis ?? panel.rowLabel}`, 0, 0); g.restore();
+    g.save();
+    g.translate(10, mt + h / 2);
+    g.rotate(-Math.PI / 2);
+    g.fillText(`← ${panel.rowAxis ?? panel.rowLabel}`, 0, 0);
+    g.restore();
     if (last.marker !== undefined && last.marker < rows) {
       const y = mt + (last.marker * h) / rows;
-      g.strokeStyle = theme.bad; g.lineWidth = 2; g.setLineDash([5, 4]);
-      g.beginPath(); g.moveTo(ml, y); g.lineTo(ml + w, y); g.stroke(); g.setLineDash([]);
+      g.strokeStyle = theme.bad;
+      g.lineWidth = 2;
+      g.setLineDash([5, 4]);
+      g.beginPath();
+      g.moveTo(ml, y);
+      g.lineTo(ml + w, y);
+      g.stroke();
+      g.setLineDash([]);
       if (last.markerLabel) {
         g.font = `600 ${FONT}`;
         // below the line (over the rows the marker cuts off) when there is room, on a paper backing
         const ty = y + 16 < mt + h ? y + 15 : y - 5;
         const tw2 = g.measureText(last.markerLabel).width;
-        g.fillStyle = theme.paper; g.globalAlpha = 0.85;
+        g.fillStyle = theme.paper;
+        g.globalAlpha = 0.85;
         g.fillRect(ml + w - tw2 - 8, ty - 11, tw2 + 6, 14);
         g.globalAlpha = 1;
-        g.fillStyle = theme.bad; g.textAlign = 'right';
+        g.fillStyle = theme.bad;
+        g.textAlign = 'right';
         g.fillText(last.markerLabel, ml + w - 4, ty);
       }
     }
@@ -263,8 +315,10 @@ export function createMatrixPanel(parent, { title = '', rowLabel = 'row', colLab
     g.fillRect(x + 40, y, w - 80, 10);
     g.fillStyle = theme.ink;
     g.font = FONT;
-    g.textAlign = 'right'; g.fillText(fig.querySelector('.lo').textContent, x + 36, y + 9);
-    g.textAlign = 'left'; g.fillText(fig.querySelector('.hi').textContent, x + w - 36, y + 9);
+    g.textAlign = 'right';
+    g.fillText(fig.querySelector('.lo').textContent, x + 36, y + 9);
+    g.textAlign = 'left';
+    g.fillText(fig.querySelector('.hi').textContent, x + w - 36, y + 9);
     g.fillStyle = theme.muted;
     g.fillText(fig.querySelector('.note').textContent, x + w + 10, y + 9);
   }
@@ -278,7 +332,8 @@ export function createMatrixPanel(parent, { title = '', rowLabel = 'row', colLab
     // cells and no beat pattern appears). What is left is a scale-up of at most 2, drawn crisp.
     const kx = cols > geo.w * dpr ? Math.ceil(cols / (geo.w * dpr)) : 1;
     const ky = rows > geo.h * dpr ? Math.ceil(rows / (geo.h * dpr)) : 1;
-    const tw = Math.ceil(cols / kx), th = Math.ceil(rows / ky);
+    const tw = Math.ceil(cols / kx),
+      th = Math.ceil(rows / ky);
     if (cells.width !== tw || cells.height !== th) {
       cells.width = tw;
       cells.height = th;
@@ -295,12 +350,24 @@ export function createMatrixPanel(parent, { title = '', rowLabel = 'row', colLab
       (values instanceof Float32Array ? paintF32 : paintAny)(values, words, n, L, lo, s);
       words.fill(L[256], n, rows * cols);
     } else {
-      const red = reduce ? reduce(tw, th, kx, ky) : boxAverage(typeof last.values === 'function' ? last.values() : last.values, rows, cols, tw, th, maskFromRow, kx, ky);
+      const red = reduce
+        ? reduce(tw, th, kx, ky)
+        : boxAverage(
+            typeof last.values === 'function' ? last.values() : last.values,
+            rows,
+            cols,
+            tw,
+            th,
+            maskFromRow,
+            kx,
+            ky,
+          );
       paintF32(red.values, words, tw * th, L, lo, s);
       if (red.weight) fade(words, red.weight, toRgb(theme.mask));
     }
     cells.getContext('2d').putImageData(img, 0, 0);
-    const W = geo.W, H = geo.H;
+    const W = geo.W,
+      H = geo.H;
     if (canvas.width !== Math.round(W * dpr) || canvas.height !== Math.round(H * dpr)) {
       canvas.width = Math.round(W * dpr);
       canvas.height = Math.round(H * dpr);
@@ -318,14 +385,16 @@ export function createMatrixPanel(parent, { title = '', rowLabel = 'row', colLab
       fig.dataset.legend = lab;
       fig.querySelector('.lo').textContent = fmt(lo);
       fig.querySelector('.hi').textContent = Math.abs(hi - 2 * Math.PI) < 1e-9 ? '2π' : fmt(hi);
-      fig.querySelector('.bar').style.background = `linear-gradient(to right, ${gradientStops(palette, theme).join(', ')})`;
+      fig.querySelector('.bar').style.background =
+        `linear-gradient(to right, ${gradientStops(palette, theme).join(', ')})`;
       fig.querySelector('.note').textContent = last.note ?? '';
     }
   }
 
   function place(el, r, c) {
     const { ml, mt, w, h } = geo;
-    const cw = w / last.cols, ch = h / last.rows;
+    const cw = w / last.cols,
+      ch = h / last.rows;
     Object.assign(el.style, {
       left: `${ml + c * cw - (cw < 3 ? (3 - cw) / 2 : 0)}px`,
       top: `${mt + r * ch - (ch < 3 ? (3 - ch) / 2 : 0)}px`,
@@ -361,9 +430,14 @@ export function createMatrixPanel(parent, { title = '', rowLabel = 'row', colLab
     if (!last) return;
     const step = e.shiftKey ? 10 : 1;
     const moves = {
-      ArrowUp: [-step, 0], ArrowDown: [step, 0], ArrowLeft: [0, -step], ArrowRight: [0, step],
-      PageUp: [-Math.ceil(last.rows / 8), 0], PageDown: [Math.ceil(last.rows / 8), 0],
-      Home: [0, -last.cols], End: [0, last.cols],
+      ArrowUp: [-step, 0],
+      ArrowDown: [step, 0],
+      ArrowLeft: [0, -step],
+      ArrowRight: [0, step],
+      PageUp: [-Math.ceil(last.rows / 8), 0],
+      PageDown: [Math.ceil(last.rows / 8), 0],
+      Home: [0, -last.cols],
+      End: [0, last.cols],
     };
     const m = moves[e.key];
     if (!m) return;
@@ -374,7 +448,8 @@ export function createMatrixPanel(parent, { title = '', rowLabel = 'row', colLab
   const point = (e) => {
     if (!last || !geo) return;
     const b = canvas.getBoundingClientRect();
-    const x = e.clientX - b.left - geo.ml, y = e.clientY - b.top - geo.mt;
+    const x = e.clientX - b.left - geo.ml,
+      y = e.clientY - b.top - geo.mt;
     if (x < 0 || y < 0 || x >= geo.w || y >= geo.h) return;
     panel.moveTo(Math.floor((y / geo.h) * last.rows), Math.floor((x / geo.w) * last.cols));
   };
@@ -399,7 +474,8 @@ function boxAverage(values, rows, cols, tw, th, maskFromRow, kx, ky) {
   const acc = new Float64Array(cols);
   const R = Math.min(rows, maskFromRow);
   const filled = new Uint8Array(th);
-  let band = 0, n = 0;
+  let band = 0,
+    n = 0;
   const flush = () => {
     filled[band] = 1;
     const o = band * tw;
@@ -428,8 +504,14 @@ function fade(words, weight, [mr, mg, mb]) {
     const a = Math.max(0, Math.min(1, weight[i]));
     if (a >= 0.999) continue;
     const w = words[i];
-    const r = w & 255, g = (w >> 8) & 255, b = (w >> 16) & 255;
-    words[i] = (255 << 24) | (Math.round(b * a + mb * (1 - a)) << 16) | (Math.round(g * a + mg * (1 - a)) << 8) | Math.round(r * a + mr * (1 - a));
+    const r = w & 255,
+      g = (w >> 8) & 255,
+      b = (w >> 16) & 255;
+    words[i] =
+      (255 << 24) |
+      (Math.round(b * a + mb * (1 - a)) << 16) |
+      (Math.round(g * a + mg * (1 - a)) << 8) |
+      Math.round(r * a + mr * (1 - a));
   }
 }
 
@@ -494,37 +576,63 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
     data: () => last,
     figure({ scale = 2 } = {}) {
       const theme = readTheme(fig);
-      const W = geo?.W ?? 600, H = height;
-      const top = 26, keyH = 18 * Math.ceil((last?.series.length ?? 0) / 3) + 8;
+      const W = geo?.W ?? 600,
+        H = height;
+      const top = 26,
+        keyH = 18 * Math.ceil((last?.series.length ?? 0) / 3) + 8;
       const g = exportCanvas(W, H + top + keyH, { scale, theme, title: fig.querySelector('figcaption').textContent });
-      g.save(); g.translate(0, top);
+      g.save();
+      g.translate(0, top);
       if (last) paintInto(g, theme, W, H);
       g.restore();
       g.font = FONT;
       (last?.series ?? []).forEach((s, k) => {
-        const x = 10 + (k % 3) * (W / 3), y = H + top + 14 + 18 * Math.floor(k / 3);
-        g.strokeStyle = colourOf(s, k, theme); g.lineWidth = 3; g.setLineDash(s.dash ? [5, 4] : []);
-        g.beginPath(); g.moveTo(x, y - 4); g.lineTo(x + 18, y - 4); g.stroke(); g.setLineDash([]);
-        g.fillStyle = theme.ink; g.textAlign = 'left'; g.fillText(s.label ?? '', x + 24, y, W / 3 - 30);
+        const x = 10 + (k % 3) * (W / 3),
+          y = H + top + 14 + 18 * Math.floor(k / 3);
+        g.strokeStyle = colourOf(s, k, theme);
+        g.lineWidth = 3;
+        g.setLineDash(s.dash ? [5, 4] : []);
+        g.beginPath();
+        g.moveTo(x, y - 4);
+        g.lineTo(x + 18, y - 4);
+        g.stroke();
+        g.setLineDash([]);
+        g.fillStyle = theme.ink;
+        g.textAlign = 'left';
+        g.fillText(s.label ?? '', x + 24, y, W / 3 - 30);
       });
       return g.canvas;
     },
     /** An SVG string of the same figure (series as polylines). */
     svg() {
       const theme = readTheme(fig);
-      const W = geo?.W ?? 600, H = height;
+      const W = geo?.W ?? 600,
+        H = height;
       if (!last || !geo) return '<svg xmlns="http://www.w3.org/2000/svg"/>';
       const { X, Y } = geo;
-      const parts = [`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H + 24}" viewBox="0 -24 ${W} ${H + 24}" font-family="system-ui, sans-serif" font-size="11">`,
+      const parts = [
+        `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H + 24}" viewBox="0 -24 ${W} ${H + 24}" font-family="system-ui, sans-serif" font-size="11">`,
         `<rect x="0" y="-24" width="${W}" height="${H + 24}" fill="${theme.paper}"/>`,
-        `<text x="6" y="-8" font-weight="600" font-size="13" fill="${theme.ink}">${esc(fig.querySelector('figcaption').textContent)}</text>`];
-      for (const t of geo.yt) parts.push(`<text x="${geo.pad.l - 4}" y="${Y(t) + 4}" text-anchor="end" fill="${theme.ink}">${esc(geo.yfmt(t))}</text>`);
-      for (const t of geo.xt) parts.push(`<text x="${X(t)}" y="${H - geo.pad.b + 14}" text-anchor="middle" fill="${theme.ink}">${esc(fmt(t))}</text>`);
-      parts.push(`<text x="${(geo.pad.l + W) / 2}" y="${H - 4}" text-anchor="middle" fill="${theme.muted}">${esc(last.opts.xLabel ?? '')}</text>`);
+        `<text x="6" y="-8" font-weight="600" font-size="13" fill="${theme.ink}">${esc(fig.querySelector('figcaption').textContent)}</text>`,
+      ];
+      for (const t of geo.yt)
+        parts.push(
+          `<text x="${geo.pad.l - 4}" y="${Y(t) + 4}" text-anchor="end" fill="${theme.ink}">${esc(geo.yfmt(t))}</text>`,
+        );
+      for (const t of geo.xt)
+        parts.push(
+          `<text x="${X(t)}" y="${H - geo.pad.b + 14}" text-anchor="middle" fill="${theme.ink}">${esc(fmt(t))}</text>`,
+        );
+      parts.push(
+        `<text x="${(geo.pad.l + W) / 2}" y="${H - 4}" text-anchor="middle" fill="${theme.muted}">${esc(last.opts.xLabel ?? '')}</text>`,
+      );
       last.series.forEach((s, k) => {
         const pts = [];
-        for (let i = 0; i < s.y.length; i++) if (Number.isFinite(s.y[i])) pts.push(`${X(xOf(s, i)).toFixed(1)},${Y(yOf(s.y[i])).toFixed(1)}`);
-        parts.push(`<polyline fill="none" stroke="${colourOf(s, k, theme)}" stroke-width="1.6"${s.dash ? ' stroke-dasharray="5 4"' : ''} points="${pts.join(' ')}"><title>${esc(s.label ?? '')}</title></polyline>`);
+        for (let i = 0; i < s.y.length; i++)
+          if (Number.isFinite(s.y[i])) pts.push(`${X(xOf(s, i)).toFixed(1)},${Y(yOf(s.y[i])).toFixed(1)}`);
+        parts.push(
+          `<polyline fill="none" stroke="${colourOf(s, k, theme)}" stroke-width="1.6"${s.dash ? ' stroke-dasharray="5 4"' : ''} points="${pts.join(' ')}"><title>${esc(s.label ?? '')}</title></polyline>`,
+        );
       });
       parts.push('</svg>');
       return parts.join('\n');
@@ -532,11 +640,25 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
   };
   const xOf = (s, i) => (s.x ? s.x[i] : last.x0 + i * last.dx);
   const yOf = (y) => (last.opts.yLog ? Math.log10(y) : y);
-  const colourOf = (s, k, theme) => (typeof s.colour === 'number' ? theme.series[s.colour % 8] : s.colour === 'bad' ? theme.bad : s.colour === 'muted' ? theme.muted : s.colour ?? theme.series[k % 8]);
+  const colourOf = (s, k, theme) =>
+    typeof s.colour === 'number'
+      ? theme.series[s.colour % 8]
+      : s.colour === 'bad'
+        ? theme.bad
+        : s.colour === 'muted'
+          ? theme.muted
+          : (s.colour ?? theme.series[k % 8]);
 
   function paint(cv, dpr) {
     const theme = readTheme(fig);
-    const W = Math.max(260, Math.round((cv === canvas ? widthOf(cv, () => last && paint(canvas, dprOf())) : cv.clientWidth) || parent.clientWidth || 640));
+    const W = Math.max(
+      260,
+      Math.round(
+        (cv === canvas ? widthOf(cv, () => last && paint(canvas, dprOf())) : cv.clientWidth) ||
+          parent.clientWidth ||
+          640,
+      ),
+    );
     const H = height;
     // Resize (which reallocates the backing store) only when the size changes.
     if (cv.width !== Math.round(W * dpr)) cv.width = Math.round(W * dpr);
@@ -549,13 +671,15 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
     const keys = fig.querySelector('.keys');
     if (keys.dataset.k !== keysKey) {
       keys.dataset.k = keysKey;
-      keys.replaceChildren(...last.series.map((s, k) => {
-        const span = document.createElement('span');
-        span.textContent = s.label ?? '';
-        span.style.setProperty('--c', colourOf(s, k, theme));
-        if (s.dash) span.className = 'dash';
-        return span;
-      }));
+      keys.replaceChildren(
+        ...last.series.map((s, k) => {
+          const span = document.createElement('span');
+          span.textContent = s.label ?? '';
+          span.style.setProperty('--c', colourOf(s, k, theme));
+          if (s.dash) span.className = 'dash';
+          return span;
+        }),
+      );
     }
     const aria = `${fig.querySelector('figcaption').textContent}: ${last.series.map((s) => s.label).join(', ')}; arrow keys read values`;
     if (cv.getAttribute('aria-label') !== aria) cv.setAttribute('aria-label', aria);
@@ -564,7 +688,10 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
   function paintInto(g, theme, W, H) {
     const { series, opts } = last;
     const pad = { l: 58, r: 14, t: 10, b: 36 };
-    let xmin = Infinity, xmax = -Infinity, ymin = Infinity, ymax = -Infinity;
+    let xmin = Infinity,
+      xmax = -Infinity,
+      ymin = Infinity,
+      ymax = -Infinity;
     for (const s of series) {
       for (let i = 0; i < s.y.length; i++) {
         const x = xOf(s, i);
@@ -584,9 +711,16 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
     const Y = (y) => pad.t + (1 - (y - ymin) / (ymax - ymin)) * (H - pad.t - pad.b);
     const yt = opts.yLog ? ticks(Math.ceil(ymin), Math.floor(ymax), 6).filter(Number.isInteger) : ticks(ymin, ymax, 5);
     const yfmt = opts.yLog ? (t) => (t >= 4 || t <= -3 ? `1e${t}` : fmt(10 ** t)) : fmt;
-    const xt = ticks(xmin, xmax, Math.max(3, Math.min(8, Math.floor((W - pad.l) / 70)))).filter((t) => !opts.integerX || Number.isInteger(t));
+    const xt = ticks(xmin, xmax, Math.max(3, Math.min(8, Math.floor((W - pad.l) / 70)))).filter(
+      (t) => !opts.integerX || Number.isInteger(t),
+    );
     geo = { W, H, X, Y, xmin, xmax, ymin, ymax, pad, yt, xt, yfmt };
-    const axes = { yticks: yt.map(yfmt).join('|'), xticks: xt.map(fmt).join('|'), xname: opts.xLabel ?? '', yname: opts.yLabel ?? '' };
+    const axes = {
+      yticks: yt.map(yfmt).join('|'),
+      xticks: xt.map(fmt).join('|'),
+      xname: opts.xLabel ?? '',
+      yname: opts.yLabel ?? '',
+    };
     for (const [k, v] of Object.entries(axes)) if (canvas.dataset[k] !== v) canvas.dataset[k] = v;
     g.fillStyle = theme.paper;
     g.fillRect(0, 0, W, H);
@@ -595,25 +729,45 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
     g.font = FONT;
     g.lineWidth = 1;
     for (const t of yt) {
-      g.beginPath(); g.moveTo(pad.l, Y(t)); g.lineTo(W - pad.r, Y(t)); g.stroke();
-      g.textAlign = 'right'; g.fillText(yfmt(t), pad.l - 4, Y(t) + 4);
+      g.beginPath();
+      g.moveTo(pad.l, Y(t));
+      g.lineTo(W - pad.r, Y(t));
+      g.stroke();
+      g.textAlign = 'right';
+      g.fillText(yfmt(t), pad.l - 4, Y(t) + 4);
     }
     for (const t of xt) {
-      g.beginPath(); g.moveTo(X(t), pad.t); g.lineTo(X(t), H - pad.b); g.stroke();
-      g.textAlign = 'center'; g.fillText(fmt(t), X(t), H - pad.b + 14);
+      g.beginPath();
+      g.moveTo(X(t), pad.t);
+      g.lineTo(X(t), H - pad.b);
+      g.stroke();
+      g.textAlign = 'center';
+      g.fillText(fmt(t), X(t), H - pad.b + 14);
     }
     g.fillStyle = theme.muted;
     g.textAlign = 'center';
     g.fillText(opts.xLabel ?? '', (pad.l + W - pad.r) / 2, H - 4);
-    g.save(); g.translate(12, (pad.t + H - pad.b) / 2); g.rotate(-Math.PI / 2); g.fillText(opts.yLabel ?? '', 0, 0); g.restore();
+    g.save();
+    g.translate(12, (pad.t + H - pad.b) / 2);
+    g.rotate(-Math.PI / 2);
+    g.fillText(opts.yLabel ?? '', 0, 0);
+    g.restore();
     for (const m of opts.markers ?? []) {
-      g.strokeStyle = theme.bad; g.setLineDash([4, 3]);
-      g.beginPath(); g.moveTo(X(m.x), pad.t); g.lineTo(X(m.x), H - pad.b); g.stroke();
-      g.setLineDash([]); g.fillStyle = theme.bad; g.textAlign = X(m.x) > W - 140 ? 'right' : 'left';
+      g.strokeStyle = theme.bad;
+      g.setLineDash([4, 3]);
+      g.beginPath();
+      g.moveTo(X(m.x), pad.t);
+      g.lineTo(X(m.x), H - pad.b);
+      g.stroke();
+      g.setLineDash([]);
+      g.fillStyle = theme.bad;
+      g.textAlign = X(m.x) > W - 140 ? 'right' : 'left';
       g.fillText(m.label ?? '', X(m.x) + (g.textAlign === 'right' ? -4 : 4), pad.t + 10);
     }
     g.save();
-    g.beginPath(); g.rect(pad.l, pad.t - 1, W - pad.l - pad.r, H - pad.t - pad.b + 2); g.clip();
+    g.beginPath();
+    g.rect(pad.l, pad.t - 1, W - pad.l - pad.r, H - pad.t - pad.b + 2);
+    g.clip();
     series.forEach((s, k) => {
       g.strokeStyle = colourOf(s, k, theme);
       g.lineWidth = 1.6;
@@ -630,10 +784,14 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
         let pen = false;
         for (let i = 0; i < n; i++) {
           const y = yOf(s.y[i]);
-          if (!Number.isFinite(y)) { pen = false; continue; }
+          if (!Number.isFinite(y)) {
+            pen = false;
+            continue;
+          }
           const x = X(xOf(s, i));
           const yy = Y(y);
-          if (pen) g.lineTo(x, yy); else g.moveTo(x, yy);
+          if (pen) g.lineTo(x, yy);
+          else g.moveTo(x, yy);
           pen = true;
         }
       }
@@ -642,15 +800,21 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
         g.fillStyle = g.strokeStyle;
         for (let i = 0; i < s.y.length; i++) {
           if (!Number.isFinite(s.y[i])) continue;
-          g.beginPath(); g.arc(X(xOf(s, i)), Y(yOf(s.y[i])), 3, 0, 2 * Math.PI); g.fill();
+          g.beginPath();
+          g.arc(X(xOf(s, i)), Y(yOf(s.y[i])), 3, 0, 2 * Math.PI);
+          g.fill();
         }
       }
     });
     g.restore();
     g.setLineDash([]);
     if (hover !== null && hover >= xmin && hover <= xmax) {
-      g.strokeStyle = theme.ink; g.globalAlpha = 0.5;
-      g.beginPath(); g.moveTo(X(hover), pad.t); g.lineTo(X(hover), H - pad.b); g.stroke();
+      g.strokeStyle = theme.ink;
+      g.globalAlpha = 0.5;
+      g.beginPath();
+      g.moveTo(X(hover), pad.t);
+      g.lineTo(X(hover), H - pad.b);
+      g.stroke();
       g.globalAlpha = 1;
     }
   }
@@ -664,33 +828,47 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
    */
   function denseSeries(g, s, k, theme, n, pad, W, H, X, Y) {
     const t = g.getTransform ? g.getTransform() : { a: 1, d: 1, e: 0, f: 0 };
-    const sx = t.a || 1, sy = t.d || 1;
-    const x0 = Math.floor(pad.l * sx), x1 = Math.ceil((W - pad.r) * sx);
-    const y0 = Math.floor((pad.t - 1) * sy), y1 = Math.ceil((H - pad.b + 1) * sy);
-    const nc = x1 - x0, nr = y1 - y0;
+    const sx = t.a || 1,
+      sy = t.d || 1;
+    const x0 = Math.floor(pad.l * sx),
+      x1 = Math.ceil((W - pad.r) * sx);
+    const y0 = Math.floor((pad.t - 1) * sy),
+      y1 = Math.ceil((H - pad.b + 1) * sy);
+    const nc = x1 - x0,
+      nr = y1 - y0;
     if (nc <= 0 || nr <= 0) return;
-    const lo = new Float32Array(nc).fill(Infinity), hi = new Float32Array(nc).fill(-Infinity);
+    const lo = new Float32Array(nc).fill(Infinity),
+      hi = new Float32Array(nc).fill(-Infinity);
     const mark = (c, a, b) => {
       const j = c - x0;
       if (j < 0 || j >= nc) return;
       if (a < lo[j]) lo[j] = a;
       if (b > hi[j]) hi[j] = b;
     };
-    let px = NaN, py = NaN;
+    let px = NaN,
+      py = NaN;
     for (let i = 0; i < n; i++) {
       const y = yOf(s.y[i]);
-      if (!Number.isFinite(y)) { px = NaN; continue; }
-      const x = X(xOf(s, i)) * sx, yy = Y(y) * sy;
+      if (!Number.isFinite(y)) {
+        px = NaN;
+        continue;
+      }
+      const x = X(xOf(s, i)) * sx,
+        yy = Y(y) * sy;
       if (px !== px) mark(Math.floor(x), yy, yy);
       else if (x === px) mark(Math.floor(x), Math.min(py, yy), Math.max(py, yy));
       else {
-        const a = Math.min(px, x), b = Math.max(px, x), slope = (yy - py) / (x - px);
+        const a = Math.min(px, x),
+          b = Math.max(px, x),
+          slope = (yy - py) / (x - px);
         for (let c = Math.floor(a), cb = Math.floor(b); c <= cb; c++) {
-          const ya = py + (Math.max(c, a) - px) * slope, yb = py + (Math.min(c + 1, b) - px) * slope;
+          const ya = py + (Math.max(c, a) - px) * slope,
+            yb = py + (Math.min(c + 1, b) - px) * slope;
           mark(c, Math.min(ya, yb), Math.max(ya, yb));
         }
       }
-      px = x; py = yy;
+      px = x;
+      py = yy;
     }
     // Whole device pixels: pixel-aligned rects are Skia's cheapest draw (no anti-aliasing pass).
     g.save();
@@ -699,7 +877,8 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
     const half = 0.8 * sy;
     for (let j = 0; j < nc; j++) {
       if (!(hi[j] >= lo[j])) continue;
-      const top = Math.round(lo[j] - half), bot = Math.max(top + 1, Math.round(hi[j] + half));
+      const top = Math.round(lo[j] - half),
+        bot = Math.max(top + 1, Math.round(hi[j] + half));
       g.fillRect(x0 + j, top, 1, bot - top);
     }
     g.restore();
@@ -708,7 +887,8 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
   function at(s, x) {
     const n = s.y.length;
     if (!n) return [NaN, NaN];
-    let lo = 0, hi = n - 1;
+    let lo = 0,
+      hi = n - 1;
     if (!s.x) {
       const i = Math.max(0, Math.min(n - 1, Math.round((x - last.x0) / last.dx)));
       return [xOf(s, i), s.y[i]];
@@ -716,7 +896,8 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
     const up = s.x[n - 1] >= s.x[0];
     while (hi - lo > 1) {
       const mid = (lo + hi) >> 1;
-      if ((s.x[mid] <= x) === up) lo = mid; else hi = mid;
+      if (s.x[mid] <= x === up) lo = mid;
+      else hi = mid;
     }
     const i = Math.abs(s.x[lo] - x) <= Math.abs(s.x[hi] - x) ? lo : hi;
     return [s.x[i], s.y[i]];
@@ -734,7 +915,11 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
     readout.textContent = `${last.opts.xLabel || 'x'} ${fmt(hover)} · ${parts.join(' · ')}`;
     // A formula panel follows the cursor: the x under it, the nearest sample of each series, and
     // (pointer only) the y under it in data units, so a view can pick the curve pointed at.
-    plot.onCursor?.(hover, last.series.map((s) => at(s, hover)), yAt);
+    plot.onCursor?.(
+      hover,
+      last.series.map((s) => at(s, hover)),
+      yAt,
+    );
   }
   /** The y value (data units) at a canvas-relative pixel row. */
   const yData = (py) => {
@@ -775,7 +960,11 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
  * when there is one, `title` in bold at the top left. Returns its 2-D context, already scaled, so
  * the caller draws in CSS pixels; the canvas is `g.canvas`.
  */
-export function exportCanvas(w, h, { scale = 2, theme, title = '', font = '600 13px system-ui, sans-serif', x = 6, y = 18 } = {}) {
+export function exportCanvas(
+  w,
+  h,
+  { scale = 2, theme, title = '', font = '600 13px system-ui, sans-serif', x = 6, y = 18 } = {},
+) {
   const out = document.createElement('canvas');
   out.width = Math.round(w * scale);
   out.height = Math.round(h * scale);

@@ -7,7 +7,16 @@
 import css from './style.css?inline';
 import viewCss from './views/views.css?inline';
 import { init, stubApi } from './api.js';
-import { coreFor, createApp, lazyCompute, loadSteps, onLaidOut, preloadView, reservedHeight, resolveState } from './app.js';
+import {
+  coreFor,
+  createApp,
+  lazyCompute,
+  loadSteps,
+  onLaidOut,
+  preloadView,
+  reservedHeight,
+  resolveState,
+} from './app.js';
 import { FIELDS, parseState } from './state.js';
 import { backgroundOf, hostTheme } from './theme.js';
 
@@ -51,7 +60,10 @@ function hostChanged() {
 function watchHost() {
   if (watching) return;
   watching = true;
-  new MutationObserver(hostChanged).observe(document.documentElement, { attributes: true, attributeFilter: ['class', 'data-theme', 'style'] });
+  new MutationObserver(hostChanged).observe(document.documentElement, {
+    attributes: true,
+    attributeFilter: ['class', 'data-theme', 'style'],
+  });
   globalThis.matchMedia?.('(prefers-color-scheme: dark)').addEventListener?.('change', hostChanged);
 }
 
@@ -117,27 +129,32 @@ class PosencView extends HTMLElement {
       if (this.#app === app) this.dataset.layout = '1';
     };
     onLaidOut(root, laidOut);
-    shared.then(({ pe, compute }) => {
-      if (this.#app !== app) return;
-      root.addEventListener('posenc-render', () => (this.dataset.ready = '1'), { once: true });
-      app.attach(pe, compute);
-    }, (e) => {
-      // The core could not start (most often a host page's Content-Security-Policy without
-      // 'wasm-unsafe-eval'): say so in the element instead of a blank figure.
-      if (this.#app !== app) return;
-      const msg = String(e?.message ?? e);
-      const csp = /Content.Security|unsafe-eval|CSP/i.test(msg);
-      const note = document.createElement('p');
-      note.className = 'error';
-      note.setAttribute('role', 'alert');
-      note.textContent = csp
-        ? "posenc could not start its WebAssembly: this page's Content-Security-Policy needs 'wasm-unsafe-eval' in script-src."
-        : `posenc could not start its WebAssembly: ${msg}`;
-      root.style.removeProperty('min-height');
-      root.prepend(note);
-      this.dataset.error = csp ? 'csp' : 'init';
-      this.dispatchEvent(new CustomEvent('posenc-error', { bubbles: true, composed: true, detail: { message: msg } }));
-    });
+    shared.then(
+      ({ pe, compute }) => {
+        if (this.#app !== app) return;
+        root.addEventListener('posenc-render', () => (this.dataset.ready = '1'), { once: true });
+        app.attach(pe, compute);
+      },
+      (e) => {
+        // The core could not start (most often a host page's Content-Security-Policy without
+        // 'wasm-unsafe-eval'): say so in the element instead of a blank figure.
+        if (this.#app !== app) return;
+        const msg = String(e?.message ?? e);
+        const csp = /Content.Security|unsafe-eval|CSP/i.test(msg);
+        const note = document.createElement('p');
+        note.className = 'error';
+        note.setAttribute('role', 'alert');
+        note.textContent = csp
+          ? "posenc could not start its WebAssembly: this page's Content-Security-Policy needs 'wasm-unsafe-eval' in script-src."
+          : `posenc could not start its WebAssembly: ${msg}`;
+        root.style.removeProperty('min-height');
+        root.prepend(note);
+        this.dataset.error = csp ? 'csp' : 'init';
+        this.dispatchEvent(
+          new CustomEvent('posenc-error', { bubbles: true, composed: true, detail: { message: msg } }),
+        );
+      },
+    );
   }
   /** data-host-theme and the background from the host and the attributes; repaint if asked. */
   #paint(render) {

@@ -15,7 +15,11 @@ const row = (cells) => cells.map(csvCell).join(',');
 
 export function toCsv(d) {
   if (!d) return '';
-  if (d.kind === 'group') return d.parts.filter(Boolean).map((p) => `${row([`# ${p.name}`])}\r\n${toCsv(p)}`).join('\r\n');
+  if (d.kind === 'group')
+    return d.parts
+      .filter(Boolean)
+      .map((p) => `${row([`# ${p.name}`])}\r\n${toCsv(p)}`)
+      .join('\r\n');
   const lines = [];
   if (d.kind === 'matrix') {
     lines.push(row([`${d.rowLabel}\\${d.colLabel}`, ...Array.from({ length: d.cols }, (_, c) => c)]));
@@ -26,7 +30,11 @@ export function toCsv(d) {
       s.x.forEach((x, i) => lines.push(row([x, s.y[i]])));
     }
   } else if (d.kind === 'lab') {
-    lines.push(row(['words', d.words.join(' ')]), row(['order', d.order.join(' ')]), row(['encoding', 'max attention diff', 'max output diff', 'pooled cosine']));
+    lines.push(
+      row(['words', d.words.join(' ')]),
+      row(['order', d.order.join(' ')]),
+      row(['encoding', 'max attention diff', 'max output diff', 'pooled cosine']),
+    );
     for (const s of d.sides) lines.push(row([s.encoding, s.maxAttentionDiff, s.maxOutputDiff, s.pooledCosine]));
   } else {
     return JSON.stringify(d);

@@ -21,9 +21,10 @@ export const JOBS = {
     }
     if (st.method === 'sinusoidal' || st.method === 'learned') {
       need(pe, 'similarity', st.method === 'learned' ? 'learnedInit' : 'sinusoidal');
-      const table = st.method === 'learned'
-        ? pe.learnedInit({ length: L, dim: d, seed: 0 })
-        : pe.sinusoidal({ length: L, dim: d, base: st.base, layout: st.layout });
+      const table =
+        st.method === 'learned'
+          ? pe.learnedInit({ length: L, dim: d, seed: 0 })
+          : pe.sinusoidal({ length: L, dim: d, base: st.base, layout: st.layout });
       const S = pe.similarity(table, { length: L, dim: d, normalize: true });
       return { S, L, lo: -1, hi: 1, kind: 'cosine similarity PE·PEᵀ' };
     }

@@ -4,7 +4,16 @@
 import './style.css'; // with the views' styles, one stylesheet (vite.config.js: the 'posenc' chunk)
 import inlineWasm from 'virtual:posenc-wasm';
 import { init, simdSupported, stubApi } from './api.js';
-import { coreFor, createApp, lazyCompute, loadSteps, onLaidOut, preloadView, reservedHeight, resolveState } from './app.js';
+import {
+  coreFor,
+  createApp,
+  lazyCompute,
+  loadSteps,
+  onLaidOut,
+  preloadView,
+  reservedHeight,
+  resolveState,
+} from './app.js';
 import { parseState } from './state.js';
 import { backgroundOf } from './theme.js';
 
@@ -67,12 +76,18 @@ const fromBase64 = (s) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
 // The single-file build carries both wasm builds inline, so it needs no fetch (file:// forbids it).
 // An embed whose view calls no attention loads the lean core (api.js); the page itself, whose
 // reader goes from view to view and starts at the Shuffle lab, loads the one with attention.
-const pe = await init(inlineWasm ? { wasm: fromBase64(simdSupported() ? inlineWasm.simd : inlineWasm.scalar) } : { core: state.embed ? coreFor(state.view) : 'attention' });
+const pe = await init(
+  inlineWasm
+    ? { wasm: fromBase64(simdSupported() ? inlineWasm.simd : inlineWasm.scalar) }
+    : { core: state.embed ? coreFor(state.view) : 'attention' },
+);
 // The single file also carries the lab's trainer; handing it over now means the lab view's
 // pe.loadLab() later needs no fetch.
-if (inlineWasm) pe.loadLab({ wasm: fromBase64(pe.backend === 'simd' ? inlineWasm.labSimd : inlineWasm.labScalar) }).catch(() => {});
+if (inlineWasm)
+  pe.loadLab({ wasm: fromBase64(pe.backend === 'simd' ? inlineWasm.labSimd : inlineWasm.labScalar) }).catch(() => {});
 
-document.querySelector('.backend').textContent = `${pe.backend === 'simd' ? 'WebAssembly SIMD128' : 'scalar WebAssembly'}${inlineWasm ? ', single-file build' : ''}`;
+document.querySelector('.backend').textContent =
+  `${pe.backend === 'simd' ? 'WebAssembly SIMD128' : 'scalar WebAssembly'}${inlineWasm ? ', single-file build' : ''}`;
 app.attach(pe, lazyCompute(pe, { useWorker: !inlineWasm }));
 
 // The service worker (sw.template.js) stores the page's shell; once it is active the page hands it
@@ -85,13 +100,21 @@ if (import.meta.env.PROD && !inlineWasm && /^https?:$/.test(location.protocol)) 
   try {
     const sw = navigator.serviceWorker;
     // update(): look for a new deploy now (a browser's own check on navigation comes later, if at all).
-    sw?.register('./sw.js').then((reg) => reg.update().catch(() => {})).then(() => sw.ready).then((reg) => {
-      sw.addEventListener('message', (e) => {
-        if (e.data?.type === 'posenc:cached' && e.data.ok) document.documentElement.dataset.offline = 'ready';
-      });
-      const urls = [location.href, ...performance.getEntriesByType('resource').map((r) => r.name)];
-      reg.active?.postMessage({ type: 'posenc:cache', urls: urls.filter((u) => u.startsWith(location.origin)), all: !state.embed });
-    }).catch(() => {});
+    sw?.register('./sw.js')
+      .then((reg) => reg.update().catch(() => {}))
+      .then(() => sw.ready)
+      .then((reg) => {
+        sw.addEventListener('message', (e) => {
+          if (e.data?.type === 'posenc:cached' && e.data.ok) document.documentElement.dataset.offline = 'ready';
+        });
+        const urls = [location.href, ...performance.getEntriesByType('resource').map((r) => r.name)];
+        reg.active?.postMessage({
+          type: 'posenc:cache',
+          urls: urls.filter((u) => u.startsWith(location.origin)),
+          all: !state.embed,
+        });
+      })
+      .catch(() => {});
   } catch {
     // no service worker here: the page works, only not offline
   }

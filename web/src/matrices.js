@@ -9,11 +9,13 @@ const TAU = 2 * Math.PI;
 // of the 256 colour steps of 0.025 rad), ~5x faster than Math.atan2 over a 512 x 1024 table.
 // Readouts and exports use the exact Math.atan2.
 function angle(y, x) {
-  const ax = Math.abs(x), ay = Math.abs(y);
+  const ax = Math.abs(x),
+    ay = Math.abs(y);
   const swap = ay > ax;
   const t = swap ? ax / ay : ax === 0 ? 0 : ay / ax;
   const t2 = t * t;
-  let a = t * (0.99997726 + t2 * (-0.33262347 + t2 * (0.19354346 + t2 * (-0.11643287 + t2 * (0.05265332 - t2 * 0.0117212)))));
+  let a =
+    t * (0.99997726 + t2 * (-0.33262347 + t2 * (0.19354346 + t2 * (-0.11643287 + t2 * (0.05265332 - t2 * 0.0117212)))));
   if (swap) a = Math.PI / 2 - a;
   if (x < 0) a = Math.PI - a;
   if (y < 0) a = TAU - a;
@@ -33,16 +35,21 @@ function ropeReduce(C, S, L, half, cols, pairOf, scale) {
   return (tw, th, kx, ky) => {
     // Per band of ky rows: sum cos and sin per pair (branch-free), then spread the pair sums over
     // the target columns; the colour is the angle of the mean vector, its length the weight.
-    const pc = new Float64Array(half), ps = new Float64Array(half);
-    const values = new Float32Array(tw * th), weight = new Float32Array(tw * th);
-    const tc = new Float64Array(tw), ts = new Float64Array(tw);
-    const colMap = new Int32Array(cols), pair = new Int32Array(cols);
+    const pc = new Float64Array(half),
+      ps = new Float64Array(half);
+    const values = new Float32Array(tw * th),
+      weight = new Float32Array(tw * th);
+    const tc = new Float64Array(tw),
+      ts = new Float64Array(tw);
+    const colMap = new Int32Array(cols),
+      pair = new Int32Array(cols);
     for (let c = 0; c < cols; c++) {
       colMap[c] = Math.floor(c / kx);
       pair[c] = pairOf(c);
     }
     for (let band = 0; band < th; band++) {
-      const r0 = band * ky, r1 = Math.min(L, r0 + ky);
+      const r0 = band * ky,
+        r1 = Math.min(L, r0 + ky);
       pc.fill(0);
       ps.fill(0);
       for (let r = r0; r < r1; r++) {
@@ -63,7 +70,8 @@ function ropeReduce(C, S, L, half, cols, pairOf, scale) {
         // cells in this box: (r1 - r0) rows × the columns that map to t
         const nCols = Math.min(cols, (t + 1) * kx) - t * kx;
         const k = 1 / ((r1 - r0) * nCols);
-        const x = tc[t] * k, y = ts[t] * k;
+        const x = tc[t] * k,
+          y = ts[t] * k;
         values[o + t] = angle(y, x);
         weight[o + t] = Math.sqrt(x * x + y * y) / scale;
       }
@@ -104,9 +112,20 @@ export const MATRICES = {
     need(pe, 'sinusoidal');
     const buf = pool.f32(`sin`, L * d);
     pe.sinusoidal({ length: L, dim: d, base: st.base, layout: st.layout, out: buf });
-    return { values: buf.array, source: buf, rows: L, cols: d, lo: -1, hi: 1, kind: 'signed', rowLabel: 'position', colLabel: 'dim',
-      rowAxis: posAxis, colAxis: `dimension (${st.layout === 'split' ? 'sin half | cos half' : 'sin, cos interleaved'})`,
-      title: `Sinusoidal (${st.layout}): ${L} positions × ${d} dims, base ${st.base}` };
+    return {
+      values: buf.array,
+      source: buf,
+      rows: L,
+      cols: d,
+      lo: -1,
+      hi: 1,
+      kind: 'signed',
+      rowLabel: 'position',
+      colLabel: 'dim',
+      rowAxis: posAxis,
+      colAxis: `dimension (${st.layout === 'split' ? 'sin half | cos half' : 'sin, cos interleaved'})`,
+      title: `Sinusoidal (${st.layout}): ${L} positions × ${d} dims, base ${st.base}`,
+    };
   },
   rope(pe, st, pool, { L, d, posAxis, quantity }) {
     need(pe, 'ropeCache');
@@ -122,12 +141,14 @@ export const MATRICES = {
     // is visible: 'half' pairs dim c with c + d/2, 'interleaved' pairs 2i with 2i + 1.
     const pairOf = (c) => (interleaved ? c >> 1 : c % half);
     const sc = st.scaling === 'none' ? '' : `, ${st.scaling} ×${st.factor}`;
-    const scaleNote = attentionScale !== 1 ? `cos, sin include the ${st.scaling} attention scale ×${attentionScale.toFixed(4)}` : '';
+    const scaleNote =
+      attentionScale !== 1 ? `cos, sin include the ${st.scaling} attention scale ×${attentionScale.toFixed(4)}` : '';
     if (quantity === 'sincos') {
       // dim c holds sin θ of its pair in the first slot of a pair and cos θ in the second, as a
       // sinusoidal table of the same layout does.
       const vals = pool.scratch('ropeSinCos', L * cols);
-      const C = cb.array, S = sb.array;
+      const C = cb.array,
+        S = sb.array;
       for (let r = 0; r < L; r++)
         for (let i = 0; i < half; i++) {
           const a = interleaved ? r * cols + 2 * i : r * cols + i;
@@ -135,13 +156,25 @@ export const MATRICES = {
           vals[a] = S[r * half + i];
           vals[b] = C[r * half + i];
         }
-      return { values: vals, rows: L, cols, lo: -attentionScale, hi: attentionScale, kind: 'signed', rowLabel: 'position', colLabel: 'dim',
-        rowAxis: posAxis, colAxis: `dimension (${interleaved ? 'sin, cos interleaved' : 'sin half | cos half'})`, note: scaleNote,
-        title: `RoPE sin θ, cos θ per pair (${st.rope}): ${L} positions × ${cols} dims${sc}` };
+      return {
+        values: vals,
+        rows: L,
+        cols,
+        lo: -attentionScale,
+        hi: attentionScale,
+        kind: 'signed',
+        rowLabel: 'position',
+        colLabel: 'dim',
+        rowAxis: posAxis,
+        colAxis: `dimension (${interleaved ? 'sin, cos interleaved' : 'sin half | cos half'})`,
+        note: scaleNote,
+        title: `RoPE sin θ, cos θ per pair (${st.rope}): ${L} positions × ${cols} dims${sc}`,
+      };
     }
     const angles = () => {
       const ang = pool.scratch('ropeAngle', L * cols);
-      const cos = cb.array, sin = sb.array;
+      const cos = cb.array,
+        sin = sb.array;
       for (let r = 0; r < L; r++) {
         const o = r * half;
         const w = r * cols;
@@ -158,8 +191,18 @@ export const MATRICES = {
       }
       return ang;
     };
-    return { values: angles, rows: L, cols, lo: 0, hi: TAU, kind: 'cyclic', rowLabel: 'position', colLabel: 'dim',
-      rowAxis: posAxis, colAxis: `dimension (pair i = ${interleaved ? '⌊dim/2⌋' : 'dim mod d/2'})`, note: 'angle, rad',
+    return {
+      values: angles,
+      rows: L,
+      cols,
+      lo: 0,
+      hi: TAU,
+      kind: 'cyclic',
+      rowLabel: 'position',
+      colLabel: 'dim',
+      rowAxis: posAxis,
+      colAxis: `dimension (pair i = ${interleaved ? '⌊dim/2⌋' : 'dim mod d/2'})`,
+      note: 'angle, rad',
       reduce: ropeReduce(cb.array, sb.array, L, half, cols, pairOf, attentionScale),
       valueAt: (r, c) => (cb.freed ? NaN : exactAngle(sb.array[r * half + pairOf(c)], cb.array[r * half + pairOf(c)])),
       title: `RoPE angle θᵢ(p) mod 2π per dim (${st.rope} pairs): ${L} positions × ${cols} dims${sc}`,
@@ -171,18 +214,32 @@ export const MATRICES = {
       },
       exact: () => {
         const out = new Float32Array(L * cols);
-        const C = cb.array, S = sb.array;
+        const C = cb.array,
+          S = sb.array;
         for (let r = 0; r < L; r++)
-          for (let c = 0; c < cols; c++) out[r * cols + c] = exactAngle(S[r * half + pairOf(c)], C[r * half + pairOf(c)]);
+          for (let c = 0; c < cols; c++)
+            out[r * cols + c] = exactAngle(S[r * half + pairOf(c)], C[r * half + pairOf(c)]);
         return out;
-      } };
+      },
+    };
   },
   learned(pe, st, pool, { L, d, posAxis }) {
     need(pe, 'learnedInit');
     const t = pool.learned(L, d);
-    return { values: t, rows: L, cols: d, lo: -0.06, hi: 0.06, kind: 'signed', rowLabel: 'position', colLabel: 'dim',
-      rowAxis: posAxis, colAxis: 'dimension', note: '±3σ (σ = 0.02)',
-      title: `Learned table at init (normal, std 0.02, seed 0): ${L} × ${d}` };
+    return {
+      values: t,
+      rows: L,
+      cols: d,
+      lo: -0.06,
+      hi: 0.06,
+      kind: 'signed',
+      rowLabel: 'position',
+      colLabel: 'dim',
+      rowAxis: posAxis,
+      colAxis: 'dimension',
+      note: '±3σ (σ = 0.02)',
+      title: `Learned table at init (normal, std 0.02, seed 0): ${L} × ${d}`,
+    };
   },
   alibi(pe, st, pool, { L }) {
     need(pe, 'alibiBias');
@@ -191,27 +248,62 @@ export const MATRICES = {
     const all = alibiAll(pe, st.heads, n);
     const values = all.subarray(h * n * n, (h + 1) * n * n);
     const [lo] = finiteRange(values);
-    return { values, rows: n, cols: n, lo, hi: 0, kind: 'onesided', rowLabel: 'query', colLabel: 'key',
-      rowAxis: 'query position i', colAxis: 'key position j', note: 'bias added to the logit; grey = masked (−∞)',
-      title: `ALiBi bias, head ${h + 1} of ${st.heads}, causal: ${n} × ${n}${L > n ? ` (first ${n} positions)` : ''}` };
+    return {
+      values,
+      rows: n,
+      cols: n,
+      lo,
+      hi: 0,
+      kind: 'onesided',
+      rowLabel: 'query',
+      colLabel: 'key',
+      rowAxis: 'query position i',
+      colAxis: 'key position j',
+      note: 'bias added to the logit; grey = masked (−∞)',
+      title: `ALiBi bias, head ${h + 1} of ${st.heads}, causal: ${n} × ${n}${L > n ? ` (first ${n} positions)` : ''}`,
+    };
   },
   t5(pe, st, pool, { L }) {
     need(pe, 't5Buckets');
     const n = Math.min(L, MATRIX_CAP);
     const cfg = t5Config(st);
-    const b = cached(pe, `t5|${n}|${cfg.numBuckets}|${cfg.maxDistance}|${cfg.bidirectional}`, () => pe.t5Buckets({ queries: n, keys: n, ...t5Opts(cfg) }));
-    return { values: b, rows: n, cols: n, lo: 0, hi: cfg.numBuckets - 1, kind: 'onesided', rowLabel: 'query', colLabel: 'key',
-      rowAxis: 'query position i', colAxis: 'key position j', note: 'bucket index',
-      title: `T5 buckets (${cfg.bidirectional ? 'bidirectional' : 'causal'}, ${cfg.numBuckets} buckets, max distance ${cfg.maxDistance}${cfg.raised ? ', raised to exceed the exact range' : ''}): ${n} × ${n}` };
+    const b = cached(pe, `t5|${n}|${cfg.numBuckets}|${cfg.maxDistance}|${cfg.bidirectional}`, () =>
+      pe.t5Buckets({ queries: n, keys: n, ...t5Opts(cfg) }),
+    );
+    return {
+      values: b,
+      rows: n,
+      cols: n,
+      lo: 0,
+      hi: cfg.numBuckets - 1,
+      kind: 'onesided',
+      rowLabel: 'query',
+      colLabel: 'key',
+      rowAxis: 'query position i',
+      colAxis: 'key position j',
+      note: 'bucket index',
+      title: `T5 buckets (${cfg.bidirectional ? 'bidirectional' : 'causal'}, ${cfg.numBuckets} buckets, max distance ${cfg.maxDistance}${cfg.raised ? ', raised to exceed the exact range' : ''}): ${n} × ${n}`,
+    };
   },
   shaw(pe, st, pool, { L }) {
     need(pe, 'shawIndices');
     const n = Math.min(L, MATRIX_CAP);
     const k = st.shawk;
     const b = cached(pe, `shaw|${n}|${k}`, () => pe.shawIndices({ queries: n, keys: n, maxRelative: k }));
-    return { values: b, rows: n, cols: n, lo: 0, hi: 2 * k, kind: 'onesided', rowLabel: 'query', colLabel: 'key',
-      rowAxis: 'query position i', colAxis: 'key position j', note: 'row of aᴷ, aⱽ',
-      title: `Shaw relative indices, clipped to ±${k}: ${n} × ${n}` };
+    return {
+      values: b,
+      rows: n,
+      cols: n,
+      lo: 0,
+      hi: 2 * k,
+      kind: 'onesided',
+      rowLabel: 'query',
+      colLabel: 'key',
+      rowAxis: 'query position i',
+      colAxis: 'key position j',
+      note: 'row of aᴷ, aⱽ',
+      title: `Shaw relative indices, clipped to ±${k}: ${n} × ${n}`,
+    };
   },
 };
 

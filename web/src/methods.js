@@ -15,7 +15,6 @@ export function need(pe, ...fns) {
 /** Bias matrices are [queries][keys]: cap their side so a long length stays interactive. */
 export const MATRIX_CAP = 512;
 
-
 /** Reusable wasm-heap buffers (pe.alloc) so redraws never copy a table out of the heap. */
 export function makePool(pe) {
   const heap = new Map();
@@ -64,7 +63,8 @@ export const exactAngle = (y, x) => {
 };
 /** The least and greatest finite numbers among the first `end` of `v` (lo > hi if there are none). */
 export function finiteMinMax(v, end = v.length) {
-  let lo = Infinity, hi = -Infinity;
+  let lo = Infinity,
+    hi = -Infinity;
   for (let i = 0; i < end; i++) {
     const x = v[i];
     if (typeof x === 'number' && x > -Infinity && x < Infinity) {
@@ -126,34 +126,57 @@ export function ropeOptions(st) {
  */
 export const METHODS = {
   sinusoidal: {
-    label: 'Sinusoidal', paper: 'Vaswani et al. 2017, arXiv:1706.03762', keys: ['dim', 'length', 'base', 'layout'], table: true,
+    label: 'Sinusoidal',
+    paper: 'Vaswani et al. 2017, arXiv:1706.03762',
+    keys: ['dim', 'length', 'base', 'layout'],
+    table: true,
     attention: (pe, st) => ({ type: 'sinusoidal', base: st.base }),
   },
   rope: {
-    label: 'RoPE', paper: 'Su et al. 2021 (RoFormer), arXiv:2104.09864', keys: ['dim', 'length', 'base', 'rope', 'scaling', 'factor', 'train'], table: true,
+    label: 'RoPE',
+    paper: 'Su et al. 2021 (RoFormer), arXiv:2104.09864',
+    keys: ['dim', 'length', 'base', 'rope', 'scaling', 'factor', 'train'],
+    table: true,
     // the page's scaling (type, factor) and pair layout, as in every RoPE view
     attention: (pe, st) => ({ type: 'rope', base: st.base, layout: st.rope, scaling: ropeOptions(st).scaling }),
   },
   learned: {
-    label: 'Learned', paper: 'Devlin et al. 2019 (BERT), Radford et al. 2019 (GPT-2)', keys: ['dim', 'length'], table: true,
+    label: 'Learned',
+    paper: 'Devlin et al. 2019 (BERT), Radford et al. 2019 (GPT-2)',
+    keys: ['dim', 'length'],
+    table: true,
     attention: (pe, st, { n, dModel, rand }) => ({ type: 'learned', table: rand(n, dModel, 3) }),
   },
   alibi: {
-    label: 'ALiBi', paper: 'Press et al. 2022, arXiv:2108.12409', keys: ['length', 'heads', 'head'], table: false,
+    label: 'ALiBi',
+    paper: 'Press et al. 2022, arXiv:2108.12409',
+    keys: ['length', 'heads', 'head'],
+    table: false,
     attention: () => ({ type: 'alibi' }),
   },
   t5: {
-    label: 'T5 buckets', paper: 'Raffel et al. 2020, arXiv:1910.10683', keys: ['length', 'buckets', 'maxdist', 't5dir'], table: false,
+    label: 'T5 buckets',
+    paper: 'Raffel et al. 2020, arXiv:1910.10683',
+    keys: ['length', 'buckets', 'maxdist', 't5dir'],
+    table: false,
     attention: (pe, st, { heads, rand }) => {
       const cfg = t5Config(st);
       return { type: 't5', ...t5Opts(cfg), weights: rand(cfg.numBuckets, heads, 5, 1) };
     },
   },
   shaw: {
-    label: 'Shaw (clipped)', paper: 'Shaw et al. 2018, arXiv:1803.02155', keys: ['length', 'shawk'], table: false,
+    label: 'Shaw (clipped)',
+    paper: 'Shaw et al. 2018, arXiv:1803.02155',
+    keys: ['length', 'shawk'],
+    table: false,
     attention: (pe, st, { dModel, heads, rand }) => {
       const k = st.shawk;
-      return { type: 'shaw', maxRelative: k, aK: rand(2 * k + 1, dModel / heads, 6), aV: rand(2 * k + 1, dModel / heads, 8) };
+      return {
+        type: 'shaw',
+        maxRelative: k,
+        aK: rand(2 * k + 1, dModel / heads, 6),
+        aV: rand(2 * k + 1, dModel / heads, 8),
+      };
     },
   },
 };

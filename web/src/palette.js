@@ -8,8 +8,30 @@
 import { toRgb } from './theme.js';
 
 const STOPS = {
-  viridis: ['#440154', '#482878', '#3e4989', '#31688e', '#26828e', '#1f9e89', '#35b779', '#6ece58', '#b5de2b', '#fde725'],
-  cividis: ['#00224e', '#123570', '#3b496c', '#575d6d', '#707173', '#8a8779', '#a69d75', '#c4b56c', '#e4cf5b', '#fee838'],
+  viridis: [
+    '#440154',
+    '#482878',
+    '#3e4989',
+    '#31688e',
+    '#26828e',
+    '#1f9e89',
+    '#35b779',
+    '#6ece58',
+    '#b5de2b',
+    '#fde725',
+  ],
+  cividis: [
+    '#00224e',
+    '#123570',
+    '#3b496c',
+    '#575d6d',
+    '#707173',
+    '#8a8779',
+    '#a69d75',
+    '#c4b56c',
+    '#e4cf5b',
+    '#fee838',
+  ],
   gray: ['#111111', '#e8e8e8'],
   cyclic: ['#2e4a9e', '#6a5bc0', '#b064b0', '#d9707a', '#d9904a', '#a9a53c', '#4f9a5a', '#2f7f8f', '#2e4a9e'],
 };
@@ -17,7 +39,7 @@ const STOPS = {
 const KIND_DEFAULT = { signed: 'bo', onesided: 'viridis', cyclic: 'cyclic' };
 const FITS = { signed: ['bo', 'gray'], onesided: ['viridis', 'cividis', 'gray'], cyclic: ['cyclic'] };
 export function paletteFor(kind, chosen) {
-  return FITS[kind]?.includes(chosen) ? chosen : KIND_DEFAULT[kind] ?? 'viridis';
+  return FITS[kind]?.includes(chosen) ? chosen : (KIND_DEFAULT[kind] ?? 'viridis');
 }
 
 const hex = (h) => toRgb(h);

@@ -5,7 +5,11 @@ export const QUIZ = [
   {
     step: 'why',
     q: 'An encoder (no mask) gets word vectors with no positional information. Which inputs can it tell apart?',
-    choices: ['“dog bites man” from “man bites dog”', 'Only sentences that differ in their words (as bags of words)', 'Any two different orders'],
+    choices: [
+      '“dog bites man” from “man bites dog”',
+      'Only sentences that differ in their words (as bags of words)',
+      'Any two different orders',
+    ],
     answer: 1,
     why: [
       'Same words, different order: without a mask or positions each word’s output is the same vector, only in another slot.',
@@ -16,7 +20,11 @@ export const QUIZ = [
   {
     step: 'causal',
     q: 'A decoder with a causal mask and no positional encoding at all. What do Haviv et al. (2022) report?',
-    choices: ['It cannot model language', 'It is competitive, and probes find absolute position in its activations', 'It works only with a bidirectional mask'],
+    choices: [
+      'It cannot model language',
+      'It is competitive, and probes find absolute position in its activations',
+      'It works only with a bidirectional mask',
+    ],
     answer: 1,
     why: [
       'Their causal NoPos models reach perplexities close to models with positions.',
@@ -27,8 +35,11 @@ export const QUIZ = [
   {
     step: 'causal',
     q: 'In what order are these applied in one attention layer of a RoPE model with a causal mask?',
-    choices: ['project q, k → rotate q, k → q·k → add the mask → softmax → weight the values',
-      'rotate the word vectors → project → softmax → add the mask', 'q·k → softmax → rotate → add the mask'],
+    choices: [
+      'project q, k → rotate q, k → q·k → add the mask → softmax → weight the values',
+      'rotate the word vectors → project → softmax → add the mask',
+      'q·k → softmax → rotate → add the mask',
+    ],
     answer: 0,
     why: [
       'Right: RoPE acts on q and k before their dot product; the mask (and any ALiBi or T5 bias) is added to the logits before the softmax.',
@@ -39,7 +50,11 @@ export const QUIZ = [
   {
     step: 'causal',
     q: 'ALiBi’s bias and T5’s bucket bias enter attention…',
-    choices: ['added to the logits, next to the mask, before the softmax', 'added to the word embeddings', 'multiplied into the values'],
+    choices: [
+      'added to the logits, next to the mask, before the softmax',
+      'added to the word embeddings',
+      'multiplied into the values',
+    ],
     answer: 0,
     why: [
       'Right: both are numbers added to q·k (per head), as the −∞ of the mask is.',
@@ -72,7 +87,11 @@ export const QUIZ = [
   {
     step: 'shift',
     q: 'Vaswani et al. chose sinusoids because for every offset k, PE(p + k) is a linear function of PE(p). What did they show about trained models?',
-    choices: ['That they use this matrix to attend by relative position', 'Nothing: it was a hypothesis, and learned positions did about as well', 'That it makes them extrapolate to any length'],
+    choices: [
+      'That they use this matrix to attend by relative position',
+      'Nothing: it was a hypothesis, and learned positions did about as well',
+      'That it makes them extrapolate to any length',
+    ],
     answer: 1,
     why: [
       'The paper states a hope (“we hypothesized”), not a measurement.',
@@ -83,7 +102,11 @@ export const QUIZ = [
   {
     step: 'learned',
     q: 'How many rows does a learned absolute position table have?',
-    choices: ['As many as the longest training sequence', 'max_position_embeddings, fixed when the model is built', 'One per token in the vocabulary'],
+    choices: [
+      'As many as the longest training sequence',
+      'max_position_embeddings, fixed when the model is built',
+      'One per token in the vocabulary',
+    ],
     answer: 1,
     why: [
       'Training can be shorter than the table: BERT spent 90% of its steps at length 128 with a 512-row table.',
@@ -94,7 +117,11 @@ export const QUIZ = [
   {
     step: 'rope',
     q: 'For real (different) q and k, the RoPE score q′·k′ depends on…',
-    choices: ['the distance |n − m| only', 'the content of q and k and the signed offset n − m', 'the absolute positions m and n'],
+    choices: [
+      'the distance |n − m| only',
+      'the content of q and k and the signed offset n − m',
+      'the absolute positions m and n',
+    ],
     answer: 1,
     why: [
       'Only true when q and k are aligned (e.g. the same vector); otherwise +3 and −3 give different scores.',
@@ -105,7 +132,11 @@ export const QUIZ = [
   {
     step: 'rope',
     q: 'Which vectors does RoPE rotate?',
-    choices: ['q and k, per head, after the W_Q and W_K projections', 'q, k and v', 'The token embeddings, once, at the input'],
+    choices: [
+      'q and k, per head, after the W_Q and W_K projections',
+      'q, k and v',
+      'The token embeddings, once, at the input',
+    ],
     answer: 0,
     why: [
       'Right: in every attention layer, each head’s q and k.',
@@ -116,7 +147,11 @@ export const QUIZ = [
   {
     step: 'rope-relative',
     q: 'RoFormer’s “long-term decay” is…',
-    choices: ['a bound whose distance-dependent factor decays; the score itself decays for aligned q and k, not for every pair', 'a guarantee that every attention score falls with distance', 'a learned penalty like ALiBi’s'],
+    choices: [
+      'a bound whose distance-dependent factor decays; the score itself decays for aligned q and k, not for every pair',
+      'a guarantee that every attention score falls with distance',
+      'a learned penalty like ALiBi’s',
+    ],
     answer: 0,
     why: [
       'Right: section 3.4.3 bounds the score; Barbero et al. (2024) show that for general q, k it need not decay.',
@@ -127,7 +162,11 @@ export const QUIZ = [
   {
     step: 'positions',
     q: 'A batch of prompts is left-padded. How should position ids be set for an absolute (learned) table?',
-    choices: ['0, 1, 2 … over the whole row, pads included', 'From the attention mask, so the first real token gets 0', 'All zero'],
+    choices: [
+      '0, 1, 2 … over the whole row, pads included',
+      'From the attention mask, so the first real token gets 0',
+      'All zero',
+    ],
     answer: 1,
     why: [
       'Then the same prompt gets different positions depending on how much padding its batch needed.',
@@ -149,7 +188,11 @@ export const QUIZ = [
   {
     step: 'positions',
     q: 'With a KV cache, 100 tokens are cached and RoPE is used. The next token’s query…',
-    choices: ['is rotated by position 100, and the cached keys are used as stored', 'is rotated by 0, and the cache is rotated back', 'is not rotated'],
+    choices: [
+      'is rotated by position 100, and the cached keys are used as stored',
+      'is rotated by 0, and the cache is rotated back',
+      'is not rotated',
+    ],
     answer: 0,
     why: [
       'Right: each key was rotated once by its own position; the scores see the offsets 100 − j.',
@@ -160,7 +203,11 @@ export const QUIZ = [
   {
     step: 'alibi',
     q: 'ALiBi with 12 heads (not a power of two). Its slopes are…',
-    choices: ['2^(−8h/12) for h = 1 … 12', 'The 8 slopes for 8 heads, then every other slope of the 16-head set', 'All 1/2'],
+    choices: [
+      '2^(−8h/12) for h = 1 … 12',
+      'The 8 slopes for 8 heads, then every other slope of the 16-head set',
+      'All 1/2',
+    ],
     answer: 1,
     why: [
       'That formula is the paper’s for powers of two only.',
@@ -171,7 +218,11 @@ export const QUIZ = [
   {
     step: 't5',
     q: 'T5’s relative bias (32 buckets, max distance 128): what does one layer see of distances 300 and 3000?',
-    choices: ['The same bias: both are in the last bucket', 'Different biases: buckets are logarithmic without limit', 'Nothing: T5 masks them'],
+    choices: [
+      'The same bias: both are in the last bucket',
+      'Different biases: buckets are logarithmic without limit',
+      'Nothing: T5 masks them',
+    ],
     answer: 0,
     why: [
       'Right: one layer is blind past the max distance; later layers can combine local information.',
@@ -182,7 +233,11 @@ export const QUIZ = [
   {
     step: 'shaw',
     q: 'Shaw et al. (2018) add learned relative vectors where?',
-    choices: ['To the keys inside the score (a^K) and to the values in the output (a^V)', 'Only to the word embeddings', 'To the softmax output'],
+    choices: [
+      'To the keys inside the score (a^K) and to the values in the output (a^V)',
+      'Only to the word embeddings',
+      'To the softmax output',
+    ],
     answer: 0,
     why: [
       'Right: e_ij uses x_j W^K + a^K_ij and z_i sums α_ij (x_j W^V + a^V_ij).',
@@ -193,7 +248,11 @@ export const QUIZ = [
   {
     step: 'shaw',
     q: 'Transformer-XL’s relative attention score has…',
-    choices: ['four terms: content·content, content·position, a global content bias u, a global position bias v', 'one term, like Shaw', 'only a per-bucket scalar'],
+    choices: [
+      'four terms: content·content, content·position, a global content bias u, a global position bias v',
+      'one term, like Shaw',
+      'only a per-bucket scalar',
+    ],
     answer: 0,
     why: [
       'Right: with a sinusoidal relative table R projected by its own W_{k,R} (Dai et al. 2019).',
@@ -204,7 +263,11 @@ export const QUIZ = [
   {
     step: 'concat',
     q: 'Positions are concatenated, [x; p], and a full learned W_Q, W_K follow. Cross terms word × position in the score?',
-    choices: ['None, ever', 'Yes, unless W_Q and W_K are block-diagonal (as TUPE makes them)', 'Only for the first token'],
+    choices: [
+      'None, ever',
+      'Yes, unless W_Q and W_K are block-diagonal (as TUPE makes them)',
+      'Only for the first token',
+    ],
     answer: 1,
     why: [
       'True of the raw dot product only; projections mix the halves.',
@@ -215,7 +278,11 @@ export const QUIZ = [
   {
     step: 'scaling',
     q: '“NTK-aware” RoPE scaling (a larger base) slows…',
-    choices: ['every pair by the factor', 'every pair except the fastest, the slowest by the full factor', 'only the fastest pair'],
+    choices: [
+      'every pair by the factor',
+      'every pair except the fastest, the slowest by the full factor',
+      'only the fastest pair',
+    ],
     answer: 1,
     why: [
       'That is linear position interpolation (Chen et al. 2023).',
@@ -226,7 +293,11 @@ export const QUIZ = [
   {
     step: 'scaling',
     q: 'DeepSeek-V2 uses YaRN with factor 40 and mscale = mscale_all_dim = 0.707. Where does the temperature go?',
-    choices: ['Nowhere: its attention scale is 1', 'Into the softmax scale, multiplied by mscale² ≈ 1.59; the cos and sin carry a factor of 1', 'Into the values'],
+    choices: [
+      'Nowhere: its attention scale is 1',
+      'Into the softmax scale, multiplied by mscale² ≈ 1.59; the cos and sin carry a factor of 1',
+      'Into the values',
+    ],
     answer: 1,
     why: [
       'The cos/sin factor is 1, but the logits are still scaled.',
@@ -237,7 +308,11 @@ export const QUIZ = [
   {
     step: 'extrapolation',
     q: 'Which test shows that an extended-context model actually uses tokens far back?',
-    choices: ['Perplexity on long documents', 'A retrieval test such as passkey: a fact hidden far back must be recalled', 'Training loss'],
+    choices: [
+      'Perplexity on long documents',
+      'A retrieval test such as passkey: a fact hidden far back must be recalled',
+      'Training loss',
+    ],
     answer: 1,
     why: [
       'Perplexity can stay low while the model looks only at recent tokens.',
@@ -259,7 +334,11 @@ export const QUIZ = [
   {
     step: 'compare',
     q: 'GPT-NeoX-20B rotates a quarter of each head’s dimensions (partial rotary). Run it rotating all of them and…',
-    choices: ['nothing changes', 'the unrotated dimensions, trained to carry content, get rotated: scores go wrong', 'it becomes NoPE'],
+    choices: [
+      'nothing changes',
+      'the unrotated dimensions, trained to carry content, get rotated: scores go wrong',
+      'it becomes NoPE',
+    ],
     answer: 1,
     why: [
       'The other three quarters were trained without rotation.',

@@ -48,24 +48,37 @@ export const PALETTES = [
 
 // [key in the URL, default, parser]. A parser carries what it accepts (min, max, step; list), so
 // the controls (app.js) offer exactly the values a link may hold.
-const int = (min, max, even = false) => Object.assign((s, d) => {
-  let v = Math.round(Number(s));
-  if (!Number.isFinite(v)) return d;
-  v = Math.min(max, Math.max(min, v));
-  return even && v % 2 ? v - 1 : v;
-}, { min, max, step: even ? 2 : 1 });
-const num = (min, max) => Object.assign((s, d) => {
-  const v = Number(s);
-  return Number.isFinite(v) ? Math.min(max, Math.max(min, v)) : d;
-}, { min, max });
-const oneOf = (list) => Object.assign((s, d) => (list.some((x) => (Array.isArray(x) ? x[0] : x) === s) ? s : d), { list });
+const int = (min, max, even = false) =>
+  Object.assign(
+    (s, d) => {
+      let v = Math.round(Number(s));
+      if (!Number.isFinite(v)) return d;
+      v = Math.min(max, Math.max(min, v));
+      return even && v % 2 ? v - 1 : v;
+    },
+    { min, max, step: even ? 2 : 1 },
+  );
+const num = (min, max) =>
+  Object.assign(
+    (s, d) => {
+      const v = Number(s);
+      return Number.isFinite(v) ? Math.min(max, Math.max(min, v)) : d;
+    },
+    { min, max },
+  );
+const oneOf = (list) =>
+  Object.assign((s, d) => (list.some((x) => (Array.isArray(x) ? x[0] : x) === s) ? s : d), { list });
 const text = (max) => (s, d) => (typeof s === 'string' && s.trim() ? s.slice(0, max) : d);
 // A switch: `1`/`true` on, `0`/`false` off (a link writes 1 or 0, see urlValue), anything else the default.
-const bool = () => Object.assign((s, d) => {
-  if (s === true || s === '1' || s === 'true') return true;
-  if (s === false || s === '0' || s === 'false') return false;
-  return d;
-}, { list: [true, false] });
+const bool = () =>
+  Object.assign(
+    (s, d) => {
+      if (s === true || s === '1' || s === 'true') return true;
+      if (s === false || s === '0' || s === 'false') return false;
+      return d;
+    },
+    { list: [true, false] },
+  );
 /** A state value as a link writes it: a switch as 1 or 0. */
 export const urlValue = (v) => (typeof v === 'boolean' ? (v ? '1' : '0') : String(v));
 
@@ -95,10 +108,15 @@ export const FIELDS = {
   embed: [0, int(0, 1)],
   // extrapolation lab: task, methods (comma list), optimiser steps, seed
   labtask: ['copy', oneOf(LAB_TASKS)],
-  labmethods: [LAB_METHODS.map(([m]) => m).join(','), (s, d) => {
-    const ok = String(s).split(',').filter((m) => LAB_METHODS.some(([v]) => v === m));
-    return ok.length ? [...new Set(ok)].join(',') : d;
-  }],
+  labmethods: [
+    LAB_METHODS.map(([m]) => m).join(','),
+    (s, d) => {
+      const ok = String(s)
+        .split(',')
+        .filter((m) => LAB_METHODS.some(([v]) => v === m));
+      return ok.length ? [...new Set(ok)].join(',') : d;
+    },
+  ],
   labsteps: [300, int(10, 2000)],
   labseed: [0, int(0, 99999)],
   labseeds: [1, int(1, 5)], // the lab trains seeds labseed .. labseed + labseeds - 1 per method
@@ -107,11 +125,29 @@ export const FIELDS = {
   shift: [3, int(0, 1000)], // Shift identity: the offset k in PE(p + k) = M_k · PE(p)
   panel: ['', oneOf(['', 'alibi', 't5', 'shaw'])], // multi-panel views: '' = all panels
   // RoPE scaling: a real model (web/src/views/scaling_models.js MODELS ids)
-  preset: ['', oneOf([
-    '', 'llama31-8b', 'llama32-1b', 'llama4-scout', 'codellama-7b', 'mistral-7b', 'ministral3-3b',
-    'phi35-mini', 'phi4-mini', 'qwen25-vl-7b', 'deepseek-v2-lite', 'gemma2-2b', 'gemma3-1b', 'chatglm3-6b',
-    'internlm25-7b', 'minicpm-2b', 'gptj-6b', 'stablelm2-1.6b',
-  ])],
+  preset: [
+    '',
+    oneOf([
+      '',
+      'llama31-8b',
+      'llama32-1b',
+      'llama4-scout',
+      'codellama-7b',
+      'mistral-7b',
+      'ministral3-3b',
+      'phi35-mini',
+      'phi4-mini',
+      'qwen25-vl-7b',
+      'deepseek-v2-lite',
+      'gemma2-2b',
+      'gemma3-1b',
+      'chatglm3-6b',
+      'internlm25-7b',
+      'minicpm-2b',
+      'gptj-6b',
+      'stablelm2-1.6b',
+    ]),
+  ],
   // Shell keys (navigation, theme, trims). `head` above stays 0-based internally; every label,
   // title and readout shows it counted from 1.
   step: ['', text(40)],

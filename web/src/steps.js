@@ -8,24 +8,59 @@
 export const P = {
   vaswani: ['Vaswani et al. 2017', 'Attention Is All You Need', 'https://arxiv.org/abs/1706.03762'],
   devlin: ['Devlin et al. 2019', 'BERT', 'https://arxiv.org/abs/1810.04805'],
-  radford: ['Radford et al. 2019', 'GPT-2: Language Models are Unsupervised Multitask Learners',
-    'https://cdn.openai.com/better-language-models/language_models_are_unsupervised_multitask_learners.pdf'],
-  shaw: ['Shaw et al. 2018', 'Self-Attention with Relative Position Representations', 'https://arxiv.org/abs/1803.02155'],
+  radford: [
+    'Radford et al. 2019',
+    'GPT-2: Language Models are Unsupervised Multitask Learners',
+    'https://cdn.openai.com/better-language-models/language_models_are_unsupervised_multitask_learners.pdf',
+  ],
+  shaw: [
+    'Shaw et al. 2018',
+    'Self-Attention with Relative Position Representations',
+    'https://arxiv.org/abs/1803.02155',
+  ],
   dai: ['Dai et al. 2019', 'Transformer-XL', 'https://arxiv.org/abs/1901.02860'],
   raffel: ['Raffel et al. 2020', 'T5: Exploring the Limits of Transfer Learning', 'https://arxiv.org/abs/1910.10683'],
-  su: ['Su et al. 2021', 'RoFormer: Enhanced Transformer with Rotary Position Embedding', 'https://arxiv.org/abs/2104.09864'],
+  su: [
+    'Su et al. 2021',
+    'RoFormer: Enhanced Transformer with Rotary Position Embedding',
+    'https://arxiv.org/abs/2104.09864',
+  ],
   press: ['Press et al. 2022', 'Train Short, Test Long (ALiBi)', 'https://arxiv.org/abs/2108.12409'],
-  ke: ['Ke et al. 2021', 'Rethinking Positional Encoding in Language Pre-training (TUPE)', 'https://arxiv.org/abs/2006.15595'],
-  haviv: ['Haviv et al. 2022', 'Transformer Language Models without Positional Encodings Still Learn Positional Information',
-    'https://arxiv.org/abs/2203.16634'],
-  kazemnejad: ['Kazemnejad et al. 2023', 'The Impact of Positional Encoding on Length Generalization in Transformers',
-    'https://arxiv.org/abs/2305.19466'],
-  chen: ['Chen et al. 2023', 'Extending Context Window of Large Language Models via Positional Interpolation',
-    'https://arxiv.org/abs/2306.15595'],
-  peng: ['Peng et al. 2023', 'YaRN: Efficient Context Window Extension of Large Language Models', 'https://arxiv.org/abs/2309.00071'],
-  barbero: ['Barbero et al. 2024', 'Round and Round We Go! What makes Rotary Positional Encodings useful?',
-    'https://arxiv.org/abs/2410.06205'],
-  mohtashami: ['Mohtashami & Jaggi 2023', 'Landmark Attention (the passkey retrieval test)', 'https://arxiv.org/abs/2305.16300'],
+  ke: [
+    'Ke et al. 2021',
+    'Rethinking Positional Encoding in Language Pre-training (TUPE)',
+    'https://arxiv.org/abs/2006.15595',
+  ],
+  haviv: [
+    'Haviv et al. 2022',
+    'Transformer Language Models without Positional Encodings Still Learn Positional Information',
+    'https://arxiv.org/abs/2203.16634',
+  ],
+  kazemnejad: [
+    'Kazemnejad et al. 2023',
+    'The Impact of Positional Encoding on Length Generalization in Transformers',
+    'https://arxiv.org/abs/2305.19466',
+  ],
+  chen: [
+    'Chen et al. 2023',
+    'Extending Context Window of Large Language Models via Positional Interpolation',
+    'https://arxiv.org/abs/2306.15595',
+  ],
+  peng: [
+    'Peng et al. 2023',
+    'YaRN: Efficient Context Window Extension of Large Language Models',
+    'https://arxiv.org/abs/2309.00071',
+  ],
+  barbero: [
+    'Barbero et al. 2024',
+    'Round and Round We Go! What makes Rotary Positional Encodings useful?',
+    'https://arxiv.org/abs/2410.06205',
+  ],
+  mohtashami: [
+    'Mohtashami & Jaggi 2023',
+    'Landmark Attention (the passkey retrieval test)',
+    'https://arxiv.org/abs/2305.16300',
+  ],
   llama3: ['Llama Team 2024', 'The Llama 3 Herd of Models', 'https://arxiv.org/abs/2407.21783'],
   deepseek: ['DeepSeek-AI 2024', 'DeepSeek-V2', 'https://arxiv.org/abs/2405.04434'],
   black: ['Black et al. 2022', 'GPT-NeoX-20B', 'https://arxiv.org/abs/2204.06745'],
@@ -36,7 +71,9 @@ const cite = (k) => `<a href="${P[k][2]}" rel="noopener">${P[k][0]}</a>`;
 
 export const STEPS = [
   {
-    id: 'why', title: 'Why positions? Attention without a mask', view: 'shuffle',
+    id: 'why',
+    title: 'Why positions? Attention without a mask',
+    view: 'shuffle',
     state: { method: 'rope', sentence: 'dog bites man', order: '2,1,0', dim: 32, heads: 4, head: 0 },
     controls: ['method'],
     papers: ['vaswani'],
@@ -47,17 +84,24 @@ export const STEPS = [
       <p>The left side runs one attention layer with no positional information; the right side adds one (RoPE here;
       pick another with <em>method</em>). The words are random vectors, one per word: the page simplifies a model to
       one layer with untrained weights.</p>`,
-    notice: 'In the no-position panel the shuffled matrix holds the original numbers with rows and columns reordered (hovering a cell lights up the same word pair in the other matrix); in the panel with positions the numbers themselves change.',
+    notice:
+      'In the no-position panel the shuffled matrix holds the original numbers with rows and columns reordered (hovering a cell lights up the same word pair in the other matrix); in the panel with positions the numbers themselves change.',
     predict: {
       q: '“dog bites man” becomes “man bites dog”. With no positions and no mask, what happens to the attention matrix?',
-      choices: ['The same numbers, rows and columns reordered', 'Different numbers: attention notices the new order',
-        'The same matrix in the same order', 'Every row becomes uniform'],
+      choices: [
+        'The same numbers, rows and columns reordered',
+        'Different numbers: attention notices the new order',
+        'The same matrix in the same order',
+        'Every row becomes uniform',
+      ],
       answer: 0,
       why: 'Each score is q·k of two word vectors; without positions or a mask nothing else enters. Reordering the words reorders the rows and columns, and each word’s output is the same vector as before, so a bag of words is all the layer can see.',
     },
   },
   {
-    id: 'causal', title: 'A causal mask already knows the order', view: 'shuffle',
+    id: 'causal',
+    title: 'A causal mask already knows the order',
+    view: 'shuffle',
     state: { method: 'rope', sentence: 'dog bites man', order: '2,1,0', dim: 32, heads: 4, head: 0, causal: true },
     controls: ['method'],
     papers: ['haviv', 'kazemnejad', 'radford'],
@@ -72,17 +116,24 @@ export const STEPS = [
       signal and needs positions.</p>
       <p>Where things sit: RoPE rotates q and k before their dot product; ALiBi and T5 add a bias to the logits, next
       to the mask; then the softmax; then the weighted sum of the values.</p>`,
-    notice: 'With the mask the upper triangle of every matrix is 0, and in the no-position panel the shuffled matrix holds different numbers from the original, not the same ones reordered.',
+    notice:
+      'With the mask the upper triangle of every matrix is 0, and in the no-position panel the shuffled matrix holds different numbers from the original, not the same ones reordered.',
     predict: {
       q: 'Same words, no positions, but now a causal mask. Shuffle the sentence: is the new matrix the old one with its rows and columns reordered?',
-      choices: ['Yes: without positions order is still invisible', 'No: which words a word can see depends on its slot',
-        'No: the mask makes every row identical', 'Yes, but only for three words'],
+      choices: [
+        'Yes: without positions order is still invisible',
+        'No: which words a word can see depends on its slot',
+        'No: the mask makes every row identical',
+        'Yes, but only for three words',
+      ],
       answer: 1,
       why: 'The word in slot i sees the words in slots 0 … i. Move it and it sees a different set, so its softmax and its output change. That is why decoders without positions still learn order (Haviv et al. 2022) while a maskless encoder cannot.',
     },
   },
   {
-    id: 'sinusoidal', title: 'Sinusoidal: the formula, by hand', view: 'worked',
+    id: 'sinusoidal',
+    title: 'Sinusoidal: the formula, by hand',
+    view: 'worked',
     state: { base: 10000 },
     controls: ['base'],
     papers: ['vaswani'],
@@ -92,7 +143,8 @@ export const STEPS = [
       <p>The vector is then added to the word vector, after the paper multiplies the word embeddings by
       √<i>d</i><sub>model</sub> (section 3.4). A common reading is that this keeps the word from being drowned by the
       position, whose entries lie in [−1, 1]; the paper states the scaling, not why.</p>`,
-    notice: 'Column 0 changes a lot from row to row (ω₀ = 1 radian per position), column 2 barely moves (ω₁ = 0.01): fast and slow clocks.',
+    notice:
+      'Column 0 changes a lot from row to row (ω₀ = 1 radian per position), column 2 barely moves (ω₁ = 0.01): fast and slow clocks.',
     predict: {
       q: 'With <i>d</i> = 4 (sin, cos, sin, cos), what is the vector of position 0?',
       choices: ['[0, 1, 0, 1]', '[0, 0, 0, 0]', '[1, 0, 1, 0]', '[1, 1, 1, 1]'],
@@ -101,7 +153,9 @@ export const STEPS = [
     },
   },
   {
-    id: 'sinusoidal-heatmap', title: 'Sinusoidal: the whole table', view: 'heatmap',
+    id: 'sinusoidal-heatmap',
+    title: 'Sinusoidal: the whole table',
+    view: 'heatmap',
     state: { method: 'sinusoidal', dim: 64, length: 128, layout: 'interleaved', base: 10000 },
     controls: ['dim', 'base', 'layout'],
     papers: ['vaswani'],
@@ -110,7 +164,8 @@ export const STEPS = [
       every 2π·base<sup>(<i>d</i>−2)/<i>d</i></sup> on the right: 2π·7499 ≈ 47 100 positions at <i>d</i> = 64 (the
       last pair is <i>i</i> = <i>d</i>/2 − 1, so the exponent never reaches 1). Point at any cell: the formula fills
       in with its numbers.</p>`,
-    notice: 'The left columns flicker, the right ones are almost constant: every position gets a distinct pattern, like the digits of a clock with many hands.',
+    notice:
+      'The left columns flicker, the right ones are almost constant: every position gets a distinct pattern, like the digits of a clock with many hands.',
     predict: {
       q: 'At <i>d</i> = 64 and base 10000, how many positions does the slowest pair take for one full turn?',
       choices: ['2π ≈ 6.3', '2π·10000 ≈ 62 800', '2π·10000<sup>62/64</sup> ≈ 47 100', 'It never turns'],
@@ -119,7 +174,9 @@ export const STEPS = [
     },
   },
   {
-    id: 'waves', title: 'Sinusoidal: the waves', view: 'waves',
+    id: 'waves',
+    title: 'Sinusoidal: the waves',
+    view: 'waves',
     state: { method: 'sinusoidal', dim: 64, length: 64, layout: 'interleaved' },
     controls: ['dim', 'length', 'base'],
     papers: ['vaswani'],
@@ -134,7 +191,9 @@ export const STEPS = [
     },
   },
   {
-    id: 'shift', title: 'Moving k positions is one fixed rotation', view: 'shift',
+    id: 'shift',
+    title: 'Moving k positions is one fixed rotation',
+    view: 'shift',
     state: { dim: 64, base: 10000, pos: 10, shift: 3 },
     controls: ['dim', 'base'],
     papers: ['vaswani'],
@@ -153,7 +212,9 @@ export const STEPS = [
     },
   },
   {
-    id: 'learned', title: 'Learned tables and their hard edge', view: 'learned',
+    id: 'learned',
+    title: 'Learned tables and their hard edge',
+    view: 'learned',
     state: { dim: 64, length: 96, train: 64 },
     controls: ['length', 'train'],
     papers: ['devlin', 'radford', 'vaswani'],
@@ -163,17 +224,24 @@ export const STEPS = [
       last rows can be the least trained. ${cite('vaswani')} found learned and sinusoidal versions “nearly identical” on
       translation. The figure shows the table at its random initialisation (𝒩(0, 0.02²)); the lab, a few steps on,
       draws the table its tiny model learns.</p>`,
-    notice: 'Past the table’s last row (the dashed line) there is no vector to look up: position 64 is an error, not a guess.',
+    notice:
+      'Past the table’s last row (the dashed line) there is no vector to look up: position 64 is an error, not a guess.',
     predict: {
       q: 'GPT-2 small has 1024 position rows. What does it do with a token at position 1024?',
-      choices: ['Extrapolates its learned pattern', 'Nothing sensible: there is no row 1024 (the lookup fails or must be clipped)',
-        'Falls back to sinusoids', 'Reuses row 0'],
+      choices: [
+        'Extrapolates its learned pattern',
+        'Nothing sensible: there is no row 1024 (the lookup fails or must be clipped)',
+        'Falls back to sinusoids',
+        'Reuses row 0',
+      ],
       answer: 1,
       why: 'A learned table is a lookup: rows that do not exist have no value. Code must refuse, truncate or slide a window; no row is invented.',
     },
   },
   {
-    id: 'rope', title: 'RoPE: rotate the query and the key', view: 'rotation',
+    id: 'rope',
+    title: 'RoPE: rotate the query and the key',
+    view: 'rotation',
     state: { method: 'rope', dim: 64, base: 10000, pos: 5, kpos: 8, scaling: 'none', speed: 2 },
     controls: ['dim', 'base'],
     papers: ['su', 'barbero'],
@@ -185,17 +253,24 @@ export const STEPS = [
       the positions and the score changes unless q and k point the same way.</p>
       <p>Where it acts: inside every attention layer, after W<sub>Q</sub> and W<sub>K</sub> project, on each head’s q
       and k separately. The values v are not rotated, and nothing is added to the word vectors.</p>`,
-    notice: 'The query and the key turn by their own angles; the angle between them, and the score, stay the same when both positions move by the same amount.',
+    notice:
+      'The query and the key turn by their own angles; the angle between them, and the score, stay the same when both positions move by the same amount.',
     predict: {
       q: 'q sits at position 5 and k at 8, different vectors. Swap their positions (q at 8, k at 5). The score q′·k′…',
-      choices: ['stays the same: RoPE sees only the distance 3', 'changes in general: the offset went from +3 to −3',
-        'becomes 0', 'doubles'],
+      choices: [
+        'stays the same: RoPE sees only the distance 3',
+        'changes in general: the offset went from +3 to −3',
+        'becomes 0',
+        'doubles',
+      ],
       answer: 1,
       why: 'Per pair the score is |q||k| cos(φk − φq + (n − m)ω). Flipping the sign of n − m changes it unless φk = φq (q and k aligned, e.g. the same vector). RoPE is relative, not symmetric, and never “distance only” for real q and k.',
     },
   },
   {
-    id: 'rope-relative', title: 'RoPE with one vector at every position', view: 'similarity',
+    id: 'rope-relative',
+    title: 'RoPE with one vector at every position',
+    view: 'similarity',
     state: { method: 'rope', dim: 64, length: 256, scaling: 'none' },
     controls: ['dim', 'length'],
     papers: ['su', 'barbero'],
@@ -207,7 +282,8 @@ export const STEPS = [
       function as the paper plots it (its Fig. 2).
       For aligned q and k, as here, the score itself shrinks on average with distance; for general q and k it need
       not decay, and trained models use RoPE’s frequencies in other ways too (${cite('barbero')}).</p>`,
-    notice: 'Every diagonal has one colour, and the score of this one vector shrinks (with ripples) as the distance grows.',
+    notice:
+      'Every diagonal has one colour, and the score of this one vector shrinks (with ripples) as the distance grows.',
     predict: {
       q: 'With one vector x as both query and key at every position, the score between positions i and j depends on…',
       choices: ['|j − i| only', 'i and j separately', 'j only', 'nothing: it is constant'],
@@ -216,7 +292,9 @@ export const STEPS = [
     },
   },
   {
-    id: 'positions', title: 'Position ids: padding, packing, a KV cache', view: 'rotation',
+    id: 'positions',
+    title: 'Position ids: padding, packing, a KV cache',
+    view: 'rotation',
     state: { method: 'rope', dim: 64, base: 10000, pos: 1000, kpos: 1003, scaling: 'none', speed: 2 },
     controls: ['dim', 'base'],
     papers: ['su', 'llama3'],
@@ -230,18 +308,24 @@ export const STEPS = [
       <p>A relative scheme (RoPE, ALiBi) gives the same scores when all ids shift together, in exact arithmetic;
       an absolute table (learned, sinusoidal) does not. Here q is at 1000 and k at 1003: the same offset as q at 5
       and k at 8.</p>`,
-    notice: 'At positions 1000 and 1003 each vector has turned much further than at 5 and 8, yet the angle between them is the same.',
+    notice:
+      'At positions 1000 and 1003 each vector has turned much further than at 5 and 8, yet the angle between them is the same.',
     predict: {
       q: 'Generation with a KV cache: 10 tokens are cached and a new token arrives. Which RoPE position does its query get, and what happens to the cached keys?',
-      choices: ['Position 10; the cached keys keep the rotation they got when stored',
-        'Position 0; every cached key is rotated back by 10', 'Position 10; every cached key is rotated again by 10',
-        'No position: cached tokens make RoPE unnecessary'],
+      choices: [
+        'Position 10; the cached keys keep the rotation they got when stored',
+        'Position 0; every cached key is rotated back by 10',
+        'Position 10; every cached key is rotated again by 10',
+        'No position: cached tokens make RoPE unnecessary',
+      ],
       answer: 0,
       why: 'Each key was rotated by its own position once, when it was computed. The new query is rotated by 10, and the score then sees the offsets 10 − j, as it would without a cache.',
     },
   },
   {
-    id: 'alibi', title: 'ALiBi: a straight-line penalty', view: 'bias',
+    id: 'alibi',
+    title: 'ALiBi: a straight-line penalty',
+    view: 'bias',
     state: { heads: 8, panel: 'alibi' },
     controls: ['heads'],
     papers: ['press', 'bloom'],
@@ -252,7 +336,8 @@ export const STEPS = [
       slopes of the nearest lower power of two and adds every other slope of the next power (12 heads: 2<sup>−1</sup> …
       2<sup>−8</sup>, then 2<sup>−0.5</sup>, 2<sup>−1.5</sup>, 2<sup>−2.5</sup>, 2<sup>−3.5</sup>). BLOOM and MPT use
       it.</p>`,
-    notice: 'Head 1’s bias drops by 0.5 per token of distance, head 8’s by 1/256: a key 100 tokens back costs head 8 only 0.39.',
+    notice:
+      'Head 1’s bias drops by 0.5 per token of distance, head 8’s by 1/256: a key 100 tokens back costs head 8 only 0.39.',
     predict: {
       q: 'With 8 heads, what is the slope of the steepest head (head 1)?',
       choices: ['1/2', '1/256', '1', '1/8'],
@@ -261,7 +346,9 @@ export const STEPS = [
     },
   },
   {
-    id: 't5', title: 'T5: buckets of distances', view: 'bias',
+    id: 't5',
+    title: 'T5: buckets of distances',
+    view: 'bias',
     state: { panel: 't5', buckets: 32, maxdist: 128, t5dir: 'bidirectional' },
     controls: ['buckets', 'maxdist', 't5dir'],
     papers: ['raffel'],
@@ -273,14 +360,20 @@ export const STEPS = [
     notice: 'The staircase has single steps near 0 and long flat steps further out; past the max distance it is flat.',
     predict: {
       q: '32 buckets, max distance 128, bidirectional. Do the distances 200 and 2000 get different buckets?',
-      choices: ['No: both land in the last bucket of their direction', 'Yes: the buckets are logarithmic',
-        'Yes: every distance has its own bucket', 'Only if the layer is deep'],
+      choices: [
+        'No: both land in the last bucket of their direction',
+        'Yes: the buckets are logarithmic',
+        'Yes: every distance has its own bucket',
+        'Only if the layer is deep',
+      ],
       answer: 0,
       why: 'Every distance at or beyond the max distance shares one bucket, so one layer gives both the same bias. Only stacking layers can tell them apart.',
     },
   },
   {
-    id: 'shaw', title: 'Shaw and Transformer-XL: learned relative vectors', view: 'bias',
+    id: 'shaw',
+    title: 'Shaw and Transformer-XL: learned relative vectors',
+    view: 'bias',
     state: { panel: 'shaw', shawk: 4 },
     controls: ['shawk'],
     papers: ['shaw', 'dai'],
@@ -298,13 +391,20 @@ export const STEPS = [
     notice: 'Beyond ±k every distance shares one index: the model cannot tell 5 from 500 there.',
     predict: {
       q: 'Shaw with k = 4: a key 5 tokens back and a key 500 tokens back read…',
-      choices: ['the same row of a<sup>K</sup> (and of a<sup>V</sup>)', 'rows 5 and 500', 'no row at all', 'rows that differ by 495'],
+      choices: [
+        'the same row of a<sup>K</sup> (and of a<sup>V</sup>)',
+        'rows 5 and 500',
+        'no row at all',
+        'rows that differ by 495',
+      ],
       answer: 0,
       why: 'Distances are clipped to ±k before the lookup, so both read the row of −4. Shaw et al. found k of a few tokens enough for translation.',
     },
   },
   {
-    id: 'concat', title: 'Add or concatenate?', view: 'concat',
+    id: 'concat',
+    title: 'Add or concatenate?',
+    view: 'concat',
     state: { dim: 64, base: 10000, pos: 6 },
     controls: ['dim', 'base'],
     papers: ['vaswani', 'ke'],
@@ -314,17 +414,24 @@ export const STEPS = [
       <p>A real layer first projects with W<sub>Q</sub> and W<sub>K</sub>, and a full matrix acting on [x; p] mixes
       the two halves again, so the cross terms come back unless the projections are block-diagonal. TUPE
       (${cite('ke')}) does that on purpose: separate projections for words and positions, and no cross terms.</p>`,
-    notice: 'With addition the score splits into four terms, two of them word × position; the concatenated dot product has two terms.',
+    notice:
+      'With addition the score splits into four terms, two of them word × position; the concatenated dot product has two terms.',
     predict: {
       q: 'Concatenate [x; p] and apply a full learned W<sub>Q</sub> and W<sub>K</sub>. Are there word × position cross terms in the score?',
-      choices: ['Yes, unless W<sub>Q</sub> and W<sub>K</sub> are block-diagonal', 'No, never: concatenation keeps them apart',
-        'Only with sinusoids', 'Only at position 0'],
+      choices: [
+        'Yes, unless W<sub>Q</sub> and W<sub>K</sub> are block-diagonal',
+        'No, never: concatenation keeps them apart',
+        'Only with sinusoids',
+        'Only at position 0',
+      ],
       answer: 0,
       why: 'W_Q[x; p] = A x + B p mixes both halves; its product with W_K[y; q] contains x·p-type terms. Keeping them apart needs block-diagonal projections, as in TUPE (Ke et al. 2021).',
     },
   },
   {
-    id: 'scaling', title: 'RoPE scaling in real models', view: 'scaling',
+    id: 'scaling',
+    title: 'RoPE scaling in real models',
+    view: 'scaling',
     state: { preset: 'llama31-8b', base: 500000, dim: 128, scaling: 'llama3', factor: 8, rope: 'half' },
     controls: ['scaling', 'factor'],
     papers: ['chen', 'peng', 'llama3', 'deepseek'],
@@ -347,7 +454,9 @@ export const STEPS = [
     },
   },
   {
-    id: 'extrapolation', title: 'Past the training length', view: 'extrapolation',
+    id: 'extrapolation',
+    title: 'Past the training length',
+    view: 'extrapolation',
     state: { dim: 64, length: 256, train: 128, scaling: 'none' },
     controls: ['scaling', 'factor', 'train'],
     papers: ['press', 'chen', 'mohtashami'],
@@ -358,17 +467,24 @@ export const STEPS = [
       avoiding the “early token curse”, not to using more context. Retrieval
       tests such as passkey retrieval (${cite('mohtashami')}; used by ${cite('chen')}) hide one fact far back and ask
       for it, which only works if distant tokens are really used.</p>`,
-    notice: 'Past the red line the sinusoidal and RoPE rows keep changing into new patterns, the learned table has no rows, and ALiBi’s values keep growing.',
+    notice:
+      'Past the red line the sinusoidal and RoPE rows keep changing into new patterns, the learned table has no rows, and ALiBi’s values keep growing.',
     predict: {
       q: 'A context-extended model has low perplexity at 32k tokens. Does that show it uses information 30k tokens back?',
-      choices: ['No: perplexity is dominated by nearby tokens; a retrieval test such as passkey checks it', 'Yes: perplexity covers every token',
-        'Yes, if perplexity is below 10', 'No: perplexity cannot be measured past the training length'],
+      choices: [
+        'No: perplexity is dominated by nearby tokens; a retrieval test such as passkey checks it',
+        'Yes: perplexity covers every token',
+        'Yes, if perplexity is below 10',
+        'No: perplexity cannot be measured past the training length',
+      ],
       answer: 0,
       why: 'Most next tokens are predictable from recent context, so a model that looks only locally can keep a low perplexity. Passkey retrieval fails unless the far token is actually attended to.',
     },
   },
   {
-    id: 'lab', title: 'Train a tiny model', view: 'lab',
+    id: 'lab',
+    title: 'Train a tiny model',
+    view: 'lab',
     // opens on the task the step's question asks about
     state: { labtask: 'first' },
     controls: [],
@@ -379,14 +495,20 @@ export const STEPS = [
     notice: 'Each curve is one trained model; the dashed line is the training length.',
     predict: {
       q: 'The lab’s model is causal. On “which marked token came first”, what can NoPE (no positional encoding) do?',
-      choices: ['It can solve it: the causal mask carries order', 'Nothing: without positions it must guess',
-        'Only up to the training length', 'It cannot be trained'],
+      choices: [
+        'It can solve it: the causal mask carries order',
+        'Nothing: without positions it must guess',
+        'Only up to the training length',
+        'It cannot be trained',
+      ],
       answer: 0,
       why: 'A causal mask lets a token see only what precedes it, which is enough to tell which came first (Haviv et al. 2022). Press Train to see what this model does.',
     },
   },
   {
-    id: 'compare', title: 'Pair layouts and partial rotary', view: 'compare',
+    id: 'compare',
+    title: 'Pair layouts and partial rotary',
+    view: 'compare',
     state: { method: 'sinusoidal', vs: 'rope', dim: 64, length: 128 },
     controls: ['rope', 'base'],
     papers: ['su', 'black'],
@@ -397,17 +519,24 @@ export const STEPS = [
       permuted to match, which is why conversion scripts permute them; a checkpoint run with the other layout produces
       wrong scores and garbled text. Likewise <em>partial rotary</em> models rotate only some dimensions of each head
       (GPT-NeoX-20B a quarter, GPT-J 64 of 256): rotating all of them breaks such a checkpoint.</p>`,
-    notice: 'With equal base and dim the two pictures hold the same numbers in a different column order (RoPE’s half layout puts all sines first).',
+    notice:
+      'With equal base and dim the two pictures hold the same numbers in a different column order (RoPE’s half layout puts all sines first).',
     predict: {
       q: 'A checkpoint trained with interleaved pairs is run by code that rotates (i, i + d/2), weights unchanged. What happens?',
-      choices: ['The scores are wrong and the output degrades badly', 'Nothing: the pairing is cosmetic',
-        'Only long contexts are affected', 'The model runs slower'],
+      choices: [
+        'The scores are wrong and the output degrades badly',
+        'Nothing: the pairing is cosmetic',
+        'Only long contexts are affected',
+        'The model runs slower',
+      ],
       answer: 0,
       why: 'Each pair of q and k must be rotated by its own frequency. The other layout rotates dimensions that were never paired, with the wrong frequencies, so every score changes. Permuting the rows of W_Q and W_K converts one layout into the other.',
     },
   },
   {
-    id: 'recap', title: 'Recap: the methods side by side', view: 'extrapolation',
+    id: 'recap',
+    title: 'Recap: the methods side by side',
+    view: 'extrapolation',
     state: { dim: 64, length: 256, train: 128, scaling: 'none' },
     controls: [],
     papers: ['vaswani', 'devlin', 'shaw', 'dai', 'raffel', 'su', 'press', 'haviv'],
@@ -443,7 +572,10 @@ export const STEPS = [
     },
   },
   {
-    id: 'selfcheck', title: 'Self-check', view: 'heatmap', quiz: true,
+    id: 'selfcheck',
+    title: 'Self-check',
+    view: 'heatmap',
+    quiz: true,
     state: { method: 'sinusoidal' },
     controls: [],
     papers: [],

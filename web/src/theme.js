@@ -3,11 +3,27 @@
 // too. The fallbacks are only for a host that defines none of the properties (style.css always
 // does): readable colours, not a copy of the light theme.
 const FALLBACK = {
-  ink: '#1d2330', muted: '#5b6475', line: '#d9dee7', paper: '#ffffff', bg: '#f5f6f8',
-  accent: '#0b62a4', good: '#116b3a', bad: '#a4410b', mask: '#c8c8c8', focus: '#e69f00',
-  'pal-neg': '#2166ac', 'pal-mid': '#f7f7f7', 'pal-pos': '#b35806',
-  'series-1': '#0072B2', 'series-2': '#D55E00', 'series-3': '#009E73', 'series-4': '#CC79A7',
-  'series-5': '#E69F00', 'series-6': '#56B4E9', 'series-7': '#000000', 'series-8': '#F0E442',
+  ink: '#1d2330',
+  muted: '#5b6475',
+  line: '#d9dee7',
+  paper: '#ffffff',
+  bg: '#f5f6f8',
+  accent: '#0b62a4',
+  good: '#116b3a',
+  bad: '#a4410b',
+  mask: '#c8c8c8',
+  focus: '#e69f00',
+  'pal-neg': '#2166ac',
+  'pal-mid': '#f7f7f7',
+  'pal-pos': '#b35806',
+  'series-1': '#0072B2',
+  'series-2': '#D55E00',
+  'series-3': '#009E73',
+  'series-4': '#CC79A7',
+  'series-5': '#E69F00',
+  'series-6': '#56B4E9',
+  'series-7': '#000000',
+  'series-8': '#F0E442',
 };
 
 // Read once per task and theme host: a view paints several panels per render, and each
@@ -33,11 +49,21 @@ export function readTheme(el) {
 
 function readNow(el) {
   const cs = el && typeof getComputedStyle === 'function' ? getComputedStyle(el) : null;
-  const get = (name) => (cs?.getPropertyValue(`--${name}`).trim() || FALLBACK[name]);
+  const get = (name) => cs?.getPropertyValue(`--${name}`).trim() || FALLBACK[name];
   const t = {
-    ink: get('ink'), muted: get('muted'), line: get('line'), paper: get('paper'), bg: get('bg'),
-    accent: get('accent'), good: get('good'), bad: get('bad'), mask: get('mask'), focus: get('focus'),
-    palNeg: get('pal-neg'), palMid: get('pal-mid'), palPos: get('pal-pos'),
+    ink: get('ink'),
+    muted: get('muted'),
+    line: get('line'),
+    paper: get('paper'),
+    bg: get('bg'),
+    accent: get('accent'),
+    good: get('good'),
+    bad: get('bad'),
+    mask: get('mask'),
+    focus: get('focus'),
+    palNeg: get('pal-neg'),
+    palMid: get('pal-mid'),
+    palPos: get('pal-pos'),
     series: Array.from({ length: 8 }, (_, i) => get(`series-${i + 1}`)),
   };
   t.key = [t.ink, t.paper, t.mask, t.palNeg, t.palMid, t.palPos, t.line].join('|');
@@ -54,7 +80,10 @@ export function toRgb(colour) {
     const h = m[1].length === 3 ? [...m[1]].map((c) => c + c).join('') : m[1];
     out = [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16));
   } else if (typeof OffscreenCanvas !== 'undefined' || typeof document !== 'undefined') {
-    const c = typeof OffscreenCanvas !== 'undefined' ? new OffscreenCanvas(1, 1) : Object.assign(document.createElement('canvas'), { width: 1, height: 1 });
+    const c =
+      typeof OffscreenCanvas !== 'undefined'
+        ? new OffscreenCanvas(1, 1)
+        : Object.assign(document.createElement('canvas'), { width: 1, height: 1 });
     const g = c.getContext('2d');
     g.fillStyle = colour;
     g.fillRect(0, 0, 1, 1);
@@ -86,7 +115,9 @@ export function hostTheme(doc = globalThis.document) {
  * var(), url() or anything the browser does not parse as a colour.
  */
 export function backgroundOf(value) {
-  const v = String(value ?? '').trim().toLowerCase();
+  const v = String(value ?? '')
+    .trim()
+    .toLowerCase();
   if (!v || v.length > 64) return '';
   if (!/^(#[0-9a-f]{3,8}|(rgba?|hsla?|hwb|lab|lch|oklab|oklch)\([\d\s.,%/+-]*\)|[a-z]+)$/.test(v)) return '';
   return globalThis.CSS?.supports?.('color', v) ? v : '';

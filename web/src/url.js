@@ -26,7 +26,8 @@ export function stepState(step, env, overrides = null) {
   for (const k of ENV_KEYS) if (k in env) st[k] = env[k];
   Object.assign(st, step.state, { view: step.view, step: step.id, guided: true });
   if (overrides) {
-    for (const k of Object.keys(FIELDS)) if (overrides.has(k) && k !== 'view' && k !== 'step') st[k] = FIELDS[k][1](overrides.get(k), st[k]);
+    for (const k of Object.keys(FIELDS))
+      if (overrides.has(k) && k !== 'view' && k !== 'step') st[k] = FIELDS[k][1](overrides.get(k), st[k]);
   }
   st.head = Math.min(st.head, st.heads - 1);
   return st;

@@ -12,30 +12,37 @@ const SMALL = 32;
 const XL_N = 16; // Transformer-XL's terms: queries = keys, no memory
 const XL_DIM = 16;
 // Shaw et al. 2018 (arXiv:1803.02155), eqs. 3-4; docs/relative.md.
-const SHAW_NOTE = 'The index picks a row of two learned tables: aᴷ is added to the key inside the score, '
-  + 'e<sub>ij</sub> = q<sub>i</sub>·(k<sub>j</sub> + aᴷ<sub>ij</sub>)/√d, and aⱽ to the value in the weighted sum, '
-  + 'z<sub>i</sub> = Σ<sub>j</sub> α<sub>ij</sub>(v<sub>j</sub> + aⱽ<sub>ij</sub>). Beyond ±k every distance shares one row '
-  + '(<a href="https://arxiv.org/abs/1803.02155">Shaw et al. 2018</a>).';
+const SHAW_NOTE =
+  'The index picks a row of two learned tables: aᴷ is added to the key inside the score, ' +
+  'e<sub>ij</sub> = q<sub>i</sub>·(k<sub>j</sub> + aᴷ<sub>ij</sub>)/√d, and aⱽ to the value in the weighted sum, ' +
+  'z<sub>i</sub> = Σ<sub>j</sub> α<sub>ij</sub>(v<sub>j</sub> + aⱽ<sub>ij</sub>). Beyond ±k every distance shares one row ' +
+  '(<a href="https://arxiv.org/abs/1803.02155">Shaw et al. 2018</a>).';
 // Dai et al. 2019 (arXiv:1901.02860) §3.3; posenc's xlScores (docs/relative.md).
-const XL_NOTE = '<a href="https://arxiv.org/abs/1901.02860">Dai et al. 2019</a> split the score of query i and key j into '
-  + '(a) content·content q<sub>i</sub>·k<sub>j</sub>, (b) content·position q<sub>i</sub>·W<sub>k,R</sub>R<sub>i−j</sub>, '
-  + '(c) a global content bias u·k<sub>j</sub> and (d) a global position bias v·W<sub>k,R</sub>R<sub>i−j</sub>. '
-  + 'R is the sinusoid of the offset i − j (no learned table) with its own projection W<sub>k,R</sub>; u and v are '
-  + 'learned vectors that replace the query in (c) and (d). Each term below is pe.xlScores with the other inputs '
-  + `set to zero; their sum is its full score. Here q, k, u, v are random stand-ins, W<sub>k,R</sub> is the identity, ${XL_N} tokens, `
-  + `one head of dimension ${XL_DIM}, causal (grey is −∞).`;
+const XL_NOTE =
+  '<a href="https://arxiv.org/abs/1901.02860">Dai et al. 2019</a> split the score of query i and key j into ' +
+  '(a) content·content q<sub>i</sub>·k<sub>j</sub>, (b) content·position q<sub>i</sub>·W<sub>k,R</sub>R<sub>i−j</sub>, ' +
+  '(c) a global content bias u·k<sub>j</sub> and (d) a global position bias v·W<sub>k,R</sub>R<sub>i−j</sub>. ' +
+  'R is the sinusoid of the offset i − j (no learned table) with its own projection W<sub>k,R</sub>; u and v are ' +
+  'learned vectors that replace the query in (c) and (d). Each term below is pe.xlScores with the other inputs ' +
+  `set to zero; their sum is its full score. Here q, k, u, v are random stand-ins, W<sub>k,R</sub> is the identity, ${XL_N} tokens, ` +
+  `one head of dimension ${XL_DIM}, causal (grey is −∞).`;
 
 export function setupBias(el, ctx) {
-  const v = shell(el, 'Attention biases',
-    `ALiBi and T5 add a number to each query·key logit, after the dot product and before the softmax, `
-      + `where the causal mask (−∞, grey) is added too; RoPE instead turns q and k before the dot product. `
-      + `Shaw and Transformer-XL add learned or sinusoidal relative vectors inside the score. Matrices show `
-      + `${SMALL} queries × ${SMALL} keys.`);
+  const v = shell(
+    el,
+    'Attention biases',
+    `ALiBi and T5 add a number to each query·key logit, after the dot product and before the softmax, ` +
+      `where the causal mask (−∞, grey) is added too; RoPE instead turns q and k before the dot product. ` +
+      `Shaw and Transformer-XL add learned or sinusoidal relative vectors inside the score. Matrices show ` +
+      `${SMALL} queries × ${SMALL} keys.`,
+  );
   const alibi = document.createElement('div');
   // Each panel's controls go in its slot in a narrow column (app.js), right above its figures.
-  alibi.innerHTML = '<h3>ALiBi</h3><div class="control-slot" data-keys="heads"></div><div class="pair"></div><p class="figure-note shared-range"></p><div class="legend shared"><span class="lo"></span><span class="bar"></span><span class="hi"></span><span class="note"></span></div><div class="multiples"></div><div class="pair soft"></div>';
+  alibi.innerHTML =
+    '<h3>ALiBi</h3><div class="control-slot" data-keys="heads"></div><div class="pair"></div><p class="figure-note shared-range"></p><div class="legend shared"><span class="lo"></span><span class="bar"></span><span class="hi"></span><span class="note"></span></div><div class="multiples"></div><div class="pair soft"></div>';
   const t5 = document.createElement('div');
-  t5.innerHTML = '<h3>T5 buckets</h3><div class="control-slot" data-keys="buckets,maxdist,t5dir"></div><div class="pair"></div><div class="with-formula"></div>';
+  t5.innerHTML =
+    '<h3>T5 buckets</h3><div class="control-slot" data-keys="buckets,maxdist,t5dir"></div><div class="pair"></div><div class="with-formula"></div>';
   const shaw = document.createElement('div');
   shaw.innerHTML = `<h3>Shaw et al. (clipped relative positions)</h3><div class="control-slot" data-keys="shawk"></div>
     <p class="figure-note">${SHAW_NOTE}</p><div class="with-formula"></div>
@@ -47,12 +54,30 @@ export function setupBias(el, ctx) {
   const soft = createPlot(alibi.querySelector('.soft'), { height: 200 });
   const heads = [];
   const bucketPlot = createPlot(t5.querySelector('.pair'), { height: 200 });
-  const bucketMat = createMatrixPanel(t5.querySelector('.with-formula'), { rowLabel: 'query', colLabel: 'key', square: true });
+  const bucketMat = createMatrixPanel(t5.querySelector('.with-formula'), {
+    rowLabel: 'query',
+    colLabel: 'key',
+    square: true,
+  });
   const t5Formula = createFormula(t5.querySelector('.with-formula'));
-  const shawMat = createMatrixPanel(shaw.querySelector('.with-formula'), { rowLabel: 'query', colLabel: 'key', square: true });
-  const XL_TERMS = [['a', '(a) q·k'], ['b', '(b) q·R'], ['c', '(c) u·k'], ['d', '(d) v·R'], ['sum', 'sum: the score']];
+  const shawMat = createMatrixPanel(shaw.querySelector('.with-formula'), {
+    rowLabel: 'query',
+    colLabel: 'key',
+    square: true,
+  });
+  const XL_TERMS = [
+    ['a', '(a) q·k'],
+    ['b', '(b) q·R'],
+    ['c', '(c) u·k'],
+    ['d', '(d) v·R'],
+    ['sum', 'sum: the score'],
+  ];
   const xlMats = XL_TERMS.map(([, title]) => {
-    const p = createMatrixPanel(shaw.querySelector('.multiples.xl'), { small: true, rowLabel: 'query', colLabel: 'key' });
+    const p = createMatrixPanel(shaw.querySelector('.multiples.xl'), {
+      small: true,
+      rowLabel: 'query',
+      colLabel: 'key',
+    });
     p.setTitle(title);
     p.rowAxis = 'query i';
     p.colAxis = 'key j';
@@ -90,107 +115,178 @@ export function setupBias(el, ctx) {
       alibi.hidden = !on('alibi');
       t5.hidden = !on('t5');
       shaw.hidden = !on('shaw');
-      if (on('alibi')) v.guard(() => {
-        need(pe, 'alibiSlopes', 'alibiBias');
-        const m = pe.alibiSlopes(st.heads);
-        // Press et al. 2022: a geometric sequence for a power of two; otherwise the reference code's
-        // interleaved set (docs/alibi.md).
-        const c = 2 ** Math.floor(Math.log2(st.heads));
-        slopes.setTitle(c === st.heads ? `ALiBi slopes for ${st.heads} heads: 2^(−8h/${st.heads}), h = 1 … ${st.heads}`
-          : `ALiBi slopes for ${st.heads} heads: those of ${c} heads, then ${st.heads - c} of the ${2 * c}-head set (every other one), as the paper’s code does`);
-        slopes.draw([{ x: Float32Array.from(m, (_, h) => h + 1), y: m, label: 'slope mₕ', dots: true }], { xLabel: 'head (from 1)', yLabel: 'slope mₕ', integerX: true });
-        const n = SMALL;
-        const b = pe.alibiBias({ heads: st.heads, queries: n, causal: true });
-        const show = Math.min(st.heads, 8);
-        const box = alibi.querySelector('.multiples');
-        // One colour range for every head (from the steepest head's farthest key to 0) and one bar:
-        // the heads' different slopes show as different pictures.
-        const lo = -Math.max(...m.subarray(0, show)) * (n - 1);
-        const pal = paletteFor('onesided', st.palette);
-        const bar = alibi.querySelector('.legend.shared');
-        bar.querySelector('.lo').textContent = fmt(lo);
-        bar.querySelector('.hi').textContent = '0';
-        bar.querySelector('.bar').style.background = `linear-gradient(to right, ${gradientStops(pal, readTheme(v.section)).join(', ')})`;
-        bar.querySelector('.note').textContent = `bias, one range for all ${show} heads`;
-        alibi.querySelector('.shared-range').textContent = `Bias matrices of ${show === st.heads ? 'every head' : `the first ${show} heads`} (${n} queries × ${n} keys, causal: grey is −∞), on one colour scale: a steep head is dark a few keys away, a gentle head stays light across the whole row.`;
-        while (heads.length < show) heads.push(createMatrixPanel(box, { small: true, rowLabel: 'query', colLabel: 'key' }));
-        heads.forEach((p, h) => {
-          p.fig.hidden = h >= show;
-          if (h >= show) return;
-          const vals = b.subarray(h * n * n, (h + 1) * n * n);
-          p.setTitle(`h${h + 1} · m=${fmt(m[h])}`);
-          p.rowAxis = 'query i';
-          p.colAxis = 'key j';
-          p.draw(vals, n, n, { lo, hi: 0, palette: pal, note: 'bias' });
-        });
-        // What the bias alone does to attention: softmax of the last query's row, per head. With
-        // q = k = 0 every logit is the bias, so the weights come straight from pe.attention.
-        need(pe, 'attention');
-        const H = show;
-        const zeros = new Float32Array(n * H);
-        const { weights } = pe.attention({ q: zeros, k: zeros, v: zeros, queries: n, dim: 1, heads: H, causal: true,
-          bias: { type: 'alibi', form: 'relative' }, returnWeights: true });
-        const x = Float32Array.from({ length: n }, (_, j) => j - (n - 1));
-        soft.setTitle(`Softmax of the last query's row (bias only): steep slopes look only at the nearest keys`);
-        soft.draw(Array.from({ length: H }, (_, h) => ({ x, y: weights.subarray(h * n * n + (n - 1) * n, (h + 1) * n * n), label: `h${h + 1}` })),
-          { xLabel: 'key − query (tokens)', yLabel: 'attention weight' });
-      }, 'ALiBi');
-      if (on('t5')) v.guard(() => {
-        need(pe, 't5Buckets');
-        const R = 200;
-        const x = Float32Array.from({ length: 2 * R + 1 }, (_, j) => j - R);
-        const numBuckets = st.buckets;
-        const cfg = (bidirectional) => t5Opts(t5Config(st, bidirectional));
-        const bi = pe.t5Buckets({ queries: 1, keys: 2 * R + 1, offset: R, ...cfg(true) });
-        const uni = pe.t5Buckets({ queries: 1, keys: 2 * R + 1, offset: R, ...cfg(false) });
-        bucketPlot.setTitle(`Bucket function (${numBuckets} buckets, max distance ${t5Config(st).maxDistance}): exact near 0, logarithmic beyond`);
-        const sel = st.t5dir === 'causal';
-        bucketPlot.draw([{ x, y: bi, label: `bidirectional${sel ? '' : ' (selected)'}`, dash: sel }, { x, y: uni, label: `causal${sel ? ' (selected)' : ''}`, dash: !sel }], { xLabel: 'key − query (tokens)', yLabel: 'bucket index' });
-        const n = SMALL;
-        bucketMat.setTitle(`Bucket matrix, ${st.t5dir}, ${n} × ${n}`);
-        bucketMat.draw(pe.t5Buckets({ queries: n, keys: n, ...cfg(!sel) }), n, n, { lo: 0, hi: numBuckets - 1, palette: paletteFor('onesided', st.palette), note: 'bucket index' });
-        refill(bucketMat);
-      }, 'T5');
-      if (on('shaw')) v.guard(() => {
-        need(pe, 'shawIndices');
-        const n = SMALL;
-        const k = st.shawk;
-        shawMat.setTitle(`Index matrix, k = ${k}, ${n} × ${n}: clip(j − i, −k, k) + k`);
-        shawMat.draw(pe.shawIndices({ queries: n, keys: n, maxRelative: k }), n, n, { lo: 0, hi: 2 * k, palette: paletteFor('onesided', st.palette), note: 'row of aᴷ, aⱽ' });
-        refill(shawMat);
-        need(pe, 'xlScores', 'xlPositions', 'learnedInit');
-        const d = XL_DIM;
-        const rand = (length, seed, std = 1) => pe.learnedInit({ length, dim: d, std, seed });
-        const full = { q: rand(XL_N, 21), k: rand(XL_N, 22), r: pe.xlPositions({ klen: XL_N, dim: d }), u: rand(1, 23, 0.5), v: rand(1, 24, 0.5) };
-        const zero = (x) => new Float32Array(x.length);
-        // Each term keeps only its own two inputs: (a) q, k; (b) q, r; (c) u, k; (d) v, r.
-        const only = { a: ['q', 'k'], b: ['q', 'r'], c: ['u', 'k'], d: ['v', 'r'], sum: ['q', 'k', 'r', 'u', 'v'] };
-        const terms = XL_TERMS.map(([id]) => {
-          const o = Object.fromEntries(Object.entries(full).map(([key, x]) => [key, only[id].includes(key) ? x : zero(x)]));
-          return pe.xlScores({ ...o, queries: XL_N, dim: d });
-        });
-        let big = 0;
-        for (const t of terms) for (const x of t) if (Number.isFinite(x)) big = Math.max(big, Math.abs(x));
-        big ||= 1;
-        const pal = paletteFor('signed', st.palette);
-        xlMats.forEach((p, k) => {
-          p.describe = (i, j, x) => `${XL_TERMS[k][1]}, query ${i}, key ${j}: ${fmt(x)}`;
-          p.draw(terms[k], XL_N, XL_N, { lo: -big, hi: big, palette: pal, note: 'score' });
-        });
-        const bar = shaw.querySelector('.legend.shared');
-        bar.querySelector('.lo').textContent = fmt(-big);
-        bar.querySelector('.hi').textContent = fmt(big);
-        bar.querySelector('.bar').style.background = `linear-gradient(to right, ${gradientStops(pal, readTheme(v.section)).join(', ')})`;
-        bar.querySelector('.note').textContent = 'one range for the four terms and their sum';
-      }, 'Shaw');
+      if (on('alibi'))
+        v.guard(() => {
+          need(pe, 'alibiSlopes', 'alibiBias');
+          const m = pe.alibiSlopes(st.heads);
+          // Press et al. 2022: a geometric sequence for a power of two; otherwise the reference code's
+          // interleaved set (docs/alibi.md).
+          const c = 2 ** Math.floor(Math.log2(st.heads));
+          slopes.setTitle(
+            c === st.heads
+              ? `ALiBi slopes for ${st.heads} heads: 2^(−8h/${st.heads}), h = 1 … ${st.heads}`
+              : `ALiBi slopes for ${st.heads} heads: those of ${c} heads, then ${st.heads - c} of the ${2 * c}-head set (every other one), as the paper’s code does`,
+          );
+          slopes.draw([{ x: Float32Array.from(m, (_, h) => h + 1), y: m, label: 'slope mₕ', dots: true }], {
+            xLabel: 'head (from 1)',
+            yLabel: 'slope mₕ',
+            integerX: true,
+          });
+          const n = SMALL;
+          const b = pe.alibiBias({ heads: st.heads, queries: n, causal: true });
+          const show = Math.min(st.heads, 8);
+          const box = alibi.querySelector('.multiples');
+          // One colour range for every head (from the steepest head's farthest key to 0) and one bar:
+          // the heads' different slopes show as different pictures.
+          const lo = -Math.max(...m.subarray(0, show)) * (n - 1);
+          const pal = paletteFor('onesided', st.palette);
+          const bar = alibi.querySelector('.legend.shared');
+          bar.querySelector('.lo').textContent = fmt(lo);
+          bar.querySelector('.hi').textContent = '0';
+          bar.querySelector('.bar').style.background =
+            `linear-gradient(to right, ${gradientStops(pal, readTheme(v.section)).join(', ')})`;
+          bar.querySelector('.note').textContent = `bias, one range for all ${show} heads`;
+          alibi.querySelector('.shared-range').textContent =
+            `Bias matrices of ${show === st.heads ? 'every head' : `the first ${show} heads`} (${n} queries × ${n} keys, causal: grey is −∞), on one colour scale: a steep head is dark a few keys away, a gentle head stays light across the whole row.`;
+          while (heads.length < show)
+            heads.push(createMatrixPanel(box, { small: true, rowLabel: 'query', colLabel: 'key' }));
+          heads.forEach((p, h) => {
+            p.fig.hidden = h >= show;
+            if (h >= show) return;
+            const vals = b.subarray(h * n * n, (h + 1) * n * n);
+            p.setTitle(`h${h + 1} · m=${fmt(m[h])}`);
+            p.rowAxis = 'query i';
+            p.colAxis = 'key j';
+            p.draw(vals, n, n, { lo, hi: 0, palette: pal, note: 'bias' });
+          });
+          // What the bias alone does to attention: softmax of the last query's row, per head. With
+          // q = k = 0 every logit is the bias, so the weights come straight from pe.attention.
+          need(pe, 'attention');
+          const H = show;
+          const zeros = new Float32Array(n * H);
+          const { weights } = pe.attention({
+            q: zeros,
+            k: zeros,
+            v: zeros,
+            queries: n,
+            dim: 1,
+            heads: H,
+            causal: true,
+            bias: { type: 'alibi', form: 'relative' },
+            returnWeights: true,
+          });
+          const x = Float32Array.from({ length: n }, (_, j) => j - (n - 1));
+          soft.setTitle(`Softmax of the last query's row (bias only): steep slopes look only at the nearest keys`);
+          soft.draw(
+            Array.from({ length: H }, (_, h) => ({
+              x,
+              y: weights.subarray(h * n * n + (n - 1) * n, (h + 1) * n * n),
+              label: `h${h + 1}`,
+            })),
+            { xLabel: 'key − query (tokens)', yLabel: 'attention weight' },
+          );
+        }, 'ALiBi');
+      if (on('t5'))
+        v.guard(() => {
+          need(pe, 't5Buckets');
+          const R = 200;
+          const x = Float32Array.from({ length: 2 * R + 1 }, (_, j) => j - R);
+          const numBuckets = st.buckets;
+          const cfg = (bidirectional) => t5Opts(t5Config(st, bidirectional));
+          const bi = pe.t5Buckets({ queries: 1, keys: 2 * R + 1, offset: R, ...cfg(true) });
+          const uni = pe.t5Buckets({ queries: 1, keys: 2 * R + 1, offset: R, ...cfg(false) });
+          bucketPlot.setTitle(
+            `Bucket function (${numBuckets} buckets, max distance ${t5Config(st).maxDistance}): exact near 0, logarithmic beyond`,
+          );
+          const sel = st.t5dir === 'causal';
+          bucketPlot.draw(
+            [
+              { x, y: bi, label: `bidirectional${sel ? '' : ' (selected)'}`, dash: sel },
+              { x, y: uni, label: `causal${sel ? ' (selected)' : ''}`, dash: !sel },
+            ],
+            { xLabel: 'key − query (tokens)', yLabel: 'bucket index' },
+          );
+          const n = SMALL;
+          bucketMat.setTitle(`Bucket matrix, ${st.t5dir}, ${n} × ${n}`);
+          bucketMat.draw(pe.t5Buckets({ queries: n, keys: n, ...cfg(!sel) }), n, n, {
+            lo: 0,
+            hi: numBuckets - 1,
+            palette: paletteFor('onesided', st.palette),
+            note: 'bucket index',
+          });
+          refill(bucketMat);
+        }, 'T5');
+      if (on('shaw'))
+        v.guard(() => {
+          need(pe, 'shawIndices');
+          const n = SMALL;
+          const k = st.shawk;
+          shawMat.setTitle(`Index matrix, k = ${k}, ${n} × ${n}: clip(j − i, −k, k) + k`);
+          shawMat.draw(pe.shawIndices({ queries: n, keys: n, maxRelative: k }), n, n, {
+            lo: 0,
+            hi: 2 * k,
+            palette: paletteFor('onesided', st.palette),
+            note: 'row of aᴷ, aⱽ',
+          });
+          refill(shawMat);
+          need(pe, 'xlScores', 'xlPositions', 'learnedInit');
+          const d = XL_DIM;
+          const rand = (length, seed, std = 1) => pe.learnedInit({ length, dim: d, std, seed });
+          const full = {
+            q: rand(XL_N, 21),
+            k: rand(XL_N, 22),
+            r: pe.xlPositions({ klen: XL_N, dim: d }),
+            u: rand(1, 23, 0.5),
+            v: rand(1, 24, 0.5),
+          };
+          const zero = (x) => new Float32Array(x.length);
+          // Each term keeps only its own two inputs: (a) q, k; (b) q, r; (c) u, k; (d) v, r.
+          const only = { a: ['q', 'k'], b: ['q', 'r'], c: ['u', 'k'], d: ['v', 'r'], sum: ['q', 'k', 'r', 'u', 'v'] };
+          const terms = XL_TERMS.map(([id]) => {
+            const o = Object.fromEntries(
+              Object.entries(full).map(([key, x]) => [key, only[id].includes(key) ? x : zero(x)]),
+            );
+            return pe.xlScores({ ...o, queries: XL_N, dim: d });
+          });
+          let big = 0;
+          for (const t of terms) for (const x of t) if (Number.isFinite(x)) big = Math.max(big, Math.abs(x));
+          big ||= 1;
+          const pal = paletteFor('signed', st.palette);
+          xlMats.forEach((p, k) => {
+            p.describe = (i, j, x) => `${XL_TERMS[k][1]}, query ${i}, key ${j}: ${fmt(x)}`;
+            p.draw(terms[k], XL_N, XL_N, { lo: -big, hi: big, palette: pal, note: 'score' });
+          });
+          const bar = shaw.querySelector('.legend.shared');
+          bar.querySelector('.lo').textContent = fmt(-big);
+          bar.querySelector('.hi').textContent = fmt(big);
+          bar.querySelector('.bar').style.background =
+            `linear-gradient(to right, ${gradientStops(pal, readTheme(v.section)).join(', ')})`;
+          bar.querySelector('.note').textContent = 'one range for the four terms and their sum';
+        }, 'Shaw');
     },
-    exportData: () => ({ kind: 'group', parts: [plotExport(slopes, 'alibi slopes'), plotExport(soft, 'alibi softmax of last row'), ...heads.filter((p) => !p.fig.hidden).map((p, h) => matrixExport(p, `alibi head ${h + 1}`)), plotExport(bucketPlot, 't5 buckets'), matrixExport(bucketMat, 't5 matrix'), matrixExport(shawMat, 'shaw'),
-      ...(shaw.hidden ? [] : xlMats.map((p, k) => matrixExport(p, `transformer-xl ${XL_TERMS[k][1]}`)))].filter(Boolean) }),
-    figure: (o) => stackFigures([
-      ...(alibi.hidden ? [] : [slopes.figure(o), ...heads.filter((p) => !p.fig.hidden).map((p) => p.figure({ ...o })), soft.figure(o)]),
-      ...(t5.hidden ? [] : [bucketPlot.figure(o), bucketMat.figure(o)]),
-      ...(shaw.hidden ? [] : [shawMat.figure(o), ...xlMats.map((p) => p.figure(o))]),
-    ], o),
+    exportData: () => ({
+      kind: 'group',
+      parts: [
+        plotExport(slopes, 'alibi slopes'),
+        plotExport(soft, 'alibi softmax of last row'),
+        ...heads.filter((p) => !p.fig.hidden).map((p, h) => matrixExport(p, `alibi head ${h + 1}`)),
+        plotExport(bucketPlot, 't5 buckets'),
+        matrixExport(bucketMat, 't5 matrix'),
+        matrixExport(shawMat, 'shaw'),
+        ...(shaw.hidden ? [] : xlMats.map((p, k) => matrixExport(p, `transformer-xl ${XL_TERMS[k][1]}`))),
+      ].filter(Boolean),
+    }),
+    figure: (o) =>
+      stackFigures(
+        [
+          ...(alibi.hidden
+            ? []
+            : [slopes.figure(o), ...heads.filter((p) => !p.fig.hidden).map((p) => p.figure({ ...o })), soft.figure(o)]),
+          ...(t5.hidden ? [] : [bucketPlot.figure(o), bucketMat.figure(o)]),
+          ...(shaw.hidden ? [] : [shawMat.figure(o), ...xlMats.map((p) => p.figure(o))]),
+        ],
+        o,
+      ),
     canvas: () => bucketMat.canvas,
   };
 }

@@ -46,16 +46,33 @@ export function matrixExport(panel, name) {
   const d = panel.data();
   if (!d) return null;
   if (panel.exact) d.values = panel.exact();
-  return { kind: 'matrix', name, rows: d.rows, cols: d.cols, rowLabel: panel.rowLabel, colLabel: panel.colLabel,
-    values: Array.from(d.values.subarray ? d.values.subarray(0, d.rows * d.cols) : d.values, (v, i) => (Math.floor(i / d.cols) >= d.maskFromRow ? null : v)) };
+  return {
+    kind: 'matrix',
+    name,
+    rows: d.rows,
+    cols: d.cols,
+    rowLabel: panel.rowLabel,
+    colLabel: panel.colLabel,
+    values: Array.from(d.values.subarray ? d.values.subarray(0, d.rows * d.cols) : d.values, (v, i) =>
+      Math.floor(i / d.cols) >= d.maskFromRow ? null : v,
+    ),
+  };
 }
 
 /** Export payload for one plot. */
 export function plotExport(plot, name) {
   const d = plot.data();
   if (!d) return null;
-  return { kind: 'series', name, xLabel: d.xLabel, series: d.series.map((s) => ({ label: s.label,
-    x: s.x ? Array.from(s.x) : Array.from(s.y, (_, i) => d.x0 + i * d.dx), y: Array.from(s.y) })) };
+  return {
+    kind: 'series',
+    name,
+    xLabel: d.xLabel,
+    series: d.series.map((s) => ({
+      label: s.label,
+      x: s.x ? Array.from(s.x) : Array.from(s.y, (_, i) => d.x0 + i * d.dx),
+      y: Array.from(s.y),
+    })),
+  };
 }
 
 /** The screen-reader sentence of the shell's fallback (name, size, range) for a matrix panel, read
@@ -65,10 +82,12 @@ export function describeMatrix(panel, name) {
   const d = panel.data();
   if (!d) return '';
   const v = typeof d.values === 'function' ? d.values() : d.values;
-  const n = d.rows * d.cols, end = Number.isFinite(d.maskFromRow) ? Math.min(n, d.maskFromRow * d.cols) : n;
+  const n = d.rows * d.cols,
+    end = Number.isFinite(d.maskFromRow) ? Math.min(n, d.maskFromRow * d.cols) : n;
   if (!v || v.length < end) return undefined; // a heap view detached by growth: the shell's fallback
   return `${name}: ${d.rows} ${panel.rowLabel ?? 'rows'} by ${d.cols} ${panel.colLabel ?? 'columns'}, ${rangeText(finiteMinMax(v, end))}.`;
 }
 
 /** "values from lo to hi" for a figure description, from finiteMinMax(). */
-export const rangeText = ([lo, hi]) => (lo <= hi ? `values from ${+lo.toPrecision(4)} to ${+hi.toPrecision(4)}` : 'no finite values');
+export const rangeText = ([lo, hi]) =>
+  lo <= hi ? `values from ${+lo.toPrecision(4)} to ${+hi.toPrecision(4)}` : 'no finite values';

@@ -10,20 +10,24 @@ import { shell } from './common.js';
 const L = 64;
 
 export function setupConcat(el, ctx) {
-  const v = shell(el, 'Add or concatenate?',
-    'The Transformer adds its position vectors to the word vectors '
-      + '(<a href="https://arxiv.org/abs/1706.03762">Vaswani et al. 2017</a>, after multiplying the word '
-      + 'embeddings by √d<sub>model</sub>, §3.4); it could have concatenated them. In the raw dot product '
-      + 'below, adding puts cross terms (content × position) into the score and concatenating keeps content '
-      + 'and position apart, at the cost of extra dimensions. A real layer first multiplies [x; p] by '
-      + 'W<sub>Q</sub> and W<sub>K</sub>: unless those are block-diagonal (no weight mixing the x part with '
-      + 'the p part), the cross terms come back with concatenation too. Keeping them apart on purpose, with '
-      + 'separate projections for words and positions, is what TUPE does '
-      + '(<a href="https://arxiv.org/abs/2006.15595">Ke et al. 2021</a>).');
-  v.body.innerHTML = `<div class="row"><label>key position j `
-    + `<input type="range" class="j" min="1" max="${L - 1}" step="1"></label><output class="jv"></output></div><div class="formula"><h4>One `
-    + `score, term by term (the same word “dog” at positions 0 and `
-    + `j)</h4><div class="fbody"></div></div><div class="plots"></div>`;
+  const v = shell(
+    el,
+    'Add or concatenate?',
+    'The Transformer adds its position vectors to the word vectors ' +
+      '(<a href="https://arxiv.org/abs/1706.03762">Vaswani et al. 2017</a>, after multiplying the word ' +
+      'embeddings by √d<sub>model</sub>, §3.4); it could have concatenated them. In the raw dot product ' +
+      'below, adding puts cross terms (content × position) into the score and concatenating keeps content ' +
+      'and position apart, at the cost of extra dimensions. A real layer first multiplies [x; p] by ' +
+      'W<sub>Q</sub> and W<sub>K</sub>: unless those are block-diagonal (no weight mixing the x part with ' +
+      'the p part), the cross terms come back with concatenation too. Keeping them apart on purpose, with ' +
+      'separate projections for words and positions, is what TUPE does ' +
+      '(<a href="https://arxiv.org/abs/2006.15595">Ke et al. 2021</a>).',
+  );
+  v.body.innerHTML =
+    `<div class="row"><label>key position j ` +
+    `<input type="range" class="j" min="1" max="${L - 1}" step="1"></label><output class="jv"></output></div><div class="formula"><h4>One ` +
+    `score, term by term (the same word “dog” at positions 0 and ` +
+    `j)</h4><div class="fbody"></div></div><div class="plots"></div>`;
   const fbody = v.body.querySelector('.fbody');
   const jIn = v.body.querySelector('.j');
   jIn.addEventListener('input', () => ctx.setState({ pos: Number(jIn.value) }));
@@ -53,7 +57,8 @@ export function setupConcat(el, ctx) {
     const Sxp = pe.similarity(XP, { length: L + 1, dim: d });
     const xx = Sxp[0];
     const j = Math.min(Math.max(1, st.pos), L - 1);
-    const xpj = Sxp[1 + j], xp0 = Sxp[1];
+    const xpj = Sxp[1 + j],
+      xp0 = Sxp[1];
     const terms = { xx, xp: xpj, px: xp0, pp: Spp[j] };
     if (document.activeElement !== jIn) jIn.value = String(j);
     v.body.querySelector('.jv').textContent = String(j);
@@ -63,18 +68,42 @@ export function setupConcat(el, ctx) {
       <p class="fhint">The bold cross terms are content-times-position: they depend on what the word is, so with addition the same distance can score differently for different words. These are raw dot products, with no W<sub>Q</sub>, W<sub>K</sub>: through a full projection of [x; p] the concatenated score gets cross terms too. The word vector has entries of std 1 (norm ≈ √d = ${f32(Math.sqrt(xx))}), the sinusoid norm √(d/2). Move j with the slider above. Scores from <code>pe.similarity</code> over <code>pe.addTo(x, PE)</code> and <code>pe.concat(x, PE)</code>.</p>`;
     const row = (S) => S.subarray(0, L);
     score.setTitle('Score of “dog” at position 0 against “dog” at position j');
-    score.draw([
-      { y: row(Sadd), label: 'added: (x + p₀)·(x + pⱼ)', colour: 0 },
-      { y: row(Scat), label: 'concatenated: [x; p₀]·[x; pⱼ]', colour: 1, dash: true },
-    ], { xLabel: 'key position j (tokens)', yLabel: 'dot product', integerX: true, markers: [{ x: j, label: `j = ${j}` }] });
+    score.draw(
+      [
+        { y: row(Sadd), label: 'added: (x + p₀)·(x + pⱼ)', colour: 0 },
+        { y: row(Scat), label: 'concatenated: [x; p₀]·[x; pⱼ]', colour: 1, dash: true },
+      ],
+      {
+        xLabel: 'key position j (tokens)',
+        yLabel: 'dot product',
+        integerX: true,
+        markers: [{ x: j, label: `j = ${j}` }],
+      },
+    );
     const xpRow = Sxp.subarray(1, L + 1);
     const crossSum = Float32Array.from({ length: L }, (_, k) => xpRow[k] + xp0);
     cross.setTitle('Where they differ: the cross terms x·pⱼ + p₀·x (content × position), present only when adding');
-    cross.draw([
-      { y: crossSum, label: 'x·pⱼ + p₀·x', colour: 2 },
-      { y: Spp.subarray(0, L), label: 'p₀·pⱼ (position only, in both)', colour: 3, dash: true },
-    ], { xLabel: 'key position j (tokens)', yLabel: 'dot product', integerX: true });
-    exported = { kind: 'group', parts: [{ kind: 'series', name: 'scores', xLabel: 'j', series: [{ label: 'added', y: Array.from(row(Sadd)), x: Array.from({ length: L }, (_, k) => k) }, { label: 'concatenated', y: Array.from(row(Scat)), x: Array.from({ length: L }, (_, k) => k) }] }] };
+    cross.draw(
+      [
+        { y: crossSum, label: 'x·pⱼ + p₀·x', colour: 2 },
+        { y: Spp.subarray(0, L), label: 'p₀·pⱼ (position only, in both)', colour: 3, dash: true },
+      ],
+      { xLabel: 'key position j (tokens)', yLabel: 'dot product', integerX: true },
+    );
+    exported = {
+      kind: 'group',
+      parts: [
+        {
+          kind: 'series',
+          name: 'scores',
+          xLabel: 'j',
+          series: [
+            { label: 'added', y: Array.from(row(Sadd)), x: Array.from({ length: L }, (_, k) => k) },
+            { label: 'concatenated', y: Array.from(row(Scat)), x: Array.from({ length: L }, (_, k) => k) },
+          ],
+        },
+      ],
+    };
   }
 
   return {

@@ -8,7 +8,6 @@ import { paletteFor } from '../palette.js';
 import { METHODS, methodLabel as label } from '../methods.js';
 import { describeMatrix, matrixExport, shell } from './common.js';
 
-
 /** Draw `method` into `panel`; returns the matrix description. */
 function drawMethod(ctx, panel, st, method, extra = {}, shortTitle = null) {
   const m = encodingMatrix(ctx.pe, st, method, ctx.pool, extra);
@@ -19,8 +18,17 @@ function drawMethod(ctx, panel, st, method, extra = {}, shortTitle = null) {
   panel.setTitle(shortTitle ? shortTitle(m) : m.title);
   panel.exact = m.exact ?? null; // exports use exact values where the picture used a fast path
   panel.describe = m.describe ?? ((r, c, v) => `${m.rowLabel} ${r}, ${m.colLabel} ${c}: ${fmt(v)}`);
-  panel.draw(m.values, m.rows, m.cols, { lo: m.lo, hi: m.hi, palette: paletteFor(m.kind, st.palette), source: m.source,
-    reduce: m.reduce, valueAt: m.valueAt, note: m.note, marker: extra.marker, markerLabel: extra.markerLabel });
+  panel.draw(m.values, m.rows, m.cols, {
+    lo: m.lo,
+    hi: m.hi,
+    palette: paletteFor(m.kind, st.palette),
+    source: m.source,
+    reduce: m.reduce,
+    valueAt: m.valueAt,
+    note: m.note,
+    marker: extra.marker,
+    markerLabel: extra.markerLabel,
+  });
   return m;
 }
 
@@ -30,7 +38,10 @@ function linkFormula(ctx, panel, formula, get) {
     const cur = get();
     if (!cur?.m) return formula.clear('Point at a cell (or focus the picture and use the arrow keys).');
     try {
-      formula.set(cellFormula(ctx.pe, cur.st, cur.method, r, c, cur.m), cur.m.rows < cur.st.length ? `Matrices show the first ${cur.m.rows} positions.` : '');
+      formula.set(
+        cellFormula(ctx.pe, cur.st, cur.method, r, c, cur.m),
+        cur.m.rows < cur.st.length ? `Matrices show the first ${cur.m.rows} positions.` : '',
+      );
     } catch (e) {
       formula.clear(e.message);
     }
@@ -43,10 +54,13 @@ function linkFormula(ctx, panel, formula, get) {
 }
 
 export function setupHeatmap(el, ctx) {
-  const v = shell(el, 'Heatmap',
-    'Rows are positions, columns are dimensions (RoPE: the rotation angle of each pair, mod 2π; relative '
-      + 'methods: the query × key matrix). Point at a cell, or focus the picture and walk it with the arrow '
-      + 'keys (Shift = 10 cells): the formula beside it fills in with that cell’s numbers.');
+  const v = shell(
+    el,
+    'Heatmap',
+    'Rows are positions, columns are dimensions (RoPE: the rotation angle of each pair, mod 2π; relative ' +
+      'methods: the query × key matrix). Point at a cell, or focus the picture and walk it with the arrow ' +
+      'keys (Shift = 10 cells): the formula beside it fills in with that cell’s numbers.',
+  );
   v.body.classList.add('with-formula');
   const panel = createMatrixPanel(v.body, { title: '' });
   const formula = createFormula(v.body);
@@ -72,7 +86,11 @@ export function setupHeatmap(el, ctx) {
 const ABSOLUTE = new Set(Object.keys(METHODS).filter((m) => METHODS[m].table));
 
 export function setupCompare(el, ctx) {
-  const v = shell(el, 'Compare', 'Two methods under the same controls, side by side (choose the second with “compare with”). Where both are tables of vectors, both are drawn as the same quantity on the same scale: RoPE as the sin θ and cos θ of each pair, which without a scaling is exactly what a sinusoidal table of the same base holds (RoPE turns q and k by these angles instead of adding them).');
+  const v = shell(
+    el,
+    'Compare',
+    'Two methods under the same controls, side by side (choose the second with “compare with”). Where both are tables of vectors, both are drawn as the same quantity on the same scale: RoPE as the sin θ and cos θ of each pair, which without a scaling is exactly what a sinusoidal table of the same base holds (RoPE turns q and k by these angles instead of adding them).',
+  );
   v.body.classList.add('with-formula');
   const pairEl = document.createElement('div');
   pairEl.className = 'pair figs';
@@ -88,7 +106,10 @@ export function setupCompare(el, ctx) {
     active = k;
     if (!cur?.m) return formula.clear('Point at a cell of either side (or focus it and use the arrow keys).');
     try {
-      formula.set(cellFormula(ctx.pe, cur.st, cur.method, r, c, cur.m), `${k ? 'Right' : 'Left'}: ${label(cur.method)}.`);
+      formula.set(
+        cellFormula(ctx.pe, cur.st, cur.method, r, c, cur.m),
+        `${k ? 'Right' : 'Left'}: ${label(cur.method)}.`,
+      );
     } catch (e) {
       formula.clear(e.message);
     }
@@ -103,7 +124,10 @@ export function setupCompare(el, ctx) {
       v.clear();
       const same = ABSOLUTE.has(st.method) && ABSOLUTE.has(st.vs);
       const extra = same ? { quantity: 'sincos' } : {};
-      [[a, st.method], [b, st.vs]].forEach(([p, method], k) => {
+      [
+        [a, st.method],
+        [b, st.vs],
+      ].forEach(([p, method], k) => {
         drawn[k] = { m: null, st: { ...st }, method };
         // Both panels may share pool buffers: under one state a method always draws the same picture.
         const m = v.guard(() => drawMethod(ctx, p, st, method, extra), label(method));

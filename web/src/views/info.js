@@ -6,8 +6,22 @@ import { METHODS } from '../methods.js';
 
 // The state keys each method reads (the registry's), and all of them in the catalogue's order.
 const BY_METHOD = Object.fromEntries(Object.entries(METHODS).map(([id, m]) => [id, m.keys]));
-const ALL = ['dim', 'length', 'base', 'layout', 'heads', 'head', 'rope', 'scaling', 'factor', 'train', 'buckets', 'maxdist', 't5dir', 'shawk']
-  .filter((k) => Object.values(BY_METHOD).some((keys) => keys.includes(k)));
+const ALL = [
+  'dim',
+  'length',
+  'base',
+  'layout',
+  'heads',
+  'head',
+  'rope',
+  'scaling',
+  'factor',
+  'train',
+  'buckets',
+  'maxdist',
+  't5dir',
+  'shawk',
+].filter((k) => Object.values(BY_METHOD).some((keys) => keys.includes(k)));
 const uniq = (xs) => [...new Set(xs)];
 // A scaling's factor and original length mean nothing without a scaling: hidden until one is
 // chosen (a view that reads the train length for itself lists it on its own).
@@ -18,9 +32,11 @@ const forMethods = (st, ...ms) => uniq(ms.flatMap((m) => keysOf(m, st)));
 
 /** Height of a matrix panel (caption, figure with axes, legend, readout) at a container width. */
 function matrixH(width, rows, cols, { square = false, small = false, names = false } = {}) {
-  const ml = 52, mr = 8;
+  const ml = 52,
+    mr = 8;
   let w = width - ml - mr;
-  const maxH = small ? 260 : 520, minH = small ? 90 : 160;
+  const maxH = small ? 260 : 520,
+    minH = small ? 90 : 160;
   const h = square || rows === cols ? Math.min(w, maxH) : Math.round(Math.max(minH, Math.min(maxH, (w * rows) / cols)));
   return 6 + h + (names ? 58 : 36) + 24 + 22 + 26 + 12;
 }
@@ -30,58 +46,146 @@ const HEAD = 110; // title, intro, padding
 const matSide = (st, method) => (METHODS[method] && !METHODS[method].table ? Math.min(st.length, 512) : null);
 
 export const VIEW_INFO = {
-  shuffle: { title: 'Why positions? The shuffle lab', controls: ['method', 'dim', 'heads', 'head', 'base', 'rope', 'scaling', 'factor', 'train', 'buckets', 'maxdist', 't5dir', 'shawk', 'palette'], // sinusoidal: base only (the layer adds the paper's interleaved table)
-    controlsFor: (st) => ['method', 'dim', 'heads', 'head', ...keysOf(st.method, st).filter((k) => !['length', 'dim', 'heads', 'head', 'layout'].includes(k)), 'palette'],
-    panels: [], height: (st, width) => {
+  shuffle: {
+    title: 'Why positions? The shuffle lab',
+    controls: [
+      'method',
+      'dim',
+      'heads',
+      'head',
+      'base',
+      'rope',
+      'scaling',
+      'factor',
+      'train',
+      'buckets',
+      'maxdist',
+      't5dir',
+      'shawk',
+      'palette',
+    ], // sinusoidal: base only (the layer adds the paper's interleaved table)
+    controlsFor: (st) => [
+      'method',
+      'dim',
+      'heads',
+      'head',
+      ...keysOf(st.method, st).filter((k) => !['length', 'dim', 'heads', 'head', 'layout'].includes(k)),
+      'palette',
+    ],
+    panels: [],
+    height: (st, width) => {
       const side = width > 700 ? (width - 40) / 2 : width - 20;
       const mat = matrixH((side - 30) / 2, 3, 3, { square: true, small: true, names: true });
       const one = 40 + 60 + mat + plotH(150) + 120;
       return HEAD + 140 + (width > 700 ? one : 2 * one);
-    } },
-  worked: { title: 'Sinusoidal by hand: a 4-dimensional example', controls: ['base'], panels: [], height: (st, width) => HEAD + 620 + (width < 600 ? 160 : 0) },
+    },
+  },
+  worked: {
+    title: 'Sinusoidal by hand: a 4-dimensional example',
+    controls: ['base'],
+    panels: [],
+    height: (st, width) => HEAD + 620 + (width < 600 ? 160 : 0),
+  },
   // RoPE angles always take the cyclic map, so the palette choice does not apply to them.
-  heatmap: { title: 'Heatmap', controls: ['method', ...ALL, 'palette'], controlsFor: (st) => ['method', ...keysOf(st.method, st), ...(st.method === 'rope' ? [] : ['palette'])], panels: [],
+  heatmap: {
+    title: 'Heatmap',
+    controls: ['method', ...ALL, 'palette'],
+    controlsFor: (st) => ['method', ...keysOf(st.method, st), ...(st.method === 'rope' ? [] : ['palette'])],
+    panels: [],
     height: (st, width) => {
       const fw = formulaW(width);
       const side = matSide(st, st.method);
-      const rows = side ?? st.length, cols = side ?? st.dim;
+      const rows = side ?? st.length,
+        cols = side ?? st.dim;
       return HEAD + 20 + matrixH(width - fw, rows, cols) + (fw ? 0 : 260);
-    } },
+    },
+  },
   // Waves follow one column per pair and the similarity is a cosine or q·k: neither depends on
   // which column holds which pair, so the layouts are not among their controls.
-  waves: { title: 'Waves', controls: ['method', ...ALL.filter((k) => k !== 'layout' && k !== 'rope')], controlsFor: (st) => ['method', ...keysOf(st.method, st).filter((k) => k !== 'layout' && k !== 'rope')], panels: [],
-    height: (st) => HEAD + plotH(300) + (st.method === 'rope' ? plotH(240) : 0) },
-  shift: { title: 'The shift identity PE(p+k) = M_k · PE(p)', controls: ['dim', 'base'], panels: [], height: (st, width) => HEAD + 200 + plotH(240) + (width < 600 ? 120 : 0) },
-  similarity: { title: 'Similarity', controls: ['method', 'dim', 'length', 'base', 'scaling', 'factor', 'train', 'heads', 'head', 'buckets', 'maxdist', 't5dir', 'shawk', 'palette'],
-    controlsFor: (st) => ['method', ...keysOf(st.method, st).filter((k) => k !== 'layout' && k !== 'rope'), 'palette'], panels: [],
+  waves: {
+    title: 'Waves',
+    controls: ['method', ...ALL.filter((k) => k !== 'layout' && k !== 'rope')],
+    controlsFor: (st) => ['method', ...keysOf(st.method, st).filter((k) => k !== 'layout' && k !== 'rope')],
+    panels: [],
+    height: (st) => HEAD + plotH(300) + (st.method === 'rope' ? plotH(240) : 0),
+  },
+  shift: {
+    title: 'The shift identity PE(p+k) = M_k · PE(p)',
+    controls: ['dim', 'base'],
+    panels: [],
+    height: (st, width) => HEAD + 200 + plotH(240) + (width < 600 ? 120 : 0),
+  },
+  similarity: {
+    title: 'Similarity',
+    controls: [
+      'method',
+      'dim',
+      'length',
+      'base',
+      'scaling',
+      'factor',
+      'train',
+      'heads',
+      'head',
+      'buckets',
+      'maxdist',
+      't5dir',
+      'shawk',
+      'palette',
+    ],
+    controlsFor: (st) => ['method', ...keysOf(st.method, st).filter((k) => k !== 'layout' && k !== 'rope'), 'palette'],
+    panels: [],
     height: (st, width) => {
       const L = Math.min(st.length, 1024);
       const half = width > 600 ? (width - 16) / 2 : width;
       // RoPE adds RoFormer's decay plot under the score plot
       const plots = plotH(260) + (st.method === 'rope' ? plotH(200) + 90 : 0);
       return HEAD + 40 + Math.max(matrixH(half, L, L), width > 600 ? plots : 0) + (width > 600 ? 0 : plots);
-    } },
-  rotation: { title: 'Rotation', controls: ['dim', 'base', 'rope', 'scaling', 'factor', 'train'], panels: [],
+    },
+  },
+  rotation: {
+    title: 'Rotation',
+    controls: ['dim', 'base', 'rope', 'scaling', 'factor', 'train'],
+    panels: [],
     controlsFor: (st) => live(['dim', 'base', 'rope', 'scaling', 'factor', 'train'], st),
     height: (st, width) => {
       const perRow = Math.min(5, Math.max(2, Math.floor(width / 150)));
       const rows = Math.ceil(5 / perRow);
       const R = Math.min(66, width / perRow / 2 - 14);
       return HEAD + 130 + rows * (2 * R + 114) + 8 + 60 + 130; // circles, then the check's five rows
-    } },
+    },
+  },
   // Here `train` is the table's number of rows (max_position_embeddings): named so, in the
   // Encoding group, not among RoPE's settings.
-  learned: { title: 'Learned table', controls: ['dim', 'length', 'train', 'palette'], panels: [],
-    groups: { train: 'Encoding' }, labels: { train: 'table rows' },
+  learned: {
+    title: 'Learned table',
+    controls: ['dim', 'length', 'train', 'palette'],
+    panels: [],
+    groups: { train: 'Encoding' },
+    labels: { train: 'table rows' },
     height: (st, width) => {
       const S = Math.min(st.train, st.length, 512);
-      return HEAD + 120 + matrixH(width, Math.max(st.length, Math.min(st.train, st.length)), st.dim) + matrixH(Math.min(420, width), S, S, { square: true });
-    } },
-  bias: { title: 'Attention biases', controls: ['heads', 'buckets', 'maxdist', 't5dir', 'shawk', 'palette'],
+      return (
+        HEAD +
+        120 +
+        matrixH(width, Math.max(st.length, Math.min(st.train, st.length)), st.dim) +
+        matrixH(Math.min(420, width), S, S, { square: true })
+      );
+    },
+  },
+  bias: {
+    title: 'Attention biases',
+    controls: ['heads', 'buckets', 'maxdist', 't5dir', 'shawk', 'palette'],
     // one panel shown: only the controls it reads
-    controlsFor: (st) => ({ alibi: ['heads', 'palette'], t5: ['buckets', 'maxdist', 't5dir', 'palette'], shaw: ['shawk', 'palette'] })[st.panel]
-      ?? ['heads', 'buckets', 'maxdist', 't5dir', 'shawk', 'palette'],
-    panels: [{ id: 'alibi', label: 'ALiBi' }, { id: 't5', label: 'T5 buckets' }, { id: 'shaw', label: 'Shaw' }],
+    controlsFor: (st) =>
+      ({ alibi: ['heads', 'palette'], t5: ['buckets', 'maxdist', 't5dir', 'palette'], shaw: ['shawk', 'palette'] })[
+        st.panel
+      ] ?? ['heads', 'buckets', 'maxdist', 't5dir', 'shawk', 'palette'],
+    panels: [
+      { id: 'alibi', label: 'ALiBi' },
+      { id: 't5', label: 'T5 buckets' },
+      { id: 'shaw', label: 'Shaw' },
+    ],
     height: (st, width) => {
       const show = (p) => !st.panel || st.panel === p;
       const heads = Math.min(st.heads, 8);
@@ -89,20 +193,49 @@ export const VIEW_INFO = {
       const small = matrixH(Math.max(110, width / per - 10), 32, 32, { small: true });
       let h = HEAD;
       if (show('alibi')) h += 40 + plotH(200) * (width > 600 ? 1 : 2) + Math.ceil(heads / per) * small;
-      if (show('t5')) h += 40 + (width > 600 ? Math.max(plotH(200), matrixH(Math.min(420, width / 2), 32, 32, { square: true })) : plotH(200) + matrixH(Math.min(420, width), 32, 32, { square: true }));
+      if (show('t5'))
+        h +=
+          40 +
+          (width > 600
+            ? Math.max(plotH(200), matrixH(Math.min(420, width / 2), 32, 32, { square: true }))
+            : plotH(200) + matrixH(Math.min(420, width), 32, 32, { square: true }));
       if (show('shaw')) h += 40 + matrixH(Math.min(420, width), 32, 32, { square: true });
       return h;
-    } },
-  concat: { title: 'Add or concatenate?', controls: ['dim', 'base'], panels: [], height: (st, width) => HEAD + 180 + 2 * plotH(200) + (width < 600 ? 200 : 0) },
-  scaling: { title: 'RoPE scaling', controls: ['dim', 'base', 'scaling', 'factor', 'train'], panels: [], height: (st, width) => HEAD + 200 + plotH(260) + plotH(220) + (width < 600 ? 160 : 0) },
-  extrapolation: { title: 'Extrapolation', controls: ['dim', 'length', 'base', 'heads', 'head', 'rope', 'scaling', 'factor', 'train', 'palette'], panels: [],
+    },
+  },
+  concat: {
+    title: 'Add or concatenate?',
+    controls: ['dim', 'base'],
+    panels: [],
+    height: (st, width) => HEAD + 180 + 2 * plotH(200) + (width < 600 ? 200 : 0),
+  },
+  scaling: {
+    title: 'RoPE scaling',
+    controls: ['dim', 'base', 'scaling', 'factor', 'train'],
+    panels: [],
+    height: (st, width) => HEAD + 200 + plotH(260) + plotH(220) + (width < 600 ? 160 : 0),
+  },
+  extrapolation: {
+    title: 'Extrapolation',
+    controls: ['dim', 'length', 'base', 'heads', 'head', 'rope', 'scaling', 'factor', 'train', 'palette'],
+    panels: [],
     height: (st, width) => {
       const per = Math.max(1, Math.floor(width / 200));
-      return HEAD + Math.ceil(4 / per) * matrixH(width / per - 12, Math.min(Math.max(st.length, st.train + 1), 1024), st.dim, { small: true }) + plotH(220);
-    } },
+      return (
+        HEAD +
+        Math.ceil(4 / per) *
+          matrixH(width / per - 12, Math.min(Math.max(st.length, st.train + 1), 1024), st.dim, { small: true }) +
+        plotH(220)
+      );
+    },
+  },
   // the lab's task, methods, steps and seed are edited inside the view
   lab: { title: 'Extrapolation lab', controls: [], panels: [], height: (st, width) => (width > 900 ? 1500 : 2300) },
-  compare: { title: 'Compare', controls: ['method', 'vs', ...ALL, 'palette'], controlsFor: (st) => uniq(['method', 'vs', ...forMethods(st, st.method, st.vs), 'palette']), panels: [],
+  compare: {
+    title: 'Compare',
+    controls: ['method', 'vs', ...ALL, 'palette'],
+    controlsFor: (st) => uniq(['method', 'vs', ...forMethods(st, st.method, st.vs), 'palette']),
+    panels: [],
     height: (st, width) => {
       const half = width > 600 ? (width - 16) / 2 : width;
       const h = (m) => {
@@ -110,17 +243,29 @@ export const VIEW_INFO = {
         return matrixH(half, s ?? st.length, s ?? st.dim);
       };
       return HEAD + 60 + (width > 600 ? Math.max(h(st.method), h(st.vs)) : h(st.method) + h(st.vs));
-    } },
+    },
+  },
 };
 
 // Text wraps with the width (intros, captions, formula panels): a correction a + b·1000/width per
 // view, fitted to the embed measured in headless Chromium at 1280 and 390 px (the structural
 // estimate above carries what depends on the state: matrix sizes, plots, panels).
 const FIT = {
-  "shuffle": [-186, 258.9], "worked": [-129.3, 321], "heatmap": [-81.9, 74.8], "waves": [-113.8, 276.6],
-  "shift": [38.2, 240.3], "learned": [-186.7, 261.9], "rotation": [184.8, 262.8], "similarity": [250.2, 49],
-  "bias:alibi": [572.6, -340.3], "bias:t5": [289.9, 34], "bias:shaw": [23.3, 391.7], "concat": [-7.4, 152.8],
-  "scaling": [-229.5, 404.6], "extrapolation": [428.6, 17], "compare": [-189.2, 272.7]
+  shuffle: [-186, 258.9],
+  worked: [-129.3, 321],
+  heatmap: [-81.9, 74.8],
+  waves: [-113.8, 276.6],
+  shift: [38.2, 240.3],
+  learned: [-186.7, 261.9],
+  rotation: [184.8, 262.8],
+  similarity: [250.2, 49],
+  'bias:alibi': [572.6, -340.3],
+  'bias:t5': [289.9, 34],
+  'bias:shaw': [23.3, 391.7],
+  concat: [-7.4, 152.8],
+  scaling: [-229.5, 404.6],
+  extrapolation: [428.6, 17],
+  compare: [-189.2, 272.7],
 };
 for (const [name, info] of Object.entries(VIEW_INFO)) {
   const structural = info.height;

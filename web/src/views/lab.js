@@ -26,17 +26,37 @@ const YARN = 'https://arxiv.org/abs/2309.00071';
 /** What the papers report, per method: [text, [label, url]...]. Checked against the papers; the
  * papers measured language-model perplexity (Press et al.) or synthetic tasks (Kazemnejad et al.). */
 const PAPERS = {
-  none: ['Decoder-only models without positional encoding generalised to longer inputs better than ALiBi, RoPE or absolute encodings on their synthetic tasks; the causal mask alone lets them recover positions.',
-    [['Kazemnejad et al. 2023', NOPE]]],
-  learned: ['A learned table has no rows past the training length: longer inputs are not defined (the lab reports them as such, never clamped).', []],
-  sinusoidal: ['On language modelling (WikiText-103), the sinusoidal model\'s perplexity rose within a few dozen tokens past the training length: the worst extrapolator of those compared.',
-    [['Press et al. 2022', PRESS]]],
-  rope: ['Rotary extrapolated only a little past the training length on language modelling (Press et al.). Rescaling its positions, with a short fine-tuning, extends the context: linear interpolation (Chen et al.), and YaRN\'s per-band scaling with an attention temperature (Peng et al.).',
-    [['Press et al. 2022', PRESS], ['Chen et al. 2023', PI], ['Peng et al. 2023', YARN]]],
-  alibi: ['On language modelling, a model trained on 1024 tokens with ALiBi and tested on 2048 matched the perplexity of a sinusoidal model trained on 2048, and stayed flat far beyond: the best extrapolator of those compared (its 8+ heads have slopes 1/2 … 1/256).',
-    [['Press et al. 2022', PRESS]]],
-  t5: ['The T5 bias extrapolated better than rotary on language modelling, though more slowly computed (Press et al.); on synthetic tasks it was the best of the explicit encodings (Kazemnejad et al.).',
-    [['Press et al. 2022', PRESS], ['Kazemnejad et al. 2023', NOPE]]],
+  none: [
+    'Decoder-only models without positional encoding generalised to longer inputs better than ALiBi, RoPE or absolute encodings on their synthetic tasks; the causal mask alone lets them recover positions.',
+    [['Kazemnejad et al. 2023', NOPE]],
+  ],
+  learned: [
+    'A learned table has no rows past the training length: longer inputs are not defined (the lab reports them as such, never clamped).',
+    [],
+  ],
+  sinusoidal: [
+    "On language modelling (WikiText-103), the sinusoidal model's perplexity rose within a few dozen tokens past the training length: the worst extrapolator of those compared.",
+    [['Press et al. 2022', PRESS]],
+  ],
+  rope: [
+    "Rotary extrapolated only a little past the training length on language modelling (Press et al.). Rescaling its positions, with a short fine-tuning, extends the context: linear interpolation (Chen et al.), and YaRN's per-band scaling with an attention temperature (Peng et al.).",
+    [
+      ['Press et al. 2022', PRESS],
+      ['Chen et al. 2023', PI],
+      ['Peng et al. 2023', YARN],
+    ],
+  ],
+  alibi: [
+    'On language modelling, a model trained on 1024 tokens with ALiBi and tested on 2048 matched the perplexity of a sinusoidal model trained on 2048, and stayed flat far beyond: the best extrapolator of those compared (its 8+ heads have slopes 1/2 … 1/256).',
+    [['Press et al. 2022', PRESS]],
+  ],
+  t5: [
+    'The T5 bias extrapolated better than rotary on language modelling, though more slowly computed (Press et al.); on synthetic tasks it was the best of the explicit encodings (Kazemnejad et al.).',
+    [
+      ['Press et al. 2022', PRESS],
+      ['Kazemnejad et al. 2023', NOPE],
+    ],
+  ],
 };
 
 const taskOf = (v) => LAB_TASKS.find(([t]) => t === v) ?? LAB_TASKS[0];
@@ -61,8 +81,19 @@ export function runLab(pe, { opts }, onProgress) {
 
 /** The median and range over seeds at each length, and whether the method learned the task. */
 export function summarise(runs) {
-  const at = (key, i) => runs.map((r) => r.evaluation[key][i]).filter((v) => v !== null && Number.isFinite(v)).sort((a, b) => a - b);
-  const stat = (v) => (v.length ? { median: v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2, min: v[0], max: v[v.length - 1] } : null);
+  const at = (key, i) =>
+    runs
+      .map((r) => r.evaluation[key][i])
+      .filter((v) => v !== null && Number.isFinite(v))
+      .sort((a, b) => a - b);
+  const stat = (v) =>
+    v.length
+      ? {
+          median: v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2,
+          min: v[0],
+          max: v[v.length - 1],
+        }
+      : null;
   const acc1 = stat(at('accuracy', 0));
   const oracle = runs[0].evaluation.oracle[0] ?? 1;
   return {
@@ -114,11 +145,33 @@ function marker(g, shape, x, y, r = 4) {
   g.beginPath();
   if (shape === 'circle') g.arc(x, y, r, 0, 2 * Math.PI);
   else if (shape === 'square') g.rect(x - r, y - r, 2 * r, 2 * r);
-  else if (shape === 'triangle') { g.moveTo(x, y - r - 1); g.lineTo(x + r + 1, y + r); g.lineTo(x - r - 1, y + r); g.closePath(); }
-  else if (shape === 'diamond') { g.moveTo(x, y - r - 1); g.lineTo(x + r + 1, y); g.lineTo(x, y + r + 1); g.lineTo(x - r - 1, y); g.closePath(); }
+  else if (shape === 'triangle') {
+    g.moveTo(x, y - r - 1);
+    g.lineTo(x + r + 1, y + r);
+    g.lineTo(x - r - 1, y + r);
+    g.closePath();
+  } else if (shape === 'diamond') {
+    g.moveTo(x, y - r - 1);
+    g.lineTo(x + r + 1, y);
+    g.lineTo(x, y + r + 1);
+    g.lineTo(x - r - 1, y);
+    g.closePath();
+  }
   if (shape === 'x' || shape === 'plus') {
-    const d = shape === 'x' ? [[-r, -r, r, r], [-r, r, r, -r]] : [[-r - 1, 0, r + 1, 0], [0, -r - 1, 0, r + 1]];
-    for (const [a, b, e, f] of d) { g.moveTo(x + a, y + b); g.lineTo(x + e, y + f); }
+    const d =
+      shape === 'x'
+        ? [
+            [-r, -r, r, r],
+            [-r, r, r, -r],
+          ]
+        : [
+            [-r - 1, 0, r + 1, 0],
+            [0, -r - 1, 0, r + 1],
+          ];
+    for (const [a, b, e, f] of d) {
+      g.moveTo(x + a, y + b);
+      g.lineTo(x + e, y + f);
+    }
     g.lineWidth = 2;
     g.stroke();
     return;
@@ -128,19 +181,34 @@ function marker(g, shape, x, y, r = 4) {
 
 /** Lines with axes. series [{ label, color, x[], y[] (null = gap), lo[], hi[] (band), mark, faded,
  * dx (a small offset in px so overlapping points stay visible) }]; hlines [{ y, label }]. */
-function drawLines(c, series, { xLabel, yLabel, xLog = false, yMin, yMax, vline, vlabel, hlines = [], width = 560, height = 260 }) {
+function drawLines(
+  c,
+  series,
+  { xLabel, yLabel, xLog = false, yMin, yMax, vline, vlabel, hlines = [], width = 560, height = 260 },
+) {
   const g = size(c, width, height);
   const th = readTheme(c);
-  const fg = th.ink, grid = th.line;
+  const fg = th.ink,
+    grid = th.line;
   const R = width < 420 ? 8 : 150;
-  const L = 46, T = 10, B = 38 + (width < 420 ? 16 * Math.ceil(series.length / 2) : 0), w = width - L - R, h = height - T - B;
-  const xs = series.flatMap((s) => s.x), ys = series.flatMap((s) => [...s.y, ...(s.hi ?? [])].filter((v) => v !== null && Number.isFinite(v)));
+  const L = 46,
+    T = 10,
+    B = 38 + (width < 420 ? 16 * Math.ceil(series.length / 2) : 0),
+    w = width - L - R,
+    h = height - T - B;
+  const xs = series.flatMap((s) => s.x),
+    ys = series.flatMap((s) => [...s.y, ...(s.hi ?? [])].filter((v) => v !== null && Number.isFinite(v)));
   if (!xs.length) return;
   const fx = xLog ? Math.log2 : (v) => v;
-  const xmin = Math.min(...xs), xmax = Math.max(...xs);
-  const x0 = fx(xmin), x1 = fx(xmax) === x0 ? x0 + 1 : fx(xmax);
-  const y0 = yMin ?? Math.min(...ys), yt = niceTicks(y0, yMax ?? Math.max(...ys), 4), y1 = yMax ?? yt[yt.length - 1];
-  const px = (v) => L + ((fx(v) - x0) / (x1 - x0)) * w, py = (v) => T + h - ((v - y0) / (y1 - y0 || 1)) * h;
+  const xmin = Math.min(...xs),
+    xmax = Math.max(...xs);
+  const x0 = fx(xmin),
+    x1 = fx(xmax) === x0 ? x0 + 1 : fx(xmax);
+  const y0 = yMin ?? Math.min(...ys),
+    yt = niceTicks(y0, yMax ?? Math.max(...ys), 4),
+    y1 = yMax ?? yt[yt.length - 1];
+  const px = (v) => L + ((fx(v) - x0) / (x1 - x0)) * w,
+    py = (v) => T + h - ((v - y0) / (y1 - y0 || 1)) * h;
   g.font = '11px system-ui, sans-serif';
   g.strokeStyle = grid;
   g.fillStyle = fg;
@@ -228,9 +296,11 @@ function drawLines(c, series, { xLabel, yLabel, xLog = false, yMin, yMax, vline,
     });
     g.stroke();
     g.setLineDash([]);
-    if (s.mark) s.x.forEach((x, i) => s.y[i] !== null && Number.isFinite(s.y[i]) && marker(g, s.mark, X(x), py(s.y[i])));
+    if (s.mark)
+      s.x.forEach((x, i) => s.y[i] !== null && Number.isFinite(s.y[i]) && marker(g, s.mark, X(x), py(s.y[i])));
     g.textAlign = 'left';
-    const [lx, ly] = width < 420 ? [L + (k % 2) * (w / 2), T + h + 46 + Math.floor(k / 2) * 16] : [L + w + 12, T + 8 + k * 18];
+    const [lx, ly] =
+      width < 420 ? [L + (k % 2) * (w / 2), T + h + 46 + Math.floor(k / 2) * 16] : [L + w + 12, T + 8 + k * 18];
     if (s.mark) marker(g, s.mark, lx + 5, ly - 4, 3.5);
     else g.fillRect(lx, ly - 5, 10, 3);
     g.fillStyle = fg;
@@ -259,9 +329,17 @@ function placeholder(c, text, width, height) {
 
 /** A heatmap of rows x cols values in the theme's palettes (signed: diverging around 0, else
  * sequential from 0), with round ticks, a colour bar and optional marker lines at `marks`. */
-function drawHeat(c, values, rows, cols, { width = 260, signed = true, rowLabel, colLabel, marks = [], barLabel = '' }) {
+function drawHeat(
+  c,
+  values,
+  rows,
+  cols,
+  { width = 260, signed = true, rowLabel, colLabel, marks = [], barLabel = '' },
+) {
   const cell = Math.max(1, Math.min(8, Math.floor(Math.min(width / cols, 360 / rows))));
-  const L = 34, B = 32, BAR = 56;
+  const L = 34,
+    B = 32,
+    BAR = 56;
   const g = size(c, cols * cell + L + BAR, rows * cell + B);
   const th = readTheme(c);
   let m = 0;
@@ -271,7 +349,8 @@ function drawHeat(c, values, rows, cols, { width = 260, signed = true, rowLabel,
   const img = g.createImageData(cols, rows);
   const px = new Uint32Array(img.data.buffer);
   // attention weights: a square root shows the small ones
-  const idx = (v) => Math.max(0, Math.min(255, Math.round(signed ? ((v / m + 1) / 2) * 255 : Math.sqrt(Math.max(0, v / m)) * 255)));
+  const idx = (v) =>
+    Math.max(0, Math.min(255, Math.round(signed ? ((v / m + 1) / 2) * 255 : Math.sqrt(Math.max(0, v / m)) * 255)));
   for (let i = 0; i < rows * cols; i++) px[i] = table[idx(values[i])];
   const tmp = document.createElement('canvas');
   tmp.width = cols;
@@ -283,8 +362,14 @@ function drawHeat(c, values, rows, cols, { width = 260, signed = true, rowLabel,
   g.setLineDash([3, 2]);
   for (const k of marks) {
     g.beginPath();
-    if (k < cols) { g.moveTo(L + k * cell, 0); g.lineTo(L + k * cell, rows * cell); }
-    if (k < rows) { g.moveTo(L, k * cell); g.lineTo(L + cols * cell, k * cell); }
+    if (k < cols) {
+      g.moveTo(L + k * cell, 0);
+      g.lineTo(L + k * cell, rows * cell);
+    }
+    if (k < rows) {
+      g.moveTo(L, k * cell);
+      g.lineTo(L + cols * cell, k * cell);
+    }
     g.stroke();
   }
   g.setLineDash([]);
@@ -306,7 +391,8 @@ function drawHeat(c, values, rows, cols, { width = 260, signed = true, rowLabel,
   g.fillText(rowLabel, 0, 0);
   g.restore();
   // colour bar
-  const bx = L + cols * cell + 10, bh = Math.min(rows * cell, 160);
+  const bx = L + cols * cell + 10,
+    bh = Math.min(rows * cell, 160);
   for (let y = 0; y < bh; y++) {
     const t = 1 - y / (bh - 1);
     const v = signed ? (2 * t - 1) * m : t * t * m;
@@ -355,20 +441,35 @@ export function debrief(task, sums, labels) {
   const seeds = sums[ms[0]].seeds.length;
   const parts = [];
   const oracle = sums[ms[0]].oracle;
-  const bar = oracle < 0.999 ? `${pct(LEARNED_SHARE * oracle)} (0.9 of the best possible, ${pct(oracle)})` : pct(LEARNED_SHARE);
-  parts.push(`On “${taskOf(task)[1]}” (${seeds} seed${seeds > 1 ? 's' : ''} per method), ${learned.length ? `${list(learned)} learned the task at the training length` : 'no method learned the task at the training length'}${failed.length ? `; ${list(failed)} did not (accuracy there below ${bar}) and ${failed.length > 1 ? 'are' : 'is'} left out of the verdict` : ''}.`);
-  if (held.length) parts.push(`On the positions past the training length, ${held.map((m) => `${name(m)} kept ${pct(at8(m))} at 8×`).join(', ')}.`);
-  if (fell.length) parts.push(`${held.length ? '' : 'On the positions past the training length, '}${fell.map((m) => `${name(m)} fell to ${pct(at8(m))}`).join(', ')} at 8× (chance: ${pct(chance)}).`);
-  const agree = [], disagree = [];
-  if (learned.includes('alibi')) (held.includes('alibi') ? agree : disagree).push('ALiBi holding past the training length (Press et al.)');
-  if (learned.includes('sinusoidal')) (held.includes('sinusoidal') ? disagree : agree).push('sinusoidal failing past it (Press et al.)');
+  const bar =
+    oracle < 0.999 ? `${pct(LEARNED_SHARE * oracle)} (0.9 of the best possible, ${pct(oracle)})` : pct(LEARNED_SHARE);
+  parts.push(
+    `On “${taskOf(task)[1]}” (${seeds} seed${seeds > 1 ? 's' : ''} per method), ${learned.length ? `${list(learned)} learned the task at the training length` : 'no method learned the task at the training length'}${failed.length ? `; ${list(failed)} did not (accuracy there below ${bar}) and ${failed.length > 1 ? 'are' : 'is'} left out of the verdict` : ''}.`,
+  );
+  if (held.length)
+    parts.push(
+      `On the positions past the training length, ${held.map((m) => `${name(m)} kept ${pct(at8(m))} at 8×`).join(', ')}.`,
+    );
+  if (fell.length)
+    parts.push(
+      `${held.length ? '' : 'On the positions past the training length, '}${fell.map((m) => `${name(m)} fell to ${pct(at8(m))}`).join(', ')} at 8× (chance: ${pct(chance)}).`,
+    );
+  const agree = [],
+    disagree = [];
+  if (learned.includes('alibi'))
+    (held.includes('alibi') ? agree : disagree).push('ALiBi holding past the training length (Press et al.)');
+  if (learned.includes('sinusoidal'))
+    (held.includes('sinusoidal') ? disagree : agree).push('sinusoidal failing past it (Press et al.)');
   if (learned.includes('rope') && learned.includes('t5') && at8('rope') !== undefined && at8('t5') !== undefined) {
     (at8('t5') >= at8('rope') ? agree : disagree).push('T5 ahead of rotary (Press et al.)');
   }
-  if (learned.includes('none')) (held.includes('none') ? agree : disagree).push('NoPE generalising (Kazemnejad et al.)');
+  if (learned.includes('none'))
+    (held.includes('none') ? agree : disagree).push('NoPE generalising (Kazemnejad et al.)');
   if (agree.length) parts.push(`This agrees with the papers on ${agree.join(', ')}.`);
   if (disagree.length) parts.push(`It differs on ${disagree.join(', ')}.`);
-  parts.push('Why a tiny model may differ: 2 layers and a few hundred steps on one synthetic task, against models with 16+ layers trained on billions of tokens of text; a task decides which positional cue is needed (the previous token only, an exact offset, or order), and a method that does not need positions for the task can ignore them. The verdict depends on the task: compare the tasks before believing any single table.');
+  parts.push(
+    'Why a tiny model may differ: 2 layers and a few hundred steps on one synthetic task, against models with 16+ layers trained on billions of tokens of text; a task decides which positional cue is needed (the previous token only, an exact offset, or order), and a method that does not need positions for the task can ignore them. The verdict depends on the task: compare the tasks before believing any single table.',
+  );
   return parts.join(' ');
 }
 
@@ -393,7 +494,9 @@ export function setupLab(host, ctx) {
   <div class="lab-figs"></div>
   <p class="lab-debrief"></p>
   <div class="lab-tablewrap"><table class="lab-table numbers"><caption>Measured here beside what the papers report. 1×: accuracy at the training length; 2×–8×: accuracy on the positions past it only (median over seeds, min–max in brackets)</caption>
-  <thead><tr><th>method</th><th>1× (${TRAIN_LENGTH})</th>${MULTIPLES.slice(1).map((m) => `<th>${m}× (${m * TRAIN_LENGTH})</th>`).join('')}<th>what the papers report</th></tr></thead><tbody></tbody></table></div>`;
+  <thead><tr><th>method</th><th>1× (${TRAIN_LENGTH})</th>${MULTIPLES.slice(1)
+    .map((m) => `<th>${m}× (${m * TRAIN_LENGTH})</th>`)
+    .join('')}<th>what the papers report</th></tr></thead><tbody></tbody></table></div>`;
   host.append(section);
   const $ = (s) => section.querySelector(s);
   $('.lab-tablewrap').style.overflowX = 'auto';
@@ -428,9 +531,15 @@ export function setupLab(host, ctx) {
       const s = sums[m];
       const stats = [s.train, ...s.beyond.slice(1)];
       return {
-        label: s.learned ? l : `${l} (did not learn)`, color, mark: MARK[m], faded: !s.learned,
+        label: s.learned ? l : `${l} (did not learn)`,
+        color,
+        mark: MARK[m],
+        faded: !s.learned,
         dx: (k - (done.length - 1) / 2) * 3,
-        x: xs, y: stats.map((v) => v?.median ?? null), lo: stats.map((v) => v?.min ?? null), hi: stats.map((v) => v?.max ?? null),
+        x: xs,
+        y: stats.map((v) => v?.median ?? null),
+        lo: stats.map((v) => v?.min ?? null),
+        hi: stats.map((v) => v?.max ?? null),
       };
     });
     const chance = chanceOf(task);
@@ -438,39 +547,76 @@ export function setupLab(host, ctx) {
       const hlines = [{ y: chance, label: `chance ${chance === 0.5 ? '0.5' : '1/16'}` }];
       const oracle = sums[done[0][0]].oracle;
       if (oracle < 0.999) hlines.push({ y: oracle, label: `best possible ${oracle.toFixed(2)}` });
-      drawLines(acc.c, series, { xLabel: 'sequence length (log scale)', yLabel: 'accuracy', xLog: true, yMin: 0, yMax: 1, vline: TRAIN_LENGTH, vlabel: 'trained', hlines, width: width() });
-    } else placeholder(acc.c, `Press Train: each method's accuracy at ${xs.join(', ')} tokens appears here`, width(), 260);
+      drawLines(acc.c, series, {
+        xLabel: 'sequence length (log scale)',
+        yLabel: 'accuracy',
+        xLog: true,
+        yMin: 0,
+        yMax: 1,
+        vline: TRAIN_LENGTH,
+        vlabel: 'trained',
+        hlines,
+        width: width(),
+      });
+    } else
+      placeholder(acc.c, `Press Train: each method's accuracy at ${xs.join(', ')} tokens appears here`, width(), 260);
     const seeds = Math.max(1, ...done.map(([m]) => results[m].length));
     acc.cap.textContent = `Accuracy against length: at ${TRAIN_LENGTH}, over the training length; right of the dashed line, over the positions past it only${seeds > 1 ? ` (line: median of ${seeds} seeds, band: min–max)` : ''}. Dashed and faded: did not learn the task.`;
-    const ls = LAB_METHODS.filter(([m]) => live[m]?.length).map(([m, l, color]) => ({ label: l, color, x: live[m].map((p) => p[0]), y: live[m].map((p) => p[1]) }));
+    const ls = LAB_METHODS.filter(([m]) => live[m]?.length).map(([m, l, color]) => ({
+      label: l,
+      color,
+      x: live[m].map((p) => p[0]),
+      y: live[m].map((p) => p[1]),
+    }));
     if (ls.length) drawLines(loss.c, ls, { xLabel: 'step', yLabel: 'loss', yMin: 0, width: width() });
     else placeholder(loss.c, 'Press Train: the loss of each model, step by step', width(), 240);
     const learnedRun = results.learned?.[0];
     const tab = learnedRun?.table ?? tablePreview;
     if (tab) {
       const dim = tab.length / TRAIN_LENGTH;
-      drawHeat(table.c, similarity(tab, TRAIN_LENGTH, dim), TRAIN_LENGTH, TRAIN_LENGTH, { width: Math.min(260, width() - 100), rowLabel: 'position', colLabel: 'position', barLabel: 'cosine' });
+      drawHeat(table.c, similarity(tab, TRAIN_LENGTH, dim), TRAIN_LENGTH, TRAIN_LENGTH, {
+        width: Math.min(260, width() - 100),
+        rowLabel: 'position',
+        colLabel: 'position',
+        barLabel: 'cosine',
+      });
       table.cap.textContent = learnedRun
         ? `The trained learned table, as the cosine similarity of its ${TRAIN_LENGTH} rows (orange: alike, blue: opposite). Each row is most like itself; how far the likeness spreads to its neighbours shows which positions the model treats as near. There is no row ${TRAIN_LENGTH}: nothing to say about longer inputs.`
         : 'The learned table forming (cosine similarity of its rows), during training';
     } else {
-      placeholder(table.c, 'Train "Learned": the similarity of its table rows appears here', Math.min(300, width()), 160);
+      placeholder(
+        table.c,
+        'Train "Learned": the similarity of its table rows appears here',
+        Math.min(300, width()),
+        160,
+      );
       table.cap.textContent = 'Learned position table (similarity of its rows)';
     }
     const tb = section.querySelector('tbody');
-    tb.replaceChildren(...LAB_METHODS.map(([m, l]) => {
-      const tr = document.createElement('tr');
-      const s = sums[m];
-      const [text, refs] = PAPERS[m];
-      const cites = refs.map(([t, u]) => `<a href="${esc(u)}" target="_blank" rel="noopener">${esc(t)}</a>`).join(', ');
-      // an unlearned run's 1x to three places, so 0.8995 does not read as the 0.90 that would pass
-      const cells = !s ? ['', '', '', ''] : [s.learned ? spread(s.train) : s.train.median.toFixed(3), ...s.beyond.slice(1).map((b, i) => (s.lengths[i + 1] > TRAIN_LENGTH && m === 'learned' ? 'not defined' : spread(b)))];
-      tr.innerHTML = `<th>${esc(l)}${s && !s.learned ? ' <span class="lab-unlearned">did not learn this task</span>' : ''}</th>${cells.map((c) => `<td>${esc(c)}</td>`).join('')}<td class="lab-paper">${esc(text)}${cites ? ` (${cites})` : ''}</td>`;
-      if (s && !s.learned) tr.dataset.unlearned = '1';
-      // prose in a table of numbers: left-aligned, wide enough to read (the table scrolls on a phone)
-      Object.assign(tr.lastElementChild.style, { textAlign: 'left', minWidth: '18em' });
-      return tr;
-    }));
+    tb.replaceChildren(
+      ...LAB_METHODS.map(([m, l]) => {
+        const tr = document.createElement('tr');
+        const s = sums[m];
+        const [text, refs] = PAPERS[m];
+        const cites = refs
+          .map(([t, u]) => `<a href="${esc(u)}" target="_blank" rel="noopener">${esc(t)}</a>`)
+          .join(', ');
+        // an unlearned run's 1x to three places, so 0.8995 does not read as the 0.90 that would pass
+        const cells = !s
+          ? ['', '', '', '']
+          : [
+              s.learned ? spread(s.train) : s.train.median.toFixed(3),
+              ...s.beyond
+                .slice(1)
+                .map((b, i) => (s.lengths[i + 1] > TRAIN_LENGTH && m === 'learned' ? 'not defined' : spread(b))),
+            ];
+        tr.innerHTML = `<th>${esc(l)}${s && !s.learned ? ' <span class="lab-unlearned">did not learn this task</span>' : ''}</th>${cells.map((c) => `<td>${esc(c)}</td>`).join('')}<td class="lab-paper">${esc(text)}${cites ? ` (${cites})` : ''}</td>`;
+        if (s && !s.learned) tr.dataset.unlearned = '1';
+        // prose in a table of numbers: left-aligned, wide enough to read (the table scrolls on a phone)
+        Object.assign(tr.lastElementChild.style, { textAlign: 'left', minWidth: '18em' });
+        return tr;
+      }),
+    );
     $('.lab-debrief').textContent = running ? '' : debrief(task, sums, labels);
     const opts = done.map(([m, l]) => `<option value="${esc(m)}">${esc(l)}</option>`).join('');
     if (attPick.innerHTML !== opts) {
@@ -480,21 +626,33 @@ export function setupLab(host, ctx) {
       // training length), else another method that learned
       const has = (m) => done.some(([v]) => v === m);
       const good = (m) => has(m) && sums[m].learned;
-      attPick.value = picked && has(keep) ? keep : ['rope', 't5', 'alibi', 'sinusoidal', 'none'].find(good) ?? done[0]?.[0] ?? '';
+      attPick.value =
+        picked && has(keep) ? keep : (['rope', 't5', 'alibi', 'sinusoidal', 'none'].find(good) ?? done[0]?.[0] ?? '');
     }
     const a = results[attPick.value]?.[0]?.attention;
     if (a) {
-      drawHeat(att.c, a.weights.subarray(0, a.length * a.length), a.length, a.length, { signed: false, width: Math.min(360, width() - 100), rowLabel: 'query position', colLabel: 'key position', marks: a.length > TRAIN_LENGTH ? [TRAIN_LENGTH] : [], barLabel: 'weight' });
-      att.cap.textContent = a.length > TRAIN_LENGTH
-        ? `Attention of the trained ${labels[attPick.value]} model (last layer, head 1) on ${a.length} tokens. Dashed: the training length. A model that learned the task puts its weight on a sharp line near the diagonal; look at the rows below the dashed line, the positions it never saw: where that line blurs or breaks up, so does the accuracy.`
-        : `Attention of the trained ${labels[attPick.value]} model (last layer, head 1) on ${a.length} tokens (a learned table has no longer input)`;
+      drawHeat(att.c, a.weights.subarray(0, a.length * a.length), a.length, a.length, {
+        signed: false,
+        width: Math.min(360, width() - 100),
+        rowLabel: 'query position',
+        colLabel: 'key position',
+        marks: a.length > TRAIN_LENGTH ? [TRAIN_LENGTH] : [],
+        barLabel: 'weight',
+      });
+      att.cap.textContent =
+        a.length > TRAIN_LENGTH
+          ? `Attention of the trained ${labels[attPick.value]} model (last layer, head 1) on ${a.length} tokens. Dashed: the training length. A model that learned the task puts its weight on a sharp line near the diagonal; look at the rows below the dashed line, the positions it never saw: where that line blurs or breaks up, so does the accuracy.`
+          : `Attention of the trained ${labels[attPick.value]} model (last layer, head 1) on ${a.length} tokens (a learned table has no longer input)`;
     } else {
       placeholder(att.c, 'After training: where a model looks', Math.min(300, width()), 160);
       att.cap.textContent = 'Attention of a trained model on a 4× input';
     }
     attPick.hidden = !done.length;
     section.dataset.curves = String(series.length);
-    section.dataset.unlearned = done.filter(([m]) => !sums[m].learned).map(([m]) => m).join(',');
+    section.dataset.unlearned = done
+      .filter(([m]) => !sums[m].learned)
+      .map(([m]) => m)
+      .join(',');
   }
 
   function note(text) {
@@ -509,7 +667,8 @@ export function setupLab(host, ctx) {
     const onProgress = (p) => {
       live[method] = (live[method] ?? []).concat([[p.step, p.loss]]);
       $('.lab-progress').value = (running.index + p.step / p.steps) / running.total;
-      $('.lab-status').textContent = `${labels[method]}, seed ${opts.seed}: step ${p.step} / ${p.steps}, loss ${p.loss.toFixed(3)}`;
+      $('.lab-status').textContent =
+        `${labels[method]}, seed ${opts.seed}: step ${p.step} / ${p.steps}, loss ${p.loss.toFixed(3)}`;
       if (p.table) tablePreview = p.table;
       drawAll();
     };
@@ -578,7 +737,9 @@ export function setupLab(host, ctx) {
     $('.lab-train').textContent = 'Train';
     $('.lab-progress').value = stopped ? 0 : 1;
     const n = methods.length * seeds.length;
-    $('.lab-status').textContent = stopped ? 'stopped' : `done: ${n} model${n > 1 ? 's' : ''}, seed${seeds.length > 1 ? `s ${seeds[0]}–${seeds[seeds.length - 1]}` : ` ${seeds[0]}`}`;
+    $('.lab-status').textContent = stopped
+      ? 'stopped'
+      : `done: ${n} model${n > 1 ? 's' : ''}, seed${seeds.length > 1 ? `s ${seeds[0]}–${seeds[seeds.length - 1]}` : ` ${seeds[0]}`}`;
     section.dataset.status = stopped ? 'stopped' : 'done';
     drawAll();
   }
@@ -618,13 +779,27 @@ export function setupLab(host, ctx) {
       return {
         kind: 'group',
         parts: [
-          ...done.flatMap(([m]) => results[m].map((r) => ({
-            kind: 'series', name: `${m}, seed ${r.seed} (task ${st?.labtask})`, xLabel: 'length',
-            series: [{ label: 'accuracy (all positions)', x: r.evaluation.lengths, y: r.evaluation.accuracy },
-              { label: 'accuracy past the training length', x: r.evaluation.lengths, y: r.evaluation.beyond }],
-          }))),
-          { kind: 'series', name: 'training loss (first seed)', xLabel: 'step',
-            series: done.map(([m]) => ({ label: m, x: Array.from(results[m][0].losses, (_, i) => i + 1), y: Array.from(results[m][0].losses) })) },
+          ...done.flatMap(([m]) =>
+            results[m].map((r) => ({
+              kind: 'series',
+              name: `${m}, seed ${r.seed} (task ${st?.labtask})`,
+              xLabel: 'length',
+              series: [
+                { label: 'accuracy (all positions)', x: r.evaluation.lengths, y: r.evaluation.accuracy },
+                { label: 'accuracy past the training length', x: r.evaluation.lengths, y: r.evaluation.beyond },
+              ],
+            })),
+          ),
+          {
+            kind: 'series',
+            name: 'training loss (first seed)',
+            xLabel: 'step',
+            series: done.map(([m]) => ({
+              label: m,
+              x: Array.from(results[m][0].losses, (_, i) => i + 1),
+              y: Array.from(results[m][0].losses),
+            })),
+          },
         ],
       };
     },

@@ -13,15 +13,18 @@ import { describeMatrix, matrixExport, plotExport, shell } from './common.js';
 const SIM_ROWS = 512; // the similarity of the first rows only: a longer table is the same noise
 
 export function setupLearned(el, ctx) {
-  const v = shell(el, 'Learned table',
-    'BERT and GPT-2 learn one vector per position, for a fixed number of positions '
-      + '(<code>max_position_embeddings</code>: 512 in BERT, 1024 in GPT-2). Shown here is the table '
-      + '<b>before training</b>: noise (normal, std 0.02, the initialisation of BERT and of Hugging Face’s '
-      + 'models), and the cosine of every pair of its rows, which for noise is about 0 off the diagonal: '
-      + 'each position resembles only itself. Trained tables grow smooth, wave-like columns and a band of '
-      + 'similar neighbours around this diagonal (<a href="https://arxiv.org/abs/2010.04903">Wang and Chen '
-      + '2020</a>); posenc ships no trained weights, so none is drawn here. Positions from the table’s last '
-      + 'row on have no row: grey here, an error from pe.gather.');
+  const v = shell(
+    el,
+    'Learned table',
+    'BERT and GPT-2 learn one vector per position, for a fixed number of positions ' +
+      '(<code>max_position_embeddings</code>: 512 in BERT, 1024 in GPT-2). Shown here is the table ' +
+      '<b>before training</b>: noise (normal, std 0.02, the initialisation of BERT and of Hugging Face’s ' +
+      'models), and the cosine of every pair of its rows, which for noise is about 0 off the diagonal: ' +
+      'each position resembles only itself. Trained tables grow smooth, wave-like columns and a band of ' +
+      'similar neighbours around this diagonal (<a href="https://arxiv.org/abs/2010.04903">Wang and Chen ' +
+      '2020</a>); posenc ships no trained weights, so none is drawn here. Positions from the table’s last ' +
+      'row on have no row: grey here, an error from pe.gather.',
+  );
   const top = document.createElement('div');
   top.className = 'with-formula';
   const below = document.createElement('div');
@@ -34,7 +37,10 @@ export function setupLearned(el, ctx) {
   let cur = null;
   panel.onCursor = (r, c) => {
     if (!cur) return;
-    if (r >= cur.T) return formula.clear(`Position ${r} has no row: the table stops at ${cur.T - 1}. pe.gather(table, { positions: [${r}], outOfRange: 'error' }) throws.`);
+    if (r >= cur.T)
+      return formula.clear(
+        `Position ${r} has no row: the table stops at ${cur.T - 1}. pe.gather(table, { positions: [${r}], outOfRange: 'error' }) throws.`,
+      );
     formula.set(cellFormula(ctx.pe, cur.st, 'learned', r, c, { values: cur.rows }));
   };
   const msg = document.createElement('p');
@@ -53,14 +59,25 @@ export function setupLearned(el, ctx) {
         if (positions.length !== L) positions = Int32Array.from({ length: L }, (_, i) => i);
         const rows = pe.gather(table, { rows: T, dim: st.dim, positions, outOfRange: 'zero' });
         panel.setTitle(`Learned table before training (noise): ${T} rows, looked up for ${L} positions`);
-        panel.describe = (r, c, x) => (r >= T ? `position ${r}: no row (past the table's ${T} rows)` : `position ${r}, dim ${c}: ${fmt(x)}`);
+        panel.describe = (r, c, x) =>
+          r >= T ? `position ${r}: no row (past the table's ${T} rows)` : `position ${r}, dim ${c}: ${fmt(x)}`;
         panel.rowAxis = 'position p (tokens)';
         panel.colAxis = 'dimension';
         cur = { st: { ...st }, T, rows };
-        panel.draw(rows, L, st.dim, { lo: -0.06, hi: 0.06, palette: paletteFor('signed', st.palette), maskFromRow: T, marker: T, markerLabel: `${T} rows: none below`, note: '±3σ; grey = no row' });
+        panel.draw(rows, L, st.dim, {
+          lo: -0.06,
+          hi: 0.06,
+          palette: paletteFor('signed', st.palette),
+          maskFromRow: T,
+          marker: T,
+          markerLabel: `${T} rows: none below`,
+          note: '±3σ; grey = no row',
+        });
         const S = Math.min(T, SIM_ROWS);
         const sim = pe.similarity(table.subarray(0, S * st.dim), { length: S, dim: st.dim, normalize: true });
-        simPanel.setTitle(`Cosine of rows i and j of the untrained table${S < T ? ` (first ${S} rows)` : ''}: 1 on the diagonal, noise elsewhere`);
+        simPanel.setTitle(
+          `Cosine of rows i and j of the untrained table${S < T ? ` (first ${S} rows)` : ''}: 1 on the diagonal, noise elsewhere`,
+        );
         simPanel.describe = (i, j, x) => `rows ${i} and ${j}: cosine ${fmt(x)}`;
         simPanel.draw(sim, S, S, { lo: -1, hi: 1, palette: paletteFor('signed', st.palette), note: 'cosine' });
         try {
@@ -74,18 +91,24 @@ export function setupLearned(el, ctx) {
         panel.onCursor(at.r, at.c);
       }, 'learned');
     },
-    exportData: () => ({ kind: 'group', parts: [matrixExport(panel, 'learned'), matrixExport(simPanel, 'cosine of rows')].filter(Boolean) }),
+    exportData: () => ({
+      kind: 'group',
+      parts: [matrixExport(panel, 'learned'), matrixExport(simPanel, 'cosine of rows')].filter(Boolean),
+    }),
     figure: (o) => stackFigures([panel.figure(o), simPanel.figure(o)], o),
     canvas: () => panel.canvas,
   };
 }
 
 export function setupExtrapolation(el, ctx) {
-  const v = shell(el, 'Extrapolation',
-    'Each method past its training length (red line). Sinusoids and RoPE keep turning, to angles the '
-      + 'model never saw in training; a learned table has no rows past its last one; ALiBi’s penalty keeps '
-      + 'growing linearly with distance (<a href="https://arxiv.org/abs/2108.12409">Press et al. 2022</a>). '
-      + 'Raise “length” above “train length” and try a RoPE scaling.');
+  const v = shell(
+    el,
+    'Extrapolation',
+    'Each method past its training length (red line). Sinusoids and RoPE keep turning, to angles the ' +
+      'model never saw in training; a learned table has no rows past its last one; ALiBi’s penalty keeps ' +
+      'growing linearly with distance (<a href="https://arxiv.org/abs/2108.12409">Press et al. 2022</a>). ' +
+      'Raise “length” above “train length” and try a RoPE scaling.',
+  );
   v.body.classList.add('with-formula');
   const figs = document.createElement('div');
   figs.className = 'figs';
@@ -106,7 +129,10 @@ export function setupExtrapolation(el, ctx) {
     active = k;
     try {
       const past = cur.method === 'learned' && r >= cur.st.train;
-      if (past) return formula.clear(`Row ${r} is past the training length ${cur.st.train}: a learned table has no such row (a model would index out of range).`);
+      if (past)
+        return formula.clear(
+          `Row ${r} is past the training length ${cur.st.train}: a learned table has no such row (a model would index out of range).`,
+        );
       formula.set(cellFormula(ctx.pe, cur.st, cur.method, r, c, cur.m));
     } catch (e) {
       formula.clear(e.message);
@@ -127,12 +153,39 @@ export function setupExtrapolation(el, ctx) {
             panels[k].setTitle(`Learned: rows ≥ ${T} undefined`);
             panels[k].rowAxis = 'position p';
             panels[k].colAxis = 'dimension';
-            drawn[k] = { m: { get values() { return ctx.pool.learned(L, st.dim); }, rows: L }, st: { ...st }, method: m };
-            panels[k].draw(t, L, st.dim, { lo: -0.06, hi: 0.06, palette: paletteFor('signed', st.palette), maskFromRow: T, marker: T, note: 'grey = no row' });
+            drawn[k] = {
+              m: {
+                get values() {
+                  return ctx.pool.learned(L, st.dim);
+                },
+                rows: L,
+              },
+              st: { ...st },
+              method: m,
+            };
+            panels[k].draw(t, L, st.dim, {
+              lo: -0.06,
+              hi: 0.06,
+              palette: paletteFor('signed', st.palette),
+              maskFromRow: T,
+              marker: T,
+              note: 'grey = no row',
+            });
           } else {
-            const names = { sinusoidal: 'Sinusoidal', rope: `RoPE angles${st.scaling === 'none' ? '' : ` (${st.scaling} ×${st.factor})`}`, alibi: `ALiBi, head ${Math.min(st.head, st.heads - 1) + 1}` };
+            const names = {
+              sinusoidal: 'Sinusoidal',
+              rope: `RoPE angles${st.scaling === 'none' ? '' : ` (${st.scaling} ×${st.factor})`}`,
+              alibi: `ALiBi, head ${Math.min(st.head, st.heads - 1) + 1}`,
+            };
             drawn[k] = { m: null, st: { ...st }, method: m };
-            drawn[k].m = drawMethod(ctx, panels[k], st, m, { length: L, marker: T, markerLabel: `train ${T}` }, () => names[m]);
+            drawn[k].m = drawMethod(
+              ctx,
+              panels[k],
+              st,
+              m,
+              { length: L, marker: T, markerLabel: `train ${T}` },
+              () => names[m],
+            );
           }
         }, m),
       );
@@ -142,21 +195,34 @@ export function setupExtrapolation(el, ctx) {
         // Both caches are written into reusable heap buffers (no copy out); one column is read.
         const ro = ropeOptions(st);
         const half = (ro.rotaryDim ?? st.dim) / 2;
-        const cb = ctx.pool.f32('extCos', L * st.dim / 2), sb = ctx.pool.f32('extSin', L * st.dim / 2);
+        const cb = ctx.pool.f32('extCos', (L * st.dim) / 2),
+          sb = ctx.pool.f32('extSin', (L * st.dim) / 2);
         const i = Math.max(0, Math.floor(half / 2));
         const col = (c, h) => Float32Array.from({ length: L }, (_, r) => c[r * h + i]);
         ctx.pe.ropeCache({ length: L, dim: st.dim, base: st.base, cos: cb, sin: sb });
         const series = [{ y: col(cb.array, st.dim / 2), label: `cos θ${i}, no scaling` }];
         const scaled = st.scaling !== 'none' ? ctx.pe.ropeCache({ length: L, ...ro, cos: cb, sin: sb }) : {};
-        if (st.scaling !== 'none') series.push({ y: col(cb.array, half), label: `cos θ${i}, ${st.scaling} ×${st.factor}`, dash: true });
+        if (st.scaling !== 'none')
+          series.push({ y: col(cb.array, half), label: `cos θ${i}, ${st.scaling} ×${st.factor}`, dash: true });
         plot.setTitle(`RoPE pair ${i} across the train length`);
-        plot.draw(series, { xLabel: 'position p (tokens)', yLabel: 'cos θ', markers: [{ x: T, label: `train length ${T}` }] });
-        plot.setNote(scaled.attentionScale && scaled.attentionScale !== 1 ? `The dashed curve includes the ${st.scaling} attention scale ${scaled.attentionScale.toFixed(4)} folded into cos.` : '');
+        plot.draw(series, {
+          xLabel: 'position p (tokens)',
+          yLabel: 'cos θ',
+          markers: [{ x: T, label: `train length ${T}` }],
+        });
+        plot.setNote(
+          scaled.attentionScale && scaled.attentionScale !== 1
+            ? `The dashed curve includes the ${st.scaling} attention scale ${scaled.attentionScale.toFixed(4)} folded into cos.`
+            : '',
+        );
       }, 'RoPE scaling');
       const at = panels[active].cursor();
       fill(active, at.r, at.c);
     },
-    exportData: () => ({ kind: 'group', parts: [...panels.map((p, k) => matrixExport(p, methods[k])), plotExport(plot, 'rope')].filter(Boolean) }),
+    exportData: () => ({
+      kind: 'group',
+      parts: [...panels.map((p, k) => matrixExport(p, methods[k])), plotExport(plot, 'rope')].filter(Boolean),
+    }),
     describe: () => panels.map((p, k) => describeMatrix(p, methods[k]) ?? '').join(' '),
     figure: (o) => stackFigures([...panels.map((p) => p.figure(o)), plot.figure(o)], o),
     canvas: () => panels[0].canvas,

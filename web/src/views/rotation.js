@@ -16,7 +16,7 @@ const SHIFT = 1000;
 const MAXPOS = 100000;
 const TAU = 2 * Math.PI;
 const deg = (r) => `${((r * 180) / Math.PI).toFixed(1)}°`;
-const wrap = (a) => ((a % TAU) + 3 * Math.PI) % TAU - Math.PI; // to (−π, π]
+const wrap = (a) => (((a % TAU) + 3 * Math.PI) % TAU) - Math.PI; // to (−π, π]
 const turn = (a) => (a < 0 ? a + TAU : a); // to [0, 2π)
 /** Where pair i sits in a d-vector: split halves (i, i + d/2) or adjacent (2i, 2i + 1). */
 const pairAt = (layout, d, i) => (layout === 'interleaved' ? [2 * i, 2 * i + 1] : [i, i + d / 2]);
@@ -24,14 +24,17 @@ const pairAt = (layout, d, i) => (layout === 'interleaved' ? [2 * i, 2 * i + 1] 
 const SEED = 7;
 
 export function setupRotation(el, ctx) {
-  const v = shell(el, 'Rotation: query at m, key at n',
-    'RoPE (<a href="https://arxiv.org/abs/2104.09864">Su et al. 2021</a>) acts after the query and key '
-      + 'projections, in each head, on q and k only: pair i of the query turns by m·ωᵢ, pair i of the key by '
-      + 'n·ωᵢ. The values v are not rotated. Here q and k are two different vectors; each circle shows one '
-      + 'pair of each, dashed before the turn and solid after, with its angle. The pair adds |qᵢ||kᵢ|·cos Δᵢ '
-      + 'to q·k, where Δᵢ is the angle between them: the content angle plus (n − m)·ωᵢ. So the score depends '
-      + 'on the content of q and k and on the signed offset n − m, not on m and n themselves (RoFormer eq. '
-      + '16). Press Play: m and n move together, both vectors spin, every Δᵢ stays.');
+  const v = shell(
+    el,
+    'Rotation: query at m, key at n',
+    'RoPE (<a href="https://arxiv.org/abs/2104.09864">Su et al. 2021</a>) acts after the query and key ' +
+      'projections, in each head, on q and k only: pair i of the query turns by m·ωᵢ, pair i of the key by ' +
+      'n·ωᵢ. The values v are not rotated. Here q and k are two different vectors; each circle shows one ' +
+      'pair of each, dashed before the turn and solid after, with its angle. The pair adds |qᵢ||kᵢ|·cos Δᵢ ' +
+      'to q·k, where Δᵢ is the angle between them: the content angle plus (n − m)·ωᵢ. So the score depends ' +
+      'on the content of q and k and on the signed offset n − m, not on m and n themselves (RoFormer eq. ' +
+      '16). Press Play: m and n move together, both vectors spin, every Δᵢ stays.',
+  );
   v.body.innerHTML = `<div class="row">
       <label>query position m <input type="range" class="m" min="0" max="4096" step="1"></label>
       <input type="number" class="mn" min="0" max="${MAXPOS}" step="1" aria-label="query position m">
@@ -55,7 +58,10 @@ export function setupRotation(el, ctx) {
     if (!st || !layout) return formula.clear();
     sel = Math.max(0, Math.min(layout.pairs.length - 1, sel));
     try {
-      formula.set(rotationFormula(ctx.pe, st, layout.pairs[sel]), 'Point at a circle (or focus the picture and use ←/→) to pick a pair.');
+      formula.set(
+        rotationFormula(ctx.pe, st, layout.pairs[sel]),
+        'Point at a circle (or focus the picture and use ←/→) to pick a pair.',
+      );
     } catch (e) {
       formula.clear(e.message);
     }
@@ -108,7 +114,9 @@ export function setupRotation(el, ctx) {
       raf = setInterval(() => ctx.setState({ pos: clampPos(st.pos + 1), kpos: clampPos(st.kpos + 1) }), 1000);
       return;
     }
-    let t0 = null, m0 = st.pos, n0 = st.kpos;
+    let t0 = null,
+      m0 = st.pos,
+      n0 = st.kpos;
     const tick = (t) => {
       if (t0 === null) t0 = t;
       const moved = ((t - t0) / 1000) * st.speed;
@@ -149,18 +157,21 @@ export function setupRotation(el, ctx) {
   /** q and k (rows 0 and 1 of one draw), per dim: the same vectors in the circles and the check. */
   const content = { pe: null, d: 0, qk: null };
   function contentOf(pe, d) {
-    if (content.pe !== pe || content.d !== d) Object.assign(content, { pe, d, qk: pe.learnedInit({ length: 2, dim: d, std: 1, seed: SEED }) });
+    if (content.pe !== pe || content.d !== d)
+      Object.assign(content, { pe, d, qk: pe.learnedInit({ length: 2, dim: d, std: 1, seed: SEED }) });
     return content.qk;
   }
   function draw() {
     const pe = ctx.pe;
     need(pe, 'ropeCache', 'ropeFrequencies', 'learnedInit');
     const theme = readTheme(v.section);
-    const m = st.pos + frac, n = st.kpos + frac;
+    const m = st.pos + frac,
+      n = st.kpos + frac;
     const ro = ropeOptions(st);
     // Play redraws every frame at new positions; the frequencies change only with the settings.
     const key = JSON.stringify(ro);
-    if (freqs.pe !== pe || freqs.key !== key) Object.assign(freqs, { pe, key, invFreq: pe.ropeFrequencies(ro).invFreq });
+    if (freqs.pe !== pe || freqs.key !== key)
+      Object.assign(freqs, { pe, key, invFreq: pe.ropeFrequencies(ro).invFreq });
     const { invFreq } = freqs;
     const cq = pe.ropeCache({ length: 1, offset: m, ...ro });
     const ck = pe.ropeCache({ length: 1, offset: n, ...ro });
@@ -185,20 +196,37 @@ export function setupRotation(el, ctx) {
     g.fillRect(0, 0, W, H);
     g.font = '12px system-ui, sans-serif';
     g.textAlign = 'center';
-    const qc = theme.series[0], kc = theme.series[1];
+    const qc = theme.series[0],
+      kc = theme.series[1];
     layout = { pairs, perRow, W, cellH };
     const series = (label) => ({ label, x: pairs, y: [] });
-    exported = { kind: 'series', name: 'rotation', xLabel: 'pair',
-      series: [series('θq rad (q at m)'), series('θk rad (k at n)'), series('Δ = θk − θq rad'), series('qᵢ·kᵢ (this pair’s share of q·k)')] };
+    exported = {
+      kind: 'series',
+      name: 'rotation',
+      xLabel: 'pair',
+      series: [
+        series('θq rad (q at m)'),
+        series('θk rad (k at n)'),
+        series('Δ = θk − θq rad'),
+        series('qᵢ·kᵢ (this pair’s share of q·k)'),
+      ],
+    };
     const arrow = (cx, cy, len, a, col, dashed) => {
-      const x = cx + len * Math.cos(a), y = cy - len * Math.sin(a);
-      g.strokeStyle = col; g.fillStyle = col;
+      const x = cx + len * Math.cos(a),
+        y = cy - len * Math.sin(a);
+      g.strokeStyle = col;
+      g.fillStyle = col;
       g.lineWidth = dashed ? 1.5 : 2.5;
       g.setLineDash(dashed ? [4, 3] : []);
-      g.beginPath(); g.moveTo(cx, cy); g.lineTo(x, y); g.stroke();
+      g.beginPath();
+      g.moveTo(cx, cy);
+      g.lineTo(x, y);
+      g.stroke();
       g.setLineDash([]);
       if (!dashed) {
-        g.beginPath(); g.arc(x, y, 4.5, 0, TAU); g.fill();
+        g.beginPath();
+        g.arc(x, y, 4.5, 0, TAU);
+        g.fill();
       }
       return [x, y];
     };
@@ -209,21 +237,40 @@ export function setupRotation(el, ctx) {
       const turnOf = (c) => Math.atan2(c.sin[i], c.cos[i]);
       const [a0, a1] = pairAt(st.rope, d, i);
       // pair i as the complex number x[a0] + i·x[a1]: its length and content angle φ
-      const polar = (row) => [Math.hypot(qk[row * d + a0], qk[row * d + a1]), Math.atan2(qk[row * d + a1], qk[row * d + a0])];
-      const [lq, fq] = polar(0), [lk, fk] = polar(1);
-      const tq = fq + turnOf(cq), tk = fk + turnOf(ck);
+      const polar = (row) => [
+        Math.hypot(qk[row * d + a0], qk[row * d + a1]),
+        Math.atan2(qk[row * d + a1], qk[row * d + a0]),
+      ];
+      const [lq, fq] = polar(0),
+        [lk, fk] = polar(1);
+      const tq = fq + turnOf(cq),
+        tk = fk + turnOf(ck);
       const diff = wrap(tk - tq);
       const share = lq * lk * Math.cos(diff);
       const unit = R / Math.max(lq, lk, 1e-12); // lengths to scale within each circle
-      g.strokeStyle = theme.line; g.lineWidth = 1;
-      g.beginPath(); g.arc(cx, cy, R, 0, TAU); g.stroke();
-      g.beginPath(); g.moveTo(cx - R, cy); g.lineTo(cx + R, cy); g.moveTo(cx, cy - R); g.lineTo(cx, cy + R); g.stroke();
+      g.strokeStyle = theme.line;
+      g.lineWidth = 1;
+      g.beginPath();
+      g.arc(cx, cy, R, 0, TAU);
+      g.stroke();
+      g.beginPath();
+      g.moveTo(cx - R, cy);
+      g.lineTo(cx + R, cy);
+      g.moveTo(cx, cy - R);
+      g.lineTo(cx, cy + R);
+      g.stroke();
       // the angle between them, as an arc
-      g.strokeStyle = theme.muted; g.lineWidth = 2;
-      g.beginPath(); g.arc(cx, cy, R * 0.3, -tq, -(tq + diff), diff > 0); g.stroke();
+      g.strokeStyle = theme.muted;
+      g.lineWidth = 2;
+      g.beginPath();
+      g.arc(cx, cy, R * 0.3, -tq, -(tq + diff), diff > 0);
+      g.stroke();
       arrow(cx, cy, lq * unit, fq, qc, true);
       arrow(cx, cy, lk * unit, fk, kc, true);
-      for (const [len, a, col, lab] of [[lq, tq, qc, 'q'], [lk, tk, kc, 'k']]) {
+      for (const [len, a, col, lab] of [
+        [lq, tq, qc, 'q'],
+        [lk, tk, kc, 'k'],
+      ]) {
         const [x, y] = arrow(cx, cy, len * unit, a, col, false);
         g.font = '600 12px system-ui, sans-serif';
         g.fillText(lab, x + 10 * Math.cos(a), y - 10 * Math.sin(a) + 4);
@@ -231,18 +278,27 @@ export function setupRotation(el, ctx) {
       g.font = '12px system-ui, sans-serif';
       g.fillStyle = theme.ink;
       g.fillText(`pair ${i}, ω = ${fmt(invFreq[i])}`, cx, cy + R + 26);
-      g.fillStyle = qc; g.fillText(`q: ${deg(turn(fq))} → ${deg(turn(tq))}`, cx, cy + R + 42);
-      g.fillStyle = kc; g.fillText(`k: ${deg(turn(fk))} → ${deg(turn(tk))}`, cx, cy + R + 58);
-      g.fillStyle = theme.ink; g.fillText(`between: Δ = ${deg(diff)}`, cx, cy + R + 74);
+      g.fillStyle = qc;
+      g.fillText(`q: ${deg(turn(fq))} → ${deg(turn(tq))}`, cx, cy + R + 42);
+      g.fillStyle = kc;
+      g.fillText(`k: ${deg(turn(fk))} → ${deg(turn(tk))}`, cx, cy + R + 58);
+      g.fillStyle = theme.ink;
+      g.fillText(`between: Δ = ${deg(diff)}`, cx, cy + R + 74);
       g.fillText(`qᵢ·kᵢ = ${signed(share, 3)}`, cx, cy + R + 90);
       for (const [k, y] of [tq, tk, diff, share].entries()) exported.series[k].y.push(y);
     });
-    canvas.setAttribute('aria-label', `pairs ${pairs.join(', ')} of two different vectors, query q at ${st.pos}, key k at ${st.kpos}: each `
-      + `pair turned by its position times its frequency; the angle between q and k and the pair's share of `
-      + `q·k under each circle`);
+    canvas.setAttribute(
+      'aria-label',
+      `pairs ${pairs.join(', ')} of two different vectors, query q at ${st.pos}, key k at ${st.kpos}: each ` +
+        `pair turned by its position times its frequency; the angle between q and k and the pair's share of ` +
+        `q·k under each circle`,
+    );
     const scale = cq.attentionScale ?? 1;
     scaleNote.textContent = `Dashed: q and k before the turn (their content); solid: turned. Lengths are to scale within each circle.${
-      scale !== 1 ? ` The ${st.scaling} scaling also multiplies cos and sin by ${scale.toFixed(4)}; the circles show the turn only.` : ''}`;
+      scale !== 1
+        ? ` The ${st.scaling} scaling also multiplies cos and sin by ${scale.toFixed(4)}; the circles show the turn only.`
+        : ''
+    }`;
   }
 
   /** The score from the API (pe.applyRope, pe.similarity) of q at mq and k at nk; kRow picks the key. */
@@ -252,7 +308,14 @@ export function setupRotation(el, ctx) {
     const x = new Float32Array(2 * d);
     x.set(qk.subarray(0, d), 0);
     x.set(qk.subarray(kRow * d, (kRow + 1) * d), d);
-    pe.applyRope(x, { length: 2, heads: 1, dim: d, layout: st.rope, positions: Int32Array.of(mq, nk), ...ropeOptions(st) });
+    pe.applyRope(x, {
+      length: 2,
+      heads: 1,
+      dim: d,
+      layout: st.rope,
+      positions: Int32Array.of(mq, nk),
+      ...ropeOptions(st),
+    });
     return pe.similarity(x, { length: 2, dim: d })[1];
   }
   let checked = {}; // the API, positions and settings of the check line shown
@@ -267,7 +330,13 @@ export function setupRotation(el, ctx) {
     const swapped = score(pe, st.kpos, st.pos); // offset m − n instead of n − m
     // The same query with the query's own vector as key: content changes the score at the same offset.
     const self = score(pe, st.pos, st.kpos, 0);
-    Object.assign(check.dataset, { diff: String(Math.abs(a - b)), score: String(a), swapped: String(swapped), m: String(st.pos), n: String(st.kpos) });
+    Object.assign(check.dataset, {
+      diff: String(Math.abs(a - b)),
+      score: String(a),
+      swapped: String(swapped),
+      m: String(st.pos),
+      n: String(st.kpos),
+    });
     // One row per case, the number in a fixed-width cell: the rows wrap the same way whatever the
     // numbers (and before the wasm, with the stand-in's).
     const e = (x) => x.toExponential(2).replace('-', '−');
@@ -281,11 +350,16 @@ export function setupRotation(el, ctx) {
       [`k replaced by q itself, same m and n`, signed(self, 6)],
     ];
     const body = check.querySelector('tbody');
-    body.replaceChildren(...rows.map(([what, x]) => {
-      const tr = document.createElement('tr');
-      tr.append(Object.assign(document.createElement('td'), { textContent: what }), Object.assign(document.createElement('td'), { textContent: x }));
-      return tr;
-    }));
+    body.replaceChildren(
+      ...rows.map(([what, x]) => {
+        const tr = document.createElement('tr');
+        tr.append(
+          Object.assign(document.createElement('td'), { textContent: what }),
+          Object.assign(document.createElement('td'), { textContent: x }),
+        );
+        return tr;
+      }),
+    );
   }
 
   return {
@@ -305,8 +379,13 @@ export function setupRotation(el, ctx) {
     },
     exportData: () => exported,
     figure: ({ scale = 2 } = {}) => {
-      const W = canvas.clientWidth || 640, H = canvas.clientHeight || 300;
-      const g = exportCanvas(W, H + 30, { scale, theme: readTheme(v.section), title: `RoPE rotation: query at m = ${st.pos}, key at n = ${st.kpos}` });
+      const W = canvas.clientWidth || 640,
+        H = canvas.clientHeight || 300;
+      const g = exportCanvas(W, H + 30, {
+        scale,
+        theme: readTheme(v.section),
+        title: `RoPE rotation: query at m = ${st.pos}, key at n = ${st.kpos}`,
+      });
       g.drawImage(canvas, 0, 30, W, H);
       return g.canvas;
     },

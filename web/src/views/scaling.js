@@ -29,8 +29,12 @@ function activeModel(st) {
 function stateOf(m) {
   const s = fromConfig(m.config);
   return {
-    preset: m.id, base: s.rope.base, dim: s.rope.rotaryDim ?? s.rope.dim, rope: s.rope.layout,
-    scaling: ctlScaling(s), factor: s.rope.scaling?.factor ?? 2,
+    preset: m.id,
+    base: s.rope.base,
+    dim: s.rope.rotaryDim ?? s.rope.dim,
+    rope: s.rope.layout,
+    scaling: ctlScaling(s),
+    factor: s.rope.scaling?.factor ?? 2,
   };
 }
 
@@ -39,7 +43,7 @@ function layerPattern(config, layers) {
   const out = [];
   for (let l = 0; l < Math.min(layers ?? 1, 256); l++) {
     const s = fromConfig(config, { layer: l });
-    out.push({ kind: s.family === 'none' ? 'nope' : KIND[s.layerType] ?? 'full', base: s.rope?.base, spec: s });
+    out.push({ kind: s.family === 'none' ? 'nope' : (KIND[s.layerType] ?? 'full'), base: s.rope?.base, spec: s });
   }
   return out;
 }
@@ -58,20 +62,33 @@ function keyLines(spec) {
     row('base', find(/(^|\.)(rope_theta|rotary_emb_base|rope_local_base_freq|rope_ratio)$/)),
     row('d (head width)', find(/(^|\.)(head_dim|kv_channels|hidden_size|num_attention_heads|qk_rope_head_dim)$/)),
     row('rotated width', find(/(^|\.)(partial_rotary_factor|rotary_pct|rotary_dim)$/)),
-    row('scaling', find(/(rope_scaling|rope_parameters)\.(rope_type|type|factor|original_max_position_embeddings|low_freq_factor|high_freq_factor|beta_fast|beta_slow|mscale|mscale_all_dim|attention_factor)$/)),
+    row(
+      'scaling',
+      find(
+        /(rope_scaling|rope_parameters)\.(rope_type|type|factor|original_max_position_embeddings|low_freq_factor|high_freq_factor|beta_fast|beta_slow|mscale|mscale_all_dim|attention_factor)$/,
+      ),
+    ),
     row('original context', find(/(^|\.)original_max_position_embeddings$/)),
     row('extended context', find(/(^|\.)max_position_embeddings$/)),
-    row('layer kind', find(/(^|\.)(layer_types|sliding_window|sliding_window_pattern|no_rope_layers|attention_chunk_size|use_sliding_window)$/)),
+    row(
+      'layer kind',
+      find(
+        /(^|\.)(layer_types|sliding_window|sliding_window_pattern|no_rope_layers|attention_chunk_size|use_sliding_window)$/,
+      ),
+    ),
     row('softmax scale', find(/(^|\.)(query_pre_attn_scalar|qk_nope_head_dim|attn_scale|floor_scale)$/)),
   ].join('');
 }
 
 export function setupScaling(el, ctx) {
-  const v = shell(el, 'RoPE scaling: how real models stretch their context',
-    'A pair whose wavelength is longer than the training context never completed a turn in training; past that context it meets angles it has never seen. '
-    + 'The scalings differ in which pairs they slow: linear interpolation divides every frequency by the factor, NTK (a larger base) slows every pair but the fastest, '
-    + 'YaRN and Llama 3 keep the fast pairs and slow only the slow ones, LongRoPE gives each pair its own factor. '
-    + 'Pick a real model, paste its config.json, or set your own with the controls.');
+  const v = shell(
+    el,
+    'RoPE scaling: how real models stretch their context',
+    'A pair whose wavelength is longer than the training context never completed a turn in training; past that context it meets angles it has never seen. ' +
+      'The scalings differ in which pairs they slow: linear interpolation divides every frequency by the factor, NTK (a larger base) slows every pair but the fastest, ' +
+      'YaRN and Llama 3 keep the fast pairs and slow only the slow ones, LongRoPE gives each pair its own factor. ' +
+      'Pick a real model, paste its config.json, or set your own with the controls.',
+  );
   v.body.innerHTML = `<div class="presets" role="group" aria-label="pick a model"></div>
     <details class="paste"><summary>Paste a config.json</summary>
       <textarea rows="6" cols="60" spellcheck="false" aria-label="config.json"></textarea>
@@ -149,7 +166,10 @@ export function setupScaling(el, ctx) {
     const i = Math.max(0, Math.min(cur.opts.dim / 2 - 1, Math.round(x)));
     try {
       const f = pairFormula(ctx.pe, cur.opts, i, cur.original);
-      formula.set(cur.spec ? { ...f, html: f.html + keyLines(cur.spec) } : f, 'Point at either plot (or focus it and use ←/→) to pick a pair.');
+      formula.set(
+        cur.spec ? { ...f, html: f.html + keyLines(cur.spec) } : f,
+        'Point at either plot (or focus it and use ←/→) to pick a pair.',
+      );
     } catch (e) {
       formula.clear(e.message);
     }
@@ -168,9 +188,16 @@ export function setupScaling(el, ctx) {
     head.textContent = `Layers (${spec.layers}): `;
     const counts = {};
     for (const k of kinds) counts[k.kind] = (counts[k.kind] ?? 0) + 1;
-    const what = { full: 'full attention', sliding: 'sliding window', chunked: 'chunked (local) attention', nope: 'no RoPE (NoPE)' };
-    head.textContent += Object.entries(counts).map(([k, c]) => `${c} ${what[k]}`).join(', ')
-      + '. Click a layer to draw it.';
+    const what = {
+      full: 'full attention',
+      sliding: 'sliding window',
+      chunked: 'chunked (local) attention',
+      nope: 'no RoPE (NoPE)',
+    };
+    head.textContent +=
+      Object.entries(counts)
+        .map(([k, c]) => `${c} ${what[k]}`)
+        .join(', ') + '. Click a layer to draw it.';
     const strip = document.createElement('div');
     strip.className = 'layer-strip';
     strip.style.cssText = 'display: flex; flex-wrap: wrap; gap: 2px; margin: 0 0 0.6rem;';
@@ -183,8 +210,9 @@ export function setupScaling(el, ctx) {
       b.setAttribute('aria-pressed', String(l === spec.layer));
       b.title = `layer ${l}: ${what[k.kind]}${k.base ? `, base ${k.base}` : ''}`;
       b.textContent = k.kind[0].toUpperCase();
-      b.style.cssText = `min-width: 1.6em; padding: 0.1rem 0.2rem; border: 2px solid ${l === spec.layer ? 'var(--ink, #1d2330)' : 'transparent'};`
-        + ` background: ${colour[k.kind]}; color: #fff; border-radius: 3px; cursor: pointer; font-size: 0.75rem;`;
+      b.style.cssText =
+        `min-width: 1.6em; padding: 0.1rem 0.2rem; border: 2px solid ${l === spec.layer ? 'var(--ink, #1d2330)' : 'transparent'};` +
+        ` background: ${colour[k.kind]}; color: #fff; border-radius: 3px; cursor: pointer; font-size: 0.75rem;`;
       strip.append(b);
     });
     pattern.append(head, strip);
@@ -194,7 +222,8 @@ export function setupScaling(el, ctx) {
     const pe = ctx.pe;
     need(pe, 'ropeFrequencies');
     const model = pasted ? null : activeModel(st);
-    for (const b of box.children) b.setAttribute('aria-pressed', String(!pasted && (model?.id ?? '') === b.dataset.preset));
+    for (const b of box.children)
+      b.setAttribute('aria-pressed', String(!pasted && (model?.id ?? '') === b.dataset.preset));
     let spec = null;
     let config = null;
     if (pasted || model) {
@@ -204,7 +233,10 @@ export function setupScaling(el, ctx) {
       spec = fromConfig(config, { layer });
       drawPattern(config, spec);
       if (!spec.rope) {
-        const why = spec.family === 'none' ? `layer ${layer} has no RoPE (NoPE)` : `this model's positions are ${spec.family}, not RoPE`;
+        const why =
+          spec.family === 'none'
+            ? `layer ${layer} has no RoPE (NoPE)`
+            : `this model's positions are ${spec.family}, not RoPE`;
         cite.textContent = `${pasted ? 'Pasted config' : model.label}: ${why}; pick another layer or model.`;
         params.replaceChildren();
         cur = null;
@@ -215,33 +247,57 @@ export function setupScaling(el, ctx) {
     }
     const r = spec?.rope;
     // the frequencies depend on the rotated width only
-    const opts = r ? { dim: r.rotaryDim ?? r.dim, base: r.base, ...(r.scaling ? { scaling: r.scaling } : {}) } : ropeOptions(st);
+    const opts = r
+      ? { dim: r.rotaryDim ?? r.dim, base: r.base, ...(r.scaling ? { scaling: r.scaling } : {}) }
+      : ropeOptions(st);
     const sc = opts.scaling;
     const maxPos = spec?.source[Object.keys(spec.source).find((k) => /(^|\.)max_position_embeddings$/.test(k))];
     const original = r ? (sc?.originalMaxPositions ?? maxPos ?? st.train) : st.train;
-    const target = r ? (maxPos ?? sc?.maxPositions ?? (sc?.factor && sc.originalMaxPositions ? Math.round(sc.factor * sc.originalMaxPositions) : original))
+    const target = r
+      ? (maxPos ??
+        sc?.maxPositions ??
+        (sc?.factor && sc.originalMaxPositions ? Math.round(sc.factor * sc.originalMaxPositions) : original))
       : Math.round(st.train * (st.scaling === 'none' ? 1 : st.factor));
     cur = { opts, original, spec };
     const before = pe.ropeFrequencies({ dim: opts.dim, base: opts.base }).invFreq64;
     const { invFreq64: after, attentionScale } = pe.ropeFrequencies(opts);
     if (model) cite.textContent = `Settings: ${model.source}. Layer ${layer}.`;
     else if (pasted) cite.textContent = `Pasted config.json (model_type ${spec.model}), layer ${layer}.`;
-    else cite.textContent = st.preset ? 'Edited from a model: using the controls (train length stands in for the original context).' : 'Using the controls: train length stands in for the model’s original context.';
-    const scText = !sc ? 'none' : [
-      `${sc.type}${sc.factor ? ` ×${+sc.factor.toPrecision(6)}` : ''}`,
-      sc.lowFreqFactor ? `low ${sc.lowFreqFactor}, high ${sc.highFreqFactor}` : '',
-      sc.betaFast ? `β ${sc.betaFast}/${sc.betaSlow}` : '',
-      sc.mscale !== undefined ? `mscale ${sc.mscale}/${sc.mscaleAllDim}` : '',
-    ].filter(Boolean).join(', ');
+    else
+      cite.textContent = st.preset
+        ? 'Edited from a model: using the controls (train length stands in for the original context).'
+        : 'Using the controls: train length stands in for the model’s original context.';
+    const scText = !sc
+      ? 'none'
+      : [
+          `${sc.type}${sc.factor ? ` ×${+sc.factor.toPrecision(6)}` : ''}`,
+          sc.lowFreqFactor ? `low ${sc.lowFreqFactor}, high ${sc.highFreqFactor}` : '',
+          sc.betaFast ? `β ${sc.betaFast}/${sc.betaSlow}` : '',
+          sc.mscale !== undefined ? `mscale ${sc.mscale}/${sc.mscaleAllDim}` : '',
+        ]
+          .filter(Boolean)
+          .join(', ');
     const a = spec?.attention;
-    const how = spec?.mscale2 ? ` = ${a.dim}^−½ × mscale² ${spec.mscale2.toFixed(4)}` : a ? ` = 1/√${Math.round(1 / (a.scale * a.scale))}` : '';
+    const how = spec?.mscale2
+      ? ` = ${a.dim}^−½ × mscale² ${spec.mscale2.toFixed(4)}`
+      : a
+        ? ` = 1/√${Math.round(1 / (a.scale * a.scale))}`
+        : '';
     const softmax = a ? `${+a.scale.toPrecision(6)}${how}` : `1/√${opts.dim}`;
     const cells = [
-      ['base', opts.base], ['head size d', r ? r.dim : opts.dim], ['rotated pairs', opts.dim / 2], ['layout', r ? r.layout : st.rope],
-      ['scaling', scText], ['original context', original], ['extended to', target],
-      ['RoPE attention factor (cos, sin ×)', attentionScale.toFixed(4)], ['softmax scale', softmax],
-      ...(a?.window ? [['window', a.window]] : []), ...(a?.chunk ? [['chunk', a.chunk]] : []),
-      ...(a?.queryScale ? [['query scale', a.queryScale.formula]] : []), ...(r?.mropeSections ? [['M-RoPE t/h/w pairs', r.mropeSections.join(' / ')]] : []),
+      ['base', opts.base],
+      ['head size d', r ? r.dim : opts.dim],
+      ['rotated pairs', opts.dim / 2],
+      ['layout', r ? r.layout : st.rope],
+      ['scaling', scText],
+      ['original context', original],
+      ['extended to', target],
+      ['RoPE attention factor (cos, sin ×)', attentionScale.toFixed(4)],
+      ['softmax scale', softmax],
+      ...(a?.window ? [['window', a.window]] : []),
+      ...(a?.chunk ? [['chunk', a.chunk]] : []),
+      ...(a?.queryScale ? [['query scale', a.queryScale.formula]] : []),
+      ...(r?.mropeSections ? [['M-RoPE t/h/w pairs', r.mropeSections.join(' / ')]] : []),
     ];
     const row = (f) => `<tr>${cells.map(f).join('')}</tr>`;
     params.innerHTML = row(([h]) => `<th>${esc(h)}</th>`) + row(([, x]) => `<td>${esc(String(x))}</td>`);
@@ -249,29 +305,56 @@ export function setupScaling(el, ctx) {
     const dots = opts.dim <= 128;
     const series = [{ y: wl(before), label: 'no scaling', colour: 0, dots }];
     if (sc) series.push({ y: wl(after), label: scText, colour: 2, dots });
-    series.push({ y: new Float64Array(before.length).fill(original), label: `original context ${original}`, colour: 'bad', dash: true });
-    if (target !== original) series.push({ y: new Float64Array(before.length).fill(target), label: `extended context ${target}`, colour: 'muted', dash: true });
+    series.push({
+      y: new Float64Array(before.length).fill(original),
+      label: `original context ${original}`,
+      colour: 'bad',
+      dash: true,
+    });
+    if (target !== original)
+      series.push({
+        y: new Float64Array(before.length).fill(target),
+        label: `extended context ${target}`,
+        colour: 'muted',
+        dash: true,
+      });
     const title = model ? model.label : pasted ? `pasted ${spec.model}` : 'RoPE';
     waves.setTitle(`${title}: wavelength of each pair, positions per full turn (log scale)`);
-    waves.draw(series, { xLabel: 'pair i (fast → slow)', yLabel: 'wavelength 2π/ωᵢ (tokens)', yLog: true, integerX: true });
+    waves.draw(series, {
+      xLabel: 'pair i (fast → slow)',
+      yLabel: 'wavelength 2π/ωᵢ (tokens)',
+      yLog: true,
+      integerX: true,
+    });
     const notes = [];
     if (attentionScale !== 1) {
-      notes.push(`The scaling also multiplies cos and sin by the attention factor ${attentionScale.toFixed(4)} `
-        + '(q·k grows by its square); the wavelengths above do not include it.');
+      notes.push(
+        `The scaling also multiplies cos and sin by the attention factor ${attentionScale.toFixed(4)} ` +
+          '(q·k grows by its square); the wavelengths above do not include it.',
+      );
     }
     if (spec?.mscale2) {
-      notes.push(`DeepSeek also multiplies the softmax scale by mscale(factor, mscale_all_dim)² = ${spec.mscale2.toFixed(4)}.`);
+      notes.push(
+        `DeepSeek also multiplies the softmax scale by mscale(factor, mscale_all_dim)² = ${spec.mscale2.toFixed(4)}.`,
+      );
     }
     waves.setNote(notes.join(' '));
     ratio.setTitle('The scaling’s ramp: how much slower each pair turns, ω before / ω after');
-    ratio.draw([{ y: Float64Array.from(before, (b, i) => b / after[i]), label: 'frequency divided by', colour: 2, dots }],
-      { xLabel: 'pair i (fast → slow)', yLabel: 'ω / ω scaled', integerX: true });
+    ratio.draw(
+      [{ y: Float64Array.from(before, (b, i) => b / after[i]), label: 'frequency divided by', colour: 2, dots }],
+      { xLabel: 'pair i (fast → slow)', yLabel: 'ω / ω scaled', integerX: true },
+    );
     // before any pointer: the first pair whose wavelength passes the original context
     if (lastX === null) {
       const k = before.findIndex((w) => TAU / w > original);
       fill(k >= 0 ? k : opts.dim / 4);
     }
-    exported = { kind: 'series', name: 'rope wavelengths', xLabel: 'pair', series: series.map((s) => ({ label: s.label, x: Array.from(s.y, (_, i) => i), y: Array.from(s.y) })) };
+    exported = {
+      kind: 'series',
+      name: 'rope wavelengths',
+      xLabel: 'pair',
+      series: series.map((s) => ({ label: s.label, x: Array.from(s.y, (_, i) => i), y: Array.from(s.y) })),
+    };
   }
 
   const api = {

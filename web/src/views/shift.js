@@ -12,18 +12,22 @@ import { shell } from './common.js';
 const num = (v) => signed(v, 7);
 
 export function setupShift(el, ctx) {
-  const v = shell(el, 'The shift identity: PE(p + k) = M_k · PE(p)',
-    'Moving k positions is the same linear map for every starting position: each (sin, cos) pair turns '
-      + 'by the angle k·ωᵢ. <a href="https://arxiv.org/abs/1706.03762">Vaswani et al. 2017</a> chose '
-      + 'sinusoids for this, hoping a layer could then easily learn to attend “k tokens back”: a hypothesis, '
-      + 'not a guarantee (a layer sees word + position, not the position alone). RoPE builds the rotation '
-      + 'into the score directly.');
+  const v = shell(
+    el,
+    'The shift identity: PE(p + k) = M_k · PE(p)',
+    'Moving k positions is the same linear map for every starting position: each (sin, cos) pair turns ' +
+      'by the angle k·ωᵢ. <a href="https://arxiv.org/abs/1706.03762">Vaswani et al. 2017</a> chose ' +
+      'sinusoids for this, hoping a layer could then easily learn to attend “k tokens back”: a hypothesis, ' +
+      'not a guarantee (a layer sees word + position, not the position alone). RoPE builds the rotation ' +
+      'into the score directly.',
+  );
   v.body.innerHTML = `<div class="row">
       <label>p <input type="range" class="p" min="0" max="512" step="1"></label><output class="pv"></output>
       <label>k <input type="range" class="k" min="0" max="256" step="1"></label><output class="kv"></output></div>
     <div class="fl-box formula"><h4>For pair i: one 2 × 2 rotation</h4><div class="fbody"></div></div>
     <div class="scroll"><table class="numbers"></table></div><div class="plotbox"></div>`;
-  const pIn = v.body.querySelector('.p'), kIn = v.body.querySelector('.k');
+  const pIn = v.body.querySelector('.p'),
+    kIn = v.body.querySelector('.k');
   pIn.addEventListener('input', () => ctx.setState({ pos: Number(pIn.value) }));
   kIn.addEventListener('input', () => ctx.setState({ shift: Number(kIn.value) }));
   const tbl = v.body.querySelector('table');
@@ -34,7 +38,9 @@ export function setupShift(el, ctx) {
   function draw(st) {
     const pe = ctx.pe;
     need(pe, 'sinusoidal');
-    const d = st.dim, p = Math.min(st.pos, 512), k = st.shift;
+    const d = st.dim,
+      p = Math.min(st.pos, 512),
+      k = st.shift;
     pIn.value = String(p);
     kIn.value = String(k);
     v.body.querySelector('.pv').textContent = String(p);
@@ -46,7 +52,8 @@ export function setupShift(el, ctx) {
     const got = new Float64Array(d);
     let worst = 0;
     for (let i = 0; i < d / 2; i++) {
-      const s = rot[2 * i], c = rot[2 * i + 1];
+      const s = rot[2 * i],
+        c = rot[2 * i + 1];
       // [sin((p+k)ω); cos((p+k)ω)] = [[cos kω, sin kω], [−sin kω, cos kω]] · [sin pω; cos pω]
       got[2 * i] = c * at[2 * i] + s * at[2 * i + 1];
       got[2 * i + 1] = -s * at[2 * i] + c * at[2 * i + 1];
@@ -57,16 +64,35 @@ export function setupShift(el, ctx) {
       <div class="fl">pair 0, <var>p</var> = ${p}, <var>k</var> = ${k}: [[ ${f32(rot[1])}, ${f32(rot[0])} ], [ ${f32(-rot[0])}, ${f32(rot[1])} ]] · [ ${f32(at[0])} ; ${f32(at[1])} ] = [ ${fmt(got[0])} ; ${fmt(got[1])} ]</div>
       <div class="fl">PE(${p + k}) from the API: [ <b class="exact">${f32(want[0])}</b> ; <b class="exact">${f32(want[1])}</b> ] — largest difference over all ${d} dims: <b data-maxdiff="${worst}">${worst.toExponential(2)}</b> (float32 rounding)</div>
       <p class="fhint">M<sub>k</sub>’s entries are the row PE(k) itself: <code>pe.sinusoidal({ length: 1, dim: ${d}, base: ${st.base}, offset: ${k} })</code>. It does not depend on p.</p>`;
-    const show = [...new Set([0, 1, 2, Math.floor(d / 8), Math.floor(d / 4), d / 2 - 1])].filter((i) => i >= 0 && i < d / 2);
-    tbl.innerHTML = `<caption>Selected pairs (all ${d / 2} agree)</caption><tr><th>pair i</th><th>k·ωᵢ mod 2π (rad)</th><th>PE(p) sin, cos</th><th>M_k · PE(p)</th><th>PE(p + k) from the API</th></tr>` +
-      show.map((i) => `<tr><th>${i}</th><td>${exactAngle(rot[2 * i], rot[2 * i + 1]).toFixed(5)}</td><td>${num(at[2 * i])}, ${num(at[2 * i + 1])}</td><td>${num(got[2 * i])}, ${num(got[2 * i + 1])}</td><td>${num(want[2 * i])}, ${num(want[2 * i + 1])}</td></tr>`).join('');
+    const show = [...new Set([0, 1, 2, Math.floor(d / 8), Math.floor(d / 4), d / 2 - 1])].filter(
+      (i) => i >= 0 && i < d / 2,
+    );
+    tbl.innerHTML =
+      `<caption>Selected pairs (all ${d / 2} agree)</caption><tr><th>pair i</th><th>k·ωᵢ mod 2π (rad)</th><th>PE(p) sin, cos</th><th>M_k · PE(p)</th><th>PE(p + k) from the API</th></tr>` +
+      show
+        .map(
+          (i) =>
+            `<tr><th>${i}</th><td>${exactAngle(rot[2 * i], rot[2 * i + 1]).toFixed(5)}</td><td>${num(at[2 * i])}, ${num(at[2 * i + 1])}</td><td>${num(got[2 * i])}, ${num(got[2 * i + 1])}</td><td>${num(want[2 * i])}, ${num(want[2 * i + 1])}</td></tr>`,
+        )
+        .join('');
     plot.setTitle(`Every dimension: PE(${p + k}) from the API (line) and M_${k} · PE(${p}) (dots)`);
-    plot.draw([
-      { y: want, label: `PE(${p + k})`, colour: 0 },
-      { y: Float32Array.from(got), label: `M_${k} · PE(${p})`, colour: 1, dots: d <= 128 },
-      { y: at, label: `PE(${p}) (before the shift, grey)`, colour: 'muted' },
-    ], { xLabel: 'dimension (sin, cos interleaved)', yLabel: 'value', yRange: [-1.05, 1.05], integerX: true });
-    exported = { kind: 'series', name: 'shift identity', xLabel: 'dim', series: [{ label: `PE(${p + k})`, x: Array.from({ length: d }, (_, i) => i), y: Array.from(want) }, { label: `M_k PE(p)`, x: Array.from({ length: d }, (_, i) => i), y: Array.from(got) }] };
+    plot.draw(
+      [
+        { y: want, label: `PE(${p + k})`, colour: 0 },
+        { y: Float32Array.from(got), label: `M_${k} · PE(${p})`, colour: 1, dots: d <= 128 },
+        { y: at, label: `PE(${p}) (before the shift, grey)`, colour: 'muted' },
+      ],
+      { xLabel: 'dimension (sin, cos interleaved)', yLabel: 'value', yRange: [-1.05, 1.05], integerX: true },
+    );
+    exported = {
+      kind: 'series',
+      name: 'shift identity',
+      xLabel: 'dim',
+      series: [
+        { label: `PE(${p + k})`, x: Array.from({ length: d }, (_, i) => i), y: Array.from(want) },
+        { label: `M_k PE(p)`, x: Array.from({ length: d }, (_, i) => i), y: Array.from(got) },
+      ],
+    };
   }
 
   return {

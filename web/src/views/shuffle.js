@@ -49,10 +49,14 @@ const fixed = (x) => (x === 0 || x >= 1e-4 ? x.toFixed(5) : x.toExponential(1));
 function verdict(type, same, maxA, cosine, identity, causal) {
   if (identity) return 'this is the original order: press Shuffle or move a word';
   if (type === 'none' && causal) {
-    return same ? 'the same matrix, rows and columns permuted (this order leaves every word after the same words)'
+    return same
+      ? 'the same matrix, rows and columns permuted (this order leaves every word after the same words)'
       : `not a permutation of the original: the causal mask alone changes attention by up to ${fixed(maxA)}`;
   }
-  if (type === 'none') return same ? 'the same matrix, rows and columns permuted: order is invisible' : 'differs (unexpected without positions)';
+  if (type === 'none')
+    return same
+      ? 'the same matrix, rows and columns permuted: order is invisible'
+      : 'differs (unexpected without positions)';
   if (same) {
     // Not a failure: a shuffle that preserves every |i − j| (a reversal, say) is invisible to a
     // symmetric relative bias such as bidirectional ALiBi.
@@ -62,11 +66,14 @@ function verdict(type, same, maxA, cosine, identity, causal) {
 }
 
 export function setupShuffle(el, ctx) {
-  const v = shell(el, 'Shuffle lab',
-    'Each word gets a fixed random vector that knows nothing about its neighbours; one attention layer '
-      + 'runs over them. Shuffle or drag the words (or focus one and press Alt+←/→): without positions and '
-      + 'without a mask attention cannot tell the orders apart. Tick <i>causal mask</i> (as in GPT-style '
-      + 'decoders) to see what the mask alone reveals.');
+  const v = shell(
+    el,
+    'Shuffle lab',
+    'Each word gets a fixed random vector that knows nothing about its neighbours; one attention layer ' +
+      'runs over them. Shuffle or drag the words (or focus one and press Alt+←/→): without positions and ' +
+      'without a mask attention cannot tell the orders apart. Tick <i>causal mask</i> (as in GPT-style ' +
+      'decoders) to see what the mask alone reveals.',
+  );
   v.body.innerHTML = `<div class="row">
       <label>sentence <input class="sentence" type="text" list="posenc-presets" spellcheck="false"></label>
       <datalist id="posenc-presets">${PRESETS.map((p) => `<option value="${p}">`).join('')}</datalist>
@@ -87,8 +94,18 @@ export function setupShuffle(el, ctx) {
   const sides = [...v.body.querySelectorAll('.side')].map((side) => ({
     side,
     title: side.querySelector('h3'),
-    orig: createMatrixPanel(side.querySelector('.mats'), { small: true, square: true, rowLabel: 'query', colLabel: 'key' }),
-    shuf: createMatrixPanel(side.querySelector('.mats'), { small: true, square: true, rowLabel: 'query', colLabel: 'key' }),
+    orig: createMatrixPanel(side.querySelector('.mats'), {
+      small: true,
+      square: true,
+      rowLabel: 'query',
+      colLabel: 'key',
+    }),
+    shuf: createMatrixPanel(side.querySelector('.mats'), {
+      small: true,
+      square: true,
+      rowLabel: 'query',
+      colLabel: 'key',
+    }),
     proof: side.querySelector('.proof'),
     plain: side.querySelector('.proof-plain'),
     pooledPlot: createPlot(side.querySelector('.pooled'), { height: 150 }),
@@ -128,11 +145,12 @@ export function setupShuffle(el, ctx) {
   // pen and touch. The token follows the pointer; the token under the pointer at release is where
   // it lands. A press without movement stays a plain focus/click.
   let drag = null;
-  const indexAt = (x, y) => [...list.children].findIndex((li) => {
-    if (li === drag?.li) return false;
-    const r = li.getBoundingClientRect();
-    return x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
-  });
+  const indexAt = (x, y) =>
+    [...list.children].findIndex((li) => {
+      if (li === drag?.li) return false;
+      const r = li.getBoundingClientRect();
+      return x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
+    });
   const endDrag = (e, commit) => {
     if (!drag || e.pointerId !== drag.id) return;
     const { li, from, moved } = drag;
@@ -151,7 +169,8 @@ export function setupShuffle(el, ctx) {
   });
   list.addEventListener('pointermove', (e) => {
     if (!drag || e.pointerId !== drag.id) return;
-    const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+    const dx = e.clientX - drag.x,
+      dy = e.clientY - drag.y;
     if (!drag.moved && Math.hypot(dx, dy) < 4) return;
     drag.moved = true;
     drag.li.classList.add('dragging');
@@ -194,7 +213,7 @@ export function setupShuffle(el, ctx) {
   // The last run per side, keyed by everything that side reads (the method's keys in the registry):
   // a state change it does not read (the base under ALiBi, say, or anything at all for the side
   // without positions) reuses it.
-  const readsOf = (type) => (type === 'none' ? [] : METHODS[type]?.keys ?? Object.keys(st).sort());
+  const readsOf = (type) => (type === 'none' ? [] : (METHODS[type]?.keys ?? Object.keys(st).sort()));
   const runs = [null, null];
   let listShown = '';
 
@@ -266,7 +285,8 @@ export function setupShuffle(el, ctx) {
           }
       let maxOut = 0;
       for (let i = 0; i < n; i++)
-        for (let c = 0; c < D_MODEL; c++) maxOut = Math.max(maxOut, Math.abs(b.output[i * D_MODEL + c] - a.output[perm[i] * D_MODEL + c]));
+        for (let c = 0; c < D_MODEL; c++)
+          maxOut = Math.max(maxOut, Math.abs(b.output[i * D_MODEL + c] - a.output[perm[i] * D_MODEL + c]));
       // The pooled sentence vector is the mean over tokens; its cosine comes from pe.similarity.
       const pooled = new Float32Array(2 * D_MODEL);
       if (a.pooled && b.pooled) {
@@ -292,25 +312,28 @@ export function setupShuffle(el, ctx) {
       const q = (x) => `“${esc(x)}”`;
       if (identity) plain.innerHTML = 'This is the original order: press <b>Shuffle</b> or drag a word.';
       else if (same) {
-        plain.innerHTML = type === 'none'
-          ? `<span class="same">The same numbers, reordered.</span> This layer cannot tell ${q(words.join(' '))} `
-            + `from ${q(shuffledText)}: every word attends to every other word exactly as before, and the sentence `
-            + `vector is identical.`
-          : `<span class="same">The same numbers, reordered</span>: this order keeps every distance |i − j| (a reversal, say), which a symmetric bias cannot see. Press Shuffle.`;
+        plain.innerHTML =
+          type === 'none'
+            ? `<span class="same">The same numbers, reordered.</span> This layer cannot tell ${q(words.join(' '))} ` +
+              `from ${q(shuffledText)}: every word attends to every other word exactly as before, and the sentence ` +
+              `vector is identical.`
+            : `<span class="same">The same numbers, reordered</span>: this order keeps every distance |i − j| (a reversal, say), which a symmetric bias cannot see. Press Shuffle.`;
       } else {
         const [h, wi, wj] = worst;
-        const va = a.weights[h * n * n + wi * n + wj], vb = b.weights[h * n * n + inv[wi] * n + inv[wj]];
+        const va = a.weights[h * n * n + wi * n + wj],
+          vb = b.weights[h * n * n + inv[wi] * n + inv[wj]];
         const pair = `${q(words[wi])} → ${q(words[wj])} gets ${fixed(va)} in ${q(words.join(' '))} but ${fixed(vb)} in ${q(shuffledText)} (head ${h + 1})`;
         // Without positions only the mask can tell the orders apart: a word sees itself and the
         // words before it, so the first word always gives itself all its attention.
-        plain.innerHTML = type === 'none'
-          ? `<span class="differs">Different numbers, not a reordering.</span> Under the causal mask a word `
-            + `attends only to itself and the words before it, so where it stands changes what it can see: `
-            + `${pair}. Whichever word comes first sees only itself and gives itself `
-            + `${fixed(a.weights[h * n * n])}. No position was added: the mask alone makes order visible, which is `
-            + `why decoders without positions still learn it (<a href="https://arxiv.org/abs/2203.16634">Haviv et `
-            + `al. 2022</a>); an encoder without a mask, such as BERT, cannot.`
-          : `<span class="differs">Different numbers.</span> With ${name}${causal ? ' and the causal mask' : ''}, ${pair}: the layer now sees the order.`;
+        plain.innerHTML =
+          type === 'none'
+            ? `<span class="differs">Different numbers, not a reordering.</span> Under the causal mask a word ` +
+              `attends only to itself and the words before it, so where it stands changes what it can see: ` +
+              `${pair}. Whichever word comes first sees only itself and gives itself ` +
+              `${fixed(a.weights[h * n * n])}. No position was added: the mask alone makes order visible, which is ` +
+              `why decoders without positions still learn it (<a href="https://arxiv.org/abs/2203.16634">Haviv et ` +
+              `al. 2022</a>); an encoder without a mask, such as BERT, cannot.`
+            : `<span class="differs">Different numbers.</span> With ${name}${causal ? ' and the causal mask' : ''}, ${pair}: the layer now sees the order.`;
       }
       proof.innerHTML = `<dt>max |attention after un-permuting − original|</dt><dd class="${same ? 'same' : 'differs'}">${maxA.toExponential(2)}</dd>
         <dt>max |output after un-permuting − original|</dt><dd>${maxOut.toExponential(2)}</dd>
@@ -321,15 +344,21 @@ export function setupShuffle(el, ctx) {
       orig.setTitle(`original: ${words.join(' ')}`);
       shuf.setTitle(`shuffled: ${shuffledText}`);
       const shufWords = perm.map((k) => words[k]);
-      for (const [p, names] of [[orig, words], [shuf, shufWords]]) {
+      for (const [p, names] of [
+        [orig, words],
+        [shuf, shufWords],
+      ]) {
         p.rowNames = names;
         p.colNames = names;
         p.rowAxis = 'query word';
         p.colAxis = 'key word';
       }
-      const A = hm(a), B = hm(b);
-      orig.describe = (i, j, x) => `“${words[i]}” attends to “${words[j]}”: ${fmt(x)} here, ${fmt(B[inv[i] * n + inv[j]])} in the shuffled order`;
-      shuf.describe = (i, j, x) => `“${words[perm[i]]}” attends to “${words[perm[j]]}”: ${fmt(x)} here, ${fmt(A[perm[i] * n + perm[j]])} in the original order`;
+      const A = hm(a),
+        B = hm(b);
+      orig.describe = (i, j, x) =>
+        `“${words[i]}” attends to “${words[j]}”: ${fmt(x)} here, ${fmt(B[inv[i] * n + inv[j]])} in the shuffled order`;
+      shuf.describe = (i, j, x) =>
+        `“${words[perm[i]]}” attends to “${words[perm[j]]}”: ${fmt(x)} here, ${fmt(A[perm[i] * n + perm[j]])} in the original order`;
       // Hovering a cell frames the same word pair in the other matrix.
       orig.onCursor = (i, j) => shuf.highlight(inv[i], inv[j]);
       shuf.onCursor = (i, j) => orig.highlight(perm[i], perm[j]);
@@ -337,11 +366,21 @@ export function setupShuffle(el, ctx) {
       orig.draw(A, n, n, { lo: 0, hi: 1, palette: pal, note: 'attention weight' });
       shuf.draw(B, n, n, { lo: 0, hi: 1, palette: pal, note: 'attention weight' });
       pooledPlot.setTitle(`Pooled sentence vectors (mean over words), ${D_MODEL} dims`);
-      pooledPlot.draw([
-        { y: pooled.subarray(0, D_MODEL), label: `original: ${words.join(' ')}`, colour: 0, dots: D_MODEL <= 64 },
-        { y: pooled.subarray(D_MODEL), label: `shuffled: ${shuffledText}`, colour: 1, dash: true },
-      ], { xLabel: 'dimension of the sentence vector', yLabel: 'value', integerX: true });
-      runs[s].exp = { encoding: type, maxAttentionDiff: maxA, maxOutputDiff: maxOut, pooledCosine: cosine, original: Array.from(a.weights), shuffled: Array.from(b.weights) };
+      pooledPlot.draw(
+        [
+          { y: pooled.subarray(0, D_MODEL), label: `original: ${words.join(' ')}`, colour: 0, dots: D_MODEL <= 64 },
+          { y: pooled.subarray(D_MODEL), label: `shuffled: ${shuffledText}`, colour: 1, dash: true },
+        ],
+        { xLabel: 'dimension of the sentence vector', yLabel: 'value', integerX: true },
+      );
+      runs[s].exp = {
+        encoding: type,
+        maxAttentionDiff: maxA,
+        maxOutputDiff: maxOut,
+        pooledCosine: cosine,
+        original: Array.from(a.weights),
+        shuffled: Array.from(b.weights),
+      };
       runs[s].drawn = drawKey;
       exported.sides.push(runs[s].exp);
     });
@@ -363,18 +402,24 @@ export function setupShuffle(el, ctx) {
       const listKey = JSON.stringify(perm.map((k) => words[k]));
       if (listKey !== listShown || focused >= 0) {
         listShown = listKey;
-        list.replaceChildren(...perm.map((k) => {
-          const li = document.createElement('li');
-          li.textContent = words[k];
-          li.tabIndex = 0;
-          return li;
-        }));
+        list.replaceChildren(
+          ...perm.map((k) => {
+            const li = document.createElement('li');
+            li.textContent = words[k];
+            li.tabIndex = 0;
+            return li;
+          }),
+        );
       }
       if (focused >= 0) list.children[focused]?.focus();
       v.guard(compute, 'attention');
     },
     exportData: () => exported,
-    figure: (o) => stackFigures(sides.flatMap((x) => [x.orig.figure(o), x.shuf.figure(o), x.pooledPlot.figure(o)]), o),
+    figure: (o) =>
+      stackFigures(
+        sides.flatMap((x) => [x.orig.figure(o), x.shuf.figure(o), x.pooledPlot.figure(o)]),
+        o,
+      ),
     canvas: () => sides[1].shuf.canvas,
   };
 }

@@ -7,7 +7,13 @@ import { drawMethod } from './heatmap.js';
 import { createFormula, cellFormula } from '../formula.js';
 import { METHODS, ropeOptions } from '../methods.js';
 
-const src = (o) => JSON.stringify(o).replace(/"(\w+)":/g, '$1: ').replace(/"/g, "'").replace(/,/g, ', ').replace(/^{/, '{ ').replace(/}$/, ' }');
+const src = (o) =>
+  JSON.stringify(o)
+    .replace(/"(\w+)":/g, '$1: ')
+    .replace(/"/g, "'")
+    .replace(/,/g, ', ')
+    .replace(/^{/, '{ ')
+    .replace(/}$/, ' }');
 
 /** The filled-in formula of one Gram entry, with a call that recomputes it from the API. */
 function gramFormula({ st, L, S }, i, j) {
@@ -17,25 +23,38 @@ function gramFormula({ st, L, S }, i, j) {
     const ro = { length: L, heads: 1, dim: d, layout: st.rope, ...ropeOptions(st) };
     delete ro.dim;
     const call = `((x) => (pe.applyRope(x, ${src({ dim: d, ...ro })}), pe.similarity(x, { length: ${L}, dim: ${d} })[${i * L + j}]))(new Float32Array(${L * d}).fill(1))`;
-    return { value, call, html: `<div class="fl"><var>q</var><sub>i</sub>·<var>k</var><sub>j</sub> = (R<sub>${i}</sub>𝟙)·(R<sub>${j}</sub>𝟙) = Σ<sub><var>p</var></sub> 2 cos((<var>j</var> − <var>i</var>)·ω<sub><var>p</var></sub>)</div>
-      <div class="fl"><var>i</var> = ${i}, <var>j</var> = ${j}, offset ${j - i}: <b class="exact">${f32(value)}</b> <small>(float32, depends on j − i only)</small></div>` };
+    return {
+      value,
+      call,
+      html: `<div class="fl"><var>q</var><sub>i</sub>·<var>k</var><sub>j</sub> = (R<sub>${i}</sub>𝟙)·(R<sub>${j}</sub>𝟙) = Σ<sub><var>p</var></sub> 2 cos((<var>j</var> − <var>i</var>)·ω<sub><var>p</var></sub>)</div>
+      <div class="fl"><var>i</var> = ${i}, <var>j</var> = ${j}, offset ${j - i}: <b class="exact">${f32(value)}</b> <small>(float32, depends on j − i only)</small></div>`,
+    };
   }
-  const table = st.method === 'learned' ? `pe.learnedInit({ length: ${L}, dim: ${d}, seed: 0 })` : `pe.sinusoidal({ length: ${L}, dim: ${d}, base: ${st.base}, layout: '${st.layout}' })`;
-  return { value, call: `pe.similarity(${table}, { length: ${L}, dim: ${d}, normalize: true })[${i * L + j}]`,
+  const table =
+    st.method === 'learned'
+      ? `pe.learnedInit({ length: ${L}, dim: ${d}, seed: 0 })`
+      : `pe.sinusoidal({ length: ${L}, dim: ${d}, base: ${st.base}, layout: '${st.layout}' })`;
+  return {
+    value,
+    call: `pe.similarity(${table}, { length: ${L}, dim: ${d}, normalize: true })[${i * L + j}]`,
     html: `<div class="fl">cos(PE<sub><var>i</var></sub>, PE<sub><var>j</var></sub>) = PE<sub><var>i</var></sub>·PE<sub><var>j</var></sub> / (‖PE<sub><var>i</var></sub>‖ ‖PE<sub><var>j</var></sub>‖)</div>
-      <div class="fl"><var>i</var> = ${i}, <var>j</var> = ${j}: <b class="exact">${f32(value)}</b> <small>(float32)</small></div>` };
+      <div class="fl"><var>i</var> = ${i}, <var>j</var> = ${j}: <b class="exact">${f32(value)}</b> <small>(float32)</small></div>`,
+  };
 }
 import { SIM_CAP } from '../jobs.js';
 import { matrixExport, plotExport, shell } from './common.js';
 
 export function setupSimilarity(el, ctx) {
-  const v = shell(el, 'Similarity',
-    `How alike two positions look to attention. Absolute tables: cosine of PE[i] and PE[j]. RoPE `
-      + `(<a href="https://arxiv.org/abs/2104.09864">RoFormer</a>): q·k of <b>one vector</b> (all ones) `
-      + `rotated to positions i and j. With the same content at every position the score depends on j − i `
-      + `only, so every diagonal is constant. Real queries and keys differ, and their score depends on their `
-      + `content and on the signed offset as well (see Rotation). Lengths above ${SIM_CAP} are cut to `
-      + `${SIM_CAP}; large matrices are computed in a worker.`);
+  const v = shell(
+    el,
+    'Similarity',
+    `How alike two positions look to attention. Absolute tables: cosine of PE[i] and PE[j]. RoPE ` +
+      `(<a href="https://arxiv.org/abs/2104.09864">RoFormer</a>): q·k of <b>one vector</b> (all ones) ` +
+      `rotated to positions i and j. With the same content at every position the score depends on j − i ` +
+      `only, so every diagonal is constant. Real queries and keys differ, and their score depends on their ` +
+      `content and on the signed offset as well (see Rotation). Lengths above ${SIM_CAP} are cut to ` +
+      `${SIM_CAP}; large matrices are computed in a worker.`,
+  );
   v.body.classList.add('pair');
   const panel = createMatrixPanel(v.body, { rowLabel: 'position i', colLabel: 'position j' });
   const plots = document.createElement('div');
@@ -71,7 +90,14 @@ export function setupSimilarity(el, ctx) {
         plot.fig.hidden = true;
         rel = null;
         v.guard(() => {
-          const m = drawMethod(ctx, panel, st, st.method, {}, (mm) => `${mm.title} (a relative method scores offsets directly)`);
+          const m = drawMethod(
+            ctx,
+            panel,
+            st,
+            st.method,
+            {},
+            (mm) => `${mm.title} (a relative method scores offsets directly)`,
+          );
           rel = { st: { ...st }, m };
           const { r, c } = panel.cursor();
           panel.onCursor(r, c);
@@ -83,59 +109,96 @@ export function setupSimilarity(el, ctx) {
       const heavy = L * L * st.dim > 4e6;
       status.textContent = heavy ? `computing ${L}×${L} in ${ctx.compute.inWorker ? 'a worker' : 'the page'}…` : '';
       const t0 = performance.now();
-      return v.guard(() =>
-        ctx.compute.run('similarity', st, { heavy }).then((r) => {
-          if (!r) return; // superseded by a newer request
-          status.textContent = heavy ? `${L}×${L}×${st.dim} in ${(performance.now() - t0).toFixed(0)} ms (${ctx.compute.inWorker ? 'worker' : 'main thread'})` : '';
-          const rope = st.method === 'rope';
-          panel.setTitle(rope ? `RoPE, one vector (all ones) at every position: q·k, ${L} × ${L}` : `${st.method}: ${r.kind}, ${L} × ${L}`);
-          panel.describe = (i, j, x) => `i = ${i}, j = ${j} (offset ${j - i}): ${fmt(x)}`;
-          panel.rowAxis = 'position i (tokens)';
-          panel.colAxis = 'position j (tokens)';
-          // Cosines of sinusoidal rows are all positive: a sequential map from the smallest one to 1.
-          let lo = r.lo, kind = 'signed';
-          if (!rope) {
-            let mn = Infinity;
-            for (let k = 0; k < r.S.length; k++) if (r.S[k] < mn) mn = r.S[k];
-            if (mn >= 0) (lo = Math.floor(mn * 100) / 100), (kind = 'onesided');
-          }
-          cur = { st: { ...st }, L, S: r.S };
-          panel.draw(r.S, L, L, { lo, hi: r.hi, palette: paletteFor(kind, st.palette), note: rope ? 'q·k' : 'cosine' });
-          const at = panel.cursor();
-          panel.onCursor(Math.min(at.r, L - 1), Math.min(at.c, L - 1));
-          const row0 = r.S.subarray(0, L);
-          plot.setTitle(rope ? 'The same vector at 0 and at j: q·k against the offset' : 'Similarity of position 0 with every position');
-          plot.draw([{ y: row0, label: rope ? 'q·k of the all-ones vector, by offset (row 0)' : 'cos(PE₀, PEⱼ)' }], { xLabel: 'offset j − i (tokens)', yLabel: rope ? 'q·k' : 'cosine' });
-          plot.setNote('');
-          decayPlot.fig.dataset.margin = '';
-          if (rope && r.decay) {
-            const d = st.dim;
-            decayPlot.setTitle(`RoFormer’s long-term decay (its Fig. 2), d = ${d}, base ${st.base}`);
-            decayPlot.draw([{ y: r.decay, label: 'relative upper bound (1/(d/2))·Σⱼ|Sⱼ|' }], { xLabel: 'relative distance (tokens)', yLabel: 'relative upper bound' });
-            // The bound on |q·k| is maxᵢ|hᵢ₊₁ − hᵢ|·Σⱼ|Sⱼ| with hᵢ = qᵢ·conj(kᵢ) (pair i as a complex
-            // number, h_(d/2) = 0): for the all-ones vectors every hᵢ = 2, so it is 2·(d/2)·curve.
-            const bound = (k) => d * r.decay[k];
-            let margin = Infinity;
-            for (let k = 0; k < L && k < r.decay.length; k++) margin = Math.min(margin, bound(k) - Math.abs(row0[k]));
-            if (st.scaling === 'none') {
-              decayPlot.fig.dataset.margin = String(margin);
-              decayPlot.setNote(`RoFormer §3.4.3 bounds |q·k| by maxᵢ|hᵢ₊₁ − hᵢ| · Σⱼ|Sⱼ|, with hᵢ the product of pair i of q and k. `
-                + `For the all-ones vector above every hᵢ = 2, so the bound is ${d} × this curve: ${fmt(bound(0))} at `
-                + `offset 0, above |q·k| at every offset (by at least ${margin.toFixed(1)}). The curve falls with `
-                + `distance; the score follows it for aligned vectors like this one, not for every q and k (Barbero et `
-                + `al. 2024, arXiv:2410.06205).`);
-            } else {
-              decayPlot.setNote(`The paper’s curve uses the unscaled frequencies; the ${st.scaling} scaling changes the score’s `
-                + `frequencies, so this curve does not bound the score above. The curve falls with distance; the score `
-                + `follows it for aligned vectors, not for every q and k (Barbero et al. 2024, arXiv:2410.06205).`);
+      return v.guard(
+        () =>
+          ctx.compute.run('similarity', st, { heavy }).then((r) => {
+            if (!r) return; // superseded by a newer request
+            status.textContent = heavy
+              ? `${L}×${L}×${st.dim} in ${(performance.now() - t0).toFixed(0)} ms (${ctx.compute.inWorker ? 'worker' : 'main thread'})`
+              : '';
+            const rope = st.method === 'rope';
+            panel.setTitle(
+              rope
+                ? `RoPE, one vector (all ones) at every position: q·k, ${L} × ${L}`
+                : `${st.method}: ${r.kind}, ${L} × ${L}`,
+            );
+            panel.describe = (i, j, x) => `i = ${i}, j = ${j} (offset ${j - i}): ${fmt(x)}`;
+            panel.rowAxis = 'position i (tokens)';
+            panel.colAxis = 'position j (tokens)';
+            // Cosines of sinusoidal rows are all positive: a sequential map from the smallest one to 1.
+            let lo = r.lo,
+              kind = 'signed';
+            if (!rope) {
+              let mn = Infinity;
+              for (let k = 0; k < r.S.length; k++) if (r.S[k] < mn) mn = r.S[k];
+              if (mn >= 0) (lo = Math.floor(mn * 100) / 100), (kind = 'onesided');
             }
-          }
-        }),
-      st.method);
+            cur = { st: { ...st }, L, S: r.S };
+            panel.draw(r.S, L, L, {
+              lo,
+              hi: r.hi,
+              palette: paletteFor(kind, st.palette),
+              note: rope ? 'q·k' : 'cosine',
+            });
+            const at = panel.cursor();
+            panel.onCursor(Math.min(at.r, L - 1), Math.min(at.c, L - 1));
+            const row0 = r.S.subarray(0, L);
+            plot.setTitle(
+              rope
+                ? 'The same vector at 0 and at j: q·k against the offset'
+                : 'Similarity of position 0 with every position',
+            );
+            plot.draw([{ y: row0, label: rope ? 'q·k of the all-ones vector, by offset (row 0)' : 'cos(PE₀, PEⱼ)' }], {
+              xLabel: 'offset j − i (tokens)',
+              yLabel: rope ? 'q·k' : 'cosine',
+            });
+            plot.setNote('');
+            decayPlot.fig.dataset.margin = '';
+            if (rope && r.decay) {
+              const d = st.dim;
+              decayPlot.setTitle(`RoFormer’s long-term decay (its Fig. 2), d = ${d}, base ${st.base}`);
+              decayPlot.draw([{ y: r.decay, label: 'relative upper bound (1/(d/2))·Σⱼ|Sⱼ|' }], {
+                xLabel: 'relative distance (tokens)',
+                yLabel: 'relative upper bound',
+              });
+              // The bound on |q·k| is maxᵢ|hᵢ₊₁ − hᵢ|·Σⱼ|Sⱼ| with hᵢ = qᵢ·conj(kᵢ) (pair i as a complex
+              // number, h_(d/2) = 0): for the all-ones vectors every hᵢ = 2, so it is 2·(d/2)·curve.
+              const bound = (k) => d * r.decay[k];
+              let margin = Infinity;
+              for (let k = 0; k < L && k < r.decay.length; k++) margin = Math.min(margin, bound(k) - Math.abs(row0[k]));
+              if (st.scaling === 'none') {
+                decayPlot.fig.dataset.margin = String(margin);
+                decayPlot.setNote(
+                  `RoFormer §3.4.3 bounds |q·k| by maxᵢ|hᵢ₊₁ − hᵢ| · Σⱼ|Sⱼ|, with hᵢ the product of pair i of q and k. ` +
+                    `For the all-ones vector above every hᵢ = 2, so the bound is ${d} × this curve: ${fmt(bound(0))} at ` +
+                    `offset 0, above |q·k| at every offset (by at least ${margin.toFixed(1)}). The curve falls with ` +
+                    `distance; the score follows it for aligned vectors like this one, not for every q and k (Barbero et ` +
+                    `al. 2024, arXiv:2410.06205).`,
+                );
+              } else {
+                decayPlot.setNote(
+                  `The paper’s curve uses the unscaled frequencies; the ${st.scaling} scaling changes the score’s ` +
+                    `frequencies, so this curve does not bound the score above. The curve falls with distance; the score ` +
+                    `follows it for aligned vectors, not for every q and k (Barbero et al. 2024, arXiv:2410.06205).`,
+                );
+              }
+            }
+          }),
+        st.method,
+      );
     },
-    exportData: () => ({ kind: 'group', parts: [matrixExport(panel, 'similarity'), relative ? null : plotExport(plot, 'by offset'),
-      decayPlot.fig.hidden ? null : plotExport(decayPlot, 'RoFormer decay')].filter(Boolean) }),
-    figure: (o) => (plot.fig.hidden ? panel.figure(o) : stackFigures([panel.figure(o), plot.figure(o), ...(decayPlot.fig.hidden ? [] : [decayPlot.figure(o)])], o)),
+    exportData: () => ({
+      kind: 'group',
+      parts: [
+        matrixExport(panel, 'similarity'),
+        relative ? null : plotExport(plot, 'by offset'),
+        decayPlot.fig.hidden ? null : plotExport(decayPlot, 'RoFormer decay'),
+      ].filter(Boolean),
+    }),
+    figure: (o) =>
+      plot.fig.hidden
+        ? panel.figure(o)
+        : stackFigures([panel.figure(o), plot.figure(o), ...(decayPlot.fig.hidden ? [] : [decayPlot.figure(o)])], o),
     canvas: () => panel.canvas,
   };
 }

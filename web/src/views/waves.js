@@ -26,7 +26,11 @@ function sampled(L, s, width, cols, fill) {
 }
 
 export function setupWaves(el, ctx) {
-  const v = shell(el, 'Waves', 'A few dimensions followed along position: each pair of a sinusoidal table or RoPE turns at its own speed ω<sub>i</sub> = base<sup>−2i/d</sup>, from one turn every 2π positions down to one every 2π·base<sup>(d−2)/d</sup> for the slowest pair (≈ 2π·7499 at d = 64, base 10000; <a href="https://arxiv.org/abs/1706.03762">Vaswani et al. 2017</a> round this to 10000·2π). Point at a plot (or focus it and use ←/→) to read the values.');
+  const v = shell(
+    el,
+    'Waves',
+    'A few dimensions followed along position: each pair of a sinusoidal table or RoPE turns at its own speed ω<sub>i</sub> = base<sup>−2i/d</sup>, from one turn every 2π positions down to one every 2π·base<sup>(d−2)/d</sup> for the slowest pair (≈ 2π·7499 at d = 64, base 10000; <a href="https://arxiv.org/abs/1706.03762">Vaswani et al. 2017</a> round this to 10000·2π). Point at a plot (or focus it and use ←/→) to read the values.',
+  );
   v.body.classList.add('with-formula');
   const figs = document.createElement('div');
   figs.className = 'figs';
@@ -50,7 +54,11 @@ export function setupWaves(el, ctx) {
     sel = Math.min(sel, Math.max(0, (pts?.length ?? 1) - 1));
     const px = pts?.[sel]?.[0] ?? x;
     try {
-      formula.set(curveFormula(ctx.pe, cur.st, cur.method, sel, px, { pool: ctx.pool, spread }), 'Point at a curve (or focus the plot and use ←/→): the formula follows the curve nearest the pointer.', { series: sel, x: px });
+      formula.set(
+        curveFormula(ctx.pe, cur.st, cur.method, sel, px, { pool: ctx.pool, spread }),
+        'Point at a curve (or focus the plot and use ←/→): the formula follows the curve nearest the pointer.',
+        { series: sel, x: px },
+      );
     } catch (e) {
       formula.clear(e.message);
     }
@@ -76,7 +84,9 @@ export function setupWaves(el, ctx) {
       // before any pointer: a default point (position 7, or 3 tokens back for relative methods)
       if (cur && !plot.hovered()) {
         const d = plot.data();
-        const pts = d?.series.map((s) => plot.sampleAt(s, !METHODS[st.method]?.table ? -3 : Math.min(st.length - 1, 7)));
+        const pts = d?.series.map((s) =>
+          plot.sampleAt(s, !METHODS[st.method]?.table ? -3 : Math.min(st.length - 1, 7)),
+        );
         fill(pts?.[0]?.[0] ?? 0, pts, null);
       }
     },
@@ -98,11 +108,22 @@ function draw(pe, st, plot, px, pool) {
       const pairs = spread(d / 2);
       const cols = pairs.map((i) => (st.layout === 'split' ? i : 2 * i));
       const buf = pool.f32('sin', L * d); // written in place in the wasm heap, never copied out
-      const ys = sampled(L, s, d, cols, (o) => (pe.sinusoidal({ length: L, dim: d, base: st.base, layout: st.layout, offset: o, out: buf }), buf.array));
+      const ys = sampled(
+        L,
+        s,
+        d,
+        cols,
+        (o) => (pe.sinusoidal({ length: L, dim: d, base: st.base, layout: st.layout, offset: o, out: buf }), buf.array),
+      );
       plot.setTitle(`Sinusoidal (${st.layout}): sine components over position`);
-      plot.draw(ys.map((y, j) => ({ y, label: `dim ${cols[j]} (sin of pair ${pairs[j]})` })),
-        { xLabel: 'position p (tokens)', yLabel: 'value', yRange: [-1.05, 1.05], dx: 1 / s });
-      if (s > 1) plot.setNote(`Sampled every 1/${s} of a position (pe.sinusoidal with a fractional offset); the table itself holds the integer positions.`);
+      plot.draw(
+        ys.map((y, j) => ({ y, label: `dim ${cols[j]} (sin of pair ${pairs[j]})` })),
+        { xLabel: 'position p (tokens)', yLabel: 'value', yRange: [-1.05, 1.05], dx: 1 / s },
+      );
+      if (s > 1)
+        plot.setNote(
+          `Sampled every 1/${s} of a position (pe.sinusoidal with a fractional offset); the table itself holds the integer positions.`,
+        );
       return;
     }
     case 'rope': {
@@ -111,7 +132,8 @@ function draw(pe, st, plot, px, pool) {
       const ro = ropeOptions(st);
       let scale = 1;
       const half = (ro.rotaryDim ?? d) / 2;
-      const cb = pool.f32('ropeCos', L * half), sb = pool.f32('ropeSin', L * half);
+      const cb = pool.f32('ropeCos', L * half),
+        sb = pool.f32('ropeSin', L * half);
       const pairs = spread(half);
       const ys = sampled(L, s, half, pairs, (o) => {
         const c = pe.ropeCache({ length: L, offset: o, ...ro, cos: cb, sin: sb });
@@ -119,11 +141,21 @@ function draw(pe, st, plot, px, pool) {
         return cb.array;
       });
       plot.setTitle(`RoPE: cos θᵢ(p) of chosen pairs${st.scaling === 'none' ? '' : ` (${st.scaling} ×${st.factor})`}`);
-      plot.draw(pairs.map((i, j) => ({ y: ys[j], label: `pair ${i}: cos θ${i}(p)` })),
-        { xLabel: 'position p (tokens)', yLabel: scale !== 1 ? `cos θ × ${scale.toFixed(3)}` : 'cos θ', dx: 1 / s,
-          yRange: [-1.05 * scale, 1.05 * scale], markers: st.scaling === 'none' ? [] : [{ x: st.train, label: `train length ${st.train}` }] });
+      plot.draw(
+        pairs.map((i, j) => ({ y: ys[j], label: `pair ${i}: cos θ${i}(p)` })),
+        {
+          xLabel: 'position p (tokens)',
+          yLabel: scale !== 1 ? `cos θ × ${scale.toFixed(3)}` : 'cos θ',
+          dx: 1 / s,
+          yRange: [-1.05 * scale, 1.05 * scale],
+          markers: st.scaling === 'none' ? [] : [{ x: st.train, label: `train length ${st.train}` }],
+        },
+      );
       const notes = [];
-      if (scale !== 1) notes.push(`The ${st.scaling} attention scale ${scale.toFixed(4)} is folded into cos and sin (that is how the cache applies it), so the curves reach ±${scale.toFixed(3)}.`);
+      if (scale !== 1)
+        notes.push(
+          `The ${st.scaling} attention scale ${scale.toFixed(4)} is folded into cos and sin (that is how the cache applies it), so the curves reach ±${scale.toFixed(3)}.`,
+        );
       if (s > 1) notes.push(`Sampled every 1/${s} of a position (pe.ropeCache with a fractional offset).`);
       plot.setNote(notes.join(' '));
       return;
@@ -131,7 +163,10 @@ function draw(pe, st, plot, px, pool) {
     case 'learned': {
       need(pe, 'learnedInit');
       const t = pool.learned(L, d);
-      const series = spread(d).map((c) => ({ y: Float32Array.from({ length: L }, (_, r) => t[r * d + c]), label: `dim ${c}` }));
+      const series = spread(d).map((c) => ({
+        y: Float32Array.from({ length: L }, (_, r) => t[r * d + c]),
+        label: `dim ${c}`,
+      }));
       plot.setTitle('Learned table at initialisation: no structure until training puts it there');
       plot.draw(series, { xLabel: 'position p (tokens)', yLabel: 'value' });
       plot.setNote('A learned table has one row per integer position and nothing in between.');
@@ -145,8 +180,16 @@ function draw(pe, st, plot, px, pool) {
       const x = Float32Array.from({ length: n }, (_, j) => j - (n - 1));
       const series = [];
       const shown = Math.min(st.heads, 8);
-      for (let h = 0; h < shown; h++) series.push({ x, y: b.subarray(h * n, (h + 1) * n), label: `head ${h + 1}${h === Math.min(st.head, st.heads - 1) ? ' (head shown)' : ''}`, dash: h !== Math.min(st.head, st.heads - 1) });
-      plot.setTitle(`ALiBi: bias of the last query against each key, heads 1–${shown} of ${st.heads} (a straight line of slope mₕ)`);
+      for (let h = 0; h < shown; h++)
+        series.push({
+          x,
+          y: b.subarray(h * n, (h + 1) * n),
+          label: `head ${h + 1}${h === Math.min(st.head, st.heads - 1) ? ' (head shown)' : ''}`,
+          dash: h !== Math.min(st.head, st.heads - 1),
+        });
+      plot.setTitle(
+        `ALiBi: bias of the last query against each key, heads 1–${shown} of ${st.heads} (a straight line of slope mₕ)`,
+      );
       plot.draw(series, { xLabel: 'key − query (tokens)', yLabel: 'bias' });
       return;
     }
@@ -154,13 +197,28 @@ function draw(pe, st, plot, px, pool) {
       need(pe, 't5Buckets');
       const R = Math.max(8, Math.min(L, 512));
       const x = Float32Array.from({ length: 2 * R + 1 }, (_, j) => j - R);
-      const bi = t5Config(st, true), uni = t5Config(st, false);
+      const bi = t5Config(st, true),
+        uni = t5Config(st, false);
       const yb = pe.t5Buckets({ queries: 1, keys: 2 * R + 1, offset: R, ...t5Opts(bi) });
       const yu = pe.t5Buckets({ queries: 1, keys: 2 * R + 1, offset: R, ...t5Opts(uni) });
       const sel = st.t5dir === 'causal';
-      plot.setTitle(`T5: bucket of each relative position (${st.buckets} buckets, exact near 0, logarithmic up to max distance ${bi.maxDistance})`);
-      plot.draw([{ x, y: yb, label: `bidirectional${sel ? '' : ' (selected)'}`, dash: sel }, { x, y: yu, label: `causal${sel ? ' (selected)' : ''}`, dash: !sel }],
-        { xLabel: 'key − query (tokens)', yLabel: 'bucket index', markers: [{ x: -bi.maxDistance, label: `−${bi.maxDistance}` }, { x: bi.maxDistance, label: `${bi.maxDistance}` }].filter((m) => Math.abs(m.x) <= R) });
+      plot.setTitle(
+        `T5: bucket of each relative position (${st.buckets} buckets, exact near 0, logarithmic up to max distance ${bi.maxDistance})`,
+      );
+      plot.draw(
+        [
+          { x, y: yb, label: `bidirectional${sel ? '' : ' (selected)'}`, dash: sel },
+          { x, y: yu, label: `causal${sel ? ' (selected)' : ''}`, dash: !sel },
+        ],
+        {
+          xLabel: 'key − query (tokens)',
+          yLabel: 'bucket index',
+          markers: [
+            { x: -bi.maxDistance, label: `−${bi.maxDistance}` },
+            { x: bi.maxDistance, label: `${bi.maxDistance}` },
+          ].filter((m) => Math.abs(m.x) <= R),
+        },
+      );
       return;
     }
     case 'shaw': {
@@ -171,7 +229,14 @@ function draw(pe, st, plot, px, pool) {
       const q = Math.floor(n / 2);
       const x = Float32Array.from({ length: n }, (_, j) => j - q);
       plot.setTitle(`Shaw: relative embedding index of query ${q} against each key (clipped to ±${k})`);
-      plot.draw([{ x, y: idx.subarray(q * n, (q + 1) * n), label: 'row of aᴷ, aⱽ' }], { xLabel: 'key − query (tokens)', yLabel: 'index', markers: [{ x: -k, label: `−k` }, { x: k, label: `k = ${k}` }] });
+      plot.draw([{ x, y: idx.subarray(q * n, (q + 1) * n), label: 'row of aᴷ, aⱽ' }], {
+        xLabel: 'key − query (tokens)',
+        yLabel: 'index',
+        markers: [
+          { x: -k, label: `−k` },
+          { x: k, label: `k = ${k}` },
+        ],
+      });
       return;
     }
   }
@@ -187,7 +252,17 @@ function drawWavelengths(pe, st, plot) {
   const wl = (w) => Float64Array.from(w, (x) => (2 * Math.PI) / x);
   const series = [{ y: wl(before), label: 'no scaling' }];
   if (st.scaling !== 'none') series.push({ y: wl(after), label: `${st.scaling} ×${st.factor}`, dash: true });
-  series.push({ y: new Float64Array(before.length).fill(st.train), label: `original context (train length ${st.train})`, colour: 'bad', dash: true });
+  series.push({
+    y: new Float64Array(before.length).fill(st.train),
+    label: `original context (train length ${st.train})`,
+    colour: 'bad',
+    dash: true,
+  });
   plot.setTitle(`RoPE wavelength of each pair${st.scaling === 'none' ? ' (pick a scaling to compare)' : ''}`);
-  plot.draw(series, { xLabel: 'pair i (fast → slow)', yLabel: 'wavelength (tokens per turn)', integerX: true, yLog: true });
+  plot.draw(series, {
+    xLabel: 'pair i (fast → slow)',
+    yLabel: 'wavelength (tokens per turn)',
+    integerX: true,
+    yLog: true,
+  });
 }
