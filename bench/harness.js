@@ -1,6 +1,7 @@
 // Benchmark harness: timing, the wasm limit module, and the Markdown table.
 // A group (bench/<family>.js) exports `default async function (h)` returning rows:
-//   { case, impl, ms, vsJs?, ofLimit?, err? }  -- ratios are computed in the same run.
+//   { case, impl, ms, vsJs?, ofLimit?, err?, note? }  -- ratios are computed in the same run;
+//   case + impl name the row in bench/baseline.json, so figures of the run go into note.
 import { readFile } from 'node:fs/promises';
 import { init } from '../js/index.js';
 
@@ -56,13 +57,28 @@ export function maxAbsErr(a, b) {
 
 const fmt = (x, d = 2) => (x === undefined ? '' : x.toFixed(d));
 
-export function table(rows) {
+/** The key of a row in bench/baseline.json. */
+export const rowKey = (r) => `${r.case} | ${r.impl}`;
+
+/** Rows compared with the baseline: every row with a % of limit except the limits themselves. */
+export const compared = (r) => r.ofLimit !== undefined && !r.impl.startsWith('limit:');
+
+/** "+4%" / "-12%": the change of a row's % of limit against the baseline's. */
+function change(r, baseline) {
+  if (!baseline || !compared(r)) return '';
+  const b = baseline[rowKey(r)];
+  if (b === undefined) return 'new';
+  const d = Math.round(100 * (100 * r.ofLimit / b - 1));
+  return `${d > 0 ? '+' : ''}${d}%`;
+}
+
+export function table(rows, baseline) {
   const lines = [
-    '| case | implementation | ms | × plain JS | % of limit | max abs err |',
-    '|---|---|---:|---:|---:|---:|',
+    `| case | implementation | ms | × plain JS | % of limit | max abs err |${baseline ? ' vs baseline |' : ''}`,
+    `|---|---|---:|---:|---:|---:|${baseline ? '---:|' : ''}`,
   ];
   for (const r of rows) {
-    lines.push(`| ${r.case} | ${r.impl} | ${fmt(r.ms, 3)} | ${r.vsJs ? `${fmt(r.vsJs, 1)}×` : ''} | ${r.ofLimit ? `${fmt(100 * r.ofLimit, 0)}%` : ''} | ${r.err === undefined ? '' : r.err.toExponential(1)} |`);
+    lines.push(`| ${r.case} | ${r.impl}${r.note ?? ''} | ${fmt(r.ms, 3)} | ${r.vsJs ? `${fmt(r.vsJs, 1)}×` : ''} | ${r.ofLimit ? `${fmt(100 * r.ofLimit, 0)}%` : ''} | ${r.err === undefined ? '' : r.err.toExponential(1)} |${baseline ? ` ${change(r, baseline)} |` : ''}`);
   }
   return lines.join('\n');
 }

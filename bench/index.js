@@ -1,6 +1,13 @@
 // npm run bench: every group measured in one run, one Markdown table.
-// Usage: node bench/index.js [group ...]   (default: all groups)
-import { makeHarness, table } from './harness.js';
+// Usage: node bench/index.js [--save-baseline] [group ...]   (default: all groups)
+//
+// bench/baseline.json remembers each row's "% of limit" (a ratio measured within one run, so it
+// moves far less with machine load than a time does). Every row is printed with its change
+// against it, and the run ends with the rows that lost more than 10%. --save-baseline writes
+// this run's figures into it (the rows of the groups run; others are kept): do that only in a
+// commit that says why.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { compared, makeHarness, rowKey, table } from './harness.js';
 import sinusoidal from './sinusoidal.js';
 import rope from './rope.js';
 import relative from './relative.js';
@@ -22,7 +29,16 @@ const GROUPS = {
   'page-cores': pageCores,
 };
 
-const pick = process.argv.slice(2);
+const BASELINE = new URL('./baseline.json', import.meta.url);
+const args = process.argv.slice(2);
+const save = args.includes('--save-baseline');
+const pick = args.filter((a) => a !== '--save-baseline');
+let baseline = {};
+try {
+  baseline = JSON.parse(readFileSync(BASELINE, 'utf8')).rows;
+} catch {
+  process.stderr.write('[bench] no bench/baseline.json: nothing to compare with\n');
+}
 const h = await makeHarness();
 const rows = [];
 for (const [name, group] of Object.entries(GROUPS)) {
@@ -34,5 +50,21 @@ console.log(`posenc benchmark (node ${process.version}, ${h.simd.backend} + ${h.
 // Groups with their own columns (the page group) return { markdown } rows, printed after the table.
 const own = rows.filter((r) => r.markdown);
 const plain = rows.filter((r) => !r.markdown);
-if (plain.length || !own.length) console.log(table(plain));
+if (plain.length || !own.length) console.log(table(plain, baseline));
 for (const r of own) console.log(`\n${r.markdown}`);
+
+// % of limit against the baseline: a row more than 10% below its baseline figure is slower
+const slower = plain.filter((r) => compared(r) && baseline[rowKey(r)] !== undefined && 100 * r.ofLimit < 0.9 * baseline[rowKey(r)]);
+const names = slower.map((r) => `${rowKey(r)} (${(100 * r.ofLimit).toFixed(0)}% of limit, baseline ${baseline[rowKey(r)]}%)`);
+console.log(`\n${slower.length} rows slower than the baseline by more than 10%${slower.length ? `: ${names.join('; ')}` : '.'}`);
+if (save) {
+  const next = { ...baseline };
+  for (const r of plain) if (compared(r)) next[rowKey(r)] = Math.round(1000 * r.ofLimit) / 10;
+  const doc = {
+    about: 'Each bench row\'s "% of limit" (node bench/index.js --save-baseline); bench/index.js compares every run with it.',
+    node: process.version,
+    rows: Object.fromEntries(Object.keys(next).sort().map((k) => [k, next[k]])),
+  };
+  writeFileSync(BASELINE, `${JSON.stringify(doc, null, 2)}\n`);
+  process.stderr.write(`[bench] wrote ${plain.filter(compared).length} rows into bench/baseline.json\n`);
+}

@@ -5,7 +5,8 @@
 const METHODS = ['none', 'learned', 'sinusoidal', 'rope', 'alibi', 't5'];
 
 export default async function lab(h) {
-  await Promise.all([h.simd.loadLab(), h.scalar.loadLab()]); // the trainer is its own wasm module
+  // the trainer is its own wasm module; the package ships its SIMD build, build.sh also writes the scalar one
+  await Promise.all([h.simd.loadLab(), h.scalar.loadLab({ wasm: new URL('../dist/posenc-lab.wasm', import.meta.url) })]);
   const rows = [];
   const perStep = [];
   const t0 = performance.now();

@@ -98,23 +98,3 @@ void posenc__copy32(float *dst, const float *src, size_t n) {
     for (; j + 4 <= n; j += 4) pv4_store(dst + j, pv4_load(src + j));
     for (; j < n; j++) memcpy(dst + j, src + j, sizeof(float));
 }
-
-float posenc__max_abs(const float *a, size_t n) {
-    /* x * 0 is 0 for finite x and NaN otherwise: the sum flags NaN and inf, which pmax (the
-     * vector max) would skip. */
-    const pv4 zero = pv4_splat(0.0f);
-    pv4 s = zero, m = zero;
-    size_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-        const pv4 x = pv4_load(a + i);
-        s = pv4_add(s, pv4_mul(x, zero));
-        m = pv4_max(m, pv4_max(x, pv4_sub(zero, x)));
-    }
-    float fin = pv4_hsum(s), mx = pv4_hmax(m);
-    for (; i < n; i++) {
-        fin += a[i] * 0.0f;
-        const float x = fabsf(a[i]);
-        mx = x > mx ? x : mx;
-    }
-    return fin == 0.0f ? mx : INFINITY;
-}

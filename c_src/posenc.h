@@ -145,8 +145,9 @@ int32_t posenc_sinusoidal_fill(float *out, int32_t length, int32_t dim, double b
 int32_t posenc_sinusoidal2d_fill(float *out, int32_t height, int32_t width, int32_t dim,
                                  double base, int32_t cls_token);
 
-/* out[length][length] = table . table^T (float64 accumulation), or cosine similarity when
- * normalize != 0 (a zero row gives 0 similarity). */
+/* out[length][length] = table . table^T (each entry a float64 sum of exact products, rounded
+ * once), or cosine similarity when normalize != 0 (a zero row gives 0 similarity). out must not
+ * overlap table (POSENC_E_PARAM). */
 int32_t posenc_similarity(float *out, const float *table, int32_t length, int32_t dim,
                           int32_t normalize);
 
@@ -165,6 +166,12 @@ int32_t posenc_similarity(float *out, const float *table, int32_t length, int32_
  *   posenc_rope_apply*         angles made per block of 64 tokens into caller scratch by the
  *                              angle-addition engine; one cos/sin row serves every head.
  *   posenc_rope_apply_cached   with a cache from posenc_rope_cache_fill ([rows][rotary_dim/2]).
+ * Every element of x (rotated or not) must be finite and small enough that no result overflows:
+ * 2 |x| |scale| (times the largest xPos factor) <= FLT_MAX, or with a cache |x| (max|cos| +
+ * max|sin|) <= FLT_MAX, the whole cache finite. Each token's block is checked right before it is
+ * rotated (no separate pass over x); a bad one returns POSENC_E_PARAM with the tokens before it
+ * rotated and it and every later token untouched (axial checks all of x first; a bad cache is
+ * found before x is touched).
  * Angles are never formed in float32 (HF forms inv_freq * position in float32 and is 3.4e-3 off
  * at 131072): cos/sin are within 2e-6 of float64 for positions below 2^20. Frequencies are
  * float64 (HF computes inv_freq in float32); both are deliberate departures toward the math. */

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "posenc.h"
 #include "posenc_simd.h"
@@ -69,10 +70,27 @@ void posenc__toeplitz_extend(void *out, int32_t rows, int32_t cols);
 /* Copies n 32-bit elements through the vector layer (non-overlapping ranges). */
 void posenc__copy32(float *dst, const float *src, size_t n);
 
-/* max |a[t]| over n floats, or +INFINITY when any element is NaN or infinite. Finite operands
- * can still overflow float32 inside a dot product (and come out inf or NaN), so the XL score
- * and attention bound their sums with this before computing anything. */
+/* max |a[t]| over n floats, or +INFINITY when any element is NaN or infinite (values.c).
+ * Finite operands can still overflow float32 inside a dot product (and come out inf or NaN), so
+ * the XL score and attention bound their sums with this before computing anything. It runs at
+ * load speed: magnitudes are compared as their bit patterns (|x| orders like its bits, and NaN
+ * and inf sort above every finite value) in independent accumulators, with no float select (V8
+ * turns a float select into a branch, which random signs mispredict: 10x slower in the scalar
+ * build). */
 float posenc__max_abs(const float *a, size_t n);
+
+/* 1 when every |a[t]|, t < n, is at most the float whose bits are `limit` (so finite), else 0.
+ * The in-place kernels (RoPE) run it on one token's block right before they rotate that block:
+ * the check's loads bring the block into L1, the kernel's loads hit it there, and a bad block is
+ * found before anything in it is written. */
+int posenc__within(const float *a, size_t n, uint32_t limit);
+
+/* The bits of a non-negative float, which order like the floats themselves. */
+static inline uint32_t posenc__fbits(float f) {
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
 
 /* Largest magnitude a logit (or an exp-weighted sum of values) may reach: below FLT_MAX/2, so
  * the softmax's s - max(s) stays finite too. */

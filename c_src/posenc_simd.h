@@ -31,14 +31,10 @@ static inline pv4 pv4_set(float a, float b, float c, float d) { return wasm_f32x
 static inline pv4 pv4_add(pv4 a, pv4 b) { return wasm_f32x4_add(a, b); }
 static inline pv4 pv4_sub(pv4 a, pv4 b) { return wasm_f32x4_sub(a, b); }
 static inline pv4 pv4_mul(pv4 a, pv4 b) { return wasm_f32x4_mul(a, b); }
-static inline pv4 pv4_div(pv4 a, pv4 b) { return wasm_f32x4_div(a, b); }
 static inline pv4 pv4_max(pv4 a, pv4 b) { return wasm_f32x4_pmax(a, b); }
 static inline pv4 pv4_min(pv4 a, pv4 b) { return wasm_f32x4_pmin(a, b); }
 /* [a1, a0, a3, a2]: the partner of each component inside its interleaved pair */
 static inline pv4 pv4_swap_pairs(pv4 a) { return wasm_i32x4_shuffle(a, a, 1, 0, 3, 2); }
-/* [a0, a0, a1, a1] and [a2, a2, a3, a3]: widen one value per pair to both components */
-static inline pv4 pv4_dup_lo(pv4 a) { return wasm_i32x4_shuffle(a, a, 0, 0, 1, 1); }
-static inline pv4 pv4_dup_hi(pv4 a) { return wasm_i32x4_shuffle(a, a, 2, 2, 3, 3); }
 /* even lanes of a then of b: [a0, a2, b0, b2]; odd lanes: [a1, a3, b1, b3] */
 static inline pv4 pv4_even(pv4 a, pv4 b) { return wasm_i32x4_shuffle(a, b, 0, 2, 4, 6); }
 static inline pv4 pv4_odd(pv4 a, pv4 b) { return wasm_i32x4_shuffle(a, b, 1, 3, 5, 7); }
@@ -55,6 +51,17 @@ static inline float pv4_hmax(pv4 a) {
     float m = x > y ? x : y, n = z > w ? z : w;
     return m > n ? m : n;
 }
+
+/* pd2: two float64 lanes, for sums that must accumulate in float64 (similarity). A float32
+ * product is exact in float64, so lanes are widened before they are multiplied. */
+typedef v128_t pd2;
+static inline pd2 pd2_zero(void) { return wasm_f64x2_splat(0.0); }
+/* [a0, a1] and [a2, a3] widened to float64 */
+static inline pd2 pd2_lo(pv4 a) { return wasm_f64x2_promote_low_f32x4(a); }
+static inline pd2 pd2_hi(pv4 a) { return wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(a, a, 2, 3, 2, 3)); }
+static inline pd2 pd2_add(pd2 a, pd2 b) { return wasm_f64x2_add(a, b); }
+static inline pd2 pd2_mul(pd2 a, pd2 b) { return wasm_f64x2_mul(a, b); }
+static inline double pd2_hsum(pd2 a) { return wasm_f64x2_extract_lane(a, 0) + wasm_f64x2_extract_lane(a, 1); }
 
 /* For t = (y + 127) + 1.5*2^23 with y an integer in [-126, 127] (t's low mantissa bits hold
  * the biased exponent y + 127): the float 2^y is bits(t) << 23; the 0x4B4 high part shifts out.
@@ -81,14 +88,11 @@ static inline pv4 pv4_set(float a, float b, float c, float d) { pv4 r = {{a, b, 
 POSENC__PV4_BINOP(pv4_add, x + y)
 POSENC__PV4_BINOP(pv4_sub, x - y)
 POSENC__PV4_BINOP(pv4_mul, x * y)
-POSENC__PV4_BINOP(pv4_div, x / y)
 /* pmax/pmin semantics of SIMD128: b < a ? a : b, so NaN handling matches the SIMD build */
 POSENC__PV4_BINOP(pv4_max, x < y ? y : x)
 POSENC__PV4_BINOP(pv4_min, y < x ? y : x)
 #undef POSENC__PV4_BINOP
 static inline pv4 pv4_swap_pairs(pv4 a) { pv4 r = {{a.v[1], a.v[0], a.v[3], a.v[2]}}; return r; }
-static inline pv4 pv4_dup_lo(pv4 a) { pv4 r = {{a.v[0], a.v[0], a.v[1], a.v[1]}}; return r; }
-static inline pv4 pv4_dup_hi(pv4 a) { pv4 r = {{a.v[2], a.v[2], a.v[3], a.v[3]}}; return r; }
 static inline pv4 pv4_even(pv4 a, pv4 b) { pv4 r = {{a.v[0], a.v[2], b.v[0], b.v[2]}}; return r; }
 static inline pv4 pv4_odd(pv4 a, pv4 b) { pv4 r = {{a.v[1], a.v[3], b.v[1], b.v[3]}}; return r; }
 static inline pv4 pv4_zip_lo(pv4 a, pv4 b) { pv4 r = {{a.v[0], b.v[0], a.v[1], b.v[1]}}; return r; }
@@ -98,6 +102,13 @@ static inline float pv4_hmax(pv4 a) {
     float m = a.v[0] > a.v[1] ? a.v[0] : a.v[1], n = a.v[2] > a.v[3] ? a.v[2] : a.v[3];
     return m > n ? m : n;
 }
+typedef struct { double v[2]; } pd2;
+static inline pd2 pd2_zero(void) { pd2 r = {{0.0, 0.0}}; return r; }
+static inline pd2 pd2_lo(pv4 a) { pd2 r = {{a.v[0], a.v[1]}}; return r; }
+static inline pd2 pd2_hi(pv4 a) { pd2 r = {{a.v[2], a.v[3]}}; return r; }
+static inline pd2 pd2_add(pd2 a, pd2 b) { pd2 r = {{a.v[0] + b.v[0], a.v[1] + b.v[1]}}; return r; }
+static inline pd2 pd2_mul(pd2 a, pd2 b) { pd2 r = {{a.v[0] * b.v[0], a.v[1] * b.v[1]}}; return r; }
+static inline double pd2_hsum(pd2 a) { return a.v[0] + a.v[1]; }
 static inline pv4 pv4_pow2_biased(pv4 t) {
     pv4 r;
     for (int k = 0; k < 4; k++) {

@@ -380,7 +380,31 @@ typedef struct {
     const double *w;
     double scale;
     double xpos_base, xpos_center, xpos_sign; /* xpos_base 0: no xPos */
+    int check;      /* check each token's block before rotating it (token_ok) */
+    uint32_t limit; /* bits of the largest |x| allowed (x_limit) */
 } rope_job;
+
+/* Is token t's block of x (every head, rotated or not) within `limit` (finite and small enough,
+ * docs/errors.md)? Run right before the token is rotated: a bad token is found before anything
+ * in it is written, and the rotation then reads the block from L1. */
+static int token_ok(const float *x, size_t t, size_t L, size_t H, size_t D, int htd, uint32_t limit) {
+    if (!htd) return posenc__within(x + t * H * D, H * D, limit);
+    for (size_t h = 0; h < H; h++)
+        if (!posenc__within(x + (h * L + t) * D, D, limit)) return 0;
+    return 1;
+}
+
+/* Bits of the largest float m with f0 * m * a * b <= FLT_MAX, evaluated in that order in float64
+ * (the bound docs/errors.md states and js/rope.js reports: f0 = 2, a = |attention scale|, b = the
+ * xPos factor; with a cache f0 = 1, a = max|cos| + max|sin|, b = 1). */
+static int x_fits(float m, double f0, double a, double b) { return f0 * (double)m * a * b <= FLT_MAX; }
+static uint32_t x_limit(double f0, double a, double b) {
+    const double q = FLT_MAX / (f0 * a * b);
+    float m = q < FLT_MAX ? (float)q : FLT_MAX;
+    while (m > 0.0f && !x_fits(m, f0, a, b)) m = nextafterf(m, 0.0f);
+    while (m < FLT_MAX && x_fits(nextafterf(m, INFINITY), f0, a, b)) m = nextafterf(m, INFINITY);
+    return posenc__fbits(m);
+}
 
 /* cos/sin rows for tokens t0 .. t0+nb-1 into cb/sb ([nb][npairs]). Runs of evenly spaced
  * positions go through the engine; an isolated position gets exact float64 sin/cos. */
@@ -410,16 +434,19 @@ static void fill_rows(const rope_job *j, const pos_src *ps, int32_t t0, int32_t 
     }
 }
 
-/* Rotate every head of tokens t0 .. t0+nb-1 with the rows in cb/sb. */
-static void rotate_rows(const rope_job *j, int32_t t0, int32_t nb, const float *cb,
-                        const float *sb) {
+/* Rotate every head of tokens t0 .. t0+nb-1 with the rows in cb/sb; 0 (and tokens from the
+ * bad one on untouched) when a token fails its check. */
+static int rotate_rows(const rope_job *j, int32_t t0, int32_t nb, const float *cb,
+                       const float *sb) {
     const size_t D = (size_t)j->dim, H = (size_t)j->heads, L = (size_t)j->length;
     const int32_t np = j->npairs;
     for (int32_t k = 0; k < nb; k++) {
         const size_t t = (size_t)(t0 + k);
+        if (j->check && !token_ok(j->x, t, L, H, D, j->htd, j->limit)) return 0;
         float *first = j->x + (j->htd ? t * D : t * H * D) + j->col0;
         j->rotate(first, j->heads, j->htd ? L * D : D, cb + (size_t)k * np, sb + (size_t)k * np, np);
     }
+    return 1;
 }
 
 /* Rows of block k (tokens t0 = k*ROWS ..) of an arithmetic sequence from the rows of block 0:
@@ -459,7 +486,7 @@ static void apply_xpos(const rope_job *j, const pos_src *ps, int32_t t0, int32_t
     }
 }
 
-static void run_job(const rope_job *j, const pos_src *ps, float *scratch) {
+static int32_t run_job(const rope_job *j, const pos_src *ps, float *scratch) {
     const int32_t np = j->npairs;
     const size_t blk = (size_t)ROWS * np;
     float *cb = scratch, *sb = scratch + blk;
@@ -480,17 +507,18 @@ static void run_job(const rope_job *j, const pos_src *ps, float *scratch) {
                 float *c = cb + (size_t)k * np, *sn = sb + (size_t)k * np;
                 shift_rows(c, sn, b0c + (size_t)k * np, b0s + (size_t)k * np, fc, fs, 1, np);
                 if (j->xpos_base != 0.0) apply_xpos(j, ps, t0 + k, 1, c, sn);
-                rotate_rows(j, t0 + k, 1, c, sn);
+                if (!rotate_rows(j, t0 + k, 1, c, sn)) return POSENC_E_PARAM;
             }
         }
-        return;
+        return POSENC_OK;
     }
     for (int32_t t0 = 0; t0 < j->length; t0 += ROWS) {
         const int32_t nb = j->length - t0 < ROWS ? j->length - t0 : ROWS;
         fill_rows(j, ps, t0, nb, cb, sb);
         if (j->xpos_base != 0.0) apply_xpos(j, ps, t0, nb, cb, sb);
-        rotate_rows(j, t0, nb, cb, sb);
+        if (!rotate_rows(j, t0, nb, cb, sb)) return POSENC_E_PARAM;
     }
+    return POSENC_OK;
 }
 
 static void init_job(rope_job *j, float *x, int32_t length, int32_t heads, int32_t dim,
@@ -509,6 +537,8 @@ static void init_job(rope_job *j, float *x, int32_t length, int32_t heads, int32
     j->xpos_base = 0.0;
     j->xpos_center = 0.0;
     j->xpos_sign = 1.0;
+    j->check = 1;
+    j->limit = x_limit(2.0, fabs(scale), 1.0);
 }
 
 #define CHECK_COMMON()                                                                  \
@@ -527,8 +557,7 @@ int32_t posenc_rope_apply(float *x, int32_t length, int32_t heads, int32_t dim,
     rope_job j;
     init_job(&j, x, length, heads, dim, rotary_dim, layout, order, inv_freq, scale);
     pos_src ps = {POS_OFFSET, offset, NULL, NULL, 0};
-    run_job(&j, &ps, scratch);
-    return POSENC_OK;
+    return run_job(&j, &ps, scratch);
 }
 
 int32_t posenc_rope_apply_positions(float *x, int32_t length, int32_t heads, int32_t dim,
@@ -541,8 +570,7 @@ int32_t posenc_rope_apply_positions(float *x, int32_t length, int32_t heads, int
     rope_job j;
     init_job(&j, x, length, heads, dim, rotary_dim, layout, order, inv_freq, scale);
     pos_src ps = {POS_I32, 0.0, positions, NULL, 0};
-    run_job(&j, &ps, scratch);
-    return POSENC_OK;
+    return run_job(&j, &ps, scratch);
 }
 
 int32_t posenc_rope_apply_positions_f32(float *x, int32_t length, int32_t heads, int32_t dim,
@@ -558,8 +586,7 @@ int32_t posenc_rope_apply_positions_f32(float *x, int32_t length, int32_t heads,
     rope_job j;
     init_job(&j, x, length, heads, dim, rotary_dim, layout, order, inv_freq, scale);
     pos_src ps = {POS_F32, 0.0, NULL, positions, 0};
-    run_job(&j, &ps, scratch);
-    return POSENC_OK;
+    return run_job(&j, &ps, scratch);
 }
 
 int32_t posenc_rope_apply_xpos(float *x, int32_t length, int32_t heads, int32_t dim,
@@ -588,9 +615,10 @@ int32_t posenc_rope_apply_xpos(float *x, int32_t length, int32_t heads, int32_t 
     j.xpos_base = scale_base;
     j.xpos_center = center;
     j.xpos_sign = is_key ? -1.0 : 1.0;
+    /* the largest factor, (7/2)^(far / scale_base), bounds |x| too */
+    j.limit = x_limit(2.0, fabs(scale), pow(3.5, far / scale_base));
     pos_src ps = {positions ? POS_I32 : POS_OFFSET, offset, positions, NULL, 0};
-    run_job(&j, &ps, scratch);
-    return POSENC_OK;
+    return run_job(&j, &ps, scratch);
 }
 
 int32_t posenc_rope_apply_axial(float *x, int32_t height, int32_t width, int32_t heads,
@@ -605,11 +633,14 @@ int32_t posenc_rope_apply_axial(float *x, int32_t height, int32_t width, int32_t
     TRY(check_scratch(scratch, scratch_len, rotary_dim / 4));
     rope_job j;
     init_job(&j, x, length, heads, dim, rotary_dim / 2, layout, order, inv_freq, scale);
+    /* two passes over x (rows, then columns): all of x is checked first, so a bad element
+     * leaves x as it was */
+    if (!posenc__within(x, (size_t)length * (size_t)heads * (size_t)dim, j.limit)) return POSENC_E_PARAM;
+    j.check = 0;
     pos_src rows = {POS_ROW, 0.0, NULL, NULL, width}, cols = {POS_COL, 0.0, NULL, NULL, width};
     run_job(&j, &rows, scratch);
     j.col0 = rotary_dim / 2;
-    run_job(&j, &cols, scratch);
-    return POSENC_OK;
+    return run_job(&j, &cols, scratch);
 }
 
 /* ---------------------------------------------------------------- caches */
@@ -640,10 +671,16 @@ int32_t posenc_rope_apply_cached(float *x, int32_t length, int32_t heads, int32_
     } else if (offset < 0 || (int64_t)offset + length > cache_rows) {
         return POSENC_E_RANGE;
     }
+    /* the whole cache must be finite; max|cos| + max|sin| bounds the growth of x */
+    const size_t nc = (size_t)cache_rows * (size_t)np;
+    const float mc = posenc__max_abs(cos_cache, nc), ms = posenc__max_abs(sin_cache, nc);
+    if (mc == INFINITY || ms == INFINITY) return POSENC_E_PARAM;
+    const uint32_t limit = x_limit(1.0, (double)mc + (double)ms, 1.0);
     const rotate_fn rot = layout == POSENC_LAYOUT_HALF ? posenc__rope_rotate_half : posenc__rope_rotate_interleaved;
     const size_t D = (size_t)dim, H = (size_t)heads, L = (size_t)length;
     const int htd = order == POSENC_ROPE_HTD;
     for (size_t t = 0; t < L; t++) {
+        if (!token_ok(x, t, L, H, D, htd, limit)) return POSENC_E_PARAM;
         const size_t row = (size_t)(positions ? positions[t] : offset + (int32_t)t) * np;
         rot(x + (htd ? t * D : t * H * D), heads, htd ? L * D : D, cos_cache + row, sin_cache + row, np);
     }

@@ -140,26 +140,61 @@ int32_t posenc_sinusoidal2d_fill(float *out, int32_t height, int32_t width, int3
     return POSENC_OK;
 }
 
+/* The dot products of row a with rows b[0..nb) (nb <= 4), each sum of exact products in
+ * float64: two pd2 accumulators per row (components 4k, 4k+1 and 4k+2, 4k+3), then the tail in
+ * order. Every row gets the same operations in the same order whatever nb is, so a result does
+ * not depend on which block its row fell in, and the scalar build gives the same bits. */
+static void dots(const float *a, const float *const b[4], int nb, size_t D, double s[4]) {
+    pd2 lo[4], hi[4];
+    for (int r = 0; r < 4; r++) lo[r] = hi[r] = pd2_zero();
+    size_t k = 0;
+    if (nb == 4) {
+        /* a widened once for four rows: 8 independent float64 chains */
+        for (; k + 4 <= D; k += 4) {
+            const pv4 av = pv4_load(a + k);
+            const pd2 al = pd2_lo(av), ah = pd2_hi(av);
+            for (int r = 0; r < 4; r++) {
+                const pv4 bv = pv4_load(b[r] + k);
+                lo[r] = pd2_add(lo[r], pd2_mul(al, pd2_lo(bv)));
+                hi[r] = pd2_add(hi[r], pd2_mul(ah, pd2_hi(bv)));
+            }
+        }
+    } else {
+        for (int r = 0; r < nb; r++) {
+            for (k = 0; k + 4 <= D; k += 4) {
+                const pv4 av = pv4_load(a + k), bv = pv4_load(b[r] + k);
+                lo[r] = pd2_add(lo[r], pd2_mul(pd2_lo(av), pd2_lo(bv)));
+                hi[r] = pd2_add(hi[r], pd2_mul(pd2_hi(av), pd2_hi(bv)));
+            }
+        }
+    }
+    const size_t k0 = D / 4 * 4;
+    for (int r = 0; r < nb; r++) {
+        double t = pd2_hsum(pd2_add(lo[r], hi[r]));
+        for (k = k0; k < D; k++) t += (double)a[k] * (double)b[r][k];
+        s[r] = t;
+    }
+}
+
 int32_t posenc_similarity(float *out, const float *table, int32_t length, int32_t dim,
                           int32_t normalize) {
     if (!out || !table) return POSENC_E_NULL;
     if (posenc__check_elems2(length, dim) || posenc__check_elems2(length, length))
         return POSENC_E_SIZE;
     const size_t L = (size_t)length, D = (size_t)dim;
+    /* out is written while table is read: they must not share memory */
+    const uintptr_t o0 = (uintptr_t)out, o1 = (uintptr_t)(out + L * L);
+    const uintptr_t t0 = (uintptr_t)table, t1 = (uintptr_t)(table + L * D);
+    if (o0 < t1 && t0 < o1) return POSENC_E_PARAM;
     for (size_t i = 0; i < L; i++) {
         const float *a = table + i * D;
-        for (size_t j = i; j < L; j++) {
-            const float *b = table + j * D;
-            /* two vector accumulators halve the dependency chain; float64 for the tail sum */
-            pv4 acc0 = pv4_splat(0.0f), acc1 = pv4_splat(0.0f);
-            size_t k = 0;
-            for (; k + 8 <= D; k += 8) {
-                acc0 = pv4_add(acc0, pv4_mul(pv4_load(a + k), pv4_load(b + k)));
-                acc1 = pv4_add(acc1, pv4_mul(pv4_load(a + k + 4), pv4_load(b + k + 4)));
-            }
-            double s = (double)pv4_hsum(pv4_add(acc0, acc1));
-            for (; k < D; k++) s += (double)a[k] * (double)b[k];
-            out[i * L + j] = out[j * L + i] = (float)s;
+        for (size_t j = i; j < L; j += 4) {
+            const int nb = L - j < 4 ? (int)(L - j) : 4;
+            const float *b[4] = {a, a, a, a};
+            double s[4];
+            for (int r = 0; r < nb; r++) b[r] = table + (j + (size_t)r) * D;
+            dots(a, b, nb, D, s);
+            for (int r = 0; r < nb; r++) out[i * L + j + (size_t)r] = out[(j + (size_t)r) * L + i] = (float)s[r];
         }
     }
     if (normalize) {

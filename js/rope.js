@@ -7,6 +7,7 @@
 import { arrayLike } from './core.js';
 import { PosencError, Status } from './errors.js';
 import { allowOnly, bool, choice, elements, fail, int, list, num, options, snapshot, TA_SET, typedArray } from './validate.js';
+import { callNamed } from './values.js';
 
 export const ROPE_LAYOUT = { half: 1, interleaved: 0 };
 export const ROPE_ORDER = { thd: 0, htd: 1 };
@@ -498,16 +499,22 @@ export function ropeFamily(core) {
       }
 
       return core.run(fn, (s) => {
-        const xp = s.inout('x', x, Float32Array, n, { finite: 'all', how: xHow });
+        // x and the cache are checked by C right before it reads them (finite, and within the
+        // overflow bound): a separate scan here was a second pass over all of x
+        const xp = s.inout('x', x, Float32Array, n, { how: xHow });
         const pos = has('positions') ? s.in('positions', o.positions, posType, length, posType === Float32Array ? { finite: 'all' } : {}) : 0;
-        const maxX = s.maxAbs.x;
+        const checked = (arrays, bound) => (cname, ...args) => callNamed(s, core, cname, args, arrays, (m) => {
+          const b = bound(m);
+          return { name: b.names, allowed: `small enough that the result fits float32: ${b.rule} <= ${FLT_MAX_F32}`, got: b.value };
+        });
+        const xArr = { name: 'x', ptr: xp.ptr, n };
         if (has('cache')) {
           const c = cacheOpts;
           const np = f.rotaryDim / 2;
           const rows = Math.floor((arrayType(c.cos) === Float32Array ? arrayLike(c.cos).length : 0) / np);
           if (rows < 1) throw fail(fn, 'cache.cos', Status.E_SCRATCH, `a Float32Array (or posenc buffer) of [rows][rotaryDim/2 = ${np}]`, c.cos);
-          const cp = s.in('cache.cos', c.cos, Float32Array, rows * np, { finite: 'all' });
-          const sp = s.in('cache.sin', c.sin, Float32Array, rows * np, { finite: 'all' });
+          const cp = s.in('cache.cos', c.cos, Float32Array, rows * np);
+          const sp = s.in('cache.sin', c.sin, Float32Array, rows * np);
           if (has('positions')) {
             const { lo, hi } = rangeOf(s, Int32Array, pos, length);
             for (const p of [lo, hi]) {
@@ -517,9 +524,11 @@ export function ropeFamily(core) {
             throw fail(fn, 'offset', Status.E_RANGE, `at most cache rows - length = ${rows - length}`, offset);
           }
           // each output is x1 cos - x2 sin or x2 cos + x1 sin
-          const cs = s.maxAbs['cache.cos'] + s.maxAbs['cache.sin'];
-          s.fits('x, cache.cos, cache.sin', maxX * cs, `max|x| · (max|cache.cos| + max|cache.sin|) = ${maxX} · ${cs}`, FLT_MAX_F32);
-          s.call('posenc_rope_apply_cached', xp.ptr, length, heads, f.dim, f.rotaryDim, layout, order, cp, sp, rows, pos, offset);
+          const call = checked([xArr, { name: 'cache.cos', ptr: cp, n: rows * np }, { name: 'cache.sin', ptr: sp, n: rows * np }], (m) => {
+            const cs = m['cache.cos'] + m['cache.sin'];
+            return { names: 'x, cache.cos, cache.sin', rule: `max|x| · (max|cache.cos| + max|cache.sin|) = ${m.x} · ${cs}`, value: m.x * cs };
+          });
+          call('posenc_rope_apply_cached', xp.ptr, length, heads, f.dim, f.rotaryDim, layout, order, cp, sp, rows, pos, offset);
           return xp.take();
         }
         const width = axial ? f.rotaryDim / 2 : f.rotaryDim;
@@ -527,20 +536,24 @@ export function ropeFamily(core) {
         const xf = xpos ? xposFactor(s, pos) : 1;
         const { inv, attentionScale } = frequencies(core, s, fn, f, axial ? Math.max(axial.height, axial.width) : seqLen, width);
         // |x1 cos - x2 sin| <= 2 max|x|, times the attention scale and the xPos factor
-        s.fits('x', 2 * maxX * Math.abs(attentionScale) * xf, `2 · max|x| · attentionScale${xpos ? ' · xPos factor' : ''} = 2 · ${maxX} · ${attentionScale}${xpos ? ` · ${xf}` : ''}`, FLT_MAX_F32);
+        const call = checked([xArr], (m) => ({
+          names: 'x',
+          rule: `2 · max|x| · attentionScale${xpos ? ' · xPos factor' : ''} = 2 · ${m.x} · ${attentionScale}${xpos ? ` · ${xf}` : ''}`,
+          value: 2 * m.x * Math.abs(attentionScale) * xf,
+        }));
         const slen = s.call('posenc_rope_scratch_size', width);
         const scratch = s.alloc(Float32Array, slen, false);
         const common = [length, heads, f.dim, f.rotaryDim, layout, order, inv, attentionScale];
         if (axial) {
-          s.call('posenc_rope_apply_axial', xp.ptr, axial.height, axial.width, heads, f.dim, f.rotaryDim, layout, order, inv, attentionScale, scratch, slen);
+          call('posenc_rope_apply_axial', xp.ptr, axial.height, axial.width, heads, f.dim, f.rotaryDim, layout, order, inv, attentionScale, scratch, slen);
         } else if (xpos) {
-          s.call('posenc_rope_apply_xpos', xp.ptr, ...common, offset, pos, xpos.scaleBase, xpos.center, xpos.key ? 1 : 0, scratch, slen);
+          call('posenc_rope_apply_xpos', xp.ptr, ...common, offset, pos, xpos.scaleBase, xpos.center, xpos.key ? 1 : 0, scratch, slen);
         } else if (posType === Int32Array) {
-          s.call('posenc_rope_apply_positions', xp.ptr, ...common, pos, scratch, slen);
+          call('posenc_rope_apply_positions', xp.ptr, ...common, pos, scratch, slen);
         } else if (posType === Float32Array) {
-          s.call('posenc_rope_apply_positions_f32', xp.ptr, ...common, pos, scratch, slen);
+          call('posenc_rope_apply_positions_f32', xp.ptr, ...common, pos, scratch, slen);
         } else {
-          s.call('posenc_rope_apply', xp.ptr, ...common, offset, scratch, slen);
+          call('posenc_rope_apply', xp.ptr, ...common, offset, scratch, slen);
         }
         return xp.take();
       });

@@ -122,14 +122,30 @@ test('390 × 844: every step’s figure starts on the first screen; the sidebar 
   const { ctx, page } = await context({ width: 390, height: 844 });
   for (const s of STEPS.filter((x) => !x.quiz)) {
     await goto(page, s.id);
+    // The picture itself: the topmost canvas or figure the view shows (the guided path may put it before
+    // controls that precede it in the markup); the worked example, which draws none, by its first table.
     const m = await page.evaluate(() => ({
-      top: document.querySelector('#figure').getBoundingClientRect().top + scrollY,
+      top: (() => {
+        const shown = (sel) => [...document.querySelectorAll(`#figure ${sel}`)]
+          .filter((el) => el.getClientRects().length);
+        const figs = shown('canvas, figure');
+        return Math.min(...(figs.length ? figs : shown('table')).map((el) => el.getBoundingClientRect().top + scrollY));
+      })(),
+      about: document.querySelector('#figure .view > details.about')?.open ?? null,
       open: document.querySelector('.guide .more').open,
       shown: [...document.querySelectorAll('.posenc-app [name]')].filter((el) => el.form?.classList.contains('controls') && el.closest('label')?.offsetParent)
         .map((el) => el.name),
     }));
-    assert.ok(m.top < 844, `${s.id}: the figure starts at ${Math.round(m.top)} px`);
+    assert.ok(Number.isFinite(m.top) && m.top < 844, `${s.id}: the figure starts at ${Math.round(m.top)} px`);
     assert.equal(m.open, false, `${s.id}: the text is folded behind "Read the step"`);
+    if (m.about !== null) {
+      // The view's own intro folds behind "About this view" and opens with the keyboard.
+      assert.equal(m.about, false, `${s.id}: the view's intro is folded`);
+      await page.focus('#figure .view > details.about > summary');
+      await page.keyboard.press('Enter');
+      const intro = page.locator('#figure .view > details.about > .intro');
+      assert.equal(await intro.isVisible(), true, `${s.id}: the intro opens`);
+    }
     for (const k of m.shown) assert.ok(s.controls.includes(k), `${s.id}: control ${k} is one the step uses`);
     // The fold opens with the keyboard, and the question is one tap away.
     await page.focus('.guide .more > summary');
@@ -154,5 +170,8 @@ test('leaving a step for the explorer brings back every control the step had tri
   await page.waitForFunction(() => !document.querySelector('[data-trim]'));
   const shown = await visible();
   assert.ok(shown.includes('heads') && shown.length > 1, `the explorer shows the view's controls: ${shown}`);
+  // The view's intro, folded behind "About this view" in the path, is back where the view put it.
+  assert.equal(await page.locator('#figure .view > details.about').count(), 0);
+  assert.equal(await page.locator('#figure .view > .intro').isVisible(), true);
   await ctx.close();
 });

@@ -9,6 +9,7 @@ import { assertThrowsPosenc, randomF32 } from './helpers.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const pe = await init();
+const scalarPe = await init({ simd: false });
 
 /** fn() throws a PosencError with `code` whose message names `arg` (a string or RegExp). */
 function throwsNaming(fn, code, arg) {
@@ -219,6 +220,39 @@ test('non-finite inputs are rejected with the element named, everywhere', () => 
   const c = pe.ropeCache({ length: 4, dim: 8 });
   c.sin[3] = NaN;
   throwsNaming(() => pe.applyRope(randomF32(16, 1), { length: 2, dim: 8, cache: c }), Status.E_PARAM, 'cache.sin[3]');
+});
+
+test('applyRope refusing x in place: tokens before the bad one rotated, the rest as given (docs/errors.md)', () => {
+  // [4 tokens][2 heads][8]; the bad element is in token 2. Both backends, both orders, with and
+  // without a cache, NaN and an element past the overflow bound.
+  for (const simd of [true, false]) {
+    const api = simd ? pe : scalarPe;
+    for (const order of ['thd', 'htd']) {
+      for (const cached of [false, true]) {
+        for (const bad of [NaN, 3e38]) {
+          const src = randomF32(64, 11);
+          const cache = cached ? api.ropeCache({ length: 4, dim: 8 }) : undefined;
+          const opts = { length: 4, heads: 2, dim: 8, order, cache };
+          const rotated = api.applyRope(src.slice(), opts);
+          const at = order === 'thd' ? (2 * 2 + 1) * 8 + 3 : (1 * 4 + 2) * 8 + 3; // token 2, head 1
+          const given = src.slice();
+          given[at] = bad;
+          const x = api.alloc(64);
+          x.array.set(given);
+          const name = Number.isNaN(bad) ? `x[${at}]` : /: x(, cache.cos, cache.sin)? must be small enough/;
+          throwsNaming(() => api.applyRope(x, opts), Status.E_PARAM, name);
+          const tokenOf = (i) => (order === 'thd' ? Math.floor(i / 16) : Math.floor(i / 8) % 4);
+          const want = given.map((v, i) => (tokenOf(i) < 2 ? rotated[i] : v));
+          assert.deepEqual(x.array, Float32Array.from(want), `${api.backend} ${order} cached=${cached} bad=${bad}`);
+          x.free();
+          // a typed array is rotated in a copy: the caller's array is as given
+          const ta = given.slice();
+          throwsNaming(() => api.applyRope(ta, opts), Status.E_PARAM, name);
+          assert.deepEqual(ta, given);
+        }
+      }
+    }
+  }
 });
 
 test('inputs whose results would overflow float32 are rejected, not turned into Inf or NaN', () => {

@@ -253,3 +253,14 @@ test('leak test: heap stable over many calls, including failing ones', async () 
   buf.free();
   assert.equal(pe.heapInUse, before);
 });
+
+test('similarity sums exact products in float64 (1e8 + 1 - 1e8 is 1 at every dim)', async () => {
+  for (const { pe } of await backends()) {
+    for (const dim of [3, 4, 7, 8, 9, 16]) {
+      const t = new Float32Array(2 * dim);
+      t.set([1e8, 1, -1e8], 0);
+      t.set([1, 1, 1], dim);
+      assert.equal(pe.similarity(t, { length: 2, dim })[1], 1, `${pe.backend} dim ${dim}`);
+    }
+  }
+});

@@ -152,8 +152,63 @@ static void test_validation(void) {
     CHECK(posenc_rope_decay(d, 128, 1e4, -1) == POSENC_E_SIZE, "decay -1");
 }
 
+/* An input the check refuses (NaN, inf, or |x| past the overflow bound) in token 2 of 4: the
+ * status is POSENC_E_PARAM, tokens 0 and 1 are rotated and tokens 2 and 3 are as given (the
+ * check runs on each token right before it is rotated, docs/errors.md). Both orders, with and
+ * without a cache. */
+static void test_refused_token(void) {
+    enum { L = 4, H = 2, D = 8, N = L * H * D };
+    double w[4], att;
+    float cs[L * 4], sn[L * 4], scratch[2048];
+    CHECK(posenc_rope_freqs(w, &att, 8, 1e4, NULL) == POSENC_OK, "freqs");
+    CHECK(posenc_rope_cache_fill(cs, sn, L, 4, w, 1.0, 0.0) == POSENC_OK, "cache");
+    const float bads[] = {NAN, INFINITY, -3e38f};
+    for (int order = 0; order < 2; order++)
+        for (int cached = 0; cached < 2; cached++)
+            for (int b = 0; b < 3; b++) {
+                float x[N], want[N], got[N];
+                for (int i = 0; i < N; i++) x[i] = (float)((i * 29 % 17) - 8) * 0.125f;
+                memcpy(want, x, sizeof x);
+                /* the whole rotation of a finite copy gives the rotated tokens' values */
+                if (cached)
+                    posenc_rope_apply_cached(want, L, H, D, D, POSENC_LAYOUT_HALF, order, cs, sn, L, NULL, 0);
+                else
+                    posenc_rope_apply(want, L, H, D, D, POSENC_LAYOUT_HALF, order, w, 1.0, 0, scratch, 2048);
+                /* element 3 of token 2, head 1 */
+                const size_t bad_at = order == POSENC_ROPE_THD ? (2 * H + 1) * D + 3 : (1 * L + 2) * D + 3;
+                x[bad_at] = bads[b];
+                memcpy(got, x, sizeof x);
+                const int32_t r = cached
+                    ? posenc_rope_apply_cached(got, L, H, D, D, POSENC_LAYOUT_HALF, order, cs, sn, L, NULL, 0)
+                    : posenc_rope_apply(got, L, H, D, D, POSENC_LAYOUT_HALF, order, w, 1.0, 0, scratch, 2048);
+                CHECK(r == POSENC_E_PARAM, "order %d cached %d bad %g: status %d", order, cached, bads[b], r);
+                for (int t = 0; t < L; t++)
+                    for (int h = 0; h < H; h++)
+                        for (int d = 0; d < D; d++) {
+                            const size_t i = order == POSENC_ROPE_THD ? ((size_t)t * H + h) * D + d : ((size_t)h * L + t) * D + d;
+                            const float expect = t < 2 ? want[i] : x[i];
+                            CHECK(memcmp(&got[i], &expect, sizeof expect) == 0, "order %d cached %d t %d h %d d %d", order, cached, t, h, d);
+                        }
+            }
+    /* a NaN in the cache is refused before x is touched */
+    float x[N], keep[N];
+    for (int i = 0; i < N; i++) x[i] = 0.5f;
+    memcpy(keep, x, sizeof x);
+    sn[L * 4 - 1] = NAN;
+    CHECK(posenc_rope_apply_cached(x, L, H, D, D, POSENC_LAYOUT_HALF, POSENC_ROPE_THD, cs, sn, L, NULL, 0) == POSENC_E_PARAM, "NaN in the cache");
+    CHECK(memcmp(x, keep, sizeof x) == 0, "x untouched");
+    /* the bound itself: 2 |x| scale <= FLT_MAX passes at FLT_MAX / 2, fails one float above */
+    for (int i = 0; i < N; i++) x[i] = 0.0f;
+    x[5] = 1.7014117331926443e38f;
+    CHECK(posenc_rope_apply(x, L, H, D, D, POSENC_LAYOUT_HALF, POSENC_ROPE_THD, w, 1.0, 0, scratch, 2048) == POSENC_OK, "FLT_MAX / 2");
+    for (int i = 0; i < N; i++) x[i] = 0.0f;
+    x[5] = nextafterf(1.7014117331926443e38f, INFINITY);
+    CHECK(posenc_rope_apply(x, L, H, D, D, POSENC_LAYOUT_HALF, POSENC_ROPE_THD, w, 1.0, 0, scratch, 2048) == POSENC_E_PARAM, "above FLT_MAX / 2");
+}
+
 int main(void) {
     test_kernels();
+    test_refused_token();
     test_apply();
     test_validation();
     return CHECK_DONE();

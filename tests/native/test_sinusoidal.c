@@ -77,6 +77,29 @@ static void test_similarity(void) {
     CHECK(g[0] == 1 && g[5] == 4 && g[1] == 0 && g[3 * 4 + 0] == 3, "gram");
     CHECK(posenc_similarity(g, t, 4, 3, 1) == POSENC_OK, "ok");
     CHECK(g[3 * 4 + 0] == 0.6f && g[2 * 4 + 2] == 0.0f && g[0] == 1.0f, "cosine, zero row %g", g[12]);
+    /* float64 sums of exact products: 1e8 + 1 - 1e8 is 1 at every dim (a float32 partial sum
+     * gave 0 once the cancelling terms fell in one vector block), every row against every row */
+    for (int32_t dim = 3; dim <= 19; dim++) {
+        float u[6 * 19] = {0}, h[36];
+        for (int r = 0; r < 6; r++) {
+            u[r * dim] = r % 2 ? 1.0f : 1e8f;
+            u[r * dim + 1] = 1.0f;
+            u[r * dim + 2] = r % 2 ? 1.0f : -1e8f;
+        }
+        CHECK(posenc_similarity(h, u, 6, dim, 0) == POSENC_OK, "dim %d", dim);
+        for (int i = 0; i < 6; i++)
+            for (int j = 0; j < 6; j++) {
+                const double want = (i % 2 && j % 2) ? 3.0 : (i % 2 || j % 2) ? 1.0 : 2e16 + 1.0;
+                CHECK(h[i * 6 + j] == (float)want, "dim %d [%d][%d] = %g", dim, i, j, h[i * 6 + j]);
+            }
+    }
+    /* out sharing memory with table: refused, nothing computed */
+    float m[16 + 12];
+    for (int i = 0; i < 28; i++) m[i] = (float)(i % 5) - 2;
+    CHECK(posenc_similarity(m, m, 4, 3, 0) == POSENC_E_PARAM, "out == table");
+    CHECK(posenc_similarity(m + 4, m, 4, 3, 0) == POSENC_E_PARAM, "out inside table");
+    CHECK(posenc_similarity(m, m + 15, 4, 3, 0) == POSENC_E_PARAM, "last float of out is table[0]");
+    CHECK(posenc_similarity(m, m + 16, 4, 3, 0) == POSENC_OK, "adjacent");
 }
 
 int main(void) {

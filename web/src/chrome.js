@@ -139,6 +139,7 @@ export function mount({ root, host, stage, state, setState, navigate, goStep, cu
       root.querySelector('.mode-explorer').href = urlOf({ ...state, guided: false });
       const theme = root.querySelector('[name=theme]');
       if (theme.value !== state.theme) theme.value = state.theme;
+      foldIntro(host, current()?.name, guided, (root.clientWidth || innerWidth) > NARROW);
       if (guided) {
         const list = steps();
         const i = Math.max(0, list.findIndex((s) => s.id === state.step));
@@ -213,6 +214,29 @@ export function mount({ root, host, stage, state, setState, navigate, goStep, cu
 
 // The column width at and below which the page stacks (style.css @container; app.js NARROW).
 const NARROW = 700;
+
+/**
+ * In the guided path the step's text stands in for the view's own intro: the intro folds behind "About this
+ * view" (open on a wide screen, as the step's text is), so that on a phone the figure starts on the first
+ * screen. host's data-view lets chrome.css put each view's figure above its in-view controls there. The
+ * explorer gets the intro back where the view put it.
+ */
+function foldIntro(host, view, guided, wide) {
+  const section = host.querySelector(':scope > .view');
+  if (!section) return;
+  if (view && host.dataset.view !== view) host.dataset.view = view;
+  const about = section.querySelector(':scope > details.about');
+  const intro = about ? about.querySelector(':scope > .intro') : section.querySelector(':scope > .intro');
+  if (!intro) return;
+  if (guided && !about) {
+    const d = Object.assign(document.createElement('details'), { className: 'about', open: wide });
+    d.append(Object.assign(document.createElement('summary'), { textContent: 'About this view' }));
+    intro.before(d);
+    d.append(intro);
+  } else if (!guided && about) {
+    about.replaceWith(intro);
+  }
+}
 
 function sourcesOf(step) {
   if (!step.sources?.length) return [];
