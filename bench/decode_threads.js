@@ -31,7 +31,7 @@ function instantiate(module, memory) {
 if (!isMainThread) {
   const { module, memory, ctl, args } = workerData;
   const X = instantiate(module, memory);
-  const stack = args[16];
+  const stack = args[17];
   X.stackRestore(stack + (1 << 20));
   parentPort.postMessage('ready');
   let seen = 0;
@@ -39,7 +39,7 @@ if (!isMainThread) {
     Atomics.wait(ctl, 0, seen);
     seen = Atomics.load(ctl, 0);
     if (seen < 0) break;
-    X.posenc_kvcache_attend(...Array.from(args.subarray(0, 16)));
+    X.posenc_kvcache_attend(...Array.from(args.subarray(0, 17))); // the last: bias NULL
     Atomics.add(ctl, 1, 1);
   }
 } else {
@@ -54,8 +54,8 @@ if (!isMainThread) {
   const H = 32, KVH = 8, D = 128, G = H / KVH, half = KVH / 2, scale = 1 / Math.sqrt(D);
   const f32 = (p, n) => new Float32Array(memory.buffer, p, n);
   const ctl = new Int32Array(new SharedArrayBuffer(16));
-  const args = new Float64Array(new SharedArrayBuffer(8 * 17));
-  args[16] = X.malloc(1 << 20); // the worker's stack
+  const args = new Float64Array(new SharedArrayBuffer(8 * 18));
+  args[17] = X.malloc(1 << 20); // the worker's stack
   const worker = new Worker(new URL(import.meta.url), { workerData: { module, memory, ctl, args } });
   await new Promise((r) => worker.once('message', r));
   console.log('| keys | 1 thread ms | 2 threads ms | speed-up | max diff |\n|---:|---:|---:|---:|---:|');
@@ -72,12 +72,14 @@ if (!isMainThread) {
     for (let t = 0; t < N; t += chunk) X.posenc_kvcache_store(kc, vc, st, kin, kin, chunk, t, N, KVH, D, D);
     const q = X.malloc(H * D * 4), o1 = X.malloc(H * D * 4), o2 = X.malloc(H * D * 4), scr = X.malloc(4);
     f32(q, H * D).forEach((_, i, a) => { a[i] = Math.cos(i); });
-    X.posenc_kvcache_scratch_size(scr, 1, N, H, KVH, D, D, 0, 0);
+    X.posenc_kvcache_scratch_size(scr, 1, N, H, KVH, D, D, 0 /* bias NULL */);
     const nfl = new Int32Array(memory.buffer, scr, 1)[0];
     const s0 = X.malloc(nfl * 4), s1 = X.malloc(nfl * 4);
     const capt = Math.ceil(N / 256) * 256;
-    const part = (out, g0, s) => [out + g0 * G * D * 4, q + g0 * G * D * 4, kc + g0 * capt * D * 4, vc + g0 * capt * D * 4, st, N, N, 1, half * G, half, D, D, scale, 0, s, nfl];
-    const one = () => X.posenc_kvcache_attend(o1, q, kc, vc, st, N, N, 1, H, KVH, D, D, scale, 0, s0, nfl);
+    const part = (out, g0, s) => [out + g0 * G * D * 4, q + g0 * G * D * 4, kc + g0 * capt * D * 4,
+      vc + g0 * capt * D * 4, st, N, N, 1, half * G, half, D, D, scale, 0, s, nfl, 0 /* bias NULL */];
+    const one = () => X.posenc_kvcache_attend(o1, q, kc, vc, st, N, N, 1, H, KVH, D, D, scale, 0, s0, nfl,
+      0 /* bias NULL */);
     args.set(part(o2, half, s1));
     const two = () => {
       Atomics.add(ctl, 0, 1);

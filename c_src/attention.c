@@ -185,7 +185,7 @@ typedef struct {
     float *out, *weights;
     const float *q, *k, *v;
     int32_t Q, K, H, KVH, D, DV, offset;
-    int32_t window;       /* > 0: a key more than window-1 positions before its query is masked */
+    int32_t window;       /* > 0: a key window or more positions from its query is masked */
     float scale;
     posenc_attention_mask mask;
     posenc_bias b;        /* the caller's descriptor (a zeroed one for NULL) */
@@ -508,7 +508,7 @@ _Static_assert(offsetof(posenc_bias, table) == 8, "bias layout");
 _Static_assert(offsetof(posenc_bias, a_k) == 24, "bias layout");
 _Static_assert(offsetof(posenc_bias, u) == 36, "bias layout");
 _Static_assert(offsetof(posenc_bias, query_scale) == 52, "bias layout");
-_Static_assert(sizeof(posenc_bias) == 60, "bias layout");
+_Static_assert(offsetof(posenc_bias, window) == 60 && sizeof(posenc_bias) == 64, "bias layout");
 #endif
 
 /* The plan of a call: the common buffers, then the kind's own. packed = keys and values
@@ -533,7 +533,7 @@ static const posenc_bias NO_BIAS; /* zeroed: POSENC_BIAS_NONE without a table */
 /* The kind-independent checks of a descriptor, then the kind's own (check), for the sizes. */
 static int32_t check_bias(const job *jb, int64_t *rel) {
     if (jb->b.kind < 0 || jb->b.kind >= POSENC_BIAS_COUNT) return POSENC_E_ENUM;
-    if (jb->b.chunk < 0) return POSENC_E_PARAM;
+    if (jb->b.chunk < 0 || jb->b.window < 0) return POSENC_E_PARAM;
     *rel = 0;
     return BIAS_OPS[jb->b.kind].check(jb, rel);
 }
@@ -699,7 +699,10 @@ static inline void set_row(const job *jb, ctx *cx, int r, int32_t i, int32_t h, 
     int64_t lim = K - 1, lo = 0;
     if (jb->mask == POSENC_MASK_CAUSAL_TOP_LEFT) lim = i;
     if (jb->mask == POSENC_MASK_CAUSAL_BOTTOM_RIGHT) lim = (int64_t)i + K - Q;
-    if (jb->window > 0 && ip - jb->window + 1 > lo) lo = ip - jb->window + 1;
+    if (jb->window > 0) { /* |ip - j| < window; the upper side only bites without a causal mask */
+        if (ip - jb->window + 1 > lo) lo = ip - jb->window + 1;
+        if (ip + jb->window - 1 < lim) lim = ip + jb->window - 1;
+    }
     if (jb->b.chunk > 0) { /* keys of the query's own chunk of positions */
         const int64_t c0 = floor_div(ip, jb->b.chunk) * jb->b.chunk;
         if (c0 > lo) lo = c0;
@@ -919,6 +922,8 @@ static NOINLINE void run_group(const job *jb, const plan *pl, float *scratch, in
 static int32_t attend(job *jb, double scale, float *scratch, int32_t scratch_floats) {
     if (!posenc__finite(scale) || fabs(scale) > 3.0e38) return POSENC_E_PARAM;
     jb->scale = (float)scale;
+    /* the descriptor's window and a KV cache's own: both mask, so the narrower one counts */
+    if (jb->b.window > 0 && (jb->window == 0 || jb->b.window < jb->window)) jb->window = jb->b.window;
     plan pl;
     int32_t st = validate(jb, scratch, scratch_floats, &pl);
     if (st) return st;

@@ -459,6 +459,13 @@ typedef enum posenc_attention_bias {
  *          scaling multiply the query states (the bias is not scaled)
  *   chunk  0, or > 0: chunked local attention (Llama 4 attention_chunk_size): a query at
  *          position p sees only keys in its own chunk, floor(j / chunk) == floor(p / chunk)
+ *   window 0, or > 0: sliding-window attention (Mistral, Gemma, HF sliding_window): a query at
+ *          position p sees only keys with |p - j| < window; with a causal mask ending at p that
+ *          is the keys in (p - window, p], without one window - 1 keys either side (HF's inclusive
+ *          bidirectional overlay |p - j| <= w is window = w + 1). In a KV cache it narrows the
+ *          cache's own window argument (the smaller wins).
+ * Every mask (causal, window, chunk) applies on top of the others: a key is seen only if all
+ * allow it; a query none allows gets zeros.
  * The wasm32 layout is fixed (checked in attention.c) because js/attention.js writes it. */
 typedef struct posenc_bias {
     posenc_attention_bias kind;
@@ -471,6 +478,7 @@ typedef struct posenc_bias {
     int32_t r_rows;
     const float *query_scale;
     int32_t chunk;
+    int32_t window;
 } posenc_bias;
 
 /* Every attention call shares these leading arguments:

@@ -70,17 +70,17 @@ function tableBias(fn, b, rel, sizes, tail) {
 /** posenc.h posenc_bias on wasm32 (attention.c checks these offsets at compile time). */
 const BIAS_FIELDS = {
   kind: 0, form: 4, table: 8, bidirectional: 12, num_buckets: 16, max_distance: 20, a_k: 24, a_v: 28,
-  max_relative: 32, u: 36, vb: 40, r: 44, r_rows: 48, query_scale: 52, chunk: 56,
+  max_relative: 32, u: 36, vb: 40, r: 44, r_rows: 48, query_scale: 52, chunk: 56, window: 60,
 };
-const BIAS_BYTES = 60;
+const BIAS_BYTES = 64;
 
 /**
  * A posenc_bias on the heap for `kind` (a registry type) whose C arguments are `args` (heap
  * pointers and integers in the order of the registry's cArgs), with the per-query scale
- * (heap pointer or 0) and the chunk size (0 = none). Returns its address.
+ * (heap pointer or 0), the chunk size and the sliding window (0 = none). Returns its address.
  * @internal
  */
-export function writeBias(s, kind, args, { queryScale = 0, chunk = 0 } = {}) {
+export function writeBias(s, kind, args, { queryScale = 0, chunk = 0, window = 0 } = {}) {
   const e = ENCODINGS[kind];
   const ptr = s.alloc(Uint8Array, BIAS_BYTES);
   s.with(DataView, ptr, BIAS_BYTES, (dv) => {
@@ -88,6 +88,7 @@ export function writeBias(s, kind, args, { queryScale = 0, chunk = 0 } = {}) {
     e.cArgs.forEach((f, i) => dv.setInt32(BIAS_FIELDS[f], args[i] ?? 0, true));
     dv.setInt32(BIAS_FIELDS.query_scale, queryScale, true);
     dv.setInt32(BIAS_FIELDS.chunk, chunk, true);
+    dv.setInt32(BIAS_FIELDS.window, window, true);
   });
   return ptr;
 }
@@ -96,11 +97,11 @@ export function attentionFamily(core) {
   /** The C call on heap pointers; used by attention() and selfAttention(). */
   function attendPtrs(s, {
     qp, kp, vp, queries, keys, heads, kvHeads = heads, dim, dimV, scale, mask, offset, bias, outPtr, weightsPtr,
-    names = ['q', 'k', 'v'], queryScale, chunk = 0,
+    names = ['q', 'k', 'v'], queryScale, chunk = 0, window = 0,
   }) {
     const extra = bias.ptrs(s);
     const qs = queryScale ? s.in('queryScale', queryScale, Float32Array, queries, { finite: 'all' }) : 0;
-    const desc = writeBias(s, bias.kind, extra, { queryScale: qs, chunk });
+    const desc = writeBias(s, bias.kind, extra, { queryScale: qs, chunk, window });
     const sz = s.alloc(Int32Array, 1);
     s.call('posenc_attention_gqa_scratch_size', sz, queries, keys, heads, kvHeads, dim, dimV, desc);
     const floats = s.read(Int32Array, sz, 1)[0];
@@ -122,7 +123,7 @@ export function attentionFamily(core) {
     attention(opts) {
       const fn = 'attention';
       const o = options(fn, opts, ['q', 'k', 'v', 'queries', 'keys', 'dim', 'dimV', 'heads', 'kvHeads', 'scale',
-        'causal', 'align', 'offset', 'bias', 'returnWeights', 'out', 'queryScale', 'chunk']);
+        'causal', 'align', 'offset', 'bias', 'returnWeights', 'out', 'queryScale', 'chunk', 'window']);
       const queries = int(fn, 'queries', o.queries);
       const keys = int(fn, 'keys', o.keys, { def: queries });
       const dim = int(fn, 'dim', o.dim);
@@ -141,6 +142,7 @@ export function attentionFamily(core) {
       const nw = returnWeights ? elements(fn, 'heads * queries * keys', heads, queries, keys) : 0;
       const bias = parseBias(fn, o.bias, { heads, queries, keys, dim, dimV, causal });
       const chunk = parseChunk(fn, o.chunk);
+      const window = parseWindow(fn, o.window);
       const queryScale = parseQueryScale(fn, o.queryScale, queries, offset);
       return core.run(fn, (s) => {
         const qp = s.in('q', o.q, Float32Array, nq);
@@ -149,7 +151,7 @@ export function attentionFamily(core) {
         const out = s.out('out', o.out, Float32Array, no);
         const w = returnWeights ? s.out('weights', undefined, Float32Array, nw) : null;
         attendPtrs(s, {
-          qp, kp, vp, queries, keys, heads, kvHeads, dim, dimV, scale, offset, bias, queryScale, chunk,
+          qp, kp, vp, queries, keys, heads, kvHeads, dim, dimV, scale, offset, bias, queryScale, chunk, window,
           mask: causal ? alignV : 0, outPtr: out.ptr, weightsPtr: w ? w.ptr : 0,
         });
         return { output: out.take(), weights: w ? w.take() : null };
@@ -178,7 +180,7 @@ export function attentionFamily(core) {
     selfAttention(opts) {
       const fn = 'selfAttention';
       const o = options(fn, opts, ['tokens', 'length', 'dModel', 'wq', 'wk', 'wv', 'heads', 'kvHeads', 'encoding',
-        'causal', 'returnWeights', 'queryScale', 'chunk']);
+        'causal', 'returnWeights', 'queryScale', 'chunk', 'window']);
       const dModel = int(fn, 'dModel', o.dModel);
       const length = o.length !== undefined
         ? int(fn, 'length', o.length)
@@ -198,6 +200,7 @@ export function attentionFamily(core) {
       const nWeights = returnWeights ? elements(fn, 'heads * length * length', heads, T, T) : 0;
       const enc = parseEncoding(fn, o.encoding, { T, dModel, heads, dHead, causal });
       const chunk = parseChunk(fn, o.chunk);
+      const window = parseWindow(fn, o.window);
       const queryScale = parseQueryScale(fn, o.queryScale, T, 0);
       return core.run(fn, (s) => {
         let xp = s.in('tokens', o.tokens, Float32Array, nx);
@@ -235,7 +238,7 @@ export function attentionFamily(core) {
         const wPtr = returnWeights ? s.alloc(Float32Array, nWeights, false) : 0;
         attendPtrs(s, {
           qp, kp, vp, queries: T, keys: T, heads, kvHeads, dim: dHead, dimV: dHead, scale: enc.scale ?? 1 / Math.sqrt(dHead),
-          mask: causal ? ALIGN['top-left'] : 0, offset: 0, bias, outPtr, weightsPtr: wPtr, queryScale, chunk,
+          mask: causal ? ALIGN['top-left'] : 0, offset: 0, bias, outPtr, weightsPtr: wPtr, queryScale, chunk, window,
           names: ['q (tokens · wq)', 'k (tokens · wk)', 'v (tokens · wv)'],
         });
         const output = s.read(Float32Array, outPtr, nx);
@@ -252,6 +255,15 @@ export function attentionFamily(core) {
 /** chunk: chunked local attention (a query sees only keys of its own chunk of positions); 0 = none. */
 export function parseChunk(fn, value) {
   return int(fn, 'chunk', value, { min: 0, def: 0 });
+}
+
+/**
+ * window: sliding-window attention (Mistral, Gemma, HF sliding_window): a query at position p
+ * sees only keys j with |p − j| < window, so with a causal mask the keys in (p − window, p];
+ * 0 or absent = none (fromConfig gives undefined on full-attention layers).
+ */
+export function parseWindow(fn, value) {
+  return int(fn, 'window', value, { min: 0, def: 0 });
 }
 
 /**

@@ -481,6 +481,11 @@ export interface AttentionOptions {
   /** Chunked local attention (Llama 4 attention_chunk_size): a query at position p sees only keys
    * j with floor(j / chunk) = floor(p / chunk). 0 (default) = none. */
   chunk?: number;
+  /** Sliding-window attention (Mistral, Gemma, HF sliding_window): a query at position p sees only
+   * keys j with |p − j| < window: with causal, the keys in (p − window, p], as kvCache's window;
+   * without causal, window − 1 keys on each side (HF's inclusive bidirectional overlay |p − j| ≤ w is
+   * window = w + 1). 0 (default) = none. */
+  window?: number;
 }
 export interface SelfAttentionOptions {
   /** Key/value heads (a divisor of heads): wk and wv are [dModel][kvHeads · dModel / heads]. Default heads. */
@@ -488,6 +493,8 @@ export interface SelfAttentionOptions {
   /** As in attention (query i sits at position i). */
   queryScale?: QueryScale;
   chunk?: number;
+  /** As in attention (query i sits at position i). */
+  window?: number;
 }
 export type KvCacheEncoding =
   | { type: 'none' }

@@ -12,7 +12,7 @@ import { arrayLike, PosencBuffer } from './core.js';
 import { PosencError, Status } from './errors.js';
 import { elements, fail, int, num, options, parseKvHeads, typedArray } from './validate.js';
 import { mropeOnHeap, ropeFreqsOnHeap } from './rope.js';
-import { parseChunk, parseQueryScale, writeBias } from './attention.js';
+import { parseChunk, parseQueryScale, parseWindow, writeBias } from './attention.js';
 import { ENCODINGS, parseEncoding as parseRegistered } from './encodings.js';
 import { callNamed, LOGIT_LIMIT } from './values.js';
 
@@ -98,7 +98,7 @@ export function kvCacheFamily(core) {
       const dim = int(fn, 'dim', o.dim);
       const dimV = int(fn, 'dimV', o.dimV, { def: dim });
       const capacity = int(fn, 'capacity', o.capacity, { max: 2 ** 28 });
-      const window = int(fn, 'window', o.window, { min: 0, def: 0 });
+      const window = parseWindow(fn, o.window);
       const chunk = parseChunk(fn, o.chunk);
       if (o.queryScale !== undefined && typeof o.queryScale !== 'function') {
         throw fail(fn, 'queryScale', Status.E_PARAM,

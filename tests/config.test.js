@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { Status } from '../js/index.js';
-import { assertThrowsPosenc, backends, randomF32 } from './helpers.js';
+import { assertClose, assertThrowsPosenc, backends, maxAbsDiff, randomF32 } from './helpers.js';
 
 const DIR = new URL('./fixtures/configs/', import.meta.url);
 const SOURCES = JSON.parse(readFileSync(new URL('SOURCES.json', DIR), 'utf8')).configs;
@@ -369,14 +369,15 @@ test('the result drives applyRope (float64 HF rotation), attention and kvCache w
         for (let i = 0; i < want.length; i++) err = Math.max(err, Math.abs(got[i] - want[i]));
         assert.ok(err < 2e-5, `${backend} ${name}: applyRope max err ${err}`);
       }
-      const { queryScale, window, chunk, ...att } = s.attention;
+      // s.attention as is: heads, kvHeads, dim, scale, and the layer's window, chunk and queryScale
       const q = randomF32(length * heads * dim, 3);
       const k = randomF32(length * kvHeads * dim, 4);
       const v = randomF32(length * kvHeads * dimV, 5);
-      const out = pe.attention({ q, k, v, queries: length, keys: length, causal: true, ...att }).output;
+      const out = pe.attention({ q, k, v, queries: length, keys: length, causal: true, ...s.attention }).output;
       assert.equal(out.length, length * heads * dimV, `${name}: attention output`);
+      assert.ok(out.every(Number.isFinite), `${name}: attention output finite`);
       if (s.encoding.type === 't5') continue; // the cache needs the model's bucket weights
-      const cache = pe.kvCache({ ...att, ...(window ? { window } : {}), capacity: 8, encoding: s.encoding });
+      const cache = pe.kvCache({ ...s.attention, capacity: 8, encoding: s.encoding });
       const mpos = s.encoding.mropeSections ? { positions: Int32Array.from([0, 1, 2, 0, 5, 9, 0, 3, 11]) } : undefined;
       try {
         cache.append(k, v, mpos);
@@ -541,6 +542,36 @@ test('kvCache with M-RoPE (fromConfig of Qwen2.5-VL): the same output as attenti
         [/positions must be omitted unless encoding.mropeSections is set/]);
     } finally {
       plain.free();
+    }
+  }
+});
+
+test("fromConfig's attention (sliding window, chunk, queryScale) drives attention and kvCache alike", async () => {
+  for (const { name: backend, pe } of await backends()) {
+    // a window (2) and a chunk (4) small enough to bite in 9 tokens; Llama 4 layer 3 is a no-RoPE layer
+    // with temperature tuning (queryScale), layer 0 chunked
+    const cases = [['mistral-7b-v0.1', { sliding_window: 2 }, 0], ['gemma-3-1b', { sliding_window: 3 }, 0],
+      ['llama-4-scout', { attention_chunk_size: 4 }, 0], ['llama-4-scout', { floor_scale: 2 }, 3]];
+    for (const [name, patch, layer] of cases) {
+      const cfg = load(name);
+      const text = cfg.text_config ? { ...cfg, text_config: { ...cfg.text_config, ...patch } } : { ...cfg, ...patch };
+      const a = pe.fromConfig(text, { layer }).attention;
+      const what = `${backend} ${name} layer ${layer} ${JSON.stringify(patch)}`;
+      assert.ok(a.window || a.chunk || a.queryScale, `${what}: the layer has a window, chunk or queryScale`);
+      const T = 9, dimV = a.dimV ?? a.dim;
+      const q = randomF32(T * a.heads * a.dim, 21), k = randomF32(T * a.kvHeads * a.dim, 22);
+      const v = randomF32(T * a.kvHeads * dimV, 23);
+      const one = pe.attention({ q, k, v, queries: T, causal: true, ...a }).output;
+      const { window, chunk, queryScale, ...bare } = a;
+      const none = pe.attention({ q, k, v, queries: T, causal: true, ...bare }).output;
+      assert.ok(maxAbsDiff(one, none) > 1e-3, `${what}: the options change the output`);
+      const cache = pe.kvCache({ ...a, capacity: T });
+      try {
+        cache.append(k, v);
+        assertClose(cache.attend(q).output, one, 1e-6, `${what}: kvCache = attention`);
+      } finally {
+        cache.free();
+      }
     }
   }
 });

@@ -12,7 +12,7 @@ import { refBucket as bucket, refSlopes as slopes } from './ref64.js';
 
 /**
  * Query i (position i + offset) of head h against key j of kv head floor(h / (H / KVH)):
- * scale q.k + bias, masked keys out (causal: j <= i + offset; window W: j > i + offset - W),
+ * scale q.k + bias, masked keys out (causal: j <= i + offset; window W: |j - (i + offset)| < W),
  * softmax in float64, P V (+ Shaw's aV term).
  */
 function ref({ q, k, v, Q, K, H, KVH = H, D, DV = D, scale = 1 / Math.sqrt(D), causal = false, offset = 0,
@@ -27,7 +27,7 @@ function ref({ q, k, v, Q, K, H, KVH = H, D, DV = D, scale = 1 / Math.sqrt(D), c
       const s = new Float64Array(K).fill(-Infinity);
       for (let j = 0; j < K; j++) {
         if (causal && j > ip) continue;
-        if (window > 0 && j <= ip - window) continue;
+        if (window > 0 && Math.abs(j - ip) >= window) continue; // HF sliding_window, both sides without causal
         if (chunk > 0 && Math.floor(j / chunk) !== Math.floor(ip / chunk)) continue; // Llama 4 chunked attention
         const f = qscale ? qscale[i] : 1; // multiplies the query (HF: query_states * attn_scales)
         let dot = 0;
@@ -590,4 +590,85 @@ test('queryScale and chunk: bad values throw a PosencError naming them', async (
   assertThrowsPosenc(() => c.attend(new Float32Array(4), { queryScale: new Float32Array(2) }), [/queryScale/],
     Status.E_SCRATCH);
   c.free();
+});
+
+test('window: attention and selfAttention vs float64: every bias, GQA, chunk, queryScale, both masks', async () => {
+  for (const { name, pe } of await backends()) {
+    const [Q, K, H, KVH, D, DV] = [21, 300, 8, 2, 8, 6];
+    const q = randomF32(Q * H * D, 61), k = randomF32(K * KVH * D, 62), v = randomF32(K * KVH * DV, 63);
+    const qs = Float32Array.from({ length: Q }, (_, i) => 0.5 + (i % 5) * 0.4);
+    const cases = [ // [causal, offset, window, chunk, queryScale]
+      [true, K - Q, 1, 0, false], [true, K - Q, 17, 0, true], [false, 0, 5, 0, false], [false, 140, 9, 0, true],
+      [true, K - Q, 40, 32, true], [false, 290, 30, 256, false], [true, 0, 4, 0, false], [false, 0, 1000, 0, false],
+    ];
+    for (const [bname, bias] of Object.entries(BIASES(H, D, DV, 60))) {
+      for (const [causal, offset, window, chunk, useQs] of cases) {
+        const base = { q, k, v, queries: Q, keys: K, heads: H, kvHeads: KVH, dim: D, dimV: DV, causal,
+          align: offset === K - Q ? 'bottom-right' : 'top-left', offset, bias, window, chunk,
+          ...(useQs ? { queryScale: qs } : {}) };
+        const want = ref({ q, k, v, Q, K, H, KVH, D, DV, causal, offset, bias, window, chunk,
+          qscale: useQs ? qs : undefined });
+        const what = `${name} ${bname} causal=${causal} offset=${offset} window=${window} chunk=${chunk}`;
+        assertClose(pe.attention(base).output, want, 2e-6, what);
+        assertClose(pe.attention({ ...base, returnWeights: true }).output, want, 2e-6, `${what} weights path`);
+      }
+    }
+    // the window changes the answer (a test that passes without it proves nothing)
+    const plain = pe.attention({ q, k, v, queries: Q, keys: K, heads: H, kvHeads: KVH, dim: D, dimV: DV }).output;
+    assert.ok(maxAbsDiff(plain, pe.attention({ q, k, v, queries: Q, keys: K, heads: H, kvHeads: KVH, dim: D, dimV: DV,
+      window: 5 }).output) > 1e-3, `${name}: window 5 differs from none`);
+    assert.deepEqual(pe.attention({ q, k, v, queries: Q, keys: K, heads: H, kvHeads: KVH, dim: D, dimV: DV, window: 0 })
+      .output, plain, `${name}: window 0 is none`);
+    // selfAttention passes it to the same attention
+    const dModel = 16, heads = 2, L = 12;
+    const x = randomF32(L * dModel, 64), wq = randomF32(dModel * dModel, 65), wk = randomF32(dModel * dModel, 66),
+      wv = randomF32(dModel * dModel, 67);
+    const proj = (w) => pe.matmul(x, w, { m: L, k: dModel, n: dModel });
+    for (const causal of [true, false]) {
+      const got = pe.selfAttention({ tokens: x, dModel, wq, wk, wv, heads, causal, window: 3, returnWeights: false })
+        .output;
+      const pq = proj(wq), pk = proj(wk), pv = proj(wv);
+      assertClose(got, ref({ q: pq, k: pk, v: pv, Q: L, K: L, H: heads, D: dModel / heads, causal, window: 3 }), 2e-6,
+        `${name} selfAttention causal=${causal}`);
+    }
+  }
+});
+
+test('window: attention({ window, causal }) equals a kvCache with the same window (prefill and decode)', async () => {
+  for (const { name, pe } of await backends()) {
+    const [T, H, KVH, D, DV] = [45, 8, 2, 8, 5];
+    const q = randomF32(T * H * D, 71), k = randomF32(T * KVH * D, 72), v = randomF32(T * KVH * DV, 73);
+    const temp = (p) => 1 + 0.1 * Math.log1p(Math.floor((p + 1) / 8));
+    for (const enc of [undefined, { type: 'alibi' }, { type: 't5', weights: randomF32(32 * H, 74) }]) {
+      for (const [window, chunk, queryScale] of [[4, 0, undefined], [9, 16, temp], [100, 0, temp]]) {
+        const bias = enc?.type === 't5' ? { ...enc, bidirectional: false } : enc;
+        const opts = { heads: H, kvHeads: KVH, dim: D, dimV: DV, window, chunk, queryScale,
+          scale: enc?.type === 't5' ? 1 : undefined };
+        const want = pe.attention({ q, k, v, queries: T, causal: true, bias, ...opts }).output;
+        const cache = pe.kvCache({ ...opts, capacity: T, encoding: enc });
+        const got = new Float32Array(T * H * DV);
+        for (let t = 0; t < T; t++) {
+          cache.append(k.subarray(t * KVH * D, (t + 1) * KVH * D), v.subarray(t * KVH * DV, (t + 1) * KVH * DV));
+          got.set(cache.attend(q.subarray(t * H * D, (t + 1) * H * D)).output, t * H * DV);
+        }
+        const what = `${name} ${enc?.type ?? 'none'} window=${window} chunk=${chunk}`;
+        assertClose(got, want, 1e-6, `${what} decode`);
+        assertClose(cache.attend(q).output, want, 1e-6, `${what} prefill`);
+        cache.free();
+      }
+    }
+  }
+});
+
+test('window: bad values throw a PosencError naming it', async () => {
+  const [{ pe }] = await backends();
+  const p = { q: new Float32Array(8), k: new Float32Array(8), v: new Float32Array(8), queries: 2, dim: 4 };
+  assertThrowsPosenc(() => pe.attention({ ...p, window: -1 }), [/\bwindow must be an integer in \[0, /], Status.E_SIZE);
+  assertThrowsPosenc(() => pe.attention({ ...p, window: 2.5 }), [/\bwindow\b/], Status.E_PARAM);
+  assertThrowsPosenc(() => pe.attention({ ...p, window: '4' }), [/\bwindow\b/], Status.E_PARAM);
+  assertThrowsPosenc(() => pe.attention({ ...p, window: 2 ** 31 }), [/\bwindow\b/], Status.E_SIZE);
+  const sp = { tokens: new Float32Array(8), dModel: 4, wq: new Float32Array(16), wk: new Float32Array(16),
+    wv: new Float32Array(16) };
+  assertThrowsPosenc(() => pe.selfAttention({ ...sp, window: -2 }), [/\bwindow\b/]);
+  assertThrowsPosenc(() => pe.kvCache({ dim: 4, capacity: 4, window: -1 }), [/\bwindow\b/]);
 });

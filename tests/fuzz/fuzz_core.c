@@ -336,7 +336,8 @@ static float *zeros(int64_t n) {
 
 /* A bias descriptor from the fuzz data: any kind (now and then one out of range), its tables
  * (rel: Shaw's max_relative or XL's r_rows), a per-query scale over `q` queries now and then,
- * a chunk of -2 .. 13 now and then (negative must be refused). Tables are drawn last. */
+ * a chunk of -2 .. 13 or a sliding window of -2 .. 9 now and then (negative must be refused).
+ * Tables are drawn last. */
 typedef struct { posenc_bias b; int32_t rel, h, dim, dv, q, tables; } bias_draw;
 static void bias_kind(cursor *c, bias_draw *d, int kv) {
     memset(&d->b, 0, sizeof d->b);
@@ -348,6 +349,7 @@ static void bias_kind(cursor *c, bias_draw *d, int kv) {
     d->b.num_buckets = 2 + u8(c) % 40, d->b.bidirectional = u8(c) & 1, d->b.max_distance = size(c);
     const uint8_t x = u8(c);
     d->b.chunk = x >= 200 ? (int32_t)(x % 16) - 2 : 0;
+    d->b.window = x < 40 ? (int32_t)(x % 12) - 2 : 0;
     d->tables = 1;
 }
 /* the tables of a drawn descriptor (after the sizes were checked); 0 when they do not fit */

@@ -22,6 +22,7 @@ typedef struct {
     double scale;
     const float *qscale; /* per-query factor on q (NULL: none) */
     int32_t chunk;       /* > 0: chunked local attention */
+    int32_t bwindow;     /* > 0: the descriptor's sliding window (window: the KV cache's argument) */
 } spec;
 
 /* The descriptor the entry points take, for a spec. */
@@ -33,15 +34,15 @@ static posenc_bias bias_of(const spec *s) {
     if (s->kind == POSENC_BIAS_T5) b.table = s->t5;
     b.bidirectional = s->bidir, b.num_buckets = s->nb, b.max_distance = s->maxd;
     b.a_k = s->ak, b.a_v = s->av, b.max_relative = s->kr;
-    b.query_scale = s->qscale, b.chunk = s->chunk;
+    b.query_scale = s->qscale, b.chunk = s->chunk, b.window = s->bwindow;
     return b;
 }
 
 static int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
 /* The definition, in double: query i (position i + offset) of head h, times qscale[i], against
- * key j of kv head h / (H / KVH); masks, window, chunk, ALiBi (relative form), T5, Shaw;
- * softmax; P V. */
+ * key j of kv head h / (H / KVH); masks, windows (|j - position| < window, each of the two),
+ * chunk, ALiBi (relative form), T5, Shaw; softmax; P V. */
 static void reference(double *out, const float *q, const float *k, const float *v, const spec *s) {
     const int32_t G = s->H / s->KVH;
     double *sc = malloc(sizeof(double) * (size_t)s->K);
@@ -56,7 +57,8 @@ static void reference(double *out, const float *q, const float *k, const float *
             double m = -INFINITY;
             for (int32_t j = 0; j < s->K; j++) {
                 sc[j] = -INFINITY;
-                if (j > lim || (s->window > 0 && j <= ip - s->window)) continue;
+                if (j > lim || (s->window > 0 && llabs(j - ip) >= s->window)) continue;
+                if (s->bwindow > 0 && llabs(j - ip) >= s->bwindow) continue;
                 if (s->chunk > 0 && floor_div(j, s->chunk) != floor_div(ip, s->chunk)) continue;
                 const float *qi = q + ((size_t)i * s->H + h) * s->D;
                 const double f = s->qscale ? s->qscale[i] : 1.0;
@@ -135,15 +137,17 @@ static void test_gqa_against_reference(void) {
         double *want = malloc(sizeof(double) * (size_t)s.Q * s.H * s.DV);
         float *qscale = rand_array((size_t)s.Q);
         for (int32_t i = 0; i < s.Q; i++) qscale[i] = 1.0f + 0.5f * qscale[i] * (float)(i % 3);
-        /* variant 0: plain; 1: a per-query scale; 2: chunks of 7 at offset 5 (and the scale) */
+        /* variant 0: plain; 1: a per-query scale; 2: chunks of 7 at offset 5 (and the scale);
+         * 3: a sliding window of 5; 4: a window of 6 with chunks of 7 at offset 5 (and the scale) */
         for (int kind = POSENC_BIAS_NONE; kind <= POSENC_BIAS_SHAW; kind++)
             for (int mask = 0; mask <= 2; mask++)
-            for (int variant = 0; variant <= 2; variant++) {
+            for (int variant = 0; variant <= 4; variant++) {
                 s.kind = (posenc_attention_bias)kind;
                 s.mask = (posenc_attention_mask)mask;
-                s.offset = mask == 2 ? s.K - s.Q : variant == 2 ? 5 : 0;
-                s.qscale = variant ? qscale : NULL;
-                s.chunk = variant == 2 ? 7 : 0;
+                s.offset = mask == 2 ? s.K - s.Q : variant == 2 || variant == 4 ? 5 : 0;
+                s.qscale = variant == 1 || variant >= 2 ? qscale : NULL;
+                s.chunk = variant == 2 || variant == 4 ? 7 : 0;
+                s.bwindow = variant == 3 ? 5 : variant == 4 ? 6 : 0;
                 int32_t nfl = 0;
                 const posenc_bias bd = bias_of(&s);
                 CHECK(posenc_attention_gqa_scratch_size(&nfl, s.Q, s.K, s.H, s.KVH, s.D, s.DV, &bd) == 0, "size");
@@ -223,13 +227,16 @@ static void test_kvcache(void) {
                     s.offset = L - n, s.window = windows[w], s.mask = POSENC_MASK_CAUSAL_BOTTOM_RIGHT;
                     s.kind = (posenc_attention_bias)kind, s.scale = 0.3, s.t5 = t5, s.nb = 16, s.maxd = 40;
                     s.qscale = w % 2 ? qscale : NULL, s.chunk = (int32_t)(a + w) % 3 == 1 ? 8 : 0;
-                    const posenc_bias bd = bias_of(&s);
+                    /* the window as the cache's argument, or in the descriptor (one path, the same mask) */
+                    const int32_t warg = (a + n) % 2 ? 0 : s.window;
+                    posenc_bias bd = bias_of(&s);
+                    bd.window = s.window - warg;
                     int32_t nfl;
                     CHECK(posenc_kvcache_scratch_size(&nfl, n, L, H, KVH, D, DV, &bd) == 0, "scratch size");
                     float *scratch = malloc(sizeof(float) * (size_t)nfl);
                     const float *qn = q + (size_t)(L - n) * H * D;
                     const int32_t st = posenc_kvcache_attend(out, qn, kc, vc, state, cap, L, n, H, KVH, D, DV,
-                                                             s.scale, s.window, scratch, nfl, &bd);
+                                                             s.scale, warg, scratch, nfl, &bd);
                     CHECK(st == 0, "attend status %d", st);
                     reference(want, qn, k, v, &s);
                     const double d = max_diff(out, want, (size_t)n * H * DV);
@@ -261,6 +268,13 @@ static void test_kvcache(void) {
     chunked.chunk = -1;
     CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, 3, 1, H, KVH, D, DV, 1.0, 0, scratch, 4096, &chunked) ==
               POSENC_E_PARAM, "negative chunk");
+    posenc_bias windowed = {0};
+    windowed.window = -1;
+    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, 3, 1, H, KVH, D, DV, 1.0, 0, scratch, 4096, &windowed) ==
+              POSENC_E_PARAM, "negative descriptor window");
+    windowed.window = 2; /* the argument's -1 is still refused, not replaced */
+    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, 3, 1, H, KVH, D, DV, 1.0, -1, scratch, 4096, &windowed) ==
+              POSENC_E_PARAM, "negative window beside a descriptor window");
     posenc_bias badkind = {0};
     badkind.kind = POSENC_BIAS_COUNT;
     CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, 3, 1, H, KVH, D, DV, 1.0, 0, scratch, 4096, &badkind) ==
