@@ -51,7 +51,12 @@ if (!isMainThread) {
   const memory = new WebAssembly.Memory({ initial: 256, maximum: 32768, shared: true });
   const X = instantiate(module, memory);
   X._initialize?.();
-  const H = 32, KVH = 8, D = 128, G = H / KVH, half = KVH / 2, scale = 1 / Math.sqrt(D);
+  const H = 32,
+    KVH = 8,
+    D = 128,
+    G = H / KVH,
+    half = KVH / 2,
+    scale = 1 / Math.sqrt(D);
   const f32 = (p, n) => new Float32Array(memory.buffer, p, n);
   const ctl = new Int32Array(new SharedArrayBuffer(16));
   const args = new Float64Array(new SharedArrayBuffer(8 * 18));
@@ -63,45 +68,81 @@ if (!isMainThread) {
     const sz = X.malloc(8);
     X.posenc_kvcache_size(sz, sz + 4, KVH, D, D, N);
     const [nk, nv] = new Int32Array(memory.buffer, sz, 2);
-    const kc = X.malloc(nk * 4), vc = X.malloc(nv * 4), st = X.malloc(8);
+    const kc = X.malloc(nk * 4),
+      vc = X.malloc(nv * 4),
+      st = X.malloc(8);
     f32(kc, nk).fill(0);
     f32(vc, nv).fill(0);
     f32(st, 2).fill(0);
-    const chunk = 256, kin = X.malloc(chunk * KVH * D * 4);
-    f32(kin, chunk * KVH * D).forEach((_, i, a) => { a[i] = Math.sin(i * 0.37); });
+    const chunk = 256,
+      kin = X.malloc(chunk * KVH * D * 4);
+    f32(kin, chunk * KVH * D).forEach((_, i, a) => {
+      a[i] = Math.sin(i * 0.37);
+    });
     for (let t = 0; t < N; t += chunk) X.posenc_kvcache_store(kc, vc, st, kin, kin, chunk, t, N, KVH, D, D);
-    const q = X.malloc(H * D * 4), o1 = X.malloc(H * D * 4), o2 = X.malloc(H * D * 4), scr = X.malloc(4);
-    f32(q, H * D).forEach((_, i, a) => { a[i] = Math.cos(i); });
+    const q = X.malloc(H * D * 4),
+      o1 = X.malloc(H * D * 4),
+      o2 = X.malloc(H * D * 4),
+      scr = X.malloc(4);
+    f32(q, H * D).forEach((_, i, a) => {
+      a[i] = Math.cos(i);
+    });
     X.posenc_kvcache_scratch_size(scr, 1, N, H, KVH, D, D, 0 /* bias NULL */);
     const nfl = new Int32Array(memory.buffer, scr, 1)[0];
-    const s0 = X.malloc(nfl * 4), s1 = X.malloc(nfl * 4);
+    const s0 = X.malloc(nfl * 4),
+      s1 = X.malloc(nfl * 4);
     const capt = Math.ceil(N / 256) * 256;
-    const part = (out, g0, s) => [out + g0 * G * D * 4, q + g0 * G * D * 4, kc + g0 * capt * D * 4,
-      vc + g0 * capt * D * 4, st, N, N, 1, half * G, half, D, D, scale, 0, s, nfl, 0 /* bias NULL */];
-    const one = () => X.posenc_kvcache_attend(o1, q, kc, vc, st, N, N, 1, H, KVH, D, D, scale, 0, s0, nfl,
-      0 /* bias NULL */);
+    const part = (out, g0, s) => [
+      out + g0 * G * D * 4,
+      q + g0 * G * D * 4,
+      kc + g0 * capt * D * 4,
+      vc + g0 * capt * D * 4,
+      st,
+      N,
+      N,
+      1,
+      half * G,
+      half,
+      D,
+      D,
+      scale,
+      0,
+      s,
+      nfl,
+      0 /* bias NULL */,
+    ];
+    const one = () =>
+      X.posenc_kvcache_attend(o1, q, kc, vc, st, N, N, 1, H, KVH, D, D, scale, 0, s0, nfl, 0 /* bias NULL */);
     args.set(part(o2, half, s1));
     const two = () => {
       Atomics.add(ctl, 0, 1);
       Atomics.notify(ctl, 0);
       X.posenc_kvcache_attend(...part(o2, 0, s0));
-      while (Atomics.load(ctl, 1) !== Atomics.load(ctl, 0)) { /* spin */ }
+      while (Atomics.load(ctl, 1) !== Atomics.load(ctl, 0)) {
+        /* spin */
+      }
     };
     one();
     two();
     let d = 0;
-    const a = f32(o1, H * D), b = f32(o2, H * D);
+    const a = f32(o1, H * D),
+      b = f32(o2, H * D);
     for (let i = 0; i < H * D; i++) d = Math.max(d, Math.abs(a[i] - b[i]));
     const ts = { one: [], two: [] };
     for (let r = 0; r < 40; r++) {
-      for (const [k, f] of [['one', one], ['two', two]]) {
+      for (const [k, f] of [
+        ['one', one],
+        ['two', two],
+      ]) {
         const t0 = performance.now();
         f();
         ts[k].push(performance.now() - t0);
       }
     }
     const med = (x) => x.sort((u, v) => u - v)[x.length >> 1];
-    console.log(`| ${N} | ${med(ts.one).toFixed(3)} | ${med(ts.two).toFixed(3)} | ${(med(ts.one) / med(ts.two)).toFixed(2)}× | ${d} |`);
+    console.log(
+      `| ${N} | ${med(ts.one).toFixed(3)} | ${med(ts.two).toFixed(3)} | ${(med(ts.one) / med(ts.two)).toFixed(2)}× | ${d} |`,
+    );
     for (const p of [kc, vc, st, kin, q, o1, o2, scr, s0, s1, sz]) X.free(p);
   }
   ctl[0] = -1;

@@ -19,9 +19,9 @@
 #include "posenc_internal.h"
 
 #define TILE POSENC_ATTENTION_TILE
-#define QB 4 /* queries per block */
-#define PW 8 /* keys per panel */
-#define GW (TILE + 32) /* XL position-term tile: a tile spans TILE + 3 rows of r, panel-aligned */
+#define QB   4           /* queries per block */
+#define PW   8           /* keys per panel */
+#define GW   (TILE + 32) /* XL position-term tile: a tile spans TILE + 3 rows of r, panel-aligned */
 
 /* The kernels and per-tile steps stay separate functions: inlined into one huge body, V8's
  * register allocator spills the micro-kernels' accumulators (measured 13.5 ms -> 10.5 ms for
@@ -32,9 +32,10 @@
 
 /* Inlined into callers that pass a constant drow (the packed panels: drow = 8), so the inner
  * loop walks b with one pointer increment and no multiply. */
-static inline __attribute__((always_inline)) void
-kernel_qk(const float *const a[4], const float *b, int32_t np, int32_t dim, size_t pstride,
-          size_t drow, float scale, float *out, size_t ostride) {
+static inline __attribute__((always_inline)) void kernel_qk(const float *const a[4], const float *b,
+                                                            int32_t np, int32_t dim, size_t pstride,
+                                                            size_t drow, float scale, float *out,
+                                                            size_t ostride) {
     const pv4 sc = pv4_splat(scale);
     const float *a0 = a[0], *a1 = a[1], *a2 = a[2], *a3 = a[3];
     for (int32_t p = 0; p < np; p++) {
@@ -120,8 +121,8 @@ static NOINLINE void kernel_qk_t(const float *qt, const float *b, int32_t np, in
     }
 }
 
-void posenc__attn_kernel_qk_t(const float *qt, const float *b, int32_t np, int32_t dim,
-                              float scale, float *out, size_t ostride) {
+void posenc__attn_kernel_qk_t(const float *qt, const float *b, int32_t np, int32_t dim, float scale,
+                              float *out, size_t ostride) {
     kernel_qk_t(qt, b, np, dim, scale, out, ostride);
 }
 
@@ -133,7 +134,8 @@ static NOINLINE void kernel_pv_tile(const float *p, int32_t n, const float *vp, 
                                     size_t cstride, float *acc, size_t astride) {
     const float *const pend = p + n;
     for (int32_t c = 0; c < nc; c++) {
-        float *a0 = acc + (size_t)c * PW, *a1 = a0 + astride, *a2 = a1 + astride, *a3 = a2 + astride;
+        float *a0 = acc + (size_t)c * PW, *a1 = a0 + astride, *a2 = a1 + astride,
+              *a3 = a2 + astride;
         const float *vj = vp + (size_t)c * cstride;
         pv4 s00 = pv4_load(a0), s01 = pv4_load(a0 + 4);
         pv4 s10 = pv4_load(a1), s11 = pv4_load(a1 + 4);
@@ -165,8 +167,8 @@ static NOINLINE void kernel_pv_tile(const float *p, int32_t n, const float *vp, 
     }
 }
 
-void posenc__attn_kernel_pv(const float *p, int32_t n, const float *vp, int32_t nc,
-                            size_t cstride, float *acc, size_t astride) {
+void posenc__attn_kernel_pv(const float *p, int32_t n, const float *vp, int32_t nc, size_t cstride,
+                            float *acc, size_t astride) {
     kernel_pv_tile(p, n, vp, nc, cstride, acc, astride);
 }
 
@@ -185,10 +187,10 @@ typedef struct {
     float *out, *weights;
     const float *q, *k, *v;
     int32_t Q, K, H, KVH, D, DV, offset;
-    int32_t window;       /* > 0: a key window or more positions from its query is masked */
+    int32_t window; /* > 0: a key window or more positions from its query is masked */
     float scale;
     posenc_attention_mask mask;
-    posenc_bias b;        /* the caller's descriptor (a zeroed one for NULL) */
+    posenc_bias b; /* the caller's descriptor (a zeroed one for NULL) */
     /* A KV cache hands over its keys and values already in the packed layouts (capt slots per
      * kv head, see kvcache.c) and the running max |k|, |v| of what it stored, so a decode step
      * reads the cache exactly once. NULL kpk: k and v are [keys][kv_heads][dim] rows. */
@@ -211,19 +213,19 @@ static inline int64_t round_tile(int64_t x) { return (x + TILE - 1) / TILE * TIL
  * (prefill), or 4 heads of the group for one query (decode: the group's keys are then read
  * once for all its heads). */
 typedef struct {
-    int32_t nq;           /* rows that are real (short blocks repeat the last) */
-    int32_t ii[QB];       /* query index of each block row */
-    int32_t hh[QB];       /* query head of each row, and its index within the group */
+    int32_t nq;     /* rows that are real (short blocks repeat the last) */
+    int32_t ii[QB]; /* query index of each block row */
+    int32_t hh[QB]; /* query head of each row, and its index within the group */
     int32_t hl[QB];
-    int64_t ipos[QB];     /* position of that query: ii + offset */
-    int64_t lim[QB];      /* last visible key (may be < 0: the row sees nothing) */
-    int64_t lo[QB];       /* first visible key (window, chunk; 0 without them) */
+    int64_t ipos[QB]; /* position of that query: ii + offset */
+    int64_t lim[QB];  /* last visible key (may be < 0: the row sees nothing) */
+    int64_t lo[QB];   /* first visible key (window, chunk; 0 without them) */
     const float *qrow[QB];
-    double slope[QB];     /* ALiBi, float64 so the fused bias rounds once, as posenc_alibi_bias */
-    int64_t aref[QB];     /* ALiBi: the visible key with the largest bias (RELATIVE, REFERENCE),
+    double slope[QB]; /* ALiBi, float64 so the fused bias rounds once, as posenc_alibi_bias */
+    int64_t aref[QB]; /* ALiBi: the visible key with the largest bias (RELATIVE, REFERENCE),
                            * or its distance |j - ipos| (SYMMETRIC) */
     const posenc__expk *expk;
-    size_t vblock;        /* floats per block of TILE keys of V (TILE * dim_v rounded to 8) */
+    size_t vblock; /* floats per block of TILE keys of V (TILE * dim_v rounded to 8) */
     float *kp, *vp, *qt, *tile, *qs, *t5, *qak, *mass, *rp, *uk, *qv, *g, *acc;
     const int32_t *t5b;
 } ctx;
@@ -352,7 +354,8 @@ static void call_setup_t5(const job *jb, const plan *pl, float *scratch) {
     int32_t *b = (int32_t *)(void *)(scratch + pl->t5b);
     for (int32_t t = 0; t < jb->Q + jb->K - 1; t++) {
         const int64_t rp = (int64_t)t - ((int64_t)jb->offset + jb->Q - 1);
-        b[t] = posenc__t5_bucket(rp, jb->b.bidirectional ? 1 : 0, jb->b.num_buckets, jb->b.max_distance);
+        b[t] = posenc__t5_bucket(rp, jb->b.bidirectional ? 1 : 0, jb->b.num_buckets,
+                                 jb->b.max_distance);
     }
 }
 static void group_setup_t5(const job *jb, ctx *cx, int32_t g) {
@@ -365,7 +368,8 @@ static void group_setup_t5(const job *jb, ctx *cx, int32_t g) {
 }
 static inline void add_t5(const job *jb, const ctx *cx, int r, float *t, int32_t j0, int32_t n) {
     /* t5[hl][idx] holds the bias of rp = idx - (offset + Q - 1) */
-    const float *tb = cx->t5 + (size_t)cx->hl[r] * (jb->Q + jb->K - 1) + (j0 - cx->ii[r] + jb->Q - 1);
+    const float *tb =
+        cx->t5 + (size_t)cx->hl[r] * (jb->Q + jb->K - 1) + (j0 - cx->ii[r] + jb->Q - 1);
     for (int32_t c = 0; c < n; c++) t[c] += tb[c];
 }
 
@@ -463,41 +467,42 @@ static inline void add_xl(const job *jb, const ctx *cx, int r, float *t, int32_t
     }
 }
 
-#define POSENC__BIAS_OPS(NAME, name) [POSENC_BIAS_##NAME] = {check_##name, plan_##name, values_##name, \
-    CALL_SETUP_##NAME, GROUP_SETUP_##NAME, HEAD_SETUP_##NAME, BLOCK_SETUP_##NAME, ROW_##NAME,        \
-    PRESCALED_##NAME},
+#define POSENC__BIAS_OPS(NAME, name)                                                               \
+    [POSENC_BIAS_##NAME] = {check_##name,       plan_##name,        values_##name,                 \
+                            CALL_SETUP_##NAME,  GROUP_SETUP_##NAME, HEAD_SETUP_##NAME,             \
+                            BLOCK_SETUP_##NAME, ROW_##NAME,         PRESCALED_##NAME},
 /* the optional steps, NULL where a kind has none */
-#define plan_alibi plan_none
-#define CALL_SETUP_NONE NULL
-#define CALL_SETUP_ALIBI NULL
-#define CALL_SETUP_T5 call_setup_t5
-#define CALL_SETUP_SHAW NULL
-#define CALL_SETUP_XL NULL
-#define GROUP_SETUP_NONE NULL
+#define plan_alibi        plan_none
+#define CALL_SETUP_NONE   NULL
+#define CALL_SETUP_ALIBI  NULL
+#define CALL_SETUP_T5     call_setup_t5
+#define CALL_SETUP_SHAW   NULL
+#define CALL_SETUP_XL     NULL
+#define GROUP_SETUP_NONE  NULL
 #define GROUP_SETUP_ALIBI NULL
-#define GROUP_SETUP_T5 group_setup_t5
-#define GROUP_SETUP_SHAW NULL
-#define GROUP_SETUP_XL NULL
-#define HEAD_SETUP_NONE NULL
-#define HEAD_SETUP_ALIBI NULL
-#define HEAD_SETUP_T5 NULL
-#define HEAD_SETUP_SHAW NULL
-#define HEAD_SETUP_XL head_setup_xl
-#define BLOCK_SETUP_NONE NULL
+#define GROUP_SETUP_T5    group_setup_t5
+#define GROUP_SETUP_SHAW  NULL
+#define GROUP_SETUP_XL    NULL
+#define HEAD_SETUP_NONE   NULL
+#define HEAD_SETUP_ALIBI  NULL
+#define HEAD_SETUP_T5     NULL
+#define HEAD_SETUP_SHAW   NULL
+#define HEAD_SETUP_XL     head_setup_xl
+#define BLOCK_SETUP_NONE  NULL
 #define BLOCK_SETUP_ALIBI NULL
-#define BLOCK_SETUP_T5 NULL
-#define BLOCK_SETUP_SHAW block_setup_shaw
-#define BLOCK_SETUP_XL block_setup_xl
-#define ROW_NONE NULL
-#define ROW_ALIBI row_alibi
-#define ROW_T5 NULL
-#define ROW_SHAW NULL
-#define ROW_XL NULL
-#define PRESCALED_NONE 1
-#define PRESCALED_ALIBI 1
-#define PRESCALED_T5 1
-#define PRESCALED_SHAW 1
-#define PRESCALED_XL 0
+#define BLOCK_SETUP_T5    NULL
+#define BLOCK_SETUP_SHAW  block_setup_shaw
+#define BLOCK_SETUP_XL    block_setup_xl
+#define ROW_NONE          NULL
+#define ROW_ALIBI         row_alibi
+#define ROW_T5            NULL
+#define ROW_SHAW          NULL
+#define ROW_XL            NULL
+#define PRESCALED_NONE    1
+#define PRESCALED_ALIBI   1
+#define PRESCALED_T5      1
+#define PRESCALED_SHAW    1
+#define PRESCALED_XL      0
 static const bias_ops BIAS_OPS[] = {POSENC_BIAS_KINDS(POSENC__BIAS_OPS)};
 _Static_assert(sizeof BIAS_OPS / sizeof BIAS_OPS[0] == POSENC_BIAS_COUNT,
                "every bias kind of POSENC_BIAS_KINDS has its row of steps");
@@ -513,8 +518,8 @@ _Static_assert(offsetof(posenc_bias, window) == 60 && sizeof(posenc_bias) == 64,
 
 /* The plan of a call: the common buffers, then the kind's own. packed = keys and values
  * arrive packed (a KV cache); qscale = a per-query scale is given. */
-static void make_plan(plan *pl, int64_t Q, int64_t K, int64_t D, int64_t DV, posenc_attention_bias kind,
-                      int64_t rel, int64_t G, int packed, int qscale) {
+static void make_plan(plan *pl, int64_t Q, int64_t K, int64_t D, int64_t DV,
+                      posenc_attention_bias kind, int64_t rel, int64_t G, int packed, int qscale) {
     memset(pl, 0, sizeof *pl);
     TAKE(pl, expk, (int64_t)(sizeof(posenc__expk) / sizeof(float)));
     if (!packed) {
@@ -572,8 +577,8 @@ int32_t posenc_attention_gqa_scratch_size(int32_t *floats, int32_t queries, int3
     return scratch_size(floats, queries, keys, heads, kv_heads, dim, dim_v, bias, 0);
 }
 
-int32_t posenc_kvcache_scratch_size(int32_t *floats, int32_t queries, int32_t length,
-                                    int32_t heads, int32_t kv_heads, int32_t dim, int32_t dim_v,
+int32_t posenc_kvcache_scratch_size(int32_t *floats, int32_t queries, int32_t length, int32_t heads,
+                                    int32_t kv_heads, int32_t dim, int32_t dim_v,
                                     const posenc_bias *bias) {
     return scratch_size(floats, queries, length, heads, kv_heads, dim, dim_v, bias, 1);
 }
@@ -596,7 +601,8 @@ static int32_t validate(const job *jb, const float *scratch, int32_t scratch_flo
     int64_t rel = 0;
     const int32_t st = check_bias(jb, &rel);
     if (st) return st;
-    make_plan(pl, Q, K, D, DV, jb->b.kind, rel, H / KVH, jb->kpk != NULL, jb->b.query_scale != NULL);
+    make_plan(pl, Q, K, D, DV, jb->b.kind, rel, H / KVH, jb->kpk != NULL,
+              jb->b.query_scale != NULL);
     if (pl->o > POSENC_MAX_ELEMENTS || scratch_floats < pl->o) return POSENC_E_SCRATCH;
     /* Values: a NaN or infinity in the operands would turn into silent garbage, and so would
      * finite operands large enough to overflow float32 inside a logit or the exp-weighted sum of
@@ -634,10 +640,13 @@ static NOINLINE void scores(const job *jb, const ctx *cx, int32_t j0, int32_t n)
          * (its loop is the hot part of this step) */
         switch (jb->b.kind) {
 #define ADD_CASE(NAME, name)                                                                       \
-    case POSENC_BIAS_##NAME: add_##name(jb, cx, r, t, j0, n); break;
+    case POSENC_BIAS_##NAME:                                                                       \
+        add_##name(jb, cx, r, t, j0, n);                                                           \
+        break;
             POSENC_BIAS_KINDS(ADD_CASE)
 #undef ADD_CASE
-        default: break;
+            default:
+                break;
         }
         int32_t c;
         const int64_t first_masked = cx->lim[r] + 1 - j0;
@@ -685,7 +694,9 @@ static void shaw_mass(const job *jb, const ctx *cx, int r, const float *p, int32
     }
 }
 
-static inline int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+static inline int64_t floor_div(int64_t a, int64_t b) {
+    return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
 
 /* Row r of the block is query i of head h (hl = h's index within its group). */
 static inline void set_row(const job *jb, ctx *cx, int r, int32_t i, int32_t h, int32_t hl) {
@@ -744,7 +755,8 @@ static NOINLINE void run_block(const job *jb, ctx *cx) {
     if (jb->weights) {
         /* exact path: logits into the weights rows, row softmax, then P V */
         float *wrow[QB];
-        for (int r = 0; r < QB; r++) wrow[r] = jb->weights + ((size_t)cx->hh[r] * Q + cx->ii[r]) * K;
+        for (int r = 0; r < QB; r++)
+            wrow[r] = jb->weights + ((size_t)cx->hh[r] * Q + cx->ii[r]) * K;
         for (int32_t j0 = 0; j0 < jend; j0 += TILE) {
             const int32_t n = jend - j0 < TILE ? jend - j0 : TILE;
             scores(jb, cx, j0, n);
@@ -776,7 +788,8 @@ static NOINLINE void run_block(const job *jb, ctx *cx) {
                 prow[r] = wrow[r] + j0;
                 memcpy(cx->tile + (size_t)r * TILE, prow[r], sizeof(float) * n);
             }
-            kernel_pv_tile(cx->tile, n, cx->vp + (size_t)(j0 / TILE) * cx->vblock, nc, (size_t)TILE * PW, cx->acc, DV8);
+            kernel_pv_tile(cx->tile, n, cx->vp + (size_t)(j0 / TILE) * cx->vblock, nc,
+                           (size_t)TILE * PW, cx->acc, DV8);
             if (R)
                 for (int r = 0; r < cx->nq; r++) shaw_mass(jb, cx, r, prow[r], j0, n);
         }
@@ -799,7 +812,8 @@ static NOINLINE void run_block(const job *jb, ctx *cx) {
                 if (corr != 1.0f) {
                     float *a = cx->acc + (size_t)r * DV8;
                     const pv4 cv = pv4_splat(corr);
-                    for (int32_t c = 0; c < DV8; c += 4) pv4_store(a + c, pv4_mul(pv4_load(a + c), cv));
+                    for (int32_t c = 0; c < DV8; c += 4)
+                        pv4_store(a + c, pv4_mul(pv4_load(a + c), cv));
                     if (R) {
                         float *ms = cx->mass + (size_t)r * R;
                         for (int32_t b = 0; b < R; b++) ms[b] *= corr;
@@ -808,8 +822,10 @@ static NOINLINE void run_block(const job *jb, ctx *cx) {
                 l[r] = l[r] * corr + sum;
                 m[r] = mnew;
             }
-            const float *prow[QB] = {cx->tile, cx->tile + TILE, cx->tile + 2 * TILE, cx->tile + 3 * TILE};
-            kernel_pv_tile(cx->tile, n, cx->vp + (size_t)(j0 / TILE) * cx->vblock, nc, (size_t)TILE * PW, cx->acc, DV8);
+            const float *prow[QB] = {cx->tile, cx->tile + TILE, cx->tile + 2 * TILE,
+                                     cx->tile + 3 * TILE};
+            kernel_pv_tile(cx->tile, n, cx->vp + (size_t)(j0 / TILE) * cx->vblock, nc,
+                           (size_t)TILE * PW, cx->acc, DV8);
             if (R)
                 for (int r = 0; r < cx->nq; r++) shaw_mass(jb, cx, r, prow[r], j0, n);
         }
@@ -913,7 +929,8 @@ static NOINLINE void run_group(const job *jb, const plan *pl, float *scratch, in
         if (ops->head_setup) ops->head_setup(jb, &cx, h, g);
         for (int32_t i0 = 0; i0 < Q; i0 += QB) {
             cx.nq = Q - i0 < QB ? Q - i0 : QB;
-            for (int r = 0; r < QB; r++) set_row(jb, &cx, r, i0 + (r < cx.nq ? r : cx.nq - 1), h, hl);
+            for (int r = 0; r < QB; r++)
+                set_row(jb, &cx, r, i0 + (r < cx.nq ? r : cx.nq - 1), h, hl);
             run_block(jb, &cx);
         }
     }
@@ -923,7 +940,8 @@ static int32_t attend(job *jb, double scale, float *scratch, int32_t scratch_flo
     if (!posenc__finite(scale) || fabs(scale) > 3.0e38) return POSENC_E_PARAM;
     jb->scale = (float)scale;
     /* the descriptor's window and a KV cache's own: both mask, so the narrower one counts */
-    if (jb->b.window > 0 && (jb->window == 0 || jb->b.window < jb->window)) jb->window = jb->b.window;
+    if (jb->b.window > 0 && (jb->window == 0 || jb->b.window < jb->window))
+        jb->window = jb->b.window;
     plan pl;
     int32_t st = validate(jb, scratch, scratch_floats, &pl);
     if (st) return st;
@@ -973,10 +991,12 @@ int32_t posenc_kvcache_attend(POSENC_KVCACHE_ARGS, const posenc_bias *bias) {
 int32_t posenc_matmul(float *out, const float *a, const float *b, int32_t m, int32_t kdim,
                       int32_t n) {
     if (!out || !a || !b) return POSENC_E_NULL;
-    if (posenc__check_elems2(m, kdim) || posenc__check_elems2(kdim, n) || posenc__check_elems2(m, n))
+    if (posenc__check_elems2(m, kdim) || posenc__check_elems2(kdim, n) ||
+        posenc__check_elems2(m, n))
         return POSENC_E_SIZE;
     /* finite, and no partial sum can overflow float32 (|sum| <= kdim * max|a| * max|b|) */
-    const double ma = posenc__max_abs(a, (size_t)m * kdim), mb = posenc__max_abs(b, (size_t)kdim * n);
+    const double ma = posenc__max_abs(a, (size_t)m * kdim),
+                 mb = posenc__max_abs(b, (size_t)kdim * n);
     if (!(ma < INFINITY && mb < INFINITY) || (double)kdim * ma * mb > POSENC__LOGIT_LIMIT)
         return POSENC_E_PARAM;
     enum { NPAN = 8 };

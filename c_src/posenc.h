@@ -73,12 +73,12 @@ extern "C" {
 
 typedef enum posenc_status {
     POSENC_OK = 0,
-    POSENC_E_NULL = -1,    /* a required pointer is NULL */
-    POSENC_E_SIZE = -2,    /* a count or size is < 1 or its array would exceed POSENC_MAX_ELEMENTS */
-    POSENC_E_ODD = -3,     /* a dimension that must be even (made of pairs) is odd */
-    POSENC_E_PARAM = -4,   /* a real parameter is NaN, infinite or outside its range */
-    POSENC_E_ENUM = -5,    /* an enum argument is not one of its defined values */
-    POSENC_E_RANGE = -6,   /* an index or position lies outside the table it addresses */
+    POSENC_E_NULL = -1,  /* a required pointer is NULL */
+    POSENC_E_SIZE = -2,  /* a count or size is < 1 or its array would exceed POSENC_MAX_ELEMENTS */
+    POSENC_E_ODD = -3,   /* a dimension that must be even (made of pairs) is odd */
+    POSENC_E_PARAM = -4, /* a real parameter is NaN, infinite or outside its range */
+    POSENC_E_ENUM = -5,  /* an enum argument is not one of its defined values */
+    POSENC_E_RANGE = -6, /* an index or position lies outside the table it addresses */
     POSENC_E_SCRATCH = -7, /* a caller buffer is smaller than its posenc_*_size helper says */
     POSENC_E_MISSING = -8, /* a required parameter was not given (e.g. a scaling key) */
     POSENC_E_NOMEM = -9    /* used by the JS layer: the wasm heap could not grow */
@@ -108,10 +108,7 @@ int32_t posenc_build_flags(void);
  *   SPLIT        [sin(p w_0) .. sin(p w_{h-1}), cos(p w_0) .. cos(p w_{h-1})]
  * ====================================================================================== */
 
-typedef enum posenc_spacing {
-    POSENC_SPACING_PAPER = 0,
-    POSENC_SPACING_T2T = 1
-} posenc_spacing;
+typedef enum posenc_spacing { POSENC_SPACING_PAPER = 0, POSENC_SPACING_T2T = 1 } posenc_spacing;
 
 /* What an odd dim means (the canonical codes disagree, so the caller chooses):
  *   ERROR  odd dim is POSENC_E_ODD (the PyTorch tutorial cannot build it either)
@@ -120,11 +117,7 @@ typedef enum posenc_spacing {
  *   XLM    channel j uses angle p / base^(2*floor(j/2)/dim) with the true dim: ceil(dim/2)
  *          sines and floor(dim/2) cosines. INTERLEAVED gives the XLM/DistilBERT table, SPLIT
  *          the Marian one (sines first). PAPER spacing only. */
-typedef enum posenc_odd {
-    POSENC_ODD_ERROR = 0,
-    POSENC_ODD_PAD = 1,
-    POSENC_ODD_XLM = 2
-} posenc_odd;
+typedef enum posenc_odd { POSENC_ODD_ERROR = 0, POSENC_ODD_PAD = 1, POSENC_ODD_XLM = 2 } posenc_odd;
 
 /* The frequencies w_i (radians per position) as float64, into out[ceil(dim/2)]
  * (entries beyond the pairs actually used by a PAD table are not written; *count gets the number
@@ -189,10 +182,7 @@ typedef enum posenc_rope_type {
 } posenc_rope_type;
 
 /* Activation order: [token][head][dim] or [head][token][dim]. */
-typedef enum posenc_rope_order {
-    POSENC_ROPE_THD = 0,
-    POSENC_ROPE_HTD = 1
-} posenc_rope_order;
+typedef enum posenc_rope_order { POSENC_ROPE_THD = 0, POSENC_ROPE_HTD = 1 } posenc_rope_order;
 
 /* Scaling parameters. A double that is NaN means "not given" (a required one then gives
  * POSENC_E_MISSING); posenc_rope_scaling_init sets every field to "not given" or its default.
@@ -245,18 +235,16 @@ int32_t posenc_rope_scratch_size(int32_t rotary_dim);
 
 /* Rotate x ([length][heads][dim] or [heads][length][dim]) in place; token t sits at position
  * offset + t. inv_freq has rotary_dim/2 entries; rotary_dim even, 2 <= rotary_dim <= dim. */
-int32_t posenc_rope_apply(float *x, int32_t length, int32_t heads, int32_t dim,
-                          int32_t rotary_dim, posenc_layout layout, posenc_rope_order order,
-                          const double *inv_freq, double scale, double offset, float *scratch,
-                          int32_t scratch_len);
+int32_t posenc_rope_apply(float *x, int32_t length, int32_t heads, int32_t dim, int32_t rotary_dim,
+                          posenc_layout layout, posenc_rope_order order, const double *inv_freq,
+                          double scale, double offset, float *scratch, int32_t scratch_len);
 
 /* As posenc_rope_apply with explicit positions[length] (any integers, e.g. packed sequences;
  * runs of evenly spaced positions use the engine, others exact sin/cos per element). */
 int32_t posenc_rope_apply_positions(float *x, int32_t length, int32_t heads, int32_t dim,
                                     int32_t rotary_dim, posenc_layout layout,
-                                    posenc_rope_order order, const double *inv_freq,
-                                    double scale, const int32_t *positions, float *scratch,
-                                    int32_t scratch_len);
+                                    posenc_rope_order order, const double *inv_freq, double scale,
+                                    const int32_t *positions, float *scratch, int32_t scratch_len);
 
 /* Float positions (interpolated / fractional positions), finite, |p| <= 2^30. */
 int32_t posenc_rope_apply_positions_f32(float *x, int32_t length, int32_t heads, int32_t dim,
@@ -279,17 +267,16 @@ int32_t posenc_rope_apply_xpos(float *x, int32_t length, int32_t heads, int32_t 
  * height*width); components [0, rotary_dim/2) are rotated by the row r, [rotary_dim/2,
  * rotary_dim) by the column c, each block paired by layout within itself. inv_freq has
  * rotary_dim/4 entries (the frequencies of one rotary_dim/2 block); rotary_dim % 4 == 0. */
-int32_t posenc_rope_apply_axial(float *x, int32_t height, int32_t width, int32_t heads,
-                                int32_t dim, int32_t rotary_dim, posenc_layout layout,
-                                posenc_rope_order order, const double *inv_freq, double scale,
-                                float *scratch, int32_t scratch_len);
+int32_t posenc_rope_apply_axial(float *x, int32_t height, int32_t width, int32_t heads, int32_t dim,
+                                int32_t rotary_dim, posenc_layout layout, posenc_rope_order order,
+                                const double *inv_freq, double scale, float *scratch,
+                                int32_t scratch_len);
 
 /* With a cache of cache_rows rows (cos/sin[cache_rows][rotary_dim/2]): token t uses row
  * positions[t] (positions may be NULL: row offset + t). Rows outside the cache: POSENC_E_RANGE. */
 int32_t posenc_rope_apply_cached(float *x, int32_t length, int32_t heads, int32_t dim,
-                                 int32_t rotary_dim, posenc_layout layout,
-                                 posenc_rope_order order, const float *cos_cache,
-                                 const float *sin_cache, int32_t cache_rows,
+                                 int32_t rotary_dim, posenc_layout layout, posenc_rope_order order,
+                                 const float *cos_cache, const float *sin_cache, int32_t cache_rows,
                                  const int32_t *positions, int32_t offset);
 
 /* RoFormer long-term decay (Su et al. 2021 §3.4.3): out[k] = (2/d) sum_{j=1..d/2} |sum_{t<j} e^{i k w_t}|
@@ -356,9 +343,9 @@ int32_t posenc_xl_rel_shift(float *out, const float *x, int32_t queries, int32_t
  * [queries][heads][dim], k and r (= r_net(R), row t for distance keys-1-t) are
  * [keys][heads][dim], u and v are [heads][dim]. All finite, and dim * ((|q|+|u|)|k| +
  * (|q|+|v|)|r|) * max(1, |scale|) <= 1e38 (max magnitudes) so no sum overflows: else E_PARAM. */
-int32_t posenc_xl_scores(float *out, const float *q, const float *k, const float *r,
-                         const float *u, const float *v, int32_t queries, int32_t keys,
-                         int32_t heads, int32_t dim, double scale);
+int32_t posenc_xl_scores(float *out, const float *q, const float *k, const float *r, const float *u,
+                         const float *v, int32_t queries, int32_t keys, int32_t heads, int32_t dim,
+                         double scale);
 
 /* What a learned table does with a position outside [0, rows): ERROR is POSENC_E_RANGE (BERT,
  * GPT-2), CLAMP uses the nearest row, ZERO gives a zero embedding (tensor2tensor). */
@@ -380,8 +367,8 @@ int32_t posenc_learned_gather(float *out, const float *table, int32_t rows, int3
                               const int32_t *positions, int32_t count, posenc_out_of_range mode);
 
 /* x[p][dim] += table[offset + p] for p < length, in place; offset + length <= rows. */
-int32_t posenc_learned_add(float *x, const float *table, int32_t rows, int32_t length,
-                           int32_t dim, int32_t offset);
+int32_t posenc_learned_add(float *x, const float *table, int32_t rows, int32_t length, int32_t dim,
+                           int32_t offset);
 
 /* out[length][dim_x + dim_p] = [x[p], table[offset + p]]; offset + length <= rows. */
 int32_t posenc_learned_concat(float *out, const float *x, const float *table, int32_t rows,
@@ -441,7 +428,7 @@ typedef enum posenc_attention_bias {
 #define POSENC__BIAS_ENUM(NAME, name) POSENC_BIAS_##NAME,
     POSENC_BIAS_KINDS(POSENC__BIAS_ENUM)
 #undef POSENC__BIAS_ENUM
-    POSENC_BIAS_COUNT
+        POSENC_BIAS_COUNT
 } posenc_attention_bias;
 
 /* What an attention call adds to (or masks from) its logits beyond scale * q.k: the bias kind
@@ -489,9 +476,9 @@ typedef struct posenc_bias {
  * bias; Shaw and XL count their tables in the dot bound) and keys * max|v| must be <= 1e38,
  * else an overflow would come out as inf or NaN (POSENC_E_PARAM otherwise). Negative biases
  * may be any size. */
-#define POSENC_ATTENTION_ARGS                                                                 \
-    float *out, float *weights, const float *q, const float *k, const float *v,              \
-        int32_t queries, int32_t keys, int32_t heads, int32_t dim, int32_t dim_v, double scale, \
+#define POSENC_ATTENTION_ARGS                                                                      \
+    float *out, float *weights, const float *q, const float *k, const float *v, int32_t queries,   \
+        int32_t keys, int32_t heads, int32_t dim, int32_t dim_v, double scale,                     \
         posenc_attention_mask mask, int32_t offset, float *scratch, int32_t scratch_floats
 
 /* ---- MULTI-HEAD AND GROUPED-QUERY ATTENTION: one entry point for every bias ----
@@ -521,18 +508,18 @@ int32_t posenc_attention_gqa(POSENC_ATTENTION_ARGS, int32_t kv_heads, const pose
  *                          keys at positions <= query - window (Mistral's sliding window);
  *                          0 = none. bias (NULL = none) as in attention, from true positions;
  *                          no XL. */
-#define POSENC_KVCACHE_ARGS                                                                  \
-    float *out, const float *q, const float *kc, const float *vc, const float *state,         \
-        int32_t capacity, int32_t length, int32_t queries, int32_t heads, int32_t kv_heads,   \
-        int32_t dim, int32_t dim_v, double scale, int32_t window, float *scratch,             \
+#define POSENC_KVCACHE_ARGS                                                                        \
+    float *out, const float *q, const float *kc, const float *vc, const float *state,              \
+        int32_t capacity, int32_t length, int32_t queries, int32_t heads, int32_t kv_heads,        \
+        int32_t dim, int32_t dim_v, double scale, int32_t window, float *scratch,                  \
         int32_t scratch_floats
 int32_t posenc_kvcache_size(int32_t *k_floats, int32_t *v_floats, int32_t kv_heads, int32_t dim,
                             int32_t dim_v, int32_t capacity);
 int32_t posenc_kvcache_store(float *kc, float *vc, float *state, const float *k, const float *v,
                              int32_t n, int32_t length, int32_t capacity, int32_t kv_heads,
                              int32_t dim, int32_t dim_v);
-int32_t posenc_kvcache_scratch_size(int32_t *floats, int32_t queries, int32_t length,
-                                    int32_t heads, int32_t kv_heads, int32_t dim, int32_t dim_v,
+int32_t posenc_kvcache_scratch_size(int32_t *floats, int32_t queries, int32_t length, int32_t heads,
+                                    int32_t kv_heads, int32_t dim, int32_t dim_v,
                                     const posenc_bias *bias);
 int32_t posenc_kvcache_attend(POSENC_KVCACHE_ARGS, const posenc_bias *bias);
 
@@ -540,7 +527,6 @@ int32_t posenc_kvcache_attend(POSENC_KVCACHE_ARGS, const posenc_bias *bias);
  * a, b finite with kdim * max|a| * max|b| <= 1e38 (no overflow to inf), else POSENC_E_PARAM. */
 int32_t posenc_matmul(float *out, const float *a, const float *b, int32_t m, int32_t kdim,
                       int32_t n);
-
 
 /* ======================================================================================
  * EXTRAPOLATION LAB (train.c): a tiny causal transformer trained from a seed
@@ -585,16 +571,30 @@ typedef enum posenc_train_method {
 
 /* indices into the int32 configuration */
 typedef enum posenc_train_ikey {
-    POSENC_TRAIN_TASK = 0, POSENC_TRAIN_METHOD, POSENC_TRAIN_LENGTH, POSENC_TRAIN_DIM,
-    POSENC_TRAIN_HEADS, POSENC_TRAIN_LAYERS, POSENC_TRAIN_HIDDEN, POSENC_TRAIN_BATCH,
-    POSENC_TRAIN_STEPS, POSENC_TRAIN_SEED, POSENC_TRAIN_MAX_LENGTH, POSENC_TRAIN_K,
+    POSENC_TRAIN_TASK = 0,
+    POSENC_TRAIN_METHOD,
+    POSENC_TRAIN_LENGTH,
+    POSENC_TRAIN_DIM,
+    POSENC_TRAIN_HEADS,
+    POSENC_TRAIN_LAYERS,
+    POSENC_TRAIN_HIDDEN,
+    POSENC_TRAIN_BATCH,
+    POSENC_TRAIN_STEPS,
+    POSENC_TRAIN_SEED,
+    POSENC_TRAIN_MAX_LENGTH,
+    POSENC_TRAIN_K,
     POSENC_TRAIN_NINT
 } posenc_train_ikey;
 
 /* indices into the float configuration */
 typedef enum posenc_train_fkey {
-    POSENC_TRAIN_LR = 0, POSENC_TRAIN_WEIGHT_DECAY, POSENC_TRAIN_CLIP, POSENC_TRAIN_BETA1,
-    POSENC_TRAIN_BETA2, POSENC_TRAIN_EPS, POSENC_TRAIN_NFLOAT
+    POSENC_TRAIN_LR = 0,
+    POSENC_TRAIN_WEIGHT_DECAY,
+    POSENC_TRAIN_CLIP,
+    POSENC_TRAIN_BETA1,
+    POSENC_TRAIN_BETA2,
+    POSENC_TRAIN_EPS,
+    POSENC_TRAIN_NFLOAT
 } posenc_train_fkey;
 
 /* Bytes of arena for a configuration (max_length: the longest sequence it will evaluate). */
@@ -611,9 +611,14 @@ int32_t posenc_train_step(void *arena, int32_t steps, float *losses);
  * the training length (index >= length; 0 and SCORED 0 when there are none). ORACLE: the
  * accuracy of the best possible predictor on the same targets (1 except for NGRAM). */
 typedef enum posenc_train_rkey {
-    POSENC_TRAIN_R_ACCURACY = 0, POSENC_TRAIN_R_LOSS, POSENC_TRAIN_R_BEYOND_ACCURACY,
-    POSENC_TRAIN_R_BEYOND_LOSS, POSENC_TRAIN_R_SCORED, POSENC_TRAIN_R_BEYOND_SCORED,
-    POSENC_TRAIN_R_ORACLE, POSENC_TRAIN_NRESULT
+    POSENC_TRAIN_R_ACCURACY = 0,
+    POSENC_TRAIN_R_LOSS,
+    POSENC_TRAIN_R_BEYOND_ACCURACY,
+    POSENC_TRAIN_R_BEYOND_LOSS,
+    POSENC_TRAIN_R_SCORED,
+    POSENC_TRAIN_R_BEYOND_SCORED,
+    POSENC_TRAIN_R_ORACLE,
+    POSENC_TRAIN_NRESULT
 } posenc_train_rkey;
 
 /* Accuracy and mean loss over every scored position, and over those past the training length
@@ -626,8 +631,8 @@ int32_t posenc_train_evaluate(void *arena, int32_t length, int32_t count, int32_
                               const double *inv_freq, double attention_scale, double *result);
 /* tokens and targets [count][length] (target -1: not scored) of the sequences evaluate scores:
  * the first `count` of those evaluate draws at `length` with `eval_seed`. */
-int32_t posenc_train_sequences(void *arena, int32_t length, int32_t count, int32_t eval_seed, int32_t *tokens,
-                               int32_t *targets);
+int32_t posenc_train_sequences(void *arena, int32_t length, int32_t count, int32_t eval_seed,
+                               int32_t *tokens, int32_t *targets);
 /* weights[heads][length][length] of `layer` and tokens[length] on the first evaluation input
  * (POSENC_E_PARAM, like evaluate, when the forward pass is not finite). */
 int32_t posenc_train_attention(void *arena, int32_t length, int32_t layer, int32_t eval_seed,

@@ -32,23 +32,58 @@ function parseBias(fn, bias, { heads, queries, keys, dim, dimV, causal }) {
   if (bias === undefined || bias === null) return { kind: 'none', rel: 0, ptrs: () => [0] };
   if (isArrayLike(bias)) {
     const n = elements(fn, 'heads * queries * keys', heads, queries, keys);
-    return { kind: 'none', rel: 0, ptrs: (s) => [s.in('bias', bias, Float32Array, n)], named: (x) => [{ name: 'bias', ptr: x[0], n, negInf: true }] };
+    return {
+      kind: 'none',
+      rel: 0,
+      ptrs: (s) => [s.in('bias', bias, Float32Array, n)],
+      named: (x) => [{ name: 'bias', ptr: x[0], n, negInf: true }],
+    };
   }
   if (typeof bias !== 'object' || Array.isArray(bias) || arrayLike(bias)) {
-    throw fail(fn, 'bias', Status.E_PARAM, "a Float32Array [heads][queries][keys] or { type: 'alibi' | 't5' | 'shaw' | 'xl', ... }", bias);
+    throw fail(
+      fn,
+      'bias',
+      Status.E_PARAM,
+      "a Float32Array [heads][queries][keys] or { type: 'alibi' | 't5' | 'shaw' | 'xl', ... }",
+      bias,
+    );
   }
   const types = typesFor('attention').filter((t) => t !== 'none');
   const bias0 = snapshot(fn, bias, 'bias');
   if (!types.includes(bias0.type)) {
-    throw fail(fn, 'bias.type', Status.E_ENUM, `one of ${types.map((t) => `'${t}'`).join(', ')} (or pass a Float32Array)`, bias0.type);
+    throw fail(
+      fn,
+      'bias.type',
+      Status.E_ENUM,
+      `one of ${types.map((t) => `'${t}'`).join(', ')} (or pass a Float32Array)`,
+      bias0.type,
+    );
   }
   const b = ENCODINGS[bias0.type].parse(bias0, { fn, prefix: 'bias.', causal, host: 'attention' });
   if (b.type === 'xl') {
     const hd = elements(fn, 'heads * dim', heads, dim);
-    const rows = rowsOf(fn, 'bias.r', b.r, hd, `a Float32Array [rRows][heads][dim] (a positive multiple of ${hd} long)`);
-    return tableBias(fn, b, rows, [['u', hd], ['v', hd], ['r', rows * hd]], [rows]);
+    const rows = rowsOf(
+      fn,
+      'bias.r',
+      b.r,
+      hd,
+      `a Float32Array [rRows][heads][dim] (a positive multiple of ${hd} long)`,
+    );
+    return tableBias(
+      fn,
+      b,
+      rows,
+      [
+        ['u', hd],
+        ['v', hd],
+        ['r', rows * hd],
+      ],
+      [rows],
+    );
   }
-  const sizes = ENCODINGS[b.type].tables(b, { heads, dim, dimV }).map((t) => [t.key, elements(fn, t.product, t.length)]);
+  const sizes = ENCODINGS[b.type]
+    .tables(b, { heads, dim, dimV })
+    .map((t) => [t.key, elements(fn, t.product, t.length)]);
   if (b.type === 'alibi') return { kind: 'alibi', rel: 0, ptrs: () => [b.formCode] };
   if (b.type === 't5') {
     f32Length(fn, 'bias.weights', b.weights, `a Float32Array [numBuckets][heads] of length ${sizes[0][1]}`);
@@ -69,8 +104,22 @@ function tableBias(fn, b, rel, sizes, tail) {
 
 /** posenc.h posenc_bias on wasm32 (attention.c checks these offsets at compile time). */
 const BIAS_FIELDS = {
-  kind: 0, form: 4, table: 8, bidirectional: 12, num_buckets: 16, max_distance: 20, a_k: 24, a_v: 28,
-  max_relative: 32, u: 36, vb: 40, r: 44, r_rows: 48, query_scale: 52, chunk: 56, window: 60,
+  kind: 0,
+  form: 4,
+  table: 8,
+  bidirectional: 12,
+  num_buckets: 16,
+  max_distance: 20,
+  a_k: 24,
+  a_v: 28,
+  max_relative: 32,
+  u: 36,
+  vb: 40,
+  r: 44,
+  r_rows: 48,
+  query_scale: 52,
+  chunk: 56,
+  window: 60,
 };
 const BIAS_BYTES = 64;
 
@@ -95,10 +144,30 @@ export function writeBias(s, kind, args, { queryScale = 0, chunk = 0, window = 0
 
 export function attentionFamily(core) {
   /** The C call on heap pointers; used by attention() and selfAttention(). */
-  function attendPtrs(s, {
-    qp, kp, vp, queries, keys, heads, kvHeads = heads, dim, dimV, scale, mask, offset, bias, outPtr, weightsPtr,
-    names = ['q', 'k', 'v'], queryScale, chunk = 0, window = 0,
-  }) {
+  function attendPtrs(
+    s,
+    {
+      qp,
+      kp,
+      vp,
+      queries,
+      keys,
+      heads,
+      kvHeads = heads,
+      dim,
+      dimV,
+      scale,
+      mask,
+      offset,
+      bias,
+      outPtr,
+      weightsPtr,
+      names = ['q', 'k', 'v'],
+      queryScale,
+      chunk = 0,
+      window = 0,
+    },
+  ) {
     const extra = bias.ptrs(s);
     const qs = queryScale ? s.in('queryScale', queryScale, Float32Array, queries, { finite: 'all' }) : 0;
     const desc = writeBias(s, bias.kind, extra, { queryScale: qs, chunk, window });
@@ -115,15 +184,35 @@ export function attentionFamily(core) {
       ...(qs ? [{ name: 'queryScale', ptr: qs, n: queries }] : []),
     ];
     const args = [outPtr, weightsPtr, qp, kp, vp, queries, keys, heads, dim, dimV, scale, mask, offset];
-    callNamed(s, core, 'posenc_attention_gqa', [...args, scratch, floats, kvHeads, desc], arrays,
-      (m) => attentionRule(m, arrays, { keys, dim, scale, kind: bias.kind }));
+    callNamed(s, core, 'posenc_attention_gqa', [...args, scratch, floats, kvHeads, desc], arrays, (m) =>
+      attentionRule(m, arrays, { keys, dim, scale, kind: bias.kind }),
+    );
   }
 
   return {
     attention(opts) {
       const fn = 'attention';
-      const o = options(fn, opts, ['q', 'k', 'v', 'queries', 'keys', 'dim', 'dimV', 'heads', 'kvHeads', 'scale',
-        'causal', 'align', 'offset', 'bias', 'returnWeights', 'out', 'queryScale', 'chunk', 'window']);
+      const o = options(fn, opts, [
+        'q',
+        'k',
+        'v',
+        'queries',
+        'keys',
+        'dim',
+        'dimV',
+        'heads',
+        'kvHeads',
+        'scale',
+        'causal',
+        'align',
+        'offset',
+        'bias',
+        'returnWeights',
+        'out',
+        'queryScale',
+        'chunk',
+        'window',
+      ]);
       const queries = int(fn, 'queries', o.queries);
       const keys = int(fn, 'keys', o.keys, { def: queries });
       const dim = int(fn, 'dim', o.dim);
@@ -133,7 +222,11 @@ export function attentionFamily(core) {
       const scale = num(fn, 'scale', o.scale, { min: -3e38, max: 3e38, def: 1 / Math.sqrt(dim) });
       const causal = bool(fn, 'causal', o.causal, false);
       const alignV = choice(fn, 'align', o.align, ALIGN, 'top-left');
-      const offset = int(fn, 'offset', o.offset, { min: -OFFSET_MAX, max: OFFSET_MAX, def: alignV === ALIGN['bottom-right'] ? keys - queries : 0 });
+      const offset = int(fn, 'offset', o.offset, {
+        min: -OFFSET_MAX,
+        max: OFFSET_MAX,
+        def: alignV === ALIGN['bottom-right'] ? keys - queries : 0,
+      });
       const returnWeights = bool(fn, 'returnWeights', o.returnWeights, false);
       const nq = elements(fn, 'queries * heads * dim', queries, heads, dim);
       const nk = elements(fn, 'keys * kvHeads * dim', keys, kvHeads, dim);
@@ -151,8 +244,24 @@ export function attentionFamily(core) {
         const out = s.out('out', o.out, Float32Array, no);
         const w = returnWeights ? s.out('weights', undefined, Float32Array, nw) : null;
         attendPtrs(s, {
-          qp, kp, vp, queries, keys, heads, kvHeads, dim, dimV, scale, offset, bias, queryScale, chunk, window,
-          mask: causal ? alignV : 0, outPtr: out.ptr, weightsPtr: w ? w.ptr : 0,
+          qp,
+          kp,
+          vp,
+          queries,
+          keys,
+          heads,
+          kvHeads,
+          dim,
+          dimV,
+          scale,
+          offset,
+          bias,
+          queryScale,
+          chunk,
+          window,
+          mask: causal ? alignV : 0,
+          outPtr: out.ptr,
+          weightsPtr: w ? w.ptr : 0,
         });
         return { output: out.take(), weights: w ? w.take() : null };
       });
@@ -179,12 +288,33 @@ export function attentionFamily(core) {
 
     selfAttention(opts) {
       const fn = 'selfAttention';
-      const o = options(fn, opts, ['tokens', 'length', 'dModel', 'wq', 'wk', 'wv', 'heads', 'kvHeads', 'encoding',
-        'causal', 'returnWeights', 'queryScale', 'chunk', 'window']);
+      const o = options(fn, opts, [
+        'tokens',
+        'length',
+        'dModel',
+        'wq',
+        'wk',
+        'wv',
+        'heads',
+        'kvHeads',
+        'encoding',
+        'causal',
+        'returnWeights',
+        'queryScale',
+        'chunk',
+        'window',
+      ]);
       const dModel = int(fn, 'dModel', o.dModel);
-      const length = o.length !== undefined
-        ? int(fn, 'length', o.length)
-        : rowsOf(fn, 'tokens', o.tokens, dModel, `a Float32Array [length][dModel] (a positive multiple of ${dModel} long)`);
+      const length =
+        o.length !== undefined
+          ? int(fn, 'length', o.length)
+          : rowsOf(
+              fn,
+              'tokens',
+              o.tokens,
+              dModel,
+              `a Float32Array [length][dModel] (a positive multiple of ${dModel} long)`,
+            );
       const heads = int(fn, 'heads', o.heads, { def: 1 });
       if (dModel % heads) throw fail(fn, 'heads', Status.E_PARAM, `a divisor of dModel = ${dModel}`, heads);
       const dHead = dModel / heads;
@@ -219,9 +349,13 @@ export function attentionFamily(core) {
           } else {
             pp = s.in('encoding.table', enc.table, Float32Array, enc.tableRows * dModel) + enc.offset * dModel * 4;
           }
-          s.with(Float32Array, copy, nx, (x) => s.with(Float32Array, xp, nx, (tok) => s.with(Float32Array, pp, nx, (pe) => {
-            for (let i = 0; i < nx; i++) x[i] = tok[i] + pe[i];
-          })));
+          s.with(Float32Array, copy, nx, (x) =>
+            s.with(Float32Array, xp, nx, (tok) =>
+              s.with(Float32Array, pp, nx, (pe) => {
+                for (let i = 0; i < nx; i++) x[i] = tok[i] + pe[i];
+              }),
+            ),
+          );
           xp = copy;
         }
         const qp = s.alloc(Float32Array, nx, false);
@@ -237,8 +371,24 @@ export function attentionFamily(core) {
         const outPtr = s.alloc(Float32Array, nx, false);
         const wPtr = returnWeights ? s.alloc(Float32Array, nWeights, false) : 0;
         attendPtrs(s, {
-          qp, kp, vp, queries: T, keys: T, heads, kvHeads, dim: dHead, dimV: dHead, scale: enc.scale ?? 1 / Math.sqrt(dHead),
-          mask: causal ? ALIGN['top-left'] : 0, offset: 0, bias, outPtr, weightsPtr: wPtr, queryScale, chunk, window,
+          qp,
+          kp,
+          vp,
+          queries: T,
+          keys: T,
+          heads,
+          kvHeads,
+          dim: dHead,
+          dimV: dHead,
+          scale: enc.scale ?? 1 / Math.sqrt(dHead),
+          mask: causal ? ALIGN['top-left'] : 0,
+          offset: 0,
+          bias,
+          outPtr,
+          weightsPtr: wPtr,
+          queryScale,
+          chunk,
+          window,
           names: ['q (tokens · wq)', 'k (tokens · wk)', 'v (tokens · wv)'],
         });
         const output = s.read(Float32Array, outPtr, nx);
@@ -301,8 +451,21 @@ export function parseQueryScale(fn, value, queries, offset) {
 
 /** posenc_matmul, naming a non-finite or too large operand (an, bn) when C rejects the values. */
 function matmulNamed(s, core, out, a, b, m, k, n, an, bn) {
-  callNamed(s, core, 'posenc_matmul', [out, a, b, m, k, n], [{ name: an, ptr: a, n: m * k }, { name: bn, ptr: b, n: k * n }],
-    (x) => ({ name: `${an}, ${bn}`, allowed: `small enough that the products fit float32: ${k} · max|${an}| · max|${bn}| <= ${LOGIT_LIMIT}`, got: k * x[an] * x[bn] }));
+  callNamed(
+    s,
+    core,
+    'posenc_matmul',
+    [out, a, b, m, k, n],
+    [
+      { name: an, ptr: a, n: m * k },
+      { name: bn, ptr: b, n: k * n },
+    ],
+    (x) => ({
+      name: `${an}, ${bn}`,
+      allowed: `small enough that the products fit float32: ${k} · max|${an}| · max|${bn}| <= ${LOGIT_LIMIT}`,
+      got: k * x[an] * x[bn],
+    }),
+  );
 }
 
 /** Which values broke the C core's float32 bound (POSENC_ATTENTION_ARGS in posenc.h), by name. */
@@ -310,19 +473,37 @@ function attentionRule(m, arrays, { keys, dim, scale, kind }) {
   const [q, k, v, b0, b1, b2] = arrays.map((a) => a.name).filter((n) => n !== 'queryScale');
   const extraV = kind === 'shaw' ? m[b1] : 0;
   if (keys * m[v] + extraV > LOGIT_LIMIT) {
-    return { name: v, allowed: `at most ${LOGIT_LIMIT} / keys in magnitude (keys · max|${v}| is the float32 bound of the weighted sum)`, got: `max |${v}| = ${m[v]}` };
+    return {
+      name: v,
+      allowed: `at most ${LOGIT_LIMIT} / keys in magnitude (keys · max|${v}| is the float32 bound of the weighted sum)`,
+      got: `max |${v}| = ${m[v]}`,
+    };
   }
   const mq = m[q] * (m.queryScale ?? 1); // the scaled queries enter every dot product
   let dots = mq * m[k];
   let names = m.queryScale !== undefined ? `${q}, queryScale, ${k}` : `${q}, ${k}`;
-  if (kind === 'shaw') { dots += mq * m[b0]; names += `, ${b0}`; }
-  if (kind === 'xl') { dots = (mq + m[b0]) * m[k] + (mq + m[b1]) * m[b2]; names += `, ${b0}, ${b1}, ${b2}`; }
+  if (kind === 'shaw') {
+    dots += mq * m[b0];
+    names += `, ${b0}`;
+  }
+  if (kind === 'xl') {
+    dots = (mq + m[b0]) * m[k] + (mq + m[b1]) * m[b2];
+    names += `, ${b0}, ${b1}, ${b2}`;
+  }
   const bound = dim * dots * Math.max(1, Math.abs(scale));
   if (bound > LOGIT_LIMIT) {
-    return { name: names, allowed: `small enough that every logit fits float32: dim · max|q| · max|k| (+ table terms) · max(1, |scale|) <= ${LOGIT_LIMIT}`, got: bound };
+    return {
+      name: names,
+      allowed: `small enough that every logit fits float32: dim · max|q| · max|k| (+ table terms) · max(1, |scale|) <= ${LOGIT_LIMIT}`,
+      got: bound,
+    };
   }
   if ((kind === 'none' || kind === 't5') && b0) {
-    return { name: b0, allowed: `at most ${LOGIT_LIMIT} − ${bound} (the q·k logit bound) where positive, so logits fit float32`, got: `max |${b0}| = ${m[b0]}` };
+    return {
+      name: b0,
+      allowed: `at most ${LOGIT_LIMIT} − ${bound} (the q·k logit bound) where positive, so logits fit float32`,
+      got: `max |${b0}| = ${m[b0]}`,
+    };
   }
   return null;
 }
@@ -331,7 +512,13 @@ function attentionRule(m, arrays, { keys, dim, scale, kind }) {
  * defaults come from the registry (js/encodings.js); the sizes that depend on the layer here. */
 function parseEncoding(fn, encoding, { T, dModel, heads, dHead, causal }) {
   if (encoding === undefined) return { type: 'none' };
-  const e = parseRegistered('selfAttention', encoding, { fn, prefix: 'encoding.', causal, dim: dHead, dimName: 'dModel / heads' });
+  const e = parseRegistered('selfAttention', encoding, {
+    fn,
+    prefix: 'encoding.',
+    causal,
+    dim: dHead,
+    dimName: 'dModel / heads',
+  });
   const name = (k) => `encoding.${k}`;
   const tableBias = (kind, rel, sizes, tail) => (s) => ({
     kind,
@@ -346,20 +533,52 @@ function parseEncoding(fn, encoding, { T, dModel, heads, dHead, causal }) {
       if (dModel % 2) throw fail(fn, 'dModel', Status.E_ODD, "even for encoding 'sinusoidal'", dModel);
       return e;
     case 'learned': {
-      const rows = rowsOf(fn, name('table'), e.table, dModel, `a Float32Array [rows >= length][dModel] (a positive multiple of ${dModel} long)`);
-      if (e.offset > Math.max(0, rows - T)) throw fail(fn, name('offset'), Status.E_SIZE, `an integer in [0, ${Math.max(0, rows - T)}]`, e.offset);
-      if (rows < T + e.offset) throw fail(fn, name('table'), Status.E_RANGE, `at least ${T + e.offset} rows of ${dModel} (length + offset)`, e.table);
+      const rows = rowsOf(
+        fn,
+        name('table'),
+        e.table,
+        dModel,
+        `a Float32Array [rows >= length][dModel] (a positive multiple of ${dModel} long)`,
+      );
+      if (e.offset > Math.max(0, rows - T))
+        throw fail(fn, name('offset'), Status.E_SIZE, `an integer in [0, ${Math.max(0, rows - T)}]`, e.offset);
+      if (rows < T + e.offset)
+        throw fail(
+          fn,
+          name('table'),
+          Status.E_RANGE,
+          `at least ${T + e.offset} rows of ${dModel} (length + offset)`,
+          e.table,
+        );
       return { ...e, tableRows: rows };
     }
     case 'rope':
-      return { ...e, rotate: (s, core, qp, kp, kvHeads) => ropeRotate(fn, s, core, { qp, kp, T, heads, kvHeads, dHead, freq: e.freq, offset: e.offset, layout: e.layout }) };
+      return {
+        ...e,
+        rotate: (s, core, qp, kp, kvHeads) =>
+          ropeRotate(fn, s, core, {
+            qp,
+            kp,
+            T,
+            heads,
+            kvHeads,
+            dHead,
+            freq: e.freq,
+            offset: e.offset,
+            layout: e.layout,
+          }),
+      };
     case 'alibi':
       return { ...e, bias: () => ({ kind: 'alibi', rel: 0, ptrs: () => [e.formCode] }) };
     case 't5': {
       const [w] = ENCODINGS.t5.tables(e, { heads });
       const n = elements(fn, w.product, w.length);
       f32Length(fn, name('weights'), e.weights, `a Float32Array [numBuckets][heads] of length ${n}`);
-      return { ...e, scale: ENCODINGS.t5.defaultScale, bias: tableBias('t5', 0, [['weights', n]], [e.bidirectional ? 1 : 0, e.numBuckets, e.maxDistance]) };
+      return {
+        ...e,
+        scale: ENCODINGS.t5.defaultScale,
+        bias: tableBias('t5', 0, [['weights', n]], [e.bidirectional ? 1 : 0, e.numBuckets, e.maxDistance]),
+      };
     }
     case 'shaw': {
       const sizes = ENCODINGS.shaw.tables(e, { dim: dHead }).map((t) => [t.key, elements(fn, t.product, t.length)]);
@@ -378,7 +597,8 @@ function parseEncoding(fn, encoding, { T, dModel, heads, dHead, causal }) {
           s.call('posenc_sinusoidal_fill', rp, rows, dModel, 10000, 1, 0, 0, T - rows); // ascending
           s.with(Float32Array, rp, rows * dModel, (asc) => {
             const desc = new Float32Array(rows * dModel);
-            for (let c = 0; c < rows; c++) desc.set(asc.subarray((rows - 1 - c) * dModel, (rows - c) * dModel), c * dModel);
+            for (let c = 0; c < rows; c++)
+              desc.set(asc.subarray((rows - 1 - c) * dModel, (rows - c) * dModel), c * dModel);
             asc.set(desc);
           });
           const wr = s.in(name('wr'), e.wr, Float32Array, nw);
@@ -387,8 +607,17 @@ function parseEncoding(fn, encoding, { T, dModel, heads, dHead, causal }) {
           return {
             kind: 'xl',
             rel: rows,
-            ptrs: () => [s.in(name('u'), e.u, Float32Array, dModel), s.in(name('v'), e.v, Float32Array, dModel), rk, rows],
-            named: (x) => [{ name: name('u'), ptr: x[0], n: dModel }, { name: name('v'), ptr: x[1], n: dModel }, { name: `r (R · ${name('wr')})`, ptr: rk, n: rows * dModel }],
+            ptrs: () => [
+              s.in(name('u'), e.u, Float32Array, dModel),
+              s.in(name('v'), e.v, Float32Array, dModel),
+              rk,
+              rows,
+            ],
+            named: (x) => [
+              { name: name('u'), ptr: x[0], n: dModel },
+              { name: name('v'), ptr: x[1], n: dModel },
+              { name: `r (R · ${name('wr')})`, ptr: rk, n: rows * dModel },
+            ],
           };
         },
       };
@@ -402,13 +631,33 @@ function parseEncoding(fn, encoding, { T, dModel, heads, dHead, causal }) {
  * Frequencies and the attention scale come from js/rope.js, so this is applyRope on each. */
 function ropeRotate(fn, s, core, { qp, kp, T, heads, kvHeads = heads, dHead, freq, offset, layout }) {
   if (typeof core.exports.posenc_rope_apply !== 'function') {
-    throw new PosencError(Status.E_PARAM, `posenc.${fn}: encoding 'rope' needs the RoPE core (posenc_rope_apply), which this build lacks`);
+    throw new PosencError(
+      Status.E_PARAM,
+      `posenc.${fn}: encoding 'rope' needs the RoPE core (posenc_rope_apply), which this build lacks`,
+    );
   }
   // an absent dynamic/longrope seqLen is the largest position + 1, as applyRope takes it
   const { inv, attentionScale } = ropeFreqsOnHeap(core, s, fn, freq, Math.max(0, offset + T));
   const n = s.call('posenc_rope_scratch_size', freq.rotaryDim);
   const scratch = s.alloc(Float32Array, n, false);
-  for (const [x, hx] of [[qp, heads], [kp, kvHeads]]) {
-    s.call('posenc_rope_apply', x, T, hx, dHead, freq.rotaryDim, layout, 0 /* THD */, inv, attentionScale, offset, scratch, n);
+  for (const [x, hx] of [
+    [qp, heads],
+    [kp, kvHeads],
+  ]) {
+    s.call(
+      'posenc_rope_apply',
+      x,
+      T,
+      hx,
+      dHead,
+      freq.rotaryDim,
+      layout,
+      0 /* THD */,
+      inv,
+      attentionScale,
+      offset,
+      scratch,
+      n,
+    );
   }
 }

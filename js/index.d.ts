@@ -6,8 +6,16 @@
 // without `out` it returns a new typed array.
 
 export type Status = {
-  readonly OK: 0; readonly E_NULL: -1; readonly E_SIZE: -2; readonly E_ODD: -3; readonly E_PARAM: -4;
-  readonly E_ENUM: -5; readonly E_RANGE: -6; readonly E_SCRATCH: -7; readonly E_MISSING: -8; readonly E_NOMEM: -9;
+  readonly OK: 0;
+  readonly E_NULL: -1;
+  readonly E_SIZE: -2;
+  readonly E_ODD: -3;
+  readonly E_PARAM: -4;
+  readonly E_ENUM: -5;
+  readonly E_RANGE: -6;
+  readonly E_SCRATCH: -7;
+  readonly E_MISSING: -8;
+  readonly E_NOMEM: -9;
 };
 export declare const Status: Status;
 
@@ -87,9 +95,19 @@ export interface Sinusoidal2dOptions {
 
 export interface SinusoidalApi {
   sinusoidal<O extends F32 | undefined = undefined>(opts: SinusoidalOptions & { out?: O }): Returned<O, Float32Array>;
-  sinusoidalFrequencies(opts: { dim: number; base?: number; spacing?: 'paper' | 't2t'; oddDim?: 'error' | 'pad' | 'xlm' }): Float64Array;
-  sinusoidal2d<O extends F32 | undefined = undefined>(opts: Sinusoidal2dOptions & { out?: O }): Returned<O, Float32Array>;
-  similarity<O extends F32 | undefined = undefined>(table: F32, opts: { length: number; dim: number; normalize?: boolean; out?: O }): Returned<O, Float32Array>;
+  sinusoidalFrequencies(opts: {
+    dim: number;
+    base?: number;
+    spacing?: 'paper' | 't2t';
+    oddDim?: 'error' | 'pad' | 'xlm';
+  }): Float64Array;
+  sinusoidal2d<O extends F32 | undefined = undefined>(
+    opts: Sinusoidal2dOptions & { out?: O },
+  ): Returned<O, Float32Array>;
+  similarity<O extends F32 | undefined = undefined>(
+    table: F32,
+    opts: { length: number; dim: number; normalize?: boolean; out?: O },
+  ): Returned<O, Float32Array>;
 }
 
 // ---- rope ----
@@ -103,13 +121,26 @@ export type RopeScaling =
   /** Dynamic NTK; seqLen absent: ropeFrequencies uses maxPositions (= default), ropeCache/applyRope the largest position + 1. */
   | { type: 'dynamic'; factor: number; maxPositions: number; seqLen?: number }
   | {
-      type: 'yarn'; factor: number; originalMaxPositions: number; betaFast?: number; betaSlow?: number;
-      attentionFactor?: number; mscale?: number; mscaleAllDim?: number; truncate?: boolean;
+      type: 'yarn';
+      factor: number;
+      originalMaxPositions: number;
+      betaFast?: number;
+      betaSlow?: number;
+      attentionFactor?: number;
+      mscale?: number;
+      mscaleAllDim?: number;
+      truncate?: boolean;
     }
   /** Long factors when seqLen > originalMaxPositions; factor absent: maxPositions / originalMaxPositions, else 1. */
   | {
-      type: 'longrope'; shortFactor: ArrayLike<number>; longFactor: ArrayLike<number>; originalMaxPositions: number;
-      factor?: number; maxPositions?: number; attentionFactor?: number; seqLen?: number;
+      type: 'longrope';
+      shortFactor: ArrayLike<number>;
+      longFactor: ArrayLike<number>;
+      originalMaxPositions: number;
+      factor?: number;
+      maxPositions?: number;
+      attentionFactor?: number;
+      seqLen?: number;
     }
   | { type: 'llama3'; factor?: number; lowFreqFactor?: number; highFreqFactor?: number; originalMaxPositions?: number };
 
@@ -163,7 +194,11 @@ export interface ApplyRopeOptions extends RopeFrequencyOptions {
 
 export interface RopeApi {
   /** invFreq: float64 results rounded once to float32; invFreq64: the float64 values. */
-  ropeFrequencies(opts: RopeFrequencyOptions): { invFreq: Float32Array; invFreq64: Float64Array; attentionScale: number };
+  ropeFrequencies(opts: RopeFrequencyOptions): {
+    invFreq: Float32Array;
+    invFreq64: Float64Array;
+    attentionScale: number;
+  };
   ropeCache<C extends F32 | undefined = undefined, S extends F32 | undefined = undefined>(
     opts: RopeCacheOptions & { cos?: C; sin?: S },
   ): RopeCache<Returned<C, Float32Array>, Returned<S, Float32Array>>;
@@ -176,13 +211,33 @@ export interface RopeApi {
 // ---- learned ----
 export interface LearnedApi {
   /** [length][dim] ~ N(0, std²) (truncated: redrawn beyond 2·std), bit-identical on every build. seed in [0, 2^32). */
-  learnedInit<O extends F32 | undefined = undefined>(opts: { length: number; dim: number; std?: number; seed?: number; truncated?: boolean; out?: O }): Returned<O, Float32Array>;
+  learnedInit<O extends F32 | undefined = undefined>(opts: {
+    length: number;
+    dim: number;
+    std?: number;
+    seed?: number;
+    truncated?: boolean;
+    out?: O;
+  }): Returned<O, Float32Array>;
   /** Rows of table [rows][dim] at `positions`; rows defaults to table.length / dim. */
-  gather<O extends F32 | undefined = undefined>(table: F32, opts: { rows?: number; dim: number; positions: Int32Array | PosencBuffer<Int32Array> | number[]; outOfRange?: 'error' | 'clamp' | 'zero'; out?: O }): Returned<O, Float32Array>;
+  gather<O extends F32 | undefined = undefined>(
+    table: F32,
+    opts: {
+      rows?: number;
+      dim: number;
+      positions: Int32Array | PosencBuffer<Int32Array> | number[];
+      outOfRange?: 'error' | 'clamp' | 'zero';
+      out?: O;
+    },
+  ): Returned<O, Float32Array>;
   /** x[p] += table[offset + p], in place; returns x. */
   addTo<T extends F32>(x: T, table: F32, opts: { length: number; dim: number; offset?: number; rows?: number }): T;
   /** [length][dimX + dimP] = [x[p], table[offset + p]]. */
-  concat<O extends F32 | undefined = undefined>(x: F32, table: F32, opts: { length: number; dimX: number; dimP: number; offset?: number; rows?: number; out?: O }): Returned<O, Float32Array>;
+  concat<O extends F32 | undefined = undefined>(
+    x: F32,
+    table: F32,
+    opts: { length: number; dimX: number; dimP: number; offset?: number; rows?: number; out?: O },
+  ): Returned<O, Float32Array>;
 }
 
 // ---- relative ----
@@ -221,27 +276,58 @@ export interface RelativeApi extends LearnedApi {
   /** [heads][queries][keys], masked = −Infinity. */
   alibiBias<O extends F32 | undefined = undefined>(opts: AlibiBiasOptions & { out?: O }): Returned<O, Float32Array>;
   /** Exact T5 buckets of rp = j − (i + offset): Int32Array [queries][keys]. */
-  t5Buckets<O extends I32 | undefined = undefined>(opts: T5BucketOptions & { queries: number; keys?: number; out?: O }): Returned<O, Int32Array>;
+  t5Buckets<O extends I32 | undefined = undefined>(
+    opts: T5BucketOptions & { queries: number; keys?: number; out?: O },
+  ): Returned<O, Int32Array>;
   /** [heads][queries][keys] = weights[bucket][h]; weights is [numBuckets][heads] and finite. */
-  t5Bias<O extends F32 | undefined = undefined>(opts: T5BucketOptions & { weights: F32; heads: number; queries: number; keys?: number; out?: O }): Returned<O, Float32Array>;
+  t5Bias<O extends F32 | undefined = undefined>(
+    opts: T5BucketOptions & { weights: F32; heads: number; queries: number; keys?: number; out?: O },
+  ): Returned<O, Float32Array>;
   /**
    * Shaw et al. indices clip(rp, −maxRelative, maxRelative) + maxRelative, Int32Array [queries][keys].
    * offset defaults to keys − queries: the queries are the last `queries` key positions (tensor2tensor).
    */
-  shawIndices<O extends I32 | undefined = undefined>(opts: { queries: number; keys?: number; maxRelative: number; offset?: number; out?: O }): Returned<O, Int32Array>;
+  shawIndices<O extends I32 | undefined = undefined>(opts: {
+    queries: number;
+    keys?: number;
+    maxRelative: number;
+    offset?: number;
+    out?: O;
+  }): Returned<O, Int32Array>;
   /** Transformer-XL R [klen][dim]: row t = [sin(p·w) | cos(p·w)], p = klen−1−t (≤ clampLen when clampLen > 0; ≤ 0, e.g. XL's −1, means no clamp). */
-  xlPositions<O extends F32 | undefined = undefined>(opts: { klen: number; dim: number; base?: number; clampLen?: number; out?: O }): Returned<O, Float32Array>;
+  xlPositions<O extends F32 | undefined = undefined>(opts: {
+    klen: number;
+    dim: number;
+    base?: number;
+    clampLen?: number;
+    out?: O;
+  }): Returned<O, Float32Array>;
   /**
    * Rel-shift by indexing: out[i][j] = scores[i][j + queries−1−i] for j ≤ i + memory, 0 elsewhere.
    * keys = queries + memory (either may be given). Pass out: scores (a PosencBuffer) to shift in place.
    */
-  relShift<O extends F32 | undefined = undefined>(scores: F32, opts: { queries: number; keys?: number; memory?: number; out?: O }): Returned<O, Float32Array>;
+  relShift<O extends F32 | undefined = undefined>(
+    scores: F32,
+    opts: { queries: number; keys?: number; memory?: number; out?: O },
+  ): Returned<O, Float32Array>;
   /**
    * Transformer-XL score [heads][queries][keys]: scale·((q+u)·k_j + (q+v)·r_{j+queries−1−i}) for
    * j ≤ i + (keys − queries), −Infinity elsewhere. q [queries][heads][dim]; k, r [keys][heads][dim];
    * u, v [heads][dim]; scale defaults to 1/sqrt(dim).
    */
-  xlScores<O extends F32 | undefined = undefined>(opts: { q: F32; k: F32; r: F32; u: F32; v: F32; queries: number; keys?: number; heads?: number; dim: number; scale?: number; out?: O }): Returned<O, Float32Array>;
+  xlScores<O extends F32 | undefined = undefined>(opts: {
+    q: F32;
+    k: F32;
+    r: F32;
+    u: F32;
+    v: F32;
+    queries: number;
+    keys?: number;
+    heads?: number;
+    dim: number;
+    scale?: number;
+    out?: O;
+  }): Returned<O, Float32Array>;
 }
 
 // ---- attention ----
@@ -305,7 +391,14 @@ export type SelfAttentionEncoding =
   | { type: 'learned'; table: F32; offset?: number }
   /** RoPE on q and k per head (needs the RoPE family in the build): applyRope's frequency options
    * (rotaryDim <= dModel/heads, scaling including its attention scale) at positions offset.. */
-  | { type: 'rope'; base?: number; offset?: number; layout?: 'half' | 'interleaved'; rotaryDim?: number; scaling?: RopeScaling }
+  | {
+      type: 'rope';
+      base?: number;
+      offset?: number;
+      layout?: 'half' | 'interleaved';
+      rotaryDim?: number;
+      scaling?: RopeScaling;
+    }
   /** Default form: 'relative' when causal, else 'symmetric'. */
   | { type: 'alibi'; form?: 'relative' | 'symmetric' | 'reference' }
   /** weights [numBuckets][heads]; bidirectional defaults to !causal; logits are unscaled (T5). */
@@ -343,53 +436,88 @@ export interface SelfAttentionResult {
 }
 
 export interface AttentionApi {
-  attention<O extends F32 | undefined = undefined>(opts: AttentionOptions & { returnWeights: true; out?: O }): AttentionResult<Float32Array, Returned<O, Float32Array>>;
-  attention<O extends F32 | undefined = undefined>(opts: AttentionOptions & { out?: O }): AttentionResult<Float32Array | null, Returned<O, Float32Array>>;
+  attention<O extends F32 | undefined = undefined>(
+    opts: AttentionOptions & { returnWeights: true; out?: O },
+  ): AttentionResult<Float32Array, Returned<O, Float32Array>>;
+  attention<O extends F32 | undefined = undefined>(
+    opts: AttentionOptions & { out?: O },
+  ): AttentionResult<Float32Array | null, Returned<O, Float32Array>>;
   selfAttention(opts: SelfAttentionOptions): SelfAttentionResult;
   /** out[m][n] = a[m][k] · b[k][n] */
-  matmul<O extends F32 | undefined = undefined>(a: F32, b: F32, opts: { m: number; k: number; n: number; out?: O }): Returned<O, Float32Array>;
+  matmul<O extends F32 | undefined = undefined>(
+    a: F32,
+    b: F32,
+    opts: { m: number; k: number; n: number; out?: O },
+  ): Returned<O, Float32Array>;
 }
 
 // ---- extrapolation lab (js/train.js) ----------------------------------------------------
 export type LabTask = 'copy' | 'periodic' | 'first' | 'ngram';
 export type LabMethod = 'none' | 'learned' | 'sinusoidal' | 'rope' | 'alibi' | 't5';
 export interface TrainOptions {
-  task?: LabTask;            // default 'copy'
-  method?: LabMethod;        // default 'rope'
-  length?: number;           // training length, default 32 (8..512)
-  steps?: number;            // default 300
-  seed?: number;             // default 0
-  dim?: number; heads?: number; layers?: number; hidden?: number; batch?: number; // 32, 4, 2, 64, 16
-  k?: number;                // copy: offset (default 1); periodic: longest period (default 6); ngram: order 2 or 3 (default 3)
-  lr?: number; weightDecay?: number; clip?: number; beta1?: number; beta2?: number; eps?: number;
-  progressEvery?: number;    // steps between onProgress calls (default steps/50)
+  task?: LabTask; // default 'copy'
+  method?: LabMethod; // default 'rope'
+  length?: number; // training length, default 32 (8..512)
+  steps?: number; // default 300
+  seed?: number; // default 0
+  dim?: number;
+  heads?: number;
+  layers?: number;
+  hidden?: number;
+  batch?: number; // 32, 4, 2, 64, 16
+  k?: number; // copy: offset (default 1); periodic: longest period (default 6); ngram: order 2 or 3 (default 3)
+  lr?: number;
+  weightDecay?: number;
+  clip?: number;
+  beta1?: number;
+  beta2?: number;
+  eps?: number;
+  progressEvery?: number; // steps between onProgress calls (default steps/50)
 }
 export interface TrainProgress {
-  step: number; steps: number; loss: number; losses: Float32Array;
+  step: number;
+  steps: number;
+  loss: number;
+  losses: Float32Array;
   table: Float32Array | null; // the learned position table [length][dim] (method 'learned')
 }
 export interface LabModel {
   format: 'posenc-lab-1';
-  task: LabTask; method: LabMethod; length: number; steps: number; seed: number; dim: number;
-  heads: number; layers: number; hidden: number; batch: number; k: number; lr: number;
-  weightDecay: number; clip: number; beta1: number; beta2: number; eps: number; stepsDone: number;
+  task: LabTask;
+  method: LabMethod;
+  length: number;
+  steps: number;
+  seed: number;
+  dim: number;
+  heads: number;
+  layers: number;
+  hidden: number;
+  batch: number;
+  k: number;
+  lr: number;
+  weightDecay: number;
+  clip: number;
+  beta1: number;
+  beta2: number;
+  eps: number;
+  stepsDone: number;
   params: Float32Array;
 }
 export interface EvaluateOptions {
-  lengths?: number[];        // default [1, 2, 4, 8] x length; each <= 1024
-  count?: number;            // sequences per length, default 64
-  seed?: number;             // evaluation data seed, default 1
+  lengths?: number[]; // default [1, 2, 4, 8] x length; each <= 1024
+  count?: number; // sequences per length, default 64
+  seed?: number; // evaluation data seed, default 1
   scaling?: 'none' | 'linear' | 'ntk' | 'yarn'; // RoPE models only
-  factor?: number;           // default length / training length
-  strict?: boolean;          // throw (POSENC_E_RANGE) instead of null for a learned model past its table
+  factor?: number; // default length / training length
+  strict?: boolean; // throw (POSENC_E_RANGE) instead of null for a learned model past its table
 }
 export interface Evaluation {
   lengths: number[];
   accuracy: (number | null)[]; // null: not defined (learned past its table)
   loss: (number | null)[];
-  beyond: (number | null)[];     // accuracy over positions >= the training length only (null: none)
+  beyond: (number | null)[]; // accuracy over positions >= the training length only (null: none)
   beyondLoss: (number | null)[];
-  oracle: (number | null)[];     // the best possible accuracy on the same targets (1 except ngram)
+  oracle: (number | null)[]; // the best possible accuracy on the same targets (1 except ngram)
   trainLength: number;
   scaling: string;
 }
@@ -398,16 +526,23 @@ export interface TrainApi {
   loadLab(opts?: { wasm?: ArrayBuffer | ArrayBufferView | WasmModuleLike | UrlLike | string }): Promise<Posenc>;
   /** Whether loadLab() has finished. */
   readonly labLoaded: boolean;
-  train(opts?: TrainOptions, onProgress?: (p: TrainProgress) => boolean | void): { model: LabModel; losses: Float32Array };
+  train(
+    opts?: TrainOptions,
+    onProgress?: (p: TrainProgress) => boolean | void,
+  ): { model: LabModel; losses: Float32Array };
   evaluate(model: LabModel, opts?: EvaluateOptions): Evaluation;
-  attentionMap(model: LabModel, opts?: { length?: number; layer?: number; seed?: number; scaling?: EvaluateOptions['scaling']; factor?: number }):
-    { weights: Float32Array; tokens: Int32Array; heads: number; length: number };
+  attentionMap(
+    model: LabModel,
+    opts?: { length?: number; layer?: number; seed?: number; scaling?: EvaluateOptions['scaling']; factor?: number },
+  ): { weights: Float32Array; tokens: Int32Array; heads: number; length: number };
   positionTable(model: LabModel): Float32Array;
   saveModel(model: LabModel): string;
   loadModel(text: string | object): LabModel;
   /** The sequences evaluate scores at `length`: tokens and targets [count][length] (-1: not scored). */
-  labSequences(model: LabModel, opts?: { length?: number; count?: number; seed?: number }):
-    { tokens: Int32Array; targets: Int32Array; length: number; count: number };
+  labSequences(
+    model: LabModel,
+    opts?: { length?: number; count?: number; seed?: number },
+  ): { tokens: Int32Array; targets: Int32Array; length: number; count: number };
 }
 
 /** A per-query scale as a function of the query's absolute position (Llama 4 temperature tuning,
@@ -426,8 +561,13 @@ export interface ModelSpec {
   layerType?: 'full_attention' | 'sliding_attention' | 'chunked_attention';
   /** One options object for ropeFrequencies, ropeCache and applyRope (add length, heads, x). */
   rope?: {
-    dim: number; rotaryDim?: number; base: number; layout: 'half' | 'interleaved'; scaling?: RopeScaling;
-    mropeSections?: [number, number, number]; mropeInterleaved?: boolean;
+    dim: number;
+    rotaryDim?: number;
+    base: number;
+    layout: 'half' | 'interleaved';
+    scaling?: RopeScaling;
+    mropeSections?: [number, number, number];
+    mropeInterleaved?: boolean;
   };
   /** alibiSlopes(alibi.heads); biasScale (Falcon) multiplies the whole bias. */
   alibi?: { heads: number; biasScale?: number };
@@ -439,14 +579,28 @@ export interface ModelSpec {
   /** attention() / kvCache() options of this layer. scale excludes the RoPE attention factor
    * (applyRope already multiplies q and k by it) and includes DeepSeek's mscale². */
   attention: {
-    heads: number; kvHeads: number; dim: number; dimV?: number; scale: number; window?: number; chunk?: number;
+    heads: number;
+    kvHeads: number;
+    dim: number;
+    dimV?: number;
+    scale: number;
+    window?: number;
+    chunk?: number;
     queryScale?: QueryScaleFn;
   };
   /** kvCache's / selfAttention's `encoding` for this layer (T5 needs its weights added). */
-  encoding: { type: 'none' } | { type: 'alibi' } | { type: 't5'; numBuckets: number; maxDistance: number; bidirectional: boolean }
+  encoding:
+    | { type: 'none' }
+    | { type: 'alibi' }
+    | { type: 't5'; numBuckets: number; maxDistance: number; bidirectional: boolean }
     | {
-        type: 'rope'; base: number; layout: 'half' | 'interleaved'; rotaryDim?: number; scaling?: RopeScaling;
-        mropeSections?: [number, number, number]; mropeInterleaved?: boolean;
+        type: 'rope';
+        base: number;
+        layout: 'half' | 'interleaved';
+        rotaryDim?: number;
+        scaling?: RopeScaling;
+        mropeSections?: [number, number, number];
+        mropeInterleaved?: boolean;
       };
   /** DeepSeek: the mscale² folded into attention.scale. */
   mscale2?: number;
@@ -499,9 +653,14 @@ export interface SelfAttentionOptions {
 export type KvCacheEncoding =
   | { type: 'none' }
   | {
-      type: 'rope'; base?: number; rotaryDim?: number; layout?: 'half' | 'interleaved'; scaling?: RopeScaling;
+      type: 'rope';
+      base?: number;
+      rotaryDim?: number;
+      layout?: 'half' | 'interleaved';
+      scaling?: RopeScaling;
       /** Multimodal RoPE: append and attend then take positions (3 × n: t, h, w). */
-      mropeSections?: readonly [number, number, number] | number[]; mropeInterleaved?: boolean;
+      mropeSections?: readonly [number, number, number] | number[];
+      mropeInterleaved?: boolean;
     }
   | { type: 'alibi'; form?: 'relative' | 'symmetric' }
   | { type: 't5'; weights: F32; bidirectional?: boolean; numBuckets?: number; maxDistance?: number }

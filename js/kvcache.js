@@ -26,19 +26,29 @@ function snapshot(fn, value, allowed) {
 /** Float32Array or float32 PosencBuffer of exactly n elements -> a Float32Array copy (brand
  * checks, so a Proxy or a look-alike is refused without running its code). */
 function tableCopy(core, fn, name, value, n) {
-  if (value === undefined) throw new PosencError(Status.E_MISSING, `posenc.${fn}: ${name} is required (a Float32Array of length ${n})`, name);
+  if (value === undefined)
+    throw new PosencError(Status.E_MISSING, `posenc.${fn}: ${name} is required (a Float32Array of length ${n})`, name);
   let a;
   if (PosencBuffer.is(value)) {
-    if (value.type !== Float32Array || value.freed || !value.belongsTo(core)) throw fail(fn, name, Status.E_PARAM, `a Float32Array of length ${n} (or a live float32 posenc buffer of this instance)`, value);
+    if (value.type !== Float32Array || value.freed || !value.belongsTo(core))
+      throw fail(
+        fn,
+        name,
+        Status.E_PARAM,
+        `a Float32Array of length ${n} (or a live float32 posenc buffer of this instance)`,
+        value,
+      );
     if (value.length !== n) throw fail(fn, name, Status.E_SCRATCH, `a Float32Array of length ${n}`, value);
     a = core.read(Float32Array, value.ptr, n);
   } else {
     const ta = typedArray(value);
-    if (!ta || ta.Type !== Float32Array || ta.detached) throw fail(fn, name, Status.E_PARAM, `a Float32Array of length ${n}`, value);
+    if (!ta || ta.Type !== Float32Array || ta.detached)
+      throw fail(fn, name, Status.E_PARAM, `a Float32Array of length ${n}`, value);
     if (ta.length !== n) throw fail(fn, name, Status.E_SCRATCH, `a Float32Array of length ${n}`, value);
     a = TA_SLICE.call(value);
   }
-  for (let i = 0; i < n; i++) if (!Number.isFinite(a[i])) throw fail(fn, `${name}[${i}]`, Status.E_PARAM, 'finite', a[i]);
+  for (let i = 0; i < n; i++)
+    if (!Number.isFinite(a[i])) throw fail(fn, `${name}[${i}]`, Status.E_PARAM, 'finite', a[i]);
   return a;
 }
 // %TypedArray%.prototype.slice, so an own `slice` on the caller's array cannot run.
@@ -59,22 +69,39 @@ function rowsOf(fn, name, x, width, what) {
 /** The cache's encoding: options and defaults from the registry (js/encodings.js), tables copied. */
 function parseEncoding(core, fn, encoding, { heads, dim, dimV, capacity }) {
   if (encoding === undefined) return { type: 'none', kind: 'none', rel: 0 };
-  const why = (type) => (['sinusoidal', 'learned'].includes(type)
-    ? ` ('${type}' is added to the tokens before the projections, so the cache sees plain keys: use 'none')`
-    : type === 'xl' ? " (Transformer-XL's r table depends on the total length; use attention with bias 'xl')" : '');
+  const why = (type) =>
+    ['sinusoidal', 'learned'].includes(type)
+      ? ` ('${type}' is added to the tokens before the projections, so the cache sees plain keys: use 'none')`
+      : type === 'xl'
+        ? " (Transformer-XL's r table depends on the total length; use attention with bias 'xl')"
+        : '';
   // every cache is causal: T5's bidirectional defaults to false, as in a decoder
   const e = parseRegistered('kvCache', encoding, { fn, prefix: 'encoding.', causal: true, dim }, why);
   const kind = ENCODINGS[e.type].bias ? e.type : 'none';
   if (e.type === 'shaw' && e.maxRelative > capacity) {
-    throw fail(fn, 'encoding.maxRelative', Status.E_SIZE, `an integer in [1, ${Math.min(2 ** 26, capacity)}]`, e.maxRelative);
+    throw fail(
+      fn,
+      'encoding.maxRelative',
+      Status.E_SIZE,
+      `an integer in [1, ${Math.min(2 ** 26, capacity)}]`,
+      e.maxRelative,
+    );
   }
-  const tables = ENCODINGS[e.type].tables(e, { heads, dim, dimV })
+  const tables = ENCODINGS[e.type]
+    .tables(e, { heads, dim, dimV })
     .map((t) => tableCopy(core, fn, `encoding.${t.key}`, e[t.key], elements(fn, t.product, t.length)));
   switch (e.type) {
     case 'alibi':
       return { ...e, kind, rel: 0, params: [e.formCode] };
     case 't5':
-      return { ...e, kind, rel: 0, tables, params: [e.bidirectional ? 1 : 0, e.numBuckets, e.maxDistance], defaultScale: ENCODINGS.t5.defaultScale };
+      return {
+        ...e,
+        kind,
+        rel: 0,
+        tables,
+        params: [e.bidirectional ? 1 : 0, e.numBuckets, e.maxDistance],
+        defaultScale: ENCODINGS.t5.defaultScale,
+      };
     case 'shaw':
       return { ...e, kind, rel: e.maxRelative, tables, params: [e.maxRelative] };
     default: // 'none', 'rope' (keys rotated before they are stored; no bias)
@@ -91,8 +118,18 @@ export function kvCacheFamily(core) {
      */
     kvCache(opts) {
       const fn = 'kvCache';
-      const o = snapshot(fn, opts, ['heads', 'kvHeads', 'dim', 'dimV', 'capacity', 'encoding', 'window', 'scale',
-        'chunk', 'queryScale']);
+      const o = snapshot(fn, opts, [
+        'heads',
+        'kvHeads',
+        'dim',
+        'dimV',
+        'capacity',
+        'encoding',
+        'window',
+        'scale',
+        'chunk',
+        'queryScale',
+      ]);
       const heads = int(fn, 'heads', o.heads, { def: 1 });
       const kvHeads = parseKvHeads(fn, o.kvHeads, heads);
       const dim = int(fn, 'dim', o.dim);
@@ -101,8 +138,13 @@ export function kvCacheFamily(core) {
       const window = parseWindow(fn, o.window);
       const chunk = parseChunk(fn, o.chunk);
       if (o.queryScale !== undefined && typeof o.queryScale !== 'function') {
-        throw fail(fn, 'queryScale', Status.E_PARAM,
-          'a function (position) => number (attend takes a Float32Array per call)', o.queryScale);
+        throw fail(
+          fn,
+          'queryScale',
+          Status.E_PARAM,
+          'a function (position) => number (attend takes a Float32Array per call)',
+          o.queryScale,
+        );
       }
       const enc = parseEncoding(core, fn, o.encoding, { heads, dim, dimV, capacity });
       const scale = num(fn, 'scale', o.scale, { min: -3e38, max: 3e38, def: enc.defaultScale ?? 1 / Math.sqrt(dim) });
@@ -150,7 +192,9 @@ class KvCache {
     const own = (bytes) => {
       const p = core.malloc(fn, bytes);
       owned.push(p);
-      core.withView(Uint8Array, p, bytes, (v) => { v.fill(0); });
+      core.withView(Uint8Array, p, bytes, (v) => {
+        v.fill(0);
+      });
       return p;
     };
     try {
@@ -167,12 +211,16 @@ class KvCache {
       if (enc.type === 'rope') {
         const f = this.#rope;
         inv = own(f.inv.length * 8);
-        core.withView(Float64Array, inv, f.inv.length, (v) => { v.set(f.inv); });
+        core.withView(Float64Array, inv, f.inv.length, (v) => {
+          v.set(f.inv);
+        });
         ropeScale = f.scale;
       }
       const tables = (enc.tables ?? []).map((t) => {
         const p = own(t.length * 4);
-        core.withView(Float32Array, p, t.length, (v) => { v.set(t); });
+        core.withView(Float32Array, p, t.length, (v) => {
+          v.set(t);
+        });
         return p;
       });
       this.#ptrs = { kc, vc, state, inv, ropeScale, tables, owned };
@@ -206,13 +254,37 @@ class KvCache {
     const { enc, dim } = this.#cfg;
     const p = this.#ptrs;
     if (enc.mrope) {
-      mropeOnHeap(s, fn, { x, n, heads: h, dim, rotaryDim: enc.freq.rotaryDim, layout: enc.layout, inv: p.inv,
-        att: p.ropeScale, stream: enc.mrope.stream, positions });
+      mropeOnHeap(s, fn, {
+        x,
+        n,
+        heads: h,
+        dim,
+        rotaryDim: enc.freq.rotaryDim,
+        layout: enc.layout,
+        inv: p.inv,
+        att: p.ropeScale,
+        stream: enc.mrope.stream,
+        positions,
+      });
       return;
     }
     const len = s.call('posenc_rope_scratch_size', enc.freq.rotaryDim);
     const scratch = s.alloc(Float32Array, len, false);
-    s.call('posenc_rope_apply', x, n, h, dim, enc.freq.rotaryDim, enc.layout, 0 /* THD */, p.inv, p.ropeScale, offset, scratch, len);
+    s.call(
+      'posenc_rope_apply',
+      x,
+      n,
+      h,
+      dim,
+      enc.freq.rotaryDim,
+      enc.layout,
+      0 /* THD */,
+      p.inv,
+      p.ropeScale,
+      offset,
+      scratch,
+      len,
+    );
   }
 
   /** Append n tokens: k [n][kvHeads][dim], v [n][kvHeads][dimV]. Keys are rotated (RoPE) at
@@ -223,27 +295,54 @@ class KvCache {
     this.#live(fn);
     this.#mropePositions(fn, o);
     const { kvHeads, dim, dimV, capacity, enc } = this.#cfg;
-    const n = rowsOf(fn, 'k', k, kvHeads * dim, `a Float32Array [n][kvHeads = ${kvHeads}][dim = ${dim}] (a positive multiple of ${kvHeads * dim} long)`);
-    const nv = rowsOf(fn, 'v', v, kvHeads * dimV, `a Float32Array [n][kvHeads = ${kvHeads}][dimV = ${dimV}] (a positive multiple of ${kvHeads * dimV} long)`);
+    const n = rowsOf(
+      fn,
+      'k',
+      k,
+      kvHeads * dim,
+      `a Float32Array [n][kvHeads = ${kvHeads}][dim = ${dim}] (a positive multiple of ${kvHeads * dim} long)`,
+    );
+    const nv = rowsOf(
+      fn,
+      'v',
+      v,
+      kvHeads * dimV,
+      `a Float32Array [n][kvHeads = ${kvHeads}][dimV = ${dimV}] (a positive multiple of ${kvHeads * dimV} long)`,
+    );
     if (nv !== n) throw fail(fn, 'v', Status.E_SCRATCH, `${n} tokens like k (length ${n * kvHeads * dimV})`, v);
     if (this.#length + n > capacity) {
-      throw new PosencError(Status.E_RANGE, `posenc.${fn}: the cache is full: capacity = ${capacity} tokens, it holds ${this.#length} and ${n} more were appended (make the cache with a larger capacity, or truncate it)`, 'capacity');
+      throw new PosencError(
+        Status.E_RANGE,
+        `posenc.${fn}: the cache is full: capacity = ${capacity} tokens, it holds ${this.#length} and ${n} more were appended (make the cache with a larger capacity, or truncate it)`,
+        'capacity',
+      );
     }
     const p = this.#memory(fn);
     this.#core.run(fn, (s) => {
       const nk = n * kvHeads * dim;
       let kp = s.in('k', k, Float32Array, nk);
       if (enc.type === 'rope') {
-        if (PosencBuffer.is(k)) { // never rotate the caller's buffer in place
+        if (PosencBuffer.is(k)) {
+          // never rotate the caller's buffer in place
           const copy = s.alloc(Float32Array, nk, false);
-          this.#core.withView(Float32Array, copy, nk, (dst) => { dst.set(this.#core.read(Float32Array, kp, nk)); });
+          this.#core.withView(Float32Array, copy, nk, (dst) => {
+            dst.set(this.#core.read(Float32Array, kp, nk));
+          });
           kp = copy;
         }
         this.#rotate(s, kp, n, kvHeads, this.#length, fn, o.positions);
       }
       const vp = s.in('v', v, Float32Array, n * kvHeads * dimV);
-      callNamed(s, this.#core, 'posenc_kvcache_store', [p.kc, p.vc, p.state, kp, vp, n, this.#length, capacity, kvHeads, dim, dimV],
-        [{ name: enc.type === 'rope' ? 'k (rotated)' : 'k', ptr: kp, n: nk }, { name: 'v', ptr: vp, n: n * kvHeads * dimV }]);
+      callNamed(
+        s,
+        this.#core,
+        'posenc_kvcache_store',
+        [p.kc, p.vc, p.state, kp, vp, n, this.#length, capacity, kvHeads, dim, dimV],
+        [
+          { name: enc.type === 'rope' ? 'k (rotated)' : 'k', ptr: kp, n: nk },
+          { name: 'v', ptr: vp, n: n * kvHeads * dimV },
+        ],
+      );
     });
     this.#length += n;
     return this;
@@ -259,9 +358,22 @@ class KvCache {
     this.#mropePositions(fn, o);
     const { heads, kvHeads, dim, dimV, capacity, window, enc, scale, chunk } = this.#cfg;
     const L = this.#length;
-    const n = rowsOf(fn, 'q', q, heads * dim, `a Float32Array [n][heads = ${heads}][dim = ${dim}] (a positive multiple of ${heads * dim} long)`);
+    const n = rowsOf(
+      fn,
+      'q',
+      q,
+      heads * dim,
+      `a Float32Array [n][heads = ${heads}][dim = ${dim}] (a positive multiple of ${heads * dim} long)`,
+    );
     if (L === 0) throw fail(fn, 'q', Status.E_RANGE, 'attended after at least one append (the cache is empty)');
-    if (n > L) throw fail(fn, 'q', Status.E_RANGE, `at most ${L} tokens (the cache length: queries are the last tokens appended)`, `${n} tokens`);
+    if (n > L)
+      throw fail(
+        fn,
+        'q',
+        Status.E_RANGE,
+        `at most ${L} tokens (the cache length: queries are the last tokens appended)`,
+        `${n} tokens`,
+      );
     // the per-query scale of this call, or the cache's function of the query positions L - n ..
     const queryScale = parseQueryScale(fn, o.queryScale ?? this.#cfg.queryScale, n, L - n);
     this.#live(fn); // a queryScale function is caller code
@@ -272,7 +384,9 @@ class KvCache {
       let qp = s.in('q', q, Float32Array, nq);
       if (enc.type === 'rope') {
         const copy = s.alloc(Float32Array, nq, false);
-        core.withView(Float32Array, copy, nq, (dst) => { dst.set(core.read(Float32Array, qp, nq)); });
+        core.withView(Float32Array, copy, nq, (dst) => {
+          dst.set(core.read(Float32Array, qp, nq));
+        });
         qp = copy;
         this.#rotate(s, qp, n, heads, L - n, fn, o.positions);
       }
@@ -284,22 +398,24 @@ class KvCache {
       const floats = core.read(Int32Array, sz, 1)[0];
       const scratch = s.alloc(Float32Array, floats, false);
       const state = core.read(Float32Array, p.state, 2);
-      const mk = state[0], mv = state[1];
+      const mk = state[0],
+        mv = state[1];
       const args = [out.ptr, qp, p.kc, p.vc, p.state, capacity, L, n, heads, kvHeads, dim, dimV, scale, window];
       const named = [{ name: enc.type === 'rope' ? 'q (rotated)' : 'q', ptr: qp, n: nq }];
       if (qs) named.push({ name: 'queryScale', ptr: qs, n });
-      callNamed(s, core, 'posenc_kvcache_attend', [...args, scratch, floats, desc], named,
-        (m) => {
-          const qn = enc.type === 'rope' ? 'q (rotated)' : 'q';
-          if (L * mv > LOGIT_LIMIT) return { name: 'v', allowed: `small enough that length · max|v| <= ${LOGIT_LIMIT}`, got: `max |v| = ${mv}` };
-          const names = qs ? `${qn}, queryScale, k` : `${qn}, k`;
-          return {
-            name: names,
-            allowed: 'small enough that every logit fits float32: '
-              + `dim · max|q| · max|k| · max(1, |scale|) <= ${LOGIT_LIMIT}`,
-            got: dim * m[qn] * (m.queryScale ?? 1) * mk * Math.max(1, Math.abs(scale)),
-          };
-        });
+      callNamed(s, core, 'posenc_kvcache_attend', [...args, scratch, floats, desc], named, (m) => {
+        const qn = enc.type === 'rope' ? 'q (rotated)' : 'q';
+        if (L * mv > LOGIT_LIMIT)
+          return { name: 'v', allowed: `small enough that length · max|v| <= ${LOGIT_LIMIT}`, got: `max |v| = ${mv}` };
+        const names = qs ? `${qn}, queryScale, k` : `${qn}, k`;
+        return {
+          name: names,
+          allowed:
+            'small enough that every logit fits float32: ' +
+            `dim · max|q| · max|k| · max(1, |scale|) <= ${LOGIT_LIMIT}`,
+          got: dim * m[qn] * (m.queryScale ?? 1) * mk * Math.max(1, Math.abs(scale)),
+        };
+      });
       return { output: out.take() };
     });
   }
@@ -308,12 +424,21 @@ class KvCache {
   #mropePositions(fn, o) {
     const mrope = this.#cfg.enc.mrope;
     if (mrope && o.positions === undefined) {
-      throw new PosencError(Status.E_MISSING, `posenc.${fn}: positions is required with encoding.mropeSections `
-        + '(Int32Array or Float32Array of 3 × n: t, h, w)', 'positions');
+      throw new PosencError(
+        Status.E_MISSING,
+        `posenc.${fn}: positions is required with encoding.mropeSections ` +
+          '(Int32Array or Float32Array of 3 × n: t, h, w)',
+        'positions',
+      );
     }
     if (!mrope && o.positions !== undefined) {
-      throw fail(fn, 'positions', Status.E_PARAM, 'omitted unless encoding.mropeSections is set (tokens sit at length, length + 1, ...)',
-        o.positions);
+      throw fail(
+        fn,
+        'positions',
+        Status.E_PARAM,
+        'omitted unless encoding.mropeSections is set (tokens sit at length, length + 1, ...)',
+        o.positions,
+      );
     }
   }
 

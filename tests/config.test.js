@@ -12,7 +12,9 @@ import { assertClose, assertThrowsPosenc, backends, maxAbsDiff, randomF32 } from
 
 const DIR = new URL('./fixtures/configs/', import.meta.url);
 const SOURCES = JSON.parse(readFileSync(new URL('SOURCES.json', DIR), 'utf8')).configs;
-const NAMES = readdirSync(DIR).filter((f) => f.endsWith('.json') && f !== 'SOURCES.json').map((f) => f.slice(0, -5));
+const NAMES = readdirSync(DIR)
+  .filter((f) => f.endsWith('.json') && f !== 'SOURCES.json')
+  .map((f) => f.slice(0, -5));
 const load = (name) => JSON.parse(readFileSync(new URL(`${name}.json`, DIR), 'utf8'));
 
 // ---- Hugging Face's formulas, float64 ----
@@ -27,9 +29,10 @@ function hfLlama3(base, d, rs) {
   return inv.map((f) => {
     const wl = (2 * Math.PI) / f;
     const l = wl > lowW ? f / rs.factor : f;
-    const smooth = (rs.original_max_position_embeddings / wl - rs.low_freq_factor) / (rs.high_freq_factor - rs.low_freq_factor);
+    const smooth =
+      (rs.original_max_position_embeddings / wl - rs.low_freq_factor) / (rs.high_freq_factor - rs.low_freq_factor);
     const medium = !(wl < highW) && !(wl > lowW);
-    return medium ? (1 - smooth) * l / rs.factor + smooth * l : l;
+    return medium ? ((1 - smooth) * l) / rs.factor + smooth * l : l;
   });
 }
 
@@ -58,7 +61,7 @@ function hfYarn(base, d, rs, maxPos) {
 /** _compute_longrope_parameters at a sequence length L */
 function hfLongrope(base, d, rs, cfg, L) {
   const orig = cfg.original_max_position_embeddings ?? cfg.max_position_embeddings;
-  const factor = cfg.original_max_position_embeddings ? cfg.max_position_embeddings / orig : rs.factor ?? 1;
+  const factor = cfg.original_max_position_embeddings ? cfg.max_position_embeddings / orig : (rs.factor ?? 1);
   const ext = L > orig ? rs.long_factor : rs.short_factor;
   const inv = Array.from({ length: d / 2 }, (_, i) => 1 / (ext[i] * base ** ((2 * i) / d)));
   const att = rs.attention_factor ?? (factor <= 1 ? 1 : Math.sqrt(1 + Math.log(factor) / Math.log(orig)));
@@ -124,7 +127,8 @@ function refRotate(x, { length, heads, dim, layout, inv, att = 1, angle }) {
 
 function maxRel(actual, expected) {
   let m = 0;
-  for (let i = 0; i < expected.length; i++) m = Math.max(m, Math.abs(actual[i] - expected[i]) / Math.max(1e-300, Math.abs(expected[i])));
+  for (let i = 0; i < expected.length; i++)
+    m = Math.max(m, Math.abs(actual[i] - expected[i]) / Math.max(1e-300, Math.abs(expected[i])));
   return m;
 }
 
@@ -172,15 +176,23 @@ function hfRope(name, cfg, L = 1) {
   const e = EXPECT[name];
   let base = c.rope_parameters?.rope_theta ?? c.rope_theta ?? c.rotary_emb_base ?? 10000;
   let rs = c.rope_parameters ?? c.rope_scaling ?? null;
-  if (name === 'gemma-3-1b') { base = c.rope_local_base_freq; rs = null; } // layer 0 is local
+  if (name === 'gemma-3-1b') {
+    base = c.rope_local_base_freq;
+    rs = null;
+  } // layer 0 is local
   const d = e.rot;
-  const type = rs ? rs.rope_type ?? rs.type : 'default';
+  const type = rs ? (rs.rope_type ?? rs.type) : 'default';
   switch (type) {
-    case 'llama3': return { inv: hfLlama3(base, d, rs), att: 1 };
-    case 'yarn': return hfYarn(base, d, rs, c.max_position_embeddings);
-    case 'longrope': return hfLongrope(base, d, rs, c, L);
-    case 'dynamic': return { inv: hfDynamic(base, d, rs, c.max_position_embeddings, L), att: 1 };
-    default: return { inv: hfDefault(base, d), att: 1 };
+    case 'llama3':
+      return { inv: hfLlama3(base, d, rs), att: 1 };
+    case 'yarn':
+      return hfYarn(base, d, rs, c.max_position_embeddings);
+    case 'longrope':
+      return hfLongrope(base, d, rs, c, L);
+    case 'dynamic':
+      return { inv: hfDynamic(base, d, rs, c.max_position_embeddings, L), att: 1 };
+    default:
+      return { inv: hfDefault(base, d), att: 1 };
   }
 }
 
@@ -204,7 +216,8 @@ test('every fixture goes through fromConfig as is: family, widths, heads, layout
     const attDim = e.attDim ?? e.dim;
     assert.equal(s.attention.dim, attDim, `${name}: attention.dim`);
     if (e.scale !== undefined) assert.equal(s.attention.scale, e.scale, `${name}: scale`);
-    else if (name !== 'deepseek-v2-lite') assert.equal(s.attention.scale, 1 / Math.sqrt(attDim), `${name}: scale 1/sqrt(head_dim)`);
+    else if (name !== 'deepseek-v2-lite')
+      assert.equal(s.attention.scale, 1 / Math.sqrt(attDim), `${name}: scale 1/sqrt(head_dim)`);
     assert.equal(s.attention.window, e.window, `${name}: window of layer 0`);
     assert.ok(Object.keys(s.source).length > 0, `${name}: source lists the keys read`);
     if (e.family !== 'rope') continue;
@@ -217,11 +230,14 @@ test('every fixture goes through fromConfig as is: family, widths, heads, layout
     const f = pe.ropeFrequencies(s.rope);
     const ref = hfRope(name, cfg);
     assert.ok(maxRel(f.invFreq64, ref.inv) < 1e-12, `${name}: inv_freq rel err ${maxRel(f.invFreq64, ref.inv)}`);
-    assert.ok(Math.abs(f.attentionScale - ref.att) < 1e-12, `${name}: attention factor ${f.attentionScale} vs ${ref.att}`);
+    assert.ok(
+      Math.abs(f.attentionScale - ref.att) < 1e-12,
+      `${name}: attention factor ${f.attentionScale} vs ${ref.att}`,
+    );
   }
 });
 
-test('Llama 3.1: the smoothed band and the divided pairs are HF\'s (pairs 0-28 kept, 29-34 smoothed, 35-63 / 8)', async () => {
+test("Llama 3.1: the smoothed band and the divided pairs are HF's (pairs 0-28 kept, 29-34 smoothed, 35-63 / 8)", async () => {
   const [{ pe }] = await backends();
   const s = pe.fromConfig(load('llama-3.1-8b'));
   const f = pe.ropeFrequencies(s.rope).invFreq64;
@@ -249,7 +265,7 @@ test('Phi-3.5 / Phi-4-mini: long factors past original_max_position_embeddings, 
   }
 });
 
-test('dynamic NTK (InternLM 2.5, MiniCPM): past max_position_embeddings the base grows as HF\'s dynamic update', async () => {
+test("dynamic NTK (InternLM 2.5, MiniCPM): past max_position_embeddings the base grows as HF's dynamic update", async () => {
   const [{ pe }] = await backends();
   for (const name of ['internlm2.5-7b', 'minicpm-2b']) {
     const cfg = load(name);
@@ -316,7 +332,8 @@ test('Qwen 1 logn and Ministral 3 llama_4_scaling_beta are per-query scales of t
   }
   assert.ok(q.notes.some((n) => /use_dynamic_ntk/.test(n)));
   const m = pe.fromConfig(load('ministral-3-3b'));
-  for (const p of [0, 16383, 16384, 70000]) assert.equal(m.attention.queryScale(p), 1 + 0.1 * Math.log(1 + Math.floor(p / 16384)));
+  for (const p of [0, 16383, 16384, 70000])
+    assert.equal(m.attention.queryScale(p), 1 + 0.1 * Math.log(1 + Math.floor(p / 16384)));
 });
 
 test('ALiBi (MPT) slopes and T5 buckets (encoder bidirectional, decoder causal) against HF', async () => {
@@ -337,7 +354,11 @@ test('ALiBi (MPT) slopes and T5 buckets (encoder bidirectional, decoder causal) 
     const buckets = pe.t5Buckets({ queries: 40, keys: 200, ...t.t5 });
     for (let i = 0; i < 40; i++) {
       for (let j = 0; j < 200; j++) {
-        assert.equal(buckets[i * 200 + j], hfT5Bucket(j - i, !decoder, 32, 128), `bucket q${i} k${j} decoder=${decoder}`);
+        assert.equal(
+          buckets[i * 200 + j],
+          hfT5Bucket(j - i, !decoder, 32, 128),
+          `bucket q${i} k${j} decoder=${decoder}`,
+        );
       }
     }
   }
@@ -356,7 +377,12 @@ test('the result drives applyRope (float64 HF rotation), attention and kvCache w
       if (s.rope) {
         const x = randomF32(length * heads * s.rope.dim, 7);
         const positions = s.rope.mropeSections ? Int32Array.from([0, 1, 2, 0, 5, 9, 0, 3, 11]) : undefined;
-        const got = pe.applyRope(Float32Array.from(x), { length, heads, ...s.rope, ...(positions ? { positions } : { offset: 5 }) });
+        const got = pe.applyRope(Float32Array.from(x), {
+          length,
+          heads,
+          ...s.rope,
+          ...(positions ? { positions } : { offset: 5 }),
+        });
         const ref = hfRope(name, cfg, 8);
         let angle = (t) => t + 5;
         if (positions) {
@@ -364,7 +390,15 @@ test('the result drives applyRope (float64 HF rotation), attention and kvCache w
           const [a, b2] = s.rope.mropeSections;
           angle = (t, i) => positions[(i < a ? 0 : i < a + b2 ? 1 : 2) * length + t];
         }
-        const want = refRotate(x, { length, heads, dim: s.rope.dim, layout: s.rope.layout, inv: ref.inv, att: ref.att, angle });
+        const want = refRotate(x, {
+          length,
+          heads,
+          dim: s.rope.dim,
+          layout: s.rope.layout,
+          inv: ref.inv,
+          att: ref.att,
+          angle,
+        });
         let err = 0;
         for (let i = 0; i < want.length; i++) err = Math.max(err, Math.abs(got[i] - want[i]));
         assert.ok(err < 2e-5, `${backend} ${name}: applyRope max err ${err}`);
@@ -410,14 +444,23 @@ test('multimodal RoPE: ropeCache and applyRope against Qwen2-VL and Qwen3-VL (in
       for (let t = 0; t < length; t++) {
         for (let i = 0; i < 64; i++) {
           const a = pos[stream(i) * length + t] * inv[i];
-          assert.ok(Math.abs(c.cos[t * 64 + i] - Math.cos(a)) < 1e-6 && Math.abs(c.sin[t * 64 + i] - Math.sin(a)) < 1e-6,
-            `${backend} interleaved=${interleaved} token ${t} pair ${i}`);
+          assert.ok(
+            Math.abs(c.cos[t * 64 + i] - Math.cos(a)) < 1e-6 && Math.abs(c.sin[t * 64 + i] - Math.sin(a)) < 1e-6,
+            `${backend} interleaved=${interleaved} token ${t} pair ${i}`,
+          );
         }
       }
       for (const layout of ['half', 'interleaved']) {
         const x = randomF32(length * 2 * 128, 11);
         const got = pe.applyRope(Float32Array.from(x), { length, heads: 2, layout, positions: pos, ...opts });
-        const want = refRotate(x, { length, heads: 2, dim: 128, layout, inv, angle: (t, i) => pos[stream(i) * length + t] });
+        const want = refRotate(x, {
+          length,
+          heads: 2,
+          dim: 128,
+          layout,
+          inv,
+          angle: (t, i) => pos[stream(i) * length + t],
+        });
         let err = 0;
         for (let i = 0; i < want.length; i++) err = Math.max(err, Math.abs(got[i] - want[i]));
         assert.ok(err < 2e-5, `${backend} ${layout} interleaved=${interleaved}: ${err}`);
@@ -435,16 +478,34 @@ test('multimodal RoPE: ropeCache and applyRope against Qwen2-VL and Qwen3-VL (in
 test('M-RoPE errors name the argument: sections that do not sum, positions not 3 × length, offset', async () => {
   const [{ pe }] = await backends();
   const x = new Float32Array(2 * 8);
-  assertThrowsPosenc(() => pe.applyRope(x, { length: 2, dim: 8, mropeSections: [1, 1, 1], positions: new Int32Array(6) }),
-    [/mropeSections must be \[t, h, w\]: three non-negative integers summing to rotaryDim\/2 = 4/]);
-  assertThrowsPosenc(() => pe.applyRope(x, { length: 2, dim: 8, mropeSections: [2, 1, 1], positions: new Int32Array(2) }),
-    [/positions must be a Int32Array or posenc buffer of 3 × length = 3 × 2 = 6 elements \(got Int32Array\(2\)\)/], Status.E_SCRATCH);
-  assertThrowsPosenc(() => pe.applyRope(new Float32Array(10), { length: 3, heads: 2, dim: 8 }),
-    [/x must be a Float32Array or posenc buffer of length × heads × dim = 3 × 2 × 8 = 48 elements \(got Float32Array\(10\)\)/], Status.E_SCRATCH);
-  assertThrowsPosenc(() => pe.applyRope(x, { length: 2, dim: 8, mropeSections: [2, 1, 1] }), [/positions is required with mropeSections/]);
-  assertThrowsPosenc(() => pe.applyRope(x, { length: 2, dim: 8, mropeSections: [2, 1, 1], positions: new Int32Array(6), offset: 1 }),
-    [/offset must be omitted with mropeSections/]);
-  assertThrowsPosenc(() => pe.ropeCache({ length: 2, dim: 8, positions: new Int32Array(2) }), [/positions must be omitted without mropeSections/]);
+  assertThrowsPosenc(
+    () => pe.applyRope(x, { length: 2, dim: 8, mropeSections: [1, 1, 1], positions: new Int32Array(6) }),
+    [/mropeSections must be \[t, h, w\]: three non-negative integers summing to rotaryDim\/2 = 4/],
+  );
+  assertThrowsPosenc(
+    () => pe.applyRope(x, { length: 2, dim: 8, mropeSections: [2, 1, 1], positions: new Int32Array(2) }),
+    [/positions must be a Int32Array or posenc buffer of 3 × length = 3 × 2 = 6 elements \(got Int32Array\(2\)\)/],
+    Status.E_SCRATCH,
+  );
+  assertThrowsPosenc(
+    () => pe.applyRope(new Float32Array(10), { length: 3, heads: 2, dim: 8 }),
+    [
+      /x must be a Float32Array or posenc buffer of length × heads × dim = 3 × 2 × 8 = 48 elements \(got Float32Array\(10\)\)/,
+    ],
+    Status.E_SCRATCH,
+  );
+  assertThrowsPosenc(
+    () => pe.applyRope(x, { length: 2, dim: 8, mropeSections: [2, 1, 1] }),
+    [/positions is required with mropeSections/],
+  );
+  assertThrowsPosenc(
+    () => pe.applyRope(x, { length: 2, dim: 8, mropeSections: [2, 1, 1], positions: new Int32Array(6), offset: 1 }),
+    [/offset must be omitted with mropeSections/],
+  );
+  assertThrowsPosenc(
+    () => pe.ropeCache({ length: 2, dim: 8, positions: new Int32Array(2) }),
+    [/positions must be omitted without mropeSections/],
+  );
 });
 
 test('one options object for all three RoPE functions: ropeFrequencies and ropeCache accept layout', async () => {
@@ -452,45 +513,85 @@ test('one options object for all three RoPE functions: ropeFrequencies and ropeC
   const rope = { dim: 8, base: 10000, layout: 'interleaved' };
   assert.equal(pe.ropeFrequencies(rope).invFreq64.length, 4);
   assert.equal(pe.ropeCache({ length: 2, ...rope }).cos.length, 8);
-  assertThrowsPosenc(() => pe.ropeFrequencies({ dim: 8, layout: 'sideways' }), [/layout must be one of 'half', 'interleaved'/], Status.E_ENUM);
+  assertThrowsPosenc(
+    () => pe.ropeFrequencies({ dim: 8, layout: 'sideways' }),
+    [/layout must be one of 'half', 'interleaved'/],
+    Status.E_ENUM,
+  );
 });
 
 test('errors that speak Hugging Face: did you mean, rope_type first, su -> longrope', async () => {
   const [{ pe }] = await backends();
-  assertThrowsPosenc(() => pe.ropeFrequencies({ dim: 8, rope_theta: 500000 }), [/unknown option "rope_theta"/, /did you mean "base"\?/]);
+  assertThrowsPosenc(
+    () => pe.ropeFrequencies({ dim: 8, rope_theta: 500000 }),
+    [/unknown option "rope_theta"/, /did you mean "base"\?/],
+  );
   assertThrowsPosenc(() => pe.ropeFrequencies({ dim: 8, head_dim: 8 }), [/did you mean "dim"\?/]);
   // Llama 3.1's rope_scaling pasted as is: the first error is about rope_type, not "factor"
   const llama = load('llama-3.1-8b').rope_scaling;
-  const e = assertThrowsPosenc(() => pe.ropeFrequencies({ dim: 128, scaling: llama }), [/scaling.rope_type is Hugging Face's name/, /type: "llama3"/]);
+  const e = assertThrowsPosenc(
+    () => pe.ropeFrequencies({ dim: 128, scaling: llama }),
+    [/scaling.rope_type is Hugging Face's name/, /type: "llama3"/],
+  );
   assert.equal(e.argument, 'scaling.rope_type');
-  assertThrowsPosenc(() => pe.ropeFrequencies({ dim: 128, scaling: { type: 'llama3', original_max_position_embeddings: 8192 } }),
-    [/unknown option "original_max_position_embeddings"/, /did you mean "originalMaxPositions"\?/]);
-  assertThrowsPosenc(() => pe.ropeFrequencies({ dim: 128, scaling: { type: 'llama3', low_freq_factor: 1 } }), [/did you mean "lowFreqFactor"\?/]);
-  assertThrowsPosenc(() => pe.ropeFrequencies({ dim: 128, scaling: { type: 'su' } }), [/did you mean 'longrope'\?/], Status.E_ENUM);
-  assertThrowsPosenc(() => pe.ropeFrequencies({ dim: 128, scaling: { factor: 8 } }), [/scaling.type is required when scaling has other keys \(got factor\)/],
-    Status.E_MISSING);
+  assertThrowsPosenc(
+    () => pe.ropeFrequencies({ dim: 128, scaling: { type: 'llama3', original_max_position_embeddings: 8192 } }),
+    [/unknown option "original_max_position_embeddings"/, /did you mean "originalMaxPositions"\?/],
+  );
+  assertThrowsPosenc(
+    () => pe.ropeFrequencies({ dim: 128, scaling: { type: 'llama3', low_freq_factor: 1 } }),
+    [/did you mean "lowFreqFactor"\?/],
+  );
+  assertThrowsPosenc(
+    () => pe.ropeFrequencies({ dim: 128, scaling: { type: 'su' } }),
+    [/did you mean 'longrope'\?/],
+    Status.E_ENUM,
+  );
+  assertThrowsPosenc(
+    () => pe.ropeFrequencies({ dim: 128, scaling: { factor: 8 } }),
+    [/scaling.type is required when scaling has other keys \(got factor\)/],
+    Status.E_MISSING,
+  );
 });
 
 test('fromConfig refuses what it does not understand, naming the key; ignores what does not matter', async () => {
   const [{ pe }] = await backends();
   const base = load('llama-3.1-8b');
-  assertThrowsPosenc(() => pe.fromConfig({ ...base, rope_scaling: { ...base.rope_scaling, rope_type: 'fancy' } }),
-    [/rope_scaling.rope_type "fancy" is not a rope type posenc knows/], Status.E_ENUM);
-  const e = assertThrowsPosenc(() => pe.fromConfig({ ...base, rope_scaling: { ...base.rope_scaling, beta_fast: 32 } }),
-    [/rope_scaling.beta_fast is not read for rope type 'llama3'/]);
+  assertThrowsPosenc(
+    () => pe.fromConfig({ ...base, rope_scaling: { ...base.rope_scaling, rope_type: 'fancy' } }),
+    [/rope_scaling.rope_type "fancy" is not a rope type posenc knows/],
+    Status.E_ENUM,
+  );
+  const e = assertThrowsPosenc(
+    () => pe.fromConfig({ ...base, rope_scaling: { ...base.rope_scaling, beta_fast: 32 } }),
+    [/rope_scaling.beta_fast is not read for rope type 'llama3'/],
+  );
   assert.equal(e.argument, 'rope_scaling.beta_fast');
-  assertThrowsPosenc(() => pe.fromConfig({ ...base, rope_window_offset: 3 }), [/rope_window_offset = 3 is a key posenc does not read/]);
+  assertThrowsPosenc(
+    () => pe.fromConfig({ ...base, rope_window_offset: 3 }),
+    [/rope_window_offset = 3 is a key posenc does not read/],
+  );
   assertThrowsPosenc(() => pe.fromConfig({ ...base, sliding_window_size: 4096 }), [/sliding_window_size/]);
-  assertThrowsPosenc(() => pe.fromConfig({ ...base, rope_scaling: null, partial_rotary_factor: 0.01 }),
-    [/partial_rotary_factor must be such that the rotated width is even/]);
+  assertThrowsPosenc(
+    () => pe.fromConfig({ ...base, rope_scaling: null, partial_rotary_factor: 0.01 }),
+    [/partial_rotary_factor must be such that the rotated width is even/],
+  );
   assertThrowsPosenc(() => pe.fromConfig({ ...base, model_type: undefined }), [/model_type must be a string/]);
   assertThrowsPosenc(() => pe.fromConfig(base, { layer: 32 }), [/layer must be an integer in \[0, 31\]/]);
   assertThrowsPosenc(() => pe.fromConfig(base, { layr: 1 }), [/unknown option "layr"/]);
-  assertThrowsPosenc(() => pe.fromConfig({ ...load('bert-base-uncased'), position_embedding_type: 'relative_key' }),
-    [/position_embedding_type "relative_key" is not mapped/]);
+  assertThrowsPosenc(
+    () => pe.fromConfig({ ...load('bert-base-uncased'), position_embedding_type: 'relative_key' }),
+    [/position_embedding_type "relative_key" is not mapped/],
+  );
   // irrelevant keys (vocabulary, dropout, MoE routing, a vision tower's own rope) change nothing
   const plain = pe.fromConfig(base);
-  const noisy = pe.fromConfig({ ...base, vocab_size: 7, attention_dropout: 0.5, num_local_experts: 8, vision_config: { rope_theta: 1 } });
+  const noisy = pe.fromConfig({
+    ...base,
+    vocab_size: 7,
+    attention_dropout: 0.5,
+    num_local_experts: 8,
+    vision_config: { rope_theta: 1 },
+  });
   assert.deepEqual(noisy.rope, plain.rope);
   assert.deepEqual(noisy.attention, plain.attention);
   // transformers v5 rope_parameters, flat and per layer type, give what rope_scaling + rope_theta give
@@ -499,18 +600,26 @@ test('fromConfig refuses what it does not understand, naming the key; ignores wh
   assert.deepEqual(v5.rope, plain.rope);
   const g3 = load('gemma-3-1b');
   const perType = {
-    ...g3, rope_theta: undefined, rope_local_base_freq: undefined,
-    rope_parameters: { full_attention: { rope_type: 'linear', factor: 8, rope_theta: 1e6 }, sliding_attention: { rope_type: 'default', rope_theta: 1e4 } },
+    ...g3,
+    rope_theta: undefined,
+    rope_local_base_freq: undefined,
+    rope_parameters: {
+      full_attention: { rope_type: 'linear', factor: 8, rope_theta: 1e6 },
+      sliding_attention: { rope_type: 'default', rope_theta: 1e4 },
+    },
   };
   assert.deepEqual(pe.fromConfig(perType, { layer: 5 }).rope.scaling, { type: 'linear', factor: 8 });
   assert.equal(pe.fromConfig(perType, { layer: 5 }).rope.base, 1e6);
   assert.equal(pe.fromConfig(perType, { layer: 0 }).rope.base, 1e4);
   // 'su' (Phi-3's first spelling) is longrope
   const phi = load('phi-3.5-mini');
-  assert.deepEqual(pe.fromConfig({ ...phi, rope_scaling: { ...phi.rope_scaling, type: 'su' } }).rope, pe.fromConfig(phi).rope);
+  assert.deepEqual(
+    pe.fromConfig({ ...phi, rope_scaling: { ...phi.rope_scaling, type: 'su' } }).rope,
+    pe.fromConfig(phi).rope,
+  );
 });
 
-test('kvCache with M-RoPE (fromConfig of Qwen2.5-VL): the same output as attention over applyRope\'d q and k', async () => {
+test("kvCache with M-RoPE (fromConfig of Qwen2.5-VL): the same output as attention over applyRope'd q and k", async () => {
   for (const { name: backend, pe } of await backends()) {
     const s = pe.fromConfig(load('qwen2.5-vl-7b'));
     const { heads, kvHeads, dim, scale } = s.attention;
@@ -525,9 +634,12 @@ test('kvCache with M-RoPE (fromConfig of Qwen2.5-VL): the same output as attenti
     const cache = pe.kvCache({ heads, kvHeads, dim, scale, capacity: 8, encoding: s.encoding });
     try {
       // two appends: the second's positions continue the streams
-      cache.append(k.subarray(0, 3 * kvHeads * dim), v.subarray(0, 3 * kvHeads * dim),
-        { positions: Int32Array.from([0, 1, 2, 0, 1, 2, 0, 1, 2]) });
-      cache.append(k.subarray(3 * kvHeads * dim), v.subarray(3 * kvHeads * dim), { positions: Int32Array.from([2, 2, 2, 3, 3, 3]) });
+      cache.append(k.subarray(0, 3 * kvHeads * dim), v.subarray(0, 3 * kvHeads * dim), {
+        positions: Int32Array.from([0, 1, 2, 0, 1, 2, 0, 1, 2]),
+      });
+      cache.append(k.subarray(3 * kvHeads * dim), v.subarray(3 * kvHeads * dim), {
+        positions: Int32Array.from([2, 2, 2, 3, 3, 3]),
+      });
       const got = cache.attend(q, { positions }).output;
       let err = 0;
       for (let i = 0; i < want.length; i++) err = Math.max(err, Math.abs(got[i] - want[i]));
@@ -538,8 +650,10 @@ test('kvCache with M-RoPE (fromConfig of Qwen2.5-VL): the same output as attenti
     }
     const plain = pe.kvCache({ heads, kvHeads, dim, capacity: 4 });
     try {
-      assertThrowsPosenc(() => plain.append(k.subarray(0, kvHeads * dim), v.subarray(0, kvHeads * dim), { positions }),
-        [/positions must be omitted unless encoding.mropeSections is set/]);
+      assertThrowsPosenc(
+        () => plain.append(k.subarray(0, kvHeads * dim), v.subarray(0, kvHeads * dim), { positions }),
+        [/positions must be omitted unless encoding.mropeSections is set/],
+      );
     } finally {
       plain.free();
     }
@@ -550,16 +664,22 @@ test("fromConfig's attention (sliding window, chunk, queryScale) drives attentio
   for (const { name: backend, pe } of await backends()) {
     // a window (2) and a chunk (4) small enough to bite in 9 tokens; Llama 4 layer 3 is a no-RoPE layer
     // with temperature tuning (queryScale), layer 0 chunked
-    const cases = [['mistral-7b-v0.1', { sliding_window: 2 }, 0], ['gemma-3-1b', { sliding_window: 3 }, 0],
-      ['llama-4-scout', { attention_chunk_size: 4 }, 0], ['llama-4-scout', { floor_scale: 2 }, 3]];
+    const cases = [
+      ['mistral-7b-v0.1', { sliding_window: 2 }, 0],
+      ['gemma-3-1b', { sliding_window: 3 }, 0],
+      ['llama-4-scout', { attention_chunk_size: 4 }, 0],
+      ['llama-4-scout', { floor_scale: 2 }, 3],
+    ];
     for (const [name, patch, layer] of cases) {
       const cfg = load(name);
       const text = cfg.text_config ? { ...cfg, text_config: { ...cfg.text_config, ...patch } } : { ...cfg, ...patch };
       const a = pe.fromConfig(text, { layer }).attention;
       const what = `${backend} ${name} layer ${layer} ${JSON.stringify(patch)}`;
       assert.ok(a.window || a.chunk || a.queryScale, `${what}: the layer has a window, chunk or queryScale`);
-      const T = 9, dimV = a.dimV ?? a.dim;
-      const q = randomF32(T * a.heads * a.dim, 21), k = randomF32(T * a.kvHeads * a.dim, 22);
+      const T = 9,
+        dimV = a.dimV ?? a.dim;
+      const q = randomF32(T * a.heads * a.dim, 21),
+        k = randomF32(T * a.kvHeads * a.dim, 22);
       const v = randomF32(T * a.kvHeads * dimV, 23);
       const one = pe.attention({ q, k, v, queries: T, causal: true, ...a }).output;
       const { window, chunk, queryScale, ...bare } = a;

@@ -23,8 +23,13 @@
 
 #include "posenc.h"
 
-typedef struct { const uint8_t *p; size_t n; } cursor;
-typedef struct { int32_t a, b, d, e; } sizes;
+typedef struct {
+    const uint8_t *p;
+    size_t n;
+} cursor;
+typedef struct {
+    int32_t a, b, d, e;
+} sizes;
 
 static uint8_t u8(cursor *c) {
     if (!c->n) return 0;
@@ -39,8 +44,8 @@ static int32_t size(cursor *c) {
     return 1 << (b % 31);
 }
 static double real(cursor *c) {
-    static const double pool[] = {10000.0, 2.0, 0.5, 1.0, 0.0, -1.0, 1e-3, 500000.0, 3.0, 1.5e9,
-                                  8.0, 32.0, 4096.0, 1e-300, -0.0, 7.5};
+    static const double pool[] = {10000.0, 2.0,   0.5, 1.0,  0.0,    -1.0,   1e-3, 500000.0,
+                                  3.0,     1.5e9, 8.0, 32.0, 4096.0, 1e-300, -0.0, 7.5};
     uint8_t b = u8(c);
     if (b == 255) return NAN;
     if (b == 254) return INFINITY;
@@ -78,10 +83,13 @@ static float *floats_in(cursor *c, int64_t n) {
     return a;
 }
 /* an input of n floats from the fuzz data; an output of exactly n floats (1 when n <= 0) */
-#define IN(n) floats_in(c, (n))
+#define IN(n)  floats_in(c, (n))
 #define OUT(n) ALLOC(float, (n))
 /* inputs whose contract needs more than CAP elements are skipped rather than given a short buffer */
-#define NEED(n) do { if ((n) > CAP) return 0; } while (0)
+#define NEED(n)                                                                                    \
+    do {                                                                                           \
+        if ((n) > CAP) return 0;                                                                   \
+    } while (0)
 static int32_t *ints_in(cursor *c, int64_t n, int32_t lo) {
     int32_t *a = ALLOC(int32_t, n);
     n = count(n);
@@ -123,14 +131,17 @@ static int32_t f_sinusoidal_freqs(cursor *c, sizes z) {
 }
 static int32_t f_sinusoidal_fill(cursor *c, sizes z) {
     NEED(prod(z.a, z.b));
-    return posenc_sinusoidal_fill(OUT(prod(z.a, z.b)), z.a, z.b, real(c), u8(c) % 3, u8(c) % 3, u8(c) % 4, real(c));
+    return posenc_sinusoidal_fill(OUT(prod(z.a, z.b)), z.a, z.b, real(c), u8(c) % 3, u8(c) % 3,
+                                  u8(c) % 4, real(c));
 }
 static int32_t f_sinusoidal2d_fill(cursor *c, sizes z) {
     NEED(prod(prod(z.a, z.b) + 1, z.d));
-    return posenc_sinusoidal2d_fill(OUT(prod(prod(z.a, z.b) + 1, z.d)), z.a, z.b, z.d, real(c), u8(c) & 1);
+    return posenc_sinusoidal2d_fill(OUT(prod(prod(z.a, z.b) + 1, z.d)), z.a, z.b, z.d, real(c),
+                                    u8(c) & 1);
 }
 static int32_t f_similarity(cursor *c, sizes z) {
-    NEED(prod(z.a, z.b)); NEED(prod(z.a, z.a));
+    NEED(prod(z.a, z.b));
+    NEED(prod(z.a, z.a));
     float *t = IN(prod(z.a, z.b));
     return posenc_similarity(OUT(prod(z.a, z.a)), t, z.a, z.b, u8(c) & 1);
 }
@@ -151,9 +162,12 @@ static int32_t f_rope_freqs(cursor *c, sizes z) {
     const int type = u8(c) % 8;
     const int ok = posenc_rope_scaling_init(&s, type) == POSENC_OK;
     if (ok) {
-        double *f[] = {&s.factor, &s.original_max_positions, &s.max_positions, &s.seq_len, &s.beta_fast,
-                       &s.beta_slow, &s.attention_factor, &s.mscale, &s.mscale_all_dim,
-                       &s.low_freq_factor, &s.high_freq_factor};
+        double *f[] = {&s.factor,           &s.original_max_positions,
+                       &s.max_positions,    &s.seq_len,
+                       &s.beta_fast,        &s.beta_slow,
+                       &s.attention_factor, &s.mscale,
+                       &s.mscale_all_dim,   &s.low_freq_factor,
+                       &s.high_freq_factor};
         for (int i = 0; i < 11; i++)
             if (u8(c) & 1) *f[i] = real(c);
         s.truncate = u8(c) & 1;
@@ -172,7 +186,8 @@ static int32_t f_rope_cache_fill(cursor *c, sizes z) {
     NEED(prod(z.a, np));
     double *inv = inv_for(2 * np);
     if (!inv) inv = ALLOC(double, 1), inv[0] = real(c);
-    return posenc_rope_cache_fill(OUT(prod(z.a, np)), OUT(prod(z.a, np)), z.a, np, inv, real(c), real(c));
+    return posenc_rope_cache_fill(OUT(prod(z.a, np)), OUT(prod(z.a, np)), z.a, np, inv, real(c),
+                                  real(c));
 }
 static int32_t f_rope_scratch_size(cursor *c, sizes z) {
     (void)c;
@@ -181,7 +196,14 @@ static int32_t f_rope_scratch_size(cursor *c, sizes z) {
 }
 
 /* the cache-free apply variants share sizes: x [a][b][d], rotary rd, inv, scratch */
-typedef struct { float *x; int32_t rd; double *inv; float *scr; int32_t slen; int layout, order; } rope_args;
+typedef struct {
+    float *x;
+    int32_t rd;
+    double *inv;
+    float *scr;
+    int32_t slen;
+    int layout, order;
+} rope_args;
 static int rope_setup(cursor *c, sizes z, int32_t rd_div, rope_args *r) {
     if (prod3(z.a, z.b, z.d) > CAP) return 0;
     r->rd = rotary(c, z.d);
@@ -199,27 +221,30 @@ static int rope_setup(cursor *c, sizes z, int32_t rd_div, rope_args *r) {
 static int32_t f_rope_apply(cursor *c, sizes z) {
     rope_args r;
     if (!rope_setup(c, z, 1, &r)) return 0;
-    return posenc_rope_apply(r.x, z.a, z.b, z.d, r.rd, r.layout, r.order, r.inv, real(c), real(c), r.scr, r.slen);
+    return posenc_rope_apply(r.x, z.a, z.b, z.d, r.rd, r.layout, r.order, r.inv, real(c), real(c),
+                             r.scr, r.slen);
 }
 static int32_t f_rope_apply_positions(cursor *c, sizes z) {
     rope_args r;
     if (!rope_setup(c, z, 1, &r)) return 0;
     int32_t *pos = ints_in(c, z.a, -100);
-    return posenc_rope_apply_positions(r.x, z.a, z.b, z.d, r.rd, r.layout, r.order, r.inv, real(c), pos, r.scr, r.slen);
+    return posenc_rope_apply_positions(r.x, z.a, z.b, z.d, r.rd, r.layout, r.order, r.inv, real(c),
+                                       pos, r.scr, r.slen);
 }
 static int32_t f_rope_apply_positions_f32(cursor *c, sizes z) {
     rope_args r;
     if (!rope_setup(c, z, 1, &r)) return 0;
     float *pos = IN(z.a);
-    return posenc_rope_apply_positions_f32(r.x, z.a, z.b, z.d, r.rd, r.layout, r.order, r.inv, real(c), pos, r.scr, r.slen);
+    return posenc_rope_apply_positions_f32(r.x, z.a, z.b, z.d, r.rd, r.layout, r.order, r.inv,
+                                           real(c), pos, r.scr, r.slen);
 }
 static int32_t f_rope_apply_xpos(cursor *c, sizes z) {
     rope_args r;
     if (!rope_setup(c, z, 1, &r)) return 0;
     int32_t *pos = u8(c) & 1 ? ints_in(c, z.a, -100) : NULL;
     const double scale = real(c), offset = real(c), base = real(c), center = real(c);
-    return posenc_rope_apply_xpos(r.x, z.a, z.b, z.d, r.rd, r.layout, r.order, r.inv, scale, offset, pos,
-                                  base, center, u8(c) & 1, r.scr, r.slen);
+    return posenc_rope_apply_xpos(r.x, z.a, z.b, z.d, r.rd, r.layout, r.order, r.inv, scale, offset,
+                                  pos, base, center, u8(c) & 1, r.scr, r.slen);
 }
 static int32_t f_rope_apply_axial(cursor *c, sizes z) {
     /* x [a*e][b][d]: height a, width e */
@@ -227,7 +252,8 @@ static int32_t f_rope_apply_axial(cursor *c, sizes z) {
     if (z.a <= 0 || z.e <= 0) g.a = 0;
     rope_args r;
     if (!rope_setup(c, g, 2, &r)) return 0;
-    return posenc_rope_apply_axial(r.x, z.a, z.e, z.b, z.d, r.rd, r.layout, r.order, r.inv, real(c), r.scr, r.slen);
+    return posenc_rope_apply_axial(r.x, z.a, z.e, z.b, z.d, r.rd, r.layout, r.order, r.inv, real(c),
+                                   r.scr, r.slen);
 }
 static int32_t f_rope_apply_cached(cursor *c, sizes z) {
     NEED(prod3(z.a, z.b, z.d));
@@ -236,10 +262,12 @@ static int32_t f_rope_apply_cached(cursor *c, sizes z) {
     float *x = IN(prod3(z.a, z.b, z.d));
     float *cs = IN(prod(rows, rd / 2)), *sn = IN(prod(rows, rd / 2));
     int32_t *pos = u8(c) & 1 ? ints_in(c, z.a, -5) : NULL;
-    return posenc_rope_apply_cached(x, z.a, z.b, z.d, rd, u8(c) & 1, u8(c) & 1, cs, sn, rows, pos, small(c));
+    return posenc_rope_apply_cached(x, z.a, z.b, z.d, rd, u8(c) & 1, u8(c) & 1, cs, sn, rows, pos,
+                                    small(c));
 }
 static int32_t f_rope_decay(cursor *c, sizes z) {
-    NEED(z.b + 1); NEED(prod(z.b + 1, z.a));
+    NEED(z.b + 1);
+    NEED(prod(z.b + 1, z.a));
     return posenc_rope_decay(ALLOC(double, z.b >= 0 ? z.b + 1 : 1), z.a, real(c), z.b);
 }
 static int32_t f_alibi_slopes(cursor *c, sizes z) {
@@ -249,17 +277,21 @@ static int32_t f_alibi_slopes(cursor *c, sizes z) {
 }
 static int32_t f_alibi_bias(cursor *c, sizes z) {
     NEED(prod3(z.a, z.b, z.d));
-    return posenc_alibi_bias(OUT(prod3(z.a, z.b, z.d)), z.a, z.b, z.d, u8(c) % 4, u8(c) & 1, small(c));
+    return posenc_alibi_bias(OUT(prod3(z.a, z.b, z.d)), z.a, z.b, z.d, u8(c) % 4, u8(c) & 1,
+                             small(c));
 }
 static int32_t f_t5_buckets(cursor *c, sizes z) {
     NEED(prod(z.a, z.b));
-    return posenc_t5_buckets(ALLOC(int32_t, prod(z.a, z.b)), z.a, z.b, u8(c) & 1, z.d, z.e, small(c));
+    return posenc_t5_buckets(ALLOC(int32_t, prod(z.a, z.b)), z.a, z.b, u8(c) & 1, z.d, z.e,
+                             small(c));
 }
 static int32_t f_t5_bias(cursor *c, sizes z) {
     /* heads a, queries b, keys d, buckets e */
-    NEED(prod3(z.a, z.b, z.d)); NEED(prod(z.e, z.a));
+    NEED(prod3(z.a, z.b, z.d));
+    NEED(prod(z.e, z.a));
     float *w = IN(prod(z.e, z.a));
-    return posenc_t5_bias(OUT(prod3(z.a, z.b, z.d)), w, z.a, z.b, z.d, u8(c) & 1, z.e, size(c), small(c));
+    return posenc_t5_bias(OUT(prod3(z.a, z.b, z.d)), w, z.a, z.b, z.d, u8(c) & 1, z.e, size(c),
+                          small(c));
 }
 static int32_t f_shaw_indices(cursor *c, sizes z) {
     NEED(prod(z.a, z.b));
@@ -281,7 +313,8 @@ static int32_t f_xl_scores(cursor *c, sizes z) {
     const int64_t kk = (int64_t)z.a + (z.b > 0 ? z.b : 0);
     int32_t h = 1 + (z.e > 0 ? z.e % 3 : 0), keys = kk > INT32_MAX ? INT32_MAX : (int32_t)kk;
     if (u8(c) == 3) keys = z.b; /* keys < queries now and then */
-    NEED(prod3(h, z.a, keys)); NEED(prod3(keys, h, z.d));
+    NEED(prod3(h, z.a, keys));
+    NEED(prod3(keys, h, z.d));
     float *q = IN(prod3(z.a, h, z.d)), *k = IN(prod3(keys, h, z.d)), *r = IN(prod3(keys, h, z.d));
     float *u = IN(prod(h, z.d)), *v = IN(prod(h, z.d));
     return posenc_xl_scores(OUT(prod3(h, z.a, keys)), q, k, r, u, v, z.a, keys, h, z.d, real(c));
@@ -293,26 +326,33 @@ static int32_t f_learned_init(cursor *c, sizes z) {
 }
 static int32_t f_learned_gather(cursor *c, sizes z) {
     /* table [a][b], count d */
-    NEED(prod(z.d, z.b)); NEED(prod(z.a, z.b)); NEED(z.d);
+    NEED(prod(z.d, z.b));
+    NEED(prod(z.a, z.b));
+    NEED(z.d);
     float *t = IN(prod(z.a, z.b));
     int32_t *pos = ints_in(c, z.d, -20);
     return posenc_learned_gather(OUT(prod(z.d, z.b)), t, z.a, z.b, pos, z.d, u8(c) % 4);
 }
 static int32_t f_learned_add(cursor *c, sizes z) {
     /* table [rows a][dim d], x [length b][dim d] */
-    NEED(prod(z.a, z.d)); NEED(prod(z.b, z.d));
+    NEED(prod(z.a, z.d));
+    NEED(prod(z.b, z.d));
     float *x = IN(prod(z.b, z.d)), *t = IN(prod(z.a, z.d));
     return posenc_learned_add(x, t, z.a, z.b, z.d, small(c));
 }
 static int32_t f_learned_concat(cursor *c, sizes z) {
     /* table [rows a][dim_p e], x [length b][dim_x d] */
-    NEED(prod(z.a, z.e)); NEED(prod(z.b, z.d)); NEED(prod(z.b, (int64_t)z.d + z.e));
+    NEED(prod(z.a, z.e));
+    NEED(prod(z.b, z.d));
+    NEED(prod(z.b, (int64_t)z.d + z.e));
     float *x = IN(prod(z.b, z.d)), *t = IN(prod(z.a, z.e));
     int64_t no = z.d > 0 && z.e > 0 ? prod(z.b, (int64_t)z.d + z.e) : 0;
     return posenc_learned_concat(OUT(no), x, t, z.a, z.b, z.d, z.e, small(c));
 }
 static int32_t f_matmul(cursor *c, sizes z) {
-    NEED(prod(z.a, z.b)); NEED(prod(z.b, z.d)); NEED(prod(z.a, z.d));
+    NEED(prod(z.a, z.b));
+    NEED(prod(z.b, z.d));
+    NEED(prod(z.a, z.d));
     float *a = IN(prod(z.a, z.b)), *b = IN(prod(z.b, z.d));
     return posenc_matmul(OUT(prod(z.a, z.d)), a, b, z.a, z.b, z.d);
 }
@@ -338,12 +378,18 @@ static float *zeros(int64_t n) {
  * (rel: Shaw's max_relative or XL's r_rows), a per-query scale over `q` queries now and then,
  * a chunk of -2 .. 13 or a sliding window of -2 .. 9 now and then (negative must be refused).
  * Tables are drawn last. */
-typedef struct { posenc_bias b; int32_t rel, h, dim, dv, q, tables; } bias_draw;
+typedef struct {
+    posenc_bias b;
+    int32_t rel, h, dim, dv, q, tables;
+} bias_draw;
 static void bias_kind(cursor *c, bias_draw *d, int kv) {
     memset(&d->b, 0, sizeof d->b);
     const uint8_t k = u8(c);
-    d->b.kind = (posenc_attention_bias)(k == 255 ? POSENC_BIAS_COUNT : k % (kv ? 4 : POSENC_BIAS_COUNT));
-    d->rel = d->b.kind == POSENC_BIAS_SHAW ? 1 + u8(c) % 6 : d->b.kind == POSENC_BIAS_XL ? size(c) : 0;
+    d->b.kind =
+        (posenc_attention_bias)(k == 255 ? POSENC_BIAS_COUNT : k % (kv ? 4 : POSENC_BIAS_COUNT));
+    d->rel = d->b.kind == POSENC_BIAS_SHAW ? 1 + u8(c) % 6
+             : d->b.kind == POSENC_BIAS_XL ? size(c)
+                                           : 0;
     d->b.max_relative = d->rel, d->b.r_rows = d->rel;
     d->b.form = u8(c) % 4;
     d->b.num_buckets = 2 + u8(c) % 40, d->b.bidirectional = u8(c) & 1, d->b.max_distance = size(c);
@@ -357,22 +403,25 @@ static int bias_tables(cursor *c, bias_draw *d) {
     posenc_bias *b = &d->b;
     const int32_t h = d->h, dim = d->dim, dv = d->dv, rel = d->rel;
     switch (b->kind) {
-    case POSENC_BIAS_NONE:
-        if (u8(c) & 1) {
-            if (prod3(h, d->q, d->tables) > CAP) return 0;
-            b->table = IN(prod3(h, d->q, d->tables)); /* tables = keys here */
-        }
-        break;
-    case POSENC_BIAS_T5: b->table = IN(prod(b->num_buckets, h)); break;
-    case POSENC_BIAS_SHAW:
-        if (prod(2 * rel + 1, dim) > CAP || prod(2 * rel + 1, dv) > CAP) return 0;
-        b->a_k = IN(prod(2 * rel + 1, dim)), b->a_v = IN(prod(2 * rel + 1, dv));
-        break;
-    case POSENC_BIAS_XL:
-        if (prod3(rel, h, dim) > CAP) return 0;
-        b->u = IN(prod(h, dim)), b->vb = IN(prod(h, dim)), b->r = IN(prod3(rel, h, dim));
-        break;
-    default: break;
+        case POSENC_BIAS_NONE:
+            if (u8(c) & 1) {
+                if (prod3(h, d->q, d->tables) > CAP) return 0;
+                b->table = IN(prod3(h, d->q, d->tables)); /* tables = keys here */
+            }
+            break;
+        case POSENC_BIAS_T5:
+            b->table = IN(prod(b->num_buckets, h));
+            break;
+        case POSENC_BIAS_SHAW:
+            if (prod(2 * rel + 1, dim) > CAP || prod(2 * rel + 1, dv) > CAP) return 0;
+            b->a_k = IN(prod(2 * rel + 1, dim)), b->a_v = IN(prod(2 * rel + 1, dv));
+            break;
+        case POSENC_BIAS_XL:
+            if (prod3(rel, h, dim) > CAP) return 0;
+            b->u = IN(prod(h, dim)), b->vb = IN(prod(h, dim)), b->r = IN(prod3(rel, h, dim));
+            break;
+        default:
+            break;
     }
     if (u8(c) % 4 == 0) b->query_scale = IN(d->q > 0 ? d->q : 0);
     return 1;
@@ -388,10 +437,13 @@ static int32_t f_attention_gqa(cursor *c, sizes z) {
     int32_t scratch_n = 0;
     /* a kv_heads that does not divide heads gets the scratch of kv_heads 1 (the largest), so
      * the call itself has to refuse it */
-    const int32_t st_size = posenc_attention_gqa_scratch_size(&scratch_n, q, k, h, kv_divides(h, kvh) ? kvh : 1,
-                                                              dim, dv, &bd.b);
+    const int32_t st_size = posenc_attention_gqa_scratch_size(
+        &scratch_n, q, k, h, kv_divides(h, kvh) ? kvh : 1, dim, dv, &bd.b);
     if (st_size || scratch_n > CAP) return 0;
-    NEED(prod3(q, h, dim)); NEED(prod3(k, kvh, dim)); NEED(prod3(k, kvh, dv)); NEED(prod3(q, h, dv));
+    NEED(prod3(q, h, dim));
+    NEED(prod3(k, kvh, dim));
+    NEED(prod3(k, kvh, dv));
+    NEED(prod3(q, h, dv));
     NEED(prod3(h, q, k));
     float *Q = IN(prod3(q, h, dim)), *K = IN(prod3(k, kvh, dim)), *V = IN(prod3(k, kvh, dv));
     float *O = OUT(prod3(q, h, dv)), *W = u8(c) & 1 ? OUT(prod3(h, q, k)) : NULL;
@@ -401,8 +453,8 @@ static int32_t f_attention_gqa(cursor *c, sizes z) {
     const int mask = u8(c) % 4;
     const int32_t offset = small(c), sn = scratch_n - short_scratch;
     if (!bias_tables(c, &bd)) return 0;
-    const int32_t st = posenc_attention_gqa(O, W, Q, K, V, q, k, h, dim, dv, scale, mask, offset, S, sn, kvh,
-                                            u8(c) == 3 ? NULL : &bd.b);
+    const int32_t st = posenc_attention_gqa(O, W, Q, K, V, q, k, h, dim, dv, scale, mask, offset, S,
+                                            sn, kvh, u8(c) == 3 ? NULL : &bd.b);
     /* a kv_heads that does not divide heads must have been refused */
     return st == POSENC_OK && !kv_divides(h, kvh) ? -100 : st;
 }
@@ -411,7 +463,10 @@ static int32_t f_attention_gqa_scratch_size(cursor *c, sizes z) {
     const int32_t h = size(c);
     bias_draw bd;
     bias_kind(c, &bd, 0);
-    return posenc_attention_gqa_scratch_size(u8(c) == 5 ? NULL : &n, z.a, z.b, h, kv_of(c, h > 8 ? 8 : h > 0 ? h : 1),
+    return posenc_attention_gqa_scratch_size(u8(c) == 5 ? NULL : &n, z.a, z.b, h,
+                                             kv_of(c, h > 8   ? 8
+                                                      : h > 0 ? h
+                                                              : 1),
                                              z.d, z.e, u8(c) == 6 ? NULL : &bd.b);
 }
 
@@ -423,7 +478,9 @@ static int32_t f_kvcache_size(cursor *c, sizes z) {
 }
 /* a zeroed cache for kv_heads kvh, dim, dim_v, capacity (one-element buffers when the sizes are
  * invalid); 0 when the cache would exceed CAP */
-typedef struct { float *kc, *vc, *state; } kvcache;
+typedef struct {
+    float *kc, *vc, *state;
+} kvcache;
 static int kvcache_make(kvcache *kv, int32_t kvh, int32_t dim, int32_t dv, int32_t cap) {
     int32_t nk = 0, nv = 0;
     if (posenc_kvcache_size(&nk, &nv, kvh, dim, dv, cap)) nk = nv = 0;
@@ -437,7 +494,8 @@ static int32_t f_kvcache_store(cursor *c, sizes z) {
     const int32_t length = u8(c) & 1 ? size(c) : 0;
     kvcache kv;
     if (!kvcache_make(&kv, kvh, z.d, z.e, cap)) return 0;
-    NEED(prod3(n, kvh, z.d)); NEED(prod3(n, kvh, z.e));
+    NEED(prod3(n, kvh, z.d));
+    NEED(prod3(n, kvh, z.e));
     float *k = IN(prod3(n, kvh, z.d)), *v = IN(prod3(n, kvh, z.e));
     return posenc_kvcache_store(kv.kc, kv.vc, kv.state, k, v, n, length, cap, kvh, z.d, z.e);
 }
@@ -446,7 +504,10 @@ static int32_t f_kvcache_scratch_size(cursor *c, sizes z) {
     const int32_t h = size(c);
     bias_draw bd;
     bias_kind(c, &bd, 0); /* XL included: the cache must refuse it */
-    return posenc_kvcache_scratch_size(u8(c) == 5 ? NULL : &n, z.a, z.b, h, kv_of(c, h > 8 ? 8 : h > 0 ? h : 1),
+    return posenc_kvcache_scratch_size(u8(c) == 5 ? NULL : &n, z.a, z.b, h,
+                                       kv_of(c, h > 8   ? 8
+                                                : h > 0 ? h
+                                                        : 1),
                                        z.d, z.e, u8(c) == 6 ? NULL : &bd.b);
 }
 
@@ -459,7 +520,10 @@ static int32_t f_kvcache_attend(cursor *c, sizes z) {
                   dv = u8(c) & 1 ? z.d : z.e;
     int32_t length = cap;
     const uint8_t lb = u8(c);
-    if (lb < 200 && cap > 0) length = 1 + lb % cap; else if (lb >= 250) length = (int32_t)(lb % 3) - 1;
+    if (lb < 200 && cap > 0)
+        length = 1 + lb % cap;
+    else if (lb >= 250)
+        length = (int32_t)(lb % 3) - 1;
     const int32_t q = u8(c) & 1 && z.a > 0 && length > 0 ? 1 + z.a % length : z.a;
     bias_draw bd;
     bias_kind(c, &bd, 1);
@@ -471,27 +535,33 @@ static int32_t f_kvcache_attend(cursor *c, sizes z) {
     kvcache kv;
     if (!kvcache_make(&kv, kvh, dim, dv, cap)) return 0;
     if (length > 0 && length <= cap) {
-        NEED(prod3(length, kvh, dim)); NEED(prod3(length, kvh, dv));
+        NEED(prod3(length, kvh, dim));
+        NEED(prod3(length, kvh, dv));
         const int32_t first = 1 + u8(c) % length; /* tokens in the first append */
         float *k = IN(prod3(length, kvh, dim)), *v = IN(prod3(length, kvh, dv));
-        int32_t st = posenc_kvcache_store(kv.kc, kv.vc, kv.state, k, v, first, 0, cap, kvh, dim, dv);
+        int32_t st =
+            posenc_kvcache_store(kv.kc, kv.vc, kv.state, k, v, first, 0, cap, kvh, dim, dv);
         if (st == POSENC_OK && first < length)
             st = posenc_kvcache_store(kv.kc, kv.vc, kv.state, k + (size_t)first * kvh * dim,
-                                      v + (size_t)first * kvh * dv, length - first, first, cap, kvh, dim, dv);
+                                      v + (size_t)first * kvh * dv, length - first, first, cap, kvh,
+                                      dim, dv);
         if (st < -9 || st > 0) return st;
     }
     int32_t scratch_n = 0;
-    if (posenc_kvcache_scratch_size(&scratch_n, q, length, h, kv_divides(h, kvh) ? kvh : 1, dim, dv, &bd.b) ||
+    if (posenc_kvcache_scratch_size(&scratch_n, q, length, h, kv_divides(h, kvh) ? kvh : 1, dim, dv,
+                                    &bd.b) ||
         scratch_n > CAP)
         return 0;
-    NEED(prod3(q, h, dim)); NEED(prod3(q, h, dv));
+    NEED(prod3(q, h, dim));
+    NEED(prod3(q, h, dv));
     float *Q = IN(prod3(q, h, dim)), *O = OUT(prod3(q, h, dv));
     float *S = OUT(scratch_n - short_scratch);
     const int32_t sn = scratch_n - short_scratch;
     if (bd.b.kind != POSENC_BIAS_NONE && !bias_tables(c, &bd)) return 0;
     if (bd.b.kind == POSENC_BIAS_NONE && u8(c) % 4 == 0) bd.b.query_scale = IN(q > 0 ? q : 0);
-    const int32_t st = posenc_kvcache_attend(O, Q, kv.kc, kv.vc, kv.state, cap, length, q, h, kvh, dim, dv, scale,
-                                             window, S, sn, u8(c) == 3 ? NULL : &bd.b);
+    const int32_t st =
+        posenc_kvcache_attend(O, Q, kv.kc, kv.vc, kv.state, cap, length, q, h, kvh, dim, dv, scale,
+                              window, S, sn, u8(c) == 3 ? NULL : &bd.b);
     return st == POSENC_OK && !kv_divides(h, kvh) ? -100 : st;
 }
 
@@ -501,7 +571,13 @@ static int32_t f_kvcache_attend(cursor *c, sizes z) {
  * key replaced by a fuzz value (invalid ones included). The arena is exactly posenc_train_size
  * bytes (skipped above LAB_CAP), initialised before step / evaluate / attention. */
 #define LAB_CAP (1 << 21)
-typedef struct { int32_t ic[POSENC_TRAIN_NINT]; float fc[POSENC_TRAIN_NFLOAT]; void *arena; int32_t bytes; int uninit; } lab;
+typedef struct {
+    int32_t ic[POSENC_TRAIN_NINT];
+    float fc[POSENC_TRAIN_NFLOAT];
+    void *arena;
+    int32_t bytes;
+    int uninit;
+} lab;
 static void lab_config(cursor *c, sizes z, lab *L) {
     int32_t *ic = L->ic;
     float *fc = L->fc;
@@ -542,12 +618,17 @@ static int32_t lab_open(cursor *c, sizes z, lab *L) {
         return POSENC_OK;
     }
     const int32_t st = posenc_train_init(L->arena, L->bytes, L->ic, L->fc);
-    if (b == 9) { L->arena = NULL; return st == POSENC_E_SCRATCH ? POSENC_OK : -100; }
+    if (b == 9) {
+        L->arena = NULL;
+        return st == POSENC_E_SCRATCH ? POSENC_OK : -100;
+    }
     if (st != POSENC_OK) L->arena = NULL;
     return st;
 }
 /* a call on a never-initialised arena must not succeed */
-static int32_t lab_result(const lab *L, int32_t st) { return L->uninit && st == POSENC_OK ? -100 : st; }
+static int32_t lab_result(const lab *L, int32_t st) {
+    return L->uninit && st == POSENC_OK ? -100 : st;
+}
 static int32_t f_train_size(cursor *c, sizes z) {
     lab L;
     lab_config(c, z, &L);
@@ -574,7 +655,10 @@ static int32_t f_train_params(cursor *c, sizes z) {
     if (st || !L.arena) return st;
     int32_t n = L.uninit ? 4 : posenc_train_param_count(L.arena);
     const uint8_t b = u8(c);
-    if (b == 5) n--; else if (b == 6) n++; /* a wrong count must be refused */
+    if (b == 5)
+        n--;
+    else if (b == 6)
+        n++; /* a wrong count must be refused */
     NEED(n);
     const int32_t store = u8(c) & 1;
     float *v = store ? IN(n) : OUT(n);
@@ -593,14 +677,22 @@ static int32_t lab_length(cursor *c, const lab *L) {
     const int32_t n = L->ic[POSENC_TRAIN_LENGTH], m = L->ic[POSENC_TRAIN_MAX_LENGTH];
     const int32_t t = n > m ? n : m;
     switch (u8(c) % 8) {
-    case 0: return n;
-    case 1: return t;
-    case 2: return t + 1;
-    case 3: return n + 1;
-    case 4: return n - 1;
-    case 5: return 2 + u8(c) % (t > 2 ? t - 1 : 1);
-    case 6: return small(c);
-    default: return size(c);
+        case 0:
+            return n;
+        case 1:
+            return t;
+        case 2:
+            return t + 1;
+        case 3:
+            return n + 1;
+        case 4:
+            return n - 1;
+        case 5:
+            return 2 + u8(c) % (t > 2 ? t - 1 : 1);
+        case 6:
+            return small(c);
+        default:
+            return size(c);
     }
 }
 /* inv_freq: NULL, or dim/heads/2 finite or not, small or huge (any finite value >= 0 is in
@@ -645,7 +737,8 @@ static int32_t f_train_sequences(cursor *c, sizes z) {
     NEED(prod(n, length));
     int32_t *tok = ALLOC(int32_t, prod(n, length)), *tgt = ALLOC(int32_t, prod(n, length));
     const uint8_t b = u8(c);
-    return lab_result(&L, posenc_train_sequences(L.arena, length, n, seed, b == 7 ? NULL : tok, b == 8 ? NULL : tgt));
+    return lab_result(&L, posenc_train_sequences(L.arena, length, n, seed, b == 7 ? NULL : tok,
+                                                 b == 8 ? NULL : tgt));
 }
 static int32_t f_train_attention(cursor *c, sizes z) {
     lab L;
@@ -653,7 +746,8 @@ static int32_t f_train_attention(cursor *c, sizes z) {
     if (st || !L.arena) return st;
     if ((st = lab_train(c, &L))) return st;
     const uint8_t lb = u8(c);
-    const int32_t length = lab_length(c, &L), layer = lb < 224 ? lb % L.ic[POSENC_TRAIN_LAYERS] : (int32_t)(lb % 4) - 1;
+    const int32_t length = lab_length(c, &L),
+                  layer = lb < 224 ? lb % L.ic[POSENC_TRAIN_LAYERS] : (int32_t)(lb % 4) - 1;
     const int32_t seed = (int32_t)u8(c);
     double *inv = lab_inv(c, &L);
     const double scale = inv ? real(c) : 1.0;
@@ -661,30 +755,73 @@ static int32_t f_train_attention(cursor *c, sizes z) {
     float *w = OUT(prod3(L.ic[POSENC_TRAIN_HEADS], length, length));
     int32_t *tok = ALLOC(int32_t, length);
     const uint8_t b = u8(c);
-    return lab_result(&L, posenc_train_attention(L.arena, length, layer, seed, inv, scale, b == 7 ? NULL : w,
-                                                 b == 8 ? NULL : tok));
+    return lab_result(&L, posenc_train_attention(L.arena, length, layer, seed, inv, scale,
+                                                 b == 7 ? NULL : w, b == 8 ? NULL : tok));
 }
 
 /* ---- the table: one row per exported entry point (name as in c_src/exports.txt) ---- */
-typedef struct { const char *name; int32_t (*run)(cursor *, sizes); } entry;
-#define E(fn) {"posenc_" #fn, f_##fn}
+typedef struct {
+    const char *name;
+    int32_t (*run)(cursor *, sizes);
+} entry;
+#define E(fn)                                                                                      \
+    { "posenc_" #fn, f_##fn }
 static const entry ENTRIES[] = {
-    E(status_string), E(build_flags), E(max_abs),
-    E(sinusoidal_freqs), E(sinusoidal_fill), E(sinusoidal2d_fill), E(similarity),
-    E(rope_scaling_init), E(rope_freqs), E(rope_cache_fill), E(rope_scratch_size), E(rope_apply),
-    E(rope_apply_positions), E(rope_apply_positions_f32), E(rope_apply_xpos), E(rope_apply_axial),
-    E(rope_apply_cached), E(rope_decay),
-    E(alibi_slopes), E(alibi_bias), E(t5_buckets), E(t5_bias), E(shaw_indices), E(xl_positions),
-    E(xl_rel_shift), E(xl_scores), E(learned_init), E(learned_gather), E(learned_add),
+    E(status_string),
+    E(build_flags),
+    E(max_abs),
+    E(sinusoidal_freqs),
+    E(sinusoidal_fill),
+    E(sinusoidal2d_fill),
+    E(similarity),
+    E(rope_scaling_init),
+    E(rope_freqs),
+    E(rope_cache_fill),
+    E(rope_scratch_size),
+    E(rope_apply),
+    E(rope_apply_positions),
+    E(rope_apply_positions_f32),
+    E(rope_apply_xpos),
+    E(rope_apply_axial),
+    E(rope_apply_cached),
+    E(rope_decay),
+    E(alibi_slopes),
+    E(alibi_bias),
+    E(t5_buckets),
+    E(t5_bias),
+    E(shaw_indices),
+    E(xl_positions),
+    E(xl_rel_shift),
+    E(xl_scores),
+    E(learned_init),
+    E(learned_gather),
+    E(learned_add),
     E(learned_concat),
     /* attention and attend carry every bias kind (bias_kind): several rows each, so they keep
      * the share of the runs the per-kind entry points had */
-    E(matmul), E(attention_gqa_scratch_size), E(attention_gqa), E(attention_gqa), E(attention_gqa),
-    E(attention_gqa), E(attention_gqa), E(kvcache_size), E(kvcache_store), E(kvcache_scratch_size),
-    E(kvcache_attend), E(kvcache_attend), E(kvcache_attend), E(kvcache_attend),
+    E(matmul),
+    E(attention_gqa_scratch_size),
+    E(attention_gqa),
+    E(attention_gqa),
+    E(attention_gqa),
+    E(attention_gqa),
+    E(attention_gqa),
+    E(kvcache_size),
+    E(kvcache_store),
+    E(kvcache_scratch_size),
+    E(kvcache_attend),
+    E(kvcache_attend),
+    E(kvcache_attend),
+    E(kvcache_attend),
     /* the lab's module (c_src/exports_lab.txt) */
-    E(train_size), E(train_init), E(train_param_count), E(train_params), E(train_step),
-    E(train_evaluate), E(train_sequences), E(train_attention),
+    E(train_size),
+    E(train_init),
+    E(train_param_count),
+    E(train_params),
+    E(train_step),
+    E(train_evaluate),
+    E(train_sequences),
+    E(train_attention),
 };
 #define NENTRIES (sizeof ENTRIES / sizeof ENTRIES[0])
 
@@ -694,7 +831,8 @@ static const entry ENTRIES[] = {
 #include <stdio.h>
 static long calls[NENTRIES], oks[NENTRIES];
 static void report(void) {
-    for (size_t i = 0; i < NENTRIES; i++) fprintf(stderr, "%-34s %8ld calls %8ld ok\n", ENTRIES[i].name, calls[i], oks[i]);
+    for (size_t i = 0; i < NENTRIES; i++)
+        fprintf(stderr, "%-34s %8ld calls %8ld ok\n", ENTRIES[i].name, calls[i], oks[i]);
 }
 #endif
 

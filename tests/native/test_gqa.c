@@ -10,7 +10,6 @@
 #include "posenc.h"
 #include "posenc_internal.h"
 
-
 typedef struct {
     int32_t Q, K, H, KVH, D, DV, offset, window;
     posenc_attention_mask mask;
@@ -22,7 +21,7 @@ typedef struct {
     double scale;
     const float *qscale; /* per-query factor on q (NULL: none) */
     int32_t chunk;       /* > 0: chunked local attention */
-    int32_t bwindow;     /* > 0: the descriptor's sliding window (window: the KV cache's argument) */
+    int32_t bwindow; /* > 0: the descriptor's sliding window (window: the KV cache's argument) */
 } spec;
 
 /* The descriptor the entry points take, for a spec. */
@@ -63,7 +62,8 @@ static void reference(double *out, const float *q, const float *k, const float *
                 const float *qi = q + ((size_t)i * s->H + h) * s->D;
                 const double f = s->qscale ? s->qscale[i] : 1.0;
                 double d = 0;
-                for (int32_t c = 0; c < s->D; c++) d += f * qi[c] * k[((size_t)j * s->KVH + g) * s->D + c];
+                for (int32_t c = 0; c < s->D; c++)
+                    d += f * qi[c] * k[((size_t)j * s->KVH + g) * s->D + c];
                 double x = s->scale * d;
                 const int64_t rp = j - ip;
                 int32_t idx = 0;
@@ -73,7 +73,8 @@ static void reference(double *out, const float *q, const float *k, const float *
                 if (s->kind == POSENC_BIAS_SHAW) {
                     idx = (int32_t)(rp < -s->kr ? -s->kr : rp > s->kr ? s->kr : rp) + s->kr;
                     double e = 0;
-                    for (int32_t c = 0; c < s->D; c++) e += f * qi[c] * s->ak[(size_t)idx * s->D + c];
+                    for (int32_t c = 0; c < s->D; c++)
+                        e += f * qi[c] * s->ak[(size_t)idx * s->D + c];
                     x += s->scale * e;
                 }
                 sc[j] = x;
@@ -88,7 +89,10 @@ static void reference(double *out, const float *q, const float *k, const float *
                 const double p = sc[j] / sum;
                 if (p == 0) continue;
                 const int64_t rp = j - ip;
-                const int32_t idx = (int32_t)(rp < -s->kr ? -s->kr : rp > s->kr ? s->kr : rp) + s->kr;
+                const int32_t idx = (int32_t)(rp < -s->kr  ? -s->kr
+                                              : rp > s->kr ? s->kr
+                                                           : rp) +
+                                    s->kr;
                 for (int32_t c = 0; c < s->DV; c++) {
                     double val = v[((size_t)j * s->KVH + g) * s->DV + c];
                     if (s->kind == POSENC_BIAS_SHAW) val += s->av[(size_t)idx * s->DV + c];
@@ -112,13 +116,13 @@ static double max_diff(const float *a, const double *b, size_t n) {
 static int32_t call_gqa(float *out, const float *q, const float *k, const float *v, const spec *s,
                         float *scratch, int32_t nfl) {
     const posenc_bias b = bias_of(s);
-    return posenc_attention_gqa(out, NULL, q, k, v, s->Q, s->K, s->H, s->D, s->DV, s->scale, s->mask, s->offset,
-                                scratch, nfl, s->KVH, &b);
+    return posenc_attention_gqa(out, NULL, q, k, v, s->Q, s->K, s->H, s->D, s->DV, s->scale,
+                                s->mask, s->offset, scratch, nfl, s->KVH, &b);
 }
 
 static const int32_t shapes[][6] = {
     /* Q, K, H, KVH, D, DV: 1-3 queries take the by-head blocks, more the by-query blocks */
-    {1, 1, 4, 1, 3, 5}, {1, 37, 8, 2, 8, 8}, {2, 19, 12, 3, 5, 9}, {3, 300, 8, 1, 16, 3},
+    {1, 1, 4, 1, 3, 5}, {1, 37, 8, 2, 8, 8},   {2, 19, 12, 3, 5, 9}, {3, 300, 8, 1, 16, 3},
     {9, 9, 4, 2, 4, 4}, {17, 40, 6, 3, 7, 12}, {5, 270, 2, 2, 9, 1},
 };
 
@@ -141,30 +145,34 @@ static void test_gqa_against_reference(void) {
          * 3: a sliding window of 5; 4: a window of 6 with chunks of 7 at offset 5 (and the scale) */
         for (int kind = POSENC_BIAS_NONE; kind <= POSENC_BIAS_SHAW; kind++)
             for (int mask = 0; mask <= 2; mask++)
-            for (int variant = 0; variant <= 4; variant++) {
-                s.kind = (posenc_attention_bias)kind;
-                s.mask = (posenc_attention_mask)mask;
-                s.offset = mask == 2 ? s.K - s.Q : variant == 2 || variant == 4 ? 5 : 0;
-                s.qscale = variant == 1 || variant >= 2 ? qscale : NULL;
-                s.chunk = variant == 2 || variant == 4 ? 7 : 0;
-                s.bwindow = variant == 3 ? 5 : variant == 4 ? 6 : 0;
-                int32_t nfl = 0;
-                const posenc_bias bd = bias_of(&s);
-                CHECK(posenc_attention_gqa_scratch_size(&nfl, s.Q, s.K, s.H, s.KVH, s.D, s.DV, &bd) == 0, "size");
-                float *scratch = malloc(sizeof(float) * (size_t)nfl);
-                const int32_t st = call_gqa(out, q, k, v, &s, scratch, nfl);
-                CHECK(st == 0, "status %d", st);
-                reference(want, q, k, v, &s);
-                const double d = max_diff(out, want, (size_t)s.Q * s.H * s.DV);
-                /* ALiBi logits reach slope * keys: float32 rounds them at ~1e-7 relative */
-                const double tol = kind == POSENC_BIAS_ALIBI && s.K > 100 ? 1e-5 : 2e-6;
-                CHECK(d <= tol, "gqa Q%d K%d H%d/%d kind %d mask %d variant %d: %g", s.Q, s.K, s.H, s.KVH, kind, mask,
-                      variant, d);
-                if (st == 0 && nfl > 1) /* one float short is rejected */
-                    CHECK(call_gqa(out, q, k, v, &s, scratch, nfl - 1) == POSENC_E_SCRATCH, "short scratch");
-                free(scratch);
-            }
-        free(q), free(k), free(v), free(t5), free(ak), free(av), free(out), free(want), free(qscale);
+                for (int variant = 0; variant <= 4; variant++) {
+                    s.kind = (posenc_attention_bias)kind;
+                    s.mask = (posenc_attention_mask)mask;
+                    s.offset = mask == 2 ? s.K - s.Q : variant == 2 || variant == 4 ? 5 : 0;
+                    s.qscale = variant == 1 || variant >= 2 ? qscale : NULL;
+                    s.chunk = variant == 2 || variant == 4 ? 7 : 0;
+                    s.bwindow = variant == 3 ? 5 : variant == 4 ? 6 : 0;
+                    int32_t nfl = 0;
+                    const posenc_bias bd = bias_of(&s);
+                    CHECK(posenc_attention_gqa_scratch_size(&nfl, s.Q, s.K, s.H, s.KVH, s.D, s.DV,
+                                                            &bd) == 0,
+                          "size");
+                    float *scratch = malloc(sizeof(float) * (size_t)nfl);
+                    const int32_t st = call_gqa(out, q, k, v, &s, scratch, nfl);
+                    CHECK(st == 0, "status %d", st);
+                    reference(want, q, k, v, &s);
+                    const double d = max_diff(out, want, (size_t)s.Q * s.H * s.DV);
+                    /* ALiBi logits reach slope * keys: float32 rounds them at ~1e-7 relative */
+                    const double tol = kind == POSENC_BIAS_ALIBI && s.K > 100 ? 1e-5 : 2e-6;
+                    CHECK(d <= tol, "gqa Q%d K%d H%d/%d kind %d mask %d variant %d: %g", s.Q, s.K,
+                          s.H, s.KVH, kind, mask, variant, d);
+                    if (st == 0 && nfl > 1) /* one float short is rejected */
+                        CHECK(call_gqa(out, q, k, v, &s, scratch, nfl - 1) == POSENC_E_SCRATCH,
+                              "short scratch");
+                    free(scratch);
+                }
+        free(q), free(k), free(v), free(t5), free(ak), free(av), free(out), free(want),
+            free(qscale);
     }
 }
 
@@ -183,8 +191,9 @@ static void test_kvcache(void) {
     const int32_t chunks[] = {1, 7, 8, 3, 20, 6};
     for (size_t c = 0; c < sizeof chunks / sizeof *chunks; c++) {
         const int32_t n = chunks[c];
-        CHECK(posenc_kvcache_store(kc, vc, state, k + (size_t)len * KVH * D, v + (size_t)len * KVH * DV, n, len,
-                                   cap, KVH, D, DV) == 0, "store");
+        CHECK(posenc_kvcache_store(kc, vc, state, k + (size_t)len * KVH * D,
+                                   v + (size_t)len * KVH * DV, n, len, cap, KVH, D, DV) == 0,
+              "store");
         len += n;
     }
     CHECK(len == cap, "filled %d", len);
@@ -192,25 +201,34 @@ static void test_kvcache(void) {
     for (int32_t j = 0; j < cap; j++)
         for (int32_t g = 0; g < KVH; g++) {
             for (int32_t d = 0; d < D; d++)
-                bad += kc[(size_t)g * 256 * D + (size_t)(j / 8) * D * 8 + (size_t)d * 8 + j % 8] != k[((size_t)j * KVH + g) * D + d];
+                bad += kc[(size_t)g * 256 * D + (size_t)(j / 8) * D * 8 + (size_t)d * 8 + j % 8] !=
+                       k[((size_t)j * KVH + g) * D + d];
             for (int32_t d = 0; d < DV; d++) /* one block of 256 keys: [d / 8][j][d % 8] */
-                bad += vc[(size_t)g * 256 * 16 + (size_t)(d / 8) * 256 * 8 + (size_t)j * 8 + d % 8] != v[((size_t)j * KVH + g) * DV + d];
+                bad +=
+                    vc[(size_t)g * 256 * 16 + (size_t)(d / 8) * 256 * 8 + (size_t)j * 8 + d % 8] !=
+                    v[((size_t)j * KVH + g) * DV + d];
         }
     CHECK(bad == 0, "%d misplaced elements", bad);
     /* padding slots stay zero */
-    CHECK(kc[(size_t)5 * D * 8 + 7] == 0.0f && vc[(size_t)47 * 8 + 3] == 0.0f && vc[(size_t)256 * 8 + 2] == 0.0f,
+    CHECK(kc[(size_t)5 * D * 8 + 7] == 0.0f && vc[(size_t)47 * 8 + 3] == 0.0f &&
+              vc[(size_t)256 * 8 + 2] == 0.0f,
           "padding");
     /* full: nothing more fits, nothing is written */
     const float keep = kc[0];
-    CHECK(posenc_kvcache_store(kc, vc, state, k, v, 1, cap, cap, KVH, D, DV) == POSENC_E_RANGE, "past capacity");
-    CHECK(posenc_kvcache_store(kc, vc, state, k, v, 2, cap - 1, cap, KVH, D, DV) == POSENC_E_RANGE, "past capacity");
+    CHECK(posenc_kvcache_store(kc, vc, state, k, v, 1, cap, cap, KVH, D, DV) == POSENC_E_RANGE,
+          "past capacity");
+    CHECK(posenc_kvcache_store(kc, vc, state, k, v, 2, cap - 1, cap, KVH, D, DV) == POSENC_E_RANGE,
+          "past capacity");
     CHECK(kc[0] == keep, "untouched");
     float nan_k[24];
     memcpy(nan_k, k, sizeof nan_k);
     nan_k[5] = NAN;
-    CHECK(posenc_kvcache_store(kc, vc, state, nan_k, v, 1, 0, cap, KVH, D, DV) == POSENC_E_PARAM, "NaN key");
-    CHECK(posenc_kvcache_store(kc, vc, NULL, k, v, 1, 0, cap, KVH, D, DV) == POSENC_E_NULL, "NULL state");
-    CHECK(posenc_kvcache_store(kc, vc, state, k, v, 0, 0, cap, KVH, D, DV) == POSENC_E_SIZE, "n = 0");
+    CHECK(posenc_kvcache_store(kc, vc, state, nan_k, v, 1, 0, cap, KVH, D, DV) == POSENC_E_PARAM,
+          "NaN key");
+    CHECK(posenc_kvcache_store(kc, vc, NULL, k, v, 1, 0, cap, KVH, D, DV) == POSENC_E_NULL,
+          "NULL state");
+    CHECK(posenc_kvcache_store(kc, vc, state, k, v, 0, 0, cap, KVH, D, DV) == POSENC_E_SIZE,
+          "n = 0");
 
     float *out = malloc(sizeof(float) * (size_t)cap * H * DV);
     double *want = malloc(sizeof(double) * (size_t)cap * H * DV);
@@ -224,76 +242,97 @@ static void test_kvcache(void) {
                     const int32_t L = lens[a];
                     spec s = {0};
                     s.Q = n, s.K = L, s.H = H, s.KVH = KVH, s.D = D, s.DV = DV;
-                    s.offset = L - n, s.window = windows[w], s.mask = POSENC_MASK_CAUSAL_BOTTOM_RIGHT;
-                    s.kind = (posenc_attention_bias)kind, s.scale = 0.3, s.t5 = t5, s.nb = 16, s.maxd = 40;
+                    s.offset = L - n, s.window = windows[w],
+                    s.mask = POSENC_MASK_CAUSAL_BOTTOM_RIGHT;
+                    s.kind = (posenc_attention_bias)kind, s.scale = 0.3, s.t5 = t5, s.nb = 16,
+                    s.maxd = 40;
                     s.qscale = w % 2 ? qscale : NULL, s.chunk = (int32_t)(a + w) % 3 == 1 ? 8 : 0;
                     /* the window as the cache's argument, or in the descriptor (one path, the same mask) */
                     const int32_t warg = (a + n) % 2 ? 0 : s.window;
                     posenc_bias bd = bias_of(&s);
                     bd.window = s.window - warg;
                     int32_t nfl;
-                    CHECK(posenc_kvcache_scratch_size(&nfl, n, L, H, KVH, D, DV, &bd) == 0, "scratch size");
+                    CHECK(posenc_kvcache_scratch_size(&nfl, n, L, H, KVH, D, DV, &bd) == 0,
+                          "scratch size");
                     float *scratch = malloc(sizeof(float) * (size_t)nfl);
                     const float *qn = q + (size_t)(L - n) * H * D;
-                    const int32_t st = posenc_kvcache_attend(out, qn, kc, vc, state, cap, L, n, H, KVH, D, DV,
-                                                             s.scale, warg, scratch, nfl, &bd);
+                    const int32_t st =
+                        posenc_kvcache_attend(out, qn, kc, vc, state, cap, L, n, H, KVH, D, DV,
+                                              s.scale, warg, scratch, nfl, &bd);
                     CHECK(st == 0, "attend status %d", st);
                     reference(want, qn, k, v, &s);
                     const double d = max_diff(out, want, (size_t)n * H * DV);
-                    CHECK(d <= 2e-6, "cache L%d n%d window %d kind %d chunk %d: %g", L, n, s.window, kind, s.chunk,
-                          d);
+                    CHECK(d <= 2e-6, "cache L%d n%d window %d kind %d chunk %d: %g", L, n, s.window,
+                          kind, s.chunk, d);
                     free(scratch);
                 }
     /* status codes of attend */
     float scratch[4096];
-    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, 3, 4, H, KVH, D, DV, 1.0, 0, scratch, 4096, NULL) ==
-              POSENC_E_SIZE, "queries > length");
-    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, cap + 1, 1, H, KVH, D, DV, 1.0, 0, scratch, 4096, NULL) ==
-              POSENC_E_SIZE, "length > capacity");
-    CHECK(posenc_kvcache_attend(out, q, kc, vc, NULL, cap, 3, 1, H, KVH, D, DV, 1.0, 0, scratch, 4096, NULL) ==
-              POSENC_E_NULL, "no state");
-    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, 3, 1, H, 3, D, DV, 1.0, 0, scratch, 4096, NULL) ==
-              POSENC_E_SIZE, "kv_heads not dividing heads");
-    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, 3, 1, H, KVH, D, DV, 1.0, -1, scratch, 4096, NULL) ==
-              POSENC_E_PARAM, "negative window");
-    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, 3, 1, H, KVH, D, DV, NAN, 0, scratch, 4096, NULL) ==
-              POSENC_E_PARAM, "NaN scale");
-    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, 3, 1, H, KVH, D, DV, 1.0, 0, scratch, 10, NULL) ==
-              POSENC_E_SCRATCH, "short scratch");
+    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, 3, 4, H, KVH, D, DV, 1.0, 0, scratch,
+                                4096, NULL) == POSENC_E_SIZE,
+          "queries > length");
+    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, cap + 1, 1, H, KVH, D, DV, 1.0, 0,
+                                scratch, 4096, NULL) == POSENC_E_SIZE,
+          "length > capacity");
+    CHECK(posenc_kvcache_attend(out, q, kc, vc, NULL, cap, 3, 1, H, KVH, D, DV, 1.0, 0, scratch,
+                                4096, NULL) == POSENC_E_NULL,
+          "no state");
+    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, 3, 1, H, 3, D, DV, 1.0, 0, scratch,
+                                4096, NULL) == POSENC_E_SIZE,
+          "kv_heads not dividing heads");
+    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, 3, 1, H, KVH, D, DV, 1.0, -1, scratch,
+                                4096, NULL) == POSENC_E_PARAM,
+          "negative window");
+    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, 3, 1, H, KVH, D, DV, NAN, 0, scratch,
+                                4096, NULL) == POSENC_E_PARAM,
+          "NaN scale");
+    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, 3, 1, H, KVH, D, DV, 1.0, 0, scratch,
+                                10, NULL) == POSENC_E_SCRATCH,
+          "short scratch");
     int32_t nfl;
     posenc_bias xl = {0};
     xl.kind = POSENC_BIAS_XL, xl.r_rows = 3;
     CHECK(posenc_kvcache_scratch_size(&nfl, 1, 3, H, KVH, D, DV, &xl) == POSENC_E_ENUM, "no XL");
     posenc_bias chunked = {0};
     chunked.chunk = -1;
-    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, 3, 1, H, KVH, D, DV, 1.0, 0, scratch, 4096, &chunked) ==
-              POSENC_E_PARAM, "negative chunk");
+    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, 3, 1, H, KVH, D, DV, 1.0, 0, scratch,
+                                4096, &chunked) == POSENC_E_PARAM,
+          "negative chunk");
     posenc_bias windowed = {0};
     windowed.window = -1;
-    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, 3, 1, H, KVH, D, DV, 1.0, 0, scratch, 4096, &windowed) ==
-              POSENC_E_PARAM, "negative descriptor window");
+    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, 3, 1, H, KVH, D, DV, 1.0, 0, scratch,
+                                4096, &windowed) == POSENC_E_PARAM,
+          "negative descriptor window");
     windowed.window = 2; /* the argument's -1 is still refused, not replaced */
-    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, 3, 1, H, KVH, D, DV, 1.0, -1, scratch, 4096, &windowed) ==
-              POSENC_E_PARAM, "negative window beside a descriptor window");
+    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, 3, 1, H, KVH, D, DV, 1.0, -1, scratch,
+                                4096, &windowed) == POSENC_E_PARAM,
+          "negative window beside a descriptor window");
     posenc_bias badkind = {0};
     badkind.kind = POSENC_BIAS_COUNT;
-    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, 3, 1, H, KVH, D, DV, 1.0, 0, scratch, 4096, &badkind) ==
-              POSENC_E_ENUM, "kind out of range");
+    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, 3, 1, H, KVH, D, DV, 1.0, 0, scratch,
+                                4096, &badkind) == POSENC_E_ENUM,
+          "kind out of range");
     const float big[2] = {1e37f, 1.0f}; /* 12 * max|q| * 1e37 > 1e38 */
-    CHECK(posenc_kvcache_attend(out, q, kc, vc, big, cap, 3, 1, H, KVH, D, DV, 1.0, 0, scratch, 4096, NULL) ==
-              POSENC_E_PARAM, "a logit that would overflow");
+    CHECK(posenc_kvcache_attend(out, q, kc, vc, big, cap, 3, 1, H, KVH, D, DV, 1.0, 0, scratch,
+                                4096, NULL) == POSENC_E_PARAM,
+          "a logit that would overflow");
     free(kc), free(vc), free(k), free(v), free(q), free(t5), free(out), free(want), free(qscale);
 }
 
 static void test_status(void) {
     float x[64] = {0}, scratch[4096];
-    CHECK(posenc_attention_gqa(x, NULL, x, x, x, 1, 1, 4, 2, 2, 1.0, 0, 0, scratch, 4096, 3, NULL) == POSENC_E_SIZE,
+    CHECK(posenc_attention_gqa(x, NULL, x, x, x, 1, 1, 4, 2, 2, 1.0, 0, 0, scratch, 4096, 3,
+                               NULL) == POSENC_E_SIZE,
           "kv_heads 3 of 4");
-    CHECK(posenc_attention_gqa(x, NULL, x, x, x, 1, 1, 4, 2, 2, 1.0, 0, 0, scratch, 4096, 0, NULL) == POSENC_E_SIZE,
+    CHECK(posenc_attention_gqa(x, NULL, x, x, x, 1, 1, 4, 2, 2, 1.0, 0, 0, scratch, 4096, 0,
+                               NULL) == POSENC_E_SIZE,
           "kv_heads 0");
-    CHECK(posenc_attention_gqa(x, NULL, x, x, x, 1, 1, 4, 2, 2, 1.0, 0, 0, scratch, 4096, 2, NULL) == 0, "ok");
+    CHECK(posenc_attention_gqa(x, NULL, x, x, x, 1, 1, 4, 2, 2, 1.0, 0, 0, scratch, 4096, 2,
+                               NULL) == 0,
+          "ok");
     int32_t n;
-    CHECK(posenc_attention_gqa_scratch_size(&n, 1, 1, 4, 3, 2, 2, NULL) == POSENC_E_SIZE, "size 4/3");
+    CHECK(posenc_attention_gqa_scratch_size(&n, 1, 1, 4, 3, 2, 2, NULL) == POSENC_E_SIZE,
+          "size 4/3");
     CHECK(posenc_kvcache_size(&n, &n, 0, 2, 2, 4) == POSENC_E_SIZE, "kv_heads 0");
     CHECK(posenc_kvcache_size(&n, &n, 1, 1 << 14, 1, 1 << 15) == POSENC_E_SIZE, "too big");
     CHECK(posenc_kvcache_size(NULL, &n, 1, 2, 2, 4) == POSENC_E_NULL, "NULL");
@@ -317,15 +356,17 @@ static void test_kvcache_geometry(void) {
     posenc_bias kinds[4];
     memset(kinds, 0, sizeof kinds);
     kinds[1].kind = POSENC_BIAS_ALIBI;
-    kinds[2].kind = POSENC_BIAS_T5, kinds[2].table = t5, kinds[2].num_buckets = 8, kinds[2].max_distance = 16;
+    kinds[2].kind = POSENC_BIAS_T5, kinds[2].table = t5, kinds[2].num_buckets = 8,
+    kinds[2].max_distance = 16;
     kinds[3].kind = POSENC_BIAS_SHAW, kinds[3].a_k = a, kinds[3].a_v = a, kinds[3].max_relative = 1;
     for (int kind = 0; kind < 4; kind++)
-        CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, len, 2, 1, 1, D, DV, 1.0, 0, scratch, nfl,
-                                    &kinds[kind]) == POSENC_E_SIZE,
+        CHECK(posenc_kvcache_attend(out, q, kc, vc, state, cap, len, 2, 1, 1, D, DV, 1.0, 0,
+                                    scratch, nfl, &kinds[kind]) == POSENC_E_SIZE,
               "attend on a cache posenc_kvcache_size refuses, kind %d", kind);
     /* and kv_heads 0, which the cache size refuses too */
-    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, 4, 2, 1, 1, 0, D, DV, 1.0, 0, scratch, nfl, NULL) ==
-              POSENC_E_SIZE, "kv_heads 0");
+    CHECK(posenc_kvcache_attend(out, q, kc, vc, state, 4, 2, 1, 1, 0, D, DV, 1.0, 0, scratch, nfl,
+                                NULL) == POSENC_E_SIZE,
+          "kv_heads 0");
     free(kc), free(vc), free(q), free(out), free(scratch);
 }
 
