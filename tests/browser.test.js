@@ -322,7 +322,7 @@ test('URL round trip: controls reflect the link, edits go back into it', { skip 
   // The page (not an embed) ends with the snippet to embed a view, the sizing helper included.
   assert.match(
     await page.locator('footer.chrome pre').first().textContent(),
-    /<iframe src="[^"]*\?embed=1[\s\S]*posenc-embed\.js/,
+    /<iframe [^>]*src="[^"]*\?embed=1[\s\S]*posenc-embed\.js/,
   );
   await page.selectOption('[name=method]', 'learned');
   await page.fill('[name=dim]', '48');
