@@ -6,24 +6,8 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import { after, before, test } from 'node:test';
+import { CHROMIUM, dist, SHOTS, skip, TYPES } from './browser_embed_harness.js';
 
-const dist = new URL('../web/dist/', import.meta.url).pathname;
-const CHROMIUM = '/usr/bin/chromium';
-const SHOTS = '/tmp/posenc-shots';
-const skip = !existsSync(`${dist}index.html`)
-  ? 'web/dist not built (run ./build.sh test)'
-  : !existsSync(CHROMIUM)
-    ? 'no /usr/bin/chromium'
-    : false;
-
-const TYPES = {
-  '.html': 'text/html',
-  '.js': 'text/javascript',
-  '.css': 'text/css',
-  '.wasm': 'application/wasm',
-  '.json': 'application/json',
-  '.png': 'image/png',
-};
 const EMBED_HOST = `<!doctype html><meta charset="utf-8"><title>host</title><link rel="icon" href="/favicon.svg"><script>
   window.msgs = [];
   addEventListener('message', (e) => {

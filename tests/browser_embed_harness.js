@@ -15,7 +15,7 @@ export const skip = !existsSync(`${dist}index.html`)
     ? 'no /usr/bin/chromium'
     : false;
 
-const TYPES = {
+export const TYPES = {
   '.html': 'text/html',
   '.js': 'text/javascript',
   '.css': 'text/css',
