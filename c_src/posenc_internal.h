@@ -45,11 +45,13 @@ void posenc__sincos_table(float *sin_out, float *cos_out, size_t row_stride, int
 
 /* The two rotation kernels (rope.c), exposed for the native tests: rotate n pairs of each of
  * `heads` head vectors x + h*stride by one cos/sin row c[n], s[n]. HALF pairs (x[i], x[n+i]);
- * INTERLEAVED pairs (x[2i], x[2i+1]). */
-void posenc__rope_rotate_half(float *x, int32_t heads, size_t stride, const float *c,
-                              const float *s, int32_t n);
-void posenc__rope_rotate_interleaved(float *x, int32_t heads, size_t stride, const float *c,
-                                     const float *s, int32_t n);
+ * INTERLEAVED pairs (x[2i], x[2i+1]). Each head's 2n rotated and `tail` following values must
+ * be at most the float whose bits are `limit` in magnitude; the first head that is not stays
+ * untouched, and its index is returned (else `heads`). */
+int32_t posenc__rope_rotate_half(float *x, int32_t heads, size_t stride, const float *c,
+                                 const float *s, int32_t n, int32_t tail, uint32_t limit);
+int32_t posenc__rope_rotate_interleaved(float *x, int32_t heads, size_t stride, const float *c,
+                                        const float *s, int32_t n, int32_t tail, uint32_t limit);
 
 /* ---- relative internals (alibi, t5, shaw, xl, learned) ---- */
 

@@ -66,6 +66,7 @@ static uint32_t max_bits(const float *a, size_t n) {
  * integer operations per two floats and no compare at all: cheaper than the max, so the scalar
  * RoPE kernel pays little for its check. */
 int posenc__within(const float *a, size_t n, uint32_t limit) {
+    if (limit >= 0x7fffffffu) return 1; /* no limit (the add below needs limit < 2^31) */
     const uint64_t mask = 0x7fffffff7fffffffull, top = 0x8000000080000000ull;
     const uint64_t add = (uint64_t)(0x7fffffffu - limit) * 0x100000001ull;
     uint64_t acc0 = 0, acc1 = 0, w0, w1;

@@ -686,9 +686,16 @@ export function ropeFamily(core) {
           } else if (offset + length > rows) {
             throw fail(fn, 'offset', Status.E_RANGE, `at most cache rows - length = ${rows - length}`, offset);
           }
+          // C checks only the rows this call reads (docs/errors.md), so only those are named:
+          // the rows from offset, or each distinct position's row (found on the error path only)
+          const used = (name, ptr) => {
+            if (!has('positions')) return [{ name, ptr, first: offset * np, n: length * np }];
+            const rowsRead = [...new Set(s.read(Int32Array, pos, length))];
+            return rowsRead.map((p) => ({ name, ptr, first: p * np, n: np }));
+          };
           // each output is x1 cos - x2 sin or x2 cos + x1 sin
           const call = checked(
-            [xArr, { name: 'cache.cos', ptr: cp, n: rows * np }, { name: 'cache.sin', ptr: sp, n: rows * np }],
+            () => [xArr, ...used('cache.cos', cp), ...used('cache.sin', sp)],
             (m) => {
               const cs = m['cache.cos'] + m['cache.sin'];
               return {

@@ -5,13 +5,14 @@
 import { PosencError, Status } from './errors.js';
 import { fail } from './validate.js';
 
-/** Max |x| of a heap array, or the first non-finite element's index as { bad }. */
-function scan(core, { ptr, n, negInf }) {
-  return core.withView(Float32Array, ptr, n, (a) => {
+/** Max |x| of a heap array, or the first non-finite element's index as { bad }. `first`: the
+ * index of ptr's element in the argument (a scan of the rows a call read). */
+function scan(core, { ptr, n, negInf, first = 0 }) {
+  return core.withView(Float32Array, ptr + 4 * first, n, (a) => {
     let m = 0;
     for (let i = 0; i < n; i++) {
       const x = a[i];
-      if (!Number.isFinite(x) && !(negInf && x === -Infinity)) return { bad: i, value: x, max: Infinity };
+      if (!Number.isFinite(x) && !(negInf && x === -Infinity)) return { bad: first + i, value: x, max: Infinity };
       if (Number.isFinite(x) && Math.abs(x) > m) m = Math.abs(x);
     }
     return { max: m };
@@ -20,7 +21,9 @@ function scan(core, { ptr, n, negInf }) {
 
 /**
  * s.call(cname, ...args); if C rejects values (POSENC_E_PARAM), name the culprit: the first
- * non-finite element of `arrays` ([{ name, ptr, n, negInf }]; negInf: -Infinity allowed), or
+ * non-finite element of `arrays` ([{ name, ptr, n, negInf, first }]; negInf: -Infinity allowed;
+ * first: scan elements first .. first + n - 1 only; an argument may come in several parts; or a
+ * function returning that list, called on the error path only), or
  * else the magnitude rule `rule(maxOf)` returns as { name, allowed, got }.
  */
 export function callNamed(s, core, cname, args, arrays, rule) {
@@ -29,13 +32,13 @@ export function callNamed(s, core, cname, args, arrays, rule) {
   } catch (e) {
     if (!(e instanceof PosencError) || e.code !== Status.E_PARAM) throw e;
     const maxOf = {};
-    for (const a of arrays) {
+    for (const a of typeof arrays === 'function' ? arrays() : arrays) {
       if (!a.ptr) continue;
       const r = scan(core, a);
       if (r.bad !== undefined) {
         throw fail(s.fn, `${a.name}[${r.bad}]`, Status.E_PARAM, a.negInf ? 'finite or -Infinity' : 'finite', r.value);
       }
-      maxOf[a.name] = r.max;
+      maxOf[a.name] = Math.max(maxOf[a.name] ?? 0, r.max); // several parts of one argument
     }
     const why = rule && rule(maxOf);
     if (why) throw fail(s.fn, why.name, Status.E_PARAM, why.allowed, why.got);

@@ -401,36 +401,82 @@ test('non-finite inputs are rejected with the element named, everywhere', () => 
   throwsNaming(() => pe.applyRope(randomF32(16, 1), { length: 2, dim: 8, cache: c }), Status.E_PARAM, 'cache.sin[3]');
 });
 
-test('applyRope refusing x in place: tokens before the bad one rotated, the rest as given (docs/errors.md)', () => {
-  // [4 tokens][2 heads][8]; the bad element is in token 2. Both backends, both orders, with and
-  // without a cache, NaN and an element past the overflow bound.
+test('applyRope refusing x in place: the blocks (one token, one head) before the bad one rotated, the rest as given (docs/errors.md)', () => {
+  // [4 tokens][2 heads][dim]; the bad element is in token 2, head 1. Both backends, both orders,
+  // both pairings, with and without a cache, NaN and an element past the overflow bound, and a
+  // head of 8 and of 1040 values (the SIMD kernel checks heads of up to 512 rotated values as
+  // it rotates them and scans wider ones first).
   for (const simd of [true, false]) {
     const api = simd ? pe : scalarPe;
-    for (const order of ['thd', 'htd']) {
-      for (const cached of [false, true]) {
-        for (const bad of [NaN, 3e38]) {
-          const src = randomF32(64, 11);
-          const cache = cached ? api.ropeCache({ length: 4, dim: 8 }) : undefined;
-          const opts = { length: 4, heads: 2, dim: 8, order, cache };
-          const rotated = api.applyRope(src.slice(), opts);
-          const at = order === 'thd' ? (2 * 2 + 1) * 8 + 3 : (1 * 4 + 2) * 8 + 3; // token 2, head 1
-          const given = src.slice();
-          given[at] = bad;
-          const x = api.alloc(64);
-          x.array.set(given);
-          const name = Number.isNaN(bad) ? `x[${at}]` : /: x(, cache.cos, cache.sin)? must be small enough/;
-          throwsNaming(() => api.applyRope(x, opts), Status.E_PARAM, name);
-          const tokenOf = (i) => (order === 'thd' ? Math.floor(i / 16) : Math.floor(i / 8) % 4);
-          const want = given.map((v, i) => (tokenOf(i) < 2 ? rotated[i] : v));
-          assert.deepEqual(x.array, Float32Array.from(want), `${api.backend} ${order} cached=${cached} bad=${bad}`);
-          x.free();
-          // a typed array is rotated in a copy: the caller's array is as given
-          const ta = given.slice();
-          throwsNaming(() => api.applyRope(ta, opts), Status.E_PARAM, name);
-          assert.deepEqual(ta, given);
+    for (const dim of [8, 1040])
+      for (const layout of ['half', 'interleaved'])
+        for (const order of ['thd', 'htd']) {
+          for (const cached of [false, true]) {
+            for (const bad of [NaN, 3e38]) {
+              const n = 4 * 2 * dim;
+              const src = randomF32(n, 11);
+              const cache = cached ? api.ropeCache({ length: 4, dim }) : undefined;
+              const opts = { length: 4, heads: 2, dim, order, layout, cache };
+              const rotated = api.applyRope(src.slice(), opts);
+              const tokenOf = (i) => (order === 'thd' ? Math.floor(i / (2 * dim)) : Math.floor(i / dim) % 4);
+              const headOf = (i) => (order === 'thd' ? Math.floor(i / dim) % 2 : Math.floor(i / (4 * dim)));
+              const at = order === 'thd' ? (2 * 2 + 1) * dim + 3 : (1 * 4 + 2) * dim + 3; // token 2, head 1
+              const given = src.slice();
+              given[at] = bad;
+              const x = api.alloc(n);
+              x.array.set(given);
+              const name = Number.isNaN(bad) ? `x[${at}]` : /: x(, cache.cos, cache.sin)? must be small enough/;
+              throwsNaming(() => api.applyRope(x, opts), Status.E_PARAM, name);
+              const before = (i) => tokenOf(i) < 2 || (tokenOf(i) === 2 && headOf(i) < 1);
+              const want = given.map((v, i) => (before(i) ? rotated[i] : v));
+              assert.deepEqual(
+                x.array,
+                Float32Array.from(want),
+                `${api.backend} dim ${dim} ${layout} ${order} cached=${cached} bad=${bad}`,
+              );
+              x.free();
+              // a typed array is rotated in a copy: the caller's array is as given
+              const ta = given.slice();
+              throwsNaming(() => api.applyRope(ta, opts), Status.E_PARAM, name);
+              assert.deepEqual(ta, given);
+            }
+          }
         }
-      }
-    }
+  }
+});
+
+test('applyRope with a cache reads and checks only the rows it uses, and names a bad one', () => {
+  for (const api of [pe, scalarPe]) {
+    const c = api.ropeCache({ length: 8, dim: 8 });
+    c.cos[6 * 4 + 1] = NaN; // row 6
+    const x = randomF32(2 * 8, 3);
+    const want = api.applyRope(x.slice(), {
+      length: 2,
+      dim: 8,
+      cache: api.ropeCache({ length: 8, dim: 8 }),
+      offset: 2,
+    });
+    // rows 2 and 3: the NaN in row 6 is never read
+    assert.deepEqual(api.applyRope(x.slice(), { length: 2, dim: 8, cache: c, offset: 2 }), want);
+    throwsNaming(
+      () => api.applyRope(x.slice(), { length: 2, dim: 8, cache: c, offset: 5 }),
+      Status.E_PARAM,
+      'cache.cos[25]',
+    );
+    const positions = Int32Array.from([1, 6]);
+    throwsNaming(
+      () => api.applyRope(x.slice(), { length: 2, dim: 8, cache: c, positions }),
+      Status.E_PARAM,
+      'cache.cos[25]',
+    );
+    // a bad row between two read rows is not the one named: here x is the culprit
+    const big = x.slice();
+    big[9] = 3e38;
+    throwsNaming(
+      () => api.applyRope(big, { length: 2, dim: 8, cache: c, positions: Int32Array.from([1, 7]) }),
+      Status.E_PARAM,
+      /: x, cache.cos, cache.sin must be small enough/,
+    );
   }
 });
 

@@ -36,16 +36,63 @@ static void test_kernels(void) {
                     c[i] = (float)cos(a);
                     s[i] = (float)sin(a);
                 }
-                if (il)
-                    posenc__rope_rotate_interleaved(buf + 1, heads, stride, c, s, n);
-                else
-                    posenc__rope_rotate_half(buf + 1, heads, stride, c, s, n);
+                const int32_t done =
+                    il ? posenc__rope_rotate_interleaved(buf + 1, heads, stride, c, s, n, 0,
+                                                         UINT32_MAX)
+                       : posenc__rope_rotate_half(buf + 1, heads, stride, c, s, n, 0, UINT32_MAX);
+                CHECK(done == heads, "no limit: every head rotated");
                 for (int32_t h = 0; h < heads; h++) ref_rotate(ref + 1 + h * stride, c, s, n, il);
                 double err = 0;
                 for (size_t i = 0; i < total; i++) err = fmax(err, fabs((double)buf[i] - ref[i]));
                 CHECK(err == 0, "interleaved=%d heads=%d n=%d kernel vs scalar reference err=%g",
                       il, heads, n, err);
                 free(buf);
+                free(ref);
+                free(c);
+                free(s);
+            }
+}
+
+/* The kernels' own check: a value past the limit (or NaN) in head 1 of 3, in the rotated part
+ * or in the unrotated tail, stops the kernel there: head 0 rotated, heads 1 and 2 exactly as
+ * given, return 1. Widths below and above the buffer the folded check saves heads in (SAVE,
+ * 512 floats), so both the folded and the scan-first paths run; in the scalar build every
+ * head is scanned first. */
+static void test_kernel_check(void) {
+    const int32_t widths[] = {1, 4, 7, 8, 64, 67, 256, 300};
+    for (int il = 0; il < 2; il++)
+        for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++)
+            for (int where = 0; where < 3; where++) {
+                const int32_t n = widths[wi], heads = 3, tail = 3;
+                const size_t stride = 2 * (size_t)n + tail, total = stride * heads;
+                float *buf = malloc(sizeof(float) * total), *given = malloc(sizeof(float) * total);
+                float *ref = malloc(sizeof(float) * total);
+                float *c = malloc(sizeof(float) * n), *s = malloc(sizeof(float) * n);
+                for (size_t i = 0; i < total; i++) given[i] = frand();
+                for (int32_t i = 0; i < n; i++) {
+                    c[i] = (float)cos(0.3 * i);
+                    s[i] = (float)sin(0.3 * i);
+                }
+                /* where: 0 the last rotated value, 1 the first, 2 the tail */
+                const size_t at = stride + (where == 0   ? 2 * (size_t)n - 1
+                                            : where == 1 ? 0
+                                                         : 2 * (size_t)n + 1);
+                given[at] = where == 1 ? NAN : 2.0f;
+                memcpy(buf, given, sizeof(float) * total);
+                memcpy(ref, given, sizeof(float) * total);
+                ref_rotate(ref, c, s, n, il);
+                const uint32_t limit = 0x3f800000u; /* 1.0f: frand() is within it, 2.0f is not */
+                const int32_t done =
+                    il ? posenc__rope_rotate_interleaved(buf, heads, stride, c, s, n, tail, limit)
+                       : posenc__rope_rotate_half(buf, heads, stride, c, s, n, tail, limit);
+                CHECK(done == 1, "il %d n %d where %d: stopped at head %d", il, n, where, done);
+                for (size_t i = 0; i < total; i++) {
+                    const float want = i < stride ? ref[i] : given[i];
+                    CHECK(memcmp(&buf[i], &want, sizeof want) == 0, "il %d n %d where %d: [%zu]",
+                          il, n, where, i);
+                }
+                free(buf);
+                free(given);
                 free(ref);
                 free(c);
                 free(s);
@@ -186,10 +233,10 @@ static void test_validation(void) {
     CHECK(posenc_rope_decay(d, 128, 1e4, -1) == POSENC_E_SIZE, "decay -1");
 }
 
-/* An input the check refuses (NaN, inf, or |x| past the overflow bound) in token 2 of 4: the
- * status is POSENC_E_PARAM, tokens 0 and 1 are rotated and tokens 2 and 3 are as given (the
- * check runs on each token right before it is rotated, docs/errors.md). Both orders, with and
- * without a cache. */
+/* An input the check refuses (NaN, inf, or |x| past the overflow bound) in token 2 of 4, head 1
+ * of 2: the status is POSENC_E_PARAM; the blocks (one token's one head) before it, tokens 0 and
+ * 1 and token 2's head 0, are rotated and the rest is as given (each block is checked as it is
+ * rotated, docs/errors.md). Both orders, with and without a cache. */
 static void test_refused_token(void) {
     enum { L = 4, H = 2, D = 8, N = L * H * D };
     double w[4], att;
@@ -227,20 +274,30 @@ static void test_refused_token(void) {
                         for (int d = 0; d < D; d++) {
                             const size_t i = order == POSENC_ROPE_THD ? ((size_t)t * H + h) * D + d
                                                                       : ((size_t)h * L + t) * D + d;
-                            const float expect = t < 2 ? want[i] : x[i];
+                            const float expect = t < 2 || (t == 2 && h < 1) ? want[i] : x[i];
                             CHECK(memcmp(&got[i], &expect, sizeof expect) == 0,
                                   "order %d cached %d t %d h %d d %d", order, cached, t, h, d);
                         }
             }
-    /* a NaN in the cache is refused before x is touched */
-    float x[N], keep[N];
+    /* a NaN in the row of token 3 is refused before token 3 is touched; a NaN in a row the
+     * call does not read is not looked at */
+    float x[N], keep[N], rot[N];
     for (int i = 0; i < N; i++) x[i] = 0.5f;
     memcpy(keep, x, sizeof x);
+    memcpy(rot, x, sizeof x);
+    CHECK(posenc_rope_apply_cached(rot, L, H, D, D, POSENC_LAYOUT_HALF, POSENC_ROPE_THD, cs, sn, L,
+                                   NULL, 0) == POSENC_OK,
+          "finite cache");
     sn[L * 4 - 1] = NAN;
     CHECK(posenc_rope_apply_cached(x, L, H, D, D, POSENC_LAYOUT_HALF, POSENC_ROPE_THD, cs, sn, L,
                                    NULL, 0) == POSENC_E_PARAM,
           "NaN in the cache");
-    CHECK(memcmp(x, keep, sizeof x) == 0, "x untouched");
+    CHECK(memcmp(x, rot, sizeof(float) * 3 * H * D) == 0, "tokens 0-2 rotated");
+    CHECK(memcmp(x + 3 * H * D, keep + 3 * H * D, sizeof(float) * H * D) == 0, "token 3 as given");
+    memcpy(x, keep, sizeof x);
+    CHECK(posenc_rope_apply_cached(x, L - 1, H, D, D, POSENC_LAYOUT_HALF, POSENC_ROPE_THD, cs, sn,
+                                   L, NULL, 0) == POSENC_OK,
+          "rows 0-2 only: the NaN in row 3 is not read");
     /* the bound itself: 2 |x| scale <= FLT_MAX passes at FLT_MAX / 2, fails one float above */
     for (int i = 0; i < N; i++) x[i] = 0.0f;
     x[5] = 1.7014117331926443e38f;
@@ -256,6 +313,7 @@ static void test_refused_token(void) {
 
 int main(void) {
     test_kernels();
+    test_kernel_check();
     test_refused_token();
     test_apply();
     test_validation();
