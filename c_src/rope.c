@@ -623,9 +623,10 @@ static int32_t run_job(const rope_job *j, const pos_src *ps, float *scratch) {
                 fc[i] = (float)cos(a);
                 fs[i] = (float)sin(a);
             }
-            /* each row is made right before its token is rotated, while it is in L1 */
+            /* each row is made right before its token is rotated, into the same one row of
+             * scratch: it stays in L1 beside the token (a row per token filled 32 KiB) */
             for (int32_t k = 0; k < nb; k++) {
-                float *c = cb + (size_t)k * np, *sn = sb + (size_t)k * np;
+                float *c = cb, *sn = sb;
                 shift_rows(c, sn, b0c + (size_t)k * np, b0s + (size_t)k * np, fc, fs, 1, np);
                 if (j->xpos_base != 0.0) apply_xpos(j, ps, t0 + k, 1, c, sn);
                 if (!rotate_rows(j, t0 + k, 1, c, sn)) return POSENC_E_PARAM;
