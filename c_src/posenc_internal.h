@@ -82,9 +82,9 @@ void posenc__copy32(float *dst, const float *src, size_t n);
 float posenc__max_abs(const float *a, size_t n);
 
 /* 1 when every |a[t]|, t < n, is at most the float whose bits are `limit` (so finite), else 0.
- * The in-place kernels (RoPE) run it on one token's block right before they rotate that block:
- * the check's loads bring the block into L1, the kernel's loads hit it there, and a bad block is
- * found before anything in it is written. */
+ * RoPE runs it on a head's unrotated tail, and on a whole head where the check is not folded
+ * into the rotation (heads wider than its save buffer, the scalar build), right before it
+ * rotates that head, and on all of x for axial (rope.c). */
 int posenc__within(const float *a, size_t n, uint32_t limit);
 
 /* The bits of a non-negative float, which order like the floats themselves. */
