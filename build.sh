@@ -201,6 +201,17 @@ build_native() {
         clang -std=c11 -O1 -g -Wall -Wextra -Werror -ffp-contract=off "${san[@]}" -Ic_src \
             c_src/*.c "$t" -lm -o "$out"
     done
+    # The same programs on the SIMD kernels (wasm simd128, run under node by tests/native.test.js),
+    # so each SIMD kernel meets its scalar reference too. The wasm is inlined in the .js: Debian's
+    # emcc glue cannot locate a separate .wasm under node. The glue is CommonJS (the repository's
+    # package.json says "module").
+    mkdir -p build/native/simd
+    echo '{ "type": "commonjs" }' > build/native/simd/package.json
+    for t in tests/native/test_*.c; do
+        emcc -std=c11 -O2 -Wall -Wextra -Werror -ffp-contract=off -msimd128 -Ic_src c_src/*.c "$t" \
+            -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=node -sSINGLE_FILE=1 \
+            -o "build/native/simd/$(basename "$t" .c).js"
+    done
     # libFuzzer targets (bounded runs under node --test); skipped where libFuzzer is missing. A
     # target that does not compile where libFuzzer works is an error, never a stale binary run.
     rm -f build/native/fuzz_*

@@ -45,9 +45,11 @@ void posenc__sincos_table(float *sin_out, float *cos_out, size_t row_stride, int
 
 /* The two rotation kernels (rope.c), exposed for the native tests: rotate n pairs of each of
  * `heads` head vectors x + h*stride by one cos/sin row c[n], s[n]. HALF pairs (x[i], x[n+i]);
- * INTERLEAVED pairs (x[2i], x[2i+1]). Each head's 2n rotated and `tail` following values must
- * be at most the float whose bits are `limit` in magnitude; the first head that is not stays
- * untouched, and its index is returned (else `heads`). */
+ * INTERLEAVED pairs (x[2i], x[2i+1]). Every value, each head's `tail` values after its 2n
+ * rotated ones included, must be at most the float whose bits are `limit` in magnitude. The
+ * rotation goes head by head, a head's tail checked before its pairs, pair by pair, and stops at
+ * the first bad pair or tail (it and everything after it untouched); the index of the head where
+ * it stopped is returned (else `heads`). */
 int32_t posenc__rope_rotate_half(float *x, int32_t heads, size_t stride, const float *c,
                                  const float *s, int32_t n, int32_t tail, uint32_t limit);
 int32_t posenc__rope_rotate_interleaved(float *x, int32_t heads, size_t stride, const float *c,
@@ -82,9 +84,8 @@ void posenc__copy32(float *dst, const float *src, size_t n);
 float posenc__max_abs(const float *a, size_t n);
 
 /* 1 when every |a[t]|, t < n, is at most the float whose bits are `limit` (so finite), else 0.
- * RoPE runs it on a head's unrotated tail, and on a whole head where the check is not folded
- * into the rotation (heads wider than its save buffer, the scalar build), right before it
- * rotates that head, and on all of x for axial (rope.c). */
+ * RoPE runs it on a head's unrotated tail, on each whole head in the scalar build right before
+ * it rotates that head, and on all of x for axial (rope.c). */
 int posenc__within(const float *a, size_t n, uint32_t limit);
 
 /* The bits of a non-negative float, which order like the floats themselves. */

@@ -79,19 +79,21 @@ static inline pv4 pv4_zero_lt(pv4 y, pv4 a, pv4 b) {
     return wasm_v128_andnot(y, wasm_f32x4_lt(a, b));
 }
 
-/* pmag: a running maximum of magnitudes, as bit patterns (|x| orders like its bits; NaN and inf
- * sort above every finite value). Each lane's bits are doubled, which drops the sign: one shift
- * and one unsigned max per vector, integer ops of latency 1, so a kernel that folds its inputs
- * into it keeps its own speed (RoPE's in-place check, rope.c). */
+/* pmag: magnitudes as bit patterns, doubled (|x| orders like its bits, NaN and inf above every
+ * finite value; doubling drops the sign). A kernel checks a step of loaded vectors against a
+ * bound before it stores anything: one shift per vector, one unsigned max per extra vector, then
+ * one compare and one any_true for the step (RoPE's in-place check, rope.c). SIMD builds only:
+ * the scalar build scans a head first (posenc__within). */
 typedef v128_t pmag;
-static inline pmag pmag_zero(void) { return wasm_i32x4_splat(0); }
-static inline pmag pmag_fold(pmag m, pv4 v) { return wasm_u32x4_max(m, wasm_i32x4_shl(v, 1)); }
-static inline pmag pmag_join(pmag a, pmag b) { return wasm_u32x4_max(a, b); }
-/* the bits of the largest magnitude folded in */
-static inline uint32_t pmag_bits(pmag m) {
-    m = wasm_u32x4_max(m, wasm_i32x4_shuffle(m, m, 2, 3, 0, 1));
-    m = wasm_u32x4_max(m, wasm_i32x4_shuffle(m, m, 1, 0, 3, 2));
-    return wasm_u32x4_extract_lane(m, 0) >> 1;
+static inline pmag pmag_of(pv4 v) { return wasm_i32x4_shl(v, 1); }
+static inline pmag pmag_max(pmag a, pmag b) { return wasm_u32x4_max(a, b); }
+/* the bound for pmag_over: magnitudes whose bits are at most `limit` pass (a limit of 2^31 - 1
+ * or more passes everything, NaN included, as the doubled bits never exceed 2^32 - 2) */
+static inline pmag pmag_bound(uint32_t limit) {
+    return wasm_i32x4_splat((int32_t)(limit >= 0x7fffffffu ? 0xfffffffeu : limit << 1));
+}
+static inline int pmag_over(pmag m, pmag bound) {
+    return wasm_v128_any_true(wasm_u32x4_gt(m, bound));
 }
 #else
 #define POSENC_SIMD 0
@@ -193,31 +195,6 @@ static inline pv4 pv4_zero_lt(pv4 y, pv4 a, pv4 b) {
     pv4 r;
     for (int k = 0; k < 4; k++) r.v[k] = a.v[k] < b.v[k] ? 0.0f : y.v[k];
     return r;
-}
-typedef struct {
-    uint32_t v[4];
-} pmag;
-static inline pmag pmag_zero(void) {
-    pmag r = {{0, 0, 0, 0}};
-    return r;
-}
-/* integer selects (a conditional move), never float ones (a branch in V8) */
-static inline pmag pmag_fold(pmag m, pv4 a) {
-    for (int k = 0; k < 4; k++) {
-        uint32_t b;
-        memcpy(&b, &a.v[k], sizeof b);
-        b <<= 1;
-        m.v[k] = b > m.v[k] ? b : m.v[k];
-    }
-    return m;
-}
-static inline pmag pmag_join(pmag a, pmag b) {
-    for (int k = 0; k < 4; k++) a.v[k] = b.v[k] > a.v[k] ? b.v[k] : a.v[k];
-    return a;
-}
-static inline uint32_t pmag_bits(pmag m) {
-    uint32_t x = m.v[0] > m.v[1] ? m.v[0] : m.v[1], y = m.v[2] > m.v[3] ? m.v[2] : m.v[3];
-    return (x > y ? x : y) >> 1;
 }
 #endif
 

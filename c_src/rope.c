@@ -45,146 +45,132 @@ _Static_assert(sizeof(posenc_rope_scaling) == 104, "scaling layout");
  * head is streamed front to back (measured: looping heads inside the pair chunks, to keep
  * cos/sin in registers, is 1.5-2x slower because of the strided access).
  *
- * They also check each head's values (docs/errors.md): every value of the head, the `tail`
- * unrotated ones after the 2n rotated ones included, must be at most the float whose bits are
- * `limit` in magnitude (so finite). The rotated inputs are checked in the rotation's own pass:
- * their magnitudes fold into a pmag as they are loaded, and they are saved in a small buffer
- * that stays in L1, so a head that fails is put back exactly as it was. A separate scan before
- * the rotation was a second read of x from memory, which cost as much as the rotation itself
- * (measured on Q 4096x32x128: 49-58% of the in-place stream limit; folded in, 74-84%, where the
- * same kernel with no check at all measured 80-92%). A head wider
- * than the buffer is scanned first instead. Returns the number of heads rotated: `heads`, or
- * the index of the first head that failed (that head and the later ones are untouched). */
-#define SAVE 512 /* floats of one head's rotated inputs that are saved while it is rotated */
+ * They also check every value (docs/errors.md): each must be at most the float whose bits are
+ * `limit` in magnitude (so finite). A head's `tail` unrotated values (after its 2n rotated ones)
+ * are checked before its first pair; each pair is checked right before it is rotated, so the
+ * rotation stops exactly at the first bad pair: pairs before it rotated, it and everything after
+ * it untouched. The SIMD kernels check a step of 8 pairs (four vectors) at once, before the step
+ * stores anything, and go pair by pair from a step that fails. This check sits in the rotation's
+ * own pass: a separate scan of x first was a second read of x from memory, as costly as the
+ * rotation (Q 4096x32x128: 49-58% of the in-place stream limit); saving each head's inputs in
+ * L1 while folding them into a max, to put a failing head back, cost a store per vector (74-84%);
+ * the step check measures 80-87%, where the same kernels with no check measure 88-95%. The scalar
+ * build, where a per-value check costs more integer operations than the rotation has float ones,
+ * scans each head first (it is then in L1) and only goes pair by pair when the scan fails. */
 
-static inline uint32_t mag_max(uint32_t m, float a) {
-    const uint32_t b = posenc__fbits(a) & 0x7fffffffu;
-    return b > m ? b : m;
+static inline int mag_ok(float a, uint32_t limit) {
+    return (posenc__fbits(a) & 0x7fffffffu) <= limit;
 }
 
-/* One head, half pairs (x[i], y[i] = x[n+i]). With `save`, the inputs are saved there as they
- * are read and the largest magnitude (as bits) is returned; without, 0. */
-static inline uint32_t half_head(float *x, const float *c, const float *s, int32_t n, float *save) {
+/* One head, half pairs (x[i], y[i] = x[n+i]). Returns the number of pairs rotated: n, or the
+ * index of the first pair holding a value past `limit` (that pair and the later ones untouched). */
+static inline int32_t half_head(float *x, const float *c, const float *s, int32_t n,
+                                uint32_t limit) {
     float *y = x + n;
-    pmag m0 = pmag_zero(), m1 = m0;
-    uint32_t m = 0;
     int32_t i = 0;
-    if (save) {
-        /* two vectors per step: V8 checks for interrupts on every loop back edge */
-        for (; i + 8 <= n; i += 8) {
-            pv4 a = pv4_load(x + i), b = pv4_load(y + i);
-            pv4 cc = pv4_load(c + i), ss = pv4_load(s + i);
-            pv4 a2 = pv4_load(x + i + 4), b2 = pv4_load(y + i + 4);
-            pv4 cc2 = pv4_load(c + i + 4), ss2 = pv4_load(s + i + 4);
-            m0 = pmag_fold(pmag_fold(m0, a), a2);
-            m1 = pmag_fold(pmag_fold(m1, b), b2);
-            pv4_store(save + i, a);
-            pv4_store(save + n + i, b);
-            pv4_store(save + i + 4, a2);
-            pv4_store(save + n + i + 4, b2);
-            pv4_store(x + i, pv4_sub(pv4_mul(a, cc), pv4_mul(b, ss)));
-            pv4_store(y + i, pv4_add(pv4_mul(b, cc), pv4_mul(a, ss)));
-            pv4_store(x + i + 4, pv4_sub(pv4_mul(a2, cc2), pv4_mul(b2, ss2)));
-            pv4_store(y + i + 4, pv4_add(pv4_mul(b2, cc2), pv4_mul(a2, ss2)));
-        }
-        for (; i + 4 <= n; i += 4) {
-            pv4 a = pv4_load(x + i), b = pv4_load(y + i);
-            pv4 cc = pv4_load(c + i), ss = pv4_load(s + i);
-            m0 = pmag_fold(m0, a);
-            m1 = pmag_fold(m1, b);
-            pv4_store(save + i, a);
-            pv4_store(save + n + i, b);
-            pv4_store(x + i, pv4_sub(pv4_mul(a, cc), pv4_mul(b, ss)));
-            pv4_store(y + i, pv4_add(pv4_mul(b, cc), pv4_mul(a, ss)));
-        }
-        m = pmag_bits(pmag_join(m0, m1));
-    } else {
-        for (; i + 4 <= n; i += 4) {
-            pv4 a = pv4_load(x + i), b = pv4_load(y + i);
-            pv4 cc = pv4_load(c + i), ss = pv4_load(s + i);
-            pv4_store(x + i, pv4_sub(pv4_mul(a, cc), pv4_mul(b, ss)));
-            pv4_store(y + i, pv4_add(pv4_mul(b, cc), pv4_mul(a, ss)));
-        }
+#if POSENC_SIMD
+    const pmag bound = pmag_bound(limit);
+    /* 8 pairs per step: one check per four vectors, and V8 checks for interrupts on every loop
+     * back edge */
+    for (; i + 8 <= n; i += 8) {
+        const pv4 a = pv4_load(x + i), b = pv4_load(y + i);
+        const pv4 a2 = pv4_load(x + i + 4), b2 = pv4_load(y + i + 4);
+        if (pmag_over(
+                pmag_max(pmag_max(pmag_of(a), pmag_of(b)), pmag_max(pmag_of(a2), pmag_of(b2))),
+                bound))
+            break;
+        const pv4 cc = pv4_load(c + i), ss = pv4_load(s + i);
+        const pv4 cc2 = pv4_load(c + i + 4), ss2 = pv4_load(s + i + 4);
+        pv4_store(x + i, pv4_sub(pv4_mul(a, cc), pv4_mul(b, ss)));
+        pv4_store(y + i, pv4_add(pv4_mul(b, cc), pv4_mul(a, ss)));
+        pv4_store(x + i + 4, pv4_sub(pv4_mul(a2, cc2), pv4_mul(b2, ss2)));
+        pv4_store(y + i + 4, pv4_add(pv4_mul(b2, cc2), pv4_mul(a2, ss2)));
     }
+    for (; i + 4 <= n; i += 4) {
+        const pv4 a = pv4_load(x + i), b = pv4_load(y + i);
+        if (pmag_over(pmag_max(pmag_of(a), pmag_of(b)), bound)) break;
+        const pv4 cc = pv4_load(c + i), ss = pv4_load(s + i);
+        pv4_store(x + i, pv4_sub(pv4_mul(a, cc), pv4_mul(b, ss)));
+        pv4_store(y + i, pv4_add(pv4_mul(b, cc), pv4_mul(a, ss)));
+    }
+#else
+    if (posenc__within(x, 2 * (size_t)n, limit))
+        for (; i + 4 <= n; i += 4) {
+            const pv4 a = pv4_load(x + i), b = pv4_load(y + i);
+            const pv4 cc = pv4_load(c + i), ss = pv4_load(s + i);
+            pv4_store(x + i, pv4_sub(pv4_mul(a, cc), pv4_mul(b, ss)));
+            pv4_store(y + i, pv4_add(pv4_mul(b, cc), pv4_mul(a, ss)));
+        }
+#endif
     for (; i < n; i++) {
         const float a = x[i], b = y[i];
-        if (save) {
-            m = mag_max(mag_max(m, a), b);
-            save[i] = a;
-            save[n + i] = b;
-        }
+        if (!mag_ok(a, limit) || !mag_ok(b, limit)) return i;
         x[i] = a * c[i] - b * s[i];
         y[i] = b * c[i] + a * s[i];
     }
-    return m;
+    return n;
 }
 
-/* One head, interleaved pairs (x[2i], x[2i+1]): deinterleave two vectors into the first and
- * second components of four pairs (even/odd shuffles), rotate exactly like the half kernel,
+/* Interleaved pairs (x[2i], x[2i+1]): deinterleave two vectors into the first and second
+ * components of four pairs (even/odd shuffles), rotate exactly like the half kernel,
  * re-interleave (zips). The same float32 operations in the same order as the scalar
- * definition, so results are bit-identical to it. `save` as in half_head. */
-static inline uint32_t interleaved_head(float *x, const float *c, const float *s, int32_t n,
-                                        float *save) {
-    pmag m0 = pmag_zero(), m1 = m0;
-    uint32_t m = 0;
+ * definition, so results are bit-identical to it. */
+static inline void interleaved_four(float *p, pv4 lo, pv4 hi, const float *c, const float *s) {
+    const pv4 u = pv4_even(lo, hi), v = pv4_odd(lo, hi);
+    const pv4 cc = pv4_load(c), ss = pv4_load(s);
+    const pv4 u2 = pv4_sub(pv4_mul(u, cc), pv4_mul(v, ss));
+    const pv4 v2 = pv4_add(pv4_mul(v, cc), pv4_mul(u, ss));
+    pv4_store(p, pv4_zip_lo(u2, v2));
+    pv4_store(p + 4, pv4_zip_hi(u2, v2));
+}
+
+/* One head, interleaved pairs; returns as half_head. */
+static inline int32_t interleaved_head(float *x, const float *c, const float *s, int32_t n,
+                                       uint32_t limit) {
     int32_t i = 0;
-    if (save) {
-        for (; i + 4 <= n; i += 4) {
-            float *p = x + 2 * (size_t)i;
-            pv4 lo = pv4_load(p), hi = pv4_load(p + 4);
-            m0 = pmag_fold(m0, lo);
-            m1 = pmag_fold(m1, hi);
-            pv4_store(save + 2 * i, lo);
-            pv4_store(save + 2 * i + 4, hi);
-            pv4 u = pv4_even(lo, hi), v = pv4_odd(lo, hi);
-            pv4 cc = pv4_load(c + i), ss = pv4_load(s + i);
-            pv4 u2 = pv4_sub(pv4_mul(u, cc), pv4_mul(v, ss));
-            pv4 v2 = pv4_add(pv4_mul(v, cc), pv4_mul(u, ss));
-            pv4_store(p, pv4_zip_lo(u2, v2));
-            pv4_store(p + 4, pv4_zip_hi(u2, v2));
-        }
-        m = pmag_bits(pmag_join(m0, m1));
-    } else {
-        for (; i + 4 <= n; i += 4) {
-            float *p = x + 2 * (size_t)i;
-            pv4 lo = pv4_load(p), hi = pv4_load(p + 4);
-            pv4 u = pv4_even(lo, hi), v = pv4_odd(lo, hi);
-            pv4 cc = pv4_load(c + i), ss = pv4_load(s + i);
-            pv4 u2 = pv4_sub(pv4_mul(u, cc), pv4_mul(v, ss));
-            pv4 v2 = pv4_add(pv4_mul(v, cc), pv4_mul(u, ss));
-            pv4_store(p, pv4_zip_lo(u2, v2));
-            pv4_store(p + 4, pv4_zip_hi(u2, v2));
-        }
+#if POSENC_SIMD
+    const pmag bound = pmag_bound(limit);
+    /* 8 pairs per step, as in half_head (measured: 4 per step is 5-8 points of the stream limit slower) */
+    for (; i + 8 <= n; i += 8) {
+        float *p = x + 2 * (size_t)i;
+        const pv4 lo = pv4_load(p), hi = pv4_load(p + 4);
+        const pv4 lo2 = pv4_load(p + 8), hi2 = pv4_load(p + 12);
+        if (pmag_over(
+                pmag_max(pmag_max(pmag_of(lo), pmag_of(hi)), pmag_max(pmag_of(lo2), pmag_of(hi2))),
+                bound))
+            break;
+        interleaved_four(p, lo, hi, c + i, s + i);
+        interleaved_four(p + 8, lo2, hi2, c + i + 4, s + i + 4);
     }
+    for (; i + 4 <= n; i += 4) {
+        float *p = x + 2 * (size_t)i;
+        const pv4 lo = pv4_load(p), hi = pv4_load(p + 4);
+        if (pmag_over(pmag_max(pmag_of(lo), pmag_of(hi)), bound)) break;
+        interleaved_four(p, lo, hi, c + i, s + i);
+    }
+#else
+    if (posenc__within(x, 2 * (size_t)n, limit))
+        for (; i + 4 <= n; i += 4) {
+            float *p = x + 2 * (size_t)i;
+            interleaved_four(p, pv4_load(p), pv4_load(p + 4), c + i, s + i);
+        }
+#endif
     for (; i < n; i++) {
         const float a = x[2 * i], b = x[2 * i + 1];
-        if (save) {
-            m = mag_max(mag_max(m, a), b);
-            save[2 * i] = a;
-            save[2 * i + 1] = b;
-        }
+        if (!mag_ok(a, limit) || !mag_ok(b, limit)) return i;
         x[2 * i] = a * c[i] - b * s[i];
         x[2 * i + 1] = b * c[i] + a * s[i];
     }
-    return m;
+    return n;
 }
 
-/* The loop over heads both layouts share. A head wider than SAVE is scanned, then rotated; so
- * is every head in the scalar build, where folding costs four integer operations per value
- * (measured: 22 ms against 9-10 ms scanned first, RoPE 4096x32x128). */
+/* The loop over heads both layouts share: returns the number of heads rotated whole, `heads`
+ * or the index of the head where the rotation stopped. */
 #define ROTATE_HEADS(head_fn)                                                                      \
     do {                                                                                           \
-        float save[SAVE];                                                                          \
-        const int fold = POSENC_SIMD && 2 * n <= SAVE;                                             \
         for (int32_t h = 0; h < heads; h++, x += stride) {                                         \
             if (tail > 0 && !posenc__within(x + 2 * (size_t)n, (size_t)tail, limit)) return h;     \
-            if (!fold) {                                                                           \
-                if (!posenc__within(x, 2 * (size_t)n, limit)) return h;                            \
-                head_fn(x, c, s, n, NULL);                                                         \
-            } else if (head_fn(x, c, s, n, save) > limit) {                                        \
-                memcpy(x, save, sizeof(float) * 2 * (size_t)n);                                    \
-                return h;                                                                          \
-            }                                                                                      \
+            if (head_fn(x, c, s, n, limit) < n) return h;                                          \
         }                                                                                          \
         return heads;                                                                              \
     } while (0)

@@ -32,6 +32,19 @@ for (const f of sources) {
   });
 }
 
+// The same programs built by emcc with simd128, so the SIMD kernels run against the scalar
+// references in each test (POSENC_SIMD is 1 there).
+for (const f of sources) {
+  const js = `${root}build/native/simd/${f.slice(0, -2)}.js`;
+  test(`native ${f} (wasm simd128)`, () => {
+    assert.ok(existsSync(js), `build/native/simd/${f.slice(0, -2)}.js missing: run ./build.sh`);
+    const r = spawnSync(process.execPath, [js], { encoding: 'utf8', timeout: 900_000 });
+    assert.equal(r.status, 0, `${f} (simd) failed:\n${r.stdout.slice(-4000)}\n${r.stderr.slice(-4000)}`);
+    assert.match(r.stdout, /\d+ passed, 0 failed/);
+    if (f === 'test_rope.c') assert.match(r.stdout, /POSENC_SIMD 1/);
+  });
+}
+
 // libFuzzer targets: a bounded, seeded run per target (a crash leaves its input in the temp dir
 // named in the failure message, to replay with build/native/<target> <file>). The run is kept
 // short for CI (about 30 s on 2 shared cores; max_total_time caps it on a slower machine); the

@@ -401,18 +401,22 @@ test('non-finite inputs are rejected with the element named, everywhere', () => 
   throwsNaming(() => pe.applyRope(randomF32(16, 1), { length: 2, dim: 8, cache: c }), Status.E_PARAM, 'cache.sin[3]');
 });
 
-test('applyRope refusing x in place: the blocks (one token, one head) before the bad one rotated, the rest as given (docs/errors.md)', () => {
-  // [4 tokens][2 heads][dim]; the bad element is in token 2, head 1. Both backends, both orders,
-  // both pairings, with and without a cache, NaN and an element past the overflow bound, and a
-  // head of 8 and of 1040 values (the SIMD kernel checks heads of up to 512 rotated values as
-  // it rotates them and scans wider ones first).
+test('applyRope refusing x in place: the pairs before the bad one rotated, the rest as given (docs/errors.md)', () => {
+  // [4 tokens][2 heads][dim]; the bad element is in token 2, head 1, at element 3 (pair 3) or at
+  // the head's last element (its last pair). Both backends, both orders, both pairings, with and
+  // without a cache, NaN and an element past the overflow bound, and heads of 8, 40 and 1040
+  // values (the SIMD kernel checks 8 pairs at a time, then 4, then one).
   for (const simd of [true, false]) {
     const api = simd ? pe : scalarPe;
-    for (const dim of [8, 1040])
+    for (const dim of [8, 40, 1040])
       for (const layout of ['half', 'interleaved'])
         for (const order of ['thd', 'htd']) {
           for (const cached of [false, true]) {
-            for (const bad of [NaN, 3e38]) {
+            for (const [bad, el] of [
+              [NaN, 3],
+              [3e38, 3],
+              [NaN, dim - 1],
+            ]) {
               const n = 4 * 2 * dim;
               const src = randomF32(n, 11);
               const cache = cached ? api.ropeCache({ length: 4, dim }) : undefined;
@@ -420,19 +424,23 @@ test('applyRope refusing x in place: the blocks (one token, one head) before the
               const rotated = api.applyRope(src.slice(), opts);
               const tokenOf = (i) => (order === 'thd' ? Math.floor(i / (2 * dim)) : Math.floor(i / dim) % 4);
               const headOf = (i) => (order === 'thd' ? Math.floor(i / dim) % 2 : Math.floor(i / (4 * dim)));
-              const at = order === 'thd' ? (2 * 2 + 1) * dim + 3 : (1 * 4 + 2) * dim + 3; // token 2, head 1
+              const pairOf = (d) => (layout === 'half' ? d % (dim / 2) : Math.floor(d / 2));
+              const head = order === 'thd' ? (2 * 2 + 1) * dim : (1 * 4 + 2) * dim; // token 2, head 1
+              const at = head + el;
               const given = src.slice();
               given[at] = bad;
               const x = api.alloc(n);
               x.array.set(given);
               const name = Number.isNaN(bad) ? `x[${at}]` : /: x(, cache.cos, cache.sin)? must be small enough/;
               throwsNaming(() => api.applyRope(x, opts), Status.E_PARAM, name);
-              const before = (i) => tokenOf(i) < 2 || (tokenOf(i) === 2 && headOf(i) < 1);
+              const before = (i) =>
+                tokenOf(i) < 2 ||
+                (tokenOf(i) === 2 && (headOf(i) < 1 || (headOf(i) === 1 && pairOf(i % dim) < pairOf(el))));
               const want = given.map((v, i) => (before(i) ? rotated[i] : v));
               assert.deepEqual(
                 x.array,
                 Float32Array.from(want),
-                `${api.backend} dim ${dim} ${layout} ${order} cached=${cached} bad=${bad}`,
+                `${api.backend} dim ${dim} ${layout} ${order} cached=${cached} bad=${bad} at ${el}`,
               );
               x.free();
               // a typed array is rotated in a copy: the caller's array is as given

@@ -10,13 +10,18 @@
 #include "posenc.h"
 #include "posenc_internal.h"
 
-static void ref_rotate(float *x, const float *c, const float *s, int32_t n, int interleaved) {
-    for (int32_t i = 0; i < n; i++) {
+/* the first `upto` of the n pairs of one head */
+static void ref_rotate_upto(float *x, const float *c, const float *s, int32_t n, int32_t upto,
+                            int interleaved) {
+    for (int32_t i = 0; i < upto; i++) {
         const int32_t a = interleaved ? 2 * i : i, b = interleaved ? 2 * i + 1 : n + i;
         const float u = x[a], v = x[b];
         x[a] = u * c[i] - v * s[i];
         x[b] = v * c[i] + u * s[i];
     }
+}
+static void ref_rotate(float *x, const float *c, const float *s, int32_t n, int interleaved) {
+    ref_rotate_upto(x, c, s, n, n, interleaved);
 }
 
 static void test_kernels(void) {
@@ -53,16 +58,17 @@ static void test_kernels(void) {
             }
 }
 
-/* The kernels' own check: a value past the limit (or NaN) in head 1 of 3, in the rotated part
- * or in the unrotated tail, stops the kernel there: head 0 rotated, heads 1 and 2 exactly as
- * given, return 1. Widths below and above the buffer the folded check saves heads in (SAVE,
- * 512 floats), so both the folded and the scan-first paths run; in the scalar build every
- * head is scanned first. */
+/* The kernels' own check: a value past the limit (or NaN) in head 1 of 3 stops the rotation at
+ * its pair: head 0 rotated, head 1's pairs before the bad one rotated, that pair and everything
+ * after it exactly as given, return 1. A bad value in head 1's unrotated tail stops it before
+ * head 1's first pair. Widths cover the SIMD kernels' 8-pair steps, 4-pair steps and single
+ * pairs, and a bad pair first, last and inside a step; in the scalar build a head is scanned
+ * first and the rotation then goes pair by pair. */
 static void test_kernel_check(void) {
-    const int32_t widths[] = {1, 4, 7, 8, 64, 67, 256, 300};
+    const int32_t widths[] = {1, 4, 7, 8, 9, 12, 16, 17, 64, 67, 256, 300};
     for (int il = 0; il < 2; il++)
         for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++)
-            for (int where = 0; where < 3; where++) {
+            for (int where = 0; where < 4; where++) {
                 const int32_t n = widths[wi], heads = 3, tail = 3;
                 const size_t stride = 2 * (size_t)n + tail, total = stride * heads;
                 float *buf = malloc(sizeof(float) * total), *given = malloc(sizeof(float) * total);
@@ -73,24 +79,28 @@ static void test_kernel_check(void) {
                     c[i] = (float)cos(0.3 * i);
                     s[i] = (float)sin(0.3 * i);
                 }
-                /* where: 0 the last rotated value, 1 the first, 2 the tail */
-                const size_t at = stride + (where == 0   ? 2 * (size_t)n - 1
-                                            : where == 1 ? 0
-                                                         : 2 * (size_t)n + 1);
-                given[at] = where == 1 ? NAN : 2.0f;
+                /* where: 0 the second value of the last pair, 1 the first value of pair 0, 2 the
+                 * tail, 3 the second value of pair n/2 + 1 (inside a step) */
+                const int32_t mid = n / 2 + 1 < n ? n / 2 + 1 : n - 1;
+                const int32_t pair = where == 0 ? n - 1 : where == 1 ? 0 : where == 2 ? -1 : mid;
+                const size_t off = where == 2   ? 2 * (size_t)n + 1
+                                   : where == 1 ? 0
+                                   : il         ? 2 * (size_t)pair + 1
+                                                : (size_t)n + pair;
+                given[stride + off] = where == 1 ? NAN : 2.0f;
                 memcpy(buf, given, sizeof(float) * total);
                 memcpy(ref, given, sizeof(float) * total);
                 ref_rotate(ref, c, s, n, il);
+                if (pair > 0) ref_rotate_upto(ref + stride, c, s, n, pair, il);
                 const uint32_t limit = 0x3f800000u; /* 1.0f: frand() is within it, 2.0f is not */
                 const int32_t done =
                     il ? posenc__rope_rotate_interleaved(buf, heads, stride, c, s, n, tail, limit)
                        : posenc__rope_rotate_half(buf, heads, stride, c, s, n, tail, limit);
                 CHECK(done == 1, "il %d n %d where %d: stopped at head %d", il, n, where, done);
-                for (size_t i = 0; i < total; i++) {
-                    const float want = i < stride ? ref[i] : given[i];
-                    CHECK(memcmp(&buf[i], &want, sizeof want) == 0, "il %d n %d where %d: [%zu]",
-                          il, n, where, i);
-                }
+                for (size_t i = 0; i < total; i++)
+                    CHECK(memcmp(&buf[i], &ref[i], sizeof ref[i]) == 0,
+                          "il %d n %d where %d: [%zu] %g, want %g", il, n, where, i, buf[i],
+                          ref[i]);
                 free(buf);
                 free(given);
                 free(ref);
@@ -233,10 +243,10 @@ static void test_validation(void) {
     CHECK(posenc_rope_decay(d, 128, 1e4, -1) == POSENC_E_SIZE, "decay -1");
 }
 
-/* An input the check refuses (NaN, inf, or |x| past the overflow bound) in token 2 of 4, head 1
- * of 2: the status is POSENC_E_PARAM; the blocks (one token's one head) before it, tokens 0 and
- * 1 and token 2's head 0, are rotated and the rest is as given (each block is checked as it is
- * rotated, docs/errors.md). Both orders, with and without a cache. */
+/* An input the check refuses (NaN, inf, or |x| past the overflow bound) in pair 3 of token 2 of
+ * 4, head 1 of 2: the status is POSENC_E_PARAM; the pairs before it (tokens 0 and 1, token 2's
+ * head 0, and pairs 0-2 of its head 1) are rotated and the rest is as given (each pair is
+ * checked right before it is rotated, docs/errors.md). Both orders, with and without a cache. */
 static void test_refused_token(void) {
     enum { L = 4, H = 2, D = 8, N = L * H * D };
     double w[4], att;
@@ -274,7 +284,10 @@ static void test_refused_token(void) {
                         for (int d = 0; d < D; d++) {
                             const size_t i = order == POSENC_ROPE_THD ? ((size_t)t * H + h) * D + d
                                                                       : ((size_t)h * L + t) * D + d;
-                            const float expect = t < 2 || (t == 2 && h < 1) ? want[i] : x[i];
+                            /* pairs (d, d + 4); the bad one is pair 3 of token 2, head 1 */
+                            const int rotated =
+                                t < 2 || (t == 2 && (h < 1 || (h == 1 && d % 4 < 3)));
+                            const float expect = rotated ? want[i] : x[i];
                             CHECK(memcmp(&got[i], &expect, sizeof expect) == 0,
                                   "order %d cached %d t %d h %d d %d", order, cached, t, h, d);
                         }
@@ -312,6 +325,8 @@ static void test_refused_token(void) {
 }
 
 int main(void) {
+    printf("POSENC_SIMD %d\n",
+           POSENC_SIMD); /* native.test.js: the wasm build runs the SIMD kernels */
     test_kernels();
     test_kernel_check();
     test_refused_token();
