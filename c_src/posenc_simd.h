@@ -81,8 +81,8 @@ static inline pv4 pv4_zero_lt(pv4 y, pv4 a, pv4 b) {
 
 /* pmag: magnitudes as bit patterns, doubled (|x| orders like its bits, NaN and inf above every
  * finite value; doubling drops the sign). A kernel checks a step of loaded vectors against a
- * bound before it stores anything: one shift per vector, one unsigned max per extra vector, then
- * one compare and one any_true for the step (RoPE's in-place check, rope.c). SIMD builds only:
+ * bound before it stores anything: one shift and one unsigned max per vector, then one xor and
+ * one any_true for the step (RoPE's in-place check, rope.c). SIMD builds only:
  * the scalar build scans a head first (posenc__within). */
 typedef v128_t pmag;
 static inline pmag pmag_of(pv4 v) { return wasm_i32x4_shl(v, 1); }
@@ -92,8 +92,9 @@ static inline pmag pmag_max(pmag a, pmag b) { return wasm_u32x4_max(a, b); }
 static inline pmag pmag_bound(uint32_t limit) {
     return wasm_i32x4_splat((int32_t)(limit >= 0x7fffffffu ? 0xfffffffeu : limit << 1));
 }
+/* any lane of m above bound: max and xor, as V8 builds u32x4.gt from four instructions */
 static inline int pmag_over(pmag m, pmag bound) {
-    return wasm_v128_any_true(wasm_u32x4_gt(m, bound));
+    return wasm_v128_any_true(wasm_v128_xor(wasm_u32x4_max(m, bound), bound));
 }
 #else
 #define POSENC_SIMD 0

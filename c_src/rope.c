@@ -49,71 +49,30 @@ _Static_assert(sizeof(posenc_rope_scaling) == 104, "scaling layout");
  * `limit` in magnitude (so finite). A head's `tail` unrotated values (after its 2n rotated ones)
  * are checked before its first pair; each pair is checked right before it is rotated, so the
  * rotation stops exactly at the first bad pair: pairs before it rotated, it and everything after
- * it untouched. The SIMD kernels check a step of 8 pairs (four vectors) at once, before the step
- * stores anything, and go pair by pair from a step that fails. This check sits in the rotation's
- * own pass: a separate scan of x first was a second read of x from memory, as costly as the
- * rotation (Q 4096x32x128: 49-58% of the in-place stream limit); saving each head's inputs in
- * L1 while folding them into a max, to put a failing head back, cost a store per vector (74-84%);
- * the step check measures 80-87%, where the same kernels with no check measure 88-95%. The scalar
- * build, where a per-value check costs more integer operations than the rotation has float ones,
- * scans each head first (it is then in L1) and only goes pair by pair when the scan fails. */
+ * it untouched. The SIMD kernels check a step of 16 pairs (eight vectors) at once, before the
+ * step stores anything, and go pair by pair from a step that fails. This check sits in the
+ * rotation's own pass. What it replaced, measured on Q 4096x32x128 against the in-place stream
+ * limit: a separate scan of x first, a second read of x from memory (49-58%); saving each head's
+ * inputs in L1 while folding them into a max, to put a failing head back (74-84%, a store per
+ * vector); a check per 4 or 8 pairs (5-8 points below 16: V8 spends about 8 instructions on a
+ * test-and-branch and 3 on its interrupt check per loop iteration). The scalar build, where a
+ * per-value check costs more integer operations than the rotation has float ones, scans each
+ * head first (it is then in L1) and goes pair by pair only when the scan fails. */
 
 static inline int mag_ok(float a, uint32_t limit) {
     return (posenc__fbits(a) & 0x7fffffffu) <= limit;
 }
 
-/* One head, half pairs (x[i], y[i] = x[n+i]). Returns the number of pairs rotated: n, or the
- * index of the first pair holding a value past `limit` (that pair and the later ones untouched). */
-static inline int32_t half_head(float *x, const float *c, const float *s, int32_t n,
-                                uint32_t limit) {
-    float *y = x + n;
-    int32_t i = 0;
-#if POSENC_SIMD
-    const pmag bound = pmag_bound(limit);
-    /* 8 pairs per step: one check per four vectors, and V8 checks for interrupts on every loop
-     * back edge */
-    for (; i + 8 <= n; i += 8) {
-        const pv4 a = pv4_load(x + i), b = pv4_load(y + i);
-        const pv4 a2 = pv4_load(x + i + 4), b2 = pv4_load(y + i + 4);
-        if (pmag_over(
-                pmag_max(pmag_max(pmag_of(a), pmag_of(b)), pmag_max(pmag_of(a2), pmag_of(b2))),
-                bound))
-            break;
-        const pv4 cc = pv4_load(c + i), ss = pv4_load(s + i);
-        const pv4 cc2 = pv4_load(c + i + 4), ss2 = pv4_load(s + i + 4);
-        pv4_store(x + i, pv4_sub(pv4_mul(a, cc), pv4_mul(b, ss)));
-        pv4_store(y + i, pv4_add(pv4_mul(b, cc), pv4_mul(a, ss)));
-        pv4_store(x + i + 4, pv4_sub(pv4_mul(a2, cc2), pv4_mul(b2, ss2)));
-        pv4_store(y + i + 4, pv4_add(pv4_mul(b2, cc2), pv4_mul(a2, ss2)));
-    }
-    for (; i + 4 <= n; i += 4) {
-        const pv4 a = pv4_load(x + i), b = pv4_load(y + i);
-        if (pmag_over(pmag_max(pmag_of(a), pmag_of(b)), bound)) break;
-        const pv4 cc = pv4_load(c + i), ss = pv4_load(s + i);
-        pv4_store(x + i, pv4_sub(pv4_mul(a, cc), pv4_mul(b, ss)));
-        pv4_store(y + i, pv4_add(pv4_mul(b, cc), pv4_mul(a, ss)));
-    }
-#else
-    if (posenc__within(x, 2 * (size_t)n, limit))
-        for (; i + 4 <= n; i += 4) {
-            const pv4 a = pv4_load(x + i), b = pv4_load(y + i);
-            const pv4 cc = pv4_load(c + i), ss = pv4_load(s + i);
-            pv4_store(x + i, pv4_sub(pv4_mul(a, cc), pv4_mul(b, ss)));
-            pv4_store(y + i, pv4_add(pv4_mul(b, cc), pv4_mul(a, ss)));
-        }
-#endif
-    for (; i < n; i++) {
-        const float a = x[i], b = y[i];
-        if (!mag_ok(a, limit) || !mag_ok(b, limit)) return i;
-        x[i] = a * c[i] - b * s[i];
-        y[i] = b * c[i] + a * s[i];
-    }
-    return n;
+/* Four half pairs (x[i], y[i]) given as loaded vectors a = x[0..3], b = y[0..3]. */
+static inline void half_four(float *x, float *y, pv4 a, pv4 b, const float *c, const float *s) {
+    const pv4 cc = pv4_load(c), ss = pv4_load(s);
+    pv4_store(x, pv4_sub(pv4_mul(a, cc), pv4_mul(b, ss)));
+    pv4_store(y, pv4_add(pv4_mul(b, cc), pv4_mul(a, ss)));
 }
 
-/* Interleaved pairs (x[2i], x[2i+1]): deinterleave two vectors into the first and second
- * components of four pairs (even/odd shuffles), rotate exactly like the half kernel,
- * re-interleave (zips). The same float32 operations in the same order as the scalar
+/* Four interleaved pairs (x[2i], x[2i+1]) given as loaded vectors lo = p[0..3], hi = p[4..7]:
+ * deinterleave into first and second components (even/odd shuffles), rotate exactly like the
+ * half kernel, re-interleave (zips). The same float32 operations in the same order as the scalar
  * definition, so results are bit-identical to it. */
 static inline void interleaved_four(float *p, pv4 lo, pv4 hi, const float *c, const float *s) {
     const pv4 u = pv4_even(lo, hi), v = pv4_odd(lo, hi);
@@ -124,23 +83,69 @@ static inline void interleaved_four(float *p, pv4 lo, pv4 hi, const float *c, co
     pv4_store(p + 4, pv4_zip_hi(u2, v2));
 }
 
+#if POSENC_SIMD
+/* the magnitudes of eight vectors, folded for one test (pmag_over) */
+static inline pmag mag8(pv4 a, pv4 b, pv4 c, pv4 d, pv4 e, pv4 f, pv4 g, pv4 h) {
+    return pmag_max(pmag_max(pmag_max(pmag_of(a), pmag_of(b)), pmag_max(pmag_of(c), pmag_of(d))),
+                    pmag_max(pmag_max(pmag_of(e), pmag_of(f)), pmag_max(pmag_of(g), pmag_of(h))));
+}
+#endif
+
+/* One head, half pairs (x[i], y[i] = x[n+i]). Returns the number of pairs rotated: n, or the
+ * index of the first pair holding a value past `limit` (that pair and the later ones untouched). */
+static inline int32_t half_head(float *x, const float *c, const float *s, int32_t n,
+                                uint32_t limit) {
+    float *y = x + n;
+    int32_t i = 0;
+#if POSENC_SIMD
+    const pmag bound = pmag_bound(limit);
+    for (; i + 16 <= n; i += 16) {
+        const pv4 a = pv4_load(x + i), b = pv4_load(y + i);
+        const pv4 a2 = pv4_load(x + i + 4), b2 = pv4_load(y + i + 4);
+        const pv4 a3 = pv4_load(x + i + 8), b3 = pv4_load(y + i + 8);
+        const pv4 a4 = pv4_load(x + i + 12), b4 = pv4_load(y + i + 12);
+        if (pmag_over(mag8(a, b, a2, b2, a3, b3, a4, b4), bound)) break;
+        half_four(x + i, y + i, a, b, c + i, s + i);
+        half_four(x + i + 4, y + i + 4, a2, b2, c + i + 4, s + i + 4);
+        half_four(x + i + 8, y + i + 8, a3, b3, c + i + 8, s + i + 8);
+        half_four(x + i + 12, y + i + 12, a4, b4, c + i + 12, s + i + 12);
+    }
+    for (; i + 4 <= n; i += 4) {
+        const pv4 a = pv4_load(x + i), b = pv4_load(y + i);
+        if (pmag_over(pmag_max(pmag_of(a), pmag_of(b)), bound)) break;
+        half_four(x + i, y + i, a, b, c + i, s + i);
+    }
+#else
+    if (posenc__within(x, 2 * (size_t)n, limit))
+        for (; i + 4 <= n; i += 4)
+            half_four(x + i, y + i, pv4_load(x + i), pv4_load(y + i), c + i, s + i);
+#endif
+    for (; i < n; i++) {
+        const float a = x[i], b = y[i];
+        if (!mag_ok(a, limit) || !mag_ok(b, limit)) return i;
+        x[i] = a * c[i] - b * s[i];
+        y[i] = b * c[i] + a * s[i];
+    }
+    return n;
+}
+
 /* One head, interleaved pairs; returns as half_head. */
 static inline int32_t interleaved_head(float *x, const float *c, const float *s, int32_t n,
                                        uint32_t limit) {
     int32_t i = 0;
 #if POSENC_SIMD
     const pmag bound = pmag_bound(limit);
-    /* 8 pairs per step, as in half_head (measured: 4 per step is 5-8 points of the stream limit slower) */
-    for (; i + 8 <= n; i += 8) {
+    for (; i + 16 <= n; i += 16) {
         float *p = x + 2 * (size_t)i;
         const pv4 lo = pv4_load(p), hi = pv4_load(p + 4);
         const pv4 lo2 = pv4_load(p + 8), hi2 = pv4_load(p + 12);
-        if (pmag_over(
-                pmag_max(pmag_max(pmag_of(lo), pmag_of(hi)), pmag_max(pmag_of(lo2), pmag_of(hi2))),
-                bound))
-            break;
+        const pv4 lo3 = pv4_load(p + 16), hi3 = pv4_load(p + 20);
+        const pv4 lo4 = pv4_load(p + 24), hi4 = pv4_load(p + 28);
+        if (pmag_over(mag8(lo, hi, lo2, hi2, lo3, hi3, lo4, hi4), bound)) break;
         interleaved_four(p, lo, hi, c + i, s + i);
         interleaved_four(p + 8, lo2, hi2, c + i + 4, s + i + 4);
+        interleaved_four(p + 16, lo3, hi3, c + i + 8, s + i + 8);
+        interleaved_four(p + 24, lo4, hi4, c + i + 12, s + i + 12);
     }
     for (; i + 4 <= n; i += 4) {
         float *p = x + 2 * (size_t)i;
