@@ -10,6 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { compared, makeHarness, rowKey, table } from './harness.js';
 import sinusoidal from './sinusoidal.js';
 import rope from './rope.js';
+import learned from './learned.js';
 import relative from './relative.js';
 import attention from './attention.js';
 import decode, { prefill as gqaPrefill } from './decode.js';
@@ -20,6 +21,7 @@ import pageCores from './page_cores.js';
 const GROUPS = {
   sinusoidal,
   rope,
+  learned,
   relative,
   attention,
   'gqa-prefill': gqaPrefill,

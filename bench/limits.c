@@ -20,6 +20,13 @@ void bench_stream_madd(float *x, int32_t n, float a, float b) {
         wasm_v128_store(x + i, wasm_f32x4_add(wasm_f32x4_mul(wasm_v128_load(x + i), va), vb));
 }
 
+/* In-place f32x4 add of a second array over n floats: the limit of addTo (it reads x and the
+ * table rows once and writes x back). */
+void bench_stream_add(float *x, const float *t, int32_t n) {
+    for (int32_t i = 0; i + 4 <= n; i += 4)
+        wasm_v128_store(x + i, wasm_f32x4_add(wasm_v128_load(x + i), wasm_v128_load(t + i)));
+}
+
 /* Peak f32x4 mul+add rate: 8 independent accumulators, no memory traffic. Returns a value so
  * the loop is not removed; iters * 8 * 4 multiply-adds are done. */
 float bench_peak_madd(int32_t iters, float x) {

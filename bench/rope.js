@@ -6,7 +6,7 @@ import { maxAbsErr } from './harness.js';
 // The machine running the bench is often shared, so a limit timed once would be measured under
 // a different load than the kernel. Each kernel is timed alternately with the limit instead,
 // and its "% of limit" is the ratio of the two medians.
-function paired(kernel, limit, { minMs = 1500, minReps = 15, maxReps = 300 } = {}) {
+export function paired(kernel, limit, { minMs = 1500, minReps = 15, maxReps = 300 } = {}) {
   kernel();
   limit();
   const tk = [],

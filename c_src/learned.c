@@ -8,6 +8,8 @@
  * Acklam's inverse normal CDF (relative error 1.2e-9, far below float32), whose tails need a
  * log: ours below uses only + - * / on IEEE doubles (and sqrt, which IEEE rounds exactly).
  */
+#include <float.h>
+
 #include "posenc_internal.h"
 
 static inline uint64_t mix64(uint64_t z) { /* splitmix64 finaliser */
@@ -122,17 +124,46 @@ static int32_t check_rows(int32_t rows, int32_t length, int32_t dim, int32_t off
     return POSENC_OK;
 }
 
+/* Elements per block of posenc_learned_add's check: 2 KiB of x and 2 KiB of table, in L1 when
+ * the block is added right after its check. Measured on x 4096x1024 against the in-place f32x4
+ * add stream: 256 elements 92-94%, 512 93-99%, 1024 77-86%, 2048 76%, 8192 61%. */
+#define ADD_BLOCK 512
+
 int32_t posenc_learned_add(float *x, const float *table, int32_t rows, int32_t length, int32_t dim,
-                           int32_t offset) {
+                           int32_t offset, float *maxima) {
     if (!x || !table) return POSENC_E_NULL;
     int32_t st = check_rows(rows, length, dim, offset);
     if (st) return st;
     const size_t n = (size_t)length * (size_t)dim;
     const float *t = table + (size_t)offset * (size_t)dim; /* rows are contiguous: one run */
+    /* Each block is scanned right before it is added, so x and the table are read from memory
+     * once (a scan of both first, then the add, read them twice: the check cost as much as the
+     * add). The maxima only grow, so the first block where they fail the rule is where a scan
+     * of everything first would have failed, and no block is added that the rule refuses. */
+    float mx = 0.0f, mt = 0.0f;
     size_t e = 0;
-    for (; e + 4 <= n; e += 4) pv4_store(x + e, pv4_add(pv4_load(x + e), pv4_load(t + e)));
-    for (; e < n; e++) x[e] += t[e];
-    return POSENC_OK;
+    for (; e < n; e += ADD_BLOCK) {
+        const size_t b = n - e < ADD_BLOCK ? n - e : ADD_BLOCK;
+        const float bx = posenc__max_abs(x + e, b), bt = posenc__max_abs(t + e, b);
+        mx = bx > mx ? bx : mx;
+        mt = bt > mt ? bt : mt;
+        if (!((double)mx + (double)mt <= FLT_MAX)) break; /* inf (NaN too) or an overflow */
+        size_t i = 0;
+        for (; i + 4 <= b; i += 4)
+            pv4_store(x + e + i, pv4_add(pv4_load(x + e + i), pv4_load(t + e + i)));
+        for (; i < b; i++) x[e + i] += t[e + i];
+    }
+    if (maxima) {
+        /* the rest is as given: the maxima over all of x and the rows read, for the message */
+        if (e < n) {
+            const float rx = posenc__max_abs(x + e, n - e), rt = posenc__max_abs(t + e, n - e);
+            mx = rx > mx ? rx : mx;
+            mt = rt > mt ? rt : mt;
+        }
+        maxima[0] = mx;
+        maxima[1] = mt;
+    }
+    return e < n ? POSENC_E_PARAM : POSENC_OK;
 }
 
 int32_t posenc_learned_concat(float *out, const float *x, const float *table, int32_t rows,

@@ -366,9 +366,14 @@ int32_t posenc_learned_init(float *out, int32_t length, int32_t dim, double std,
 int32_t posenc_learned_gather(float *out, const float *table, int32_t rows, int32_t dim,
                               const int32_t *positions, int32_t count, posenc_out_of_range mode);
 
-/* x[p][dim] += table[offset + p] for p < length, in place; offset + length <= rows. */
+/* x[p][dim] += table[offset + p] for p < length, in place; offset + length <= rows. The values
+ * are checked as they are added (docs/errors.md), in blocks of 512 elements in order: a block
+ * is added once every element of x and of the rows read, up to the end of that block, is finite
+ * and max|x| + max|table| over them is at most FLT_MAX. POSENC_E_PARAM: the blocks before the
+ * one that failed are added, the rest of x is as given. `maxima` (NULL, or 2 floats) receives
+ * max|x| and max|table| over all of x as given and the rows read (inf for NaN or inf). */
 int32_t posenc_learned_add(float *x, const float *table, int32_t rows, int32_t length, int32_t dim,
-                           int32_t offset);
+                           int32_t offset, float *maxima);
 
 /* out[length][dim_x + dim_p] = [x[p], table[offset + p]]; offset + length <= rows. */
 int32_t posenc_learned_concat(float *out, const float *x, const float *table, int32_t rows,

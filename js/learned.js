@@ -3,6 +3,7 @@
 import { arrayLike } from './core.js';
 import { Status } from './errors.js';
 import { bool, choice, elements, fail, int, list, MAX_INT32, num, options } from './validate.js';
+import { callNamed } from './values.js';
 
 const FLT_MAX = 3.4028234663852886e38;
 
@@ -104,15 +105,30 @@ export function learnedFamily(core) {
       const n = elements(fn, 'length * dim', length, dim);
       const nt = elements(fn, 'rows * dim', rows, dim);
       return core.run(fn, (s) => {
-        const xi = s.inout('x', x, Float32Array, n, { finite: 'all' });
-        const t = s.in('table', table, Float32Array, nt, { finite: 'all' });
-        s.fits(
-          'x, table',
-          s.maxAbs.x + s.maxAbs.table,
-          `max|x| + max|table| = ${s.maxAbs.x} + ${s.maxAbs.table}`,
-          FLT_MAX,
+        // C checks x and the rows it reads block by block as it adds them (docs/errors.md);
+        // the scans that name a bad element run only when it refuses
+        const xi = s.inout('x', x, Float32Array, n);
+        const t = s.in('table', table, Float32Array, nt);
+        const maxima = s.alloc(Float32Array, 2, false);
+        callNamed(
+          s,
+          core,
+          'posenc_learned_add',
+          [xi.ptr, t, rows, length, dim, offset, maxima],
+          [
+            { name: 'x', ptr: xi.ptr, n },
+            { name: 'table', ptr: t, n, first: offset * dim },
+          ],
+          () => {
+            // x's added blocks are no longer as given: C reports the maxima over x as given
+            const [mx, mt] = s.read(Float32Array, maxima, 2);
+            return {
+              name: 'x, table',
+              allowed: `small enough that the result fits float32: max|x| + max|table| = ${mx} + ${mt} <= ${FLT_MAX}`,
+              got: mx + mt,
+            };
+          },
         );
-        s.call('posenc_learned_add', xi.ptr, t, rows, length, dim, offset);
         return xi.take();
       });
     },

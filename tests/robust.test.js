@@ -453,6 +453,59 @@ test('applyRope refusing x in place: the pairs before the bad one rotated, the r
   }
 });
 
+test('addTo refusing x in place: the blocks (512 elements) before the failing one added, the rest as given (docs/errors.md)', () => {
+  // x [65][100] + rows 3..67 of a [70][100] table, in blocks of B = 512 elements
+  const length = 65,
+    dim = 100,
+    rows = 70,
+    offset = 3,
+    n = length * dim,
+    B = 512;
+  for (const api of [pe, scalarPe]) {
+    for (const [what, stop, setUp, name] of [
+      ['NaN in x, block 5', 5, (x, t) => (x[5 * B + 5] = NaN), `x[${5 * B + 5}]`],
+      [
+        'inf in a read row, block 3',
+        3,
+        (x, t) => (t[offset * dim + 3 * B + 9] = Infinity),
+        `table[${offset * dim + 3 * B + 9}]`,
+      ],
+      ['NaN in a row not read', -1, (x, t) => (t[(offset + length) * dim + 7] = NaN)],
+      // x[10] = 3e38 passes block 0; the table's 1e38 in block 7 makes max|x| + max|table| overflow
+      [
+        'an overflowing sum of maxima',
+        7,
+        (x, t) => {
+          x[10] = 3e38;
+          t[offset * dim + 7 * B + 1] = 1e38;
+        },
+        /x, table must be small enough .*= 3\.00000\d*e\+38 \+ 9\.99999\d*e\+37 /,
+      ],
+    ]) {
+      const given = randomF32(n, 5);
+      const table = randomF32(rows * dim, 6);
+      setUp(given, table);
+      const x = api.alloc(n);
+      x.array.set(given);
+      const opts = { length, dim, offset };
+      if (stop < 0) {
+        api.addTo(x, table, opts);
+      } else {
+        throwsNaming(() => api.addTo(x, table, opts), Status.E_PARAM, name);
+      }
+      const want = given.map((v, i) => (stop < 0 || i < stop * B ? Math.fround(v + table[offset * dim + i]) : v));
+      assert.deepEqual(x.array, Float32Array.from(want), `${api.backend}: ${what}`);
+      x.free();
+      // a typed array is added in a copy: refused, the caller's array is as given
+      if (stop >= 0) {
+        const ta = given.slice();
+        throwsNaming(() => api.addTo(ta, table, opts), Status.E_PARAM, name);
+        assert.deepEqual(ta, given, `${api.backend}: ${what} (typed array)`);
+      }
+    }
+  }
+});
+
 test('applyRope with a cache reads and checks only the rows it uses, and names a bad one', () => {
   for (const api of [pe, scalarPe]) {
     const c = api.ropeCache({ length: 8, dim: 8 });

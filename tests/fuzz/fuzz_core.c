@@ -338,7 +338,7 @@ static int32_t f_learned_add(cursor *c, sizes z) {
     NEED(prod(z.a, z.d));
     NEED(prod(z.b, z.d));
     float *x = IN(prod(z.b, z.d)), *t = IN(prod(z.a, z.d));
-    return posenc_learned_add(x, t, z.a, z.b, z.d, small(c));
+    return posenc_learned_add(x, t, z.a, z.b, z.d, small(c), NULL);
 }
 static int32_t f_learned_concat(cursor *c, sizes z) {
     /* table [rows a][dim_p e], x [length b][dim_x d] */

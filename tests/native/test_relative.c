@@ -298,7 +298,7 @@ static void test_learned(void) {
     CHECK(bad == 0, "gather: %d mismatches", bad);
     float y[18];
     memcpy(y, x, sizeof y);
-    CHECK(posenc_learned_add(y, table, 5, 3, 6, 2) == POSENC_OK, "add");
+    CHECK(posenc_learned_add(y, table, 5, 3, 6, 2, NULL) == POSENC_OK, "add");
     bad = 0;
     for (int e = 0; e < 18; e++) bad += y[e] != x[e] + table[12 + e];
     CHECK(posenc_learned_concat(out, x, table, 5, 3, 6, 3, 1) == POSENC_OK,
@@ -307,7 +307,7 @@ static void test_learned(void) {
         for (int d = 0; d < 9; d++)
             bad += out[p * 9 + d] != (d < 6 ? x[p * 6 + d] : table[(1 + p) * 3 + d - 6]);
     CHECK(bad == 0, "add/concat: %d mismatches", bad);
-    CHECK(posenc_learned_add(y, table, 5, 3, 6, 3) == POSENC_E_RANGE, "add past the table");
+    CHECK(posenc_learned_add(y, table, 5, 3, 6, 3, NULL) == POSENC_E_RANGE, "add past the table");
 }
 
 static void test_copy(void) {
@@ -328,12 +328,53 @@ static void test_copy(void) {
     CHECK(bad == 0, "copy32: %d mismatches", bad);
 }
 
+/* posenc_learned_add checks x and the rows it reads block by block (512 elements) as it adds
+ * them: a refused call has added the blocks before the failing one, exactly, and left the rest
+ * as given; maxima are over everything read, as given. A bad value in an unread row is not read. */
+static void test_add_check(void) {
+    enum { DIM = 100, LEN = 65, ROWS = 70, OFF = 3, N = LEN * DIM, BLOCK = 512 };
+    float *x = malloc(sizeof(float) * N), *y = malloc(sizeof(float) * N);
+    float *table = malloc(sizeof(float) * ROWS * DIM);
+    for (int e = 0; e < ROWS * DIM; e++) table[e] = (float)((e * 37) % 101 - 50) * 0.25f;
+    /* cases: 0 NaN in x in block 2; 1 inf in a read row in block 1; 2 NaN in an unread row;
+     * 3 x[10] = 3e38 passes block 0, the table's 1e38 in block 2 breaks the sum there */
+    for (int c = 0; c < 4; c++) {
+        for (int e = 0; e < N; e++) x[e] = (float)(e % 53) - 26.0f;
+        table[(OFF + LEN) * DIM + 7] = 0.0f;
+        table[OFF * DIM + BLOCK + 9] = 1.0f;
+        table[OFF * DIM + 2 * BLOCK + 1] = 2.0f;
+        int stop = -1; /* the block where the call stops, -1 none */
+        if (c == 0) x[2 * BLOCK + 5] = NAN, stop = 2;
+        if (c == 1) table[OFF * DIM + BLOCK + 9] = INFINITY, stop = 1;
+        if (c == 2) table[(OFF + LEN) * DIM + 7] = NAN;
+        if (c == 3) x[10] = 3e38f, table[OFF * DIM + 2 * BLOCK + 1] = 1e38f, stop = 2;
+        memcpy(y, x, sizeof(float) * N);
+        float maxima[2] = {-1, -1};
+        const int32_t r = posenc_learned_add(y, table, ROWS, LEN, DIM, OFF, maxima);
+        CHECK(r == (stop < 0 ? POSENC_OK : POSENC_E_PARAM), "case %d: status %d", c, r);
+        int bad = 0;
+        for (int e = 0; e < N; e++) {
+            const float want = stop < 0 || e < stop * BLOCK ? x[e] + table[OFF * DIM + e] : x[e];
+            bad += memcmp(&y[e], &want, sizeof want) != 0;
+        }
+        CHECK(bad == 0, "case %d: %d elements not as documented", c, bad);
+        const float mx = c == 0 ? INFINITY : c == 3 ? 3e38f : 26.0f;
+        const float mt = c == 1 ? INFINITY : c == 3 ? 1e38f : 12.5f;
+        CHECK(maxima[0] == mx && maxima[1] == mt, "case %d: maxima %g %g, want %g %g", c, maxima[0],
+              maxima[1], mx, mt);
+    }
+    free(x);
+    free(y);
+    free(table);
+}
+
 int main(void) {
     test_slopes();
     test_alibi();
     test_t5();
     test_shaw_xl();
     test_learned();
+    test_add_check();
     test_copy();
     return CHECK_DONE();
 }
