@@ -6,8 +6,9 @@
  *   K  [kv_head][capt/8 panels][dim][8]              panel[p][d][c] = k of key 8p + c, element d
  *   V  [kv_head][capt/TILE][ceil(dim_v/8)][TILE][8]  blocks of TILE keys (posenc__kv_v_index)
  * with capt = capacity rounded up to POSENC_ATTENTION_TILE. Slots beyond the stored length are
- * zero (the caller zeroes the buffers once): the kernels read whole panels, and a masked key
- * enters the P V sum as 0 * v, which must not be 0 * NaN.
+ * finite (zero until written, as the caller zeroes the buffers once; a truncated cache keeps its
+ * later keys there): the kernels read whole panels, and a masked key enters the P V sum as
+ * 0 * v, which must not be 0 * NaN.
  * state[0], state[1] are the running max |k| and max |v| of everything stored, which the
  * attend calls use for their float32 overflow bound instead of rescanning the cache.
  */
@@ -30,6 +31,16 @@ int32_t posenc_kvcache_size(int32_t *k_floats, int32_t *v_floats, int32_t kv_hea
     return POSENC_OK;
 }
 
+static float bits_float(uint32_t u) {
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+/* The check is folded into the copy: each value's magnitude joins a running max as it is
+ * loaded, and a token whose max is not finite stops the store. A scan of k and v first was a
+ * second read of both, 16% of the store (measured: 4096 tokens x 8 heads x 128, 10.4 ms with the
+ * scan, 8.8 without, this 6.4 with vector loads and stores and the fold, 6.3 without the fold). */
 int32_t posenc_kvcache_store(float *kc, float *vc, float *state, const float *k, const float *v,
                              int32_t n, int32_t length, int32_t capacity, int32_t kv_heads,
                              int32_t dim, int32_t dim_v) {
@@ -39,24 +50,76 @@ int32_t posenc_kvcache_store(float *kc, float *vc, float *state, const float *k,
     if (st) return st;
     if (n < 1 || length < 0 || length > capacity) return POSENC_E_SIZE;
     if ((int64_t)length + n > capacity) return POSENC_E_RANGE; /* never a silent overwrite */
-    const double mk = posenc__max_abs(k, (size_t)n * kv_heads * dim);
-    const double mv = posenc__max_abs(v, (size_t)n * kv_heads * dim_v);
-    if (!(mk < INFINITY && mv < INFINITY)) return POSENC_E_PARAM;
     const size_t T = POSENC_ATTENTION_TILE, capt = ((size_t)capacity + T - 1) / T * T;
     const size_t dv8 = ((size_t)dim_v + PW - 1) / PW * PW;
-    for (int32_t t = 0; t < n; t++) {
+    uint32_t mk = 0, mv = 0; /* magnitude bits of the largest |k|, |v| so far */
+    int32_t t = 0;
+    for (; t < n; t++) {
         const size_t j = (size_t)length + (size_t)t, p = j / PW, c = j % PW;
+#if POSENC_SIMD
+        pmag fk = pmag_zero(), fv = pmag_zero();
+#endif
         for (int32_t g = 0; g < kv_heads; g++) {
             const float *ks = k + ((size_t)t * kv_heads + g) * dim;
-            float *kd = kc + (size_t)g * capt * dim + p * dim * PW + c;
-            for (int32_t d = 0; d < dim; d++) kd[(size_t)d * PW] = ks[d];
+            float *kd = kc + (size_t)g * capt * dim + p * dim * PW + c; /* element d at d*PW */
+            int32_t d = 0;
+#if POSENC_SIMD
+            for (; d + 4 <= dim; d += 4) {
+                const pv4 a = pv4_load(ks + d);
+                fk = pmag_max(fk, pmag_of(a));
+                kd[(size_t)d * PW] = wasm_f32x4_extract_lane(a, 0);
+                kd[(size_t)(d + 1) * PW] = wasm_f32x4_extract_lane(a, 1);
+                kd[(size_t)(d + 2) * PW] = wasm_f32x4_extract_lane(a, 2);
+                kd[(size_t)(d + 3) * PW] = wasm_f32x4_extract_lane(a, 3);
+            }
+#endif
+            for (; d < dim; d++) {
+                const uint32_t b = posenc__fbits(ks[d]) & 0x7fffffffu;
+                mk = b > mk ? b : mk;
+                kd[(size_t)d * PW] = ks[d];
+            }
+            /* V: runs of 8 consecutive elements (posenc__kv_v_index) */
             const float *vs = v + ((size_t)t * kv_heads + g) * dim_v;
-            float *vd = vc + (size_t)g * capt * dv8;
-            for (int32_t d = 0; d < dim_v; d++)
-                vd[posenc__kv_v_index((int64_t)j, d, dim_v)] = vs[d];
+            float *vd = vc + (size_t)g * capt * dv8 + (j / T) * T * dv8 + (j % T) * PW;
+            d = 0;
+#if POSENC_SIMD
+            for (; d + 8 <= dim_v; d += 8) {
+                const pv4 a = pv4_load(vs + d), b = pv4_load(vs + d + 4);
+                fv = pmag_max(fv, pmag_max(pmag_of(a), pmag_of(b)));
+                pv4_store(vd + (size_t)d * T, a);
+                pv4_store(vd + (size_t)d * T + 4, b);
+            }
+#endif
+            for (; d < dim_v; d++) {
+                const uint32_t b = posenc__fbits(vs[d]) & 0x7fffffffu;
+                mv = b > mv ? b : mv;
+                vd[(size_t)(d / PW) * T * PW + d % PW] = vs[d];
+            }
         }
+#if POSENC_SIMD
+        const uint32_t bk = pmag_bits(fk), bv = pmag_bits(fv);
+        mk = bk > mk ? bk : mk;
+        mv = bv > mv ? bv : mv;
+#endif
+        if (mk > 0x7f7fffffu || mv > 0x7f7fffffu) break; /* NaN or inf in token t */
     }
-    if (mk > state[0]) state[0] = (float)mk;
-    if (mv > state[1]) state[1] = (float)mv;
+    if (t < n) {
+        /* refused: nothing stored. Tokens 0 .. t of this call were copied beyond the stored
+         * length, token t with its NaN or inf: zeros go back there (see the top). */
+        for (int32_t u = 0; u <= t; u++) {
+            const size_t j = (size_t)length + (size_t)u, p = j / PW, c = j % PW;
+            for (int32_t g = 0; g < kv_heads; g++) {
+                float *kd = kc + (size_t)g * capt * dim + p * dim * PW + c;
+                for (int32_t d = 0; d < dim; d++) kd[(size_t)d * PW] = 0.0f;
+                float *vd = vc + (size_t)g * capt * dv8;
+                for (int32_t d = 0; d < dim_v; d++)
+                    vd[posenc__kv_v_index((int64_t)j, d, dim_v)] = 0.0f;
+            }
+        }
+        return POSENC_E_PARAM;
+    }
+    const float fk = bits_float(mk), fv = bits_float(mv);
+    if (fk > state[0]) state[0] = fk;
+    if (fv > state[1]) state[1] = fv;
     return POSENC_OK;
 }

@@ -505,8 +505,10 @@ int32_t posenc_attention_gqa(POSENC_ATTENTION_ARGS, int32_t kv_heads, const pose
  * sits at position t. The caller rotates keys (RoPE) before storing them.
  *   posenc_kvcache_store   appends n tokens (k [n][kv_heads][dim], v [n][kv_heads][dim_v]) at
  *                          slot `length`; length + n > capacity is POSENC_E_RANGE, nothing
- *                          written; non-finite values POSENC_E_PARAM. state (2 floats, zeroed
- *                          at creation) tracks max |k| and max |v|.
+ *                          written; a NaN or inf POSENC_E_PARAM, nothing stored (the
+ *                          slots from `length` up to the bad token are zero after it: the
+ *                          check is folded into the copy). state (2 floats, zeroed at
+ *                          creation) tracks max |k| and max |v|.
  *   posenc_kvcache_attend  the last `queries` tokens (q [queries][heads][dim], positions
  *                          length - queries ..) against the first `length` keys, causal
  *                          (bottom-right), out [queries][heads][dim_v]. window > 0 also masks

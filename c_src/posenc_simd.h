@@ -82,11 +82,18 @@ static inline pv4 pv4_zero_lt(pv4 y, pv4 a, pv4 b) {
 /* pmag: magnitudes as bit patterns, doubled (|x| orders like its bits, NaN and inf above every
  * finite value; doubling drops the sign). A kernel checks a step of loaded vectors against a
  * bound before it stores anything: one shift and one unsigned max per vector, then one xor and
- * one any_true for the step (RoPE's in-place check, rope.c). SIMD builds only:
- * the scalar build scans a head first (posenc__within). */
+ * one any_true for the step (RoPE's in-place check, rope.c); or folded into a running max as
+ * the values are copied (the KV cache's store, kvcache.c). SIMD builds only. */
 typedef v128_t pmag;
+static inline pmag pmag_zero(void) { return wasm_i32x4_splat(0); }
 static inline pmag pmag_of(pv4 v) { return wasm_i32x4_shl(v, 1); }
 static inline pmag pmag_max(pmag a, pmag b) { return wasm_u32x4_max(a, b); }
+/* the bits of the largest magnitude in m (a running max: kvcache.c) */
+static inline uint32_t pmag_bits(pmag m) {
+    m = wasm_u32x4_max(m, wasm_i32x4_shuffle(m, m, 2, 3, 0, 1));
+    m = wasm_u32x4_max(m, wasm_i32x4_shuffle(m, m, 1, 0, 3, 2));
+    return wasm_u32x4_extract_lane(m, 0) >> 1;
+}
 /* the bound for pmag_over: magnitudes whose bits are at most `limit` pass (a limit of 2^31 - 1
  * or more passes everything, NaN included, as the doubled bits never exceed 2^32 - 2) */
 static inline pmag pmag_bound(uint32_t limit) {

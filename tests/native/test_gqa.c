@@ -220,11 +220,50 @@ static void test_kvcache(void) {
     CHECK(posenc_kvcache_store(kc, vc, state, k, v, 2, cap - 1, cap, KVH, D, DV) == POSENC_E_RANGE,
           "past capacity");
     CHECK(kc[0] == keep, "untouched");
-    float nan_k[24];
-    memcpy(nan_k, k, sizeof nan_k);
-    nan_k[5] = NAN;
-    CHECK(posenc_kvcache_store(kc, vc, state, nan_k, v, 1, 0, cap, KVH, D, DV) == POSENC_E_PARAM,
-          "NaN key");
+    {
+        /* a NaN or inf refuses the whole store: state as it was, and the slots it reached (from
+         * `length` to the bad token) zero, so no NaN stays where the kernels read whole panels */
+        float *kc2 = calloc((size_t)nk, sizeof(float)), *vc2 = calloc((size_t)nv, sizeof(float));
+        float st2[2] = {0, 0};
+        CHECK(posenc_kvcache_store(kc2, vc2, st2, k, v, 5, 0, cap, KVH, D, DV) == 0, "store 5");
+        const float keep2[2] = {st2[0], st2[1]};
+        float *bad_k = malloc(sizeof(float) * 3 * KVH * D),
+              *bad_v = malloc(sizeof(float) * 3 * KVH * DV);
+        for (int which = 0; which < 2; which++) {
+            memcpy(bad_k, k, sizeof(float) * 3 * KVH * D);
+            memcpy(bad_v, v, sizeof(float) * 3 * KVH * DV);
+            if (which == 0)
+                bad_k[(size_t)2 * KVH * D + D + 5] = NAN; /* token 2, head 1 */
+            else
+                bad_v[(size_t)1 * KVH * DV + 9] = INFINITY; /* token 1, head 0 */
+            CHECK(posenc_kvcache_store(kc2, vc2, st2, bad_k, bad_v, 3, 5, cap, KVH, D, DV) ==
+                      POSENC_E_PARAM,
+                  "bad %s", which ? "value" : "key");
+            CHECK(st2[0] == keep2[0] && st2[1] == keep2[1], "state unchanged");
+            int nonzero = 0, moved = 0;
+            for (int32_t j = 0; j < 8; j++)
+                for (int32_t g = 0; g < KVH; g++) {
+                    for (int32_t d = 0; d < D; d++) {
+                        const float got = kc2[(size_t)g * 256 * D + (size_t)d * 8 + j];
+                        if (j < 5)
+                            moved += got != k[((size_t)j * KVH + g) * D + d];
+                        else
+                            nonzero += got != 0.0f;
+                    }
+                    for (int32_t d = 0; d < DV; d++) {
+                        const float got = vc2[(size_t)g * 256 * 16 + (size_t)(d / 8) * 256 * 8 +
+                                              (size_t)j * 8 + d % 8];
+                        if (j < 5)
+                            moved += got != v[((size_t)j * KVH + g) * DV + d];
+                        else
+                            nonzero += got != 0.0f;
+                    }
+                }
+            CHECK(moved == 0 && nonzero == 0, "refused store: %d stored changed, %d slots not zero",
+                  moved, nonzero);
+        }
+        free(kc2), free(vc2), free(bad_k), free(bad_v);
+    }
     CHECK(posenc_kvcache_store(kc, vc, NULL, k, v, 1, 0, cap, KVH, D, DV) == POSENC_E_NULL,
           "NULL state");
     CHECK(posenc_kvcache_store(kc, vc, state, k, v, 0, 0, cap, KVH, D, DV) == POSENC_E_SIZE,
