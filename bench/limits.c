@@ -27,6 +27,10 @@ void bench_stream_add(float *x, const float *t, int32_t n) {
         wasm_v128_store(x + i, wasm_f32x4_add(wasm_v128_load(x + i), wasm_v128_load(t + i)));
 }
 
+/* memcpy of n bytes: the limit of a copy into another layout (a KV cache append reads its
+ * keys and values once and writes them once). */
+void bench_copy(void *dst, const void *src, int32_t n) { memcpy(dst, src, (size_t)n); }
+
 /* Peak f32x4 mul+add rate: 8 independent accumulators, no memory traffic. Returns a value so
  * the loop is not removed; iters * 8 * 4 multiply-adds are done. */
 float bench_peak_madd(int32_t iters, float x) {
