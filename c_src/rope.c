@@ -54,8 +54,8 @@ _Static_assert(sizeof(posenc_rope_scaling) == 104, "scaling layout");
  * rotation's own pass. What it replaced, measured on Q 4096x32x128 against the in-place stream
  * limit: a separate scan of x first, a second read of x from memory (49-58%); saving each head's
  * inputs in L1 while folding them into a max, to put a failing head back (74-84%, a store per
- * vector); a check per 4 or 8 pairs (5-8 points below 16: V8 spends about 8 instructions on a
- * test-and-branch and 3 on its interrupt check per loop iteration). The scalar build, where a
+ * vector); a check per 4 pairs (5-8 points below 8) or per 8 pairs (1-3 below 16: V8 spends
+ * about 8 instructions on a test-and-branch and 3 on its interrupt check per loop iteration). The scalar build, where a
  * per-value check costs more integer operations than the rotation has float ones, scans each
  * head first (it is then in L1) and goes pair by pair only when the scan fails. */
 
