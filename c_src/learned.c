@@ -93,6 +93,13 @@ int32_t posenc_learned_init(float *out, int32_t length, int32_t dim, double std,
     return POSENC_OK;
 }
 
+/* The table row position p reads under `mode` (rows > 0), or -1 for a row of zeros. */
+static int32_t gather_row(int32_t p, int32_t rows, posenc_out_of_range mode) {
+    if (p >= 0 && p < rows) return p;
+    if (mode == POSENC_OOR_ZERO) return -1;
+    return p < 0 ? 0 : rows - 1;
+}
+
 int32_t posenc_learned_gather(float *out, const float *table, int32_t rows, int32_t dim,
                               const int32_t *positions, int32_t count, posenc_out_of_range mode) {
     if (!out || !table || !positions) return POSENC_E_NULL;
@@ -103,17 +110,19 @@ int32_t posenc_learned_gather(float *out, const float *table, int32_t rows, int3
         for (int32_t c = 0; c < count; c++)
             if (positions[c] < 0 || positions[c] >= rows) return POSENC_E_RANGE;
     const size_t D = (size_t)dim;
+    /* only the rows gathered are checked (a decode step reads one row of a long table), all of
+     * them before anything is written */
     for (int32_t c = 0; c < count; c++) {
-        int32_t p = positions[c];
+        const int32_t p = gather_row(positions[c], rows, mode);
+        if (p >= 0 && !posenc__within(table + (size_t)p * D, D, 0x7f7fffffu)) return POSENC_E_PARAM;
+    }
+    for (int32_t c = 0; c < count; c++) {
+        const int32_t p = gather_row(positions[c], rows, mode);
         float *o = out + (size_t)c * D;
-        if (p < 0 || p >= rows) {
-            if (mode == POSENC_OOR_ZERO) {
-                memset(o, 0, D * sizeof(float));
-                continue;
-            }
-            p = p < 0 ? 0 : rows - 1;
-        }
-        posenc__copy32(o, table + (size_t)p * D, D);
+        if (p < 0)
+            memset(o, 0, D * sizeof(float));
+        else
+            posenc__copy32(o, table + (size_t)p * D, D);
     }
     return POSENC_OK;
 }

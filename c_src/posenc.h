@@ -362,7 +362,8 @@ typedef enum posenc_out_of_range {
 int32_t posenc_learned_init(float *out, int32_t length, int32_t dim, double std, uint32_t seed,
                             int32_t truncated);
 
-/* out[count][dim] = table[positions[c]] for a table[rows][dim]; see posenc_out_of_range. */
+/* out[count][dim] = table[positions[c]] for a table[rows][dim]; see posenc_out_of_range. The
+ * rows gathered must be finite (POSENC_E_PARAM, nothing written); other rows are not read. */
 int32_t posenc_learned_gather(float *out, const float *table, int32_t rows, int32_t dim,
                               const int32_t *positions, int32_t count, posenc_out_of_range mode);
 

@@ -330,8 +330,10 @@ export class Scope {
     return ptr;
   }
 
-  /** Reject a non-finite element of a float32 heap array, naming it; record max |x|. */
-  scan(name, ptr, length, mask = false) {
+  /** Reject a non-finite element of a float32 heap array, naming it; record max |x|. `first`:
+   * scan elements first .. first + length - 1 of the argument only (the rows a call reads). */
+  scan(name, ptr, length, mask = false, first = 0) {
+    ptr += 4 * first;
     if (!mask && typeof this.core.exports.posenc_max_abs === 'function') {
       // one vectorised C pass; the JS loop below runs only to name a bad element
       this.slot ??= this.alloc(Float32Array, 1, false);
@@ -346,7 +348,13 @@ export class Scope {
         if (x - x !== 0) {
           // NaN or ±Infinity
           if (mask && x === -Infinity) continue;
-          throw fail(this.fn, `${name}[${i}]`, Status.E_PARAM, mask ? 'finite or -Infinity (a mask)' : 'finite', x);
+          throw fail(
+            this.fn,
+            `${name}[${first + i}]`,
+            Status.E_PARAM,
+            mask ? 'finite or -Infinity (a mask)' : 'finite',
+            x,
+          );
         }
         const ax = x < 0 ? -x : x;
         if (ax > m) m = ax;

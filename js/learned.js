@@ -70,7 +70,8 @@ export function learnedFamily(core) {
       const nt = elements(fn, 'rows * dim', rows, dim);
       const n = elements(fn, 'positions.length * dim', count, dim);
       return core.run(fn, (s) => {
-        const t = s.in('table', table, Float32Array, nt, { finite: 'all' });
+        // C checks only the rows it gathers; these scans name a bad one when it refuses
+        const t = s.in('table', table, Float32Array, nt);
         const p = s.in('positions', positions, Int32Array, count);
         if (mode === OUT_OF_RANGE.error) {
           s.with(Int32Array, p, count, (pv) => {
@@ -88,7 +89,16 @@ export function learnedFamily(core) {
           });
         }
         const out = s.out('out', o.out, Float32Array, n);
-        s.call('posenc_learned_gather', out.ptr, t, rows, dim, p, count, mode);
+        callNamed(s, core, 'posenc_learned_gather', [out.ptr, t, rows, dim, p, count, mode], () =>
+          s.with(Int32Array, p, count, (pv) => {
+            const seen = new Set();
+            for (const q of pv) {
+              const row = q >= 0 && q < rows ? q : mode === OUT_OF_RANGE.zero ? -1 : q < 0 ? 0 : rows - 1;
+              if (row >= 0) seen.add(row);
+            }
+            return [...seen].map((row) => ({ name: 'table', ptr: t, n: dim, first: row * dim }));
+          }),
+        );
         return out.take();
       });
     },
@@ -148,7 +158,9 @@ export function learnedFamily(core) {
       const n = elements(fn, 'length * (dimX + dimP)', length, dimX + dimP);
       return core.run(fn, (s) => {
         const xi = s.in('x', x, Float32Array, nx, { finite: 'all' });
-        const t = s.in('table', table, Float32Array, nt, { finite: 'all' });
+        // only the rows copied are checked (a decode step reads one row of a long table)
+        const t = s.in('table', table, Float32Array, nt);
+        s.scan('table', t, length * dimP, false, offset * dimP);
         const out = s.out('out', o.out, Float32Array, n);
         s.call('posenc_learned_concat', out.ptr, xi, t, rows, length, dimX, dimP, offset);
         return out.take();

@@ -394,7 +394,12 @@ test('non-finite inputs are rejected with the element named, everywhere', () => 
     'table[7]',
   );
   throwsNaming(() => pe.concat(bad(8, 1), randomF32(8, 1), { length: 2, dimX: 4, dimP: 4 }), Status.E_PARAM, 'x[1]');
-  throwsNaming(() => pe.gather(bad(8, 6), { dim: 2, positions: [0, 1] }), Status.E_PARAM, 'table[6]');
+  throwsNaming(() => pe.gather(bad(8, 6), { dim: 2, positions: [0, 3] }), Status.E_PARAM, 'table[6]');
+  throwsNaming(
+    () => pe.concat(randomF32(8, 1), bad(12, 9), { length: 2, dimX: 4, dimP: 4, offset: 1 }),
+    Status.E_PARAM,
+    'table[9]',
+  );
   throwsNaming(() => pe.relShift(bad(12, 4), { queries: 3, memory: 1 }), Status.E_PARAM, 'scores[4]');
   const c = pe.ropeCache({ length: 4, dim: 8 });
   c.sin[3] = NaN;
@@ -503,6 +508,43 @@ test('addTo refusing x in place: the blocks (512 elements) before the failing on
         assert.deepEqual(ta, given, `${api.backend}: ${what} (typed array)`);
       }
     }
+  }
+});
+
+test('gather, concat and addTo check only the table rows they read (docs/errors.md), and name a bad one', () => {
+  for (const api of [pe, scalarPe]) {
+    const table = randomF32(10 * 4, 4); // [10][4]
+    table[6 * 4 + 2] = NaN; // row 6
+    // rows 0-5 and 7-9 are read without complaint, and the results are the rows
+    const g = api.gather(table, { dim: 4, positions: [9, 0, 5] });
+    assert.deepEqual(
+      g,
+      Float32Array.from([...table.subarray(36, 40), ...table.subarray(0, 4), ...table.subarray(20, 24)]),
+    );
+    assert.deepEqual(
+      api.gather(table, { dim: 4, positions: [11, 5], outOfRange: 'zero' }).subarray(0, 4),
+      new Float32Array(4),
+    );
+    const x = randomF32(8, 5);
+    const cat = api.concat(x, table, { length: 2, dimX: 4, dimP: 4, offset: 7 });
+    assert.deepEqual(cat.subarray(4, 8), table.subarray(28, 32));
+    const y = x.slice();
+    api.addTo(y, table, { length: 2, dim: 4, offset: 4 });
+    assert.deepEqual(
+      y,
+      x.map((v, i) => Math.fround(v + table[16 + i])),
+    );
+    // a read row is named, with its index in the table; out of range rows as the mode maps them
+    throwsNaming(() => api.gather(table, { dim: 4, positions: [1, 6, 2] }), Status.E_PARAM, 'table[26]');
+    assert.deepEqual(api.gather(table, { dim: 4, positions: [99], outOfRange: 'clamp' }), table.subarray(36, 40));
+    throwsNaming(() => api.concat(x, table, { length: 2, dimX: 4, dimP: 4, offset: 5 }), Status.E_PARAM, 'table[26]');
+    throwsNaming(() => api.addTo(x.slice(), table, { length: 2, dim: 4, offset: 6 }), Status.E_PARAM, 'table[26]');
+    // nothing written to out when gather refuses
+    const out = api.alloc(12);
+    out.array.fill(7);
+    throwsNaming(() => api.gather(table, { dim: 4, positions: [0, 1, 6], out }), Status.E_PARAM, 'table[26]');
+    assert.deepEqual(out.array, new Float32Array(12).fill(7));
+    out.free();
   }
 });
 

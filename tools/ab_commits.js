@@ -121,6 +121,14 @@ const CASES = {
     // x grows by the table each call: a few hundred calls stay far from any float32 bound
     run: (pe, s) => pe.addTo(s.x, s.t, { length: 4096, dim: 1024 }),
   },
+  'gather 1 row of a 4096x1024 table (a decode step)': {
+    setup(pe) {
+      const t = pe.alloc(4096 * 1024);
+      t.array.set(SRC.subarray(0, t.length));
+      return { t, out: pe.alloc(1024), positions: Int32Array.of(1234) };
+    },
+    run: (pe, s) => pe.gather(s.t, { dim: 1024, positions: s.positions, out: s.out }),
+  },
   'similarity 1024x256 (out buffer)': {
     setup(pe) {
       const t = pe.alloc(1024 * 256);

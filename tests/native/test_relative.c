@@ -308,6 +308,17 @@ static void test_learned(void) {
             bad += out[p * 9 + d] != (d < 6 ? x[p * 6 + d] : table[(1 + p) * 3 + d - 6]);
     CHECK(bad == 0, "add/concat: %d mismatches", bad);
     CHECK(posenc_learned_add(y, table, 5, 3, 6, 3, NULL) == POSENC_E_RANGE, "add past the table");
+    /* gather checks the rows it reads, all before it writes: a NaN in row 3 */
+    table[3 * 6 + 4] = NAN;
+    const int32_t fine[3] = {0, 9, 4}, reads3[3] = {0, 3, 1};
+    CHECK(posenc_learned_gather(out, table, 5, 6, fine, 3, POSENC_OOR_CLAMP) == POSENC_OK,
+          "row 3 not read");
+    for (int e = 0; e < 18; e++) out[e] = 7.0f;
+    CHECK(posenc_learned_gather(out, table, 5, 6, reads3, 3, POSENC_OOR_ERROR) == POSENC_E_PARAM,
+          "row 3 read");
+    bad = 0;
+    for (int e = 0; e < 18; e++) bad += out[e] != 7.0f;
+    CHECK(bad == 0, "a refused gather wrote %d elements", bad);
 }
 
 static void test_copy(void) {
