@@ -37,10 +37,12 @@ static float bits_float(uint32_t u) {
     return f;
 }
 
-/* The check is folded into the copy: each value's magnitude joins a running max as it is
- * loaded, and a token whose max is not finite stops the store. A scan of k and v first was a
- * second read of both, 16% of the store (measured: 4096 tokens x 8 heads x 128, 10.4 ms with the
- * scan, 8.8 without, this 6.4 with vector loads and stores and the fold, 6.3 without the fold). */
+/* In the SIMD build the check is folded into the copy: each vector's magnitude joins a running
+ * max as it is loaded, and a token whose max is not finite stops the store. A scan of k and v
+ * first was a second read of both, 16% of the store (measured: 4096 tokens x 8 heads x 128,
+ * 10.4 ms with the scan, 8.8 without, this 6.4 with vector loads and stores and the fold, 6.3
+ * without the fold). The scalar build scans first: there a fold costs integer operations per
+ * value, as many as the copy's. */
 int32_t posenc_kvcache_store(float *kc, float *vc, float *state, const float *k, const float *v,
                              int32_t n, int32_t length, int32_t capacity, int32_t kv_heads,
                              int32_t dim, int32_t dim_v) {
@@ -53,6 +55,11 @@ int32_t posenc_kvcache_store(float *kc, float *vc, float *state, const float *k,
     const size_t T = POSENC_ATTENTION_TILE, capt = ((size_t)capacity + T - 1) / T * T;
     const size_t dv8 = ((size_t)dim_v + PW - 1) / PW * PW;
     uint32_t mk = 0, mv = 0; /* magnitude bits of the largest |k|, |v| so far */
+#if !POSENC_SIMD
+    mk = posenc__fbits(posenc__max_abs(k, (size_t)n * kv_heads * dim));
+    mv = posenc__fbits(posenc__max_abs(v, (size_t)n * kv_heads * dim_v));
+    if (mk > 0x7f7fffffu || mv > 0x7f7fffffu) return POSENC_E_PARAM;
+#endif
     int32_t t = 0;
     for (; t < n; t++) {
         const size_t j = (size_t)length + (size_t)t, p = j / PW, c = j % PW;
@@ -74,8 +81,10 @@ int32_t posenc_kvcache_store(float *kc, float *vc, float *state, const float *k,
             }
 #endif
             for (; d < dim; d++) {
+#if POSENC_SIMD
                 const uint32_t b = posenc__fbits(ks[d]) & 0x7fffffffu;
                 mk = b > mk ? b : mk;
+#endif
                 kd[(size_t)d * PW] = ks[d];
             }
             /* V: runs of 8 consecutive elements (posenc__kv_v_index) */
@@ -91,8 +100,10 @@ int32_t posenc_kvcache_store(float *kc, float *vc, float *state, const float *k,
             }
 #endif
             for (; d < dim_v; d++) {
+#if POSENC_SIMD
                 const uint32_t b = posenc__fbits(vs[d]) & 0x7fffffffu;
                 mv = b > mv ? b : mv;
+#endif
                 vd[(size_t)(d / PW) * T * PW + d % PW] = vs[d];
             }
         }
@@ -100,8 +111,8 @@ int32_t posenc_kvcache_store(float *kc, float *vc, float *state, const float *k,
         const uint32_t bk = pmag_bits(fk), bv = pmag_bits(fv);
         mk = bk > mk ? bk : mk;
         mv = bv > mv ? bv : mv;
-#endif
         if (mk > 0x7f7fffffu || mv > 0x7f7fffffu) break; /* NaN or inf in token t */
+#endif
     }
     if (t < n) {
         /* refused: nothing stored. Tokens 0 .. t of this call were copied beyond the stored
@@ -110,10 +121,9 @@ int32_t posenc_kvcache_store(float *kc, float *vc, float *state, const float *k,
             const size_t j = (size_t)length + (size_t)u, p = j / PW, c = j % PW;
             for (int32_t g = 0; g < kv_heads; g++) {
                 float *kd = kc + (size_t)g * capt * dim + p * dim * PW + c;
+                float *vd = vc + (size_t)g * capt * dv8 + (j / T) * T * dv8 + (j % T) * PW;
                 for (int32_t d = 0; d < dim; d++) kd[(size_t)d * PW] = 0.0f;
-                float *vd = vc + (size_t)g * capt * dv8;
-                for (int32_t d = 0; d < dim_v; d++)
-                    vd[posenc__kv_v_index((int64_t)j, d, dim_v)] = 0.0f;
+                for (int32_t d = 0; d < dim_v; d++) vd[(size_t)(d / PW) * T * PW + d % PW] = 0.0f;
             }
         }
         return POSENC_E_PARAM;

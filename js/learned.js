@@ -70,8 +70,7 @@ export function learnedFamily(core) {
       const nt = elements(fn, 'rows * dim', rows, dim);
       const n = elements(fn, 'positions.length * dim', count, dim);
       return core.run(fn, (s) => {
-        // C checks only the rows it gathers; these scans name a bad one when it refuses
-        const t = s.in('table', table, Float32Array, nt);
+        const t = s.in('table', table, Float32Array, nt); // C checks the rows it gathers
         const p = s.in('positions', positions, Int32Array, count);
         if (mode === OUT_OF_RANGE.error) {
           s.with(Int32Array, p, count, (pv) => {
@@ -90,14 +89,12 @@ export function learnedFamily(core) {
         }
         const out = s.out('out', o.out, Float32Array, n);
         callNamed(s, core, 'posenc_learned_gather', [out.ptr, t, rows, dim, p, count, mode], () =>
-          s.with(Int32Array, p, count, (pv) => {
-            const seen = new Set();
-            for (const q of pv) {
-              const row = q >= 0 && q < rows ? q : mode === OUT_OF_RANGE.zero ? -1 : q < 0 ? 0 : rows - 1;
-              if (row >= 0) seen.add(row);
-            }
-            return [...seen].map((row) => ({ name: 'table', ptr: t, n: dim, first: row * dim }));
-          }),
+          s.with(Int32Array, p, count, (pv) =>
+            Array.from(pv, (q) => {
+              const r = Math.min(Math.max(q, 0), rows - 1); // the row read; none for 'zero'
+              return { name: 'table', ptr: r === q || mode !== OUT_OF_RANGE.zero ? t : 0, n: dim, first: r * dim };
+            }),
+          ),
         );
         return out.take();
       });
@@ -115,8 +112,7 @@ export function learnedFamily(core) {
       const n = elements(fn, 'length * dim', length, dim);
       const nt = elements(fn, 'rows * dim', rows, dim);
       return core.run(fn, (s) => {
-        // C checks x and the rows it reads block by block as it adds them (docs/errors.md);
-        // the scans that name a bad element run only when it refuses
+        // C checks x and the rows read block by block as it adds them (docs/errors.md)
         const xi = s.inout('x', x, Float32Array, n);
         const t = s.in('table', table, Float32Array, nt);
         const maxima = s.alloc(Float32Array, 2, false);
@@ -130,8 +126,7 @@ export function learnedFamily(core) {
             { name: 'table', ptr: t, n, first: offset * dim },
           ],
           () => {
-            // x's added blocks are no longer as given: C reports the maxima over x as given
-            const [mx, mt] = s.read(Float32Array, maxima, 2);
+            const [mx, mt] = s.read(Float32Array, maxima, 2); // over x as given
             return {
               name: 'x, table',
               allowed: `small enough that the result fits float32: max|x| + max|table| = ${mx} + ${mt} <= ${FLT_MAX}`,
@@ -158,7 +153,6 @@ export function learnedFamily(core) {
       const n = elements(fn, 'length * (dimX + dimP)', length, dimX + dimP);
       return core.run(fn, (s) => {
         const xi = s.in('x', x, Float32Array, nx, { finite: 'all' });
-        // only the rows copied are checked (a decode step reads one row of a long table)
         const t = s.in('table', table, Float32Array, nt);
         s.scan('table', t, length * dimP, false, offset * dimP);
         const out = s.out('out', o.out, Float32Array, n);
