@@ -31,6 +31,14 @@ int32_t posenc_kvcache_size(int32_t *k_floats, int32_t *v_floats, int32_t kv_hea
     return POSENC_OK;
 }
 
+#if POSENC_SIMD
+/* m, or the magnitude bits of a when they are larger (the SIMD build's leftover elements) */
+static inline uint32_t fold_mag(uint32_t m, float a) {
+    const uint32_t b = posenc__fbits(a) & 0x7fffffffu;
+    return b > m ? b : m;
+}
+#endif
+
 static float bits_float(uint32_t u) {
     float f;
     memcpy(&f, &u, sizeof f);
@@ -82,8 +90,7 @@ int32_t posenc_kvcache_store(float *kc, float *vc, float *state, const float *k,
 #endif
             for (; d < dim; d++) {
 #if POSENC_SIMD
-                const uint32_t b = posenc__fbits(ks[d]) & 0x7fffffffu;
-                mk = b > mk ? b : mk;
+                mk = fold_mag(mk, ks[d]);
 #endif
                 kd[(size_t)d * PW] = ks[d];
             }
@@ -101,8 +108,7 @@ int32_t posenc_kvcache_store(float *kc, float *vc, float *state, const float *k,
 #endif
             for (; d < dim_v; d++) {
 #if POSENC_SIMD
-                const uint32_t b = posenc__fbits(vs[d]) & 0x7fffffffu;
-                mv = b > mv ? b : mv;
+                mv = fold_mag(mv, vs[d]);
 #endif
                 vd[(size_t)(d / PW) * T * PW + d % PW] = vs[d];
             }
