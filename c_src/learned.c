@@ -147,8 +147,8 @@ int32_t posenc_learned_add(float *x, const float *table, int32_t rows, int32_t l
     const float *t = table + (size_t)offset * (size_t)dim; /* rows are contiguous: one run */
     /* Each block is scanned right before it is added, so x and the table are read from memory
      * once (a scan of both first, then the add, read them twice: the check cost as much as the
-     * add). The maxima only grow, so the first block where they fail the rule is where a scan
-     * of everything first would have failed, and no block is added that the rule refuses. */
+     * add). The maxima only grow, so the call is refused exactly when the rule over all of x and
+     * the rows read fails, and every block added has passed it. */
     float mx = 0.0f, mt = 0.0f;
     size_t e = 0;
     for (; e < n; e += ADD_BLOCK) {
