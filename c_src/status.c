@@ -1,4 +1,5 @@
-/* status.c -- names of status codes, and build flags. */
+/* status.c -- names of status codes (tests/one_source.test.js checks each posenc.h code has a
+ * case), and build flags. */
 #include "posenc.h"
 
 const char *posenc_status_string(int32_t code) {

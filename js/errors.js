@@ -1,6 +1,6 @@
 // PosencError: the only error type the API throws for bad input or a failed C call.
 // Codes mirror posenc_status in c_src/posenc.h, so a JS-side validation failure and the
-// same failure caught by C carry the same .code.
+// same failure caught by C carry the same .code (tests/one_source.test.js compares the two lists).
 
 export const Status = Object.freeze({
   OK: 0,

@@ -1,0 +1,83 @@
+// One table per concept: each list below lives in one source, and every other place that repeats
+// it is read here and compared with it, so a row added to the source and forgotten elsewhere fails
+// with a message naming the place to edit.
+//
+//   status codes   c_src/posenc.h enum posenc_status -> c_src/status.c, js/errors.js,
+//                  js/index.d.ts, docs/errors.md
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { Status } from '../js/errors.js';
+
+const root = new URL('..', import.meta.url).pathname;
+const read = (f) => readFileSync(join(root, f), 'utf8');
+
+/** The members of `typedef enum NAME { ... }` in posenc.h: [[C name, value], ...]. */
+function headerEnum(name) {
+  const src = read('c_src/posenc.h').replace(/\/\*[\s\S]*?\*\//g, '');
+  const body = new RegExp(`typedef enum ${name} \\{([^}]*)\\}`).exec(src)?.[1];
+  assert.ok(body, `c_src/posenc.h defines typedef enum ${name}`);
+  return body
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => {
+      const m = /^(\w+)\s*=\s*(-?\d+)$/.exec(s);
+      assert.ok(m, `c_src/posenc.h enum ${name}: '${s}' has an explicit value`);
+      return [m[1], Number(m[2])];
+    });
+}
+
+const STATUS = headerEnum('posenc_status');
+
+test('status codes: posenc.h lists OK and the error codes, each once', () => {
+  assert.ok(STATUS.length >= 10, STATUS.join(' '));
+  assert.deepEqual(STATUS[0], ['POSENC_OK', 0]);
+  assert.equal(new Set(STATUS.map(([, v]) => v)).size, STATUS.length, 'two codes share a value');
+});
+
+test('status codes: c_src/status.c names every code of posenc.h', () => {
+  const src = read('c_src/status.c');
+  const cases = new Set([...src.matchAll(/case (POSENC_\w+):/g)].map((m) => m[1]));
+  for (const [name] of STATUS) assert.ok(cases.has(name), `c_src/status.c posenc_status_string has no case ${name}`);
+  for (const c of cases)
+    assert.ok(
+      STATUS.some(([n]) => n === c),
+      `c_src/status.c names ${c}, not in posenc.h`,
+    );
+});
+
+test('status codes: js/errors.js Status equals posenc.h', () => {
+  const want = Object.fromEntries(STATUS.map(([n, v]) => [n.replace(/^POSENC_/, ''), v]));
+  for (const [k, v] of Object.entries(want)) {
+    assert.equal(Status[k], v, `js/errors.js Status.${k} should be ${v} (c_src/posenc.h ${`POSENC_${k}`})`);
+  }
+  assert.deepEqual(Object.keys(Status), Object.keys(want), 'js/errors.js Status lists the codes of posenc.h, in order');
+});
+
+test('status codes: js/index.d.ts type Status equals posenc.h', () => {
+  const body = /export type Status = \{([^}]*)\}/.exec(read('js/index.d.ts'))?.[1];
+  assert.ok(body, 'js/index.d.ts declares export type Status = { ... }');
+  const got = [...body.matchAll(/readonly (\w+): (-?\d+);/g)].map((m) => [m[1], Number(m[2])]);
+  const want = STATUS.map(([n, v]) => [n.replace(/^POSENC_/, ''), v]);
+  for (const [k, v] of want) {
+    assert.ok(
+      got.some(([gk, gv]) => gk === k && gv === v),
+      `js/index.d.ts type Status has no 'readonly ${k}: ${v};' (c_src/posenc.h POSENC_${k})`,
+    );
+  }
+  assert.deepEqual(got, want, 'js/index.d.ts type Status lists the codes of posenc.h, in order');
+});
+
+test('status codes: docs/errors.md has a row for every error code', () => {
+  const doc = read('docs/errors.md');
+  for (const [name, v] of STATUS.slice(1)) {
+    const k = name.replace(/^POSENC_/, '');
+    assert.match(
+      doc,
+      new RegExp(`^\\| ${v} \\| \`${k}\` \\|`, 'm'),
+      `docs/errors.md's Codes table has no row for ${v} ${k}`,
+    );
+  }
+});
