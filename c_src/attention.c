@@ -507,15 +507,6 @@ static const bias_ops BIAS_OPS[] = {POSENC_BIAS_KINDS(POSENC__BIAS_OPS)};
 _Static_assert(sizeof BIAS_OPS / sizeof BIAS_OPS[0] == POSENC_BIAS_COUNT,
                "every bias kind of POSENC_BIAS_KINDS has its row of steps");
 
-#if defined(__wasm32__)
-/* js/attention.js writes posenc_bias into the heap at these offsets. */
-_Static_assert(offsetof(posenc_bias, table) == 8, "bias layout");
-_Static_assert(offsetof(posenc_bias, a_k) == 24, "bias layout");
-_Static_assert(offsetof(posenc_bias, u) == 36, "bias layout");
-_Static_assert(offsetof(posenc_bias, query_scale) == 52, "bias layout");
-_Static_assert(offsetof(posenc_bias, window) == 60 && sizeof(posenc_bias) == 64, "bias layout");
-#endif
-
 /* The plan of a call: the common buffers, then the kind's own. packed = keys and values
  * arrive packed (a KV cache); qscale = a per-query scale is given. */
 static void make_plan(plan *pl, int64_t Q, int64_t K, int64_t D, int64_t DV,

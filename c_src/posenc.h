@@ -97,6 +97,11 @@ const char *posenc_status_string(int32_t code);
 /* Bit 0: built with SIMD128. Lets a loader that was handed raw bytes report its backend. */
 int32_t posenc_build_flags(void);
 
+/* The wasm32 offsets and sizes of posenc_bias and posenc_rope_scaling, for a caller that writes
+ * them into the heap as bytes (js/core.js): rows { const char *name; int32_t offset, size; }
+ * named "struct" (its size) or "struct.field", ended by a NULL name. */
+const void *posenc_struct_layout(void);
+
 /* ======================================================================================
  * SINUSOIDAL (docs/sinusoidal.md)
  *
@@ -195,7 +200,7 @@ typedef enum posenc_rope_order { POSENC_ROPE_THD = 0, POSENC_ROPE_HTD = 1 } pose
  *                from max_positions / L0 when given, else 1), attention_factor, seq_len
  *                (long factors when seq_len > L0)
  *   LLAMA3       factor (8), low_freq_factor (1), high_freq_factor (4), L0 (8192)
- * The wasm32 layout is fixed (checked in rope.c) because js/rope.js writes it directly. */
+ * js/rope.js writes it at the offsets posenc_struct_layout reports (no offset is written twice). */
 typedef struct posenc_rope_scaling {
     posenc_rope_type type;
     int32_t truncate;
@@ -459,7 +464,7 @@ typedef enum posenc_attention_bias {
  *          cache's own window argument (the smaller wins).
  * Every mask (causal, window, chunk) applies on top of the others: a key is seen only if all
  * allow it; a query none allows gets zeros.
- * The wasm32 layout is fixed (checked in attention.c) because js/attention.js writes it. */
+ * js/attention.js writes it at the offsets posenc_struct_layout reports (no offset written twice). */
 typedef struct posenc_bias {
     posenc_attention_bias kind;
     int32_t form;

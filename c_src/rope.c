@@ -29,15 +29,6 @@
 /* 2*pi (M_PI is not in strict C11) */
 #define TWO_PI       6.283185307179586476925286766559
 
-#if defined(__wasm32__)
-/* js/rope.js writes this struct into the heap at these offsets. */
-_Static_assert(offsetof(posenc_rope_scaling, short_factor) == 8, "scaling layout");
-_Static_assert(offsetof(posenc_rope_scaling, long_factor) == 12, "scaling layout");
-_Static_assert(offsetof(posenc_rope_scaling, factor) == 16, "scaling layout");
-_Static_assert(offsetof(posenc_rope_scaling, high_freq_factor) == 96, "scaling layout");
-_Static_assert(sizeof(posenc_rope_scaling) == 104, "scaling layout");
-#endif
-
 /* ---------------------------------------------------------------- kernels */
 
 /* Both kernels rotate one token's heads, x + h*stride for h < heads, n pairs each, by one

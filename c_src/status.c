@@ -2,6 +2,8 @@
  * case), and build flags. */
 #include "posenc.h"
 
+#include <stddef.h>
+
 const char *posenc_status_string(int32_t code) {
     switch (code) {
         case POSENC_OK:
@@ -28,6 +30,45 @@ const char *posenc_status_string(int32_t code) {
             return "unknown status code";
     }
 }
+
+/* The wasm32 layout of each struct js/ writes into the heap, as the compiler lays it out: js/core.js
+ * reads it (posenc_struct_layout, Core.layout), so no offset is written down twice. names is
+ * "struct field field ...;struct ..." and offsets holds, per struct, its size then each field's
+ * offset in that order (declaration order: a field's size is the gap to the next). The
+ * _Static_asserts fail when a field of posenc.h has no entry in its list here. */
+#define BIAS_FIELDS(X, S)                                                                          \
+    X(S, kind)                                                                                     \
+    X(S, form) X(S, table) X(S, bidirectional) X(S, num_buckets) X(S, max_distance) X(S, a_k)      \
+        X(S, a_v) X(S, max_relative) X(S, u) X(S, vb) X(S, r) X(S, r_rows) X(S, query_scale)       \
+            X(S, chunk) X(S, window)
+#define SCALING_FIELDS(X, S)                                                                       \
+    X(S, type)                                                                                     \
+    X(S, truncate) X(S, short_factor) X(S, long_factor) X(S, factor) X(S, original_max_positions)  \
+        X(S, max_positions) X(S, seq_len) X(S, beta_fast) X(S, beta_slow) X(S, attention_factor)   \
+            X(S, mscale) X(S, mscale_all_dim) X(S, low_freq_factor) X(S, high_freq_factor)
+#define NAME(S, f)   " " #f
+#define OFFSET(S, f) (uint8_t) offsetof(S, f),
+#define SIZE(S, f)   +sizeof(((S *)0)->f)
+
+#if defined(__wasm32__)
+_Static_assert(0 BIAS_FIELDS(SIZE, posenc_bias) == sizeof(posenc_bias),
+               "posenc_bias: a field is missing from BIAS_FIELDS (or the struct gained padding)");
+_Static_assert(0 SCALING_FIELDS(SIZE, posenc_rope_scaling) == sizeof(posenc_rope_scaling),
+               "posenc_rope_scaling: a field is missing from SCALING_FIELDS (or gained padding)");
+_Static_assert(sizeof(posenc_bias) < 256 && sizeof(posenc_rope_scaling) < 256, "uint8_t offsets");
+#endif
+
+static const uint8_t LAYOUT_OFFSETS[] = {
+    sizeof(posenc_bias), BIAS_FIELDS(OFFSET, posenc_bias) sizeof(posenc_rope_scaling),
+    SCALING_FIELDS(OFFSET, posenc_rope_scaling)};
+static const struct {
+    const char *names;
+    const uint8_t *offsets;
+} LAYOUT = {"posenc_bias" BIAS_FIELDS(NAME, posenc_bias) ";posenc_rope_scaling" SCALING_FIELDS(
+                NAME, posenc_rope_scaling),
+            LAYOUT_OFFSETS};
+
+const void *posenc_struct_layout(void) { return &LAYOUT; }
 
 int32_t posenc_build_flags(void) {
 #if defined(__wasm_simd128__)

@@ -102,27 +102,6 @@ function tableBias(fn, b, rel, sizes, tail) {
   };
 }
 
-/** posenc.h posenc_bias on wasm32 (attention.c checks these offsets at compile time). */
-const BIAS_FIELDS = {
-  kind: 0,
-  form: 4,
-  table: 8,
-  bidirectional: 12,
-  num_buckets: 16,
-  max_distance: 20,
-  a_k: 24,
-  a_v: 28,
-  max_relative: 32,
-  u: 36,
-  vb: 40,
-  r: 44,
-  r_rows: 48,
-  query_scale: 52,
-  chunk: 56,
-  window: 60,
-};
-const BIAS_BYTES = 64;
-
 /**
  * A posenc_bias on the heap for `kind` (a registry type) whose C arguments are `args` (heap
  * pointers and integers in the order of the registry's cArgs), with the per-query scale
@@ -131,13 +110,15 @@ const BIAS_BYTES = 64;
  */
 export function writeBias(s, kind, args, { queryScale = 0, chunk = 0, window = 0 } = {}) {
   const e = ENCODINGS[kind];
-  const ptr = s.alloc(Uint8Array, BIAS_BYTES);
-  s.with(DataView, ptr, BIAS_BYTES, (dv) => {
-    dv.setInt32(BIAS_FIELDS.kind, e.bias, true);
-    e.cArgs.forEach((f, i) => dv.setInt32(BIAS_FIELDS[f], args[i] ?? 0, true));
-    dv.setInt32(BIAS_FIELDS.query_scale, queryScale, true);
-    dv.setInt32(BIAS_FIELDS.chunk, chunk, true);
-    dv.setInt32(BIAS_FIELDS.window, window, true);
+  // posenc.h posenc_bias, at the offsets the C build reports (every field is 4 bytes on wasm32)
+  const b = s.core.layout.posenc_bias;
+  const ptr = s.alloc(Uint8Array, b.size);
+  s.with(DataView, ptr, b.size, (dv) => {
+    dv.setInt32(b.at('kind'), e.bias, true);
+    e.cArgs.forEach((f, i) => dv.setInt32(b.at(f), args[i] ?? 0, true));
+    dv.setInt32(b.at('query_scale'), queryScale, true);
+    dv.setInt32(b.at('chunk'), chunk, true);
+    dv.setInt32(b.at('window'), window, true);
   });
   return ptr;
 }

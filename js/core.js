@@ -84,10 +84,17 @@ export function arrayLike(value) {
 /** A bug in posenc itself (a view kept across an allocation), never the caller's fault. */
 class ViewRuleError extends Error {}
 
+function fieldOffset(fields, name, field) {
+  const f = fields[field];
+  if (!f) throw new Error(`posenc internal: ${name} has no field ${field} (c_src/status.c LAYOUT)`);
+  return f.offset;
+}
+
 export class Core {
   // Open withView bodies. While one runs, malloc refuses: memory.buffer is replaced when the
   // heap grows, and a view made before the growth would then read and write a dead buffer.
   #viewing = 0;
+  #layout = null;
 
   constructor(instance) {
     this.exports = instance.exports;
@@ -153,6 +160,33 @@ export class Core {
     let end = 0;
     while (bytes[end] !== 0) end++;
     return new TextDecoder().decode(bytes.slice(0, end));
+  }
+
+  /**
+   * posenc.h's structs as the compiler laid them out (c_src/status.c posenc_struct_layout), read
+   * once: layout.posenc_bias.size, layout.posenc_bias.at('window'). No offset is written in JS.
+   */
+  get layout() {
+    if (this.#layout) return this.#layout;
+    const table = this.exports.posenc_struct_layout;
+    if (typeof table !== 'function') this.call('init', 'posenc_struct_layout'); // names the missing export
+    const [namesPtr, offsetsPtr] = this.read(Uint32Array, table(), 2);
+    const structs = this.cString(namesPtr).split(';');
+    const offsets = this.read(Uint8Array, offsetsPtr, structs.join(' ').split(' ').length);
+    const layout = {};
+    let i = 0;
+    for (const [name, ...fieldNames] of structs.map((x) => x.split(' '))) {
+      const size = offsets[i++];
+      const at = fieldNames.map((f) => [f, offsets[i++]]).sort((a, b) => a[1] - b[1]);
+      const fields = {};
+      // declaration order: each field runs to the next one (c_src/status.c checks no gap)
+      at.forEach(([f, offset], k) => {
+        fields[f] = { offset, size: (at[k + 1]?.[1] ?? size) - offset };
+      });
+      layout[name] = { size, fields, at: (f) => fieldOffset(fields, name, f) };
+    }
+    this.#layout = layout;
+    return layout;
   }
 
   /** The choke point: call C function `cname` for public function `fn`; throw on a negative status. */

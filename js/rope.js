@@ -54,22 +54,9 @@ const SCALING_KEYS = {
   llama3: ['factor', 'lowFreqFactor', 'highFreqFactor', 'originalMaxPositions'],
 };
 
-// posenc_rope_scaling in wasm32 (checked by _Static_assert in c_src/rope.c): two int32, two
-// pointers, then eleven doubles from byte 16 in declaration order.
-const SCALING_BYTES = 104;
-const F64_FIELDS = [
-  'factor',
-  'originalMaxPositions',
-  'maxPositions',
-  'seqLen',
-  'betaFast',
-  'betaSlow',
-  'attentionFactor',
-  'mscale',
-  'mscaleAllDim',
-  'lowFreqFactor',
-  'highFreqFactor',
-];
+// posenc.h posenc_rope_scaling's doubles are the parsed options of the same name in camelCase
+// (original_max_positions: originalMaxPositions); offsets and sizes come from the C build.
+const camel = (k) => k.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
 
 const FREQ_KEYS = ['dim', 'base', 'rotaryDim', 'scaling'];
 // Keys every RoPE function accepts, so one options object (fromConfig's `rope`) serves all three:
@@ -268,17 +255,20 @@ function scalingPtr(core, s, v, seqLen) {
   // allocate everything first; views come after, inside s.with
   const shortPtr = v.shortFactor ? s.alloc(Float64Array, v.shortFactor.length, false) : 0;
   const longPtr = v.longFactor ? s.alloc(Float64Array, v.longFactor.length, false) : 0;
-  const ptr = s.alloc(Uint8Array, SCALING_BYTES, false);
+  const L = s.core.layout.posenc_rope_scaling;
+  const ptr = s.alloc(Uint8Array, L.size);
   if (shortPtr) s.write(Float64Array, shortPtr, v.shortFactor);
   if (longPtr) s.write(Float64Array, longPtr, v.longFactor);
   const vals = { ...v };
   if (Number.isNaN(vals.seqLen ?? NaN) && seqLen !== undefined) vals.seqLen = seqLen;
-  s.with(DataView, ptr, SCALING_BYTES, (dv) => {
-    dv.setInt32(0, v.type, true);
-    dv.setInt32(4, v.truncate, true);
-    dv.setUint32(8, shortPtr, true);
-    dv.setUint32(12, longPtr, true);
-    F64_FIELDS.forEach((k, i) => dv.setFloat64(16 + 8 * i, vals[k] ?? NaN, true));
+  s.with(DataView, ptr, L.size, (dv) => {
+    dv.setInt32(L.at('type'), v.type, true);
+    dv.setInt32(L.at('truncate'), v.truncate, true);
+    dv.setUint32(L.at('short_factor'), shortPtr, true);
+    dv.setUint32(L.at('long_factor'), longPtr, true);
+    for (const [name, f] of Object.entries(L.fields)) {
+      if (f.size === 8) dv.setFloat64(f.offset, vals[camel(name)] ?? NaN, true);
+    }
   });
   return ptr;
 }

@@ -4,10 +4,14 @@
 //
 //   status codes   c_src/posenc.h enum posenc_status -> c_src/status.c, js/errors.js,
 //                  js/index.d.ts, docs/errors.md
+//   struct layouts the C build (c_src/status.c posenc_struct_layout, checked there against
+//                  posenc.h by _Static_assert) -> what js/ writes into each field
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { loadCore } from '../js/api.js';
+import { ENCODINGS } from '../js/encodings.js';
 import { Status } from '../js/errors.js';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -79,5 +83,63 @@ test('status codes: docs/errors.md has a row for every error code', () => {
       new RegExp(`^\\| ${v} \\| \`${k}\` \\|`, 'm'),
       `docs/errors.md's Codes table has no row for ${v} ${k}`,
     );
+  }
+});
+
+/** The field names of `typedef struct NAME { ... }` in posenc.h, in declaration order. */
+function headerStruct(name) {
+  const src = read('c_src/posenc.h').replace(/\/\*[\s\S]*?\*\//g, '');
+  const body = new RegExp(`typedef struct ${name} \\{([^}]*)\\}`).exec(src)?.[1];
+  assert.ok(body, `c_src/posenc.h defines typedef struct ${name}`);
+  return body
+    .split(';')
+    .filter((d) => d.trim())
+    .flatMap((d) => d.replace(/^[^,]*?(\w+)\s*(,|$)/, '$1$2').split(','))
+    .map((f) => f.replace(/[*\s]/g, '').replace(/.*?(\w+)$/, '$1'));
+}
+
+for (const simd of [true, false]) {
+  test(`struct layouts (${simd ? 'SIMD' : 'scalar'} core): every field of posenc.h, tiled with no gap`, async () => {
+    const core = await loadCore({ simd });
+    for (const struct of ['posenc_bias', 'posenc_rope_scaling']) {
+      const L = core.layout[struct];
+      assert.ok(L, `c_src/status.c posenc_struct_layout has no ${struct}`);
+      assert.deepEqual(
+        Object.keys(L.fields),
+        headerStruct(struct),
+        `c_src/status.c's field list of ${struct} is posenc.h's, in order`,
+      );
+      let end = 0;
+      for (const [f, { offset, size }] of Object.entries(L.fields)) {
+        assert.equal(offset, end, `${struct}.${f} starts where the field before it ends`);
+        assert.ok(size === 4 || size === 8, `${struct}.${f} is ${size} bytes`);
+        end = offset + size;
+      }
+      assert.equal(end, L.size, `${struct}'s fields fill its ${L.size} bytes`);
+    }
+  });
+}
+
+test('struct layouts: js/ writes every field of posenc_bias and posenc_rope_scaling', async () => {
+  const core = await loadCore({ simd: true });
+  // js/attention.js writeBias: kind and the three call options, then each registry row's cArgs
+  const written = new Set(['kind', 'query_scale', 'chunk', 'window']);
+  for (const e of Object.values(ENCODINGS)) for (const f of e.cArgs ?? []) written.add(f);
+  const attention = read('js/attention.js');
+  for (const f of ['kind', 'query_scale', 'chunk', 'window'])
+    assert.match(attention, new RegExp(`b\\.at\\('${f}'\\)`), `js/attention.js writeBias writes posenc_bias.${f}`);
+  for (const f of Object.keys(core.layout.posenc_bias.fields)) {
+    assert.ok(
+      written.has(f),
+      `posenc_bias.${f}: no js/encodings.js row lists it in cArgs, and writeBias does not write it`,
+    );
+  }
+  for (const f of written)
+    assert.ok(f in core.layout.posenc_bias.fields, `js/ writes posenc_bias.${f}, not in posenc.h`);
+  // js/rope.js scalingPtr: the four 4-byte fields by name, every double by its option's name
+  const rope = read('js/rope.js');
+  for (const [f, { size }] of Object.entries(core.layout.posenc_rope_scaling.fields)) {
+    if (size === 8) continue;
+    assert.match(rope, new RegExp(`L\\.at\\('${f}'\\)`), `js/rope.js scalingPtr writes posenc_rope_scaling.${f}`);
   }
 });

@@ -123,6 +123,10 @@ static int32_t f_build_flags(cursor *c, sizes z) {
     (void)c, (void)z;
     return posenc_build_flags() >= 0 ? POSENC_OK : -100;
 }
+static int32_t f_struct_layout(cursor *c, sizes z) {
+    (void)c, (void)z;
+    return posenc_struct_layout() ? POSENC_OK : -100;
+}
 static int32_t f_sinusoidal_freqs(cursor *c, sizes z) {
     NEED(z.a / 2 + 1);
     double *o = ALLOC(double, z.a > 0 ? (z.a + 1) / 2 : 1);
@@ -769,6 +773,7 @@ typedef struct {
 static const entry ENTRIES[] = {
     E(status_string),
     E(build_flags),
+    E(struct_layout),
     E(max_abs),
     E(sinusoidal_freqs),
     E(sinusoidal_fill),
