@@ -143,3 +143,17 @@ test('struct layouts: js/ writes every field of posenc_bias and posenc_rope_scal
     assert.match(rope, new RegExp(`L\\.at\\('${f}'\\)`), `js/rope.js scalingPtr writes posenc_rope_scaling.${f}`);
   }
 });
+
+test('budgets: docs/benchmark.md states the tarball ceiling tests/package.test.js enforces', () => {
+  const KiB = /tarballCeiling: (\d+) \* KiB/.exec(read('tests/package.test.js'))?.[1];
+  assert.ok(KiB, 'tests/package.test.js BUDGET.tarballCeiling is N * KiB');
+  const bytes = (Number(KiB) * 1024).toLocaleString('en-US');
+  const doc = read('docs/benchmark.md');
+  assert.match(
+    doc,
+    new RegExp(`^\\| npm tarball \\(\`npm pack\`\\) \\| ${KiB} KiB \\(${bytes} bytes\\) \\|`, 'm'),
+    `docs/benchmark.md's Budgets table states the ceiling ${KiB} KiB (${bytes} bytes)`,
+  );
+  const ledger = doc.slice(doc.indexOf('### How the tarball ceiling was set'));
+  assert.match(ledger, new RegExp(`The ceiling is ${KiB} KiB \\(${bytes} bytes\\)`), 'the ceiling arithmetic names it');
+});

@@ -18,7 +18,9 @@ const KiB = 1024;
 // of which a browser downloads one core (and the lab's only if it trains), so the ceiling catches
 // an accidental addition (the C sources, the page, a build shipped twice) and a regression of the
 // size flags; what an app ships is budgeted by tests/bundlers.test.js.
-const BUDGET = { simdWasmGz: 48 * KiB, tarballCeiling: 180 * KiB };
+// The ceiling's arithmetic and the rule for raising it: docs/benchmark.md "How the tarball
+// ceiling was set".
+const BUDGET = { simdWasmGz: 48 * KiB, tarballCeiling: 200 * KiB };
 
 function sizes() {
   const out = {};
@@ -86,7 +88,7 @@ test('the tarball holds the package and nothing else', () => {
   for (const k of ['repository', 'homepage', 'bugs']) assert.ok(pkg[k], `package.json lacks ${k}`);
 });
 
-test('size budget: SIMD wasm at most 48 KiB gzipped; tarball at most 180 KiB', () => {
+test('size budget: SIMD wasm at most 48 KiB gzipped; tarball at most 200 KiB', () => {
   const wasm = sizes();
   const { size, unpackedSize } = pack();
   const simd = wasm['dist/posenc.simd.wasm'].gzip;
