@@ -3,6 +3,7 @@
 // throw a PosencError - never another exception, a NaN in a float result, or a heap leak.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { ENCODINGS } from '../js/encodings.js';
 import { init, PosencBuffer, PosencError } from '../js/index.js';
 import { rng } from './helpers.js';
 
@@ -155,20 +156,8 @@ test('every API function returns or throws PosencError on random input, without 
       if (k < 0.8) return Int32Array.from({ length: pick([1, 4, 16]) }, () => Math.floor(r() * 8));
       if (k < 0.85)
         return {
-          type: pick([
-            'none',
-            'rope',
-            'alibi',
-            't5',
-            'xl',
-            'shaw',
-            'linear',
-            'yarn',
-            'llama3',
-            'dynamic',
-            'longrope',
-            'bogus',
-          ]),
+          // every encoding of the registry (js/encodings.js), RoPE scaling types and a bogus one
+          type: pick([...Object.keys(ENCODINGS), 'linear', 'ntk', 'yarn', 'llama3', 'dynamic', 'longrope', 'bogus']),
           factor: pick(scalars),
         };
       return pick(others);
