@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { typesFor } from '../js/encodings.js';
 import { Status } from '../js/index.js';
 import { assertClose, assertThrowsPosenc, backends, BAD_SIZES, maxAbsDiff, randomF32, rng } from './helpers.js';
 import { refBucket, refSlopes } from './ref64.js';
@@ -122,8 +123,12 @@ function randomBias(type, { heads, dim, dimV, keys, queries }, seed) {
         r: randomF32(rows * heads * dim, seed + 2),
       };
     }
-    default:
+    case undefined:
       return undefined;
+    default:
+      throw new Error(
+        `tests/attention.test.js randomBias: no random '${type}' bias; add one and its float64 reference`,
+      );
   }
 }
 
@@ -250,7 +255,8 @@ test('a fully masked row gives zeros, never NaN', async () => {
 
 // ---- the float64 reference at many sizes, every bias kind ----
 
-const KINDS = [undefined, 'dense', 'alibi', 't5', 'shaw', 'xl'];
+// every bias kind attention takes (js/encodings.js), so a new kind meets the reference here
+const KINDS = [undefined, 'dense', ...typesFor('attention').filter((t) => t !== 'none')];
 const SHAPES = [
   // queries, keys, heads, dim, dimV
   [1, 1, 1, 1, 1],
@@ -918,7 +924,7 @@ test('16384 tokens without weights: no queries x keys buffer, heap stays small',
 void rng;
 
 test('one registry of encodings: T5 bidirectional defaults to !causal in attention, selfAttention, kvCache and t5Bias', async () => {
-  const { ENCODINGS, typesFor } = await import('../js/encodings.js');
+  const { ENCODINGS } = await import('../js/encodings.js');
   assert.deepEqual(typesFor('kvCache'), ['none', 'alibi', 't5', 'shaw', 'rope']);
   assert.deepEqual(ENCODINGS.t5.parse({}), {
     type: 't5',

@@ -5,9 +5,11 @@
 // function and links a docs/ page that exists and names them, and every C entry point its module
 // calls is exported (c_src/exports*.txt) and has a row in the fuzz target (tests/fuzz/fuzz_core.c).
 import assert from 'node:assert/strict';
+import * as require_fs from 'node:fs';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { ENCODINGS } from '../js/encodings.js';
 import * as index from '../js/index.js';
 import * as lite from '../js/lite.js';
 
@@ -77,6 +79,97 @@ for (const family of FAMILIES) {
       assert.ok(
         fuzzRows.has(c),
         `tests/fuzz/fuzz_core.c has no E(${c.slice(7)}) row for ${c} (${family.file} calls it)`,
+      );
+    }
+  });
+}
+
+// The family list itself: a module that builds a family but is missing from FAMILIES would be
+// skipped by every check above, so each `export function xFamily` in js/ must be listed.
+test('every family module of js/ is in FAMILIES (js/index.js) and posenc/lite', () => {
+  const { readdirSync } = require_fs;
+  for (const f of readdirSync(join(root, 'js')).filter((x) => x.endsWith('.js'))) {
+    for (const m of read(`js/${f}`).matchAll(/^export function (\w+Family)\(/gm)) {
+      assert.ok(listed.includes(m[1]), `js/${f} exports ${m[1]}, which FAMILIES in js/index.js does not list`);
+      assert.equal(typeof lite[m[1]], 'function', `js/lite.js does not export ${m[1]} (js/${f})`);
+    }
+  }
+});
+
+const changelog = read('CHANGELOG.md');
+const benchSrc = require_fs
+  .readdirSync(join(root, 'bench'))
+  .filter((f) => f.endsWith('.js'))
+  .map((f) => read(`bench/${f}`))
+  .join('\n');
+for (const family of FAMILIES) {
+  test(`${family.name}: CHANGELOG names each function; a family with C kernels has a bench row`, () => {
+    for (const fn of family.functions) {
+      assert.match(changelog, new RegExp(`\x60${fn}[\x60(]`), `CHANGELOG.md never names \x60${fn}\x60`);
+    }
+    const kernels = [...read(family.file).matchAll(/'(posenc_\w+)'/g)].filter((m) => !/_size'$/.test(m[0]));
+    if (kernels.length === 0) return; // pure JS (fromConfig)
+    assert.ok(
+      family.functions.some((fn) => new RegExp(`\\.\\s*${fn}\\(`).test(benchSrc)),
+      `no bench/*.js group calls any of ${family.functions.join(', ')} (${family.file} runs C kernels)`,
+    );
+  });
+}
+
+// Encodings and bias kinds: the registry (js/encodings.js ENCODINGS) is the list. Each type must
+// be in the types of every call that takes it, the docs, the CHANGELOG and the tests' sweeps; a
+// kind fused into attention (a C bias kind) also in posenc.h, the fuzz target and the C tests.
+const UNION = { attention: 'AttentionBias', selfAttention: 'SelfAttentionEncoding', kvCache: 'KvCacheEncoding' };
+/** The text of `export type NAME = ...` in js/index.d.ts, up to the next export. */
+function unionOf(name) {
+  const at = types.indexOf(`export type ${name} =`);
+  assert.ok(at >= 0, `js/index.d.ts declares export type ${name}`);
+  const next = types.indexOf('\nexport ', at + 1);
+  return types.slice(at, next < 0 ? undefined : next);
+}
+const header = read('c_src/posenc.h');
+const cKinds = /#define POSENC_BIAS_KINDS\(X\)(.*)/
+  .exec(header)[1]
+  .match(/X\((\w+), (\w+)\)/g)
+  .map((x) => /X\((\w+), (\w+)\)/.exec(x).slice(1));
+const heapCases = read('tests/robust_heap.test.js');
+const attentionDoc = read('docs/attention.md');
+
+for (const [type, e] of Object.entries(ENCODINGS)) {
+  test(`encoding '${type}': types, docs, CHANGELOG, heap sweep${e.cArgs ? ', C kind, fuzz' : ''}`, () => {
+    for (const host of Object.keys(e.hosts)) {
+      assert.ok(UNION[host], `tests/contrib.test.js UNION names no .d.ts union for the host ${host}`);
+      const t = unionOf(UNION[host]);
+      if (!(host === 'attention' && type === 'none')) {
+        assert.match(
+          t,
+          new RegExp(`type: '${type}'`),
+          `js/index.d.ts ${UNION[host]} has no { type: '${type}' } (${host} takes it)`,
+        );
+      }
+      // the heap sweep calls each host with each of its encodings (attention without a bias: 'none')
+      const key =
+        host === 'attention' && type === 'none' ? 'attention' : `${host}${type[0].toUpperCase()}${type.slice(1)}`;
+      assert.match(
+        heapCases,
+        new RegExp(`^  ${key}:`, 'm'),
+        `tests/robust_heap.test.js CASES has no ${key} (${host} with '${type}')`,
+      );
+    }
+    assert.match(attentionDoc, new RegExp(`'${type}'`), `docs/attention.md never names the encoding '${type}'`);
+    assert.match(changelog, new RegExp(`'${type}'`), `CHANGELOG.md never names the encoding '${type}'`);
+    if (!e.cArgs) return; // added to the tokens, or RoPE: no C bias kind
+    const c = cKinds[e.bias];
+    assert.ok(
+      c && c[1] === type,
+      `c_src/posenc.h POSENC_BIAS_KINDS has no X(${type.toUpperCase()}, ${type}) at ${e.bias}`,
+    );
+    const hasTables = e.tables({}, { heads: 1, dim: 2, dimV: 2, dModel: 2 }).length > 0;
+    if (hasTables) {
+      assert.match(
+        fuzz,
+        new RegExp(`case POSENC_BIAS_${c[0]}:`),
+        `tests/fuzz/fuzz_core.c bias_tables draws no tables for POSENC_BIAS_${c[0]}`,
       );
     }
   });

@@ -140,6 +140,25 @@ const CASES = {
       dim: 16,
       bias: { type: 't5', weights: r(64, 4) },
     }).output,
+  attentionAlibi: (pe) =>
+    pe.attention({
+      q: r(20 * 2 * 16, 1),
+      k: r(20 * 2 * 16, 2),
+      v: r(20 * 2 * 16, 3),
+      queries: 20,
+      heads: 2,
+      dim: 16,
+      bias: { type: 'alibi' },
+    }).output,
+  attentionShaw: (pe) =>
+    pe.attention({
+      q: r(20 * 16, 1),
+      k: r(20 * 16, 2),
+      v: r(20 * 16, 3),
+      queries: 20,
+      dim: 16,
+      bias: { type: 'shaw', aK: r(9 * 16, 4), aV: r(9 * 16, 5), maxRelative: 4 },
+    }).output,
   attentionXl: (pe) =>
     pe.attention({
       q: r(20 * 16, 1),
@@ -155,6 +174,7 @@ const CASES = {
   selfAttentionLearned: (pe) =>
     Object.values(pe.selfAttention({ ...sa, encoding: { type: 'learned', table: r(20 * D, 9), offset: 2 } })),
   selfAttentionRope: (pe) => Object.values(pe.selfAttention({ ...sa, encoding: { type: 'rope' } })),
+  selfAttentionAlibi: (pe) => Object.values(pe.selfAttention({ ...sa, encoding: { type: 'alibi' } })),
   selfAttentionT5: (pe) => Object.values(pe.selfAttention({ ...sa, encoding: { type: 't5', weights: r(32 * 4, 4) } })),
   selfAttentionShaw: (pe) =>
     Object.values(
@@ -162,7 +182,9 @@ const CASES = {
     ),
   selfAttentionXl: (pe) =>
     Object.values(pe.selfAttention({ ...sa, encoding: { type: 'xl', u: r(D, 1), v: r(D, 2), wr: r(D * D, 3) } })),
-  kvCache: (pe) => kvSteps(pe, { type: 'rope' }),
+  kvCacheNone: (pe) => kvSteps(pe, { type: 'none' }),
+  kvCacheRope: (pe) => kvSteps(pe, { type: 'rope' }),
+  kvCacheAlibi: (pe) => kvSteps(pe, { type: 'alibi' }),
   kvCacheT5: (pe) => kvSteps(pe, { type: 't5', weights: r(32 * 4, 4) }),
   kvCacheShaw: (pe) => kvSteps(pe, { type: 'shaw', aK: r(9 * 8, 1), aV: r(9 * 8, 2), maxRelative: 4 }),
   // a caller's view of the heap (buf.array) as an input: our own allocations detach it
