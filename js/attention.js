@@ -44,7 +44,10 @@ function parseBias(fn, bias, { heads, queries, keys, dim, dimV, causal }) {
       fn,
       'bias',
       Status.E_PARAM,
-      "a Float32Array [heads][queries][keys] or { type: 'alibi' | 't5' | 'shaw' | 'xl', ... }",
+      `a Float32Array [heads][queries][keys] or { type: ${typesFor('attention')
+        .filter((t) => t !== 'none')
+        .map((t) => `'${t}'`)
+        .join(' | ')}, ... }`,
       bias,
     );
   }
@@ -59,37 +62,22 @@ function parseBias(fn, bias, { heads, queries, keys, dim, dimV, causal }) {
       bias0.type,
     );
   }
-  const b = ENCODINGS[bias0.type].parse(bias0, { fn, prefix: 'bias.', causal, host: 'attention' });
-  if (b.type === 'xl') {
-    const hd = elements(fn, 'heads * dim', heads, dim);
-    const rows = rowsOf(
-      fn,
-      'bias.r',
-      b.r,
-      hd,
-      `a Float32Array [rRows][heads][dim] (a positive multiple of ${hd} long)`,
-    );
-    return tableBias(
-      fn,
-      b,
-      rows,
-      [
-        ['u', hd],
-        ['v', hd],
-        ['r', rows * hd],
-      ],
-      [rows],
-    );
+  const entry = ENCODINGS[bias0.type];
+  const b = entry.parse(bias0, { fn, prefix: 'bias.', causal, host: 'attention' });
+  // the kind's tables, then its scalars: all from its registry row (js/encodings.js)
+  let rel = entry.rel?.(b) ?? 0;
+  if (entry.rows) {
+    const width = elements(fn, entry.rows.width, heads, dim);
+    const key = `bias.${entry.rows.key}`;
+    const what = `a Float32Array ${entry.rows.shape} (a positive multiple of ${width} long)`;
+    rel = rowsOf(fn, key, b[entry.rows.key], width, what);
   }
-  const sizes = ENCODINGS[b.type]
-    .tables(b, { heads, dim, dimV })
-    .map((t) => [t.key, elements(fn, t.product, t.length)]);
-  if (b.type === 'alibi') return { kind: 'alibi', rel: 0, ptrs: () => [b.formCode] };
-  if (b.type === 't5') {
-    f32Length(fn, 'bias.weights', b.weights, `a Float32Array [numBuckets][heads] of length ${sizes[0][1]}`);
-    return tableBias(fn, b, 0, sizes, [b.bidirectional ? 1 : 0, b.numBuckets, b.maxDistance]);
-  }
-  return tableBias(fn, b, b.maxRelative, sizes, [b.maxRelative]); // shaw
+  const tables = entry.tables(b, { heads, dim, dimV, rRows: rel });
+  const sizes = tables.map((t) => [t.key, elements(fn, t.product, t.length)]);
+  tables.forEach((t, i) => {
+    if (t.shape) f32Length(fn, `bias.${t.key}`, b[t.key], `a Float32Array ${t.shape} of length ${sizes[i][1]}`);
+  });
+  return tableBias(fn, b, rel, sizes, entry.params(b, rel));
 }
 
 /** A bias whose tables (sizes: [key, length]) go to C as heap copies, then `tail` scalars. */
@@ -451,26 +439,23 @@ function matmulNamed(s, core, out, a, b, m, k, n, an, bn) {
 
 /** Which values broke the C core's float32 bound (POSENC_ATTENTION_ARGS in posenc.h), by name. */
 function attentionRule(m, arrays, { keys, dim, scale, kind }) {
-  const [q, k, v, b0, b1, b2] = arrays.map((a) => a.name).filter((n) => n !== 'queryScale');
-  const extraV = kind === 'shaw' ? m[b1] : 0;
-  if (keys * m[v] + extraV > LOGIT_LIMIT) {
+  const [q, k, v, ...t] = arrays.map((a) => a.name).filter((n) => n !== 'queryScale');
+  const mq = m[q] * (m.queryScale ?? 1); // the scaled queries enter every dot product
+  // the kind's own terms (js/encodings.js `bound`): table maxima in its tables' order
+  const own = ENCODINGS[kind].bound?.(
+    mq,
+    m[k],
+    t.map((n) => m[n]),
+  ) ?? { dots: mq * m[k], extraV: 0, terms: 0 };
+  if (keys * m[v] + own.extraV > LOGIT_LIMIT) {
     return {
       name: v,
       allowed: `at most ${LOGIT_LIMIT} / keys in magnitude (keys · max|${v}| is the float32 bound of the weighted sum)`,
       got: `max |${v}| = ${m[v]}`,
     };
   }
-  const mq = m[q] * (m.queryScale ?? 1); // the scaled queries enter every dot product
-  let dots = mq * m[k];
-  let names = m.queryScale !== undefined ? `${q}, queryScale, ${k}` : `${q}, ${k}`;
-  if (kind === 'shaw') {
-    dots += mq * m[b0];
-    names += `, ${b0}`;
-  }
-  if (kind === 'xl') {
-    dots = (mq + m[b0]) * m[k] + (mq + m[b1]) * m[b2];
-    names += `, ${b0}, ${b1}, ${b2}`;
-  }
+  const dots = own.dots;
+  const names = [q, ...(m.queryScale !== undefined ? ['queryScale'] : []), k, ...t.slice(0, own.terms)].join(', ');
   const bound = dim * dots * Math.max(1, Math.abs(scale));
   if (bound > LOGIT_LIMIT) {
     return {
@@ -479,11 +464,11 @@ function attentionRule(m, arrays, { keys, dim, scale, kind }) {
       got: bound,
     };
   }
-  if ((kind === 'none' || kind === 't5') && b0) {
+  if (ENCODINGS[kind].addsTable && t[0]) {
     return {
-      name: b0,
+      name: t[0],
       allowed: `at most ${LOGIT_LIMIT} − ${bound} (the q·k logit bound) where positive, so logits fit float32`,
-      got: `max |${b0}| = ${m[b0]}`,
+      got: `max |${t[0]}| = ${m[t[0]]}`,
     };
   }
   return null;
@@ -549,22 +534,6 @@ function parseEncoding(fn, encoding, { T, dModel, heads, dHead, causal }) {
             layout: e.layout,
           }),
       };
-    case 'alibi':
-      return { ...e, bias: () => ({ kind: 'alibi', rel: 0, ptrs: () => [e.formCode] }) };
-    case 't5': {
-      const [w] = ENCODINGS.t5.tables(e, { heads });
-      const n = elements(fn, w.product, w.length);
-      f32Length(fn, name('weights'), e.weights, `a Float32Array [numBuckets][heads] of length ${n}`);
-      return {
-        ...e,
-        scale: ENCODINGS.t5.defaultScale,
-        bias: tableBias('t5', 0, [['weights', n]], [e.bidirectional ? 1 : 0, e.numBuckets, e.maxDistance]),
-      };
-    }
-    case 'shaw': {
-      const sizes = ENCODINGS.shaw.tables(e, { dim: dHead }).map((t) => [t.key, elements(fn, t.product, t.length)]);
-      return { ...e, bias: tableBias('shaw', e.maxRelative, sizes, [e.maxRelative]) };
-    }
     case 'xl': {
       if (dModel % 2) throw fail(fn, 'dModel', Status.E_ODD, "even for encoding 'xl'", dModel);
       const nw = elements(fn, 'dModel * dModel', dModel, dModel);
@@ -603,8 +572,24 @@ function parseEncoding(fn, encoding, { T, dModel, heads, dHead, causal }) {
         },
       };
     }
-    default:
-      throw new PosencError(Status.E_ENUM, `posenc.${fn}: encoding.type ${show(e.type)} is not supported`);
+    default: {
+      // a bias fused into attention: its tables and scalars from its registry row
+      const entry = ENCODINGS[e.type];
+      if (!entry.cArgs) {
+        throw new PosencError(Status.E_ENUM, `posenc.${fn}: encoding.type ${show(e.type)} is not supported`);
+      }
+      const rel = entry.rel?.(e) ?? 0;
+      const tables = entry.tables(e, { heads, dim: dHead });
+      const sizes = tables.map((t) => [t.key, elements(fn, t.product, t.length)]);
+      tables.forEach((t, i) => {
+        if (t.shape) f32Length(fn, name(t.key), e[t.key], `a Float32Array ${t.shape} of length ${sizes[i][1]}`);
+      });
+      return {
+        ...e,
+        ...(entry.defaultScale !== undefined && { scale: entry.defaultScale }),
+        bias: tableBias(e.type, rel, sizes, entry.params(e, rel)),
+      };
+    }
   }
 }
 

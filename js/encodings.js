@@ -12,7 +12,10 @@
 // host ('attention' | 'selfAttention' | 'kvCache'; omitted: any key of any host is allowed),
 // dim (the head width: RoPE needs it) }. Tables (Float32Arrays) are passed through untouched:
 // tables(parsed, { heads, dim, dimV }) lists the ones the call needs: { key, length, product }
-// (product: how the length is computed, for messages).
+// (product: how the length is computed, and shape: its layout, for messages). A fused kind
+// also says what follows its tables in its C arguments: params(parsed, rel) (the scalars of
+// cArgs), rel(parsed) (its relative-position count, for the scratch plan) and rows (a table
+// whose length sets a row count, Transformer-XL's r); every host builds the kind from these.
 import { Status } from './errors.js';
 import { allowOnly, bool, choice, fail, int, num, snapshot } from './validate.js';
 import { parseMrope, parseRopeFrequencyOptions, ROPE_LAYOUT } from './rope.js';
@@ -39,6 +42,8 @@ const ENTRIES = {
     hosts: { attention: [], selfAttention: [], kvCache: [] },
     parse: () => ({ type: 'none' }),
     tables: () => [],
+    params: () => [],
+    addsTable: true, // its table is added to the logits (attention's float32 bound names it)
   },
 
   /** ALiBi (Press et al. 2022): slope m_h times the relative position; docs/alibi.md. */
@@ -55,6 +60,7 @@ const ENTRIES = {
       return { type: 'alibi', form: Object.keys(ALIBI_FORM).find((k) => ALIBI_FORM[k] === form), formCode: form };
     },
     tables: () => [],
+    params: (p) => [p.formCode],
   },
 
   /** T5 relative buckets (Raffel et al. 2020): a learned scalar per bucket and head; docs/t5.md. */
@@ -89,7 +95,11 @@ const ENTRIES = {
       }
       return { type: 't5', bidirectional, numBuckets, maxDistance, weights: o.weights };
     },
-    tables: (p, { heads }) => [{ key: 'weights', length: p.numBuckets * heads, product: 'numBuckets * heads' }],
+    tables: (p, { heads }) => [
+      { key: 'weights', length: p.numBuckets * heads, product: 'numBuckets * heads', shape: '[numBuckets][heads]' },
+    ],
+    params: (p) => [p.bidirectional ? 1 : 0, p.numBuckets, p.maxDistance],
+    addsTable: true,
     // T5 folds 1/sqrt(d) into its initialisation: its logits are q.k + bias (docs/t5.md)
     defaultScale: 1,
   },
@@ -111,6 +121,11 @@ const ENTRIES = {
       { key: 'aK', length: (2 * p.maxRelative + 1) * dim, product: '(2 * maxRelative + 1) * dim' },
       { key: 'aV', length: (2 * p.maxRelative + 1) * dimV, product: '(2 * maxRelative + 1) * dimV' },
     ],
+    params: (p) => [p.maxRelative],
+    rel: (p) => p.maxRelative,
+    // the float32 bound of a logit and of the output (posenc.h POSENC_ATTENTION_ARGS): aK joins
+    // the dot products, aV the weighted sum
+    bound: (mq, mk, [aK, aV]) => ({ dots: mq * mk + mq * aK, extraV: aV, terms: 1 }),
   },
 
   /** Transformer-XL (Dai et al. 2019): content and position terms with u, v; docs/relative.md.
@@ -120,11 +135,16 @@ const ENTRIES = {
     cArgs: ['u', 'vb', 'r', 'r_rows'],
     hosts: { attention: ['u', 'v', 'r'], selfAttention: ['u', 'v', 'wr'] },
     parse: (o) => ({ type: 'xl', u: o.u, v: o.v, r: o.r, wr: o.wr }),
-    tables: (p, { heads, dim, dModel = heads * dim }) => [
+    tables: (p, { heads, dim, dModel = heads * dim, rRows = 0 }) => [
       { key: 'u', length: heads * dim, product: 'heads * dim' },
       { key: 'v', length: heads * dim, product: 'heads * dim' },
+      ...(p.r !== undefined ? [{ key: 'r', length: rRows * heads * dim, product: 'rRows * heads * dim' }] : []),
       ...(p.wr !== undefined ? [{ key: 'wr', length: dModel * dModel, product: 'dModel * dModel' }] : []),
     ],
+    // attention's r [rRows][heads][dim]: its length sets rRows, the row count C reads (r_rows)
+    rows: { key: 'r', shape: '[rRows][heads][dim]', width: 'heads * dim' },
+    params: (p, rRows) => [rRows],
+    bound: (mq, mk, [u, vb, r]) => ({ dots: (mq + u) * mk + (mq + vb) * r, extraV: 0, terms: 3 }),
   },
 
   /** The sinusoidal table added to the tokens before the projections; docs/sinusoidal.md. */

@@ -90,23 +90,11 @@ function parseEncoding(core, fn, encoding, { heads, dim, dimV, capacity }) {
   const tables = ENCODINGS[e.type]
     .tables(e, { heads, dim, dimV })
     .map((t) => tableCopy(core, fn, `encoding.${t.key}`, e[t.key], elements(fn, t.product, t.length)));
-  switch (e.type) {
-    case 'alibi':
-      return { ...e, kind, rel: 0, params: [e.formCode] };
-    case 't5':
-      return {
-        ...e,
-        kind,
-        rel: 0,
-        tables,
-        params: [e.bidirectional ? 1 : 0, e.numBuckets, e.maxDistance],
-        defaultScale: ENCODINGS.t5.defaultScale,
-      };
-    case 'shaw':
-      return { ...e, kind, rel: e.maxRelative, tables, params: [e.maxRelative] };
-    default: // 'none', 'rope' (keys rotated before they are stored; no bias)
-      return { ...e, kind, rel: 0 };
-  }
+  // its scalars and relative count from its registry row; 'none' and 'rope' (keys rotated
+  // before they are stored) add no bias
+  const entry = ENCODINGS[e.type];
+  const rel = entry.rel?.(e) ?? 0;
+  return { ...e, kind, rel, tables, params: entry.params?.(e, rel) ?? [], defaultScale: entry.defaultScale };
 }
 
 export function kvCacheFamily(core) {
