@@ -331,9 +331,8 @@ static int32_t check_t5(const job *jb, int64_t *rel) {
     if (!jb->b.table) return POSENC_E_NULL;
     const int32_t nb = jb->b.num_buckets;
     if (posenc__check_elems2(nb, jb->H)) return POSENC_E_SIZE;
-    const int32_t half = jb->b.bidirectional ? nb / 2 : nb;
     if (nb < (jb->b.bidirectional ? 4 : 2)) return POSENC_E_SIZE;
-    if (jb->b.max_distance <= half / 2) return POSENC_E_PARAM;
+    if (jb->b.max_distance <= posenc__t5_max_exact(jb->b.bidirectional, nb)) return POSENC_E_PARAM;
     return POSENC_OK;
 }
 static void plan_t5(plan *pl, int64_t Q, int64_t K, int64_t D, int64_t rel, int64_t G) {
@@ -503,9 +502,10 @@ static inline void add_xl(const job *jb, const ctx *cx, int r, float *t, int32_t
 #define PRESCALED_T5      1
 #define PRESCALED_SHAW    1
 #define PRESCALED_XL      0
+/* One row per kind of POSENC_BIAS_KINDS, by construction: a kind without its steps is a compile
+ * error here (check_<name>, plan_<name>, values_<name> or a CALL/GROUP/HEAD/BLOCK_SETUP_<NAME>,
+ * ROW_<NAME> or PRESCALED_<NAME> undeclared), never a row of NULLs. */
 static const bias_ops BIAS_OPS[] = {POSENC_BIAS_KINDS(POSENC__BIAS_OPS)};
-_Static_assert(sizeof BIAS_OPS / sizeof BIAS_OPS[0] == POSENC_BIAS_COUNT,
-               "every bias kind of POSENC_BIAS_KINDS has its row of steps");
 
 /* The plan of a call: the common buffers, then the kind's own. packed = keys and values
  * arrive packed (a KV cache); qscale = a per-query scale is given. */

@@ -60,6 +60,14 @@ int32_t posenc__rope_rotate_interleaved(float *x, int32_t heads, size_t stride, 
 /* ALiBi slope of head `head` (0-based) of `heads` (>= 1), closed form of fairseq get_slopes with exp2. */
 double posenc__alibi_slope(int32_t head, int32_t heads);
 
+/* T5 _relative_position_bucket's exact range: the distances below it get a bucket each, half the
+ * buckets (of each direction's half when bidirectional); max_distance must exceed it so the
+ * log-spaced buckets are defined. The one C statement of the rule (t5.c, attention.c; the JS twin
+ * is js/maths.js t5MaxExact). */
+static inline int32_t posenc__t5_max_exact(int32_t bidirectional, int32_t num_buckets) {
+    return (bidirectional ? num_buckets / 2 : num_buckets) / 2;
+}
+
 /* T5 bucket of relative position rp = key - query (docs/t5.md), exact at the integer boundary
  * points. Caller guarantees num_buckets >= 2 (>= 4 when bidirectional) and
  * max_distance > max_exact (= num_buckets/2, halved again when bidirectional). */

@@ -11,8 +11,7 @@
  * (max_exact >= 1) and a log range ln(max_distance/max_exact) > 0. */
 static int32_t t5_check(int32_t bidirectional, int32_t num_buckets, int32_t max_distance) {
     if (num_buckets < (bidirectional ? 4 : 2)) return POSENC_E_PARAM;
-    const int32_t max_exact = (bidirectional ? num_buckets / 2 : num_buckets) / 2;
-    if (max_distance <= max_exact) return POSENC_E_PARAM;
+    if (max_distance <= posenc__t5_max_exact(bidirectional, num_buckets)) return POSENC_E_PARAM;
     return POSENC_OK;
 }
 

@@ -9,6 +9,7 @@
 import { ENCODINGS } from './encodings.js';
 import { PosencError, Status } from './errors.js';
 import { bool, fail, int, options, show } from './validate.js';
+import { yarnMscale } from './maths.js';
 
 const FN = 'fromConfig';
 
@@ -179,8 +180,6 @@ function reader(cfg, source, prefix = '') {
   };
   return { get, number, has: (k) => cfg[k] !== undefined && cfg[k] !== null };
 }
-
-const mscaleOf = (s, m) => (s <= 1 ? 1 : 0.1 * m * Math.log(s) + 1);
 
 /** rope_scaling / rope_parameters (already chosen for the layer) -> posenc scaling, or undefined. */
 function parseScaling(rs, where, c, r, source) {
@@ -660,7 +659,7 @@ export function fromConfig(config, opts) {
     // modeling_deepseek_v2.py DeepseekV2Attention: softmax_scale *= mscale(factor, mscale_all_dim)^2
     const msa = isObj(rs) ? reader(rs, source, `${where}.`).number('mscale_all_dim') : undefined;
     if (scaling.type === 'yarn' && msa) {
-      const m = mscaleOf(scaling.factor, msa);
+      const m = yarnMscale(scaling.factor, msa);
       attention.scale *= m * m;
       result.mscale2 = m * m;
     }

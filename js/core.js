@@ -16,6 +16,7 @@
 //   takes a PosencBuffer of the same element type, which is then used in place.
 import { PosencError, Status } from './errors.js';
 import { fail, show, TA_SET, typedArray } from './validate.js';
+import { FLT_MAX } from './maths.js';
 
 export const TYPES = Object.freeze({ float32: Float32Array, int32: Int32Array, float64: Float64Array });
 
@@ -219,8 +220,6 @@ export class Core {
 function typeName(Type) {
   return Type.name;
 }
-
-const FLT_MAX = 3.4028234663852886e38;
 
 /**
  * Per-call heap bookkeeping; see Core.run. Besides allocating, the scope records every array

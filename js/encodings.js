@@ -19,6 +19,7 @@
 import { Status } from './errors.js';
 import { allowOnly, bool, choice, fail, int, num, snapshot } from './validate.js';
 import { parseMrope, parseRopeFrequencyOptions, ROPE_LAYOUT } from './rope.js';
+import { t5MaxExact } from './maths.js';
 
 /** ALiBi bias forms: posenc.h posenc_alibi_form. */
 export const ALIBI_FORM = Object.freeze({ relative: 0, symmetric: 1, reference: 2 });
@@ -31,8 +32,6 @@ function allowed(entry, ctx) {
   if (ctx.host === undefined) return union(entry.hosts);
   return entry.hosts[ctx.host];
 }
-
-const t5Range = (bidirectional, numBuckets) => (bidirectional ? numBuckets >> 1 : numBuckets) >> 1;
 
 const ENTRIES = {
   /** No positional information (NoPE); attention may still take a dense bias array. */
@@ -81,7 +80,7 @@ const ENTRIES = {
         max: 2 ** 20,
         def: 32,
       });
-      const maxExact = t5Range(bidirectional, numBuckets);
+      const maxExact = t5MaxExact(bidirectional, numBuckets);
       const maxDistance = int(ctx.fn, `${ctx.prefix}maxDistance`, o.maxDistance, { min: 1, def: 128 });
       if (maxDistance <= maxExact) {
         throw fail(

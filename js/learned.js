@@ -4,8 +4,7 @@ import { arrayLike } from './core.js';
 import { Status } from './errors.js';
 import { bool, choice, elements, fail, int, list, MAX_INT32, num, options } from './validate.js';
 import { callNamed } from './values.js';
-
-const FLT_MAX = 3.4028234663852886e38;
+import { FLT_MAX } from './maths.js';
 
 export const OUT_OF_RANGE = { error: 0, clamp: 1, zero: 2 };
 

@@ -21,6 +21,7 @@ import {
   typedArray,
 } from './validate.js';
 import { callNamed } from './values.js';
+import { FLT_MAX, yarnMscale } from './maths.js';
 
 export const ROPE_LAYOUT = { half: 1, interleaved: 0 };
 export const ROPE_ORDER = { thd: 0, htd: 1 };
@@ -62,8 +63,6 @@ const FREQ_KEYS = ['dim', 'base', 'rotaryDim', 'scaling'];
 // Keys every RoPE function accepts, so one options object (fromConfig's `rope`) serves all three:
 // ropeFrequencies validates and ignores layout and the M-RoPE keys (they change no frequency).
 const SHARED_KEYS = [...FREQ_KEYS, 'layout', 'mropeSections', 'mropeInterleaved'];
-// cos/sin are float32: an attention scale above this would store inf.
-const FLT_MAX = 3.4028234663852886e38;
 // Cache-free application keeps 4*64 + 2 rows of rotaryDim/2 floats of scratch (c_src/rope.c).
 const MAX_ROTARY_NO_CACHE = 2 ** 22;
 // xPos factors zeta^e reach e^80 (zeta_0 = 2/7) at |p - center| = 80 / ln 3.5 * scaleBase; past
@@ -163,7 +162,7 @@ function parseScaling(fn, snap, rotaryDim, prefix = '') {
       v.mscale = opt('mscale', {});
       v.mscaleAllDim = opt('mscaleAllDim', {});
       v.truncate = bool(fn, key('truncate'), sc.truncate, true) ? 1 : 0;
-      if (v.mscale && v.mscaleAllDim && v.factor > 1 && !(0.1 * v.mscaleAllDim * Math.log(v.factor) + 1 > 0)) {
+      if (v.mscale && v.mscaleAllDim && v.factor > 1 && !(yarnMscale(v.factor, v.mscaleAllDim) > 0)) {
         throw fail(
           fn,
           key('mscaleAllDim'),
@@ -317,8 +316,6 @@ function rangeOf(s, Type, ptr, n) {
     return { lo, hi };
   });
 }
-
-const FLT_MAX_F32 = 3.4028234663852886e38;
 
 /** mropeSections / mropeInterleaved validated -> { sections, interleaved, stream } (stream[i] = the
  * position stream, 0 = t, 1 = h, 2 = w, that rotates pair i), or null without M-RoPE. */
@@ -538,7 +535,7 @@ export function ropeFamily(core) {
             'x',
             2 * s.maxAbs.x * Math.abs(attentionScale),
             `2 · max|x| · attentionScale = 2 · ${s.maxAbs.x} · ${attentionScale}`,
-            FLT_MAX_F32,
+            FLT_MAX,
           );
           const cp = s.alloc(Float32Array, length * np, false);
           const sp = s.alloc(Float32Array, length * np, false);
@@ -649,7 +646,7 @@ export function ropeFamily(core) {
               const b = bound(m);
               return {
                 name: b.names,
-                allowed: `small enough that the result fits float32: ${b.rule} <= ${FLT_MAX_F32}`,
+                allowed: `small enough that the result fits float32: ${b.rule} <= ${FLT_MAX}`,
                 got: b.value,
               };
             });

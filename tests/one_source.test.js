@@ -7,6 +7,7 @@
 //   struct layouts the C build (c_src/status.c posenc_struct_layout, checked there against
 //                  posenc.h by _Static_assert) -> what js/ writes into each field
 import assert from 'node:assert/strict';
+import * as require_fs from 'node:fs';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -156,4 +157,32 @@ test('budgets: docs/benchmark.md states the tarball ceiling tests/package.test.j
   );
   const ledger = doc.slice(doc.indexOf('### How the tarball ceiling was set'));
   assert.match(ledger, new RegExp(`The ceiling is ${KiB} KiB \\(${bytes} bytes\\)`), 'the ceiling arithmetic names it');
+});
+
+// Maths written once: each formula's one JS home is js/maths.js, its C home named beside it.
+test('maths in one place: float32 max, T5 exact range, YaRN mscale', () => {
+  const { readdirSync } = require_fs;
+  const files = ['js', 'web/src', 'web/src/views', 'c_src'].flatMap((d) =>
+    readdirSync(join(root, d))
+      .filter((f) => /\.(js|c|h)$/.test(f))
+      .map((f) => `${d}/${f}`),
+  );
+  const rules = [
+    [/3\.40282346\d*e\+?38/, ['js/maths.js'], 'the float32 max (import FLT_MAX from js/maths.js)'],
+    [/0\.1 \* \w+ \* (Math\.)?log\(/, ['js/maths.js', 'c_src/rope.c'], "YaRN's mscale (js/maths.js yarnMscale)"],
+    [
+      /\? *(num_?[bB]uckets|nb|st\.buckets) *(\/ *2|>> *1) *: *\1|(num_?[bB]uckets|nb|st\.buckets) *>> *2 *:/,
+      ['js/maths.js', 'c_src/posenc_internal.h'],
+      "T5's exact range (js/maths.js t5MaxExact, posenc__t5_max_exact)",
+    ],
+  ];
+  for (const [re, homes, what] of rules) {
+    const found = files.filter((f) => re.test(read(f)));
+    assert.deepEqual(
+      found.filter((f) => !homes.includes(f)),
+      [],
+      `${what} is written outside ${homes.join(', ')}`,
+    );
+    for (const h of homes) assert.ok(found.includes(h), `${h} should hold ${what} (the pattern no longer finds it)`);
+  }
 });

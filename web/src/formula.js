@@ -3,6 +3,7 @@
 // float32 value and the one API call that reproduces it. Every value shown as exact comes from the
 // posenc API; the arithmetic here only explains it (products p × ω, angles mod 2π, wavelengths
 // 2π/ω, ratios of API frequencies), in float64 from the API's own numbers.
+import { t5MaxExact } from '../../js/maths.js';
 import { esc, f32 } from './draw.js';
 import { t5Config, t5Opts } from './methods.js';
 import { ropeOptions } from './state.js';
@@ -131,7 +132,7 @@ export function cellFormula(pe, st, method, r, c, m) {
       const nq = m.rows;
       const cfg = t5Config(st);
       const value = m.values[r * nq + c];
-      const exact = cfg.bidirectional ? cfg.numBuckets >> 2 : cfg.numBuckets >> 1;
+      const exact = t5MaxExact(cfg.bidirectional, cfg.numBuckets);
       const call = `pe.t5Buckets(${src({ queries: nq, keys: nq, ...t5Opts(cfg) })})[${r * nq + c}]`;
       const html = [
         line(

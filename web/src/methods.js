@@ -2,6 +2,7 @@
 // need from the shell about the API: the check for a missing function, the heap-buffer pool, finite
 // ranges, the exact angle of a pair, RoPE's and T5's options from the state. The matrices
 // themselves are in matrices.js, a chunk of its own.
+import { t5MaxExact } from '../../js/maths.js';
 
 /** Thrown when this build of posenc lacks a function a view needs. */
 export class Unavailable extends Error {
@@ -79,7 +80,7 @@ export function finiteMinMax(v, end = v.length) {
  * range (numBuckets/4 bidirectional, numBuckets/2 causal); a smaller setting is raised to it and
  * the title says so. */
 export function t5Config(st, bidirectional = st.t5dir !== 'causal') {
-  const exact = bidirectional ? st.buckets >> 2 : st.buckets >> 1;
+  const exact = t5MaxExact(bidirectional, st.buckets);
   const maxDistance = Math.max(st.maxdist, exact + 1);
   return { numBuckets: st.buckets, maxDistance, bidirectional, raised: maxDistance !== st.maxdist };
 }
