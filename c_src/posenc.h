@@ -41,9 +41,11 @@
  *   4e-4 off at p = 5000: angles are only ever advanced in float64.
  *
  * SIMD
- *   Kernels are written once against the small vector layer in posenc_simd.h, which maps to
- *   wasm SIMD128 when __wasm_simd128__ is defined and to plain scalar C otherwise. The SIMD and
- *   scalar builds agree within 1e-6; every kernel has a plain scalar reference in the native tests.
+ *   Kernels are written against the small vector layer in posenc_simd.h, which maps to wasm
+ *   SIMD128 when __wasm_simd128__ is defined and to plain scalar C otherwise; a few keep a SIMD
+ *   and a scalar path side by side (`#if POSENC_SIMD` in kvcache.c, rope.c, values.c). The SIMD
+ *   and scalar builds agree within 1e-6; every kernel has a plain scalar reference in the native
+ *   tests.
  *
  * STATUS CODES
  *   Every exported function returns int32_t: POSENC_OK (0) or a negative POSENC_E_* code, and

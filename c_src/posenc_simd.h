@@ -3,9 +3,11 @@
  *
  * pv4 is four float32 lanes. With __wasm_simd128__ it is a v128_t and each operation is one
  * SIMD128 instruction; otherwise it is a struct of four floats and each operation a plain loop,
- * which is what the scalar wasm build and the native (sanitizer) tests run. A kernel is written
- * once; the two builds differ only in this file, so "SIMD agrees with scalar" tests the kernels,
- * not two hand-written copies.
+ * which is what the scalar wasm build and the native (sanitizer) tests run. Most kernels are
+ * written once against it, so "SIMD agrees with scalar" tests them, not two hand-written copies.
+ * Not all: the `#if POSENC_SIMD` blocks of kvcache.c (8), rope.c (3) and values.c (1, raw
+ * wasm_* intrinsics) keep a SIMD path and a scalar path side by side, each tested against the
+ * other by the native tests run in both builds (tests/native.test.js).
  *
  * No fused multiply-add exists in SIMD128, and the scalar branch must not use one either (the
  * native compiler might contract a*b+c): that keeps the two builds within rounding of each other.

@@ -18,12 +18,13 @@ export function simdSupported() {
   }
 }
 
-// The four builds ship as JS modules (build.sh writes them next to the .wasm files): each holds
-// its wasm gzipped and base64-encoded. A dynamic import() of a literal path is the one way to
-// name a file that every bundler (Vite, webpack, Parcel, Rollup, esbuild) follows with no
-// configuration; `new URL(file, import.meta.url)` is copied by some and left dangling by others.
-// Each is a chunk of its own, so an app downloads only the build it runs (esbuild without
-// --splitting inlines all of them). Gzipped they cost the tarball no more than the bare .wasm.
+// The three shipped builds (core SIMD and scalar, lab SIMD) are JS modules (build.sh writes them
+// next to the .wasm files): each holds its wasm gzipped and base64-encoded. A dynamic import()
+// of a literal path is the one way to name a file that every bundler (Vite, webpack, Parcel,
+// Rollup, esbuild) follows with no configuration; `new URL(file, import.meta.url)` is copied by
+// some and left dangling by others. Each is a chunk of its own, so an app downloads only the
+// build it runs (esbuild without --splitting inlines all of them). Gzipped they cost the tarball
+// no more than the bare .wasm.
 const BUILDS = {
   core: {
     simd: () => import('../dist/posenc.simd.wasm.js'),
@@ -31,7 +32,7 @@ const BUILDS = {
   },
   // The extrapolation lab's trainer is a module of its own (it would add a third to the core's
   // download), loaded only by pe.loadLab() / init({ lab: true }). The package ships its SIMD
-  // build only, to keep the tarball under its 180 KiB budget (docs/benchmark.md "Budgets"): every
+  // build only, to keep the tarball small (docs/benchmark.md "Budgets"): every
   // engine that has DecompressionStream but no SIMD is a Chromium 85-90. A scalar lab is one
   // `./build.sh wasm` away (dist/posenc-lab.wasm) and loads with loadLab({ wasm }).
   lab: {
