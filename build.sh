@@ -6,6 +6,7 @@
 #   ./build.sh test       the above + Chromium, then every test (node --test)
 #   ./build.sh bench      the above, then the benchmark table
 #   ./build.sh wasm       only the six wasm artifacts (assumes the toolchain)
+#   ./build.sh native     only the native tests and fuzz targets (tests/native.test.js runs them)
 #   ./build.sh lint       Biome (JS/TS: lint + format check, biome.json) and clang-format (C, .clang-format)
 #   ./build.sh format     rewrite every JS/TS and C file in the formatters' style
 #
@@ -64,6 +65,12 @@ format() {
 }
 
 hash_of() { cat "$@" | sha256sum | cut -c1-64; }
+# fresh OUT KEY: OUT exists and its stamp holds KEY, the hash of its inputs taken before it was
+# built (an input edited during the build then leaves the stamp stale); see build_native
+fresh() { [ -f "$1" ] && [ -f "$(dirname "$1")/.$(basename "$1").stamp" ] &&
+    [ "$(cat "$(dirname "$1")/.$(basename "$1").stamp")" = "$2" ]; }
+# stamp OUT KEY: record that OUT was built from inputs hashing to KEY (only after it was)
+stamp() { echo "$2" > "$(dirname "$1")/.$(basename "$1").stamp"; }
 # gzip -9 size of the files concatenated, with node's zlib: the number tests/package.test.js budgets
 gz_size() { node -e 'const fs=require("fs"),z=require("zlib");process.stdout.write(String(z.gzipSync(Buffer.concat(process.argv.slice(1).map((f)=>fs.readFileSync(f))),{level:9}).length))' "$@"; }
 
@@ -192,14 +199,18 @@ build_native() {
     if ! clang "${san[@]}" build/native/probe.c -o build/native/probe 2>/dev/null; then
         log "sanitizer runtime missing: native tests built without sanitizers"; san=()
     fi
-    local key; key=$(hash_of c_src/* tests/native/* tests/fuzz/* build.sh)
-    if [ -f build/native/.stamp ] && [ "$(cat build/native/.stamp)" = "$key" ]; then
-        log "native tests up to date"; return
-    fi
+    # Each target has its own stamp (DIR/.NAME.stamp: the hash of what it is built from), written
+    # only after that target is built, and trusted only while the target itself exists: a failed
+    # or interrupted build never leaves a valid stamp beside a missing or stale binary.
+    local built=0 t out key
+    echo "${san[*]}" > build/native/san.flags # a change of sanitizers rebuilds every target
     for t in tests/native/test_*.c; do
-        local out=build/native/$(basename "$t" .c)
+        out=build/native/$(basename "$t" .c)
+        key=$(hash_of c_src/* tests/native/check.h "$t" build.sh build/native/san.flags)
+        fresh "$out" "$key" && continue
         clang -std=c11 -O1 -g -Wall -Wextra -Werror -ffp-contract=off "${san[@]}" -Ic_src \
             c_src/*.c "$t" -lm -o "$out"
+        stamp "$out" "$key"; built=$((built + 1))
     done
     # The same programs on the SIMD kernels (wasm simd128, run under node by tests/native.test.js),
     # so each SIMD kernel meets its scalar reference too. The wasm is inlined in the .js: Debian's
@@ -208,25 +219,35 @@ build_native() {
     mkdir -p build/native/simd
     echo '{ "type": "commonjs" }' > build/native/simd/package.json
     for t in tests/native/test_*.c; do
+        out=build/native/simd/$(basename "$t" .c).js
+        key=$(hash_of c_src/* tests/native/check.h "$t" build.sh)
+        fresh "$out" "$key" && continue
         emcc -std=c11 -O2 -Wall -Wextra -Werror -ffp-contract=off -msimd128 -Ic_src c_src/*.c "$t" \
-            -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=node -sSINGLE_FILE=1 \
-            -o "build/native/simd/$(basename "$t" .c).js"
+            -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=node -sSINGLE_FILE=1 -o "$out"
+        stamp "$out" "$key"; built=$((built + 1))
     done
-    # libFuzzer targets (bounded runs under node --test); skipped where libFuzzer is missing. A
-    # target that does not compile where libFuzzer works is an error, never a stale binary run.
-    rm -f build/native/fuzz_*
+    # libFuzzer targets (bounded runs under node --test). Where libFuzzer is missing, the reason is
+    # written to build/native/fuzz.unavailable (tests/native.test.js skips with it, and fails when
+    # a target is missing without it). A target that does not compile where libFuzzer works is an
+    # error, never a stale binary run.
     echo 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n){(void)d;(void)n;return 0;}' > build/native/probe_fuzz.c
     if [ ${#san[@]} -gt 0 ] && clang -fsanitize=fuzzer build/native/probe_fuzz.c -o build/native/probe_fuzz 2>/dev/null; then
+        rm -f build/native/fuzz.unavailable
         for t in tests/fuzz/fuzz_*.c; do
+            out=build/native/$(basename "$t" .c)
+            key=$(hash_of c_src/* "$t" build.sh)
+            fresh "$out" "$key" && continue
+            rm -f "$out" # no stale binary survives a failed compile
             clang -std=c11 -O1 -g -Wall -Wextra -Werror -ffp-contract=off -fsanitize=fuzzer,address,undefined \
-                -fno-sanitize-recover=all -Ic_src c_src/*.c "$t" -lm \
-                -o "build/native/$(basename "$t" .c)"
+                -fno-sanitize-recover=all -Ic_src c_src/*.c "$t" -lm -o "$out"
+            stamp "$out" "$key"; built=$((built + 1))
         done
     else
+        rm -f build/native/fuzz_*
         log "libFuzzer unavailable: fuzz targets not built"
+        echo "libFuzzer unavailable (clang -fsanitize=fuzzer$([ ${#san[@]} -gt 0 ] || echo ', or the sanitizer runtime,') failed when build.sh last ran)" > build/native/fuzz.unavailable
     fi
-    echo "$key" > build/native/.stamp
-    log "native tests built: $(ls tests/native/test_*.c | wc -l), fuzz targets: $(ls build/native/fuzz_* 2>/dev/null | wc -l)"
+    log "native tests: $built built, $(ls tests/native/test_*.c | wc -l) programs, fuzz targets: $(ls build/native/fuzz_* 2>/dev/null | wc -l)"
 }
 
 build_bench() {
@@ -243,6 +264,7 @@ build_web() { log "vite build"; npx vite build web --logLevel warn >&2; }
 cmd=${1:-build}
 case "$cmd" in
     wasm) build_wasm ;;
+    native) ensure_toolchain; build_native ;;
     build) ensure_toolchain; ensure_npm; build_wasm; build_native; build_web ;;
     serve) ensure_toolchain; ensure_npm; build_wasm; build_web
            log "serving the built page at http://127.0.0.1:5173 (Ctrl-C stops)"
@@ -255,5 +277,5 @@ case "$cmd" in
            exec node bench/index.js "${@:2}" ;;
     lint) ensure_npm; lint ;;
     format) ensure_npm; format ;;
-    *) echo "usage: $0 [build|serve|test|bench|wasm|lint|format]" >&2; exit 2 ;;
+    *) echo "usage: $0 [build|serve|test|bench|wasm|native|lint|format]" >&2; exit 2 ;;
 esac
