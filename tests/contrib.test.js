@@ -128,10 +128,10 @@ function unionOf(name) {
   return types.slice(at, next < 0 ? undefined : next);
 }
 const header = read('c_src/posenc.h');
-const cKinds = /#define POSENC_BIAS_KINDS\(X\)(.*)/
-  .exec(header)[1]
-  .match(/X\((\w+), (\w+)\)/g)
-  .map((x) => /X\((\w+), (\w+)\)/.exec(x).slice(1));
+// the macro's text with its continuation lines (clang-format wraps it once it is long)
+const kindsMacro = /#define POSENC_BIAS_KINDS\(X\)((?:[^\n]*\\\n)*[^\n]*)/.exec(header)?.[1] ?? '';
+const cKinds = [...kindsMacro.matchAll(/X\((\w+), (\w+)\)/g)].map((m) => m.slice(1));
+assert.ok(cKinds.length >= 5, `c_src/posenc.h POSENC_BIAS_KINDS was read: ${kindsMacro}`);
 const heapCases = read('tests/robust_heap.test.js');
 const attentionDoc = read('docs/attention.md');
 
