@@ -174,3 +174,14 @@ for (const [type, e] of Object.entries(ENCODINGS)) {
     }
   });
 }
+
+test('every C bias kind (posenc.h POSENC_BIAS_KINDS) has its js/encodings.js row at its index', () => {
+  cKinds.forEach(([NAME, name], i) => {
+    assert.ok(ENCODINGS[name], `js/encodings.js ENCODINGS has no row '${name}' for posenc.h POSENC_BIAS_${NAME}`);
+    assert.equal(
+      ENCODINGS[name].bias,
+      i,
+      `js/encodings.js ENCODINGS.${name}.bias should be ${i} (POSENC_BIAS_${NAME})`,
+    );
+  });
+});
