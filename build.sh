@@ -39,6 +39,12 @@ ensure_toolchain() {
 }
 
 ensure_npm() {
+    # A node_modules that is a symlink is another checkout's (a git worktree sharing it): npm ci
+    # would empty that checkout's folder through the link, so it is left alone.
+    if [ -L node_modules ]; then
+        [ -d node_modules/.bin ] || log "node_modules is a symlink to an empty folder: install it there"
+        return 0
+    fi
     if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
         log "npm ci"
         npm ci --no-audit --no-fund >&2
