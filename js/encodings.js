@@ -14,7 +14,7 @@
 // tables(parsed, { heads, dim, dimV }) lists the ones the call needs: { key, length, product }
 // (product: how the length is computed, for messages).
 import { Status } from './errors.js';
-import { allowOnly, bool, choice, fail, int, num, snapshot } from './validate.js';
+import { allowOnly, bool, choice, fail, int, isArray, num, snapshot } from './validate.js';
 import { parseMrope, parseRopeFrequencyOptions, ROPE_LAYOUT } from './rope.js';
 
 /** ALiBi bias forms: posenc.h posenc_alibi_form. */
@@ -210,7 +210,7 @@ export function parseEncoding(host, value, ctx, why = () => '') {
   const name = ctx.prefix.replace(/\.$/, '');
   const types = typesFor(host);
   const list = types.map((t) => `'${t}'`);
-  if (value === null || typeof value !== 'object' || Array.isArray(value) || ArrayBuffer.isView(value)) {
+  if (value === null || typeof value !== 'object' || isArray(fn, name, value) || ArrayBuffer.isView(value)) {
     throw fail(fn, name, Status.E_PARAM, `an object { type: ${list.join(' | ')}, ... }`, value);
   }
   const snap = snapshot(fn, value, name);

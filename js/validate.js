@@ -18,6 +18,7 @@ const TA_OFFSET = slot('byteOffset');
 const TA_BYTES = slot('byteLength');
 /** %TypedArray%.prototype.set, immune to an own `set` property on the caller's array. */
 export const TA_SET = TA_PROTO.set;
+const TA_AT = TA_PROTO.at;
 const AB_SLICE = ArrayBuffer.prototype.slice;
 const AB_DETACHED = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'detached')?.get;
 const TA_TYPES = {
@@ -34,7 +35,18 @@ const TA_TYPES = {
   BigUint64Array,
 };
 
-function detached(buffer) {
+// A view that cannot be read: a detached buffer, or a fixed-length view on a resizable buffer
+// shrunk below it (its length then reads 0, yet its buffer is not detached). %TypedArray%.prototype
+// .at refuses both (ValidateTypedArray) and runs no caller code.
+function detached(view, buffer) {
+  if (TA_AT) {
+    try {
+      TA_AT.call(view, 0);
+      return false;
+    } catch {
+      return true;
+    }
+  }
   try {
     if (AB_DETACHED) return AB_DETACHED.call(buffer);
     AB_SLICE.call(buffer, 0, 0);
@@ -59,7 +71,7 @@ export function typedArray(v) {
     buffer,
     byteOffset: TA_OFFSET.call(v),
     byteLength: TA_BYTES.call(v),
-    detached: detached(buffer),
+    detached: detached(v, buffer),
   };
 }
 
@@ -185,16 +197,19 @@ export function options(fn, opts, allowed, name = 'options') {
   return allowOnly(fn, snapshot(fn, opts, name), allowed, name);
 }
 
-/** A plain Array option copied once, element by element (getters run here, once); other values
- * are returned unchanged for the caller's own type check. */
-export function list(fn, name, value) {
-  let isArray;
+/** Array.isArray(value); a revoked Proxy (on which it throws) is E_PARAM naming `name`. */
+export function isArray(fn, name, value) {
   try {
-    isArray = Array.isArray(value);
+    return Array.isArray(value);
   } catch (e) {
     throw threw(fn, name, e);
   }
-  if (!isArray) return value;
+}
+
+/** A plain Array option copied once, element by element (getters run here, once); other values
+ * are returned unchanged for the caller's own type check. */
+export function list(fn, name, value) {
+  if (!isArray(fn, name, value)) return value;
   try {
     const n = value.length;
     if (!Number.isInteger(n) || n < 0 || n > MAX_ELEMENTS)
@@ -221,22 +236,27 @@ export function int(fn, name, value, { min = 1, max = MAX_INT32, def } = {}) {
   return value;
 }
 
-/** A finite number in [min, max] (or open bounds with gt / lt). */
-export function num(fn, name, value, { min = -Infinity, max = Infinity, gt, lt, def } = {}) {
+/** A finite number in [min, max] (or open bounds with gt / lt); f32: its float32 rounding too (a
+ * value C reads as a float). */
+export function num(fn, name, value, { min = -Infinity, max = Infinity, gt, lt, def, f32 = false } = {}) {
   if (value === undefined) {
     if (def !== undefined) return def;
     throw new PosencError(Status.E_MISSING, `posenc.${fn}: ${name} is required (a finite number)`, name);
   }
   const lo = gt !== undefined ? `(${gt}` : `[${min}`;
   const hi = lt !== undefined ? `${lt})` : `${max}]`;
-  const ok =
-    typeof value === 'number' &&
-    Number.isFinite(value) &&
-    value >= min &&
-    value <= max &&
-    (gt === undefined || value > gt) &&
-    (lt === undefined || value < lt);
-  if (!ok) throw fail(fn, name, Status.E_PARAM, `a finite number in ${lo}, ${hi}`, value);
+  const ok = (x) =>
+    typeof x === 'number' &&
+    Number.isFinite(x) &&
+    x >= min &&
+    x <= max &&
+    (gt === undefined || x > gt) &&
+    (lt === undefined || x < lt);
+  if (!ok(value)) throw fail(fn, name, Status.E_PARAM, `a finite number in ${lo}, ${hi}`, value);
+  if (f32 && !ok(Math.fround(value))) {
+    const r = Math.fround(value);
+    throw fail(fn, name, Status.E_PARAM, `in ${lo}, ${hi} once rounded to float32 (it rounds to ${r})`, value);
+  }
   return value;
 }
 
