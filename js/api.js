@@ -71,9 +71,58 @@ export function createApi(core, families) {
       return lab.loading;
     },
   };
-  const add = (family) => Object.assign(api, family(core, lab));
-  for (const family of families) add(family);
+  const add = (family, i) => {
+    for (const [name, f] of Object.entries(functionsOf(family, core, lab, i))) api[name] = guard(name, f);
+    return api;
+  };
+  families.forEach(add);
   return { api, add };
+}
+
+/** A family's functions; anything but a family (posenc/lite's sinusoidalFamily, ...) is E_PARAM. */
+function functionsOf(family, core, lab, i = 0) {
+  let fns;
+  let why = '';
+  try {
+    fns = typeof family === 'function' ? family(core, lab) : null;
+  } catch (e) {
+    why = `; calling it threw ${reason(e)}`;
+  }
+  const ok = (o) => o !== null && typeof o === 'object' && Object.values(o).every((f) => typeof f === 'function');
+  if (!ok(fns) || Object.keys(fns).length === 0) {
+    const what = 'a family from posenc/lite, such as sinusoidalFamily';
+    throw new PosencError(
+      Status.E_PARAM,
+      `posenc.init: families[${i}] must be ${what} (got ${show(family)}${why})`,
+      `families[${i}]`,
+    );
+  }
+  return fns;
+}
+
+/** The public function `name`: an exception other than a PosencError (one a check missed) still
+ * leaves as a PosencError, naming the first argument that cannot even be inspected. */
+function guard(name, f) {
+  return {
+    [name](...args) {
+      try {
+        return f(...args);
+      } catch (e) {
+        if (e instanceof PosencError) throw e;
+        const at = args.findIndex((a) => {
+          try {
+            return void Array.isArray(a);
+          } catch {
+            return true; // a revoked Proxy
+          }
+        });
+        const arg = at < 0 ? 'arguments' : `arguments[${at}]`;
+        const err = new PosencError(Status.E_PARAM, `posenc.${name}: ${arg} could not be used (${reason(e)})`, arg);
+        err.cause = e;
+        throw err;
+      }
+    },
+  }[name];
 }
 
 /**
