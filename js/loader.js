@@ -80,6 +80,14 @@ async function unpack(base64) {
 const nodeProcess = globalThis.process?.versions?.node ? globalThis.process : null;
 const isNode = nodeProcess !== null;
 
+/** The working directory as a file: URL, as url.pathToFileURL makes it: a '#', '?' or '%' in a
+ * directory's name is part of the path, not a fragment, a query or an escape. */
+async function cwdUrl() {
+  const urlName = 'node:url';
+  const { pathToFileURL } = await import(/* webpackIgnore: true */ /* @vite-ignore */ urlName);
+  return pathToFileURL(`${nodeProcess.cwd()}/`);
+}
+
 async function bytesFromUrl(url) {
   if (url.protocol === 'file:' && isNode) {
     // Only a file: URL the caller passes in Node reaches this line. The specifier is computed and
@@ -182,8 +190,7 @@ export async function instantiate(opts = {}, { lab = false } = {}) {
     }
   }
   try {
-    if (typeof source === 'string')
-      source = new URL(source, isNode ? `file://${nodeProcess.cwd()}/` : globalThis.location?.href);
+    if (typeof source === 'string') source = new URL(source, isNode ? await cwdUrl() : globalThis.location?.href);
   } catch (e) {
     throw err(`must be a valid URL string (got ${show(source)})`, e);
   }
