@@ -89,6 +89,14 @@ test('an out-of-bounds view on a shrunk resizable buffer is refused like a detac
       }),
     'encoding.scaling.shortFactor',
   );
+  // a factor list that is a Proxy whose every trap throws is refused without running a trap
+  const boom = () => {
+    throw new RangeError('trap');
+  };
+  const traps = { get: boom, has: boom, ownKeys: boom, getOwnPropertyDescriptor: boom, getPrototypeOf: boom };
+  const longFactor = new Proxy(new Float32Array(4), traps);
+  const longrope = { type: 'longrope', shortFactor: [1, 1, 1, 1], longFactor, originalMaxPositions: 8 };
+  refuses(() => pe.ropeFrequencies({ dim: 8, scaling: longrope }), 'scaling.longFactor', 'POSENC_E_PARAM');
   const e = refuses(() => pe.sinusoidal({ length: 1, dim: 4, out: oob() }), 'out', 'POSENC_E_SCRATCH');
   assert.match(e.message, /out of bounds/);
 });
