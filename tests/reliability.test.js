@@ -3,6 +3,7 @@
 // throw or change the cache under a call, float32 underflow, edited model files, odd families,
 // and a working directory whose name is not URL-safe.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -277,4 +278,12 @@ test("init({ wasm: 'relative/path' }) resolves against a working directory named
     process.chdir(here);
     rmSync(top, { recursive: true, force: true });
   }
+});
+
+test('a seeded hostile-input soak (tools/hostile_soak.js, 1500 calls) finds nothing', () => {
+  const r = spawnSync(process.execPath, [join(root, 'tools/hostile_soak.js'), '3600', '7', '1500'], {
+    encoding: 'utf8',
+  });
+  assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
+  assert.match(r.stdout, /^1500 calls .* 0 kinds of finding/m);
 });
