@@ -5,7 +5,7 @@
 import { Core, PosencBuffer, TYPES } from './core.js';
 import { PosencError, Status } from './errors.js';
 import { instantiate, reason } from './loader.js';
-import { choice, int, options, show } from './validate.js';
+import { choice, fail, int, options, show, threw } from './validate.js';
 
 /** Instantiate the wasm core (opts: an options snapshot with simd and wasm) as a Core. */
 export async function loadCore(opts) {
@@ -79,29 +79,21 @@ export function createApi(core, families) {
   return { api, add };
 }
 
-/** A family's functions; anything but a family (posenc/lite's sinusoidalFamily, ...) is E_PARAM. */
+/** A family's functions: an object of them, else (a class, Symbol) E_PARAM naming families[i]. */
 function functionsOf(family, core, lab, i = 0) {
+  const arg = `families[${i}]`;
   let fns;
-  let why = '';
   try {
-    fns = typeof family === 'function' ? family(core, lab) : null;
+    fns = family(core, lab);
   } catch (e) {
-    why = `; calling it threw ${reason(e)}`;
+    throw threw('init', arg, e, `calling ${arg}`);
   }
-  const ok = (o) => o !== null && typeof o === 'object' && Object.values(o).every((f) => typeof f === 'function');
-  if (!ok(fns) || Object.keys(fns).length === 0) {
-    const what = 'a family from posenc/lite, such as sinusoidalFamily';
-    throw new PosencError(
-      Status.E_PARAM,
-      `posenc.init: families[${i}] must be ${what} (got ${show(family)}${why})`,
-      `families[${i}]`,
-    );
-  }
+  if (Object(fns) !== fns || !Object.values(fns).every((f) => typeof f === 'function') || !Object.keys(fns).length)
+    throw fail('init', arg, Status.E_PARAM, 'a family from posenc/lite, such as sinusoidalFamily', family);
   return fns;
 }
 
-/** The public function `name`: an exception other than a PosencError (one a check missed) still
- * leaves as a PosencError, naming the first argument that cannot even be inspected. */
+/** Public function `name`: an exception a check missed still leaves as a PosencError. */
 function guard(name, f) {
   return {
     [name](...args) {
@@ -111,15 +103,13 @@ function guard(name, f) {
         if (e instanceof PosencError) throw e;
         const at = args.findIndex((a) => {
           try {
-            return void Array.isArray(a);
+            Array.isArray(a);
           } catch {
             return true; // a revoked Proxy
           }
         });
         const arg = at < 0 ? 'arguments' : `arguments[${at}]`;
-        const err = new PosencError(Status.E_PARAM, `posenc.${name}: ${arg} could not be used (${reason(e)})`, arg);
-        err.cause = e;
-        throw err;
+        throw threw(name, arg, e, `using ${arg}`);
       }
     },
   }[name];

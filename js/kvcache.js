@@ -262,11 +262,10 @@ class KvCache {
     const len = s.call('posenc_rope_scratch_size', enc.freq.rotaryDim);
     const scratch = s.alloc(Float32Array, len, false);
     const args = [x, n, h, dim, enc.freq.rotaryDim, enc.layout, 0 /* THD */, p.inv, p.ropeScale, offset, scratch, len];
-    // C checks the values before it rotates them: a refusal names the caller's element
     callNamed(s, this.#core, 'posenc_rope_apply', args, [{ name, ptr: x, n: n * h * dim }], (m) => ({
       name,
-      allowed: `at most ${(3.4028234663852886e38 / 2 / Math.abs(p.ropeScale)).toPrecision(4)} in magnitude (2 · attention scale · max|${name}| must fit float32)`,
-      got: `max |${name}| = ${m[name]}`,
+      allowed: `small enough that 2 · |attention scale| · max|${name}| fits float32`,
+      got: m[name],
     }));
   }
 
@@ -360,10 +359,7 @@ class KvCache {
     // the per-query scale of this call, or the cache's function of the query positions L - n ..
     const queryScale = parseQueryScale(fn, o.queryScale ?? this.#cfg.queryScale, n, L - n);
     this.#live(fn); // a queryScale function is caller code
-    if (this.#length !== L) {
-      const what = 'a function that leaves the cache as it is (queryScale runs before attending)';
-      throw fail(fn, 'queryScale', Status.E_PARAM, what, `a call that changed the length from ${L} to ${this.#length}`);
-    }
+    if (this.#length !== L) throw fail(fn, 'queryScale', Status.E_PARAM, 'a function that leaves the cache as it is');
     const core = this.#core;
     const p = this.#memory(fn);
     return core.run(fn, (s) => {

@@ -31,7 +31,6 @@ export { PosencBuffer, PosencError, Status, simdSupported };
  */
 export async function init(opts) {
   const o = options('init', opts, ['families', 'simd', 'wasm', 'lab']);
-  // each one is checked by what calling it gives (js/api.js), as the core loads
   const families = list('init', 'families', o.families);
   if (!Array.isArray(families) || families.length === 0) {
     throw new PosencError(

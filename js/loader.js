@@ -1,5 +1,7 @@
 import { PosencError, Status } from './errors.js';
-import { show } from './validate.js';
+import { reason, show } from './validate.js';
+
+export { reason };
 
 // Finds, compiles and instantiates the wasm core. Picks the SIMD128 build when the engine
 // validates SIMD, else the scalar build; both come from the same C sources.
@@ -80,8 +82,7 @@ async function unpack(base64) {
 const nodeProcess = globalThis.process?.versions?.node ? globalThis.process : null;
 const isNode = nodeProcess !== null;
 
-/** The working directory as a file: URL, as url.pathToFileURL makes it: a '#', '?' or '%' in a
- * directory's name is part of the path, not a fragment, a query or an escape. */
+/** The working directory as a file: URL ('#', '?', '%' in a name are part of the path). */
 async function cwdUrl() {
   const urlName = 'node:url';
   const { pathToFileURL } = await import(/* webpackIgnore: true */ /* @vite-ignore */ urlName);
@@ -117,15 +118,6 @@ function importsFor(module) {
           };
   }
   return imports;
-}
-
-/** What went wrong, in words, whatever was thrown (even an object whose conversion throws). */
-export function reason(e) {
-  try {
-    return e instanceof Error ? `${e.name}: ${e.message}` : show(e);
-  } catch {
-    return 'an exception';
-  }
 }
 
 /** A loading failure as a PosencError naming the wasm option. */

@@ -7,8 +7,7 @@
 // A model is a plain object (configuration + Float32Array params); saveModel / loadModel turn
 // it into JSON and back, bit for bit. Training is synchronous: the page runs it in a worker.
 import { PosencError, Status } from './errors.js';
-import { bool, choice, fail, int, list, num, options, show, snapshot, typedArray } from './validate.js';
-import { reason } from './loader.js';
+import { bool, choice, fail, int, list, num, options, show, snapshot, threw, typedArray } from './validate.js';
 import { ropeFamily } from './rope.js';
 
 export const TASKS = Object.freeze({ copy: 0, periodic: 1, first: 2, ngram: 3 });
@@ -111,7 +110,6 @@ function parseConfig(fn, o) {
     if (o.k !== undefined) throw fail(fn, 'k', Status.E_PARAM, "absent for task 'first' (it has no k)", o.k);
     cfg.k = 0;
   }
-  // f32: C trains in float32, so a value that rounds to 0 or 1 there is refused here, by name
   cfg.lr = num(fn, 'lr', o.lr, { gt: 0, max: 1, def: d.lr, f32: true });
   cfg.weightDecay = num(fn, 'weightDecay', o.weightDecay, { min: 0, max: 1, def: d.weightDecay });
   cfg.clip = num(fn, 'clip', o.clip, { gt: 0, max: 1e6, def: d.clip, f32: true });
@@ -121,14 +119,13 @@ function parseConfig(fn, o) {
   return cfg;
 }
 
-// The keys of a saved model, each written by saveModel and required by loadModel (with checksum).
+// What saveModel writes and loadModel requires (and checksum)
 const SAVED_KEYS = ['format', ...CONFIG_KEYS, 'stepsDone', 'params'];
-const TA = Object.getPrototypeOf(Float32Array.prototype); // slice, subarray: not the caller's own
+const TA = Object.getPrototypeOf(Float32Array.prototype); // not the caller's own slice
 
 /** A model's configuration and parameters, checked (a reloaded or hand-made model goes through
  * this). The model is read once into a snapshot: nothing of the caller's runs after the checks.
- * saved: the model is a file's (loadModel) or becomes one (saveModel): only SAVED_KEYS, and a
- * file holds each of them as the configuration reads it. */
+ * saved ('model' | 'file'): only SAVED_KEYS; a file's hold their parsed values. */
 function checkModel(fn, model, saved = '') {
   const m = snapshot(fn, model, 'model');
   if (m.format !== FORMAT) {
@@ -150,12 +147,11 @@ function checkModel(fn, model, saved = '') {
   if (saved) {
     for (const k of Object.keys(m)) {
       if (!SAVED_KEYS.includes(k))
-        throw fail(fn, `model.${k}`, Status.E_PARAM, `absent (a saved model holds ${SAVED_KEYS.join(', ')})`, m[k]);
+        throw fail(fn, `model.${k}`, Status.E_PARAM, `absent (a saved model holds ${SAVED_KEYS})`, m[k]);
     }
     for (const k of saved === 'file' ? CONFIG_KEYS : []) {
       if (m[k] !== cfg[k]) {
-        const what = `${show(cfg[k])}, as saveModel writes it (the text was changed)`;
-        throw fail(fn, `model.${k}`, m[k] === undefined ? Status.E_MISSING : Status.E_PARAM, what, m[k]);
+        throw fail(fn, `model.${k}`, Status.E_PARAM, `${show(cfg[k])} as saved (the text was changed)`, m[k]);
       }
     }
   }
@@ -347,14 +343,7 @@ export function trainFamily(mainCore, lab = null) {
                 table,
               });
             } catch (e) {
-              // as attention's queryScale: the callback's exception leaves as a PosencError naming it
-              const err = new PosencError(
-                Status.E_PARAM,
-                `posenc.${fn}: onProgress threw (${reason(e)})`,
-                'onProgress',
-              );
-              err.cause = e;
-              throw err;
+              throw threw(fn, 'onProgress', e, 'onProgress');
             }
             if (more === false) break;
           }
@@ -528,9 +517,8 @@ export function trainFamily(mainCore, lab = null) {
       const bytes = new Uint8Array(TA.slice.call(params).buffer);
       let bin = '';
       for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-      // every key loadModel requires, as the configuration reads it (the checksum covers them all)
-      const text = { format: FORMAT, ...cfg, stepsDone, params: btoa(bin) };
-      return JSON.stringify({ ...text, checksum: checksum(cfg, stepsDone, bytes) });
+      const sum = checksum(cfg, stepsDone, bytes);
+      return JSON.stringify({ format: FORMAT, ...cfg, stepsDone, params: btoa(bin), checksum: sum });
     },
 
     /** A model from saveModel's text (or its parsed object). */

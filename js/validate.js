@@ -35,9 +35,7 @@ const TA_TYPES = {
   BigUint64Array,
 };
 
-// A view that cannot be read: a detached buffer, or a fixed-length view on a resizable buffer
-// shrunk below it (its length then reads 0, yet its buffer is not detached). %TypedArray%.prototype
-// .at refuses both (ValidateTypedArray) and runs no caller code.
+// Detached, or out of bounds (a view on a shrunk resizable buffer): `at` refuses both.
 function detached(view, buffer) {
   if (TA_AT) {
     try {
@@ -100,14 +98,20 @@ export function fail(fn, name, code, allowed, value) {
   return new PosencError(code, `posenc.${fn}: ${name} must be ${allowed}${got}`, name);
 }
 
-function threw(fn, name, e) {
-  let why;
+/** What went wrong, in words, whatever was thrown (even an object whose conversion throws). */
+export function reason(e) {
   try {
-    why = e instanceof Error ? `${e.name}: ${e.message}` : show(e);
+    return e instanceof Error ? `${e.name}: ${e.message}` : show(e);
   } catch {
-    why = 'an exception';
+    return 'an exception';
   }
-  return new PosencError(Status.E_PARAM, `posenc.${fn}: reading ${name} threw (${why})`, name);
+}
+
+/** Caller code's exception e as E_PARAM naming `name`, e as its cause. */
+export function threw(fn, name, e, what = `reading ${name}`) {
+  const err = new PosencError(Status.E_PARAM, `posenc.${fn}: ${what} threw (${reason(e)})`, name);
+  err.cause = e;
+  return err;
 }
 
 /**
@@ -197,7 +201,7 @@ export function options(fn, opts, allowed, name = 'options') {
   return allowOnly(fn, snapshot(fn, opts, name), allowed, name);
 }
 
-/** Array.isArray(value); a revoked Proxy (on which it throws) is E_PARAM naming `name`. */
+/** Array.isArray(value); a revoked Proxy's throw is E_PARAM. */
 export function isArray(fn, name, value) {
   try {
     return Array.isArray(value);
@@ -236,8 +240,7 @@ export function int(fn, name, value, { min = 1, max = MAX_INT32, def } = {}) {
   return value;
 }
 
-/** A finite number in [min, max] (or open bounds with gt / lt); f32: its float32 rounding too (a
- * value C reads as a float). */
+/** A finite number in [min, max] (or open bounds with gt / lt); f32: rounded to float32 too. */
 export function num(fn, name, value, { min = -Infinity, max = Infinity, gt, lt, def, f32 = false } = {}) {
   if (value === undefined) {
     if (def !== undefined) return def;
@@ -253,10 +256,7 @@ export function num(fn, name, value, { min = -Infinity, max = Infinity, gt, lt, 
     (gt === undefined || x > gt) &&
     (lt === undefined || x < lt);
   if (!ok(value)) throw fail(fn, name, Status.E_PARAM, `a finite number in ${lo}, ${hi}`, value);
-  if (f32 && !ok(Math.fround(value))) {
-    const r = Math.fround(value);
-    throw fail(fn, name, Status.E_PARAM, `in ${lo}, ${hi} once rounded to float32 (it rounds to ${r})`, value);
-  }
+  if (f32 && !ok(Math.fround(value))) throw fail(fn, name, Status.E_PARAM, `in ${lo}, ${hi} as a float32`, value);
   return value;
 }
 
