@@ -184,7 +184,32 @@ async function soak() {
     ],
     ['kvCache', () => [{ dim: 4, capacity: 4, encoding: { type: 'rope', scaling: { type: 'ntk', factor: 2 } } }]],
     ['kvCache.append', () => [{ dim: 4, capacity: 4, encoding: { type: 'alibi' } }, f32(4), f32(4)]],
-    ['kvCache.attend', () => [{ dim: 4, capacity: 4, encoding: { type: 'rope' } }, f32(4), f32(4), f32(4)]],
+    [
+      'kvCache.attend',
+      () => [
+        { dim: 4, capacity: 4, encoding: { type: 'rope' } },
+        f32(4),
+        f32(4),
+        f32(4),
+        { out: f32(4), queryScale: f32(1) },
+      ],
+    ],
+    [
+      'kvCache.attend',
+      () => [
+        {
+          heads: 2,
+          kvHeads: 1,
+          dim: 4,
+          capacity: 4,
+          encoding: { type: 'shaw', maxRelative: 8, aK: f32(68), aV: f32(68) },
+          queryScale: () => 2,
+        },
+        f32(8),
+        f32(8),
+        f32(8),
+      ],
+    ],
     ['kvCache.truncate', () => [{ dim: 4, capacity: 4 }, 1]],
     [
       'train',
@@ -412,7 +437,7 @@ async function soak() {
       try {
         if (method === 'attend') {
           cache.append(rest[0], rest[1]);
-          return cache.attend(rest[2]);
+          return cache.attend(rest[2], rest[3]);
         }
         if (method === 'truncate') {
           cache.append(f32(8), f32(8));
