@@ -359,7 +359,10 @@ class KvCache {
     // the per-query scale of this call, or the cache's function of the query positions L - n ..
     const queryScale = parseQueryScale(fn, o.queryScale ?? this.#cfg.queryScale, n, L - n);
     this.#live(fn); // a queryScale function is caller code
-    if (this.#length !== L) throw fail(fn, 'queryScale', Status.E_PARAM, 'a function that leaves the cache as it is');
+    if (this.#length !== L) {
+      const got = `a call that changed the length from ${L} to ${this.#length}`;
+      throw fail(fn, 'queryScale', Status.E_PARAM, 'a function that leaves the cache as it is', got);
+    }
     const core = this.#core;
     const p = this.#memory(fn);
     return core.run(fn, (s) => {
