@@ -126,7 +126,7 @@ export function snapshot(fn, opts, name = 'options') {
   const path = (k) => (name === 'options' ? k : `${name}.${k}`);
   let keys;
   try {
-    if (opts === null || typeof opts !== 'object' || Array.isArray(opts) || typedArray(opts)) {
+    if (opts === null || typeof opts !== 'object' || Array.isArray(opts) || ArrayBuffer.isView(opts)) {
       throw fail(fn, name, Status.E_PARAM, 'an object', opts);
     }
     keys = Object.keys(opts);

@@ -61,6 +61,13 @@ test('a revoked Proxy as bias, encoding or config is E_PARAM naming it', () => {
   refuses(() => pe.applyRope(q, { length: 1, dim: 4, scaling: revoked() }), 'scaling', 'POSENC_E_PARAM');
 });
 
+test('a DataView as an options object is refused, not read as empty options', () => {
+  const view = new DataView(new ArrayBuffer(8));
+  refuses(() => pe.train(view), 'options', 'POSENC_E_PARAM');
+  refuses(() => pe.sinusoidal(view), 'options', 'POSENC_E_PARAM');
+  refuses(() => pe.applyRope(f32(8), { length: 1, dim: 8, scaling: view }), 'scaling', 'POSENC_E_PARAM');
+});
+
 test('an out-of-bounds view on a shrunk resizable buffer is refused like a detached one', (t) => {
   if (typeof ArrayBuffer.prototype.resize !== 'function') return t.skip('no resizable ArrayBuffer here');
   const oob = () => {
