@@ -244,27 +244,32 @@ class KvCache {
   #rotate(s, x, n, h, offset, fn, positions, name) {
     const { enc, dim } = this.#cfg;
     const p = this.#ptrs;
+    const rotaryDim = enc.freq.rotaryDim;
+    let body;
     if (enc.mrope) {
-      mropeOnHeap(s, fn, {
+      const { layout, mrope } = enc;
+      const o = {
         x,
         n,
         heads: h,
         dim,
-        rotaryDim: enc.freq.rotaryDim,
-        layout: enc.layout,
+        rotaryDim,
+        layout,
         inv: p.inv,
         att: p.ropeScale,
-        stream: enc.mrope.stream,
+        stream: mrope.stream,
         positions,
-      });
-      return;
+      };
+      body = () => mropeOnHeap(s, fn, o);
+    } else {
+      const len = s.call('posenc_rope_scratch_size', rotaryDim);
+      const scratch = s.alloc(Float32Array, len, false);
+      const args = [x, n, h, dim, rotaryDim, enc.layout, 0 /* THD */, p.inv, p.ropeScale, offset, scratch, len];
+      body = () => s.call('posenc_rope_apply', ...args);
     }
-    const len = s.call('posenc_rope_scratch_size', enc.freq.rotaryDim);
-    const scratch = s.alloc(Float32Array, len, false);
-    const args = [x, n, h, dim, enc.freq.rotaryDim, enc.layout, 0 /* THD */, p.inv, p.ropeScale, offset, scratch, len];
-    callNamed(s, this.#core, 'posenc_rope_apply', args, [{ name, ptr: x, n: n * h * dim }], (m) => ({
+    callNamed(s, this.#core, body, null, [{ name, ptr: x, n: n * h * dim }], (m) => ({
       name,
-      allowed: `small enough that 2 · |attention scale| · max|${name}| fits float32`,
+      allowed: `small enough that its rotation (times the attention scale) fits float32`,
       got: m[name],
     }));
   }

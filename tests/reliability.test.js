@@ -160,6 +160,19 @@ test('non-finite values and float32 underflow name their argument and element', 
     c.free();
     refuses(() => c.attend(f32(4)), 'cache', 'POSENC_E_NULL');
   }
+  // M-RoPE: k, q and the positions are named too
+  const m = pe.kvCache({ dim: 8, capacity: 4, encoding: { type: 'rope', mropeSections: [2, 1, 1] } });
+  const at = (p) => ({ positions: Int32Array.of(p, p, p) });
+  const k8 = f32(8);
+  k8[3] = Number.NaN;
+  refuses(() => m.append(k8, f32(8), at(0)), 'k[3]', 'POSENC_E_PARAM');
+  refuses(() => m.append(f32(8), f32(8), { positions: Float32Array.of(0, Number.NaN, 0) }), 'positions[1]');
+  m.append(f32(8), f32(8), at(0));
+  const q8 = f32(8);
+  q8[6] = Number.POSITIVE_INFINITY;
+  refuses(() => m.attend(q8, at(0)), 'q[6]', 'POSENC_E_PARAM');
+  refuses(() => m.append(new Float32Array(8).fill(3e38), f32(8), at(1)), 'k', 'POSENC_E_PARAM');
+  m.free();
   const big = pe.kvCache({ dim: 4, capacity: 8, encoding: { type: 'rope' } });
   refuses(() => big.append(new Float32Array(4).fill(3e38), f32(4)), 'k', 'POSENC_E_PARAM');
   big.free();
