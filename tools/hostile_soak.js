@@ -10,6 +10,7 @@
 // With a call budget the run is the same calls every time (tests/reliability.test.js runs one).
 // Exits 1 on any finding, printing each kind once with a call that shows it.
 import { fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 
@@ -55,6 +56,8 @@ async function soak() {
   const lite = await import('../js/lite.js');
   const simd = await init({ lab: true });
   const scalar = await init({ simd: false });
+  // the package ships the lab's SIMD build only; ./build.sh wasm writes the scalar one
+  await scalar.loadLab({ wasm: readFileSync(fileURLToPath(new URL('../dist/posenc-lab.wasm', import.meta.url))) });
   const families = Object.entries(lite)
     .filter(([k]) => k.endsWith('Family'))
     .map(([, f]) => f);
@@ -208,6 +211,51 @@ async function soak() {
         f32(8),
         f32(8),
         f32(8),
+      ],
+    ],
+    [
+      'kvCache.attend',
+      () => [
+        { dim: 8, capacity: 4, encoding: { type: 'rope', mropeSections: [2, 1, 1] } },
+        f32(8),
+        f32(8),
+        f32(8),
+        { positions: Int32Array.of(0, 0, 0) },
+        { positions: Int32Array.of(0, 0, 0) },
+      ],
+    ],
+    [
+      'applyRope',
+      () => [f32(16), { length: 2, dim: 8, mropeSections: [2, 1, 1], positions: Float32Array.of(0, 1, 0, 1, 0, 1) }],
+    ],
+    ['applyRope', () => [f32(32), { length: 4, dim: 8, axial: { height: 2, width: 2 } }]],
+    ['ropeCache', () => [{ length: 2, dim: 8, offset: 3, cos: f32(8), sin: f32(8) }]],
+    [
+      'attention',
+      () => [
+        {
+          q: f32(8),
+          k: f32(12),
+          v: f32(12),
+          queries: 2,
+          keys: 3,
+          dim: 4,
+          bias: { type: 'xl', u: f32(4), v: f32(4), r: f32(16) },
+        },
+      ],
+    ],
+    [
+      'selfAttention',
+      () => [
+        {
+          tokens: f32(8),
+          dModel: 4,
+          wq: f32(16),
+          wk: f32(16),
+          wv: f32(16),
+          causal: true,
+          encoding: { type: 'xl', u: f32(4), v: f32(4), wr: f32(16) },
+        },
       ],
     ],
     ['kvCache.truncate', () => [{ dim: 4, capacity: 4 }, 1]],
@@ -436,7 +484,7 @@ async function soak() {
       const cache = pe.kvCache(opts);
       try {
         if (method === 'attend') {
-          cache.append(rest[0], rest[1]);
+          cache.append(rest[0], rest[1], rest[4]);
           return cache.attend(rest[2], rest[3]);
         }
         if (method === 'truncate') {
@@ -452,6 +500,18 @@ async function soak() {
     return pe[name](...args);
   }
 
+  // every valid call must succeed unmutated, or the soak would test only one refusal of it
+  for (const [name, make] of CALLS) {
+    for (const pe of instances) {
+      try {
+        const r = await invoke(pe, name, make());
+        if (name === 'alloc') r.free();
+      } catch (e) {
+        console.log(`the soak's valid call ${name} fails: ${e.message}`);
+        process.exit(2);
+      }
+    }
+  }
   const findings = new Map();
   const note = (kind, call, detail) => {
     if (!findings.has(kind)) findings.set(kind, { count: 0, call, detail });
