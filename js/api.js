@@ -129,7 +129,7 @@ export async function assemble(o, families) {
         'lab',
       );
     }
-    await api.loadLab(o.lab);
+    await api.loadLab(o.lab === true ? o.lab : options('init', o.lab, ['wasm'], 'lab'));
   }
   return api;
 }

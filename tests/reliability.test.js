@@ -68,6 +68,19 @@ test('a DataView as an options object is refused, not read as empty options', ()
   refuses(() => pe.applyRope(f32(8), { length: 1, dim: 8, scaling: view }), 'scaling', 'POSENC_E_PARAM');
 });
 
+test('init refuses a revoked Proxy as lab or wasm, naming it', async () => {
+  for (const [opts, arg] of [
+    [{ lab: revoked() }, 'lab'],
+    [{ wasm: revoked() }, 'wasm'],
+    [revoked(), 'options'],
+  ]) {
+    await assert.rejects(
+      init(opts),
+      (e) => e instanceof PosencError && e.code === Status.E_PARAM && e.argument === arg,
+    );
+  }
+});
+
 test('an out-of-bounds view on a shrunk resizable buffer is refused like a detached one', (t) => {
   if (typeof ArrayBuffer.prototype.resize !== 'function') return t.skip('no resizable ArrayBuffer here');
   const oob = () => {
