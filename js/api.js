@@ -5,7 +5,7 @@
 import { Core, PosencBuffer, TYPES } from './core.js';
 import { PosencError, Status } from './errors.js';
 import { instantiate, reason } from './loader.js';
-import { choice, int, options, show } from './validate.js';
+import { choice, fail, int, options, show, threw } from './validate.js';
 
 /** Instantiate the wasm core (opts: an options snapshot with simd and wasm) as a Core. */
 export async function loadCore(opts) {
@@ -71,9 +71,48 @@ export function createApi(core, families) {
       return lab.loading;
     },
   };
-  const add = (family) => Object.assign(api, family(core, lab));
-  for (const family of families) add(family);
+  const add = (family, i) => {
+    for (const [name, f] of Object.entries(functionsOf(family, core, lab, i))) api[name] = guard(name, f);
+    return api;
+  };
+  families.forEach(add);
   return { api, add };
+}
+
+/** A family's functions: an object of them, else (a class, Symbol) E_PARAM naming families[i]. */
+function functionsOf(family, core, lab, i = 0) {
+  const arg = `families[${i}]`;
+  let fns;
+  try {
+    fns = family(core, lab);
+  } catch (e) {
+    throw threw('init', arg, e, `calling ${arg}`);
+  }
+  if (Object(fns) !== fns || !Object.values(fns).every((f) => typeof f === 'function') || !Object.keys(fns).length)
+    throw fail('init', arg, Status.E_PARAM, 'a family from posenc/lite, such as sinusoidalFamily', family);
+  return fns;
+}
+
+/** Public function `name`: an exception a check missed still leaves as a PosencError. */
+function guard(name, f) {
+  return {
+    [name](...args) {
+      try {
+        return f(...args);
+      } catch (e) {
+        if (e instanceof PosencError) throw e;
+        const at = args.findIndex((a) => {
+          try {
+            Array.isArray(a);
+          } catch {
+            return true; // a revoked Proxy
+          }
+        });
+        const arg = at < 0 ? 'arguments' : `arguments[${at}]`;
+        throw threw(name, arg, e, `using ${arg}`);
+      }
+    },
+  }[name];
 }
 
 /**
@@ -90,7 +129,7 @@ export async function assemble(o, families) {
         'lab',
       );
     }
-    await api.loadLab(o.lab);
+    await api.loadLab(o.lab === true ? o.lab : options('init', o.lab, ['wasm'], 'lab'));
   }
   return api;
 }

@@ -3,7 +3,7 @@
 import { arrayLike } from './core.js';
 import { PosencError, Status } from './errors.js';
 import { ENCODINGS, parseEncoding as parseRegistered, typesFor } from './encodings.js';
-import { bool, choice, elements, fail, int, num, options, parseKvHeads, show, snapshot } from './validate.js';
+import { bool, choice, elements, fail, int, isArray, num, options, parseKvHeads, show, snapshot } from './validate.js';
 import { ropeFreqsOnHeap } from './rope.js';
 import { callNamed, LOGIT_LIMIT } from './values.js';
 
@@ -39,7 +39,7 @@ function parseBias(fn, bias, { heads, queries, keys, dim, dimV, causal }) {
       named: (x) => [{ name: 'bias', ptr: x[0], n, negInf: true }],
     };
   }
-  if (typeof bias !== 'object' || Array.isArray(bias) || arrayLike(bias)) {
+  if (typeof bias !== 'object' || isArray(fn, 'bias', bias) || arrayLike(bias)) {
     throw fail(
       fn,
       'bias',

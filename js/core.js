@@ -298,7 +298,7 @@ export class Scope {
     }
     const ta = typedArray(value);
     if (!ta || ta.Type !== Type) throw fail(this.fn, name, Status.E_PARAM, what(), value);
-    if (ta.detached) throw fail(this.fn, name, Status.E_SCRATCH, `${what()}, not detached`, value);
+    if (ta.detached) throw fail(this.fn, name, Status.E_SCRATCH, `${what()}, not detached or out of bounds`, value);
     if (ta.length !== length) throw fail(this.fn, name, Status.E_SCRATCH, what(), value);
     const onHeap = ta.buffer === this.core.memoryBuffer();
     if (onHeap && write) {

@@ -17,7 +17,7 @@
 // cArgs), rel(parsed) (its relative-position count, for the scratch plan) and rows (a table
 // whose length sets a row count, Transformer-XL's r); every host builds the kind from these.
 import { Status } from './errors.js';
-import { allowOnly, bool, choice, fail, int, num, snapshot } from './validate.js';
+import { allowOnly, bool, choice, fail, int, isArray, num, snapshot } from './validate.js';
 import { parseMrope, parseRopeFrequencyOptions, ROPE_LAYOUT } from './rope.js';
 import { t5MaxExact } from './maths.js';
 
@@ -229,7 +229,7 @@ export function parseEncoding(host, value, ctx, why = () => '') {
   const name = ctx.prefix.replace(/\.$/, '');
   const types = typesFor(host);
   const list = types.map((t) => `'${t}'`);
-  if (value === null || typeof value !== 'object' || Array.isArray(value) || ArrayBuffer.isView(value)) {
+  if (value === null || typeof value !== 'object' || isArray(fn, name, value) || ArrayBuffer.isView(value)) {
     throw fail(fn, name, Status.E_PARAM, `an object { type: ${list.join(' | ')}, ... }`, value);
   }
   const snap = snapshot(fn, value, name);

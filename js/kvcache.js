@@ -78,15 +78,6 @@ function parseEncoding(core, fn, encoding, { heads, dim, dimV, capacity }) {
   // every cache is causal: T5's bidirectional defaults to false, as in a decoder
   const e = parseRegistered('kvCache', encoding, { fn, prefix: 'encoding.', causal: true, dim }, why);
   const kind = ENCODINGS[e.type].bias ? e.type : 'none';
-  if (e.type === 'shaw' && e.maxRelative > capacity) {
-    throw fail(
-      fn,
-      'encoding.maxRelative',
-      Status.E_SIZE,
-      `an integer in [1, ${Math.min(2 ** 26, capacity)}]`,
-      e.maxRelative,
-    );
-  }
   const tables = ENCODINGS[e.type]
     .tables(e, { heads, dim, dimV })
     .map((t) => tableCopy(core, fn, `encoding.${t.key}`, e[t.key], elements(fn, t.product, t.length)));
@@ -220,7 +211,7 @@ class KvCache {
   }
 
   #live(fn) {
-    if (this.#freed) throw new PosencError(Status.E_NULL, `posenc.${fn}: this cache was freed`);
+    if (this.#freed) throw new PosencError(Status.E_NULL, `posenc.${fn}: this cache was freed`, 'cache');
   }
 
   get length() {
@@ -238,41 +229,37 @@ class KvCache {
 
   /** RoPE on n rows of x (heap, [n][h][dim]) at positions offset .. offset + n - 1 (M-RoPE: at
    * the caller's positions, 3 × n). */
-  #rotate(s, x, n, h, offset, fn, positions) {
+  #rotate(s, x, n, h, offset, fn, positions, name) {
     const { enc, dim } = this.#cfg;
     const p = this.#ptrs;
+    const rotaryDim = enc.freq.rotaryDim;
+    let body;
     if (enc.mrope) {
-      mropeOnHeap(s, fn, {
+      const { layout, mrope } = enc;
+      const o = {
         x,
         n,
         heads: h,
         dim,
-        rotaryDim: enc.freq.rotaryDim,
-        layout: enc.layout,
+        rotaryDim,
+        layout,
         inv: p.inv,
         att: p.ropeScale,
-        stream: enc.mrope.stream,
+        stream: mrope.stream,
         positions,
-      });
-      return;
+      };
+      body = () => mropeOnHeap(s, fn, o);
+    } else {
+      const len = s.call('posenc_rope_scratch_size', rotaryDim);
+      const scratch = s.alloc(Float32Array, len, false);
+      const args = [x, n, h, dim, rotaryDim, enc.layout, 0 /* THD */, p.inv, p.ropeScale, offset, scratch, len];
+      body = () => s.call('posenc_rope_apply', ...args);
     }
-    const len = s.call('posenc_rope_scratch_size', enc.freq.rotaryDim);
-    const scratch = s.alloc(Float32Array, len, false);
-    s.call(
-      'posenc_rope_apply',
-      x,
-      n,
-      h,
-      dim,
-      enc.freq.rotaryDim,
-      enc.layout,
-      0 /* THD */,
-      p.inv,
-      p.ropeScale,
-      offset,
-      scratch,
-      len,
-    );
+    callNamed(s, this.#core, body, null, [{ name, ptr: x, n: n * h * dim }], (m) => ({
+      name,
+      allowed: `small enough that its rotation (times the attention scale) fits float32`,
+      got: m[name],
+    }));
   }
 
   /** Append n tokens: k [n][kvHeads][dim], v [n][kvHeads][dimV]. Keys are rotated (RoPE) at
@@ -318,7 +305,7 @@ class KvCache {
           });
           kp = copy;
         }
-        this.#rotate(s, kp, n, kvHeads, this.#length, fn, o.positions);
+        this.#rotate(s, kp, n, kvHeads, this.#length, fn, o.positions, 'k');
       }
       const vp = s.in('v', v, Float32Array, n * kvHeads * dimV);
       callNamed(
@@ -365,6 +352,10 @@ class KvCache {
     // the per-query scale of this call, or the cache's function of the query positions L - n ..
     const queryScale = parseQueryScale(fn, o.queryScale ?? this.#cfg.queryScale, n, L - n);
     this.#live(fn); // a queryScale function is caller code
+    if (this.#length !== L) {
+      const got = `a call that changed the length from ${L} to ${this.#length}`;
+      throw fail(fn, 'queryScale', Status.E_PARAM, 'a function that leaves the cache as it is', got);
+    }
     const core = this.#core;
     const p = this.#memory(fn);
     return core.run(fn, (s) => {
@@ -376,7 +367,7 @@ class KvCache {
           dst.set(core.read(Float32Array, qp, nq));
         });
         qp = copy;
-        this.#rotate(s, qp, n, heads, L - n, fn, o.positions);
+        this.#rotate(s, qp, n, heads, L - n, fn, o.positions, 'q');
       }
       const out = s.out('out', o.out, Float32Array, n * heads * dimV);
       const qs = queryScale ? s.in('queryScale', queryScale, Float32Array, n, { finite: 'all' }) : 0;

@@ -11,7 +11,7 @@ import { assemble } from './api.js';
 import { PosencBuffer } from './core.js';
 import { PosencError, Status } from './errors.js';
 import { simdSupported } from './loader.js';
-import { options, show } from './validate.js';
+import { list, options, show } from './validate.js';
 
 export { attentionFamily } from './attention.js';
 export { configFamily } from './config.js';
@@ -31,8 +31,8 @@ export { PosencBuffer, PosencError, Status, simdSupported };
  */
 export async function init(opts) {
   const o = options('init', opts, ['families', 'simd', 'wasm', 'lab']);
-  const families = o.families;
-  if (!Array.isArray(families) || families.length === 0 || !families.every((f) => typeof f === 'function')) {
+  const families = list('init', 'families', o.families);
+  if (!Array.isArray(families) || families.length === 0) {
     throw new PosencError(
       Status.E_PARAM,
       'posenc.init: families must be a non-empty array of families from posenc/lite, ' +

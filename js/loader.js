@@ -1,5 +1,7 @@
 import { PosencError, Status } from './errors.js';
-import { show } from './validate.js';
+import { reason, show } from './validate.js';
+
+export { reason };
 
 // Finds, compiles and instantiates the wasm core. Picks the SIMD128 build when the engine
 // validates SIMD, else the scalar build; both come from the same C sources.
@@ -81,6 +83,13 @@ async function unpack(base64) {
 const nodeProcess = globalThis.process?.versions?.node ? globalThis.process : null;
 const isNode = nodeProcess !== null;
 
+/** The working directory as a file: URL ('#', '?', '%' in a name are part of the path). */
+async function cwdUrl() {
+  const urlName = 'node:url';
+  const { pathToFileURL } = await import(/* webpackIgnore: true */ /* @vite-ignore */ urlName);
+  return pathToFileURL(`${nodeProcess.cwd()}/`);
+}
+
 async function bytesFromUrl(url) {
   if (url.protocol === 'file:' && isNode) {
     // Only a file: URL the caller passes in Node reaches this line. The specifier is computed and
@@ -110,15 +119,6 @@ function importsFor(module) {
           };
   }
   return imports;
-}
-
-/** What went wrong, in words, whatever was thrown (even an object whose conversion throws). */
-export function reason(e) {
-  try {
-    return e instanceof Error ? `${e.name}: ${e.message}` : show(e);
-  } catch {
-    return 'an exception';
-  }
 }
 
 /** A loading failure as a PosencError naming the wasm option. */
@@ -183,8 +183,7 @@ export async function instantiate(opts = {}, { lab = false } = {}) {
     }
   }
   try {
-    if (typeof source === 'string')
-      source = new URL(source, isNode ? `file://${nodeProcess.cwd()}/` : globalThis.location?.href);
+    if (typeof source === 'string') source = new URL(source, isNode ? await cwdUrl() : globalThis.location?.href);
   } catch (e) {
     throw err(`must be a valid URL string (got ${show(source)})`, e);
   }

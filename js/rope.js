@@ -188,7 +188,7 @@ function parseScaling(fn, snap, rotaryDim, prefix = '') {
         }
         const l = sc[k];
         const ok =
-          (Array.isArray(l) || l instanceof Float64Array) &&
+          (Array.isArray(l) || typedArray(l)?.Type === Float64Array) && // snapScaling's copies; no traps run
           l.length === rotaryDim / 2 &&
           Array.prototype.every.call(l, (x) => typeof x === 'number' && Number.isFinite(x) && x > 0);
         if (!ok)

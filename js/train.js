@@ -7,7 +7,7 @@
 // A model is a plain object (configuration + Float32Array params); saveModel / loadModel turn
 // it into JSON and back, bit for bit. Training is synchronous: the page runs it in a worker.
 import { PosencError, Status } from './errors.js';
-import { bool, choice, fail, int, list, num, options, snapshot, typedArray } from './validate.js';
+import { bool, choice, fail, int, list, num, options, show, snapshot, threw, typedArray } from './validate.js';
 import { ropeFamily } from './rope.js';
 
 export const TASKS = Object.freeze({ copy: 0, periodic: 1, first: 2, ngram: 3 });
@@ -110,18 +110,23 @@ function parseConfig(fn, o) {
     if (o.k !== undefined) throw fail(fn, 'k', Status.E_PARAM, "absent for task 'first' (it has no k)", o.k);
     cfg.k = 0;
   }
-  cfg.lr = num(fn, 'lr', o.lr, { gt: 0, max: 1, def: d.lr });
+  cfg.lr = num(fn, 'lr', o.lr, { gt: 0, max: 1, def: d.lr, f32: true });
   cfg.weightDecay = num(fn, 'weightDecay', o.weightDecay, { min: 0, max: 1, def: d.weightDecay });
-  cfg.clip = num(fn, 'clip', o.clip, { gt: 0, max: 1e6, def: d.clip });
-  cfg.beta1 = num(fn, 'beta1', o.beta1, { min: 0, lt: 1, def: d.beta1 });
-  cfg.beta2 = num(fn, 'beta2', o.beta2, { min: 0, lt: 1, def: d.beta2 });
-  cfg.eps = num(fn, 'eps', o.eps, { gt: 0, max: 1, def: d.eps });
+  cfg.clip = num(fn, 'clip', o.clip, { gt: 0, max: 1e6, def: d.clip, f32: true });
+  cfg.beta1 = num(fn, 'beta1', o.beta1, { min: 0, lt: 1, def: d.beta1, f32: true });
+  cfg.beta2 = num(fn, 'beta2', o.beta2, { min: 0, lt: 1, def: d.beta2, f32: true });
+  cfg.eps = num(fn, 'eps', o.eps, { gt: 0, max: 1, def: d.eps, f32: true });
   return cfg;
 }
 
+// What saveModel writes and loadModel requires (and checksum)
+const SAVED_KEYS = ['format', ...CONFIG_KEYS, 'stepsDone', 'params'];
+const TA = Object.getPrototypeOf(Float32Array.prototype); // not the caller's own slice
+
 /** A model's configuration and parameters, checked (a reloaded or hand-made model goes through
- * this). The model is read once into a snapshot: nothing of the caller's runs after the checks. */
-function checkModel(fn, model) {
+ * this). The model is read once into a snapshot: nothing of the caller's runs after the checks.
+ * saved ('model' | 'file'): only SAVED_KEYS; a file's hold their parsed values. */
+function checkModel(fn, model, saved = '') {
   const m = snapshot(fn, model, 'model');
   if (m.format !== FORMAT) {
     throw fail(
@@ -134,12 +139,26 @@ function checkModel(fn, model) {
   }
   const o = {};
   for (const k of CONFIG_KEYS) o[k] = m[k];
-  if (o.task === 'first') delete o.k;
+  if (o.task === 'first') {
+    if (o.k !== undefined && o.k !== 0) throw fail(fn, 'model.k', Status.E_PARAM, "0 or absent for task 'first'", o.k);
+    delete o.k;
+  }
   const cfg = parseConfig(fn, o);
+  if (saved) {
+    for (const k of Object.keys(m)) {
+      if (!SAVED_KEYS.includes(k))
+        throw fail(fn, `model.${k}`, Status.E_PARAM, `absent (a saved model holds ${SAVED_KEYS})`, m[k]);
+    }
+    for (const k of saved === 'file' ? CONFIG_KEYS : []) {
+      if (m[k] !== cfg[k]) {
+        throw fail(fn, `model.${k}`, Status.E_PARAM, `${show(cfg[k])} as saved (the text was changed)`, m[k]);
+      }
+    }
+  }
   const ta = typedArray(m.params);
   if (!ta || ta.Type !== Float32Array || ta.detached)
     throw fail(fn, 'model.params', Status.E_PARAM, 'a Float32Array', m.params);
-  return { cfg, params: m.params, snap: m };
+  return { cfg, params: m.params, count: ta.length, snap: m };
 }
 
 /** CRC-32 (IEEE) of the configuration, steps done and parameter bytes, as 8 hex digits. */
@@ -234,8 +253,8 @@ export function trainFamily(mainCore, lab = null) {
     }
   }
 
-  function loadParams(s, arena, count, params) {
-    if (params.length !== count) {
+  function loadParams(s, arena, count, params, given) {
+    if (given !== count) {
       throw fail(
         s.fn,
         'model.params',
@@ -244,7 +263,7 @@ export function trainFamily(mainCore, lab = null) {
         params,
       );
     }
-    const p = s.in('model.params', params, Float32Array, count);
+    const p = s.in('model.params', params, Float32Array, count, { finite: 'all' });
     s.call('posenc_train_params', arena, p, count, 1);
   }
 
@@ -314,13 +333,18 @@ export function trainFamily(mainCore, lab = null) {
               s.call('posenc_train_params', arena, paramBuf, count, 0);
               table = core.read(Float32Array, paramBuf, tableLen); // the table comes first
             }
-            const more = onProgress({
-              step: done,
-              steps: cfg.steps,
-              loss: losses[done - 1],
-              losses: losses.subarray(0, done),
-              table,
-            });
+            let more;
+            try {
+              more = onProgress({
+                step: done,
+                steps: cfg.steps,
+                loss: losses[done - 1],
+                losses: losses.subarray(0, done),
+                table,
+              });
+            } catch (e) {
+              throw threw(fn, 'onProgress', e, 'onProgress');
+            }
             if (more === false) break;
           }
         }
@@ -340,7 +364,7 @@ export function trainFamily(mainCore, lab = null) {
     evaluate(model, opts) {
       const fn = 'evaluate';
       labCore(fn);
-      const { cfg, params } = checkModel(fn, model);
+      const { cfg, params, count: given } = checkModel(fn, model);
       const o = options(fn, opts, ['lengths', 'count', 'seed', 'scaling', 'factor', 'strict']);
       const lengths = list(fn, 'lengths', o.lengths) ?? [1, 2, 4, 8].map((x) => x * cfg.length);
       if (!Array.isArray(lengths) || lengths.length < 1 || lengths.length > 64) {
@@ -367,7 +391,7 @@ export function trainFamily(mainCore, lab = null) {
       const maxLen = Math.max(cfg.length, ...lengths.filter(defined));
       const freqs = lengths.map((L) => (defined(L) ? evalFrequencies(cfg, scaling, factor, L) : null));
       return withArena(fn, cfg, maxLen, (s, arena, count0) => {
-        loadParams(s, arena, count0, params);
+        loadParams(s, arena, count0, params, given);
         const res = s.alloc(Float64Array, R.n);
         const inv = s.alloc(Float64Array, cfg.dim / cfg.heads / 2);
         const out = { accuracy: [], loss: [], beyond: [], beyondLoss: [], oracle: [] };
@@ -435,7 +459,7 @@ export function trainFamily(mainCore, lab = null) {
     attentionMap(model, opts) {
       const fn = 'attentionMap';
       labCore(fn);
-      const { cfg, params } = checkModel(fn, model);
+      const { cfg, params, count: given } = checkModel(fn, model);
       const o = options(fn, opts, ['length', 'layer', 'seed', 'scaling', 'factor']);
       const length = int(fn, 'length', o.length, {
         min: cfg.task === 'periodic' ? 2 * cfg.k + 1 : cfg.k + 1,
@@ -456,7 +480,7 @@ export function trainFamily(mainCore, lab = null) {
       const { scaling, factor } = parseScaling(fn, cfg, o);
       const fr = evalFrequencies(cfg, scaling, factor, length);
       return withArena(fn, cfg, Math.max(length, cfg.length), (s, arena, count) => {
-        loadParams(s, arena, count, params);
+        loadParams(s, arena, count, params, given);
         const inv = s.alloc(Float64Array, cfg.dim / cfg.heads / 2);
         if (fr)
           core.withView(Float64Array, inv, fr.inv.length, (v) => {
@@ -481,17 +505,20 @@ export function trainFamily(mainCore, lab = null) {
       const { cfg, params } = checkModel('positionTable', model);
       if (cfg.method !== 'learned')
         throw fail('positionTable', 'model.method', Status.E_PARAM, "'learned' (only it has a table)", cfg.method);
-      return params.subarray(0, cfg.length * cfg.dim);
+      return TA.subarray.call(params, 0, cfg.length * cfg.dim);
     },
 
     /** JSON text of a model; params travel as base64 float32 bytes, so reloading is exact, with a
      * checksum over the configuration and the bytes that loadModel verifies. */
     saveModel(model) {
-      const { cfg, params, snap } = checkModel('saveModel', model);
-      const bytes = new Uint8Array(params.slice().buffer);
+      const fn = 'saveModel';
+      const { cfg, params, snap } = checkModel(fn, model, 'model');
+      const stepsDone = int(fn, 'model.stepsDone', snap.stepsDone, { min: 1, max: cfg.steps });
+      const bytes = new Uint8Array(TA.slice.call(params).buffer);
       let bin = '';
       for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-      return JSON.stringify({ ...snap, params: btoa(bin), checksum: checksum(cfg, snap.stepsDone, bytes) });
+      const sum = checksum(cfg, stepsDone, bytes);
+      return JSON.stringify({ format: FORMAT, ...cfg, stepsDone, params: btoa(bin), checksum: sum });
     },
 
     /** A model from saveModel's text (or its parsed object). */
@@ -522,7 +549,7 @@ export function trainFamily(mainCore, lab = null) {
       for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
       const model = { ...obj, params: new Float32Array(bytes.buffer) };
       delete model.checksum;
-      const { cfg } = checkModel(fn, model);
+      const { cfg } = checkModel(fn, model, 'file');
       const count = withArena(fn, cfg, cfg.length, (s, arena, n) => n);
       if (model.params.length !== count) {
         throw fail(

@@ -18,6 +18,7 @@ const TA_OFFSET = slot('byteOffset');
 const TA_BYTES = slot('byteLength');
 /** %TypedArray%.prototype.set, immune to an own `set` property on the caller's array. */
 export const TA_SET = TA_PROTO.set;
+const TA_AT = TA_PROTO.at;
 const AB_SLICE = ArrayBuffer.prototype.slice;
 const AB_DETACHED = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'detached')?.get;
 const TA_TYPES = {
@@ -34,7 +35,16 @@ const TA_TYPES = {
   BigUint64Array,
 };
 
-function detached(buffer) {
+// Detached, or out of bounds (a view on a shrunk resizable buffer): `at` refuses both.
+function detached(view, buffer) {
+  if (TA_AT) {
+    try {
+      TA_AT.call(view, 0);
+      return false;
+    } catch {
+      return true;
+    }
+  }
   try {
     if (AB_DETACHED) return AB_DETACHED.call(buffer);
     AB_SLICE.call(buffer, 0, 0);
@@ -59,7 +69,7 @@ export function typedArray(v) {
     buffer,
     byteOffset: TA_OFFSET.call(v),
     byteLength: TA_BYTES.call(v),
-    detached: detached(buffer),
+    detached: detached(v, buffer),
   };
 }
 
@@ -88,14 +98,20 @@ export function fail(fn, name, code, allowed, value) {
   return new PosencError(code, `posenc.${fn}: ${name} must be ${allowed}${got}`, name);
 }
 
-function threw(fn, name, e) {
-  let why;
+/** What went wrong, in words, whatever was thrown (even an object whose conversion throws). */
+export function reason(e) {
   try {
-    why = e instanceof Error ? `${e.name}: ${e.message}` : show(e);
+    return e instanceof Error ? `${e.name}: ${e.message}` : show(e);
   } catch {
-    why = 'an exception';
+    return 'an exception';
   }
-  return new PosencError(Status.E_PARAM, `posenc.${fn}: reading ${name} threw (${why})`, name);
+}
+
+/** Caller code's exception e as E_PARAM naming `name`, e as its cause. */
+export function threw(fn, name, e, what = `reading ${name}`) {
+  const err = new PosencError(Status.E_PARAM, `posenc.${fn}: ${what} threw (${reason(e)})`, name);
+  err.cause = e;
+  return err;
 }
 
 /**
@@ -110,7 +126,7 @@ export function snapshot(fn, opts, name = 'options') {
   const path = (k) => (name === 'options' ? k : `${name}.${k}`);
   let keys;
   try {
-    if (opts === null || typeof opts !== 'object' || Array.isArray(opts) || typedArray(opts)) {
+    if (opts === null || typeof opts !== 'object' || Array.isArray(opts) || ArrayBuffer.isView(opts)) {
       throw fail(fn, name, Status.E_PARAM, 'an object', opts);
     }
     keys = Object.keys(opts);
@@ -185,16 +201,19 @@ export function options(fn, opts, allowed, name = 'options') {
   return allowOnly(fn, snapshot(fn, opts, name), allowed, name);
 }
 
-/** A plain Array option copied once, element by element (getters run here, once); other values
- * are returned unchanged for the caller's own type check. */
-export function list(fn, name, value) {
-  let isArray;
+/** Array.isArray(value); a revoked Proxy's throw is E_PARAM. */
+export function isArray(fn, name, value) {
   try {
-    isArray = Array.isArray(value);
+    return Array.isArray(value);
   } catch (e) {
     throw threw(fn, name, e);
   }
-  if (!isArray) return value;
+}
+
+/** A plain Array option copied once, element by element (getters run here, once); other values
+ * are returned unchanged for the caller's own type check. */
+export function list(fn, name, value) {
+  if (!isArray(fn, name, value)) return value;
   try {
     const n = value.length;
     if (!Number.isInteger(n) || n < 0 || n > MAX_ELEMENTS)
@@ -221,22 +240,23 @@ export function int(fn, name, value, { min = 1, max = MAX_INT32, def } = {}) {
   return value;
 }
 
-/** A finite number in [min, max] (or open bounds with gt / lt). */
-export function num(fn, name, value, { min = -Infinity, max = Infinity, gt, lt, def } = {}) {
+/** A finite number in [min, max] (or open bounds with gt / lt); f32: rounded to float32 too. */
+export function num(fn, name, value, { min = -Infinity, max = Infinity, gt, lt, def, f32 = false } = {}) {
   if (value === undefined) {
     if (def !== undefined) return def;
     throw new PosencError(Status.E_MISSING, `posenc.${fn}: ${name} is required (a finite number)`, name);
   }
   const lo = gt !== undefined ? `(${gt}` : `[${min}`;
   const hi = lt !== undefined ? `${lt})` : `${max}]`;
-  const ok =
-    typeof value === 'number' &&
-    Number.isFinite(value) &&
-    value >= min &&
-    value <= max &&
-    (gt === undefined || value > gt) &&
-    (lt === undefined || value < lt);
-  if (!ok) throw fail(fn, name, Status.E_PARAM, `a finite number in ${lo}, ${hi}`, value);
+  const ok = (x) =>
+    typeof x === 'number' &&
+    Number.isFinite(x) &&
+    x >= min &&
+    x <= max &&
+    (gt === undefined || x > gt) &&
+    (lt === undefined || x < lt);
+  if (!ok(value)) throw fail(fn, name, Status.E_PARAM, `a finite number in ${lo}, ${hi}`, value);
+  if (f32 && !ok(Math.fround(value))) throw fail(fn, name, Status.E_PARAM, `in ${lo}, ${hi} as a float32`, value);
   return value;
 }
 

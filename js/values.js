@@ -28,9 +28,9 @@ function scan(core, { ptr, n, negInf, first = 0 }) {
  */
 export function callNamed(s, core, cname, args, arrays, rule) {
   try {
-    return s.call(cname, ...args);
+    return typeof cname === 'function' ? cname() : s.call(cname, ...args); // cname: or a body that calls C
   } catch (e) {
-    if (!(e instanceof PosencError) || e.code !== Status.E_PARAM) throw e;
+    if (!(e instanceof PosencError) || e.code !== Status.E_PARAM || e.argument !== undefined) throw e;
     const maxOf = {};
     for (const a of typeof arrays === 'function' ? arrays() : arrays) {
       if (!a.ptr) continue;
