@@ -409,6 +409,10 @@ function resolve(config, as, notes, source) {
   if (typeof modelType !== 'string') {
     throw bad('model_type', 'a string (every config.json names its model type)', modelType);
   }
+  if (as !== undefined && (typeof as !== 'string' || !Object.hasOwn(MODELS, as))) {
+    const near = typeof as === 'string' ? ` (closest: ${closestTypes(as).join(', ')})` : '';
+    throw perr(Status.E_ENUM, `as must be a model type fromConfig maps${near} (got ${show(as)})`, 'as');
+  }
   let row = Object.hasOwn(MODELS, modelType) ? MODELS[modelType] : undefined;
   if (!row) {
     if (as === undefined) {
@@ -424,16 +428,14 @@ function resolve(config, as, notes, source) {
         where,
       );
     }
-    if (typeof as !== 'string' || !Object.hasOwn(MODELS, as)) {
-      const near = typeof as === 'string' ? ` (closest: ${closestTypes(as).join(', ')})` : '';
-      throw perr(Status.E_ENUM, `as must be a model type fromConfig maps${near} (got ${show(as)})`, 'as');
-    }
     row = MODELS[as];
     notes.push(
       `model_type ${show(modelType)} is not mapped; read as '${as}' because fromConfig's as option said so ` +
         `(${row.hf}): the result is right only if the model's code does what that file does`,
     );
     modelType = as;
+  } else if (as !== undefined && as !== modelType) {
+    notes.push(`as '${as}' is not used: model_type ${show(modelType)} is mapped, and its own row applies`);
   }
   let c = config;
   let prefix = '';

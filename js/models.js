@@ -253,8 +253,8 @@ export const MODELS = {
   ),
   glm4v_moe_text: rope(
     'Glm4vMoeTextConfig',
-    'glm4v_moe/modeling_glm4v_moe.py apply_multimodal_rotary_pos_emb (rotate_half_llm: adjacent pairs on the rotated part)',
-    { layout: 'interleaved', defaults: { partial_rotary_factor: 0.5 } },
+    'glm4v_moe/modeling_glm4v_moe.py Glm4vMoeTextAttention (gpt_neox apply_rotary_pos_emb: halves of the rotated part; recomposition_frequencies: M-RoPE sections)',
+    { defaults: { partial_rotary_factor: 0.5 } },
   ),
 
   // ---- remote code ----

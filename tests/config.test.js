@@ -41,8 +41,10 @@ function hfYarn(base, d, rs, maxPos) {
   const L0 = rs.original_max_position_embeddings ?? maxPos;
   const f = rs.factor;
   const corr = (r) => (d * Math.log(L0 / (r * 2 * Math.PI))) / (2 * Math.log(base));
-  let low = Math.floor(corr(rs.beta_fast ?? 32));
-  let high = Math.ceil(corr(rs.beta_slow ?? 1));
+  // find_correction_range: floor / ceil unless truncate is false (gpt-oss)
+  const trunc = rs.truncate !== false;
+  let low = trunc ? Math.floor(corr(rs.beta_fast ?? 32)) : corr(rs.beta_fast ?? 32);
+  let high = trunc ? Math.ceil(corr(rs.beta_slow ?? 1)) : corr(rs.beta_slow ?? 1);
   low = Math.max(low, 0);
   high = Math.min(high, d - 1);
   if (low === high) high += 0.001;
@@ -165,7 +167,23 @@ const EXPECT = {
   'stablelm-2-zephyr-1.6b': { family: 'rope', layout: 'half', dim: 64, rot: 16, heads: 32, kv: 32 },
   't5-small': { family: 't5', heads: 8, dim: 64, scale: 1 },
   'tinyllama-1.1b': { family: 'rope', layout: 'half', dim: 64, rot: 64, heads: 32, kv: 4 },
+  // modeling_gpt_oss.py: _apply_rotary_emb halves, layer 0 slides (layer_types), YaRN truncate false
+  'gpt-oss-20b': { family: 'rope', layout: 'half', dim: 64, rot: 64, heads: 64, kv: 8, window: 128 },
+  // MixtralConfig: sliding_window null in the file
+  'mixtral-8x7b': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 32, kv: 8, base: 1e6 },
+  'qwen3-1.7b': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 16, kv: 8, base: 1e6 },
+  // Starcoder2Attention: sliding_window on every layer
+  'starcoder2-15b': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 36, kv: 4, window: 4096 },
+  // modeling_cohere.py rotate_half: x[..., ::2], x[..., 1::2] (adjacent pairs)
+  'aya-23-8b': { family: 'rope', layout: 'interleaved', dim: 128, rot: 128, heads: 32, kv: 8 },
+  'olmo-2-7b': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 32, kv: 32, base: 5e5 },
+  // Gemma3TextConfig defaults: 8 heads, 4 KV heads, head_dim 256, query_pre_attn_scalar 256,
+  // rope_local_base_freq 1e4 on the local layer 0
+  'gemma-3-4b': { family: 'rope', layout: 'half', dim: 256, rot: 256, heads: 8, kv: 4, scale: 1 / 16, window: 1024 },
 };
+
+/** Gemma3TextConfig.__init__ defaults (configuration_gemma3.py), for configs that omit them. */
+const GEMMA3_TEXT = { rope_theta: 1e6, rope_local_base_freq: 1e4, sliding_window_pattern: 6, head_dim: 256 };
 
 /** The text part of a config (a nested text_config when present). */
 const textOf = (cfg) => (cfg.text_config && typeof cfg.text_config === 'object' ? cfg.text_config : cfg);
@@ -176,8 +194,8 @@ function hfRope(name, cfg, L = 1) {
   const e = EXPECT[name];
   let base = c.rope_parameters?.rope_theta ?? c.rope_theta ?? c.rotary_emb_base ?? 10000;
   let rs = c.rope_parameters ?? c.rope_scaling ?? null;
-  if (name === 'gemma-3-1b') {
-    base = c.rope_local_base_freq;
+  if (name === 'gemma-3-1b' || name === 'gemma-3-4b') {
+    base = c.rope_local_base_freq ?? GEMMA3_TEXT.rope_local_base_freq;
     rs = null;
   } // layer 0 is local
   const d = e.rot;
@@ -703,5 +721,409 @@ test("fromConfig's attention (sliding window, chunk, queryScale) drives attentio
         cache.free();
       }
     }
+  }
+});
+
+// ---- model types: the allow-list (js/models.js) against each type's Hugging Face code ----
+
+test('an unmapped model_type or a typo is refused by name, with the closest types and the as option', async () => {
+  const [{ pe }] = await backends();
+  const llama = load('llama-3.1-8b');
+  for (const [cfg, name, near] of [
+    [{ ...llama, model_type: 'lama' }, 'lama', 'llama'],
+    [{ ...llama, model_type: 'totally_new_arch' }, 'totally_new_arch', null],
+    [
+      { model_type: 'electra', hidden_size: 256, num_attention_heads: 4, position_embedding_type: 'absolute' },
+      'electra',
+      null,
+    ],
+    [{ model_type: 'vit', hidden_size: 768, num_attention_heads: 12 }, 'vit', null],
+    [{ ...load('gpt2'), model_type: 'gpt_2' }, 'gpt_2', 'gpt2'],
+  ]) {
+    const e = assertThrowsPosenc(
+      () => pe.fromConfig(cfg),
+      [new RegExp(`model_type "${name}" is not a model type fromConfig maps \\(closest: `), /as: 'llama'/],
+      Status.E_ENUM,
+    );
+    assert.equal(e.argument, 'model_type');
+    if (near) assert.match(e.message, new RegExp(`closest: '${near}'`), name);
+  }
+  // a wrapper whose text model is unknown names text_config.model_type
+  const g = load('gemma-3-4b');
+  const e = assertThrowsPosenc(
+    () => pe.fromConfig({ ...g, text_config: { ...g.text_config, model_type: 'gemma9_text' } }),
+    [/text_config.model_type "gemma9_text" is not a text model type fromConfig maps/],
+    Status.E_ENUM,
+  );
+  assert.equal(e.argument, 'text_config.model_type');
+  // the escape hatch: as names a mapped type, and the notes record the assumption
+  const s = pe.fromConfig({ ...llama, model_type: 'my_llama' }, { as: 'llama' });
+  assert.deepEqual(s.rope, pe.fromConfig(llama).rope);
+  assert.ok(s.notes.some((n) => /model_type "my_llama" is not mapped; read as 'llama'/.test(n)));
+  assertThrowsPosenc(() => pe.fromConfig(llama, { as: 'lama' }), [/as must be a model type fromConfig maps/]);
+  // as changes nothing for a mapped type
+  assert.deepEqual(pe.fromConfig(llama, { as: 'gpt2' }).rope, pe.fromConfig(llama).rope);
+});
+
+test('Cohere / Aya-23 and Command R7B (cohere2): adjacent pairs; Cohere 2 full-attention layers have no RoPE', async () => {
+  const [{ pe }] = await backends();
+  // Aya-23 at position 1000: the interleaved pairing HF uses, not halves
+  const aya = pe.fromConfig(load('aya-23-8b'));
+  assert.equal(aya.rope.layout, 'interleaved');
+  // Cohere2Config (configuration_cohere2.py): sliding_window_pattern 4 -> every 4th layer full;
+  // Cohere2Attention applies RoPE only when the layer slides. Keys of CohereForAI/c4ai-command-r7b-12-2024.
+  const r7b = {
+    model_type: 'cohere2',
+    hidden_size: 4096,
+    num_attention_heads: 32,
+    num_key_value_heads: 8,
+    num_hidden_layers: 32,
+    rope_theta: 50000,
+    sliding_window: 4096,
+    sliding_window_pattern: 4,
+    max_position_embeddings: 132096,
+  };
+  for (let layer = 0; layer < 8; layer++) {
+    const s = pe.fromConfig(r7b, { layer });
+    const full = (layer + 1) % 4 === 0;
+    assert.equal(s.layerType, full ? 'full_attention' : 'sliding_attention', `layer ${layer}`);
+    assert.equal(s.family, full ? 'none' : 'rope', `layer ${layer}`);
+    assert.equal(s.attention.window, full ? undefined : 4096);
+    if (full) {
+      assert.match(s.reason, /full-attention layers do not rotate \(cohere2\/modeling_cohere2.py/);
+      assert.deepEqual(s.encoding, { type: 'none' });
+    } else {
+      assert.equal(s.rope.layout, 'interleaved');
+      assert.equal(s.rope.base, 50000);
+    }
+  }
+  // without the pattern key, Cohere2Config's default 4
+  const { sliding_window_pattern, ...noPattern } = r7b;
+  assert.equal(pe.fromConfig(noPattern, { layer: 3 }).family, 'none');
+  assert.ok(pe.fromConfig(noPattern).notes.some((n) => /sliding_window_pattern = 4/.test(n)));
+});
+
+test('EXAONE 4.0: global layers skip RoPE when sliding_window is set; every layer rotates without it', async () => {
+  const [{ pe }] = await backends();
+  // Exaone4Attention: `if self.sliding_window is None or self.is_sliding: apply_rotary_pos_emb`
+  const cfg = {
+    model_type: 'exaone4',
+    hidden_size: 5120,
+    head_dim: 128,
+    num_attention_heads: 40,
+    num_key_value_heads: 8,
+    num_hidden_layers: 64,
+    rope_theta: 1000000,
+    sliding_window: 4096,
+    sliding_window_pattern: 'LLLG',
+    layer_types: Array.from({ length: 64 }, (_, i) => ((i + 1) % 4 ? 'sliding_attention' : 'full_attention')),
+  };
+  let nope = 0;
+  for (let layer = 0; layer < 64; layer++) {
+    const s = pe.fromConfig(cfg, { layer });
+    if (s.family === 'none') nope++;
+    assert.equal(s.family, (layer + 1) % 4 ? 'rope' : 'none', `layer ${layer}`);
+  }
+  assert.equal(nope, 16);
+  // a string pattern without layer_types: Exaone4Config computes (i + 1) % pattern, which fails on a string
+  const { layer_types, ...noTypes } = cfg;
+  assertThrowsPosenc(() => pe.fromConfig(noTypes), [/sliding_window_pattern must be a positive integer/]);
+  // EXAONE 4.0 1.2B: no sliding window, every layer full and rotating
+  const small = { ...noTypes, sliding_window: null, sliding_window_pattern: null, num_hidden_layers: 30 };
+  for (const layer of [0, 3, 29]) assert.equal(pe.fromConfig(small, { layer }).family, 'rope');
+});
+
+test('SmolLM3 (no_rope_layers), Granite (attention_multiplier is the softmax scale)', async () => {
+  const [{ pe }] = await backends();
+  // SmolLM3Config: no_rope_layers[i] = 1 rotates; default every 4th layer NoPE; default_theta 2e6
+  const smol = {
+    model_type: 'smollm3',
+    hidden_size: 2048,
+    num_attention_heads: 16,
+    num_key_value_heads: 4,
+    num_hidden_layers: 36,
+    rope_theta: 5000000,
+  };
+  for (let layer = 0; layer < 36; layer++) {
+    const s = pe.fromConfig(smol, { layer });
+    assert.equal(s.family, (layer + 1) % 4 ? 'rope' : 'none', `smollm3 layer ${layer}`);
+  }
+  const given = { ...smol, no_rope_layers: Array.from({ length: 36 }, (_, i) => (i === 5 ? 0 : 1)) };
+  assert.equal(pe.fromConfig(given, { layer: 5 }).family, 'none');
+  assert.equal(pe.fromConfig(given, { layer: 3 }).family, 'rope');
+  const { rope_theta, ...noTheta } = smol;
+  assert.equal(pe.fromConfig(noTheta).rope.base, 2e6);
+  // GraniteAttention: self.scaling = config.attention_multiplier (ibm-granite/granite-3.3-8b-instruct: 0.0078125)
+  const granite = {
+    model_type: 'granite',
+    hidden_size: 4096,
+    num_attention_heads: 32,
+    num_key_value_heads: 8,
+    num_hidden_layers: 40,
+    attention_multiplier: 0.0078125,
+    rope_theta: 10000000,
+  };
+  const g = pe.fromConfig(granite);
+  assert.equal(g.attention.scale, 0.0078125);
+  assert.notEqual(g.attention.scale, 1 / Math.sqrt(128));
+  const { attention_multiplier, ...noMult } = granite;
+  assert.equal(pe.fromConfig(noMult).attention.scale, 1); // GraniteConfig default 1.0
+  // a Llama config carrying attention_multiplier: modeling_llama.py does not read it
+  const l = pe.fromConfig({ ...load('llama-3.2-1b'), attention_multiplier: 0.5 });
+  assert.equal(l.attention.scale, 1 / 8);
+  assert.ok(l.notes.some((n) => /attention_multiplier is read only by Granite/.test(n)));
+});
+
+test('Jamba: Mamba layers have no attention, attention layers no positional encoding', async () => {
+  const [{ pe }] = await backends();
+  // JambaConfig.layers_block_type: attention where i % attn_layer_period == attn_layer_offset (8, 4)
+  const jamba = {
+    model_type: 'jamba',
+    hidden_size: 4096,
+    num_attention_heads: 32,
+    num_key_value_heads: 8,
+    num_hidden_layers: 32,
+    attn_layer_offset: 4,
+    attn_layer_period: 8,
+    sliding_window: null,
+    max_position_embeddings: 262144,
+  };
+  for (let layer = 0; layer < 32; layer++) {
+    const s = pe.fromConfig(jamba, { layer });
+    assert.equal(s.family, 'none', `layer ${layer}`);
+    assert.equal(s.rope, undefined);
+    if (layer % 8 === 4) {
+      assert.deepEqual(s.attention, { heads: 32, kvHeads: 8, dim: 128, scale: 1 / Math.sqrt(128) });
+      assert.deepEqual(s.encoding, { type: 'none' });
+      assert.match(s.reason, /no positional encoding/);
+    } else {
+      assert.equal(s.attention, null, `layer ${layer}`);
+      assert.equal(s.encoding, null);
+      assert.equal(s.layerType, 'mamba');
+      assert.match(s.reason, /Mamba layer/);
+    }
+  }
+  // modeling_jamba.py uses sliding_window only under flash attention: refused, naming the key
+  const e = assertThrowsPosenc(
+    () => pe.fromConfig({ ...jamba, sliding_window: 4096 }, { layer: 4 }),
+    [/sliding_window = 4096: modeling_jamba.py applies it only under flash attention/],
+  );
+  assert.equal(e.argument, 'sliding_window');
+});
+
+test('Qwen3.5: linear_attention layers have no attention positions; full layers rotate a quarter of the head', async () => {
+  const [{ pe }] = await backends();
+  // Qwen3_5TextConfig: head_dim 256, partial_rotary_factor 0.25, full_attention_interval 4
+  const cfg = {
+    model_type: 'qwen3_5',
+    text_config: {
+      model_type: 'qwen3_5_text',
+      hidden_size: 4096,
+      num_attention_heads: 16,
+      num_key_value_heads: 4,
+      num_hidden_layers: 32,
+      layer_types: Array.from({ length: 32 }, (_, i) => ((i + 1) % 4 ? 'linear_attention' : 'full_attention')),
+      rope_parameters: {
+        rope_type: 'default',
+        rope_theta: 10000000,
+        partial_rotary_factor: 0.25,
+        mrope_section: [11, 11, 10],
+        mrope_interleaved: true,
+      },
+    },
+  };
+  const lin = pe.fromConfig(cfg, { layer: 0 });
+  assert.equal(lin.family, 'none');
+  assert.equal(lin.attention, null);
+  assert.equal(lin.layerType, 'linear_attention');
+  assert.match(lin.reason, /linear_attention layer/);
+  const full = pe.fromConfig(cfg, { layer: 3 });
+  assert.equal(full.family, 'rope');
+  assert.equal(full.rope.dim, 256);
+  assert.equal(full.rope.rotaryDim, 64);
+  assert.deepEqual(full.rope.mropeSections, [11, 11, 10]);
+  assert.equal(full.rope.mropeInterleaved, true);
+  assert.equal(full.rope.base, 1e7);
+  // a layer kind Qwen3_5TextConfig does not know is refused showing the value
+  const bad = structuredClone(cfg);
+  bad.text_config.layer_types[1] = 'mamba_attention';
+  assertThrowsPosenc(() => pe.fromConfig(bad), [/"mamba_attention" is not one Qwen3_5TextConfig reads/]);
+});
+
+test('Gemma 3 (multimodal, 27B keys): Gemma3TextConfig defaults; global layers get rope_theta 1e6 and the scaling, local 1e4', async () => {
+  const [{ pe }] = await backends();
+  // google/gemma-3-27b-it's text_config keys; heads, rope_theta, rope_local_base_freq and the pattern omitted
+  const cfg = {
+    model_type: 'gemma3',
+    text_config: {
+      head_dim: 128,
+      hidden_size: 5376,
+      intermediate_size: 21504,
+      model_type: 'gemma3_text',
+      num_attention_heads: 32,
+      num_hidden_layers: 62,
+      num_key_value_heads: 16,
+      query_pre_attn_scalar: 168,
+      rope_scaling: { factor: 8.0, rope_type: 'linear' },
+      sliding_window: 1024,
+    },
+  };
+  for (let layer = 0; layer < 62; layer++) {
+    const s = pe.fromConfig(cfg, { layer });
+    const global = (layer + 1) % GEMMA3_TEXT.sliding_window_pattern === 0;
+    assert.equal(s.rope.base, global ? GEMMA3_TEXT.rope_theta : GEMMA3_TEXT.rope_local_base_freq, `layer ${layer}`);
+    assert.deepEqual(s.rope.scaling, global ? { type: 'linear', factor: 8 } : undefined, `layer ${layer}`);
+    assert.equal(s.attention.window, global ? undefined : 1024);
+    assert.equal(s.attention.scale, 1 / Math.sqrt(168));
+    if (global) {
+      const inv = pe.ropeFrequencies(s.rope).invFreq64;
+      const ref = hfDefault(1e6, 128).map((f) => f / 8); // _compute_linear_scaling_rope_parameters
+      assert.ok(maxRel(inv, ref) < 1e-12);
+    }
+  }
+  const s = pe.fromConfig(load('gemma-3-4b'), { layer: 5 });
+  assert.equal(s.rope.base, 1e6);
+  assert.deepEqual(s.defaults, {
+    'text_config.num_attention_heads': 8,
+    'text_config.head_dim': 256,
+    'text_config.num_key_value_heads': 4,
+    'text_config.query_pre_attn_scalar': 256,
+    'text_config.sliding_window_pattern': 6,
+    'text_config.rope_theta': 1e6,
+  });
+  assert.ok(s.notes.some((n) => /Gemma3TextConfig defaults for keys the config omits/.test(n)));
+});
+
+test('gpt-oss, OLMo 3: per-layer windows; OLMo 3 scales only its full-attention layers', async () => {
+  const [{ pe }] = await backends();
+  const oss = load('gpt-oss-20b');
+  for (let layer = 0; layer < 4; layer++) {
+    const s = pe.fromConfig(oss, { layer });
+    assert.equal(s.attention.window, layer % 2 ? undefined : 128);
+    assert.equal(s.rope.scaling.type, 'yarn');
+    assert.equal(s.rope.scaling.truncate, false);
+  }
+  assert.ok(pe.fromConfig(oss).notes.some((n) => /sink/.test(n)));
+  // Olmo3Config: every 4th layer full; rope_scaling goes to full_attention only (convert_rope_params_to_dict)
+  const olmo3 = {
+    model_type: 'olmo3',
+    hidden_size: 5120,
+    num_attention_heads: 40,
+    num_key_value_heads: 8,
+    num_hidden_layers: 64,
+    rope_theta: 500000,
+    sliding_window: 4096,
+    rope_scaling: {
+      rope_type: 'yarn',
+      factor: 8,
+      original_max_position_embeddings: 8192,
+      attention_factor: 1.2079441541679836,
+      beta_fast: 32,
+      beta_slow: 1,
+    },
+  };
+  const local = pe.fromConfig(olmo3, { layer: 0 });
+  assert.equal(local.attention.window, 4096);
+  assert.equal(local.rope.scaling, undefined);
+  assert.equal(local.rope.base, 500000);
+  const global = pe.fromConfig(olmo3, { layer: 3 });
+  assert.equal(global.attention.window, undefined);
+  assert.equal(global.rope.scaling.type, 'yarn');
+  const ref = hfYarn(500000, 128, olmo3.rope_scaling, undefined);
+  const f = pe.ropeFrequencies(global.rope);
+  assert.ok(maxRel(f.invFreq64, ref.inv) < 1e-12);
+  assert.ok(Math.abs(f.attentionScale - ref.att) < 1e-12);
+});
+
+test('DeepSeek-V3 rope_interleave, GLM-4.5V (partial rotary, halves, M-RoPE), Mistral 3 text_config, BLOOM offset_alibi', async () => {
+  const [{ pe }] = await backends();
+  // DeepseekV3Config: rope_interleave defaults to True (apply_rotary_pos_emb_interleave); False -> halves
+  const ds = {
+    model_type: 'deepseek_v3',
+    hidden_size: 7168,
+    num_attention_heads: 128,
+    num_key_value_heads: 128,
+    num_hidden_layers: 61,
+    qk_nope_head_dim: 128,
+    qk_rope_head_dim: 64,
+    v_head_dim: 128,
+    rope_theta: 10000,
+    rope_scaling: {
+      beta_fast: 32,
+      beta_slow: 1,
+      factor: 40,
+      mscale: 1.0,
+      mscale_all_dim: 1.0,
+      original_max_position_embeddings: 4096,
+      type: 'yarn',
+    },
+  };
+  const d = pe.fromConfig(ds);
+  assert.equal(d.rope.layout, 'interleaved');
+  assert.equal(d.attention.dim, 192);
+  const m = getMscale(40, 1);
+  assert.ok(Math.abs(d.attention.scale - (m * m) / Math.sqrt(192)) < 1e-15);
+  assert.equal(pe.fromConfig({ ...ds, rope_interleave: false }).rope.layout, 'half');
+  // GLM-4.5V (zai-org/GLM-4.5V text_config keys): gpt_neox apply_rotary_pos_emb on the first half of the head
+  const glm = {
+    model_type: 'glm4v_moe',
+    text_config: {
+      model_type: 'glm4v_moe_text',
+      hidden_size: 4096,
+      head_dim: 128,
+      num_attention_heads: 96,
+      num_key_value_heads: 8,
+      num_hidden_layers: 46,
+      partial_rotary_factor: 0.5,
+      rope_scaling: { rope_type: 'default', mrope_section: [8, 12, 12] },
+      rope_theta: 10000,
+    },
+  };
+  const gs = pe.fromConfig(glm);
+  assert.equal(gs.rope.layout, 'half');
+  assert.equal(gs.rope.rotaryDim, 64);
+  assert.deepEqual(gs.rope.mropeSections, [8, 12, 12]);
+  // Mistral3Config: text_config's model_type defaults to 'mistral'
+  const ms = pe.fromConfig({
+    model_type: 'mistral3',
+    text_config: {
+      hidden_size: 5120,
+      head_dim: 128,
+      num_attention_heads: 32,
+      num_key_value_heads: 8,
+      num_hidden_layers: 40,
+      rope_theta: 1e9,
+      sliding_window: null,
+    },
+  });
+  assert.equal(ms.model, 'mistral');
+  assert.equal(ms.rope.base, 1e9);
+  assert.equal(ms.attention.window, undefined);
+  // BLOOM's Hub config carries offset_alibi, which no BloomConfig parameter reads: ignored, said in notes
+  const bloom = {
+    model_type: 'bloom',
+    n_head: 16,
+    hidden_size: 1024,
+    n_layer: 24,
+    offset_alibi: 100,
+    apply_residual_connection_post_layernorm: false,
+  };
+  const b = pe.fromConfig(bloom);
+  assert.equal(b.family, 'alibi');
+  assert.equal(b.alibi.heads, 16);
+  assert.ok(b.notes.some((n) => /offset_alibi = 100 is ignored: no BloomConfig parameter reads it/.test(n)));
+});
+
+test('every mapped type has a row naming its HF config class and file; fixtures cover the fixture types', async () => {
+  const { MODELS } = await import('../js/models.js');
+  for (const [type, row] of Object.entries(MODELS)) {
+    assert.ok(row.config && row.hf, `${type}: config class and HF file`);
+    assert.ok(['rope', 'alibi', 't5', 'learned', 'none', 'wrapper'].includes(row.family), type);
+    if (row.family === 'rope') assert.ok(['half', 'interleaved'].includes(row.layout), type);
+    if (row.family === 'wrapper') assert.ok(MODELS[row.text] && MODELS[row.text].family !== 'wrapper', type);
+  }
+  for (const n of NAMES) {
+    const c = load(n);
+    assert.ok(MODELS[c.model_type], `${n}: model_type ${c.model_type} is mapped`);
   }
 });
