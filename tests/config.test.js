@@ -1127,3 +1127,18 @@ test('every mapped type has a row naming its HF config class and file; fixtures 
     assert.ok(MODELS[c.model_type], `${n}: model_type ${c.model_type} is mapped`);
   }
 });
+
+test('docs/models.md lists every model type of js/models.js, and the README states the counts', async () => {
+  const { MODELS } = await import('../js/models.js');
+  const doc = readFileSync(new URL('../docs/models.md', import.meta.url), 'utf8');
+  const section = doc.slice(doc.indexOf('## Model types'), doc.indexOf('## How keys are read'));
+  const listed = new Set([...section.matchAll(/^\| `([\w.-]+)` \|/gm)].map((m) => m[1]));
+  assert.deepEqual([...listed].sort(), Object.keys(MODELS).sort());
+  for (const [type, row] of Object.entries(MODELS)) {
+    assert.ok(doc.includes(`\`${row.config}\``), `${type}: docs/models.md names ${row.config}`);
+  }
+  for (const n of NAMES) assert.match(doc, new RegExp(`^\\| ${n.replace(/\./g, '\\.')} \\|`, 'm'), `${n} listed`);
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  assert.ok(readme.includes(`${Object.keys(MODELS).length} model types`), 'README: model type count');
+  assert.ok(readme.includes(`${NAMES.length} real configs checked`), 'README: fixture count');
+});
