@@ -441,6 +441,9 @@ function resolve(config, as, notes, source) {
   let prefix = '';
   if (row.family === 'wrapper') {
     // a multimodal config: the text model's own config class reads text_config
+    if (text !== undefined && text !== null && !isObj(text)) {
+      throw bad('text_config', `an object (${row.config} reads the text model's config from it)`, text);
+    }
     c = isObj(text) ? text : {};
     prefix = 'text_config.';
     if (!isObj(text)) notes.push(`no text_config: ${row.config} builds its text model from the defaults`);
@@ -449,7 +452,8 @@ function resolve(config, as, notes, source) {
       throw perr(
         Status.E_ENUM,
         `text_config.model_type ${show(tt)} is not a text model type fromConfig maps ` +
-          `(closest: ${closestTypes(String(tt)).join(', ')})`,
+          `(closest: ${closestTypes(String(tt), 3, (t) => MODELS[t].family !== 'wrapper').join(', ')}; ` +
+          `${row.config}'s own text model is '${row.text}')`,
         'text_config.model_type',
       );
     }
@@ -473,7 +477,7 @@ function resolve(config, as, notes, source) {
  */
 export function fromConfig(config, opts) {
   const o = options(FN, opts, ['layer', 'decoder', 'as']);
-  if (!isObj(config)) throw bad('config', 'the parsed config.json object', config);
+  if (config === null || typeof config !== 'object') throw bad('config', 'the parsed config.json object', config);
   try {
     // one read of everything (a getter runs here, once); what follows sees plain JSON data
     config = JSON.parse(JSON.stringify(config));

@@ -383,7 +383,7 @@ function wrapper(config, text) {
 }
 
 /** The known model types closest to a name (edit distance), nearest first. */
-export function closestTypes(name, n = 3) {
+export function closestTypes(name, n = 3, keep = () => true) {
   const s = String(name).toLowerCase();
   const dist = (a, b) => {
     const row = Array.from({ length: b.length + 1 }, (_, j) => j);
@@ -399,6 +399,7 @@ export function closestTypes(name, n = 3) {
     return row[b.length];
   };
   return Object.keys(MODELS)
+    .filter(keep)
     .map((k) => [k, dist(s, k)])
     .sort((x, y) => x[1] - y[1] || x[0].localeCompare(y[0]))
     .slice(0, n)
