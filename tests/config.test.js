@@ -1142,3 +1142,76 @@ test('docs/models.md lists every model type of js/models.js, and the README stat
   assert.ok(readme.includes(`${Object.keys(MODELS).length} model types`), 'README: model type count');
   assert.ok(readme.includes(`${NAMES.length} real configs checked`), 'README: fixture count');
 });
+
+test('hostile configs: only PosencErrors, and every result goes on to ropeCache and kvCache', async () => {
+  const [{ pe }] = await backends();
+  const { proxy, revoke } = Proxy.revocable({}, {});
+  revoke();
+  assertThrowsPosenc(() => pe.fromConfig(proxy), [/config must be JSON data/]);
+  assertThrowsPosenc(
+    () => pe.fromConfig({ model_type: 'gemma3', text_config: [1] }),
+    [/text_config must be an object/],
+  );
+  assertThrowsPosenc(() => pe.fromConfig([]), [/config must be the parsed config.json object/]);
+  // seeded mutations of the fixtures' positional keys (values of every kind)
+  let seed = 11;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const pick = (a) => a[Math.floor(rnd() * a.length)];
+  const values = [
+    null,
+    0,
+    -1,
+    1,
+    3,
+    0.5,
+    1e308,
+    'x',
+    'linear_attention',
+    'mamba',
+    true,
+    [],
+    [1, 0],
+    {},
+    'LLLG',
+    2 ** 31,
+  ];
+  const keys = [
+    'model_type',
+    'layer_types',
+    'sliding_window',
+    'sliding_window_pattern',
+    'no_rope_layers',
+    'rope_scaling',
+    'rope_parameters',
+    'rope_theta',
+    'head_dim',
+    'num_attention_heads',
+    'num_key_value_heads',
+    'num_hidden_layers',
+    'partial_rotary_factor',
+    'attention_multiplier',
+    'query_pre_attn_scalar',
+    'attn_layer_period',
+    'text_config',
+  ];
+  let results = 0;
+  for (let n = 0; n < 600; n++) {
+    const c = structuredClone(load(pick(NAMES)));
+    const t = c.text_config && typeof c.text_config === 'object' && rnd() < 0.7 ? c.text_config : c;
+    t[pick(keys)] = structuredClone(pick(values));
+    let s;
+    try {
+      s = pe.fromConfig(c, { layer: Math.floor(rnd() * 4) });
+    } catch (e) {
+      assert.equal(e.name, 'PosencError', `${e.message}`);
+      continue;
+    }
+    results++;
+    if (s.family === 'none') assert.ok(s.reason, 'a layer without positions says why');
+    if (s.attention === null) assert.equal(s.encoding, null);
+    if (s.family !== 'rope' || s.rope.mropeSections) continue;
+    pe.ropeCache({ length: 2, ...s.rope });
+    pe.kvCache({ ...s.attention, capacity: 2, encoding: s.encoding }).free();
+  }
+  assert.ok(results > 100, `${results} results`);
+});
