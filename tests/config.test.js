@@ -179,6 +179,8 @@ const EXPECT = {
   'olmo-2-7b': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 32, kv: 32, base: 5e5 },
   // Gemma3TextConfig defaults: 8 heads, 4 KV heads, head_dim 256, query_pre_attn_scalar 256,
   // rope_local_base_freq 1e4 on the local layer 0
+  // JambaConfig.layers_block_type: layer 4 is attention (no positional encoding), layer 0 Mamba
+  'jamba-1.5-mini': { family: 'none', heads: 32, kv: 8, dim: 128, layer: 4 },
   'gemma-3-4b': { family: 'rope', layout: 'half', dim: 256, rot: 256, heads: 8, kv: 4, scale: 1 / 16, window: 1024 },
 };
 
@@ -227,7 +229,7 @@ test('every fixture goes through fromConfig as is: family, widths, heads, layout
   for (const name of NAMES) {
     const cfg = load(name);
     const e = EXPECT[name];
-    const s = pe.fromConfig(cfg);
+    const s = pe.fromConfig(cfg, { layer: e.layer ?? 0 });
     assert.equal(s.family, e.family, `${name}: family`);
     assert.equal(s.attention.heads, e.heads, `${name}: heads`);
     if (e.kv) assert.equal(s.attention.kvHeads, e.kv, `${name}: kvHeads`);
@@ -386,7 +388,7 @@ test('the result drives applyRope (float64 HF rotation), attention and kvCache w
   for (const { name: backend, pe } of await backends()) {
     for (const name of NAMES) {
       const cfg = load(name);
-      const s = pe.fromConfig(cfg);
+      const s = pe.fromConfig(cfg, { layer: EXPECT[name].layer ?? 0 });
       const heads = s.attention.heads;
       const kvHeads = s.attention.kvHeads;
       const dim = s.attention.dim;
@@ -903,6 +905,11 @@ test('Jamba: Mamba layers have no attention, attention layers no positional enco
       assert.match(s.reason, /Mamba layer/);
     }
   }
+  // AI21-Jamba-1.5-Mini's config.json: the same layers
+  const mini = load('jamba-1.5-mini');
+  assert.equal(pe.fromConfig(mini, { layer: 0 }).attention, null);
+  assert.equal(pe.fromConfig(mini, { layer: 12 }).family, 'none');
+  assert.equal(pe.fromConfig(mini, { layer: 12 }).attention?.dim, 128);
   // modeling_jamba.py uses sliding_window only under flash attention: refused, naming the key
   const e = assertThrowsPosenc(
     () => pe.fromConfig({ ...jamba, sliding_window: 4096 }, { layer: 4 }),
