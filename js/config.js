@@ -325,6 +325,8 @@ function layerKinds(row, r, layers) {
       const m = r.number('max_window_layers', { int: true, gt: -1 }) ?? 0;
       return by((i) => (i >= m ? 'sliding_attention' : 'full_attention'));
     }
+    case 'qwen_all': // Qwen3MoeConfig: sliding_window counts only with use_sliding_window, then on every layer
+      return all(slides && r.get('use_sliding_window') === true ? 'sliding_attention' : 'full_attention');
     case 'gemma2': // Gemma2Config.layer_types: even layers slide
       return by((i) => (i % 2 ? 'full_attention' : 'sliding_attention'));
     case 'alternate': // GptOssConfig.layer_types: (i + 1) % 2 slides
@@ -782,7 +784,10 @@ export function fromConfig(config, opts) {
 function ropeLayer(result, { row, r, prefix, mt, kind, layer, dim, dimKey, origin, notes, source }) {
   const { attention } = result;
   // rope_parameters (transformers v5): flat, or one entry per layer type
-  let rp = r.get('rope_parameters');
+  // a config class's default rope_parameters / rope_scaling applies only when the file has neither
+  const hasRp = r.raw('rope_parameters') !== undefined;
+  const hasRs = r.raw('rope_scaling') !== undefined;
+  let rp = hasRp || !hasRs ? r.get('rope_parameters') : undefined;
   let where = `${prefix}rope_parameters`;
   const perType = isObj(rp) && Object.keys(rp).some((k) => LAYER_TYPES.has(k));
   if (perType) {
@@ -794,7 +799,7 @@ function ropeLayer(result, { row, r, prefix, mt, kind, layer, dim, dimKey, origi
   const rpr = isObj(rp) ? reader(rp, source, `${where}.`) : null;
   let rs = rp;
   if (!isObj(rp)) {
-    rs = r.get('rope_scaling');
+    rs = hasRs || !hasRp ? r.get('rope_scaling') : undefined;
     where = `${prefix}rope_scaling`;
   }
   // the base: rope_parameters.rope_theta, rope_theta, rotary_emb_base (NeoX, Qwen 1), rotary_base,

@@ -100,6 +100,20 @@ export const MODELS = {
   }),
   ministral3: rope('Ministral3Config', 'ministral3/modeling_ministral3.py (get_llama_4_attn_scale; sliding_window)', {
     layers: 'sliding',
+    defaults: {
+      head_dim: 128,
+      rope_parameters: {
+        type: 'yarn',
+        rope_theta: 1e6,
+        factor: 16,
+        original_max_position_embeddings: 16384,
+        beta_fast: 32,
+        beta_slow: 1,
+        mscale_all_dim: 1,
+        mscale: 1,
+        llama_4_scaling_beta: 0.1,
+      },
+    },
   }),
 
   // ---- RoPE with a sliding window on every layer when sliding_window is set ----
@@ -133,11 +147,11 @@ export const MODELS = {
     layerTypes: true,
     defaults: { head_dim: 128, sliding_window: 4096, use_sliding_window: false, max_window_layers: 28 },
   }),
-  qwen3_moe: rope('Qwen3MoeConfig', 'qwen3_moe/modeling_qwen3_moe.py Qwen3MoeAttention (as Qwen3)', {
-    layers: 'qwen2',
-    layerTypes: true,
-    defaults: { head_dim: 128, sliding_window: 4096, use_sliding_window: false, max_window_layers: 28 },
-  }),
+  qwen3_moe: rope(
+    'Qwen3MoeConfig',
+    'qwen3_moe/modeling_qwen3_moe.py Qwen3MoeAttention (sliding_window on every layer when use_sliding_window; no max_window_layers, no head_dim default)',
+    { layers: 'qwen_all', defaults: { sliding_window: 4096, use_sliding_window: false } },
+  ),
   qwen2_5_vl_text: rope('Qwen2_5_VLTextConfig', 'qwen2_5_vl/modeling_qwen2_5_vl.py apply_multimodal_rotary_pos_emb', {
     defaults: { rope_theta: 1e6 },
   }),

@@ -1222,3 +1222,46 @@ test('hostile configs: only PosencErrors, and every result goes on to ropeCache 
   }
   assert.ok(results > 100, `${results} results`);
 });
+
+test('Qwen3-MoE (one window on every layer, no head_dim default), Ministral 3 (default YaRN rope_parameters)', async () => {
+  const [{ pe }] = await backends();
+  // Qwen/Qwen3-30B-A3B's positional keys; Qwen3MoeAttention: head_dim = getattr(config, 'head_dim', hidden // heads)
+  const moe = {
+    model_type: 'qwen3_moe',
+    hidden_size: 2048,
+    head_dim: 128,
+    num_attention_heads: 32,
+    num_key_value_heads: 4,
+    num_hidden_layers: 48,
+    max_window_layers: 48,
+    rope_theta: 1000000.0,
+    rope_scaling: null,
+    sliding_window: null,
+    use_sliding_window: false,
+  };
+  const m = pe.fromConfig(moe, { layer: 47 });
+  assert.deepEqual(m.rope, { dim: 128, base: 1e6, layout: 'half' });
+  assert.equal(m.attention.window, undefined);
+  const { head_dim, ...noHeadDim } = moe;
+  assert.equal(pe.fromConfig(noHeadDim).attention.dim, 64);
+  // Qwen3MoeConfig keeps sliding_window only with use_sliding_window, and then every layer slides
+  const sw = { ...moe, sliding_window: 4096, use_sliding_window: true };
+  for (const layer of [0, 47]) assert.equal(pe.fromConfig(sw, { layer }).attention.window, 4096);
+  // Ministral3Config.__post_init__: rope_parameters default YaRN ×16 from 16384, llama_4_scaling_beta 0.1
+  const bare = {
+    model_type: 'ministral3',
+    hidden_size: 3072,
+    num_attention_heads: 32,
+    num_key_value_heads: 8,
+    num_hidden_layers: 26,
+  };
+  const s = pe.fromConfig(bare);
+  assert.equal(s.attention.dim, 128);
+  assert.equal(s.rope.scaling?.type, 'yarn');
+  assert.equal(s.attention.queryScale?.(16384), 1 + 0.1 * Math.log(2));
+  // a legacy rope_scaling in the file wins over the class's default rope_parameters
+  assert.deepEqual(pe.fromConfig({ ...bare, rope_scaling: { rope_type: 'linear', factor: 2 } }).rope.scaling, {
+    type: 'linear',
+    factor: 2,
+  });
+});
