@@ -668,7 +668,7 @@ export function fromConfig(config, opts) {
         : `layer ${layer} is a linear_attention layer (Gated DeltaNet, ${row.config}.layer_types): no softmax attention and no positions`;
     return finish();
   }
-  if (kind === 'sliding_attention') {
+  if (kind === 'sliding_attention' && (!row.useSliding || r.get('use_sliding_window') === true)) {
     const w = r.number('sliding_window', { int: true, gt: 0 });
     if (w !== undefined) attention.window = w;
   } else if (kind === 'chunked_attention') {

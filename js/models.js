@@ -14,6 +14,7 @@
 //            layer), 'qwen2', 'gemma2', 'pattern', 'alternate', 'olmo3', 'llama4', 'smollm3',
 //            'jamba', 'qwen3_5'; layer_types, when the config has it, wins wherever the config
 //            class reads it (`layerTypes: true`)
+//   useSliding  sliding_window counts only with use_sliding_window (Qwen2/3 configs, SmolLM3)
 //   nope     which RoPE layers skip the rotation: 'full' (full-attention layers), 'full_if_sliding'
 //            (full-attention layers when sliding_window is set), 'no_rope_layers'
 //   local    what sliding layers rotate with: 'local_base' (rope_local_base_freq, no scaling),
@@ -139,18 +140,20 @@ export const MODELS = {
     {
       layers: 'qwen2',
       layerTypes: true,
+      useSliding: true,
       defaults: { sliding_window: 4096, use_sliding_window: false, max_window_layers: 28 },
     },
   ),
   qwen3: rope('Qwen3Config', 'qwen3/modeling_qwen3.py Qwen3Attention (as Qwen2, head_dim 128)', {
     layers: 'qwen2',
     layerTypes: true,
+    useSliding: true,
     defaults: { head_dim: 128, sliding_window: 4096, use_sliding_window: false, max_window_layers: 28 },
   }),
   qwen3_moe: rope(
     'Qwen3MoeConfig',
     'qwen3_moe/modeling_qwen3_moe.py Qwen3MoeAttention (sliding_window on every layer when use_sliding_window; no max_window_layers, no head_dim default)',
-    { layers: 'qwen_all', defaults: { sliding_window: 4096, use_sliding_window: false } },
+    { layers: 'qwen_all', useSliding: true, defaults: { sliding_window: 4096, use_sliding_window: false } },
   ),
   qwen2_5_vl_text: rope('Qwen2_5_VLTextConfig', 'qwen2_5_vl/modeling_qwen2_5_vl.py apply_multimodal_rotary_pos_emb', {
     defaults: { rope_theta: 1e6 },
@@ -257,10 +260,11 @@ export const MODELS = {
   ),
   smollm3: rope(
     'SmolLM3Config',
-    'smollm3/modeling_smollm3.py SmolLM3Attention (use_rope = no_rope_layers[layer_idx])',
+    'smollm3/modeling_smollm3.py SmolLM3Attention (use_rope = no_rope_layers[layer_idx]; a window only with use_sliding_window)',
     {
       layers: 'smollm3',
       layerTypes: true,
+      useSliding: true,
       nope: 'no_rope_layers',
       defaults: { rope_theta: 2e6, use_sliding_window: false, num_attention_heads: 16, num_key_value_heads: 4 },
     },

@@ -1265,3 +1265,31 @@ test('Qwen3-MoE (one window on every layer, no head_dim default), Ministral 3 (d
     factor: 2,
   });
 });
+
+test('a sliding layer of Qwen2/3 or SmolLM3 has a window only with use_sliding_window', async () => {
+  const [{ pe }] = await backends();
+  // Qwen2Config / SmolLM3Attention: sliding_window = sliding_window if use_sliding_window else None
+  const q = load('qwen2.5-3b');
+  const types = Array.from({ length: q.num_hidden_layers }, () => 'sliding_attention');
+  assert.equal(pe.fromConfig({ ...q, layer_types: types, use_sliding_window: false }).attention.window, undefined);
+  assert.equal(
+    pe.fromConfig({ ...q, layer_types: types, use_sliding_window: true }).attention.window,
+    q.sliding_window,
+  );
+  const smol = {
+    model_type: 'smollm3',
+    hidden_size: 2048,
+    num_attention_heads: 16,
+    num_hidden_layers: 4,
+    sliding_window: 8,
+  };
+  const t = ['full_attention', 'full_attention', 'full_attention', 'sliding_attention'];
+  assert.equal(pe.fromConfig({ ...smol, layer_types: t }, { layer: 3 }).attention.window, undefined);
+  assert.equal(pe.fromConfig({ ...smol, layer_types: t, use_sliding_window: true }, { layer: 3 }).attention.window, 8);
+  // without layer_types, SmolLM3Config slides only its NoPE layers (every 4th)
+  const u = { ...smol, use_sliding_window: true };
+  assert.deepEqual(
+    [0, 1, 2, 3].map((layer) => pe.fromConfig(u, { layer }).attention?.window),
+    [undefined, undefined, undefined, 8],
+  );
+});
