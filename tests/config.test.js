@@ -179,6 +179,8 @@ const EXPECT = {
   'olmo-2-7b': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 32, kv: 32, base: 5e5 },
   // Gemma3TextConfig defaults: 8 heads, 4 KV heads, head_dim 256, query_pre_attn_scalar 256,
   // rope_local_base_freq 1e4 on the local layer 0
+  // BloomAttention: ALiBi (build_alibi_tensor), inv_norm_factor 1/sqrt(head_dim); offset_alibi read by nothing
+  'bloom-560m': { family: 'alibi', heads: 16, kv: 16, dim: 64 },
   // JambaConfig.layers_block_type: layer 4 is attention (no positional encoding), layer 0 Mamba
   'jamba-1.5-mini': { family: 'none', heads: 32, kv: 8, dim: 128, layer: 4 },
   'gemma-3-4b': { family: 'rope', layout: 'half', dim: 256, rot: 256, heads: 8, kv: 4, scale: 1 / 16, window: 1024 },
@@ -878,6 +880,8 @@ test('SmolLM3 (no_rope_layers), Granite (attention_multiplier is the softmax sca
 
 test('Jamba: Mamba layers have no attention, attention layers no positional encoding', async () => {
   const [{ pe }] = await backends();
+  // BloomAttention: ALiBi (build_alibi_tensor), inv_norm_factor 1/sqrt(head_dim); offset_alibi read by nothing
+  'bloom-560m': { family: 'alibi', heads: 16, kv: 16, dim: 64 },
   // JambaConfig.layers_block_type: attention where i % attn_layer_period == attn_layer_offset (8, 4)
   const jamba = {
     model_type: 'jamba',
@@ -1106,6 +1110,11 @@ test('DeepSeek-V3 rope_interleave, GLM-4.5V (partial rotary, halves, M-RoPE), Mi
   assert.equal(ms.model, 'mistral');
   assert.equal(ms.rope.base, 1e9);
   assert.equal(ms.attention.window, undefined);
+  // bigscience/bloom-560m: its slopes are HF's, and offset_alibi is noted as ignored
+  const b560 = pe.fromConfig(load('bloom-560m'));
+  const s16 = pe.alibiSlopes(b560.alibi.heads);
+  hfAlibiSlopes(16).forEach((v, h) => assert.ok(Math.abs(s16[h] - v) <= 1e-7 * v, `bloom-560m slope ${h}`));
+  assert.ok(b560.notes.some((n) => /offset_alibi = 100 is ignored/.test(n)));
   // BLOOM's Hub config carries offset_alibi, which no BloomConfig parameter reads: ignored, said in notes
   const bloom = {
     model_type: 'bloom',
