@@ -880,8 +880,6 @@ test('SmolLM3 (no_rope_layers), Granite (attention_multiplier is the softmax sca
 
 test('Jamba: Mamba layers have no attention, attention layers no positional encoding', async () => {
   const [{ pe }] = await backends();
-  // BloomAttention: ALiBi (build_alibi_tensor), inv_norm_factor 1/sqrt(head_dim); offset_alibi read by nothing
-  'bloom-560m': { family: 'alibi', heads: 16, kv: 16, dim: 64 },
   // JambaConfig.layers_block_type: attention where i % attn_layer_period == attn_layer_offset (8, 4)
   const jamba = {
     model_type: 'jamba',
