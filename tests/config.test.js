@@ -141,7 +141,16 @@ const EXPECT = {
   'bert-base-uncased': { family: 'learned', rows: 512, heads: 12, dim: 64 },
   'chatglm3-6b': { family: 'rope', layout: 'interleaved', dim: 128, rot: 64, heads: 32, kv: 2 },
   'codellama-7b': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 32, kv: 32, base: 1e6 },
-  'deepseek-v2-lite': { family: 'rope', layout: 'interleaved', dim: 64, rot: 64, heads: 16, kv: 16, attDim: 192 },
+  'deepseek-v2-lite': {
+    family: 'rope',
+    layout: 'interleaved',
+    dim: 64,
+    rot: 64,
+    heads: 16,
+    kv: 16,
+    attDim: 192,
+    mla: true,
+  },
   'falcon-7b-instruct': { family: 'rope', layout: 'half', dim: 64, rot: 64, heads: 71, kv: 1 },
   'gemma-2-2b': { family: 'rope', layout: 'half', dim: 256, rot: 256, heads: 8, kv: 4, scale: 1 / 16, window: 4096 },
   'gemma-3-1b': { family: 'rope', layout: 'half', dim: 256, rot: 256, heads: 4, kv: 1, scale: 1 / 16, window: 512 },
@@ -179,6 +188,17 @@ const EXPECT = {
   'olmo-2-7b': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 32, kv: 32, base: 5e5 },
   // Gemma3TextConfig defaults: 8 heads, 4 KV heads, head_dim 256, query_pre_attn_scalar 256,
   // rope_local_base_freq 1e4 on the local layer 0
+  // DeepseekV3Attention: rope_interleave (default True) pairs, qk_rope_head_dim 64 of a 192-wide head, YaRN ×40
+  'deepseek-r1': {
+    family: 'rope',
+    layout: 'interleaved',
+    dim: 64,
+    rot: 64,
+    heads: 128,
+    kv: 128,
+    attDim: 192,
+    mla: true,
+  },
   // BloomAttention: ALiBi (build_alibi_tensor), inv_norm_factor 1/sqrt(head_dim); offset_alibi read by nothing
   'bloom-560m': { family: 'alibi', heads: 16, kv: 16, dim: 64 },
   // JambaConfig.layers_block_type: layer 4 is attention (no positional encoding), layer 0 Mamba
@@ -238,8 +258,12 @@ test('every fixture goes through fromConfig as is: family, widths, heads, layout
     const attDim = e.attDim ?? e.dim;
     assert.equal(s.attention.dim, attDim, `${name}: attention.dim`);
     if (e.scale !== undefined) assert.equal(s.attention.scale, e.scale, `${name}: scale`);
-    else if (name !== 'deepseek-v2-lite')
-      assert.equal(s.attention.scale, 1 / Math.sqrt(attDim), `${name}: scale 1/sqrt(head_dim)`);
+    else if (e.mla) {
+      // modeling_deepseek_v2/v3.py: softmax_scale = qk_head_dim^-0.5 · mscale(factor, mscale_all_dim)^2
+      const rs = cfg.rope_scaling;
+      const m = getMscale(rs.factor, rs.mscale_all_dim);
+      assert.ok(Math.abs(s.attention.scale - (m * m) / Math.sqrt(attDim)) < 1e-15, `${name}: MLA scale`);
+    } else assert.equal(s.attention.scale, 1 / Math.sqrt(attDim), `${name}: scale 1/sqrt(head_dim)`);
     assert.equal(s.attention.window, e.window, `${name}: window of layer 0`);
     assert.ok(Object.keys(s.source).length > 0, `${name}: source lists the keys read`);
     if (e.family !== 'rope') continue;
