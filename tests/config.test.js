@@ -203,6 +203,17 @@ const EXPECT = {
   'bloom-560m': { family: 'alibi', heads: 16, kv: 16, dim: 64 },
   // JambaConfig.layers_block_type: layer 4 is attention (no positional encoding), layer 0 Mamba
   'jamba-1.5-mini': { family: 'none', heads: 32, kv: 8, dim: 128, layer: 4 },
+  // google/gemma-3-27b-it: query_pre_attn_scalar 168 (not head_dim 128), local layer 0 at rope_local_base_freq
+  'gemma-3-27b': {
+    family: 'rope',
+    layout: 'half',
+    dim: 128,
+    rot: 128,
+    heads: 32,
+    kv: 16,
+    scale: 1 / Math.sqrt(168),
+    window: 1024,
+  },
   'gemma-3-4b': { family: 'rope', layout: 'half', dim: 256, rot: 256, heads: 8, kv: 4, scale: 1 / 16, window: 1024 },
 };
 
@@ -218,7 +229,7 @@ function hfRope(name, cfg, L = 1) {
   const e = EXPECT[name];
   let base = c.rope_parameters?.rope_theta ?? c.rope_theta ?? c.rotary_emb_base ?? 10000;
   let rs = c.rope_parameters ?? c.rope_scaling ?? null;
-  if (name === 'gemma-3-1b' || name === 'gemma-3-4b') {
+  if (name.startsWith('gemma-3-')) {
     base = c.rope_local_base_freq ?? GEMMA3_TEXT.rope_local_base_freq;
     rs = null;
   } // layer 0 is local
@@ -1014,6 +1025,10 @@ test('Gemma 3 (multimodal, 27B keys): Gemma3TextConfig defaults; global layers g
       assert.ok(maxRel(inv, ref) < 1e-12);
     }
   }
+  // the real 27B file gives the same layers as the keys above
+  const real = load('gemma-3-27b');
+  for (const layer of [0, 5, 11, 61])
+    assert.deepEqual(pe.fromConfig(real, { layer }).rope, pe.fromConfig(cfg, { layer }).rope);
   const s = pe.fromConfig(load('gemma-3-4b'), { layer: 5 });
   assert.equal(s.rope.base, 1e6);
   assert.deepEqual(s.defaults, {
