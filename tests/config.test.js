@@ -189,6 +189,16 @@ const EXPECT = {
   // Gemma3TextConfig defaults: 8 heads, 4 KV heads, head_dim 256, query_pre_attn_scalar 256,
   // rope_local_base_freq 1e4 on the local layer 0
   // DeepseekV3Attention: rope_interleave (default True) pairs, qk_rope_head_dim 64 of a 192-wide head, YaRN ×40
+  'deepseek-v3': {
+    family: 'rope',
+    layout: 'interleaved',
+    dim: 64,
+    rot: 64,
+    heads: 128,
+    kv: 128,
+    attDim: 192,
+    mla: true,
+  },
   'deepseek-r1': {
     family: 'rope',
     layout: 'interleaved',
