@@ -325,6 +325,12 @@ function layerKinds(row, r, layers) {
       const m = r.number('max_window_layers', { int: true, gt: -1 }) ?? 0;
       return by((i) => (i >= m ? 'sliding_attention' : 'full_attention'));
     }
+    case 'qwen2_moe': {
+      // Qwen2MoeConfig.layer_types: with use_sliding_window, layers i < max_window_layers with (i + 1) % 2 slide
+      if (r.get('use_sliding_window') !== true) return all('full_attention');
+      const m = r.number('max_window_layers', { int: true, gt: -1 }) ?? 0;
+      return by((i) => ((i + 1) % 2 && i < m ? 'sliding_attention' : 'full_attention'));
+    }
     case 'qwen_all': // Qwen3MoeConfig: sliding_window counts only with use_sliding_window, then on every layer
       return all(slides && r.get('use_sliding_window') === true ? 'sliding_attention' : 'full_attention');
     case 'gemma2': // Gemma2Config.layer_types: even layers slide
@@ -448,8 +454,19 @@ function resolve(config, as, notes, source) {
     }
     c = isObj(text) ? text : {};
     prefix = 'text_config.';
-    if (!isObj(text)) notes.push(`no text_config: ${row.config} builds its text model from the defaults`);
-    const tt = c.model_type ?? row.text;
+    if (!isObj(text) && row.fromRoot) {
+      // the config class builds its text config from the top-level keys (an older flat file)
+      c = config;
+      prefix = '';
+      notes.push(`no text_config: ${row.config} builds its text model from the top-level keys`);
+    } else if (!isObj(text)) {
+      if (row.textDefaults) c = { ...row.textDefaults };
+      notes.push(
+        `no text_config: ${row.config} builds its text model from ` +
+          (row.textDefaults ? `its own values (${JSON.stringify(row.textDefaults)})` : 'the defaults'),
+      );
+    }
+    const tt = (c === config ? undefined : c.model_type) ?? row.text;
     if (typeof tt !== 'string' || !Object.hasOwn(MODELS, tt) || MODELS[tt].family === 'wrapper') {
       throw perr(
         Status.E_ENUM,

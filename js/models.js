@@ -144,6 +144,16 @@ export const MODELS = {
       defaults: { sliding_window: 4096, use_sliding_window: false, max_window_layers: 28 },
     },
   ),
+  qwen2_moe: rope(
+    'Qwen2MoeConfig',
+    'qwen2_moe/modeling_qwen2_moe.py Qwen2MoeAttention (layer_types: with use_sliding_window, even layers below max_window_layers slide)',
+    {
+      layers: 'qwen2_moe',
+      layerTypes: true,
+      useSliding: true,
+      defaults: { sliding_window: 4096, use_sliding_window: false, max_window_layers: 28 },
+    },
+  ),
   qwen3: rope('Qwen3Config', 'qwen3/modeling_qwen3.py Qwen3Attention (as Qwen2, head_dim 128)', {
     layers: 'qwen2',
     layerTypes: true,
@@ -156,7 +166,10 @@ export const MODELS = {
     { layers: 'qwen_all', useSliding: true, defaults: { sliding_window: 4096, use_sliding_window: false } },
   ),
   qwen2_5_vl_text: rope('Qwen2_5_VLTextConfig', 'qwen2_5_vl/modeling_qwen2_5_vl.py apply_multimodal_rotary_pos_emb', {
-    defaults: { rope_theta: 1e6 },
+    layers: 'qwen2',
+    layerTypes: true,
+    useSliding: true,
+    defaults: { rope_theta: 1e6, sliding_window: 4096, use_sliding_window: false, max_window_layers: 80 },
   }),
   qwen3_5_text: rope(
     'Qwen3_5TextConfig',
@@ -386,9 +399,23 @@ export const MODELS = {
   // ---- multimodal wrappers: the text model lives in text_config ----
   gemma3: wrapper('Gemma3Config', 'gemma3_text'),
   llama4: wrapper('Llama4Config', 'llama4_text'),
-  mistral3: wrapper('Mistral3Config', 'mistral'),
-  glm4v_moe: wrapper('Glm4vMoeConfig', 'glm4v_moe_text'),
-  qwen2_5_vl: wrapper('Qwen2_5_VLConfig', 'qwen2_5_vl_text'),
+  // Mistral3Config.__init__: without text_config, a 'mistral' config with these values
+  mistral3: wrapper('Mistral3Config', 'mistral', {
+    textDefaults: {
+      model_type: 'mistral',
+      head_dim: 128,
+      hidden_size: 5120,
+      max_position_embeddings: 131072,
+      num_attention_heads: 32,
+      num_hidden_layers: 40,
+      num_key_value_heads: 8,
+      rope_theta: 1e9,
+      sliding_window: null,
+    },
+  }),
+  // these build the text config from the top-level keys when text_config is absent (older files)
+  glm4v_moe: wrapper('Glm4vMoeConfig', 'glm4v_moe_text', { fromRoot: true }),
+  qwen2_5_vl: wrapper('Qwen2_5_VLConfig', 'qwen2_5_vl_text', { fromRoot: true }),
   qwen3_5: wrapper('Qwen3_5Config', 'qwen3_5_text'),
 };
 
@@ -396,8 +423,8 @@ function learned(config, hf, more) {
   return { config, hf, family: 'learned', layers: 'full', scale: 'head_dim', ...more, defaults: { ...more.defaults } };
 }
 
-function wrapper(config, text) {
-  return { config, hf: `${config}.text_config`, text, family: 'wrapper', defaults: {} };
+function wrapper(config, text, more = {}) {
+  return { config, hf: `${config}.text_config`, text, family: 'wrapper', defaults: {}, ...more };
 }
 
 /** The known model types closest to a name (edit distance), nearest first. */

@@ -1349,3 +1349,45 @@ test('a sliding layer of Qwen2/3 or SmolLM3 has a window only with use_sliding_w
     [undefined, undefined, undefined, 8],
   );
 });
+
+test('wrappers without text_config: Qwen2.5-VL reads the top-level keys, Mistral 3 its own text values; Qwen2-MoE windows', async () => {
+  const [{ pe }] = await backends();
+  // Qwen2_5_VLConfig: text_config None -> Qwen2_5_VLTextConfig(**kwargs) (Qwen/Qwen2.5-VL-7B-Instruct's flat keys)
+  const flat = {
+    model_type: 'qwen2_5_vl',
+    hidden_size: 3584,
+    num_attention_heads: 28,
+    num_key_value_heads: 4,
+    num_hidden_layers: 28,
+    rope_theta: 1000000.0,
+    max_window_layers: 28,
+    sliding_window: 32768,
+    use_sliding_window: false,
+    rope_scaling: { type: 'mrope', mrope_section: [16, 24, 24] },
+  };
+  const q = pe.fromConfig(flat);
+  assert.equal(q.model, 'qwen2_5_vl_text');
+  assert.deepEqual(q.rope, { dim: 128, base: 1e6, layout: 'half', mropeSections: [16, 24, 24] });
+  assert.equal(q.attention.window, undefined);
+  // Mistral3Config: text_config None -> CONFIG_MAPPING['mistral'](head_dim 128, hidden 5120, rope_theta 1e9, ...)
+  const m = pe.fromConfig({ model_type: 'mistral3' });
+  assert.equal(m.model, 'mistral');
+  assert.deepEqual(m.rope, { dim: 128, base: 1e9, layout: 'half' });
+  assert.equal(m.attention.window, undefined);
+  assert.equal(m.attention.heads, 32);
+  // Qwen2MoeConfig.layer_types: with use_sliding_window, even layers below max_window_layers slide
+  const moe = {
+    model_type: 'qwen2_moe',
+    hidden_size: 2048,
+    num_attention_heads: 16,
+    num_hidden_layers: 24,
+    use_sliding_window: true,
+    sliding_window: 4096,
+    max_window_layers: 4,
+  };
+  assert.deepEqual(
+    [0, 1, 2, 3, 4, 5].map((layer) => pe.fromConfig(moe, { layer }).attention?.window),
+    [4096, undefined, 4096, undefined, undefined, undefined],
+  );
+  assert.equal(pe.fromConfig({ ...moe, use_sliding_window: false }).attention.window, undefined);
+});
