@@ -165,6 +165,12 @@ export const MODELS = {
     'qwen3_moe/modeling_qwen3_moe.py Qwen3MoeAttention (sliding_window on every layer when use_sliding_window; no max_window_layers, no head_dim default)',
     { layers: 'qwen_all', useSliding: true, defaults: { sliding_window: 4096, use_sliding_window: false } },
   ),
+  qwen2_vl_text: rope('Qwen2VLTextConfig', 'qwen2_vl/modeling_qwen2_vl.py apply_multimodal_rotary_pos_emb', {
+    layers: 'qwen2',
+    layerTypes: true,
+    useSliding: true,
+    defaults: { rope_theta: 1e6, sliding_window: 4096, use_sliding_window: false, max_window_layers: 80 },
+  }),
   qwen2_5_vl_text: rope('Qwen2_5_VLTextConfig', 'qwen2_5_vl/modeling_qwen2_5_vl.py apply_multimodal_rotary_pos_emb', {
     layers: 'qwen2',
     layerTypes: true,
@@ -415,6 +421,7 @@ export const MODELS = {
   }),
   // these build the text config from the top-level keys when text_config is absent (older files)
   glm4v_moe: wrapper('Glm4vMoeConfig', 'glm4v_moe_text', { fromRoot: true }),
+  qwen2_vl: wrapper('Qwen2VLConfig', 'qwen2_vl_text', { fromRoot: true }),
   qwen2_5_vl: wrapper('Qwen2_5_VLConfig', 'qwen2_5_vl_text', { fromRoot: true }),
   qwen3_5: wrapper('Qwen3_5Config', 'qwen3_5_text'),
 };

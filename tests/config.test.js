@@ -1369,6 +1369,9 @@ test('wrappers without text_config: Qwen2.5-VL reads the top-level keys, Mistral
   assert.equal(q.model, 'qwen2_5_vl_text');
   assert.deepEqual(q.rope, { dim: 128, base: 1e6, layout: 'half', mropeSections: [16, 24, 24] });
   assert.equal(q.attention.window, undefined);
+  // Qwen2VLConfig does the same (Qwen/Qwen2-VL-7B-Instruct's flat keys give the same scheme)
+  assert.deepEqual(pe.fromConfig({ ...flat, model_type: 'qwen2_vl' }).rope, q.rope);
+  assert.equal(pe.fromConfig({ ...flat, model_type: 'qwen2_vl' }).model, 'qwen2_vl_text');
   // Mistral3Config: text_config None -> CONFIG_MAPPING['mistral'](head_dim 128, hidden 5120, rope_theta 1e9, ...)
   const m = pe.fromConfig({ model_type: 'mistral3' });
   assert.equal(m.model, 'mistral');
