@@ -170,7 +170,7 @@ function reader(cfg, source, prefix = '', defaults = {}, used = {}) {
 const mscaleOf = (s, m) => (s <= 1 ? 1 : 0.1 * m * Math.log(s) + 1);
 
 /** rope_scaling / rope_parameters (already chosen for the layer) -> posenc scaling, or undefined. */
-function parseScaling(rs, where, r, source, notes, origin) {
+function parseScaling(rs, where, r, source, notes, origin, aliases = {}) {
   if (rs === undefined || rs === null) return { type: 'default' };
   if (!isObj(rs)) throw bad(where, 'an object or null', rs);
   const s = reader(rs, source, `${where}.`);
@@ -180,7 +180,10 @@ function parseScaling(rs, where, r, source, notes, origin) {
   if (rt !== undefined && t !== undefined && ROPE_TYPES[rt] !== ROPE_TYPES[t]) {
     throw bad(`${where}.type`, `the same as ${where}.rope_type = ${show(rt)}`, t);
   }
-  const type = ROPE_TYPES[name];
+  // a config class that renames a rope type (Phi3Config.convert_rope_params_to_dict: 'su', 'yarn' -> longrope)
+  const type = Object.hasOwn(aliases, name) ? aliases[name] : ROPE_TYPES[name];
+  if (Object.hasOwn(aliases, name))
+    notes.push(`${where} type ${show(name)} is read as '${aliases[name]}', as the config class does`);
   if (type === undefined) {
     throw perr(
       Status.E_ENUM,
@@ -567,7 +570,7 @@ export function fromConfig(config, opts) {
   if (mt === 'falcon') {
     // FalconConfig: num_kv_heads counts only with new_decoder_architecture, else multi_query -> 1
     kvHeads = r.get('new_decoder_architecture')
-      ? (r.number('num_kv_heads', { int: true, gt: 0 }) ?? heads)
+      ? (r.number('num_kv_heads', { int: true, gt: 0 }) ?? r.number('n_head_kv', { int: true, gt: 0 }) ?? heads)
       : r.get('multi_query')
         ? 1
         : heads;
@@ -850,7 +853,7 @@ function ropeLayer(result, { row, r, prefix, mt, kind, layer, dim, dimKey, origi
     } // Olmo3Config: rope_scaling goes to the full-attention layers only
     scaling = { type: 'default' };
   } else {
-    scaling = parseScaling(rs, where, r, source, notes, origin);
+    scaling = parseScaling(rs, where, r, source, notes, origin, row.ropeTypes);
   }
   origin.base = baseKey;
 

@@ -129,9 +129,15 @@ export const MODELS = {
   starcoder2: rope('Starcoder2Config', 'starcoder2/modeling_starcoder2.py Starcoder2Attention (sliding_window)', {
     layers: 'sliding',
   }),
-  phi3: rope('Phi3Config', 'phi3/modeling_phi3.py Phi3Attention (partial_rotary_factor, sliding_window)', {
-    layers: 'sliding',
-  }),
+  phi3: rope(
+    'Phi3Config',
+    "phi3/modeling_phi3.py Phi3Attention (partial_rotary_factor, sliding_window); Phi3Config reads rope type 'yarn' as longrope",
+    {
+      layers: 'sliding',
+      ropeTypes: { yarn: 'longrope', su: 'longrope' },
+      defaults: { original_max_position_embeddings: 4096 },
+    },
+  ),
 
   // ---- Qwen: use_sliding_window, max_window_layers ----
   qwen2: rope(

@@ -1394,3 +1394,31 @@ test('wrappers without text_config: Qwen2.5-VL reads the top-level keys, Mistral
   );
   assert.equal(pe.fromConfig({ ...moe, use_sliding_window: false }).attention.window, undefined);
 });
+
+test("Phi3Config reads rope type 'yarn' / 'su' as longrope and defaults original_max_position_embeddings; Falcon's n_head_kv", async () => {
+  const [{ pe }] = await backends();
+  const phi = load('phi-3.5-mini');
+  const plain = pe.fromConfig(phi).rope;
+  // configuration_phi3.py convert_rope_params_to_dict: 'su' and 'yarn' become 'longrope'
+  for (const t of ['yarn', 'su']) {
+    const s = pe.fromConfig({ ...phi, rope_scaling: { ...phi.rope_scaling, type: t } });
+    assert.deepEqual(s.rope, plain, t);
+    assert.ok(
+      s.notes.some((n) => n.includes(`"${t}" is read as 'longrope'`)),
+      t,
+    );
+  }
+  // Phi3Config.original_max_position_embeddings defaults to 4096 (the top-level key longrope reads)
+  const { original_max_position_embeddings, ...noOrig } = phi;
+  assert.deepEqual(pe.fromConfig(noOrig).rope, plain);
+  // FalconConfig with new_decoder_architecture: the KV head count under its older name n_head_kv
+  const falcon = {
+    model_type: 'falcon',
+    hidden_size: 8192,
+    num_attention_heads: 128,
+    num_hidden_layers: 60,
+    new_decoder_architecture: true,
+    n_head_kv: 8,
+  };
+  assert.equal(pe.fromConfig(falcon).attention.kvHeads, 8);
+});
