@@ -2,44 +2,18 @@
 // posenc's own option names, so ropeFrequencies / ropeCache / applyRope / attention / kvCache take
 // the result as is. Pure JS: it reads keys, it computes nothing with the core.
 //
-// The rules follow huggingface/transformers: modeling_rope_utils.py (rope_config_validation,
-// _compute_*_parameters: which keys each rope_type reads and their defaults), the model files
-// named below (head width, layout, per-layer pattern, softmax scale), and for remote-code models
-// the modeling file the checkpoint ships. docs/models.md lists every model type and its source.
+// Which model types it maps, and what each one's Hugging Face code does with positions, is the
+// table in models.js (one row per model_type, with the file and function it follows); a type
+// outside the table is refused by name. The RoPE scaling rules follow transformers
+// modeling_rope_utils.py (rope_config_validation, _compute_*_parameters: which keys each rope_type
+// reads and their defaults). docs/models.md lists every row.
 import { ENCODINGS } from './encodings.js';
 import { PosencError, Status } from './errors.js';
+import { closestTypes, MODELS } from './models.js';
 import { bool, fail, int, options, show } from './validate.js';
 import { yarnMscale } from './maths.js';
 
 const FN = 'fromConfig';
-
-/** Pairing layout by model type. HF Llama / NeoX and most decoders rotate halves (rotate_half);
- * these rotate adjacent pairs: GPT-J and CodeGen (rotate_every_two), ChatGLM 2/3
- * (x.reshape(..., rot/2, 2)), DeepSeek V2/V3 and Llama 4 (view_as_complex / freqs_cis). */
-const INTERLEAVED = new Set([
-  'gptj',
-  'codegen',
-  'chatglm',
-  'glm',
-  'deepseek_v2',
-  'deepseek_v3',
-  'llama4',
-  'llama4_text',
-]);
-
-/** Model types whose only positional encoding is a learned table: rows, and the index of
- * position 0 (OPT: 2, modeling_opt.py OPTLearnedPositionalEmbedding; RoBERTa: padding_idx + 1). */
-const LEARNED = {
-  gpt2: { rows: ['n_positions', 'max_position_embeddings'] },
-  gpt_bigcode: { rows: ['n_positions', 'max_position_embeddings'] },
-  gpt_neo: { rows: ['max_position_embeddings'] },
-  bert: { rows: ['max_position_embeddings'], absolute: true },
-  distilbert: { rows: ['max_position_embeddings'] },
-  opt: { rows: ['max_position_embeddings'], offset: 2 },
-  roberta: { rows: ['max_position_embeddings'], absolute: true, padOffset: true },
-  'xlm-roberta': { rows: ['max_position_embeddings'], absolute: true, padOffset: true },
-};
-const T5 = new Set(['t5', 'mt5', 'umt5', 'longt5', 'switch_transformers']);
 
 /** rope_type / type spellings -> posenc scaling type. 'su' is Phi-3's first name for longrope,
  * 'mrope' Qwen2-VL's name for default frequencies (Qwen2VLConfig turns it into 'default'),
@@ -86,8 +60,9 @@ const SCALING_ELSEWHERE = [
 // 'finetuned' (YaRN checkpoints) is a training note that no transformers code reads.
 const SCALING_INERT = ['finetuned'];
 
-/** Top-level keys fromConfig reads or knows to be irrelevant to positions. Any other key whose
- * name speaks of positions (POSITIONAL) is refused: silently ignoring it would give wrong angles. */
+/** Top-level keys fromConfig reads for some model type (models.js says which). Another key whose
+ * name speaks of positions (POSITIONAL) is noted as ignored when the row's Hugging Face code does not
+ * read it, and refused for remote code. */
 const KNOWN = new Set([
   'max_position_embeddings',
   'n_positions',
@@ -138,7 +113,11 @@ const KNOWN = new Set([
   'fused_rope',
   'use_flash_attn',
   'rope_scaling_factor',
+  'attention_multiplier',
+  'full_attention_interval',
 ]);
+// Context lengths: read for caches and masks, they move no position under most rope types.
+const QUIET = new Set(['max_position_embeddings', 'n_positions', 'n_ctx', 'seq_length', 'max_seq_len']);
 const POSITIONAL = /rope|rotary|posit|alibi|sliding|window|chunk|relative_attention|logn|ntk|temperature|pos_emb/i;
 // Keys that match POSITIONAL but move nothing (flags of an implementation, not of the maths).
 const INERT = new Set(['fused_rope', 'flash_rotary', 'use_flash_attn', 'rotary', 'learned_pos_emb']);
@@ -158,11 +137,18 @@ function isObj(v) {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-/** A reader over one config object: get(key) records what it read in `source`. */
-function reader(cfg, source, prefix = '') {
+/**
+ * A reader over one config object: get(key) records what it read in `source`; a key the config
+ * omits takes the config class's default (`defaults`, recorded in `used`). A key present with null
+ * is Python's None: no default.
+ */
+function reader(cfg, source, prefix = '', defaults = {}, used = {}) {
   const get = (k) => {
-    const v = Object.prototype.hasOwnProperty.call(cfg, k) ? cfg[k] : undefined;
-    if (v !== undefined && v !== null) source[`${prefix}${k}`] = v;
+    let v = Object.hasOwn(cfg, k) ? cfg[k] : undefined;
+    if (v === undefined && defaults[k] !== undefined) {
+      v = defaults[k];
+      used[`${prefix}${k}`] = v;
+    } else if (v !== undefined && v !== null) source[`${prefix}${k}`] = v;
     return v ?? undefined;
   };
   const number = (k, { int: isInt = false, gt = -Infinity, max = isInt ? 2 ** 31 - 1 : Infinity } = {}) => {
@@ -178,11 +164,12 @@ function reader(cfg, source, prefix = '') {
     }
     return v;
   };
-  return { get, number, has: (k) => cfg[k] !== undefined && cfg[k] !== null };
+  const has = (k) => (Object.hasOwn(cfg, k) ? cfg[k] !== null && cfg[k] !== undefined : defaults[k] !== undefined);
+  return { get, number, has, key: (k) => `${prefix}${k}`, raw: (k) => (Object.hasOwn(cfg, k) ? cfg[k] : undefined) };
 }
 
 /** rope_scaling / rope_parameters (already chosen for the layer) -> posenc scaling, or undefined. */
-function parseScaling(rs, where, c, r, source) {
+function parseScaling(rs, where, r, source, notes, origin, aliases = {}) {
   if (rs === undefined || rs === null) return { type: 'default' };
   if (!isObj(rs)) throw bad(where, 'an object or null', rs);
   const s = reader(rs, source, `${where}.`);
@@ -192,7 +179,10 @@ function parseScaling(rs, where, c, r, source) {
   if (rt !== undefined && t !== undefined && ROPE_TYPES[rt] !== ROPE_TYPES[t]) {
     throw bad(`${where}.type`, `the same as ${where}.rope_type = ${show(rt)}`, t);
   }
-  const type = ROPE_TYPES[name];
+  // a config class that renames a rope type (Phi3Config.convert_rope_params_to_dict: 'su', 'yarn' -> longrope)
+  const type = Object.hasOwn(aliases, name) ? aliases[name] : ROPE_TYPES[name];
+  if (Object.hasOwn(aliases, name))
+    notes.push(`${where} type ${show(name)} is read as '${aliases[name]}', as the config class does`);
   if (type === undefined) {
     throw perr(
       Status.E_ENUM,
@@ -204,14 +194,12 @@ function parseScaling(rs, where, c, r, source) {
     );
   }
   const allowed = [...SCALING_READ[type], ...SCALING_ELSEWHERE, ...SCALING_INERT];
-  for (const k of Object.keys(rs)) {
-    if (!allowed.includes(k) && rs[k] !== null && rs[k] !== undefined) {
-      throw perr(
-        Status.E_PARAM,
-        `${where}.${k} is not read for rope type '${name}' and may change ` +
-          `the positions; posenc refuses rather than ignore it (read for '${name}': ` +
-          `${SCALING_READ[type].join(', ') || 'nothing'})`,
-        `${where}.${k}`,
+  for (const key of Object.keys(rs)) {
+    if (!allowed.includes(key) && rs[key] !== null && rs[key] !== undefined) {
+      // modeling_rope_utils.py _check_received_keys logs unrecognised keys and goes on: so does posenc
+      notes.push(
+        `${where}.${key} = ${show(rs[key])} is not read for rope type '${name}' ` +
+          `(modeling_rope_utils.py reads ${SCALING_READ[type].join(', ') || 'nothing'}): ignored, as Hugging Face does`,
       );
     }
   }
@@ -235,11 +223,17 @@ function parseScaling(rs, where, c, r, source) {
       // _compute_dynamic_ntk_parameters: max_position_embeddings (original_max_position_embeddings in v5)
       const m = orig ?? maxPos;
       const factor = need('factor', num('factor', { gt: 0 }));
+      origin['scaling.maxPositions'] =
+        orig !== undefined ? `${where}.original_max_position_embeddings` : r.key('max_position_embeddings');
       return { type: 'dynamic', factor, maxPositions: need('max_position_embeddings', m) };
     }
     case 'yarn': {
       const sc = { type: 'yarn', factor: need('factor', num('factor', { gt: 0 })) };
       sc.originalMaxPositions = need('original_max_position_embeddings', orig ?? topOrig ?? maxPos);
+      origin['scaling.originalMaxPositions'] =
+        orig !== undefined
+          ? `${where}.original_max_position_embeddings`
+          : r.key(topOrig !== undefined ? 'original_max_position_embeddings' : 'max_position_embeddings');
       const names = [
         ['beta_fast', 'betaFast'],
         ['beta_slow', 'betaSlow'],
@@ -268,6 +262,14 @@ function parseScaling(rs, where, c, r, source) {
       // _compute_longrope_parameters: a top-level original_max_position_embeddings wins and sets
       // factor = max_position_embeddings / original; else the scaling's own keys
       sc.originalMaxPositions = need('original_max_position_embeddings', topOrig ?? orig ?? maxPos);
+      origin['scaling.originalMaxPositions'] =
+        topOrig !== undefined
+          ? r.key('original_max_position_embeddings')
+          : orig !== undefined
+            ? `${where}.original_max_position_embeddings`
+            : r.key('max_position_embeddings');
+      if (topOrig !== undefined && maxPos !== undefined)
+        origin['scaling.maxPositions'] = r.key('max_position_embeddings');
       if (topOrig !== undefined && maxPos !== undefined) sc.maxPositions = maxPos;
       else if (num('factor', { gt: 0 }) !== undefined) sc.factor = rs.factor;
       const af = num('attention_factor', { gt: 0 });
@@ -285,6 +287,7 @@ function parseScaling(rs, where, c, r, source) {
         sc[p] = need(k, num(k, { gt: 0 }));
       }
       sc.originalMaxPositions = need('original_max_position_embeddings', orig);
+      origin['scaling.originalMaxPositions'] = `${where}.original_max_position_embeddings`;
       return sc;
     }
     default:
@@ -292,54 +295,107 @@ function parseScaling(rs, where, c, r, source) {
   }
 }
 
-/** Per-layer attention type ('full_attention' | 'sliding_attention' | 'chunked_attention') for
- * every layer, from layer_types or the model file's rule. */
-function layerTypes(c, r, modelType, layers) {
-  const given = r.get('layer_types');
-  if (given !== undefined) {
-    if (!Array.isArray(given) || given.length !== layers || !given.every((t) => LAYER_TYPES.has(t))) {
-      const kinds = [...LAYER_TYPES].map((t) => `'${t}'`).join(', ');
-      throw bad('layer_types', `an array of num_hidden_layers = ${layers} entries from ${kinds}`, given);
+/** The attention kind of every layer ('full_attention', 'sliding_attention', 'chunked_attention',
+ * 'linear_attention', 'mamba'), from layer_types where the config class reads it, else the row's
+ * rule (models.js `layers`). */
+function layerKinds(row, r, layers) {
+  const by = (f) => Array.from({ length: layers }, (_, i) => f(i));
+  const all = (t) => by(() => t);
+  const kinds = row.layers === 'qwen3_5' ? new Set([...LAYER_TYPES, 'linear_attention']) : LAYER_TYPES;
+  if (row.layerTypes && r.has('layer_types')) {
+    const given = r.get('layer_types');
+    if (!Array.isArray(given) || given.length !== layers || !given.every((t) => kinds.has(t))) {
+      const names = [...kinds].map((t) => `'${t}'`).join(', ');
+      const odd = Array.isArray(given) ? given.find((t) => !kinds.has(t)) : undefined;
+      throw bad(
+        r.key('layer_types'),
+        `an array of num_hidden_layers = ${layers} entries from ${names}` +
+          (odd !== undefined ? ` (${show(odd)} is not one ${row.config} reads)` : ''),
+        given,
+      );
     }
     return given;
   }
   const sw = r.get('sliding_window');
-  const all = (t) => Array.from({ length: layers }, () => t);
-  if (modelType === 'llama4' || modelType === 'llama4_text') {
-    // Llama4TextConfig: rope layers attend in chunks, NoPE layers see everything
-    const rope = llama4RopeLayers(r, layers);
-    const chunk = r.get('attention_chunk_size');
-    return rope.map((u) => (u && chunk ? 'chunked_attention' : 'full_attention'));
+  const slides = sw !== undefined;
+  switch (row.layers) {
+    case 'sliding': // Mistral, Mixtral, Starcoder2, Phi-3: one window on every layer
+      return all(slides ? 'sliding_attention' : 'full_attention');
+    case 'qwen2': {
+      // Qwen2Config: sliding_window counts only with use_sliding_window; layers from max_window_layers slide
+      if (!slides || r.get('use_sliding_window') !== true) return all('full_attention');
+      const m = r.number('max_window_layers', { int: true, gt: -1 }) ?? 0;
+      return by((i) => (i >= m ? 'sliding_attention' : 'full_attention'));
+    }
+    case 'qwen2_moe': {
+      // Qwen2MoeConfig.layer_types: with use_sliding_window, layers i < max_window_layers with (i + 1) % 2 slide
+      if (r.get('use_sliding_window') !== true) return all('full_attention');
+      const m = r.number('max_window_layers', { int: true, gt: -1 }) ?? 0;
+      return by((i) => ((i + 1) % 2 && i < m ? 'sliding_attention' : 'full_attention'));
+    }
+    case 'qwen_all': // Qwen3MoeConfig: sliding_window counts only with use_sliding_window, then on every layer
+      return all(slides && r.get('use_sliding_window') === true ? 'sliding_attention' : 'full_attention');
+    case 'gemma2': // Gemma2Config.layer_types: even layers slide
+      return by((i) => (i % 2 ? 'full_attention' : 'sliding_attention'));
+    case 'alternate': // GptOssConfig.layer_types: (i + 1) % 2 slides
+      return by((i) => ((i + 1) % 2 ? 'sliding_attention' : 'full_attention'));
+    case 'olmo3': // Olmo3Config.layer_types: every 4th layer full
+      return by((i) => ((i + 1) % 4 ? 'sliding_attention' : 'full_attention'));
+    case 'pattern': {
+      // Gemma3TextConfig / Cohere2Config / Exaone4Config: every sliding_window_pattern-th layer full;
+      // Exaone4Config sets the pattern to 0 (no sliding layer) when sliding_window is None
+      if (row.nope === 'full_if_sliding' && !slides) return all('full_attention');
+      const p = r.get('sliding_window_pattern');
+      if (!Number.isInteger(p) || p < 1) {
+        throw bad(
+          r.key('sliding_window_pattern'),
+          `a positive integer (${row.config} computes (i + 1) % sliding_window_pattern), or layer_types given`,
+          p,
+        );
+      }
+      return by((i) => ((i + 1) % p ? 'sliding_attention' : 'full_attention'));
+    }
+    case 'llama4': {
+      // Llama4TextConfig: RoPE layers attend in chunks, NoPE layers see everything
+      const rope = noRopeLayers(r, layers);
+      const chunk = r.get('attention_chunk_size');
+      return rope.map((u) => (u && chunk ? 'chunked_attention' : 'full_attention'));
+    }
+    case 'smollm3': {
+      // SmolLM3Config.layer_types: only NoPE layers slide, and only with use_sliding_window
+      const rope = noRopeLayers(r, layers);
+      const on = r.get('use_sliding_window') === true && slides;
+      return rope.map((u) => (on && !u ? 'sliding_attention' : 'full_attention'));
+    }
+    case 'jamba': {
+      // JambaConfig.layers_block_type: attention where i % attn_layer_period == attn_layer_offset
+      const period = r.number('attn_layer_period', { int: true, gt: 0 });
+      const offset = r.number('attn_layer_offset', { int: true, gt: -1 });
+      if (offset >= period) {
+        throw bad(r.key('attn_layer_offset'), `smaller than attn_layer_period = ${period} (JambaConfig)`, offset);
+      }
+      return by((i) => (i % period === offset ? 'full_attention' : 'mamba'));
+    }
+    case 'qwen3_5': {
+      // Qwen3_5TextConfig: every full_attention_interval-th layer is softmax attention
+      const every = r.number('full_attention_interval', { int: true, gt: 0 }) ?? 4;
+      return by((i) => ((i + 1) % every ? 'linear_attention' : 'full_attention'));
+    }
+    default:
+      return all('full_attention');
   }
-  if (sw === undefined || sw === null) return all('full_attention');
-  if (modelType === 'gemma2') {
-    // modeling_gemma2.py: even layers slide (is_sliding = not bool(layer_idx % 2))
-    return Array.from({ length: layers }, (_, i) => (i % 2 ? 'full_attention' : 'sliding_attention'));
-  }
-  const pattern = r.number('sliding_window_pattern', { int: true, gt: 0 });
-  if (pattern !== undefined) {
-    // Gemma 3 / Cohere 2: every pattern-th layer is global
-    return Array.from({ length: layers }, (_, i) => ((i + 1) % pattern ? 'sliding_attention' : 'full_attention'));
-  }
-  const use = r.get('use_sliding_window');
-  if (use === false) return all('full_attention');
-  if (use === true && r.has('max_window_layers')) {
-    // Qwen2Config: layers from max_window_layers on slide
-    const m = r.number('max_window_layers', { int: true, gt: -1 });
-    return Array.from({ length: layers }, (_, i) => (i >= m ? 'sliding_attention' : 'full_attention'));
-  }
-  return all('sliding_attention'); // Mistral, Phi-3, Starcoder2: every layer
 }
 
-/** Llama 4: 1 = the layer rotates (Llama4TextConfig no_rope_layers; default every
- * no_rope_layer_interval-th layer is NoPE). */
-function llama4RopeLayers(r, layers) {
+/** 1 = the layer rotates: no_rope_layers (Llama4TextConfig, SmolLM3Config), else every
+ * no_rope_layer_interval-th layer (default 4) is NoPE. */
+function noRopeLayers(r, layers) {
   const given = r.get('no_rope_layers');
   if (Array.isArray(given) && given.length) {
-    if (given.length !== layers || !given.every((v) => v === 0 || v === 1)) {
-      throw bad('no_rope_layers', `an array of num_hidden_layers = ${layers} zeros and ones`, given);
+    // SmolLM3Config: "at least the same length as the number of layers"
+    if (given.length < layers || !given.every((v) => v === 0 || v === 1)) {
+      throw bad(r.key('no_rope_layers'), `an array of at least num_hidden_layers = ${layers} zeros and ones`, given);
     }
-    return given.map((v) => v === 1);
+    return given.slice(0, layers).map((v) => v === 1);
   }
   const every = r.number('no_rope_layer_interval', { int: true, gt: 0 }) ?? 4;
   return Array.from({ length: layers }, (_, i) => (i + 1) % every !== 0);
@@ -350,14 +406,99 @@ function queryScaleFn(formula, f) {
   return Object.defineProperty(f, 'formula', { value: formula, enumerable: true });
 }
 
+/** The row of a config: its model_type, a multimodal wrapper's text_config, or `as`. */
+function resolve(config, as, notes, source) {
+  const root = reader(config, source);
+  const text = config.text_config;
+  let modelType = root.get('model_type');
+  let where = 'model_type';
+  if (modelType === undefined && isObj(text) && typeof text.model_type === 'string') {
+    modelType = text.model_type;
+    where = 'text_config.model_type';
+  }
+  if (typeof modelType !== 'string') {
+    throw bad('model_type', 'a string (every config.json names its model type)', modelType);
+  }
+  if (as !== undefined && (typeof as !== 'string' || !Object.hasOwn(MODELS, as))) {
+    const near = typeof as === 'string' ? ` (closest: ${closestTypes(as).join(', ')})` : '';
+    throw perr(Status.E_ENUM, `as must be a model type fromConfig maps${near} (got ${show(as)})`, 'as');
+  }
+  let row = Object.hasOwn(MODELS, modelType) ? MODELS[modelType] : undefined;
+  if (!row) {
+    if (as === undefined) {
+      const near = closestTypes(modelType)
+        .map((t) => `'${t}'`)
+        .join(', ');
+      throw perr(
+        Status.E_ENUM,
+        `${where} ${show(modelType)} is not a model type fromConfig maps (closest: ${near}). ` +
+          'Its Hugging Face code decides the positions, and posenc does not guess them: if that code does ' +
+          "exactly what a mapped type's does, say so with fromConfig(config, { as: 'llama' }) (the result's " +
+          'notes record the assumption); docs/models.md lists the mapped types',
+        where,
+      );
+    }
+    row = MODELS[as];
+    notes.push(
+      `model_type ${show(modelType)} is not mapped; read as '${as}' because fromConfig's as option said so ` +
+        `(${row.hf}): the result is right only if the model's code does what that file does`,
+    );
+    modelType = as;
+  } else if (as !== undefined && as !== modelType) {
+    notes.push(`as '${as}' is not used: model_type ${show(modelType)} is mapped, and its own row applies`);
+  }
+  let c = config;
+  let prefix = '';
+  if (row.family === 'wrapper') {
+    // a multimodal config: the text model's own config class reads text_config
+    if (text !== undefined && text !== null && !isObj(text)) {
+      throw bad('text_config', `an object (${row.config} reads the text model's config from it)`, text);
+    }
+    c = isObj(text) ? text : {};
+    prefix = 'text_config.';
+    if (!isObj(text) && row.fromRoot) {
+      // the config class builds its text config from the top-level keys (an older flat file)
+      c = config;
+      prefix = '';
+      notes.push(`no text_config: ${row.config} builds its text model from the top-level keys`);
+    } else if (!isObj(text)) {
+      if (row.textDefaults) c = { ...row.textDefaults };
+      notes.push(
+        `no text_config: ${row.config} builds its text model from ` +
+          (row.textDefaults ? `its own values (${JSON.stringify(row.textDefaults)})` : 'the defaults'),
+      );
+    }
+    const tt = (c === config ? undefined : c.model_type) ?? row.text;
+    if (typeof tt !== 'string' || !Object.hasOwn(MODELS, tt) || MODELS[tt].family === 'wrapper') {
+      throw perr(
+        Status.E_ENUM,
+        `text_config.model_type ${show(tt)} is not a text model type fromConfig maps ` +
+          `(closest: ${closestTypes(String(tt), 3, (t) => MODELS[t].family !== 'wrapper').join(', ')}; ` +
+          `${row.config}'s own text model is '${row.text}')`,
+        'text_config.model_type',
+      );
+    }
+    source.text_config = '(read from text_config)';
+    return { row: MODELS[tt], modelType: tt, c, prefix };
+  }
+  if (isObj(text) && typeof text.model_type === 'string' && Object.hasOwn(MODELS, text.model_type)) {
+    // a text config nested under a type that is itself a text model (a converted copy): its keys
+    source.text_config = '(read from text_config)';
+    const tt = text.model_type;
+    if (MODELS[tt].family !== 'wrapper') return { row: MODELS[tt], modelType: tt, c: text, prefix: 'text_config.' };
+  }
+  return { row, modelType, c, prefix };
+}
+
 /**
  * The positional scheme of one layer of a Hugging Face model.
- * @param {object} config the parsed config.json (a nested text_config is used when present)
- * @param {{ layer?: number, decoder?: boolean }} [opts] layer index; decoder: T5's decoder stack
+ * @param {object} config the parsed config.json (a multimodal wrapper's text_config is read)
+ * @param {{ layer?: number, decoder?: boolean, as?: string }} [opts] layer index; decoder: T5's
+ *   decoder stack; as: read an unmapped model_type as this mapped one (recorded in notes)
  */
 export function fromConfig(config, opts) {
-  const o = options(FN, opts, ['layer', 'decoder']);
-  if (!isObj(config)) throw bad('config', 'the parsed config.json object', config);
+  const o = options(FN, opts, ['layer', 'decoder', 'as']);
+  if (config === null || typeof config !== 'object') throw bad('config', 'the parsed config.json object', config);
   try {
     // one read of everything (a getter runs here, once); what follows sees plain JSON data
     config = JSON.parse(JSON.stringify(config));
@@ -369,33 +510,18 @@ export function fromConfig(config, opts) {
       'config',
     );
   }
+  if (!isObj(config)) throw bad('config', 'the parsed config.json object', config);
   const source = {};
-  const root = reader(config, source);
-  const text = config.text_config;
-  const nested = isObj(text);
-  const c = nested ? text : config;
-  if (nested) source.text_config = '(read from text_config)';
-  const r = reader(c, source, nested ? 'text_config.' : '');
-  const modelType = nested ? (r.get('model_type') ?? root.get('model_type')) : r.get('model_type');
-  if (typeof modelType !== 'string') {
-    throw bad('model_type', 'a string (every config.json names its model type)', modelType);
-  }
-  const mt = modelType.replace(/_text$/, '');
   const notes = [];
-
-  for (const k of Object.keys(c)) {
-    if (POSITIONAL.test(k) && !KNOWN.has(k) && c[k] !== null && c[k] !== undefined && c[k] !== false) {
-      throw perr(
-        Status.E_PARAM,
-        `${nested ? 'text_config.' : ''}${k} = ${show(c[k])} is a key posenc ` +
-          'does not read, and its name says it may change the positions; posenc refuses rather than ignore it',
-        k,
-      );
-    }
-  }
+  const { row, modelType, c, prefix } = resolve(config, o.as, notes, source);
+  const defaults = {};
+  const r = reader(c, source, prefix, row.defaults, defaults);
+  const mt = modelType;
+  const origin = {}; // posenc option path -> the config key it came from, for messages
 
   const decoder = bool(FN, 'decoder', o.decoder, false);
-  const layersKey = T5.has(mt) ? (decoder ? 'num_decoder_layers' : 'num_layers') : null;
+  const isT5 = row.family === 't5';
+  const layersKey = isT5 ? (decoder ? 'num_decoder_layers' : 'num_layers') : null;
   const L = { int: true, gt: 0, max: 2 ** 16 };
   const layers =
     (layersKey ? (r.number(layersKey, L) ?? r.number('num_layers', L)) : undefined) ??
@@ -411,49 +537,97 @@ export function fromConfig(config, opts) {
     r.number('num_heads', { int: true, gt: 0 }) ??
     r.number('n_heads', { int: true, gt: 0 });
   if (heads === undefined) {
-    throw perr(Status.E_MISSING, 'num_attention_heads (or n_head) is required', 'num_attention_heads');
+    throw perr(
+      Status.E_MISSING,
+      `${r.key('num_attention_heads')} (or n_head) is required`,
+      r.key('num_attention_heads'),
+    );
   }
   const hidden =
     r.number('hidden_size', { int: true, gt: 0 }) ??
     r.number('n_embd', { int: true, gt: 0 }) ??
     r.number('d_model', { int: true, gt: 0 }) ??
     r.number('n_embed', { int: true, gt: 0 });
+  let dimKey = r.key('head_dim');
   let dim =
-    r.number('head_dim', { int: true, gt: 0 }) ??
-    r.number('kv_channels', { int: true, gt: 0 }) ??
-    r.number('d_kv', { int: true, gt: 0 });
+    mt === 'jamba'
+      ? undefined // JambaAttention: head_dim = hidden_size // num_attention_heads, whatever head_dim says
+      : (r.number('head_dim', { int: true, gt: 0 }) ??
+        r.number('kv_channels', { int: true, gt: 0 }) ??
+        r.number('d_kv', { int: true, gt: 0 }));
   if (dim === undefined) {
-    if (hidden === undefined) throw perr(Status.E_MISSING, `head_dim or hidden_size is required`, 'head_dim');
+    if (hidden === undefined) {
+      throw perr(Status.E_MISSING, `${r.key('head_dim')} or ${r.key('hidden_size')} is required`, r.key('head_dim'));
+    }
     if (hidden % heads) {
-      throw bad('hidden_size', `a multiple of num_attention_heads = ${heads} (no head_dim given)`, hidden);
+      throw bad(r.key('hidden_size'), `a multiple of num_attention_heads = ${heads} (no head_dim given)`, hidden);
     }
     dim = hidden / heads;
+    dimKey = `${r.key('hidden_size')} / ${r.key('num_attention_heads')}`;
   }
   let kvHeads = r.number('num_key_value_heads', { int: true, gt: 0 });
   if (mt === 'falcon') {
     // FalconConfig: num_kv_heads counts only with new_decoder_architecture, else multi_query -> 1
     kvHeads = r.get('new_decoder_architecture')
-      ? (r.number('num_kv_heads', { int: true, gt: 0 }) ?? heads)
+      ? (r.number('num_kv_heads', { int: true, gt: 0 }) ?? r.number('n_head_kv', { int: true, gt: 0 }) ?? heads)
       : r.get('multi_query')
         ? 1
         : heads;
-  } else if (mt === 'chatglm' || mt === 'glm') {
+  } else if (mt === 'chatglm') {
     if (r.get('multi_query_attention')) kvHeads = r.number('multi_query_group_num', { int: true, gt: 0 });
   } else if (mt === 'mpt') {
-    const ac = isObj(c.attn_config) ? reader(c.attn_config, source, 'attn_config.') : null;
+    const ac = isObj(c.attn_config) ? reader(c.attn_config, source, `${prefix}attn_config.`) : null;
     kvHeads = ac?.number('kv_n_heads', { int: true, gt: 0 });
   }
   kvHeads ??= heads;
-  if (heads % kvHeads) throw bad('num_key_value_heads', `a divisor of num_attention_heads = ${heads}`, kvHeads);
+  if (heads % kvHeads) {
+    throw bad(r.key('num_key_value_heads'), `a divisor of num_attention_heads = ${heads}`, kvHeads);
+  }
   const attention = { heads, kvHeads, dim, scale: 1 / Math.sqrt(dim) };
-  const result = { model: modelType, layer, layers, family: 'none', attention, notes, source };
+  const result = { model: modelType, layer, layers, family: 'none', attention, notes, source, defaults };
+  const finish = () => {
+    checkKeys(row, c, prefix, notes, source, layer);
+    const used = Object.entries(defaults);
+    if (used.length) {
+      notes.push(
+        `${row.config} defaults for keys the config omits: ` +
+          used.map(([k, v]) => `${k} = ${typeof v === 'object' ? JSON.stringify(v) : v}`).join(', '),
+      );
+    }
+    return result;
+  };
+
+  // ---- the softmax scale (models.js `scale`) ----
+  if (row.scale === 'attention_multiplier') {
+    // GraniteAttention: self.scaling = config.attention_multiplier
+    attention.scale = r.number('attention_multiplier', { gt: 0 });
+  } else if (row.scale === 'query_pre_attn_scalar') {
+    // Gemma2/3Attention: scaling = query_pre_attn_scalar ** -0.5
+    attention.scale = 1 / Math.sqrt(r.number('query_pre_attn_scalar', { gt: 0 }));
+  } else if (row.scale === 'one') {
+    attention.scale = 1; // T5 folds 1/sqrt(d) into the initialisation: no scaling in T5Attention
+  } else if (row.scale === 'gpt2') {
+    // modeling_gpt2.py GPT2Attention: scale_attn_weights and scale_attn_by_inverse_layer_idx
+    if (r.get('scale_attn_weights') === false) attention.scale = 1;
+    if (r.get('scale_attn_by_inverse_layer_idx')) attention.scale /= layer + 1;
+  }
+  if (r.has('attention_multiplier') && row.scale !== 'attention_multiplier') {
+    notes.push(
+      `${r.key('attention_multiplier')} is read only by Granite's attention; ${row.hf} does not read it: ignored`,
+    );
+  }
+  const cap = r.get('attn_logit_softcapping');
+  if (cap) {
+    notes.push(
+      `attn_logit_softcapping ${cap}: ${row.config} caps logits with cap·tanh(logit/cap); posenc's attention does not`,
+    );
+  }
 
   // ---- T5: relative buckets (modeling_t5.py T5Attention._relative_position_bucket) ----
-  if (T5.has(mt)) {
-    const numBuckets = r.number('relative_attention_num_buckets', { int: true, gt: 0 }) ?? 32;
-    const maxDistance = r.number('relative_attention_max_distance', { int: true, gt: 0 }) ?? 128;
-    // the encoder's self-attention is bidirectional, the decoder's causal (T5Attention.is_decoder):
-    // the encodings registry's default for a causal or unmasked call
+  if (isT5) {
+    const numBuckets = r.number('relative_attention_num_buckets', { int: true, gt: 0 });
+    const maxDistance = r.number('relative_attention_max_distance', { int: true, gt: 0 });
+    // the encoder's self-attention is bidirectional, the decoder's causal (T5Attention.is_decoder)
     let t5;
     try {
       t5 = ENCODINGS.t5.parse({ numBuckets, maxDistance }, { fn: FN, causal: decoder });
@@ -461,48 +635,81 @@ export function fromConfig(config, opts) {
       const why = e.message.replace(/^posenc\.fromConfig: /, '');
       throw perr(
         e.code,
-        `relative_attention_num_buckets / relative_attention_max_distance: ${why}`,
-        'relative_attention_max_distance',
+        `${r.key('relative_attention_num_buckets')} / relative_attention_max_distance: ${why}`,
+        r.key('relative_attention_max_distance'),
       );
     }
     result.family = 't5';
     result.t5 = { numBuckets: t5.numBuckets, maxDistance: t5.maxDistance, bidirectional: t5.bidirectional };
     result.stack = decoder ? 'decoder' : 'encoder';
-    attention.scale = 1; // T5 folds 1/sqrt(d) into the initialisation: no scaling in T5Attention
     result.encoding = { type: 't5', ...result.t5 };
     if (mt !== 'umt5' && layer > 0) {
       notes.push(
-        'T5 computes the bias in layer 0 of each stack and every layer reuses it ' + '(has_relative_attention_bias)',
+        'T5 computes the bias in layer 0 of each stack and every layer reuses it (has_relative_attention_bias)',
       );
     }
-    return result;
+    return finish();
   }
 
   // ---- learned tables ----
-  if (LEARNED[mt]) {
-    const l = LEARNED[mt];
+  if (row.family === 'learned') {
     const pet = r.get('position_embedding_type');
-    if (l.absolute && pet !== undefined && pet !== 'absolute') {
+    if (row.absolute && pet !== undefined && pet !== 'absolute') {
       throw perr(
         Status.E_PARAM,
-        `position_embedding_type ${show(pet)} is not mapped by posenc ` + "(only 'absolute', a learned table)",
-        'position_embedding_type',
+        `${r.key('position_embedding_type')} ${show(pet)} is not mapped by posenc ` +
+          `(only 'absolute', a learned table; ${row.hf} reads it)`,
+        r.key('position_embedding_type'),
       );
     }
     let rows;
-    for (const k of l.rows) rows ??= r.number(k, { int: true, gt: 0 });
-    if (rows === undefined) throw perr(Status.E_MISSING, `${l.rows.join(' or ')} is required`, l.rows[0]);
-    let offset = l.offset ?? 0;
-    if (l.padOffset) offset = (r.number('pad_token_id', { int: true, gt: -1 }) ?? 1) + 1;
+    for (const k of row.rows) rows ??= r.number(k, { int: true, gt: 0 });
+    if (rows === undefined) throw perr(Status.E_MISSING, `${row.rows.join(' or ')} is required`, r.key(row.rows[0]));
+    let offset = row.offset ?? 0;
+    if (row.padOffset) offset = (r.number('pad_token_id', { int: true, gt: -1 }) ?? 1) + 1;
     result.family = 'learned';
-    result.learned = offset ? { rows: rows + (l.offset ?? 0), offset } : { rows };
-    if (mt === 'gpt2' || mt === 'gpt_bigcode') {
-      // modeling_gpt2.py GPT2Attention: scale_attn_weights and scale_attn_by_inverse_layer_idx
-      if (r.get('scale_attn_weights') === false) attention.scale = 1;
-      if (r.get('scale_attn_by_inverse_layer_idx')) attention.scale /= layer + 1;
-    }
+    result.learned = offset ? { rows: rows + (row.offset ?? 0), offset } : { rows };
     result.encoding = { type: 'none' };
-    return result;
+    return finish();
+  }
+
+  // ---- the layer's kind: attention with or without positions, or no attention at all ----
+  const kinds = layers !== undefined ? layerKinds(row, r, layers) : ['full_attention'];
+  const kind = kinds[layer];
+  result.layerType = kind;
+  if (kind === 'mamba' || kind === 'linear_attention') {
+    result.family = 'none';
+    result.attention = null;
+    result.encoding = null;
+    result.reason =
+      kind === 'mamba'
+        ? `layer ${layer} is a Mamba layer (${row.config}.layers_block_type): no attention and no positions`
+        : `layer ${layer} is a linear_attention layer (Gated DeltaNet, ${row.config}.layer_types): no softmax attention and no positions`;
+    return finish();
+  }
+  if (kind === 'sliding_attention' && (!row.useSliding || r.get('use_sliding_window') === true)) {
+    const w = r.number('sliding_window', { int: true, gt: 0 });
+    if (w !== undefined) attention.window = w;
+  } else if (kind === 'chunked_attention') {
+    attention.chunk = r.number('attention_chunk_size', { int: true, gt: 0 });
+  }
+
+  // ---- no positional encoding: Jamba ----
+  if (row.family === 'none') {
+    if (r.has('sliding_window')) {
+      // modeling_jamba.py passes sliding_window to flash attention only; eager and sdpa attend fully
+      throw perr(
+        Status.E_PARAM,
+        `${r.key('sliding_window')} = ${show(r.get('sliding_window'))}: modeling_jamba.py applies it only under ` +
+          'flash attention (JambaFlashAttention2), so what the layer sees depends on the attention backend; ' +
+          'posenc does not map it (set it to null for the eager / sdpa model)',
+        r.key('sliding_window'),
+      );
+    }
+    result.family = 'none';
+    result.reason = `${row.config}: attention layers have no positional encoding (${row.hf})`;
+    result.encoding = { type: 'none' };
+    return finish();
   }
 
   // ---- ALiBi: BLOOM, MPT, Falcon-RW, Baichuan 13B ----
@@ -510,15 +717,17 @@ export function fromConfig(config, opts) {
   if (mt === 'bloom') alibi = {};
   if (mt === 'mpt') {
     const ac = isObj(c.attn_config) ? c.attn_config : {};
-    const a = reader(ac, source, 'attn_config.');
-    if (a.get('rope')) throw bad('attn_config.rope', 'false (MPT with RoPE is not mapped by posenc)', true);
+    const a = reader(ac, source, `${prefix}attn_config.`);
+    if (a.get('rope')) {
+      throw bad(`${prefix}attn_config.rope`, 'false (MPT with RoPE is not mapped by posenc)', true);
+    }
     if (a.get('alibi')) {
       const max = a.number('alibi_bias_max', { gt: 0 }) ?? 8;
-      // llm-foundry / transformers modeling_mpt.py build_mpt_alibi_tensor: slopes 2^(-max*k/n') with
-      // n' = next power of two; equal to alibiSlopes only for max 8 and a power-of-two head count
+      // modeling_mpt.py build_mpt_alibi_tensor: slopes 2^(-max*k/n') with n' = next power of two;
+      // equal to alibiSlopes only for max 8 and a power-of-two head count
       if (max !== 8 || (heads & (heads - 1)) !== 0) {
         throw bad(
-          'attn_config.alibi_bias_max',
+          `${prefix}attn_config.alibi_bias_max`,
           `8 with a power-of-two head count (what alibiSlopes computes; heads = ${heads})`,
           max,
         );
@@ -531,7 +740,7 @@ export function fromConfig(config, opts) {
       result.family = 'learned';
       result.learned = { rows: r.number('max_seq_len', { int: true, gt: 0 }) };
       result.encoding = { type: 'none' };
-      return result;
+      return finish();
     }
   }
   if (mt === 'falcon' && r.get('alibi')) {
@@ -547,108 +756,134 @@ export function fromConfig(config, opts) {
     // Baichuan's remote code: the 13B model (hidden 5120) uses ALiBi, the 7B RoPE
     if (hidden === 5120) alibi = {};
     else if (hidden !== 4096) {
-      throw bad('hidden_size', '4096 (Baichuan 7B, RoPE) or 5120 (Baichuan 13B, ALiBi)', hidden);
+      throw bad(r.key('hidden_size'), '4096 (Baichuan 7B, RoPE) or 5120 (Baichuan 13B, ALiBi)', hidden);
     }
   }
   if (alibi) {
     result.family = 'alibi';
     result.alibi = { heads, ...alibi };
     result.encoding = { type: 'alibi' };
-    return result;
+    return finish();
   }
 
-  // ---- RoPE (and Llama 4's NoPE layers) ----
-  const types = layers !== undefined ? layerTypes(c, r, mt, layers) : ['full_attention'];
-  const layerType = types[layer];
-  result.layerType = layerType;
-  if (layerType === 'sliding_attention') {
-    attention.window = r.number('sliding_window', { int: true, gt: 0 });
-  } else if (layerType === 'chunked_attention') {
-    attention.chunk = r.number('attention_chunk_size', { int: true, gt: 0 });
-  }
-  if (mt === 'gemma2' || mt === 'gemma3') {
-    // modeling_gemma2/3.py: scaling = query_pre_attn_scalar ** -0.5
-    const q = r.number('query_pre_attn_scalar', { gt: 0 });
-    if (q !== undefined) attention.scale = 1 / Math.sqrt(q);
-    const cap = r.get('attn_logit_softcapping');
-    if (cap) {
-      notes.push(
-        `attn_logit_softcapping ${cap}: Gemma caps logits with cap·tanh(logit/cap); ` + "posenc's attention does not",
-      );
-    }
-  }
-
+  // ---- RoPE layers that do not rotate (NoPE) ----
   let useRope = true;
-  if (mt === 'llama4') {
-    useRope = llama4RopeLayers(r, layers)[layer];
-    const tuning = r.get('attn_temperature_tuning');
-    if (!useRope && tuning) {
-      // modeling_llama4.py Llama4TextAttention.forward: on NoPE layers
-      // q *= log1p(floor((position + 1) / floor_scale)) * attn_scale + 1
-      const floor = r.number('floor_scale', { gt: 0 }) ?? 8192;
-      const as = r.number('attn_scale') ?? 0.1;
-      attention.queryScale = queryScaleFn(
-        `1 + ${as} · ln(1 + floor((p + 1) / ${floor}))`,
-        (p) => 1 + as * Math.log1p(Math.floor((p + 1) / floor)),
-      );
-    }
+  let noRopeWhy = '';
+  if (row.nope === 'no_rope_layers') {
+    useRope = noRopeLayers(r, layers)[layer];
+    noRopeWhy = `no_rope_layers[${layer}] is 0 (${row.hf})`;
+  } else if (row.nope === 'full' && kind === 'full_attention') {
+    useRope = false;
+    noRopeWhy = `full-attention layers do not rotate (${row.hf})`;
+  } else if (row.nope === 'full_if_sliding' && kind === 'full_attention' && r.has('sliding_window')) {
+    useRope = false;
+    noRopeWhy = `with sliding_window set, full-attention layers do not rotate (${row.hf})`;
+  }
+  if (mt === 'llama4_text' && !useRope && r.get('attn_temperature_tuning')) {
+    // modeling_llama4.py Llama4TextAttention.forward: on NoPE layers
+    // q *= log1p(floor((position + 1) / floor_scale)) * attn_scale + 1
+    const floor = r.number('floor_scale', { gt: 0 }) ?? 8192;
+    const as = r.number('attn_scale') ?? 0.1;
+    attention.queryScale = queryScaleFn(
+      `1 + ${as} · ln(1 + floor((p + 1) / ${floor}))`,
+      (p) => 1 + as * Math.log1p(Math.floor((p + 1) / floor)),
+    );
   }
   if (!useRope) {
     result.family = 'none';
+    result.reason = `layer ${layer} has no positional encoding: ${noRopeWhy}`;
     result.encoding = { type: 'none' };
-    return result;
+    return finish();
   }
+  ropeLayer(result, { row, r, c, prefix, mt, kind, layer, dim, dimKey, origin, notes, source });
+  return finish();
+}
 
+/** The RoPE part of a layer: base, scaling, rotated width, layout, M-RoPE, per-query scales. */
+function ropeLayer(result, { row, r, prefix, mt, kind, layer, dim, dimKey, origin, notes, source }) {
+  const { attention } = result;
   // rope_parameters (transformers v5): flat, or one entry per layer type
-  let rp = r.get('rope_parameters');
-  let where = nested ? 'text_config.rope_parameters' : 'rope_parameters';
-  if (isObj(rp) && Object.keys(rp).some((k) => LAYER_TYPES.has(k))) {
-    const entry = rp[layerType] ?? (layerType === 'chunked_attention' ? rp.full_attention : undefined);
-    if (!isObj(entry)) {
-      throw bad(`${where}.${layerType}`, `the rope parameters of layer ${layer} ('${layerType}')`, entry);
-    }
+  // a config class's default rope_parameters / rope_scaling applies only when the file has neither
+  const hasRp = r.raw('rope_parameters') !== undefined;
+  const hasRs = r.raw('rope_scaling') !== undefined;
+  let rp = hasRp || !hasRs ? r.get('rope_parameters') : undefined;
+  let where = `${prefix}rope_parameters`;
+  const perType = isObj(rp) && Object.keys(rp).some((k) => LAYER_TYPES.has(k));
+  if (perType) {
+    const entry = rp[kind] ?? (kind === 'chunked_attention' ? rp.full_attention : undefined);
+    if (!isObj(entry)) throw bad(`${where}.${kind}`, `the rope parameters of layer ${layer} ('${kind}')`, entry);
     rp = entry;
-    where = `${where}.${layerType}`;
+    where = `${where}.${kind}`;
   }
   const rpr = isObj(rp) ? reader(rp, source, `${where}.`) : null;
   let rs = rp;
   if (!isObj(rp)) {
-    rs = r.get('rope_scaling');
-    where = nested ? 'text_config.rope_scaling' : 'rope_scaling';
+    rs = hasRs || !hasRp ? r.get('rope_scaling') : undefined;
+    where = `${prefix}rope_scaling`;
   }
-  let base =
-    rpr?.number('rope_theta', { gt: 1 }) ??
-    r.number('rope_theta', { gt: 1 }) ??
-    r.number('rotary_emb_base', { gt: 1 }) ??
-    r.number('rotary_base', { gt: 1 }) ??
-    10000;
-  if (mt === 'chatglm' || mt === 'glm') base *= r.number('rope_ratio', { gt: 0 }) ?? 1; // ChatGLM: base * rope_ratio
+  // the base: rope_parameters.rope_theta, rope_theta, rotary_emb_base (NeoX, Qwen 1), rotary_base,
+  // else the config class's default
+  let base;
+  let baseKey;
+  for (const [rd, k] of [
+    [rpr, 'rope_theta'],
+    [r, 'rope_theta'],
+    [r, 'rotary_emb_base'],
+    [r, 'rotary_base'],
+  ]) {
+    if (base === undefined && rd?.raw(k) !== undefined && rd.raw(k) !== null) {
+      base = rd.number(k, { gt: 1 });
+      baseKey = rd.key(k);
+    }
+  }
+  if (base === undefined) {
+    const k = row.defaults.rotary_emb_base !== undefined ? 'rotary_emb_base' : 'rope_theta';
+    base = row.defaults[k] ?? 10000;
+    baseKey = r.key(k);
+    if (row.defaults[k] !== undefined) result.defaults[baseKey] = base;
+  }
+  if (mt === 'chatglm') base *= r.number('rope_ratio', { gt: 0 }) ?? 1; // ChatGLM: base * rope_ratio
   let scaling;
-  if (mt === 'gemma3' && layerType === 'sliding_attention' && !isObj(r.get('rope_parameters'))) {
-    // modeling_gemma3.py: local layers use rope_local_base_freq and no scaling
-    base = r.number('rope_local_base_freq', { gt: 1 }) ?? 10000;
+  if (row.local && kind === 'sliding_attention' && !perType) {
+    if (row.local === 'local_base') {
+      // modeling_gemma3.py: local layers use rope_local_base_freq and no scaling
+      base = r.number('rope_local_base_freq', { gt: 1 });
+      baseKey = r.key('rope_local_base_freq');
+    } // Olmo3Config: rope_scaling goes to the full-attention layers only
     scaling = { type: 'default' };
   } else {
-    scaling = parseScaling(rs, where, c, r, source);
+    scaling = parseScaling(rs, where, r, source, notes, origin, row.ropeTypes);
   }
+  origin.base = baseKey;
 
   // rotated width: partial_rotary_factor (HF), rotary_pct (NeoX, Qwen 1), rotary_dim (GPT-J,
   // Phi-2 remote code), ChatGLM half the head, DeepSeek's separate qk_rope_head_dim part
   let ropeDim = dim;
   let rotaryDim = dim;
+  let widthKey = dimKey;
   const prf = rpr?.number('partial_rotary_factor', { gt: 0 }) ?? r.number('partial_rotary_factor', { gt: 0 });
   const pct = r.number('rotary_pct', { gt: 0 });
-  if (prf !== undefined) rotaryDim = Math.floor(dim * prf);
-  else if (pct !== undefined) rotaryDim = Math.floor(dim * pct);
-  if (r.has('rotary_dim')) rotaryDim = r.number('rotary_dim', { int: true, gt: 0 });
-  if (mt === 'chatglm' || mt === 'glm') rotaryDim = dim / 2;
-  if (mt === 'deepseek_v2' || mt === 'deepseek_v3') {
+  if (prf !== undefined) {
+    rotaryDim = Math.floor(dim * prf);
+    widthKey = rpr?.has('partial_rotary_factor') ? `${where}.partial_rotary_factor` : r.key('partial_rotary_factor');
+  } else if (pct !== undefined) {
+    rotaryDim = Math.floor(dim * pct);
+    widthKey = r.key('rotary_pct');
+  }
+  if (r.has('rotary_dim')) {
+    rotaryDim = r.number('rotary_dim', { int: true, gt: 0 });
+    widthKey = r.key('rotary_dim');
+  }
+  if (mt === 'chatglm') rotaryDim = dim / 2;
+  if (row.scale === 'mla') {
     const ropeHd = r.number('qk_rope_head_dim', { int: true, gt: 0 });
     const nope = r.number('qk_nope_head_dim', { int: true, gt: -1 }) ?? 0;
     const vDim = r.number('v_head_dim', { int: true, gt: 0 });
     if (ropeHd !== undefined) {
       ropeDim = rotaryDim = ropeHd;
+      widthKey = r.key('qk_rope_head_dim');
       attention.dim = nope + ropeHd;
+      origin.dim = `${r.key('qk_nope_head_dim')} + qk_rope_head_dim`;
       if (vDim !== undefined && vDim !== attention.dim) attention.dimV = vDim;
       attention.scale = 1 / Math.sqrt(attention.dim);
       notes.push(
@@ -656,7 +891,7 @@ export function fromConfig(config, opts) {
           `(dim ${attention.dim} = qk_nope_head_dim ${nope} + ${ropeHd})`,
       );
     }
-    // modeling_deepseek_v2.py DeepseekV2Attention: softmax_scale *= mscale(factor, mscale_all_dim)^2
+    // modeling_deepseek_v2/v3.py: softmax_scale *= mscale(factor, mscale_all_dim)^2
     const msa = isObj(rs) ? reader(rs, source, `${where}.`).number('mscale_all_dim') : undefined;
     if (scaling.type === 'yarn' && msa) {
       const m = yarnMscale(scaling.factor, msa);
@@ -665,15 +900,20 @@ export function fromConfig(config, opts) {
     }
   }
   if (rotaryDim % 2 || rotaryDim < 2 || rotaryDim > ropeDim) {
-    throw bad(
-      prf !== undefined ? 'partial_rotary_factor' : pct !== undefined ? 'rotary_pct' : 'rotary_dim',
-      `such that the rotated width is even and in [2, ${ropeDim}] (got width ${rotaryDim})`,
-      prf ?? pct ?? rotaryDim,
+    throw perr(
+      Status.E_PARAM,
+      `${widthKey} gives a rotated width of ${rotaryDim}, which must be even and in [2, ${ropeDim}]` +
+        ` (got ${widthKey.includes('/') ? `${ropeDim}` : show(prf ?? pct ?? rotaryDim)})`,
+      widthKey.split(' ')[0],
     );
   }
+  origin.rotaryDim = widthKey;
+  origin.dim ??= dimKey;
 
-  let layout = INTERLEAVED.has(mt) || (isObj(rs) && (rs.rope_type ?? rs.type) === 'gptj') ? 'interleaved' : 'half';
-  if (r.get('rope_traditional') === true || r.get('rope_interleave') === true) layout = 'interleaved';
+  let layout = row.layout;
+  if (row.interleaveKey) layout = r.get(row.interleaveKey) === false ? 'half' : 'interleaved';
+  if (isObj(rs) && (rs.rope_type ?? rs.type) === 'gptj') layout = 'interleaved';
+  if (row.remote && (r.get('rope_traditional') === true || r.get('rope_interleave') === true)) layout = 'interleaved';
 
   const rope = { dim: ropeDim, base, layout };
   if (rotaryDim !== ropeDim) rope.rotaryDim = rotaryDim;
@@ -720,8 +960,12 @@ export function fromConfig(config, opts) {
     ...(rope.mropeSections ? { mropeSections: rope.mropeSections.slice() } : {}),
     ...(rope.mropeInterleaved ? { mropeInterleaved: true } : {}),
   };
-  // what kvCache will check, checked now (the registry's rope entry), so a bad key names the config
-  ENCODINGS.rope.parse(result.encoding, { fn: FN, prefix: 'encoding.', host: 'kvCache', dim: attention.dim });
+  // what kvCache will check, checked now, with the message naming the config key it came from
+  try {
+    ENCODINGS.rope.parse(result.encoding, { fn: FN, prefix: 'encoding.', host: 'kvCache', dim: attention.dim });
+  } catch (e) {
+    throw renamed(e, origin, where);
+  }
 
   // per-query scales that positions drive
   const beta = isObj(rs) ? rs.llama_4_scaling_beta : undefined;
@@ -750,18 +994,76 @@ export function fromConfig(config, opts) {
       );
     }
   }
+  if (mt === 'gpt_oss') {
+    notes.push(
+      'GptOssAttention adds a learned per-head sink logit (module.sinks) to the softmax denominator: ' +
+        "posenc's attention does not; multiply its output by 1 / (1 + exp(sink - logsumexp(scores))) per head and query",
+    );
+  }
   if (!(attention.scale > 0 && Number.isFinite(attention.scale))) {
     throw perr(
       Status.E_RANGE,
       `the softmax scale of layer ${layer} is not a positive finite number ` +
         `(${attention.scale}) with these head sizes and scaling keys`,
-      'head_dim',
+      origin.dim,
     );
   }
   if (rope.mropeSections) {
     notes.push('multimodal RoPE: positions are 3 × length (t, then h, then w); text tokens repeat one position');
   }
-  return result;
+}
+
+/** posenc's option names in a kvCache-encoding error, turned into the config keys they came from. */
+const OPTION_KEYS = {
+  'scaling.factor': 'factor',
+  'scaling.lowFreqFactor': 'low_freq_factor',
+  'scaling.highFreqFactor': 'high_freq_factor',
+  'scaling.betaFast': 'beta_fast',
+  'scaling.betaSlow': 'beta_slow',
+  'scaling.attentionFactor': 'attention_factor',
+  'scaling.mscale': 'mscale',
+  'scaling.mscaleAllDim': 'mscale_all_dim',
+  'scaling.shortFactor': 'short_factor',
+  'scaling.longFactor': 'long_factor',
+};
+
+function renamed(e, origin, where) {
+  if (!(e instanceof PosencError) || typeof e.argument !== 'string') return e;
+  const opt = e.argument.replace(/^encoding\./, '');
+  const key = origin[opt] ?? (OPTION_KEYS[opt] ? `${where}.${OPTION_KEYS[opt]}` : undefined);
+  if (!key) return e;
+  let msg = e.message.split(e.argument).join(key);
+  if (opt === 'scaling.highFreqFactor') msg += ` (it must exceed ${where}.low_freq_factor)`;
+  return new PosencError(e.code, msg, key);
+}
+
+/** Keys whose names speak of positions that nothing above read: ignored with a note where the row's
+ * Hugging Face code does not read them either, refused for remote code (whose reads vary). */
+function checkKeys(row, c, prefix, notes, source, layer) {
+  const unused = [];
+  for (const k of Object.keys(c)) {
+    const v = c[k];
+    if (v === null || v === undefined || v === false) continue;
+    if (row.ignores && Object.hasOwn(row.ignores, k)) {
+      notes.push(`${prefix}${k} = ${show(v)} is ignored: ${row.ignores[k]}`);
+      continue;
+    }
+    if (!POSITIONAL.test(k) || INERT.has(k)) continue;
+    if (KNOWN.has(k)) {
+      if (!Object.hasOwn(source, `${prefix}${k}`) && !QUIET.has(k)) unused.push(`${prefix}${k}`);
+      continue;
+    }
+    if (row.remote) {
+      throw perr(
+        Status.E_PARAM,
+        `${prefix}${k} = ${show(v)} is a key posenc does not read, and its name says it may change the ` +
+          `positions; ${row.hf} is remote code whose reads posenc cannot vouch for, so posenc refuses rather than ignore it`,
+        `${prefix}${k}`,
+      );
+    }
+    notes.push(`${prefix}${k} = ${show(v)} is not read by ${row.hf}: ignored, as Hugging Face does`);
+  }
+  if (unused.length) notes.push(`not used by layer ${layer} of this model type: ${unused.join(', ')}`);
 }
 
 export function configFamily() {

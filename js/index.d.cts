@@ -7,6 +7,7 @@ declare namespace posenc {
   type F32 = esm.F32;
   type I32 = esm.I32;
   type PosencError = esm.PosencError;
+  type ModelSpec = esm.ModelSpec;
   type PosencBuffer<T extends Float32Array | Int32Array | Float64Array = Float32Array> = esm.PosencBuffer<T>;
 }
 

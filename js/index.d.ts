@@ -551,67 +551,113 @@ export interface QueryScaleFn {
   (position: number): number;
   readonly formula: string;
 }
-/** What fromConfig returns for one layer of a Hugging Face model (docs/models.md). */
-export interface ModelSpec {
-  /** config.model_type (of text_config when nested). */
+/** The attention() / kvCache() options of a layer. scale excludes the RoPE attention factor
+ * (applyRope already multiplies q and k by it) and includes DeepSeek's mscale², Gemma's
+ * query_pre_attn_scalar^-1/2 and Granite's attention_multiplier. */
+export interface ModelAttention {
+  heads: number;
+  kvHeads: number;
+  dim: number;
+  dimV?: number;
+  scale: number;
+  window?: number;
+  chunk?: number;
+  queryScale?: QueryScaleFn;
+}
+/** One options object for ropeFrequencies, ropeCache and applyRope (add length, heads, x). */
+export interface ModelRope {
+  dim: number;
+  rotaryDim?: number;
+  base: number;
+  layout: 'half' | 'interleaved';
+  scaling?: RopeScaling;
+  mropeSections?: [number, number, number];
+  mropeInterleaved?: boolean;
+}
+/** What every fromConfig result has (docs/models.md). */
+export interface ModelSpecBase {
+  /** The model type whose row applied (text_config's for a multimodal wrapper). */
   model: string;
   layer: number;
   layers?: number;
-  family: 'rope' | 'alibi' | 't5' | 'learned' | 'sinusoidal' | 'none';
-  layerType?: 'full_attention' | 'sliding_attention' | 'chunked_attention';
-  /** One options object for ropeFrequencies, ropeCache and applyRope (add length, heads, x). */
-  rope?: {
-    dim: number;
-    rotaryDim?: number;
+  layerType?: 'full_attention' | 'sliding_attention' | 'chunked_attention' | 'linear_attention' | 'mamba';
+  /** What posenc does not do for this model, keys ignored as Hugging Face ignores them, run-time
+   * rules (Qwen 1 dynamic NTK), and an `as` assumption. */
+  notes: string[];
+  /** Every config key read, with its value (dotted paths), for display. */
+  source: Record<string, unknown>;
+  /** Keys the config omitted, with the config class's defaults that were used. */
+  defaults: Record<string, unknown>;
+}
+/** A RoPE layer: spec.encoding goes to kvCache as is. */
+export interface RopeModelSpec extends ModelSpecBase {
+  family: 'rope';
+  rope: ModelRope;
+  attention: ModelAttention;
+  encoding: {
+    type: 'rope';
     base: number;
     layout: 'half' | 'interleaved';
+    rotaryDim?: number;
     scaling?: RopeScaling;
     mropeSections?: [number, number, number];
     mropeInterleaved?: boolean;
   };
-  /** alibiSlopes(alibi.heads); biasScale (Falcon) multiplies the whole bias. */
-  alibi?: { heads: number; biasScale?: number };
-  t5?: { numBuckets: number; maxDistance: number; bidirectional: boolean };
-  /** T5: which stack (fromConfig's decoder option). */
-  stack?: 'encoder' | 'decoder';
-  /** Rows of the learned table; offset = the row of position 0 (OPT 2, RoBERTa padding_idx + 1). */
-  learned?: { rows: number; offset?: number };
-  /** attention() / kvCache() options of this layer. scale excludes the RoPE attention factor
-   * (applyRope already multiplies q and k by it) and includes DeepSeek's mscale². */
-  attention: {
-    heads: number;
-    kvHeads: number;
-    dim: number;
-    dimV?: number;
-    scale: number;
-    window?: number;
-    chunk?: number;
-    queryScale?: QueryScaleFn;
-  };
-  /** kvCache's / selfAttention's `encoding` for this layer (T5 needs its weights added). */
-  encoding:
-    | { type: 'none' }
-    | { type: 'alibi' }
-    | { type: 't5'; numBuckets: number; maxDistance: number; bidirectional: boolean }
-    | {
-        type: 'rope';
-        base: number;
-        layout: 'half' | 'interleaved';
-        rotaryDim?: number;
-        scaling?: RopeScaling;
-        mropeSections?: [number, number, number];
-        mropeInterleaved?: boolean;
-      };
   /** DeepSeek: the mscale² folded into attention.scale. */
   mscale2?: number;
-  /** What posenc does not do for this model, and run-time rules (Qwen 1 dynamic NTK). */
-  notes: string[];
-  /** Every config key read, with its value (dotted paths), for display. */
-  source: Record<string, unknown>;
 }
+/** An ALiBi layer: alibiSlopes(alibi.heads); biasScale (Falcon) multiplies the whole bias. */
+export interface AlibiModelSpec extends ModelSpecBase {
+  family: 'alibi';
+  alibi: { heads: number; biasScale?: number };
+  attention: ModelAttention;
+  encoding: { type: 'alibi' };
+}
+/** A T5 layer: kvCache needs the model's bucket weights added, { ...spec.encoding, weights }. */
+export interface T5ModelSpec extends ModelSpecBase {
+  family: 't5';
+  t5: { numBuckets: number; maxDistance: number; bidirectional: boolean };
+  /** Which stack (fromConfig's decoder option). */
+  stack: 'encoder' | 'decoder';
+  attention: ModelAttention;
+  encoding: { type: 't5'; numBuckets: number; maxDistance: number; bidirectional: boolean };
+}
+/** A learned absolute table: rows, and offset = the row of position 0 (OPT 2, RoBERTa padding_idx + 1). */
+export interface LearnedModelSpec extends ModelSpecBase {
+  family: 'learned';
+  learned: { rows: number; offset?: number };
+  attention: ModelAttention;
+  encoding: { type: 'none' };
+}
+/** An attention layer without positions (Llama 4 / SmolLM3 NoPE, Cohere 2 and EXAONE 4 global
+ * layers, Jamba's attention layers); reason says which rule. */
+export interface NoPositionModelSpec extends ModelSpecBase {
+  family: 'none';
+  reason: string;
+  attention: ModelAttention;
+  encoding: { type: 'none' };
+}
+/** A layer without attention (Jamba's Mamba layers, Qwen3.5's linear_attention layers). */
+export interface NoAttentionModelSpec extends ModelSpecBase {
+  family: 'none';
+  layerType: 'mamba' | 'linear_attention';
+  reason: string;
+  attention: null;
+  encoding: null;
+}
+/** What fromConfig returns for one layer of a Hugging Face model, by family (docs/models.md). */
+export type ModelSpec =
+  | RopeModelSpec
+  | AlibiModelSpec
+  | T5ModelSpec
+  | LearnedModelSpec
+  | NoPositionModelSpec
+  | NoAttentionModelSpec;
 export interface ConfigApi {
-  /** The positional scheme of one layer of a Hugging Face config.json (parsed). decoder: T5's decoder stack. */
-  fromConfig(config: object, opts?: { layer?: number; decoder?: boolean }): ModelSpec;
+  /** The positional scheme of one layer of a Hugging Face config.json (parsed). decoder: T5's
+   * decoder stack. as: read a model_type fromConfig does not map as this mapped one (the result's
+   * notes record it); without it an unmapped model_type is refused. */
+  fromConfig(config: object, opts?: { layer?: number; decoder?: boolean; as?: string }): ModelSpec;
 }
 
 export interface Posenc extends SinusoidalApi, RopeApi, RelativeApi, AttentionApi, TrainApi, ConfigApi {

@@ -65,15 +65,24 @@ test('paste a config.json: hostile text stays text, errors name the key, a good 
     JSON.stringify({ model_type: evil, num_attention_heads: 8, hidden_size: 512, rope_theta: 'x' }),
   );
   await page.click('.host details.paste .use');
+  // an unmapped model_type is refused by name: the markup comes back inside the message, as text
   const msg = await page.textContent('.host .paste-error');
-  assert.match(msg, /rope_theta must be a finite number/);
+  assert.match(msg, /is not a model type fromConfig maps/);
+  assert.ok(msg.includes('<img src=x onerror='), 'the refused model_type is shown as text');
+  assert.equal(await page.locator('.host img').count(), 0, 'the model_type was not parsed as HTML');
+  await page.fill(
+    '.host details.paste textarea',
+    JSON.stringify({ model_type: 'llama', num_attention_heads: 8, hidden_size: 512, rope_theta: evil }),
+  );
+  await page.click('.host details.paste .use');
+  assert.match(await page.textContent('.host .paste-error'), /rope_theta must be a finite number/);
   await page.fill('.host details.paste textarea', '{ not json');
   await page.click('.host details.paste .use');
   assert.match(await page.textContent('.host .paste-error'), /^Not JSON/);
   await page.fill(
     '.host details.paste textarea',
     JSON.stringify({
-      model_type: evil,
+      model_type: 'llama',
       num_attention_heads: 8,
       hidden_size: 512,
       max_position_embeddings: 32768,
@@ -84,7 +93,7 @@ test('paste a config.json: hostile text stays text, errors name the key, a good 
   await page.waitForFunction(() => /Pasted config/.test(document.querySelector('.host .cite').textContent));
   assert.equal(await page.textContent('.host .paste-error'), '');
   assert.equal(await page.locator('.host img').count(), 0, 'the model_type was not parsed as HTML');
-  assert.ok((await page.textContent('.host .cite')).includes(evil), 'shown as text');
+  assert.ok((await page.textContent('.host .cite')).includes('model_type llama'), 'the cite names the type');
   assert.equal(await page.evaluate(() => globalThis.__pwned), undefined);
   assert.equal(await cellOf(page, 'extended to'), '32768');
   assert.equal(await cellOf(page, 'RoPE attention factor (cos, sin ×)'), (0.1 * Math.log(4) + 1).toFixed(4));

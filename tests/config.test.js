@@ -41,8 +41,10 @@ function hfYarn(base, d, rs, maxPos) {
   const L0 = rs.original_max_position_embeddings ?? maxPos;
   const f = rs.factor;
   const corr = (r) => (d * Math.log(L0 / (r * 2 * Math.PI))) / (2 * Math.log(base));
-  let low = Math.floor(corr(rs.beta_fast ?? 32));
-  let high = Math.ceil(corr(rs.beta_slow ?? 1));
+  // find_correction_range: floor / ceil unless truncate is false (gpt-oss)
+  const trunc = rs.truncate !== false;
+  let low = trunc ? Math.floor(corr(rs.beta_fast ?? 32)) : corr(rs.beta_fast ?? 32);
+  let high = trunc ? Math.ceil(corr(rs.beta_slow ?? 1)) : corr(rs.beta_slow ?? 1);
   low = Math.max(low, 0);
   high = Math.min(high, d - 1);
   if (low === high) high += 0.001;
@@ -139,7 +141,16 @@ const EXPECT = {
   'bert-base-uncased': { family: 'learned', rows: 512, heads: 12, dim: 64 },
   'chatglm3-6b': { family: 'rope', layout: 'interleaved', dim: 128, rot: 64, heads: 32, kv: 2 },
   'codellama-7b': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 32, kv: 32, base: 1e6 },
-  'deepseek-v2-lite': { family: 'rope', layout: 'interleaved', dim: 64, rot: 64, heads: 16, kv: 16, attDim: 192 },
+  'deepseek-v2-lite': {
+    family: 'rope',
+    layout: 'interleaved',
+    dim: 64,
+    rot: 64,
+    heads: 16,
+    kv: 16,
+    attDim: 192,
+    mla: true,
+  },
   'falcon-7b-instruct': { family: 'rope', layout: 'half', dim: 64, rot: 64, heads: 71, kv: 1 },
   'gemma-2-2b': { family: 'rope', layout: 'half', dim: 256, rot: 256, heads: 8, kv: 4, scale: 1 / 16, window: 4096 },
   'gemma-3-1b': { family: 'rope', layout: 'half', dim: 256, rot: 256, heads: 4, kv: 1, scale: 1 / 16, window: 512 },
@@ -165,7 +176,59 @@ const EXPECT = {
   'stablelm-2-zephyr-1.6b': { family: 'rope', layout: 'half', dim: 64, rot: 16, heads: 32, kv: 32 },
   't5-small': { family: 't5', heads: 8, dim: 64, scale: 1 },
   'tinyllama-1.1b': { family: 'rope', layout: 'half', dim: 64, rot: 64, heads: 32, kv: 4 },
+  // modeling_gpt_oss.py: _apply_rotary_emb halves, layer 0 slides (layer_types), YaRN truncate false
+  'gpt-oss-20b': { family: 'rope', layout: 'half', dim: 64, rot: 64, heads: 64, kv: 8, window: 128 },
+  // MixtralConfig: sliding_window null in the file
+  'mixtral-8x7b': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 32, kv: 8, base: 1e6 },
+  'qwen3-1.7b': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 16, kv: 8, base: 1e6 },
+  // Starcoder2Attention: sliding_window on every layer
+  'starcoder2-15b': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 36, kv: 4, window: 4096 },
+  // modeling_cohere.py rotate_half: x[..., ::2], x[..., 1::2] (adjacent pairs)
+  'aya-23-8b': { family: 'rope', layout: 'interleaved', dim: 128, rot: 128, heads: 32, kv: 8 },
+  'olmo-2-7b': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 32, kv: 32, base: 5e5 },
+  // Gemma3TextConfig defaults: 8 heads, 4 KV heads, head_dim 256, query_pre_attn_scalar 256,
+  // rope_local_base_freq 1e4 on the local layer 0
+  // DeepseekV3Attention: rope_interleave (default True) pairs, qk_rope_head_dim 64 of a 192-wide head, YaRN ×40
+  'deepseek-v3': {
+    family: 'rope',
+    layout: 'interleaved',
+    dim: 64,
+    rot: 64,
+    heads: 128,
+    kv: 128,
+    attDim: 192,
+    mla: true,
+  },
+  'deepseek-r1': {
+    family: 'rope',
+    layout: 'interleaved',
+    dim: 64,
+    rot: 64,
+    heads: 128,
+    kv: 128,
+    attDim: 192,
+    mla: true,
+  },
+  // BloomAttention: ALiBi (build_alibi_tensor), inv_norm_factor 1/sqrt(head_dim); offset_alibi read by nothing
+  'bloom-560m': { family: 'alibi', heads: 16, kv: 16, dim: 64 },
+  // JambaConfig.layers_block_type: layer 4 is attention (no positional encoding), layer 0 Mamba
+  'jamba-1.5-mini': { family: 'none', heads: 32, kv: 8, dim: 128, layer: 4 },
+  // google/gemma-3-27b-it: query_pre_attn_scalar 168 (not head_dim 128), local layer 0 at rope_local_base_freq
+  'gemma-3-27b': {
+    family: 'rope',
+    layout: 'half',
+    dim: 128,
+    rot: 128,
+    heads: 32,
+    kv: 16,
+    scale: 1 / Math.sqrt(168),
+    window: 1024,
+  },
+  'gemma-3-4b': { family: 'rope', layout: 'half', dim: 256, rot: 256, heads: 8, kv: 4, scale: 1 / 16, window: 1024 },
 };
+
+/** Gemma3TextConfig.__init__ defaults (configuration_gemma3.py), for configs that omit them. */
+const GEMMA3_TEXT = { rope_theta: 1e6, rope_local_base_freq: 1e4, sliding_window_pattern: 6, head_dim: 256 };
 
 /** The text part of a config (a nested text_config when present). */
 const textOf = (cfg) => (cfg.text_config && typeof cfg.text_config === 'object' ? cfg.text_config : cfg);
@@ -176,8 +239,8 @@ function hfRope(name, cfg, L = 1) {
   const e = EXPECT[name];
   let base = c.rope_parameters?.rope_theta ?? c.rope_theta ?? c.rotary_emb_base ?? 10000;
   let rs = c.rope_parameters ?? c.rope_scaling ?? null;
-  if (name === 'gemma-3-1b') {
-    base = c.rope_local_base_freq;
+  if (name.startsWith('gemma-3-')) {
+    base = c.rope_local_base_freq ?? GEMMA3_TEXT.rope_local_base_freq;
     rs = null;
   } // layer 0 is local
   const d = e.rot;
@@ -209,15 +272,19 @@ test('every fixture goes through fromConfig as is: family, widths, heads, layout
   for (const name of NAMES) {
     const cfg = load(name);
     const e = EXPECT[name];
-    const s = pe.fromConfig(cfg);
+    const s = pe.fromConfig(cfg, { layer: e.layer ?? 0 });
     assert.equal(s.family, e.family, `${name}: family`);
     assert.equal(s.attention.heads, e.heads, `${name}: heads`);
     if (e.kv) assert.equal(s.attention.kvHeads, e.kv, `${name}: kvHeads`);
     const attDim = e.attDim ?? e.dim;
     assert.equal(s.attention.dim, attDim, `${name}: attention.dim`);
     if (e.scale !== undefined) assert.equal(s.attention.scale, e.scale, `${name}: scale`);
-    else if (name !== 'deepseek-v2-lite')
-      assert.equal(s.attention.scale, 1 / Math.sqrt(attDim), `${name}: scale 1/sqrt(head_dim)`);
+    else if (e.mla) {
+      // modeling_deepseek_v2/v3.py: softmax_scale = qk_head_dim^-0.5 · mscale(factor, mscale_all_dim)^2
+      const rs = cfg.rope_scaling;
+      const m = getMscale(rs.factor, rs.mscale_all_dim);
+      assert.ok(Math.abs(s.attention.scale - (m * m) / Math.sqrt(attDim)) < 1e-15, `${name}: MLA scale`);
+    } else assert.equal(s.attention.scale, 1 / Math.sqrt(attDim), `${name}: scale 1/sqrt(head_dim)`);
     assert.equal(s.attention.window, e.window, `${name}: window of layer 0`);
     assert.ok(Object.keys(s.source).length > 0, `${name}: source lists the keys read`);
     if (e.family !== 'rope') continue;
@@ -368,7 +435,7 @@ test('the result drives applyRope (float64 HF rotation), attention and kvCache w
   for (const { name: backend, pe } of await backends()) {
     for (const name of NAMES) {
       const cfg = load(name);
-      const s = pe.fromConfig(cfg);
+      const s = pe.fromConfig(cfg, { layer: EXPECT[name].layer ?? 0 });
       const heads = s.attention.heads;
       const kvHeads = s.attention.kvHeads;
       const dim = s.attention.dim;
@@ -562,19 +629,29 @@ test('fromConfig refuses what it does not understand, naming the key; ignores wh
     [/rope_scaling.rope_type "fancy" is not a rope type posenc knows/],
     Status.E_ENUM,
   );
+  // a key HF does not read is ignored as HF ignores it (modeling_rope_utils.py _check_received_keys
+  // only warns), and the notes say so; the result is the same as without it
+  const plain0 = pe.fromConfig(base);
+  const extra = pe.fromConfig({ ...base, rope_scaling: { ...base.rope_scaling, beta_fast: 32 } });
+  assert.deepEqual(extra.rope, plain0.rope);
+  assert.ok(extra.notes.some((n) => /rope_scaling.beta_fast = 32 is not read for rope type 'llama3'/.test(n)));
+  for (const k of ['rope_window_offset', 'sliding_window_size']) {
+    const s = pe.fromConfig({ ...base, [k]: 3 });
+    assert.deepEqual(s.rope, plain0.rope, k);
+    assert.ok(
+      s.notes.some((n) => n.includes(`${k} = 3 is not read by llama/modeling_llama.py`)),
+      k,
+    );
+  }
+  // remote code: such a key is refused by name (what that code reads varies by checkpoint)
   const e = assertThrowsPosenc(
-    () => pe.fromConfig({ ...base, rope_scaling: { ...base.rope_scaling, beta_fast: 32 } }),
-    [/rope_scaling.beta_fast is not read for rope type 'llama3'/],
+    () => pe.fromConfig({ ...load('qwen-1.8b'), rope_window_offset: 3 }),
+    [/rope_window_offset = 3 is a key posenc does not read/, /remote code/],
   );
-  assert.equal(e.argument, 'rope_scaling.beta_fast');
-  assertThrowsPosenc(
-    () => pe.fromConfig({ ...base, rope_window_offset: 3 }),
-    [/rope_window_offset = 3 is a key posenc does not read/],
-  );
-  assertThrowsPosenc(() => pe.fromConfig({ ...base, sliding_window_size: 4096 }), [/sliding_window_size/]);
+  assert.equal(e.argument, 'rope_window_offset');
   assertThrowsPosenc(
     () => pe.fromConfig({ ...base, rope_scaling: null, partial_rotary_factor: 0.01 }),
-    [/partial_rotary_factor must be such that the rotated width is even/],
+    [/partial_rotary_factor gives a rotated width of 1, which must be even/],
   );
   assertThrowsPosenc(() => pe.fromConfig({ ...base, model_type: undefined }), [/model_type must be a string/]);
   assertThrowsPosenc(() => pe.fromConfig(base, { layer: 32 }), [/layer must be an integer in \[0, 31\]/]);
@@ -694,4 +771,654 @@ test("fromConfig's attention (sliding window, chunk, queryScale) drives attentio
       }
     }
   }
+});
+
+// ---- model types: the allow-list (js/models.js) against each type's Hugging Face code ----
+
+test('an unmapped model_type or a typo is refused by name, with the closest types and the as option', async () => {
+  const [{ pe }] = await backends();
+  const llama = load('llama-3.1-8b');
+  for (const [cfg, name, near] of [
+    [{ ...llama, model_type: 'lama' }, 'lama', 'llama'],
+    [{ ...llama, model_type: 'totally_new_arch' }, 'totally_new_arch', null],
+    [
+      { model_type: 'electra', hidden_size: 256, num_attention_heads: 4, position_embedding_type: 'absolute' },
+      'electra',
+      null,
+    ],
+    [{ model_type: 'vit', hidden_size: 768, num_attention_heads: 12 }, 'vit', null],
+    [{ ...load('gpt2'), model_type: 'gpt_2' }, 'gpt_2', 'gpt2'],
+  ]) {
+    const e = assertThrowsPosenc(
+      () => pe.fromConfig(cfg),
+      [new RegExp(`model_type "${name}" is not a model type fromConfig maps \\(closest: `), /as: 'llama'/],
+      Status.E_ENUM,
+    );
+    assert.equal(e.argument, 'model_type');
+    if (near) assert.match(e.message, new RegExp(`closest: '${near}'`), name);
+  }
+  // a wrapper whose text model is unknown names text_config.model_type
+  const g = load('gemma-3-4b');
+  const e = assertThrowsPosenc(
+    () => pe.fromConfig({ ...g, text_config: { ...g.text_config, model_type: 'gemma9_text' } }),
+    [/text_config.model_type "gemma9_text" is not a text model type fromConfig maps/],
+    Status.E_ENUM,
+  );
+  assert.equal(e.argument, 'text_config.model_type');
+  // the escape hatch: as names a mapped type, and the notes record the assumption
+  const s = pe.fromConfig({ ...llama, model_type: 'my_llama' }, { as: 'llama' });
+  assert.deepEqual(s.rope, pe.fromConfig(llama).rope);
+  assert.ok(s.notes.some((n) => /model_type "my_llama" is not mapped; read as 'llama'/.test(n)));
+  assertThrowsPosenc(() => pe.fromConfig(llama, { as: 'lama' }), [/as must be a model type fromConfig maps/]);
+  // as changes nothing for a mapped type
+  assert.deepEqual(pe.fromConfig(llama, { as: 'gpt2' }).rope, pe.fromConfig(llama).rope);
+});
+
+test('Cohere / Aya-23 and Command R7B (cohere2): adjacent pairs; Cohere 2 full-attention layers have no RoPE', async () => {
+  const [{ pe }] = await backends();
+  // Aya-23 at position 1000: the interleaved pairing HF uses, not halves
+  const aya = pe.fromConfig(load('aya-23-8b'));
+  assert.equal(aya.rope.layout, 'interleaved');
+  // Cohere2Config (configuration_cohere2.py): sliding_window_pattern 4 -> every 4th layer full;
+  // Cohere2Attention applies RoPE only when the layer slides. Keys of CohereForAI/c4ai-command-r7b-12-2024.
+  const r7b = {
+    model_type: 'cohere2',
+    hidden_size: 4096,
+    num_attention_heads: 32,
+    num_key_value_heads: 8,
+    num_hidden_layers: 32,
+    rope_theta: 50000,
+    sliding_window: 4096,
+    sliding_window_pattern: 4,
+    max_position_embeddings: 132096,
+  };
+  for (let layer = 0; layer < 8; layer++) {
+    const s = pe.fromConfig(r7b, { layer });
+    const full = (layer + 1) % 4 === 0;
+    assert.equal(s.layerType, full ? 'full_attention' : 'sliding_attention', `layer ${layer}`);
+    assert.equal(s.family, full ? 'none' : 'rope', `layer ${layer}`);
+    assert.equal(s.attention.window, full ? undefined : 4096);
+    if (full) {
+      assert.match(s.reason, /full-attention layers do not rotate \(cohere2\/modeling_cohere2.py/);
+      assert.deepEqual(s.encoding, { type: 'none' });
+    } else {
+      assert.equal(s.rope.layout, 'interleaved');
+      assert.equal(s.rope.base, 50000);
+    }
+  }
+  // without the pattern key, Cohere2Config's default 4
+  const { sliding_window_pattern, ...noPattern } = r7b;
+  assert.equal(pe.fromConfig(noPattern, { layer: 3 }).family, 'none');
+  assert.ok(pe.fromConfig(noPattern).notes.some((n) => /sliding_window_pattern = 4/.test(n)));
+});
+
+test('EXAONE 4.0: global layers skip RoPE when sliding_window is set; every layer rotates without it', async () => {
+  const [{ pe }] = await backends();
+  // Exaone4Attention: `if self.sliding_window is None or self.is_sliding: apply_rotary_pos_emb`
+  const cfg = {
+    model_type: 'exaone4',
+    hidden_size: 5120,
+    head_dim: 128,
+    num_attention_heads: 40,
+    num_key_value_heads: 8,
+    num_hidden_layers: 64,
+    rope_theta: 1000000,
+    sliding_window: 4096,
+    sliding_window_pattern: 'LLLG',
+    layer_types: Array.from({ length: 64 }, (_, i) => ((i + 1) % 4 ? 'sliding_attention' : 'full_attention')),
+  };
+  let nope = 0;
+  for (let layer = 0; layer < 64; layer++) {
+    const s = pe.fromConfig(cfg, { layer });
+    if (s.family === 'none') nope++;
+    assert.equal(s.family, (layer + 1) % 4 ? 'rope' : 'none', `layer ${layer}`);
+  }
+  assert.equal(nope, 16);
+  // a string pattern without layer_types: Exaone4Config computes (i + 1) % pattern, which fails on a string
+  const { layer_types, ...noTypes } = cfg;
+  assertThrowsPosenc(() => pe.fromConfig(noTypes), [/sliding_window_pattern must be a positive integer/]);
+  // EXAONE 4.0 1.2B: no sliding window, every layer full and rotating
+  const small = { ...noTypes, sliding_window: null, sliding_window_pattern: null, num_hidden_layers: 30 };
+  for (const layer of [0, 3, 29]) assert.equal(pe.fromConfig(small, { layer }).family, 'rope');
+});
+
+test('SmolLM3 (no_rope_layers), Granite (attention_multiplier is the softmax scale)', async () => {
+  const [{ pe }] = await backends();
+  // SmolLM3Config: no_rope_layers[i] = 1 rotates; default every 4th layer NoPE; default_theta 2e6
+  const smol = {
+    model_type: 'smollm3',
+    hidden_size: 2048,
+    num_attention_heads: 16,
+    num_key_value_heads: 4,
+    num_hidden_layers: 36,
+    rope_theta: 5000000,
+  };
+  for (let layer = 0; layer < 36; layer++) {
+    const s = pe.fromConfig(smol, { layer });
+    assert.equal(s.family, (layer + 1) % 4 ? 'rope' : 'none', `smollm3 layer ${layer}`);
+  }
+  const given = { ...smol, no_rope_layers: Array.from({ length: 36 }, (_, i) => (i === 5 ? 0 : 1)) };
+  assert.equal(pe.fromConfig(given, { layer: 5 }).family, 'none');
+  assert.equal(pe.fromConfig(given, { layer: 3 }).family, 'rope');
+  const { rope_theta, ...noTheta } = smol;
+  assert.equal(pe.fromConfig(noTheta).rope.base, 2e6);
+  // GraniteAttention: self.scaling = config.attention_multiplier (ibm-granite/granite-3.3-8b-instruct: 0.0078125)
+  const granite = {
+    model_type: 'granite',
+    hidden_size: 4096,
+    num_attention_heads: 32,
+    num_key_value_heads: 8,
+    num_hidden_layers: 40,
+    attention_multiplier: 0.0078125,
+    rope_theta: 10000000,
+  };
+  const g = pe.fromConfig(granite);
+  assert.equal(g.attention.scale, 0.0078125);
+  assert.notEqual(g.attention.scale, 1 / Math.sqrt(128));
+  const { attention_multiplier, ...noMult } = granite;
+  assert.equal(pe.fromConfig(noMult).attention.scale, 1); // GraniteConfig default 1.0
+  // a Llama config carrying attention_multiplier: modeling_llama.py does not read it
+  const l = pe.fromConfig({ ...load('llama-3.2-1b'), attention_multiplier: 0.5 });
+  assert.equal(l.attention.scale, 1 / 8);
+  assert.ok(l.notes.some((n) => /attention_multiplier is read only by Granite/.test(n)));
+});
+
+test('Jamba: Mamba layers have no attention, attention layers no positional encoding', async () => {
+  const [{ pe }] = await backends();
+  // JambaConfig.layers_block_type: attention where i % attn_layer_period == attn_layer_offset (8, 4)
+  const jamba = {
+    model_type: 'jamba',
+    hidden_size: 4096,
+    num_attention_heads: 32,
+    num_key_value_heads: 8,
+    num_hidden_layers: 32,
+    attn_layer_offset: 4,
+    attn_layer_period: 8,
+    sliding_window: null,
+    max_position_embeddings: 262144,
+  };
+  for (let layer = 0; layer < 32; layer++) {
+    const s = pe.fromConfig(jamba, { layer });
+    assert.equal(s.family, 'none', `layer ${layer}`);
+    assert.equal(s.rope, undefined);
+    if (layer % 8 === 4) {
+      assert.deepEqual(s.attention, { heads: 32, kvHeads: 8, dim: 128, scale: 1 / Math.sqrt(128) });
+      assert.deepEqual(s.encoding, { type: 'none' });
+      assert.match(s.reason, /no positional encoding/);
+    } else {
+      assert.equal(s.attention, null, `layer ${layer}`);
+      assert.equal(s.encoding, null);
+      assert.equal(s.layerType, 'mamba');
+      assert.match(s.reason, /Mamba layer/);
+    }
+  }
+  // AI21-Jamba-1.5-Mini's config.json: the same layers
+  const mini = load('jamba-1.5-mini');
+  assert.equal(pe.fromConfig(mini, { layer: 0 }).attention, null);
+  assert.equal(pe.fromConfig(mini, { layer: 12 }).family, 'none');
+  assert.equal(pe.fromConfig(mini, { layer: 12 }).attention?.dim, 128);
+  // modeling_jamba.py uses sliding_window only under flash attention: refused, naming the key
+  const e = assertThrowsPosenc(
+    () => pe.fromConfig({ ...jamba, sliding_window: 4096 }, { layer: 4 }),
+    [/sliding_window = 4096: modeling_jamba.py applies it only under flash attention/],
+  );
+  assert.equal(e.argument, 'sliding_window');
+});
+
+test('Qwen3.5: linear_attention layers have no attention positions; full layers rotate a quarter of the head', async () => {
+  const [{ pe }] = await backends();
+  // Qwen3_5TextConfig: head_dim 256, partial_rotary_factor 0.25, full_attention_interval 4
+  const cfg = {
+    model_type: 'qwen3_5',
+    text_config: {
+      model_type: 'qwen3_5_text',
+      hidden_size: 4096,
+      num_attention_heads: 16,
+      num_key_value_heads: 4,
+      num_hidden_layers: 32,
+      layer_types: Array.from({ length: 32 }, (_, i) => ((i + 1) % 4 ? 'linear_attention' : 'full_attention')),
+      rope_parameters: {
+        rope_type: 'default',
+        rope_theta: 10000000,
+        partial_rotary_factor: 0.25,
+        mrope_section: [11, 11, 10],
+        mrope_interleaved: true,
+      },
+    },
+  };
+  const lin = pe.fromConfig(cfg, { layer: 0 });
+  assert.equal(lin.family, 'none');
+  assert.equal(lin.attention, null);
+  assert.equal(lin.layerType, 'linear_attention');
+  assert.match(lin.reason, /linear_attention layer/);
+  const full = pe.fromConfig(cfg, { layer: 3 });
+  assert.equal(full.family, 'rope');
+  assert.equal(full.rope.dim, 256);
+  assert.equal(full.rope.rotaryDim, 64);
+  assert.deepEqual(full.rope.mropeSections, [11, 11, 10]);
+  assert.equal(full.rope.mropeInterleaved, true);
+  assert.equal(full.rope.base, 1e7);
+  // a layer kind Qwen3_5TextConfig does not know is refused showing the value
+  const bad = structuredClone(cfg);
+  bad.text_config.layer_types[1] = 'mamba_attention';
+  assertThrowsPosenc(() => pe.fromConfig(bad), [/"mamba_attention" is not one Qwen3_5TextConfig reads/]);
+});
+
+test('Gemma 3 (multimodal, 27B keys): Gemma3TextConfig defaults; global layers get rope_theta 1e6 and the scaling, local 1e4', async () => {
+  const [{ pe }] = await backends();
+  // google/gemma-3-27b-it's text_config keys; heads, rope_theta, rope_local_base_freq and the pattern omitted
+  const cfg = {
+    model_type: 'gemma3',
+    text_config: {
+      head_dim: 128,
+      hidden_size: 5376,
+      intermediate_size: 21504,
+      model_type: 'gemma3_text',
+      num_attention_heads: 32,
+      num_hidden_layers: 62,
+      num_key_value_heads: 16,
+      query_pre_attn_scalar: 168,
+      rope_scaling: { factor: 8.0, rope_type: 'linear' },
+      sliding_window: 1024,
+    },
+  };
+  for (let layer = 0; layer < 62; layer++) {
+    const s = pe.fromConfig(cfg, { layer });
+    const global = (layer + 1) % GEMMA3_TEXT.sliding_window_pattern === 0;
+    assert.equal(s.rope.base, global ? GEMMA3_TEXT.rope_theta : GEMMA3_TEXT.rope_local_base_freq, `layer ${layer}`);
+    assert.deepEqual(s.rope.scaling, global ? { type: 'linear', factor: 8 } : undefined, `layer ${layer}`);
+    assert.equal(s.attention.window, global ? undefined : 1024);
+    assert.equal(s.attention.scale, 1 / Math.sqrt(168));
+    if (global) {
+      const inv = pe.ropeFrequencies(s.rope).invFreq64;
+      const ref = hfDefault(1e6, 128).map((f) => f / 8); // _compute_linear_scaling_rope_parameters
+      assert.ok(maxRel(inv, ref) < 1e-12);
+    }
+  }
+  // the real 27B file gives the same layers as the keys above
+  const real = load('gemma-3-27b');
+  for (const layer of [0, 5, 11, 61])
+    assert.deepEqual(pe.fromConfig(real, { layer }).rope, pe.fromConfig(cfg, { layer }).rope);
+  const s = pe.fromConfig(load('gemma-3-4b'), { layer: 5 });
+  assert.equal(s.rope.base, 1e6);
+  assert.deepEqual(s.defaults, {
+    'text_config.num_attention_heads': 8,
+    'text_config.head_dim': 256,
+    'text_config.num_key_value_heads': 4,
+    'text_config.query_pre_attn_scalar': 256,
+    'text_config.sliding_window_pattern': 6,
+    'text_config.rope_theta': 1e6,
+  });
+  assert.ok(s.notes.some((n) => /Gemma3TextConfig defaults for keys the config omits/.test(n)));
+});
+
+test('gpt-oss, OLMo 3: per-layer windows; OLMo 3 scales only its full-attention layers', async () => {
+  const [{ pe }] = await backends();
+  const oss = load('gpt-oss-20b');
+  for (let layer = 0; layer < 4; layer++) {
+    const s = pe.fromConfig(oss, { layer });
+    assert.equal(s.attention.window, layer % 2 ? undefined : 128);
+    assert.equal(s.rope.scaling.type, 'yarn');
+    assert.equal(s.rope.scaling.truncate, false);
+  }
+  assert.ok(pe.fromConfig(oss).notes.some((n) => /sink/.test(n)));
+  // Olmo3Config: every 4th layer full; rope_scaling goes to full_attention only (convert_rope_params_to_dict)
+  const olmo3 = {
+    model_type: 'olmo3',
+    hidden_size: 5120,
+    num_attention_heads: 40,
+    num_key_value_heads: 8,
+    num_hidden_layers: 64,
+    rope_theta: 500000,
+    sliding_window: 4096,
+    rope_scaling: {
+      rope_type: 'yarn',
+      factor: 8,
+      original_max_position_embeddings: 8192,
+      attention_factor: 1.2079441541679836,
+      beta_fast: 32,
+      beta_slow: 1,
+    },
+  };
+  const local = pe.fromConfig(olmo3, { layer: 0 });
+  assert.equal(local.attention.window, 4096);
+  assert.equal(local.rope.scaling, undefined);
+  assert.equal(local.rope.base, 500000);
+  const global = pe.fromConfig(olmo3, { layer: 3 });
+  assert.equal(global.attention.window, undefined);
+  assert.equal(global.rope.scaling.type, 'yarn');
+  const ref = hfYarn(500000, 128, olmo3.rope_scaling, undefined);
+  const f = pe.ropeFrequencies(global.rope);
+  assert.ok(maxRel(f.invFreq64, ref.inv) < 1e-12);
+  assert.ok(Math.abs(f.attentionScale - ref.att) < 1e-12);
+});
+
+test('DeepSeek-V3 rope_interleave, GLM-4.5V (partial rotary, halves, M-RoPE), Mistral 3 text_config, BLOOM offset_alibi', async () => {
+  const [{ pe }] = await backends();
+  // DeepseekV3Config: rope_interleave defaults to True (apply_rotary_pos_emb_interleave); False -> halves
+  const ds = {
+    model_type: 'deepseek_v3',
+    hidden_size: 7168,
+    num_attention_heads: 128,
+    num_key_value_heads: 128,
+    num_hidden_layers: 61,
+    qk_nope_head_dim: 128,
+    qk_rope_head_dim: 64,
+    v_head_dim: 128,
+    rope_theta: 10000,
+    rope_scaling: {
+      beta_fast: 32,
+      beta_slow: 1,
+      factor: 40,
+      mscale: 1.0,
+      mscale_all_dim: 1.0,
+      original_max_position_embeddings: 4096,
+      type: 'yarn',
+    },
+  };
+  const d = pe.fromConfig(ds);
+  assert.equal(d.rope.layout, 'interleaved');
+  assert.equal(d.attention.dim, 192);
+  const m = getMscale(40, 1);
+  assert.ok(Math.abs(d.attention.scale - (m * m) / Math.sqrt(192)) < 1e-15);
+  assert.equal(pe.fromConfig({ ...ds, rope_interleave: false }).rope.layout, 'half');
+  // GLM-4.5V (zai-org/GLM-4.5V text_config keys): gpt_neox apply_rotary_pos_emb on the first half of the head
+  const glm = {
+    model_type: 'glm4v_moe',
+    text_config: {
+      model_type: 'glm4v_moe_text',
+      hidden_size: 4096,
+      head_dim: 128,
+      num_attention_heads: 96,
+      num_key_value_heads: 8,
+      num_hidden_layers: 46,
+      partial_rotary_factor: 0.5,
+      rope_scaling: { rope_type: 'default', mrope_section: [8, 12, 12] },
+      rope_theta: 10000,
+    },
+  };
+  const gs = pe.fromConfig(glm);
+  assert.equal(gs.rope.layout, 'half');
+  assert.equal(gs.rope.rotaryDim, 64);
+  assert.deepEqual(gs.rope.mropeSections, [8, 12, 12]);
+  // Mistral3Config: text_config's model_type defaults to 'mistral'
+  const ms = pe.fromConfig({
+    model_type: 'mistral3',
+    text_config: {
+      hidden_size: 5120,
+      head_dim: 128,
+      num_attention_heads: 32,
+      num_key_value_heads: 8,
+      num_hidden_layers: 40,
+      rope_theta: 1e9,
+      sliding_window: null,
+    },
+  });
+  assert.equal(ms.model, 'mistral');
+  assert.equal(ms.rope.base, 1e9);
+  assert.equal(ms.attention.window, undefined);
+  // bigscience/bloom-560m: its slopes are HF's, and offset_alibi is noted as ignored
+  const b560 = pe.fromConfig(load('bloom-560m'));
+  const s16 = pe.alibiSlopes(b560.alibi.heads);
+  hfAlibiSlopes(16).forEach((v, h) => assert.ok(Math.abs(s16[h] - v) <= 1e-7 * v, `bloom-560m slope ${h}`));
+  assert.ok(b560.notes.some((n) => /offset_alibi = 100 is ignored/.test(n)));
+  // BLOOM's Hub config carries offset_alibi, which no BloomConfig parameter reads: ignored, said in notes
+  const bloom = {
+    model_type: 'bloom',
+    n_head: 16,
+    hidden_size: 1024,
+    n_layer: 24,
+    offset_alibi: 100,
+    apply_residual_connection_post_layernorm: false,
+  };
+  const b = pe.fromConfig(bloom);
+  assert.equal(b.family, 'alibi');
+  assert.equal(b.alibi.heads, 16);
+  assert.ok(b.notes.some((n) => /offset_alibi = 100 is ignored: no BloomConfig parameter reads it/.test(n)));
+});
+
+test('every mapped type has a row naming its HF config class and file; fixtures cover the fixture types', async () => {
+  const { MODELS } = await import('../js/models.js');
+  for (const [type, row] of Object.entries(MODELS)) {
+    assert.ok(row.config && row.hf, `${type}: config class and HF file`);
+    assert.ok(['rope', 'alibi', 't5', 'learned', 'none', 'wrapper'].includes(row.family), type);
+    if (row.family === 'rope') assert.ok(['half', 'interleaved'].includes(row.layout), type);
+    if (row.family === 'wrapper') assert.ok(MODELS[row.text] && MODELS[row.text].family !== 'wrapper', type);
+  }
+  for (const n of NAMES) {
+    const c = load(n);
+    assert.ok(MODELS[c.model_type], `${n}: model_type ${c.model_type} is mapped`);
+  }
+});
+
+test('docs/models.md lists every model type of js/models.js, and the README states the counts', async () => {
+  const { MODELS } = await import('../js/models.js');
+  const doc = readFileSync(new URL('../docs/models.md', import.meta.url), 'utf8');
+  const section = doc.slice(doc.indexOf('## Model types'), doc.indexOf('## How keys are read'));
+  const listed = new Set([...section.matchAll(/^\| `([\w.-]+)` \|/gm)].map((m) => m[1]));
+  assert.deepEqual([...listed].sort(), Object.keys(MODELS).sort());
+  for (const [type, row] of Object.entries(MODELS)) {
+    assert.ok(doc.includes(`\`${row.config}\``), `${type}: docs/models.md names ${row.config}`);
+  }
+  for (const n of NAMES) assert.match(doc, new RegExp(`^\\| ${n.replace(/\./g, '\\.')} \\|`, 'm'), `${n} listed`);
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  assert.ok(readme.includes(`${Object.keys(MODELS).length} model types`), 'README: model type count');
+  assert.ok(readme.includes(`${NAMES.length} real configs checked`), 'README: fixture count');
+});
+
+test('hostile configs: only PosencErrors, and every result goes on to ropeCache and kvCache', async () => {
+  const [{ pe }] = await backends();
+  const { proxy, revoke } = Proxy.revocable({}, {});
+  revoke();
+  assertThrowsPosenc(() => pe.fromConfig(proxy), [/config must be JSON data/]);
+  assertThrowsPosenc(
+    () => pe.fromConfig({ model_type: 'gemma3', text_config: [1] }),
+    [/text_config must be an object/],
+  );
+  assertThrowsPosenc(() => pe.fromConfig([]), [/config must be the parsed config.json object/]);
+  // seeded mutations of the fixtures' positional keys (values of every kind)
+  let seed = 11;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const pick = (a) => a[Math.floor(rnd() * a.length)];
+  const values = [
+    null,
+    0,
+    -1,
+    1,
+    3,
+    0.5,
+    1e308,
+    'x',
+    'linear_attention',
+    'mamba',
+    true,
+    [],
+    [1, 0],
+    {},
+    'LLLG',
+    2 ** 31,
+  ];
+  const keys = [
+    'model_type',
+    'layer_types',
+    'sliding_window',
+    'sliding_window_pattern',
+    'no_rope_layers',
+    'rope_scaling',
+    'rope_parameters',
+    'rope_theta',
+    'head_dim',
+    'num_attention_heads',
+    'num_key_value_heads',
+    'num_hidden_layers',
+    'partial_rotary_factor',
+    'attention_multiplier',
+    'query_pre_attn_scalar',
+    'attn_layer_period',
+    'text_config',
+  ];
+  let results = 0;
+  for (let n = 0; n < 600; n++) {
+    const c = structuredClone(load(pick(NAMES)));
+    const t = c.text_config && typeof c.text_config === 'object' && rnd() < 0.7 ? c.text_config : c;
+    t[pick(keys)] = structuredClone(pick(values));
+    let s;
+    try {
+      s = pe.fromConfig(c, { layer: Math.floor(rnd() * 4) });
+    } catch (e) {
+      assert.equal(e.name, 'PosencError', `${e.message}`);
+      continue;
+    }
+    results++;
+    if (s.family === 'none') assert.ok(s.reason, 'a layer without positions says why');
+    if (s.attention === null) assert.equal(s.encoding, null);
+    if (s.family !== 'rope' || s.rope.mropeSections) continue;
+    pe.ropeCache({ length: 2, ...s.rope });
+    pe.kvCache({ ...s.attention, capacity: 2, encoding: s.encoding }).free();
+  }
+  assert.ok(results > 100, `${results} results`);
+});
+
+test('Qwen3-MoE (one window on every layer, no head_dim default), Ministral 3 (default YaRN rope_parameters)', async () => {
+  const [{ pe }] = await backends();
+  // Qwen/Qwen3-30B-A3B's positional keys; Qwen3MoeAttention: head_dim = getattr(config, 'head_dim', hidden // heads)
+  const moe = {
+    model_type: 'qwen3_moe',
+    hidden_size: 2048,
+    head_dim: 128,
+    num_attention_heads: 32,
+    num_key_value_heads: 4,
+    num_hidden_layers: 48,
+    max_window_layers: 48,
+    rope_theta: 1000000.0,
+    rope_scaling: null,
+    sliding_window: null,
+    use_sliding_window: false,
+  };
+  const m = pe.fromConfig(moe, { layer: 47 });
+  assert.deepEqual(m.rope, { dim: 128, base: 1e6, layout: 'half' });
+  assert.equal(m.attention.window, undefined);
+  const { head_dim, ...noHeadDim } = moe;
+  assert.equal(pe.fromConfig(noHeadDim).attention.dim, 64);
+  // Qwen3MoeConfig keeps sliding_window only with use_sliding_window, and then every layer slides
+  const sw = { ...moe, sliding_window: 4096, use_sliding_window: true };
+  for (const layer of [0, 47]) assert.equal(pe.fromConfig(sw, { layer }).attention.window, 4096);
+  // Ministral3Config.__post_init__: rope_parameters default YaRN ×16 from 16384, llama_4_scaling_beta 0.1
+  const bare = {
+    model_type: 'ministral3',
+    hidden_size: 3072,
+    num_attention_heads: 32,
+    num_key_value_heads: 8,
+    num_hidden_layers: 26,
+  };
+  const s = pe.fromConfig(bare);
+  assert.equal(s.attention.dim, 128);
+  assert.equal(s.rope.scaling?.type, 'yarn');
+  assert.equal(s.attention.queryScale?.(16384), 1 + 0.1 * Math.log(2));
+  // a legacy rope_scaling in the file wins over the class's default rope_parameters
+  assert.deepEqual(pe.fromConfig({ ...bare, rope_scaling: { rope_type: 'linear', factor: 2 } }).rope.scaling, {
+    type: 'linear',
+    factor: 2,
+  });
+});
+
+test('a sliding layer of Qwen2/3 or SmolLM3 has a window only with use_sliding_window', async () => {
+  const [{ pe }] = await backends();
+  // Qwen2Config / SmolLM3Attention: sliding_window = sliding_window if use_sliding_window else None
+  const q = load('qwen2.5-3b');
+  const types = Array.from({ length: q.num_hidden_layers }, () => 'sliding_attention');
+  assert.equal(pe.fromConfig({ ...q, layer_types: types, use_sliding_window: false }).attention.window, undefined);
+  assert.equal(
+    pe.fromConfig({ ...q, layer_types: types, use_sliding_window: true }).attention.window,
+    q.sliding_window,
+  );
+  const smol = {
+    model_type: 'smollm3',
+    hidden_size: 2048,
+    num_attention_heads: 16,
+    num_hidden_layers: 4,
+    sliding_window: 8,
+  };
+  const t = ['full_attention', 'full_attention', 'full_attention', 'sliding_attention'];
+  assert.equal(pe.fromConfig({ ...smol, layer_types: t }, { layer: 3 }).attention.window, undefined);
+  assert.equal(pe.fromConfig({ ...smol, layer_types: t, use_sliding_window: true }, { layer: 3 }).attention.window, 8);
+  // without layer_types, SmolLM3Config slides only its NoPE layers (every 4th)
+  const u = { ...smol, use_sliding_window: true };
+  assert.deepEqual(
+    [0, 1, 2, 3].map((layer) => pe.fromConfig(u, { layer }).attention?.window),
+    [undefined, undefined, undefined, 8],
+  );
+});
+
+test('wrappers without text_config: Qwen2.5-VL reads the top-level keys, Mistral 3 its own text values; Qwen2-MoE windows', async () => {
+  const [{ pe }] = await backends();
+  // Qwen2_5_VLConfig: text_config None -> Qwen2_5_VLTextConfig(**kwargs) (Qwen/Qwen2.5-VL-7B-Instruct's flat keys)
+  const flat = {
+    model_type: 'qwen2_5_vl',
+    hidden_size: 3584,
+    num_attention_heads: 28,
+    num_key_value_heads: 4,
+    num_hidden_layers: 28,
+    rope_theta: 1000000.0,
+    max_window_layers: 28,
+    sliding_window: 32768,
+    use_sliding_window: false,
+    rope_scaling: { type: 'mrope', mrope_section: [16, 24, 24] },
+  };
+  const q = pe.fromConfig(flat);
+  assert.equal(q.model, 'qwen2_5_vl_text');
+  assert.deepEqual(q.rope, { dim: 128, base: 1e6, layout: 'half', mropeSections: [16, 24, 24] });
+  assert.equal(q.attention.window, undefined);
+  // Qwen2VLConfig does the same (Qwen/Qwen2-VL-7B-Instruct's flat keys give the same scheme)
+  assert.deepEqual(pe.fromConfig({ ...flat, model_type: 'qwen2_vl' }).rope, q.rope);
+  assert.equal(pe.fromConfig({ ...flat, model_type: 'qwen2_vl' }).model, 'qwen2_vl_text');
+  // Mistral3Config: text_config None -> CONFIG_MAPPING['mistral'](head_dim 128, hidden 5120, rope_theta 1e9, ...)
+  const m = pe.fromConfig({ model_type: 'mistral3' });
+  assert.equal(m.model, 'mistral');
+  assert.deepEqual(m.rope, { dim: 128, base: 1e9, layout: 'half' });
+  assert.equal(m.attention.window, undefined);
+  assert.equal(m.attention.heads, 32);
+  // Qwen2MoeConfig.layer_types: with use_sliding_window, even layers below max_window_layers slide
+  const moe = {
+    model_type: 'qwen2_moe',
+    hidden_size: 2048,
+    num_attention_heads: 16,
+    num_hidden_layers: 24,
+    use_sliding_window: true,
+    sliding_window: 4096,
+    max_window_layers: 4,
+  };
+  assert.deepEqual(
+    [0, 1, 2, 3, 4, 5].map((layer) => pe.fromConfig(moe, { layer }).attention?.window),
+    [4096, undefined, 4096, undefined, undefined, undefined],
+  );
+  assert.equal(pe.fromConfig({ ...moe, use_sliding_window: false }).attention.window, undefined);
+});
+
+test("Phi3Config reads rope type 'yarn' / 'su' as longrope and defaults original_max_position_embeddings; Falcon's n_head_kv", async () => {
+  const [{ pe }] = await backends();
+  const phi = load('phi-3.5-mini');
+  const plain = pe.fromConfig(phi).rope;
+  // configuration_phi3.py convert_rope_params_to_dict: 'su' and 'yarn' become 'longrope'
+  for (const t of ['yarn', 'su']) {
+    const s = pe.fromConfig({ ...phi, rope_scaling: { ...phi.rope_scaling, type: t } });
+    assert.deepEqual(s.rope, plain, t);
+    assert.ok(
+      s.notes.some((n) => n.includes(`"${t}" is read as 'longrope'`)),
+      t,
+    );
+  }
+  // Phi3Config.original_max_position_embeddings defaults to 4096 (the top-level key longrope reads)
+  const { original_max_position_embeddings, ...noOrig } = phi;
+  assert.deepEqual(pe.fromConfig(noOrig).rope, plain);
+  // FalconConfig with new_decoder_architecture: the KV head count under its older name n_head_kv
+  const falcon = {
+    model_type: 'falcon',
+    hidden_size: 8192,
+    num_attention_heads: 128,
+    num_hidden_layers: 60,
+    new_decoder_architecture: true,
+    n_head_kv: 8,
+  };
+  assert.equal(pe.fromConfig(falcon).attention.kvHeads, 8);
 });

@@ -117,19 +117,38 @@ async function main(): Promise<number> {
 }
 void main;
 
-// fromConfig: the result's rope goes to the three RoPE functions as is
+// fromConfig: a discriminated union on family; a RoPE layer's rope goes to the three RoPE functions
+// and its encoding to kvCache as they are
 export function fromConfigUsage(pe: Posenc): void {
   const spec = pe.fromConfig(
     { model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 32 },
     { layer: 0 },
   );
-  if (spec.rope) {
+  if (spec.family === 'rope') {
     pe.ropeFrequencies(spec.rope);
     pe.ropeCache({ length: 4, ...spec.rope });
     pe.applyRope(new Float32Array(4 * 32 * 128), { length: 4, heads: spec.attention.heads, ...spec.rope });
+    pe.kvCache({ ...spec.attention, capacity: 8, encoding: spec.encoding }).free();
   }
-  const q: number | undefined = spec.attention.queryScale?.(100);
+  // @ts-expect-error rope exists only on the 'rope' member
+  void spec.rope;
+  if (spec.family === 't5') {
+    // @ts-expect-error kvCache needs the model's bucket weights
+    pe.kvCache({ ...spec.attention, capacity: 8, encoding: spec.encoding });
+    pe.kvCache({ ...spec.attention, capacity: 8, encoding: { ...spec.encoding, weights: new Float32Array(256) } });
+  }
+  if (spec.family === 'none') {
+    const why: string = spec.reason;
+    void why;
+    // a Mamba or linear-attention layer has no attention at all
+    if (spec.attention === null) {
+      const kind: 'mamba' | 'linear_attention' = spec.layerType;
+      void kind;
+    } else pe.kvCache({ ...spec.attention, capacity: 8, encoding: spec.encoding }).free();
+  }
+  const q: number | undefined = spec.attention?.queryScale?.(100);
   void q;
+  pe.fromConfig({ model_type: 'my_llama' }, { as: 'llama' });
   // @ts-expect-error layer is a number
   pe.fromConfig({}, { layer: '1' });
 }

@@ -1,0 +1,465 @@
+// The model types fromConfig maps, one row each: what the Hugging Face code of that type does with
+// positions. A model_type that is not a key here is refused by name (fromConfig's `as` option maps
+// it to a row explicitly, and the result's notes say so). Paths are under
+// huggingface/transformers src/transformers/models/ unless the row says "remote code" (the
+// modeling file the checkpoint ships, run with trust_remote_code).
+//
+// Fields of a row:
+//   config   the HF config class; `defaults` are its __init__ defaults for the keys fromConfig
+//            reads, used when the config.json omits the key (a key present with null is None)
+//   hf       the modeling file and function whose rules the row follows
+//   family   'rope' | 'alibi' | 't5' | 'learned' | 'none' (no positional encoding at all)
+//   layout   RoPE pairing: 'half' (rotate_half) or 'interleaved' (adjacent pairs)
+//   layers   the per-layer rule (config.js layerKinds): 'full', 'sliding' (sliding_window on every
+//            layer), 'qwen2', 'gemma2', 'pattern', 'alternate', 'olmo3', 'llama4', 'smollm3',
+//            'jamba', 'qwen3_5'; layer_types, when the config has it, wins wherever the config
+//            class reads it (`layerTypes: true`)
+//   useSliding  sliding_window counts only with use_sliding_window (Qwen2/3 configs, SmolLM3)
+//   nope     which RoPE layers skip the rotation: 'full' (full-attention layers), 'full_if_sliding'
+//            (full-attention layers when sliding_window is set), 'no_rope_layers'
+//   local    what sliding layers rotate with: 'local_base' (rope_local_base_freq, no scaling),
+//            'unscaled' (rope_theta, no scaling)
+//   scale    the softmax scale: 'head_dim' (head_dim^-0.5), 'query_pre_attn_scalar',
+//            'attention_multiplier', 'one', 'mla', 'gpt2', 'mpt'
+//   text     a multimodal wrapper: the text model's config is text_config, of this model type
+//            unless text_config.model_type says otherwise
+//   ignores  keys whose names speak of positions that the HF code of this type does not read,
+//            with why (fromConfig notes them and goes on)
+//   remote   remote code: a positional key the row does not know is refused, not ignored
+//
+// tests/config.test.js checks the rows against real config.json files and float64 references;
+// docs/models.md lists them.
+
+const D = { rope_theta: 10000 };
+
+/** One row, with the fields every RoPE decoder shares filled in. */
+const rope = (config, hf, more = {}) => ({
+  config,
+  hf,
+  family: 'rope',
+  layout: 'half',
+  layers: 'full',
+  scale: 'head_dim',
+  ...more,
+  defaults: { ...D, ...more.defaults },
+});
+
+export const MODELS = {
+  // ---- RoPE, rotate_half, every layer full attention ----
+  llama: rope('LlamaConfig', 'llama/modeling_llama.py LlamaAttention, apply_rotary_pos_emb (rotate_half)', {
+    ignores: { sliding_window: 'LlamaAttention has no sliding window' },
+  }),
+  olmo2: rope('Olmo2Config', 'olmo2/modeling_olmo2.py Olmo2Attention, apply_rotary_pos_emb (rotate_half)'),
+  granite: rope(
+    'GraniteConfig',
+    'granite/modeling_granite.py GraniteAttention (self.scaling = config.attention_multiplier)',
+    {
+      scale: 'attention_multiplier',
+      defaults: { attention_multiplier: 1 },
+    },
+  ),
+  phi: rope('PhiConfig', 'phi/modeling_phi.py PhiAttention (rotary_ndims = head_dim · partial_rotary_factor)', {
+    defaults: { partial_rotary_factor: 0.5 },
+  }),
+  gemma: rope('GemmaConfig', 'gemma/modeling_gemma.py GemmaAttention, apply_rotary_pos_emb (rotate_half)', {
+    defaults: { head_dim: 256 },
+  }),
+  stablelm: rope('StableLmConfig', 'stablelm/modeling_stablelm.py StableLmAttention (partial_rotary_factor)', {
+    defaults: { partial_rotary_factor: 0.25 },
+  }),
+  gpt_neox: rope('GPTNeoXConfig', 'gpt_neox/modeling_gpt_neox.py GPTNeoXAttention (rotary_pct, rotary_emb_base)', {
+    defaults: { rope_theta: undefined, rotary_emb_base: 10000, rotary_pct: 0.25 },
+  }),
+  falcon: rope('FalconConfig', 'falcon/modeling_falcon.py FalconAttention (rotate_half; alibi: build_alibi_tensor)', {
+    alibiKey: 'alibi',
+    defaults: { num_attention_heads: 71, hidden_size: 4544, multi_query: true, new_decoder_architecture: false },
+  }),
+  deepseek_v2: rope(
+    'DeepseekV2Config',
+    'deepseek_v2/modeling_deepseek_v2.py DeepseekV2Attention (freqs_cis, view_as_complex)',
+    {
+      layout: 'interleaved',
+      scale: 'mla',
+    },
+  ),
+  deepseek_v3: rope(
+    'DeepseekV3Config',
+    'deepseek_v3/modeling_deepseek_v3.py DeepseekV3Attention (apply_rotary_pos_emb_interleave when rope_interleave)',
+    {
+      layout: 'interleaved',
+      interleaveKey: 'rope_interleave',
+      scale: 'mla',
+      defaults: { qk_rope_head_dim: 64, qk_nope_head_dim: 128, v_head_dim: 128, rope_interleave: true },
+    },
+  ),
+  cohere: rope('CohereConfig', 'cohere/modeling_cohere.py rotate_half (x[..., ::2], x[..., 1::2]: adjacent pairs)', {
+    layout: 'interleaved',
+  }),
+  gptj: rope('GPTJConfig', 'gptj/modeling_gptj.py rotate_every_two (rotary_dim)', { layout: 'interleaved' }),
+  codegen: rope('CodeGenConfig', 'codegen/modeling_codegen.py rotate_every_two (rotary_dim)', {
+    layout: 'interleaved',
+  }),
+  ministral3: rope('Ministral3Config', 'ministral3/modeling_ministral3.py (get_llama_4_attn_scale; sliding_window)', {
+    layers: 'sliding',
+    defaults: {
+      head_dim: 128,
+      rope_parameters: {
+        type: 'yarn',
+        rope_theta: 1e6,
+        factor: 16,
+        original_max_position_embeddings: 16384,
+        beta_fast: 32,
+        beta_slow: 1,
+        mscale_all_dim: 1,
+        mscale: 1,
+        llama_4_scaling_beta: 0.1,
+      },
+    },
+  }),
+
+  // ---- RoPE with a sliding window on every layer when sliding_window is set ----
+  mistral: rope('MistralConfig', 'mistral/modeling_mistral.py MistralAttention (sliding_window on every layer)', {
+    layers: 'sliding',
+    defaults: { sliding_window: 4096 },
+  }),
+  mixtral: rope('MixtralConfig', 'mixtral/modeling_mixtral.py MixtralAttention (sliding_window on every layer)', {
+    layers: 'sliding',
+    defaults: { rope_theta: 1e6 },
+  }),
+  starcoder2: rope('Starcoder2Config', 'starcoder2/modeling_starcoder2.py Starcoder2Attention (sliding_window)', {
+    layers: 'sliding',
+  }),
+  phi3: rope(
+    'Phi3Config',
+    "phi3/modeling_phi3.py Phi3Attention (partial_rotary_factor, sliding_window); Phi3Config reads rope type 'yarn' as longrope",
+    {
+      layers: 'sliding',
+      ropeTypes: { yarn: 'longrope', su: 'longrope' },
+      defaults: { original_max_position_embeddings: 4096 },
+    },
+  ),
+
+  // ---- Qwen: use_sliding_window, max_window_layers ----
+  qwen2: rope(
+    'Qwen2Config',
+    'qwen2/modeling_qwen2.py Qwen2Attention (layer_types from use_sliding_window, max_window_layers)',
+    {
+      layers: 'qwen2',
+      layerTypes: true,
+      useSliding: true,
+      defaults: { sliding_window: 4096, use_sliding_window: false, max_window_layers: 28 },
+    },
+  ),
+  qwen2_moe: rope(
+    'Qwen2MoeConfig',
+    'qwen2_moe/modeling_qwen2_moe.py Qwen2MoeAttention (layer_types: with use_sliding_window, even layers below max_window_layers slide)',
+    {
+      layers: 'qwen2_moe',
+      layerTypes: true,
+      useSliding: true,
+      defaults: { sliding_window: 4096, use_sliding_window: false, max_window_layers: 28 },
+    },
+  ),
+  qwen3: rope('Qwen3Config', 'qwen3/modeling_qwen3.py Qwen3Attention (as Qwen2, head_dim 128)', {
+    layers: 'qwen2',
+    layerTypes: true,
+    useSliding: true,
+    defaults: { head_dim: 128, sliding_window: 4096, use_sliding_window: false, max_window_layers: 28 },
+  }),
+  qwen3_moe: rope(
+    'Qwen3MoeConfig',
+    'qwen3_moe/modeling_qwen3_moe.py Qwen3MoeAttention (sliding_window on every layer when use_sliding_window; no max_window_layers, no head_dim default)',
+    { layers: 'qwen_all', useSliding: true, defaults: { sliding_window: 4096, use_sliding_window: false } },
+  ),
+  qwen2_vl_text: rope('Qwen2VLTextConfig', 'qwen2_vl/modeling_qwen2_vl.py apply_multimodal_rotary_pos_emb', {
+    layers: 'qwen2',
+    layerTypes: true,
+    useSliding: true,
+    defaults: { rope_theta: 1e6, sliding_window: 4096, use_sliding_window: false, max_window_layers: 80 },
+  }),
+  qwen2_5_vl_text: rope('Qwen2_5_VLTextConfig', 'qwen2_5_vl/modeling_qwen2_5_vl.py apply_multimodal_rotary_pos_emb', {
+    layers: 'qwen2',
+    layerTypes: true,
+    useSliding: true,
+    defaults: { rope_theta: 1e6, sliding_window: 4096, use_sliding_window: false, max_window_layers: 80 },
+  }),
+  qwen3_5_text: rope(
+    'Qwen3_5TextConfig',
+    'qwen3_5/modeling_qwen3_5.py Qwen3_5Attention (full_attention layers; linear_attention layers are Gated DeltaNet)',
+    {
+      layers: 'qwen3_5',
+      layerTypes: true,
+      defaults: { head_dim: 256, partial_rotary_factor: 0.25, num_attention_heads: 16, num_key_value_heads: 4 },
+    },
+  ),
+
+  // ---- Gemma 2 / 3: local and global layers ----
+  gemma2: rope('Gemma2Config', 'gemma2/modeling_gemma2.py Gemma2Attention (even layers slide, query_pre_attn_scalar)', {
+    layers: 'gemma2',
+    layerTypes: true,
+    scale: 'query_pre_attn_scalar',
+    defaults: { head_dim: 256, query_pre_attn_scalar: 256, sliding_window: 4096, attn_logit_softcapping: 50 },
+  }),
+  gemma3_text: rope(
+    'Gemma3TextConfig',
+    'gemma3/modeling_gemma3.py Gemma3Attention (local layers: rope_local_base_freq; every sliding_window_pattern-th layer global)',
+    {
+      layers: 'pattern',
+      layerTypes: true,
+      local: 'local_base',
+      scale: 'query_pre_attn_scalar',
+      defaults: {
+        rope_theta: 1e6,
+        rope_local_base_freq: 1e4,
+        sliding_window_pattern: 6,
+        sliding_window: 4096,
+        head_dim: 256,
+        num_attention_heads: 8,
+        num_key_value_heads: 4,
+        hidden_size: 2304,
+        num_hidden_layers: 26,
+        query_pre_attn_scalar: 256,
+      },
+    },
+  ),
+  cohere2: rope(
+    'Cohere2Config',
+    'cohere2/modeling_cohere2.py Cohere2Attention (RoPE only on sliding layers; rotate_half on adjacent pairs)',
+    {
+      layout: 'interleaved',
+      layers: 'pattern',
+      layerTypes: true,
+      nope: 'full',
+      defaults: { sliding_window: 4096, sliding_window_pattern: 4, num_attention_heads: 64, hidden_size: 8192 },
+    },
+  ),
+  exaone4: rope(
+    'Exaone4Config',
+    'exaone4/modeling_exaone4.py Exaone4Attention (RoPE if sliding_window is None or the layer slides)',
+    {
+      layers: 'pattern',
+      layerTypes: true,
+      nope: 'full_if_sliding',
+      defaults: { sliding_window: 4096, sliding_window_pattern: 4, num_attention_heads: 32, num_key_value_heads: 32 },
+    },
+  ),
+  gpt_oss: rope(
+    'GptOssConfig',
+    'gpt_oss/modeling_gpt_oss.py GptOssAttention, _apply_rotary_emb (torch.chunk halves), attention sinks',
+    {
+      layers: 'alternate',
+      layerTypes: true,
+      defaults: {
+        rope_theta: 150000,
+        sliding_window: 128,
+        head_dim: 64,
+        num_attention_heads: 64,
+        num_key_value_heads: 8,
+        rope_scaling: {
+          rope_type: 'yarn',
+          factor: 32,
+          beta_fast: 32,
+          beta_slow: 1,
+          truncate: false,
+          original_max_position_embeddings: 4096,
+        },
+      },
+    },
+  ),
+  olmo3: rope(
+    'Olmo3Config',
+    'olmo3/modeling_olmo3.py Olmo3Attention (every 4th layer full; rope_scaling on full layers only)',
+    {
+      layers: 'olmo3',
+      layerTypes: true,
+      local: 'unscaled',
+      defaults: { rope_theta: 500000, sliding_window: 4096 },
+    },
+  ),
+
+  // ---- NoPE layers ----
+  llama4_text: rope(
+    'Llama4TextConfig',
+    'llama4/modeling_llama4.py Llama4TextAttention (freqs_cis; use_rope = no_rope_layers[i]; temperature tuning)',
+    { layout: 'interleaved', layers: 'llama4', nope: 'no_rope_layers', defaults: { rope_theta: 500000 } },
+  ),
+  smollm3: rope(
+    'SmolLM3Config',
+    'smollm3/modeling_smollm3.py SmolLM3Attention (use_rope = no_rope_layers[layer_idx]; a window only with use_sliding_window)',
+    {
+      layers: 'smollm3',
+      layerTypes: true,
+      useSliding: true,
+      nope: 'no_rope_layers',
+      defaults: { rope_theta: 2e6, use_sliding_window: false, num_attention_heads: 16, num_key_value_heads: 4 },
+    },
+  ),
+  glm4v_moe_text: rope(
+    'Glm4vMoeTextConfig',
+    'glm4v_moe/modeling_glm4v_moe.py Glm4vMoeTextAttention (gpt_neox apply_rotary_pos_emb: halves of the rotated part; recomposition_frequencies: M-RoPE sections)',
+    { defaults: { partial_rotary_factor: 0.5 } },
+  ),
+
+  // ---- remote code ----
+  baichuan: rope('BaichuanConfig', 'remote code modeling_baichuan.py (7B: RoPE, rotate_half; 13B: ALiBi)', {
+    remote: true,
+  }),
+  chatglm: rope(
+    'ChatGLMConfig',
+    'remote code modeling_chatglm.py apply_rotary_pos_emb (pairs reshape(..., rot/2, 2))',
+    {
+      layout: 'interleaved',
+      remote: true,
+    },
+  ),
+  qwen: rope('QWenConfig', 'remote code modeling_qwen.py (rotary_pct, logn_list, dynamic NTK)', { remote: true }),
+  internlm2: rope('InternLM2Config', 'remote code modeling_internlm2.py InternLM2DynamicNTKScalingRotaryEmbedding', {
+    remote: true,
+  }),
+  minicpm: rope('MiniCPMConfig', 'remote code modeling_minicpm.py MiniCPMDynamicNTKScalingRotaryEmbedding', {
+    remote: true,
+  }),
+  'phi-msft': rope('PhiConfig (remote)', 'remote code modeling_phi.py (phi-msft: rotary_dim, halves)', {
+    remote: true,
+  }),
+
+  // ---- no positional encoding ----
+  jamba: {
+    config: 'JambaConfig',
+    hf: 'jamba/modeling_jamba.py JambaAttention (no positional encoding), JambaMambaMixer; layers_block_type',
+    family: 'none',
+    layers: 'jamba',
+    scale: 'head_dim',
+    defaults: {
+      num_attention_heads: 32,
+      num_key_value_heads: 8,
+      hidden_size: 4096,
+      num_hidden_layers: 32,
+      attn_layer_period: 8,
+      attn_layer_offset: 4,
+    },
+  },
+
+  // ---- ALiBi ----
+  bloom: {
+    config: 'BloomConfig',
+    hf: 'bloom/modeling_bloom.py build_alibi_tensor',
+    family: 'alibi',
+    layers: 'full',
+    scale: 'head_dim',
+    defaults: { n_head: 8, hidden_size: 64, n_layer: 2 },
+    ignores: { offset_alibi: 'no BloomConfig parameter reads it and modeling_bloom.py never does' },
+  },
+  mpt: {
+    config: 'MptConfig',
+    hf: 'mpt/modeling_mpt.py build_mpt_alibi_tensor (attn_config.alibi; else learned wpe)',
+    family: 'alibi',
+    layers: 'full',
+    scale: 'mpt',
+    defaults: {},
+  },
+
+  // ---- T5 relative buckets ----
+  ...Object.fromEntries(
+    ['t5', 'mt5', 'umt5', 'longt5', 'switch_transformers'].map((t) => [
+      t,
+      {
+        config: t === 't5' ? 'T5Config' : `${t} config`,
+        hf: 't5/modeling_t5.py T5Attention._relative_position_bucket (no 1/sqrt(d) scaling)',
+        family: 't5',
+        layers: 'full',
+        scale: 'one',
+        defaults: { relative_attention_num_buckets: 32, relative_attention_max_distance: 128 },
+      },
+    ]),
+  ),
+
+  // ---- learned absolute tables ----
+  gpt2: learned('GPT2Config', 'gpt2/modeling_gpt2.py GPT2Model.wpe, GPT2Attention (scale_attn_weights)', {
+    rows: ['n_positions', 'max_position_embeddings'],
+    scale: 'gpt2',
+    defaults: { n_positions: 1024 },
+  }),
+  gpt_bigcode: learned('GPTBigCodeConfig', 'gpt_bigcode/modeling_gpt_bigcode.py wpe (scale_attn_weights)', {
+    rows: ['n_positions', 'max_position_embeddings'],
+    scale: 'gpt2',
+  }),
+  gpt_neo: learned('GPTNeoConfig', 'gpt_neo/modeling_gpt_neo.py wpe', { rows: ['max_position_embeddings'] }),
+  bert: learned('BertConfig', 'bert/modeling_bert.py BertEmbeddings (position_embedding_type absolute)', {
+    rows: ['max_position_embeddings'],
+    absolute: true,
+    defaults: { max_position_embeddings: 512 },
+  }),
+  distilbert: learned('DistilBertConfig', 'distilbert/modeling_distilbert.py Embeddings', {
+    rows: ['max_position_embeddings'],
+  }),
+  opt: learned('OPTConfig', 'opt/modeling_opt.py OPTLearnedPositionalEmbedding (offset 2)', {
+    rows: ['max_position_embeddings'],
+    offset: 2,
+  }),
+  roberta: learned('RobertaConfig', 'roberta/modeling_roberta.py RobertaEmbeddings (padding_idx + 1)', {
+    rows: ['max_position_embeddings'],
+    absolute: true,
+    padOffset: true,
+  }),
+  'xlm-roberta': learned('XLMRobertaConfig', 'xlm_roberta/modeling_xlm_roberta.py (as RoBERTa)', {
+    rows: ['max_position_embeddings'],
+    absolute: true,
+    padOffset: true,
+  }),
+
+  // ---- multimodal wrappers: the text model lives in text_config ----
+  gemma3: wrapper('Gemma3Config', 'gemma3_text'),
+  llama4: wrapper('Llama4Config', 'llama4_text'),
+  // Mistral3Config.__init__: without text_config, a 'mistral' config with these values
+  mistral3: wrapper('Mistral3Config', 'mistral', {
+    textDefaults: {
+      model_type: 'mistral',
+      head_dim: 128,
+      hidden_size: 5120,
+      max_position_embeddings: 131072,
+      num_attention_heads: 32,
+      num_hidden_layers: 40,
+      num_key_value_heads: 8,
+      rope_theta: 1e9,
+      sliding_window: null,
+    },
+  }),
+  // these build the text config from the top-level keys when text_config is absent (older files)
+  glm4v_moe: wrapper('Glm4vMoeConfig', 'glm4v_moe_text', { fromRoot: true }),
+  qwen2_vl: wrapper('Qwen2VLConfig', 'qwen2_vl_text', { fromRoot: true }),
+  qwen2_5_vl: wrapper('Qwen2_5_VLConfig', 'qwen2_5_vl_text', { fromRoot: true }),
+  qwen3_5: wrapper('Qwen3_5Config', 'qwen3_5_text'),
+};
+
+function learned(config, hf, more) {
+  return { config, hf, family: 'learned', layers: 'full', scale: 'head_dim', ...more, defaults: { ...more.defaults } };
+}
+
+function wrapper(config, text, more = {}) {
+  return { config, hf: `${config}.text_config`, text, family: 'wrapper', defaults: {}, ...more };
+}
+
+/** The known model types closest to a name (edit distance), nearest first. */
+export function closestTypes(name, n = 3, keep = () => true) {
+  const s = String(name).toLowerCase();
+  const dist = (a, b) => {
+    const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      let prev = row[0];
+      row[0] = i;
+      for (let j = 1; j <= b.length; j++) {
+        const t = row[j];
+        row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+        prev = t;
+      }
+    }
+    return row[b.length];
+  };
+  return Object.keys(MODELS)
+    .filter(keep)
+    .map((k) => [k, dist(s, k)])
+    .sort((x, y) => x[1] - y[1] || x[0].localeCompare(y[0]))
+    .slice(0, n)
+    .map(([k]) => k);
+}
