@@ -25,7 +25,8 @@ const XL_NOTE =
   'R is the sinusoid of the offset i − j (no learned table) with its own projection W<sub>k,R</sub>; u and v are ' +
   'learned vectors that replace the query in (c) and (d). Each term below is pe.xlScores with the other inputs ' +
   `set to zero; their sum is its full score. Here q, k, u, v are random stand-ins, W<sub>k,R</sub> is the identity, ${XL_N} tokens, ` +
-  `one head of dimension ${XL_DIM}, causal (grey is −∞).`;
+  `one head of dimension ${XL_DIM}, causal (grey is −∞); each term has its own colour range. (c) reads only the key, so it ` +
+  `is constant down each column; (d) reads only the offset, so it is constant along each diagonal.`;
 
 export function setupBias(el, ctx) {
   const v = shell(
@@ -47,7 +48,6 @@ export function setupBias(el, ctx) {
   shaw.innerHTML = `<h3>Shaw et al. (clipped relative positions)</h3><div class="control-slot" data-keys="shawk"></div>
     <p class="figure-note">${SHAW_NOTE}</p><div class="with-formula"></div>
     <h3>Transformer-XL: four terms</h3><p class="figure-note">${XL_NOTE}</p>
-    <div class="legend shared"><span class="lo"></span><span class="bar"></span><span class="hi"></span><span class="note"></span></div>
     <div class="multiples xl"></div>`;
   v.body.append(alibi, t5, shaw);
   const slopes = createPlot(alibi.querySelector('.pair'), { height: 200 });
@@ -248,20 +248,18 @@ export function setupBias(el, ctx) {
             );
             return pe.xlScores({ ...o, queries: XL_N, dim: d });
           });
-          let big = 0;
-          for (const t of terms) for (const x of t) if (Number.isFinite(x)) big = Math.max(big, Math.abs(x));
-          big ||= 1;
+          // Each term on its own symmetric range (its legend under it): the small terms, (c) and (d),
+          // would sit at the palette's midpoint, close to the page's background, on a shared one; the
+          // title gives each term's largest magnitude so the sizes can still be compared.
           const pal = paletteFor('signed', st.palette);
           xlMats.forEach((p, k) => {
+            let big = 0;
+            for (const x of terms[k]) if (Number.isFinite(x)) big = Math.max(big, Math.abs(x));
+            big ||= 1;
+            p.setTitle(`${XL_TERMS[k][1]} (|max| ${fmt(big)})`);
             p.describe = (i, j, x) => `${XL_TERMS[k][1]}, query ${i}, key ${j}: ${fmt(x)}`;
             p.draw(terms[k], XL_N, XL_N, { lo: -big, hi: big, palette: pal, note: 'score' });
           });
-          const bar = shaw.querySelector('.legend.shared');
-          bar.querySelector('.lo').textContent = fmt(-big);
-          bar.querySelector('.hi').textContent = fmt(big);
-          bar.querySelector('.bar').style.background =
-            `linear-gradient(to right, ${gradientStops(pal, readTheme(v.section)).join(', ')})`;
-          bar.querySelector('.note').textContent = 'one range for the four terms and their sum';
         }, 'Shaw');
     },
     exportData: () => ({
