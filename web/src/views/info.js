@@ -212,12 +212,20 @@ export const VIEW_INFO = {
   scaling: {
     title: 'RoPE scaling',
     controls: ['dim', 'base', 'scaling', 'factor', 'train'],
+    // the original context stays (its line is drawn either way); a factor needs a scaling
+    controlsFor: (st) =>
+      ['dim', 'base', 'scaling', 'factor', 'train'].filter((k) => k !== 'factor' || st.scaling !== 'none'),
     panels: [],
     height: (st, width) => HEAD + 200 + plotH(260) + plotH(220) + (width < 600 ? 160 : 0),
   },
   extrapolation: {
     title: 'Extrapolation',
     controls: ['dim', 'length', 'base', 'heads', 'head', 'rope', 'scaling', 'factor', 'train', 'palette'],
+    // the red line is the view's own train length; a factor means nothing without a scaling
+    controlsFor: (st) =>
+      ['dim', 'length', 'base', 'heads', 'head', 'rope', 'scaling', 'factor', 'train', 'palette'].filter(
+        (k) => k !== 'factor' || st.scaling !== 'none',
+      ),
     panels: [],
     height: (st, width) => {
       const per = Math.max(1, Math.floor(width / 200));
@@ -228,6 +236,20 @@ export const VIEW_INFO = {
         plotH(220)
       );
     },
+  },
+  // padding and the cache are fixed examples; only the encoding's size and base are read
+  positions: {
+    title: 'Position ids',
+    controls: ['dim', 'base'],
+    panels: [],
+    height: (st, width) => HEAD + 300 + (width < 600 ? 200 : 0) + plotH(220) + (width < 600 ? 120 : 40),
+  },
+  recap: {
+    title: 'Recap',
+    controls: ['dim', 'length', 'base', 'train'],
+    panels: [],
+    // the plot, then the table: seven rows, or seven stacked cards in a narrow column
+    height: (st, width) => HEAD + plotH(220) * (width > 600 ? 1 : 2) + 60 + (width <= 600 ? 7 * 190 : 7 * 52 + 40),
   },
   // the lab's task, methods, steps and seed are edited inside the view
   lab: { title: 'Extrapolation lab', controls: [], panels: [], height: (st, width) => (width > 900 ? 1500 : 2300) },

@@ -1,0 +1,173 @@
+// Position ids: what a token's position is when it is not its index in the tensor. Two figures,
+// both computed through the API (pe.sinusoidal, pe.applyRope with `positions` or `offset`,
+// pe.similarity for the dot products):
+//  - a left-padded batch: the attention mask, the tensor index and the ids Hugging Face builds from
+//    the mask (`position_ids = attention_mask.cumsum(-1) - 1`, the padding then filled with 1), and
+//    what the two numberings do to an absolute encoding (the first real word gets PE(2), not PE(0))
+//    and to RoPE (a common shift of every id: the same scores);
+//  - a KV cache: ten keys rotated at their positions when they were stored, a new query at id 10,
+//    against a full recomputation of all eleven tokens, and the same query given id 0.
+import { createPlot, fmt, stackFigures } from '../draw.js';
+import { need } from '../methods.js';
+import { plotExport, shell } from './common.js';
+
+const PROMPTS = [
+  ['the', 'cat', 'sat'],
+  ['a', 'dog', 'ran', 'off', 'fast'],
+];
+const CACHED = 10; // tokens already in the cache; the new one is the 11th
+const SEED = 31;
+
+export function setupPositions(el, ctx) {
+  const v = shell(
+    el,
+    'Position ids: padding and a KV cache',
+    'Every encoding reads a position id per token, and the id need not be the token’s index in the tensor. ' +
+      'Above, two prompts batched with left padding: the attention mask, the index, and the ids built from ' +
+      'the mask (as Hugging Face does: <code>attention_mask.cumsum(-1) - 1</code>). Below, generation with a ' +
+      `KV cache: ${CACHED} keys were rotated by RoPE at their own positions when they were stored, and a new ` +
+      'token arrives; its query’s scores against the cache are set beside those of a full recomputation.',
+  );
+  v.body.innerHTML = `<h3>A left-padded batch</h3>
+    <div class="scroll"><table class="numbers pad-table"></table></div>
+    <p class="figure-note pad-note" data-after-predict></p>
+    <h3>A KV cache of ${CACHED} tokens and one new token</h3>
+    <div class="plotbox"></div>
+    <p class="figure-note cache-note" data-after-predict></p>`;
+  const table = v.body.querySelector('.pad-table');
+  const padNote = v.body.querySelector('.pad-note');
+  const cacheNote = v.body.querySelector('.cache-note');
+  const plot = createPlot(v.body.querySelector('.plotbox'), { height: 220 });
+  let exported = null;
+
+  /** q·k of row 0 against rows 1 … n of a [1 + n][d] table (pe.similarity's first row). */
+  const firstRow = (pe, x, n, d) => pe.similarity(x, { length: n + 1, dim: d }).subarray(1, n + 1);
+
+  function padding(pe, st) {
+    const d = st.dim;
+    const L = Math.max(...PROMPTS.map((p) => p.length));
+    const rows = PROMPTS.map((words) => {
+      const pad = L - words.length;
+      const mask = Array.from({ length: L }, (_, i) => (i < pad ? 0 : 1));
+      let seen = 0;
+      const ids = mask.map((m) => (m ? seen++ : null)); // cumsum − 1 on the real tokens
+      return { words: [...Array(pad).fill('<pad>'), ...words], mask, ids, pad, next: seen };
+    });
+    const cells = (xs, f = (x) => x) => xs.map((x) => `<td>${f(x)}</td>`).join('');
+    table.innerHTML =
+      `<caption>Batch of ${rows.length} prompts, padded on the left to ${L} tokens</caption>` +
+      `<tr><th>row</th><th>what</th>${Array.from({ length: L }, (_, i) => `<th>${i}</th>`).join('')}<th>next token</th></tr>` +
+      rows
+        .map(
+          (r, k) =>
+            `<tr><th rowspan="4">${k + 1}</th><th>token</th>${cells(r.words, (w) => (w === '<pad>' ? '<i>pad</i>' : w))}<td></td></tr>` +
+            `<tr><th>attention mask</th>${cells(r.mask)}<td></td></tr>` +
+            `<tr><th>tensor index</th>${cells(r.mask.map((_, i) => i))}<td>${L}</td></tr>` +
+            `<tr><th>position id (from the mask)</th>${cells(r.ids, (x) => (x === null ? '·' : x))}<td>${r.next}</td></tr>`,
+        )
+        .join('');
+    // The first row's first real word: its index is `pad`, its id 0.
+    const pad = rows[0].pad;
+    const pe0 = pe.sinusoidal({ length: pad + 1, dim: d, base: st.base });
+    const cosine = pe.similarity(pe0, { length: pad + 1, dim: d, normalize: true })[pad];
+    // RoPE: the scores among the real tokens of row 1, rotated at their index and at their id.
+    const n = PROMPTS[0].length;
+    const content = pe.learnedInit({ length: n, dim: d, std: 1, seed: SEED });
+    const rope = (offset) => {
+      const x = content.slice();
+      pe.applyRope(x, { length: n, dim: d, base: st.base, offset });
+      return pe.similarity(x, { length: n, dim: d });
+    };
+    const byIndex = rope(pad),
+      byId = rope(0);
+    let worst = 0;
+    for (let i = 0; i < byId.length; i++) worst = Math.max(worst, Math.abs(byIndex[i] - byId[i]));
+    padNote.innerHTML =
+      `Row 1’s first word sits at index ${pad} but has id 0. Numbered by the index, an absolute encoding would add ` +
+      `PE(${pad}) to it instead of PE(0) (cosine of the two: ${cosine.toFixed(4)}), a different input from the same prompt ` +
+      `unpadded. RoPE’s scores among row 1’s words differ by at most ${worst.toExponential(1)} between the two numberings ` +
+      `(float32 rounding): shifting every id by the same amount keeps each offset. Either way the mask keeps the pads out, ` +
+      `and in generation each row’s next token takes its own next id (${rows.map((r) => r.next).join(' and ')}), ` +
+      `not the tensor index ${L}.`;
+    return { rows, cosine, ropeShiftDiff: worst };
+  }
+
+  function cache(pe, st) {
+    const d = st.dim;
+    const content = pe.learnedInit({ length: CACHED + 1, dim: d, std: 1, seed: SEED + 1 });
+    const keys = content.subarray(0, CACHED * d);
+    const q = content.subarray(CACHED * d);
+    // The cache: each key rotated once, at its own position, when it was stored.
+    const stored = keys.slice();
+    pe.applyRope(stored, { length: CACHED, dim: d, base: st.base, offset: 0 });
+    const against = (qPos) => {
+      const x = new Float32Array((CACHED + 1) * d);
+      x.set(q, 0);
+      pe.applyRope(x.subarray(0, d), { length: 1, dim: d, base: st.base, offset: qPos });
+      x.set(stored, d);
+      return firstRow(pe, x, CACHED, d);
+    };
+    // A full recomputation: all eleven tokens rotated at positions 0 … 10, the new one last.
+    const all = new Float32Array((CACHED + 1) * d);
+    all.set(q, 0);
+    all.set(keys, d);
+    pe.applyRope(all, {
+      length: CACHED + 1,
+      dim: d,
+      base: st.base,
+      positions: Int32Array.from({ length: CACHED + 1 }, (_, i) => (i === 0 ? CACHED : i - 1)),
+    });
+    const full = firstRow(pe, all, CACHED, d);
+    const right = against(CACHED),
+      wrong = against(0);
+    const diff = (a) => a.reduce((m, x, i) => Math.max(m, Math.abs(x - full[i])), 0);
+    const x = Float32Array.from({ length: CACHED }, (_, j) => j);
+    plot.setTitle(`Scores q·k of the new token against the ${CACHED} cached keys (RoPE, d = ${d})`);
+    plot.draw(
+      [
+        { x, y: full, label: `all ${CACHED + 1} tokens recomputed`, colour: 0 },
+        { x, y: right, label: `cache, query at id ${CACHED} (dots)`, colour: 1, dots: true, dash: true },
+        { x, y: wrong, label: 'cache, query at id 0 (dashed)', colour: 3, dash: true },
+      ],
+      { xLabel: 'cached key at position j', yLabel: 'q·k', integerX: true },
+    );
+    const dRight = diff(right),
+      dWrong = diff(wrong);
+    cacheNote.textContent =
+      `With id ${CACHED} the new query meets the stored keys at offsets j − ${CACHED}, as in the full recomputation: ` +
+      `the scores agree ${dRight === 0 ? 'exactly' : `to ${dRight.toExponential(1)}`}, and no cached key is rotated again. Given id 0 (the index in a ` +
+      `one-token input), it meets them at the offsets j − 0 and its scores are off by up to ${fmt(dWrong)}.`;
+    return { full, right, wrong, dRight, dWrong };
+  }
+
+  return {
+    update(st) {
+      v.clear();
+      const pe = ctx.pe;
+      exported = { kind: 'group', parts: [] };
+      v.guard(() => {
+        need(pe, 'sinusoidal', 'applyRope', 'similarity', 'learnedInit');
+        const p = padding(pe, st);
+        const c = cache(pe, st);
+        exported = {
+          kind: 'group',
+          parts: [
+            {
+              kind: 'table',
+              name: 'left-padded batch',
+              rows: p.rows.map((r) => ({ tokens: r.words, mask: r.mask, positionIds: r.ids, nextId: r.next })),
+            },
+            plotExport(plot, 'kv cache scores'),
+          ].filter(Boolean),
+          absoluteCosine: p.cosine,
+          ropeShiftDiff: p.ropeShiftDiff,
+          cacheDiff: c.dRight,
+          wrongIdDiff: c.dWrong,
+        };
+      }, 'position ids');
+    },
+    exportData: () => exported,
+    figure: (o) => stackFigures([plot.figure(o)], o),
+    canvas: () => plot.canvas,
+  };
+}
