@@ -43,7 +43,7 @@ export function setupBias(el, ctx) {
     '<h3>ALiBi</h3><div class="control-slot" data-keys="heads"></div><div class="pair"></div><p class="figure-note shared-range"></p><div class="legend shared"><span class="lo"></span><span class="bar"></span><span class="hi"></span><span class="note"></span></div><div class="multiples"></div><div class="pair soft"></div>';
   const t5 = document.createElement('div');
   t5.innerHTML =
-    '<h3>T5 buckets</h3><div class="control-slot" data-keys="buckets,maxdist,t5dir"></div><div class="pair"></div><div class="with-formula"></div>';
+    '<h3>T5 buckets</h3><div class="control-slot" data-keys="buckets,maxdist,t5dir"></div><div class="pair"></div><p class="figure-note t5-last" data-after-predict></p><div class="with-formula"></div>';
   const shaw = document.createElement('div');
   shaw.innerHTML = `<h3>Shaw et al. (clipped relative positions)</h3><div class="control-slot" data-keys="shawk"></div>
     <p class="figure-note">${SHAW_NOTE}</p><div class="with-formula"></div>
@@ -206,6 +206,18 @@ export function setupBias(el, ctx) {
             ],
             { xLabel: 'key − query (tokens)', yLabel: 'bucket index' },
           );
+          // Where the last bucket of the keys before the query begins: the log spacing reaches it
+          // before the max distance, and every distance beyond shares it.
+          const lastFrom = (bidirectional) => {
+            const c = t5Config(st, bidirectional);
+            const far = c.maxDistance + 1;
+            const b = pe.t5Buckets({ queries: 1, keys: far + 1, offset: far, ...t5Opts(c) }); // r = −far … 0
+            let r = 0;
+            while (b[far - r] !== b[0]) r++;
+            return r;
+          };
+          t5.querySelector('.t5-last').textContent =
+            `The last bucket of the keys before the query begins at distance ${lastFrom(true)} (bidirectional) and ${lastFrom(false)} (causal), not at the max distance ${t5Config(st).maxDistance}: the logarithmic buckets reach it earlier, and every distance beyond shares it.`;
           const n = SMALL;
           bucketMat.setTitle(`Bucket matrix, ${st.t5dir}, ${n} × ${n}`);
           bucketMat.draw(pe.t5Buckets({ queries: n, keys: n, ...cfg(!sel) }), n, n, {

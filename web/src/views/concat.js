@@ -17,11 +17,11 @@ export function setupConcat(el, ctx) {
       '(<a href="https://arxiv.org/abs/1706.03762">Vaswani et al. 2017</a>, after multiplying the word ' +
       'embeddings by √d<sub>model</sub>, §3.4); it could have concatenated them. In the raw dot product ' +
       'below, adding puts cross terms (content × position) into the score and concatenating keeps content ' +
-      'and position apart, at the cost of extra dimensions. A real layer first multiplies [x; p] by ' +
+      'and position apart, at the cost of extra dimensions.<span data-after-predict> A real layer first multiplies [x; p] by ' +
       'W<sub>Q</sub> and W<sub>K</sub>: unless those are block-diagonal (no weight mixing the x part with ' +
       'the p part), the cross terms come back with concatenation too. Keeping them apart on purpose, with ' +
       'separate projections for words and positions, is what TUPE does ' +
-      '(<a href="https://arxiv.org/abs/2006.15595">Ke et al. 2021</a>).',
+      '(<a href="https://arxiv.org/abs/2006.15595">Ke et al. 2021</a>).</span>',
   );
   v.body.innerHTML =
     `<div class="row"><label>key position j ` +

@@ -18,12 +18,13 @@ export function setupLearned(el, ctx) {
     'Learned table',
     'BERT and GPT-2 learn one vector per position, for a fixed number of positions ' +
       '(<code>max_position_embeddings</code>: 512 in BERT, 1024 in GPT-2). Shown here is the table ' +
-      '<b>before training</b>: noise (normal, std 0.02, the initialisation of BERT and of Hugging Face’s ' +
-      'models), and the cosine of every pair of its rows, which for noise is about 0 off the diagonal: ' +
+      '<b>before training</b>: noise (normal, std 0.02: Hugging Face’s <code>initializer_range</code> for ' +
+      'BERT and GPT-2; BERT’s own code draws a truncated normal of std 0.02, OpenAI’s GPT-2 code a normal ' +
+      'of std 0.01 for its position table), and the cosine of every pair of its rows, which for noise is about 0 off the diagonal: ' +
       'each position resembles only itself. Trained tables grow smooth, wave-like columns and a band of ' +
       'similar neighbours around this diagonal (<a href="https://arxiv.org/abs/2010.04903">Wang and Chen ' +
-      '2020</a>); posenc ships no trained weights, so none is drawn here. Positions from the table’s last ' +
-      'row on have no row: grey here, an error from pe.gather.',
+      '2020</a>); posenc ships no trained weights, so none is drawn here. Positions past the table’s last ' +
+      'row have no row: grey here, an error from pe.gather.',
   );
   const top = document.createElement('div');
   top.className = 'with-formula';

@@ -80,13 +80,14 @@ export function setupShift(el, ctx) {
             `<tr><th>${i}</th><td>${num(got[2 * i])}, ${num(got[2 * i + 1])}</td><td>${num(want[2 * i])}, ${num(want[2 * i + 1])}</td><td>${exactAngle(rot[2 * i], rot[2 * i + 1]).toFixed(5)}</td><td>${num(at[2 * i])}, ${num(at[2 * i + 1])}</td></tr>`,
         )
         .join('');
-    // Drawn last and dashed, PE(p + k) stays visible on top of the dots where the two agree.
-    plot.setTitle(`Every dimension: M_${k} · PE(${p}) (dots) and PE(${p + k}) from the API (dashed, on top)`);
+    // Drawn last, the PE(p + k) line lies on top of M_k · PE(p)'s own line, and its dots (wider than
+    // a line) show around it: both stay visible where they agree.
+    plot.setTitle(`Every dimension: M_${k} · PE(${p}) (dots) and PE(${p + k}) from the API (line, on top)`);
     plot.draw(
       [
         { y: at, label: `PE(${p}) (before the shift, grey)`, colour: 'muted' },
         { y: Float32Array.from(got), label: `M_${k} · PE(${p}) (dots)`, colour: 1, dots: d <= 128 },
-        { y: want, label: `PE(${p + k}) from the API (dashed)`, colour: 0, dash: true },
+        { y: want, label: `PE(${p + k}) from the API (line)`, colour: 0 },
       ],
       { xLabel: 'dimension (sin, cos interleaved)', yLabel: 'value', yRange: [-1.05, 1.05], integerX: true },
     );
