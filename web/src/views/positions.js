@@ -23,8 +23,9 @@ export function setupPositions(el, ctx) {
     el,
     'Position ids: padding and a KV cache',
     'Every encoding reads a position id per token, and the id need not be the token’s index in the tensor. ' +
-      'Above, two prompts batched with left padding: the attention mask, the index, and the ids built from ' +
-      'the mask (as Hugging Face does: <code>attention_mask.cumsum(-1) - 1</code>). Below, generation with a ' +
+      'Above, two prompts batched with left padding: the attention mask, the tensor index, and the position ids built from ' +
+      'the mask (as Hugging Face does: <code>attention_mask.cumsum(-1) - 1</code>); <i>next</i> is the id the ' +
+      'next generated token takes. Below, generation with a ' +
       `KV cache: ${CACHED} keys were rotated by RoPE at their own positions when they were stored, and a new ` +
       'token arrives; its query’s scores against the cache are set beside those of a full recomputation.',
   );
@@ -56,14 +57,14 @@ export function setupPositions(el, ctx) {
     const cells = (xs, f = (x) => x) => xs.map((x) => `<td>${f(x)}</td>`).join('');
     table.innerHTML =
       `<caption>Batch of ${rows.length} prompts, padded on the left to ${L} tokens</caption>` +
-      `<tr><th>row</th><th>what</th>${Array.from({ length: L }, (_, i) => `<th>${i}</th>`).join('')}<th>next token</th></tr>` +
+      `<tr><th>row</th><th>what</th>${Array.from({ length: L }, (_, i) => `<th>${i}</th>`).join('')}<th>next</th></tr>` +
       rows
         .map(
           (r, k) =>
             `<tr><th rowspan="4">${k + 1}</th><th>token</th>${cells(r.words, (w) => (w === '<pad>' ? '<i>pad</i>' : w))}<td></td></tr>` +
-            `<tr><th>attention mask</th>${cells(r.mask)}<td></td></tr>` +
-            `<tr><th>tensor index</th>${cells(r.mask.map((_, i) => i))}<td>${L}</td></tr>` +
-            `<tr><th>position id (from the mask)</th>${cells(r.ids, (x) => (x === null ? '·' : x))}<td>${r.next}</td></tr>`,
+            `<tr><th>mask</th>${cells(r.mask)}<td></td></tr>` +
+            `<tr><th>index</th>${cells(r.mask.map((_, i) => i))}<td>${L}</td></tr>` +
+            `<tr><th>id</th>${cells(r.ids, (x) => (x === null ? '·' : x))}<td>${r.next}</td></tr>`,
         )
         .join('');
     // The first row's first real word: its index is `pad`, its id 0.
