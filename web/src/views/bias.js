@@ -131,6 +131,9 @@ export function setupBias(el, ctx) {
             xLabel: 'head (from 1)',
             yLabel: 'slope mₕ',
             integerX: true,
+            // half a head of room on each side: the first and last dots are not cut by the frame
+            xRange: [0.5, st.heads + 0.5],
+            yRange: [0, Math.max(...m) * 1.08],
           });
           const n = SMALL;
           const b = pe.alibiBias({ heads: st.heads, queries: n, causal: true });
