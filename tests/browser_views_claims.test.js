@@ -52,7 +52,20 @@ test('position ids: the cache equals a full recomputation, a wrong id does not; 
   assert.deepEqual(padded.positionIds, [null, null, 0, 1, 2]);
   assert.deepEqual(full.positionIds, [0, 1, 2, 3, 4]);
   assert.deepEqual([padded.nextId, full.nextId], [3, 5]);
-  assert.ok(await page.$$eval('.pad-note, .cache-note', (l) => l.every((e) => e.hasAttribute('data-after-predict'))));
+  // an edit at token 3: layer 1's keys change there only; its outputs (layer 2's keys and values)
+  // from 3 on, never before
+  const key = d.editKeyChange,
+    out = d.editOutputChange;
+  assert.deepEqual(
+    key.map((x, i) => [i, x > 0]).filter(([, c]) => c),
+    [[3, true]],
+  );
+  assert.ok(out.slice(0, 3).every((x) => x === 0) && out.slice(3).every((x) => x > 0), out.join(' '));
+  assert.ok(
+    await page.$$eval('.pad-note, .cache-note, .edit-note', (l) =>
+      l.every((e) => e.hasAttribute('data-after-predict')),
+    ),
+  );
   await ctx.close();
 });
 

@@ -30,4 +30,4 @@ export const SETUP = {
 
 // The lab trains in its worker (its own copy of the library); only without a worker does it add
 // the trainer to the page's API, when Train is pressed (lab.js).
-export const NEEDS = { bias: ['attention'], shuffle: ['attention'] };
+export const NEEDS = { bias: ['attention'], shuffle: ['attention'], positions: ['attention'] };

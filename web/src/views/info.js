@@ -242,7 +242,8 @@ export const VIEW_INFO = {
     title: 'Position ids',
     controls: ['dim', 'base'],
     panels: [],
-    height: (st, width) => HEAD + 300 + (width < 600 ? 200 : 0) + plotH(220) + (width < 600 ? 120 : 40),
+    height: (st, width) =>
+      HEAD + 300 + (width < 600 ? 200 : 0) + plotH(220) + plotH(200) + 2 * (width < 600 ? 140 : 60),
   },
   recap: {
     title: 'Recap',

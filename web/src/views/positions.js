@@ -6,7 +6,9 @@
 //    what the two numberings do to an absolute encoding (the first real word gets PE(2), not PE(0))
 //    and to RoPE (a common shift of every id: the same scores);
 //  - a KV cache: ten keys rotated at their positions when they were stored, a new query at id 10,
-//    against a full recomputation of all eleven tokens, and the same query given id 0.
+//    against a full recomputation of all eleven tokens, and the same query given id 0;
+//  - an edited prompt: one causal RoPE layer (pe.selfAttention) before and after token 3 is
+//    replaced, and which positions' keys and outputs (layer 2's keys and values) change.
 import { createPlot, fmt, stackFigures } from '../draw.js';
 import { need } from '../methods.js';
 import { plotExport, shell } from './common.js';
@@ -17,6 +19,8 @@ const PROMPTS = [
 ];
 const CACHED = 10; // tokens already in the cache; the new one is the 11th
 const SEED = 31;
+const EDIT_LENGTH = 10; // the edited prompt's tokens
+const EDIT = 3; // the token replaced
 
 export function setupPositions(el, ctx) {
   const v = shell(
@@ -27,18 +31,25 @@ export function setupPositions(el, ctx) {
       'the mask (as Hugging Face does: <code>attention_mask.cumsum(-1) - 1</code>); <i>next</i> is the id the ' +
       'next generated token takes. Below, generation with a ' +
       `KV cache: ${CACHED} keys were rotated by RoPE at their own positions when they were stored, and a new ` +
-      'token arrives; its query’s scores against the cache are set beside those of a full recomputation.',
+      'token arrives; its query’s scores against the cache are set beside those of a full recomputation. ' +
+      'Last, one token of a cached prompt is replaced: which cached entries are still valid?',
   );
   v.body.innerHTML = `<h3>A left-padded batch</h3>
     <div class="scroll"><table class="numbers pad-table"></table></div>
     <p class="figure-note pad-note" data-after-predict></p>
     <h3>A KV cache of ${CACHED} tokens and one new token</h3>
     <div class="plotbox"></div>
-    <p class="figure-note cache-note" data-after-predict></p>`;
+    <p class="figure-note cache-note" data-after-predict></p>
+    <h3>An edited prompt: which cache entries stay valid</h3>
+    <div class="plotbox"></div>
+    <p class="figure-note edit-note" data-after-predict></p>`;
   const table = v.body.querySelector('.pad-table');
   const padNote = v.body.querySelector('.pad-note');
   const cacheNote = v.body.querySelector('.cache-note');
-  const plot = createPlot(v.body.querySelector('.plotbox'), { height: 220 });
+  const [cacheBox, editBox] = v.body.querySelectorAll('.plotbox');
+  const plot = createPlot(cacheBox, { height: 220 });
+  const editPlot = createPlot(editBox, { height: 200 });
+  const editNote = v.body.querySelector('.edit-note');
   let exported = null;
 
   /** q·k of row 0 against rows 1 … n of a [1 + n][d] table (pe.similarity's first row). */
@@ -141,6 +152,68 @@ export function setupPositions(el, ctx) {
     return { full, right, wrong, dRight, dWrong };
   }
 
+  /** One causal RoPE attention layer (pe.selfAttention) over a prompt and over the same prompt with
+   * token EDIT replaced: how much each position's layer-1 key and layer-1 output (the input from
+   * which layer 2 computes its keys and values) change. */
+  function edit(pe) {
+    const D = 32,
+      heads = 4,
+      n = EDIT_LENGTH;
+    const w = (seed) => pe.learnedInit({ length: D, dim: D, std: 1 / Math.sqrt(D), seed });
+    const weights = { wq: w(51), wk: w(52), wv: w(53) };
+    const X = pe.learnedInit({ length: n, dim: D, std: 1, seed: 54 });
+    const Y = X.slice();
+    Y.set(pe.learnedInit({ length: 1, dim: D, std: 1, seed: 55 }), EDIT * D);
+    const layer = (tokens) =>
+      pe.selfAttention({
+        tokens,
+        dModel: D,
+        ...weights,
+        heads,
+        encoding: { type: 'rope' },
+        causal: true,
+        returnWeights: false,
+      }).output;
+    const keys = (tokens) => {
+      const k = pe.matmul(tokens, weights.wk, { m: n, k: D, n: D });
+      pe.applyRope(k, { length: n, heads, dim: D / heads });
+      return k;
+    };
+    const perPosition = (a, b) =>
+      Float32Array.from({ length: n }, (_, i) => {
+        let m = 0;
+        for (let c = 0; c < D; c++) m = Math.max(m, Math.abs(a[i * D + c] - b[i * D + c]));
+        return m;
+      });
+    const key1 = perPosition(keys(X), keys(Y));
+    const out1 = perPosition(layer(X), layer(Y));
+    const x = Float32Array.from({ length: n }, (_, i) => i);
+    editPlot.setTitle(`Token ${EDIT} of a ${n}-token prompt replaced: largest change at each position`);
+    editPlot.draw(
+      [
+        { x, y: key1, label: 'layer 1: its key (from the token alone)', colour: 0, dots: true },
+        {
+          x,
+          y: out1,
+          label: 'layer 1: its output, from which layer 2 computes keys and values',
+          colour: 1,
+          dots: true,
+          dash: true,
+        },
+      ],
+      { xLabel: 'position', yLabel: 'max |change|', integerX: true, markers: [{ x: EDIT, label: 'edit' }] },
+    );
+    const first = (y) => y.findIndex((d) => d > 0);
+    const last = (y) => y.findLastIndex((d) => d > 0);
+    editNote.textContent =
+      `Positions before ${EDIT} do not change in any layer (largest change ${Math.max(...key1.subarray(0, EDIT), ...out1.subarray(0, EDIT))}): ` +
+      'the causal mask keeps them from seeing the edit, so their cached keys and values stay valid. In layer 1 only ' +
+      `position ${first(key1)}${last(key1) === first(key1) ? '' : ` … ${last(key1)}`}’s key changes, but every output from ${first(out1)} on ` +
+      `changes (by up to ${fmt(Math.max(...out1))}), and layer 2 computes its keys and values from those: a cache must drop every entry ` +
+      `from the edit on and recompute them.`;
+    return { key1, out1 };
+  }
+
   return {
     update(st) {
       v.clear();
@@ -150,6 +223,8 @@ export function setupPositions(el, ctx) {
         need(pe, 'sinusoidal', 'applyRope', 'similarity', 'learnedInit');
         const p = padding(pe, st);
         const c = cache(pe, st);
+        need(pe, 'selfAttention', 'matmul');
+        const e = edit(pe);
         exported = {
           kind: 'group',
           parts: [
@@ -159,7 +234,10 @@ export function setupPositions(el, ctx) {
               rows: p.rows.map((r) => ({ tokens: r.words, mask: r.mask, positionIds: r.ids, nextId: r.next })),
             },
             plotExport(plot, 'kv cache scores'),
+            plotExport(editPlot, 'edited prompt'),
           ].filter(Boolean),
+          editKeyChange: Array.from(e.key1),
+          editOutputChange: Array.from(e.out1),
           absoluteCosine: p.cosine,
           ropeShiftDiff: p.ropeShiftDiff,
           cacheDiff: c.dRight,
@@ -168,7 +246,7 @@ export function setupPositions(el, ctx) {
       }, 'position ids');
     },
     exportData: () => exported,
-    figure: (o) => stackFigures([plot.figure(o)], o),
+    figure: (o) => stackFigures([plot.figure(o), editPlot.figure(o)], o),
     canvas: () => plot.canvas,
   };
 }
