@@ -289,6 +289,9 @@ const FIT = {
   scaling: [-229.5, 404.6],
   extrapolation: [428.6, 17],
   compare: [-189.2, 272.7],
+  // measured as the embed's height at 680 and 358 px against scaling's (whose fit is above)
+  positions: [-272.5, 246.5],
+  recap: [535.6, -44.6],
 };
 for (const [name, info] of Object.entries(VIEW_INFO)) {
   const structural = info.height;
