@@ -5,7 +5,8 @@
 // pe.alibiBias and pe.t5Buckets give the bias of the pair; pe.similarity takes every dot product),
 // so the figure shows which methods see only the offset and which see where the pair sits.
 // The table below stacks its rows into labelled cards in a narrow column (views.css), so every
-// column is readable on a phone.
+// column is readable on a phone. The table states what a recap question asks, so it waits for the
+// reader's answer (data-after-predict).
 import { createPlot, esc, stackFigures } from '../draw.js';
 import { need } from '../methods.js';
 import { plotExport, shell } from './common.js';
@@ -95,7 +96,7 @@ export function setupRecap(el, ctx) {
       'the path.',
   );
   v.body.innerHTML = `<div class="pair"><div class="plotbox"></div><div class="plotbox"></div></div><p class="figure-note recap-note" data-after-predict></p>
-    <div class="recap-view-table"><table class="recap-cards"><caption>Positional methods at a glance</caption>
+    <div class="recap-view-table" data-after-predict><table class="recap-cards"><caption>Positional methods at a glance</caption>
       <thead><tr>${COLUMNS.map((c) => `<th scope="col">${esc(c)}</th>`).join('')}</tr></thead>
       <tbody>${ROWS.map(
         ([m, ...cells]) =>
@@ -198,9 +199,11 @@ export function setupRecap(el, ctx) {
     note.textContent =
       `Flat, the score sees only the offset: ${flat.join(', ') || 'none'}. It moves with the position: ` +
       `${moving.map(([l, s]) => `${l} (by up to ${s.toFixed(2)})`).join(', ') || 'none'}; the learned line stops at ` +
-      `its last row, ${T - 1}. Flat is not safe: past the training length RoPE’s slow pairs reach angles, ALiBi ` +
-      'larger penalties and T5 the last bucket that training never produced, which one pair at a fixed offset ' +
-      'cannot show (Extrapolation step).';
+      `its last row, ${T - 1}. Flat is not the whole story past the training length: RoPE’s slow pairs reach ` +
+      'angles training never produced and ALiBi’s penalties grow past any seen in training, while T5 puts every ' +
+      'farther key into its last bucket (seen in training once sequences pass where it begins), now shared by ' +
+      'more keys; one pair at a fixed ' +
+      'offset cannot show that (see the Extrapolation step).';
     return { spreads };
   }
 
