@@ -25,8 +25,10 @@ const XL_NOTE =
   'R is the sinusoid of the offset i − j (no learned table) with its own projection W<sub>k,R</sub>; u and v are ' +
   'learned vectors that replace the query in (c) and (d). Each term below is pe.xlScores with the other inputs ' +
   `set to zero; their sum is its full score. Here q, k, u, v are random stand-ins, W<sub>k,R</sub> is the identity, ${XL_N} tokens, ` +
-  `one head of dimension ${XL_DIM}, causal (grey is −∞); each term has its own colour range. (c) reads only the key, so it ` +
-  `is constant down each column; (d) reads only the offset, so it is constant along each diagonal.`;
+  `one head of dimension ${XL_DIM}, causal (grey is −∞), no memory; each term has its own colour range. (c) reads only ` +
+  `the key, so it is constant down each column; (d) reads only the offset, so it is constant along each diagonal. ` +
+  `The model also caches the previous segment's states (segment-level recurrence, §3.2); scoring by the offset ` +
+  `rather than by absolute positions, which would restart at 0 in every segment, is what lets it reuse them (§3.3).`;
 
 export function setupBias(el, ctx) {
   const v = shell(
