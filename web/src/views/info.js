@@ -274,20 +274,20 @@ export const VIEW_INFO = {
 // view, fitted to the embed measured in headless Chromium at 1280 and 390 px (the structural
 // estimate above carries what depends on the state: matrix sizes, plots, panels).
 const FIT = {
-  shuffle: [-186, 258.9],
+  shuffle: [-189.5, 275.5],
   worked: [-129.3, 321],
   heatmap: [-81.9, 74.8],
   waves: [-113.8, 276.6],
-  shift: [38.2, 240.3],
-  learned: [-186.7, 261.9],
+  shift: [25.5, 319.7],
+  learned: [-213.4, 293.7],
   rotation: [184.8, 262.8],
-  similarity: [250.2, 49],
+  similarity: [224.7, 65.6],
   'bias:alibi': [572.6, -340.3],
-  'bias:t5': [289.9, 34],
-  'bias:shaw': [23.3, 391.7],
-  concat: [-7.4, 152.8],
+  'bias:t5': [287.7, 62.7],
+  'bias:shaw': [527.7, 267.0],
+  concat: [-65.7, 188.3],
   scaling: [-229.5, 404.6],
-  extrapolation: [428.6, 17],
+  extrapolation: [384.5, 105.5],
   compare: [-189.2, 272.7],
   // measured as the embed's height at 680 and 358 px against scaling's (whose fit is above)
   positions: [-272.5, 246.5],
