@@ -327,7 +327,7 @@ export function setupShuffle(el, ctx) {
         const va = a.weights[h * n * n + wi * n + wj],
           vb = b.weights[h * n * n + inv[wi] * n + inv[wj]];
         const pair =
-          maxShown < 1e-5
+          maxShown < 1e-5 && !pe.stub // the stand-in's equal numbers take the real text's layout
             ? `head ${h + 1}, drawn here, happens to keep its numbers; the others change by up to ${fixed(maxA)}`
             : `${q(words[wi])} → ${q(words[wj])} gets ${fixed(va)} in ${q(words.join(' '))} but ${fixed(vb)} in ${q(shuffledText)} (head ${h + 1}, drawn here)`;
         // Without positions only the mask can tell the orders apart: a word sees itself and the
