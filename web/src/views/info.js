@@ -284,7 +284,7 @@ const FIT = {
   similarity: [224.7, 65.6],
   'bias:alibi': [572.6, -340.3],
   'bias:t5': [287.7, 62.7],
-  'bias:shaw': [527.7, 267.0],
+  'bias:shaw': [763.2, 183.0],
   concat: [-65.7, 188.3],
   scaling: [-229.5, 404.6],
   extrapolation: [384.5, 105.5],
