@@ -20,6 +20,8 @@ export const VIEWS = [
   ['shift', 'Shift identity'],
   ['concat', 'Add vs concat'],
   ['scaling', 'RoPE scaling'],
+  ['positions', 'Position ids'],
+  ['recap', 'Recap'],
 ];
 export const SCALINGS = ['none', 'linear', 'ntk', 'dynamic', 'yarn', 'llama3'];
 /** The extrapolation lab's positional methods and tasks (views/lab.js). */

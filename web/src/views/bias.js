@@ -25,7 +25,10 @@ const XL_NOTE =
   'R is the sinusoid of the offset i − j (no learned table) with its own projection W<sub>k,R</sub>; u and v are ' +
   'learned vectors that replace the query in (c) and (d). Each term below is pe.xlScores with the other inputs ' +
   `set to zero; their sum is its full score. Here q, k, u, v are random stand-ins, W<sub>k,R</sub> is the identity, ${XL_N} tokens, ` +
-  `one head of dimension ${XL_DIM}, causal (grey is −∞).`;
+  `one head of dimension ${XL_DIM}, causal (grey is −∞), no memory; each term has its own colour range. (c) reads only ` +
+  `the key, so it is constant down each column; (d) reads only the offset, so it is constant along each diagonal. ` +
+  `The model also caches the previous segment's states (segment-level recurrence, §3.2); scoring by the offset ` +
+  `rather than by absolute positions, which would restart at 0 in every segment, is what lets it reuse them (§3.3).`;
 
 export function setupBias(el, ctx) {
   const v = shell(
@@ -42,12 +45,11 @@ export function setupBias(el, ctx) {
     '<h3>ALiBi</h3><div class="control-slot" data-keys="heads"></div><div class="pair"></div><p class="figure-note shared-range"></p><div class="legend shared"><span class="lo"></span><span class="bar"></span><span class="hi"></span><span class="note"></span></div><div class="multiples"></div><div class="pair soft"></div>';
   const t5 = document.createElement('div');
   t5.innerHTML =
-    '<h3>T5 buckets</h3><div class="control-slot" data-keys="buckets,maxdist,t5dir"></div><div class="pair"></div><div class="with-formula"></div>';
+    '<h3>T5 buckets</h3><div class="control-slot" data-keys="buckets,maxdist,t5dir"></div><div class="pair"></div><p class="figure-note t5-last" data-after-predict></p><div class="with-formula"></div>';
   const shaw = document.createElement('div');
   shaw.innerHTML = `<h3>Shaw et al. (clipped relative positions)</h3><div class="control-slot" data-keys="shawk"></div>
     <p class="figure-note">${SHAW_NOTE}</p><div class="with-formula"></div>
     <h3>Transformer-XL: four terms</h3><p class="figure-note">${XL_NOTE}</p>
-    <div class="legend shared"><span class="lo"></span><span class="bar"></span><span class="hi"></span><span class="note"></span></div>
     <div class="multiples xl"></div>`;
   v.body.append(alibi, t5, shaw);
   const slopes = createPlot(alibi.querySelector('.pair'), { height: 200 });
@@ -131,6 +133,9 @@ export function setupBias(el, ctx) {
             xLabel: 'head (from 1)',
             yLabel: 'slope mₕ',
             integerX: true,
+            // half a head of room on each side: the first and last dots are not cut by the frame
+            xRange: [0.5, st.heads + 0.5],
+            yRange: [0, Math.max(...m) * 1.08],
           });
           const n = SMALL;
           const b = pe.alibiBias({ heads: st.heads, queries: n, causal: true });
@@ -206,6 +211,18 @@ export function setupBias(el, ctx) {
             ],
             { xLabel: 'key − query (tokens)', yLabel: 'bucket index' },
           );
+          // Where the last bucket of the keys before the query begins: the log spacing reaches it
+          // before the max distance, and every distance beyond shares it.
+          const lastFrom = (bidirectional) => {
+            const c = t5Config(st, bidirectional);
+            const far = c.maxDistance + 1;
+            const b = pe.t5Buckets({ queries: 1, keys: far + 1, offset: far, ...t5Opts(c) }); // r = −far … 0
+            let r = 0;
+            while (b[far - r] !== b[0]) r++;
+            return r;
+          };
+          t5.querySelector('.t5-last').textContent =
+            `The last bucket of the keys before the query begins at distance ${lastFrom(true)} (bidirectional) and ${lastFrom(false)} (causal), not at the max distance ${t5Config(st).maxDistance}: the logarithmic buckets reach it earlier, and every distance beyond shares it.`;
           const n = SMALL;
           bucketMat.setTitle(`Bucket matrix, ${st.t5dir}, ${n} × ${n}`);
           bucketMat.draw(pe.t5Buckets({ queries: n, keys: n, ...cfg(!sel) }), n, n, {
@@ -248,20 +265,18 @@ export function setupBias(el, ctx) {
             );
             return pe.xlScores({ ...o, queries: XL_N, dim: d });
           });
-          let big = 0;
-          for (const t of terms) for (const x of t) if (Number.isFinite(x)) big = Math.max(big, Math.abs(x));
-          big ||= 1;
+          // Each term on its own symmetric range (its legend under it): the small terms, (c) and (d),
+          // would sit at the palette's midpoint, close to the page's background, on a shared one; the
+          // title gives each term's largest magnitude so the sizes can still be compared.
           const pal = paletteFor('signed', st.palette);
           xlMats.forEach((p, k) => {
+            let big = 0;
+            for (const x of terms[k]) if (Number.isFinite(x)) big = Math.max(big, Math.abs(x));
+            big ||= 1;
+            p.setTitle(`${XL_TERMS[k][1]} (|max| ${fmt(big)})`);
             p.describe = (i, j, x) => `${XL_TERMS[k][1]}, query ${i}, key ${j}: ${fmt(x)}`;
             p.draw(terms[k], XL_N, XL_N, { lo: -big, hi: big, palette: pal, note: 'score' });
           });
-          const bar = shaw.querySelector('.legend.shared');
-          bar.querySelector('.lo').textContent = fmt(-big);
-          bar.querySelector('.hi').textContent = fmt(big);
-          bar.querySelector('.bar').style.background =
-            `linear-gradient(to right, ${gradientStops(pal, readTheme(v.section)).join(', ')})`;
-          bar.querySelector('.note').textContent = 'one range for the four terms and their sum';
         }, 'Shaw');
     },
     exportData: () => ({

@@ -3,7 +3,7 @@
 // them apart, [x_i; p_i]·[x_j; p_j] = x_i·x_j + p_i·p_j, at the price of extra dimensions; through
 // full W_Q, W_K the cross terms return unless the projections are block-diagonal (TUPE, Ke et al.
 // 2021). Every dot product here is pe.similarity over tables made by pe.addTo and pe.concat.
-import { createPlot, f32, stackFigures } from '../draw.js';
+import { createPlot, f32, fmt, stackFigures } from '../draw.js';
 import { need } from '../methods.js';
 import { shell } from './common.js';
 
@@ -17,11 +17,11 @@ export function setupConcat(el, ctx) {
       '(<a href="https://arxiv.org/abs/1706.03762">Vaswani et al. 2017</a>, after multiplying the word ' +
       'embeddings by √d<sub>model</sub>, §3.4); it could have concatenated them. In the raw dot product ' +
       'below, adding puts cross terms (content × position) into the score and concatenating keeps content ' +
-      'and position apart, at the cost of extra dimensions. A real layer first multiplies [x; p] by ' +
+      'and position apart, at the cost of extra dimensions.<span data-after-predict> A real layer first multiplies [x; p] by ' +
       'W<sub>Q</sub> and W<sub>K</sub>: unless those are block-diagonal (no weight mixing the x part with ' +
       'the p part), the cross terms come back with concatenation too. Keeping them apart on purpose, with ' +
       'separate projections for words and positions, is what TUPE does ' +
-      '(<a href="https://arxiv.org/abs/2006.15595">Ke et al. 2021</a>).',
+      '(<a href="https://arxiv.org/abs/2006.15595">Ke et al. 2021</a>).</span>',
   );
   v.body.innerHTML =
     `<div class="row"><label>key position j ` +
@@ -65,7 +65,7 @@ export function setupConcat(el, ctx) {
     fbody.innerHTML = `<div class="fl">added: (<var>x</var> + <var>p</var><sub>0</sub>)·(<var>x</var> + <var>p</var><sub>j</sub>) = <var>x</var>·<var>x</var> + <var>x</var>·<var>p</var><sub>j</sub> + <var>p</var><sub>0</sub>·<var>x</var> + <var>p</var><sub>0</sub>·<var>p</var><sub>j</sub></div>
       <div class="fl">j = ${j}, d = ${d}: ${f32(terms.xx)} + <b>${f32(terms.xp)}</b> + <b>${f32(terms.px)}</b> + ${f32(terms.pp)} = <b class="exact">${f32(Sadd[j])}</b></div>
       <div class="fl">concatenated: [<var>x</var>; <var>p</var><sub>0</sub>]·[<var>x</var>; <var>p</var><sub>j</sub>] = <var>x</var>·<var>x</var> + <var>p</var><sub>0</sub>·<var>p</var><sub>j</sub> = ${f32(terms.xx)} + ${f32(terms.pp)} = <b class="exact">${f32(Scat[j])}</b> (2d = ${2 * d} dims)</div>
-      <p class="fhint">The bold cross terms are content-times-position: they depend on what the word is, so with addition the same distance can score differently for different words. These are raw dot products, with no W<sub>Q</sub>, W<sub>K</sub>: through a full projection of [x; p] the concatenated score gets cross terms too. The word vector has entries of std 1 (norm ≈ √d = ${f32(Math.sqrt(xx))}), the sinusoid norm √(d/2). Move j with the slider above. Scores from <code>pe.similarity</code> over <code>pe.addTo(x, PE)</code> and <code>pe.concat(x, PE)</code>.</p>`;
+      <p class="fhint">The bold cross terms are content-times-position: they depend on what the word is, so with addition the same distance can score differently for different words. These are raw dot products, with no W<sub>Q</sub>, W<sub>K</sub><span data-after-predict>: through a full projection of [x; p] the concatenated score gets cross terms too</span>. The word vector has entries of std 1 (norm ${f32(Math.sqrt(xx))} here, about √d = ${fmt(Math.sqrt(d))}); the sinusoid’s norm is exactly √(d/2) = ${fmt(Math.sqrt(d / 2))} (each pair has sin² + cos² = 1). Move j with the slider above. Scores from <code>pe.similarity</code> over <code>pe.addTo(x, PE)</code> and <code>pe.concat(x, PE)</code>.</p>`;
     const row = (S) => S.subarray(0, L);
     score.setTitle('Score of “dog” at position 0 against “dog” at position j');
     score.draw(

@@ -89,7 +89,7 @@ export function setupCompare(el, ctx) {
   const v = shell(
     el,
     'Compare',
-    'Two methods under the same controls, side by side (choose the second with “compare with”). Where both are tables of vectors, both are drawn as the same quantity on the same scale: RoPE as the sin θ and cos θ of each pair, which without a scaling is exactly what a sinusoidal table of the same base holds (RoPE turns q and k by these angles instead of adding them).',
+    'Two methods under the same settings, side by side. Where both are tables of vectors, both are drawn as the same quantity on the same scale: RoPE as the sin θ and cos θ of each pair, which without a scaling is exactly what a sinusoidal table of the same base holds (RoPE turns q and k by these angles instead of adding them).',
   );
   v.body.classList.add('with-formula');
   const pairEl = document.createElement('div');

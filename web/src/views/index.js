@@ -24,8 +24,10 @@ export const SETUP = {
   shift: () => import('./shift.js').then((m) => m.setupShift),
   concat: () => import('./concat.js').then((m) => m.setupConcat),
   scaling: () => import('./scaling.js').then((m) => m.setupScaling),
+  positions: () => import('./positions.js').then((m) => m.setupPositions),
+  recap: () => import('./recap.js').then((m) => m.setupRecap),
 };
 
 // The lab trains in its worker (its own copy of the library); only without a worker does it add
 // the trainer to the page's API, when Train is pressed (lab.js).
-export const NEEDS = { bias: ['attention'], shuffle: ['attention'] };
+export const NEEDS = { bias: ['attention'], shuffle: ['attention'], positions: ['attention'] };

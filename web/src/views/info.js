@@ -212,12 +212,20 @@ export const VIEW_INFO = {
   scaling: {
     title: 'RoPE scaling',
     controls: ['dim', 'base', 'scaling', 'factor', 'train'],
+    // the original context stays (its line is drawn either way); a factor needs a scaling
+    controlsFor: (st) =>
+      ['dim', 'base', 'scaling', 'factor', 'train'].filter((k) => k !== 'factor' || st.scaling !== 'none'),
     panels: [],
     height: (st, width) => HEAD + 200 + plotH(260) + plotH(220) + (width < 600 ? 160 : 0),
   },
   extrapolation: {
     title: 'Extrapolation',
     controls: ['dim', 'length', 'base', 'heads', 'head', 'rope', 'scaling', 'factor', 'train', 'palette'],
+    // the red line is the view's own train length; a factor means nothing without a scaling
+    controlsFor: (st) =>
+      ['dim', 'length', 'base', 'heads', 'head', 'rope', 'scaling', 'factor', 'train', 'palette'].filter(
+        (k) => k !== 'factor' || st.scaling !== 'none',
+      ),
     panels: [],
     height: (st, width) => {
       const per = Math.max(1, Math.floor(width / 200));
@@ -228,6 +236,21 @@ export const VIEW_INFO = {
         plotH(220)
       );
     },
+  },
+  // padding and the cache are fixed examples; only the encoding's size and base are read
+  positions: {
+    title: 'Position ids',
+    controls: ['dim', 'base'],
+    panels: [],
+    height: (st, width) =>
+      HEAD + 300 + (width < 600 ? 200 : 0) + plotH(220) + plotH(200) + 2 * (width < 600 ? 140 : 60),
+  },
+  recap: {
+    title: 'Recap',
+    controls: ['dim', 'length', 'base', 'train'],
+    panels: [],
+    // the plot, then the table: seven rows, or seven stacked cards in a narrow column
+    height: (st, width) => HEAD + plotH(220) * (width > 600 ? 1 : 2) + 60 + (width <= 600 ? 7 * 190 : 7 * 52 + 40),
   },
   // the lab's task, methods, steps and seed are edited inside the view
   lab: { title: 'Extrapolation lab', controls: [], panels: [], height: (st, width) => (width > 900 ? 1500 : 2300) },
@@ -251,21 +274,24 @@ export const VIEW_INFO = {
 // view, fitted to the embed measured in headless Chromium at 1280 and 390 px (the structural
 // estimate above carries what depends on the state: matrix sizes, plots, panels).
 const FIT = {
-  shuffle: [-186, 258.9],
+  shuffle: [-189.5, 275.5],
   worked: [-129.3, 321],
   heatmap: [-81.9, 74.8],
   waves: [-113.8, 276.6],
-  shift: [38.2, 240.3],
-  learned: [-186.7, 261.9],
+  shift: [25.5, 319.7],
+  learned: [-213.4, 293.7],
   rotation: [184.8, 262.8],
-  similarity: [250.2, 49],
+  similarity: [224.7, 65.6],
   'bias:alibi': [572.6, -340.3],
-  'bias:t5': [289.9, 34],
-  'bias:shaw': [23.3, 391.7],
-  concat: [-7.4, 152.8],
+  'bias:t5': [287.7, 62.7],
+  'bias:shaw': [763.2, 183.0],
+  concat: [-65.7, 188.3],
   scaling: [-229.5, 404.6],
-  extrapolation: [428.6, 17],
+  extrapolation: [384.5, 105.5],
   compare: [-189.2, 272.7],
+  // measured as the embed's height at 680 and 358 px against scaling's (whose fit is above)
+  positions: [-272.5, 246.5],
+  recap: [535.6, -44.6],
 };
 for (const [name, info] of Object.entries(VIEW_INFO)) {
   const structural = info.height;

@@ -27,7 +27,7 @@ const YARN = 'https://arxiv.org/abs/2309.00071';
  * papers measured language-model perplexity (Press et al.) or synthetic tasks (Kazemnejad et al.). */
 const PAPERS = {
   none: [
-    'Decoder-only models without positional encoding generalised to longer inputs better than ALiBi, RoPE or absolute encodings on their synthetic tasks; the causal mask alone lets them recover positions.',
+    'Decoder-only models without positional encoding generalised to longer inputs better than ALiBi, RoPE or absolute encodings on their synthetic tasks. In theory the causal mask is enough: a first layer can recover each token’s absolute position (their Theorem 1) and later layers can then attend by relative position (Theorem 2).',
     [['Kazemnejad et al. 2023', NOPE]],
   ],
   learned: [
@@ -47,7 +47,7 @@ const PAPERS = {
     ],
   ],
   alibi: [
-    'On language modelling, a model trained on 1024 tokens with ALiBi and tested on 2048 matched the perplexity of a sinusoidal model trained on 2048, and stayed flat far beyond: the best extrapolator of those compared (its 8+ heads have slopes 1/2 … 1/256).',
+    'On language modelling, a model trained on 1024 tokens with ALiBi and tested on 2048 matched the perplexity of a sinusoidal model trained on 2048, and stayed flat far beyond: the best extrapolator of those compared (with 8 heads the slopes are 1/2 … 1/256; with H heads, a power of two, 2^(−8/H) … 1/256).',
     [['Press et al. 2022', PRESS]],
   ],
   t5: [
@@ -61,6 +61,31 @@ const PAPERS = {
 
 const taskOf = (v) => LAB_TASKS.find(([t]) => t === v) ?? LAB_TASKS[0];
 const chanceOf = (task) => (taskOf(task)[2].task === 'first' ? 0.5 : 1 / 16);
+
+/** The loss caption for a task: the loss of a model that knows the possible answers but guesses
+ * among them (docs/lab.md, The tasks). The vocabulary has 16 tokens; "which came first" answers
+ * with one of two tokens, so a guessing model sits at ln 2, not ln 16. */
+export function lossCaption(task) {
+  const t = taskOf(task)[2];
+  if (t.task === 'first')
+    return 'Training loss (cross-entropy). The answer is one of two tokens: a model that has learned that much but still guesses which sits at ln 2 = 0.69 (a uniform guess over all 16 tokens: ln 16 = 2.77); near 0, it has learned the order.';
+  if (t.task === 'ngram')
+    return 'Training loss (cross-entropy; a uniform guess over the 16 tokens is ln 16 = 2.77). The source is random 1 time in 4, so even a perfect model stays near its entropy, about 1.19, not 0.';
+  return 'Training loss (cross-entropy; a uniform guess over the 16 tokens is ln 16 = 2.77; a model that learned the task goes towards 0).';
+}
+
+/** What a model that learned the task should look like in its attention map: a diagonal only where
+ * the task reads a fixed offset. */
+export function attentionExpectation(task) {
+  const t = taskOf(task)[2];
+  if (t.task === 'copy')
+    return `A model that learned to copy the token ${t.k} back puts its weight on a sharp line ${t.k} cell${t.k > 1 ? 's' : ''} left of the diagonal (in some head of the last layer; head 1 is drawn); look at the rows below the dashed line, the positions it never saw: where that line blurs or breaks up, so does the accuracy.`;
+  if (t.task === 'ngram')
+    return `The next token depends on the last ${t.k - 1} tokens, the query's own and the one before it, so a model that learned the source looks at a narrow band on and just left of the diagonal; below the dashed line, watch whether that band holds.`;
+  if (t.task === 'periodic')
+    return 'To continue a pattern of p tokens a model can look at the token that followed this one a period ago: a line parallel to the diagonal, p − 1 cells left of it (p is drawn anew for every sequence).';
+  return 'No diagonal is expected here: the answer depends on where the two markers are, not on a fixed offset, so a model that learned the task may look at the markers’ columns, or spread its weight over the prefix. Judge it by the accuracy, not by a line.';
+}
 
 /** One lab run: train, evaluate at 1x-8x, attention of the last layer on a 4x input, and for a
  * learned table its cosine similarity matrix. Pure (no DOM), so the worker and the main-thread
@@ -492,7 +517,7 @@ export function setupLab(host, ctx) {
   </div>
   <div class="lab-notes"></div>
   <div class="lab-figs"></div>
-  <p class="lab-debrief"></p>
+  <p class="lab-debrief" data-after-predict></p>
   <div class="lab-tablewrap"><table class="lab-table numbers"><caption>Measured here beside what the papers report. 1×: accuracy at the training length; 2×–8×: accuracy on the positions past it only (median over seeds, min–max in brackets)</caption>
   <thead><tr><th>method</th><th>1× (${TRAIN_LENGTH})</th>${MULTIPLES.slice(1)
     .map((m) => `<th>${m}× (${m * TRAIN_LENGTH})</th>`)
@@ -505,7 +530,6 @@ export function setupLab(host, ctx) {
   const loss = canvasIn(figs, 'training loss per method');
   const att = canvasIn(figs, 'attention weights of a trained model on a long input');
   const table = canvasIn(figs, 'learned position table: cosine similarity of its rows');
-  loss.cap.textContent = 'Training loss (cross-entropy; chance is ln 16 = 2.77)';
   const attPick = document.createElement('select');
   attPick.setAttribute('aria-label', 'model whose attention is shown');
   att.fig.append(attPick);
@@ -524,6 +548,8 @@ export function setupLab(host, ctx) {
 
   function drawAll() {
     const task = running?.task ?? st?.labtask ?? 'copy';
+    // The captions follow the task whose curves are drawn (the one training, else the one chosen).
+    loss.cap.textContent = lossCaption(task);
     const done = LAB_METHODS.filter(([m]) => results[m]?.length);
     const sums = Object.fromEntries(done.map(([m]) => [m, summarise(results[m])]));
     const xs = MULTIPLES.map((k) => k * TRAIN_LENGTH);
@@ -610,7 +636,7 @@ export function setupLab(host, ctx) {
                 .slice(1)
                 .map((b, i) => (s.lengths[i + 1] > TRAIN_LENGTH && m === 'learned' ? 'not defined' : spread(b))),
             ];
-        tr.innerHTML = `<th>${esc(l)}${s && !s.learned ? ' <span class="lab-unlearned">did not learn this task</span>' : ''}</th>${cells.map((c) => `<td>${esc(c)}</td>`).join('')}<td class="lab-paper">${esc(text)}${cites ? ` (${cites})` : ''}</td>`;
+        tr.innerHTML = `<th>${esc(l)}${s && !s.learned ? ' <span class="lab-unlearned">did not learn this task</span>' : ''}</th>${cells.map((c) => `<td>${esc(c)}</td>`).join('')}<td class="lab-paper" data-after-predict>${esc(text)}${cites ? ` (${cites})` : ''}</td>`;
         if (s && !s.learned) tr.dataset.unlearned = '1';
         // prose in a table of numbers: left-aligned, wide enough to read (the table scrolls on a phone)
         Object.assign(tr.lastElementChild.style, { textAlign: 'left', minWidth: '18em' });
@@ -641,7 +667,7 @@ export function setupLab(host, ctx) {
       });
       att.cap.textContent =
         a.length > TRAIN_LENGTH
-          ? `Attention of the trained ${labels[attPick.value]} model (last layer, head 1) on ${a.length} tokens. Dashed: the training length. A model that learned the task puts its weight on a sharp line near the diagonal; look at the rows below the dashed line, the positions it never saw: where that line blurs or breaks up, so does the accuracy.`
+          ? `Attention of the trained ${labels[attPick.value]} model (last layer, head 1) on ${a.length} tokens. Dashed: the training length. ${attentionExpectation(task)}`
           : `Attention of the trained ${labels[attPick.value]} model (last layer, head 1) on ${a.length} tokens (a learned table has no longer input)`;
     } else {
       placeholder(att.c, 'After training: where a model looks', Math.min(300, width()), 160);

@@ -18,12 +18,13 @@ export function setupLearned(el, ctx) {
     'Learned table',
     'BERT and GPT-2 learn one vector per position, for a fixed number of positions ' +
       '(<code>max_position_embeddings</code>: 512 in BERT, 1024 in GPT-2). Shown here is the table ' +
-      '<b>before training</b>: noise (normal, std 0.02, the initialisation of BERT and of Hugging Face’s ' +
-      'models), and the cosine of every pair of its rows, which for noise is about 0 off the diagonal: ' +
+      '<b>before training</b>: noise (normal, std 0.02: Hugging Face’s <code>initializer_range</code> for ' +
+      'BERT and GPT-2; BERT’s own code draws a truncated normal of std 0.02, OpenAI’s GPT-2 code a normal ' +
+      'of std 0.01 for its position table), and the cosine of every pair of its rows, which for noise is about 0 off the diagonal: ' +
       'each position resembles only itself. Trained tables grow smooth, wave-like columns and a band of ' +
       'similar neighbours around this diagonal (<a href="https://arxiv.org/abs/2010.04903">Wang and Chen ' +
-      '2020</a>); posenc ships no trained weights, so none is drawn here. Positions from the table’s last ' +
-      'row on have no row: grey here, an error from pe.gather.',
+      '2020</a>); posenc ships no trained weights, so none is drawn here. Positions past the table’s last ' +
+      'row have no row: grey here, an error from pe.gather.',
   );
   const top = document.createElement('div');
   top.className = 'with-formula';
@@ -104,10 +105,13 @@ export function setupExtrapolation(el, ctx) {
   const v = shell(
     el,
     'Extrapolation',
-    'Each method past its training length (red line). Sinusoids and RoPE keep turning, to angles the ' +
-      'model never saw in training; a learned table has no rows past its last one; ALiBi’s penalty keeps ' +
-      'growing linearly with distance (<a href="https://arxiv.org/abs/2108.12409">Press et al. 2022</a>). ' +
-      'Raise “length” above “train length” and try a RoPE scaling.',
+    'Each method past the length it was trained on (red line). A learned table has no rows past its last ' +
+      'one. The fast pairs of the sinusoids and of RoPE turn through every angle many times within the ' +
+      'training length; only the pairs whose wavelength is longer than it meet angles there that training ' +
+      'never reached, so every vector past the line is a combination of angles never seen together (the ' +
+      'curve follows one slow pair). ALiBi’s penalty keeps growing linearly, to values never seen in ' +
+      'training (<a href="https://arxiv.org/abs/2108.12409">Press et al. 2022</a>). A RoPE scaling, where ' +
+      'one is chosen, adds the scaled pair as a dashed curve.',
   );
   v.body.classList.add('with-formula');
   const figs = document.createElement('div');
@@ -190,7 +194,7 @@ export function setupExtrapolation(el, ctx) {
         }, m),
       );
       v.guard(() => {
-        need(ctx.pe, 'ropeCache');
+        need(ctx.pe, 'ropeCache', 'ropeFrequencies');
         // The slowest pair is where extrapolation bites: past T it reaches angles never seen in training.
         // Both caches are written into reusable heap buffers (no copy out); one column is read.
         const ro = ropeOptions(st);
@@ -204,16 +208,30 @@ export function setupExtrapolation(el, ctx) {
         const scaled = st.scaling !== 'none' ? ctx.pe.ropeCache({ length: L, ...ro, cos: cb, sin: sb }) : {};
         if (st.scaling !== 'none')
           series.push({ y: col(cb.array, half), label: `cos θ${i}, ${st.scaling} ×${st.factor}`, dash: true });
-        plot.setTitle(`RoPE pair ${i} across the train length`);
+        // What the pair reached inside the training length and past it, read from the cache.
+        const first = series[0].y;
+        let inLo = Infinity,
+          pastLo = Infinity;
+        for (let r = 0; r < L; r++)
+          if (r < T) inLo = Math.min(inLo, first[r]);
+          else pastLo = Math.min(pastLo, first[r]);
+        const wave = (2 * Math.PI) / ctx.pe.ropeFrequencies({ dim: st.dim, base: st.base }).invFreq64[i];
+        plot.setTitle(`RoPE pair ${i} (wavelength ${wave.toFixed(0)} tokens) across the train length`);
         plot.draw(series, {
           xLabel: 'position p (tokens)',
           yLabel: 'cos θ',
           markers: [{ x: T, label: `train length ${T}` }],
         });
+        const reach =
+          wave > T && pastLo < inLo - 1e-3
+            ? `Unscaled, this pair's cos θ stays above ${inLo.toFixed(2)} before position ${T}; past it, it falls to ${pastLo.toFixed(2)}: angles training never reached.`
+            : `Unscaled, this pair turns through ${(T / wave).toFixed(1)} wavelengths before position ${T}: every angle it meets later was seen in training.`;
         plot.setNote(
-          scaled.attentionScale && scaled.attentionScale !== 1
-            ? `The dashed curve includes the ${st.scaling} attention scale ${scaled.attentionScale.toFixed(4)} folded into cos.`
-            : '',
+          `${reach}${
+            scaled.attentionScale && scaled.attentionScale !== 1
+              ? ` The dashed curve includes the ${st.scaling} attention scale ${scaled.attentionScale.toFixed(4)} folded into cos.`
+              : ''
+          }`,
         );
       }, 'RoPE scaling');
       const at = panels[active].cursor();

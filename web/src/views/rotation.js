@@ -31,9 +31,10 @@ export function setupRotation(el, ctx) {
       'projections, in each head, on q and k only: pair i of the query turns by m·ωᵢ, pair i of the key by ' +
       'n·ωᵢ. The values v are not rotated. Here q and k are two different vectors; each circle shows one ' +
       'pair of each, dashed before the turn and solid after, with its angle. The pair adds |qᵢ||kᵢ|·cos Δᵢ ' +
-      'to q·k, where Δᵢ is the angle between them: the content angle plus (n − m)·ωᵢ. So the score depends ' +
-      'on the content of q and k and on the signed offset n − m, not on m and n themselves (RoFormer eq. ' +
-      '16). Press Play: m and n move together, both vectors spin, every Δᵢ stays.',
+      'to q·k, where Δᵢ is the angle between them: the content angle plus (n − m)·ωᵢ (RoFormer eq. 16). ' +
+      'Press Play: m and n move together.<span data-after-predict> Both vectors spin and every Δᵢ stays: ' +
+      'the score depends on the content of q and k and on the signed offset n − m, not on m and n ' +
+      'themselves.</span>',
   );
   v.body.innerHTML = `<div class="row">
       <label>query position m <input type="range" class="m" min="0" max="4096" step="1"></label>
@@ -47,8 +48,8 @@ export function setupRotation(el, ctx) {
       <label>speed <input type="range" class="speed" min="0.25" max="32" step="0.25"></label><output class="speedv"></output></div>
     <div class="with-formula formula-below"><div class="figs"><canvas class="circles" role="img" tabindex="0" aria-label="rotation circles"></canvas><p class="figure-note scale-note"></p></div></div>
     <div class="check" data-proof="rope-relative"><p>q·k from the API (pe.applyRope, then pe.similarity) for these q and k:</p>
-      <table class="checks"><tbody></tbody></table>
-      <p>A shift of both keeps the score; the opposite offset or other content changes it.</p></div>`;
+      <table class="checks" data-after-predict><tbody></tbody></table>
+      <p data-after-predict>A shift of both keeps the score; the opposite offset or other content changes it.</p></div>`;
   const $ = (s) => v.body.querySelector(s);
   const canvas = $('canvas');
   const formula = createFormula($('.with-formula'));

@@ -85,8 +85,11 @@ export function setupScaling(el, ctx) {
     el,
     'RoPE scaling: how real models stretch their context',
     'A pair whose wavelength is longer than the training context never completed a turn in training; past that context it meets angles it has never seen. ' +
-      'The scalings differ in which pairs they slow: linear interpolation divides every frequency by the factor, NTK (a larger base) slows every pair but the fastest, ' +
-      'YaRN and Llama 3 keep the fast pairs and slow only the slow ones, LongRoPE gives each pair its own factor. ' +
+      'Every scaling changes the frequencies so that a longer context maps onto angles seen in training' +
+      '<span data-after-predict>; they differ in which pairs they slow: linear interpolation (<a href="https://arxiv.org/abs/2306.15595">Chen et al. 2023</a>) divides every frequency by the factor; ' +
+      'NTK-aware scaling (<a href="https://www.reddit.com/r/LocalLLaMA/comments/14lz7j5/ntkaware_scaled_rope_allows_llama_models_to_have/">bloc97 2023</a>, a post later analysed by Peng et al.) raises the base, which slows every pair but the fastest; ' +
+      'YaRN (<a href="https://arxiv.org/abs/2309.00071">Peng et al. 2023</a>) and Llama 3.1 (Meta’s reference code, <a href="https://github.com/meta-llama/llama-models/blob/main/models/llama3/reference_impl/model.py"><code>apply_scaling</code></a>; Hugging Face’s <code>_compute_llama3_parameters</code>) keep the fast pairs and slow only the slow ones; ' +
+      'LongRoPE (<a href="https://arxiv.org/abs/2402.13753">Ding et al. 2024</a>) searches a factor for each pair (Phi-3’s <code>short_factor</code> and <code>long_factor</code>)</span>. ' +
       'Pick a real model, paste its config.json, or set your own with the controls.',
   );
   v.body.innerHTML = `<div class="presets" role="group" aria-label="pick a model"></div>

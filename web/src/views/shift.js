@@ -15,11 +15,15 @@ export function setupShift(el, ctx) {
   const v = shell(
     el,
     'The shift identity: PE(p + k) = M_k · PE(p)',
-    'Moving k positions is the same linear map for every starting position: each (sin, cos) pair turns ' +
-      'by the angle k·ωᵢ. <a href="https://arxiv.org/abs/1706.03762">Vaswani et al. 2017</a> chose ' +
-      'sinusoids for this, hoping a layer could then easily learn to attend “k tokens back”: a hypothesis, ' +
-      'not a guarantee (a layer sees word + position, not the position alone). RoPE builds the rotation ' +
-      'into the score directly.',
+    'Each (sin, cos) pair of PE(p) is a point on a circle, turned by p·ωᵢ. Pick p and k: the figure turns ' +
+      'every pair of PE(p) by k·ωᵢ, one 2 × 2 rotation built from the row PE(k), and sets the result beside ' +
+      'PE(p + k) from the API. <a href="https://arxiv.org/abs/1706.03762">Vaswani et al. 2017</a> (§3.5) give ' +
+      'two hopes for sinusoids: that a layer could learn to attend by relative position through this linear ' +
+      'map, and, their stated reason for preferring them to learned positions (which scored “nearly ' +
+      'identical”), that they “may allow the model to extrapolate to sequence lengths longer than the ones ' +
+      'encountered during training”. Neither was shown there; <a href="https://arxiv.org/abs/2108.12409">Press ' +
+      'et al. 2022</a> later measured sinusoids extrapolating worst of the encodings they compared. RoPE builds ' +
+      'the rotation into the score itself.',
   );
   v.body.innerHTML = `<div class="row">
       <label>p <input type="range" class="p" min="0" max="512" step="1"></label><output class="pv"></output>
@@ -63,24 +67,27 @@ export function setupShift(el, ctx) {
       [[ cos <var>k</var>ω<sub><var>i</var></sub>, sin <var>k</var>ω<sub><var>i</var></sub> ], [ −sin <var>k</var>ω<sub><var>i</var></sub>, cos <var>k</var>ω<sub><var>i</var></sub> ]] · [ sin <var>p</var>ω<sub><var>i</var></sub> ; cos <var>p</var>ω<sub><var>i</var></sub> ]</div>
       <div class="fl">pair 0, <var>p</var> = ${p}, <var>k</var> = ${k}: [[ ${f32(rot[1])}, ${f32(rot[0])} ], [ ${f32(-rot[0])}, ${f32(rot[1])} ]] · [ ${f32(at[0])} ; ${f32(at[1])} ] = [ ${fmt(got[0])} ; ${fmt(got[1])} ]</div>
       <div class="fl">PE(${p + k}) from the API: [ <b class="exact">${f32(want[0])}</b> ; <b class="exact">${f32(want[1])}</b> ] — largest difference over all ${d} dims: <b data-maxdiff="${worst}">${worst.toExponential(2)}</b> (float32 rounding)</div>
-      <p class="fhint">M<sub>k</sub>’s entries are the row PE(k) itself: <code>pe.sinusoidal({ length: 1, dim: ${d}, base: ${st.base}, offset: ${k} })</code>. It does not depend on p.</p>`;
+      <p class="fhint">M<sub>k</sub>’s entries are the row PE(k) itself: <code>pe.sinusoidal({ length: 1, dim: ${d}, base: ${st.base}, offset: ${k} })</code>.<span data-after-predict> p appears nowhere in it: the same M<sub>k</sub> shifts every position.</span></p>`;
     const show = [...new Set([0, 1, 2, Math.floor(d / 8), Math.floor(d / 4), d / 2 - 1])].filter(
       (i) => i >= 0 && i < d / 2,
     );
     tbl.innerHTML =
-      `<caption>Selected pairs (all ${d / 2} agree)</caption><tr><th>pair i</th><th>k·ωᵢ mod 2π (rad)</th><th>PE(p) sin, cos</th><th>M_k · PE(p)</th><th>PE(p + k) from the API</th></tr>` +
+      // The two columns to compare come first: on a phone the table scrolls sideways from the left.
+      `<caption>Selected pairs (all ${d / 2} agree)</caption><tr><th>pair i</th><th>M_k · PE(p)</th><th>PE(p + k) from the API</th><th>k·ωᵢ mod 2π (rad)</th><th>PE(p) sin, cos</th></tr>` +
       show
         .map(
           (i) =>
-            `<tr><th>${i}</th><td>${exactAngle(rot[2 * i], rot[2 * i + 1]).toFixed(5)}</td><td>${num(at[2 * i])}, ${num(at[2 * i + 1])}</td><td>${num(got[2 * i])}, ${num(got[2 * i + 1])}</td><td>${num(want[2 * i])}, ${num(want[2 * i + 1])}</td></tr>`,
+            `<tr><th>${i}</th><td>${num(got[2 * i])}, ${num(got[2 * i + 1])}</td><td>${num(want[2 * i])}, ${num(want[2 * i + 1])}</td><td>${exactAngle(rot[2 * i], rot[2 * i + 1]).toFixed(5)}</td><td>${num(at[2 * i])}, ${num(at[2 * i + 1])}</td></tr>`,
         )
         .join('');
-    plot.setTitle(`Every dimension: PE(${p + k}) from the API (line) and M_${k} · PE(${p}) (dots)`);
+    // Drawn last, the PE(p + k) line lies on top of M_k · PE(p)'s own line, and its dots (wider than
+    // a line) show around it: both stay visible where they agree.
+    plot.setTitle(`Every dimension: M_${k} · PE(${p}) (dots) and PE(${p + k}) from the API (line, on top)`);
     plot.draw(
       [
-        { y: want, label: `PE(${p + k})`, colour: 0 },
-        { y: Float32Array.from(got), label: `M_${k} · PE(${p})`, colour: 1, dots: d <= 128 },
         { y: at, label: `PE(${p}) (before the shift, grey)`, colour: 'muted' },
+        { y: Float32Array.from(got), label: `M_${k} · PE(${p}) (dots)`, colour: 1, dots: d <= 128 },
+        { y: want, label: `PE(${p + k}) from the API (line)`, colour: 0 },
       ],
       { xLabel: 'dimension (sin, cos interleaved)', yLabel: 'value', yRange: [-1.05, 1.05], integerX: true },
     );

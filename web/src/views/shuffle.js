@@ -70,9 +70,9 @@ export function setupShuffle(el, ctx) {
     el,
     'Shuffle lab',
     'Each word gets a fixed random vector that knows nothing about its neighbours; one attention layer ' +
-      'runs over them. Shuffle or drag the words (or focus one and press Alt+←/→): without positions and ' +
-      'without a mask attention cannot tell the orders apart. Tick <i>causal mask</i> (as in GPT-style ' +
-      'decoders) to see what the mask alone reveals.',
+      'runs over them, once without positions and once with the method chosen. Shuffle or drag the words ' +
+      '(or focus one and press Alt+←/→) and compare each original matrix with its shuffled one; tick ' +
+      '<i>causal mask</i> (as in GPT-style decoders) to let each word see only itself and the words before it.',
   );
   v.body.innerHTML = `<div class="row">
       <label>sentence <input class="sentence" type="text" list="posenc-presets" spellcheck="false"></label>
@@ -84,8 +84,8 @@ export function setupShuffle(el, ctx) {
     <p class="order-label">shuffled order:</p>
     <ol class="tokens" aria-label="shuffled tokens"></ol>
     <div class="pair lab">
-      <div class="side" data-side="none"><h3>No positions</h3><p class="proof-plain"></p><div class="mats"></div><div class="pooled"></div><dl class="proof"></dl></div>
-      <div class="side" data-side="pos"><h3></h3><p class="proof-plain"></p><div class="mats"></div><div class="pooled"></div><dl class="proof"></dl></div>
+      <div class="side" data-side="none"><h3>No positions</h3><p class="proof-plain" data-after-predict></p><div class="mats"></div><div class="pooled"></div><dl class="proof" data-after-predict></dl></div>
+      <div class="side" data-side="pos"><h3></h3><p class="proof-plain" data-after-predict></p><div class="mats"></div><div class="pooled"></div><dl class="proof" data-after-predict></dl></div>
     </div>`;
   const input = v.body.querySelector('.sentence');
   const causalBox = v.body.querySelector('.causal');
@@ -274,14 +274,18 @@ export function setupShuffle(el, ctx) {
         exported.sides.push(runs[s].exp);
         return;
       }
-      // Un-permute: row/column k of the shuffled run is token perm[k] of the original.
+      // Un-permute: row/column k of the shuffled run is token perm[k] of the original. The verdict
+      // covers every head; the pair the text quotes is the largest change in the head drawn, so the
+      // reader finds its numbers in the matrices beside it.
       let maxA = 0;
-      let worst = [0, 0, 0];
+      let maxShown = 0;
+      let worst = [hShown, 0, 0];
       for (let h = 0; h < heads; h++)
         for (let i = 0; i < n; i++)
           for (let j = 0; j < n; j++) {
             const dlt = Math.abs(b.weights[h * n * n + i * n + j] - a.weights[h * n * n + perm[i] * n + perm[j]]);
-            if (dlt > maxA) (maxA = dlt), (worst = [h, perm[i], perm[j]]);
+            maxA = Math.max(maxA, dlt);
+            if (h === hShown && dlt > maxShown) (maxShown = dlt), (worst = [h, perm[i], perm[j]]);
           }
       let maxOut = 0;
       for (let i = 0; i < n; i++)
@@ -322,7 +326,10 @@ export function setupShuffle(el, ctx) {
         const [h, wi, wj] = worst;
         const va = a.weights[h * n * n + wi * n + wj],
           vb = b.weights[h * n * n + inv[wi] * n + inv[wj]];
-        const pair = `${q(words[wi])} → ${q(words[wj])} gets ${fixed(va)} in ${q(words.join(' '))} but ${fixed(vb)} in ${q(shuffledText)} (head ${h + 1})`;
+        const pair =
+          maxShown < 1e-5 && !pe.stub // the stand-in's equal numbers take the real text's layout
+            ? `head ${h + 1}, drawn here, happens to keep its numbers; the others change by up to ${fixed(maxA)}`
+            : `${q(words[wi])} → ${q(words[wj])} gets ${fixed(va)} in ${q(words.join(' '))} but ${fixed(vb)} in ${q(shuffledText)} (head ${h + 1}, drawn here)`;
         // Without positions only the mask can tell the orders apart: a word sees itself and the
         // words before it, so the first word always gives itself all its attention.
         plain.innerHTML =
@@ -330,7 +337,7 @@ export function setupShuffle(el, ctx) {
             ? `<span class="differs">Different numbers, not a reordering.</span> Under the causal mask a word ` +
               `attends only to itself and the words before it, so where it stands changes what it can see: ` +
               `${pair}. Whichever word comes first sees only itself and gives itself ` +
-              `${fixed(a.weights[h * n * n])}. No position was added: the mask alone makes order visible, which is ` +
+              `${fixed(a.weights[hShown * n * n])}. No position was added: the mask alone makes order visible, which is ` +
               `why decoders without positions still learn it (<a href="https://arxiv.org/abs/2203.16634">Haviv et ` +
               `al. 2022</a>); an encoder without a mask, such as BERT, cannot.`
             : `<span class="differs">Different numbers.</span> With ${name}${causal ? ' and the causal mask' : ''}, ${pair}: the layer now sees the order.`;

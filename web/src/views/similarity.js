@@ -27,7 +27,7 @@ function gramFormula({ st, L, S }, i, j) {
       value,
       call,
       html: `<div class="fl"><var>q</var><sub>i</sub>·<var>k</var><sub>j</sub> = (R<sub>${i}</sub>𝟙)·(R<sub>${j}</sub>𝟙) = Σ<sub><var>p</var></sub> 2 cos((<var>j</var> − <var>i</var>)·ω<sub><var>p</var></sub>)</div>
-      <div class="fl"><var>i</var> = ${i}, <var>j</var> = ${j}, offset ${j - i}: <b class="exact">${f32(value)}</b> <small>(float32, depends on j − i only)</small></div>`,
+      <div class="fl"><var>i</var> = ${i}, <var>j</var> = ${j}, offset ${j - i}: <b class="exact">${f32(value)}</b> <small>(float32<span data-after-predict>; the same for every pair at distance |j − i|</span>)</small></div>`,
     };
   }
   const table =
@@ -50,8 +50,9 @@ export function setupSimilarity(el, ctx) {
     'Similarity',
     `How alike two positions look to attention. Absolute tables: cosine of PE[i] and PE[j]. RoPE ` +
       `(<a href="https://arxiv.org/abs/2104.09864">RoFormer</a>): q·k of <b>one vector</b> (all ones) ` +
-      `rotated to positions i and j. With the same content at every position the score depends on j − i ` +
-      `only, so every diagonal is constant. Real queries and keys differ, and their score depends on their ` +
+      `rotated to positions i and j.<span data-after-predict> With the same content at every position the ` +
+      `score depends on the distance |j − i| only (cos is even), so every diagonal is constant and the ` +
+      `matrix symmetric.</span> Real queries and keys differ, and their score depends on their ` +
       `content and on the signed offset as well (see Rotation). Lengths above ${SIM_CAP} are cut to ` +
       `${SIM_CAP}; large matrices are computed in a worker.`,
   );

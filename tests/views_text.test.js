@@ -1,0 +1,52 @@
+// What the views say against what the library computes, without a browser: the lab's loss
+// caption names the chance level of the task chosen (ln of the number of answers the task's own
+// generator produces), its attention caption expects a diagonal only for fixed-offset tasks, and a
+// RoPE scaling's factor is offered only with a scaling (VIEW_INFO.controlsFor).
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { init } from '../js/index.js';
+import { LAB_TASKS } from '../web/src/state.js';
+import { attentionExpectation, lossCaption } from '../web/src/views/lab.js';
+import { VIEW_INFO } from '../web/src/views/info.js';
+
+const pe = await init({ lab: true });
+
+test('lab: the loss caption gives ln(number of answers) of the task chosen', () => {
+  for (const [id, label, task] of LAB_TASKS) {
+    // the answers the task's generator can ask for, over many sequences
+    const { model } = pe.train({ ...task, method: 'none', steps: 10, seed: 0, length: 32 });
+    const { targets } = pe.labSequences(model, { length: 32, count: 64, seed: 1 });
+    const answers = new Set();
+    for (const t of targets) if (t >= 0) answers.add(t);
+    const chance = Math.log(answers.size).toFixed(2);
+    const caption = lossCaption(id);
+    assert.ok(caption.includes(`ln ${answers.size} = ${chance}`), `${label}: ${answers.size} answers, ${caption}`);
+    if (answers.size !== 16) assert.ok(!caption.startsWith('Training loss (cross-entropy; a uniform'), label);
+  }
+  assert.match(lossCaption('first'), /ln 2 = 0\.69/);
+  assert.match(lossCaption('ngram'), /1\.19/, 'the trigram source has an entropy floor');
+});
+
+test('lab: the attention caption expects a line at the offset a task reads, and none where it reads no offset', () => {
+  assert.match(attentionExpectation('copy'), /1 cell left of the diagonal/);
+  assert.match(attentionExpectation('copy4'), /4 cells left of the diagonal/);
+  assert.match(attentionExpectation('first'), /^No diagonal is expected/);
+  assert.doesNotMatch(attentionExpectation('first'), /sharp line/);
+  for (const [id] of LAB_TASKS) assert.ok(attentionExpectation(id).length > 40, id);
+});
+
+test('controls: a factor only with a scaling (extrapolation, scaling, rotation)', () => {
+  for (const view of ['extrapolation', 'scaling', 'rotation']) {
+    const info = VIEW_INFO[view];
+    assert.ok(!info.controlsFor({ scaling: 'none', method: 'rope' }).includes('factor'), `${view}: none`);
+    assert.ok(info.controlsFor({ scaling: 'yarn', method: 'rope' }).includes('factor'), `${view}: yarn`);
+  }
+});
+
+test('scaling view: NTK-aware, Llama 3.1 and LongRoPE carry their sources', () => {
+  const src = readFileSync(new URL('../web/src/views/scaling.js', import.meta.url), 'utf8');
+  // bloc97's post (the NTK-aware rule), Meta's reference code (Llama 3.1's rule), Ding et al. 2024
+  for (const s of ['reddit.com/r/LocalLLaMA/comments/14lz7j5', 'reference_impl/model.py', 'arxiv.org/abs/2402.13753'])
+    assert.ok(src.includes(s), s);
+});
