@@ -32,14 +32,14 @@ test('guided path data: ids unique slugs, every view registered, state keys know
     'waves',
     'shift',
     'learned',
+    'concat',
     'rotation',
     'similarity',
+    'compare',
     'bias',
-    'concat',
     'scaling',
     'extrapolation',
     'lab',
-    'compare',
   ];
   const seen = STEPS.map((s) => s.view).filter((v, i, a) => a.indexOf(v) === i);
   assert.deepEqual(seen, order, 'the story order');

@@ -174,7 +174,12 @@ export function mount({ root, host, stage, state, setState, navigate, goStep, cu
           guide.querySelector('.stepno').textContent = `Step ${i + 1} of ${list.length}`;
           guide.querySelector('.steptitle').textContent = step.title;
           // Step texts, questions and sources are the project's own data (steps.js), never the URL's.
-          guide.querySelector('.stepintro').innerHTML = step.intro ?? '';
+          // On a phone the intro folds behind one line, so that the question and the figure share the
+          // first screen; it is open on a wide screen.
+          const wide = (root.clientWidth || innerWidth) > NARROW;
+          guide.querySelector('.stepintro').innerHTML = step.intro
+            ? `<details class="setup"${wide ? ' open' : ''}><summary>The setup</summary>${step.intro}</details>`
+            : '';
           guide.querySelector('.steptext').innerHTML = (step.text ?? '') + (step.table ?? '');
           guide.querySelector('.sources').replaceChildren(...sourcesOf(step));
           // The step opens with its question, its choices in this reader's order (choices.js).

@@ -575,10 +575,10 @@ export const STEPS = [
     predict: {
       q: 'A key 3000 tokens back, far past the max distance. What bias does one T5 layer give it?',
       choices: [
-        'A bias continued from the staircase’s slope',
-        'None: T5 masks the keys past the max distance',
+        'The staircase’s slope, continued',
+        'None: T5 masks keys past the max distance',
         'A bucket of its own, log-spaced as before',
-        'The last bucket’s, the same as for distance 128',
+        'The last bucket’s, as for distance 128',
       ],
       answer: 3,
       why: 'Every distance at or beyond the max distance lands in the last bucket of its direction, so one layer gives 300, 3000 and 30 000 the same bias; attention still reaches those keys. The paper notes that later layers can combine local information to reach further.',
@@ -698,12 +698,12 @@ export const STEPS = [
     intro: `<p>Train a small causal model with each encoding and test it past its training length. The task it
       opens on: which of two marked tokens came first. Press <em>Train</em> once you have answered.</p>`,
     predict: {
-      q: 'On “which marked token came first”, what will NoPE (no positional encoding, causal mask) do past the training length?',
+      q: 'Past the training length, what will NoPE (no positions, causal mask) do on this task?',
       choices: [
-        'Solve it: the causal mask alone carries the order',
-        'Guess: with no positions at all it cannot tell the order',
-        'Solve it up to the training length, then fail',
-        'Fail to train at all: its loss stays at ln 2',
+        'Solve it: the causal mask carries the order',
+        'Guess: with no positions at all it cannot tell order',
+        'Solve it up to the training length only',
+        'Not train at all: its loss stays at ln 2',
       ],
       answer: 0,
       why: 'A token sees only what precedes it, which is enough to tell which marker came first. Kazemnejad et al. (2023) found NoPE generalising to longer inputs better than explicit encodings on such synthetic tasks; Haviv et al. (2022) found NoPE decoders competitive at language modelling. Press Train to see what this model does.',
