@@ -45,7 +45,8 @@ function questionsOf(steps, quiz) {
       set: 'path',
       choices: s.predict.choices,
       answer: s.predict.answer,
-      visible: `${s.title} ${s.intro ?? ''} ${s.predict.q}`,
+      // a step with a fallback view shows one of two intros: both count as visible
+      visible: `${s.title} ${s.intro ?? ''} ${s.fallback?.intro ?? ''} ${s.predict.q}`,
     }));
   const self = quiz.map((q, k) => ({ id: `qz-${k}`, set: 'quiz', choices: q.choices, answer: q.answer, visible: q.q }));
   return [...path, ...self];

@@ -200,6 +200,11 @@ export function mount({ root, host, stage, state, setState, navigate, goStep, cu
             reveal(f, k < 0);
           }
           showAfter(root, guide, !step.predict || committed.has(step.id));
+          // A step may hold back more of its figure than the views mark (steps.js `hold`: selectors
+          // inside the figure, the project's own data).
+          holdStyle(root).textContent = step.hold
+            ? `.posenc-app.predict-pending #figure :is(${step.hold}) { visibility: hidden; }`
+            : '';
           root.classList.toggle('quiz-step', !!step.quiz);
           guide.classList.toggle('has-table', !!step.table);
           const quiz = guide.querySelector('.quiz');
@@ -339,6 +344,15 @@ function pathOrder(list, reader, id) {
     pathOrders = { key, orders: new Map(set.map((q, k) => [q.id, orders[k]])) };
   }
   return pathOrders.orders.get(`pq-${id}`);
+}
+
+function holdStyle(root) {
+  let el = root.querySelector(':scope > style.step-hold');
+  if (!el) {
+    el = Object.assign(document.createElement('style'), { className: 'step-hold' });
+    root.prepend(el);
+  }
+  return el;
 }
 
 /** The answers committed on this page load: step id -> the authored index picked, or -1 ("Just tell me"). */

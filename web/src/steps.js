@@ -457,7 +457,7 @@ export const STEPS = [
     view: 'rotation',
     state: { method: 'rope', dim: 64, base: 10000, pos: 100000, kpos: 100003, scaling: 'none', speed: 2 },
     controls: ['dim', 'base'],
-    papers: ['su', 'hfrope'],
+    papers: ['su'],
     intro: `<p>In code, RoPE is a table of cos and sin: one row per position, one column per pair, shape [seq,
       <i>d</i>/2] (Hugging Face repeats it to [seq, <i>d</i>] for its half layout), broadcast over the batch and the
       heads of q and k, shape [batch, heads, seq, <i>d</i>]. The angles are position × inv_freq. Here the query
@@ -480,9 +480,10 @@ export const STEPS = [
       head_dim dimensions, with a table of [seq, rotary_dim/2], and passes the rest through.</p>
       <p>Caches: the table depends on the positions only, never on the content, so it is computed once per forward
       pass (older code precomputed it up to <code>max_position_embeddings</code>) and shared by every layer and
-      head. Precision: Hugging Face computes inv_freq and the angles in float32, 6·10⁻⁵ rad off at position 2048 and
-      3.4·10⁻³ at 131 072 (${cite('hfrope')}); posenc forms the angles in float64 and rounds once, within 2·10⁻⁶ of
-      float64 for every position below 2<sup>20</sup> (docs/rope.md). The check under the circles compares the
+      head. Precision: Hugging Face’s Llama code (<code>LlamaRotaryEmbedding</code>) forms inv_freq and the angles in
+      float32, which posenc’s docs measure at 6·10⁻⁵ rad off at position 2048 and 3.4·10⁻³ at 131 072; posenc forms
+      the angles in float64 and rounds once, within 2·10⁻⁶ of float64 for every position below 2<sup>20</sup>
+      (docs/rope.md, “Precision”). The check under the circles compares the
       score at 100 000/100 003 with the same offset 1000 positions later.</p>`,
     notice:
       'At position 100 000 the query and the key have turned thousands of times, yet the API’s score for offset 3 matches the one 1000 positions later to float32 rounding.',
@@ -490,14 +491,16 @@ export const STEPS = [
   {
     id: 'positions',
     title: 'Position ids: padding, packing, a KV cache',
-    view: 'rotation',
-    state: { method: 'rope', dim: 64, base: 10000, pos: 1000, kpos: 1003, scaling: 'none', speed: 2 },
+    view: 'positions',
+    state: { dim: 64, base: 10000 },
     controls: ['dim', 'base'],
+    // the edited prompt's plot shows which entries change: held with the verdicts until the answer
+    hold: '.plotbox:has(+ .edit-note)',
     papers: ['llama3', 'gqa'],
     intro: `<p>Every encoding reads a <em>position id</em> per token, and the id is not always the token’s index in
       the tensor: batches are padded, several documents are packed into one row, and generation reuses a cache of
-      the keys and values computed at earlier steps (RoPE keys are cached already rotated). Here q is at 1000 and
-      k at 1003.</p>`,
+      the keys and values computed at earlier steps (RoPE keys are cached already rotated). The figure shows a
+      left-padded batch, a cache of 10 tokens with one new token, and a cached prompt with one token replaced.</p>`,
     predict: {
       q: 'A 500-token prompt has been run and its keys and values cached. The user edits token 200 and resends the prompt. Which cached entries can be kept?',
       choices: [
@@ -520,10 +523,21 @@ export const STEPS = [
       key-value heads) each key head is rotated and cached once, and the query heads of its group all score
       against the same rotated keys, each query rotated by its own position.</p>
       <p>A relative scheme (RoPE, ALiBi) gives the same scores when all ids shift together, in exact arithmetic;
-      an absolute table (learned, sinusoidal) does not. Here q is at 1000 and k at 1003: the same offset as q at 5
-      and k at 8.</p>`,
+      an absolute table (learned, sinusoidal) does not.</p>`,
     notice:
-      'At positions 1000 and 1003 each vector has turned much further than at 5 and 8, yet the angle between them is the same.',
+      'A left-padded prompt keeps its ids, counted from its first real token; the new token’s query against the cache scores as a full recomputation does; the edit changes entries from the edited token on, never before it.',
+    // in a build without the positions view: RoPE's rotation at 1000 and 1003
+    fallback: {
+      view: 'rotation',
+      state: { method: 'rope', dim: 64, base: 10000, pos: 1000, kpos: 1003, scaling: 'none', speed: 2 },
+      hold: '',
+      intro: `<p>Every encoding reads a <em>position id</em> per token, and the id is not always the token’s index
+        in the tensor: batches are padded, several documents are packed into one row, and generation reuses a cache
+        of the keys and values computed at earlier steps (RoPE keys are cached already rotated). Here q is at 1000
+        and k at 1003.</p>`,
+      notice:
+        'At positions 1000 and 1003 each vector has turned much further than at 5 and 8, yet the angle between them is the same.',
+    },
   },
   {
     id: 'shaw',
@@ -718,48 +732,48 @@ export const STEPS = [
   {
     id: 'recap',
     title: 'Recap: the methods side by side',
-    view: 'extrapolation',
-    state: { dim: 64, length: 256, train: 128, scaling: 'none' },
+    view: 'recap',
+    state: { dim: 64, length: 256, train: 128 },
     controls: [],
     papers: ['vaswani', 'devlin', 'shaw', 'dai', 'raffel', 'su', 'press', 'haviv', 'llama4'],
-    intro: `<p>Every method of the path, once more, past the same training length. One question before the table
-      that sums them up.</p>`,
+    intro: `<p>Every method of the path once more, side by side, past the same training length. One question before
+      the table that sums them up.</p>`,
     predict: {
-      q: 'A model must run at 4× its training length with no fine-tuning. Which of these fails outright rather than degrading?',
-      choices: [
-        'RoPE: its angles wrap around past 2π',
-        'ALiBi: its penalties overflow the logits',
-        'A learned absolute table: it has no rows there',
-        'T5: its buckets run out past the max distance',
-      ],
+      q: 'Which of these pairs of methods has no learned position parameters at all?',
+      choices: ['T5 buckets and ALiBi', 'Sinusoidal and learned', 'RoPE and ALiBi', 'Shaw and Transformer-XL'],
       answer: 2,
-      why: 'A learned table is a lookup with no row past max_position_embeddings: code must refuse, truncate or slide a window. RoPE’s angles are defined everywhere (wrapping is what they always do) but meet combinations never seen; ALiBi’s penalties just grow; T5 maps every far distance to its last bucket. Those degrade, each in its own way, but they run.',
+      why: 'RoPE’s angles come from the base and the position, ALiBi’s slopes from the head count: nothing about position is learned (W_Q and W_K are learned, but they are not position parameters). T5 learns a scalar per bucket and head, a learned table learns a row per position, Shaw learns a vector per clipped distance, and Transformer-XL learns W_k,R, u and v around its fixed sinusoids.',
     },
     text: `<p>The methods of this path in one table. The lab column names the method’s curve in the lab: run the lab
       for the numbers, which describe this page’s tiny model, not the models listed.</p>`,
-    // a second block of the step's text (chrome.js shows it after `text`)
-    table: `<div class="recap-wrap"><table class="recap"><caption>Positional methods at a glance</caption>
-      <thead><tr><th scope="col">method</th><th scope="col">used in</th><th scope="col">parameters</th>
-      <th scope="col">in the lab</th><th scope="col">trade-offs</th><th scope="col">paper</th></tr></thead><tbody>
-      <tr><th scope="row">none (NoPE)</th><td>research decoders; every fourth layer of Llama 4</td><td>none</td><td>NoPE</td>
-        <td>needs a causal mask; an encoder cannot see order</td><td>${cite('haviv')}, ${cite('llama4')}</td></tr>
-      <tr><th scope="row">sinusoidal</th><td>original Transformer</td><td>none (base, <i>d</i>)</td><td>Sinusoidal</td>
-        <td>added to the words; unseen angle combinations past training</td><td>${cite('vaswani')}</td></tr>
-      <tr><th scope="row">learned absolute</th><td>BERT, GPT-2</td><td>max_position_embeddings × <i>d</i></td>
-        <td>Learned</td><td>flexible; no row past the table</td><td>${cite('devlin')}</td></tr>
-      <tr><th scope="row">Shaw / Transformer-XL</th><td>Transformer-XL, XLNet</td><td>(2<i>k</i>+1) vectors for keys and
-        values; W<sub><i>k</i>,R</sub>, u, v</td><td>not in the lab</td><td>relative; extra terms in every score</td>
-        <td>${cite('shaw')}, ${cite('dai')}</td></tr>
-      <tr><th scope="row">T5 buckets</th><td>T5, Flan-T5</td><td>buckets × heads scalars, shared by layers</td>
-        <td>T5 buckets</td><td>one layer is blind past the max distance</td><td>${cite('raffel')}</td></tr>
-      <tr><th scope="row">RoPE</th><td>GPT-NeoX, Llama, Qwen, DeepSeek</td><td>none (base, pair layout, rotary
-        fraction, scaling)</td><td>RoPE</td><td>relative in q·k; needs scaling to extend the context</td>
-        <td>${cite('su')}</td></tr>
-      <tr><th scope="row">ALiBi</th><td>BLOOM, MPT</td><td>none (fixed slopes)</td><td>ALiBi</td>
-        <td>recency bias: perplexity holds past the training length, far tokens get little weight</td><td>${cite('press')}</td></tr>
-      </tbody></table></div>`,
     notice:
       'Past the red line every method meets something new: sinusoids and RoPE angle combinations never seen in training, ALiBi penalties larger than any in training, the learned table no rows at all. Only the kind of novelty differs.',
+    // in a build without the recap view: the extrapolation view
+    fallback: {
+      view: 'extrapolation',
+      state: { dim: 64, length: 256, train: 128, scaling: 'none' },
+      // a second block of the step's text (chrome.js shows it after `text`); the recap view draws its own
+      table: `<div class="recap-wrap"><table class="recap"><caption>Positional methods at a glance</caption>
+        <thead><tr><th scope="col">method</th><th scope="col">used in</th><th scope="col">parameters</th>
+        <th scope="col">in the lab</th><th scope="col">trade-offs</th><th scope="col">paper</th></tr></thead><tbody>
+        <tr><th scope="row">none (NoPE)</th><td>research decoders; every fourth layer of Llama 4</td><td>none</td><td>NoPE</td>
+          <td>needs a causal mask; an encoder cannot see order</td><td>${cite('haviv')}, ${cite('llama4')}</td></tr>
+        <tr><th scope="row">sinusoidal</th><td>original Transformer</td><td>none (base, <i>d</i>)</td><td>Sinusoidal</td>
+          <td>added to the words; unseen angle combinations past training</td><td>${cite('vaswani')}</td></tr>
+        <tr><th scope="row">learned absolute</th><td>BERT, GPT-2</td><td>max_position_embeddings × <i>d</i></td>
+          <td>Learned</td><td>flexible; no row past the table</td><td>${cite('devlin')}</td></tr>
+        <tr><th scope="row">Shaw / Transformer-XL</th><td>Transformer-XL, XLNet</td><td>(2<i>k</i>+1) vectors for keys and
+          values; W<sub><i>k</i>,R</sub>, u, v</td><td>not in the lab</td><td>relative; extra terms in every score</td>
+          <td>${cite('shaw')}, ${cite('dai')}</td></tr>
+        <tr><th scope="row">T5 buckets</th><td>T5, Flan-T5</td><td>buckets × heads scalars, shared by layers</td>
+          <td>T5 buckets</td><td>one layer is blind past the max distance</td><td>${cite('raffel')}</td></tr>
+        <tr><th scope="row">RoPE</th><td>GPT-NeoX, Llama, Qwen, DeepSeek</td><td>none (base, pair layout, rotary
+          fraction, scaling)</td><td>RoPE</td><td>relative in q·k; needs scaling to extend the context</td>
+          <td>${cite('su')}</td></tr>
+        <tr><th scope="row">ALiBi</th><td>BLOOM, MPT</td><td>none (fixed slopes)</td><td>ALiBi</td>
+          <td>recency bias: perplexity holds past the training length, far tokens get little weight</td><td>${cite('press')}</td></tr>
+        </tbody></table></div>`,
+    },
   },
   {
     id: 'selfcheck',

@@ -13,7 +13,10 @@ let RENAMED = {};
 let stepsLoading = null;
 export function loadSteps() {
   stepsLoading ??= import('./steps.js').then((m) => {
-    STEPS = m.STEPS.filter((s) => SETUP[s.view]);
+    // A step drawn by a view this build lacks falls back to the view its `fallback` names, if any.
+    STEPS = m.STEPS.map((s) => (SETUP[s.view] || !s.fallback ? s : { ...s, ...s.fallback })).filter(
+      (s) => SETUP[s.view],
+    );
     RENAMED = m.RENAMED ?? {};
     return STEPS;
   });
