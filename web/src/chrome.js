@@ -200,11 +200,6 @@ export function mount({ root, host, stage, state, setState, navigate, goStep, cu
             reveal(f, k < 0);
           }
           showAfter(root, guide, !step.predict || committed.has(step.id));
-          // A step may hold back more of its figure than the views mark (steps.js `hold`: selectors
-          // inside the figure, the project's own data).
-          holdStyle(root).textContent = step.hold
-            ? `.posenc-app.predict-pending #figure :is(${step.hold}) { visibility: hidden; }`
-            : '';
           root.classList.toggle('quiz-step', !!step.quiz);
           guide.classList.toggle('has-table', !!step.table);
           const quiz = guide.querySelector('.quiz');
@@ -220,6 +215,10 @@ export function mount({ root, host, stage, state, setState, navigate, goStep, cu
           }
         }
         trimControls(root, step.controls);
+        // A step may hold back more of its figure than the views mark (steps.js `hold`: selectors inside
+        // the figure, the project's own data), marked here after every render (chrome.css hides them
+        // until the answer; a page's CSP refuses inline style, so no stylesheet is written).
+        markHeld(host, step.hold);
         const link = (a, j) => {
           const ok = j >= 0 && j < list.length;
           if (ok) a.href = urlOf({ ...stepState(list[j], state) });
@@ -236,6 +235,7 @@ export function mount({ root, host, stage, state, setState, navigate, goStep, cu
         stage.removeAttribute('aria-labelledby');
       } else {
         trimControls(root, null);
+        markHeld(host, '');
         root.classList.remove('quiz-step', 'predict-pending');
         let active = null;
         for (const b of tabs.querySelectorAll('[role=tab]')) {
@@ -346,13 +346,10 @@ function pathOrder(list, reader, id) {
   return pathOrders.orders.get(`pq-${id}`);
 }
 
-function holdStyle(root) {
-  let el = root.querySelector(':scope > style.step-hold');
-  if (!el) {
-    el = Object.assign(document.createElement('style'), { className: 'step-hold' });
-    root.prepend(el);
-  }
-  return el;
+function markHeld(host, sel) {
+  const want = sel ? new Set(host.querySelectorAll(sel)) : new Set();
+  for (const el of host.querySelectorAll('[data-held]')) if (!want.has(el)) el.removeAttribute('data-held');
+  for (const el of want) if (!el.hasAttribute('data-held')) el.setAttribute('data-held', '');
 }
 
 /** The answers committed on this page load: step id -> the authored index picked, or -1 ("Just tell me"). */
