@@ -1,20 +1,22 @@
 // The guided path as a learner meets it, in headless Debian Chromium (playwright-core) over web/dist:
-// every step's predict-then-reveal question and every self-check item is answered with the keyboard
-// alone (Tab to the radios, Space and arrows to choose, Tab to "Check", Space), and the answer shows
-// only after that; at 390 × 844 every step's figure starts on the first screen; the sidebar shows
-// only the controls a step uses. Waits on state and DOM only.
+// every step's question and every self-check item is answered with the keyboard alone (Tab to the
+// radios, Space and arrows to choose in the order shown, Tab to "Check", Space), and the answer, the
+// step's explanation and the figure's verdicts show only after that (or after "Just tell me"); a
+// reader's choice order survives a reload; at 390 × 844 every step's figure starts on the first
+// screen; the sidebar shows only the controls a step uses. Waits on state and DOM only.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { pageSuite, skip } from './browser_embed_harness.js';
 import { STEPS } from '../web/src/steps.js';
 import { QUIZ } from '../web/src/quiz.js';
 
-test('guided path data: every step asks one question and cites its papers; the self-check has 20+ items', () => {
+test('guided path data: every step asks one question and cites its papers; the self-check has 30+ items', () => {
   const ids = new Set(STEPS.map((s) => s.id));
   for (const s of STEPS) {
     if (s.quiz) continue;
     const p = s.predict;
     assert.ok(p && p.q && p.why, `${s.id}: a predict question with its explanation`);
+    assert.ok(s.intro, `${s.id}: an intro to show before the answer`);
     assert.ok(
       p.choices.length >= 2 && Number.isInteger(p.answer) && p.answer >= 0 && p.answer < p.choices.length,
       `${s.id}: answer is one of the choices`,
@@ -24,7 +26,7 @@ test('guided path data: every step asks one question and cites its papers; the s
       assert.ok(name && title && /^https:\/\//.test(href), `${s.id}: ${name} has a link`);
     assert.ok(Array.isArray(s.controls), `${s.id}: lists the controls it uses`);
   }
-  assert.ok(QUIZ.length >= 20, `${QUIZ.length} self-check items`);
+  assert.ok(QUIZ.length >= 30, `${QUIZ.length} self-check items`);
   for (const [k, item] of QUIZ.entries()) {
     assert.ok(item.q && item.choices.length >= 2, `item ${k}: a question with choices`);
     assert.ok(item.answer >= 0 && item.answer < item.choices.length, `item ${k}: answer is one of the choices`);
@@ -61,7 +63,11 @@ async function tabTo(page, name) {
   assert.fail(`Tab never reached the radios of ${name}`);
 }
 
-/** Answer question `id` (a form.question) with the keyboard: choice `k`, then Check. */
+/** The authored indices of question `id`'s choices, in the order the page shows them. */
+const shown = (page, id) =>
+  page.locator(`#${id} input[type=radio]`).evaluateAll((els) => els.map((e) => Number(e.value)));
+
+/** Answer question `id` (a form.question) with the keyboard: authored choice `k`, then Check. */
 async function answer(page, id, k) {
   await tabTo(page, id);
   const form = page.locator(`#${id}`);
@@ -70,10 +76,12 @@ async function answer(page, id, k) {
     false,
     `${id}: the answer is hidden before the reader commits`,
   );
-  // Tab lands on the first radio of an unchecked group without checking it; Space checks it, arrows move.
-  assert.equal(await page.evaluate(() => document.activeElement.value), '0');
+  // Tab lands on the first radio shown of an unchecked group without checking it; Space checks it, and
+  // the arrows walk the choices in the order shown (the reader's order, not the authored one).
+  const order = await shown(page, id);
+  assert.equal(await page.evaluate(() => document.activeElement.value), String(order[0]));
   await page.keyboard.press('Space');
-  for (let j = 0; j < k; j++) await page.keyboard.press('ArrowDown');
+  for (let j = 0; j < order.indexOf(k); j++) await page.keyboard.press('ArrowDown');
   assert.equal(await form.locator('input:checked').getAttribute('value'), String(k));
   assert.equal(await form.locator('.reveal').isVisible(), false, `${id}: choosing alone reveals nothing`);
   await page.keyboard.press('Tab');
@@ -93,6 +101,14 @@ test('every step: its predict question is answered by keyboard, then the answer 
     await goto(page, s.id);
     const id = `pq-${s.id}`;
     assert.equal(await page.locator(`#${id} legend`).isVisible(), true, `${s.id}: the question is shown`);
+    // Before the commit: the intro, not the explanation, its sources or the view's own intro.
+    assert.equal(await page.locator('.guide .stepintro').isVisible(), true, `${s.id}: the intro is shown`);
+    assert.equal(await page.locator('.guide .more').isVisible(), false, `${s.id}: the explanation waits`);
+    assert.equal(
+      await page.locator('#figure .view > details.about').isVisible(),
+      false,
+      `${s.id}: so does the view’s intro`,
+    );
     // Alternate right and wrong answers, so both verdicts are exercised.
     const wrong = STEPS.indexOf(s) % 2 === 1;
     const k = wrong ? (s.predict.answer + 1) % s.predict.choices.length : s.predict.answer;
@@ -102,6 +118,12 @@ test('every step: its predict question is answered by keyboard, then the answer 
     assert.equal(await form.locator('.why').textContent(), s.predict.why, `${s.id}: the explanation`);
     assert.equal(await form.locator('label.choice.right input').getAttribute('value'), String(s.predict.answer));
     if (s.notice) assert.match(await form.locator('.notice').textContent(), /What to notice/);
+    assert.equal(await page.locator('.guide .more').isVisible(), true, `${s.id}: the explanation, once answered`);
+    assert.equal(
+      await form.evaluate((f) => f.querySelector('fieldset').disabled),
+      true,
+      `${s.id}: one answer per question`,
+    );
   }
   assert.deepEqual(suite.pageErrors, []);
   await ctx.close();
@@ -120,9 +142,11 @@ test('the self-check: every item is answered by keyboard and explains every answ
   for (const [k, item] of QUIZ.entries()) {
     const pick = k % 3 === 2 ? (item.answer + 1) % item.choices.length : item.answer;
     const form = await answer(page, `qz-${k}`, pick);
-    const whys = await form.locator('.whys li').allTextContents();
+    const whys = await form
+      .locator('.whys li')
+      .evaluateAll((els) => els.map((li) => [Number(li.dataset.k), li.textContent]));
     assert.equal(whys.length, item.choices.length, `item ${k}: one explanation per choice`);
-    whys.forEach((w, j) => assert.ok(w.endsWith(item.why[j]), `item ${k}, choice ${j}: its explanation`));
+    for (const [j, w] of whys) assert.ok(w.endsWith(item.why[j]), `item ${k}, choice ${j}: its explanation`);
     assert.equal(await form.locator('.whys li.picked').getAttribute('data-k'), String(pick));
     const href = await form.locator('.qlink a').getAttribute('href');
     assert.equal(new URL(href, 'http://x').searchParams.get('step'), item.step, `item ${k}: links to its step`);
@@ -139,7 +163,7 @@ test('the self-check: every item is answered by keyboard and explains every answ
   await ctx.close();
 });
 
-test('390 × 844: every step’s figure starts on the first screen; the sidebar shows only the step’s controls', {
+test('390 × 844: every step opens with its question and its figure on the first screen; the sidebar shows only the step’s controls', {
   skip,
   timeout: 600000,
 }, async () => {
@@ -153,33 +177,75 @@ test('390 × 844: every step’s figure starts on the first screen; the sidebar 
         const shown = (sel) =>
           [...document.querySelectorAll(`#figure ${sel}`)].filter((el) => el.getClientRects().length);
         const figs = shown('canvas, figure');
+        if (document.querySelector('#figure .lab'))
+          return shown('.view > h2')[0]?.getBoundingClientRect().top + scrollY;
         return Math.min(...(figs.length ? figs : shown('table')).map((el) => el.getBoundingClientRect().top + scrollY));
       })(),
-      about: document.querySelector('#figure .view > details.about')?.open ?? null,
-      open: document.querySelector('.guide .more').open,
+      question: document.querySelector('.guide form.question legend')?.getBoundingClientRect().top,
       shown: [...document.querySelectorAll('.posenc-app [name]')]
         .filter((el) => el.form?.classList.contains('controls') && el.closest('label')?.offsetParent)
         .map((el) => el.name),
     }));
     assert.ok(Number.isFinite(m.top) && m.top < 844, `${s.id}: the figure starts at ${Math.round(m.top)} px`);
-    assert.equal(m.open, false, `${s.id}: the text is folded behind "Read the step"`);
-    if (m.about !== null) {
-      // The view's own intro folds behind "About this view" and opens with the keyboard.
-      assert.equal(m.about, false, `${s.id}: the view's intro is folded`);
-      await page.focus('#figure .view > details.about > summary');
-      await page.keyboard.press('Enter');
-      const intro = page.locator('#figure .view > details.about > .intro');
-      assert.equal(await intro.isVisible(), true, `${s.id}: the intro opens`);
-    }
+    // (The lab draws its figures once trained; until then its heading and task come first.)
+    assert.ok(m.question < m.top, `${s.id}: the question comes first`);
+    assert.equal(await page.locator('.guide .more').isVisible(), false, `${s.id}: no explanation before the answer`);
     for (const k of m.shown) assert.ok(s.controls.includes(k), `${s.id}: control ${k} is one the step uses`);
-    // The fold opens with the keyboard, and the question is one tap away.
+    // "Just tell me": the answer without an answer recorded; the explanation folds behind "Read the step"
+    // on a phone and opens with the keyboard, as the view's own intro does.
+    await page.focus(`#pq-${s.id} button.tell`);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((id) => document.getElementById(id)?.dataset.revealed === 'told', `pq-${s.id}`);
+    assert.match(await page.locator(`#pq-${s.id} .verdict`).textContent(), /^The answer: /);
+    assert.equal(await page.locator(`#pq-${s.id} label.choice.wrong`).count(), 0, `${s.id}: nothing marked wrong`);
+    assert.equal(await page.evaluate(() => document.querySelector('.guide .more').open), false);
     await page.focus('.guide .more > summary');
     await page.keyboard.press('Enter');
     assert.equal(await page.evaluate(() => document.querySelector('.guide .more').open), true);
-    await page.focus('.guide .pfold > summary');
-    await page.keyboard.press('Enter');
-    assert.equal(await page.locator(`#pq-${s.id} legend`).isVisible(), true, `${s.id}: the question opens`);
+    if (await page.locator('#figure .view > details.about').count()) {
+      assert.equal(await page.evaluate(() => document.querySelector('#figure .view > details.about').open), false);
+      await page.focus('#figure .view > details.about > summary');
+      await page.keyboard.press('Enter');
+      const intro = page.locator('#figure .view > details.about > .intro');
+      assert.equal(await intro.isVisible(), true, `${s.id}: the view’s intro opens`);
+    }
   }
+  assert.deepEqual(suite.pageErrors, []);
+  await ctx.close();
+});
+
+test('the figure’s verdicts wait for the answer; the reader’s order and answers survive a reload and a return', {
+  skip,
+  timeout: 300000,
+}, async () => {
+  const { ctx, page } = await context({ width: 1280, height: 900 });
+  await goto(page, 'why');
+  // The shuffle lab's verdict lines are held back until the reader commits.
+  assert.equal(await page.locator('.posenc-app.predict-pending').count(), 1);
+  assert.equal(await page.locator('#figure .proof-plain').first().isVisible(), false);
+  const order = await shown(page, 'pq-why');
+  await page.reload();
+  await suite.settled(page);
+  assert.deepEqual(await shown(page, 'pq-why'), order, 'the same order after a reload');
+  await answer(page, 'pq-why', STEPS[0].predict.answer);
+  assert.equal(await page.locator('.posenc-app.predict-pending').count(), 0);
+  assert.equal(await page.locator('#figure .proof-plain').first().isVisible(), true);
+  // Next, then Back: the answer given is still there, revealed and locked.
+  await page.click('.guide .next');
+  await page.waitForFunction(() => document.querySelector('.guide')?.dataset.step === 'causal');
+  assert.equal(await page.locator('.posenc-app.predict-pending').count(), 1, 'the next step asks again');
+  await page.click('.guide .back');
+  await page.waitForFunction(() => document.querySelector('.guide')?.dataset.step === 'why');
+  assert.equal(await page.locator('#pq-why').getAttribute('data-revealed'), 'right');
+  assert.equal(await page.locator('#pq-why input:checked').getAttribute('value'), String(STEPS[0].predict.answer));
+  // The explorer shows every verdict.
+  await page.click('.guide .explore');
+  await page.waitForURL((u) => u.searchParams.get('view') === 'shuffle');
+  assert.equal(await page.locator('.posenc-app.predict-pending').count(), 0);
+  // An old step name opens the step that teaches it now.
+  await page.goto(`${suite.srv.origin}/?step=compare`);
+  await suite.settled(page);
+  await page.waitForFunction(() => document.querySelector('.guide')?.dataset.step === 'layouts');
   assert.deepEqual(suite.pageErrors, []);
   await ctx.close();
 });

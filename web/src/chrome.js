@@ -4,6 +4,7 @@
 // stylesheet) for the page only, while the wasm is on its way.
 import './chrome.css';
 import { loadSteps, opts, steps, stepState, urlOf } from './app.js';
+import { displayOrders, pathSet, quizSet, readerId } from './choices.js';
 import { esc } from './draw.js';
 import { FIELDS, VIEWS, toParams } from './state.js';
 import { SETUP, VIEW_INFO } from './views/index.js';
@@ -21,9 +22,10 @@ export const top = `<a class="skip" href="#figure">Skip to the figure</a>
       <a class="mode-guided" href="?">Guided path</a><a class="mode-explorer" href="?view=heatmap">Explorer</a></nav>
       <label class="theme-pick">theme <select name="theme">${opts(FIELDS.theme[1].list)}</select></label></div>
     <nav class="guide" aria-label="guided path" hidden>
-      <p class="stepno" aria-live="polite"></p><h2 class="steptitle"></h2>
-      <details class="more" open><summary>Read the step</summary><div class="steptext"></div><p class="sources"></p></details>
-      <div class="predict-slot"></div><div class="quiz" hidden></div>
+      <p class="stepno" aria-live="polite"></p><h2 class="steptitle"></h2><div class="stepintro"></div>
+      <div class="predict-slot"></div>
+      <details class="more" hidden><summary>Read the step</summary><div class="steptext"></div><p class="sources"></p></details>
+      <div class="quiz" hidden></div>
       <div class="stepnav"><a class="back" rel="prev">← Back</a><a class="next" rel="next">Next →</a><a class="explore">Open in the explorer</a></div>
     </nav>
     <div class="tabs" role="tablist" aria-label="views" hidden>${TABS.map(([v, l]) => `<button type="button" role="tab" id="tab-${v}" aria-controls="figure-panel" data-view="${v}">${esc(l)}</button>`).join('')}</div>`;
@@ -72,13 +74,26 @@ export function mount({ root, host, stage, state, setState, navigate, goStep, cu
       if (a.dataset.to !== '') goStep(Number(a.dataset.to));
     }
   };
-  root.querySelector('.guide').addEventListener('click', onStepLink);
-  // Predict-then-reveal: the answer and its explanation appear only once the reader has committed.
-  root.querySelector('.guide').addEventListener('submit', (e) => {
+  const guide = root.querySelector('.guide');
+  guide.addEventListener('click', onStepLink);
+  // Predict → observe → explain: the answer, its explanation, the step's text and the figure's verdicts
+  // appear only once the reader has committed an answer, or asked to be told (which records none).
+  const commit = (f, told) => {
+    if (!reveal(f, told)) return;
+    const id = f.dataset.step;
+    if (!id) return;
+    committed.set(id, told ? -1 : Number(f.querySelector('input:checked').value));
+    if (guide.dataset.step === id) showAfter(root, guide, true);
+  };
+  guide.addEventListener('submit', (e) => {
     const f = e.target.closest('form.question');
     if (!f) return;
     e.preventDefault();
-    reveal(f);
+    commit(f, false);
+  });
+  guide.addEventListener('click', (e) => {
+    const b = e.target.closest('button.tell');
+    if (b?.form) commit(b.form, true);
   });
   root.querySelector('.stepnav-bottom').addEventListener('click', onStepLink);
   root.querySelector('.modes').addEventListener('click', (e) => {
@@ -152,21 +167,39 @@ export function mount({ root, host, stage, state, setState, navigate, goStep, cu
           list.findIndex((s) => s.id === state.step),
         );
         const step = list[i];
+        const reader = readerId();
         // A drag re-renders every frame: touch the step's text only when the step changes.
         if (guide.dataset.step !== step.id) {
           guide.dataset.step = step.id;
           guide.querySelector('.stepno').textContent = `Step ${i + 1} of ${list.length}`;
           guide.querySelector('.steptitle').textContent = step.title;
           // Step texts, questions and sources are the project's own data (steps.js), never the URL's.
+          // On a phone the intro folds behind one line, so that the question and the figure share the
+          // first screen; it is open on a wide screen.
+          const wide = (root.clientWidth || innerWidth) > NARROW;
+          guide.querySelector('.stepintro').innerHTML = step.intro
+            ? `<details class="setup"${wide ? ' open' : ''}><summary>The setup</summary>${step.intro}</details>`
+            : '';
           guide.querySelector('.steptext').innerHTML = (step.text ?? '') + (step.table ?? '');
           guide.querySelector('.sources').replaceChildren(...sourcesOf(step));
-          // On a phone the text folds behind "Read the step", so the figure starts on the first screen.
-          const wide = (root.clientWidth || innerWidth) > NARROW;
-          guide.querySelector('.more').open = wide;
-          // The question folds too on a phone (one line that says what is inside), opened by a tap.
-          guide.querySelector('.predict-slot').innerHTML = step.predict
-            ? `<details class="pfold"${wide ? ' open' : ''}><summary>Predict first</summary>${questionHtml(`pq-${step.id}`, step.predict, { notice: step.notice, title: 'Predict first' })}</details>`
+          // The step opens with its question, its choices in this reader's order (choices.js).
+          const slot = guide.querySelector('.predict-slot');
+          slot.innerHTML = step.predict
+            ? questionHtml(`pq-${step.id}`, step.predict, {
+                notice: step.notice,
+                title: 'Predict first',
+                order: pathOrder(list, reader, step.id),
+                step: step.id,
+              })
             : '';
+          // Back on a step already answered: the reader's answer and what it revealed, as they left it.
+          const f = slot.querySelector('form.question');
+          if (f && committed.has(step.id)) {
+            const k = committed.get(step.id);
+            if (k >= 0) f.querySelector(`input[value="${k}"]`).checked = true;
+            reveal(f, k < 0);
+          }
+          showAfter(root, guide, !step.predict || committed.has(step.id));
           root.classList.toggle('quiz-step', !!step.quiz);
           guide.classList.toggle('has-table', !!step.table);
           const quiz = guide.querySelector('.quiz');
@@ -175,12 +208,17 @@ export function mount({ root, host, stage, state, setState, navigate, goStep, cu
           if (step.quiz) {
             import('./quiz.js').then(({ QUIZ }) => {
               if (guide.dataset.step !== step.id) return;
-              quiz.innerHTML = `<p class="score" role="status"></p><ol class="quiz-list">${QUIZ.map((item, k) => `<li>${questionHtml(`qz-${k}`, item, { title: `Question ${k + 1} of ${QUIZ.length}`, link: stepLink(list, item.step) })}</li>`).join('')}</ol>`;
+              const orders = displayOrders(reader, 'quiz', quizSet(QUIZ));
+              quiz.innerHTML = `<p class="score" role="status"></p><ol class="quiz-list">${QUIZ.map((item, k) => `<li>${questionHtml(`qz-${k}`, item, { title: `Question ${k + 1} of ${QUIZ.length}`, link: stepLink(list, item.step), order: orders[k] })}</li>`).join('')}</ol>`;
               quiz.dataset.ready = String(QUIZ.length);
             });
           }
         }
         trimControls(root, step.controls);
+        // A step may hold back more of its figure than the views mark (steps.js `hold`: selectors inside
+        // the figure, the project's own data), marked here after every render (chrome.css hides them
+        // until the answer; a page's CSP refuses inline style, so no stylesheet is written).
+        markHeld(host, step.hold);
         const link = (a, j) => {
           const ok = j >= 0 && j < list.length;
           if (ok) a.href = urlOf({ ...stepState(list[j], state) });
@@ -197,7 +235,8 @@ export function mount({ root, host, stage, state, setState, navigate, goStep, cu
         stage.removeAttribute('aria-labelledby');
       } else {
         trimControls(root, null);
-        root.classList.remove('quiz-step');
+        markHeld(host, '');
+        root.classList.remove('quiz-step', 'predict-pending');
         let active = null;
         for (const b of tabs.querySelectorAll('[role=tab]')) {
           const on = b.dataset.view === state.view;
@@ -267,21 +306,28 @@ function stepLink(list, id) {
 }
 
 /**
- * One multiple-choice question: radios, a "Check" button, and the reveal (hidden until the reader
- * commits). `why` is one explanation, or one per choice. q and choices are the project's own HTML.
+ * One multiple-choice question: radios in the reader's order (`order`: authored indices; a radio's value
+ * is its authored index, so the keyboard walks the order shown), "Check my answer", "Just tell me", and
+ * the reveal (hidden until the reader commits). `why` is one explanation, or one per choice. q and
+ * choices are the project's own HTML.
  */
-function questionHtml(id, { q, choices, answer, why }, { notice = '', title = '', link = null } = {}) {
+function questionHtml(
+  id,
+  { q, choices, answer, why },
+  { notice = '', title = '', link = null, order = null, step = '' } = {},
+) {
+  const seq = order ?? choices.map((_, k) => k);
   const whys = Array.isArray(why) ? why : null;
-  return `<form class="question" id="${id}" data-answer="${answer}" novalidate>
+  return `<form class="question" id="${id}" data-answer="${answer}"${step ? ` data-step="${esc(step)}"` : ''} novalidate>
     <fieldset><legend>${title ? `<strong>${esc(title)}:</strong> ` : ''}${q}</legend>
-    ${choices.map((c, k) => `<label class="choice"><input type="radio" name="${id}" value="${k}"> <span>${c}</span></label>`).join('')}
+    ${seq.map((k) => `<label class="choice"><input type="radio" name="${id}" value="${k}"> <span>${choices[k]}</span></label>`).join('')}
     </fieldset>
-    <div class="qbar"><button type="submit">Check my answer</button><span class="qmsg" role="status"></span></div>
+    <div class="qbar"><button type="submit">Check my answer</button><button type="button" class="tell">Just tell me</button><span class="qmsg" role="status"></span></div>
     <div class="reveal" hidden>
       <p class="verdict"></p>
       ${
         whys
-          ? `<ul class="whys">${whys.map((w, k) => `<li data-k="${k}"><span class="wlabel">${choices[k]}</span>: ${esc(w)}</li>`).join('')}</ul>`
+          ? `<ul class="whys">${seq.map((k) => `<li data-k="${k}"><span class="wlabel">${choices[k]}</span>: ${esc(whys[k])}</li>`).join('')}</ul>`
           : `<p class="why">${esc(why)}</p>`
       }
       ${notice ? `<p class="notice"><strong>What to notice:</strong> ${esc(notice)}</p>` : ''}
@@ -289,41 +335,86 @@ function questionHtml(id, { q, choices, answer, why }, { notice = '', title = ''
     </div></form>`;
 }
 
-function reveal(f) {
+let pathOrders = { key: '', orders: new Map() };
+function pathOrder(list, reader, id) {
+  const key = `${reader} ${list.map((s) => s.id).join()}`;
+  if (pathOrders.key !== key) {
+    const set = pathSet(list);
+    const orders = displayOrders(reader, 'path', set);
+    pathOrders = { key, orders: new Map(set.map((q, k) => [q.id, orders[k]])) };
+  }
+  return pathOrders.orders.get(`pq-${id}`);
+}
+
+function markHeld(host, sel) {
+  const want = sel ? new Set(host.querySelectorAll(sel)) : new Set();
+  for (const el of host.querySelectorAll('[data-held]')) if (!want.has(el)) el.removeAttribute('data-held');
+  for (const el of want) if (!el.hasAttribute('data-held')) el.setAttribute('data-held', '');
+}
+
+/** The answers committed on this page load: step id -> the authored index picked, or -1 ("Just tell me"). */
+const committed = new Map();
+
+/**
+ * Before the reader commits, the step's text, its sources and the figure's verdicts are held back
+ * (chrome.css: .predict-pending hides [data-after-predict] and the views' verdict captions); after,
+ * they show, the text open on a wide screen and one tap away on a phone.
+ */
+function showAfter(root, guide, shown) {
+  root.classList.toggle('predict-pending', !shown);
+  const more = guide.querySelector('.more');
+  if (more.hidden === !shown) return;
+  more.hidden = !shown;
+  more.open = (root.clientWidth || innerWidth) > NARROW;
+}
+
+/** Reveal question f's answer: the reader's pick, or none when told. Returns false when nothing was picked. */
+function reveal(f, told = false) {
   const picked = f.querySelector('input[type=radio]:checked');
   const msg = f.querySelector('.qmsg');
-  if (!picked) {
-    msg.textContent = 'Pick an answer first.';
-    return;
+  if (!picked && !told) {
+    msg.textContent = 'Pick an answer first (or press “Just tell me”).';
+    return false;
   }
   msg.textContent = '';
   const answer = Number(f.dataset.answer);
-  const k = Number(picked.value);
+  const k = told ? -1 : Number(picked.value);
   const ok = k === answer;
-  const choices = [...f.querySelectorAll('label.choice')];
-  choices.forEach((l, j) => {
+  const labels = [...f.querySelectorAll('label.choice')];
+  for (const l of labels) {
+    const j = Number(l.querySelector('input').value);
     l.classList.toggle('right', j === answer);
     l.classList.toggle('wrong', j === k && !ok);
-  });
+  }
   for (const li of f.querySelectorAll('.whys li')) {
     li.classList.toggle('right', Number(li.dataset.k) === answer);
     li.classList.toggle('picked', Number(li.dataset.k) === k);
   }
-  const right = choices[answer].querySelector('span').textContent;
-  f.querySelector('.verdict').textContent = ok ? `Right: ${right}.` : `Not quite. The answer: ${right}.`;
-  f.querySelector('.verdict').className = `verdict ${ok ? 'ok' : 'no'}`;
+  const right = f.querySelector(`input[value="${answer}"]`).nextElementSibling.textContent.trim();
+  const verdict = f.querySelector('.verdict');
+  verdict.textContent = told ? `The answer: ${right}.` : ok ? `Right: ${right}.` : `Not quite. The answer: ${right}.`;
+  verdict.className = `verdict ${told ? 'told' : ok ? 'ok' : 'no'}`;
   f.querySelector('.reveal').hidden = false;
-  f.dataset.revealed = ok ? 'right' : 'wrong';
-  // Screen readers hear the verdict from the status line beside the button.
-  msg.textContent = ok ? 'Right: the reason is below.' : 'Not quite: the answer is below.';
-  // The self-check keeps a running score.
+  f.dataset.revealed = told ? 'told' : ok ? 'right' : 'wrong';
+  // One commitment per question: the choices and buttons lock once the answer is out.
+  f.querySelector('fieldset').disabled = true;
+  for (const b of f.querySelectorAll('.qbar button')) b.disabled = true;
+  // Screen readers hear the verdict from the status line beside the buttons.
+  msg.textContent = told
+    ? 'The answer is below.'
+    : ok
+      ? 'Right: the reason is below.'
+      : 'Not quite: the answer is below.';
+  // The self-check keeps a running score of the questions answered (not of those told).
   const quiz = f.closest('.quiz');
   const score = quiz?.querySelector('.score');
   if (score) {
-    const done = quiz.querySelectorAll('form.question[data-revealed]');
-    const right = quiz.querySelectorAll('form.question[data-revealed=right]').length;
-    score.textContent = `${right} of ${done.length} answered right (${quiz.querySelectorAll('form.question').length} questions).`;
+    const done = quiz.querySelectorAll('form.question:is([data-revealed=right], [data-revealed=wrong])');
+    const rightN = quiz.querySelectorAll('form.question[data-revealed=right]').length;
+    const told = quiz.querySelectorAll('form.question[data-revealed=told]').length;
+    score.textContent = `${rightN} of ${done.length} answered right (${quiz.querySelectorAll('form.question').length} questions${told ? `, ${told} told` : ''}).`;
   }
+  return true;
 }
 
 /** The guided sidebar shows only the controls a step uses (its `controls` list). What this hides is

@@ -1,14 +1,16 @@
 // The guided path's self-check (its last step): data only, rendered by chrome.js. Each item has one
 // explanation per choice (why it is right or wrong) and the id of the step that teaches it
-// (steps.js). Loaded only when the reader reaches the self-check.
+// (steps.js). The choices are shown in an order dealt per reader (choices.js); their authored order
+// and lengths are kept from giving the answer away (tests/questions.test.js). Loaded only when the
+// reader reaches the self-check.
 export const QUIZ = [
   {
     step: 'why',
     q: 'An encoder (no mask) gets word vectors with no positional information. Which inputs can it tell apart?',
     choices: [
       '“dog bites man” from “man bites dog”',
-      'Only sentences that differ in their words (as bags of words)',
-      'Any two different orders',
+      'Only inputs with different words (bags of words)',
+      'Any two different orders of the same words',
     ],
     answer: 1,
     why: [
@@ -21,15 +23,45 @@ export const QUIZ = [
     step: 'causal',
     q: 'A decoder with a causal mask and no positional encoding at all. What do Haviv et al. (2022) report?',
     choices: [
-      'It cannot model language',
-      'It is competitive, and probes find absolute position in its activations',
-      'It works only with a bidirectional mask',
+      'It cannot model language at any useful level at all',
+      'It works only once a bidirectional mask is added',
+      'It is competitive, and probes find position in it',
+    ],
+    answer: 2,
+    why: [
+      'Their causal NoPos models reach perplexities close to models with positions.',
+      'The reverse: it is the masked (bidirectional) language model that fails without positions.',
+      'Right: the mask lets a token see how many tokens precede it, and the model learns to use that.',
+    ],
+  },
+  {
+    step: 'causal',
+    q: 'With a causal mask and no positional encoding, what does a token’s attention layer get to know about order?',
+    choices: [
+      'The exact position of every earlier token, all for free',
+      'How many tokens precede it, to learn positions from',
+      'Nothing at all: only an encoding can give it order',
     ],
     answer: 1,
     why: [
-      'Their causal NoPos models reach perplexities close to models with positions.',
-      'Right: the mask lets a token see how many tokens precede it, and the model learns to use that.',
-      'The reverse: it is the masked (bidirectional) language model that fails without positions.',
+      'The mask tells a token which keys it may see, not where each of them sits; positions have to be derived.',
+      'Right: a softmax over i + 1 keys depends on i. Kazemnejad et al. (2023) show a first layer can recover absolute positions from it and later layers relative ones: a partial substitute that a model must learn to use.',
+      'The mask alone already leaks order: that is why NoPE decoders learn it and NoPE encoders cannot.',
+    ],
+  },
+  {
+    step: 'causal',
+    q: 'Llama 4 (Hugging Face config field no_rope_layers) runs some layers without RoPE. Which ones?',
+    choices: [
+      'Only the first layer, which learns positions from the mask',
+      'Every other layer, alternating with ALiBi layers',
+      'Every fourth layer, which attends over the whole context',
+    ],
+    answer: 2,
+    why: [
+      'No: the NoPE layers are spread through the stack.',
+      'Llama 4 uses no ALiBi; its other layers use RoPE.',
+      'Right: no_rope_layers is 0 for layers 4, 8, 12 … (counting from 1); those attend globally, the RoPE layers within chunks of 8192 tokens.',
     ],
   },
   {
@@ -37,8 +69,8 @@ export const QUIZ = [
     q: 'In what order are these applied in one attention layer of a RoPE model with a causal mask?',
     choices: [
       'project q, k → rotate q, k → q·k → add the mask → softmax → weight the values',
-      'rotate the word vectors → project → softmax → add the mask',
-      'q·k → softmax → rotate → add the mask',
+      'rotate the word vectors → project → q·k → softmax → add the mask → weight the values',
+      'project q, k → q·k → softmax → rotate q, k → add the mask → weight the values',
     ],
     answer: 0,
     why: [
@@ -51,21 +83,25 @@ export const QUIZ = [
     step: 'causal',
     q: 'ALiBi’s bias and T5’s bucket bias enter attention…',
     choices: [
-      'added to the logits, next to the mask, before the softmax',
-      'added to the word embeddings',
-      'multiplied into the values',
+      'added to the word embeddings at the input',
+      'added to the logits, with the mask, before softmax',
+      'multiplied into the values after the softmax weights',
     ],
-    answer: 0,
+    answer: 1,
     why: [
-      'Right: both are numbers added to q·k (per head), as the −∞ of the mask is.',
       'That is what absolute encodings (sinusoidal, learned) do.',
+      'Right: both are numbers added to q·k (per head), as the −∞ of the mask is.',
       'Shaw’s a^V touches the values; ALiBi and T5 do not.',
     ],
   },
   {
     step: 'sinusoidal',
     q: 'In the original Transformer, what happens to the word embeddings before the positional encoding is added?',
-    choices: ['They are multiplied by √d_model', 'They are normalised to unit length', 'Nothing'],
+    choices: [
+      'They are multiplied by √d_model',
+      'They are normalised to unit length',
+      'Nothing: they are added as they are',
+    ],
     answer: 0,
     why: [
       'Right: section 3.4 of Vaswani et al. multiplies the embedding weights by √d_model.',
@@ -76,7 +112,7 @@ export const QUIZ = [
   {
     step: 'sinusoidal-heatmap',
     q: 'With d = 64 and base 10000, the slowest pair completes one turn every…',
-    choices: ['2π·10000 positions', '2π·10000^(62/64) ≈ 47 100 positions', '64 positions'],
+    choices: ['2π·10000 ≈ 62 800 positions', '2π·10000^(62/64) ≈ 47 100 positions', '64 positions, one per dimension'],
     answer: 1,
     why: [
       'That would need the exponent 2i/d to reach 1; the last pair has i = d/2 − 1.',
@@ -86,77 +122,212 @@ export const QUIZ = [
   },
   {
     step: 'shift',
-    q: 'Vaswani et al. chose sinusoids because for every offset k, PE(p + k) is a linear function of PE(p). What did they show about trained models?',
+    q: 'Vaswani et al. give two reasons for choosing sinusoids. Which pair is it?',
     choices: [
-      'That they use this matrix to attend by relative position',
-      'Nothing: it was a hypothesis, and learned positions did about as well',
-      'That it makes them extrapolate to any length',
+      'Learned positions did worse, and sinusoids cost no parameters',
+      'A hoped-for relative attention, and hoped-for extrapolation',
+      'Sinusoids are unique per position and sum to zero',
     ],
     answer: 1,
     why: [
-      'The paper states a hope (“we hypothesized”), not a measurement.',
-      'Right: they report nearly identical results with learned positions and give the hypothesis as the reason for the choice.',
-      'Later work (Press et al. 2022) found sinusoids extrapolate poorly.',
+      'They report learned positions “nearly identical” in quality.',
+      'Right: they hypothesized a model could attend by relative offsets (PE(p + k) is linear in PE(p)) and that sinusoids “may allow the model to extrapolate” past the training length; Press et al. (2022) later found sinusoids extrapolate poorly.',
+      'Neither is a reason the paper gives.',
     ],
   },
   {
     step: 'learned',
     q: 'How many rows does a learned absolute position table have?',
     choices: [
-      'As many as the longest training sequence',
-      'max_position_embeddings, fixed when the model is built',
       'One per token in the vocabulary',
+      'max_position_embeddings, fixed when the model is built',
+      'As many as the current input has tokens',
     ],
     answer: 1,
     why: [
-      'Training can be shorter than the table: BERT spent 90% of its steps at length 128 with a 512-row table.',
-      'Right: 512 for BERT, 1024 for GPT-2; position ids past it have no row.',
       'That is the word embedding table.',
+      'Right: 512 for BERT, 1024 for GPT-2; position ids past it have no row. Training may use shorter sequences (BERT spent 90% of its steps at 128).',
+      'The table is a fixed parameter; an input longer than it has no rows for its last tokens.',
+    ],
+  },
+  {
+    step: 'concat',
+    q: 'Positions are concatenated, [x; p], and a full learned W_Q, W_K follow. Cross terms word × position in the score?',
+    choices: [
+      'Yes, unless W_Q and W_K are block-diagonal',
+      'None: concatenated halves never meet',
+      'Only for the first token of the whole sequence',
+    ],
+    answer: 0,
+    why: [
+      'Right: projections mix the halves; Ke et al. (2021, TUPE) untie word and position projections to remove them.',
+      'True of the raw dot product only; projections mix the halves.',
+      'Every pair of tokens gets them.',
     ],
   },
   {
     step: 'rope',
     q: 'For real (different) q and k, the RoPE score q′·k′ depends on…',
     choices: [
-      'the distance |n − m| only',
+      'the distance |n − m| between them only',
+      'the absolute positions m and n, each one separately',
       'the content of q and k and the signed offset n − m',
-      'the absolute positions m and n',
     ],
-    answer: 1,
+    answer: 2,
     why: [
-      'Only true when q and k are aligned (e.g. the same vector); otherwise +3 and −3 give different scores.',
-      'Right: q′·k′ = q·R((n − m)ω) k (RoFormer eq. 16).',
+      'Only when every pair of q and k is parallel or antiparallel (e.g. q = k); otherwise +3 and −3 give different scores.',
       'Rotations compose, so m and n enter only through n − m.',
+      'Right: q′·k′ = q·R((n − m)ω) k (RoFormer eq. 16).',
     ],
   },
   {
     step: 'rope',
     q: 'Which vectors does RoPE rotate?',
     choices: [
-      'q and k, per head, after the W_Q and W_K projections',
-      'q, k and v',
       'The token embeddings, once, at the input',
+      'q, k and v, in every attention head',
+      'q and k, per head, after the W_Q and W_K projections',
     ],
-    answer: 0,
+    answer: 2,
     why: [
-      'Right: in every attention layer, each head’s q and k.',
-      'The values are not rotated: the weighted sum of values carries no rotation.',
       'That is what an additive absolute encoding does; RoPE never touches the residual stream.',
+      'The values are not rotated: the weighted sum of values carries no rotation.',
+      'Right: in every attention layer, each head’s q and k.',
     ],
   },
   {
     step: 'rope-relative',
     q: 'RoFormer’s “long-term decay” is…',
     choices: [
-      'a bound whose distance-dependent factor decays; the score itself decays for aligned q and k, not for every pair',
       'a guarantee that every attention score falls with distance',
-      'a learned penalty like ALiBi’s',
+      'a decaying bound; aligned q and k decay on average',
+      'a learned penalty on far keys, like ALiBi’s',
+    ],
+    answer: 1,
+    why: [
+      'Queries and keys can be chosen to peak at any distance (Barbero et al. 2024).',
+      'Right: section 3.4.3 bounds the score by a decaying function of distance; for aligned q and k the score shrinks on average, with ripples, and for general q, k it need not decay.',
+      'RoPE adds no bias and learns nothing about distance beyond W_Q and W_K.',
+    ],
+  },
+  {
+    step: 'rope-relative',
+    q: 'xPos (Sun et al.) changes RoPE by…',
+    choices: [
+      'adding a learned bias per distance, like T5',
+      'rotating the values as well, so the outputs carry position',
+      'scaling q and k per pair so scores decay with distance',
+    ],
+    answer: 2,
+    why: [
+      'xPos learns nothing per distance; its factors are fixed.',
+      'The values stay unrotated in xPos as in RoPE.',
+      'Right: the query is scaled by ζᵢ^(m/512), the key by ζᵢ^(−n/512) with ζᵢ < 1, so each pair’s score carries ζᵢ^((m − n)/512).',
+    ],
+  },
+  {
+    step: 'layouts',
+    q: 'A RoPE checkpoint trained with interleaved pairs (2i, 2i+1) is loaded into code rotating (i, i + d/2), without permuting W_Q, W_K. Result?',
+    choices: [
+      'The same model, the same outputs',
+      'The same outputs, a little slower',
+      'Wrong scores and garbled output',
+    ],
+    answer: 2,
+    why: [
+      'Only if the q and k projection rows are permuted to match, as conversion scripts do.',
+      'The cost is the same; the numbers are wrong.',
+      'Right: dimensions get rotated with partners and frequencies they were never trained with.',
+    ],
+  },
+  {
+    step: 'layouts',
+    q: 'GPT-NeoX-20B rotates a quarter of each head’s dimensions (partial rotary). Run it rotating all of them and…',
+    choices: [
+      'the other three quarters get rotated: scores go wrong',
+      'nothing changes, since rotation keeps the vector lengths',
+      'it becomes NoPE, as the extra rotations cancel out',
     ],
     answer: 0,
     why: [
-      'Right: section 3.4.3 bounds the score; Barbero et al. (2024) show that for general q, k it need not decay.',
-      'Queries and keys can be chosen to peak at any distance.',
-      'RoPE adds no bias and learns nothing about distance beyond W_Q and W_K.',
+      'Right: they were trained without rotation; rotary_pct (or partial_rotary_factor) must match the checkpoint.',
+      'Lengths are kept, but the angles between q and k change, and so do the scores.',
+      'Rotating more adds positions; it does not remove them.',
+    ],
+  },
+  {
+    step: 'layouts',
+    q: 'Qwen2-VL’s multimodal RoPE gives an image patch three position ids (time, height, width). How does a text token rotate?',
+    choices: [
+      'As in plain RoPE: its three ids are equal',
+      'By its height and width only, both 0',
+      'Not at all: only image patches rotate',
+    ],
+    answer: 0,
+    why: [
+      'Right: the pairs are split into three blocks ([16, 24, 24] of 64 in Qwen2-VL-7B), each turned by one id; equal ids turn every pair as 1-D RoPE does.',
+      'A text token’s ids are its position in all three streams, not 0.',
+      'Text tokens keep their RoPE positions.',
+    ],
+  },
+  {
+    step: 'rope-code',
+    q: 'q has shape [batch, heads, seq, d] = [2, 8, 100, 64]; the cos table is [100, 32], one column per pair. What must happen before the element-wise product?',
+    choices: [
+      'Nothing: [100, 32] already broadcasts against it',
+      'Transpose it to [32, 100] to line the pairs up with heads',
+      'Give each pair’s column to both its dims; add two axes',
+    ],
+    answer: 2,
+    why: [
+      'Broadcasting aligns the trailing axes: 32 does not match 64, so it fails.',
+      'Heads have nothing to do with pairs: the table is per position and per pair, shared by every head.',
+      'Right: [100, 64] (Hugging Face repeats the table for its half layout), then [1, 1, 100, 64] broadcasts over batch and heads.',
+    ],
+  },
+  {
+    step: 'rope-code',
+    q: 'A head of 80 dimensions with partial_rotary_factor 0.4. What rotates, and with which frequencies?',
+    choices: [
+      '32 dims (16 pairs), frequencies computed for d = 32',
+      'All 80 dims: the factor only scales the angles',
+      '32 dims, with the first 16 frequencies of d = 80',
+    ],
+    answer: 0,
+    why: [
+      'Right: rotary_dim = 0.4 × 80 = 32, inv_freq = base^(−2i/32), and the other 48 dims pass through.',
+      'The factor sets how many dimensions rotate, not how fast.',
+      'Hugging Face computes the frequencies for the rotated width (dim = head_dim × partial_rotary_factor).',
+    ],
+  },
+  {
+    step: 'rope-code',
+    q: 'Why is RoPE’s cos/sin table built once per forward pass and shared, rather than per layer?',
+    choices: [
+      'Each layer learns its own angles, so one table per layer is stored',
+      'It depends on positions only, so all layers and heads share it',
+      'Sines are too slow to compute on a GPU inside a layer',
+    ],
+    answer: 1,
+    why: [
+      'RoPE’s angles are fixed by base and position; no layer learns them.',
+      'Right: the table is content-free (older code precomputed it up to max_position_embeddings).',
+      'Speed is not the point: the values would be identical in every layer anyway.',
+    ],
+  },
+  {
+    step: 'rope-code',
+    q: 'posenc forms RoPE angles in float64 and rounds only the cos and sin to float32. Why does that matter at long context?',
+    choices: [
+      'Float64 cosines run faster than float32 ones in wasm',
+      'It makes every position id exactly representable',
+      'It rounds values in [−1, 1], not a huge angle',
+    ],
+    answer: 2,
+    why: [
+      'Speed is not the reason; float64 is the slower of the two.',
+      'Position ids below 2^24 are exact in float32 already; the angle p·ω is what loses digits.',
+      'Right: a float32 angle near 131 072 is off by up to ~3·10⁻³ rad (Hugging Face’s float32 path); cos and sin rounded once are within 2·10⁻⁶ (docs/rope.md).',
     ],
   },
   {
@@ -164,24 +335,39 @@ export const QUIZ = [
     q: 'A batch of prompts is left-padded. How should position ids be set for an absolute (learned) table?',
     choices: [
       '0, 1, 2 … over the whole row, pads included',
-      'From the attention mask, so the first real token gets 0',
-      'All zero',
+      'All zero, as the pads carry no content',
+      'From the attention mask: the first real token gets 0',
     ],
-    answer: 1,
+    answer: 2,
     why: [
       'Then the same prompt gets different positions depending on how much padding its batch needed.',
-      'Right: Hugging Face builds them as the cumulative sum of the attention mask, minus one.',
       'Every token would share one position.',
+      'Right: Hugging Face builds them as the cumulative sum of the attention mask, minus one.',
+    ],
+  },
+  {
+    step: 'positions',
+    q: 'Training with right padding (pads after the text). Do the real tokens’ position ids need fixing?',
+    choices: [
+      'No: they are 0, 1, 2 … already; the mask hides pads',
+      'Yes: every id must shift by the number of pads',
+      'Yes: the pads must all get position 0 before training',
+    ],
+    answer: 0,
+    why: [
+      'Right: padding after the text leaves every real token at its index; the attention mask keeps the pads out of the scores.',
+      'That is the left-padding case, where the pads come first.',
+      'The pads’ own ids do not matter once the mask hides them.',
     ],
   },
   {
     step: 'positions',
     q: 'Several documents are packed into one training row. What keeps one document from attending to another?',
-    choices: ['Restarting the position ids', 'A block-diagonal attention mask', 'RoPE'],
-    answer: 1,
+    choices: ['A block-diagonal attention mask', 'Restarting the position ids', 'RoPE’s rotations of q and k'],
+    answer: 0,
     why: [
-      'Restarted ids change positions, not who sees whom: without a mask tokens still attend across documents.',
       'Right: only the mask stops attention across documents (Llama 3 uses one); ids may also restart.',
+      'Restarted ids change positions, not who sees whom: without a mask tokens still attend across documents.',
       'RoPE changes scores, never removes them.',
     ],
   },
@@ -189,30 +375,75 @@ export const QUIZ = [
     step: 'positions',
     q: 'With a KV cache, 100 tokens are cached and RoPE is used. The next token’s query…',
     choices: [
-      'is rotated by position 100, and the cached keys are used as stored',
-      'is rotated by 0, and the cache is rotated back',
-      'is not rotated',
+      'is rotated by position 100, cached keys as stored',
+      'is not rotated: the cache already holds positions',
+      'is rotated by 100, and so is every cached key again',
     ],
     answer: 0,
     why: [
       'Right: each key was rotated once by its own position; the scores see the offsets 100 − j.',
-      'That would rotate every cached key at every step, for the same result at more cost.',
       'Then the new token would have no position relative to the cache.',
+      'The cached keys already carry their own rotation; rotating them again shifts every offset.',
     ],
   },
   {
-    step: 'alibi',
-    q: 'ALiBi with 12 heads (not a power of two). Its slopes are…',
+    step: 'positions',
+    q: 'Tokens 0 … 999 are cached. The user deletes token 10, so every later token moves one place left. What must be recomputed?',
     choices: [
-      '2^(−8h/12) for h = 1 … 12',
-      'The 8 slopes for 8 heads, then every other slope of the 16-head set',
-      'All 1/2',
+      'Only the keys, turned back by one position each time',
+      'Every entry from position 10 on, in every layer',
+      'Nothing: cached keys keep the rotation they got',
     ],
     answer: 1,
     why: [
-      'That formula is the paper’s for powers of two only.',
-      'Right: 2^−1 … 2^−8, then 2^−0.5, 2^−1.5, 2^−2.5, 2^−3.5 (the paper’s code).',
-      'Each head has its own slope.',
+      'That would fix the first layer at most: deeper layers’ keys and values depend on the deleted token through attention.',
+      'Right: entries from the edit on depend on it (and on the new positions); entries 0 … 9 stay valid.',
+      'They would carry the wrong positions and content from the deleted token.',
+    ],
+  },
+  {
+    step: 'positions',
+    q: 'Llama 3 8B uses grouped-query attention: 32 query heads, 8 key-value heads. How many rotated key heads does a layer cache per token?',
+    choices: [
+      '8, each shared by 4 query heads',
+      '32, one for each query head',
+      '1, a single key head shared by all 32 query heads',
+    ],
+    answer: 0,
+    why: [
+      'Right: each key head is rotated and cached once; the 4 query heads of its group score against the same rotated keys.',
+      'That is plain multi-head attention, which GQA shrinks.',
+      'That is multi-query attention, the extreme of the same idea.',
+    ],
+  },
+  {
+    step: 'shaw',
+    q: 'Shaw et al. (2018) add learned relative vectors where?',
+    choices: [
+      'Only to the word embeddings, at the input',
+      'To the softmax output, after the weights',
+      'To keys in the score (aᴷ), values in the output (aⱽ)',
+    ],
+    answer: 2,
+    why: [
+      'Nothing is added at the input.',
+      'The weights α stay a softmax of the scores.',
+      'Right: e_ij uses x_j W^K + a^K_ij and z_i sums α_ij (x_j W^V + a^V_ij).',
+    ],
+  },
+  {
+    step: 'shaw',
+    q: 'Transformer-XL’s relative attention score has…',
+    choices: [
+      'one term, a learned vector added to the key as in Shaw',
+      'four terms: content·content, content·position, u, v',
+      'only a per-bucket scalar added to the logit',
+    ],
+    answer: 1,
+    why: [
+      'Shaw adds a learned vector to the key; Transformer-XL separates four terms.',
+      'Right: content·content, content·position, a global content bias u and a global position bias v, with a fixed sinusoidal table R projected by its own learned W_{k,R} (Dai et al. 2019).',
+      'That is T5.',
     ],
   },
   {
@@ -220,8 +451,8 @@ export const QUIZ = [
     q: 'T5’s relative bias (32 buckets, max distance 128): what does one layer see of distances 300 and 3000?',
     choices: [
       'The same bias: both are in the last bucket',
-      'Different biases: buckets are logarithmic without limit',
-      'Nothing: T5 masks them',
+      'Different biases, as buckets grow without limit',
+      'Nothing: T5 masks keys past the max distance',
     ],
     answer: 0,
     why: [
@@ -231,123 +462,22 @@ export const QUIZ = [
     ],
   },
   {
-    step: 'shaw',
-    q: 'Shaw et al. (2018) add learned relative vectors where?',
+    step: 'alibi',
+    q: 'ALiBi with 12 heads (not a power of two). Its slopes are…',
     choices: [
-      'To the keys inside the score (a^K) and to the values in the output (a^V)',
-      'Only to the word embeddings',
-      'To the softmax output',
+      'the 8-head slopes, then every other 16-head slope',
+      '2^(−8h/12) for h = 1 … 12',
+      '1/2 for every head, the same line',
     ],
     answer: 0,
     why: [
-      'Right: e_ij uses x_j W^K + a^K_ij and z_i sums α_ij (x_j W^V + a^V_ij).',
-      'Nothing is added at the input.',
-      'The weights α stay a softmax of the scores.',
+      'Right: 2^−1 … 2^−8, then 2^−0.5, 2^−1.5, 2^−2.5, 2^−3.5 (the paper’s code).',
+      'That formula is the paper’s for powers of two only.',
+      'Each head has its own slope.',
     ],
   },
   {
-    step: 'shaw',
-    q: 'Transformer-XL’s relative attention score has…',
-    choices: [
-      'four terms: content·content, content·position, a global content bias u, a global position bias v',
-      'one term, like Shaw',
-      'only a per-bucket scalar',
-    ],
-    answer: 0,
-    why: [
-      'Right: with a sinusoidal relative table R projected by its own W_{k,R} (Dai et al. 2019).',
-      'Shaw adds a learned vector to the key; Transformer-XL separates four terms.',
-      'That is T5.',
-    ],
-  },
-  {
-    step: 'concat',
-    q: 'Positions are concatenated, [x; p], and a full learned W_Q, W_K follow. Cross terms word × position in the score?',
-    choices: [
-      'None, ever',
-      'Yes, unless W_Q and W_K are block-diagonal (as TUPE makes them)',
-      'Only for the first token',
-    ],
-    answer: 1,
-    why: [
-      'True of the raw dot product only; projections mix the halves.',
-      'Right: Ke et al. (2021) untie word and position projections to remove them.',
-      'Every pair gets them.',
-    ],
-  },
-  {
-    step: 'scaling',
-    q: '“NTK-aware” RoPE scaling (a larger base) slows…',
-    choices: [
-      'every pair by the factor',
-      'every pair except the fastest, the slowest by the full factor',
-      'only the fastest pair',
-    ],
-    answer: 1,
-    why: [
-      'That is linear position interpolation (Chen et al. 2023).',
-      'Right: ω_i is multiplied by factor^(−2i/(d−2)), 1 for i = 0.',
-      'The fast pairs are the ones it spares.',
-    ],
-  },
-  {
-    step: 'scaling',
-    q: 'DeepSeek-V2 uses YaRN with factor 40 and mscale = mscale_all_dim = 0.707. Where does the temperature go?',
-    choices: [
-      'Nowhere: its attention scale is 1',
-      'Into the softmax scale, multiplied by mscale² ≈ 1.59; the cos and sin carry a factor of 1',
-      'Into the values',
-    ],
-    answer: 1,
-    why: [
-      'The cos/sin factor is 1, but the logits are still scaled.',
-      'Right: (0.1·0.707·ln 40 + 1)² ≈ 1.59 multiplies the softmax scale in its code.',
-      'YaRN’s temperature acts on the logits.',
-    ],
-  },
-  {
-    step: 'extrapolation',
-    q: 'Which test shows that an extended-context model actually uses tokens far back?',
-    choices: [
-      'Perplexity on long documents',
-      'A retrieval test such as passkey: a fact hidden far back must be recalled',
-      'Training loss',
-    ],
-    answer: 1,
-    why: [
-      'Perplexity can stay low while the model looks only at recent tokens.',
-      'Right: passkey retrieval (Mohtashami & Jaggi 2023) fails unless the distant token is attended to.',
-      'Training loss says nothing about lengths never trained on.',
-    ],
-  },
-  {
-    step: 'compare',
-    q: 'A RoPE checkpoint trained with interleaved pairs (2i, 2i+1) is loaded into code rotating (i, i + d/2), without permuting W_Q, W_K. Result?',
-    choices: ['Same model', 'Wrong scores and garbled output', 'Only slower'],
-    answer: 1,
-    why: [
-      'Only if the q and k projection rows are permuted to match, as conversion scripts do.',
-      'Right: dimensions get rotated with partners and frequencies they were never trained with.',
-      'The cost is the same; the numbers are wrong.',
-    ],
-  },
-  {
-    step: 'compare',
-    q: 'GPT-NeoX-20B rotates a quarter of each head’s dimensions (partial rotary). Run it rotating all of them and…',
-    choices: [
-      'nothing changes',
-      'the unrotated dimensions, trained to carry content, get rotated: scores go wrong',
-      'it becomes NoPE',
-    ],
-    answer: 1,
-    why: [
-      'The other three quarters were trained without rotation.',
-      'Right: rotary_pct (or partial_rotary_factor) must match the checkpoint.',
-      'Rotating more adds positions; it does not remove them.',
-    ],
-  },
-  {
-    step: 'recap',
+    step: 'alibi',
     q: 'Which family is used by BLOOM and MPT?',
     choices: ['RoPE', 'ALiBi', 'Learned absolute'],
     answer: 1,
@@ -355,6 +485,47 @@ export const QUIZ = [
       'RoPE is Llama’s, Qwen’s, DeepSeek’s and GPT-NeoX’s.',
       'Right: both add ALiBi’s linear bias to the logits.',
       'That is BERT’s and GPT-2’s.',
+    ],
+  },
+  {
+    step: 'scaling',
+    q: '“NTK-aware” RoPE scaling (a larger base) slows…',
+    choices: [
+      'every pair, each of them by the full factor',
+      'only the fastest pair, by the factor',
+      'all but the fastest pair; the slowest most',
+    ],
+    answer: 2,
+    why: [
+      'That is linear position interpolation (Chen et al. 2023).',
+      'The fast pairs are the ones it spares.',
+      'Right: ω_i is multiplied by factor^(−2i/(d−2)), which is 1 for i = 0 and 1/factor for the last pair.',
+    ],
+  },
+  {
+    step: 'scaling',
+    q: 'DeepSeek-V2 uses YaRN with factor 40 and mscale = mscale_all_dim = 0.707. Where does the temperature go?',
+    choices: [
+      'Nowhere: its attention scale stays exactly 1',
+      'Into the values, multiplied after the softmax',
+      'Into the softmax scale, × mscale² ≈ 1.59',
+    ],
+    answer: 2,
+    why: [
+      'The cos/sin factor is 1, but the logits are still scaled.',
+      'YaRN’s temperature acts on the logits.',
+      'Right: (0.1·0.707·ln 40 + 1)² ≈ 1.59 multiplies the softmax scale in its code; the cos and sin carry a factor of 1.',
+    ],
+  },
+  {
+    step: 'extrapolation',
+    q: 'Which test shows that an extended-context model actually uses tokens far back?',
+    choices: ['Perplexity on long documents', 'Passkey retrieval of a far fact', 'The training loss at full length'],
+    answer: 1,
+    why: [
+      'Perplexity can stay low while the model looks only at recent tokens.',
+      'Right: passkey retrieval (Mohtashami & Jaggi 2023) fails unless the distant token is attended to.',
+      'Training loss says nothing about lengths never trained on.',
     ],
   },
 ];

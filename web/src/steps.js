@@ -1,8 +1,12 @@
 // The guided path: data only (the shell, chrome.js, renders it). Each step is a URL (?step=<id>) and
-// shows one view with a state patch, a short text, the papers it rests on, one "what to notice"
-// (an observation, not an instruction), one predict-then-reveal question and the controls the step
-// uses (the sidebar shows only those). A step whose view is not registered in this build is skipped
-// by the shell. Claims are checked against the papers in P; where the page simplifies, the text says so.
+// shows one view with a state patch and the controls the step uses (the sidebar shows only those).
+// A step is predict → observe → explain: it opens with its `intro` (the setup, which must not give
+// the answer away), its question and the figure; the explanation (`text`, `table`), the papers it
+// rests on, "what to notice" and the figure's verdicts appear once the reader commits an answer or
+// asks to be told (chrome.js). tests/questions.test.js checks that no blind strategy (first, last,
+// longest choice, or the one echoing the visible text) scores above 40%. A step whose view is not
+// registered in this build is skipped by the shell. Claims are checked against the papers in P;
+// where the page simplifies, the text says so.
 
 /** The papers the steps cite: [short name, title, link]. */
 export const P = {
@@ -65,70 +69,115 @@ export const P = {
   deepseek: ['DeepSeek-AI 2024', 'DeepSeek-V2', 'https://arxiv.org/abs/2405.04434'],
   black: ['Black et al. 2022', 'GPT-NeoX-20B', 'https://arxiv.org/abs/2204.06745'],
   bloom: ['BigScience 2022', 'BLOOM', 'https://arxiv.org/abs/2211.05100'],
+  bloc97: [
+    'bloc97 2023',
+    'NTK-Aware Scaled RoPE (the post that proposed raising the base)',
+    'https://www.reddit.com/r/LocalLLaMA/comments/14lz7j5/ntkaware_scaled_rope_allows_llama_models_to_have/',
+  ],
+  hfrope: [
+    'Hugging Face transformers',
+    'modeling_rope_utils.py (_compute_llama3_parameters: Llama 3.1’s rule, as in Meta’s apply_scaling)',
+    'https://github.com/huggingface/transformers/blob/main/src/transformers/modeling_rope_utils.py',
+  ],
+  longrope: [
+    'Ding et al. 2024',
+    'LongRoPE: Extending LLM Context Window Beyond 2 Million Tokens',
+    'https://arxiv.org/abs/2402.13753',
+  ],
+  xpos: ['Sun et al. 2023', 'A Length-Extrapolatable Transformer (xPos)', 'https://arxiv.org/abs/2212.10554'],
+  qwen2vl: ['Wang et al. 2024', 'Qwen2-VL (multimodal RoPE, M-RoPE)', 'https://arxiv.org/abs/2409.12191'],
+  gqa: [
+    'Ainslie et al. 2023',
+    'GQA: Training Generalized Multi-Query Transformer Models from Multi-Head Checkpoints',
+    'https://arxiv.org/abs/2305.13245',
+  ],
+  llama4: [
+    'Hugging Face transformers',
+    'configuration_llama4.py (Llama 4’s no_rope_layers: every fourth layer without RoPE)',
+    'https://github.com/huggingface/transformers/blob/main/src/transformers/models/llama4/configuration_llama4.py',
+  ],
 };
 
 const cite = (k) => `<a href="${P[k][2]}" rel="noopener">${P[k][0]}</a>`;
 
+/** Steps renamed since their links went out: old id -> the step that teaches it now (url.js). */
+export const RENAMED = { compare: 'layouts' };
+
 export const STEPS = [
   {
     id: 'why',
-    title: 'Why positions? Attention without a mask',
+    title: 'Why positions? Shuffle the words',
     view: 'shuffle',
-    state: { method: 'rope', sentence: 'dog bites man', order: '2,1,0', dim: 32, heads: 4, head: 0 },
+    state: { method: 'rope', sentence: 'dog bites man', order: '0,1,2', dim: 32, heads: 4, head: 0 },
     controls: ['method'],
     papers: ['vaswani'],
-    text: `<p>Attention compares every word with every other word, and nothing else. Take attention <em>without a
-      mask</em>, where every word sees every word (an encoder such as BERT), give it words with no positions and
-      shuffle them: it computes exactly the same numbers, only reordered. Self-attention is permutation-equivariant,
-      which is why ${cite('vaswani')} add positional encodings at all.</p>
-      <p>The left side runs one attention layer with no positional information; the right side adds one (RoPE here;
-      pick another with <em>method</em>). The words are random vectors, one per word: the page simplifies a model to
-      one layer with untrained weights.</p>`,
-    notice:
-      'In the no-position panel the shuffled matrix holds the original numbers with rows and columns reordered (hovering a cell lights up the same word pair in the other matrix); in the panel with positions the numbers themselves change.',
+    intro: `<p>Attention compares every word with every other word. The figure runs one attention layer
+      <em>without a mask</em> (every word sees every word, as in an encoder such as BERT) on random word vectors:
+      the left panel adds no positional information, the right one adds RoPE (pick another with
+      <em>method</em>). The sentence starts in its original order.</p>`,
     predict: {
-      q: '“dog bites man” becomes “man bites dog”. With no positions and no mask, what happens to the attention matrix?',
+      q: 'Press <em>Shuffle</em>. In the left panel (no positions, no mask), what will the attention matrix of the shuffled sentence hold?',
       choices: [
-        'The same numbers, rows and columns reordered',
-        'Different numbers: attention notices the new order',
-        'The same matrix in the same order',
-        'Every row becomes uniform',
+        'The original numbers, rows and columns moved with the words',
+        'New numbers, since every word now has other neighbours beside it',
+        'The original numbers in their original places: nothing moves',
+        'Uniform rows: with no order to go on, each word attends equally',
       ],
       answer: 0,
-      why: 'Each score is q·k of two word vectors; without positions or a mask nothing else enters. Reordering the words reorders the rows and columns, and each word’s output is the same vector as before, so a bag of words is all the layer can see.',
+      why: 'Each score is q·k of two word vectors; without positions or a mask nothing else enters. Shuffling the words moves the rows and columns with them, and each word’s output is the same vector as before, only in another slot: a bag of words is all the layer can see.',
     },
+    text: `<p>Without a mask, self-attention is permutation-equivariant: shuffle the inputs and it computes exactly
+      the same numbers, only reordered, and the pooled sentence vector is identical. That is why ${cite('vaswani')}
+      add positional encodings at all (section 3.5: with no recurrence and no convolution, information about the
+      position must be injected). In the panel with RoPE the numbers themselves change. The words are random
+      vectors, one per word: the page simplifies a model to one layer with untrained weights.</p>`,
+    notice:
+      'In the no-position panel the shuffled matrix holds the original numbers with rows and columns reordered (hovering a cell lights up the same word pair in the other matrix); in the panel with positions the numbers themselves change.',
   },
   {
     id: 'causal',
-    title: 'A causal mask already knows the order',
+    title: 'Add a causal mask, still no positions',
     view: 'shuffle',
-    state: { method: 'rope', sentence: 'dog bites man', order: '2,1,0', dim: 32, heads: 4, head: 0, causal: true },
+    state: {
+      method: 'rope',
+      sentence: 'dog bites man',
+      order: '0,1,2',
+      dim: 32,
+      heads: 4,
+      head: 0,
+      causal: true,
+    },
     controls: ['method'],
-    papers: ['haviv', 'kazemnejad', 'radford'],
-    text: `<p>Decoders (GPT-2, Llama, Qwen, DeepSeek) add a <em>causal mask</em>: word <i>i</i> attends only to words
-      0 … <i>i</i>. The mask is −∞ added to the logits of later keys, just before the softmax. With it, shuffling is
-      no longer a reordering even without positions: the word in the first slot sees only itself, the word in the
-      third slot sees three words. A softmax over <i>i</i> + 1 keys already depends on <i>i</i> (uniform attention
-      gives each key 1/(<i>i</i> + 1)), so how many tokens precede a word leaks into its output.</p>
-      <p>Models learn to use this: causal language models trained with no positional encoding at all are competitive
-      and carry absolute position in their activations (${cite('haviv')}); a causal layer without positions can
-      represent absolute and relative positions (${cite('kazemnejad')}). An encoder without a mask (BERT) has no such
-      signal and needs positions.</p>
-      <p>Where things sit: RoPE rotates q and k before their dot product; ALiBi and T5 add a bias to the logits, next
-      to the mask; then the softmax; then the weighted sum of the values.</p>`,
-    notice:
-      'With the mask the upper triangle of every matrix is 0, and in the no-position panel the shuffled matrix holds different numbers from the original, not the same ones reordered.',
+    papers: ['haviv', 'kazemnejad', 'llama4'],
+    intro: `<p>Decoders (GPT-2, Llama, Qwen, DeepSeek) add a <em>causal mask</em>: word <i>i</i> attends only to
+      words 0 … <i>i</i>. The mask is −∞ added to the logits of later keys, just before the softmax. Same layer,
+      same words, the mask now on, the sentence back in its original order.</p>`,
     predict: {
-      q: 'Same words, no positions, but now a causal mask. Shuffle the sentence: is the new matrix the old one with its rows and columns reordered?',
+      q: 'Press <em>Shuffle</em> again. In the left panel (no positions, causal mask), will the new matrix be the old one with its rows and columns moved?',
       choices: [
-        'Yes: without positions order is still invisible',
-        'No: which words a word can see depends on its slot',
-        'No: the mask makes every row identical',
-        'Yes, but only for three words',
+        'Yes: with no positions the layer still cannot see any order',
+        'No: each word now sees a different set of earlier words',
+        'Yes: the mask only hides keys and adds no information',
+        'No: the mask turns every row into one uniform row',
       ],
       answer: 1,
-      why: 'The word in slot i sees the words in slots 0 … i. Move it and it sees a different set, so its softmax and its output change. That is why decoders without positions still learn order (Haviv et al. 2022) while a maskless encoder cannot.',
+      why: 'The word in slot i sees the words in slots 0 … i. Move it and it sees a different set, so its softmax and its output change; whichever word comes first sees only itself. How many words precede a word leaks into its output with no positional encoding at all.',
     },
+    text: `<p>A softmax over <i>i</i> + 1 keys already depends on <i>i</i> (uniform attention gives each key
+      1/(<i>i</i> + 1)), so the number of tokens before a word reaches its output. Models learn to use this: causal
+      language models trained with no positional encoding are competitive and carry absolute position in their
+      activations (${cite('haviv')}). ${cite('kazemnejad')} prove that a first causal layer without positions can
+      recover absolute positions (their Theorem 1) and that later layers can then implement relative attention
+      (Theorem 2). An encoder without a mask (BERT) has no such signal and needs positions.</p>
+      <p>The mask is a partial substitute, not a full one: it gives each token the count of tokens before it, not
+      the positions of the others, and the model has to learn to derive positions from it. Production models mix
+      the two: Llama 4 leaves every fourth layer without RoPE (Hugging Face’s config marks those layers 0 in
+      <code>no_rope_layers</code>, ${cite('llama4')}); those layers attend over the whole context, the RoPE layers
+      within chunks of 8192 tokens.</p>
+      <p>Where things sit in a layer: project q, k, v; RoPE rotates q and k; q·k; ALiBi and T5 add a bias to the
+      logits, next to the mask; then the softmax; then the weighted sum of the values.</p>`,
+    notice:
+      'With the mask the upper triangle of every matrix is 0, and in the no-position panel the shuffled matrix holds different numbers from the original, not the same ones reordered.',
   },
   {
     id: 'sinusoidal',
@@ -137,20 +186,23 @@ export const STEPS = [
     state: { base: 10000 },
     controls: ['base'],
     papers: ['vaswani'],
-    text: `<p>The original Transformer (${cite('vaswani')}) gives position <i>p</i> a vector of sines and cosines:
-      PE(<i>p</i>, 2<i>i</i>) = sin(<i>p</i> / base<sup>2<i>i</i>/<i>d</i></sup>), PE(<i>p</i>, 2<i>i</i>+1) = cos(the
-      same angle), base = 10000. With <i>d</i> = 4 there are just two frequencies, small enough to check on paper.</p>
-      <p>The vector is then added to the word vector, after the paper multiplies the word embeddings by
+    intro: `<p>The original Transformer (${cite('vaswani')}) gives position <i>p</i> a vector of sines and cosines:
+      PE(<i>p</i>, 2<i>i</i>) = sin(<i>p</i>·ω<sub><i>i</i></sub>) and PE(<i>p</i>, 2<i>i</i>+1) =
+      cos(<i>p</i>·ω<sub><i>i</i></sub>), with ω<sub><i>i</i></sub> = 1/base<sup>2<i>i</i>/<i>d</i></sup> and base =
+      10000. With <i>d</i> = 4 there are two pairs; the table shows positions 0 to 5.</p>`,
+    predict: {
+      q: '<i>d</i> = 4, base 10000. Dim 2 is sin(<i>p</i>·ω<sub>1</sub>). At which position does it first exceed 0.5?',
+      choices: ['<i>p</i> = 524', '<i>p</i> = 1', '<i>p</i> = 5 236', '<i>p</i> = 53'],
+      answer: 3,
+      why: 'ω₁ = 1/10000^(2/4) = 0.01 rad per position, so sin(0.01·p) > 0.5 needs 0.01·p > π/6 ≈ 0.524, i.e. p ≥ 53. p = 1 is dim 0’s answer (ω₀ = 1); 524 and 5 236 come from ω = 0.001 and ω = 1/base.',
+    },
+    text: `<p>Dim 0 turns one radian per position, dim 2 a hundredth of one: fast and slow clocks. Position 0 is
+      [0, 1, 0, 1], not the zero vector (sin 0 = 0, cos 0 = 1), so the first word is shifted too.</p>
+      <p>The vector is added to the word vector, after the paper multiplies the word embeddings by
       √<i>d</i><sub>model</sub> (section 3.4). A common reading is that this keeps the word from being drowned by the
       position, whose entries lie in [−1, 1]; the paper states the scaling, not why.</p>`,
     notice:
       'Column 0 changes a lot from row to row (ω₀ = 1 radian per position), column 2 barely moves (ω₁ = 0.01): fast and slow clocks.',
-    predict: {
-      q: 'With <i>d</i> = 4 (sin, cos, sin, cos), what is the vector of position 0?',
-      choices: ['[0, 1, 0, 1]', '[0, 0, 0, 0]', '[1, 0, 1, 0]', '[1, 1, 1, 1]'],
-      answer: 0,
-      why: 'Every angle is 0 at p = 0: sin 0 = 0 and cos 0 = 1. Position 0 is not the zero vector, so the embedding of the first word is shifted too.',
-    },
   },
   {
     id: 'sinusoidal-heatmap',
@@ -159,19 +211,26 @@ export const STEPS = [
     state: { method: 'sinusoidal', dim: 64, length: 128, layout: 'interleaved', base: 10000 },
     controls: ['dim', 'base', 'layout'],
     papers: ['vaswani'],
-    text: `<p>The same formula for 128 positions and 64 dimensions. Each pair of columns is one frequency
-      ω<sub><i>i</i></sub> = base<sup>−2<i>i</i>/<i>d</i></sup>, from one turn every 2π positions on the left to one
-      every 2π·base<sup>(<i>d</i>−2)/<i>d</i></sup> on the right: 2π·7499 ≈ 47 100 positions at <i>d</i> = 64 (the
-      last pair is <i>i</i> = <i>d</i>/2 − 1, so the exponent never reaches 1). Point at any cell: the formula fills
-      in with its numbers.</p>`,
+    intro: `<p>The same formula for 128 positions and 64 dimensions: each pair of columns is one frequency
+      ω<sub><i>i</i></sub> = base<sup>−2<i>i</i>/<i>d</i></sup>, for <i>i</i> = 0 … <i>d</i>/2 − 1. Point at any
+      cell: the formula fills in with its numbers.</p>`,
+    predict: {
+      q: 'At <i>d</i> = 64 and base 10000, how many positions does the slowest pair take to complete one turn?',
+      choices: [
+        'About 6.3 (2π)',
+        'About 62 800 (2π·10000)',
+        'About 47 100 (2π·10000<sup>62/64</sup>)',
+        'About 10 000 (the base)',
+      ],
+      answer: 2,
+      why: 'The last pair is i = 31, so ω = 10000^(−62/64) and its wavelength is 2π/ω = 2π·10000^(62/64) ≈ 2π·7499. The often-quoted 2π·10000 is the limit as d grows, not the wavelength of any pair; 2π is the fastest pair’s.',
+    },
+    text: `<p>Each pair turns once every 2π/ω<sub><i>i</i></sub> positions: from 2π on the left to
+      2π·base<sup>(<i>d</i>−2)/<i>d</i></sup> on the right, 2π·7499 ≈ 47 100 positions at <i>d</i> = 64 (the last
+      pair is <i>i</i> = <i>d</i>/2 − 1, so the exponent never reaches 1). ${cite('vaswani')} describe the
+      wavelengths as “a geometric progression from 2π to 10000·2π”, the limit as <i>d</i> grows.</p>`,
     notice:
       'The left columns flicker, the right ones are almost constant: every position gets a distinct pattern, like the digits of a clock with many hands.',
-    predict: {
-      q: 'At <i>d</i> = 64 and base 10000, how many positions does the slowest pair take for one full turn?',
-      choices: ['2π ≈ 6.3', '2π·10000 ≈ 62 800', '2π·10000<sup>62/64</sup> ≈ 47 100', 'It never turns'],
-      answer: 2,
-      why: 'The last pair is i = 31, so ω = 10000^(−62/64) and the wavelength is 2π/ω = 2π·10000^(62/64) ≈ 2π·7499. The often-quoted 2π·10000 is the limit as d grows, not the wavelength of any pair.',
-    },
   },
   {
     id: 'waves',
@@ -180,226 +239,83 @@ export const STEPS = [
     state: { method: 'sinusoidal', dim: 64, length: 64, layout: 'interleaved' },
     controls: ['dim', 'length', 'base'],
     papers: ['vaswani'],
-    text: `<p>Follow single dimensions along the positions. Each is a sine wave; each pair turns at its own speed,
-      geometrically slower from one pair to the next (each ω is the previous one times base<sup>−2/<i>d</i></sup>).</p>`,
-    notice: 'Dim 0 completes a turn every 6.28 positions; the last pair has hardly started at position 64.',
+    intro: `<p>Follow single dimensions along the positions. Each is a sine wave, and each pair turns at its own
+      speed, slower from one pair to the next: each ω is the previous one times base<sup>−2/<i>d</i></sup>.</p>`,
     predict: {
-      q: 'Of the 32 pairs at <i>d</i> = 64, about how many complete at least one full turn within these 64 positions?',
-      choices: ['All 32', 'About 9', 'Only pair 0', 'None'],
-      answer: 1,
-      why: 'Pair i turns once every 2π·10000^(i/32) positions; that is at most 64 while 10000^(i/32) ≤ 10.2, i.e. for i = 0 … 8. The other 23 pairs move less than one turn.',
+      q: 'Of the 32 pairs at <i>d</i> = 64 (base 10000), about how many complete at least one full turn within these 64 positions?',
+      choices: ['All 32 pairs', 'Only pair 0, the fastest', 'About 3 pairs', 'About 9 pairs'],
+      answer: 3,
+      why: 'Pair i turns once every 2π·10000^(i/32) positions; that is at most 64 while 10000^(i/32) ≤ 64/2π ≈ 10.2, i.e. for i = 0 … 8. The other 23 pairs move less than one turn.',
     },
+    text: `<p>Only the first nine pairs complete a turn in 64 positions; the other 23 move less than one turn, and
+      the last has hardly started (0.0085 rad at position 64). Raise <em>length</em> and more pairs complete a
+      turn; the slowest needs about 47 100 positions.</p>`,
+    notice: 'Dim 0 completes a turn every 6.28 positions; the last pair has hardly started at position 64.',
   },
   {
     id: 'shift',
-    title: 'Moving k positions is one fixed rotation',
+    title: 'Sinusoidal: moving k positions',
     view: 'shift',
     state: { dim: 64, base: 10000, pos: 10, shift: 3 },
     controls: ['dim', 'base'],
-    papers: ['vaswani'],
+    papers: ['vaswani', 'press'],
+    intro: `<p>Each pair of PE(<i>p</i>) is (sin <i>p</i>ω<sub><i>i</i></sub>, cos <i>p</i>ω<sub><i>i</i></sub>).
+      The figure builds a matrix M<sub>3</sub> that turns each pair by 3ω<sub><i>i</i></sub>, applies it to
+      PE(10) and compares the result with PE(13) from the API.</p>`,
+    predict: {
+      q: 'Which matrix maps PE(10) to PE(16)?',
+      choices: [
+        'M<sub>3</sub> applied twice: a turn by 6ω<sub><i>i</i></sub> in each pair',
+        'Twice M<sub>3</sub>: every entry of M<sub>3</sub> doubled',
+        'M<sub>3</sub> once more, since the start p = 10 is the same',
+        'A new matrix that a model learns for p = 10 and k = 6',
+      ],
+      answer: 0,
+      why: 'Rotations compose: turning a pair by 3ωᵢ twice turns it by 6ωᵢ, so M₆ = M₃·M₃, whatever p is. Doubling the entries would stretch the vector instead of turning it, and nothing here is learned: M_k depends on k only.',
+    },
     text: `<p>For every offset <i>k</i> there is one matrix M<sub><i>k</i></sub> with PE(<i>p</i>+<i>k</i>) =
       M<sub><i>k</i></sub>·PE(<i>p</i>) at every position <i>p</i>: a 2 × 2 rotation by <i>k</i>·ω<sub><i>i</i></sub>
-      for each pair. ${cite('vaswani')} chose sinusoids because they <em>hypothesized</em> this would let a model
-      learn to attend by relative position; the paper does not show that trained models do so, and once the
-      encoding is added to word vectors and projected, nothing forces a layer to use M<sub><i>k</i></sub>.
-      RoPE (two steps on) builds this rotation into attention itself.</p>`,
+      for each pair. ${cite('vaswani')} give two reasons for sinusoids (section 3.5). They
+      <em>hypothesized</em> that this would let a model learn to attend by relative position; the paper does not
+      show that trained models do so, and once the encoding is added to word vectors and projected, nothing forces
+      a layer to use M<sub><i>k</i></sub>. And they chose sinusoids over learned vectors because they “may allow the
+      model to extrapolate to sequence lengths longer than the ones encountered during training”. Later work
+      tested that hope and found it false: ${cite('press')} measured sinusoidal models’ perplexity rising within a
+      few dozen tokens past the training length (the steps “Past the training length” and the lab come back to
+      it). RoPE builds this rotation into attention itself.</p>`,
     notice: 'M_k does not depend on p: both sides agree at every position, with the same matrix.',
-    predict: {
-      q: 'M<sub>3</sub> maps PE(10) to PE(13). What must change in M<sub>3</sub> to map PE(50) to PE(53)?',
-      choices: ['Nothing: the same matrix', 'Its angles grow by 40·ω', 'It must be re-learned', 'It becomes a scaling'],
-      answer: 0,
-      why: 'Each pair of PE(p) is (sin pω, cos pω); adding k turns it by kω whatever p is, so M_k depends on k only. That a layer learns to exploit this was Vaswani et al.’s hope, not a result.',
-    },
   },
   {
     id: 'learned',
-    title: 'Learned tables and their hard edge',
+    title: 'Learned position tables',
     view: 'learned',
     state: { dim: 64, length: 96, train: 64 },
     controls: ['length', 'train'],
     papers: ['devlin', 'radford', 'vaswani'],
-    text: `<p>BERT (${cite('devlin')}) and GPT-2 (${cite('radford')}) learn one vector per position instead, added to
-      the word vector. The table has <code>max_position_embeddings</code> rows (512 for BERT, 1024 for GPT-2), fixed
-      when the model is built; training may use shorter sequences (BERT trained 90% of its steps at length 128), so the
-      last rows can be the least trained. ${cite('vaswani')} found learned and sinusoidal versions “nearly identical” on
-      translation. The figure shows the table at its random initialisation (𝒩(0, 0.02²)); the lab, a few steps on,
-      draws the table its tiny model learns.</p>`,
+    intro: `<p>BERT (${cite('devlin')}) and GPT-2 (${cite('radford')}) learn one vector per position instead,
+      added to the word vector. The table has <code>max_position_embeddings</code> rows (512 for BERT, 1024 for
+      GPT-2), fixed when the model is built. The figure shows such a table before any training.</p>`,
+    predict: {
+      q: 'BERT trained 90% of its steps on sequences of 128 tokens and the rest on 512, with a 512-row table. Which rows got the fewest gradient updates?',
+      choices: [
+        'Rows 0 to 127, whose gradients the short sequences dilute',
+        'None: every row is updated at every step of training',
+        'Rows 128 to 511, reached only in the last 10% of steps',
+        'Row 0 only, the position of the [CLS] token',
+      ],
+      answer: 2,
+      why: 'A row gets a gradient only when a token sits at its position. Sequences of 128 tokens touch rows 0 … 127; rows 128 … 511 were trained only in the final 10% of steps at length 512 (Devlin et al., appendix A.2), so they are the least trained.',
+    },
+    text: `<p>A learned table is a lookup: a row gets trained only when a token sits at its position, and rows that
+      do not exist have no value. BERT trained 90% of its steps at length 128, so its rows 128 … 511 are the least
+      trained; GPT-2 has no row 1024, and code must refuse, truncate or slide a window (no row is invented).
+      ${cite('vaswani')} found learned and sinusoidal versions “nearly identical” on translation.</p>
+      <p>The figure shows a table at its random initialisation: 𝒩(0, 0.02²) as Hugging Face initialises BERT and
+      most models (BERT’s own code draws from a normal truncated at two standard deviations, std 0.02; OpenAI’s
+      GPT-2 code initialises its position table with std 0.01). The lab, a few steps on, draws the table its tiny
+      model learns.</p>`,
     notice:
       'Past the table’s last row (the dashed line) there is no vector to look up: position 64 is an error, not a guess.',
-    predict: {
-      q: 'GPT-2 small has 1024 position rows. What does it do with a token at position 1024?',
-      choices: [
-        'Extrapolates its learned pattern',
-        'Nothing sensible: there is no row 1024 (the lookup fails or must be clipped)',
-        'Falls back to sinusoids',
-        'Reuses row 0',
-      ],
-      answer: 1,
-      why: 'A learned table is a lookup: rows that do not exist have no value. Code must refuse, truncate or slide a window; no row is invented.',
-    },
-  },
-  {
-    id: 'rope',
-    title: 'RoPE: rotate the query and the key',
-    view: 'rotation',
-    state: { method: 'rope', dim: 64, base: 10000, pos: 5, kpos: 8, scaling: 'none', speed: 2 },
-    controls: ['dim', 'base'],
-    papers: ['su', 'barbero'],
-    text: `<p>RoPE (${cite('su')}) rotates each pair of the query by <i>m</i>·ω<sub><i>i</i></sub> and of the key by
-      <i>n</i>·ω<sub><i>i</i></sub>, with the sinusoids’ frequencies. Rotations compose, so the score is
-      q<sub><i>m</i></sub>′·k<sub><i>n</i></sub>′ = q·R((<i>n</i> − <i>m</i>)·ω) k (RoFormer eq. 16): it depends on
-      the <em>content</em> of q and k and on the <em>signed</em> offset <i>n</i> − <i>m</i>, not on <i>m</i> and
-      <i>n</i> separately. Per pair it is |q||k|·cos(φ<sub>k</sub> − φ<sub>q</sub> + (<i>n</i> − <i>m</i>)ω): swap
-      the positions and the score changes unless q and k point the same way.</p>
-      <p>Where it acts: inside every attention layer, after W<sub>Q</sub> and W<sub>K</sub> project, on each head’s q
-      and k separately. The values v are not rotated, and nothing is added to the word vectors.</p>`,
-    notice:
-      'The query and the key turn by their own angles; the angle between them, and the score, stay the same when both positions move by the same amount.',
-    predict: {
-      q: 'q sits at position 5 and k at 8, different vectors. Swap their positions (q at 8, k at 5). The score q′·k′…',
-      choices: [
-        'stays the same: RoPE sees only the distance 3',
-        'changes in general: the offset went from +3 to −3',
-        'becomes 0',
-        'doubles',
-      ],
-      answer: 1,
-      why: 'Per pair the score is |q||k| cos(φk − φq + (n − m)ω). Flipping the sign of n − m changes it unless φk = φq (q and k aligned, e.g. the same vector). RoPE is relative, not symmetric, and never “distance only” for real q and k.',
-    },
-  },
-  {
-    id: 'rope-relative',
-    title: 'RoPE with one vector at every position',
-    view: 'similarity',
-    state: { method: 'rope', dim: 64, length: 256, scaling: 'none' },
-    controls: ['dim', 'length'],
-    papers: ['su', 'barbero'],
-    text: `<p>Here the <em>same</em> vector is placed at every position, rotated, and every pair scored. Each score is
-      then x·R((<i>j</i> − <i>i</i>)·ω) x, so the matrix is constant along each diagonal, and symmetric because q = k.
-      With different q and k the diagonals stay constant but the matrix is no longer symmetric.</p>
-      <p>The first curve is the matrix’s first row. RoFormer (section 3.4.3) bounds |q·k| by a content term times
-      Σ|S<sub><i>j</i></sub>|, a function of the distance that decays, with ripples; the second curve is that
-      function as the paper plots it (its Fig. 2).
-      For aligned q and k, as here, the score itself shrinks on average with distance; for general q and k it need
-      not decay, and trained models use RoPE’s frequencies in other ways too (${cite('barbero')}).</p>`,
-    notice:
-      'Every diagonal has one colour, and the score of this one vector shrinks (with ripples) as the distance grows.',
-    predict: {
-      q: 'With one vector x as both query and key at every position, the score between positions i and j depends on…',
-      choices: ['|j − i| only', 'i and j separately', 'j only', 'nothing: it is constant'],
-      answer: 0,
-      why: 'x·R(θ)x = Σ over pairs of |x_pair|² cos θ_pair, and cos is even, so only |j − i| matters. That is a property of this one-vector figure, not of RoPE in general.',
-    },
-  },
-  {
-    id: 'positions',
-    title: 'Position ids: padding, packing, a KV cache',
-    view: 'rotation',
-    state: { method: 'rope', dim: 64, base: 10000, pos: 1000, kpos: 1003, scaling: 'none', speed: 2 },
-    controls: ['dim', 'base'],
-    papers: ['su', 'llama3'],
-    text: `<p>Every encoding reads a <em>position id</em> per token, and the id is not always the token’s index in the
-      tensor. With left padding (batched prompts), ids should count real tokens only (Hugging Face builds them from
-      the attention mask). With packed sequences (several documents in one row), ids may restart at 0 for each
-      document, with a block-diagonal mask so that documents do not attend to each other (Llama 3 masks across
-      documents); many training runs do neither, and then documents see each other. In generation with
-      a KV cache, the new token’s id is the number of tokens already cached, and the cached keys keep the rotation
-      they got when they were stored.</p>
-      <p>A relative scheme (RoPE, ALiBi) gives the same scores when all ids shift together, in exact arithmetic;
-      an absolute table (learned, sinusoidal) does not. Here q is at 1000 and k at 1003: the same offset as q at 5
-      and k at 8.</p>`,
-    notice:
-      'At positions 1000 and 1003 each vector has turned much further than at 5 and 8, yet the angle between them is the same.',
-    predict: {
-      q: 'Generation with a KV cache: 10 tokens are cached and a new token arrives. Which RoPE position does its query get, and what happens to the cached keys?',
-      choices: [
-        'Position 10; the cached keys keep the rotation they got when stored',
-        'Position 0; every cached key is rotated back by 10',
-        'Position 10; every cached key is rotated again by 10',
-        'No position: cached tokens make RoPE unnecessary',
-      ],
-      answer: 0,
-      why: 'Each key was rotated by its own position once, when it was computed. The new query is rotated by 10, and the score then sees the offsets 10 − j, as it would without a cache.',
-    },
-  },
-  {
-    id: 'alibi',
-    title: 'ALiBi: a straight-line penalty',
-    view: 'bias',
-    state: { heads: 8, panel: 'alibi' },
-    controls: ['heads'],
-    papers: ['press', 'bloom'],
-    text: `<p>ALiBi (${cite('press')}) adds nothing to the vectors. It adds <i>m</i><sub><i>h</i></sub>·(<i>j</i> −
-      <i>i</i>) to each causal attention logit, after q·k/√<i>d</i> and before the softmax: a penalty growing linearly
-      with distance, with a fixed slope per head. For <i>H</i> heads, a power of two, the slopes are
-      2<sup>−8<i>h</i>/<i>H</i></sup> for <i>h</i> = 1 … <i>H</i>; for other head counts the paper’s code takes the
-      slopes of the nearest lower power of two and adds every other slope of the next power (12 heads: 2<sup>−1</sup> …
-      2<sup>−8</sup>, then 2<sup>−0.5</sup>, 2<sup>−1.5</sup>, 2<sup>−2.5</sup>, 2<sup>−3.5</sup>). BLOOM and MPT use
-      it.</p>`,
-    notice:
-      'Head 1’s bias drops by 0.5 per token of distance, head 8’s by 1/256: a key 100 tokens back costs head 8 only 0.39.',
-    predict: {
-      q: 'With 8 heads, what is the slope of the steepest head (head 1)?',
-      choices: ['1/2', '1/256', '1', '1/8'],
-      answer: 0,
-      why: '2^(−8·1/8) = 1/2; head 8 gets 2^(−8) = 1/256. A key 10 tokens back costs head 1 a logit of −5, head 8 only −0.04.',
-    },
-  },
-  {
-    id: 't5',
-    title: 'T5: buckets of distances',
-    view: 'bias',
-    state: { panel: 't5', buckets: 32, maxdist: 128, t5dir: 'bidirectional' },
-    controls: ['buckets', 'maxdist', 't5dir'],
-    papers: ['raffel'],
-    text: `<p>T5 (${cite('raffel')}) learns one scalar per bucket of relative distance and per head, added to the
-      logit; the table is shared by all layers. Small distances get exact buckets, larger ones logarithmically wider
-      buckets, and every distance beyond the max distance (128) shares the last bucket. The paper notes that one layer
-      is blind to offsets beyond 128, while later layers can combine local information to reach further.
-      (T5’s code also drops the 1/√<i>d</i> of the logits, folding it into the initialisation.)</p>`,
-    notice: 'The staircase has single steps near 0 and long flat steps further out; past the max distance it is flat.',
-    predict: {
-      q: '32 buckets, max distance 128, bidirectional. Do the distances 200 and 2000 get different buckets?',
-      choices: [
-        'No: both land in the last bucket of their direction',
-        'Yes: the buckets are logarithmic',
-        'Yes: every distance has its own bucket',
-        'Only if the layer is deep',
-      ],
-      answer: 0,
-      why: 'Every distance at or beyond the max distance shares one bucket, so one layer gives both the same bias. Only stacking layers can tell them apart.',
-    },
-  },
-  {
-    id: 'shaw',
-    title: 'Shaw and Transformer-XL: learned relative vectors',
-    view: 'bias',
-    state: { panel: 'shaw', shawk: 4 },
-    controls: ['shawk'],
-    papers: ['shaw', 'dai'],
-    text: `<p>${cite('shaw')} learn two vectors per relative distance, clipped to ±<i>k</i>: a<sup>K</sup> is added
-      to the key inside the score, e<sub><i>ij</i></sub> = x<sub><i>i</i></sub>W<sup>Q</sup>·(x<sub><i>j</i></sub>W<sup>K</sup>
-      + a<sup>K</sup><sub><i>ij</i></sub>)/√<i>d</i>, and a<sup>V</sup> to the value in the output,
-      z<sub><i>i</i></sub> = Σ α<sub><i>ij</i></sub>(x<sub><i>j</i></sub>W<sup>V</sup> + a<sup>V</sup><sub><i>ij</i></sub>).
-      The figure shows which row of the table each pair reads.</p>
-      <p>Transformer-XL (${cite('dai')}) writes the score as four terms: content·content
-      (q·W<sub><i>k</i>,E</sub>x<sub><i>j</i></sub>), content·position (q·W<sub><i>k</i>,R</sub>R<sub><i>i</i>−<i>j</i></sub>),
-      a global content bias (u·W<sub><i>k</i>,E</sub>x<sub><i>j</i></sub>) and a global position bias
-      (v·W<sub><i>k</i>,R</sub>R<sub><i>i</i>−<i>j</i></sub>). R is a sinusoidal table of relative distances with its
-      own projection W<sub><i>k</i>,R</sub>, and u, v are learned vectors. Being relative, it lets a segment attend to
-      the cached states of the previous one. This page does not draw Transformer-XL.</p>`,
-    notice: 'Beyond ±k every distance shares one index: the model cannot tell 5 from 500 there.',
-    predict: {
-      q: 'Shaw with k = 4: a key 5 tokens back and a key 500 tokens back read…',
-      choices: [
-        'the same row of a<sup>K</sup> (and of a<sup>V</sup>)',
-        'rows 5 and 500',
-        'no row at all',
-        'rows that differ by 495',
-      ],
-      answer: 0,
-      why: 'Distances are clipped to ±k before the lookup, so both read the row of −4. Shaw et al. found k of a few tokens enough for translation.',
-    },
   },
   {
     id: 'concat',
@@ -408,25 +324,315 @@ export const STEPS = [
     state: { dim: 64, base: 10000, pos: 6 },
     controls: ['dim', 'base'],
     papers: ['vaswani', 'ke'],
-    text: `<p>Absolute encodings are usually added to the word vectors. The figure computes raw dot products: with
-      addition, (x + p)·(y + q) has word·word, position·position and two cross terms word·position; with
-      concatenation, [x; p]·[y; q] has no cross terms.</p>
-      <p>A real layer first projects with W<sub>Q</sub> and W<sub>K</sub>, and a full matrix acting on [x; p] mixes
-      the two halves again, so the cross terms come back unless the projections are block-diagonal. TUPE
-      (${cite('ke')}) does that on purpose: separate projections for words and positions, and no cross terms.</p>`,
+    intro: `<p>Absolute encodings are usually added to the word vectors; they could be concatenated instead. The
+      figure computes raw dot products of two tokens’ inputs both ways, term by term, with no projection.</p>`,
+    predict: {
+      q: 'Concatenate, [<i>x</i>; <i>p</i>], then apply a full learned W<sub>Q</sub> and W<sub>K</sub> as a real layer does. Does the score contain word × position cross terms?',
+      choices: [
+        'No: the word half and the position half never meet',
+        'Only when the positions come from sinusoids',
+        'Yes, unless W<sub>Q</sub> and W<sub>K</sub> are block-diagonal',
+        'Only for two tokens that sit at the same position',
+      ],
+      answer: 2,
+      why: 'W_Q[x; p] = A x + B p mixes both halves; its product with W_K[y; q] contains x·q- and p·y-type terms. Keeping them apart needs block-diagonal projections, as in TUPE (Ke et al. 2021).',
+    },
+    text: `<p>With addition, (x + p)·(y + q) has word·word, position·position and two cross terms word·position;
+      with concatenation, [x; p]·[y; q] has no cross terms. But a real layer first projects with W<sub>Q</sub> and
+      W<sub>K</sub>, and a full matrix acting on [x; p] mixes the two halves again, so the cross terms come back
+      unless the projections are block-diagonal. TUPE (${cite('ke')}) does that on purpose: separate projections
+      for words and positions, and no cross terms.</p>`,
     notice:
       'With addition the score splits into four terms, two of them word × position; the concatenated dot product has two terms.',
+  },
+  {
+    id: 'rope',
+    title: 'RoPE: rotate the query and the key',
+    view: 'rotation',
+    state: { method: 'rope', dim: 64, base: 10000, pos: 5, kpos: 8, scaling: 'none', speed: 2 },
+    controls: ['dim', 'base'],
+    papers: ['su', 'barbero'],
+    intro: `<p>RoPE (${cite('su')}) adds nothing to the word vectors. Inside every attention layer it rotates each
+      pair of the query by <i>m</i>·ω<sub><i>i</i></sub> and each pair of the key by <i>n</i>·ω<sub><i>i</i></sub>
+      (the sinusoids’ frequencies), <i>m</i> and <i>n</i> being their positions, and then takes the dot product.
+      The circles show a query at <i>m</i> = 5 and a key at <i>n</i> = 8, two different vectors.</p>`,
     predict: {
-      q: 'Concatenate [x; p] and apply a full learned W<sub>Q</sub> and W<sub>K</sub>. Are there word × position cross terms in the score?',
+      q: 'Swap their positions: the query at 8, the key at 5, the vectors unchanged. What happens to the score q′·k′?',
       choices: [
-        'Yes, unless W<sub>Q</sub> and W<sub>K</sub> are block-diagonal',
-        'No, never: concatenation keeps them apart',
-        'Only with sinusoids',
-        'Only at position 0',
+        'It stays the same: only the distance 3 matters',
+        'It drops to 0: the two rotations cancel each other out',
+        'It doubles: both vectors turn further than before',
+        'It changes in general: the offset is now −3, not +3',
+      ],
+      answer: 3,
+      why: 'Per pair the score is |q||k| cos(φk − φq + (n − m)ω). Flipping the sign of n − m changes it unless every pair of q and k is parallel or antiparallel (sin(φk − φq) = 0), as when q = k. RoPE is relative, not symmetric: for general q and k the score is not a function of the distance alone.',
+    },
+    text: `<p>Rotations compose, so the score is q<sub><i>m</i></sub>′·k<sub><i>n</i></sub>′ =
+      q·R((<i>n</i> − <i>m</i>)·ω) k (RoFormer eq. 16): it depends on the <em>content</em> of q and k and on the
+      <em>signed</em> offset <i>n</i> − <i>m</i>, not on <i>m</i> and <i>n</i> separately. Per pair it is
+      |q<sub><i>i</i></sub>||k<sub><i>i</i></sub>|·cos(φ<sub>k</sub> − φ<sub>q</sub> + (<i>n</i> − <i>m</i>)ω<sub><i>i</i></sub>):
+      swapping the positions changes it unless every pair of q and k is parallel or antiparallel.</p>
+      <p>Where it acts: inside every attention layer, after W<sub>Q</sub> and W<sub>K</sub> project, on each head’s q
+      and k separately. The values v are not rotated, and nothing is added to the word vectors. The check under the
+      circles computes the scores with the API.</p>`,
+    notice:
+      'The query and the key turn by their own angles; the angle between them, and the score, stay the same when both positions move by the same amount.',
+  },
+  {
+    id: 'rope-relative',
+    title: 'RoPE with one vector at every position',
+    view: 'similarity',
+    state: { method: 'rope', dim: 64, length: 256, scaling: 'none' },
+    controls: ['dim', 'length'],
+    papers: ['su', 'barbero', 'xpos'],
+    intro: `<p>Here the <em>same</em> vector x is placed at every position, rotated, and every pair scored: row
+      <i>i</i>, column <i>j</i> holds x rotated to <i>i</i> against x rotated to <i>j</i>. The first curve is the
+      matrix’s first row.</p>`,
+    predict: {
+      q: 'Keep the query x, but make the key a different vector k (the same k at every position). Which property of this matrix survives?',
+      choices: [
+        'Both, since RoPE keeps them for any pair of vectors',
+        'Constant diagonals survive, but the symmetry does not',
+        'Symmetry survives, but the diagonals stop being constant',
+        'Neither: the scores then depend on i and j separately',
+      ],
+      answer: 1,
+      why: 'The score x·R((j − i)ω)k depends on j − i only, so each diagonal keeps one value. Swapping i and j flips the sign of the offset, which changes the score unless x and k are parallel or antiparallel in every pair: the matrix is symmetric here only because q = k.',
+    },
+    text: `<p>Each score is x·R((<i>j</i> − <i>i</i>)·ω) x, so the matrix is constant along each diagonal, and
+      symmetric because q = k. With different q and k the diagonals stay constant but the matrix is no longer
+      symmetric.</p>
+      <p>RoFormer (section 3.4.3) bounds |q·k| by a content term times Σ|S<sub><i>j</i></sub>|, a function of the
+      distance that decays, with ripples; the second curve is that function as the paper plots it (its Fig. 2).
+      For aligned q and k, as here, the score itself shrinks on average with distance; for general q and k it need
+      not decay, and trained models use RoPE’s frequencies in other ways too (${cite('barbero')}).
+      xPos (${cite('xpos')}) makes a decay explicit instead: it scales each pair of the query at <i>m</i> by
+      ζ<sub><i>i</i></sub><sup><i>m</i>/512</sup> and of the key at <i>n</i> by
+      ζ<sub><i>i</i></sub><sup>−<i>n</i>/512</sup> (positions counted from a centre, to keep the factors in
+      range), with ζ<sub><i>i</i></sub> = (<i>i</i>/(<i>d</i>/2) + 0.4)/1.4 &lt;
+      1, so each pair’s score carries ζ<sub><i>i</i></sub><sup>(<i>m</i>−<i>n</i>)/512</sup>, shrinking with
+      distance and fastest in the fast pairs (posenc’s <code>applyRope</code> takes it as its <code>xpos</code>
+      option).</p>`,
+    notice:
+      'Every diagonal has one colour, and the score of this one vector shrinks (with ripples) as the distance grows.',
+  },
+  {
+    id: 'layouts',
+    title: 'RoPE in code: which dimensions form a pair',
+    view: 'compare',
+    state: { method: 'sinusoidal', vs: 'rope', dim: 64, length: 128 },
+    controls: ['rope', 'base'],
+    papers: ['su', 'black', 'qwen2vl'],
+    intro: `<p>Left, a sinusoidal table; right, RoPE’s sin θ and cos θ per pair, drawn as the same quantity.
+      Implementations disagree on which two dimensions of a head form a pair: RoFormer and Meta’s Llama code rotate
+      neighbours (2<i>i</i>, 2<i>i</i>+1); GPT-NeoX and Hugging Face’s Llama rotate (<i>i</i>, <i>i</i> +
+      <i>d</i>/2). The <em>rope</em> control switches the picture between the two.</p>`,
+    predict: {
+      q: 'A checkpoint trained with neighbour pairs (2<i>i</i>, 2<i>i</i>+1) is run by code that pairs (<i>i</i>, <i>i</i> + <i>d</i>/2), weights unchanged. What happens?',
+      choices: [
+        'Nothing: the pairing is only a memory layout',
+        'Wrong scores everywhere: the output is garbled',
+        'Only tokens past the training length go wrong',
+        'Same scores, computed more slowly',
+      ],
+      answer: 1,
+      why: 'Each pair of q and k must be rotated by its own frequency. The other layout rotates dimensions that were never paired, with the wrong frequencies, so every score changes. Permuting the rows of W_Q and W_K converts one layout into the other, which is what conversion scripts do.',
+    },
+    text: `<p>Sinusoidal and RoPE hold the same numbers: RoPE’s sin θ and cos θ per pair are exactly what a
+      sinusoidal table of the same base holds. What differs is which dimensions form a pair. The two layouts give
+      the same model only if W<sub>Q</sub> and W<sub>K</sub> are permuted to match, which is why conversion scripts
+      permute them; a checkpoint run with the other layout produces wrong scores and garbled text.</p>
+      <p>Likewise <em>partial rotary</em> models rotate only the first dimensions of each head and leave the rest
+      as they are (GPT-NeoX-20B a quarter, ${cite('black')}; GPT-J 64 of 256): the frequencies are those of the
+      rotated width, and rotating all of them breaks such a checkpoint. Multimodal RoPE (M-RoPE, ${cite('qwen2vl')})
+      splits the pairs into three blocks turned by three position ids, time, height and width: Qwen2-VL-7B’s 64
+      pairs per head as [16, 24, 24]. A text token has the same id in all three, so it rotates as in plain
+      RoPE.</p>`,
+    notice:
+      'With equal base and dim the two pictures hold the same numbers in a different column order (RoPE’s half layout puts all sines first).',
+  },
+  {
+    id: 'rope-code',
+    title: 'RoPE in code: shapes, caches and float32',
+    view: 'rotation',
+    state: { method: 'rope', dim: 64, base: 10000, pos: 100000, kpos: 100003, scaling: 'none', speed: 2 },
+    controls: ['dim', 'base'],
+    papers: ['su'],
+    intro: `<p>In code, RoPE is a table of cos and sin: one row per position, one column per pair, shape [seq,
+      <i>d</i>/2] (Hugging Face repeats it to [seq, <i>d</i>] for its half layout), broadcast over the batch and the
+      heads of q and k, shape [batch, heads, seq, <i>d</i>]. The angles are position × inv_freq. Here the query
+      sits at position 100 000 and the key at 100 003.</p>`,
+    predict: {
+      q: 'Hugging Face forms each angle as inv_freq × position in float32. At position 131 072 (Llama 3.1’s context), about how far off can such an angle be?',
+      choices: [
+        'About 10<sup>−7</sup> rad, float32’s relative precision',
+        'Exactly 0, since every position is a whole number',
+        'A few thousandths of a radian, from float32 spacing',
+        'About 3 rad: the angle is essentially noise',
+      ],
+      answer: 2,
+      why: 'Float32 keeps 24 significant bits: between 65 536 and 131 072 neighbouring floats are 2⁻⁷ ≈ 0.008 apart, so an angle there is rounded by up to 0.004 rad, and inv_freq’s own rounding is multiplied by the position. posenc’s docs measure 3.4·10⁻³ rad at 131 072 (docs/rope.md, “Precision”). The position is exact; the product is not.',
+    },
+    text: `<p>Shapes: the cos and sin table is [seq, <i>d</i>/2] per position (Hugging Face builds [batch, seq,
+      <i>d</i>] from <code>position_ids</code> and unsqueezes a heads axis, [batch, 1, seq, <i>d</i>], so one table
+      serves every head). Pairs need an even width: an odd head size cannot be paired, and posenc refuses it
+      (E_ODD). A partial-rotary model rotates only its first <code>rotary_dim</code> = partial_rotary_factor ×
+      head_dim dimensions, with a table of [seq, rotary_dim/2], and passes the rest through.</p>
+      <p>Caches: the table depends on the positions only, never on the content, so it is computed once per forward
+      pass (older code precomputed it up to <code>max_position_embeddings</code>) and shared by every layer and
+      head. Precision: Hugging Face’s Llama code (<code>LlamaRotaryEmbedding</code>) forms inv_freq and the angles in
+      float32, which posenc’s docs measure at 6·10⁻⁵ rad off at position 2048 and 3.4·10⁻³ at 131 072; posenc forms
+      the angles in float64 and rounds once, within 2·10⁻⁶ of float64 for every position below 2<sup>20</sup>
+      (docs/rope.md, “Precision”). The check under the circles compares the
+      score at 100 000/100 003 with the same offset 1000 positions later.</p>`,
+    notice:
+      'At position 100 000 the query and the key have turned thousands of times, yet the API’s score for offset 3 matches the one 1000 positions later to float32 rounding.',
+  },
+  {
+    id: 'positions',
+    title: 'Position ids: padding, packing, a KV cache',
+    view: 'positions',
+    state: { dim: 64, base: 10000 },
+    controls: ['dim', 'base'],
+    // the edited prompt's plot shows which entries change: held with the verdicts until the answer
+    hold: '.plotbox:has(+ .edit-note)',
+    papers: ['llama3', 'gqa'],
+    intro: `<p>Every encoding reads a <em>position id</em> per token, and the id is not always the token’s index in
+      the tensor: batches are padded, several documents are packed into one row, and generation reuses a cache of
+      the keys and values computed at earlier steps (RoPE keys are cached already rotated). The figure shows a
+      left-padded batch, a cache of 10 tokens with one new token, and a cached prompt with one token replaced.</p>`,
+    predict: {
+      q: 'A 500-token prompt has been run and its keys and values cached. The user edits token 200 and resends the prompt. Which cached entries can be kept?',
+      choices: [
+        'All 500: RoPE is relative, so old rotations still fit',
+        'Only those of tokens 0 to 199, before the edit',
+        'All but token 200’s, which is computed again',
+        'None: any edit forces the whole prompt to rerun',
+      ],
+      answer: 1,
+      why: 'From the second layer on, token j’s key and value are computed from the hidden states of tokens 0 … j, so every entry from the edit on changes, even where the token did not. The entries of tokens 0 … 199 depend only on tokens 0 … 199 and stay valid (prefix caching relies on this). An edit that changes the length also moves every later position id.',
+    },
+    text: `<p>Padding: with left padding (batched prompts) ids should count real tokens only; Hugging Face builds
+      them from the attention mask (<code>position_ids = attention_mask.cumsum(−1) − 1</code>). Packing: with several
+      documents in one row, ids may restart at 0 for each document, with a block-diagonal mask so that documents do
+      not attend to each other (${cite('llama3')} mask across documents); many training runs do neither, and then
+      documents see each other.</p>
+      <p>A KV cache: the new token’s id is the number of tokens already cached (with no padding), and the cached
+      keys keep the rotation they got when they were stored. An edited prompt invalidates the cache from the edit
+      on, in every layer. With grouped-query attention (${cite('gqa')}; Llama 3 8B has 32 query heads and 8
+      key-value heads) each key head is rotated and cached once, and the query heads of its group all score
+      against the same rotated keys, each query rotated by its own position.</p>
+      <p>A relative scheme (RoPE, ALiBi) gives the same scores when all ids shift together, in exact arithmetic;
+      an absolute table (learned, sinusoidal) does not.</p>`,
+    notice:
+      'A left-padded prompt keeps its ids, counted from its first real token; the new token’s query against the cache scores as a full recomputation does; the edit changes entries from the edited token on, never before it.',
+    // in a build without the positions view: RoPE's rotation at 1000 and 1003
+    fallback: {
+      view: 'rotation',
+      state: { method: 'rope', dim: 64, base: 10000, pos: 1000, kpos: 1003, scaling: 'none', speed: 2 },
+      hold: '',
+      intro: `<p>Every encoding reads a <em>position id</em> per token, and the id is not always the token’s index
+        in the tensor: batches are padded, several documents are packed into one row, and generation reuses a cache
+        of the keys and values computed at earlier steps (RoPE keys are cached already rotated). Here q is at 1000
+        and k at 1003.</p>`,
+      notice:
+        'At positions 1000 and 1003 each vector has turned much further than at 5 and 8, yet the angle between them is the same.',
+    },
+  },
+  {
+    id: 'shaw',
+    title: 'Shaw and Transformer-XL: relative vectors in the score',
+    view: 'bias',
+    state: { panel: 'shaw', shawk: 4 },
+    controls: ['shawk'],
+    papers: ['shaw', 'dai'],
+    intro: `<p>The first relative methods put the distance inside the score. ${cite('shaw')} learn vectors indexed
+      by the distance <i>j</i> − <i>i</i>, clipped to ±<i>k</i>: a<sup>K</sup> is added to the key inside the score,
+      a<sup>V</sup> to the value in the output. The figure shows which row of the table each query–key pair
+      reads.</p>`,
+    predict: {
+      q: 'Clipping distance <i>k</i> = 4. How many a<sup>K</sup> vectors does one layer learn, and which one serves a key 500 tokens back?',
+      choices: [
+        '9 vectors; the one for −4, shared by all keys 4 or more back',
+        '500 vectors; each distance up to 500 has a row of its own',
+        '9 vectors; none, as keys past ±4 are left out of attention',
+        '5 vectors; the one for 4, since the sign of the distance is dropped',
       ],
       answer: 0,
-      why: 'W_Q[x; p] = A x + B p mixes both halves; its product with W_K[y; q] contains x·p-type terms. Keeping them apart needs block-diagonal projections, as in TUPE (Ke et al. 2021).',
+      why: 'Distances are clipped to −k … k before the lookup: 2k + 1 = 9 rows, and every key 4 or more tokens back reads the row of −4. Attention still reaches that key; this layer just cannot tell 5 from 500. Shaw et al. found k of a few tokens enough for translation.',
     },
+    text: `<p>Shaw et al.’s score is e<sub><i>ij</i></sub> = x<sub><i>i</i></sub>W<sup>Q</sup>·(x<sub><i>j</i></sub>W<sup>K</sup>
+      + a<sup>K</sup><sub><i>ij</i></sub>)/√<i>d</i>, and the output z<sub><i>i</i></sub> = Σ
+      α<sub><i>ij</i></sub>(x<sub><i>j</i></sub>W<sup>V</sup> + a<sup>V</sup><sub><i>ij</i></sub>), with 2<i>k</i> + 1
+      learned vectors for keys and as many for values.</p>
+      <p>Transformer-XL (${cite('dai')}) writes the score as four terms: content·content
+      (q·W<sub><i>k</i>,E</sub>x<sub><i>j</i></sub>), content·position (q·W<sub><i>k</i>,R</sub>R<sub><i>i</i>−<i>j</i></sub>),
+      a global content bias (u·W<sub><i>k</i>,E</sub>x<sub><i>j</i></sub>) and a global position bias
+      (v·W<sub><i>k</i>,R</sub>R<sub><i>i</i>−<i>j</i></sub>). R is a fixed sinusoidal table of relative distances;
+      what is learned is its projection W<sub><i>k</i>,R</sub> and the vectors u and v. The lower figure draws the
+      four terms and their sum. Transformer-XL’s segment-level recurrence is what lets a segment attend to the
+      cached hidden states of the previous one; the relative encoding is what keeps positions coherent when those
+      states are reused, where absolute positions would repeat in every segment (their section 3.3).</p>`,
+    notice: 'Beyond ±k every distance shares one index: the model cannot tell 5 from 500 there.',
+  },
+  {
+    id: 't5',
+    title: 'T5: buckets of distances',
+    view: 'bias',
+    state: { panel: 't5', buckets: 32, maxdist: 128, t5dir: 'bidirectional' },
+    controls: ['buckets', 'maxdist', 't5dir'],
+    papers: ['raffel'],
+    intro: `<p>T5 (${cite('raffel')}) simplifies further: one learned scalar per <em>bucket</em> of relative
+      distance and per head, added to the logit, with the table shared by all layers. Small distances get a
+      bucket each, larger ones logarithmically wider buckets, up to a max distance (128 here). The staircase shows
+      the bucket of each distance.</p>`,
+    predict: {
+      q: 'A key 3000 tokens back, far past the max distance. What bias does one T5 layer give it?',
+      choices: [
+        'The staircase’s slope, continued',
+        'None: T5 masks keys past the max distance',
+        'A bucket of its own, log-spaced as before',
+        'The last bucket’s, as for distance 128',
+      ],
+      answer: 3,
+      why: 'Every distance at or beyond the max distance lands in the last bucket of its direction, so one layer gives 300, 3000 and 30 000 the same bias; attention still reaches those keys. The paper notes that later layers can combine local information to reach further.',
+    },
+    text: `<p>Small distances get exact buckets, larger ones logarithmically wider buckets, and every distance
+      beyond the max distance shares the last bucket. With 32 buckets the last one starts before 128: at distance
+      91 bidirectionally (16 buckets per direction) and at 113 causally, which is where the staircase goes flat.
+      The paper notes that one layer is blind to offsets beyond 128, while later layers can combine local
+      information to reach further. (T5’s code also drops the 1/√<i>d</i> of the logits, folding it into the
+      initialisation.)</p>`,
+    notice: 'The staircase has single steps near 0 and long flat steps further out; past the max distance it is flat.',
+  },
+  {
+    id: 'alibi',
+    title: 'ALiBi: a straight-line penalty',
+    view: 'bias',
+    state: { heads: 8, panel: 'alibi' },
+    controls: ['heads'],
+    papers: ['press', 'bloom'],
+    intro: `<p>ALiBi (${cite('press')}) drops the learned parameters altogether: it adds
+      <i>m</i><sub><i>h</i></sub>·(<i>j</i> − <i>i</i>) to each causal logit, after q·k/√<i>d</i> and before the
+      softmax, a penalty growing linearly with distance with a fixed slope per head. For <i>H</i> heads (a power of
+      two) the slopes are 2<sup>−8<i>h</i>/<i>H</i></sup>, <i>h</i> = 1 … <i>H</i>.</p>`,
+    predict: {
+      q: '8 heads. A key 10 tokens back: by how much is its logit lowered in head 1, and in head 8?',
+      choices: [
+        'By 0.5 in head 1, by about 0.004 in head 8',
+        'By 5 in head 1, and by 5 in head 8 as well',
+        'By 5 in head 1, by about 0.04 in head 8',
+        'By 10 in head 1, by about 1.25 in head 8',
+      ],
+      answer: 2,
+      why: 'Head h has slope 2^(−8h/8) = 2^−h: 1/2 for head 1, 1/256 for head 8. Times the distance 10: 5 and 0.039. Steep heads look only at the nearest keys; shallow ones reach far.',
+    },
+    text: `<p>Head 1’s bias drops by 0.5 per token of distance, head 8’s by 1/256. For head counts that are not a
+      power of two the paper’s code takes the slopes of the nearest lower power of two and adds every other slope of
+      the next power (12 heads: 2<sup>−1</sup> … 2<sup>−8</sup>, then 2<sup>−0.5</sup>, 2<sup>−1.5</sup>,
+      2<sup>−2.5</sup>, 2<sup>−3.5</sup>). BLOOM (${cite('bloom')}) and MPT use it.</p>`,
+    notice:
+      'Head 1’s bias drops by 0.5 per token of distance, head 8’s by 1/256: a key 100 tokens back costs head 8 only 0.39.',
   },
   {
     id: 'scaling',
@@ -434,52 +640,66 @@ export const STEPS = [
     view: 'scaling',
     state: { preset: 'llama31-8b', base: 500000, dim: 128, scaling: 'llama3', factor: 8, rope: 'half' },
     controls: ['scaling', 'factor'],
-    papers: ['chen', 'peng', 'llama3', 'deepseek'],
-    text: `<p>Long-context models change RoPE’s frequencies so that a longer context maps onto angles seen in
-      training. They differ in which pairs they slow. Linear position interpolation (${cite('chen')}) divides every
-      position by the factor: all pairs slow down. “NTK-aware” scaling (an online post of 2023, analysed by
-      ${cite('peng')}) raises the base instead: every pair slows except
-      the fastest, the slowest by the full factor. YaRN (${cite('peng')}) leaves pairs that turned many times in
-      training alone, divides those that never completed a turn by the factor, ramps in between, and scales the
-      logits by a temperature. Llama 3.1 (${cite('llama3')}) uses the same idea with fixed thresholds and no
-      temperature: wavelengths below 2048 tokens unchanged, above 8192 divided by 8, blended between.</p>
+    papers: ['chen', 'bloc97', 'peng', 'hfrope', 'llama3', 'longrope', 'deepseek'],
+    intro: `<p>Long-context models change RoPE’s frequencies so that a longer context maps onto angles seen in
+      training. The figure starts on Llama 3.1 8B (head size 128, base 500 000, trained at 8192 tokens, factor 8):
+      each pair’s wavelength before and after its scaling. The <em>scaling</em> control switches method.</p>`,
+    predict: {
+      q: 'Switch <em>scaling</em> to linear (position interpolation), factor 8. What happens to the fastest pair, which turns once every 6.3 tokens?',
+      choices: [
+        'Nothing: the fast pairs are always left alone',
+        'It turns 8× more slowly, like every other pair',
+        'It turns 8× faster, to cover the longer context',
+        'It slows by only √8, less than the slow pairs do',
+      ],
+      answer: 1,
+      why: 'Linear interpolation divides every position by the factor, so every angle pω, the fastest pair’s too, turns 8× more slowly, which crowds neighbouring tokens together. NTK-aware scaling spares the fastest pair; YaRN and Llama 3.1 spare all the fast ones.',
+    },
+    text: `<p>The scalings differ in which pairs they slow. Linear position interpolation (${cite('chen')}) divides
+      every position by the factor: all pairs slow down. “NTK-aware” scaling, proposed in a 2023 post
+      (${cite('bloc97')}) and analysed by ${cite('peng')}, raises the base instead: every pair slows except the
+      fastest, the slowest by the full factor. YaRN (${cite('peng')}) leaves pairs that turned many times in training
+      alone, divides those that never completed a turn by the factor, ramps in between, and scales the logits by a
+      temperature. Llama 3.1 uses the same idea with fixed thresholds and no temperature: wavelengths below 2048
+      tokens unchanged, above 8192 divided by 8, blended between. The rule is in Meta’s reference code
+      (<code>apply_scaling</code>) and ${cite('hfrope')}; the ${cite('llama3')} paper gives the base of 500 000 and
+      the staged long-context training. LongRoPE (${cite('longrope')}) searches a factor for each pair (Phi-3’s
+      <code>short_factor</code> and <code>long_factor</code>).</p>
       <p>DeepSeek-V2 (${cite('deepseek')}) uses YaRN with factor 40; its cos and sin carry no extra factor
       (mscale / mscale_all_dim = 1), but its softmax scale is multiplied by mscale² ≈ 1.59.</p>`,
     notice: 'Llama-3.1 leaves the fast pairs alone (ratio 1), divides the slow ones by 8 and blends in between.',
-    predict: {
-      q: 'Linear position interpolation by a factor of 4: which pairs turn more slowly afterwards?',
-      choices: ['All pairs, each by 4', 'Only the slow pairs', 'Only the fast pairs', 'None: only the base changes'],
-      answer: 0,
-      why: 'Dividing the position by 4 divides every angle pω by 4. NTK-aware scaling spares the fastest pair; YaRN and Llama 3.1 spare all the fast ones.',
-    },
   },
   {
     id: 'extrapolation',
     title: 'Past the training length',
     view: 'extrapolation',
     state: { dim: 64, length: 256, train: 128, scaling: 'none' },
-    controls: ['scaling', 'factor', 'train'],
+    controls: ['train'],
     papers: ['press', 'chen', 'mohtashami'],
-    text: `<p>Every method past the length it was trained on (red line). Sinusoids and RoPE keep turning into angle
-      combinations never seen in training; learned rows do not exist; ALiBi’s penalty just keeps growing.</p>
-      <p>How extension is judged matters. Perplexity on long documents can stay low while the model ignores most of
-      the far context: ${cite('press')} attribute most of ALiBi’s perplexity gain past the training length to
-      avoiding the “early token curse”, not to using more context. Retrieval
-      tests such as passkey retrieval (${cite('mohtashami')}; used by ${cite('chen')}) hide one fact far back and ask
-      for it, which only works if distant tokens are really used.</p>`,
+    intro: `<p>Every method drawn past the length it was trained on (the red line): sinusoidal, learned, RoPE and
+      ALiBi. Long-context models are judged by how they behave out there, and how they are judged matters.</p>`,
+    predict: {
+      q: 'A context-extended model keeps a low perplexity on 32k-token documents. Does that show it uses information 30k tokens back?',
+      choices: [
+        'Yes: perplexity averages over every token in the text',
+        'Yes, as long as the perplexity stays below about 10',
+        'No: perplexity cannot be measured past the training length',
+        'No: most next tokens need only nearby context',
+      ],
+      answer: 3,
+      why: 'Most next tokens are predictable from recent context, so a model that looks only locally can keep a low perplexity. A retrieval test such as passkey retrieval hides one fact far back and fails unless that token is actually attended to.',
+    },
+    text: `<p>Past the red line every method meets something it never saw. The fast pairs of sinusoids and RoPE
+      cycled through every angle many times in training, but the pairs whose wavelength exceeds the training length
+      never completed a turn there and now meet new angles, and the combination of all pairs is new; learned rows do
+      not exist; ALiBi’s penalty keeps growing, to values larger than any in training.</p>
+      <p>Perplexity on long documents can stay low while the model ignores most of the far context:
+      ${cite('press')} attribute most of ALiBi’s perplexity gain past the training length to avoiding the “early
+      token curse”, not to using more context. Retrieval tests such as passkey retrieval (${cite('mohtashami')};
+      used by ${cite('chen')}) hide one fact far back and ask for it, which only works if distant tokens are really
+      used.</p>`,
     notice:
       'Past the red line the sinusoidal and RoPE rows keep changing into new patterns, the learned table has no rows, and ALiBi’s values keep growing.',
-    predict: {
-      q: 'A context-extended model has low perplexity at 32k tokens. Does that show it uses information 30k tokens back?',
-      choices: [
-        'No: perplexity is dominated by nearby tokens; a retrieval test such as passkey checks it',
-        'Yes: perplexity covers every token',
-        'Yes, if perplexity is below 10',
-        'No: perplexity cannot be measured past the training length',
-      ],
-      answer: 0,
-      why: 'Most next tokens are predictable from recent context, so a model that looks only locally can keep a low perplexity. Passkey retrieval fails unless the far token is actually attended to.',
-    },
   },
   {
     id: 'lab',
@@ -488,87 +708,71 @@ export const STEPS = [
     // opens on the task the step's question asks about
     state: { labtask: 'first' },
     controls: [],
-    papers: ['haviv', 'kazemnejad', 'press'],
-    text: `<p>Train a small causal model with each encoding and test it beyond its training length. The model is tiny
-      and the tasks are toys: the page simplifies, and results at this scale need not carry over to large models.
-      Compare what you measure with the table usually repeated.</p>`,
+    papers: ['kazemnejad', 'haviv', 'press'],
+    intro: `<p>Train a small causal model with each encoding and test it past its training length. The task it
+      opens on: which of two marked tokens came first. Press <em>Train</em> once you have answered.</p>`,
+    predict: {
+      q: 'Past the training length, what will NoPE (no positions, causal mask) do on this task?',
+      choices: [
+        'Solve it: the causal mask carries the order',
+        'Guess: with no positions at all it cannot tell order',
+        'Solve it up to the training length only',
+        'Not train at all: its loss stays at ln 2',
+      ],
+      answer: 0,
+      why: 'A token sees only what precedes it, which is enough to tell which marker came first. Kazemnejad et al. (2023) found NoPE generalising to longer inputs better than explicit encodings on such synthetic tasks; Haviv et al. (2022) found NoPE decoders competitive at language modelling. Press Train to see what this model does.',
+    },
+    text: `<p>The model is tiny and the tasks are toys: the page simplifies, and results at this scale need not carry
+      over to large models. Compare what you measure with what the papers report: on synthetic tasks
+      ${cite('kazemnejad')} found NoPE generalising to longer inputs better than the explicit encodings; on language
+      modelling ${cite('haviv')} found NoPE decoders competitive and ${cite('press')} found sinusoids the worst
+      extrapolator of those compared.</p>`,
     notice: 'Each curve is one trained model; the dashed line is the training length.',
-    predict: {
-      q: 'The lab’s model is causal. On “which marked token came first”, what can NoPE (no positional encoding) do?',
-      choices: [
-        'It can solve it: the causal mask carries order',
-        'Nothing: without positions it must guess',
-        'Only up to the training length',
-        'It cannot be trained',
-      ],
-      answer: 0,
-      why: 'A causal mask lets a token see only what precedes it, which is enough to tell which came first (Haviv et al. 2022). Press Train to see what this model does.',
-    },
-  },
-  {
-    id: 'compare',
-    title: 'Pair layouts and partial rotary',
-    view: 'compare',
-    state: { method: 'sinusoidal', vs: 'rope', dim: 64, length: 128 },
-    controls: ['rope', 'base'],
-    papers: ['su', 'black'],
-    text: `<p>Sinusoidal and RoPE are drawn as the same quantity: RoPE’s sin θ and cos θ per pair are exactly what a
-      sinusoidal table holds. What differs is which dimensions form a pair. RoFormer and Meta’s Llama code rotate
-      neighbours (2<i>i</i>, 2<i>i</i>+1); GPT-NeoX (${cite('black')}) and Hugging Face’s Llama rotate
-      (<i>i</i>, <i>i</i> + <i>d</i>/2). The two give the same model only if W<sub>Q</sub> and W<sub>K</sub> are
-      permuted to match, which is why conversion scripts permute them; a checkpoint run with the other layout produces
-      wrong scores and garbled text. Likewise <em>partial rotary</em> models rotate only some dimensions of each head
-      (GPT-NeoX-20B a quarter, GPT-J 64 of 256): rotating all of them breaks such a checkpoint.</p>`,
-    notice:
-      'With equal base and dim the two pictures hold the same numbers in a different column order (RoPE’s half layout puts all sines first).',
-    predict: {
-      q: 'A checkpoint trained with interleaved pairs is run by code that rotates (i, i + d/2), weights unchanged. What happens?',
-      choices: [
-        'The scores are wrong and the output degrades badly',
-        'Nothing: the pairing is cosmetic',
-        'Only long contexts are affected',
-        'The model runs slower',
-      ],
-      answer: 0,
-      why: 'Each pair of q and k must be rotated by its own frequency. The other layout rotates dimensions that were never paired, with the wrong frequencies, so every score changes. Permuting the rows of W_Q and W_K converts one layout into the other.',
-    },
   },
   {
     id: 'recap',
     title: 'Recap: the methods side by side',
-    view: 'extrapolation',
-    state: { dim: 64, length: 256, train: 128, scaling: 'none' },
+    view: 'recap',
+    state: { dim: 64, length: 256, train: 128 },
     controls: [],
-    papers: ['vaswani', 'devlin', 'shaw', 'dai', 'raffel', 'su', 'press', 'haviv'],
+    papers: ['vaswani', 'devlin', 'shaw', 'dai', 'raffel', 'su', 'press', 'haviv', 'llama4'],
+    intro: `<p>Every method of the path once more, side by side, past the same training length. One question before
+      the table that sums them up.</p>`,
+    predict: {
+      q: 'Which of these pairs of methods has no learned position parameters at all?',
+      choices: ['T5 buckets and ALiBi', 'Sinusoidal and learned', 'RoPE and ALiBi', 'Shaw and Transformer-XL'],
+      answer: 2,
+      why: 'RoPE’s angles come from the base and the position, ALiBi’s slopes from the head count: nothing about position is learned (W_Q and W_K are learned, but they are not position parameters). T5 learns a scalar per bucket and head, a learned table learns a row per position, Shaw learns a vector per clipped distance, and Transformer-XL learns W_k,R, u and v around its fixed sinusoids.',
+    },
     text: `<p>The methods of this path in one table. The lab column names the method’s curve in the lab: run the lab
       for the numbers, which describe this page’s tiny model, not the models listed.</p>`,
-    // a second block of the step's text (chrome.js shows it after `text`)
-    table: `<div class="recap-wrap"><table class="recap"><caption>Positional methods at a glance</caption>
-      <thead><tr><th scope="col">method</th><th scope="col">used in</th><th scope="col">parameters</th>
-      <th scope="col">in the lab</th><th scope="col">trade-offs</th><th scope="col">paper</th></tr></thead><tbody>
-      <tr><th scope="row">none (NoPE)</th><td>research decoders</td><td>none</td><td>NoPE</td>
-        <td>needs a causal mask; an encoder cannot see order</td><td>${cite('haviv')}</td></tr>
-      <tr><th scope="row">sinusoidal</th><td>original Transformer</td><td>none (base, <i>d</i>)</td><td>Sinusoidal</td>
-        <td>added to the words; unseen angle combinations past training</td><td>${cite('vaswani')}</td></tr>
-      <tr><th scope="row">learned absolute</th><td>BERT, GPT-2</td><td>max_position_embeddings × <i>d</i></td>
-        <td>Learned</td><td>flexible; no row past the table</td><td>${cite('devlin')}</td></tr>
-      <tr><th scope="row">Shaw / Transformer-XL</th><td>Transformer-XL, XLNet</td><td>(2<i>k</i>+1) vectors for keys and
-        values; W<sub><i>k</i>,R</sub>, u, v</td><td>not in the lab</td><td>relative; extra terms in every score</td>
-        <td>${cite('shaw')}, ${cite('dai')}</td></tr>
-      <tr><th scope="row">T5 buckets</th><td>T5, Flan-T5</td><td>buckets × heads scalars, shared by layers</td>
-        <td>T5 buckets</td><td>one layer is blind past the max distance</td><td>${cite('raffel')}</td></tr>
-      <tr><th scope="row">RoPE</th><td>GPT-NeoX, Llama, Qwen, DeepSeek</td><td>none (base, pair layout, rotary
-        fraction, scaling)</td><td>RoPE</td><td>relative in q·k; needs scaling to extend the context</td>
-        <td>${cite('su')}</td></tr>
-      <tr><th scope="row">ALiBi</th><td>BLOOM, MPT</td><td>none (fixed slopes)</td><td>ALiBi</td>
-        <td>recency bias: perplexity holds past the training length, far tokens get little weight</td><td>${cite('press')}</td></tr>
-      </tbody></table></div>`,
-    notice: 'Past the red line, the absolute methods meet inputs they never saw, while the biases keep their shape.',
-    predict: {
-      q: 'Which of these adds nothing to the token vectors and has no learned parameters?',
-      choices: ['ALiBi', 'T5 buckets', 'Learned absolute', 'Shaw'],
-      answer: 0,
-      why: 'ALiBi’s slopes are fixed per head and its bias goes to the logits. T5 and Shaw learn relative parameters; a learned table adds learned rows to the words.',
+    notice:
+      'Past the red line every method meets something new: sinusoids and RoPE angle combinations never seen in training, ALiBi penalties larger than any in training, the learned table no rows at all. Only the kind of novelty differs.',
+    // in a build without the recap view: the extrapolation view
+    fallback: {
+      view: 'extrapolation',
+      state: { dim: 64, length: 256, train: 128, scaling: 'none' },
+      // a second block of the step's text (chrome.js shows it after `text`); the recap view draws its own
+      table: `<div class="recap-wrap"><table class="recap"><caption>Positional methods at a glance</caption>
+        <thead><tr><th scope="col">method</th><th scope="col">used in</th><th scope="col">parameters</th>
+        <th scope="col">in the lab</th><th scope="col">trade-offs</th><th scope="col">paper</th></tr></thead><tbody>
+        <tr><th scope="row">none (NoPE)</th><td>research decoders; every fourth layer of Llama 4</td><td>none</td><td>NoPE</td>
+          <td>needs a causal mask; an encoder cannot see order</td><td>${cite('haviv')}, ${cite('llama4')}</td></tr>
+        <tr><th scope="row">sinusoidal</th><td>original Transformer</td><td>none (base, <i>d</i>)</td><td>Sinusoidal</td>
+          <td>added to the words; unseen angle combinations past training</td><td>${cite('vaswani')}</td></tr>
+        <tr><th scope="row">learned absolute</th><td>BERT, GPT-2</td><td>max_position_embeddings × <i>d</i></td>
+          <td>Learned</td><td>flexible; no row past the table</td><td>${cite('devlin')}</td></tr>
+        <tr><th scope="row">Shaw / Transformer-XL</th><td>Transformer-XL, XLNet</td><td>(2<i>k</i>+1) vectors for keys and
+          values; W<sub><i>k</i>,R</sub>, u, v</td><td>not in the lab</td><td>relative; extra terms in every score</td>
+          <td>${cite('shaw')}, ${cite('dai')}</td></tr>
+        <tr><th scope="row">T5 buckets</th><td>T5, Flan-T5</td><td>buckets × heads scalars, shared by layers</td>
+          <td>T5 buckets</td><td>one layer is blind past the max distance</td><td>${cite('raffel')}</td></tr>
+        <tr><th scope="row">RoPE</th><td>GPT-NeoX, Llama, Qwen, DeepSeek</td><td>none (base, pair layout, rotary
+          fraction, scaling)</td><td>RoPE</td><td>relative in q·k; needs scaling to extend the context</td>
+          <td>${cite('su')}</td></tr>
+        <tr><th scope="row">ALiBi</th><td>BLOOM, MPT</td><td>none (fixed slopes)</td><td>ALiBi</td>
+          <td>recency bias: perplexity holds past the training length, far tokens get little weight</td><td>${cite('press')}</td></tr>
+        </tbody></table></div>`,
     },
   },
   {
@@ -579,7 +783,9 @@ export const STEPS = [
     state: { method: 'sinusoidal' },
     controls: [],
     papers: [],
-    text: '<p>Questions on the whole path. Each answer comes with an explanation and a link to the step that teaches it.</p>',
+    intro:
+      '<p>Questions on the whole path. Each answer comes with an explanation and a link to the step that teaches it.</p>',
+    text: '<p>Every choice has its own explanation, shown once you have answered.</p>',
     notice: 'Every choice has its own explanation, shown once you have answered.',
   },
 ];

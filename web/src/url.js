@@ -9,10 +9,15 @@ const { SETUP } = registry;
 // loadSteps() before resolveState() or goStep() of a guided state. A step whose view is not
 // registered in this build is skipped.
 let STEPS = [];
+let RENAMED = {};
 let stepsLoading = null;
 export function loadSteps() {
   stepsLoading ??= import('./steps.js').then((m) => {
-    STEPS = m.STEPS.filter((s) => SETUP[s.view]);
+    // A step drawn by a view this build lacks falls back to the view its `fallback` names, if any.
+    STEPS = m.STEPS.map((s) => (SETUP[s.view] || !s.fallback ? s : { ...s, ...s.fallback })).filter(
+      (s) => SETUP[s.view],
+    );
+    RENAMED = m.RENAMED ?? {};
     return STEPS;
   });
   return stepsLoading;
@@ -36,7 +41,9 @@ export function stepState(step, env, overrides = null) {
 /** Resolve the initial state: a link without view or with step is the guided path. */
 export function resolveState(state, params = new URLSearchParams()) {
   if (!state.guided || !STEPS.length) return Object.assign(state, { guided: false, step: '' });
-  const step = STEPS.find((s) => s.id === state.step) ?? STEPS[0];
+  // A link to a step that was renamed (steps.js RENAMED) opens that step under its new name.
+  const id = Object.hasOwn(RENAMED, state.step) ? RENAMED[state.step] : state.step;
+  const step = STEPS.find((s) => s.id === id) ?? STEPS[0];
   return Object.assign(state, stepState(step, state, params));
 }
 
