@@ -120,7 +120,7 @@ function previewWasm() {
   };
 }
 
-/** Service worker knowing every emitted file and the page's shell; its version changes whenever any file does. */
+/** Service worker knowing every emitted file and the page's shell; its version changes whenever any file's bytes do. */
 function serviceWorker() {
   return {
     name: 'posenc-sw',
@@ -130,7 +130,20 @@ function serviceWorker() {
       const pub = readdirSync(new URL('./public/', import.meta.url)).filter((f) => f !== 'posenc-embed.js');
       const files = [...Object.keys(bundle).filter((f) => !f.endsWith('.map')), ...pub];
       const list = ['./', ...files.sort().map((f) => `./${f}`)];
-      const version = createHash('sha256').update(list.join('\n')).digest('hex').slice(0, 12);
+      // The version hashes every file's bytes, not only the names: a deploy that changes only
+      // index.html (same asset names) is a new worker, so the reader gets the new page.
+      const hash = createHash('sha256').update(list.join('\n'));
+      for (const f of files.sort()) {
+        const item = bundle[f];
+        hash.update(
+          item
+            ? item.type === 'chunk'
+              ? item.code
+              : item.source
+            : readFileSync(new URL(`./public/${f}`, import.meta.url)),
+        );
+      }
+      const version = hash.digest('hex').slice(0, 12);
       // The shell: the page and what its HTML names (entry script, shared chunk, stylesheet, icon);
       // views, cores and workers are stored when first used (sw.template.js).
       const html = String(bundle['index.html']?.source ?? '');
@@ -141,6 +154,26 @@ function serviceWorker() {
         .replace('__FILES__', JSON.stringify(list))
         .replace('__SHELL__', JSON.stringify(shell));
       this.emitFile({ type: 'asset', fileName: 'sw.js', source });
+    },
+  };
+}
+
+/**
+ * posenc-view.js (src/element-entry.js) names the element module by its hashed file name, written
+ * in here once the bundle is known: the entry has no static import at all, so a copy of it from a
+ * host's cache cannot fail to define the element because a file it names is gone after a deploy.
+ */
+function elementEntry() {
+  return {
+    name: 'posenc-element-entry',
+    apply: 'build',
+    generateBundle(_, bundle) {
+      const entry = bundle['posenc-view.js'];
+      if (!entry) return;
+      const module = Object.values(bundle).find((c) => c.type === 'chunk' && c.isEntry && c.name === 'element-module');
+      if (!module || !entry.code.includes('__POSENC_ELEMENT_MODULE__'))
+        this.error('posenc-view.js: the element module or its placeholder is missing');
+      entry.code = entry.code.replace('__POSENC_ELEMENT_MODULE__', `./${module.fileName}`);
     },
   };
 }
@@ -205,7 +238,7 @@ export default defineConfig(({ mode }) => {
     worker: { format: 'es' },
     plugins: single
       ? [inlineWasm(true), csp(), singleFile()]
-      : [inlineWasm(false), csp(), serviceWorker(), precompress(), previewWasm(), alsoSingle()],
+      : [inlineWasm(false), csp(), elementEntry(), serviceWorker(), precompress(), previewWasm(), alsoSingle()],
     build: single
       ? // One chunk by design, over Vite's 500 kB warning: it carries the four wasm builds as base64.
         {
@@ -227,8 +260,12 @@ export default defineConfig(({ mode }) => {
             input: {
               index: `${root}index.html`,
               element: `${root}element.html`,
-              'posenc-view': `${root}src/element.js`,
+              // The stable entry names the hashed element module (element-entry.js says why).
+              'posenc-view': `${root}src/element-entry.js`,
+              'element-module': `${root}src/element.js`,
             },
+            // posenc-view.js exports `ready` and the element module its `impl` (element.js).
+            preserveEntrySignatures: 'exports-only',
             output: {
               entryFileNames: (c) => (c.name === 'posenc-view' ? 'posenc-view.js' : 'assets/[name]-[hash].js'),
               // What every embed runs (the shell, the encodings' API, the views' drawing kit) is
