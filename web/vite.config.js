@@ -83,12 +83,22 @@ function precompress() {
  * .wasm, .js and .css requests with the precompressed sibling the build wrote (brotli first), as a
  * static server configured for precompressed files would (docs/embedding.md).
  */
+/**
+ * The caching a host should send (docs/embedding.md, "Caching and deploys"): files whose name
+ * carries a content hash (assets/) never change, so they may be kept for a year; every other file
+ * (index.html, posenc-view.js, posenc-embed.js, sw.js) names the current build's hashed files and
+ * must be revalidated, or a deploy leaves readers with a page naming files that are gone.
+ */
+export const cacheControl = (path) =>
+  /\/assets\/[^/]+-[\w-]{8}\.\w+$/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache';
+
 function previewWasm() {
   return {
     name: 'posenc-preview-wasm',
     configurePreviewServer(server) {
       server.middlewares.use((req, res, next) => {
         const path = new URL(req.url, 'http://x').pathname;
+        res.setHeader('cache-control', cacheControl(path));
         const type = { wasm: 'application/wasm', js: 'text/javascript', css: 'text/css' }[path.split('.').pop()];
         if (!type) return next();
         const accept = String(req.headers['accept-encoding'] ?? '');
@@ -109,7 +119,7 @@ function previewWasm() {
             'content-type': type,
             'content-encoding': enc,
             vary: 'Accept-Encoding',
-            'cache-control': 'no-cache',
+            'cache-control': cacheControl(path),
             'content-length': body.length,
           });
           return res.end(body);
@@ -229,7 +239,46 @@ function alsoSingle() {
   };
 }
 
+/**
+ * `vite build web --mode package`: the versioned element package (packages/posenc-view, assembled
+ * by build.sh) in build/posenc-view/: posenc-view.js (the element module itself: at a versioned
+ * path nothing is replaced under a reader, so no stable loader is needed) and chunks/ (its shared
+ * code, one chunk per view, the page's wasm cores), named by content hash. Bundlers follow its
+ * literal import()s and `new URL(…, import.meta.url)` assets as for any dependency.
+ */
+const packageBuild = () => ({
+  root,
+  base: './',
+  publicDir: false,
+  plugins: [inlineWasm(false)],
+  build: {
+    outDir: fileURLToPath(new URL('../build/posenc-view/', import.meta.url)),
+    emptyOutDir: true,
+    assetsInlineLimit: 0,
+    target: 'es2022',
+    manifest: true,
+    modulePreload: { polyfill: false },
+    rolldownOptions: {
+      input: { 'posenc-view': `${root}src/element.js` },
+      preserveEntrySignatures: 'exports-only',
+      output: {
+        entryFileNames: 'posenc-view.js',
+        chunkFileNames: 'chunks/[name]-[hash].js',
+        assetFileNames: 'chunks/[name]-[hash][extname]',
+        codeSplitting: {
+          groups: [
+            { name: 'posenc', test: SHARED },
+            { name: 'formula', test: FORMULA },
+            { name: 'matrices', test: MATRICES },
+          ],
+        },
+      },
+    },
+  },
+});
+
 export default defineConfig(({ mode }) => {
+  if (mode === 'package') return packageBuild();
   const single = mode === 'single';
   return {
     root,
