@@ -25,6 +25,8 @@ import {
   reservedHeight,
   resolveState,
 } from './app.js';
+import { heightCss } from './embed-heights.js';
+import { ELEMENT } from './embed-heights-element.js';
 import { FIELDS, parseState } from './state.js';
 import { backgroundOf, hostTheme } from './theme.js';
 
@@ -214,9 +216,13 @@ function connect(el, { retried = false } = {}) {
     root = document.createElement('div');
     root.className = 'posenc-app embed';
     shadow.append(root);
-    // Reserve the view's height before the core arrives: the post around it does not jump.
-    const h = reservedHeight(st, el.clientWidth || el.parentElement?.clientWidth || 600);
-    if (h) root.style.setProperty('min-height', `${h}px`);
+    // The view's height as a function of the element's width (embed-heights.js), held for good:
+    // the same rule the snippet's fallback carries, so the post does not move when the view
+    // arrives, at any width. A view not in that table reserves an estimate until it is laid out.
+    const held = globalThis.__posencMeasure ? '' : heightCss(ELEMENT[st.view]);
+    const h = held ? 0 : reservedHeight(st, el.clientWidth || el.parentElement?.clientWidth || 600);
+    if (held) root.style.setProperty('min-height', held);
+    else if (h) root.style.setProperty('min-height', `${h}px`);
     preloadView(st.view).catch(() => {}); // its failure is the app's (onLoadError below)
     // The first element decides the core: the lean one unless its view calls attention (a later
     // element that does gets the core with attention for that, api.js).
@@ -235,7 +241,7 @@ function connect(el, { retried = false } = {}) {
     watchHost();
     paint(false);
     onLaidOut(root, () => {
-      root.style.removeProperty('min-height');
+      if (!held) root.style.removeProperty('min-height');
       if (app === mine) el.dataset.layout = '1';
     });
     shared.then(

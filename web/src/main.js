@@ -15,6 +15,8 @@ import {
   resolveState,
   urlOf,
 } from './app.js';
+import { heightCss } from './embed-heights.js';
+import { IFRAME } from './embed-heights-iframe.js';
 import { parseState } from './state.js';
 import { backgroundOf } from './theme.js';
 
@@ -67,6 +69,10 @@ function postHeight() {
 // Until the view's chunk is here, reserve the height VIEW_INFO estimates from the state. Then the
 // view is laid out with the stand-in API (stubApi: every result in its real shape),
 // which is its final layout: when the wasm arrives only the numbers change.
+// An embed holds its view's height as a function of the frame's width (embed-heights.js): the
+// snippet's iframe reserves the same from its column width, so the post never moves.
+const held = state.embed && !globalThis.__posencMeasure ? heightCss(IFRAME[state.view], '100vw') : '';
+if (held) document.documentElement.style.minHeight = held;
 const reserve = reservedHeight(state, root.clientWidth);
 if (reserve) root.style.setProperty('--reserve', `${reserve}px`);
 root.classList.add('reserving');
@@ -76,7 +82,13 @@ root.addEventListener('posenc-render', () => {
     sessionStorage.removeItem(RELOAD);
   } catch {}
 });
-if (chrome) root.insertAdjacentHTML('afterend', chrome.footer);
+if (chrome) {
+  root.insertAdjacentHTML('afterend', chrome.footer);
+  // "Copy embed code" for the view on screen (embed-code.js), in the footer.
+  import('./embed-code.js')
+    .then((m) => m.mountEmbedCode(document.querySelector('footer.chrome') ?? document.body, app))
+    .catch(() => {});
+}
 globalThis.posencApp = app;
 const laidOut = () => {
   root.classList.remove('reserving');
