@@ -1,10 +1,11 @@
 // The posenc-view package as a blogger gets it: `npm pack build/posenc-view` (./build.sh build
 // assembles it), the tarball unpacked under a versioned path as an npm CDN serves it
-// (/npm/posenc-view@VERSION/, immutable caching), one <script type="module"> in a plain page, and
-// its TypeScript declarations as a TSX project sees them.
+// (/npm/posenc-view@VERSION/, immutable caching), one <script type="module"> in a plain page; a
+// Vite app that installs it and imports it once (built with the repository's Vite); and its
+// TypeScript declarations as a TSX project sees them.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -141,4 +142,49 @@ export const badTheme = <posenc-view theme="blue" />;
     encoding: 'utf8',
   });
   assert.equal(tsc.status, 0, tsc.stdout + tsc.stderr);
+});
+
+test('a Vite app: npm install (the tarball) + one import, built, served: the element renders', {
+  skip: noPackage || noBrowser,
+  timeout: 240000,
+}, async () => {
+  const app = join(work, 'vite-app');
+  mkdirSync(join(app, 'node_modules'), { recursive: true });
+  mkdirSync(join(app, 'src'));
+  cpSync(unpacked, join(app, 'node_modules/posenc-view'), { recursive: true });
+  writeFileSync(join(app, 'package.json'), '{"name":"app","private":true,"type":"module"}');
+  writeFileSync(join(app, 'src/main.js'), "import 'posenc-view';\n");
+  writeFileSync(
+    join(app, 'index.html'),
+    `<!doctype html><html><head><meta charset="utf-8"><title>app</title></head><body><h1>App</h1>
+<posenc-view id="e" view="rotation" method="rope" dim="32"><a href="/">fallback</a></posenc-view>
+<script type="module" src="/src/main.js"></script></body></html>`,
+  );
+  const vite = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'error'],
+    {
+      cwd: app,
+      encoding: 'utf8',
+    },
+  );
+  assert.equal(vite.status, 0, vite.stdout + vite.stderr);
+  const srv = await serve({ dir: join(app, 'dist') });
+  const browser = await launch();
+  const page = await browser.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${srv.origin}/`);
+  await page.waitForFunction(
+    () => document.getElementById('e').dataset.ready || document.getElementById('e').dataset.error,
+    null,
+    {
+      timeout: 180000,
+    },
+  );
+  const state = await page.evaluate(() => document.getElementById('e').dataset.error ?? 'ready');
+  await browser.close();
+  srv.close();
+  assert.equal(state, 'ready');
+  assert.deepEqual(errors, []);
 });
