@@ -265,7 +265,13 @@ build_bench() {
     fi
 }
 
-build_web() { log "vite build"; npx vite build web --logLevel warn >&2; }
+# The page, then the <posenc-view> package from the same sources (build/posenc-view/, assembled by
+# packages/posenc-view/assemble.js; `npm pack build/posenc-view` makes its tarball).
+build_web() {
+    log "vite build"; npx vite build web --logLevel warn >&2
+    log "vite build --mode package (posenc-view)"; npx vite build web --mode package --logLevel warn >&2
+    node packages/posenc-view/assemble.js
+}
 
 cmd=${1:-build}
 case "$cmd" in

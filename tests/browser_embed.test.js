@@ -478,14 +478,17 @@ test('bytes on the wire: one embed, and what a second one adds', { skip }, async
     );
   assert.ok(one.bytes < plain1.bytes / 2, 'compression was not used');
   // The targets, in decimal kB: one embed that calls no attention at most 70 kB, one that calls it
-  // (Shuffle lab, Bias) at most 78 kB, a second embed on the same page at most 5 kB more. The two
+  // (Shuffle lab, Bias) at most 80 kB, a second embed on the same page at most 5 kB more. The two
   // attention views were under 70 kB until this version: M-RoPE, Hugging Face's "did you mean"
   // errors (js/rope.js) and the encodings registry (js/encodings.js, which imports rope.js) grew the
   // shared chunk (27.5 -> 31.9 kB brotli); the attention core's sliding window, chunked attention,
   // per-query scale and exact ALiBi rows grew it to 27.9 kB; Bias draws Transformer-XL's terms.
   // Measured: Shuffle lab 74,744 B, Bias 76,873 B. Splitting rope.js's option parsing out of the
   // shared chunk and loading the RoPE family on demand would win about 3.6 kB back (a scratch build).
-  const limit = { heatmap: 70 * 1000, 'Shuffle lab': 78 * 1000, Bias: 78 * 1000 };
+  // The embed page's height table (web/src/embed-heights-iframe.js, every view's height steps, so
+  // an iframe never moves the post) then added about 1.6 kB: Bias 78,874 B with it in the shared
+  // chunk, hence 80 kB for the attention views.
+  const limit = { heatmap: 70 * 1000, 'Shuffle lab': 80 * 1000, Bias: 80 * 1000 };
   for (const [name, m] of [
     ['heatmap', one],
     ['Shuffle lab', shuffle],

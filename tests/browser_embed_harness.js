@@ -1,7 +1,8 @@
 // Shared by tests/browser_embed*.test.js: the built page (web/dist) behind a tiny static server
 // whose behaviour a test picks (extra headers, precompressed files, host pages), and headless
 // Debian Chromium through playwright-core, launched as tests/browser.test.js does.
-import { existsSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { after, before } from 'node:test';
 import http from 'node:http';
 import { extname, join, normalize } from 'node:path';
@@ -78,8 +79,9 @@ export function serve({ pages = {}, headers = {}, compress = false, hold = null,
         }
       }
       body ??= readFileSync(file);
-      // Validators, so a second embed on the page can revalidate instead of downloading again.
-      const etag = `"${body.length}-${extname(file)}"`;
+      // Validators, so a second embed on the page can revalidate instead of downloading again; from
+      // the content, as real servers' are: a deploy that keeps a file's length is still a change.
+      const etag = `"${createHash('sha256').update(body).digest('hex').slice(0, 16)}"`;
       h.etag = etag;
       if (req.headers['if-none-match'] === etag) {
         res.writeHead(304, h);
@@ -253,4 +255,37 @@ export function pageSuite() {
     await suite.settled(page);
   };
   return suite;
+}
+
+/**
+ * A copy of the build `from` in `to` as the next deploy makes it: every hashed asset under a new
+ * hash of the same length (and every file naming it rewritten), the service worker's version
+ * changed, index.html retitled `title`. With `assets: false` only index.html changes (a text edit)
+ * and sw.js with it (its version hashes every file's bytes). The .br/.gz siblings are dropped.
+ */
+export function redeploy(from, to, { title, assets = true }) {
+  cpSync(from, to, { recursive: true });
+  const walk = (d) =>
+    readdirSync(join(to, d), { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? walk(join(d, e.name)) : [join(d, e.name)],
+    );
+  for (const f of walk('.')) if (/\.(br|gz)$/.test(f)) rmSync(join(to, f));
+  const files = walk('.');
+  const ABC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-';
+  const shift = (h) => [...h].map((c) => ABC[(ABC.indexOf(c) + 1) % ABC.length]).join('');
+  const names = new Map();
+  if (assets)
+    for (const f of files) {
+      const m = /^assets\/(.+)-([\w-]{8})(\.\w+)$/.exec(f.replace(/\\/g, '/'));
+      if (m) names.set(`${m[1]}-${m[2]}${m[3]}`, `${m[1]}-${shift(m[2])}${m[3]}`);
+    }
+  for (const f of files.filter((f) => /\.(html|js|css)$/.test(f))) {
+    let s = readFileSync(join(to, f), 'utf8');
+    for (const [a, b] of names) s = s.split(a).join(b);
+    if (f === 'index.html') s = s.replace(/<title>[^<]*<\/title>/, `<title>${title}</title>`);
+    if (f === 'sw.js')
+      s = s.replace(/const VERSION = '([0-9a-f]{12})'/, (_, v) => `const VERSION = '${[...v].reverse().join('')}'`);
+    writeFileSync(join(to, f), s);
+  }
+  for (const [a, b] of names) renameSync(join(to, 'assets', a), join(to, 'assets', b));
 }

@@ -1,30 +1,34 @@
-// posenc-embed.js and the host page: only posenc frames are resized (a cross-origin "ad" frame or a
-// same-origin page that is no embed posting { type: 'posenc:height' } is ignored), and a frame with
+// posenc-embed.js and the host page: only frames from an origin the page registered are resized (a
+// cross-origin "ad" frame posting { type: 'posenc:height' } is ignored, whatever its link says), and a frame with
 // theme=auto follows the host page's own dark-mode switch (a `dark` class or data-theme on <html>),
 // canvases included.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { frames, launch, rendered, serve, skip } from './browser_embed_harness.js';
 
-const AD = `<!doctype html><html><body><script>parent.postMessage({ type: 'posenc:height', height: 20000, tag: 'ad' }, '*');</script></body></html>`;
-const SAME = `<!doctype html><html><body><script>parent.postMessage({ type: 'posenc:height', height: 15000, tag: 'same' }, '*');</script></body></html>`;
+const AD = `<!doctype html><html><body><script>parent.postMessage({ type: 'posenc:height', height: 20000, tag: location.search ? 'ad-embed' : 'ad' }, '*');</script></body></html>`;
 let browser, srv, ads;
 before(async () => {
   if (skip) return;
   browser = await launch();
+  // The ads' server also serves the built page: a posenc deployment on a second origin.
   ads = await serve({ pages: { '/ad.html': AD } });
   const post = (body) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>post</title>
 <style>iframe { width: 100%; border: 0; display: block; } html.dark { background: #111; }</style></head><body>${body}</body></html>`;
   srv = await serve({
     pages: {
-      '/same.html': SAME,
       // The helper first, then the page's own listener: both see each message in that order, so
-      // when the page has seen the ad's message the helper has already handled it.
+      // when the page has seen the ad's message the helper has already handled it. The second ad
+      // carries posenc's own link keys (embed=1, view=): a link is no credential.
       '/post.html': post(`<iframe id="ad" title="ad" src="${ads.origin}/ad.html" height="250"></iframe>
-        <iframe id="same" title="same" src="/same.html?embed=0" height="250"></iframe>
+        <iframe id="same" title="same" src="${ads.origin}/ad.html?embed=1&view=heatmap" height="250"></iframe>
         <iframe id="f" title="posenc" src="/?embed=1&view=heatmap&dim=32&length=48"></iframe>
         <script src="/posenc-embed.js"></script>
         <script>window.seen = []; addEventListener('message', (e) => seen.push(e.data?.tag ?? e.data?.type));</script>`),
+      // posenc served from a second origin the page registers (data-origins), the helper from this one.
+      '/other.html':
+        post(`<iframe id="g" title="posenc" src="${ads.origin}/?embed=1&view=heatmap&dim=32&length=48" height="250"></iframe>
+        <script src="/posenc-embed.js" data-origins="${ads.origin}"></script>`),
       '/element.html': post(`<posenc-view id="e" view="heatmap" dim="32" length="48"></posenc-view>
         <posenc-view id="l" view="heatmap" dim="32" length="48" theme="light"></posenc-view>
         <posenc-view id="t" view="waves" dim="32" length="48" background="transparent"></posenc-view>
@@ -47,7 +51,9 @@ test('posenc-embed.js resizes posenc frames only: messages from other frames are
   await page.goto(`${srv.origin}/post.html`);
   await page.waitForFunction(
     () =>
-      seen.includes('ad') && seen.includes('same') && Number(document.getElementById('f').dataset.posencHeight) > 200,
+      seen.includes('ad') &&
+      seen.includes('ad-embed') &&
+      Number(document.getElementById('f').dataset.posencHeight) > 200,
     null,
     { timeout: 60000 },
   );
@@ -57,8 +63,30 @@ test('posenc-embed.js resizes posenc frames only: messages from other frames are
     ),
   );
   assert.equal(h.ad, 250, 'the cross-origin ad frame keeps its height');
-  assert.equal(h.same, 250, 'a same-origin page that is no embed keeps its height');
+  assert.equal(h.same, 250, 'a cross-origin frame whose link carries embed=1 keeps its height');
   assert.ok(h.f > 200, `the posenc frame is sized (${h.f}px)`);
+  await ctx.close();
+});
+
+test('posenc-embed.js resizes frames from an origin the page registered with data-origins', { skip }, async () => {
+  const ctx = await browser.newContext({ serviceWorkers: 'block' });
+  const page = await ctx.newPage();
+  await page.goto(`${srv.origin}/other.html`);
+  await page.waitForFunction(() => Number(document.getElementById('g').dataset.posencHeight) > 200, null, {
+    timeout: 60000,
+  });
+  const h = await page.evaluate(() => document.getElementById('g').getBoundingClientRect().height);
+  assert.ok(h > 300, `the frame from the registered origin is sized (${h}px)`);
+  // A bad origin is refused by name, not stored as a pattern.
+  const err = await page.evaluate(() => {
+    try {
+      window.posencEmbed.register('javascript:alert(1)');
+      return '';
+    } catch (e) {
+      return e.message;
+    }
+  });
+  assert.match(err, /not an http\(s\) origin/);
   await ctx.close();
 });
 
@@ -81,7 +109,7 @@ test("theme=auto in a frame follows the host page's dark class and data-theme, c
   const ctx = await browser.newContext({ serviceWorkers: 'block', colorScheme: 'light' });
   const page = await ctx.newPage();
   await page.goto(`${srv.origin}/post.html`);
-  const frame = page.frame({ url: /embed=1/ });
+  const frame = page.frame({ url: /\/\?embed=1/ }); // the posenc frame, not the ad whose link says embed=1
   await rendered(frame);
   const light = await look(frame);
   await page.evaluate(() => document.documentElement.classList.add('dark'));

@@ -4,10 +4,14 @@
 // the views that reader saw work offline. A worker installed by the full page stores every file
 // before it takes control, so the full page and every view work offline as soon as it controls it.
 //
-// - Files whose name carries a content hash (assets/) are the same bytes under the same name, so
-//   the HTTP cache may supply them. Every other file (index.html, posenc-view.js, ...) is fetched
-//   with `cache: 'no-cache'` (revalidated with the server): on a host that sends `Cache-Control: max-age=600` (GitHub Pages) the
-//   HTTP cache would otherwise hand the new worker the previous deploy's index.html.
+// - Files whose name carries a content hash (assets/) are the same bytes under the same name: they
+//   come from the cache first, and the HTTP cache may supply them. Every other file (index.html,
+//   posenc-view.js, ...) comes from the server first, with `cache: 'no-cache'` (revalidated), and
+//   from the cache only offline: on a host that sends `Cache-Control: max-age=600` (GitHub Pages)
+//   the HTTP cache would otherwise hand the reader the previous deploy's index.html, which names
+//   chunks the server no longer has.
+// - VERSION is a hash of every file's content: a deploy that changes index.html alone is a new
+//   worker too, and its install stores the new page.
 // - Cache names carry the worker's scope: two posenc deployments on one origin (/a/ and /b/) keep
 //   their own caches; a new version deletes only its own scope's older caches.
 const VERSION = '__VERSION__';
@@ -66,10 +70,18 @@ async function fullPageOpen() {
 // The full page's reader goes from view to view, offline too: its worker stores every file before
 // it takes control, so a page the worker controls works offline whatever the network does next (its
 // chrome chunk and the views it never showed included). An embed's worker stores the shell only.
+/** Hashed files of this build that an older version of this scope's cache holds (the views the
+ * reader used before a deploy): copied over, so what worked offline still does after it. */
+async function kept() {
+  const older = (await caches.keys()).filter((k) => k.startsWith(PREFIX) && k !== CACHE);
+  const held = await Promise.all(older.map(async (k) => (await (await caches.open(k)).keys()).map((r) => r.url)));
+  return held.flat().filter((h) => KNOWN.has(h) && HASHED.test(h));
+}
 self.addEventListener('install', (e) => {
   e.waitUntil(
     (async () => {
-      await store((await fullPageOpen()) ? [...KNOWN] : SHELL.map((f) => new URL(f, SCOPE).href));
+      const shell = SHELL.map((f) => new URL(f, SCOPE).href);
+      await store((await fullPageOpen()) ? [...KNOWN] : [...shell, ...(await kept())]);
       await self.skipWaiting();
     })(),
   );
@@ -124,15 +136,28 @@ self.addEventListener('fetch', (e) => {
       const cache = await caches.open(CACHE);
       // ignoreVary: hosts that send `Vary: Origin` (vite preview does) would otherwise never match a
       // cached response, and the offline reload would hang at "loading…".
-      const hit = await cache.match(href, { ignoreVary: true });
+      const cached = () => cache.match(href, { ignoreVary: true });
+      // The page itself comes from the server first (revalidated: a 304 costs its headers), from
+      // the cache only when the server cannot be reached. A deploy that changes index.html alone
+      // (same asset names) reaches the reader at once, and a page never names files of a build
+      // the server no longer has.
+      if (e.request.mode === 'navigate' || !HASHED.test(href)) {
+        let res;
+        try {
+          res = await fetch(
+            e.request.mode === 'navigate' ? request(href) : new Request(e.request, { cache: 'no-cache' }),
+          );
+        } catch (err) {
+          const hit = await cached();
+          if (hit) return hit;
+          throw err;
+        }
+        if (res.ok && res.type === 'basic') await cache.put(href, res.clone());
+        return res;
+      }
+      const hit = await cached();
       if (hit) return hit;
-      const req =
-        e.request.mode === 'navigate'
-          ? request(href)
-          : HASHED.test(href)
-            ? e.request
-            : new Request(e.request, { cache: 'no-cache' });
-      const res = await fetch(req);
+      const res = await fetch(e.request);
       if (res.ok && res.type === 'basic') await cache.put(href, res.clone());
       return res;
     })(),

@@ -39,7 +39,7 @@ function inlineWasm(single) {
 
 /** The modules every embed runs; everything else in web/src and js/ is loaded on demand. */
 const SHARED =
-  /[\\/](web[\\/]src[\\/](app|state|style|api|draw|palette|theme|methods|views[\\/](index|info|common|views))|js[\\/](core|errors|loader|validate|values|sinusoidal|rope|relative|learned))\.(js|css)$/;
+  /[\\/](web[\\/]src[\\/](app|state|style|api|draw|palette|theme|methods|views[\\/](index|info|common|views)|embed-heights(-iframe)?)|js[\\/](core|errors|loader|validate|values|sinusoidal|rope|relative|learned))\.(js|css)$/;
 /** Two chunks that most views load but not all: the filled-in formulas (not the Shuffle lab, Shift,
  * Concat) and the methods' matrices (the heatmap, Compare, Similarity and the learned views). */
 const FORMULA = /[\\/]web[\\/]src[\\/]formula\.js$/;
@@ -83,12 +83,22 @@ function precompress() {
  * .wasm, .js and .css requests with the precompressed sibling the build wrote (brotli first), as a
  * static server configured for precompressed files would (docs/embedding.md).
  */
+/**
+ * The caching a host should send (docs/embedding.md, "Caching and deploys"): files whose name
+ * carries a content hash (assets/) never change, so they may be kept for a year; every other file
+ * (index.html, posenc-view.js, posenc-embed.js, sw.js) names the current build's hashed files and
+ * must be revalidated, or a deploy leaves readers with a page naming files that are gone.
+ */
+export const cacheControl = (path) =>
+  /\/assets\/[^/]+-[\w-]{8}\.\w+$/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache';
+
 function previewWasm() {
   return {
     name: 'posenc-preview-wasm',
     configurePreviewServer(server) {
       server.middlewares.use((req, res, next) => {
         const path = new URL(req.url, 'http://x').pathname;
+        res.setHeader('cache-control', cacheControl(path));
         const type = { wasm: 'application/wasm', js: 'text/javascript', css: 'text/css' }[path.split('.').pop()];
         if (!type) return next();
         const accept = String(req.headers['accept-encoding'] ?? '');
@@ -109,7 +119,7 @@ function previewWasm() {
             'content-type': type,
             'content-encoding': enc,
             vary: 'Accept-Encoding',
-            'cache-control': 'no-cache',
+            'cache-control': cacheControl(path),
             'content-length': body.length,
           });
           return res.end(body);
@@ -120,7 +130,7 @@ function previewWasm() {
   };
 }
 
-/** Service worker knowing every emitted file and the page's shell; its version changes whenever any file does. */
+/** Service worker knowing every emitted file and the page's shell; its version changes whenever any file's bytes do. */
 function serviceWorker() {
   return {
     name: 'posenc-sw',
@@ -130,7 +140,20 @@ function serviceWorker() {
       const pub = readdirSync(new URL('./public/', import.meta.url)).filter((f) => f !== 'posenc-embed.js');
       const files = [...Object.keys(bundle).filter((f) => !f.endsWith('.map')), ...pub];
       const list = ['./', ...files.sort().map((f) => `./${f}`)];
-      const version = createHash('sha256').update(list.join('\n')).digest('hex').slice(0, 12);
+      // The version hashes every file's bytes, not only the names: a deploy that changes only
+      // index.html (same asset names) is a new worker, so the reader gets the new page.
+      const hash = createHash('sha256').update(list.join('\n'));
+      for (const f of files.sort()) {
+        const item = bundle[f];
+        hash.update(
+          item
+            ? item.type === 'chunk'
+              ? item.code
+              : item.source
+            : readFileSync(new URL(`./public/${f}`, import.meta.url)),
+        );
+      }
+      const version = hash.digest('hex').slice(0, 12);
       // The shell: the page and what its HTML names (entry script, shared chunk, stylesheet, icon);
       // views, cores and workers are stored when first used (sw.template.js).
       const html = String(bundle['index.html']?.source ?? '');
@@ -141,6 +164,26 @@ function serviceWorker() {
         .replace('__FILES__', JSON.stringify(list))
         .replace('__SHELL__', JSON.stringify(shell));
       this.emitFile({ type: 'asset', fileName: 'sw.js', source });
+    },
+  };
+}
+
+/**
+ * posenc-view.js (src/element-entry.js) names the element module by its hashed file name, written
+ * in here once the bundle is known: the entry has no static import at all, so a copy of it from a
+ * host's cache cannot fail to define the element because a file it names is gone after a deploy.
+ */
+function elementEntry() {
+  return {
+    name: 'posenc-element-entry',
+    apply: 'build',
+    generateBundle(_, bundle) {
+      const entry = bundle['posenc-view.js'];
+      if (!entry) return;
+      const module = Object.values(bundle).find((c) => c.type === 'chunk' && c.isEntry && c.name === 'element-module');
+      if (!module || !entry.code.includes('__POSENC_ELEMENT_MODULE__'))
+        this.error('posenc-view.js: the element module or its placeholder is missing');
+      entry.code = entry.code.replace('__POSENC_ELEMENT_MODULE__', `./${module.fileName}`);
     },
   };
 }
@@ -196,7 +239,46 @@ function alsoSingle() {
   };
 }
 
+/**
+ * `vite build web --mode package`: the versioned element package (packages/posenc-view, assembled
+ * by build.sh) in build/posenc-view/: posenc-view.js (the element module itself: at a versioned
+ * path nothing is replaced under a reader, so no stable loader is needed) and chunks/ (its shared
+ * code, one chunk per view, the page's wasm cores), named by content hash. Bundlers follow its
+ * literal import()s and `new URL(…, import.meta.url)` assets as for any dependency.
+ */
+const packageBuild = () => ({
+  root,
+  base: './',
+  publicDir: false,
+  plugins: [inlineWasm(false)],
+  build: {
+    outDir: fileURLToPath(new URL('../build/posenc-view/', import.meta.url)),
+    emptyOutDir: true,
+    assetsInlineLimit: 0,
+    target: 'es2022',
+    manifest: true,
+    modulePreload: { polyfill: false },
+    rolldownOptions: {
+      input: { 'posenc-view': `${root}src/element.js` },
+      preserveEntrySignatures: 'exports-only',
+      output: {
+        entryFileNames: 'posenc-view.js',
+        chunkFileNames: 'chunks/[name]-[hash].js',
+        assetFileNames: 'chunks/[name]-[hash][extname]',
+        codeSplitting: {
+          groups: [
+            { name: 'posenc', test: SHARED },
+            { name: 'formula', test: FORMULA },
+            { name: 'matrices', test: MATRICES },
+          ],
+        },
+      },
+    },
+  },
+});
+
 export default defineConfig(({ mode }) => {
+  if (mode === 'package') return packageBuild();
   const single = mode === 'single';
   return {
     root,
@@ -205,7 +287,7 @@ export default defineConfig(({ mode }) => {
     worker: { format: 'es' },
     plugins: single
       ? [inlineWasm(true), csp(), singleFile()]
-      : [inlineWasm(false), csp(), serviceWorker(), precompress(), previewWasm(), alsoSingle()],
+      : [inlineWasm(false), csp(), elementEntry(), serviceWorker(), precompress(), previewWasm(), alsoSingle()],
     build: single
       ? // One chunk by design, over Vite's 500 kB warning: it carries the four wasm builds as base64.
         {
@@ -227,8 +309,12 @@ export default defineConfig(({ mode }) => {
             input: {
               index: `${root}index.html`,
               element: `${root}element.html`,
-              'posenc-view': `${root}src/element.js`,
+              // The stable entry names the hashed element module (element-entry.js says why).
+              'posenc-view': `${root}src/element-entry.js`,
+              'element-module': `${root}src/element.js`,
             },
+            // posenc-view.js exports `ready` and the element module its `impl` (element.js).
+            preserveEntrySignatures: 'exports-only',
             output: {
               entryFileNames: (c) => (c.name === 'posenc-view' ? 'posenc-view.js' : 'assets/[name]-[hash].js'),
               // What every embed runs (the shell, the encodings' API, the views' drawing kit) is

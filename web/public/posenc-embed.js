@@ -4,14 +4,41 @@
 //     title="posenc: RoPE rotation"></iframe>
 //   <script src="https://…/posenc/posenc-embed.js" async></script>
 // The embedded page posts { type: 'posenc:height', height } as soon as it knows its height (before
-// its WebAssembly arrives) and whenever it changes. Only a posenc frame counts: an iframe of this
-// page whose src is an embed link (embed=1) and whose window sent the message from the src's own
-// origin ('null' for a sandboxed frame without allow-same-origin). Any other frame is left alone.
+// its WebAssembly arrives) and whenever it changes. Only a posenc frame counts: an iframe whose src
+// is on an origin this page registered, and whose window sent the message from that origin ('null'
+// for a sandboxed frame without allow-same-origin). The registered origins are this script's own
+// origin, the origins listed in its data-origins attribute (space-separated), and any added later
+// with window.posencEmbed.register(origin). Nothing in a frame's URL makes it a posenc frame: an
+// ad or a reader-supplied iframe from another origin is left alone whatever its link says.
 // A frame with theme=auto (or none) is told this page's theme whenever it changes: a `dark`/`light`
 // class or data-theme on <html>, else its color-scheme (the same rule as web/src/theme.js hostTheme).
 (() => {
-  if (window.__posencEmbed) return;
-  window.__posencEmbed = true;
+  /** An origin string of http(s) or nothing. */
+  const originOf = (u) => {
+    try {
+      const url = new URL(u, location.href);
+      return /^https?:$/.test(url.protocol) ? url.origin : '';
+    } catch {
+      return '';
+    }
+  };
+  const me = document.currentScript;
+  const listed = [me?.src ?? '', ...String(me?.dataset.origins ?? '').split(/\s+/)].map(originOf).filter(Boolean);
+  // A second copy of this script (two snippets in one post) adds its origins to the first's.
+  if (window.posencEmbed?.register) {
+    for (const o of listed) window.posencEmbed.register(o);
+    return;
+  }
+  const origins = new Set(listed);
+  window.posencEmbed = Object.freeze({
+    /** Count frames from `origin` (e.g. 'https://posenc.example') as posenc frames. */
+    register(origin) {
+      const o = originOf(origin);
+      if (!o || o !== String(origin).replace(/\/$/, ''))
+        throw new TypeError(`posencEmbed.register: not an http(s) origin: ${origin}`);
+      origins.add(o);
+    },
+  });
   /** The posenc frames of this page: iframe -> the origin its messages must come from. */
   const known = () => {
     const out = new Map();
@@ -22,7 +49,7 @@
       } catch {
         continue;
       }
-      if (u.searchParams.get('embed') !== '1' || !/^https?:$/.test(u.protocol)) continue;
+      if (!/^https?:$/.test(u.protocol) || !origins.has(u.origin)) continue;
       const opaque = f.hasAttribute('sandbox') && !f.sandbox.contains('allow-same-origin');
       out.set(f, {
         origin: opaque ? 'null' : u.origin,

@@ -85,11 +85,12 @@ export function reservedHeight(state, width) {
 /**
  * Mount the page (or one chrome-less view) into `root`.
  * @param {HTMLElement} root
- * @param {{ state: object, chrome?: object, url?: boolean, pe: object }} o  pe: the stand-in API
+ * @param {{ state: object, chrome?: object, url?: boolean, pe: object, onLoadError?: Function }} o  pe: the stand-in API
  *   (api.js stubApi()) until attach() brings the real one with its compute runner; chrome: the
- *   page's chrome module (chrome.js), or none for an embed or an element
+ *   page's chrome module (chrome.js), or none for an embed or an element; onLoadError(name, error):
+ *   a view's chunk or API family failed to load (a deploy removed it): true if the caller handles it
  */
-export function createApp(root, { pe: firstPe, state, chrome = null, url = true }) {
+export function createApp(root, { pe: firstPe, state, chrome = null, url = true, onLoadError = null }) {
   let pe = firstPe;
   const reducedMotion = globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
   // Inside <posenc-view> focus lives in the shadow root: document.activeElement is the host
@@ -142,6 +143,7 @@ export function createApp(root, { pe: firstPe, state, chrome = null, url = true 
       },
       (e) => {
         loading.delete(name);
+        if (onLoadError?.(name, e)) return;
         host.replaceChildren(
           Object.assign(document.createElement('p'), {
             className: 'error',

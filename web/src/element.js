@@ -1,9 +1,17 @@
-// <posenc-view view="heatmap" method="rope" dim="64"> for pages that load this module. Every
+// <posenc-view view="heatmap" method="rope" dim="64"> for pages that load posenc-view.js. Every
 // attribute is a URL state key (view, step, method, dim, length, base, heads, scaling, palette, ...)
 // plus theme="light|dark|auto" (auto follows the host page's <html> theme, else the reader's),
 // background="transparent|<colour>", hide="title intro", controls="none|own|all", panel="<id>".
 // Styles go in through a constructable stylesheet, so a host page's strict CSP (style-src 'self')
 // does not block them; fonts are inherited from the host page.
+//
+// What the element's children say (a link to the view, a line of text) is its fallback: shown
+// before this script runs, to feed and no-JS readers, and beside the message when the view cannot
+// start. Every failure is a visible message, data-error and a `posenc-error` event, never a blank box.
+//
+// This module is loaded by element-entry.js (posenc-view.js). The custom element class is defined
+// once per page; what it runs is the newest module's `impl`, so after a deploy a view whose chunk
+// is gone loads again from the fresh entry's modules (once) instead of failing.
 import css from './style.css?inline';
 import viewCss from './views/views.css?inline';
 import { init, stubApi } from './api.js';
@@ -17,8 +25,13 @@ import {
   reservedHeight,
   resolveState,
 } from './app.js';
+import { heightCss } from './embed-heights.js';
+import { ELEMENT } from './embed-heights-element.js';
 import { FIELDS, parseState } from './state.js';
 import { backgroundOf, hostTheme } from './theme.js';
+
+const IMPL = Symbol.for('posenc-view/impl');
+const ENTRY = Symbol.for('posenc-view/entry');
 
 let shared = null; // one core for every element on the page
 let stub = null; // one stand-in API (results in their real shapes) for the layout before the core arrives
@@ -55,7 +68,7 @@ function adopt(shadow) {
 const live = new Set();
 let watching = false;
 function hostChanged() {
-  for (const el of live) el.hostThemeChanged();
+  for (const c of live) c.hostThemeChanged();
 }
 function watchHost() {
   if (watching) return;
@@ -67,117 +80,219 @@ function watchHost() {
   globalThis.matchMedia?.('(prefers-color-scheme: dark)').addEventListener?.('change', hostChanged);
 }
 
-class PosencView extends HTMLElement {
-  static observedAttributes = [...Object.keys(FIELDS), 'background'];
-  #app = null;
-  #root = null;
-  #state() {
-    const p = new URLSearchParams();
-    for (const k of Object.keys(FIELDS)) if (this.hasAttribute(k)) p.set(k, this.getAttribute(k));
-    const st = parseState(p);
-    return resolveState(st, p);
+/** Whether the host page enforces Trusted Types for HTML (require-trusted-types-for 'script'):
+ * the views build their markup from strings, which such a page refuses. */
+function trustedTypesRefused() {
+  if (!globalThis.trustedTypes) return false;
+  try {
+    document.createElement('template').innerHTML = '<b></b>';
+    return false;
+  } catch {
+    return true;
   }
-  async connectedCallback() {
-    if (this.#app) return;
-    const shadow = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
-    // A guided step (step="rope", or no view at all) needs the steps' chunk to know its view.
-    if (this.hasAttribute('step') || !this.hasAttribute('view')) await loadSteps();
-    if (!this.isConnected || this.#app) return; // removed (or connected again) while the steps loaded
-    shadow.replaceChildren();
-    this.#connect(shadow);
-  }
-  // Removed from the page (a blog's client-side navigation, a React route change): the app gives
-  // back its heap buffers on the shared core, its listeners and any animation. A move within the
-  // page (removed and inserted in the same task) keeps it.
-  disconnectedCallback() {
-    queueMicrotask(() => {
-      if (this.isConnected || !this.#app) return;
-      this.#app.destroy();
-      this.#app = null;
-      live.delete(this);
-      this.#root = null;
-      this.shadowRoot?.replaceChildren();
-      delete this.dataset.ready;
-      delete this.dataset.layout;
-      delete this.dataset.error;
-    });
-  }
-  #connect(shadow) {
+}
+
+/** The element's state from its attributes (the URL's keys, parsed and checked as a link's are). */
+function stateOf(el) {
+  const p = new URLSearchParams();
+  for (const k of Object.keys(FIELDS)) if (el.hasAttribute(k)) p.set(k, el.getAttribute(k));
+  return resolveState(parseState(p), p);
+}
+
+/** Show `message` in the element instead of the view, with the element's own fallback content
+ * (its children) under it, and tell the host page (data-error, posenc-error). */
+function fail(el, kind, message) {
+  const shadow = el.shadowRoot ?? el.attachShadow({ mode: 'open' });
+  const box = document.createElement('div');
+  box.className = 'posenc-app embed';
+  const note = document.createElement('p');
+  note.className = 'error';
+  note.setAttribute('role', 'alert');
+  note.textContent = message;
+  box.append(note, document.createElement('slot'));
+  shadow.replaceChildren(box);
+  try {
     adopt(shadow);
-    this.#root = document.createElement('div');
-    this.#root.className = 'posenc-app embed';
-    shadow.append(this.#root);
-    // Reserve the view's height before the core arrives: the post around it does not jump.
-    const st = this.#state();
-    const h = reservedHeight(st, this.clientWidth || this.parentElement?.clientWidth || 600);
-    if (h) this.#root.style.setProperty('min-height', `${h}px`);
-    preloadView(st.view);
+  } catch {
+    // the message stands without the stylesheet
+  }
+  el.dataset.error = kind;
+  el.dispatchEvent(new CustomEvent('posenc-error', { bubbles: true, composed: true, detail: { kind, message } }));
+}
+
+/**
+ * A fresh copy of the entry and the impl it brings: a cache-busting URL, so a host's HTTP cache
+ * cannot hand back the previous deploy's entry. Resolves to null when there is no entry to ask
+ * (the module was loaded some other way) or it brings this same module (nothing was deployed).
+ */
+let fresh = null;
+function freshImpl() {
+  const entry = globalThis[ENTRY];
+  if (!entry) return Promise.resolve(null);
+  fresh ??= import(/* @vite-ignore */ `${entry.split('?')[0]}?posenc-reload=${Date.now()}`)
+    .then((m) => m.ready)
+    .then((next) => (next && next !== impl ? next : null))
+    .catch(() => null);
+  return fresh;
+}
+
+/** The view could not load (a chunk, the steps or an API family): once, the newest build's modules
+ * take the element over; else the reason is shown. */
+function chunkFailed(el, control, what, e, retried) {
+  if (el.__posenc !== control) return;
+  control.destroy(true);
+  const message = `posenc could not load ${what}${navigator.onLine === false ? ' (this browser is offline)' : ''}: ${e?.message ?? e}`;
+  if (retried) return fail(el, 'load', message);
+  freshImpl().then((next) => {
+    if (!el.isConnected || el.__posenc) return;
+    if (next) next.connect(el, { retried: true });
+    else fail(el, 'load', message);
+  });
+}
+
+/** Mount the view into `el`'s shadow root; returns its controller (el.__posenc). */
+function connect(el, { retried = false } = {}) {
+  if (el.__posenc) return el.__posenc;
+  const shadow = el.shadowRoot ?? el.attachShadow({ mode: 'open' });
+  if (trustedTypesRefused()) {
+    fail(
+      el,
+      'trusted-types',
+      "posenc cannot draw here: this page's Content-Security-Policy requires Trusted Types (require-trusted-types-for 'script'), and posenc's views build their markup from HTML. The iframe embed works on such pages.",
+    );
+    return null;
+  }
+  let app = null;
+  let root = null;
+  let dead = false;
+  const control = {
+    /** Take the view down; `keepBox`: leave the emptied box (and its reserved height) in place
+     * for what replaces it. */
+    destroy(keepBox = false) {
+      if (dead) return;
+      dead = true;
+      live.delete(control);
+      if (el.__posenc === control) el.__posenc = null;
+      app?.destroy();
+      app = null;
+      if (!keepBox) shadow.replaceChildren();
+      delete el.dataset.ready;
+      delete el.dataset.layout;
+      delete el.dataset.error;
+    },
+    attributeChanged(name) {
+      if (!app) return;
+      if (name === 'background') return paint(true);
+      // A theme change only repaints (the colours are CSS custom properties on the host).
+      if (name === 'theme') app.setState({ theme: stateOf(el).theme });
+      else app.setState(stateOf(el));
+    },
+    hostThemeChanged() {
+      if (app) paint(true);
+    },
+  };
+  el.__posenc = control;
+  delete el.dataset.error;
+  /** data-host-theme and the background from the host and the attributes; repaint if asked. */
+  function paint(render) {
+    const t = hostTheme();
+    if (t === 'auto') delete el.dataset.hostTheme;
+    else if (el.dataset.hostTheme !== t) el.dataset.hostTheme = t;
+    const bg = backgroundOf(el.getAttribute('background'));
+    for (const p of ['--paper', '--bg']) {
+      if (bg) root.style.setProperty(p, bg);
+      else root.style.removeProperty(p);
+    }
+    if (render) app.render();
+  }
+  const failed = (what) => (e) => chunkFailed(el, control, what, e, retried);
+  // A guided step (step="rope", or no view at all) needs the steps' chunk to know its view.
+  const steps = el.hasAttribute('step') || !el.hasAttribute('view') ? loadSteps() : Promise.resolve();
+  steps.then(() => {
+    if (dead) return;
+    const st = stateOf(el);
+    shadow.replaceChildren();
+    adopt(shadow);
+    root = document.createElement('div');
+    root.className = 'posenc-app embed';
+    shadow.append(root);
+    // The view's height as a function of the element's width (embed-heights.js), held for good:
+    // the same rule the snippet's fallback carries, so the post does not move when the view
+    // arrives, at any width. A view not in that table reserves an estimate until it is laid out.
+    const held = globalThis.__posencMeasure ? '' : heightCss(ELEMENT[st.view]);
+    const h = held ? 0 : reservedHeight(st, el.clientWidth || el.parentElement?.clientWidth || 600);
+    if (held) root.style.setProperty('min-height', held);
+    else if (h) root.style.setProperty('min-height', `${h}px`);
+    preloadView(st.view).catch(() => {}); // its failure is the app's (onLoadError below)
     // The first element decides the core: the lean one unless its view calls attention (a later
     // element that does gets the core with attention for that, api.js).
     shared ??= init({ core: coreFor(st.view) }).then((pe) => ({ pe, compute: lazyCompute(pe, { useWorker: false }) }));
     // The view is laid out with the stand-in API as soon as its chunk is here: its final layout,
     // so when the core arrives only the numbers change. The estimate holds until then.
     stub ??= stubApi();
-    const root = this.#root;
-    const app = createApp(root, { pe: stub, state: st, url: false });
-    this.#app = app;
-    live.add(this);
+    const mine = createApp(root, {
+      pe: stub,
+      state: st,
+      url: false,
+      onLoadError: (name, e) => (failed(`the ${name} view`)(e), true),
+    });
+    app = mine;
+    live.add(control);
     watchHost();
-    this.#paint(false);
-    const laidOut = () => {
-      root.style.removeProperty('min-height');
-      if (this.#app === app) this.dataset.layout = '1';
-    };
-    onLaidOut(root, laidOut);
+    paint(false);
+    onLaidOut(root, () => {
+      if (!held) root.style.removeProperty('min-height');
+      if (app === mine) el.dataset.layout = '1';
+    });
     shared.then(
       ({ pe, compute }) => {
-        if (this.#app !== app) return;
-        root.addEventListener('posenc-render', () => (this.dataset.ready = '1'), { once: true });
+        if (app !== mine) return;
+        root.addEventListener('posenc-render', () => (el.dataset.ready = '1'), { once: true });
         app.attach(pe, compute);
       },
       (e) => {
-        // The core could not start (most often a host page's Content-Security-Policy without
-        // 'wasm-unsafe-eval'): say so in the element instead of a blank figure.
-        if (this.#app !== app) return;
+        if (app !== mine) return;
         const msg = String(e?.message ?? e);
-        const csp = /Content.Security|unsafe-eval|CSP/i.test(msg);
-        const note = document.createElement('p');
-        note.className = 'error';
-        note.setAttribute('role', 'alert');
-        note.textContent = csp
-          ? "posenc could not start its WebAssembly: this page's Content-Security-Policy needs 'wasm-unsafe-eval' in script-src."
-          : `posenc could not start its WebAssembly: ${msg}`;
-        root.style.removeProperty('min-height');
-        root.prepend(note);
-        this.dataset.error = csp ? 'csp' : 'init';
-        this.dispatchEvent(
-          new CustomEvent('posenc-error', { bubbles: true, composed: true, detail: { message: msg } }),
-        );
+        // A host page's Content-Security-Policy without 'wasm-unsafe-eval' is the usual cause; a
+        // core that is not found may be a deploy (the fresh entry names the new one).
+        if (/Content.Security|unsafe-eval|CSP/i.test(msg)) {
+          control.destroy();
+          return fail(
+            el,
+            'csp',
+            "posenc could not start its WebAssembly: this page's Content-Security-Policy needs 'wasm-unsafe-eval' in script-src.",
+          );
+        }
+        shared = null; // the next element asks again
+        failed('its WebAssembly')(e);
       },
     );
+  }, failed('the guided steps'));
+  return control;
+}
+
+export const impl = { connect };
+globalThis[IMPL] = impl;
+const current = () => globalThis[IMPL] ?? impl;
+
+class PosencView extends HTMLElement {
+  static observedAttributes = [...Object.keys(FIELDS), 'background'];
+  connectedCallback() {
+    if (!this.__posenc && !this.dataset.error) current().connect(this);
   }
-  /** data-host-theme and the background from the host and the attributes; repaint if asked. */
-  #paint(render) {
-    const t = hostTheme();
-    if (t === 'auto') delete this.dataset.hostTheme;
-    else if (this.dataset.hostTheme !== t) this.dataset.hostTheme = t;
-    const bg = backgroundOf(this.getAttribute('background'));
-    for (const p of ['--paper', '--bg']) {
-      if (bg) this.#root.style.setProperty(p, bg);
-      else this.#root.style.removeProperty(p);
-    }
-    if (render) this.#app.render();
-  }
-  /** The host page's theme changed (the watcher above). */
-  hostThemeChanged() {
-    if (this.#app) this.#paint(true);
+  // Removed from the page (a blog's client-side navigation, a React route change): the app gives
+  // back its heap buffers on the shared core, its listeners and any animation. A move within the
+  // page (removed and inserted in the same task) keeps it.
+  disconnectedCallback() {
+    queueMicrotask(() => {
+      if (this.isConnected) return;
+      this.__posenc?.destroy();
+      this.shadowRoot?.replaceChildren();
+      delete this.dataset.error;
+    });
   }
   attributeChangedCallback(name) {
-    if (!this.#app) return;
-    if (name === 'background') return this.#paint(true);
-    // A theme change only repaints (the colours are CSS custom properties on the host).
-    if (name === 'theme') this.#app.setState({ theme: this.#state().theme });
-    else this.#app.setState(this.#state());
+    this.__posenc?.attributeChanged(name);
   }
 }
 

@@ -13,17 +13,42 @@ import {
   preloadView,
   reservedHeight,
   resolveState,
+  urlOf,
 } from './app.js';
+import { heightCss } from './embed-heights.js';
+import { IFRAME } from './embed-heights-iframe.js';
 import { parseState } from './state.js';
 import { backgroundOf } from './theme.js';
 
+// A chunk (a view, the steps, the chrome) that cannot be fetched: this page is most likely an older deploy's (a host's HTTP
+// cache kept index.html) naming files the server no longer has. Reload once, revalidating the page;
+// a second failure in this tab shows the error.
+const RELOAD = `posenc-reload ${location.pathname}`;
+function reloadOnce() {
+  try {
+    if (sessionStorage.getItem(RELOAD)) return false;
+    sessionStorage.setItem(RELOAD, '1');
+  } catch {
+    return false; // no storage (a sandboxed frame): no way to tell a loop from a first try
+  }
+  // The link first (its writer waits for a drag to settle): the reload opens what the reader chose.
+  if (globalThis.posencApp && !globalThis.posencApp.state.embed)
+    history.replaceState(history.state, '', urlOf(globalThis.posencApp.state));
+  location.reload();
+  return true;
+}
 const params = new URLSearchParams(location.search);
 const parsed = parseState(params);
 // The guided path's texts and the page's chrome (chrome.js: modes, tabs, exports) are chunks of
 // their own: an embed needs neither.
-const [, chrome] = await Promise.all([parsed.guided && loadSteps(), !parsed.embed && import('./chrome.js')]);
+const [, chrome] = await Promise.all([parsed.guided && loadSteps(), !parsed.embed && import('./chrome.js')]).catch(
+  (e) => {
+    if (!reloadOnce()) document.querySelector('#app').textContent = `posenc could not load: ${e?.message ?? e}`;
+    return new Promise(() => {}); // the reload (or the message) is what follows
+  },
+);
 const state = resolveState(parsed, params);
-preloadView(state.view); // the view's chunk downloads while the wasm does
+preloadView(state.view).catch(() => {}); // the chunk downloads while the wasm does (a failure is the app's)
 const root = document.querySelector('#app');
 document.documentElement.dataset.theme = state.theme;
 if (state.embed) document.documentElement.classList.add('embed');
@@ -44,11 +69,26 @@ function postHeight() {
 // Until the view's chunk is here, reserve the height VIEW_INFO estimates from the state. Then the
 // view is laid out with the stand-in API (stubApi: every result in its real shape),
 // which is its final layout: when the wasm arrives only the numbers change.
+// An embed holds its view's height as a function of the frame's width (embed-heights.js): the
+// snippet's iframe reserves the same from its column width, so the post never moves.
+const held = state.embed && !globalThis.__posencMeasure ? heightCss(IFRAME[state.view], '100vw') : '';
+if (held) document.documentElement.style.minHeight = held;
 const reserve = reservedHeight(state, root.clientWidth);
 if (reserve) root.style.setProperty('--reserve', `${reserve}px`);
 root.classList.add('reserving');
-const app = createApp(root, { pe: stubApi(), state, chrome: chrome || null });
-if (chrome) root.insertAdjacentHTML('afterend', chrome.footer);
+const app = createApp(root, { pe: stubApi(), state, chrome: chrome || null, onLoadError: reloadOnce });
+root.addEventListener('posenc-render', () => {
+  try {
+    sessionStorage.removeItem(RELOAD);
+  } catch {}
+});
+if (chrome) {
+  root.insertAdjacentHTML('afterend', chrome.footer);
+  // "Copy embed code" for the view on screen (embed-code.js), in the footer.
+  import('./embed-code.js')
+    .then((m) => m.mountEmbedCode(document.querySelector('footer.chrome') ?? document.body, app))
+    .catch(() => {});
+}
 globalThis.posencApp = app;
 const laidOut = () => {
   root.classList.remove('reserving');

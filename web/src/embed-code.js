@@ -1,0 +1,96 @@
+// "Copy embed code": the iframe and the <posenc-view> snippets for the view on screen, in its
+// current state, each with the height rule that reserves the view's height from the column width
+// (embed-heights.js) and a fallback link for feed readers and readers without JavaScript. The page
+// mounts it below the figure (main.js); nothing here is loaded by an embed.
+import { esc } from './draw.js';
+import { heightAt, heightCss } from './embed-heights.js';
+import { ELEMENT } from './embed-heights-element.js';
+import { IFRAME } from './embed-heights-iframe.js';
+import { toParams } from './state.js';
+import { VIEW_INFO } from './views/info.js';
+
+/** The state's own keys (what differs from the defaults), the view first; no page-only keys. */
+function keysOf(state) {
+  const p = toParams({ ...state, step: '' });
+  for (const k of ['view', 'embed', 'step']) p.delete(k);
+  return [['view', state.view], ...p];
+}
+
+/**
+ * The two snippets for `state`, served from `base` (the page's folder URL, ending in '/').
+ * @returns {{ iframe: string, element: string, link: string }}
+ */
+export function embedCode(state, base) {
+  const keys = keysOf(state);
+  const q = new URLSearchParams(keys).toString();
+  const link = `${base}?${q}`;
+  const title = `posenc: ${VIEW_INFO[state.view]?.title ?? state.view}`;
+  const fallback = `${title} (interactive)`;
+  const frameH = heightCss(IFRAME[state.view]);
+  const elementH = heightCss(ELEMENT[state.view]);
+  // The iframe's height attribute (680 px column) stands where a CSP refuses style attributes.
+  // Feed readers drop iframes: the link under it is what they keep.
+  const iframe = `<div style="container-type:inline-size">
+<iframe src="${esc(`${base}?embed=1&${q}`)}" title="${esc(title)}" width="100%" height="${heightAt(IFRAME[state.view], 680) || 1200}" frameborder="0" loading="lazy"${frameH ? ` style="display:block;width:100%;border:0;height:${frameH}"` : ''}></iframe>
+<a href="${esc(link)}">${esc(fallback)}</a></div>
+<script src="${esc(`${base}posenc-embed.js`)}" async></script>`;
+  const attrs = keys.map(([k, v]) => ` ${k}="${esc(v)}"`).join('');
+  const element = `<script type="module" src="${esc(`${base}posenc-view.js`)}"></script>
+<posenc-view${attrs} style="display:block;container-type:inline-size">
+<a href="${esc(link)}"${elementH ? ` style="display:block;min-height:${elementH}"` : ''}>${esc(fallback)}</a></posenc-view>`;
+  return { iframe, element, link };
+}
+
+/**
+ * Mount the "Copy embed code" block into `where`: two buttons (iframe, element) that copy the
+ * snippet for the app's current state, and the snippets themselves, kept up to date on every render.
+ */
+export function mountEmbedCode(where, app, base = new URL('./', location.href).href) {
+  const box = document.createElement('details');
+  box.className = 'embed-code';
+  const summary = document.createElement('summary');
+  summary.textContent = 'Copy embed code for this view';
+  box.append(summary);
+  const parts = {};
+  for (const [kind, label] of [
+    ['iframe', 'iframe (any site; sized by posenc-embed.js)'],
+    ['element', '<posenc-view> (takes your font; one script per page)'],
+  ]) {
+    const row = document.createElement('div');
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.dataset.embedCode = kind;
+    button.textContent = `Copy ${label}`;
+    const pre = document.createElement('pre');
+    const code = document.createElement('code');
+    pre.append(code);
+    const said = document.createElement('span');
+    said.setAttribute('aria-live', 'polite');
+    button.addEventListener('click', () => {
+      const text = code.textContent;
+      const done = (ok) => {
+        said.textContent = ok ? ' copied' : ' select the text below and copy it';
+      };
+      navigator.clipboard?.writeText(text).then(
+        () => done(true),
+        () => done(false),
+      ) ?? done(false);
+    });
+    row.append(button, said, pre);
+    box.append(row);
+    parts[kind] = code;
+  }
+  const note = document.createElement('p');
+  note.textContent =
+    'Each snippet reserves the view’s height from your column’s width before any script runs, and links to the view for feed readers.';
+  box.append(note);
+  const sync = () => {
+    const code = embedCode(app.state, base);
+    parts.iframe.textContent = code.iframe;
+    parts.element.textContent = code.element;
+  };
+  sync();
+  where.prepend(box);
+  document.addEventListener('posenc-render', sync);
+  return { sync };
+}
