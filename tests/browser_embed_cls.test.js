@@ -10,23 +10,10 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { embedCode } from '../web/src/embed-code.js';
 import { frames, launch, serve, skip } from './browser_embed_harness.js';
+import { VIEWS as VIEW_ROWS } from '../web/src/state.js';
 
-const VIEWS = [
-  'heatmap',
-  'waves',
-  'similarity',
-  'rotation',
-  'bias',
-  'learned',
-  'extrapolation',
-  'compare',
-  'shuffle',
-  'lab',
-  'worked',
-  'shift',
-  'concat',
-  'scaling',
-];
+// Every view the page has (web/src/state.js VIEWS): a new view is measured and tested with no edit here.
+const VIEWS = VIEW_ROWS.map(([id]) => id);
 const ATTRS = (v) => (v === 'shuffle' || v === 'lab' ? {} : { method: 'rope', dim: '32' });
 
 const STACKS = {

@@ -5,23 +5,10 @@
 // check the tables).
 import { writeFileSync } from 'node:fs';
 import { launch, serve } from '../tests/browser_embed_harness.js';
+import { VIEWS as VIEW_ROWS } from '../web/src/state.js';
 
-const VIEWS = [
-  'heatmap',
-  'waves',
-  'similarity',
-  'rotation',
-  'bias',
-  'learned',
-  'extrapolation',
-  'compare',
-  'shuffle',
-  'lab',
-  'worked',
-  'shift',
-  'concat',
-  'scaling',
-];
+// Every view the page has (web/src/state.js VIEWS): a new view is measured and tested with no edit here.
+const VIEWS = VIEW_ROWS.map(([id]) => id);
 export const ATTRS = (v) => (v === 'shuffle' || v === 'lab' ? {} : { method: 'rope', dim: '32' });
 const STEP = 8;
 const widths = [];

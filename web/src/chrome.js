@@ -37,17 +37,11 @@ export const bottom = `<div class="exports" role="group" aria-label="export">
 
 /** Below the app: how to embed a view (the page's own, so embeds do not download it). */
 export const footer = `<footer class="chrome">
-    <p>Embed one view in a blog post: paste an iframe and the helper that sizes it to its content and
-      tells it your page's theme (<code>posenc-embed.js</code>). The frame's <code>height</code> is the
-      view's own at a 680 px column, the style line its height in a phone's column, so the post does
-      not jump even where the helper cannot run (docs/embedding.md lists every view's heights):</p>
-    <pre><code>&lt;iframe class="posenc-rotation" src="https://YOUR-HOST/posenc/?embed=1&amp;view=rotation&amp;method=rope&amp;dim=32&amp;theme=auto"
-  title="posenc: RoPE rotation" width="100%" height="1472" frameborder="0" loading="lazy"&gt;&lt;/iframe&gt;
-&lt;style&gt;@media (max-width: 600px) { iframe.posenc-rotation { height: 2206px } }&lt;/style&gt;
-&lt;script src="https://YOUR-HOST/posenc/posenc-embed.js" async&gt;&lt;/script&gt;</code></pre>
-    <p>Or the custom element, which takes your page's font and holds its height before its script arrives:</p>
-    <pre><code>&lt;script type="module" src="https://YOUR-HOST/posenc/posenc-view.js"&gt;&lt;/script&gt;
-&lt;posenc-view view="heatmap" method="rope" dim="32" theme="auto" style="display:block;min-height:1056px"&gt;&lt;/posenc-view&gt;</code></pre>
+    <p>Embed one view in a blog post: <strong>Copy embed code for this view</strong> gives an iframe
+      (with <code>posenc-embed.js</code>, which sizes it and passes on your page's theme) and the
+      <code>&lt;posenc-view&gt;</code> element (also on npm as <code>posenc-view</code>), both for
+      the state on screen and both reserving the view's height for your column's width, so the post
+      does not jump.</p>
     <p>Options: <code>theme=light|dark|auto</code> (auto follows your page's dark mode),
       <code>background=transparent|#colour</code>, <code>hide=title,intro</code>, <code>controls=none|own|all</code>,
       <code>panel=alibi</code>.</p>
