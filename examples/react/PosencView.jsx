@@ -25,7 +25,9 @@ const load = () => {
   return loading;
 };
 
-export function PosencView({ view = 'heatmap', page = '/posenc/', onRender, ...rest }) {
+// Every prop but view/page/onRender is an attribute of the element and a key of the link (the
+// page's URL keys: method, dim, theme, ...); the fallback is the link, so children are not taken.
+export function PosencView({ view = 'heatmap', page = '/posenc/', onRender, children: _children, ...rest }) {
   const ref = useRef(null);
   useEffect(() => {
     load();
