@@ -7,5 +7,9 @@ import { test } from 'node:test';
 
 test('examples/: every recipe carries the current height rules and posenc-view version', () => {
   const r = spawnSync(process.execPath, ['examples/heights.mjs', '--check'], { encoding: 'utf8' });
-  assert.equal(r.status, 0, `node examples/heights.mjs --check failed (run node examples/heights.mjs):\n${r.stdout}${r.stderr}`);
+  assert.equal(
+    r.status,
+    0,
+    `node examples/heights.mjs --check failed (run node examples/heights.mjs):\n${r.stdout}${r.stderr}`,
+  );
 });
