@@ -44,7 +44,17 @@ try {
   process.stderr.write('[bench] no bench/baseline.json: nothing to compare with\n');
 }
 // The machine: figures from two machines are never one series (docs/benchmark.md)
-const cpu = `${cpus()[0]?.model.trim() ?? 'unknown CPU'} × ${cpus().length}`;
+// (a VM may name only the vendor's line, "AMD EPYC": the family and model numbers tell its generation)
+function cpuName() {
+  let fm = '';
+  try {
+    const info = readFileSync('/proc/cpuinfo', 'utf8');
+    const field = (k) => info.match(new RegExp(`^${k}\\s*:\\s*(.*)$`, 'm'))?.[1];
+    if (field('cpu family')) fm = ` (family ${field('cpu family')}, model ${field('model')})`;
+  } catch {}
+  return `${cpus()[0]?.model.trim() ?? 'unknown CPU'}${fm} × ${cpus().length}`;
+}
+const cpu = cpuName();
 const load = () =>
   loadavg()
     .map((x) => x.toFixed(2))
