@@ -113,12 +113,17 @@ export default async function rope(h) {
     const il = layout === 'interleaved' ? 1 : 0;
     const nocheck = paired(() => h.limits.bench_rope_nocheck(nc, L, H, P, ncCos, ncSin, il), limit);
     limitSamples.push(nocheck.limitMs);
+    const ncx = new Float32Array(h.limits.memory.buffer, nc, n);
+    ncx.set(src);
+    h.limits.bench_rope_nocheck(nc, L, H, P, ncCos, ncSin, il);
+    const nocheckErr = maxAbsErr(new Float32Array(h.limits.memory.buffer, nc, n), ref[layout]);
     const nocheckRow = {
       case: `${name} (${layout})`,
       impl: 'the same SIMD rotation with no check (bench/limits.c), cached cos/sin',
       ms: nocheck.ms,
       vsJs: tJs / nocheck.ms,
       ofLimit: nocheck.limitMs / nocheck.ms,
+      err: nocheckErr,
     };
     rows.push(nocheckRow);
     for (const [impl, pe] of [
