@@ -3,6 +3,8 @@
 //   { case, impl, ms, vsJs?, ofLimit?, err?, note? }  -- ratios are computed in the same run;
 //   case + impl name the row in bench/baseline.json, so figures of the run go into note.
 import { readFile } from 'node:fs/promises';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { init } from '../js/index.js';
 
 /** Median wall time (ms) of fn over enough repetitions to fill ~minMs, after a warm-up. */
@@ -19,9 +21,27 @@ export function time(fn, { minMs = 300, maxReps = 200, minReps = 5 } = {}) {
   return samples[samples.length >> 1];
 }
 
+// A full garbage collection between timed calls (outside the timing), where the engine allows
+// it: onnxruntime-web's rows allocate tens of MiB of tensors per call (GroupQueryAttention's
+// present key and value), and without this their collection can land in whichever call runs
+// next. POSENC_BENCH_NO_GC=1 turns it off.
+let collect;
+function gcBetween() {
+  if (collect === undefined) {
+    collect = null;
+    if (process.env.POSENC_BENCH_NO_GC) return; // to measure what this changes
+    try {
+      setFlagsFromString('--expose-gc');
+      collect = runInNewContext('gc');
+    } catch {}
+  }
+  collect?.();
+}
+
 /**
  * Interleaved timing: every round runs each implementation once, so load from other processes
- * on a shared machine hits all of them alike; the median per implementation is reported.
+ * on a shared machine hits all of them alike; the median per implementation is reported. Each
+ * call starts after a full collection (gcBetween), so it pays for its own garbage only.
  */
 export async function interleaved(impls, { rounds = 25, minMs = 4000 } = {}) {
   for (const f of Object.values(impls)) await f(); // warm-up (JIT, session)
@@ -29,6 +49,7 @@ export async function interleaved(impls, { rounds = 25, minMs = 4000 } = {}) {
   const start = performance.now();
   for (let r = 0; r < 200 && (r < rounds || performance.now() - start < minMs); r++) {
     for (const [k, f] of Object.entries(impls)) {
+      gcBetween();
       const t0 = performance.now();
       await f();
       samples[k].push(performance.now() - t0);

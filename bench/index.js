@@ -7,6 +7,7 @@
 // this run's figures into it (the rows of the groups run; others are kept): do that only in a
 // commit that says why.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { compared, makeHarness, rowKey, table } from './harness.js';
 import sinusoidal from './sinusoidal.js';
 import rope from './rope.js';
@@ -36,11 +37,29 @@ const args = process.argv.slice(2);
 const save = args.includes('--save-baseline');
 const pick = args.filter((a) => a !== '--save-baseline');
 let baseline = {};
+let baselineCpu;
 try {
-  baseline = JSON.parse(readFileSync(BASELINE, 'utf8')).rows;
+  ({ rows: baseline, cpu: baselineCpu } = JSON.parse(readFileSync(BASELINE, 'utf8')));
 } catch {
   process.stderr.write('[bench] no bench/baseline.json: nothing to compare with\n');
 }
+// The machine: figures from two machines are never one series (docs/benchmark.md)
+// (a VM may name only the vendor's line, "AMD EPYC": the family and model numbers tell its generation)
+function cpuName() {
+  let fm = '';
+  try {
+    const info = readFileSync('/proc/cpuinfo', 'utf8');
+    const field = (k) => info.match(new RegExp(`^${k}\\s*:\\s*(.*)$`, 'm'))?.[1];
+    if (field('cpu family')) fm = ` (family ${field('cpu family')}, model ${field('model')})`;
+  } catch {}
+  return `${cpus()[0]?.model.trim() ?? 'unknown CPU'}${fm} × ${cpus().length}`;
+}
+const cpu = cpuName();
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
+const loadBefore = load();
 const h = await makeHarness();
 const rows = [];
 for (const [name, group] of Object.entries(GROUPS)) {
@@ -49,7 +68,8 @@ for (const [name, group] of Object.entries(GROUPS)) {
   rows.push(...(await group(h)));
 }
 console.log(
-  `posenc benchmark (node ${process.version}, ${h.simd.backend} + ${h.scalar.backend}; median of repeated runs)\n`,
+  `posenc benchmark (node ${process.version}, CPU ${cpu}, load average ${loadBefore} before / ${load()} after; ` +
+    `${h.simd.backend} + ${h.scalar.backend}; median of repeated runs)\n`,
 );
 // Groups with their own columns (the page group) return { markdown } rows, printed after the table.
 const own = rows.filter((r) => r.markdown);
@@ -64,6 +84,10 @@ const slower = plain.filter(
 const names = slower.map(
   (r) => `${rowKey(r)} (${(100 * r.ofLimit).toFixed(0)}% of limit, baseline ${baseline[rowKey(r)]}%)`,
 );
+if (baselineCpu !== cpu)
+  console.log(
+    `\nThe baseline was saved on ${baselineCpu ?? 'a machine it does not name'}, this run is on ${cpu}: read the comparison as across machines.`,
+  );
 console.log(
   `\n${slower.length} rows slower than the baseline by more than 10%${slower.length ? `: ${names.join('; ')}` : '.'}`,
 );
@@ -74,6 +98,7 @@ if (save) {
     about:
       'Each bench row\'s "% of limit" (node bench/index.js --save-baseline); bench/index.js compares every run with it.',
     node: process.version,
+    cpu,
     rows: Object.fromEntries(
       Object.keys(next)
         .sort()

@@ -82,3 +82,37 @@ float bench_load_stream(const float *x, int32_t n) {
                               wasm_f32x4_add(wasm_f32x4_add(a4, a5), wasm_f32x4_add(a6, a7)));
     return wasm_f32x4_extract_lane(s, 0);
 }
+
+/* RoPE's rotation with a cos/sin cache and no check at all: the same vector operations as
+ * rope.c's cached SIMD kernels (half: four loads, six arithmetic ops, two stores per 8 values;
+ * interleaved: even/odd shuffles, the half rotation, zips), for x [tokens][heads][dim] with
+ * dim = 2 * pairs rotated whole and cos/sin [tokens][pairs]. applyRope's rows next to these
+ * show what its finiteness check costs (docs/errors.md). */
+void bench_rope_nocheck(float *x, int32_t tokens, int32_t heads, int32_t pairs, const float *cs,
+                        const float *sn, int32_t interleaved) {
+    const size_t dim = 2 * (size_t)pairs;
+    for (int32_t t = 0; t < tokens; t++) {
+        const float *c = cs + (size_t)t * pairs, *s = sn + (size_t)t * pairs;
+        for (int32_t h = 0; h < heads; h++) {
+            float *p = x + ((size_t)t * heads + h) * dim;
+            for (int32_t i = 0; i + 4 <= pairs; i += 4) {
+                const v128_t cc = wasm_v128_load(c + i), ss = wasm_v128_load(s + i);
+                if (interleaved) {
+                    const v128_t lo = wasm_v128_load(p + 2 * i), hi = wasm_v128_load(p + 2 * i + 4);
+                    const v128_t u = wasm_i32x4_shuffle(lo, hi, 0, 2, 4, 6);
+                    const v128_t v = wasm_i32x4_shuffle(lo, hi, 1, 3, 5, 7);
+                    const v128_t u2 = wasm_f32x4_sub(wasm_f32x4_mul(u, cc), wasm_f32x4_mul(v, ss));
+                    const v128_t v2 = wasm_f32x4_add(wasm_f32x4_mul(v, cc), wasm_f32x4_mul(u, ss));
+                    wasm_v128_store(p + 2 * i, wasm_i32x4_shuffle(u2, v2, 0, 4, 1, 5));
+                    wasm_v128_store(p + 2 * i + 4, wasm_i32x4_shuffle(u2, v2, 2, 6, 3, 7));
+                } else {
+                    const v128_t a = wasm_v128_load(p + i), b = wasm_v128_load(p + pairs + i);
+                    wasm_v128_store(p + i,
+                                    wasm_f32x4_sub(wasm_f32x4_mul(a, cc), wasm_f32x4_mul(b, ss)));
+                    wasm_v128_store(p + pairs + i,
+                                    wasm_f32x4_add(wasm_f32x4_mul(b, cc), wasm_f32x4_mul(a, ss)));
+                }
+            }
+        }
+    }
+}

@@ -68,6 +68,13 @@ export default async function rope(h) {
   new Float32Array(h.limits.memory.buffer, limitPtr, n).set(src);
   const limit = () => h.limits.bench_stream_madd(limitPtr, n, 1.0000001, 0);
   const limitSamples = [];
+  // the rotation with no check (bench_rope_nocheck) on the limits module's own copy of x and a cache
+  const nc = h.limits.bench_alloc(n * 4),
+    ncCos = h.limits.bench_alloc(L * P * 4),
+    ncSin = h.limits.bench_alloc(L * P * 4);
+  new Float32Array(h.limits.memory.buffer, ncCos, L * P).set(c64);
+  new Float32Array(h.limits.memory.buffer, ncSin, L * P).set(s64);
+  new Float32Array(h.limits.memory.buffer, nc, n).set(src);
 
   const rows = [];
   const name = `RoPE apply Q ${L}×${H}×${D}`;
@@ -103,6 +110,22 @@ export default async function rope(h) {
       err: maxAbsErr(xj, ref[layout]),
     });
 
+    const il = layout === 'interleaved' ? 1 : 0;
+    const nocheck = paired(() => h.limits.bench_rope_nocheck(nc, L, H, P, ncCos, ncSin, il), limit);
+    limitSamples.push(nocheck.limitMs);
+    const ncx = new Float32Array(h.limits.memory.buffer, nc, n);
+    ncx.set(src);
+    h.limits.bench_rope_nocheck(nc, L, H, P, ncCos, ncSin, il);
+    const nocheckErr = maxAbsErr(new Float32Array(h.limits.memory.buffer, nc, n), ref[layout]);
+    const nocheckRow = {
+      case: `${name} (${layout})`,
+      impl: 'the same SIMD rotation with no check (bench/limits.c), cached cos/sin',
+      ms: nocheck.ms,
+      vsJs: tJs / nocheck.ms,
+      ofLimit: nocheck.limitMs / nocheck.ms,
+      err: nocheckErr,
+    };
+    rows.push(nocheckRow);
     for (const [impl, pe] of [
       ['posenc simd', h.simd],
       ['posenc scalar', h.scalar],
@@ -126,6 +149,11 @@ export default async function rope(h) {
         vsJs: tJs / tc,
         ofLimit: lc / tc,
         err: maxAbsErr(x.array, ref[layout]),
+        // what the check costs: this row's % of the stream against the unchecked rotation's
+        note:
+          pe === h.simd
+            ? `; ${((100 * lc) / tc / nocheckRow.ofLimit).toFixed(0)}% of the unchecked rotation's speed (the check's cost)`
+            : '',
       });
       const free = { length: L, heads: H, dim: D, layout };
       const { ms: tf, limitMs: lf } = paired(() => pe.applyRope(x, free), limit);
@@ -155,5 +183,6 @@ export default async function rope(h) {
     });
   }
   h.limits.bench_free(limitPtr);
+  for (const p of [nc, ncCos, ncSin]) h.limits.bench_free(p);
   return rows;
 }

@@ -93,6 +93,34 @@ function ropeCase(layout, cached) {
     run: (pe, s) => pe.applyRope(s.x, s.opts),
   };
 }
+// A decode step as bench/decode.js times it: a cache of n - 1 tokens (32 q / 8 kv heads x 128,
+// RoPE); append the nth, attend one query, truncate back.
+function decodeCase(n) {
+  const KVH = 8,
+    row = KVH * D;
+  return {
+    setup(pe) {
+      const cache = pe.kvCache({ heads: H, kvHeads: KVH, dim: D, capacity: n, encoding: { type: 'rope' } });
+      const k = new Float32Array(n * row),
+        v = new Float32Array(n * row);
+      for (let t0 = 0; t0 < n; t0 += L) {
+        const m = Math.min(L, n - t0) * row;
+        k.set(SRC.subarray(0, m), t0 * row);
+        v.set(SRC.subarray(m, 2 * m), t0 * row);
+      }
+      cache.append(k.subarray(0, (n - 1) * row), v.subarray(0, (n - 1) * row));
+      const q = pe.alloc(H * D),
+        out = pe.alloc(H * D);
+      q.array.set(SRC.subarray(0, H * D));
+      return { cache, q, out, k: k.slice((n - 1) * row), v: v.slice((n - 1) * row), n };
+    },
+    run(pe, s) {
+      s.cache.append(s.k, s.v);
+      s.cache.attend(s.q, { out: s.out });
+      s.cache.truncate(s.n - 1);
+    },
+  };
+}
 const CASES = {
   'sinusoidal 8192x1024 (out buffer)': {
     setup: (pe) => pe.alloc(8192 * 1024),
@@ -140,6 +168,19 @@ const CASES = {
   'learnedInit 4096x1024 (out buffer)': {
     setup: (pe) => pe.alloc(4096 * 1024),
     run: (pe, out) => pe.learnedInit({ length: 4096, dim: 1024, out }),
+  },
+  'kvCache decode step, 4096 keys (32 q / 8 kv heads x 128, RoPE)': decodeCase(4096),
+  'kvCache decode step, 16384 keys (32 q / 8 kv heads x 128, RoPE)': decodeCase(16384),
+  'kvCache append 4096 tokens x 8 kv heads x 128 (buffers)': {
+    setup(pe) {
+      const m = 4096 * 8 * D;
+      const k = pe.alloc(m),
+        v = pe.alloc(m);
+      k.array.set(SRC.subarray(0, m));
+      v.array.set(SRC.subarray(m, 2 * m));
+      return { k, v, cache: pe.kvCache({ heads: H, kvHeads: 8, dim: D, capacity: 4096 }) };
+    },
+    run: (pe, s) => s.cache.truncate(0).append(s.k, s.v),
   },
   'attention 1024x64 + RoPE': {
     setup: () => ({ q: SRC.slice(0, 65536), k: SRC.slice(65536, 131072), v: SRC.slice(131072, 196608) }),

@@ -409,9 +409,99 @@ static void test_kvcache_geometry(void) {
     free(kc), free(vc), free(q), free(out), free(scratch);
 }
 
+/* The store's paths: tokens one by one, and 8 tokens that fill a panel (the SIMD build transposes
+ * their keys), with widths that leave elements over after groups of 4 and 8; every element must
+ * land where posenc__kv_v_index and the key panels say, and a refused panel of 8 must leave the
+ * state as it was, the tokens before it as stored and every slot it reached zero. */
+static void test_kvcache_panels(void) {
+    const int32_t dims[][2] = {{5, 3}, {12, 10}, {13, 17}, {128, 128}};
+    for (size_t w = 0; w < sizeof dims / sizeof *dims; w++) {
+        const int32_t KVH = 3, D = dims[w][0], DV = dims[w][1], cap = 61;
+        const int32_t DV8 = (DV + 7) / 8 * 8;
+        int32_t nk, nv;
+        CHECK(posenc_kvcache_size(&nk, &nv, KVH, D, DV, cap) == 0, "size");
+        float *kc = calloc((size_t)nk, sizeof(float)), *vc = calloc((size_t)nv, sizeof(float));
+        float state[2] = {0, 0};
+        float *k = rand_array((size_t)cap * KVH * D), *v = rand_array((size_t)cap * KVH * DV);
+        const int32_t chunks[] = {3, 13, 8, 16, 1, 20};
+        int32_t len = 0;
+        for (size_t c = 0; c < sizeof chunks / sizeof *chunks; c++) {
+            CHECK(posenc_kvcache_store(kc, vc, state, k + (size_t)len * KVH * D,
+                                       v + (size_t)len * KVH * DV, chunks[c], len, cap, KVH, D,
+                                       DV) == 0,
+                  "store");
+            len += chunks[c];
+        }
+        int bad = 0;
+        for (int32_t j = 0; j < len; j++)
+            for (int32_t g = 0; g < KVH; g++) {
+                for (int32_t d = 0; d < D; d++)
+                    bad +=
+                        kc[(size_t)g * 256 * D + (size_t)(j / 8) * D * 8 + (size_t)d * 8 + j % 8] !=
+                        k[((size_t)j * KVH + g) * D + d];
+                for (int32_t d = 0; d < DV; d++)
+                    bad += vc[(size_t)g * 256 * DV8 + posenc__kv_v_index(j, d, DV)] !=
+                           v[((size_t)j * KVH + g) * DV + d];
+            }
+        CHECK(bad == 0, "D=%d DV=%d: %d misplaced elements", D, DV, bad);
+        float mk = 0, mv = 0;
+        for (size_t i = 0; i < (size_t)len * KVH * D; i++) mk = fmaxf(mk, fabsf(k[i]));
+        for (size_t i = 0; i < (size_t)len * KVH * DV; i++) mv = fmaxf(mv, fabsf(v[i]));
+        CHECK(state[0] == mk && state[1] == mv, "D=%d: state %g %g, want %g %g", D, state[0],
+              state[1], mk, mv);
+
+        /* a refused panel: 16 tokens from 64 - 16 = 48, a NaN key (then an inf value) in token 11 */
+        float *kc2 = calloc((size_t)nk, sizeof(float)), *vc2 = calloc((size_t)nv, sizeof(float));
+        for (int which = 0; which < 2; which++) {
+            memset(kc2, 0, sizeof(float) * (size_t)nk);
+            memset(vc2, 0, sizeof(float) * (size_t)nv);
+            float st2[2] = {0, 0};
+            CHECK(posenc_kvcache_store(kc2, vc2, st2, k, v, 32, 0, cap, KVH, D, DV) == 0,
+                  "store 32");
+            const float keep[2] = {st2[0], st2[1]};
+            float *bk = malloc(sizeof(float) * 16 * KVH * D),
+                  *bv = malloc(sizeof(float) * 16 * KVH * DV);
+            memcpy(bk, k + (size_t)32 * KVH * D, sizeof(float) * 16 * KVH * D);
+            memcpy(bv, v + (size_t)32 * KVH * DV, sizeof(float) * 16 * KVH * DV);
+            if (which == 0)
+                bk[((size_t)11 * KVH + 2) * D + D - 1] = NAN;
+            else
+                bv[((size_t)11 * KVH + 1) * DV] = INFINITY;
+            CHECK(posenc_kvcache_store(kc2, vc2, st2, bk, bv, 16, 32, cap, KVH, D, DV) ==
+                      POSENC_E_PARAM,
+                  "D=%d: refused %s", D, which ? "value" : "key");
+            CHECK(st2[0] == keep[0] && st2[1] == keep[1], "state unchanged");
+            int moved = 0, nonzero = 0;
+            for (int32_t j = 0; j < 48; j++)
+                for (int32_t g = 0; g < KVH; g++) {
+                    for (int32_t d = 0; d < D; d++) {
+                        const float got = kc2[(size_t)g * 256 * D + (size_t)(j / 8) * D * 8 +
+                                              (size_t)d * 8 + j % 8];
+                        if (j < 32)
+                            moved += got != k[((size_t)j * KVH + g) * D + d];
+                        else
+                            nonzero += got != 0.0f;
+                    }
+                    for (int32_t d = 0; d < DV; d++) {
+                        const float got = vc2[(size_t)g * 256 * DV8 + posenc__kv_v_index(j, d, DV)];
+                        if (j < 32)
+                            moved += got != v[((size_t)j * KVH + g) * DV + d];
+                        else
+                            nonzero += got != 0.0f;
+                    }
+                }
+            CHECK(moved == 0 && nonzero == 0, "D=%d refused panel: %d stored changed, %d not zero",
+                  D, moved, nonzero);
+            free(bk), free(bv);
+        }
+        free(kc2), free(vc2), free(kc), free(vc), free(k), free(v);
+    }
+}
+
 int main(void) {
     test_gqa_against_reference();
     test_kvcache();
+    test_kvcache_panels();
     test_kvcache_geometry();
     test_status();
     return CHECK_DONE();
