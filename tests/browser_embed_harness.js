@@ -179,22 +179,30 @@ export function contrast(a, b) {
   return (x + 0.05) / (y + 0.05);
 }
 
-/** Decode a PNG in a blank page (no CSP there) and return its size and pixel rows as luminance. */
-export async function decodePng(browser, bytes) {
+/**
+ * Decode a PNG in a blank page (no CSP there) and return its size and its first `rows` pixel rows
+ * (all by default) as luminance. Only the rows asked for cross back: a tall figure's every pixel
+ * as a JS array took over a minute to pass through the protocol.
+ */
+export async function decodePng(browser, bytes, rows = Number.POSITIVE_INFINITY) {
   const ctx = await browser.newContext();
   const page = await ctx.newPage();
-  const out = await page.evaluate(async (b64) => {
-    const bin = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-    const bmp = await createImageBitmap(new Blob([bin], { type: 'image/png' }));
-    const c = new OffscreenCanvas(bmp.width, bmp.height);
-    const g = c.getContext('2d');
-    g.drawImage(bmp, 0, 0);
-    const d = g.getImageData(0, 0, bmp.width, bmp.height).data;
-    const lum = new Array(bmp.width * bmp.height);
-    for (let i = 0; i < lum.length; i++)
-      lum[i] = Math.round(0.2126 * d[4 * i] + 0.7152 * d[4 * i + 1] + 0.0722 * d[4 * i + 2]);
-    return { width: bmp.width, height: bmp.height, lum };
-  }, Buffer.from(bytes).toString('base64'));
+  const out = await page.evaluate(
+    async ([b64, rows]) => {
+      const bin = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      const bmp = await createImageBitmap(new Blob([bin], { type: 'image/png' }));
+      const h = Math.min(bmp.height, rows ?? bmp.height);
+      const c = new OffscreenCanvas(bmp.width, bmp.height);
+      const g = c.getContext('2d');
+      g.drawImage(bmp, 0, 0);
+      const d = g.getImageData(0, 0, bmp.width, h).data;
+      const lum = new Array(bmp.width * h);
+      for (let i = 0; i < lum.length; i++)
+        lum[i] = Math.round(0.2126 * d[4 * i] + 0.7152 * d[4 * i + 1] + 0.0722 * d[4 * i + 2]);
+      return { width: bmp.width, height: bmp.height, lum };
+    },
+    [Buffer.from(bytes).toString('base64'), Number.isFinite(rows) ? rows : null],
+  );
   await ctx.close();
   return out;
 }

@@ -304,7 +304,7 @@ test('Export PNG: the whole figure with its title at 2× the on-screen size', { 
       return { w: c.clientWidth, h: c.clientHeight }; // the drawn area, without the border
     });
     const [dl] = await Promise.all([page.waitForEvent('download'), page.click('[data-export=png]')]);
-    const png = await decodePng(browser, readFileSync(await dl.path()));
+    const png = await decodePng(browser, readFileSync(await dl.path()), 60); // the title's rows
     t.diagnostic(
       `${view}: exported ${png.width}×${png.height} for a ${box.w.toFixed(0)}×${box.h.toFixed(0)} canvas on screen`,
     );
