@@ -35,7 +35,7 @@ export function setupPositions(el, ctx) {
       'Last, one token of a cached prompt is replaced: which cached entries are still valid?',
   );
   v.body.innerHTML = `<h3>A left-padded batch</h3>
-    <div class="scroll"><table class="numbers pad-table"></table></div>
+    <figure class="pad-figure"><div class="scroll"><table class="numbers pad-table"></table></div></figure>
     <p class="figure-note pad-note" data-after-predict></p>
     <h3>A KV cache of ${CACHED} tokens and one new token</h3>
     <div class="plotbox"></div>
