@@ -477,8 +477,8 @@ test('bytes on the wire: one embed, and what a second one adds', { skip }, async
       `a view that calls attention loads the core with attention only: ${m.files}`,
     );
   assert.ok(one.bytes < plain1.bytes / 2, 'compression was not used');
-  // The targets, in decimal kB: one embed that calls no attention at most 70 kB, one that calls it
-  // (Shuffle lab, Bias) at most 80 kB, a second embed on the same page at most 5 kB more. The two
+  // The targets, in decimal kB: one embed that calls no attention at most 72 kB, one that calls it
+  // (Shuffle lab, Bias) at most 82 kB, a second embed on the same page at most 5 kB more. The two
   // attention views were under 70 kB until this version: M-RoPE, Hugging Face's "did you mean"
   // errors (js/rope.js) and the encodings registry (js/encodings.js, which imports rope.js) grew the
   // shared chunk (27.5 -> 31.9 kB brotli); the attention core's sliding window, chunked attention,
@@ -489,8 +489,11 @@ test('bytes on the wire: one embed, and what a second one adds', { skip }, async
   // an iframe never moves the post) then added about 1.6 kB: Bias 78,874 B with it in the shared
   // chunk, hence 80 kB for the attention views. Then the table took the steps of the two new views
   // (Position ids, Recap) and the page core its struct layout table (posenc_struct_layout, +267 B
-  // gzipped): one heatmap 70,508 B, hence 72 kB for the views that call no attention.
-  const limit = { heatmap: 72 * 1000, 'Shuffle lab': 80 * 1000, Bias: 80 * 1000 };
+  // gzipped): one heatmap 70,508 B, hence 72 kB for the views that call no attention. The Bias view
+  // drew Transformer-XL's four terms each on its own scale with notes, and the registry's per-kind
+  // rows joined the shared chunk (76,873 -> 77,823 B measured before the height table): one Bias
+  // embed 80,092 B, hence 82 kB for the attention views.
+  const limit = { heatmap: 72 * 1000, 'Shuffle lab': 82 * 1000, Bias: 82 * 1000 };
   for (const [name, m] of [
     ['heatmap', one],
     ['Shuffle lab', shuffle],
