@@ -111,7 +111,7 @@ export function setupRecap(el, ctx) {
 
   function draw(st) {
     const pe = ctx.pe;
-    need(pe, 'sinusoidal', 'learnedInit', 'gather', 'applyRope', 'alibiBias', 't5Buckets', 'similarity');
+    need(pe, 'sinusoidal', 'learnedInit', 'gather', 'addTo', 'applyRope', 'alibiBias', 't5Buckets', 'similarity');
     const d = st.dim,
       T = st.train;
     // Capped: the biases are L × L matrices (8 heads of ALiBi at 512 are 2 M floats).
@@ -136,11 +136,11 @@ export function setupRecap(el, ctx) {
       return t;
     };
     /** Each word plus the row `pos` of a table of position vectors (added, as BERT and Vaswani do). */
-    const added = (row, table, rows, pos) => {
-      const t = pe.gather(table, { rows, dim: d, positions: pos, outOfRange: 'zero' });
-      for (let i = 0; i < n; i++) for (let c = 0; c < d; c++) t[i * d + c] += row[c];
-      return t;
-    };
+    const added = (row, table, rows, pos) =>
+      pe.addTo(pe.gather(table, { rows, dim: d, positions: pos, outOfRange: 'zero' }), repeat(row), {
+        length: n,
+        dim: d,
+      });
     const base = scores(repeat(xq), repeat(xk));
     const sin = pe.sinusoidal({ length: L, dim: d, base: st.base });
     const sinusoidal = scores(added(xq, sin, L, qPos), added(xk, sin, L, kPos));
