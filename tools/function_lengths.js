@@ -75,7 +75,7 @@ export function cFunctions(file, text) {
       while (j < lines.length && !/[;{]\s*$/.test(lines[j]) && j - i < 8) j++;
       if (j >= lines.length || !/\)\s*\{\s*$/.test(lines[j])) continue;
       start = i;
-      name = (l.match(/([A-Za-z_]\w*)\s*\(/) || [, '?'])[1];
+      name = l.match(/([A-Za-z_]\w*)\s*\(/)?.[1] ?? '?';
       i = j;
     } else if (l === '}') {
       out.push({ file, line: start + 1, name, span: i - start + 1, own: i - start + 1 });
