@@ -72,8 +72,9 @@ export function cFunctions(file, text) {
       // A definition's first line: column 0, an identifier, a '(' and (maybe lines later) ') {'.
       if (!/^[A-Za-z_]/.test(l) || /^(typedef|struct|enum|union|extern)\b/.test(l) || !l.includes('(')) continue;
       let j = i;
-      while (j < lines.length && !/[;{]\s*$/.test(lines[j]) && j - i < 8) j++;
-      if (j >= lines.length || !/\)\s*\{\s*$/.test(lines[j])) continue;
+      const end = (t) => t.replace(/\s*\/\*.*\*\/\s*$/, ''); // a trailing /* comment */ aside
+      while (j < lines.length && !/[;{]\s*$/.test(end(lines[j])) && j - i < 8) j++;
+      if (j >= lines.length || !/\)\s*\{\s*$/.test(end(lines[j]))) continue;
       start = i;
       name = l.match(/([A-Za-z_]\w*)\s*\(/)?.[1] ?? '?';
       i = j;

@@ -1,0 +1,67 @@
+// Functions short enough to hold in mind (CONTRIBUTING.md, "How the code is written"): every
+// function in the shipped code has at most LIMIT lines of its own (its span minus the functions
+// nested in it), measured by tools/function_lengths.js.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import test from 'node:test';
+import { allFunctions, cFunctions, jsFunctions, LIMIT } from '../tools/function_lengths.js';
+
+test('the measure counts what a reader holds: nested functions apart, C by its layout', () => {
+  const js = jsFunctions(
+    'x.js',
+    [
+      'export function outer() {',
+      '  const a = 1;',
+      '  function inner() {',
+      '    return 2;',
+      '  }',
+      '  return () => a;',
+      '}',
+    ].join('\n'),
+  );
+  assert.deepEqual(
+    js.map(({ name, span, own }) => [name, span, own]),
+    [
+      ['outer', 7, 3],
+      ['inner', 3, 3],
+      ['(anonymous)', 1, 1],
+    ],
+  );
+  const c = cFunctions(
+    'x.c',
+    [
+      'static int f(int a,',
+      '             int b) {',
+      '    return a + b;',
+      '}',
+      'int g(void) { /* why */',
+      '    return 1;',
+      '}',
+      'typedef struct {',
+      '    int x;',
+      '} s;',
+    ].join('\n'),
+  );
+  assert.deepEqual(
+    c.map(({ name, own }) => [name, own]),
+    [
+      ['f', 4],
+      ['g', 3],
+    ],
+  );
+});
+
+test('the C measure skips no definition: every body-closing brace at column 0 ends one it found', () => {
+  for (const f of readdirSync(new URL('../c_src/', import.meta.url)).filter((n) => n.endsWith('.c'))) {
+    const text = readFileSync(new URL(`../c_src/${f}`, import.meta.url), 'utf8');
+    const closing = text.split('\n').filter((l) => l === '}').length;
+    assert.equal(cFunctions(f, text).length, closing, `c_src/${f}: a definition tools/function_lengths.js cannot read`);
+  }
+});
+
+test(`every shipped function has at most ${LIMIT} lines of its own`, () => {
+  const fns = allFunctions();
+  assert.ok(fns.some((f) => f.file.endsWith('.c')) && fns.some((f) => f.file.startsWith('web/src/')), 'files found');
+  const long = fns.filter((f) => f.own > LIMIT).map((f) => `${f.file}:${f.line} ${f.name}: ${f.own} own lines`);
+  assert.deepEqual(long, [], `split these along what they do (node tools/function_lengths.js):\n${long.join('\n')}`);
+});
