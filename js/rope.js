@@ -314,8 +314,8 @@ function rangeOf(s, Type, ptr, n) {
   });
 }
 
-/** mropeSections / mropeInterleaved validated -> { sections, interleaved, stream } (stream[i] = the
- * position stream, 0 = t, 1 = h, 2 = w, that rotates pair i), or null without M-RoPE. */
+/** mropeSections / mropeInterleaved validated -> { sections, interleaved }, or null without
+ * M-RoPE. Which stream (t, h or w) turns each pair is c_src/rope.c's (posenc_rope_mrope_fill). */
 export function parseMrope(fn, o, rotaryDim) {
   const interleaved = bool(fn, 'mropeInterleaved', o.mropeInterleaved, false);
   if (o.mropeSections === undefined) {
@@ -335,33 +335,17 @@ export function parseMrope(fn, o, rotaryDim) {
       o.mropeSections,
     );
   }
-  const stream = new Uint8Array(n);
-  if (interleaved) {
-    // Qwen3-VL apply_interleaved_mrope: pairs 1, 4, 7, ... (below 3h) take h, pairs 2, 5, 8, ...
-    // (below 3w) take w, every other pair t
-    for (let i = 1; i < Math.min(n, 3 * l[1]); i += 3) stream[i] = 1;
-    for (let i = 2; i < Math.min(n, 3 * l[2]); i += 3) stream[i] = 2;
-  } else {
-    // Qwen2-VL apply_multimodal_rotary_pos_emb: consecutive blocks of t, h and w pairs
-    for (let i = l[0]; i < n; i++) stream[i] = i < l[0] + l[1] ? 1 : 2;
-  }
-  return { sections: l, interleaved, stream };
+  return { sections: l, interleaved };
 }
 
-/** M-RoPE cos/sin rows [length][n] (times the attention scale) for positions [3][length]:
- * angles in float64 from the float64 frequencies, rounded once to float32. */
-function mropeTable(inv64, att, stream, pos, length) {
-  const n = inv64.length;
-  const cos = new Float32Array(length * n);
-  const sin = new Float32Array(length * n);
-  for (let t = 0; t < length; t++) {
-    for (let i = 0; i < n; i++) {
-      const a = pos[stream[i] * length + t] * inv64[i];
-      cos[t * n + i] = Math.cos(a) * att;
-      sin[t * n + i] = Math.sin(a) * att;
-    }
-  }
-  return { cos, sin };
+/** M-RoPE cos/sin rows [length][rotaryDim/2] (times the attention scale `att`) into heap cp / sp
+ * for positions `pos` [3][length] (read back from the heap): c_src/rope.c posenc_rope_mrope_fill,
+ * one float64 angle per element rounded once. */
+function mropeFill(s, cp, sp, { length, np, inv, att, mrope, pos }) {
+  const pp = s.alloc(Float64Array, 3 * length, false);
+  s.write(Float64Array, pp, pos);
+  const [t, h, w] = mrope.sections;
+  s.call('posenc_rope_mrope_fill', cp, sp, length, np, inv, att, pp, t, h, w, mrope.interleaved ? 1 : 0);
 }
 
 /**
@@ -370,15 +354,13 @@ function mropeTable(inv64, att, stream, pos, length) {
  * append and attend. Returns nothing; x is rotated in place.
  * @internal
  */
-export function mropeOnHeap(s, fn, { x, n, heads, dim, rotaryDim, layout, inv, att, stream, positions }) {
+export function mropeOnHeap(s, fn, { x, n, heads, dim, rotaryDim, layout, inv, att, mrope, positions }) {
   const Type = mropePositions(fn, { positions }, n);
   const pos = mropePositionsIn(s, positions, Type, n);
   const np = rotaryDim / 2;
-  const t = mropeTable(s.read(Float64Array, inv, np), att, stream, pos, n);
   const cp = s.alloc(Float32Array, n * np, false);
   const sp = s.alloc(Float32Array, n * np, false);
-  s.write(Float32Array, cp, t.cos);
-  s.write(Float32Array, sp, t.sin);
+  mropeFill(s, cp, sp, { length: n, np, inv, att, mrope, pos });
   s.call('posenc_rope_apply_cached', x, n, heads, dim, rotaryDim, layout, ROPE_ORDER.thd, cp, sp, n, 0, 0);
 }
 
@@ -462,18 +444,16 @@ function applyMrope(core, fn, x, o, a) {
     const xp = s.inout('x', x, Float32Array, a.n, { finite: 'all', how: a.xHow });
     const pos = mropePositionsIn(s, o.positions, posType, length);
     const { inv, n: np, attentionScale } = frequencies(core, s, fn, f, mropeSeqLen(pos));
-    // the angles of these tokens as a cache of `length` rows, applied by the cached C path
-    const t = mropeTable(s.read(Float64Array, inv, np), attentionScale, a.mrope.stream, pos, length);
     s.fits(
       'x',
       2 * s.maxAbs.x * Math.abs(attentionScale),
       `2 · max|x| · attentionScale = 2 · ${s.maxAbs.x} · ${attentionScale}`,
       FLT_MAX,
     );
+    // the angles of these tokens as a cache of `length` rows, applied by the cached C path
     const cp = s.alloc(Float32Array, length * np, false);
     const sp = s.alloc(Float32Array, length * np, false);
-    s.write(Float32Array, cp, t.cos);
-    s.write(Float32Array, sp, t.sin);
+    mropeFill(s, cp, sp, { length, np, inv, att: attentionScale, mrope: a.mrope, pos });
     const shape = [length, a.heads, f.dim, f.rotaryDim, a.layout, a.order];
     s.call('posenc_rope_apply_cached', xp.ptr, ...shape, cp, sp, length, 0, 0);
     return xp.take();
@@ -706,11 +686,9 @@ export function ropeFamily(core) {
         return core.run(fn, (s) => {
           const pos = mropePositionsIn(s, o.positions, posType, length);
           const { inv, n: np, attentionScale } = frequencies(core, s, fn, f, mropeSeqLen(pos));
-          const t = mropeTable(s.read(Float64Array, inv, np), attentionScale, mrope.stream, pos, length);
           const cos = s.out('cos', o.cos, Float32Array, n);
           const sin = s.out('sin', o.sin, Float32Array, n);
-          s.write(Float32Array, cos.ptr, t.cos);
-          s.write(Float32Array, sin.ptr, t.sin);
+          mropeFill(s, cos.ptr, sin.ptr, { length, np, inv, att: attentionScale, mrope, pos });
           return { cos: cos.take(), sin: sin.take(), attentionScale };
         });
       }
