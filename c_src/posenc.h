@@ -236,6 +236,19 @@ int32_t posenc_rope_freqs(double *inv_freq, double *attention_scale, int32_t rot
 int32_t posenc_rope_cache_fill(float *cos_out, float *sin_out, int32_t length, int32_t npairs,
                                const double *inv_freq, double scale, double offset);
 
+/* M-RoPE (Qwen2-VL, Qwen3-VL): cos/sin[length][npairs] = scale * cos/sin(p * inv_freq[i]), where
+ * p = positions[s * length + t] for token t and pair i's stream s (positions is [3][length]: t,
+ * then h, then w). sec_t + sec_h + sec_w = npairs pairs per stream: interleaved 0 takes them in
+ * blocks (t, h, w: Qwen2-VL apply_multimodal_rotary_pos_emb); 1 gives pairs 1, 4, 7, ... below
+ * 3 sec_h to h, pairs 2, 5, 8, ... below 3 sec_w to w, the rest to t (Qwen3-VL
+ * apply_interleaved_mrope). Each stream's positions are arbitrary, so each angle is one float64
+ * sin/cos rounded once (no recurrence): off by the float32 rounding (<= 6e-8 |scale|) plus the
+ * float64 angle's own error (|p * w| * 1.1e-16 rad), for any finite p. A position not finite:
+ * POSENC_E_PARAM, nothing written. */
+int32_t posenc_rope_mrope_fill(float *cos_out, float *sin_out, int32_t length, int32_t npairs,
+                               const double *inv_freq, double scale, const double *positions,
+                               int32_t sec_t, int32_t sec_h, int32_t sec_w, int32_t interleaved);
+
 /* Float count of the scratch every cache-free posenc_rope_apply* needs ((4*64 + 2) * rotary_dim/2,
  * 66 KiB for rotary_dim 128), or a negative status for an invalid rotary_dim. */
 int32_t posenc_rope_scratch_size(int32_t rotary_dim);

@@ -41,6 +41,11 @@ void posenc__sincos_table(float *sin_out, float *cos_out, size_t row_stride, int
                           int32_t rows, int32_t npairs, double p0, double step, const double *w,
                           double scale);
 
+/* One position p, no recurrence: for i = i0, i0 + step, ... below i1, a = p * w[i] in float64,
+ *   sin_out[i] = scale * sin(a),   cos_out[i] = scale * cos(a),   each rounded once to float32. */
+void posenc__sincos_at(float *sin_out, float *cos_out, int32_t i0, int32_t i1, int32_t step,
+                       double p, const double *w, double scale);
+
 /* ---- rope internals ---- */
 
 /* The two rotation kernels (rope.c), exposed for the native tests: rotate n pairs of each of

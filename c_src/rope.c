@@ -526,11 +526,7 @@ static void fill_rows(const rope_job *j, const pos_src *ps, int32_t t0, int32_t 
         if (run >= 2) {
             posenc__sincos_table(s, c, (size_t)np, 0, run, np, p0, step, j->w, j->scale);
         } else {
-            for (int32_t i = 0; i < np; i++) {
-                const double a = p0 * j->w[i];
-                c[i] = (float)(j->scale * cos(a));
-                s[i] = (float)(j->scale * sin(a));
-            }
+            posenc__sincos_at(s, c, 0, np, 1, p0, j->w, j->scale);
         }
         r += run;
     }
@@ -763,6 +759,60 @@ int32_t posenc_rope_cache_fill(float *cos_out, float *sin_out, int32_t length, i
         return POSENC_E_PARAM;
     posenc__sincos_table(sin_out, cos_out, (size_t)npairs, 0, length, npairs, offset, 1.0, inv_freq,
                          scale);
+    return POSENC_OK;
+}
+
+/* ---------------------------------------------------------------- M-RoPE */
+
+/* Pairs i0, i0 + step, ... below i1 turn by the position of one stream (0 = t, 1 = h, 2 = w). */
+typedef struct {
+    int32_t stream, i0, i1, step;
+} mrope_run;
+
+/* The pairs of each stream as runs. Blocks: t, then h, then w (Qwen2-VL
+ * apply_multimodal_rotary_pos_emb). Interleaved (Qwen3-VL apply_interleaved_mrope): pairs 1, 4,
+ * 7, ... below 3 * sec_h take h, pairs 2, 5, 8, ... below 3 * sec_w take w, every other pair t. */
+static int32_t mrope_runs(mrope_run *r, int32_t npairs, const int32_t *sec, int32_t interleaved) {
+    if (!interleaved) {
+        r[0] = (mrope_run){0, 0, sec[0], 1};
+        r[1] = (mrope_run){1, sec[0], sec[0] + sec[1], 1};
+        r[2] = (mrope_run){2, sec[0] + sec[1], npairs, 1};
+        return 3;
+    }
+    const int32_t h = 3 * sec[1] < npairs ? 3 * sec[1] : npairs;
+    const int32_t w = 3 * sec[2] < npairs ? 3 * sec[2] : npairs;
+    r[0] = (mrope_run){0, 0, npairs, 3};
+    r[1] = (mrope_run){1, 1, h, 3};
+    r[2] = (mrope_run){0, h + 1, npairs, 3};
+    r[3] = (mrope_run){2, 2, w, 3};
+    r[4] = (mrope_run){0, w + 2, npairs, 3};
+    return 5;
+}
+
+int32_t posenc_rope_mrope_fill(float *cos_out, float *sin_out, int32_t length, int32_t npairs,
+                               const double *inv_freq, double scale, const double *positions,
+                               int32_t sec_t, int32_t sec_h, int32_t sec_w, int32_t interleaved) {
+    if (!cos_out || !sin_out || !positions) return POSENC_E_NULL;
+    if (posenc__check_elems2(length, npairs) || posenc__check_elems2(3, length))
+        return POSENC_E_SIZE;
+    TRY(check_freqs(inv_freq, npairs, scale));
+    if (sec_t < 0 || sec_h < 0 || sec_w < 0 || (int64_t)sec_t + sec_h + sec_w != npairs)
+        return POSENC_E_PARAM;
+    if (interleaved != 0 && interleaved != 1) return POSENC_E_PARAM;
+    const size_t L = (size_t)length;
+    for (size_t k = 0; k < 3 * L; k++)
+        if (!posenc__finite(positions[k])) return POSENC_E_PARAM;
+    const int32_t sec[3] = {sec_t, sec_h, sec_w};
+    mrope_run runs[5];
+    const int32_t nr = mrope_runs(runs, npairs, sec, interleaved);
+    for (size_t t = 0; t < L; t++) {
+        float *c = cos_out + t * (size_t)npairs, *s = sin_out + t * (size_t)npairs;
+        for (int32_t k = 0; k < nr; k++) {
+            const mrope_run *r = &runs[k];
+            posenc__sincos_at(s, c, r->i0, r->i1, r->step, positions[(size_t)r->stream * L + t],
+                              inv_freq, scale);
+        }
+    }
     return POSENC_OK;
 }
 

@@ -13,6 +13,9 @@
  * The only float32 error is the final complex multiply of two correctly rounded factors:
  * |err| <= ~2.5e-7 * scale, independent of the position (until p*w itself is large enough for
  * float64 to lose 1e-7 rad, beyond 2^30).
+ *
+ * A position with no run to advance (an isolated token, M-RoPE's per-stream positions) gets
+ * posenc__sincos_at instead: float64 sin/cos of p*w per element, rounded once to float32.
  */
 #include "posenc_internal.h"
 
@@ -120,5 +123,14 @@ void posenc__sincos_table(float *sin_out, float *cos_out, size_t row_stride, int
                     rotate_planar(s0 + dst, c0 + dst, s0 + src, c0 + src, rc, rs, n);
             }
         }
+    }
+}
+
+void posenc__sincos_at(float *sin_out, float *cos_out, int32_t i0, int32_t i1, int32_t step,
+                       double p, const double *w, double scale) {
+    for (int32_t i = i0; i < i1; i += step) {
+        const double a = p * w[i];
+        cos_out[i] = (float)(scale * cos(a));
+        sin_out[i] = (float)(scale * sin(a));
     }
 }

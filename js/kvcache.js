@@ -245,7 +245,7 @@ class KvCache {
         layout,
         inv: p.inv,
         att: p.ropeScale,
-        stream: mrope.stream,
+        mrope,
         positions,
       };
       body = () => mropeOnHeap(s, fn, o);

@@ -148,69 +148,79 @@ export async function instantiate(opts = {}, { lab = false } = {}) {
       'simd',
     );
   }
-  let module;
-  let source = opts.wasm;
-  const given = source !== undefined;
-  if (!given) {
-    const useSimd = want === 'auto' ? simdSupported() : want;
-    if (useSimd && !simdSupported()) {
-      throw new PosencError(
-        Status.E_PARAM,
-        `posenc.${who}: simd must be false or 'auto' here: this engine has no WebAssembly SIMD (got true)`,
-        'simd',
-      );
-    }
-    const name = useSimd ? 'simd' : 'scalar';
-    const key = `${lab ? 'lab' : 'core'}.${name}`;
-    if (lab && !useSimd) {
-      throw new PosencError(
-        Status.E_MISSING,
-        `posenc.${who}: the package ships the lab's SIMD build only, and this instance is scalar${simdSupported() ? ' (simd: false)' : ' (this engine has no WebAssembly SIMD)'}; pass { wasm } with a scalar lab build (./build.sh wasm writes dist/posenc-lab.wasm)`,
-        'wasm',
-      );
-    }
-    try {
-      // unpacked and compiled once per build: a later init() only instantiates
-      compiled[key] ??= BUILDS[lab ? 'lab' : 'core']
-        [name]()
-        .then((m) => unpack(m.default))
-        .then((b) => WebAssembly.compile(b));
-      source = await compiled[key];
-    } catch (e) {
-      delete compiled[key];
-      const how = 'pass { wasm } to give the file, URL or bytes';
-      throw err(`(the package's ${name} build) could not be loaded; ${how}`, e);
-    }
+  const given = opts.wasm !== undefined;
+  const source = given ? opts.wasm : await packagedModule(who, want, lab, err);
+  const module = await compileSource(who, source, given, err);
+  return start(who, module, lab, err);
+}
+
+/** The package's own build for `want` (simd true, false or 'auto'), compiled once per build. */
+async function packagedModule(who, want, lab, err) {
+  const useSimd = want === 'auto' ? simdSupported() : want;
+  if (useSimd && !simdSupported()) {
+    throw new PosencError(
+      Status.E_PARAM,
+      `posenc.${who}: simd must be false or 'auto' here: this engine has no WebAssembly SIMD (got true)`,
+      'simd',
+    );
   }
+  const name = useSimd ? 'simd' : 'scalar';
+  const key = `${lab ? 'lab' : 'core'}.${name}`;
+  if (lab && !useSimd) {
+    throw new PosencError(
+      Status.E_MISSING,
+      `posenc.${who}: the package ships the lab's SIMD build only, and this instance is scalar${simdSupported() ? ' (simd: false)' : ' (this engine has no WebAssembly SIMD)'}; pass { wasm } with a scalar lab build (./build.sh wasm writes dist/posenc-lab.wasm)`,
+      'wasm',
+    );
+  }
+  try {
+    // unpacked and compiled once per build: a later init() only instantiates
+    compiled[key] ??= BUILDS[lab ? 'lab' : 'core']
+      [name]()
+      .then((m) => unpack(m.default))
+      .then((b) => WebAssembly.compile(b));
+    return await compiled[key];
+  } catch (e) {
+    delete compiled[key];
+    const how = 'pass { wasm } to give the file, URL or bytes';
+    throw err(`(the package's ${name} build) could not be loaded; ${how}`, e);
+  }
+}
+
+/** The caller's wasm option (or the packaged module) as a WebAssembly.Module: a Module as is,
+ * bytes compiled, a URL (or URL string, relative to the working directory or the page) read. */
+async function compileSource(who, source, given, err) {
   try {
     if (typeof source === 'string') source = new URL(source, isNode ? await cwdUrl() : globalThis.location?.href);
   } catch (e) {
     throw err(`must be a valid URL string (got ${show(source)})`, e);
   }
   const bytes = ArrayBuffer.isView(source) || source instanceof ArrayBuffer;
-  if (source instanceof WebAssembly.Module) {
-    module = source;
-  } else if (source instanceof URL || bytes) {
-    let data = source;
-    if (!bytes) {
-      try {
-        data = await bytesFromUrl(source);
-      } catch (e) {
-        throw err(`could not be read from ${source}`, e);
-      }
-    }
-    try {
-      module = await WebAssembly.compile(data);
-    } catch (e) {
-      throw err(`is not a valid WebAssembly module${given ? '' : " (the package's own build)"}`, e);
-    }
-  } else {
+  if (source instanceof WebAssembly.Module) return source;
+  if (!(source instanceof URL || bytes)) {
     throw new PosencError(
       Status.E_PARAM,
       `posenc.${who}: wasm must be a BufferSource, a WebAssembly.Module, a URL or a URL string (got ${show(source)})`,
       'wasm',
     );
   }
+  let data = source;
+  if (!bytes) {
+    try {
+      data = await bytesFromUrl(source);
+    } catch (e) {
+      throw err(`could not be read from ${source}`, e);
+    }
+  }
+  try {
+    return await WebAssembly.compile(data);
+  } catch (e) {
+    throw err(`is not a valid WebAssembly module${given ? '' : " (the package's own build)"}`, e);
+  }
+}
+
+/** Instantiate a module, check it is a posenc core (or lab), run its static constructors. */
+async function start(who, module, lab, err) {
   let instance;
   try {
     instance = await WebAssembly.instantiate(module, importsFor(module));

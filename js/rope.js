@@ -142,75 +142,72 @@ function parseScaling(fn, snap, rotaryDim, prefix = '') {
     return num(fn, key(k), sc[k], o);
   };
   const opt = (k, o) => (sc[k] === undefined ? NaN : num(fn, key(k), sc[k], o));
-  const v = { type, name, truncate: 1 };
-  switch (name) {
-    case 'linear':
-    case 'ntk':
-      v.factor = need('factor', { gt: 0 });
-      break;
-    case 'dynamic':
-      v.factor = need('factor', { gt: 0 });
-      v.maxPositions = need('maxPositions', { gt: 0 });
-      v.seqLen = opt('seqLen', { min: 0 });
-      break;
-    case 'yarn':
-      v.factor = need('factor', { gt: 0 });
-      v.originalMaxPositions = need('originalMaxPositions', { gt: 0 });
-      v.betaFast = num(fn, key('betaFast'), sc.betaFast, { gt: 0, def: 32 });
-      v.betaSlow = num(fn, key('betaSlow'), sc.betaSlow, { gt: 0, def: 1 });
-      v.attentionFactor = opt('attentionFactor', { gt: 0, max: FLT_MAX });
-      v.mscale = opt('mscale', {});
-      v.mscaleAllDim = opt('mscaleAllDim', {});
-      v.truncate = bool(fn, key('truncate'), sc.truncate, true) ? 1 : 0;
-      if (v.mscale && v.mscaleAllDim && v.factor > 1 && !(yarnMscale(v.factor, v.mscaleAllDim) > 0)) {
-        throw fail(
-          fn,
-          key('mscaleAllDim'),
-          Status.E_PARAM,
-          'such that 0.1 * mscaleAllDim * ln(factor) + 1 > 0',
-          v.mscaleAllDim,
-        );
-      }
-      break;
-    case 'longrope': {
-      v.originalMaxPositions = need('originalMaxPositions', { gt: 1 });
-      v.factor = opt('factor', { gt: 0 });
-      v.maxPositions = opt('maxPositions', { gt: 0 });
-      v.attentionFactor = opt('attentionFactor', { gt: 0, max: FLT_MAX });
-      v.seqLen = opt('seqLen', { min: 0 });
-      for (const k of ['shortFactor', 'longFactor']) {
-        if (sc[k] === undefined) {
-          throw new PosencError(
-            Status.E_MISSING,
-            `posenc.${fn}: ${key(k)} is required for scaling type 'longrope' (${rotaryDim / 2} positive numbers, one per pair)`,
-            key(k),
-          );
-        }
-        const l = sc[k];
-        const ok =
-          (Array.isArray(l) || typedArray(l)?.Type === Float64Array) && // snapScaling's copies; no traps run
-          l.length === rotaryDim / 2 &&
-          Array.prototype.every.call(l, (x) => typeof x === 'number' && Number.isFinite(x) && x > 0);
-        if (!ok)
-          throw fail(
-            fn,
-            key(k),
-            Status.E_PARAM,
-            `an array of rotaryDim/2 = ${rotaryDim / 2} positive finite numbers`,
-            l,
-          );
-        v[k] = l;
-      }
-      break;
+  const dflt = (k, o) => num(fn, key(k), sc[k], o);
+  const p = { fn, sc, key, need, opt, dflt, rotaryDim };
+  return { type, name, truncate: 1, ...(SCALING_PARSE[name]?.(p) ?? {}) };
+}
+
+// The keys of each scaling type validated (p: parseScaling's readers), in the order they are read.
+const SCALING_PARSE = {
+  linear: ({ need }) => ({ factor: need('factor', { gt: 0 }) }),
+  ntk: ({ need }) => ({ factor: need('factor', { gt: 0 }) }),
+  dynamic: ({ need, opt }) => ({
+    factor: need('factor', { gt: 0 }),
+    maxPositions: need('maxPositions', { gt: 0 }),
+    seqLen: opt('seqLen', { min: 0 }),
+  }),
+  yarn: parseYarn,
+  longrope: parseLongrope,
+  llama3: ({ dflt }) => {
+    const v = { factor: dflt('factor', { gt: 0, def: 8 }), lowFreqFactor: dflt('lowFreqFactor', { gt: 0, def: 1 }) };
+    v.highFreqFactor = dflt('highFreqFactor', { gt: v.lowFreqFactor, def: 4 });
+    v.originalMaxPositions = dflt('originalMaxPositions', { gt: 0, def: 8192 });
+    return v;
+  },
+};
+
+function parseYarn({ fn, sc, key, need, opt, dflt }) {
+  const v = { factor: need('factor', { gt: 0 }), originalMaxPositions: need('originalMaxPositions', { gt: 0 }) };
+  v.betaFast = dflt('betaFast', { gt: 0, def: 32 });
+  v.betaSlow = dflt('betaSlow', { gt: 0, def: 1 });
+  v.attentionFactor = opt('attentionFactor', { gt: 0, max: FLT_MAX });
+  v.mscale = opt('mscale', {});
+  v.mscaleAllDim = opt('mscaleAllDim', {});
+  v.truncate = bool(fn, key('truncate'), sc.truncate, true) ? 1 : 0;
+  if (v.mscale && v.mscaleAllDim && v.factor > 1 && !(yarnMscale(v.factor, v.mscaleAllDim) > 0)) {
+    throw fail(
+      fn,
+      key('mscaleAllDim'),
+      Status.E_PARAM,
+      'such that 0.1 * mscaleAllDim * ln(factor) + 1 > 0',
+      v.mscaleAllDim,
+    );
+  }
+  return v;
+}
+
+function parseLongrope({ fn, sc, key, need, opt, rotaryDim }) {
+  const v = { originalMaxPositions: need('originalMaxPositions', { gt: 1 }) };
+  v.factor = opt('factor', { gt: 0 });
+  v.maxPositions = opt('maxPositions', { gt: 0 });
+  v.attentionFactor = opt('attentionFactor', { gt: 0, max: FLT_MAX });
+  v.seqLen = opt('seqLen', { min: 0 });
+  for (const k of ['shortFactor', 'longFactor']) {
+    if (sc[k] === undefined) {
+      throw new PosencError(
+        Status.E_MISSING,
+        `posenc.${fn}: ${key(k)} is required for scaling type 'longrope' (${rotaryDim / 2} positive numbers, one per pair)`,
+        key(k),
+      );
     }
-    case 'llama3':
-      v.factor = num(fn, key('factor'), sc.factor, { gt: 0, def: 8 });
-      v.lowFreqFactor = num(fn, key('lowFreqFactor'), sc.lowFreqFactor, { gt: 0, def: 1 });
-      v.highFreqFactor = num(fn, key('highFreqFactor'), sc.highFreqFactor, { gt: v.lowFreqFactor, def: 4 });
-      v.originalMaxPositions = num(fn, key('originalMaxPositions'), sc.originalMaxPositions, { gt: 0, def: 8192 });
-      break;
-    default:
-      break;
+    const l = sc[k];
+    const ok =
+      (Array.isArray(l) || typedArray(l)?.Type === Float64Array) && // snapScaling's copies; no traps run
+      l.length === rotaryDim / 2 &&
+      Array.prototype.every.call(l, (x) => typeof x === 'number' && Number.isFinite(x) && x > 0);
+    if (!ok)
+      throw fail(fn, key(k), Status.E_PARAM, `an array of rotaryDim/2 = ${rotaryDim / 2} positive finite numbers`, l);
+    v[k] = l;
   }
   return v;
 }
@@ -317,8 +314,8 @@ function rangeOf(s, Type, ptr, n) {
   });
 }
 
-/** mropeSections / mropeInterleaved validated -> { sections, interleaved, stream } (stream[i] = the
- * position stream, 0 = t, 1 = h, 2 = w, that rotates pair i), or null without M-RoPE. */
+/** mropeSections / mropeInterleaved validated -> { sections, interleaved }, or null without
+ * M-RoPE. Which stream (t, h or w) turns each pair is c_src/rope.c's (posenc_rope_mrope_fill). */
 export function parseMrope(fn, o, rotaryDim) {
   const interleaved = bool(fn, 'mropeInterleaved', o.mropeInterleaved, false);
   if (o.mropeSections === undefined) {
@@ -338,33 +335,17 @@ export function parseMrope(fn, o, rotaryDim) {
       o.mropeSections,
     );
   }
-  const stream = new Uint8Array(n);
-  if (interleaved) {
-    // Qwen3-VL apply_interleaved_mrope: pairs 1, 4, 7, ... (below 3h) take h, pairs 2, 5, 8, ...
-    // (below 3w) take w, every other pair t
-    for (let i = 1; i < Math.min(n, 3 * l[1]); i += 3) stream[i] = 1;
-    for (let i = 2; i < Math.min(n, 3 * l[2]); i += 3) stream[i] = 2;
-  } else {
-    // Qwen2-VL apply_multimodal_rotary_pos_emb: consecutive blocks of t, h and w pairs
-    for (let i = l[0]; i < n; i++) stream[i] = i < l[0] + l[1] ? 1 : 2;
-  }
-  return { sections: l, interleaved, stream };
+  return { sections: l, interleaved };
 }
 
-/** M-RoPE cos/sin rows [length][n] (times the attention scale) for positions [3][length]:
- * angles in float64 from the float64 frequencies, rounded once to float32. */
-function mropeTable(inv64, att, stream, pos, length) {
-  const n = inv64.length;
-  const cos = new Float32Array(length * n);
-  const sin = new Float32Array(length * n);
-  for (let t = 0; t < length; t++) {
-    for (let i = 0; i < n; i++) {
-      const a = pos[stream[i] * length + t] * inv64[i];
-      cos[t * n + i] = Math.cos(a) * att;
-      sin[t * n + i] = Math.sin(a) * att;
-    }
-  }
-  return { cos, sin };
+/** M-RoPE cos/sin rows [length][rotaryDim/2] (times the attention scale `att`) into heap cp / sp
+ * for positions `pos` [3][length] (read back from the heap): c_src/rope.c posenc_rope_mrope_fill,
+ * one float64 angle per element rounded once. */
+function mropeFill(s, cp, sp, { length, np, inv, att, mrope, pos }) {
+  const pp = s.alloc(Float64Array, 3 * length, false);
+  s.write(Float64Array, pp, pos);
+  const [t, h, w] = mrope.sections;
+  s.call('posenc_rope_mrope_fill', cp, sp, length, np, inv, att, pp, t, h, w, mrope.interleaved ? 1 : 0);
 }
 
 /**
@@ -373,22 +354,30 @@ function mropeTable(inv64, att, stream, pos, length) {
  * append and attend. Returns nothing; x is rotated in place.
  * @internal
  */
-export function mropeOnHeap(s, fn, { x, n, heads, dim, rotaryDim, layout, inv, att, stream, positions }) {
+export function mropeOnHeap(s, fn, { x, n, heads, dim, rotaryDim, layout, inv, att, mrope, positions }) {
   const Type = mropePositions(fn, { positions }, n);
-  const pp = s.in('positions', positions, Type, 3 * n, mropeIn(Type, n));
-  const pos = s.read(Type, pp, 3 * n);
+  const pos = mropePositionsIn(s, positions, Type, n);
   const np = rotaryDim / 2;
-  const t = mropeTable(s.read(Float64Array, inv, np), att, stream, pos, n);
   const cp = s.alloc(Float32Array, n * np, false);
   const sp = s.alloc(Float32Array, n * np, false);
-  s.write(Float32Array, cp, t.cos);
-  s.write(Float32Array, sp, t.sin);
+  mropeFill(s, cp, sp, { length: n, np, inv, att, mrope, pos });
   s.call('posenc_rope_apply_cached', x, n, heads, dim, rotaryDim, layout, ROPE_ORDER.thd, cp, sp, n, 0, 0);
 }
 
-/** s.in options for M-RoPE positions: the length's arithmetic, finite floats. */
-function mropeIn(Type, length) {
-  return { how: `3 × length = 3 × ${length}`, ...(Type === Float32Array ? { finite: 'all' } : {}) };
+/** M-RoPE positions [3][length] copied in (Float32 ones checked finite) and read back. */
+function mropePositionsIn(s, positions, Type, length) {
+  const how = `3 × length = 3 × ${length}`;
+  const pp = s.in('positions', positions, Type, 3 * length, {
+    how,
+    ...(Type === Float32Array ? { finite: 'all' } : {}),
+  });
+  return s.read(Type, pp, 3 * length);
+}
+
+/** The extent an absent dynamic / longrope seqLen takes for M-RoPE positions: the largest + 1. */
+function mropeSeqLen(pos) {
+  const hi = pos.reduce((a, b) => Math.max(a, b), 0);
+  return Math.max(0, Math.ceil(hi) + 1);
 }
 
 /** The positions of an M-RoPE call: Int32Array or Float32Array [3][length] (t, then h, then w). */
@@ -405,6 +394,256 @@ function mropePositions(fn, o, length) {
     );
   }
   return Type;
+}
+
+const APPLY_KEYS = ['length', 'heads', 'positions', 'offset', 'order', ...SHARED_KEYS, 'xpos', 'axial', 'cache'];
+
+/** applyRope's shape: length, heads, frequencies, pairing and order, and the nested cache and
+ * axial objects, read now, once, before anything is validated further or allocated. */
+function parseApplyShape(fn, o) {
+  const cacheOpts = o.cache !== undefined ? options(fn, o.cache, ['cos', 'sin', 'attentionScale'], 'cache') : undefined;
+  let axial;
+  if (o.axial !== undefined) {
+    const a = options(fn, o.axial, ['height', 'width'], 'axial');
+    axial = { height: int(fn, 'axial.height', a.height), width: int(fn, 'axial.width', a.width) };
+  }
+  const length = int(fn, 'length', o.length, axial ? { def: axial.height * axial.width } : {});
+  const heads = int(fn, 'heads', o.heads, { def: 1 });
+  const f = parseFreqOptions(fn, o);
+  const layout = choice(fn, 'layout', o.layout, ROPE_LAYOUT, 'half');
+  const order = choice(fn, 'order', o.order, ROPE_ORDER, 'thd');
+  const n = elements(fn, 'length * heads * dim', length, heads, f.dim);
+  const xHow = () =>
+    order === ROPE_ORDER.htd
+      ? `heads × length × dim = ${heads} × ${length} × ${f.dim}`
+      : `length × heads × dim = ${length} × ${heads} × ${f.dim}`;
+  const mrope = parseMrope(fn, o, f.rotaryDim);
+  return { cacheOpts, axial, length, heads, f, layout, order, n, xHow, mrope };
+}
+
+/** applyRope with mropeSections: every token at its own (t, h, w) positions, applied through a
+ * cache of `length` rows made for these tokens. */
+function applyMrope(core, fn, x, o, a) {
+  for (const k of ['offset', 'xpos', 'axial', 'cache']) {
+    if (o[k] !== undefined) {
+      throw fail(fn, k, Status.E_PARAM, 'omitted with mropeSections (positions give every token its t, h and w)', o[k]);
+    }
+  }
+  if (o.positions === undefined) {
+    throw new PosencError(
+      Status.E_MISSING,
+      `posenc.${fn}: positions is required with mropeSections ` +
+        `(an Int32Array or Float32Array of 3 × length = ${3 * a.length})`,
+      'positions',
+    );
+  }
+  const posType = mropePositions(fn, o, a.length);
+  elements(fn, '3 * length', 3, a.length);
+  const { length, f } = a;
+  return core.run(fn, (s) => {
+    const xp = s.inout('x', x, Float32Array, a.n, { finite: 'all', how: a.xHow });
+    const pos = mropePositionsIn(s, o.positions, posType, length);
+    const { inv, n: np, attentionScale } = frequencies(core, s, fn, f, mropeSeqLen(pos));
+    s.fits(
+      'x',
+      2 * s.maxAbs.x * Math.abs(attentionScale),
+      `2 · max|x| · attentionScale = 2 · ${s.maxAbs.x} · ${attentionScale}`,
+      FLT_MAX,
+    );
+    // the angles of these tokens as a cache of `length` rows, applied by the cached C path
+    const cp = s.alloc(Float32Array, length * np, false);
+    const sp = s.alloc(Float32Array, length * np, false);
+    mropeFill(s, cp, sp, { length, np, inv, att: attentionScale, mrope: a.mrope, pos });
+    const shape = [length, a.heads, f.dim, f.rotaryDim, a.layout, a.order];
+    s.call('posenc_rope_apply_cached', xp.ptr, ...shape, cp, sp, length, 0, 0);
+    return xp.take();
+  });
+}
+
+/** The options that exclude one another outside M-RoPE: positions and offset, axial and
+ * positions / offset / xpos / cache, cache and the options that make angles. */
+function checkApplyModes(fn, o, a) {
+  const has = (k) => o[k] !== undefined;
+  if (has('positions') && o.offset !== 0 && has('offset'))
+    throw fail(fn, 'offset', Status.E_PARAM, '0 or omitted when positions are given', o.offset);
+  if (a.axial) {
+    const { height, width } = a.axial;
+    if (height * width !== a.length)
+      throw fail(fn, 'length', Status.E_SIZE, `axial.height * axial.width = ${height * width}`, a.length);
+    if (a.f.rotaryDim % 4)
+      throw fail(fn, 'rotaryDim', Status.E_ODD, 'a multiple of 4 with axial (two blocks of pairs)', a.f.rotaryDim);
+    for (const k of ['positions', 'offset', 'xpos', 'cache'])
+      if (has(k)) throw fail(fn, k, Status.E_PARAM, 'omitted with axial', o[k]);
+  }
+  if (has('cache')) {
+    for (const k of ['base', 'scaling', 'xpos'])
+      if (has(k)) throw fail(fn, k, Status.E_PARAM, 'omitted with cache (the cache already holds the angles)', o[k]);
+  }
+}
+
+/** The element type of applyRope's explicit positions (Int32Array, or Float32Array without a
+ * cache or xPos), undefined when positions are not given. */
+function applyPositionsType(fn, o, length) {
+  if (o.positions === undefined) return undefined;
+  const posType = arrayType(o.positions);
+  if (posType !== Int32Array && posType !== Float32Array) {
+    throw fail(
+      fn,
+      'positions',
+      Status.E_PARAM,
+      `an Int32Array or Float32Array (or posenc buffer) of length ${length}`,
+      o.positions,
+    );
+  }
+  if (posType === Float32Array && (o.cache !== undefined || o.xpos !== undefined)) {
+    throw fail(fn, 'positions', Status.E_PARAM, 'an Int32Array with cache or xpos', o.positions);
+  }
+  return posType;
+}
+
+/** xpos validated ({ scaleBase, center, key }), or undefined without xPos. */
+function parseXpos(fn, o, length) {
+  if (o.xpos === undefined) return undefined;
+  const xo = options(fn, o.xpos, ['scaleBase', 'center', 'key'], 'xpos');
+  return {
+    scaleBase: num(fn, 'xpos.scaleBase', xo.scaleBase, { gt: 0, def: 512 }),
+    center: num(fn, 'xpos.center', xo.center, { def: Math.floor(length / 2) }),
+    key: bool(fn, 'xpos.key', xo.key, false),
+  };
+}
+
+/** The largest xPos factor 3.5^(|position - center| / scaleBase); throws past float32. */
+function xposFactor(s, fn, a, pos) {
+  const { xpos, offset, length } = a;
+  let far;
+  if (a.posType === Int32Array) {
+    const { lo, hi } = rangeOf(s, Int32Array, pos, length);
+    far = Math.max(Math.abs(lo - xpos.center), Math.abs(hi - xpos.center));
+  } else {
+    far = Math.max(Math.abs(offset - xpos.center), Math.abs(offset + length - 1 - xpos.center));
+  }
+  if (far > XPOS_MAX_SPAN * xpos.scaleBase) {
+    throw fail(
+      fn,
+      'xpos.scaleBase',
+      Status.E_RANGE,
+      `at least |position - center| / ${XPOS_MAX_SPAN.toFixed(2)} = ${far / XPOS_MAX_SPAN} here (the xPos factor 3.5^(|position - center| / scaleBase) would overflow float32)`,
+      xpos.scaleBase,
+    );
+  }
+  return 3.5 ** (far / xpos.scaleBase);
+}
+
+/** A C caller whose overflow status names the arrays read and the bound they broke (values.js
+ * callNamed): bound(maxima) -> { names, rule, value }. */
+function boundCall(s, core, arrays, bound) {
+  return (cname, ...args) =>
+    callNamed(s, core, cname, args, arrays, (m) => {
+      const b = bound(m);
+      return {
+        name: b.names,
+        allowed: `small enough that the result fits float32: ${b.rule} <= ${FLT_MAX}`,
+        got: b.value,
+      };
+    });
+}
+
+/** The caller's cache on the heap, with the rows this call reads checked against its extent. */
+function cacheIn(s, fn, a, pos) {
+  const c = a.cacheOpts;
+  const np = a.f.rotaryDim / 2;
+  const rows = Math.floor((arrayType(c.cos) === Float32Array ? arrayLike(c.cos).length : 0) / np);
+  if (rows < 1)
+    throw fail(
+      fn,
+      'cache.cos',
+      Status.E_SCRATCH,
+      `a Float32Array (or posenc buffer) of [rows][rotaryDim/2 = ${np}]`,
+      c.cos,
+    );
+  const cp = s.in('cache.cos', c.cos, Float32Array, rows * np);
+  const sp = s.in('cache.sin', c.sin, Float32Array, rows * np);
+  if (a.posType) {
+    const { lo, hi } = rangeOf(s, Int32Array, pos, a.length);
+    for (const p of [lo, hi]) {
+      if (p < 0 || p >= rows) throw fail(fn, 'positions', Status.E_RANGE, `cache rows in [0, ${rows - 1}]`, p);
+    }
+  } else if (a.offset + a.length > rows) {
+    throw fail(fn, 'offset', Status.E_RANGE, `at most cache rows - length = ${rows - a.length}`, a.offset);
+  }
+  return { cp, sp, rows, np };
+}
+
+/** applyRope with a cache: token t takes row positions[t] (or offset + t). */
+function rotateCached(s, core, fn, a, xArr, pos) {
+  const { cp, sp, rows, np } = cacheIn(s, fn, a, pos);
+  const { length, offset } = a;
+  // C checks only the rows this call reads (docs/errors.md), so only those are named:
+  // the rows from offset, or each distinct position's row (found on the error path only)
+  const used = (name, ptr) => {
+    if (!a.posType) return [{ name, ptr, first: offset * np, n: length * np }];
+    const rowsRead = [...new Set(s.read(Int32Array, pos, length))];
+    return rowsRead.map((p) => ({ name, ptr, first: p * np, n: np }));
+  };
+  // each output is x1 cos - x2 sin or x2 cos + x1 sin
+  const call = boundCall(
+    s,
+    core,
+    () => [xArr, ...used('cache.cos', cp), ...used('cache.sin', sp)],
+    (m) => {
+      const cs = m['cache.cos'] + m['cache.sin'];
+      return {
+        names: 'x, cache.cos, cache.sin',
+        rule: `max|x| · (max|cache.cos| + max|cache.sin|) = ${m.x} · ${cs}`,
+        value: m.x * cs,
+      };
+    },
+  );
+  const shape = [length, a.heads, a.f.dim, a.f.rotaryDim, a.layout, a.order];
+  call('posenc_rope_apply_cached', xArr.ptr, ...shape, cp, sp, rows, pos, offset);
+}
+
+/** applyRope without a cache: angles made by C per block of tokens, at offset + t, at explicit
+ * integer or float positions, with xPos, or on an axial grid. */
+function rotateComputed(s, core, fn, a, xArr, pos) {
+  const { f, axial, xpos, length, offset } = a;
+  const width = axial ? f.rotaryDim / 2 : f.rotaryDim;
+  const seqLen = a.posType
+    ? Math.max(0, Math.ceil(rangeOf(s, a.posType, pos, length).hi) + 1)
+    : Math.max(0, Math.ceil(offset + length));
+  const xf = xpos ? xposFactor(s, fn, a, pos) : 1;
+  const { inv, attentionScale } = frequencies(
+    core,
+    s,
+    fn,
+    f,
+    axial ? Math.max(axial.height, axial.width) : seqLen,
+    width,
+  );
+  // |x1 cos - x2 sin| <= 2 max|x|, times the attention scale and the xPos factor
+  const call = boundCall(s, core, [xArr], (m) => ({
+    names: 'x',
+    rule: `2 · max|x| · attentionScale${xpos ? ' · xPos factor' : ''} = 2 · ${m.x} · ${attentionScale}${xpos ? ` · ${xf}` : ''}`,
+    value: 2 * m.x * Math.abs(attentionScale) * xf,
+  }));
+  const slen = s.call('posenc_rope_scratch_size', width);
+  const scratch = s.alloc(Float32Array, slen, false);
+  const freqs = [inv, attentionScale];
+  const pairing = [f.dim, f.rotaryDim, a.layout, a.order];
+  const common = [length, a.heads, ...pairing, ...freqs];
+  const x = xArr.ptr;
+  if (axial) {
+    call('posenc_rope_apply_axial', x, axial.height, axial.width, a.heads, ...pairing, ...freqs, scratch, slen);
+  } else if (xpos) {
+    const { scaleBase, center, key } = xpos;
+    call('posenc_rope_apply_xpos', x, ...common, offset, pos, scaleBase, center, key ? 1 : 0, scratch, slen);
+  } else if (a.posType === Int32Array) {
+    call('posenc_rope_apply_positions', x, ...common, pos, scratch, slen);
+  } else if (a.posType === Float32Array) {
+    call('posenc_rope_apply_positions_f32', x, ...common, pos, scratch, slen);
+  } else {
+    call('posenc_rope_apply', x, ...common, offset, scratch, slen);
+  }
 }
 
 export function ropeFamily(core) {
@@ -445,15 +684,11 @@ export function ropeFamily(core) {
         const posType = mropePositions(fn, o, length);
         elements(fn, '3 * length', 3, length);
         return core.run(fn, (s) => {
-          const pp = s.in('positions', o.positions, posType, 3 * length, mropeIn(posType, length));
-          const pos = s.read(posType, pp, 3 * length);
-          const hi = pos.reduce((a, b) => Math.max(a, b), 0);
-          const { inv, n: np, attentionScale } = frequencies(core, s, fn, f, Math.max(0, Math.ceil(hi) + 1));
-          const t = mropeTable(s.read(Float64Array, inv, np), attentionScale, mrope.stream, pos, length);
+          const pos = mropePositionsIn(s, o.positions, posType, length);
+          const { inv, n: np, attentionScale } = frequencies(core, s, fn, f, mropeSeqLen(pos));
           const cos = s.out('cos', o.cos, Float32Array, n);
           const sin = s.out('sin', o.sin, Float32Array, n);
-          s.write(Float32Array, cos.ptr, t.cos);
-          s.write(Float32Array, sin.ptr, t.sin);
+          mropeFill(s, cos.ptr, sin.ptr, { length, np, inv, att: attentionScale, mrope, pos });
           return { cos: cos.take(), sin: sin.take(), attentionScale };
         });
       }
@@ -467,306 +702,39 @@ export function ropeFamily(core) {
       });
     },
 
-    /** Rotate x in place ([length][heads][dim], or [heads][length][dim] with order 'htd'); returns x. */
+    /** Rotate x in place ([length][heads][dim], or [heads][length][dim] with order 'htd'); returns x.
+     * Six modes: M-RoPE (applyMrope), a cache (rotateCached), or angles made in C at offset + t,
+     * at integer or float positions, with xPos, or on an axial grid (rotateComputed). */
     applyRope(x, opts) {
       const fn = 'applyRope';
-      const o = options(fn, opts, [
-        'length',
-        'heads',
-        'positions',
-        'offset',
-        'order',
-        ...SHARED_KEYS,
-        'xpos',
-        'axial',
-        'cache',
-      ]);
-      // nested objects are read now, once, before anything is validated or allocated
-      const cacheOpts =
-        o.cache !== undefined ? options(fn, o.cache, ['cos', 'sin', 'attentionScale'], 'cache') : undefined;
-      let axial;
-      if (o.axial !== undefined) {
-        const a = options(fn, o.axial, ['height', 'width'], 'axial');
-        axial = { height: int(fn, 'axial.height', a.height), width: int(fn, 'axial.width', a.width) };
-      }
-      const length = int(fn, 'length', o.length, axial ? { def: axial.height * axial.width } : {});
-      const heads = int(fn, 'heads', o.heads, { def: 1 });
-      const f = parseFreqOptions(fn, o);
-      const layout = choice(fn, 'layout', o.layout, ROPE_LAYOUT, 'half');
-      const order = choice(fn, 'order', o.order, ROPE_ORDER, 'thd');
-      const n = elements(fn, 'length * heads * dim', length, heads, f.dim);
-      const xHow = () =>
-        order === ROPE_ORDER.htd
-          ? `heads × length × dim = ${heads} × ${length} × ${f.dim}`
-          : `length × heads × dim = ${length} × ${heads} × ${f.dim}`;
-      const has = (k) => o[k] !== undefined;
-      const mrope = parseMrope(fn, o, f.rotaryDim);
-      if (mrope) {
-        for (const k of ['offset', 'xpos', 'axial', 'cache']) {
-          if (has(k)) {
-            throw fail(
-              fn,
-              k,
-              Status.E_PARAM,
-              'omitted with mropeSections (positions give every token its t, h and w)',
-              o[k],
-            );
-          }
-        }
-        if (!has('positions')) {
-          throw new PosencError(
-            Status.E_MISSING,
-            `posenc.${fn}: positions is required with mropeSections ` +
-              `(an Int32Array or Float32Array of 3 × length = ${3 * length})`,
-            'positions',
-          );
-        }
-        const posType = mropePositions(fn, o, length);
-        elements(fn, '3 * length', 3, length);
-        return core.run(fn, (s) => {
-          const xp = s.inout('x', x, Float32Array, n, { finite: 'all', how: xHow });
-          const pp = s.in('positions', o.positions, posType, 3 * length, mropeIn(posType, length));
-          const pos = s.read(posType, pp, 3 * length);
-          const hi = pos.reduce((a, b) => Math.max(a, b), 0);
-          const { inv, n: np, attentionScale } = frequencies(core, s, fn, f, Math.max(0, Math.ceil(hi) + 1));
-          // the angles of these tokens as a cache of `length` rows, applied by the cached C path
-          const t = mropeTable(s.read(Float64Array, inv, np), attentionScale, mrope.stream, pos, length);
-          s.fits(
-            'x',
-            2 * s.maxAbs.x * Math.abs(attentionScale),
-            `2 · max|x| · attentionScale = 2 · ${s.maxAbs.x} · ${attentionScale}`,
-            FLT_MAX,
-          );
-          const cp = s.alloc(Float32Array, length * np, false);
-          const sp = s.alloc(Float32Array, length * np, false);
-          s.write(Float32Array, cp, t.cos);
-          s.write(Float32Array, sp, t.sin);
-          s.call(
-            'posenc_rope_apply_cached',
-            xp.ptr,
-            length,
-            heads,
-            f.dim,
-            f.rotaryDim,
-            layout,
-            order,
-            cp,
-            sp,
-            length,
-            0,
-            0,
-          );
-          return xp.take();
-        });
-      }
-      if (has('positions') && o.offset !== 0 && has('offset'))
-        throw fail(fn, 'offset', Status.E_PARAM, '0 or omitted when positions are given', o.offset);
-      if (axial) {
-        if (axial.height * axial.width !== length)
-          throw fail(fn, 'length', Status.E_SIZE, `axial.height * axial.width = ${axial.height * axial.width}`, length);
-        if (f.rotaryDim % 4)
-          throw fail(fn, 'rotaryDim', Status.E_ODD, 'a multiple of 4 with axial (two blocks of pairs)', f.rotaryDim);
-        for (const k of ['positions', 'offset', 'xpos', 'cache'])
-          if (has(k)) throw fail(fn, k, Status.E_PARAM, 'omitted with axial', o[k]);
-      }
-      if (has('cache')) {
-        for (const k of ['base', 'scaling', 'xpos'])
-          if (has(k))
-            throw fail(fn, k, Status.E_PARAM, 'omitted with cache (the cache already holds the angles)', o[k]);
-      }
-      let posType;
-      if (has('positions')) {
-        posType = arrayType(o.positions);
-        if (posType !== Int32Array && posType !== Float32Array) {
-          throw fail(
-            fn,
-            'positions',
-            Status.E_PARAM,
-            `an Int32Array or Float32Array (or posenc buffer) of length ${length}`,
-            o.positions,
-          );
-        }
-        if (posType === Float32Array && (has('cache') || has('xpos'))) {
-          throw fail(fn, 'positions', Status.E_PARAM, 'an Int32Array with cache or xpos', o.positions);
-        }
-      }
-      let xpos;
-      if (has('xpos')) {
-        const xo = options(fn, o.xpos, ['scaleBase', 'center', 'key'], 'xpos');
-        xpos = {
-          scaleBase: num(fn, 'xpos.scaleBase', xo.scaleBase, { gt: 0, def: 512 }),
-          center: num(fn, 'xpos.center', xo.center, { def: Math.floor(length / 2) }),
-          key: bool(fn, 'xpos.key', xo.key, false),
-        };
-      }
-      const offset = has('cache')
+      const o = options(fn, opts, APPLY_KEYS);
+      const a = parseApplyShape(fn, o);
+      if (a.mrope) return applyMrope(core, fn, x, o, a);
+      checkApplyModes(fn, o, a);
+      a.posType = applyPositionsType(fn, o, a.length);
+      a.xpos = parseXpos(fn, o, a.length);
+      a.offset = a.cacheOpts
         ? int(fn, 'offset', o.offset, { min: 0, def: 0 })
-        : num(fn, 'offset', o.offset, { min: -(2 ** 30) + length, max: 2 ** 30 - length, def: 0 });
-      /** The largest xPos factor 3.5^(|position - center| / scaleBase); throws past float32. */
-      const xposFactor = (s, pos) => {
-        let far;
-        if (posType === Int32Array) {
-          const { lo, hi } = rangeOf(s, Int32Array, pos, length);
-          far = Math.max(Math.abs(lo - xpos.center), Math.abs(hi - xpos.center));
-        } else {
-          far = Math.max(Math.abs(offset - xpos.center), Math.abs(offset + length - 1 - xpos.center));
-        }
-        if (far > XPOS_MAX_SPAN * xpos.scaleBase) {
-          throw fail(
-            fn,
-            'xpos.scaleBase',
-            Status.E_RANGE,
-            `at least |position - center| / ${XPOS_MAX_SPAN.toFixed(2)} = ${far / XPOS_MAX_SPAN} here (the xPos factor 3.5^(|position - center| / scaleBase) would overflow float32)`,
-            xpos.scaleBase,
-          );
-        }
-        return 3.5 ** (far / xpos.scaleBase);
-      };
-      if (!has('cache') && f.rotaryDim > MAX_ROTARY_NO_CACHE) {
+        : num(fn, 'offset', o.offset, { min: -(2 ** 30) + a.length, max: 2 ** 30 - a.length, def: 0 });
+      if (!a.cacheOpts && a.f.rotaryDim > MAX_ROTARY_NO_CACHE) {
         throw fail(
           fn,
           'rotaryDim',
           Status.E_SIZE,
           `at most ${MAX_ROTARY_NO_CACHE} without a cache (scratch holds 258 rows of rotaryDim/2)`,
-          f.rotaryDim,
+          a.f.rotaryDim,
         );
       }
-
       return core.run(fn, (s) => {
         // x and the cache are checked by C right before it reads them (finite, and within the
         // overflow bound): a separate scan here was a second pass over all of x
-        const xp = s.inout('x', x, Float32Array, n, { how: xHow });
-        const pos = has('positions')
-          ? s.in('positions', o.positions, posType, length, posType === Float32Array ? { finite: 'all' } : {})
+        const xp = s.inout('x', x, Float32Array, a.n, { how: a.xHow });
+        const pos = a.posType
+          ? s.in('positions', o.positions, a.posType, a.length, a.posType === Float32Array ? { finite: 'all' } : {})
           : 0;
-        const checked =
-          (arrays, bound) =>
-          (cname, ...args) =>
-            callNamed(s, core, cname, args, arrays, (m) => {
-              const b = bound(m);
-              return {
-                name: b.names,
-                allowed: `small enough that the result fits float32: ${b.rule} <= ${FLT_MAX}`,
-                got: b.value,
-              };
-            });
-        const xArr = { name: 'x', ptr: xp.ptr, n };
-        if (has('cache')) {
-          const c = cacheOpts;
-          const np = f.rotaryDim / 2;
-          const rows = Math.floor((arrayType(c.cos) === Float32Array ? arrayLike(c.cos).length : 0) / np);
-          if (rows < 1)
-            throw fail(
-              fn,
-              'cache.cos',
-              Status.E_SCRATCH,
-              `a Float32Array (or posenc buffer) of [rows][rotaryDim/2 = ${np}]`,
-              c.cos,
-            );
-          const cp = s.in('cache.cos', c.cos, Float32Array, rows * np);
-          const sp = s.in('cache.sin', c.sin, Float32Array, rows * np);
-          if (has('positions')) {
-            const { lo, hi } = rangeOf(s, Int32Array, pos, length);
-            for (const p of [lo, hi]) {
-              if (p < 0 || p >= rows) throw fail(fn, 'positions', Status.E_RANGE, `cache rows in [0, ${rows - 1}]`, p);
-            }
-          } else if (offset + length > rows) {
-            throw fail(fn, 'offset', Status.E_RANGE, `at most cache rows - length = ${rows - length}`, offset);
-          }
-          // C checks only the rows this call reads (docs/errors.md), so only those are named:
-          // the rows from offset, or each distinct position's row (found on the error path only)
-          const used = (name, ptr) => {
-            if (!has('positions')) return [{ name, ptr, first: offset * np, n: length * np }];
-            const rowsRead = [...new Set(s.read(Int32Array, pos, length))];
-            return rowsRead.map((p) => ({ name, ptr, first: p * np, n: np }));
-          };
-          // each output is x1 cos - x2 sin or x2 cos + x1 sin
-          const call = checked(
-            () => [xArr, ...used('cache.cos', cp), ...used('cache.sin', sp)],
-            (m) => {
-              const cs = m['cache.cos'] + m['cache.sin'];
-              return {
-                names: 'x, cache.cos, cache.sin',
-                rule: `max|x| · (max|cache.cos| + max|cache.sin|) = ${m.x} · ${cs}`,
-                value: m.x * cs,
-              };
-            },
-          );
-          call(
-            'posenc_rope_apply_cached',
-            xp.ptr,
-            length,
-            heads,
-            f.dim,
-            f.rotaryDim,
-            layout,
-            order,
-            cp,
-            sp,
-            rows,
-            pos,
-            offset,
-          );
-          return xp.take();
-        }
-        const width = axial ? f.rotaryDim / 2 : f.rotaryDim;
-        const seqLen = has('positions')
-          ? Math.max(0, Math.ceil(rangeOf(s, posType, pos, length).hi) + 1)
-          : Math.max(0, Math.ceil(offset + length));
-        const xf = xpos ? xposFactor(s, pos) : 1;
-        const { inv, attentionScale } = frequencies(
-          core,
-          s,
-          fn,
-          f,
-          axial ? Math.max(axial.height, axial.width) : seqLen,
-          width,
-        );
-        // |x1 cos - x2 sin| <= 2 max|x|, times the attention scale and the xPos factor
-        const call = checked([xArr], (m) => ({
-          names: 'x',
-          rule: `2 · max|x| · attentionScale${xpos ? ' · xPos factor' : ''} = 2 · ${m.x} · ${attentionScale}${xpos ? ` · ${xf}` : ''}`,
-          value: 2 * m.x * Math.abs(attentionScale) * xf,
-        }));
-        const slen = s.call('posenc_rope_scratch_size', width);
-        const scratch = s.alloc(Float32Array, slen, false);
-        const common = [length, heads, f.dim, f.rotaryDim, layout, order, inv, attentionScale];
-        if (axial) {
-          call(
-            'posenc_rope_apply_axial',
-            xp.ptr,
-            axial.height,
-            axial.width,
-            heads,
-            f.dim,
-            f.rotaryDim,
-            layout,
-            order,
-            inv,
-            attentionScale,
-            scratch,
-            slen,
-          );
-        } else if (xpos) {
-          call(
-            'posenc_rope_apply_xpos',
-            xp.ptr,
-            ...common,
-            offset,
-            pos,
-            xpos.scaleBase,
-            xpos.center,
-            xpos.key ? 1 : 0,
-            scratch,
-            slen,
-          );
-        } else if (posType === Int32Array) {
-          call('posenc_rope_apply_positions', xp.ptr, ...common, pos, scratch, slen);
-        } else if (posType === Float32Array) {
-          call('posenc_rope_apply_positions_f32', xp.ptr, ...common, pos, scratch, slen);
-        } else {
-          call('posenc_rope_apply', xp.ptr, ...common, offset, scratch, slen);
-        }
+        const xArr = { name: 'x', ptr: xp.ptr, n: a.n };
+        if (a.cacheOpts) rotateCached(s, core, fn, a, xArr, pos);
+        else rotateComputed(s, core, fn, a, xArr, pos);
         return xp.take();
       });
     },

@@ -94,6 +94,25 @@ const CASES = {
     const c = pe.ropeCache({ length: 30, dim: 32 });
     return pe.applyRope(r(20 * 32, 6), { length: 20, dim: 32, offset: 5, cache: { cos: c.cos, sin: c.sin } });
   },
+  // M-RoPE: positions [3][length] (t, h, w), tables from C (posenc_rope_mrope_fill)
+  applyRopeMrope: (pe) =>
+    pe.applyRope(r(20 * 2 * 32, 6), {
+      length: 20,
+      heads: 2,
+      dim: 32,
+      mropeSections: [4, 6, 6],
+      positions: Int32Array.from({ length: 60 }, (_, i) => (i * 7) % 23),
+    }),
+  ropeCacheMrope: (pe) =>
+    Object.values(
+      pe.ropeCache({
+        length: 20,
+        dim: 32,
+        mropeSections: [6, 5, 5],
+        mropeInterleaved: true,
+        positions: Float32Array.from({ length: 60 }, (_, i) => 1.5 * i),
+      }),
+    ),
   ropeDecay: (pe) => pe.ropeDecay({ dim: 64, maxDistance: 300 }),
   alibiSlopes: (pe) => pe.alibiSlopes(300),
   alibiBias: (pe) => pe.alibiBias({ heads: 4, queries: 20, keys: 24 }),
@@ -184,6 +203,7 @@ const CASES = {
     Object.values(pe.selfAttention({ ...sa, encoding: { type: 'xl', u: r(D, 1), v: r(D, 2), wr: r(D * D, 3) } })),
   kvCacheNone: (pe) => kvSteps(pe, { type: 'none' }),
   kvCacheRope: (pe) => kvSteps(pe, { type: 'rope' }),
+  kvCacheMrope: (pe) => kvSteps(pe, { type: 'rope', mropeSections: [2, 1, 1] }, true),
   kvCacheAlibi: (pe) => kvSteps(pe, { type: 'alibi' }),
   kvCacheT5: (pe) => kvSteps(pe, { type: 't5', weights: r(32 * 4, 4) }),
   kvCacheShaw: (pe) => kvSteps(pe, { type: 'shaw', aK: r(9 * 8, 1), aV: r(9 * 8, 2), maxRelative: 4 }),
@@ -200,12 +220,14 @@ const CASES = {
 };
 
 /** A KV cache's life: create, append twice, attend, free (the cache's own heap buffers included). */
-function kvSteps(pe, encoding) {
+function kvSteps(pe, encoding, mrope = false) {
   const c = pe.kvCache({ heads: 4, kvHeads: 2, dim: 8, capacity: 24, encoding });
+  // M-RoPE: each token's t, h and w positions (3 × n)
+  const at = (n, p0) => (mrope ? { positions: Int32Array.from({ length: 3 * n }, (_, i) => p0 + (i % n)) } : undefined);
   try {
-    c.append(r(10 * 2 * 8, 1), r(10 * 2 * 8, 2));
-    c.append(r(6 * 2 * 8, 3), r(6 * 2 * 8, 4));
-    return c.attend(r(6 * 4 * 8, 5)).output;
+    c.append(r(10 * 2 * 8, 1), r(10 * 2 * 8, 2), at(10, 0));
+    c.append(r(6 * 2 * 8, 3), r(6 * 2 * 8, 4), at(6, 10));
+    return c.attend(r(6 * 4 * 8, 5), at(6, 10)).output;
   } finally {
     c.free();
   }

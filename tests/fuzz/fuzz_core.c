@@ -193,6 +193,21 @@ static int32_t f_rope_cache_fill(cursor *c, sizes z) {
     return posenc_rope_cache_fill(OUT(prod(z.a, np)), OUT(prod(z.a, np)), z.a, np, inv, real(c),
                                   real(c));
 }
+static int32_t f_rope_mrope_fill(cursor *c, sizes z) {
+    int32_t np = z.b > 64 ? 64 : z.b;
+    NEED(prod(z.a, np));
+    NEED(prod(3, z.a));
+    double *inv = inv_for(2 * np);
+    if (!inv) inv = ALLOC(double, 1), inv[0] = real(c);
+    const int64_t n = count(prod(3, z.a));
+    double *pos = ALLOC(double, n);
+    for (int64_t i = 0; i < n; i++) pos[i] = u8(c) & 1 ? real(c) * small(c) : (double)small(c);
+    /* sections summing to np, or off by a small amount now and then */
+    const int32_t m = np > 0 ? np : 0, h = u8(c) % (m + 1), w = u8(c) % (m - h + 1);
+    const int32_t t = m - h - w + (u8(c) == 255 ? small(c) : 0);
+    return posenc_rope_mrope_fill(OUT(prod(z.a, np)), OUT(prod(z.a, np)), z.a, np, inv, real(c),
+                                  pos, t, h, w, u8(c) % 3);
+}
 static int32_t f_rope_scratch_size(cursor *c, sizes z) {
     (void)c;
     int32_t n = posenc_rope_scratch_size(z.a);
@@ -782,6 +797,7 @@ static const entry ENTRIES[] = {
     E(rope_scaling_init),
     E(rope_freqs),
     E(rope_cache_fill),
+    E(rope_mrope_fill),
     E(rope_scratch_size),
     E(rope_apply),
     E(rope_apply_positions),

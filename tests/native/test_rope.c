@@ -324,6 +324,65 @@ static void test_refused_token(void) {
           "above FLT_MAX / 2");
 }
 
+/* M-RoPE against a scalar reference written from the two Hugging Face functions (pair i's stream
+ * from the section lists, one float64 sin/cos per element), bit for bit; and its refusals. */
+static int32_t ref_mrope_stream(int32_t i, const int32_t *sec, int interleaved) {
+    if (interleaved) /* Qwen3-VL apply_interleaved_mrope: freqs_t[..., offset:3 * sec:3] = ... */
+        return i % 3 == 1 && i < 3 * sec[1] ? 1 : i % 3 == 2 && i < 3 * sec[2] ? 2 : 0;
+    /* Qwen2-VL apply_multimodal_rotary_pos_emb: chunk k of cos.split(sections) from stream k */
+    return i < sec[0] ? 0 : i < sec[0] + sec[1] ? 1 : 2;
+}
+static void test_mrope(void) {
+    enum { L = 37, NP = 64 };
+    const int32_t secs[4][3] = {{16, 24, 24}, {24, 20, 20}, {0, 64, 0}, {62, 1, 1}};
+    double w[NP], att, pos[3 * L];
+    static float cs[L * NP], sn[L * NP];
+    CHECK(posenc_rope_freqs(w, &att, 2 * NP, 1e6, NULL) == POSENC_OK, "freqs");
+    for (int k = 0; k < 3 * L; k++) /* large, negative and fractional positions too */
+        pos[k] = k % 5 == 0 ? (double)(k * 40503 % 1048576) : k % 7 == 0 ? -3.25 * k : (double)k;
+    for (int il = 0; il < 2; il++)
+        for (int q = 0; q < 4; q++) {
+            const int32_t *sec = secs[q];
+            const double scale = q == 1 ? 1.25 : 1.0;
+            CHECK(posenc_rope_mrope_fill(cs, sn, L, NP, w, scale, pos, sec[0], sec[1], sec[2],
+                                         il) == POSENC_OK,
+                  "mrope il %d sections %d", il, q);
+            int32_t per[3] = {0, 0, 0}, bad = 0;
+            for (int32_t i = 0; i < NP; i++) per[ref_mrope_stream(i, sec, il)]++;
+            for (int32_t t = 0; t < L; t++)
+                for (int32_t i = 0; i < NP; i++) {
+                    const double a = pos[ref_mrope_stream(i, sec, il) * L + t] * w[i];
+                    const float c = (float)(scale * cos(a)), s = (float)(scale * sin(a));
+                    bad += memcmp(&c, &cs[t * NP + i], sizeof c) ||
+                           memcmp(&s, &sn[t * NP + i], sizeof s);
+                }
+            CHECK(bad == 0, "mrope il %d sections %d: %d elements differ from the reference", il, q,
+                  bad);
+            /* interleaved, a section counts its pairs only while 3 * section <= npairs (HF) */
+            if (!il || q == 1 || q == 3)
+                CHECK(per[0] == sec[0] && per[1] == sec[1] && per[2] == sec[2],
+                      "il %d sections %d: pairs per stream %d %d %d", il, q, per[0], per[1],
+                      per[2]);
+        }
+    float before = cs[0];
+    CHECK(posenc_rope_mrope_fill(cs, sn, L, NP, w, 1.0, pos, 16, 24, 23, 0) == POSENC_E_PARAM,
+          "sections not summing to npairs");
+    CHECK(posenc_rope_mrope_fill(cs, sn, L, NP, w, 1.0, pos, -1, 33, 32, 0) == POSENC_E_PARAM,
+          "negative section");
+    CHECK(posenc_rope_mrope_fill(cs, sn, L, NP, w, 1.0, pos, 16, 24, 24, 2) == POSENC_E_PARAM,
+          "interleaved 2");
+    pos[3 * L - 1] = NAN;
+    CHECK(posenc_rope_mrope_fill(cs, sn, L, NP, w, 1.0, pos, 16, 24, 24, 0) == POSENC_E_PARAM,
+          "NaN position");
+    CHECK(memcmp(&before, &cs[0], sizeof before) == 0, "nothing written on failure");
+    CHECK(posenc_rope_mrope_fill(cs, sn, L, NP, w, 1.0, NULL, 16, 24, 24, 0) == POSENC_E_NULL,
+          "NULL positions");
+    CHECK(posenc_rope_mrope_fill(cs, sn, 0, NP, w, 1.0, pos, 16, 24, 24, 0) == POSENC_E_SIZE,
+          "length 0");
+    CHECK(posenc_rope_mrope_fill(cs, sn, L, NP, w, 1e39, pos, 16, 24, 24, 0) == POSENC_E_PARAM,
+          "scale past FLT_MAX");
+}
+
 int main(void) {
     printf("POSENC_SIMD %d\n",
            POSENC_SIMD); /* native.test.js: the wasm build runs the SIMD kernels */
@@ -332,5 +391,6 @@ int main(void) {
     test_refused_token();
     test_apply();
     test_validation();
+    test_mrope();
     return CHECK_DONE();
 }
