@@ -686,6 +686,24 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
   }
 
   function paintInto(g, theme, W, H) {
+    const geo = plotGeometry(W, H);
+    paintAxes(g, theme, geo);
+    paintSeries(g, theme, geo);
+    if (hover !== null && hover >= geo.xmin && hover <= geo.xmax) {
+      const { X, pad } = geo;
+      g.strokeStyle = theme.ink;
+      g.globalAlpha = 0.5;
+      g.beginPath();
+      g.moveTo(X(hover), pad.t);
+      g.lineTo(X(hover), H - pad.b);
+      g.stroke();
+      g.globalAlpha = 1;
+    }
+  }
+
+  /** The plot's extents (the data's, or the ranges asked for), its scales and ticks, kept in
+   * `geo` for the pointer; the ticks and axis names also go on the canvas's dataset. */
+  function plotGeometry(W, H) {
     const { series, opts } = last;
     const pad = { l: 58, r: 14, t: 10, b: 36 };
     let xmin = Infinity,
@@ -722,6 +740,12 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
       yname: opts.yLabel ?? '',
     };
     for (const [k, v] of Object.entries(axes)) if (canvas.dataset[k] !== v) canvas.dataset[k] = v;
+    return geo;
+  }
+
+  /** Paper, grid lines with their tick labels, the axis names and the markers. */
+  function paintAxes(g, theme, { W, H, X, Y, pad, yt, xt, yfmt }) {
+    const { opts } = last;
     g.fillStyle = theme.paper;
     g.fillRect(0, 0, W, H);
     g.strokeStyle = theme.line;
@@ -764,11 +788,15 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
       g.textAlign = X(m.x) > W - 140 ? 'right' : 'left';
       g.fillText(m.label ?? '', X(m.x) + (g.textAlign === 'right' ? -4 : 4), pad.t + 10);
     }
+  }
+
+  /** Every series, clipped to the plot area: a line (dense ones rasterised by denseSeries), dots. */
+  function paintSeries(g, theme, { W, H, X, Y, pad }) {
     g.save();
     g.beginPath();
     g.rect(pad.l, pad.t - 1, W - pad.l - pad.r, H - pad.t - pad.b + 2);
     g.clip();
-    series.forEach((s, k) => {
+    last.series.forEach((s, k) => {
       g.strokeStyle = colourOf(s, k, theme);
       g.lineWidth = 1.6;
       // Bevel joins: a zig-zag of thousands of sharp turns is much cheaper to rasterise than with
@@ -808,15 +836,6 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
     });
     g.restore();
     g.setLineDash([]);
-    if (hover !== null && hover >= xmin && hover <= xmax) {
-      g.strokeStyle = theme.ink;
-      g.globalAlpha = 0.5;
-      g.beginPath();
-      g.moveTo(X(hover), pad.t);
-      g.lineTo(X(hover), H - pad.b);
-      g.stroke();
-      g.globalAlpha = 1;
-    }
   }
 
   /**
