@@ -546,12 +546,29 @@ export function setupLab(host, ctx) {
   // The plots take the column's width (a phone's is under 320 px), up to 680.
   const width = () => Math.max(200, Math.min(680, figs.clientWidth || 680));
 
+  /** Every panel of the lab from the results so far (and the curves of the run in progress). */
   function drawAll() {
     const task = running?.task ?? st?.labtask ?? 'copy';
     // The captions follow the task whose curves are drawn (the one training, else the one chosen).
     loss.cap.textContent = lossCaption(task);
     const done = LAB_METHODS.filter(([m]) => results[m]?.length);
     const sums = Object.fromEntries(done.map(([m]) => [m, summarise(results[m])]));
+    const series = drawAccuracy(task, done, sums);
+    drawLoss();
+    drawTable();
+    fillResults(sums);
+    $('.lab-debrief').textContent = running ? '' : debrief(task, sums, labels);
+    drawAttention(task, done, sums);
+    attPick.hidden = !done.length;
+    section.dataset.curves = String(series.length);
+    section.dataset.unlearned = done
+      .filter(([m]) => !sums[m].learned)
+      .map(([m]) => m)
+      .join(',');
+  }
+
+  /** Accuracy against length, one line (median, min–max band over seeds) per method trained. */
+  function drawAccuracy(task, done, sums) {
     const xs = MULTIPLES.map((k) => k * TRAIN_LENGTH);
     const series = done.map(([m, l, color], k) => {
       const s = sums[m];
@@ -588,6 +605,11 @@ export function setupLab(host, ctx) {
       placeholder(acc.c, `Press Train: each method's accuracy at ${xs.join(', ')} tokens appears here`, width(), 260);
     const seeds = Math.max(1, ...done.map(([m]) => results[m].length));
     acc.cap.textContent = `Accuracy against length: at ${TRAIN_LENGTH}, over the training length; right of the dashed line, over the positions past it only${seeds > 1 ? ` (line: median of ${seeds} seeds, band: min–max)` : ''}. Dashed and faded: did not learn the task.`;
+    return series;
+  }
+
+  /** The loss of each model, step by step. */
+  function drawLoss() {
     const ls = LAB_METHODS.filter(([m]) => live[m]?.length).map(([m, l, color]) => ({
       label: l,
       color,
@@ -596,6 +618,10 @@ export function setupLab(host, ctx) {
     }));
     if (ls.length) drawLines(loss.c, ls, { xLabel: 'step', yLabel: 'loss', yMin: 0, width: width() });
     else placeholder(loss.c, 'Press Train: the loss of each model, step by step', width(), 240);
+  }
+
+  /** The learned table (trained, or forming during training) as the similarity of its rows. */
+  function drawTable() {
     const learnedRun = results.learned?.[0];
     const tab = learnedRun?.table ?? tablePreview;
     if (tab) {
@@ -618,6 +644,10 @@ export function setupLab(host, ctx) {
       );
       table.cap.textContent = 'Learned position table (similarity of its rows)';
     }
+  }
+
+  /** The results table: each method's accuracy at each length and the papers behind it. */
+  function fillResults(sums) {
     const tb = section.querySelector('tbody');
     tb.replaceChildren(
       ...LAB_METHODS.map(([m, l]) => {
@@ -643,7 +673,10 @@ export function setupLab(host, ctx) {
         return tr;
       }),
     );
-    $('.lab-debrief').textContent = running ? '' : debrief(task, sums, labels);
+  }
+
+  /** Where a trained model looks: the attention of the method picked (kept if the reader chose). */
+  function drawAttention(task, done, sums) {
     const opts = done.map(([m, l]) => `<option value="${esc(m)}">${esc(l)}</option>`).join('');
     if (attPick.innerHTML !== opts) {
       const keep = attPick.value;
@@ -673,12 +706,6 @@ export function setupLab(host, ctx) {
       placeholder(att.c, 'After training: where a model looks', Math.min(300, width()), 160);
       att.cap.textContent = 'Attention of a trained model on a 4× input';
     }
-    attPick.hidden = !done.length;
-    section.dataset.curves = String(series.length);
-    section.dataset.unlearned = done
-      .filter(([m]) => !sums[m].learned)
-      .map(([m]) => m)
-      .join(',');
   }
 
   function note(text) {
