@@ -226,7 +226,7 @@ export function createMatrixPanel(
 
   function render(g, theme, W, H, dpr) {
     const { ml, mt, w, h } = geo;
-    const { rows, cols } = last;
+    const { rows } = last;
     g.fillStyle = theme.paper;
     g.fillRect(0, 0, W, H);
     // Never scaled down here (boxAverage did that), so nearest-neighbour is exact and cheap.
@@ -235,6 +235,14 @@ export function createMatrixPanel(
     g.strokeStyle = theme.line;
     g.lineWidth = 1;
     g.strokeRect(ml - 0.5, mt - 0.5, w + 1, h + 1);
+    renderAxes(g, theme);
+    if (last.marker !== undefined && last.marker < rows) renderMarker(g, theme);
+  }
+
+  /** Tick marks and labels (row and column index, or word) at cell centres, and the axis names. */
+  function renderAxes(g, theme) {
+    const { ml, mt, w, h } = geo;
+    const { rows, cols } = last;
     g.font = FONT;
     g.fillStyle = theme.ink;
     g.strokeStyle = theme.muted;
@@ -281,29 +289,33 @@ export function createMatrixPanel(
     g.rotate(-Math.PI / 2);
     g.fillText(`← ${panel.rowAxis ?? panel.rowLabel}`, 0, 0);
     g.restore();
-    if (last.marker !== undefined && last.marker < rows) {
-      const y = mt + (last.marker * h) / rows;
-      g.strokeStyle = theme.bad;
-      g.lineWidth = 2;
-      g.setLineDash([5, 4]);
-      g.beginPath();
-      g.moveTo(ml, y);
-      g.lineTo(ml + w, y);
-      g.stroke();
-      g.setLineDash([]);
-      if (last.markerLabel) {
-        g.font = `600 ${FONT}`;
-        // below the line (over the rows the marker cuts off) when there is room, on a paper backing
-        const ty = y + 16 < mt + h ? y + 15 : y - 5;
-        const tw2 = g.measureText(last.markerLabel).width;
-        g.fillStyle = theme.paper;
-        g.globalAlpha = 0.85;
-        g.fillRect(ml + w - tw2 - 8, ty - 11, tw2 + 6, 14);
-        g.globalAlpha = 1;
-        g.fillStyle = theme.bad;
-        g.textAlign = 'right';
-        g.fillText(last.markerLabel, ml + w - 4, ty);
-      }
+  }
+
+  /** The marker line across the rows (a training length, say), with its label on a paper backing. */
+  function renderMarker(g, theme) {
+    const { ml, mt, w, h } = geo;
+    const { rows } = last;
+    const y = mt + (last.marker * h) / rows;
+    g.strokeStyle = theme.bad;
+    g.lineWidth = 2;
+    g.setLineDash([5, 4]);
+    g.beginPath();
+    g.moveTo(ml, y);
+    g.lineTo(ml + w, y);
+    g.stroke();
+    g.setLineDash([]);
+    if (last.markerLabel) {
+      g.font = `600 ${FONT}`;
+      // below the line (over the rows the marker cuts off) when there is room, on a paper backing
+      const ty = y + 16 < mt + h ? y + 15 : y - 5;
+      const tw2 = g.measureText(last.markerLabel).width;
+      g.fillStyle = theme.paper;
+      g.globalAlpha = 0.85;
+      g.fillRect(ml + w - tw2 - 8, ty - 11, tw2 + 6, 14);
+      g.globalAlpha = 1;
+      g.fillStyle = theme.bad;
+      g.textAlign = 'right';
+      g.fillText(last.markerLabel, ml + w - 4, ty);
     }
   }
 
