@@ -204,17 +204,9 @@ function marker(g, shape, x, y, r = 4) {
   g.fill();
 }
 
-/** Lines with axes. series [{ label, color, x[], y[] (null = gap), lo[], hi[] (band), mark, faded,
- * dx (a small offset in px so overlapping points stay visible) }]; hlines [{ y, label }]. */
-function drawLines(
-  c,
-  series,
-  { xLabel, yLabel, xLog = false, yMin, yMax, vline, vlabel, hlines = [], width = 560, height = 260 },
-) {
-  const g = size(c, width, height);
-  const th = readTheme(c);
-  const fg = th.ink,
-    grid = th.line;
+/** drawLines' frame: margins (a narrow canvas has its legend below the plot), ranges, scales px
+ * and py; null when there is no point. */
+function lineFrame(series, { xLog, yMin, yMax, width, height }) {
   const R = width < 420 ? 8 : 150;
   const L = 46,
     T = 10,
@@ -223,7 +215,7 @@ function drawLines(
     h = height - T - B;
   const xs = series.flatMap((s) => s.x),
     ys = series.flatMap((s) => [...s.y, ...(s.hi ?? [])].filter((v) => v !== null && Number.isFinite(v)));
-  if (!xs.length) return;
+  if (!xs.length) return null;
   const fx = xLog ? Math.log2 : (v) => v;
   const xmin = Math.min(...xs),
     xmax = Math.max(...xs);
@@ -234,6 +226,19 @@ function drawLines(
     y1 = yMax ?? yt[yt.length - 1];
   const px = (v) => L + ((fx(v) - x0) / (x1 - x0)) * w,
     py = (v) => T + h - ((v - y0) / (y1 - y0 || 1)) * h;
+  return { L, T, w, h, xs, xmin, xmax, y0, y1, px, py };
+}
+
+/** drawLines' grid, tick labels and axis names, the level lines (hlines) and the vertical line. */
+function lineAxes(
+  g,
+  c,
+  th,
+  { L, T, w, h, xs, xmin, xmax, y0, y1, px, py },
+  { xLog, xLabel, yLabel, hlines, vline, vlabel },
+) {
+  const fg = th.ink,
+    grid = th.line;
   g.font = '11px system-ui, sans-serif';
   g.strokeStyle = grid;
   g.fillStyle = fg;
@@ -284,6 +289,22 @@ function drawLines(
     g.textAlign = 'left';
     g.fillText(vlabel, px(vline) + 4, T + 12);
   }
+}
+
+/** Lines with axes. series [{ label, color, x[], y[] (null = gap), lo[], hi[] (band), mark, faded,
+ * dx (a small offset in px so overlapping points stay visible) }]; hlines [{ y, label }]. */
+function drawLines(
+  c,
+  series,
+  { xLabel, yLabel, xLog = false, yMin, yMax, vline, vlabel, hlines = [], width = 560, height = 260 },
+) {
+  const g = size(c, width, height);
+  const th = readTheme(c);
+  const fg = th.ink;
+  const fr = lineFrame(series, { xLog, yMin, yMax, width, height });
+  if (!fr) return;
+  lineAxes(g, c, th, fr, { xLog, xLabel, yLabel, hlines, vline, vlabel });
+  const { L, T, w, h, px, py } = fr;
   let bands = 0;
   series.forEach((s, k) => {
     const col = colourOf(c, s.color);
@@ -383,6 +404,22 @@ function drawHeat(
   tmp.getContext('2d').putImageData(img, 0, 0);
   g.imageSmoothingEnabled = false;
   g.drawImage(tmp, L, 0, cols * cell, rows * cell);
+  heatAxes(g, c, th, { L, cell, rows, cols, marks, rowLabel, colLabel });
+  heatBar(g, c, th, {
+    x: L + cols * cell + 10,
+    height: Math.min(rows * cell, 160),
+    rows,
+    cell,
+    m,
+    signed,
+    table,
+    idx,
+    barLabel,
+  });
+}
+
+/** drawHeat's marker lines, ticks and axis names. */
+function heatAxes(g, c, th, { L, cell, rows, cols, marks, rowLabel, colLabel }) {
   g.strokeStyle = th.ink;
   g.setLineDash([3, 2]);
   for (const k of marks) {
@@ -415,9 +452,10 @@ function drawHeat(
   g.rotate(-Math.PI / 2);
   g.fillText(rowLabel, 0, 0);
   g.restore();
-  // colour bar
-  const bx = L + cols * cell + 10,
-    bh = Math.min(rows * cell, 160);
+}
+
+/** drawHeat's colour bar, from −m (or 0) to m, with its label. */
+function heatBar(g, c, th, { x: bx, height: bh, rows, cell, m, signed, table, idx, barLabel }) {
   for (let y = 0; y < bh; y++) {
     const t = 1 - y / (bh - 1);
     const v = signed ? (2 * t - 1) * m : t * t * m;
