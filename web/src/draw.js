@@ -96,6 +96,27 @@ function cellTicks(n, px) {
   return t.length ? t : [0];
 }
 
+/** A matrix panel's figure in `parent`: caption, canvas with its cursor and highlight frames,
+ * colour bar legend, readout. */
+function matrixFigure(parent, small, square) {
+  const fig = document.createElement('figure');
+  fig.className = `panel${small ? ' small' : ''}${square ? ' square' : ''}`;
+  fig.innerHTML = `<figcaption></figcaption>
+    <div class="mat"><canvas tabindex="0" role="img"></canvas><div class="cursor" hidden></div><div class="hl" hidden></div></div>
+    <div class="legend"><span class="lo"></span><span class="bar"></span><span class="hi"></span><span class="note"></span></div>
+    <p class="readout" aria-live="polite"></p>`;
+  parent.append(fig);
+  return {
+    fig,
+    caption: fig.querySelector('figcaption'),
+    mat: fig.querySelector('.mat'),
+    canvas: fig.querySelector('canvas'),
+    cursorEl: fig.querySelector('.cursor'),
+    hlEl: fig.querySelector('.hl'),
+    readout: fig.querySelector('.readout'),
+  };
+}
+
 /**
  * A heatmap of a row-major matrix, drawn with its axes into one canvas: ticks and names on both
  * axes, the aspect ratio of the data (square matrices are square), and area-averaged
@@ -106,19 +127,7 @@ export function createMatrixPanel(
   parent,
   { title = '', rowLabel = 'row', colLabel = 'col', small = false, square = false } = {},
 ) {
-  const fig = document.createElement('figure');
-  fig.className = `panel${small ? ' small' : ''}${square ? ' square' : ''}`;
-  fig.innerHTML = `<figcaption></figcaption>
-    <div class="mat"><canvas tabindex="0" role="img"></canvas><div class="cursor" hidden></div><div class="hl" hidden></div></div>
-    <div class="legend"><span class="lo"></span><span class="bar"></span><span class="hi"></span><span class="note"></span></div>
-    <p class="readout" aria-live="polite"></p>`;
-  parent.append(fig);
-  const caption = fig.querySelector('figcaption');
-  const mat = fig.querySelector('.mat');
-  const canvas = fig.querySelector('canvas');
-  const cursorEl = fig.querySelector('.cursor');
-  const hlEl = fig.querySelector('.hl');
-  const readout = fig.querySelector('.readout');
+  const { fig, caption, mat, canvas, cursorEl, hlEl, readout } = matrixFigure(parent, small, square);
   const cells = document.createElement('canvas'); // the cell image at its reduced size
   let img = null;
   let words = null;
@@ -338,8 +347,30 @@ export function createMatrixPanel(
   function paint() {
     const theme = readTheme(fig);
     layout();
-    const { rows, cols, maskFromRow, lo, hi, palette, reduce } = last;
+    const { rows, cols } = last;
     const dpr = dprOf();
+    const { tw, th } = paintCells(theme, dpr);
+    const W = geo.W,
+      H = geo.H;
+    if (canvas.width !== Math.round(W * dpr) || canvas.height !== Math.round(H * dpr)) {
+      canvas.width = Math.round(W * dpr);
+      canvas.height = Math.round(H * dpr);
+    }
+    canvas.style.width = `${W}px`;
+    canvas.style.height = `${H}px`;
+    canvas.dataset.rows = String(rows);
+    canvas.dataset.cols = String(cols);
+    canvas.dataset.reduced = tw === cols && th === rows ? '' : `${tw}x${th}`;
+    const g = canvas.getContext('2d');
+    g.setTransform(dpr, 0, 0, dpr, 0, 0);
+    render(g, theme, W, H, dpr);
+    paintLegend(theme);
+  }
+
+  /** The values as one pixel per cell into `cells` (the offscreen canvas render() scales up):
+   * whole cells per pixel box averaged when there are more cells than device pixels. */
+  function paintCells(theme, dpr) {
+    const { rows, cols, maskFromRow, lo, hi, palette, reduce } = last;
     // Whole cells per pixel box (an integer factor, so every box averages the same number of
     // cells and no beat pattern appears). What is left is a scale-up of at most 2, drawn crisp.
     const kx = cols > geo.w * dpr ? Math.ceil(cols / (geo.w * dpr)) : 1;
@@ -378,20 +409,12 @@ export function createMatrixPanel(
       if (red.weight) fade(words, red.weight, toRgb(theme.mask));
     }
     cells.getContext('2d').putImageData(img, 0, 0);
-    const W = geo.W,
-      H = geo.H;
-    if (canvas.width !== Math.round(W * dpr) || canvas.height !== Math.round(H * dpr)) {
-      canvas.width = Math.round(W * dpr);
-      canvas.height = Math.round(H * dpr);
-    }
-    canvas.style.width = `${W}px`;
-    canvas.style.height = `${H}px`;
-    canvas.dataset.rows = String(rows);
-    canvas.dataset.cols = String(cols);
-    canvas.dataset.reduced = tw === cols && th === rows ? '' : `${tw}x${th}`;
-    const g = canvas.getContext('2d');
-    g.setTransform(dpr, 0, 0, dpr, 0, 0);
-    render(g, theme, W, H, dpr);
+    return { tw, th };
+  }
+
+  /** The colour bar's ends, gradient and note, when they change. */
+  function paintLegend(theme) {
+    const { lo, hi, palette } = last;
     const lab = `${lo}|${hi}|${palette}|${theme.key}|${last.note}`;
     if (lab !== fig.dataset.legend) {
       fig.dataset.legend = lab;
