@@ -6,28 +6,19 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { frames, launch, rendered, serve, skip } from './browser_embed_harness.js';
+import { VIEW_IDS } from '../web/src/views/registry.js';
 
 const WIDTHS = [320, 390, 700, 1000, 1280];
+// Every view (web/src/views/registry.js), then the settings that change a view's layout: RoPE's
+// and ALiBi's heatmap and RoPE's waves, each Bias panel.
 const CASES = [
-  'heatmap',
+  ...VIEW_IDS,
   'heatmap&method=rope',
   'heatmap&method=alibi',
-  'waves',
   'waves&method=rope',
-  'similarity',
-  'rotation',
-  'bias',
   'bias&panel=alibi',
   'bias&panel=t5',
   'bias&panel=shaw',
-  'learned',
-  'extrapolation',
-  'compare',
-  'shuffle',
-  'worked',
-  'shift',
-  'concat',
-  'scaling',
 ];
 // Where a view's text holds numbers, the stand-in's are as wide as a float32 gets and the shell
 // keeps the laid-out height as a minimum (app.js hold()); texts whose structure follows the

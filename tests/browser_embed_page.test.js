@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { SHOTS, contrast, decodePng, frames, launch, rendered, serve, skip, watch } from './browser_embed_harness.js';
+import { VIEW_IDS } from '../web/src/views/registry.js';
 
 let browser, srv;
 before(async () => {
@@ -277,22 +278,7 @@ test('Export PNG: the whole figure with its title at 2× the on-screen size', { 
     serviceWorkers: 'block',
   });
   const page = await ctx.newPage();
-  for (const view of [
-    'heatmap',
-    'waves',
-    'similarity',
-    'rotation',
-    'bias',
-    'learned',
-    'extrapolation',
-    'compare',
-    'shuffle',
-    'lab',
-    'worked',
-    'shift',
-    'concat',
-    'scaling',
-  ]) {
+  for (const view of VIEW_IDS) {
     await page.goto(`${srv.origin}/?view=${view}&dim=32&length=64`);
     await rendered(page);
     const box = await page.evaluate(() => {

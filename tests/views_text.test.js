@@ -1,7 +1,8 @@
 // What the views say against what the library computes, without a browser: the lab's loss
 // caption names the chance level of the task chosen (ln of the number of answers the task's own
 // generator produces), its attention caption expects a diagonal only for fixed-offset tasks, and a
-// RoPE scaling's factor is offered only with a scaling (VIEW_INFO.controlsFor).
+// RoPE scaling's factor is offered only with a scaling (VIEW_INFO.controlsFor). And the views' one
+// table (web/src/views/registry.js) against every list of views that cannot derive from it.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
@@ -9,6 +10,7 @@ import { init } from '../js/index.js';
 import { LAB_TASKS } from '../web/src/state.js';
 import { attentionExpectation, lossCaption } from '../web/src/views/lab.js';
 import { VIEW_INFO } from '../web/src/views/info.js';
+import { VIEW_IDS, VIEW_TABLE, setupName } from '../web/src/views/registry.js';
 
 const pe = await init({ lab: true });
 
@@ -49,4 +51,48 @@ test('scaling view: NTK-aware, Llama 3.1 and LongRoPE carry their sources', () =
   // bloc97's post (the NTK-aware rule), Meta's reference code (Llama 3.1's rule), Ding et al. 2024
   for (const s of ['reddit.com/r/LocalLLaMA/comments/14lz7j5', 'reference_impl/model.py', 'arxiv.org/abs/2402.13753'])
     assert.ok(src.includes(s), s);
+});
+
+// The views' one table, web/src/views/registry.js, against the lists of views that stay written
+// out (each names what a view has there, not only its id): each fails naming the view it lacks.
+const read = (path) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
+const missing = (have) => VIEW_IDS.filter((id) => !have.includes(id));
+
+test('views: every view of the table has its VIEW_INFO, a loader for its module and a setup function there', () => {
+  for (const id of VIEW_IDS) assert.ok(VIEW_INFO[id], `web/src/views/info.js VIEW_INFO has no entry for view ${id}`);
+  for (const id of Object.keys(VIEW_INFO))
+    assert.ok(VIEW_IDS.includes(id), `VIEW_INFO has ${id}, which web/src/views/registry.js VIEW_TABLE lacks`);
+  // views/index.js imports CSS, so Node reads it as text: its loaders, module -> import('./file.js')
+  const loaders = Object.fromEntries(
+    [...read('web/src/views/index.js').matchAll(/^\s+(\w+): \(\) => import\('\.\/(\w+)\.js'\),?$/gm)].map((m) => [
+      m[1],
+      m[2],
+    ]),
+  );
+  for (const [module, file] of Object.entries(loaders))
+    assert.equal(file, module, `loader ${module} imports ${file}.js`);
+  for (const { id, module } of VIEW_TABLE) {
+    assert.ok(loaders[module], `web/src/views/index.js MODULES has no loader for ${module} (view ${id})`);
+    assert.match(
+      read(`web/src/views/${module}.js`),
+      new RegExp(`^export function ${setupName(id)}\\(`, 'm'),
+      `web/src/views/${module}.js does not export ${setupName(id)} (view ${id})`,
+    );
+  }
+  const used = new Set(VIEW_TABLE.map((v) => v.module));
+  for (const module of Object.keys(loaders))
+    assert.ok(used.has(module), `loader ${module}: no view of the table uses it`);
+});
+
+test('views: the lists written out elsewhere name every view', () => {
+  // the element's README: the values of its `view` attribute
+  const readme = read('packages/posenc-view/README.md').replace(/\s+/g, ' ');
+  const listed = /`view` \(([a-z, ]+)\)/.exec(readme)?.[1].split(', ') ?? [];
+  assert.ok(listed.length, 'packages/posenc-view/README.md: the `view` attribute (id, id, ...) sentence');
+  assert.deepEqual(missing(listed), [], 'packages/posenc-view/README.md: the `view` attribute lacks these views');
+  for (const id of listed) assert.ok(VIEW_IDS.includes(id), `packages/posenc-view/README.md names ${id}, no view`);
+  // tests/browser.test.js: every view renders with every API function it calls, per [view, method, functions]
+  const cases = /const CASES = \[([\s\S]*?)\n\];/.exec(read('tests/browser.test.js'))?.[1] ?? '';
+  const inCases = [...cases.matchAll(/^\s+\[\s*'(\w+)',/gm)].map((m) => m[1]);
+  assert.deepEqual(missing(inCases), [], 'tests/browser.test.js CASES lacks these views');
 });

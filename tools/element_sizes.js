@@ -4,6 +4,7 @@
 // a CDN or a static host with precompressed files sends them. Usage: node tools/element_sizes.js
 import { readFileSync } from 'node:fs';
 import { brotliCompressSync, constants } from 'node:zlib';
+import { VIEW_TABLE } from '../web/src/views/registry.js';
 
 const out = new URL('../build/posenc-view/', import.meta.url);
 const manifest = JSON.parse(readFileSync(new URL('.vite/manifest.json', out), 'utf8'));
@@ -20,37 +21,27 @@ function closure(key, seen = new Set()) {
 }
 const entry = Object.keys(manifest).find((k) => manifest[k].isEntry);
 const core = (name) => Object.values(manifest).find((c) => c.file.includes(`/${name}-`))?.file;
-// The same tables the page uses: which module each view is in, which core it runs on.
-const MODULE = { compare: 'heatmap', extrapolation: 'learned' };
-const ATTENTION = new Set(['bias', 'shuffle']);
-const views = [
-  'heatmap',
-  'waves',
-  'similarity',
-  'rotation',
-  'bias',
-  'learned',
-  'extrapolation',
-  'compare',
-  'shuffle',
-  'lab',
-  'worked',
-  'shift',
-  'concat',
-  'scaling',
-];
+// The page's own table (web/src/views/registry.js): which module each view is in, the API families
+// it adds (each a module of js/, web/src/api.js LATER) and so the core it runs on (app.js coreFor).
+const views = VIEW_TABLE.map(({ id, module, needs = [] }) => ({ id, module, needs }));
+
+/** A chunk the build must have: one the table names but the manifest lacks is refused by name. */
+function chunk(key) {
+  if (!manifest[key]) throw new Error(`${key} is not in build/posenc-view's manifest: rebuild (./build.sh build)`);
+  return key;
+}
 
 const base = closure(entry);
 const rows = [];
-for (const v of views) {
+for (const { id, module, needs } of views) {
   const files = new Set(base);
-  closure(`src/views/${MODULE[v] ?? v}.js`, files);
-  if (ATTENTION.has(v)) closure('../js/attention.js', files); // the API family it adds (views/index.js NEEDS)
-  const wasm = core(ATTENTION.has(v) ? 'posenc-page-attention.simd' : 'posenc-page.simd');
+  closure(chunk(`src/views/${module}.js`), files);
+  for (const family of needs) closure(chunk(`../js/${family}.js`), files); // added before the view is set up
+  const wasm = core(needs.includes('attention') ? 'posenc-page-attention.simd' : 'posenc-page.simd');
   if (wasm) files.add(wasm);
   const js = [...files].filter((f) => f.endsWith('.js')).reduce((a, f) => a + br(f), 0);
   const w = wasm ? br(wasm) : 0;
-  rows.push([v, files.size, js, w, js + w]);
+  rows.push([id, files.size, js, w, js + w]);
 }
 console.log('| view | files | JS (br) | wasm (br) | total (br) |\n| --- | ---: | ---: | ---: | ---: |');
 for (const [v, n, js, w, t] of rows)

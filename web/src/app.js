@@ -82,6 +82,41 @@ export function reservedHeight(state, width) {
   }
 }
 
+/** The app's skeleton in `root`: the chrome's top, the controls, the figure's host and its
+ * description for screen readers, the chrome's bottom. */
+function skeleton(root, chrome, reducedMotion) {
+  root.classList.add('posenc-app');
+  root.dataset.motion = reducedMotion ? 'reduced' : 'full';
+  root.innerHTML = `${chrome ? chrome.top : ''}
+    <div class="layout"><form class="controls" aria-label="controls"></form>
+      <div class="stage" id="figure-panel"><div class="host" id="figure" tabindex="-1" role="region" aria-label="figure" aria-describedby="figure-desc"></div>
+      <p class="sr-only" id="figure-desc"></p>${chrome ? chrome.bottom : ''}</div></div>`;
+  return {
+    host: root.querySelector('.host'),
+    form: root.querySelector('.controls'),
+    stage: root.querySelector('.stage'),
+    desc: root.querySelector('#figure-desc'),
+  };
+}
+
+/** The app's listeners outside its root: the history's popstate (onPop, when the app keeps the
+ * URL), the system's colour scheme, the root's width (a ResizeObserver). remove() takes them all
+ * away: a removed <posenc-view> must not stay reachable from the window. */
+function listenOutside(root, { onPop, onScheme, onWidth }) {
+  if (onPop) addEventListener('popstate', onPop);
+  const scheme = globalThis.matchMedia?.('(prefers-color-scheme: dark)');
+  scheme?.addEventListener?.('change', onScheme);
+  const resized = new ResizeObserver(([e]) => onWidth(Math.round(e.contentRect.width)));
+  resized.observe(root);
+  return {
+    remove() {
+      if (onPop) removeEventListener('popstate', onPop);
+      scheme?.removeEventListener?.('change', onScheme);
+      resized.disconnect();
+    },
+  };
+}
+
 /**
  * Mount the page (or one chrome-less view) into `root`.
  * @param {HTMLElement} root
@@ -107,16 +142,7 @@ export function createApp(root, { pe: firstPe, state, chrome = null, url = true,
     activeElement,
     root,
   };
-  root.classList.add('posenc-app');
-  root.dataset.motion = reducedMotion ? 'reduced' : 'full';
-  root.innerHTML = `${chrome ? chrome.top : ''}
-    <div class="layout"><form class="controls" aria-label="controls"></form>
-      <div class="stage" id="figure-panel"><div class="host" id="figure" tabindex="-1" role="region" aria-label="figure" aria-describedby="figure-desc"></div>
-      <p class="sr-only" id="figure-desc"></p>${chrome ? chrome.bottom : ''}</div></div>`;
-  const host = root.querySelector('.host');
-  const form = root.querySelector('.controls');
-  const stage = root.querySelector('.stage');
-  const desc = root.querySelector('#figure-desc');
+  const { host, form, stage, desc } = skeleton(root, chrome, reducedMotion);
   let current = null;
   let page = null; // the chrome's sync(), once mounted
   let pending = 0;
@@ -278,21 +304,19 @@ export function createApp(root, { pe: firstPe, state, chrome = null, url = true,
       document.documentElement.dataset.theme = state.theme;
     });
   };
-  if (url) addEventListener('popstate', onPop);
-  // A theme that follows the system repaints the canvases when the system switches.
-  const scheme = globalThis.matchMedia?.('(prefers-color-scheme: dark)');
-  const onScheme = () => state.theme === 'auto' && schedule();
-  scheme?.addEventListener?.('change', onScheme);
-  // Plots and circles are drawn at the element's pixel width: redraw when the width changes.
-  const resized = new ResizeObserver(([e]) => {
-    const w = Math.round(e.contentRect.width);
-    if (width && w !== width) {
-      hold(0);
-      schedule();
-    }
-    width = w;
+  const outside = listenOutside(root, {
+    onPop: url ? onPop : null,
+    // A theme that follows the system repaints the canvases when the system switches.
+    onScheme: () => state.theme === 'auto' && schedule(),
+    // Plots and circles are drawn at the element's pixel width: redraw when the width changes.
+    onWidth(w) {
+      if (width && w !== width) {
+        hold(0);
+        schedule();
+      }
+      width = w;
+    },
   });
-  resized.observe(root);
   /** Take the app down: its view (an animation stops), its heap buffers, its listeners and timers.
    * Nothing renders afterwards; the root is left empty. */
   function destroy() {
@@ -302,9 +326,7 @@ export function createApp(root, { pe: firstPe, state, chrome = null, url = true,
     pending = 0;
     link.cancel();
     clearTimeout(descTimer);
-    if (url) removeEventListener('popstate', onPop);
-    scheme?.removeEventListener?.('change', onScheme);
-    resized.disconnect();
+    outside.remove();
     try {
       current?.api.destroy?.();
     } finally {

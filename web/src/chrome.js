@@ -140,116 +140,138 @@ export function mount({ root, host, stage, state, setState, navigate, goStep, cu
     e.preventDefault();
     (host.querySelector('canvas[tabindex], [tabindex="0"], input, button') ?? host).focus();
   });
+  /** The page's mode: the guide or the tabs shown, the mode links, the theme picker, the intro. */
+  function syncMode(guided) {
+    root.classList.toggle('guided', guided);
+    const guide = root.querySelector('.guide');
+    guide.hidden = !guided;
+    root.querySelector('.stepnav-bottom').hidden = !guided;
+    tabs.hidden = guided;
+    root.querySelector('.mode-guided').toggleAttribute('aria-current', guided);
+    root.querySelector('.mode-explorer').toggleAttribute('aria-current', !guided);
+    root.querySelector('.mode-explorer').href = urlOf({ ...state, guided: false });
+    const theme = root.querySelector('[name=theme]');
+    if (theme.value !== state.theme) theme.value = state.theme;
+    foldIntro(host, current()?.name, guided, (root.clientWidth || innerWidth) > NARROW);
+  }
+
+  /** A step's own text into the guide: its intro, text, sources, question (as this reader left
+   * it) and quiz. Step texts, questions and sources are the project's own data (steps.js), never
+   * the URL's. */
+  function showStep(guide, list, i, step, reader) {
+    guide.dataset.step = step.id;
+    guide.querySelector('.stepno').textContent = `Step ${i + 1} of ${list.length}`;
+    guide.querySelector('.steptitle').textContent = step.title;
+    // On a phone the intro folds behind one line, so that the question and the figure share the
+    // first screen; it is open on a wide screen.
+    const wide = (root.clientWidth || innerWidth) > NARROW;
+    guide.querySelector('.stepintro').innerHTML = step.intro
+      ? `<details class="setup"${wide ? ' open' : ''}><summary>The setup</summary>${step.intro}</details>`
+      : '';
+    guide.querySelector('.steptext').innerHTML = (step.text ?? '') + (step.table ?? '');
+    guide.querySelector('.sources').replaceChildren(...sourcesOf(step));
+    // The step opens with its question, its choices in this reader's order (choices.js).
+    const slot = guide.querySelector('.predict-slot');
+    slot.innerHTML = step.predict
+      ? questionHtml(`pq-${step.id}`, step.predict, {
+          notice: step.notice,
+          title: 'Predict first',
+          order: pathOrder(list, reader, step.id),
+          step: step.id,
+        })
+      : '';
+    // Back on a step already answered: the reader's answer and what it revealed, as they left it.
+    const f = slot.querySelector('form.question');
+    if (f && committed.has(step.id)) {
+      const k = committed.get(step.id);
+      if (k >= 0) f.querySelector(`input[value="${k}"]`).checked = true;
+      reveal(f, k < 0);
+    }
+    showAfter(root, guide, !step.predict || committed.has(step.id));
+    root.classList.toggle('quiz-step', !!step.quiz);
+    guide.classList.toggle('has-table', !!step.table);
+    showQuiz(guide, list, step, reader);
+  }
+
+  /** The quiz of a quiz step (its chunk loaded on demand), its choices in this reader's order. */
+  function showQuiz(guide, list, step, reader) {
+    const quiz = guide.querySelector('.quiz');
+    quiz.hidden = !step.quiz;
+    quiz.replaceChildren();
+    if (!step.quiz) return;
+    import('./quiz.js').then(({ QUIZ }) => {
+      if (guide.dataset.step !== step.id) return;
+      const orders = displayOrders(reader, 'quiz', quizSet(QUIZ));
+      quiz.innerHTML = `<p class="score" role="status"></p><ol class="quiz-list">${QUIZ.map((item, k) => `<li>${questionHtml(`qz-${k}`, item, { title: `Question ${k + 1} of ${QUIZ.length}`, link: stepLink(list, item.step), order: orders[k] })}</li>`).join('')}</ol>`;
+      quiz.dataset.ready = String(QUIZ.length);
+    });
+  }
+
+  /** Guided: the step in the state (its text only when it changes), its controls and held
+   * figure parts, and the back and next links. */
+  function syncGuided() {
+    const guide = root.querySelector('.guide');
+    const list = steps();
+    const i = Math.max(
+      0,
+      list.findIndex((s) => s.id === state.step),
+    );
+    const step = list[i];
+    const reader = readerId();
+    // A drag re-renders every frame: touch the step's text only when the step changes.
+    if (guide.dataset.step !== step.id) showStep(guide, list, i, step, reader);
+    trimControls(root, step.controls);
+    // A step may hold back more of its figure than the views mark (steps.js `hold`: selectors inside
+    // the figure, the project's own data), marked here after every render (chrome.css hides them
+    // until the answer; a page's CSP refuses inline style, so no stylesheet is written).
+    markHeld(host, step.hold);
+    const link = (a, j) => {
+      const ok = j >= 0 && j < list.length;
+      if (ok) a.href = urlOf({ ...stepState(list[j], state) });
+      else a.removeAttribute('href');
+      a.setAttribute('aria-disabled', String(!ok));
+      a.dataset.to = ok ? String(j) : '';
+    };
+    for (const a of root.querySelectorAll('.stepnav .back')) link(a, i - 1);
+    for (const a of root.querySelectorAll('.stepnav .next')) link(a, i + 1);
+    const after = root.querySelector('.stepnav-bottom .next');
+    after.textContent = i + 1 < list.length ? `Next: ${list[i + 1].title} →` : 'Next →';
+    guide.querySelector('.explore').href = urlOf({ ...state, guided: false });
+    stage.removeAttribute('role');
+    stage.removeAttribute('aria-labelledby');
+  }
+
+  /** Explorer: every control, nothing held, the view's tab selected and in sight. */
+  function syncTabs() {
+    trimControls(root, null);
+    markHeld(host, '');
+    root.classList.remove('quiz-step', 'predict-pending');
+    let active = null;
+    for (const b of tabs.querySelectorAll('[role=tab]')) {
+      const on = b.dataset.view === state.view;
+      if (b.getAttribute('aria-selected') !== String(on)) {
+        b.setAttribute('aria-selected', String(on));
+        if (on) active = b;
+      }
+      b.tabIndex = on ? 0 : -1;
+    }
+    stage.setAttribute('role', 'tabpanel');
+    stage.setAttribute('aria-labelledby', `tab-${state.view}`);
+    // On a phone the strip scrolls sideways: keep the chosen tab in sight.
+    if (active && tabs.scrollWidth > tabs.clientWidth) {
+      tabs.scrollTo({
+        left: Math.max(0, active.offsetLeft - (tabs.clientWidth - active.offsetWidth) / 2),
+        behavior: 'auto',
+      });
+    }
+  }
+
   return {
     sync() {
       const guided = !!state.guided;
-      root.classList.toggle('guided', guided);
-      const guide = root.querySelector('.guide');
-      guide.hidden = !guided;
-      root.querySelector('.stepnav-bottom').hidden = !guided;
-      tabs.hidden = guided;
-      root.querySelector('.mode-guided').toggleAttribute('aria-current', guided);
-      root.querySelector('.mode-explorer').toggleAttribute('aria-current', !guided);
-      root.querySelector('.mode-explorer').href = urlOf({ ...state, guided: false });
-      const theme = root.querySelector('[name=theme]');
-      if (theme.value !== state.theme) theme.value = state.theme;
-      foldIntro(host, current()?.name, guided, (root.clientWidth || innerWidth) > NARROW);
-      if (guided) {
-        const list = steps();
-        const i = Math.max(
-          0,
-          list.findIndex((s) => s.id === state.step),
-        );
-        const step = list[i];
-        const reader = readerId();
-        // A drag re-renders every frame: touch the step's text only when the step changes.
-        if (guide.dataset.step !== step.id) {
-          guide.dataset.step = step.id;
-          guide.querySelector('.stepno').textContent = `Step ${i + 1} of ${list.length}`;
-          guide.querySelector('.steptitle').textContent = step.title;
-          // Step texts, questions and sources are the project's own data (steps.js), never the URL's.
-          // On a phone the intro folds behind one line, so that the question and the figure share the
-          // first screen; it is open on a wide screen.
-          const wide = (root.clientWidth || innerWidth) > NARROW;
-          guide.querySelector('.stepintro').innerHTML = step.intro
-            ? `<details class="setup"${wide ? ' open' : ''}><summary>The setup</summary>${step.intro}</details>`
-            : '';
-          guide.querySelector('.steptext').innerHTML = (step.text ?? '') + (step.table ?? '');
-          guide.querySelector('.sources').replaceChildren(...sourcesOf(step));
-          // The step opens with its question, its choices in this reader's order (choices.js).
-          const slot = guide.querySelector('.predict-slot');
-          slot.innerHTML = step.predict
-            ? questionHtml(`pq-${step.id}`, step.predict, {
-                notice: step.notice,
-                title: 'Predict first',
-                order: pathOrder(list, reader, step.id),
-                step: step.id,
-              })
-            : '';
-          // Back on a step already answered: the reader's answer and what it revealed, as they left it.
-          const f = slot.querySelector('form.question');
-          if (f && committed.has(step.id)) {
-            const k = committed.get(step.id);
-            if (k >= 0) f.querySelector(`input[value="${k}"]`).checked = true;
-            reveal(f, k < 0);
-          }
-          showAfter(root, guide, !step.predict || committed.has(step.id));
-          root.classList.toggle('quiz-step', !!step.quiz);
-          guide.classList.toggle('has-table', !!step.table);
-          const quiz = guide.querySelector('.quiz');
-          quiz.hidden = !step.quiz;
-          quiz.replaceChildren();
-          if (step.quiz) {
-            import('./quiz.js').then(({ QUIZ }) => {
-              if (guide.dataset.step !== step.id) return;
-              const orders = displayOrders(reader, 'quiz', quizSet(QUIZ));
-              quiz.innerHTML = `<p class="score" role="status"></p><ol class="quiz-list">${QUIZ.map((item, k) => `<li>${questionHtml(`qz-${k}`, item, { title: `Question ${k + 1} of ${QUIZ.length}`, link: stepLink(list, item.step), order: orders[k] })}</li>`).join('')}</ol>`;
-              quiz.dataset.ready = String(QUIZ.length);
-            });
-          }
-        }
-        trimControls(root, step.controls);
-        // A step may hold back more of its figure than the views mark (steps.js `hold`: selectors inside
-        // the figure, the project's own data), marked here after every render (chrome.css hides them
-        // until the answer; a page's CSP refuses inline style, so no stylesheet is written).
-        markHeld(host, step.hold);
-        const link = (a, j) => {
-          const ok = j >= 0 && j < list.length;
-          if (ok) a.href = urlOf({ ...stepState(list[j], state) });
-          else a.removeAttribute('href');
-          a.setAttribute('aria-disabled', String(!ok));
-          a.dataset.to = ok ? String(j) : '';
-        };
-        for (const a of root.querySelectorAll('.stepnav .back')) link(a, i - 1);
-        for (const a of root.querySelectorAll('.stepnav .next')) link(a, i + 1);
-        const after = root.querySelector('.stepnav-bottom .next');
-        after.textContent = i + 1 < list.length ? `Next: ${list[i + 1].title} →` : 'Next →';
-        guide.querySelector('.explore').href = urlOf({ ...state, guided: false });
-        stage.removeAttribute('role');
-        stage.removeAttribute('aria-labelledby');
-      } else {
-        trimControls(root, null);
-        markHeld(host, '');
-        root.classList.remove('quiz-step', 'predict-pending');
-        let active = null;
-        for (const b of tabs.querySelectorAll('[role=tab]')) {
-          const on = b.dataset.view === state.view;
-          if (b.getAttribute('aria-selected') !== String(on)) {
-            b.setAttribute('aria-selected', String(on));
-            if (on) active = b;
-          }
-          b.tabIndex = on ? 0 : -1;
-        }
-        stage.setAttribute('role', 'tabpanel');
-        stage.setAttribute('aria-labelledby', `tab-${state.view}`);
-        // On a phone the strip scrolls sideways: keep the chosen tab in sight.
-        if (active && tabs.scrollWidth > tabs.clientWidth) {
-          tabs.scrollTo({
-            left: Math.max(0, active.offsetLeft - (tabs.clientWidth - active.offsetWidth) / 2),
-            behavior: 'auto',
-          });
-        }
-      }
+      syncMode(guided);
+      if (guided) syncGuided();
+      else syncTabs();
       const svg = root.querySelector('[data-export=svg]');
       svg.hidden = typeof current()?.api.svg !== 'function';
     },

@@ -96,6 +96,27 @@ function cellTicks(n, px) {
   return t.length ? t : [0];
 }
 
+/** A matrix panel's figure in `parent`: caption, canvas with its cursor and highlight frames,
+ * colour bar legend, readout. */
+function matrixFigure(parent, small, square) {
+  const fig = document.createElement('figure');
+  fig.className = `panel${small ? ' small' : ''}${square ? ' square' : ''}`;
+  fig.innerHTML = `<figcaption></figcaption>
+    <div class="mat"><canvas tabindex="0" role="img"></canvas><div class="cursor" hidden></div><div class="hl" hidden></div></div>
+    <div class="legend"><span class="lo"></span><span class="bar"></span><span class="hi"></span><span class="note"></span></div>
+    <p class="readout" aria-live="polite"></p>`;
+  parent.append(fig);
+  return {
+    fig,
+    caption: fig.querySelector('figcaption'),
+    mat: fig.querySelector('.mat'),
+    canvas: fig.querySelector('canvas'),
+    cursorEl: fig.querySelector('.cursor'),
+    hlEl: fig.querySelector('.hl'),
+    readout: fig.querySelector('.readout'),
+  };
+}
+
 /**
  * A heatmap of a row-major matrix, drawn with its axes into one canvas: ticks and names on both
  * axes, the aspect ratio of the data (square matrices are square), and area-averaged
@@ -106,19 +127,7 @@ export function createMatrixPanel(
   parent,
   { title = '', rowLabel = 'row', colLabel = 'col', small = false, square = false } = {},
 ) {
-  const fig = document.createElement('figure');
-  fig.className = `panel${small ? ' small' : ''}${square ? ' square' : ''}`;
-  fig.innerHTML = `<figcaption></figcaption>
-    <div class="mat"><canvas tabindex="0" role="img"></canvas><div class="cursor" hidden></div><div class="hl" hidden></div></div>
-    <div class="legend"><span class="lo"></span><span class="bar"></span><span class="hi"></span><span class="note"></span></div>
-    <p class="readout" aria-live="polite"></p>`;
-  parent.append(fig);
-  const caption = fig.querySelector('figcaption');
-  const mat = fig.querySelector('.mat');
-  const canvas = fig.querySelector('canvas');
-  const cursorEl = fig.querySelector('.cursor');
-  const hlEl = fig.querySelector('.hl');
-  const readout = fig.querySelector('.readout');
+  const { fig, caption, mat, canvas, cursorEl, hlEl, readout } = matrixFigure(parent, small, square);
   const cells = document.createElement('canvas'); // the cell image at its reduced size
   let img = null;
   let words = null;
@@ -226,7 +235,7 @@ export function createMatrixPanel(
 
   function render(g, theme, W, H, dpr) {
     const { ml, mt, w, h } = geo;
-    const { rows, cols } = last;
+    const { rows } = last;
     g.fillStyle = theme.paper;
     g.fillRect(0, 0, W, H);
     // Never scaled down here (boxAverage did that), so nearest-neighbour is exact and cheap.
@@ -235,6 +244,14 @@ export function createMatrixPanel(
     g.strokeStyle = theme.line;
     g.lineWidth = 1;
     g.strokeRect(ml - 0.5, mt - 0.5, w + 1, h + 1);
+    renderAxes(g, theme);
+    if (last.marker !== undefined && last.marker < rows) renderMarker(g, theme);
+  }
+
+  /** Tick marks and labels (row and column index, or word) at cell centres, and the axis names. */
+  function renderAxes(g, theme) {
+    const { ml, mt, w, h } = geo;
+    const { rows, cols } = last;
     g.font = FONT;
     g.fillStyle = theme.ink;
     g.strokeStyle = theme.muted;
@@ -281,29 +298,33 @@ export function createMatrixPanel(
     g.rotate(-Math.PI / 2);
     g.fillText(`← ${panel.rowAxis ?? panel.rowLabel}`, 0, 0);
     g.restore();
-    if (last.marker !== undefined && last.marker < rows) {
-      const y = mt + (last.marker * h) / rows;
-      g.strokeStyle = theme.bad;
-      g.lineWidth = 2;
-      g.setLineDash([5, 4]);
-      g.beginPath();
-      g.moveTo(ml, y);
-      g.lineTo(ml + w, y);
-      g.stroke();
-      g.setLineDash([]);
-      if (last.markerLabel) {
-        g.font = `600 ${FONT}`;
-        // below the line (over the rows the marker cuts off) when there is room, on a paper backing
-        const ty = y + 16 < mt + h ? y + 15 : y - 5;
-        const tw2 = g.measureText(last.markerLabel).width;
-        g.fillStyle = theme.paper;
-        g.globalAlpha = 0.85;
-        g.fillRect(ml + w - tw2 - 8, ty - 11, tw2 + 6, 14);
-        g.globalAlpha = 1;
-        g.fillStyle = theme.bad;
-        g.textAlign = 'right';
-        g.fillText(last.markerLabel, ml + w - 4, ty);
-      }
+  }
+
+  /** The marker line across the rows (a training length, say), with its label on a paper backing. */
+  function renderMarker(g, theme) {
+    const { ml, mt, w, h } = geo;
+    const { rows } = last;
+    const y = mt + (last.marker * h) / rows;
+    g.strokeStyle = theme.bad;
+    g.lineWidth = 2;
+    g.setLineDash([5, 4]);
+    g.beginPath();
+    g.moveTo(ml, y);
+    g.lineTo(ml + w, y);
+    g.stroke();
+    g.setLineDash([]);
+    if (last.markerLabel) {
+      g.font = `600 ${FONT}`;
+      // below the line (over the rows the marker cuts off) when there is room, on a paper backing
+      const ty = y + 16 < mt + h ? y + 15 : y - 5;
+      const tw2 = g.measureText(last.markerLabel).width;
+      g.fillStyle = theme.paper;
+      g.globalAlpha = 0.85;
+      g.fillRect(ml + w - tw2 - 8, ty - 11, tw2 + 6, 14);
+      g.globalAlpha = 1;
+      g.fillStyle = theme.bad;
+      g.textAlign = 'right';
+      g.fillText(last.markerLabel, ml + w - 4, ty);
     }
   }
 
@@ -326,8 +347,30 @@ export function createMatrixPanel(
   function paint() {
     const theme = readTheme(fig);
     layout();
-    const { rows, cols, maskFromRow, lo, hi, palette, reduce } = last;
+    const { rows, cols } = last;
     const dpr = dprOf();
+    const { tw, th } = paintCells(theme, dpr);
+    const W = geo.W,
+      H = geo.H;
+    if (canvas.width !== Math.round(W * dpr) || canvas.height !== Math.round(H * dpr)) {
+      canvas.width = Math.round(W * dpr);
+      canvas.height = Math.round(H * dpr);
+    }
+    canvas.style.width = `${W}px`;
+    canvas.style.height = `${H}px`;
+    canvas.dataset.rows = String(rows);
+    canvas.dataset.cols = String(cols);
+    canvas.dataset.reduced = tw === cols && th === rows ? '' : `${tw}x${th}`;
+    const g = canvas.getContext('2d');
+    g.setTransform(dpr, 0, 0, dpr, 0, 0);
+    render(g, theme, W, H, dpr);
+    paintLegend(theme);
+  }
+
+  /** The values as one pixel per cell into `cells` (the offscreen canvas render() scales up):
+   * whole cells per pixel box averaged when there are more cells than device pixels. */
+  function paintCells(theme, dpr) {
+    const { rows, cols, maskFromRow, lo, hi, palette, reduce } = last;
     // Whole cells per pixel box (an integer factor, so every box averages the same number of
     // cells and no beat pattern appears). What is left is a scale-up of at most 2, drawn crisp.
     const kx = cols > geo.w * dpr ? Math.ceil(cols / (geo.w * dpr)) : 1;
@@ -366,20 +409,12 @@ export function createMatrixPanel(
       if (red.weight) fade(words, red.weight, toRgb(theme.mask));
     }
     cells.getContext('2d').putImageData(img, 0, 0);
-    const W = geo.W,
-      H = geo.H;
-    if (canvas.width !== Math.round(W * dpr) || canvas.height !== Math.round(H * dpr)) {
-      canvas.width = Math.round(W * dpr);
-      canvas.height = Math.round(H * dpr);
-    }
-    canvas.style.width = `${W}px`;
-    canvas.style.height = `${H}px`;
-    canvas.dataset.rows = String(rows);
-    canvas.dataset.cols = String(cols);
-    canvas.dataset.reduced = tw === cols && th === rows ? '' : `${tw}x${th}`;
-    const g = canvas.getContext('2d');
-    g.setTransform(dpr, 0, 0, dpr, 0, 0);
-    render(g, theme, W, H, dpr);
+    return { tw, th };
+  }
+
+  /** The colour bar's ends, gradient and note, when they change. */
+  function paintLegend(theme) {
+    const { lo, hi, palette } = last;
     const lab = `${lo}|${hi}|${palette}|${theme.key}|${last.note}`;
     if (lab !== fig.dataset.legend) {
       fig.dataset.legend = lab;
@@ -686,6 +721,24 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
   }
 
   function paintInto(g, theme, W, H) {
+    const geo = plotGeometry(W, H);
+    paintAxes(g, theme, geo);
+    paintSeries(g, theme, geo);
+    if (hover !== null && hover >= geo.xmin && hover <= geo.xmax) {
+      const { X, pad } = geo;
+      g.strokeStyle = theme.ink;
+      g.globalAlpha = 0.5;
+      g.beginPath();
+      g.moveTo(X(hover), pad.t);
+      g.lineTo(X(hover), H - pad.b);
+      g.stroke();
+      g.globalAlpha = 1;
+    }
+  }
+
+  /** The plot's extents (the data's, or the ranges asked for), its scales and ticks, kept in
+   * `geo` for the pointer; the ticks and axis names also go on the canvas's dataset. */
+  function plotGeometry(W, H) {
     const { series, opts } = last;
     const pad = { l: 58, r: 14, t: 10, b: 36 };
     let xmin = Infinity,
@@ -722,6 +775,12 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
       yname: opts.yLabel ?? '',
     };
     for (const [k, v] of Object.entries(axes)) if (canvas.dataset[k] !== v) canvas.dataset[k] = v;
+    return geo;
+  }
+
+  /** Paper, grid lines with their tick labels, the axis names and the markers. */
+  function paintAxes(g, theme, { W, H, X, Y, pad, yt, xt, yfmt }) {
+    const { opts } = last;
     g.fillStyle = theme.paper;
     g.fillRect(0, 0, W, H);
     g.strokeStyle = theme.line;
@@ -764,11 +823,15 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
       g.textAlign = X(m.x) > W - 140 ? 'right' : 'left';
       g.fillText(m.label ?? '', X(m.x) + (g.textAlign === 'right' ? -4 : 4), pad.t + 10);
     }
+  }
+
+  /** Every series, clipped to the plot area: a line (dense ones rasterised by denseSeries), dots. */
+  function paintSeries(g, theme, { W, H, X, Y, pad }) {
     g.save();
     g.beginPath();
     g.rect(pad.l, pad.t - 1, W - pad.l - pad.r, H - pad.t - pad.b + 2);
     g.clip();
-    series.forEach((s, k) => {
+    last.series.forEach((s, k) => {
       g.strokeStyle = colourOf(s, k, theme);
       g.lineWidth = 1.6;
       // Bevel joins: a zig-zag of thousands of sharp turns is much cheaper to rasterise than with
@@ -808,15 +871,6 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
     });
     g.restore();
     g.setLineDash([]);
-    if (hover !== null && hover >= xmin && hover <= xmax) {
-      g.strokeStyle = theme.ink;
-      g.globalAlpha = 0.5;
-      g.beginPath();
-      g.moveTo(X(hover), pad.t);
-      g.lineTo(X(hover), H - pad.b);
-      g.stroke();
-      g.globalAlpha = 1;
-    }
   }
 
   /**

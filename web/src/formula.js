@@ -24,149 +24,168 @@ function src(o) {
   return `{ ${parts.join(', ')} }`;
 }
 
+/** A sinusoidal table cell: its pair, frequency and angle. */
+function sinusoidalCell(pe, st, r, c, m) {
+  const d = st.dim;
+  const split = st.layout === 'split';
+  const half = d / 2;
+  const i = split ? c % half : c >> 1;
+  const isSin = split ? c < half : c % 2 === 0;
+  const w = pe.sinusoidalFrequencies({ dim: d, base: st.base })[i];
+  // the one-row call itself (equal to the table's cell; it also serves a point of a curve at a
+  // fractional position, and never reads a heap view that memory growth may have detached)
+  const value = pe.sinusoidal({ length: 1, dim: d, base: st.base, layout: st.layout, offset: r })[c];
+  const call = `pe.sinusoidal(${src({ length: 1, dim: d, base: st.base, layout: st.layout, offset: r })})[${c}]`;
+  const html = [
+    line(
+      `${v('PE')}(${v('p')}, ${split ? `${v('i')}` : `2${v('i')}`}) = sin(${v('p')} · ${v('ω', 'i')}),`,
+      `${v('PE')}(${v('p')}, ${split ? `${v('d')}/2 + ${v('i')}` : `2${v('i')}+1`}) = cos(${v('p')} · ${v('ω', 'i')}),`,
+      `${v('ω', 'i')} = 1 / ${v('base', undefined, `2${v('i')}/${v('d')}`)}`,
+    ),
+    line(`dim ${n(c)} → pair ${v('i')} = ${n(i)} (${st.layout}), ${v('d')} = ${n(d)}, base = ${n(st.base)}`),
+    line(`${v('ω', i)} = 1 / ${n(st.base)}<sup>${2 * i}/${d}</sup> = ${n(w.toPrecision(8))}`),
+    line(`${v('p')} · ${v('ω', i)} = ${n(r)} × ${n(w.toPrecision(8))} = ${n((r * w).toPrecision(8))} rad`),
+    line(
+      `${v('PE')}(${n(r)}, ${n(c)}) = ${isSin ? 'sin' : 'cos'}(${n((r * w).toPrecision(8))}) = <b class="exact">${f32(value)}</b> <small>(float32)</small>`,
+    ),
+  ].join('');
+  return { html, value, call };
+}
+
+/** A RoPE cell: the pair it rotates, its (scaled) frequency and angle, cos or sin of it. */
+function ropeCell(pe, st, r, c, m) {
+  const d = st.dim;
+  const ro = ropeOptions(st);
+  const half = d / 2;
+  const interleaved = st.rope === 'interleaved';
+  const i = interleaved ? c >> 1 : c % half;
+  const { invFreq64, attentionScale } = pe.ropeFrequencies(ro);
+  const w = invFreq64[i];
+  const cache = pe.ropeCache({ length: 1, offset: r, ...ro });
+  const cos = cache.cos[i],
+    sin = cache.sin[i];
+  const a = interleaved ? 2 * i : i,
+    b = interleaved ? 2 * i + 1 : i + half;
+  // Compare draws RoPE as sin θ | cos θ per dimension (m.quantity 'sincos'): the sin slot of a
+  // pair is its first dimension, as in a sinusoidal table of the same layout.
+  const sinSlot = m?.quantity === 'sincos' && c === a;
+  const call = `pe.ropeCache(${src({ length: 1, offset: r, ...ro })}).${sinSlot ? 'sin' : 'cos'}[${i}]`;
+  const theta = r * w;
+  const scaled = st.scaling !== 'none';
+  const html = [
+    line(
+      `[${v('x′', 'a')}, ${v('x′', 'b')}] = [${v('x', 'a')} cos θ − ${v('x', 'b')} sin θ, ${v('x', 'a')} sin θ + ${v('x', 'b')} cos θ],`,
+      `θ = ${v('p')} · ${v('ω', 'i')}, ${v('ω', 'i')} = ${scaled ? `${esc(st.scaling)}( ` : ''}1 / ${v('base', undefined, `2${v('i')}/${v('d')}`)}${scaled ? ' )' : ''}`,
+    ),
+    line(
+      `dim ${n(c)} → pair ${v('i')} = ${n(i)} rotates dims (${n(a)}, ${n(b)}) (${st.rope} layout), ${v('d')} = ${n(d)}, base = ${n(st.base)}`,
+    ),
+    line(
+      `${v('ω', i)} = ${n(w.toPrecision(8))}${scaled ? ` <small>(after ${esc(st.scaling)} ×${st.factor})</small>` : ''}`,
+    ),
+    line(
+      `θ = ${n(r)} × ${n(w.toPrecision(8))} = ${n(theta.toPrecision(8))} rad ≡ ${n((theta % TAU).toPrecision(6))} (mod 2π)`,
+    ),
+    line(
+      sinSlot
+        ? `sin θ = <b class="exact">${f32(sin)}</b>, cos θ = <b>${f32(cos)}</b> <small>(float32${attentionScale !== 1 ? `, × attention scale ${attentionScale.toFixed(4)}` : ''})</small>`
+        : `cos θ = <b class="exact">${f32(cos)}</b>, sin θ = <b>${f32(sin)}</b> <small>(float32${attentionScale !== 1 ? `, × attention scale ${attentionScale.toFixed(4)}` : ''})</small>`,
+    ),
+  ].join('');
+  return { html, value: sinSlot ? sin : cos, call };
+}
+
+/** A learned table cell: its initial value before training. */
+function learnedCell(pe, st, r, c, m) {
+  const d = st.dim;
+  // the drawn table (a heap view that memory growth may have detached: then the call itself)
+  let value = m?.values?.[r * d + c];
+  if (value === undefined) value = pe.learnedInit({ length: r + 1, dim: d, seed: 0 })[r * d + c];
+  const call = `pe.learnedInit(${src({ length: r + 1, dim: d, seed: 0 })})[${r * d + c}]`;
+  const html = [
+    line(
+      `${v('x')}′<sub>${v('p')}</sub> = ${v('x', v('p'))} + ${v('E')}[${v('p')}], ${v('E')}[${v('p')}, ${v('c')}] ~ 𝒩(0, 0.02²) before training`,
+    ),
+    line(`${v('E')}[${n(r)}, ${n(c)}] = <b class="exact">${f32(value)}</b> <small>(float32, seed 0)</small>`),
+  ].join('');
+  return { html, value, call };
+}
+
+/** An ALiBi bias cell: the head's slope times the distance, or the causal mask. */
+function alibiCell(pe, st, r, c, m) {
+  const nq = m.rows;
+  const h = Math.min(st.head, st.heads - 1);
+  const slope = pe.alibiSlopes(st.heads)[h];
+  const value = m.values[r * nq + c];
+  const call = `pe.alibiBias(${src({ heads: st.heads, queries: nq, causal: true })})[${(h * nq + r) * nq + c}]`;
+  const html = [
+    line(
+      `softmax(${v('q', 'i')}·${v('k', 'j')} / √${v('d')} + ${v('m', 'h')} · (${v('j')} − ${v('i')})), ${v('m', 'h')} = 2<sup>−8${v('h')}/${v('H')}</sup> (${v('H')} a power of two; else the paper’s interleaved set), −∞ for ${v('j')} &gt; ${v('i')}`,
+    ),
+    line(`head ${n(h + 1)} of ${n(st.heads)}: ${v('m', h + 1)} = ${n(f32(slope))}`),
+    line(
+      c > r
+        ? `${v('j')} = ${n(c)} &gt; ${v('i')} = ${n(r)}: masked, <b class="exact">−Infinity</b>`
+        : `${n(f32(slope))} × (${n(c)} − ${n(r)}) = <b class="exact">${f32(value)}</b> <small>(float32)</small>`,
+    ),
+  ].join('');
+  return { html, value, call };
+}
+
+/** A T5 bucket cell: the relative distance and the bucket it falls in. */
+function t5Cell(pe, st, r, c, m) {
+  const nq = m.rows;
+  const cfg = t5Config(st);
+  const value = m.values[r * nq + c];
+  const exact = t5MaxExact(cfg.bidirectional, cfg.numBuckets);
+  const call = `pe.t5Buckets(${src({ queries: nq, keys: nq, ...t5Opts(cfg) })})[${r * nq + c}]`;
+  const html = [
+    line(
+      `softmax(${v('q', 'i')}·${v('k', 'j')} + ${v('b', v('h'))}[bucket(${v('j')} − ${v('i')})]): one learned scalar per bucket and head`,
+    ),
+    line(
+      `bucket(${v('r')}): |${v('r')}| &lt; ${n(exact)} → its own bucket; beyond, log-spaced up to max distance ${n(cfg.maxDistance)}${cfg.bidirectional ? '; the sign picks a half' : '; future keys share bucket 0'}`,
+    ),
+    line(`${v('r')} = ${n(c)} − ${n(r)} = ${n(c - r)} → bucket <b class="exact">${value}</b> <small>(int32)</small>`),
+  ].join('');
+  return { html, value, call };
+}
+
+/** A Shaw et al. cell: the clipped relative distance, the row of the relative embedding tables. */
+function shawCell(pe, st, r, c, m) {
+  const nq = m.rows;
+  const k = st.shawk;
+  const value = m.values[r * nq + c];
+  const call = `pe.shawIndices(${src({ queries: nq, keys: nq, maxRelative: k })})[${r * nq + c}]`;
+  const html = [
+    line(
+      `${v('e', v('ij'))} = ${v('x', 'i')}${v('W', undefined, 'Q')} · (${v('x', 'j')}${v('W', undefined, 'K')} + ${v('a', v('ij'), 'K')}) / √${v('d')}, ${v('a', v('ij'))} = row clip(${v('j')} − ${v('i')}, −${v('k')}, ${v('k')}) + ${v('k')}`,
+    ),
+    line(
+      `${v('z', v('i'))} = Σ<sub>${v('j')}</sub> α<sub>${v('ij')}</sub> (${v('x', 'j')}${v('W', undefined, 'V')} + ${v('a', v('ij'), 'V')}): the same row index picks ${v('a', undefined, 'V')} for the values`,
+    ),
+    line(`clip(${n(c)} − ${n(r)}, −${n(k)}, ${n(k)}) + ${n(k)} = <b class="exact">${value}</b> <small>(int32)</small>`),
+  ].join('');
+  return { html, value, call };
+}
+
+/** The cell formula of each method that draws a heatmap, by method id. */
+const CELL_FORMULAS = {
+  sinusoidal: sinusoidalCell,
+  rope: ropeCell,
+  learned: learnedCell,
+  alibi: alibiCell,
+  t5: t5Cell,
+  shaw: shawCell,
+};
+
 /**
  * The filled-in formula for cell (r, c) of `method`'s heatmap under state st.
  * Returns { html, value, call } where `call` is a JS expression over `pe` returning the value.
  */
 export function cellFormula(pe, st, method, r, c, m) {
-  const d = st.dim;
-  switch (method) {
-    case 'sinusoidal': {
-      const split = st.layout === 'split';
-      const half = d / 2;
-      const i = split ? c % half : c >> 1;
-      const isSin = split ? c < half : c % 2 === 0;
-      const w = pe.sinusoidalFrequencies({ dim: d, base: st.base })[i];
-      // the one-row call itself (equal to the table's cell; it also serves a point of a curve at a
-      // fractional position, and never reads a heap view that memory growth may have detached)
-      const value = pe.sinusoidal({ length: 1, dim: d, base: st.base, layout: st.layout, offset: r })[c];
-      const call = `pe.sinusoidal(${src({ length: 1, dim: d, base: st.base, layout: st.layout, offset: r })})[${c}]`;
-      const html = [
-        line(
-          `${v('PE')}(${v('p')}, ${split ? `${v('i')}` : `2${v('i')}`}) = sin(${v('p')} · ${v('ω', 'i')}),`,
-          `${v('PE')}(${v('p')}, ${split ? `${v('d')}/2 + ${v('i')}` : `2${v('i')}+1`}) = cos(${v('p')} · ${v('ω', 'i')}),`,
-          `${v('ω', 'i')} = 1 / ${v('base', undefined, `2${v('i')}/${v('d')}`)}`,
-        ),
-        line(`dim ${n(c)} → pair ${v('i')} = ${n(i)} (${st.layout}), ${v('d')} = ${n(d)}, base = ${n(st.base)}`),
-        line(`${v('ω', i)} = 1 / ${n(st.base)}<sup>${2 * i}/${d}</sup> = ${n(w.toPrecision(8))}`),
-        line(`${v('p')} · ${v('ω', i)} = ${n(r)} × ${n(w.toPrecision(8))} = ${n((r * w).toPrecision(8))} rad`),
-        line(
-          `${v('PE')}(${n(r)}, ${n(c)}) = ${isSin ? 'sin' : 'cos'}(${n((r * w).toPrecision(8))}) = <b class="exact">${f32(value)}</b> <small>(float32)</small>`,
-        ),
-      ].join('');
-      return { html, value, call };
-    }
-    case 'rope': {
-      const ro = ropeOptions(st);
-      const half = d / 2;
-      const interleaved = st.rope === 'interleaved';
-      const i = interleaved ? c >> 1 : c % half;
-      const { invFreq64, attentionScale } = pe.ropeFrequencies(ro);
-      const w = invFreq64[i];
-      const cache = pe.ropeCache({ length: 1, offset: r, ...ro });
-      const cos = cache.cos[i],
-        sin = cache.sin[i];
-      const a = interleaved ? 2 * i : i,
-        b = interleaved ? 2 * i + 1 : i + half;
-      // Compare draws RoPE as sin θ | cos θ per dimension (m.quantity 'sincos'): the sin slot of a
-      // pair is its first dimension, as in a sinusoidal table of the same layout.
-      const sinSlot = m?.quantity === 'sincos' && c === a;
-      const call = `pe.ropeCache(${src({ length: 1, offset: r, ...ro })}).${sinSlot ? 'sin' : 'cos'}[${i}]`;
-      const theta = r * w;
-      const scaled = st.scaling !== 'none';
-      const html = [
-        line(
-          `[${v('x′', 'a')}, ${v('x′', 'b')}] = [${v('x', 'a')} cos θ − ${v('x', 'b')} sin θ, ${v('x', 'a')} sin θ + ${v('x', 'b')} cos θ],`,
-          `θ = ${v('p')} · ${v('ω', 'i')}, ${v('ω', 'i')} = ${scaled ? `${esc(st.scaling)}( ` : ''}1 / ${v('base', undefined, `2${v('i')}/${v('d')}`)}${scaled ? ' )' : ''}`,
-        ),
-        line(
-          `dim ${n(c)} → pair ${v('i')} = ${n(i)} rotates dims (${n(a)}, ${n(b)}) (${st.rope} layout), ${v('d')} = ${n(d)}, base = ${n(st.base)}`,
-        ),
-        line(
-          `${v('ω', i)} = ${n(w.toPrecision(8))}${scaled ? ` <small>(after ${esc(st.scaling)} ×${st.factor})</small>` : ''}`,
-        ),
-        line(
-          `θ = ${n(r)} × ${n(w.toPrecision(8))} = ${n(theta.toPrecision(8))} rad ≡ ${n((theta % TAU).toPrecision(6))} (mod 2π)`,
-        ),
-        line(
-          sinSlot
-            ? `sin θ = <b class="exact">${f32(sin)}</b>, cos θ = <b>${f32(cos)}</b> <small>(float32${attentionScale !== 1 ? `, × attention scale ${attentionScale.toFixed(4)}` : ''})</small>`
-            : `cos θ = <b class="exact">${f32(cos)}</b>, sin θ = <b>${f32(sin)}</b> <small>(float32${attentionScale !== 1 ? `, × attention scale ${attentionScale.toFixed(4)}` : ''})</small>`,
-        ),
-      ].join('');
-      return { html, value: sinSlot ? sin : cos, call };
-    }
-    case 'learned': {
-      // the drawn table (a heap view that memory growth may have detached: then the call itself)
-      let value = m?.values?.[r * d + c];
-      if (value === undefined) value = pe.learnedInit({ length: r + 1, dim: d, seed: 0 })[r * d + c];
-      const call = `pe.learnedInit(${src({ length: r + 1, dim: d, seed: 0 })})[${r * d + c}]`;
-      const html = [
-        line(
-          `${v('x')}′<sub>${v('p')}</sub> = ${v('x', v('p'))} + ${v('E')}[${v('p')}], ${v('E')}[${v('p')}, ${v('c')}] ~ 𝒩(0, 0.02²) before training`,
-        ),
-        line(`${v('E')}[${n(r)}, ${n(c)}] = <b class="exact">${f32(value)}</b> <small>(float32, seed 0)</small>`),
-      ].join('');
-      return { html, value, call };
-    }
-    case 'alibi': {
-      const nq = m.rows;
-      const h = Math.min(st.head, st.heads - 1);
-      const slope = pe.alibiSlopes(st.heads)[h];
-      const value = m.values[r * nq + c];
-      const call = `pe.alibiBias(${src({ heads: st.heads, queries: nq, causal: true })})[${(h * nq + r) * nq + c}]`;
-      const html = [
-        line(
-          `softmax(${v('q', 'i')}·${v('k', 'j')} / √${v('d')} + ${v('m', 'h')} · (${v('j')} − ${v('i')})), ${v('m', 'h')} = 2<sup>−8${v('h')}/${v('H')}</sup> (${v('H')} a power of two; else the paper’s interleaved set), −∞ for ${v('j')} &gt; ${v('i')}`,
-        ),
-        line(`head ${n(h + 1)} of ${n(st.heads)}: ${v('m', h + 1)} = ${n(f32(slope))}`),
-        line(
-          c > r
-            ? `${v('j')} = ${n(c)} &gt; ${v('i')} = ${n(r)}: masked, <b class="exact">−Infinity</b>`
-            : `${n(f32(slope))} × (${n(c)} − ${n(r)}) = <b class="exact">${f32(value)}</b> <small>(float32)</small>`,
-        ),
-      ].join('');
-      return { html, value, call };
-    }
-    case 't5': {
-      const nq = m.rows;
-      const cfg = t5Config(st);
-      const value = m.values[r * nq + c];
-      const exact = t5MaxExact(cfg.bidirectional, cfg.numBuckets);
-      const call = `pe.t5Buckets(${src({ queries: nq, keys: nq, ...t5Opts(cfg) })})[${r * nq + c}]`;
-      const html = [
-        line(
-          `softmax(${v('q', 'i')}·${v('k', 'j')} + ${v('b', v('h'))}[bucket(${v('j')} − ${v('i')})]): one learned scalar per bucket and head`,
-        ),
-        line(
-          `bucket(${v('r')}): |${v('r')}| &lt; ${n(exact)} → its own bucket; beyond, log-spaced up to max distance ${n(cfg.maxDistance)}${cfg.bidirectional ? '; the sign picks a half' : '; future keys share bucket 0'}`,
-        ),
-        line(
-          `${v('r')} = ${n(c)} − ${n(r)} = ${n(c - r)} → bucket <b class="exact">${value}</b> <small>(int32)</small>`,
-        ),
-      ].join('');
-      return { html, value, call };
-    }
-    case 'shaw': {
-      const nq = m.rows;
-      const k = st.shawk;
-      const value = m.values[r * nq + c];
-      const call = `pe.shawIndices(${src({ queries: nq, keys: nq, maxRelative: k })})[${r * nq + c}]`;
-      const html = [
-        line(
-          `${v('e', v('ij'))} = ${v('x', 'i')}${v('W', undefined, 'Q')} · (${v('x', 'j')}${v('W', undefined, 'K')} + ${v('a', v('ij'), 'K')}) / √${v('d')}, ${v('a', v('ij'))} = row clip(${v('j')} − ${v('i')}, −${v('k')}, ${v('k')}) + ${v('k')}`,
-        ),
-        line(
-          `${v('z', v('i'))} = Σ<sub>${v('j')}</sub> α<sub>${v('ij')}</sub> (${v('x', 'j')}${v('W', undefined, 'V')} + ${v('a', v('ij'), 'V')}): the same row index picks ${v('a', undefined, 'V')} for the values`,
-        ),
-        line(
-          `clip(${n(c)} − ${n(r)}, −${n(k)}, ${n(k)}) + ${n(k)} = <b class="exact">${value}</b> <small>(int32)</small>`,
-        ),
-      ].join('');
-      return { html, value, call };
-    }
-  }
-  return { html: '', value: NaN, call: '' };
+  const formula = Object.hasOwn(CELL_FORMULAS, method) ? CELL_FORMULAS[method] : null;
+  return formula ? formula(pe, st, r, c, m) : { html: '', value: NaN, call: '' };
 }
 
 /** A formula panel element: `set({ html, value, call })` fills it; data-value/data-call carry the

@@ -2,27 +2,12 @@
 // Every value is clamped to a range the API accepts: a hand-edited link can never make a view throw.
 // The methods are the registry's (methods.js METHODS: one entry per method).
 import { METHOD_CHOICES } from './methods.js';
+import { VIEW_LABELS } from './views/registry.js';
 
 export { ropeOptions } from './methods.js';
 
-export const VIEWS = [
-  ['heatmap', 'Heatmap'],
-  ['waves', 'Waves'],
-  ['similarity', 'Similarity'],
-  ['rotation', 'Rotation'],
-  ['bias', 'Bias'],
-  ['learned', 'Learned'],
-  ['extrapolation', 'Extrapolation'],
-  ['compare', 'Compare'],
-  ['shuffle', 'Shuffle lab'],
-  ['lab', 'Extrapolation lab'],
-  ['worked', 'Worked example'],
-  ['shift', 'Shift identity'],
-  ['concat', 'Add vs concat'],
-  ['scaling', 'RoPE scaling'],
-  ['positions', 'Position ids'],
-  ['recap', 'Recap'],
-];
+/** [id, tab label] per view (views/registry.js, the views' one table). */
+export const VIEWS = VIEW_LABELS;
 export const SCALINGS = ['none', 'linear', 'ntk', 'dynamic', 'yarn', 'llama3'];
 /** The extrapolation lab's positional methods and tasks (views/lab.js). */
 export const LAB_METHODS = [

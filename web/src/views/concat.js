@@ -9,6 +9,30 @@ import { shell } from './common.js';
 
 const L = 64;
 
+/**
+ * The scores of one word (the same content vector at every position) with the sinusoid added and
+ * concatenated: Gram matrices of x + PE (Sadd), [x; PE] (Scat), PE alone (Spp), and of [x; PE]
+ * stacked as rows (Sxp: row 0 against rows 1..L gives x · p_j for every j).
+ */
+function concatScores(pe, d, base) {
+  // The same content vector at every position (a word repeated), norm ~ √d like a trained embedding.
+  const word = pe.learnedInit({ length: 1, dim: d, std: 1, seed: 42 });
+  const X = new Float32Array(L * d);
+  for (let r = 0; r < L; r++) X.set(word, r * d);
+  const PE = pe.sinusoidal({ length: L, dim: d, base });
+  const added = pe.addTo(X.slice(), PE, { length: L, dim: d });
+  const cat = pe.concat(X, PE, { length: L, dimX: d, dimP: d });
+  const Sadd = pe.similarity(added, { length: L, dim: d });
+  const Scat = pe.similarity(cat, { length: L, dim: 2 * d });
+  const Spp = pe.similarity(PE, { length: L, dim: d });
+  // x · p_j for every j: one Gram matrix of [x; PE] (row 0 against rows 1..L)
+  const XP = new Float32Array((L + 1) * d);
+  XP.set(word, 0);
+  XP.set(PE, d);
+  const Sxp = pe.similarity(XP, { length: L + 1, dim: d });
+  return { Sadd, Scat, Spp, Sxp };
+}
+
 export function setupConcat(el, ctx) {
   const v = shell(
     el,
@@ -40,21 +64,7 @@ export function setupConcat(el, ctx) {
     const pe = ctx.pe;
     need(pe, 'sinusoidal', 'learnedInit', 'addTo', 'concat', 'similarity');
     const d = st.dim;
-    // The same content vector at every position (a word repeated), norm ~ √d like a trained embedding.
-    const word = pe.learnedInit({ length: 1, dim: d, std: 1, seed: 42 });
-    const X = new Float32Array(L * d);
-    for (let r = 0; r < L; r++) X.set(word, r * d);
-    const PE = pe.sinusoidal({ length: L, dim: d, base: st.base });
-    const added = pe.addTo(X.slice(), PE, { length: L, dim: d });
-    const cat = pe.concat(X, PE, { length: L, dimX: d, dimP: d });
-    const Sadd = pe.similarity(added, { length: L, dim: d });
-    const Scat = pe.similarity(cat, { length: L, dim: 2 * d });
-    const Spp = pe.similarity(PE, { length: L, dim: d });
-    // x · p_j for every j: one Gram matrix of [x; PE] (row 0 against rows 1..L)
-    const XP = new Float32Array((L + 1) * d);
-    XP.set(word, 0);
-    XP.set(PE, d);
-    const Sxp = pe.similarity(XP, { length: L + 1, dim: d });
+    const { Sadd, Scat, Spp, Sxp } = concatScores(pe, d, st.base);
     const xx = Sxp[0];
     const j = Math.min(Math.max(1, st.pos), L - 1);
     const xpj = Sxp[1 + j],

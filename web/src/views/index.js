@@ -4,30 +4,35 @@
 //   A multi-panel view may mark where a panel's controls go in a narrow column:
 //   <div class="control-slot" data-keys="buckets,maxdist"></div> (app.js moves them there).
 // Every view is a chunk of its own, loaded with import() when it is first shown: an embed of one
-// view downloads that view only. NEEDS lists the API families (web/src/api.js) a view calls
-// beyond the encodings; the shell adds them (pe.use) before the view is set up.
+// view downloads that view only. Which module draws a view and the API families it calls beyond
+// the encodings (NEEDS; the shell adds them with pe.use before the view is set up) are the views'
+// one table's, registry.js.
 import './views.css';
 export { VIEW_INFO } from './info.js';
 
-export const SETUP = {
-  heatmap: () => import('./heatmap.js').then((m) => m.setupHeatmap),
-  waves: () => import('./waves.js').then((m) => m.setupWaves),
-  similarity: () => import('./similarity.js').then((m) => m.setupSimilarity),
-  rotation: () => import('./rotation.js').then((m) => m.setupRotation),
-  bias: () => import('./bias.js').then((m) => m.setupBias),
-  learned: () => import('./learned.js').then((m) => m.setupLearned),
-  extrapolation: () => import('./learned.js').then((m) => m.setupExtrapolation),
-  compare: () => import('./heatmap.js').then((m) => m.setupCompare),
-  shuffle: () => import('./shuffle.js').then((m) => m.setupShuffle),
-  lab: () => import('./lab.js').then((m) => m.setupLab),
-  worked: () => import('./worked.js').then((m) => m.setupWorked),
-  shift: () => import('./shift.js').then((m) => m.setupShift),
-  concat: () => import('./concat.js').then((m) => m.setupConcat),
-  scaling: () => import('./scaling.js').then((m) => m.setupScaling),
-  positions: () => import('./positions.js').then((m) => m.setupPositions),
-  recap: () => import('./recap.js').then((m) => m.setupRecap),
+import { NEEDS, VIEW_TABLE, setupName } from './registry.js';
+
+export { NEEDS };
+
+// One loader per module (registry.js `module`), each import() written out so that the bundler
+// makes the module a chunk of its own.
+const MODULES = {
+  heatmap: () => import('./heatmap.js'),
+  waves: () => import('./waves.js'),
+  similarity: () => import('./similarity.js'),
+  rotation: () => import('./rotation.js'),
+  bias: () => import('./bias.js'),
+  learned: () => import('./learned.js'),
+  shuffle: () => import('./shuffle.js'),
+  lab: () => import('./lab.js'),
+  worked: () => import('./worked.js'),
+  shift: () => import('./shift.js'),
+  concat: () => import('./concat.js'),
+  scaling: () => import('./scaling.js'),
+  positions: () => import('./positions.js'),
+  recap: () => import('./recap.js'),
 };
 
-// The lab trains in its worker (its own copy of the library); only without a worker does it add
-// the trainer to the page's API, when Train is pressed (lab.js).
-export const NEEDS = { bias: ['attention'], shuffle: ['attention'], positions: ['attention'] };
+export const SETUP = Object.fromEntries(
+  VIEW_TABLE.map(({ id, module }) => [id, () => MODULES[module]().then((m) => m[setupName(id)])]),
+);

@@ -204,17 +204,9 @@ function marker(g, shape, x, y, r = 4) {
   g.fill();
 }
 
-/** Lines with axes. series [{ label, color, x[], y[] (null = gap), lo[], hi[] (band), mark, faded,
- * dx (a small offset in px so overlapping points stay visible) }]; hlines [{ y, label }]. */
-function drawLines(
-  c,
-  series,
-  { xLabel, yLabel, xLog = false, yMin, yMax, vline, vlabel, hlines = [], width = 560, height = 260 },
-) {
-  const g = size(c, width, height);
-  const th = readTheme(c);
-  const fg = th.ink,
-    grid = th.line;
+/** drawLines' frame: margins (a narrow canvas has its legend below the plot), ranges, scales px
+ * and py; null when there is no point. */
+function lineFrame(series, { xLog, yMin, yMax, width, height }) {
   const R = width < 420 ? 8 : 150;
   const L = 46,
     T = 10,
@@ -223,7 +215,7 @@ function drawLines(
     h = height - T - B;
   const xs = series.flatMap((s) => s.x),
     ys = series.flatMap((s) => [...s.y, ...(s.hi ?? [])].filter((v) => v !== null && Number.isFinite(v)));
-  if (!xs.length) return;
+  if (!xs.length) return null;
   const fx = xLog ? Math.log2 : (v) => v;
   const xmin = Math.min(...xs),
     xmax = Math.max(...xs);
@@ -234,6 +226,19 @@ function drawLines(
     y1 = yMax ?? yt[yt.length - 1];
   const px = (v) => L + ((fx(v) - x0) / (x1 - x0)) * w,
     py = (v) => T + h - ((v - y0) / (y1 - y0 || 1)) * h;
+  return { L, T, w, h, xs, xmin, xmax, y0, y1, px, py };
+}
+
+/** drawLines' grid, tick labels and axis names, the level lines (hlines) and the vertical line. */
+function lineAxes(
+  g,
+  c,
+  th,
+  { L, T, w, h, xs, xmin, xmax, y0, y1, px, py },
+  { xLog, xLabel, yLabel, hlines, vline, vlabel },
+) {
+  const fg = th.ink,
+    grid = th.line;
   g.font = '11px system-ui, sans-serif';
   g.strokeStyle = grid;
   g.fillStyle = fg;
@@ -284,6 +289,22 @@ function drawLines(
     g.textAlign = 'left';
     g.fillText(vlabel, px(vline) + 4, T + 12);
   }
+}
+
+/** Lines with axes. series [{ label, color, x[], y[] (null = gap), lo[], hi[] (band), mark, faded,
+ * dx (a small offset in px so overlapping points stay visible) }]; hlines [{ y, label }]. */
+function drawLines(
+  c,
+  series,
+  { xLabel, yLabel, xLog = false, yMin, yMax, vline, vlabel, hlines = [], width = 560, height = 260 },
+) {
+  const g = size(c, width, height);
+  const th = readTheme(c);
+  const fg = th.ink;
+  const fr = lineFrame(series, { xLog, yMin, yMax, width, height });
+  if (!fr) return;
+  lineAxes(g, c, th, fr, { xLog, xLabel, yLabel, hlines, vline, vlabel });
+  const { L, T, w, h, px, py } = fr;
   let bands = 0;
   series.forEach((s, k) => {
     const col = colourOf(c, s.color);
@@ -383,6 +404,22 @@ function drawHeat(
   tmp.getContext('2d').putImageData(img, 0, 0);
   g.imageSmoothingEnabled = false;
   g.drawImage(tmp, L, 0, cols * cell, rows * cell);
+  heatAxes(g, c, th, { L, cell, rows, cols, marks, rowLabel, colLabel });
+  heatBar(g, c, th, {
+    x: L + cols * cell + 10,
+    height: Math.min(rows * cell, 160),
+    rows,
+    cell,
+    m,
+    signed,
+    table,
+    idx,
+    barLabel,
+  });
+}
+
+/** drawHeat's marker lines, ticks and axis names. */
+function heatAxes(g, c, th, { L, cell, rows, cols, marks, rowLabel, colLabel }) {
   g.strokeStyle = th.ink;
   g.setLineDash([3, 2]);
   for (const k of marks) {
@@ -415,9 +452,10 @@ function drawHeat(
   g.rotate(-Math.PI / 2);
   g.fillText(rowLabel, 0, 0);
   g.restore();
-  // colour bar
-  const bx = L + cols * cell + 10,
-    bh = Math.min(rows * cell, 160);
+}
+
+/** drawHeat's colour bar, from −m (or 0) to m, with its label. */
+function heatBar(g, c, th, { x: bx, height: bh, rows, cell, m, signed, table, idx, barLabel }) {
   for (let y = 0; y < bh; y++) {
     const t = 1 - y / (bh - 1);
     const v = signed ? (2 * t - 1) * m : t * t * m;
@@ -546,12 +584,29 @@ export function setupLab(host, ctx) {
   // The plots take the column's width (a phone's is under 320 px), up to 680.
   const width = () => Math.max(200, Math.min(680, figs.clientWidth || 680));
 
+  /** Every panel of the lab from the results so far (and the curves of the run in progress). */
   function drawAll() {
     const task = running?.task ?? st?.labtask ?? 'copy';
     // The captions follow the task whose curves are drawn (the one training, else the one chosen).
     loss.cap.textContent = lossCaption(task);
     const done = LAB_METHODS.filter(([m]) => results[m]?.length);
     const sums = Object.fromEntries(done.map(([m]) => [m, summarise(results[m])]));
+    const series = drawAccuracy(task, done, sums);
+    drawLoss();
+    drawTable();
+    fillResults(sums);
+    $('.lab-debrief').textContent = running ? '' : debrief(task, sums, labels);
+    drawAttention(task, done, sums);
+    attPick.hidden = !done.length;
+    section.dataset.curves = String(series.length);
+    section.dataset.unlearned = done
+      .filter(([m]) => !sums[m].learned)
+      .map(([m]) => m)
+      .join(',');
+  }
+
+  /** Accuracy against length, one line (median, min–max band over seeds) per method trained. */
+  function drawAccuracy(task, done, sums) {
     const xs = MULTIPLES.map((k) => k * TRAIN_LENGTH);
     const series = done.map(([m, l, color], k) => {
       const s = sums[m];
@@ -588,6 +643,11 @@ export function setupLab(host, ctx) {
       placeholder(acc.c, `Press Train: each method's accuracy at ${xs.join(', ')} tokens appears here`, width(), 260);
     const seeds = Math.max(1, ...done.map(([m]) => results[m].length));
     acc.cap.textContent = `Accuracy against length: at ${TRAIN_LENGTH}, over the training length; right of the dashed line, over the positions past it only${seeds > 1 ? ` (line: median of ${seeds} seeds, band: min–max)` : ''}. Dashed and faded: did not learn the task.`;
+    return series;
+  }
+
+  /** The loss of each model, step by step. */
+  function drawLoss() {
     const ls = LAB_METHODS.filter(([m]) => live[m]?.length).map(([m, l, color]) => ({
       label: l,
       color,
@@ -596,6 +656,10 @@ export function setupLab(host, ctx) {
     }));
     if (ls.length) drawLines(loss.c, ls, { xLabel: 'step', yLabel: 'loss', yMin: 0, width: width() });
     else placeholder(loss.c, 'Press Train: the loss of each model, step by step', width(), 240);
+  }
+
+  /** The learned table (trained, or forming during training) as the similarity of its rows. */
+  function drawTable() {
     const learnedRun = results.learned?.[0];
     const tab = learnedRun?.table ?? tablePreview;
     if (tab) {
@@ -618,6 +682,10 @@ export function setupLab(host, ctx) {
       );
       table.cap.textContent = 'Learned position table (similarity of its rows)';
     }
+  }
+
+  /** The results table: each method's accuracy at each length and the papers behind it. */
+  function fillResults(sums) {
     const tb = section.querySelector('tbody');
     tb.replaceChildren(
       ...LAB_METHODS.map(([m, l]) => {
@@ -643,7 +711,10 @@ export function setupLab(host, ctx) {
         return tr;
       }),
     );
-    $('.lab-debrief').textContent = running ? '' : debrief(task, sums, labels);
+  }
+
+  /** Where a trained model looks: the attention of the method picked (kept if the reader chose). */
+  function drawAttention(task, done, sums) {
     const opts = done.map(([m, l]) => `<option value="${esc(m)}">${esc(l)}</option>`).join('');
     if (attPick.innerHTML !== opts) {
       const keep = attPick.value;
@@ -673,12 +744,6 @@ export function setupLab(host, ctx) {
       placeholder(att.c, 'After training: where a model looks', Math.min(300, width()), 160);
       att.cap.textContent = 'Attention of a trained model on a 4× input';
     }
-    attPick.hidden = !done.length;
-    section.dataset.curves = String(series.length);
-    section.dataset.unlearned = done
-      .filter(([m]) => !sums[m].learned)
-      .map(([m]) => m)
-      .join(',');
   }
 
   function note(text) {

@@ -23,6 +23,46 @@ const pairAt = (layout, d, i) => (layout === 'interleaved' ? [2 * i, 2 * i + 1] 
 /** The content vectors q and k (rows 0 and 1): the circles and the check use the same ones. */
 const SEED = 7;
 
+/** The circles' canvas, sized for `count` circles (a narrow screen wraps them onto several rows so
+ * each stays readable) and painted with the theme's paper: its context, width, circles per row,
+ * radius and row height. */
+function circlesCanvas(canvas, count, theme) {
+  const dpr = Math.min(2, window.devicePixelRatio || 1);
+  const W = Math.max(280, canvas.clientWidth || 640);
+  // Narrow screens wrap the circles onto several rows so each stays readable.
+  const perRow = Math.min(count, Math.max(2, Math.floor(W / 150)));
+  const rowsN = Math.ceil(count / perRow);
+  const R = Math.min(66, W / perRow / 2 - 14);
+  const cellH = 2 * R + 114;
+  const H = cellH * rowsN + 8;
+  canvas.width = W * dpr;
+  canvas.height = H * dpr;
+  canvas.style.height = `${H}px`;
+  const g = canvas.getContext('2d');
+  g.setTransform(dpr, 0, 0, dpr, 0, 0);
+  g.fillStyle = theme.paper;
+  g.fillRect(0, 0, W, H);
+  g.font = '12px system-ui, sans-serif';
+  g.textAlign = 'center';
+  return { g, W, perRow, R, cellH };
+}
+
+/** The export payload, one series per quantity under each circle; draw() fills in the y values. */
+function rotationExport(pairs) {
+  const series = (label) => ({ label, x: pairs, y: [] });
+  return {
+    kind: 'series',
+    name: 'rotation',
+    xLabel: 'pair',
+    series: [
+      series('θq rad (q at m)'),
+      series('θk rad (k at n)'),
+      series('Δ = θk − θq rad'),
+      series('qᵢ·kᵢ (this pair’s share of q·k)'),
+    ],
+  };
+}
+
 export function setupRotation(el, ctx) {
   const v = shell(
     el,
@@ -180,38 +220,11 @@ export function setupRotation(el, ctx) {
     const qk = contentOf(pe, d);
     const half = cq.cos.length;
     const pairs = spread(half);
-    const dpr = Math.min(2, window.devicePixelRatio || 1);
-    const W = Math.max(280, canvas.clientWidth || 640);
-    // Narrow screens wrap the circles onto several rows so each stays readable.
-    const perRow = Math.min(pairs.length, Math.max(2, Math.floor(W / 150)));
-    const rowsN = Math.ceil(pairs.length / perRow);
-    const R = Math.min(66, W / perRow / 2 - 14);
-    const cellH = 2 * R + 114;
-    const H = cellH * rowsN + 8;
-    canvas.width = W * dpr;
-    canvas.height = H * dpr;
-    canvas.style.height = `${H}px`;
-    const g = canvas.getContext('2d');
-    g.setTransform(dpr, 0, 0, dpr, 0, 0);
-    g.fillStyle = theme.paper;
-    g.fillRect(0, 0, W, H);
-    g.font = '12px system-ui, sans-serif';
-    g.textAlign = 'center';
+    const { g, W, perRow, R, cellH } = circlesCanvas(canvas, pairs.length, theme);
     const qc = theme.series[0],
       kc = theme.series[1];
     layout = { pairs, perRow, W, cellH };
-    const series = (label) => ({ label, x: pairs, y: [] });
-    exported = {
-      kind: 'series',
-      name: 'rotation',
-      xLabel: 'pair',
-      series: [
-        series('θq rad (q at m)'),
-        series('θk rad (k at n)'),
-        series('Δ = θk − θq rad'),
-        series('qᵢ·kᵢ (this pair’s share of q·k)'),
-      ],
-    };
+    exported = rotationExport(pairs);
     const arrow = (cx, cy, len, a, col, dashed) => {
       const x = cx + len * Math.cos(a),
         y = cy - len * Math.sin(a);

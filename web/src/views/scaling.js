@@ -80,6 +80,67 @@ function keyLines(spec) {
   ].join('');
 }
 
+/**
+ * The RoPE options drawn (the layer's own, else the controls') and the two contexts: the one the
+ * model was trained on and the one the scaling extends it to (from the controls: train length, and
+ * train length × factor). The frequencies depend on the rotated width only.
+ */
+function contextsOf(st, spec) {
+  const r = spec?.rope;
+  const opts = r
+    ? { dim: r.rotaryDim ?? r.dim, base: r.base, ...(r.scaling ? { scaling: r.scaling } : {}) }
+    : ropeOptions(st);
+  const sc = opts.scaling;
+  const maxPos = spec?.source[Object.keys(spec.source).find((k) => /(^|\.)max_position_embeddings$/.test(k))];
+  const original = r ? (sc?.originalMaxPositions ?? maxPos ?? st.train) : st.train;
+  const target = r
+    ? (maxPos ??
+      sc?.maxPositions ??
+      (sc?.factor && sc.originalMaxPositions ? Math.round(sc.factor * sc.originalMaxPositions) : original))
+    : Math.round(st.train * (st.scaling === 'none' ? 1 : st.factor));
+  return { opts, original, target };
+}
+
+/** A scaling in one line: its type and factor, then the parameters it has. */
+function scalingText(sc) {
+  if (!sc) return 'none';
+  return [
+    `${sc.type}${sc.factor ? ` ×${+sc.factor.toPrecision(6)}` : ''}`,
+    sc.lowFreqFactor ? `low ${sc.lowFreqFactor}, high ${sc.highFreqFactor}` : '',
+    sc.betaFast ? `β ${sc.betaFast}/${sc.betaSlow}` : '',
+    sc.mscale !== undefined ? `mscale ${sc.mscale}/${sc.mscaleAllDim}` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
+}
+
+/** The parameter table's [heading, value] cells: the rotation, the contexts, the attention scales. */
+function paramCells(st, spec, opts, { scText, original, target, attentionScale }) {
+  const r = spec?.rope;
+  const a = spec?.attention;
+  const how = spec?.mscale2
+    ? ` = ${a.dim}^−½ × mscale² ${spec.mscale2.toFixed(4)}`
+    : a
+      ? ` = 1/√${Math.round(1 / (a.scale * a.scale))}`
+      : '';
+  const softmax = a ? `${+a.scale.toPrecision(6)}${how}` : `1/√${opts.dim}`;
+  return [
+    ['base', opts.base],
+    ['head size d', r ? r.dim : opts.dim],
+    ['rotated pairs', opts.dim / 2],
+    ['layout', r ? r.layout : st.rope],
+    ['scaling', scText],
+    ['original context', original],
+    ['extended to', target],
+    ['RoPE attention factor (cos, sin ×)', attentionScale.toFixed(4)],
+    ['softmax scale', softmax],
+    ...(a?.window ? [['window', a.window]] : []),
+    ...(a?.chunk ? [['chunk', a.chunk]] : []),
+    ...(a?.queryScale ? [['query scale', a.queryScale.formula]] : []),
+    ...(r?.mropeSections ? [['M-RoPE t/h/w pairs', r.mropeSections.join(' / ')]] : []),
+  ];
+}
+
 export function setupScaling(el, ctx) {
   const v = shell(
     el,
@@ -221,93 +282,52 @@ export function setupScaling(el, ctx) {
     pattern.append(head, strip);
   }
 
-  function draw(st) {
-    const pe = ctx.pe;
-    need(pe, 'ropeFrequencies');
+  /**
+   * The model (a preset or the pasted config) and the spec of the layer drawn, with its layer
+   * pattern drawn; { model: null, spec: null } with the controls alone; null when the layer has no
+   * RoPE (the reason is shown instead).
+   */
+  function pickSpec(st) {
     const model = pasted ? null : activeModel(st);
     for (const b of box.children)
       b.setAttribute('aria-pressed', String(!pasted && (model?.id ?? '') === b.dataset.preset));
-    let spec = null;
-    let config = null;
-    if (pasted || model) {
-      config = pasted ? pasted.config : model.config;
-      const s0 = fromConfig(config);
-      if (s0.layers !== undefined && layer >= s0.layers) layer = s0.layers - 1;
-      spec = fromConfig(config, { layer });
-      drawPattern(config, spec);
-      if (!spec.rope) {
-        const why =
-          spec.family === 'none'
-            ? `layer ${layer} has no RoPE (NoPE)`
-            : `this model's positions are ${spec.family}, not RoPE`;
-        cite.textContent = `${pasted ? 'Pasted config' : model.label}: ${why}; pick another layer or model.`;
-        params.replaceChildren();
-        cur = null;
-        return;
-      }
-    } else {
+    if (!pasted && !model) {
       pattern.replaceChildren();
+      return { model, spec: null };
     }
-    const r = spec?.rope;
-    // the frequencies depend on the rotated width only
-    const opts = r
-      ? { dim: r.rotaryDim ?? r.dim, base: r.base, ...(r.scaling ? { scaling: r.scaling } : {}) }
-      : ropeOptions(st);
-    const sc = opts.scaling;
-    const maxPos = spec?.source[Object.keys(spec.source).find((k) => /(^|\.)max_position_embeddings$/.test(k))];
-    const original = r ? (sc?.originalMaxPositions ?? maxPos ?? st.train) : st.train;
-    const target = r
-      ? (maxPos ??
-        sc?.maxPositions ??
-        (sc?.factor && sc.originalMaxPositions ? Math.round(sc.factor * sc.originalMaxPositions) : original))
-      : Math.round(st.train * (st.scaling === 'none' ? 1 : st.factor));
-    cur = { opts, original, spec };
-    const before = pe.ropeFrequencies({ dim: opts.dim, base: opts.base }).invFreq64;
-    const { invFreq64: after, attentionScale } = pe.ropeFrequencies(opts);
-    if (model) cite.textContent = `Settings: ${model.source}. Layer ${layer}.`;
-    else if (pasted) cite.textContent = `Pasted config.json (model_type ${spec.model}), layer ${layer}.`;
-    else
-      cite.textContent = st.preset
-        ? 'Edited from a model: using the controls (train length stands in for the original context).'
-        : 'Using the controls: train length stands in for the model’s original context.';
-    const scText = !sc
-      ? 'none'
-      : [
-          `${sc.type}${sc.factor ? ` ×${+sc.factor.toPrecision(6)}` : ''}`,
-          sc.lowFreqFactor ? `low ${sc.lowFreqFactor}, high ${sc.highFreqFactor}` : '',
-          sc.betaFast ? `β ${sc.betaFast}/${sc.betaSlow}` : '',
-          sc.mscale !== undefined ? `mscale ${sc.mscale}/${sc.mscaleAllDim}` : '',
-        ]
-          .filter(Boolean)
-          .join(', ');
-    const a = spec?.attention;
-    const how = spec?.mscale2
-      ? ` = ${a.dim}^−½ × mscale² ${spec.mscale2.toFixed(4)}`
-      : a
-        ? ` = 1/√${Math.round(1 / (a.scale * a.scale))}`
-        : '';
-    const softmax = a ? `${+a.scale.toPrecision(6)}${how}` : `1/√${opts.dim}`;
-    const cells = [
-      ['base', opts.base],
-      ['head size d', r ? r.dim : opts.dim],
-      ['rotated pairs', opts.dim / 2],
-      ['layout', r ? r.layout : st.rope],
-      ['scaling', scText],
-      ['original context', original],
-      ['extended to', target],
-      ['RoPE attention factor (cos, sin ×)', attentionScale.toFixed(4)],
-      ['softmax scale', softmax],
-      ...(a?.window ? [['window', a.window]] : []),
-      ...(a?.chunk ? [['chunk', a.chunk]] : []),
-      ...(a?.queryScale ? [['query scale', a.queryScale.formula]] : []),
-      ...(r?.mropeSections ? [['M-RoPE t/h/w pairs', r.mropeSections.join(' / ')]] : []),
-    ];
-    const row = (f) => `<tr>${cells.map(f).join('')}</tr>`;
-    params.innerHTML = row(([h]) => `<th>${esc(h)}</th>`) + row(([, x]) => `<td>${esc(String(x))}</td>`);
+    const config = pasted ? pasted.config : model.config;
+    const s0 = fromConfig(config);
+    if (s0.layers !== undefined && layer >= s0.layers) layer = s0.layers - 1;
+    const spec = fromConfig(config, { layer });
+    drawPattern(config, spec);
+    if (!spec.rope) {
+      const why =
+        spec.family === 'none'
+          ? `layer ${layer} has no RoPE (NoPE)`
+          : `this model's positions are ${spec.family}, not RoPE`;
+      cite.textContent = `${pasted ? 'Pasted config' : model.label}: ${why}; pick another layer or model.`;
+      params.replaceChildren();
+      cur = null;
+      return null;
+    }
+    return { model, spec };
+  }
+
+  /** Where the settings come from, under the figure. */
+  function citeFor(st, model, spec) {
+    if (model) return `Settings: ${model.source}. Layer ${layer}.`;
+    if (pasted) return `Pasted config.json (model_type ${spec.model}), layer ${layer}.`;
+    return st.preset
+      ? 'Edited from a model: using the controls (train length stands in for the original context).'
+      : 'Using the controls: train length stands in for the model’s original context.';
+  }
+
+  /** The wavelength figure: each pair's before and after the scaling, against both contexts. */
+  function drawWavelengths({ model, spec, opts, before, after, scText, original, target, attentionScale }) {
     const wl = (w) => Float64Array.from(w, (x) => TAU / x);
     const dots = opts.dim <= 128;
     const series = [{ y: wl(before), label: 'no scaling', colour: 0, dots }];
-    if (sc) series.push({ y: wl(after), label: scText, colour: 2, dots });
+    if (opts.scaling) series.push({ y: wl(after), label: scText, colour: 2, dots });
     series.push({
       y: new Float64Array(before.length).fill(original),
       label: `original context ${original}`,
@@ -342,9 +362,35 @@ export function setupScaling(el, ctx) {
       );
     }
     waves.setNote(notes.join(' '));
+    return series;
+  }
+
+  function draw(st) {
+    const pe = ctx.pe;
+    need(pe, 'ropeFrequencies');
+    const picked = pickSpec(st);
+    if (!picked) return;
+    const { model, spec } = picked;
+    const { opts, original, target } = contextsOf(st, spec);
+    cur = { opts, original, spec };
+    const before = pe.ropeFrequencies({ dim: opts.dim, base: opts.base }).invFreq64;
+    const { invFreq64: after, attentionScale } = pe.ropeFrequencies(opts);
+    cite.textContent = citeFor(st, model, spec);
+    const scText = scalingText(opts.scaling);
+    const cells = paramCells(st, spec, opts, { scText, original, target, attentionScale });
+    const row = (f) => `<tr>${cells.map(f).join('')}</tr>`;
+    params.innerHTML = row(([h]) => `<th>${esc(h)}</th>`) + row(([, x]) => `<td>${esc(String(x))}</td>`);
+    const series = drawWavelengths({ model, spec, opts, before, after, scText, original, target, attentionScale });
     ratio.setTitle('The scaling’s ramp: how much slower each pair turns, ω before / ω after');
     ratio.draw(
-      [{ y: Float64Array.from(before, (b, i) => b / after[i]), label: 'frequency divided by', colour: 2, dots }],
+      [
+        {
+          y: Float64Array.from(before, (b, i) => b / after[i]),
+          label: 'frequency divided by',
+          colour: 2,
+          dots: opts.dim <= 128,
+        },
+      ],
       { xLabel: 'pair i (fast → slow)', yLabel: 'ω / ω scaled', integerX: true },
     );
     // before any pointer: the first pair whose wavelength passes the original context

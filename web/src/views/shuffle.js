@@ -65,6 +65,80 @@ function verdict(type, same, maxA, cosine, identity, causal) {
   return `order changes attention by up to ${fixed(maxA)} and the pooled sentence vector by ${fixed(1 - cosine)} in cosine`;
 }
 
+/**
+ * Un-permute: row/column k of the shuffled run b is token perm[k] of the original a. The largest
+ * change over every head (maxA, the verdict's), the largest in the head drawn with the pair it
+ * is at (maxShown, worst: the pair the text quotes, so the reader finds its numbers in the
+ * matrices beside it), and the largest change of the layer's output (maxOut).
+ */
+function unpermutedDiff(a, b, perm, n, heads, hShown, D_MODEL) {
+  let maxA = 0;
+  let maxShown = 0;
+  let worst = [hShown, 0, 0];
+  for (let h = 0; h < heads; h++)
+    for (let i = 0; i < n; i++)
+      for (let j = 0; j < n; j++) {
+        const dlt = Math.abs(b.weights[h * n * n + i * n + j] - a.weights[h * n * n + perm[i] * n + perm[j]]);
+        maxA = Math.max(maxA, dlt);
+        if (h === hShown && dlt > maxShown) (maxShown = dlt), (worst = [h, perm[i], perm[j]]);
+      }
+  let maxOut = 0;
+  for (let i = 0; i < n; i++)
+    for (let c = 0; c < D_MODEL; c++)
+      maxOut = Math.max(maxOut, Math.abs(b.output[i * D_MODEL + c] - a.output[perm[i] * D_MODEL + c]));
+  return { maxA, maxShown, worst, maxOut };
+}
+
+/** The pooled sentence vectors (the mean over tokens) of both runs, side by side in one buffer:
+ * the layer's own when it returns them, else the mean taken here. */
+function pooledVectors(a, b, n, D_MODEL) {
+  const pooled = new Float32Array(2 * D_MODEL);
+  if (a.pooled && b.pooled) {
+    pooled.set(a.pooled, 0);
+    pooled.set(b.pooled, D_MODEL);
+  } else {
+    for (let i = 0; i < n; i++)
+      for (let c = 0; c < D_MODEL; c++) {
+        pooled[c] += a.output[i * D_MODEL + c] / n;
+        pooled[D_MODEL + c] += b.output[i * D_MODEL + c] / n;
+      }
+  }
+  return pooled;
+}
+
+/** A side's result in plain words (the exact figures follow in its proof). The words are user
+ * text (URL key, element attribute): escaped before they meet innerHTML. */
+function plainVerdict(run, { type, name, a, b, same, diff, hShown }) {
+  const { pe, words, n, inv, causal, shuffledText, identity } = run;
+  const { maxA, maxShown, worst } = diff;
+  const q = (x) => `“${esc(x)}”`;
+  if (identity) return 'This is the original order: press <b>Shuffle</b> or drag a word.';
+  if (same) {
+    return type === 'none'
+      ? `<span class="same">The same numbers, reordered.</span> This layer cannot tell ${q(words.join(' '))} ` +
+          `from ${q(shuffledText)}: every word attends to every other word exactly as before, and the sentence ` +
+          `vector is identical.`
+      : `<span class="same">The same numbers, reordered</span>: this order keeps every distance |i − j| (a reversal, say), which a symmetric bias cannot see. Press Shuffle.`;
+  }
+  const [h, wi, wj] = worst;
+  const va = a.weights[h * n * n + wi * n + wj],
+    vb = b.weights[h * n * n + inv[wi] * n + inv[wj]];
+  const pair =
+    maxShown < 1e-5 && !pe.stub // the stand-in's equal numbers take the real text's layout
+      ? `head ${h + 1}, drawn here, happens to keep its numbers; the others change by up to ${fixed(maxA)}`
+      : `${q(words[wi])} → ${q(words[wj])} gets ${fixed(va)} in ${q(words.join(' '))} but ${fixed(vb)} in ${q(shuffledText)} (head ${h + 1}, drawn here)`;
+  // Without positions only the mask can tell the orders apart: a word sees itself and the
+  // words before it, so the first word always gives itself all its attention.
+  return type === 'none'
+    ? `<span class="differs">Different numbers, not a reordering.</span> Under the causal mask a word ` +
+        `attends only to itself and the words before it, so where it stands changes what it can see: ` +
+        `${pair}. Whichever word comes first sees only itself and gives itself ` +
+        `${fixed(a.weights[hShown * n * n])}. No position was added: the mask alone makes order visible, which is ` +
+        `why decoders without positions still learn it (<a href="https://arxiv.org/abs/2203.16634">Haviv et ` +
+        `al. 2022</a>); an encoder without a mask, such as BERT, cannot.`
+    : `<span class="differs">Different numbers.</span> With ${name}${causal ? ' and the causal mask' : ''}, ${pair}: the layer now sees the order.`;
+}
+
 export function setupShuffle(el, ctx) {
   const v = shell(
     el,
@@ -242,155 +316,116 @@ export function setupShuffle(el, ctx) {
     exported = { kind: 'lab', words, order: perm, heads, dModel: D_MODEL, sides: [] };
     const shuffledText = perm.map((k) => words[k]).join(' ');
     const identity = perm.every((p, i) => p === i);
-    types.forEach((type, s) => {
-      const { title, orig, shuf, proof, side, plain, pooledPlot } = sides[s];
-      const hShown = Math.min(st.head, heads - 1);
-      const name = type === 'none' ? '' : methodLabel(type);
-      const label = `${type === 'none' ? 'No positions' : `With ${name}`}${causal ? ', causal mask' : ''}`;
-      const detail = type === 'rope' ? ` (${ropeCaption(pe, st, D_MODEL / heads)})` : '';
-      const heading = `${label}${detail} · head ${hShown + 1} of ${heads}, d_model ${D_MODEL}`;
-      if (title.textContent !== heading) title.textContent = heading;
-      let a, b;
-      try {
-        const key = JSON.stringify([type, words, perm, D_MODEL, heads, causal, ...readsOf(type).map((k) => st[k])]);
-        if (runs[s]?.key !== key) {
-          runs[s] = null;
-          // the method's encoding option, with deterministic stand-ins for trained parameters
-          const rand = (length, dim, seed, std = 0.5) => pe.learnedInit({ length, dim, std, seed });
-          const enc = type === 'none' ? { type } : METHODS[type].attention(pe, st, { n, heads, dModel: D_MODEL, rand });
-          runs[s] = { key, a: layer(X, enc), b: layer(Xs, enc) };
-        }
-        ({ a, b } = runs[s]);
-      } catch (e) {
-        proof.innerHTML = '';
-        plain.textContent = '';
-        side.dataset.maxDiff = side.dataset.cosine = '';
-        throw e;
+    const run = { pe, words, n, perm, inv, heads, D_MODEL, causal, shuffledText, identity, X, Xs, layer };
+    types.forEach((type, s) => showSide(run, type, s));
+  }
+
+  /** The two attention runs (original, shuffled) of side s, reused while nothing it reads changes. */
+  function sideRuns(run, type, s) {
+    const { pe, words, n, perm, heads, D_MODEL, causal, X, Xs, layer } = run;
+    const { proof, side, plain } = sides[s];
+    try {
+      const key = JSON.stringify([type, words, perm, D_MODEL, heads, causal, ...readsOf(type).map((k) => st[k])]);
+      if (runs[s]?.key !== key) {
+        runs[s] = null;
+        // the method's encoding option, with deterministic stand-ins for trained parameters
+        const rand = (length, dim, seed, std = 0.5) => pe.learnedInit({ length, dim, std, seed });
+        const enc = type === 'none' ? { type } : METHODS[type].attention(pe, st, { n, heads, dModel: D_MODEL, rand });
+        runs[s] = { key, a: layer(X, enc), b: layer(Xs, enc) };
       }
-      // Nothing this side shows has changed (a control only the other side reads, say): keep its
-      // figures and text as they are instead of repainting four canvases with the same pixels.
-      const drawKey = `${runs[s].key}|${hShown}|${st.palette}|${readTheme(v.section).key}|${heading}`;
-      if (runs[s].drawn === drawKey && runs[s].exp) {
-        exported.sides.push(runs[s].exp);
-        return;
-      }
-      // Un-permute: row/column k of the shuffled run is token perm[k] of the original. The verdict
-      // covers every head; the pair the text quotes is the largest change in the head drawn, so the
-      // reader finds its numbers in the matrices beside it.
-      let maxA = 0;
-      let maxShown = 0;
-      let worst = [hShown, 0, 0];
-      for (let h = 0; h < heads; h++)
-        for (let i = 0; i < n; i++)
-          for (let j = 0; j < n; j++) {
-            const dlt = Math.abs(b.weights[h * n * n + i * n + j] - a.weights[h * n * n + perm[i] * n + perm[j]]);
-            maxA = Math.max(maxA, dlt);
-            if (h === hShown && dlt > maxShown) (maxShown = dlt), (worst = [h, perm[i], perm[j]]);
-          }
-      let maxOut = 0;
-      for (let i = 0; i < n; i++)
-        for (let c = 0; c < D_MODEL; c++)
-          maxOut = Math.max(maxOut, Math.abs(b.output[i * D_MODEL + c] - a.output[perm[i] * D_MODEL + c]));
-      // The pooled sentence vector is the mean over tokens; its cosine comes from pe.similarity.
-      const pooled = new Float32Array(2 * D_MODEL);
-      if (a.pooled && b.pooled) {
-        pooled.set(a.pooled, 0);
-        pooled.set(b.pooled, D_MODEL);
-      } else {
-        for (let i = 0; i < n; i++)
-          for (let c = 0; c < D_MODEL; c++) {
-            pooled[c] += a.output[i * D_MODEL + c] / n;
-            pooled[D_MODEL + c] += b.output[i * D_MODEL + c] / n;
-          }
-      }
-      const cosine = pe.similarity(pooled, { length: 2, dim: D_MODEL, normalize: true })[1];
-      side.dataset.maxDiff = String(maxA);
-      side.dataset.outDiff = String(maxOut);
-      side.dataset.cosine = cosine.toFixed(6);
-      // Before the wasm (the stand-in API's equal numbers) the text is laid out as the real numbers
-      // will have it, so its height holds: without positions always the same numbers, with them
-      // (almost always) different ones.
-      const same = pe.stub ? type === 'none' && !causal : maxA < 1e-5;
-      // In plain words first, the exact figures after.
-      // The words are user text (URL key, element attribute): escaped before they meet innerHTML.
-      const q = (x) => `“${esc(x)}”`;
-      if (identity) plain.innerHTML = 'This is the original order: press <b>Shuffle</b> or drag a word.';
-      else if (same) {
-        plain.innerHTML =
-          type === 'none'
-            ? `<span class="same">The same numbers, reordered.</span> This layer cannot tell ${q(words.join(' '))} ` +
-              `from ${q(shuffledText)}: every word attends to every other word exactly as before, and the sentence ` +
-              `vector is identical.`
-            : `<span class="same">The same numbers, reordered</span>: this order keeps every distance |i − j| (a reversal, say), which a symmetric bias cannot see. Press Shuffle.`;
-      } else {
-        const [h, wi, wj] = worst;
-        const va = a.weights[h * n * n + wi * n + wj],
-          vb = b.weights[h * n * n + inv[wi] * n + inv[wj]];
-        const pair =
-          maxShown < 1e-5 && !pe.stub // the stand-in's equal numbers take the real text's layout
-            ? `head ${h + 1}, drawn here, happens to keep its numbers; the others change by up to ${fixed(maxA)}`
-            : `${q(words[wi])} → ${q(words[wj])} gets ${fixed(va)} in ${q(words.join(' '))} but ${fixed(vb)} in ${q(shuffledText)} (head ${h + 1}, drawn here)`;
-        // Without positions only the mask can tell the orders apart: a word sees itself and the
-        // words before it, so the first word always gives itself all its attention.
-        plain.innerHTML =
-          type === 'none'
-            ? `<span class="differs">Different numbers, not a reordering.</span> Under the causal mask a word ` +
-              `attends only to itself and the words before it, so where it stands changes what it can see: ` +
-              `${pair}. Whichever word comes first sees only itself and gives itself ` +
-              `${fixed(a.weights[hShown * n * n])}. No position was added: the mask alone makes order visible, which is ` +
-              `why decoders without positions still learn it (<a href="https://arxiv.org/abs/2203.16634">Haviv et ` +
-              `al. 2022</a>); an encoder without a mask, such as BERT, cannot.`
-            : `<span class="differs">Different numbers.</span> With ${name}${causal ? ' and the causal mask' : ''}, ${pair}: the layer now sees the order.`;
-      }
-      proof.innerHTML = `<dt>max |attention after un-permuting − original|</dt><dd class="${same ? 'same' : 'differs'}">${maxA.toExponential(2)}</dd>
+      return runs[s];
+    } catch (e) {
+      proof.innerHTML = '';
+      plain.textContent = '';
+      side.dataset.maxDiff = side.dataset.cosine = '';
+      throw e;
+    }
+  }
+
+  /** One side of the lab: its heading, its runs, the un-permuted comparison, its text and figures. */
+  function showSide(run, type, s) {
+    const { pe, n, perm, heads, D_MODEL, causal, identity } = run;
+    const { title, proof, side, plain } = sides[s];
+    const hShown = Math.min(st.head, heads - 1);
+    const name = type === 'none' ? '' : methodLabel(type);
+    const label = `${type === 'none' ? 'No positions' : `With ${name}`}${causal ? ', causal mask' : ''}`;
+    const detail = type === 'rope' ? ` (${ropeCaption(pe, st, D_MODEL / heads)})` : '';
+    const heading = `${label}${detail} · head ${hShown + 1} of ${heads}, d_model ${D_MODEL}`;
+    if (title.textContent !== heading) title.textContent = heading;
+    const { a, b } = sideRuns(run, type, s);
+    // Nothing this side shows has changed (a control only the other side reads, say): keep its
+    // figures and text as they are instead of repainting four canvases with the same pixels.
+    const drawKey = `${runs[s].key}|${hShown}|${st.palette}|${readTheme(v.section).key}|${heading}`;
+    if (runs[s].drawn === drawKey && runs[s].exp) {
+      exported.sides.push(runs[s].exp);
+      return;
+    }
+    const diff = unpermutedDiff(a, b, perm, n, heads, hShown, D_MODEL);
+    const { maxA, maxOut } = diff;
+    const pooled = pooledVectors(a, b, n, D_MODEL);
+    const cosine = pe.similarity(pooled, { length: 2, dim: D_MODEL, normalize: true })[1];
+    side.dataset.maxDiff = String(maxA);
+    side.dataset.outDiff = String(maxOut);
+    side.dataset.cosine = cosine.toFixed(6);
+    // Before the wasm (the stand-in API's equal numbers) the text is laid out as the real numbers
+    // will have it, so its height holds: without positions always the same numbers, with them
+    // (almost always) different ones.
+    const same = pe.stub ? type === 'none' && !causal : maxA < 1e-5;
+    plain.innerHTML = plainVerdict(run, { type, name, a, b, same, diff, hShown });
+    proof.innerHTML = `<dt>max |attention after un-permuting − original|</dt><dd class="${same ? 'same' : 'differs'}">${maxA.toExponential(2)}</dd>
         <dt>max |output after un-permuting − original|</dt><dd>${maxOut.toExponential(2)}</dd>
         <dt>cosine of pooled sentence vectors</dt><dd class="${same ? 'same' : 'differs'}">${cosine.toFixed(6)}</dd>
         <dt>verdict</dt><dd>${verdict(type, same, maxA, cosine, identity, causal)}</dd>`;
-      const h = hShown;
-      const hm = (r) => r.weights.subarray(h * n * n, (h + 1) * n * n);
-      orig.setTitle(`original: ${words.join(' ')}`);
-      shuf.setTitle(`shuffled: ${shuffledText}`);
-      const shufWords = perm.map((k) => words[k]);
-      for (const [p, names] of [
-        [orig, words],
-        [shuf, shufWords],
-      ]) {
-        p.rowNames = names;
-        p.colNames = names;
-        p.rowAxis = 'query word';
-        p.colAxis = 'key word';
-      }
-      const A = hm(a),
-        B = hm(b);
-      orig.describe = (i, j, x) =>
-        `“${words[i]}” attends to “${words[j]}”: ${fmt(x)} here, ${fmt(B[inv[i] * n + inv[j]])} in the shuffled order`;
-      shuf.describe = (i, j, x) =>
-        `“${words[perm[i]]}” attends to “${words[perm[j]]}”: ${fmt(x)} here, ${fmt(A[perm[i] * n + perm[j]])} in the original order`;
-      // Hovering a cell frames the same word pair in the other matrix.
-      orig.onCursor = (i, j) => shuf.highlight(inv[i], inv[j]);
-      shuf.onCursor = (i, j) => orig.highlight(perm[i], perm[j]);
-      const pal = paletteFor('onesided', st.palette);
-      orig.draw(A, n, n, { lo: 0, hi: 1, palette: pal, note: 'attention weight' });
-      shuf.draw(B, n, n, { lo: 0, hi: 1, palette: pal, note: 'attention weight' });
-      pooledPlot.setTitle(`Pooled sentence vectors (mean over words), ${D_MODEL} dims`);
-      pooledPlot.draw(
-        [
-          { y: pooled.subarray(0, D_MODEL), label: `original: ${words.join(' ')}`, colour: 0, dots: D_MODEL <= 64 },
-          { y: pooled.subarray(D_MODEL), label: `shuffled: ${shuffledText}`, colour: 1, dash: true },
-        ],
-        { xLabel: 'dimension of the sentence vector', yLabel: 'value', integerX: true },
-      );
-      runs[s].exp = {
-        encoding: type,
-        maxAttentionDiff: maxA,
-        maxOutputDiff: maxOut,
-        pooledCosine: cosine,
-        original: Array.from(a.weights),
-        shuffled: Array.from(b.weights),
-      };
-      runs[s].drawn = drawKey;
-      exported.sides.push(runs[s].exp);
-    });
+    drawSide(run, sides[s], a, b, hShown, pooled);
+    runs[s].exp = {
+      encoding: type,
+      maxAttentionDiff: maxA,
+      maxOutputDiff: maxOut,
+      pooledCosine: cosine,
+      original: Array.from(a.weights),
+      shuffled: Array.from(b.weights),
+    };
+    runs[s].drawn = drawKey;
+    exported.sides.push(runs[s].exp);
+  }
+
+  /** A side's figures: head hShown of both runs as word-labelled matrices, and the pooled vectors. */
+  function drawSide(run, { orig, shuf, pooledPlot }, a, b, hShown, pooled) {
+    const { words, n, perm, inv, D_MODEL, shuffledText } = run;
+    const h = hShown;
+    const hm = (r) => r.weights.subarray(h * n * n, (h + 1) * n * n);
+    orig.setTitle(`original: ${words.join(' ')}`);
+    shuf.setTitle(`shuffled: ${shuffledText}`);
+    const shufWords = perm.map((k) => words[k]);
+    for (const [p, names] of [
+      [orig, words],
+      [shuf, shufWords],
+    ]) {
+      p.rowNames = names;
+      p.colNames = names;
+      p.rowAxis = 'query word';
+      p.colAxis = 'key word';
+    }
+    const A = hm(a),
+      B = hm(b);
+    orig.describe = (i, j, x) =>
+      `“${words[i]}” attends to “${words[j]}”: ${fmt(x)} here, ${fmt(B[inv[i] * n + inv[j]])} in the shuffled order`;
+    shuf.describe = (i, j, x) =>
+      `“${words[perm[i]]}” attends to “${words[perm[j]]}”: ${fmt(x)} here, ${fmt(A[perm[i] * n + perm[j]])} in the original order`;
+    // Hovering a cell frames the same word pair in the other matrix.
+    orig.onCursor = (i, j) => shuf.highlight(inv[i], inv[j]);
+    shuf.onCursor = (i, j) => orig.highlight(perm[i], perm[j]);
+    const pal = paletteFor('onesided', st.palette);
+    orig.draw(A, n, n, { lo: 0, hi: 1, palette: pal, note: 'attention weight' });
+    shuf.draw(B, n, n, { lo: 0, hi: 1, palette: pal, note: 'attention weight' });
+    pooledPlot.setTitle(`Pooled sentence vectors (mean over words), ${D_MODEL} dims`);
+    pooledPlot.draw(
+      [
+        { y: pooled.subarray(0, D_MODEL), label: `original: ${words.join(' ')}`, colour: 0, dots: D_MODEL <= 64 },
+        { y: pooled.subarray(D_MODEL), label: `shuffled: ${shuffledText}`, colour: 1, dash: true },
+      ],
+      { xLabel: 'dimension of the sentence vector', yLabel: 'value', integerX: true },
+    );
   }
 
   return {

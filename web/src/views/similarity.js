@@ -78,6 +78,78 @@ export function setupSimilarity(el, ctx) {
   status.className = 'status';
   v.section.append(status);
   let relative = false;
+  /** The Gram matrix: cosines of the rows (or RoPE's q·k of one vector), its colours from its range. */
+  function drawScores(st, r, L, rope) {
+    panel.setTitle(
+      rope ? `RoPE, one vector (all ones) at every position: q·k, ${L} × ${L}` : `${st.method}: ${r.kind}, ${L} × ${L}`,
+    );
+    panel.describe = (i, j, x) => `i = ${i}, j = ${j} (offset ${j - i}): ${fmt(x)}`;
+    panel.rowAxis = 'position i (tokens)';
+    panel.colAxis = 'position j (tokens)';
+    // Cosines of sinusoidal rows are all positive: a sequential map from the smallest one to 1.
+    let lo = r.lo,
+      kind = 'signed';
+    if (!rope) {
+      let mn = Infinity;
+      for (let k = 0; k < r.S.length; k++) if (r.S[k] < mn) mn = r.S[k];
+      if (mn >= 0) (lo = Math.floor(mn * 100) / 100), (kind = 'onesided');
+    }
+    cur = { st: { ...st }, L, S: r.S };
+    panel.draw(r.S, L, L, {
+      lo,
+      hi: r.hi,
+      palette: paletteFor(kind, st.palette),
+      note: rope ? 'q·k' : 'cosine',
+    });
+    const at = panel.cursor();
+    panel.onCursor(Math.min(at.r, L - 1), Math.min(at.c, L - 1));
+  }
+
+  /** Row 0 of the matrix against the offset; returns it. */
+  function drawRow0(r, L, rope) {
+    const row0 = r.S.subarray(0, L);
+    plot.setTitle(
+      rope ? 'The same vector at 0 and at j: q·k against the offset' : 'Similarity of position 0 with every position',
+    );
+    plot.draw([{ y: row0, label: rope ? 'q·k of the all-ones vector, by offset (row 0)' : 'cos(PE₀, PEⱼ)' }], {
+      xLabel: 'offset j − i (tokens)',
+      yLabel: rope ? 'q·k' : 'cosine',
+    });
+    plot.setNote('');
+    return row0;
+  }
+
+  /** RoPE: RoFormer's long-term decay curve, and how far it stays above the score (the margin). */
+  function drawDecay(st, r, L, row0) {
+    const d = st.dim;
+    decayPlot.setTitle(`RoFormer’s long-term decay (its Fig. 2), d = ${d}, base ${st.base}`);
+    decayPlot.draw([{ y: r.decay, label: 'relative upper bound (1/(d/2))·Σⱼ|Sⱼ|' }], {
+      xLabel: 'relative distance (tokens)',
+      yLabel: 'relative upper bound',
+    });
+    // The bound on |q·k| is maxᵢ|hᵢ₊₁ − hᵢ|·Σⱼ|Sⱼ| with hᵢ = qᵢ·conj(kᵢ) (pair i as a complex
+    // number, h_(d/2) = 0): for the all-ones vectors every hᵢ = 2, so it is 2·(d/2)·curve.
+    const bound = (k) => d * r.decay[k];
+    let margin = Infinity;
+    for (let k = 0; k < L && k < r.decay.length; k++) margin = Math.min(margin, bound(k) - Math.abs(row0[k]));
+    if (st.scaling === 'none') {
+      decayPlot.fig.dataset.margin = String(margin);
+      decayPlot.setNote(
+        `RoFormer §3.4.3 bounds |q·k| by maxᵢ|hᵢ₊₁ − hᵢ| · Σⱼ|Sⱼ|, with hᵢ the product of pair i of q and k. ` +
+          `For the all-ones vector above every hᵢ = 2, so the bound is ${d} × this curve: ${fmt(bound(0))} at ` +
+          `offset 0, above |q·k| at every offset (by at least ${margin.toFixed(1)}). The curve falls with ` +
+          `distance; the score follows it for aligned vectors like this one, not for every q and k (Barbero et ` +
+          `al. 2024, arXiv:2410.06205).`,
+      );
+    } else {
+      decayPlot.setNote(
+        `The paper’s curve uses the unscaled frequencies; the ${st.scaling} scaling changes the score’s ` +
+          `frequencies, so this curve does not bound the score above. The curve falls with distance; the score ` +
+          `follows it for aligned vectors, not for every q and k (Barbero et al. 2024, arXiv:2410.06205).`,
+      );
+    }
+  }
+
   return {
     update(st) {
       v.clear();
@@ -118,72 +190,10 @@ export function setupSimilarity(el, ctx) {
               ? `${L}×${L}×${st.dim} in ${(performance.now() - t0).toFixed(0)} ms (${ctx.compute.inWorker ? 'worker' : 'main thread'})`
               : '';
             const rope = st.method === 'rope';
-            panel.setTitle(
-              rope
-                ? `RoPE, one vector (all ones) at every position: q·k, ${L} × ${L}`
-                : `${st.method}: ${r.kind}, ${L} × ${L}`,
-            );
-            panel.describe = (i, j, x) => `i = ${i}, j = ${j} (offset ${j - i}): ${fmt(x)}`;
-            panel.rowAxis = 'position i (tokens)';
-            panel.colAxis = 'position j (tokens)';
-            // Cosines of sinusoidal rows are all positive: a sequential map from the smallest one to 1.
-            let lo = r.lo,
-              kind = 'signed';
-            if (!rope) {
-              let mn = Infinity;
-              for (let k = 0; k < r.S.length; k++) if (r.S[k] < mn) mn = r.S[k];
-              if (mn >= 0) (lo = Math.floor(mn * 100) / 100), (kind = 'onesided');
-            }
-            cur = { st: { ...st }, L, S: r.S };
-            panel.draw(r.S, L, L, {
-              lo,
-              hi: r.hi,
-              palette: paletteFor(kind, st.palette),
-              note: rope ? 'q·k' : 'cosine',
-            });
-            const at = panel.cursor();
-            panel.onCursor(Math.min(at.r, L - 1), Math.min(at.c, L - 1));
-            const row0 = r.S.subarray(0, L);
-            plot.setTitle(
-              rope
-                ? 'The same vector at 0 and at j: q·k against the offset'
-                : 'Similarity of position 0 with every position',
-            );
-            plot.draw([{ y: row0, label: rope ? 'q·k of the all-ones vector, by offset (row 0)' : 'cos(PE₀, PEⱼ)' }], {
-              xLabel: 'offset j − i (tokens)',
-              yLabel: rope ? 'q·k' : 'cosine',
-            });
-            plot.setNote('');
+            drawScores(st, r, L, rope);
+            const row0 = drawRow0(r, L, rope);
             decayPlot.fig.dataset.margin = '';
-            if (rope && r.decay) {
-              const d = st.dim;
-              decayPlot.setTitle(`RoFormer’s long-term decay (its Fig. 2), d = ${d}, base ${st.base}`);
-              decayPlot.draw([{ y: r.decay, label: 'relative upper bound (1/(d/2))·Σⱼ|Sⱼ|' }], {
-                xLabel: 'relative distance (tokens)',
-                yLabel: 'relative upper bound',
-              });
-              // The bound on |q·k| is maxᵢ|hᵢ₊₁ − hᵢ|·Σⱼ|Sⱼ| with hᵢ = qᵢ·conj(kᵢ) (pair i as a complex
-              // number, h_(d/2) = 0): for the all-ones vectors every hᵢ = 2, so it is 2·(d/2)·curve.
-              const bound = (k) => d * r.decay[k];
-              let margin = Infinity;
-              for (let k = 0; k < L && k < r.decay.length; k++) margin = Math.min(margin, bound(k) - Math.abs(row0[k]));
-              if (st.scaling === 'none') {
-                decayPlot.fig.dataset.margin = String(margin);
-                decayPlot.setNote(
-                  `RoFormer §3.4.3 bounds |q·k| by maxᵢ|hᵢ₊₁ − hᵢ| · Σⱼ|Sⱼ|, with hᵢ the product of pair i of q and k. ` +
-                    `For the all-ones vector above every hᵢ = 2, so the bound is ${d} × this curve: ${fmt(bound(0))} at ` +
-                    `offset 0, above |q·k| at every offset (by at least ${margin.toFixed(1)}). The curve falls with ` +
-                    `distance; the score follows it for aligned vectors like this one, not for every q and k (Barbero et ` +
-                    `al. 2024, arXiv:2410.06205).`,
-                );
-              } else {
-                decayPlot.setNote(
-                  `The paper’s curve uses the unscaled frequencies; the ${st.scaling} scaling changes the score’s ` +
-                    `frequencies, so this curve does not bound the score above. The curve falls with distance; the score ` +
-                    `follows it for aligned vectors, not for every q and k (Barbero et al. 2024, arXiv:2410.06205).`,
-                );
-              }
-            }
+            if (rope && r.decay) drawDecay(st, r, L, row0);
           }),
         st.method,
       );

@@ -97,149 +97,172 @@ export function setupWaves(el, ctx) {
   };
 }
 
-function draw(pe, st, plot, px, pool) {
+/** Sinusoidal: the sine of chosen pairs over position, sampled between positions. */
+function drawSinusoidal(pe, st, plot, px, pool) {
   const L = st.length;
   const d = st.dim;
-  switch (st.method) {
-    case 'sinusoidal': {
-      need(pe, 'sinusoidal');
-      const s = subSteps(L, px);
-      // Column of the sine of pair i: 2i when interleaved, i when split.
-      const pairs = spread(d / 2);
-      const cols = pairs.map((i) => (st.layout === 'split' ? i : 2 * i));
-      const buf = pool.f32('sin', L * d); // written in place in the wasm heap, never copied out
-      const ys = sampled(
-        L,
-        s,
-        d,
-        cols,
-        (o) => (pe.sinusoidal({ length: L, dim: d, base: st.base, layout: st.layout, offset: o, out: buf }), buf.array),
-      );
-      plot.setTitle(`Sinusoidal (${st.layout}): sine components over position`);
-      plot.draw(
-        ys.map((y, j) => ({ y, label: `dim ${cols[j]} (sin of pair ${pairs[j]})` })),
-        { xLabel: 'position p (tokens)', yLabel: 'value', yRange: [-1.05, 1.05], dx: 1 / s },
-      );
-      if (s > 1)
-        plot.setNote(
-          `Sampled every 1/${s} of a position (pe.sinusoidal with a fractional offset); the table itself holds the integer positions.`,
-        );
-      return;
-    }
-    case 'rope': {
-      need(pe, 'ropeCache');
-      const s = subSteps(L, px);
-      const ro = ropeOptions(st);
-      let scale = 1;
-      const half = (ro.rotaryDim ?? d) / 2;
-      const cb = pool.f32('ropeCos', L * half),
-        sb = pool.f32('ropeSin', L * half);
-      const pairs = spread(half);
-      const ys = sampled(L, s, half, pairs, (o) => {
-        const c = pe.ropeCache({ length: L, offset: o, ...ro, cos: cb, sin: sb });
-        scale = c.attentionScale ?? 1;
-        return cb.array;
-      });
-      plot.setTitle(`RoPE: cos θᵢ(p) of chosen pairs${st.scaling === 'none' ? '' : ` (${st.scaling} ×${st.factor})`}`);
-      plot.draw(
-        pairs.map((i, j) => ({ y: ys[j], label: `pair ${i}: cos θ${i}(p)` })),
-        {
-          xLabel: 'position p (tokens)',
-          yLabel: scale !== 1 ? `cos θ × ${scale.toFixed(3)}` : 'cos θ',
-          dx: 1 / s,
-          yRange: [-1.05 * scale, 1.05 * scale],
-          markers: st.scaling === 'none' ? [] : [{ x: st.train, label: `train length ${st.train}` }],
-        },
-      );
-      const notes = [];
-      if (scale !== 1)
-        notes.push(
-          `The ${st.scaling} attention scale ${scale.toFixed(4)} is folded into cos and sin (that is how the cache applies it), so the curves reach ±${scale.toFixed(3)}.`,
-        );
-      if (s > 1) notes.push(`Sampled every 1/${s} of a position (pe.ropeCache with a fractional offset).`);
-      plot.setNote(notes.join(' '));
-      return;
-    }
-    case 'learned': {
-      need(pe, 'learnedInit');
-      const t = pool.learned(L, d);
-      const series = spread(d).map((c) => ({
-        y: Float32Array.from({ length: L }, (_, r) => t[r * d + c]),
-        label: `dim ${c}`,
-      }));
-      plot.setTitle('Learned table at initialisation: no structure until training puts it there');
-      plot.draw(series, { xLabel: 'position p (tokens)', yLabel: 'value' });
-      plot.setNote('A learned table has one row per integer position and nothing in between.');
-      return;
-    }
-    case 'alibi': {
-      need(pe, 'alibiBias');
-      const n = Math.min(L, MATRIX_CAP);
-      // The last query's row for every head: one query at position n − 1 against keys 0..n−1.
-      const b = pe.alibiBias({ heads: st.heads, queries: 1, keys: n, offset: n - 1, causal: true });
-      const x = Float32Array.from({ length: n }, (_, j) => j - (n - 1));
-      const series = [];
-      const shown = Math.min(st.heads, 8);
-      for (let h = 0; h < shown; h++)
-        series.push({
-          x,
-          y: b.subarray(h * n, (h + 1) * n),
-          label: `head ${h + 1}${h === Math.min(st.head, st.heads - 1) ? ' (head shown)' : ''}`,
-          dash: h !== Math.min(st.head, st.heads - 1),
-        });
-      plot.setTitle(
-        `ALiBi: bias of the last query against each key, heads 1–${shown} of ${st.heads} (a straight line of slope mₕ)`,
-      );
-      plot.draw(series, { xLabel: 'key − query (tokens)', yLabel: 'bias' });
-      return;
-    }
-    case 't5': {
-      need(pe, 't5Buckets');
-      const R = Math.max(8, Math.min(L, 512));
-      const x = Float32Array.from({ length: 2 * R + 1 }, (_, j) => j - R);
-      const bi = t5Config(st, true),
-        uni = t5Config(st, false);
-      const yb = pe.t5Buckets({ queries: 1, keys: 2 * R + 1, offset: R, ...t5Opts(bi) });
-      const yu = pe.t5Buckets({ queries: 1, keys: 2 * R + 1, offset: R, ...t5Opts(uni) });
-      const sel = st.t5dir === 'causal';
-      plot.setTitle(
-        `T5: bucket of each relative position (${st.buckets} buckets, exact near 0, logarithmic up to max distance ${bi.maxDistance})`,
-      );
-      plot.draw(
-        [
-          { x, y: yb, label: `bidirectional${sel ? '' : ' (selected)'}`, dash: sel },
-          { x, y: yu, label: `causal${sel ? ' (selected)' : ''}`, dash: !sel },
-        ],
-        {
-          xLabel: 'key − query (tokens)',
-          yLabel: 'bucket index',
-          markers: [
-            { x: -bi.maxDistance, label: `−${bi.maxDistance}` },
-            { x: bi.maxDistance, label: `${bi.maxDistance}` },
-          ].filter((m) => Math.abs(m.x) <= R),
-        },
-      );
-      return;
-    }
-    case 'shaw': {
-      need(pe, 'shawIndices');
-      const n = Math.max(2, Math.min(L, 256));
-      const k = st.shawk;
-      const idx = pe.shawIndices({ queries: n, keys: n, maxRelative: k });
-      const q = Math.floor(n / 2);
-      const x = Float32Array.from({ length: n }, (_, j) => j - q);
-      plot.setTitle(`Shaw: relative embedding index of query ${q} against each key (clipped to ±${k})`);
-      plot.draw([{ x, y: idx.subarray(q * n, (q + 1) * n), label: 'row of aᴷ, aⱽ' }], {
-        xLabel: 'key − query (tokens)',
-        yLabel: 'index',
-        markers: [
-          { x: -k, label: `−k` },
-          { x: k, label: `k = ${k}` },
-        ],
-      });
-      return;
-    }
-  }
+  need(pe, 'sinusoidal');
+  const s = subSteps(L, px);
+  // Column of the sine of pair i: 2i when interleaved, i when split.
+  const pairs = spread(d / 2);
+  const cols = pairs.map((i) => (st.layout === 'split' ? i : 2 * i));
+  const buf = pool.f32('sin', L * d); // written in place in the wasm heap, never copied out
+  const ys = sampled(
+    L,
+    s,
+    d,
+    cols,
+    (o) => (pe.sinusoidal({ length: L, dim: d, base: st.base, layout: st.layout, offset: o, out: buf }), buf.array),
+  );
+  plot.setTitle(`Sinusoidal (${st.layout}): sine components over position`);
+  plot.draw(
+    ys.map((y, j) => ({ y, label: `dim ${cols[j]} (sin of pair ${pairs[j]})` })),
+    { xLabel: 'position p (tokens)', yLabel: 'value', yRange: [-1.05, 1.05], dx: 1 / s },
+  );
+  if (s > 1)
+    plot.setNote(
+      `Sampled every 1/${s} of a position (pe.sinusoidal with a fractional offset); the table itself holds the integer positions.`,
+    );
+}
+
+/** RoPE: cos θ of chosen pairs over position (the cache's, with any scaling and its attention scale). */
+function drawRope(pe, st, plot, px, pool) {
+  const L = st.length;
+  const d = st.dim;
+  need(pe, 'ropeCache');
+  const s = subSteps(L, px);
+  const ro = ropeOptions(st);
+  let scale = 1;
+  const half = (ro.rotaryDim ?? d) / 2;
+  const cb = pool.f32('ropeCos', L * half),
+    sb = pool.f32('ropeSin', L * half);
+  const pairs = spread(half);
+  const ys = sampled(L, s, half, pairs, (o) => {
+    const c = pe.ropeCache({ length: L, offset: o, ...ro, cos: cb, sin: sb });
+    scale = c.attentionScale ?? 1;
+    return cb.array;
+  });
+  plot.setTitle(`RoPE: cos θᵢ(p) of chosen pairs${st.scaling === 'none' ? '' : ` (${st.scaling} ×${st.factor})`}`);
+  plot.draw(
+    pairs.map((i, j) => ({ y: ys[j], label: `pair ${i}: cos θ${i}(p)` })),
+    {
+      xLabel: 'position p (tokens)',
+      yLabel: scale !== 1 ? `cos θ × ${scale.toFixed(3)}` : 'cos θ',
+      dx: 1 / s,
+      yRange: [-1.05 * scale, 1.05 * scale],
+      markers: st.scaling === 'none' ? [] : [{ x: st.train, label: `train length ${st.train}` }],
+    },
+  );
+  const notes = [];
+  if (scale !== 1)
+    notes.push(
+      `The ${st.scaling} attention scale ${scale.toFixed(4)} is folded into cos and sin (that is how the cache applies it), so the curves reach ±${scale.toFixed(3)}.`,
+    );
+  if (s > 1) notes.push(`Sampled every 1/${s} of a position (pe.ropeCache with a fractional offset).`);
+  plot.setNote(notes.join(' '));
+}
+
+/** Learned: chosen dimensions of the table at initialisation, integer positions only. */
+function drawLearned(pe, st, plot, px, pool) {
+  const L = st.length;
+  const d = st.dim;
+  need(pe, 'learnedInit');
+  const t = pool.learned(L, d);
+  const series = spread(d).map((c) => ({
+    y: Float32Array.from({ length: L }, (_, r) => t[r * d + c]),
+    label: `dim ${c}`,
+  }));
+  plot.setTitle('Learned table at initialisation: no structure until training puts it there');
+  plot.draw(series, { xLabel: 'position p (tokens)', yLabel: 'value' });
+  plot.setNote('A learned table has one row per integer position and nothing in between.');
+}
+
+/** ALiBi: the last query's bias against each key, one line per head. */
+function drawAlibi(pe, st, plot, px, pool) {
+  const L = st.length;
+  need(pe, 'alibiBias');
+  const n = Math.min(L, MATRIX_CAP);
+  // The last query's row for every head: one query at position n − 1 against keys 0..n−1.
+  const b = pe.alibiBias({ heads: st.heads, queries: 1, keys: n, offset: n - 1, causal: true });
+  const x = Float32Array.from({ length: n }, (_, j) => j - (n - 1));
+  const series = [];
+  const shown = Math.min(st.heads, 8);
+  for (let h = 0; h < shown; h++)
+    series.push({
+      x,
+      y: b.subarray(h * n, (h + 1) * n),
+      label: `head ${h + 1}${h === Math.min(st.head, st.heads - 1) ? ' (head shown)' : ''}`,
+      dash: h !== Math.min(st.head, st.heads - 1),
+    });
+  plot.setTitle(
+    `ALiBi: bias of the last query against each key, heads 1–${shown} of ${st.heads} (a straight line of slope mₕ)`,
+  );
+  plot.draw(series, { xLabel: 'key − query (tokens)', yLabel: 'bias' });
+}
+
+/** T5: the bucket of each relative position, bidirectional and causal. */
+function drawT5(pe, st, plot, px, pool) {
+  const L = st.length;
+  need(pe, 't5Buckets');
+  const R = Math.max(8, Math.min(L, 512));
+  const x = Float32Array.from({ length: 2 * R + 1 }, (_, j) => j - R);
+  const bi = t5Config(st, true),
+    uni = t5Config(st, false);
+  const yb = pe.t5Buckets({ queries: 1, keys: 2 * R + 1, offset: R, ...t5Opts(bi) });
+  const yu = pe.t5Buckets({ queries: 1, keys: 2 * R + 1, offset: R, ...t5Opts(uni) });
+  const sel = st.t5dir === 'causal';
+  plot.setTitle(
+    `T5: bucket of each relative position (${st.buckets} buckets, exact near 0, logarithmic up to max distance ${bi.maxDistance})`,
+  );
+  plot.draw(
+    [
+      { x, y: yb, label: `bidirectional${sel ? '' : ' (selected)'}`, dash: sel },
+      { x, y: yu, label: `causal${sel ? ' (selected)' : ''}`, dash: !sel },
+    ],
+    {
+      xLabel: 'key − query (tokens)',
+      yLabel: 'bucket index',
+      markers: [
+        { x: -bi.maxDistance, label: `−${bi.maxDistance}` },
+        { x: bi.maxDistance, label: `${bi.maxDistance}` },
+      ].filter((m) => Math.abs(m.x) <= R),
+    },
+  );
+}
+
+/** Shaw et al.: the clipped relative index of the middle query against each key. */
+function drawShaw(pe, st, plot, px, pool) {
+  const L = st.length;
+  need(pe, 'shawIndices');
+  const n = Math.max(2, Math.min(L, 256));
+  const k = st.shawk;
+  const idx = pe.shawIndices({ queries: n, keys: n, maxRelative: k });
+  const q = Math.floor(n / 2);
+  const x = Float32Array.from({ length: n }, (_, j) => j - q);
+  plot.setTitle(`Shaw: relative embedding index of query ${q} against each key (clipped to ±${k})`);
+  plot.draw([{ x, y: idx.subarray(q * n, (q + 1) * n), label: 'row of aᴷ, aⱽ' }], {
+    xLabel: 'key − query (tokens)',
+    yLabel: 'index',
+    markers: [
+      { x: -k, label: `−k` },
+      { x: k, label: `k = ${k}` },
+    ],
+  });
+}
+
+/** The figure of each method, by method id. */
+const DRAW = {
+  sinusoidal: drawSinusoidal,
+  rope: drawRope,
+  learned: drawLearned,
+  alibi: drawAlibi,
+  t5: drawT5,
+  shaw: drawShaw,
+};
+
+/** Draw st.method's figure into plot, px wide (a method with no figure draws nothing). */
+function draw(pe, st, plot, px, pool) {
+  if (Object.hasOwn(DRAW, st.method)) DRAW[st.method](pe, st, plot, px, pool);
 }
 
 /** Per-pair wavelength 2π/ωᵢ before and after the chosen scaling, on a log axis, with the
