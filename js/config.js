@@ -29,24 +29,37 @@ const ROPE_TYPES = {
   su: 'longrope',
   llama3: 'llama3',
 };
-/** Keys of rope_scaling / rope_parameters by what they do: read per type, or positional but read
- * elsewhere (theta, partial factor, M-RoPE, Ministral 3's query scale), or inert. */
-const SCALING_READ = {
-  default: [],
-  linear: ['factor'],
-  dynamic: ['factor', 'original_max_position_embeddings'],
-  yarn: [
-    'factor',
-    'original_max_position_embeddings',
-    'beta_fast',
-    'beta_slow',
-    'attention_factor',
-    'mscale',
-    'mscale_all_dim',
-    'truncate',
-  ],
-  longrope: ['short_factor', 'long_factor', 'factor', 'original_max_position_embeddings', 'attention_factor'],
-  llama3: ['factor', 'low_freq_factor', 'high_freq_factor', 'original_max_position_embeddings'],
+/** Keys of rope_scaling / rope_parameters by what they do: read per type (`reads`, with `parse`
+ * turning them into posenc's scaling), or positional but read elsewhere (theta, partial factor,
+ * M-RoPE, Ministral 3's query scale), or inert. */
+const SCALINGS = {
+  default: { reads: [], parse: () => ({ type: 'default' }) },
+  linear: {
+    reads: ['factor'],
+    parse: ({ need, num }) => ({ type: 'linear', factor: need('factor', num('factor', { gt: 0 })) }),
+  },
+  dynamic: { reads: ['factor', 'original_max_position_embeddings'], parse: dynamicScaling },
+  yarn: {
+    reads: [
+      'factor',
+      'original_max_position_embeddings',
+      'beta_fast',
+      'beta_slow',
+      'attention_factor',
+      'mscale',
+      'mscale_all_dim',
+      'truncate',
+    ],
+    parse: yarnScaling,
+  },
+  longrope: {
+    reads: ['short_factor', 'long_factor', 'factor', 'original_max_position_embeddings', 'attention_factor'],
+    parse: longropeScaling,
+  },
+  llama3: {
+    reads: ['factor', 'low_freq_factor', 'high_freq_factor', 'original_max_position_embeddings'],
+    parse: llama3Scaling,
+  },
 };
 const SCALING_ELSEWHERE = [
   'rope_type',
@@ -168,11 +181,39 @@ function reader(cfg, source, prefix = '', defaults = {}, used = {}) {
   return { get, number, has, key: (k) => `${prefix}${k}`, raw: (k) => (Object.hasOwn(cfg, k) ? cfg[k] : undefined) };
 }
 
-/** rope_scaling / rope_parameters (already chosen for the layer) -> posenc scaling, or undefined. */
+/** rope_scaling / rope_parameters (already chosen for the layer) -> posenc scaling ('default' when absent). */
 function parseScaling(rs, where, r, source, notes, origin, aliases = {}) {
   if (rs === undefined || rs === null) return { type: 'default' };
   if (!isObj(rs)) throw bad(where, 'an object or null', rs);
   const s = reader(rs, source, `${where}.`);
+  const { name, type } = scalingType(s, where, notes, aliases);
+  const { reads, parse } = SCALINGS[type];
+  const allowed = [...reads, ...SCALING_ELSEWHERE, ...SCALING_INERT];
+  for (const key of Object.keys(rs)) {
+    if (!allowed.includes(key) && rs[key] !== null && rs[key] !== undefined) {
+      // modeling_rope_utils.py _check_received_keys logs unrecognised keys and goes on: so does posenc
+      notes.push(
+        `${where}.${key} = ${show(rs[key])} is not read for rope type '${name}' ` +
+          `(modeling_rope_utils.py reads ${reads.join(', ') || 'nothing'}): ignored, as Hugging Face does`,
+      );
+    }
+  }
+  const num = (k, o) => s.number(k, o);
+  const maxPos = r.number('max_position_embeddings', { gt: 0 });
+  // Phi-3 keeps it at the top level (Phi3Config; _compute_longrope_parameters reads it there first)
+  const topOrig = r.number('original_max_position_embeddings', { gt: 0 });
+  const orig = num('original_max_position_embeddings', { gt: 0 });
+  const need = (k, v) => {
+    if (v === undefined) {
+      throw perr(Status.E_MISSING, `${where}.${k} is required for rope type '${name}'`, `${where}.${k}`);
+    }
+    return v;
+  };
+  return parse({ s, num, need, rs, where, r, origin, maxPos, topOrig, orig });
+}
+
+/** The rope type a scaling names (rope_type, or the older type), as posenc's scaling type. */
+function scalingType(s, where, notes, aliases) {
   const rt = s.get('rope_type');
   const t = s.get('type');
   const name = rt ?? t ?? 'default';
@@ -193,106 +234,84 @@ function parseScaling(rs, where, r, source, notes, origin, aliases = {}) {
       `${where}.rope_type`,
     );
   }
-  const allowed = [...SCALING_READ[type], ...SCALING_ELSEWHERE, ...SCALING_INERT];
-  for (const key of Object.keys(rs)) {
-    if (!allowed.includes(key) && rs[key] !== null && rs[key] !== undefined) {
-      // modeling_rope_utils.py _check_received_keys logs unrecognised keys and goes on: so does posenc
-      notes.push(
-        `${where}.${key} = ${show(rs[key])} is not read for rope type '${name}' ` +
-          `(modeling_rope_utils.py reads ${SCALING_READ[type].join(', ') || 'nothing'}): ignored, as Hugging Face does`,
-      );
-    }
+  return { name, type };
+}
+
+/** _compute_dynamic_ntk_parameters: max_position_embeddings (original_max_position_embeddings in v5) */
+function dynamicScaling({ num, need, where, r, origin, maxPos, orig }) {
+  const m = orig ?? maxPos;
+  const factor = need('factor', num('factor', { gt: 0 }));
+  origin['scaling.maxPositions'] =
+    orig !== undefined ? `${where}.original_max_position_embeddings` : r.key('max_position_embeddings');
+  return { type: 'dynamic', factor, maxPositions: need('max_position_embeddings', m) };
+}
+
+/** _compute_yarn_parameters */
+function yarnScaling({ s, num, need, where, r, origin, maxPos, topOrig, orig }) {
+  const sc = { type: 'yarn', factor: need('factor', num('factor', { gt: 0 })) };
+  sc.originalMaxPositions = need('original_max_position_embeddings', orig ?? topOrig ?? maxPos);
+  origin['scaling.originalMaxPositions'] =
+    orig !== undefined
+      ? `${where}.original_max_position_embeddings`
+      : r.key(topOrig !== undefined ? 'original_max_position_embeddings' : 'max_position_embeddings');
+  const names = [
+    ['beta_fast', 'betaFast'],
+    ['beta_slow', 'betaSlow'],
+    ['attention_factor', 'attentionFactor'],
+    ['mscale', 'mscale'],
+    ['mscale_all_dim', 'mscaleAllDim'],
+  ];
+  for (const [k, p] of names) {
+    const v = num(k, { gt: k.startsWith('beta') || k === 'attention_factor' ? 0 : -Infinity });
+    if (v !== undefined) sc[p] = v;
   }
-  const num = (k, o) => s.number(k, o);
-  const maxPos = r.number('max_position_embeddings', { gt: 0 });
-  // Phi-3 keeps it at the top level (Phi3Config; _compute_longrope_parameters reads it there first)
-  const topOrig = r.number('original_max_position_embeddings', { gt: 0 });
-  const orig = num('original_max_position_embeddings', { gt: 0 });
-  const need = (k, v) => {
-    if (v === undefined) {
-      throw perr(Status.E_MISSING, `${where}.${k} is required for rope type '${name}'`, `${where}.${k}`);
-    }
-    return v;
-  };
-  switch (type) {
-    case 'default':
-      return { type: 'default' };
-    case 'linear':
-      return { type: 'linear', factor: need('factor', num('factor', { gt: 0 })) };
-    case 'dynamic': {
-      // _compute_dynamic_ntk_parameters: max_position_embeddings (original_max_position_embeddings in v5)
-      const m = orig ?? maxPos;
-      const factor = need('factor', num('factor', { gt: 0 }));
-      origin['scaling.maxPositions'] =
-        orig !== undefined ? `${where}.original_max_position_embeddings` : r.key('max_position_embeddings');
-      return { type: 'dynamic', factor, maxPositions: need('max_position_embeddings', m) };
-    }
-    case 'yarn': {
-      const sc = { type: 'yarn', factor: need('factor', num('factor', { gt: 0 })) };
-      sc.originalMaxPositions = need('original_max_position_embeddings', orig ?? topOrig ?? maxPos);
-      origin['scaling.originalMaxPositions'] =
-        orig !== undefined
-          ? `${where}.original_max_position_embeddings`
-          : r.key(topOrig !== undefined ? 'original_max_position_embeddings' : 'max_position_embeddings');
-      const names = [
-        ['beta_fast', 'betaFast'],
-        ['beta_slow', 'betaSlow'],
-        ['attention_factor', 'attentionFactor'],
-        ['mscale', 'mscale'],
-        ['mscale_all_dim', 'mscaleAllDim'],
-      ];
-      for (const [k, p] of names) {
-        const v = num(k, { gt: k.startsWith('beta') || k === 'attention_factor' ? 0 : -Infinity });
-        if (v !== undefined) sc[p] = v;
-      }
-      const tr = s.get('truncate');
-      if (tr !== undefined) sc.truncate = bool(FN, `${where}.truncate`, tr);
-      return sc;
-    }
-    case 'longrope': {
-      const sc = { type: 'longrope' };
-      for (const [k, p] of [
-        ['short_factor', 'shortFactor'],
-        ['long_factor', 'longFactor'],
-      ]) {
-        const l = s.get(k);
-        if (!Array.isArray(l)) throw bad(`${where}.${k}`, 'an array of numbers (one per rotated pair)', l);
-        sc[p] = l.slice();
-      }
-      // _compute_longrope_parameters: a top-level original_max_position_embeddings wins and sets
-      // factor = max_position_embeddings / original; else the scaling's own keys
-      sc.originalMaxPositions = need('original_max_position_embeddings', topOrig ?? orig ?? maxPos);
-      origin['scaling.originalMaxPositions'] =
-        topOrig !== undefined
-          ? r.key('original_max_position_embeddings')
-          : orig !== undefined
-            ? `${where}.original_max_position_embeddings`
-            : r.key('max_position_embeddings');
-      if (topOrig !== undefined && maxPos !== undefined)
-        origin['scaling.maxPositions'] = r.key('max_position_embeddings');
-      if (topOrig !== undefined && maxPos !== undefined) sc.maxPositions = maxPos;
-      else if (num('factor', { gt: 0 }) !== undefined) sc.factor = rs.factor;
-      const af = num('attention_factor', { gt: 0 });
-      if (af !== undefined) sc.attentionFactor = af;
-      return sc;
-    }
-    case 'llama3': {
-      const sc = { type: 'llama3' };
-      const names = [
-        ['factor', 'factor'],
-        ['low_freq_factor', 'lowFreqFactor'],
-        ['high_freq_factor', 'highFreqFactor'],
-      ];
-      for (const [k, p] of names) {
-        sc[p] = need(k, num(k, { gt: 0 }));
-      }
-      sc.originalMaxPositions = need('original_max_position_embeddings', orig);
-      origin['scaling.originalMaxPositions'] = `${where}.original_max_position_embeddings`;
-      return sc;
-    }
-    default:
-      return { type: 'default' };
+  const tr = s.get('truncate');
+  if (tr !== undefined) sc.truncate = bool(FN, `${where}.truncate`, tr);
+  return sc;
+}
+
+/** _compute_longrope_parameters */
+function longropeScaling({ s, num, need, rs, where, r, origin, maxPos, topOrig, orig }) {
+  const sc = { type: 'longrope' };
+  for (const [k, p] of [
+    ['short_factor', 'shortFactor'],
+    ['long_factor', 'longFactor'],
+  ]) {
+    const l = s.get(k);
+    if (!Array.isArray(l)) throw bad(`${where}.${k}`, 'an array of numbers (one per rotated pair)', l);
+    sc[p] = l.slice();
   }
+  // _compute_longrope_parameters: a top-level original_max_position_embeddings wins and sets
+  // factor = max_position_embeddings / original; else the scaling's own keys
+  sc.originalMaxPositions = need('original_max_position_embeddings', topOrig ?? orig ?? maxPos);
+  origin['scaling.originalMaxPositions'] =
+    topOrig !== undefined
+      ? r.key('original_max_position_embeddings')
+      : orig !== undefined
+        ? `${where}.original_max_position_embeddings`
+        : r.key('max_position_embeddings');
+  if (topOrig !== undefined && maxPos !== undefined) origin['scaling.maxPositions'] = r.key('max_position_embeddings');
+  if (topOrig !== undefined && maxPos !== undefined) sc.maxPositions = maxPos;
+  else if (num('factor', { gt: 0 }) !== undefined) sc.factor = rs.factor;
+  const af = num('attention_factor', { gt: 0 });
+  if (af !== undefined) sc.attentionFactor = af;
+  return sc;
+}
+
+/** _compute_llama3_parameters */
+function llama3Scaling({ num, need, where, origin, orig }) {
+  const sc = { type: 'llama3' };
+  const names = [
+    ['factor', 'factor'],
+    ['low_freq_factor', 'lowFreqFactor'],
+    ['high_freq_factor', 'highFreqFactor'],
+  ];
+  for (const [k, p] of names) {
+    sc[p] = need(k, num(k, { gt: 0 }));
+  }
+  sc.originalMaxPositions = need('original_max_position_embeddings', orig);
+  origin['scaling.originalMaxPositions'] = `${where}.original_max_position_embeddings`;
+  return sc;
 }
 
 /** The attention kind of every layer ('full_attention', 'sliding_attention', 'chunked_attention',
