@@ -316,10 +316,8 @@ function llama3Scaling({ num, need, where, origin, orig }) {
 
 /** The attention kind of every layer ('full_attention', 'sliding_attention', 'chunked_attention',
  * 'linear_attention', 'mamba'), from layer_types where the config class reads it, else the row's
- * rule (models.js `layers`). */
+ * rule (models.js `layers`, a key of LAYER_RULES). */
 function layerKinds(row, r, layers) {
-  const by = (f) => Array.from({ length: layers }, (_, i) => f(i));
-  const all = (t) => by(() => t);
   const kinds = row.layers === 'qwen3_5' ? new Set([...LAYER_TYPES, 'linear_attention']) : LAYER_TYPES;
   if (row.layerTypes && r.has('layer_types')) {
     const given = r.get('layer_types');
@@ -335,75 +333,79 @@ function layerKinds(row, r, layers) {
     }
     return given;
   }
-  const sw = r.get('sliding_window');
-  const slides = sw !== undefined;
-  switch (row.layers) {
-    case 'sliding': // Mistral, Mixtral, Starcoder2, Phi-3: one window on every layer
-      return all(slides ? 'sliding_attention' : 'full_attention');
-    case 'qwen2': {
-      // Qwen2Config: sliding_window counts only with use_sliding_window; layers from max_window_layers slide
-      if (!slides || r.get('use_sliding_window') !== true) return all('full_attention');
-      const m = r.number('max_window_layers', { int: true, gt: -1 }) ?? 0;
-      return by((i) => (i >= m ? 'sliding_attention' : 'full_attention'));
-    }
-    case 'qwen2_moe': {
-      // Qwen2MoeConfig.layer_types: with use_sliding_window, layers i < max_window_layers with (i + 1) % 2 slide
-      if (r.get('use_sliding_window') !== true) return all('full_attention');
-      const m = r.number('max_window_layers', { int: true, gt: -1 }) ?? 0;
-      return by((i) => ((i + 1) % 2 && i < m ? 'sliding_attention' : 'full_attention'));
-    }
-    case 'qwen_all': // Qwen3MoeConfig: sliding_window counts only with use_sliding_window, then on every layer
-      return all(slides && r.get('use_sliding_window') === true ? 'sliding_attention' : 'full_attention');
-    case 'gemma2': // Gemma2Config.layer_types: even layers slide
-      return by((i) => (i % 2 ? 'full_attention' : 'sliding_attention'));
-    case 'alternate': // GptOssConfig.layer_types: (i + 1) % 2 slides
-      return by((i) => ((i + 1) % 2 ? 'sliding_attention' : 'full_attention'));
-    case 'olmo3': // Olmo3Config.layer_types: every 4th layer full
-      return by((i) => ((i + 1) % 4 ? 'sliding_attention' : 'full_attention'));
-    case 'pattern': {
-      // Gemma3TextConfig / Cohere2Config / Exaone4Config: every sliding_window_pattern-th layer full;
-      // Exaone4Config sets the pattern to 0 (no sliding layer) when sliding_window is None
-      if (row.nope === 'full_if_sliding' && !slides) return all('full_attention');
-      const p = r.get('sliding_window_pattern');
-      if (!Number.isInteger(p) || p < 1) {
-        throw bad(
-          r.key('sliding_window_pattern'),
-          `a positive integer (${row.config} computes (i + 1) % sliding_window_pattern), or layer_types given`,
-          p,
-        );
-      }
-      return by((i) => ((i + 1) % p ? 'sliding_attention' : 'full_attention'));
-    }
-    case 'llama4': {
-      // Llama4TextConfig: RoPE layers attend in chunks, NoPE layers see everything
-      const rope = noRopeLayers(r, layers);
-      const chunk = r.get('attention_chunk_size');
-      return rope.map((u) => (u && chunk ? 'chunked_attention' : 'full_attention'));
-    }
-    case 'smollm3': {
-      // SmolLM3Config.layer_types: only NoPE layers slide, and only with use_sliding_window
-      const rope = noRopeLayers(r, layers);
-      const on = r.get('use_sliding_window') === true && slides;
-      return rope.map((u) => (on && !u ? 'sliding_attention' : 'full_attention'));
-    }
-    case 'jamba': {
-      // JambaConfig.layers_block_type: attention where i % attn_layer_period == attn_layer_offset
-      const period = r.number('attn_layer_period', { int: true, gt: 0 });
-      const offset = r.number('attn_layer_offset', { int: true, gt: -1 });
-      if (offset >= period) {
-        throw bad(r.key('attn_layer_offset'), `smaller than attn_layer_period = ${period} (JambaConfig)`, offset);
-      }
-      return by((i) => (i % period === offset ? 'full_attention' : 'mamba'));
-    }
-    case 'qwen3_5': {
-      // Qwen3_5TextConfig: every full_attention_interval-th layer is softmax attention
-      const every = r.number('full_attention_interval', { int: true, gt: 0 }) ?? 4;
-      return by((i) => ((i + 1) % every ? 'linear_attention' : 'full_attention'));
-    }
-    default:
-      return all('full_attention');
-  }
+  const by = (f) => Array.from({ length: layers }, (_, i) => f(i));
+  const slides = r.get('sliding_window') !== undefined;
+  return (LAYER_RULES[row.layers] ?? LAYER_RULES.full)({ row, r, layers, by, all: (t) => by(() => t), slides });
 }
+
+/** models.js `layers` -> every layer's kind, as the config class computes layer_types. A rule gets
+ * the row, the reader, the layer count, by(i => kind), all(kind) and whether sliding_window is set. */
+const LAYER_RULES = {
+  full: ({ all }) => all('full_attention'),
+  // Mistral, Mixtral, Starcoder2, Phi-3: one window on every layer
+  sliding: ({ all, slides }) => all(slides ? 'sliding_attention' : 'full_attention'),
+  qwen2: ({ r, by, all, slides }) => {
+    // Qwen2Config: sliding_window counts only with use_sliding_window; layers from max_window_layers slide
+    if (!slides || r.get('use_sliding_window') !== true) return all('full_attention');
+    const m = r.number('max_window_layers', { int: true, gt: -1 }) ?? 0;
+    return by((i) => (i >= m ? 'sliding_attention' : 'full_attention'));
+  },
+  qwen2_moe: ({ r, by, all }) => {
+    // Qwen2MoeConfig.layer_types: with use_sliding_window, layers i < max_window_layers with (i + 1) % 2 slide
+    if (r.get('use_sliding_window') !== true) return all('full_attention');
+    const m = r.number('max_window_layers', { int: true, gt: -1 }) ?? 0;
+    return by((i) => ((i + 1) % 2 && i < m ? 'sliding_attention' : 'full_attention'));
+  },
+  // Qwen3MoeConfig: sliding_window counts only with use_sliding_window, then on every layer
+  qwen_all: ({ r, all, slides }) =>
+    all(slides && r.get('use_sliding_window') === true ? 'sliding_attention' : 'full_attention'),
+  // Gemma2Config.layer_types: even layers slide
+  gemma2: ({ by }) => by((i) => (i % 2 ? 'full_attention' : 'sliding_attention')),
+  // GptOssConfig.layer_types: (i + 1) % 2 slides
+  alternate: ({ by }) => by((i) => ((i + 1) % 2 ? 'sliding_attention' : 'full_attention')),
+  // Olmo3Config.layer_types: every 4th layer full
+  olmo3: ({ by }) => by((i) => ((i + 1) % 4 ? 'sliding_attention' : 'full_attention')),
+  pattern: ({ row, r, by, all, slides }) => {
+    // Gemma3TextConfig / Cohere2Config / Exaone4Config: every sliding_window_pattern-th layer full;
+    // Exaone4Config sets the pattern to 0 (no sliding layer) when sliding_window is None
+    if (row.nope === 'full_if_sliding' && !slides) return all('full_attention');
+    const p = r.get('sliding_window_pattern');
+    if (!Number.isInteger(p) || p < 1) {
+      throw bad(
+        r.key('sliding_window_pattern'),
+        `a positive integer (${row.config} computes (i + 1) % sliding_window_pattern), or layer_types given`,
+        p,
+      );
+    }
+    return by((i) => ((i + 1) % p ? 'sliding_attention' : 'full_attention'));
+  },
+  llama4: ({ r, layers }) => {
+    // Llama4TextConfig: RoPE layers attend in chunks, NoPE layers see everything
+    const rope = noRopeLayers(r, layers);
+    const chunk = r.get('attention_chunk_size');
+    return rope.map((u) => (u && chunk ? 'chunked_attention' : 'full_attention'));
+  },
+  smollm3: ({ r, layers, slides }) => {
+    // SmolLM3Config.layer_types: only NoPE layers slide, and only with use_sliding_window
+    const rope = noRopeLayers(r, layers);
+    const on = r.get('use_sliding_window') === true && slides;
+    return rope.map((u) => (on && !u ? 'sliding_attention' : 'full_attention'));
+  },
+  jamba: ({ r, by }) => {
+    // JambaConfig.layers_block_type: attention where i % attn_layer_period == attn_layer_offset
+    const period = r.number('attn_layer_period', { int: true, gt: 0 });
+    const offset = r.number('attn_layer_offset', { int: true, gt: -1 });
+    if (offset >= period) {
+      throw bad(r.key('attn_layer_offset'), `smaller than attn_layer_period = ${period} (JambaConfig)`, offset);
+    }
+    return by((i) => (i % period === offset ? 'full_attention' : 'mamba'));
+  },
+  qwen3_5: ({ r, by }) => {
+    // Qwen3_5TextConfig: every full_attention_interval-th layer is softmax attention
+    const every = r.number('full_attention_interval', { int: true, gt: 0 }) ?? 4;
+    return by((i) => ((i + 1) % every ? 'linear_attention' : 'full_attention'));
+  },
+};
 
 /** 1 = the layer rotates: no_rope_layers (Llama4TextConfig, SmolLM3Config), else every
  * no_rope_layer_interval-th layer (default 4) is NoPE. */
@@ -427,6 +429,20 @@ function queryScaleFn(formula, f) {
 
 /** The row of a config: its model_type, a multimodal wrapper's text_config, or `as`. */
 function resolve(config, as, notes, source) {
+  const { row, modelType } = mappedRow(config, as, notes, source);
+  const text = config.text_config;
+  if (row.family === 'wrapper') return wrappedText(config, row, notes, source);
+  if (isObj(text) && typeof text.model_type === 'string' && Object.hasOwn(MODELS, text.model_type)) {
+    // a text config nested under a type that is itself a text model (a converted copy): its keys
+    source.text_config = '(read from text_config)';
+    const tt = text.model_type;
+    if (MODELS[tt].family !== 'wrapper') return { row: MODELS[tt], modelType: tt, c: text, prefix: 'text_config.' };
+  }
+  return { row, modelType, c: config, prefix: '' };
+}
+
+/** The row model_type names (or text_config.model_type when the top level has none), else `as`'s. */
+function mappedRow(config, as, notes, source) {
   const root = reader(config, source);
   const text = config.text_config;
   let modelType = root.get('model_type');
@@ -466,47 +482,41 @@ function resolve(config, as, notes, source) {
   } else if (as !== undefined && as !== modelType) {
     notes.push(`as '${as}' is not used: model_type ${show(modelType)} is mapped, and its own row applies`);
   }
-  let c = config;
-  let prefix = '';
-  if (row.family === 'wrapper') {
-    // a multimodal config: the text model's own config class reads text_config
-    if (text !== undefined && text !== null && !isObj(text)) {
-      throw bad('text_config', `an object (${row.config} reads the text model's config from it)`, text);
-    }
-    c = isObj(text) ? text : {};
-    prefix = 'text_config.';
-    if (!isObj(text) && row.fromRoot) {
-      // the config class builds its text config from the top-level keys (an older flat file)
-      c = config;
-      prefix = '';
-      notes.push(`no text_config: ${row.config} builds its text model from the top-level keys`);
-    } else if (!isObj(text)) {
-      if (row.textDefaults) c = { ...row.textDefaults };
-      notes.push(
-        `no text_config: ${row.config} builds its text model from ` +
-          (row.textDefaults ? `its own values (${JSON.stringify(row.textDefaults)})` : 'the defaults'),
-      );
-    }
-    const tt = (c === config ? undefined : c.model_type) ?? row.text;
-    if (typeof tt !== 'string' || !Object.hasOwn(MODELS, tt) || MODELS[tt].family === 'wrapper') {
-      throw perr(
-        Status.E_ENUM,
-        `text_config.model_type ${show(tt)} is not a text model type fromConfig maps ` +
-          `(closest: ${closestTypes(String(tt), 3, (t) => MODELS[t].family !== 'wrapper').join(', ')}; ` +
-          `${row.config}'s own text model is '${row.text}')`,
-        'text_config.model_type',
-      );
-    }
-    source.text_config = '(read from text_config)';
-    return { row: MODELS[tt], modelType: tt, c, prefix };
+  return { row, modelType };
+}
+
+/** A multimodal config: the text model's own config class reads text_config. */
+function wrappedText(config, row, notes, source) {
+  const text = config.text_config;
+  if (text !== undefined && text !== null && !isObj(text)) {
+    throw bad('text_config', `an object (${row.config} reads the text model's config from it)`, text);
   }
-  if (isObj(text) && typeof text.model_type === 'string' && Object.hasOwn(MODELS, text.model_type)) {
-    // a text config nested under a type that is itself a text model (a converted copy): its keys
-    source.text_config = '(read from text_config)';
-    const tt = text.model_type;
-    if (MODELS[tt].family !== 'wrapper') return { row: MODELS[tt], modelType: tt, c: text, prefix: 'text_config.' };
+  let c = isObj(text) ? text : {};
+  let prefix = 'text_config.';
+  if (!isObj(text) && row.fromRoot) {
+    // the config class builds its text config from the top-level keys (an older flat file)
+    c = config;
+    prefix = '';
+    notes.push(`no text_config: ${row.config} builds its text model from the top-level keys`);
+  } else if (!isObj(text)) {
+    if (row.textDefaults) c = { ...row.textDefaults };
+    notes.push(
+      `no text_config: ${row.config} builds its text model from ` +
+        (row.textDefaults ? `its own values (${JSON.stringify(row.textDefaults)})` : 'the defaults'),
+    );
   }
-  return { row, modelType, c, prefix };
+  const tt = (c === config ? undefined : c.model_type) ?? row.text;
+  if (typeof tt !== 'string' || !Object.hasOwn(MODELS, tt) || MODELS[tt].family === 'wrapper') {
+    throw perr(
+      Status.E_ENUM,
+      `text_config.model_type ${show(tt)} is not a text model type fromConfig maps ` +
+        `(closest: ${closestTypes(String(tt), 3, (t) => MODELS[t].family !== 'wrapper').join(', ')}; ` +
+        `${row.config}'s own text model is '${row.text}')`,
+      'text_config.model_type',
+    );
+  }
+  source.text_config = '(read from text_config)';
+  return { row: MODELS[tt], modelType: tt, c, prefix };
 }
 
 /**
