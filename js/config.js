@@ -527,6 +527,39 @@ function wrappedText(config, row, notes, source) {
  */
 export function fromConfig(config, opts) {
   const o = options(FN, opts, ['layer', 'decoder', 'as']);
+  config = plainConfig(config);
+  const source = {};
+  const notes = [];
+  const { row, modelType, c, prefix } = resolve(config, o.as, notes, source);
+  const defaults = {};
+  const r = reader(c, source, prefix, row.defaults, defaults);
+  const decoder = bool(FN, 'decoder', o.decoder, false);
+  const { layers, layer } = layerIndex(row, r, decoder, o.layer);
+  const sizes = headSizes(r, modelType, c, source, prefix);
+  const { heads, kvHeads, dim } = sizes;
+  const attention = { heads, kvHeads, dim, scale: 1 / Math.sqrt(dim) };
+  const result = { model: modelType, layer, layers, family: 'none', attention, notes, source, defaults };
+  // origin: posenc option path -> the config key it came from, for messages
+  const x = { row, r, c, prefix, mt: modelType, layer, layers, decoder, ...sizes, origin: {}, notes, source };
+  Object.assign(x, { result, attention });
+  softmaxScale(x);
+  // each step settles the layer (returns true) or leaves it to the next
+  for (const step of [t5Layer, learnedLayer, attentionKind, jambaLayer, alibiLayer, nopeLayer, ropeLayer]) {
+    if (step(x)) break;
+  }
+  checkKeys(row, c, prefix, notes, source, layer);
+  const used = Object.entries(defaults);
+  if (used.length) {
+    notes.push(
+      `${row.config} defaults for keys the config omits: ` +
+        used.map(([k, v]) => `${k} = ${typeof v === 'object' ? JSON.stringify(v) : v}`).join(', '),
+    );
+  }
+  return result;
+}
+
+/** The config as plain JSON data, read once (a getter runs here, once). */
+function plainConfig(config) {
   if (config === null || typeof config !== 'object') throw bad('config', 'the parsed config.json object', config);
   try {
     // one read of everything (a getter runs here, once); what follows sees plain JSON data
@@ -540,17 +573,12 @@ export function fromConfig(config, opts) {
     );
   }
   if (!isObj(config)) throw bad('config', 'the parsed config.json object', config);
-  const source = {};
-  const notes = [];
-  const { row, modelType, c, prefix } = resolve(config, o.as, notes, source);
-  const defaults = {};
-  const r = reader(c, source, prefix, row.defaults, defaults);
-  const mt = modelType;
-  const origin = {}; // posenc option path -> the config key it came from, for messages
+  return config;
+}
 
-  const decoder = bool(FN, 'decoder', o.decoder, false);
-  const isT5 = row.family === 't5';
-  const layersKey = isT5 ? (decoder ? 'num_decoder_layers' : 'num_layers') : null;
+/** The layer count (T5: of the stack asked for) and the layer index the options ask for. */
+function layerIndex(row, r, decoder, asked) {
+  const layersKey = row.family === 't5' ? (decoder ? 'num_decoder_layers' : 'num_layers') : null;
   const L = { int: true, gt: 0, max: 2 ** 16 };
   const layers =
     (layersKey ? (r.number(layersKey, L) ?? r.number('num_layers', L)) : undefined) ??
@@ -558,8 +586,12 @@ export function fromConfig(config, opts) {
     r.number('n_layer', L) ??
     r.number('num_layers', L) ??
     r.number('n_layers', L);
-  const layer = int(FN, 'layer', o.layer, { min: 0, max: layers !== undefined ? layers - 1 : 2 ** 20, def: 0 });
+  const layer = int(FN, 'layer', asked, { min: 0, max: layers !== undefined ? layers - 1 : 2 ** 20, def: 0 });
+  return { layers, layer };
+}
 
+/** Heads, hidden size and head width, under each family's key names. */
+function headSizes(r, mt, c, source, prefix) {
   const heads =
     r.number('num_attention_heads', { int: true, gt: 0 }) ??
     r.number('n_head', { int: true, gt: 0 }) ??
@@ -594,6 +626,11 @@ export function fromConfig(config, opts) {
     dim = hidden / heads;
     dimKey = `${r.key('hidden_size')} / ${r.key('num_attention_heads')}`;
   }
+  return { heads, hidden, dim, dimKey, kvHeads: kvHeadCount(r, mt, c, source, prefix, heads) };
+}
+
+/** Key-value heads: num_key_value_heads, or the family's own keys (Falcon, ChatGLM, MPT). */
+function kvHeadCount(r, mt, c, source, prefix, heads) {
   let kvHeads = r.number('num_key_value_heads', { int: true, gt: 0 });
   if (mt === 'falcon') {
     // FalconConfig: num_kv_heads counts only with new_decoder_architecture, else multi_query -> 1
@@ -612,21 +649,11 @@ export function fromConfig(config, opts) {
   if (heads % kvHeads) {
     throw bad(r.key('num_key_value_heads'), `a divisor of num_attention_heads = ${heads}`, kvHeads);
   }
-  const attention = { heads, kvHeads, dim, scale: 1 / Math.sqrt(dim) };
-  const result = { model: modelType, layer, layers, family: 'none', attention, notes, source, defaults };
-  const finish = () => {
-    checkKeys(row, c, prefix, notes, source, layer);
-    const used = Object.entries(defaults);
-    if (used.length) {
-      notes.push(
-        `${row.config} defaults for keys the config omits: ` +
-          used.map(([k, v]) => `${k} = ${typeof v === 'object' ? JSON.stringify(v) : v}`).join(', '),
-      );
-    }
-    return result;
-  };
+  return kvHeads;
+}
 
-  // ---- the softmax scale (models.js `scale`) ----
+/** The softmax scale (models.js `scale`), and notes on scale keys posenc does not apply. */
+function softmaxScale({ row, r, layer, notes, attention }) {
   if (row.scale === 'attention_multiplier') {
     // GraniteAttention: self.scaling = config.attention_multiplier
     attention.scale = r.number('attention_multiplier', { gt: 0 });
@@ -651,60 +678,65 @@ export function fromConfig(config, opts) {
       `attn_logit_softcapping ${cap}: ${row.config} caps logits with cap·tanh(logit/cap); posenc's attention does not`,
     );
   }
+}
 
-  // ---- T5: relative buckets (modeling_t5.py T5Attention._relative_position_bucket) ----
-  if (isT5) {
-    const numBuckets = r.number('relative_attention_num_buckets', { int: true, gt: 0 });
-    const maxDistance = r.number('relative_attention_max_distance', { int: true, gt: 0 });
-    // the encoder's self-attention is bidirectional, the decoder's causal (T5Attention.is_decoder)
-    let t5;
-    try {
-      t5 = ENCODINGS.t5.parse({ numBuckets, maxDistance }, { fn: FN, causal: decoder });
-    } catch (e) {
-      const why = e.message.replace(/^posenc\.fromConfig: /, '');
-      throw perr(
-        e.code,
-        `${r.key('relative_attention_num_buckets')} / relative_attention_max_distance: ${why}`,
-        r.key('relative_attention_max_distance'),
-      );
-    }
-    result.family = 't5';
-    result.t5 = { numBuckets: t5.numBuckets, maxDistance: t5.maxDistance, bidirectional: t5.bidirectional };
-    result.stack = decoder ? 'decoder' : 'encoder';
-    result.encoding = { type: 't5', ...result.t5 };
-    if (mt !== 'umt5' && layer > 0) {
-      notes.push(
-        'T5 computes the bias in layer 0 of each stack and every layer reuses it (has_relative_attention_bias)',
-      );
-    }
-    return finish();
+/** T5: relative buckets (modeling_t5.py T5Attention._relative_position_bucket). */
+function t5Layer({ row, r, mt, layer, decoder, notes, result }) {
+  if (row.family !== 't5') return false;
+  const numBuckets = r.number('relative_attention_num_buckets', { int: true, gt: 0 });
+  const maxDistance = r.number('relative_attention_max_distance', { int: true, gt: 0 });
+  // the encoder's self-attention is bidirectional, the decoder's causal (T5Attention.is_decoder)
+  let t5;
+  try {
+    t5 = ENCODINGS.t5.parse({ numBuckets, maxDistance }, { fn: FN, causal: decoder });
+  } catch (e) {
+    const why = e.message.replace(/^posenc\.fromConfig: /, '');
+    throw perr(
+      e.code,
+      `${r.key('relative_attention_num_buckets')} / relative_attention_max_distance: ${why}`,
+      r.key('relative_attention_max_distance'),
+    );
   }
-
-  // ---- learned tables ----
-  if (row.family === 'learned') {
-    const pet = r.get('position_embedding_type');
-    if (row.absolute && pet !== undefined && pet !== 'absolute') {
-      throw perr(
-        Status.E_PARAM,
-        `${r.key('position_embedding_type')} ${show(pet)} is not mapped by posenc ` +
-          `(only 'absolute', a learned table; ${row.hf} reads it)`,
-        r.key('position_embedding_type'),
-      );
-    }
-    let rows;
-    for (const k of row.rows) rows ??= r.number(k, { int: true, gt: 0 });
-    if (rows === undefined) throw perr(Status.E_MISSING, `${row.rows.join(' or ')} is required`, r.key(row.rows[0]));
-    let offset = row.offset ?? 0;
-    if (row.padOffset) offset = (r.number('pad_token_id', { int: true, gt: -1 }) ?? 1) + 1;
-    result.family = 'learned';
-    result.learned = offset ? { rows: rows + (row.offset ?? 0), offset } : { rows };
-    result.encoding = { type: 'none' };
-    return finish();
+  result.family = 't5';
+  result.t5 = { numBuckets: t5.numBuckets, maxDistance: t5.maxDistance, bidirectional: t5.bidirectional };
+  result.stack = decoder ? 'decoder' : 'encoder';
+  result.encoding = { type: 't5', ...result.t5 };
+  if (mt !== 'umt5' && layer > 0) {
+    notes.push('T5 computes the bias in layer 0 of each stack and every layer reuses it (has_relative_attention_bias)');
   }
+  return true;
+}
 
-  // ---- the layer's kind: attention with or without positions, or no attention at all ----
+/** Learned absolute tables: the row count and the offset positions start at. */
+function learnedLayer({ row, r, result }) {
+  if (row.family !== 'learned') return false;
+  const pet = r.get('position_embedding_type');
+  if (row.absolute && pet !== undefined && pet !== 'absolute') {
+    throw perr(
+      Status.E_PARAM,
+      `${r.key('position_embedding_type')} ${show(pet)} is not mapped by posenc ` +
+        `(only 'absolute', a learned table; ${row.hf} reads it)`,
+      r.key('position_embedding_type'),
+    );
+  }
+  let rows;
+  for (const k of row.rows) rows ??= r.number(k, { int: true, gt: 0 });
+  if (rows === undefined) throw perr(Status.E_MISSING, `${row.rows.join(' or ')} is required`, r.key(row.rows[0]));
+  let offset = row.offset ?? 0;
+  if (row.padOffset) offset = (r.number('pad_token_id', { int: true, gt: -1 }) ?? 1) + 1;
+  result.family = 'learned';
+  result.learned = offset ? { rows: rows + (row.offset ?? 0), offset } : { rows };
+  result.encoding = { type: 'none' };
+  return true;
+}
+
+/** The layer's kind: attention with or without positions (its window or chunk), or no attention at
+ * all (settled here). Sets x.kind for the steps after it. */
+function attentionKind(x) {
+  const { row, r, layer, layers, result, attention } = x;
   const kinds = layers !== undefined ? layerKinds(row, r, layers) : ['full_attention'];
   const kind = kinds[layer];
+  x.kind = kind;
   result.layerType = kind;
   if (kind === 'mamba' || kind === 'linear_attention') {
     result.family = 'none';
@@ -714,7 +746,7 @@ export function fromConfig(config, opts) {
       kind === 'mamba'
         ? `layer ${layer} is a Mamba layer (${row.config}.layers_block_type): no attention and no positions`
         : `layer ${layer} is a linear_attention layer (Gated DeltaNet, ${row.config}.layer_types): no softmax attention and no positions`;
-    return finish();
+    return true;
   }
   if (kind === 'sliding_attention' && (!row.useSliding || r.get('use_sliding_window') === true)) {
     const w = r.number('sliding_window', { int: true, gt: 0 });
@@ -722,54 +754,40 @@ export function fromConfig(config, opts) {
   } else if (kind === 'chunked_attention') {
     attention.chunk = r.number('attention_chunk_size', { int: true, gt: 0 });
   }
+  return false;
+}
 
-  // ---- no positional encoding: Jamba ----
-  if (row.family === 'none') {
-    if (r.has('sliding_window')) {
-      // modeling_jamba.py passes sliding_window to flash attention only; eager and sdpa attend fully
-      throw perr(
-        Status.E_PARAM,
-        `${r.key('sliding_window')} = ${show(r.get('sliding_window'))}: modeling_jamba.py applies it only under ` +
-          'flash attention (JambaFlashAttention2), so what the layer sees depends on the attention backend; ' +
-          'posenc does not map it (set it to null for the eager / sdpa model)',
-        r.key('sliding_window'),
-      );
-    }
-    result.family = 'none';
-    result.reason = `${row.config}: attention layers have no positional encoding (${row.hf})`;
-    result.encoding = { type: 'none' };
-    return finish();
+/** No positional encoding: Jamba. */
+function jambaLayer({ row, r, result }) {
+  if (row.family !== 'none') return false;
+  if (r.has('sliding_window')) {
+    // modeling_jamba.py passes sliding_window to flash attention only; eager and sdpa attend fully
+    throw perr(
+      Status.E_PARAM,
+      `${r.key('sliding_window')} = ${show(r.get('sliding_window'))}: modeling_jamba.py applies it only under ` +
+        'flash attention (JambaFlashAttention2), so what the layer sees depends on the attention backend; ' +
+        'posenc does not map it (set it to null for the eager / sdpa model)',
+      r.key('sliding_window'),
+    );
   }
+  result.family = 'none';
+  result.reason = `${row.config}: attention layers have no positional encoding (${row.hf})`;
+  result.encoding = { type: 'none' };
+  return true;
+}
 
-  // ---- ALiBi: BLOOM, MPT, Falcon-RW, Baichuan 13B ----
+/** ALiBi: BLOOM, MPT, Falcon-RW, Baichuan 13B (MPT without ALiBi: a learned table). */
+function alibiLayer(x) {
+  const { r, mt, heads, hidden, dim, notes, result } = x;
   let alibi = null;
   if (mt === 'bloom') alibi = {};
   if (mt === 'mpt') {
-    const ac = isObj(c.attn_config) ? c.attn_config : {};
-    const a = reader(ac, source, `${prefix}attn_config.`);
-    if (a.get('rope')) {
-      throw bad(`${prefix}attn_config.rope`, 'false (MPT with RoPE is not mapped by posenc)', true);
-    }
-    if (a.get('alibi')) {
-      const max = a.number('alibi_bias_max', { gt: 0 }) ?? 8;
-      // modeling_mpt.py build_mpt_alibi_tensor: slopes 2^(-max*k/n') with n' = next power of two;
-      // equal to alibiSlopes only for max 8 and a power-of-two head count
-      if (max !== 8 || (heads & (heads - 1)) !== 0) {
-        throw bad(
-          `${prefix}attn_config.alibi_bias_max`,
-          `8 with a power-of-two head count (what alibiSlopes computes; heads = ${heads})`,
-          max,
-        );
-      }
-      alibi = {};
-    }
-    const ss = a.number('softmax_scale', { gt: 0 });
-    if (ss !== undefined) attention.scale = ss;
+    alibi = mptAlibi(x);
     if (!alibi) {
       result.family = 'learned';
       result.learned = { rows: r.number('max_seq_len', { int: true, gt: 0 }) };
       result.encoding = { type: 'none' };
-      return finish();
+      return true;
     }
   }
   if (mt === 'falcon' && r.get('alibi')) {
@@ -788,14 +806,41 @@ export function fromConfig(config, opts) {
       throw bad(r.key('hidden_size'), '4096 (Baichuan 7B, RoPE) or 5120 (Baichuan 13B, ALiBi)', hidden);
     }
   }
-  if (alibi) {
-    result.family = 'alibi';
-    result.alibi = { heads, ...alibi };
-    result.encoding = { type: 'alibi' };
-    return finish();
-  }
+  if (!alibi) return false;
+  result.family = 'alibi';
+  result.alibi = { heads, ...alibi };
+  result.encoding = { type: 'alibi' };
+  return true;
+}
 
-  // ---- RoPE layers that do not rotate (NoPE) ----
+/** MPT's attn_config: ALiBi ({}), or null (a learned table); its softmax_scale. */
+function mptAlibi({ c, prefix, source, heads, attention }) {
+  let alibi = null;
+  const ac = isObj(c.attn_config) ? c.attn_config : {};
+  const a = reader(ac, source, `${prefix}attn_config.`);
+  if (a.get('rope')) {
+    throw bad(`${prefix}attn_config.rope`, 'false (MPT with RoPE is not mapped by posenc)', true);
+  }
+  if (a.get('alibi')) {
+    const max = a.number('alibi_bias_max', { gt: 0 }) ?? 8;
+    // modeling_mpt.py build_mpt_alibi_tensor: slopes 2^(-max*k/n') with n' = next power of two;
+    // equal to alibiSlopes only for max 8 and a power-of-two head count
+    if (max !== 8 || (heads & (heads - 1)) !== 0) {
+      throw bad(
+        `${prefix}attn_config.alibi_bias_max`,
+        `8 with a power-of-two head count (what alibiSlopes computes; heads = ${heads})`,
+        max,
+      );
+    }
+    alibi = {};
+  }
+  const ss = a.number('softmax_scale', { gt: 0 });
+  if (ss !== undefined) attention.scale = ss;
+  return alibi;
+}
+
+/** RoPE layers that do not rotate (NoPE), with Llama 4's query temperature on them. */
+function nopeLayer({ row, r, mt, kind, layer, layers, attention, result }) {
   let useRope = true;
   let noRopeWhy = '';
   if (row.nope === 'no_rope_layers') {
@@ -818,18 +863,15 @@ export function fromConfig(config, opts) {
       (p) => 1 + as * Math.log1p(Math.floor((p + 1) / floor)),
     );
   }
-  if (!useRope) {
-    result.family = 'none';
-    result.reason = `layer ${layer} has no positional encoding: ${noRopeWhy}`;
-    result.encoding = { type: 'none' };
-    return finish();
-  }
-  ropeLayer(result, { row, r, c, prefix, mt, kind, layer, dim, dimKey, origin, notes, source });
-  return finish();
+  if (useRope) return false;
+  result.family = 'none';
+  result.reason = `layer ${layer} has no positional encoding: ${noRopeWhy}`;
+  result.encoding = { type: 'none' };
+  return true;
 }
 
 /** The RoPE part of a layer: base, scaling, rotated width, layout, M-RoPE, per-query scales. */
-function ropeLayer(result, { row, r, prefix, mt, kind, layer, dim, dimKey, origin, notes, source }) {
+function ropeLayer({ result, row, r, prefix, mt, kind, layer, dim, dimKey, origin, notes, source }) {
   const { attention } = result;
   // rope_parameters (transformers v5): flat, or one entry per layer type
   // a config class's default rope_parameters / rope_scaling applies only when the file has neither
@@ -1040,6 +1082,7 @@ function ropeLayer(result, { row, r, prefix, mt, kind, layer, dim, dimKey, origi
   if (rope.mropeSections) {
     notes.push('multimodal RoPE: positions are 3 × length (t, then h, then w); text tokens repeat one position');
   }
+  return true;
 }
 
 /** posenc's option names in a kvCache-encoding error, turned into the config keys they came from. */
