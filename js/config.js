@@ -871,8 +871,18 @@ function nopeLayer({ row, r, mt, kind, layer, layers, attention, result }) {
 }
 
 /** The RoPE part of a layer: base, scaling, rotated width, layout, M-RoPE, per-query scales. */
-function ropeLayer({ result, row, r, prefix, mt, kind, layer, dim, dimKey, origin, notes, source }) {
-  const { attention } = result;
+function ropeLayer(x) {
+  const at = ropeSource(x);
+  const { base, scaling } = ropeBase(x, at);
+  const { ropeDim, rotaryDim } = rotatedWidth(x, at, scaling);
+  const rope = ropeSpec(x, at, { dim: ropeDim, base, layout: ropeLayout(x, at.rs) }, rotaryDim, scaling);
+  ropeQueryScales(x, at.rs, scaling, rope);
+  return true;
+}
+
+/** Where the layer's rope keys live: rs (rope_parameters or rope_scaling), where (its path), rpr
+ * (a reader over rope_parameters), perType (rope_parameters has one entry per layer type). */
+function ropeSource({ r, prefix, kind, layer, source }) {
   // rope_parameters (transformers v5): flat, or one entry per layer type
   // a config class's default rope_parameters / rope_scaling applies only when the file has neither
   const hasRp = r.raw('rope_parameters') !== undefined;
@@ -892,6 +902,11 @@ function ropeLayer({ result, row, r, prefix, mt, kind, layer, dim, dimKey, origi
     rs = hasRs || !hasRp ? r.get('rope_scaling') : undefined;
     where = `${prefix}rope_scaling`;
   }
+  return { rs, rpr, where, perType };
+}
+
+/** The base (origin.base: the key it came from) and the scaling. */
+function ropeBase({ result, row, r, mt, kind, origin, notes, source }, { rs, rpr, where, perType }) {
   // the base: rope_parameters.rope_theta, rope_theta, rotary_emb_base (NeoX, Qwen 1), rotary_base,
   // else the config class's default
   let base;
@@ -926,7 +941,12 @@ function ropeLayer({ result, row, r, prefix, mt, kind, layer, dim, dimKey, origi
     scaling = parseScaling(rs, where, r, source, notes, origin, row.ropeTypes);
   }
   origin.base = baseKey;
+  return { base, scaling };
+}
 
+/** The rotated width of the rope part (ropeDim wide) of each head. */
+function rotatedWidth(x, { rs, rpr, where }, scaling) {
+  const { row, r, mt, dim, dimKey, origin } = x;
   // rotated width: partial_rotary_factor (HF), rotary_pct (NeoX, Qwen 1), rotary_dim (GPT-J,
   // Phi-2 remote code), ChatGLM half the head, DeepSeek's separate qk_rope_head_dim part
   let ropeDim = dim;
@@ -947,27 +967,10 @@ function ropeLayer({ result, row, r, prefix, mt, kind, layer, dim, dimKey, origi
   }
   if (mt === 'chatglm') rotaryDim = dim / 2;
   if (row.scale === 'mla') {
-    const ropeHd = r.number('qk_rope_head_dim', { int: true, gt: 0 });
-    const nope = r.number('qk_nope_head_dim', { int: true, gt: -1 }) ?? 0;
-    const vDim = r.number('v_head_dim', { int: true, gt: 0 });
+    const ropeHd = mlaWidth(x, rs, where, scaling);
     if (ropeHd !== undefined) {
       ropeDim = rotaryDim = ropeHd;
       widthKey = r.key('qk_rope_head_dim');
-      attention.dim = nope + ropeHd;
-      origin.dim = `${r.key('qk_nope_head_dim')} + qk_rope_head_dim`;
-      if (vDim !== undefined && vDim !== attention.dim) attention.dimV = vDim;
-      attention.scale = 1 / Math.sqrt(attention.dim);
-      notes.push(
-        `DeepSeek MLA: rope applies to the separate qk_rope_head_dim = ${ropeHd} part of each q/k head ` +
-          `(dim ${attention.dim} = qk_nope_head_dim ${nope} + ${ropeHd})`,
-      );
-    }
-    // modeling_deepseek_v2/v3.py: softmax_scale *= mscale(factor, mscale_all_dim)^2
-    const msa = isObj(rs) ? reader(rs, source, `${where}.`).number('mscale_all_dim') : undefined;
-    if (scaling.type === 'yarn' && msa) {
-      const m = yarnMscale(scaling.factor, msa);
-      attention.scale *= m * m;
-      result.mscale2 = m * m;
     }
   }
   if (rotaryDim % 2 || rotaryDim < 2 || rotaryDim > ropeDim) {
@@ -980,13 +983,49 @@ function ropeLayer({ result, row, r, prefix, mt, kind, layer, dim, dimKey, origi
   }
   origin.rotaryDim = widthKey;
   origin.dim ??= dimKey;
+  return { ropeDim, rotaryDim };
+}
 
+/** DeepSeek MLA: the qk_rope_head_dim part of each head rotates (returned); the head is
+ * qk_nope_head_dim + that, and YaRN's mscale enters the softmax scale squared. */
+function mlaWidth({ result, r, origin, notes, source }, rs, where, scaling) {
+  const { attention } = result;
+  const ropeHd = r.number('qk_rope_head_dim', { int: true, gt: 0 });
+  const nope = r.number('qk_nope_head_dim', { int: true, gt: -1 }) ?? 0;
+  const vDim = r.number('v_head_dim', { int: true, gt: 0 });
+  if (ropeHd !== undefined) {
+    attention.dim = nope + ropeHd;
+    origin.dim = `${r.key('qk_nope_head_dim')} + qk_rope_head_dim`;
+    if (vDim !== undefined && vDim !== attention.dim) attention.dimV = vDim;
+    attention.scale = 1 / Math.sqrt(attention.dim);
+    notes.push(
+      `DeepSeek MLA: rope applies to the separate qk_rope_head_dim = ${ropeHd} part of each q/k head ` +
+        `(dim ${attention.dim} = qk_nope_head_dim ${nope} + ${ropeHd})`,
+    );
+  }
+  // modeling_deepseek_v2/v3.py: softmax_scale *= mscale(factor, mscale_all_dim)^2
+  const msa = isObj(rs) ? reader(rs, source, `${where}.`).number('mscale_all_dim') : undefined;
+  if (scaling.type === 'yarn' && msa) {
+    const m = yarnMscale(scaling.factor, msa);
+    attention.scale *= m * m;
+    result.mscale2 = m * m;
+  }
+  return ropeHd;
+}
+
+/** RoPE pairing: the row's, a key that switches it, or mlc-llm's 'gptj' rope type. */
+function ropeLayout({ row, r }, rs) {
   let layout = row.layout;
   if (row.interleaveKey) layout = r.get(row.interleaveKey) === false ? 'half' : 'interleaved';
   if (isObj(rs) && (rs.rope_type ?? rs.type) === 'gptj') layout = 'interleaved';
   if (row.remote && (r.get('rope_traditional') === true || r.get('rope_interleave') === true)) layout = 'interleaved';
+  return layout;
+}
 
-  const rope = { dim: ropeDim, base, layout };
+/** result.rope and the kvCache encoding, checked now as kvCache will check it. */
+function ropeSpec({ result, origin }, { rs, where }, rope, rotaryDim, scaling) {
+  const { attention } = result;
+  const { dim: ropeDim, base, layout } = rope;
   if (rotaryDim !== ropeDim) rope.rotaryDim = rotaryDim;
   if (scaling.type !== 'default') rope.scaling = scaling;
   if (scaling.type === 'longrope') {
@@ -1037,8 +1076,13 @@ function ropeLayer({ result, row, r, prefix, mt, kind, layer, dim, dimKey, origi
   } catch (e) {
     throw renamed(e, origin, where);
   }
+  return rope;
+}
 
-  // per-query scales that positions drive
+/** Per-query scales that positions drive, notes on what posenc's attention leaves out, and the
+ * softmax scale's last check. */
+function ropeQueryScales({ result, r, mt, layer, origin, notes }, rs, scaling, rope) {
+  const { attention } = result;
   const beta = isObj(rs) ? rs.llama_4_scaling_beta : undefined;
   if (typeof beta === 'number' && beta !== 0) {
     // modeling_ministral3.py get_llama_4_attn_scale: 1 + beta · ln(1 + floor(p / original_max_position_embeddings))
@@ -1082,7 +1126,6 @@ function ropeLayer({ result, row, r, prefix, mt, kind, layer, dim, dimKey, origi
   if (rope.mropeSections) {
     notes.push('multimodal RoPE: positions are 3 × length (t, then h, then w); text tokens repeat one position');
   }
-  return true;
 }
 
 /** posenc's option names in a kvCache-encoding error, turned into the config keys they came from. */
