@@ -36,7 +36,7 @@ const SCALINGS = {
   default: { reads: [], parse: () => ({ type: 'default' }) },
   linear: {
     reads: ['factor'],
-    parse: ({ need, num }) => ({ type: 'linear', factor: need('factor', num('factor', { gt: 0 })) }),
+    parse: ({ s, need }) => ({ type: 'linear', factor: need('factor', s.number('factor', { gt: 0 })) }),
   },
   dynamic: { reads: ['factor', 'original_max_position_embeddings'], parse: dynamicScaling },
   yarn: {
@@ -198,18 +198,17 @@ function parseScaling(rs, where, r, source, notes, origin, aliases = {}) {
       );
     }
   }
-  const num = (k, o) => s.number(k, o);
   const maxPos = r.number('max_position_embeddings', { gt: 0 });
   // Phi-3 keeps it at the top level (Phi3Config; _compute_longrope_parameters reads it there first)
   const topOrig = r.number('original_max_position_embeddings', { gt: 0 });
-  const orig = num('original_max_position_embeddings', { gt: 0 });
+  const orig = s.number('original_max_position_embeddings', { gt: 0 });
   const need = (k, v) => {
     if (v === undefined) {
       throw perr(Status.E_MISSING, `${where}.${k} is required for rope type '${name}'`, `${where}.${k}`);
     }
     return v;
   };
-  return parse({ s, num, need, rs, where, r, origin, maxPos, topOrig, orig });
+  return parse({ s, need, rs, where, r, origin, maxPos, topOrig, orig });
 }
 
 /** The rope type a scaling names (rope_type, or the older type), as posenc's scaling type. */
@@ -238,17 +237,17 @@ function scalingType(s, where, notes, aliases) {
 }
 
 /** _compute_dynamic_ntk_parameters: max_position_embeddings (original_max_position_embeddings in v5) */
-function dynamicScaling({ num, need, where, r, origin, maxPos, orig }) {
+function dynamicScaling({ s, need, where, r, origin, maxPos, orig }) {
   const m = orig ?? maxPos;
-  const factor = need('factor', num('factor', { gt: 0 }));
+  const factor = need('factor', s.number('factor', { gt: 0 }));
   origin['scaling.maxPositions'] =
     orig !== undefined ? `${where}.original_max_position_embeddings` : r.key('max_position_embeddings');
   return { type: 'dynamic', factor, maxPositions: need('max_position_embeddings', m) };
 }
 
 /** _compute_yarn_parameters */
-function yarnScaling({ s, num, need, where, r, origin, maxPos, topOrig, orig }) {
-  const sc = { type: 'yarn', factor: need('factor', num('factor', { gt: 0 })) };
+function yarnScaling({ s, need, where, r, origin, maxPos, topOrig, orig }) {
+  const sc = { type: 'yarn', factor: need('factor', s.number('factor', { gt: 0 })) };
   sc.originalMaxPositions = need('original_max_position_embeddings', orig ?? topOrig ?? maxPos);
   origin['scaling.originalMaxPositions'] =
     orig !== undefined
@@ -262,7 +261,7 @@ function yarnScaling({ s, num, need, where, r, origin, maxPos, topOrig, orig }) 
     ['mscale_all_dim', 'mscaleAllDim'],
   ];
   for (const [k, p] of names) {
-    const v = num(k, { gt: k.startsWith('beta') || k === 'attention_factor' ? 0 : -Infinity });
+    const v = s.number(k, { gt: k.startsWith('beta') || k === 'attention_factor' ? 0 : -Infinity });
     if (v !== undefined) sc[p] = v;
   }
   const tr = s.get('truncate');
@@ -271,7 +270,7 @@ function yarnScaling({ s, num, need, where, r, origin, maxPos, topOrig, orig }) 
 }
 
 /** _compute_longrope_parameters */
-function longropeScaling({ s, num, need, rs, where, r, origin, maxPos, topOrig, orig }) {
+function longropeScaling({ s, need, rs, where, r, origin, maxPos, topOrig, orig }) {
   const sc = { type: 'longrope' };
   for (const [k, p] of [
     ['short_factor', 'shortFactor'],
@@ -292,14 +291,14 @@ function longropeScaling({ s, num, need, rs, where, r, origin, maxPos, topOrig, 
         : r.key('max_position_embeddings');
   if (topOrig !== undefined && maxPos !== undefined) origin['scaling.maxPositions'] = r.key('max_position_embeddings');
   if (topOrig !== undefined && maxPos !== undefined) sc.maxPositions = maxPos;
-  else if (num('factor', { gt: 0 }) !== undefined) sc.factor = rs.factor;
-  const af = num('attention_factor', { gt: 0 });
+  else if (s.number('factor', { gt: 0 }) !== undefined) sc.factor = rs.factor;
+  const af = s.number('attention_factor', { gt: 0 });
   if (af !== undefined) sc.attentionFactor = af;
   return sc;
 }
 
 /** _compute_llama3_parameters */
-function llama3Scaling({ num, need, where, origin, orig }) {
+function llama3Scaling({ s, need, where, origin, orig }) {
   const sc = { type: 'llama3' };
   const names = [
     ['factor', 'factor'],
@@ -307,7 +306,7 @@ function llama3Scaling({ num, need, where, origin, orig }) {
     ['high_freq_factor', 'highFreqFactor'],
   ];
   for (const [k, p] of names) {
-    sc[p] = need(k, num(k, { gt: 0 }));
+    sc[p] = need(k, s.number(k, { gt: 0 }));
   }
   sc.originalMaxPositions = need('original_max_position_embeddings', orig);
   origin['scaling.originalMaxPositions'] = `${where}.original_max_position_embeddings`;
@@ -558,7 +557,6 @@ export function fromConfig(config, opts) {
   return result;
 }
 
-/** The config as plain JSON data, read once (a getter runs here, once). */
 function plainConfig(config) {
   if (config === null || typeof config !== 'object') throw bad('config', 'the parsed config.json object', config);
   try {
@@ -653,7 +651,7 @@ function kvHeadCount(r, mt, c, source, prefix, heads) {
 }
 
 /** The softmax scale (models.js `scale`), and notes on scale keys posenc does not apply. */
-function softmaxScale({ row, r, layer, notes, attention }) {
+function softmaxScale({ row, r, layer, attention, notes }) {
   if (row.scale === 'attention_multiplier') {
     // GraniteAttention: self.scaling = config.attention_multiplier
     attention.scale = r.number('attention_multiplier', { gt: 0 });
@@ -681,7 +679,7 @@ function softmaxScale({ row, r, layer, notes, attention }) {
 }
 
 /** T5: relative buckets (modeling_t5.py T5Attention._relative_position_bucket). */
-function t5Layer({ row, r, mt, layer, decoder, notes, result }) {
+function t5Layer({ result, row, r, mt, layer, decoder, notes }) {
   if (row.family !== 't5') return false;
   const numBuckets = r.number('relative_attention_num_buckets', { int: true, gt: 0 });
   const maxDistance = r.number('relative_attention_max_distance', { int: true, gt: 0 });
@@ -708,7 +706,7 @@ function t5Layer({ row, r, mt, layer, decoder, notes, result }) {
 }
 
 /** Learned absolute tables: the row count and the offset positions start at. */
-function learnedLayer({ row, r, result }) {
+function learnedLayer({ result, row, r }) {
   if (row.family !== 'learned') return false;
   const pet = r.get('position_embedding_type');
   if (row.absolute && pet !== undefined && pet !== 'absolute') {
@@ -733,7 +731,7 @@ function learnedLayer({ row, r, result }) {
 /** The layer's kind: attention with or without positions (its window or chunk), or no attention at
  * all (settled here). Sets x.kind for the steps after it. */
 function attentionKind(x) {
-  const { row, r, layer, layers, result, attention } = x;
+  const { result, row, r, layer, layers, attention } = x;
   const kinds = layers !== undefined ? layerKinds(row, r, layers) : ['full_attention'];
   const kind = kinds[layer];
   x.kind = kind;
@@ -757,8 +755,8 @@ function attentionKind(x) {
   return false;
 }
 
-/** No positional encoding: Jamba. */
-function jambaLayer({ row, r, result }) {
+// no positional encoding: Jamba
+function jambaLayer({ result, row, r }) {
   if (row.family !== 'none') return false;
   if (r.has('sliding_window')) {
     // modeling_jamba.py passes sliding_window to flash attention only; eager and sdpa attend fully
@@ -778,7 +776,7 @@ function jambaLayer({ row, r, result }) {
 
 /** ALiBi: BLOOM, MPT, Falcon-RW, Baichuan 13B (MPT without ALiBi: a learned table). */
 function alibiLayer(x) {
-  const { r, mt, heads, hidden, dim, notes, result } = x;
+  const { result, r, mt, heads, hidden, dim, notes } = x;
   let alibi = null;
   if (mt === 'bloom') alibi = {};
   if (mt === 'mpt') {
@@ -814,7 +812,7 @@ function alibiLayer(x) {
 }
 
 /** MPT's attn_config: ALiBi ({}), or null (a learned table); its softmax_scale. */
-function mptAlibi({ c, prefix, source, heads, attention }) {
+function mptAlibi({ c, prefix, heads, attention, source }) {
   let alibi = null;
   const ac = isObj(c.attn_config) ? c.attn_config : {};
   const a = reader(ac, source, `${prefix}attn_config.`);
@@ -840,7 +838,7 @@ function mptAlibi({ c, prefix, source, heads, attention }) {
 }
 
 /** RoPE layers that do not rotate (NoPE), with Llama 4's query temperature on them. */
-function nopeLayer({ row, r, mt, kind, layer, layers, attention, result }) {
+function nopeLayer({ result, row, r, mt, kind, layer, layers, attention }) {
   let useRope = true;
   let noRopeWhy = '';
   if (row.nope === 'no_rope_layers') {
