@@ -538,9 +538,8 @@ export function fromConfig(config, opts) {
   const { heads, kvHeads, dim } = sizes;
   const attention = { heads, kvHeads, dim, scale: 1 / Math.sqrt(dim) };
   const result = { model: modelType, layer, layers, family: 'none', attention, notes, source, defaults };
-  // origin: posenc option path -> the config key it came from, for messages
-  const x = { row, r, c, prefix, mt: modelType, layer, layers, decoder, ...sizes, origin: {}, notes, source };
-  Object.assign(x, { result, attention });
+  const x = { result, row, r, c, prefix, mt: modelType, layer, layers, decoder, ...sizes, attention, notes, source };
+  x.origin = {}; // posenc option path -> the config key it came from, for messages
   softmaxScale(x);
   // each step settles the layer (returns true) or leaves it to the next
   for (const step of [t5Layer, learnedLayer, attentionKind, jambaLayer, alibiLayer, nopeLayer, ropeLayer]) {
