@@ -587,7 +587,7 @@ function layerIndex(row, r, decoder, asked) {
   return { layers, layer };
 }
 
-/** Heads, hidden size and head width, under each family's key names. */
+/** Heads, hidden size, head width (dimKey: its key) and key-value heads, under each family's names. */
 function headSizes(r, mt, c, source, prefix) {
   const heads =
     r.number('num_attention_heads', { int: true, gt: 0 }) ??
