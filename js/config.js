@@ -29,24 +29,37 @@ const ROPE_TYPES = {
   su: 'longrope',
   llama3: 'llama3',
 };
-/** Keys of rope_scaling / rope_parameters by what they do: read per type, or positional but read
- * elsewhere (theta, partial factor, M-RoPE, Ministral 3's query scale), or inert. */
-const SCALING_READ = {
-  default: [],
-  linear: ['factor'],
-  dynamic: ['factor', 'original_max_position_embeddings'],
-  yarn: [
-    'factor',
-    'original_max_position_embeddings',
-    'beta_fast',
-    'beta_slow',
-    'attention_factor',
-    'mscale',
-    'mscale_all_dim',
-    'truncate',
-  ],
-  longrope: ['short_factor', 'long_factor', 'factor', 'original_max_position_embeddings', 'attention_factor'],
-  llama3: ['factor', 'low_freq_factor', 'high_freq_factor', 'original_max_position_embeddings'],
+/** Keys of rope_scaling / rope_parameters by what they do: read per type (`reads`, with `parse`
+ * turning them into posenc's scaling), or positional but read elsewhere (theta, partial factor,
+ * M-RoPE, Ministral 3's query scale), or inert. */
+const SCALINGS = {
+  default: { reads: [], parse: () => ({ type: 'default' }) },
+  linear: {
+    reads: ['factor'],
+    parse: ({ s, need }) => ({ type: 'linear', factor: need('factor', s.number('factor', { gt: 0 })) }),
+  },
+  dynamic: { reads: ['factor', 'original_max_position_embeddings'], parse: dynamicScaling },
+  yarn: {
+    reads: [
+      'factor',
+      'original_max_position_embeddings',
+      'beta_fast',
+      'beta_slow',
+      'attention_factor',
+      'mscale',
+      'mscale_all_dim',
+      'truncate',
+    ],
+    parse: yarnScaling,
+  },
+  longrope: {
+    reads: ['short_factor', 'long_factor', 'factor', 'original_max_position_embeddings', 'attention_factor'],
+    parse: longropeScaling,
+  },
+  llama3: {
+    reads: ['factor', 'low_freq_factor', 'high_freq_factor', 'original_max_position_embeddings'],
+    parse: llama3Scaling,
+  },
 };
 const SCALING_ELSEWHERE = [
   'rope_type',
@@ -168,11 +181,38 @@ function reader(cfg, source, prefix = '', defaults = {}, used = {}) {
   return { get, number, has, key: (k) => `${prefix}${k}`, raw: (k) => (Object.hasOwn(cfg, k) ? cfg[k] : undefined) };
 }
 
-/** rope_scaling / rope_parameters (already chosen for the layer) -> posenc scaling, or undefined. */
+/** rope_scaling / rope_parameters (already chosen for the layer) -> posenc scaling ('default' when absent). */
 function parseScaling(rs, where, r, source, notes, origin, aliases = {}) {
   if (rs === undefined || rs === null) return { type: 'default' };
   if (!isObj(rs)) throw bad(where, 'an object or null', rs);
   const s = reader(rs, source, `${where}.`);
+  const { name, type } = scalingType(s, where, notes, aliases);
+  const { reads, parse } = SCALINGS[type];
+  const allowed = [...reads, ...SCALING_ELSEWHERE, ...SCALING_INERT];
+  for (const key of Object.keys(rs)) {
+    if (!allowed.includes(key) && rs[key] !== null && rs[key] !== undefined) {
+      // modeling_rope_utils.py _check_received_keys logs unrecognised keys and goes on: so does posenc
+      notes.push(
+        `${where}.${key} = ${show(rs[key])} is not read for rope type '${name}' ` +
+          `(modeling_rope_utils.py reads ${reads.join(', ') || 'nothing'}): ignored, as Hugging Face does`,
+      );
+    }
+  }
+  const maxPos = r.number('max_position_embeddings', { gt: 0 });
+  // Phi-3 keeps it at the top level (Phi3Config; _compute_longrope_parameters reads it there first)
+  const topOrig = r.number('original_max_position_embeddings', { gt: 0 });
+  const orig = s.number('original_max_position_embeddings', { gt: 0 });
+  const need = (k, v) => {
+    if (v === undefined) {
+      throw perr(Status.E_MISSING, `${where}.${k} is required for rope type '${name}'`, `${where}.${k}`);
+    }
+    return v;
+  };
+  return parse({ s, need, rs, where, r, origin, maxPos, topOrig, orig });
+}
+
+/** The rope type a scaling names (rope_type, or the older type), as posenc's scaling type. */
+function scalingType(s, where, notes, aliases) {
   const rt = s.get('rope_type');
   const t = s.get('type');
   const name = rt ?? t ?? 'default';
@@ -193,114 +233,90 @@ function parseScaling(rs, where, r, source, notes, origin, aliases = {}) {
       `${where}.rope_type`,
     );
   }
-  const allowed = [...SCALING_READ[type], ...SCALING_ELSEWHERE, ...SCALING_INERT];
-  for (const key of Object.keys(rs)) {
-    if (!allowed.includes(key) && rs[key] !== null && rs[key] !== undefined) {
-      // modeling_rope_utils.py _check_received_keys logs unrecognised keys and goes on: so does posenc
-      notes.push(
-        `${where}.${key} = ${show(rs[key])} is not read for rope type '${name}' ` +
-          `(modeling_rope_utils.py reads ${SCALING_READ[type].join(', ') || 'nothing'}): ignored, as Hugging Face does`,
-      );
-    }
+  return { name, type };
+}
+
+/** _compute_dynamic_ntk_parameters: max_position_embeddings (original_max_position_embeddings in v5) */
+function dynamicScaling({ s, need, where, r, origin, maxPos, orig }) {
+  const m = orig ?? maxPos;
+  const factor = need('factor', s.number('factor', { gt: 0 }));
+  origin['scaling.maxPositions'] =
+    orig !== undefined ? `${where}.original_max_position_embeddings` : r.key('max_position_embeddings');
+  return { type: 'dynamic', factor, maxPositions: need('max_position_embeddings', m) };
+}
+
+/** _compute_yarn_parameters */
+function yarnScaling({ s, need, where, r, origin, maxPos, topOrig, orig }) {
+  const sc = { type: 'yarn', factor: need('factor', s.number('factor', { gt: 0 })) };
+  sc.originalMaxPositions = need('original_max_position_embeddings', orig ?? topOrig ?? maxPos);
+  origin['scaling.originalMaxPositions'] =
+    orig !== undefined
+      ? `${where}.original_max_position_embeddings`
+      : r.key(topOrig !== undefined ? 'original_max_position_embeddings' : 'max_position_embeddings');
+  const names = [
+    ['beta_fast', 'betaFast'],
+    ['beta_slow', 'betaSlow'],
+    ['attention_factor', 'attentionFactor'],
+    ['mscale', 'mscale'],
+    ['mscale_all_dim', 'mscaleAllDim'],
+  ];
+  for (const [k, p] of names) {
+    const v = s.number(k, { gt: k.startsWith('beta') || k === 'attention_factor' ? 0 : -Infinity });
+    if (v !== undefined) sc[p] = v;
   }
-  const num = (k, o) => s.number(k, o);
-  const maxPos = r.number('max_position_embeddings', { gt: 0 });
-  // Phi-3 keeps it at the top level (Phi3Config; _compute_longrope_parameters reads it there first)
-  const topOrig = r.number('original_max_position_embeddings', { gt: 0 });
-  const orig = num('original_max_position_embeddings', { gt: 0 });
-  const need = (k, v) => {
-    if (v === undefined) {
-      throw perr(Status.E_MISSING, `${where}.${k} is required for rope type '${name}'`, `${where}.${k}`);
-    }
-    return v;
-  };
-  switch (type) {
-    case 'default':
-      return { type: 'default' };
-    case 'linear':
-      return { type: 'linear', factor: need('factor', num('factor', { gt: 0 })) };
-    case 'dynamic': {
-      // _compute_dynamic_ntk_parameters: max_position_embeddings (original_max_position_embeddings in v5)
-      const m = orig ?? maxPos;
-      const factor = need('factor', num('factor', { gt: 0 }));
-      origin['scaling.maxPositions'] =
-        orig !== undefined ? `${where}.original_max_position_embeddings` : r.key('max_position_embeddings');
-      return { type: 'dynamic', factor, maxPositions: need('max_position_embeddings', m) };
-    }
-    case 'yarn': {
-      const sc = { type: 'yarn', factor: need('factor', num('factor', { gt: 0 })) };
-      sc.originalMaxPositions = need('original_max_position_embeddings', orig ?? topOrig ?? maxPos);
-      origin['scaling.originalMaxPositions'] =
-        orig !== undefined
-          ? `${where}.original_max_position_embeddings`
-          : r.key(topOrig !== undefined ? 'original_max_position_embeddings' : 'max_position_embeddings');
-      const names = [
-        ['beta_fast', 'betaFast'],
-        ['beta_slow', 'betaSlow'],
-        ['attention_factor', 'attentionFactor'],
-        ['mscale', 'mscale'],
-        ['mscale_all_dim', 'mscaleAllDim'],
-      ];
-      for (const [k, p] of names) {
-        const v = num(k, { gt: k.startsWith('beta') || k === 'attention_factor' ? 0 : -Infinity });
-        if (v !== undefined) sc[p] = v;
-      }
-      const tr = s.get('truncate');
-      if (tr !== undefined) sc.truncate = bool(FN, `${where}.truncate`, tr);
-      return sc;
-    }
-    case 'longrope': {
-      const sc = { type: 'longrope' };
-      for (const [k, p] of [
-        ['short_factor', 'shortFactor'],
-        ['long_factor', 'longFactor'],
-      ]) {
-        const l = s.get(k);
-        if (!Array.isArray(l)) throw bad(`${where}.${k}`, 'an array of numbers (one per rotated pair)', l);
-        sc[p] = l.slice();
-      }
-      // _compute_longrope_parameters: a top-level original_max_position_embeddings wins and sets
-      // factor = max_position_embeddings / original; else the scaling's own keys
-      sc.originalMaxPositions = need('original_max_position_embeddings', topOrig ?? orig ?? maxPos);
-      origin['scaling.originalMaxPositions'] =
-        topOrig !== undefined
-          ? r.key('original_max_position_embeddings')
-          : orig !== undefined
-            ? `${where}.original_max_position_embeddings`
-            : r.key('max_position_embeddings');
-      if (topOrig !== undefined && maxPos !== undefined)
-        origin['scaling.maxPositions'] = r.key('max_position_embeddings');
-      if (topOrig !== undefined && maxPos !== undefined) sc.maxPositions = maxPos;
-      else if (num('factor', { gt: 0 }) !== undefined) sc.factor = rs.factor;
-      const af = num('attention_factor', { gt: 0 });
-      if (af !== undefined) sc.attentionFactor = af;
-      return sc;
-    }
-    case 'llama3': {
-      const sc = { type: 'llama3' };
-      const names = [
-        ['factor', 'factor'],
-        ['low_freq_factor', 'lowFreqFactor'],
-        ['high_freq_factor', 'highFreqFactor'],
-      ];
-      for (const [k, p] of names) {
-        sc[p] = need(k, num(k, { gt: 0 }));
-      }
-      sc.originalMaxPositions = need('original_max_position_embeddings', orig);
-      origin['scaling.originalMaxPositions'] = `${where}.original_max_position_embeddings`;
-      return sc;
-    }
-    default:
-      return { type: 'default' };
+  const tr = s.get('truncate');
+  if (tr !== undefined) sc.truncate = bool(FN, `${where}.truncate`, tr);
+  return sc;
+}
+
+/** _compute_longrope_parameters */
+function longropeScaling({ s, need, rs, where, r, origin, maxPos, topOrig, orig }) {
+  const sc = { type: 'longrope' };
+  for (const [k, p] of [
+    ['short_factor', 'shortFactor'],
+    ['long_factor', 'longFactor'],
+  ]) {
+    const l = s.get(k);
+    if (!Array.isArray(l)) throw bad(`${where}.${k}`, 'an array of numbers (one per rotated pair)', l);
+    sc[p] = l.slice();
   }
+  // _compute_longrope_parameters: a top-level original_max_position_embeddings wins and sets
+  // factor = max_position_embeddings / original; else the scaling's own keys
+  sc.originalMaxPositions = need('original_max_position_embeddings', topOrig ?? orig ?? maxPos);
+  origin['scaling.originalMaxPositions'] =
+    topOrig !== undefined
+      ? r.key('original_max_position_embeddings')
+      : orig !== undefined
+        ? `${where}.original_max_position_embeddings`
+        : r.key('max_position_embeddings');
+  if (topOrig !== undefined && maxPos !== undefined) origin['scaling.maxPositions'] = r.key('max_position_embeddings');
+  if (topOrig !== undefined && maxPos !== undefined) sc.maxPositions = maxPos;
+  else if (s.number('factor', { gt: 0 }) !== undefined) sc.factor = rs.factor;
+  const af = s.number('attention_factor', { gt: 0 });
+  if (af !== undefined) sc.attentionFactor = af;
+  return sc;
+}
+
+/** _compute_llama3_parameters */
+function llama3Scaling({ s, need, where, origin, orig }) {
+  const sc = { type: 'llama3' };
+  const names = [
+    ['factor', 'factor'],
+    ['low_freq_factor', 'lowFreqFactor'],
+    ['high_freq_factor', 'highFreqFactor'],
+  ];
+  for (const [k, p] of names) {
+    sc[p] = need(k, s.number(k, { gt: 0 }));
+  }
+  sc.originalMaxPositions = need('original_max_position_embeddings', orig);
+  origin['scaling.originalMaxPositions'] = `${where}.original_max_position_embeddings`;
+  return sc;
 }
 
 /** The attention kind of every layer ('full_attention', 'sliding_attention', 'chunked_attention',
  * 'linear_attention', 'mamba'), from layer_types where the config class reads it, else the row's
- * rule (models.js `layers`). */
+ * rule (models.js `layers`, a key of LAYER_RULES). */
 function layerKinds(row, r, layers) {
-  const by = (f) => Array.from({ length: layers }, (_, i) => f(i));
-  const all = (t) => by(() => t);
   const kinds = row.layers === 'qwen3_5' ? new Set([...LAYER_TYPES, 'linear_attention']) : LAYER_TYPES;
   if (row.layerTypes && r.has('layer_types')) {
     const given = r.get('layer_types');
@@ -316,75 +332,79 @@ function layerKinds(row, r, layers) {
     }
     return given;
   }
-  const sw = r.get('sliding_window');
-  const slides = sw !== undefined;
-  switch (row.layers) {
-    case 'sliding': // Mistral, Mixtral, Starcoder2, Phi-3: one window on every layer
-      return all(slides ? 'sliding_attention' : 'full_attention');
-    case 'qwen2': {
-      // Qwen2Config: sliding_window counts only with use_sliding_window; layers from max_window_layers slide
-      if (!slides || r.get('use_sliding_window') !== true) return all('full_attention');
-      const m = r.number('max_window_layers', { int: true, gt: -1 }) ?? 0;
-      return by((i) => (i >= m ? 'sliding_attention' : 'full_attention'));
-    }
-    case 'qwen2_moe': {
-      // Qwen2MoeConfig.layer_types: with use_sliding_window, layers i < max_window_layers with (i + 1) % 2 slide
-      if (r.get('use_sliding_window') !== true) return all('full_attention');
-      const m = r.number('max_window_layers', { int: true, gt: -1 }) ?? 0;
-      return by((i) => ((i + 1) % 2 && i < m ? 'sliding_attention' : 'full_attention'));
-    }
-    case 'qwen_all': // Qwen3MoeConfig: sliding_window counts only with use_sliding_window, then on every layer
-      return all(slides && r.get('use_sliding_window') === true ? 'sliding_attention' : 'full_attention');
-    case 'gemma2': // Gemma2Config.layer_types: even layers slide
-      return by((i) => (i % 2 ? 'full_attention' : 'sliding_attention'));
-    case 'alternate': // GptOssConfig.layer_types: (i + 1) % 2 slides
-      return by((i) => ((i + 1) % 2 ? 'sliding_attention' : 'full_attention'));
-    case 'olmo3': // Olmo3Config.layer_types: every 4th layer full
-      return by((i) => ((i + 1) % 4 ? 'sliding_attention' : 'full_attention'));
-    case 'pattern': {
-      // Gemma3TextConfig / Cohere2Config / Exaone4Config: every sliding_window_pattern-th layer full;
-      // Exaone4Config sets the pattern to 0 (no sliding layer) when sliding_window is None
-      if (row.nope === 'full_if_sliding' && !slides) return all('full_attention');
-      const p = r.get('sliding_window_pattern');
-      if (!Number.isInteger(p) || p < 1) {
-        throw bad(
-          r.key('sliding_window_pattern'),
-          `a positive integer (${row.config} computes (i + 1) % sliding_window_pattern), or layer_types given`,
-          p,
-        );
-      }
-      return by((i) => ((i + 1) % p ? 'sliding_attention' : 'full_attention'));
-    }
-    case 'llama4': {
-      // Llama4TextConfig: RoPE layers attend in chunks, NoPE layers see everything
-      const rope = noRopeLayers(r, layers);
-      const chunk = r.get('attention_chunk_size');
-      return rope.map((u) => (u && chunk ? 'chunked_attention' : 'full_attention'));
-    }
-    case 'smollm3': {
-      // SmolLM3Config.layer_types: only NoPE layers slide, and only with use_sliding_window
-      const rope = noRopeLayers(r, layers);
-      const on = r.get('use_sliding_window') === true && slides;
-      return rope.map((u) => (on && !u ? 'sliding_attention' : 'full_attention'));
-    }
-    case 'jamba': {
-      // JambaConfig.layers_block_type: attention where i % attn_layer_period == attn_layer_offset
-      const period = r.number('attn_layer_period', { int: true, gt: 0 });
-      const offset = r.number('attn_layer_offset', { int: true, gt: -1 });
-      if (offset >= period) {
-        throw bad(r.key('attn_layer_offset'), `smaller than attn_layer_period = ${period} (JambaConfig)`, offset);
-      }
-      return by((i) => (i % period === offset ? 'full_attention' : 'mamba'));
-    }
-    case 'qwen3_5': {
-      // Qwen3_5TextConfig: every full_attention_interval-th layer is softmax attention
-      const every = r.number('full_attention_interval', { int: true, gt: 0 }) ?? 4;
-      return by((i) => ((i + 1) % every ? 'linear_attention' : 'full_attention'));
-    }
-    default:
-      return all('full_attention');
-  }
+  const by = (f) => Array.from({ length: layers }, (_, i) => f(i));
+  const slides = r.get('sliding_window') !== undefined;
+  return (LAYER_RULES[row.layers] ?? LAYER_RULES.full)({ row, r, layers, by, all: (t) => by(() => t), slides });
 }
+
+/** models.js `layers` -> every layer's kind, as the config class computes layer_types. A rule gets
+ * the row, the reader, the layer count, by(i => kind), all(kind) and whether sliding_window is set. */
+const LAYER_RULES = {
+  full: ({ all }) => all('full_attention'),
+  // Mistral, Mixtral, Starcoder2, Phi-3: one window on every layer
+  sliding: ({ all, slides }) => all(slides ? 'sliding_attention' : 'full_attention'),
+  qwen2: ({ r, by, all, slides }) => {
+    // Qwen2Config: sliding_window counts only with use_sliding_window; layers from max_window_layers slide
+    if (!slides || r.get('use_sliding_window') !== true) return all('full_attention');
+    const m = r.number('max_window_layers', { int: true, gt: -1 }) ?? 0;
+    return by((i) => (i >= m ? 'sliding_attention' : 'full_attention'));
+  },
+  qwen2_moe: ({ r, by, all }) => {
+    // Qwen2MoeConfig.layer_types: with use_sliding_window, layers i < max_window_layers with (i + 1) % 2 slide
+    if (r.get('use_sliding_window') !== true) return all('full_attention');
+    const m = r.number('max_window_layers', { int: true, gt: -1 }) ?? 0;
+    return by((i) => ((i + 1) % 2 && i < m ? 'sliding_attention' : 'full_attention'));
+  },
+  // Qwen3MoeConfig: sliding_window counts only with use_sliding_window, then on every layer
+  qwen_all: ({ r, all, slides }) =>
+    all(slides && r.get('use_sliding_window') === true ? 'sliding_attention' : 'full_attention'),
+  // Gemma2Config.layer_types: even layers slide
+  gemma2: ({ by }) => by((i) => (i % 2 ? 'full_attention' : 'sliding_attention')),
+  // GptOssConfig.layer_types: (i + 1) % 2 slides
+  alternate: ({ by }) => by((i) => ((i + 1) % 2 ? 'sliding_attention' : 'full_attention')),
+  // Olmo3Config.layer_types: every 4th layer full
+  olmo3: ({ by }) => by((i) => ((i + 1) % 4 ? 'sliding_attention' : 'full_attention')),
+  pattern: ({ row, r, by, all, slides }) => {
+    // Gemma3TextConfig / Cohere2Config / Exaone4Config: every sliding_window_pattern-th layer full;
+    // Exaone4Config sets the pattern to 0 (no sliding layer) when sliding_window is None
+    if (row.nope === 'full_if_sliding' && !slides) return all('full_attention');
+    const p = r.get('sliding_window_pattern');
+    if (!Number.isInteger(p) || p < 1) {
+      throw bad(
+        r.key('sliding_window_pattern'),
+        `a positive integer (${row.config} computes (i + 1) % sliding_window_pattern), or layer_types given`,
+        p,
+      );
+    }
+    return by((i) => ((i + 1) % p ? 'sliding_attention' : 'full_attention'));
+  },
+  llama4: ({ r, layers }) => {
+    // Llama4TextConfig: RoPE layers attend in chunks, NoPE layers see everything
+    const rope = noRopeLayers(r, layers);
+    const chunk = r.get('attention_chunk_size');
+    return rope.map((u) => (u && chunk ? 'chunked_attention' : 'full_attention'));
+  },
+  smollm3: ({ r, layers, slides }) => {
+    // SmolLM3Config.layer_types: only NoPE layers slide, and only with use_sliding_window
+    const rope = noRopeLayers(r, layers);
+    const on = r.get('use_sliding_window') === true && slides;
+    return rope.map((u) => (on && !u ? 'sliding_attention' : 'full_attention'));
+  },
+  jamba: ({ r, by }) => {
+    // JambaConfig.layers_block_type: attention where i % attn_layer_period == attn_layer_offset
+    const period = r.number('attn_layer_period', { int: true, gt: 0 });
+    const offset = r.number('attn_layer_offset', { int: true, gt: -1 });
+    if (offset >= period) {
+      throw bad(r.key('attn_layer_offset'), `smaller than attn_layer_period = ${period} (JambaConfig)`, offset);
+    }
+    return by((i) => (i % period === offset ? 'full_attention' : 'mamba'));
+  },
+  qwen3_5: ({ r, by }) => {
+    // Qwen3_5TextConfig: every full_attention_interval-th layer is softmax attention
+    const every = r.number('full_attention_interval', { int: true, gt: 0 }) ?? 4;
+    return by((i) => ((i + 1) % every ? 'linear_attention' : 'full_attention'));
+  },
+};
 
 /** 1 = the layer rotates: no_rope_layers (Llama4TextConfig, SmolLM3Config), else every
  * no_rope_layer_interval-th layer (default 4) is NoPE. */
@@ -408,6 +428,20 @@ function queryScaleFn(formula, f) {
 
 /** The row of a config: its model_type, a multimodal wrapper's text_config, or `as`. */
 function resolve(config, as, notes, source) {
+  const { row, modelType } = mappedRow(config, as, notes, source);
+  const text = config.text_config;
+  if (row.family === 'wrapper') return wrappedText(config, row, notes, source);
+  if (isObj(text) && typeof text.model_type === 'string' && Object.hasOwn(MODELS, text.model_type)) {
+    // a text config nested under a type that is itself a text model (a converted copy): its keys
+    source.text_config = '(read from text_config)';
+    const tt = text.model_type;
+    if (MODELS[tt].family !== 'wrapper') return { row: MODELS[tt], modelType: tt, c: text, prefix: 'text_config.' };
+  }
+  return { row, modelType, c: config, prefix: '' };
+}
+
+/** The row model_type names (or text_config.model_type when the top level has none), else `as`'s. */
+function mappedRow(config, as, notes, source) {
   const root = reader(config, source);
   const text = config.text_config;
   let modelType = root.get('model_type');
@@ -447,47 +481,41 @@ function resolve(config, as, notes, source) {
   } else if (as !== undefined && as !== modelType) {
     notes.push(`as '${as}' is not used: model_type ${show(modelType)} is mapped, and its own row applies`);
   }
-  let c = config;
-  let prefix = '';
-  if (row.family === 'wrapper') {
-    // a multimodal config: the text model's own config class reads text_config
-    if (text !== undefined && text !== null && !isObj(text)) {
-      throw bad('text_config', `an object (${row.config} reads the text model's config from it)`, text);
-    }
-    c = isObj(text) ? text : {};
-    prefix = 'text_config.';
-    if (!isObj(text) && row.fromRoot) {
-      // the config class builds its text config from the top-level keys (an older flat file)
-      c = config;
-      prefix = '';
-      notes.push(`no text_config: ${row.config} builds its text model from the top-level keys`);
-    } else if (!isObj(text)) {
-      if (row.textDefaults) c = { ...row.textDefaults };
-      notes.push(
-        `no text_config: ${row.config} builds its text model from ` +
-          (row.textDefaults ? `its own values (${JSON.stringify(row.textDefaults)})` : 'the defaults'),
-      );
-    }
-    const tt = (c === config ? undefined : c.model_type) ?? row.text;
-    if (typeof tt !== 'string' || !Object.hasOwn(MODELS, tt) || MODELS[tt].family === 'wrapper') {
-      throw perr(
-        Status.E_ENUM,
-        `text_config.model_type ${show(tt)} is not a text model type fromConfig maps ` +
-          `(closest: ${closestTypes(String(tt), 3, (t) => MODELS[t].family !== 'wrapper').join(', ')}; ` +
-          `${row.config}'s own text model is '${row.text}')`,
-        'text_config.model_type',
-      );
-    }
-    source.text_config = '(read from text_config)';
-    return { row: MODELS[tt], modelType: tt, c, prefix };
+  return { row, modelType };
+}
+
+/** A multimodal config: the text model's own config class reads text_config. */
+function wrappedText(config, row, notes, source) {
+  const text = config.text_config;
+  if (text !== undefined && text !== null && !isObj(text)) {
+    throw bad('text_config', `an object (${row.config} reads the text model's config from it)`, text);
   }
-  if (isObj(text) && typeof text.model_type === 'string' && Object.hasOwn(MODELS, text.model_type)) {
-    // a text config nested under a type that is itself a text model (a converted copy): its keys
-    source.text_config = '(read from text_config)';
-    const tt = text.model_type;
-    if (MODELS[tt].family !== 'wrapper') return { row: MODELS[tt], modelType: tt, c: text, prefix: 'text_config.' };
+  let c = isObj(text) ? text : {};
+  let prefix = 'text_config.';
+  if (!isObj(text) && row.fromRoot) {
+    // the config class builds its text config from the top-level keys (an older flat file)
+    c = config;
+    prefix = '';
+    notes.push(`no text_config: ${row.config} builds its text model from the top-level keys`);
+  } else if (!isObj(text)) {
+    if (row.textDefaults) c = { ...row.textDefaults };
+    notes.push(
+      `no text_config: ${row.config} builds its text model from ` +
+        (row.textDefaults ? `its own values (${JSON.stringify(row.textDefaults)})` : 'the defaults'),
+    );
   }
-  return { row, modelType, c, prefix };
+  const tt = (c === config ? undefined : c.model_type) ?? row.text;
+  if (typeof tt !== 'string' || !Object.hasOwn(MODELS, tt) || MODELS[tt].family === 'wrapper') {
+    throw perr(
+      Status.E_ENUM,
+      `text_config.model_type ${show(tt)} is not a text model type fromConfig maps ` +
+        `(closest: ${closestTypes(String(tt), 3, (t) => MODELS[t].family !== 'wrapper').join(', ')}; ` +
+        `${row.config}'s own text model is '${row.text}')`,
+      'text_config.model_type',
+    );
+  }
+  source.text_config = '(read from text_config)';
+  return { row: MODELS[tt], modelType: tt, c, prefix };
 }
 
 /**
@@ -498,6 +526,37 @@ function resolve(config, as, notes, source) {
  */
 export function fromConfig(config, opts) {
   const o = options(FN, opts, ['layer', 'decoder', 'as']);
+  config = plainConfig(config);
+  const source = {};
+  const notes = [];
+  const { row, modelType, c, prefix } = resolve(config, o.as, notes, source);
+  const defaults = {};
+  const r = reader(c, source, prefix, row.defaults, defaults);
+  const decoder = bool(FN, 'decoder', o.decoder, false);
+  const { layers, layer } = layerIndex(row, r, decoder, o.layer);
+  const sizes = headSizes(r, modelType, c, source, prefix);
+  const { heads, kvHeads, dim } = sizes;
+  const attention = { heads, kvHeads, dim, scale: 1 / Math.sqrt(dim) };
+  const result = { model: modelType, layer, layers, family: 'none', attention, notes, source, defaults };
+  const x = { result, row, r, c, prefix, mt: modelType, layer, layers, decoder, ...sizes, attention, notes, source };
+  x.origin = {}; // posenc option path -> the config key it came from, for messages
+  softmaxScale(x);
+  // each step settles the layer (returns true) or leaves it to the next
+  for (const step of [t5Layer, learnedLayer, attentionKind, jambaLayer, alibiLayer, nopeLayer, ropeLayer]) {
+    if (step(x)) break;
+  }
+  checkKeys(row, c, prefix, notes, source, layer);
+  const used = Object.entries(defaults);
+  if (used.length) {
+    notes.push(
+      `${row.config} defaults for keys the config omits: ` +
+        used.map(([k, v]) => `${k} = ${typeof v === 'object' ? JSON.stringify(v) : v}`).join(', '),
+    );
+  }
+  return result;
+}
+
+function plainConfig(config) {
   if (config === null || typeof config !== 'object') throw bad('config', 'the parsed config.json object', config);
   try {
     // one read of everything (a getter runs here, once); what follows sees plain JSON data
@@ -511,17 +570,12 @@ export function fromConfig(config, opts) {
     );
   }
   if (!isObj(config)) throw bad('config', 'the parsed config.json object', config);
-  const source = {};
-  const notes = [];
-  const { row, modelType, c, prefix } = resolve(config, o.as, notes, source);
-  const defaults = {};
-  const r = reader(c, source, prefix, row.defaults, defaults);
-  const mt = modelType;
-  const origin = {}; // posenc option path -> the config key it came from, for messages
+  return config;
+}
 
-  const decoder = bool(FN, 'decoder', o.decoder, false);
-  const isT5 = row.family === 't5';
-  const layersKey = isT5 ? (decoder ? 'num_decoder_layers' : 'num_layers') : null;
+/** The layer count (T5: of the stack asked for) and the layer index the options ask for. */
+function layerIndex(row, r, decoder, asked) {
+  const layersKey = row.family === 't5' ? (decoder ? 'num_decoder_layers' : 'num_layers') : null;
   const L = { int: true, gt: 0, max: 2 ** 16 };
   const layers =
     (layersKey ? (r.number(layersKey, L) ?? r.number('num_layers', L)) : undefined) ??
@@ -529,8 +583,12 @@ export function fromConfig(config, opts) {
     r.number('n_layer', L) ??
     r.number('num_layers', L) ??
     r.number('n_layers', L);
-  const layer = int(FN, 'layer', o.layer, { min: 0, max: layers !== undefined ? layers - 1 : 2 ** 20, def: 0 });
+  const layer = int(FN, 'layer', asked, { min: 0, max: layers !== undefined ? layers - 1 : 2 ** 20, def: 0 });
+  return { layers, layer };
+}
 
+/** Heads, hidden size, head width (dimKey: its key) and key-value heads, under each family's names. */
+function headSizes(r, mt, c, source, prefix) {
   const heads =
     r.number('num_attention_heads', { int: true, gt: 0 }) ??
     r.number('n_head', { int: true, gt: 0 }) ??
@@ -565,6 +623,11 @@ export function fromConfig(config, opts) {
     dim = hidden / heads;
     dimKey = `${r.key('hidden_size')} / ${r.key('num_attention_heads')}`;
   }
+  return { heads, hidden, dim, dimKey, kvHeads: kvHeadCount(r, mt, c, source, prefix, heads) };
+}
+
+/** Key-value heads: num_key_value_heads, or the family's own keys (Falcon, ChatGLM, MPT). */
+function kvHeadCount(r, mt, c, source, prefix, heads) {
   let kvHeads = r.number('num_key_value_heads', { int: true, gt: 0 });
   if (mt === 'falcon') {
     // FalconConfig: num_kv_heads counts only with new_decoder_architecture, else multi_query -> 1
@@ -583,21 +646,11 @@ export function fromConfig(config, opts) {
   if (heads % kvHeads) {
     throw bad(r.key('num_key_value_heads'), `a divisor of num_attention_heads = ${heads}`, kvHeads);
   }
-  const attention = { heads, kvHeads, dim, scale: 1 / Math.sqrt(dim) };
-  const result = { model: modelType, layer, layers, family: 'none', attention, notes, source, defaults };
-  const finish = () => {
-    checkKeys(row, c, prefix, notes, source, layer);
-    const used = Object.entries(defaults);
-    if (used.length) {
-      notes.push(
-        `${row.config} defaults for keys the config omits: ` +
-          used.map(([k, v]) => `${k} = ${typeof v === 'object' ? JSON.stringify(v) : v}`).join(', '),
-      );
-    }
-    return result;
-  };
+  return kvHeads;
+}
 
-  // ---- the softmax scale (models.js `scale`) ----
+/** The softmax scale (models.js `scale`), and notes on scale keys posenc does not apply. */
+function softmaxScale({ row, r, layer, attention, notes }) {
   if (row.scale === 'attention_multiplier') {
     // GraniteAttention: self.scaling = config.attention_multiplier
     attention.scale = r.number('attention_multiplier', { gt: 0 });
@@ -622,60 +675,65 @@ export function fromConfig(config, opts) {
       `attn_logit_softcapping ${cap}: ${row.config} caps logits with cap·tanh(logit/cap); posenc's attention does not`,
     );
   }
+}
 
-  // ---- T5: relative buckets (modeling_t5.py T5Attention._relative_position_bucket) ----
-  if (isT5) {
-    const numBuckets = r.number('relative_attention_num_buckets', { int: true, gt: 0 });
-    const maxDistance = r.number('relative_attention_max_distance', { int: true, gt: 0 });
-    // the encoder's self-attention is bidirectional, the decoder's causal (T5Attention.is_decoder)
-    let t5;
-    try {
-      t5 = ENCODINGS.t5.parse({ numBuckets, maxDistance }, { fn: FN, causal: decoder });
-    } catch (e) {
-      const why = e.message.replace(/^posenc\.fromConfig: /, '');
-      throw perr(
-        e.code,
-        `${r.key('relative_attention_num_buckets')} / relative_attention_max_distance: ${why}`,
-        r.key('relative_attention_max_distance'),
-      );
-    }
-    result.family = 't5';
-    result.t5 = { numBuckets: t5.numBuckets, maxDistance: t5.maxDistance, bidirectional: t5.bidirectional };
-    result.stack = decoder ? 'decoder' : 'encoder';
-    result.encoding = { type: 't5', ...result.t5 };
-    if (mt !== 'umt5' && layer > 0) {
-      notes.push(
-        'T5 computes the bias in layer 0 of each stack and every layer reuses it (has_relative_attention_bias)',
-      );
-    }
-    return finish();
+/** T5: relative buckets (modeling_t5.py T5Attention._relative_position_bucket). */
+function t5Layer({ result, row, r, mt, layer, decoder, notes }) {
+  if (row.family !== 't5') return false;
+  const numBuckets = r.number('relative_attention_num_buckets', { int: true, gt: 0 });
+  const maxDistance = r.number('relative_attention_max_distance', { int: true, gt: 0 });
+  // the encoder's self-attention is bidirectional, the decoder's causal (T5Attention.is_decoder)
+  let t5;
+  try {
+    t5 = ENCODINGS.t5.parse({ numBuckets, maxDistance }, { fn: FN, causal: decoder });
+  } catch (e) {
+    const why = e.message.replace(/^posenc\.fromConfig: /, '');
+    throw perr(
+      e.code,
+      `${r.key('relative_attention_num_buckets')} / relative_attention_max_distance: ${why}`,
+      r.key('relative_attention_max_distance'),
+    );
   }
-
-  // ---- learned tables ----
-  if (row.family === 'learned') {
-    const pet = r.get('position_embedding_type');
-    if (row.absolute && pet !== undefined && pet !== 'absolute') {
-      throw perr(
-        Status.E_PARAM,
-        `${r.key('position_embedding_type')} ${show(pet)} is not mapped by posenc ` +
-          `(only 'absolute', a learned table; ${row.hf} reads it)`,
-        r.key('position_embedding_type'),
-      );
-    }
-    let rows;
-    for (const k of row.rows) rows ??= r.number(k, { int: true, gt: 0 });
-    if (rows === undefined) throw perr(Status.E_MISSING, `${row.rows.join(' or ')} is required`, r.key(row.rows[0]));
-    let offset = row.offset ?? 0;
-    if (row.padOffset) offset = (r.number('pad_token_id', { int: true, gt: -1 }) ?? 1) + 1;
-    result.family = 'learned';
-    result.learned = offset ? { rows: rows + (row.offset ?? 0), offset } : { rows };
-    result.encoding = { type: 'none' };
-    return finish();
+  result.family = 't5';
+  result.t5 = { numBuckets: t5.numBuckets, maxDistance: t5.maxDistance, bidirectional: t5.bidirectional };
+  result.stack = decoder ? 'decoder' : 'encoder';
+  result.encoding = { type: 't5', ...result.t5 };
+  if (mt !== 'umt5' && layer > 0) {
+    notes.push('T5 computes the bias in layer 0 of each stack and every layer reuses it (has_relative_attention_bias)');
   }
+  return true;
+}
 
-  // ---- the layer's kind: attention with or without positions, or no attention at all ----
+/** Learned absolute tables: the row count and the offset positions start at. */
+function learnedLayer({ result, row, r }) {
+  if (row.family !== 'learned') return false;
+  const pet = r.get('position_embedding_type');
+  if (row.absolute && pet !== undefined && pet !== 'absolute') {
+    throw perr(
+      Status.E_PARAM,
+      `${r.key('position_embedding_type')} ${show(pet)} is not mapped by posenc ` +
+        `(only 'absolute', a learned table; ${row.hf} reads it)`,
+      r.key('position_embedding_type'),
+    );
+  }
+  let rows;
+  for (const k of row.rows) rows ??= r.number(k, { int: true, gt: 0 });
+  if (rows === undefined) throw perr(Status.E_MISSING, `${row.rows.join(' or ')} is required`, r.key(row.rows[0]));
+  let offset = row.offset ?? 0;
+  if (row.padOffset) offset = (r.number('pad_token_id', { int: true, gt: -1 }) ?? 1) + 1;
+  result.family = 'learned';
+  result.learned = offset ? { rows: rows + (row.offset ?? 0), offset } : { rows };
+  result.encoding = { type: 'none' };
+  return true;
+}
+
+/** The layer's kind: attention with or without positions (its window or chunk), or no attention at
+ * all (settled here). Sets x.kind for the steps after it. */
+function attentionKind(x) {
+  const { result, row, r, layer, layers, attention } = x;
   const kinds = layers !== undefined ? layerKinds(row, r, layers) : ['full_attention'];
   const kind = kinds[layer];
+  x.kind = kind;
   result.layerType = kind;
   if (kind === 'mamba' || kind === 'linear_attention') {
     result.family = 'none';
@@ -685,7 +743,7 @@ export function fromConfig(config, opts) {
       kind === 'mamba'
         ? `layer ${layer} is a Mamba layer (${row.config}.layers_block_type): no attention and no positions`
         : `layer ${layer} is a linear_attention layer (Gated DeltaNet, ${row.config}.layer_types): no softmax attention and no positions`;
-    return finish();
+    return true;
   }
   if (kind === 'sliding_attention' && (!row.useSliding || r.get('use_sliding_window') === true)) {
     const w = r.number('sliding_window', { int: true, gt: 0 });
@@ -693,54 +751,40 @@ export function fromConfig(config, opts) {
   } else if (kind === 'chunked_attention') {
     attention.chunk = r.number('attention_chunk_size', { int: true, gt: 0 });
   }
+  return false;
+}
 
-  // ---- no positional encoding: Jamba ----
-  if (row.family === 'none') {
-    if (r.has('sliding_window')) {
-      // modeling_jamba.py passes sliding_window to flash attention only; eager and sdpa attend fully
-      throw perr(
-        Status.E_PARAM,
-        `${r.key('sliding_window')} = ${show(r.get('sliding_window'))}: modeling_jamba.py applies it only under ` +
-          'flash attention (JambaFlashAttention2), so what the layer sees depends on the attention backend; ' +
-          'posenc does not map it (set it to null for the eager / sdpa model)',
-        r.key('sliding_window'),
-      );
-    }
-    result.family = 'none';
-    result.reason = `${row.config}: attention layers have no positional encoding (${row.hf})`;
-    result.encoding = { type: 'none' };
-    return finish();
+// no positional encoding: Jamba
+function jambaLayer({ result, row, r }) {
+  if (row.family !== 'none') return false;
+  if (r.has('sliding_window')) {
+    // modeling_jamba.py passes sliding_window to flash attention only; eager and sdpa attend fully
+    throw perr(
+      Status.E_PARAM,
+      `${r.key('sliding_window')} = ${show(r.get('sliding_window'))}: modeling_jamba.py applies it only under ` +
+        'flash attention (JambaFlashAttention2), so what the layer sees depends on the attention backend; ' +
+        'posenc does not map it (set it to null for the eager / sdpa model)',
+      r.key('sliding_window'),
+    );
   }
+  result.family = 'none';
+  result.reason = `${row.config}: attention layers have no positional encoding (${row.hf})`;
+  result.encoding = { type: 'none' };
+  return true;
+}
 
-  // ---- ALiBi: BLOOM, MPT, Falcon-RW, Baichuan 13B ----
+/** ALiBi: BLOOM, MPT, Falcon-RW, Baichuan 13B (MPT without ALiBi: a learned table). */
+function alibiLayer(x) {
+  const { result, r, mt, heads, hidden, dim, notes } = x;
   let alibi = null;
   if (mt === 'bloom') alibi = {};
   if (mt === 'mpt') {
-    const ac = isObj(c.attn_config) ? c.attn_config : {};
-    const a = reader(ac, source, `${prefix}attn_config.`);
-    if (a.get('rope')) {
-      throw bad(`${prefix}attn_config.rope`, 'false (MPT with RoPE is not mapped by posenc)', true);
-    }
-    if (a.get('alibi')) {
-      const max = a.number('alibi_bias_max', { gt: 0 }) ?? 8;
-      // modeling_mpt.py build_mpt_alibi_tensor: slopes 2^(-max*k/n') with n' = next power of two;
-      // equal to alibiSlopes only for max 8 and a power-of-two head count
-      if (max !== 8 || (heads & (heads - 1)) !== 0) {
-        throw bad(
-          `${prefix}attn_config.alibi_bias_max`,
-          `8 with a power-of-two head count (what alibiSlopes computes; heads = ${heads})`,
-          max,
-        );
-      }
-      alibi = {};
-    }
-    const ss = a.number('softmax_scale', { gt: 0 });
-    if (ss !== undefined) attention.scale = ss;
+    alibi = mptAlibi(x);
     if (!alibi) {
       result.family = 'learned';
       result.learned = { rows: r.number('max_seq_len', { int: true, gt: 0 }) };
       result.encoding = { type: 'none' };
-      return finish();
+      return true;
     }
   }
   if (mt === 'falcon' && r.get('alibi')) {
@@ -759,14 +803,41 @@ export function fromConfig(config, opts) {
       throw bad(r.key('hidden_size'), '4096 (Baichuan 7B, RoPE) or 5120 (Baichuan 13B, ALiBi)', hidden);
     }
   }
-  if (alibi) {
-    result.family = 'alibi';
-    result.alibi = { heads, ...alibi };
-    result.encoding = { type: 'alibi' };
-    return finish();
-  }
+  if (!alibi) return false;
+  result.family = 'alibi';
+  result.alibi = { heads, ...alibi };
+  result.encoding = { type: 'alibi' };
+  return true;
+}
 
-  // ---- RoPE layers that do not rotate (NoPE) ----
+/** MPT's attn_config: ALiBi ({}), or null (a learned table); its softmax_scale. */
+function mptAlibi({ c, prefix, heads, attention, source }) {
+  let alibi = null;
+  const ac = isObj(c.attn_config) ? c.attn_config : {};
+  const a = reader(ac, source, `${prefix}attn_config.`);
+  if (a.get('rope')) {
+    throw bad(`${prefix}attn_config.rope`, 'false (MPT with RoPE is not mapped by posenc)', true);
+  }
+  if (a.get('alibi')) {
+    const max = a.number('alibi_bias_max', { gt: 0 }) ?? 8;
+    // modeling_mpt.py build_mpt_alibi_tensor: slopes 2^(-max*k/n') with n' = next power of two;
+    // equal to alibiSlopes only for max 8 and a power-of-two head count
+    if (max !== 8 || (heads & (heads - 1)) !== 0) {
+      throw bad(
+        `${prefix}attn_config.alibi_bias_max`,
+        `8 with a power-of-two head count (what alibiSlopes computes; heads = ${heads})`,
+        max,
+      );
+    }
+    alibi = {};
+  }
+  const ss = a.number('softmax_scale', { gt: 0 });
+  if (ss !== undefined) attention.scale = ss;
+  return alibi;
+}
+
+/** RoPE layers that do not rotate (NoPE), with Llama 4's query temperature on them. */
+function nopeLayer({ result, row, r, mt, kind, layer, layers, attention }) {
   let useRope = true;
   let noRopeWhy = '';
   if (row.nope === 'no_rope_layers') {
@@ -789,19 +860,26 @@ export function fromConfig(config, opts) {
       (p) => 1 + as * Math.log1p(Math.floor((p + 1) / floor)),
     );
   }
-  if (!useRope) {
-    result.family = 'none';
-    result.reason = `layer ${layer} has no positional encoding: ${noRopeWhy}`;
-    result.encoding = { type: 'none' };
-    return finish();
-  }
-  ropeLayer(result, { row, r, c, prefix, mt, kind, layer, dim, dimKey, origin, notes, source });
-  return finish();
+  if (useRope) return false;
+  result.family = 'none';
+  result.reason = `layer ${layer} has no positional encoding: ${noRopeWhy}`;
+  result.encoding = { type: 'none' };
+  return true;
 }
 
 /** The RoPE part of a layer: base, scaling, rotated width, layout, M-RoPE, per-query scales. */
-function ropeLayer(result, { row, r, prefix, mt, kind, layer, dim, dimKey, origin, notes, source }) {
-  const { attention } = result;
+function ropeLayer(x) {
+  const at = ropeSource(x);
+  const { base, scaling } = ropeBase(x, at);
+  const { ropeDim, rotaryDim } = rotatedWidth(x, at, scaling);
+  const rope = ropeSpec(x, at, { dim: ropeDim, base, layout: ropeLayout(x, at.rs) }, rotaryDim, scaling);
+  ropeQueryScales(x, at.rs, scaling, rope);
+  return true;
+}
+
+/** Where the layer's rope keys live: rs (rope_parameters or rope_scaling), where (its path), rpr
+ * (a reader over rope_parameters), perType (rope_parameters has one entry per layer type). */
+function ropeSource({ r, prefix, kind, layer, source }) {
   // rope_parameters (transformers v5): flat, or one entry per layer type
   // a config class's default rope_parameters / rope_scaling applies only when the file has neither
   const hasRp = r.raw('rope_parameters') !== undefined;
@@ -821,6 +899,11 @@ function ropeLayer(result, { row, r, prefix, mt, kind, layer, dim, dimKey, origi
     rs = hasRs || !hasRp ? r.get('rope_scaling') : undefined;
     where = `${prefix}rope_scaling`;
   }
+  return { rs, rpr, where, perType };
+}
+
+/** The base (origin.base: the key it came from) and the scaling. */
+function ropeBase({ result, row, r, mt, kind, origin, notes, source }, { rs, rpr, where, perType }) {
   // the base: rope_parameters.rope_theta, rope_theta, rotary_emb_base (NeoX, Qwen 1), rotary_base,
   // else the config class's default
   let base;
@@ -855,7 +938,12 @@ function ropeLayer(result, { row, r, prefix, mt, kind, layer, dim, dimKey, origi
     scaling = parseScaling(rs, where, r, source, notes, origin, row.ropeTypes);
   }
   origin.base = baseKey;
+  return { base, scaling };
+}
 
+/** The rotated width of the rope part (ropeDim wide) of each head. */
+function rotatedWidth(x, { rs, rpr, where }, scaling) {
+  const { row, r, mt, dim, dimKey, origin } = x;
   // rotated width: partial_rotary_factor (HF), rotary_pct (NeoX, Qwen 1), rotary_dim (GPT-J,
   // Phi-2 remote code), ChatGLM half the head, DeepSeek's separate qk_rope_head_dim part
   let ropeDim = dim;
@@ -876,27 +964,10 @@ function ropeLayer(result, { row, r, prefix, mt, kind, layer, dim, dimKey, origi
   }
   if (mt === 'chatglm') rotaryDim = dim / 2;
   if (row.scale === 'mla') {
-    const ropeHd = r.number('qk_rope_head_dim', { int: true, gt: 0 });
-    const nope = r.number('qk_nope_head_dim', { int: true, gt: -1 }) ?? 0;
-    const vDim = r.number('v_head_dim', { int: true, gt: 0 });
+    const ropeHd = mlaWidth(x, rs, where, scaling);
     if (ropeHd !== undefined) {
       ropeDim = rotaryDim = ropeHd;
       widthKey = r.key('qk_rope_head_dim');
-      attention.dim = nope + ropeHd;
-      origin.dim = `${r.key('qk_nope_head_dim')} + qk_rope_head_dim`;
-      if (vDim !== undefined && vDim !== attention.dim) attention.dimV = vDim;
-      attention.scale = 1 / Math.sqrt(attention.dim);
-      notes.push(
-        `DeepSeek MLA: rope applies to the separate qk_rope_head_dim = ${ropeHd} part of each q/k head ` +
-          `(dim ${attention.dim} = qk_nope_head_dim ${nope} + ${ropeHd})`,
-      );
-    }
-    // modeling_deepseek_v2/v3.py: softmax_scale *= mscale(factor, mscale_all_dim)^2
-    const msa = isObj(rs) ? reader(rs, source, `${where}.`).number('mscale_all_dim') : undefined;
-    if (scaling.type === 'yarn' && msa) {
-      const m = yarnMscale(scaling.factor, msa);
-      attention.scale *= m * m;
-      result.mscale2 = m * m;
     }
   }
   if (rotaryDim % 2 || rotaryDim < 2 || rotaryDim > ropeDim) {
@@ -909,13 +980,49 @@ function ropeLayer(result, { row, r, prefix, mt, kind, layer, dim, dimKey, origi
   }
   origin.rotaryDim = widthKey;
   origin.dim ??= dimKey;
+  return { ropeDim, rotaryDim };
+}
 
+/** DeepSeek MLA: the qk_rope_head_dim part of each head rotates (returned); the head is
+ * qk_nope_head_dim + that, and YaRN's mscale enters the softmax scale squared. */
+function mlaWidth({ result, r, origin, notes, source }, rs, where, scaling) {
+  const { attention } = result;
+  const ropeHd = r.number('qk_rope_head_dim', { int: true, gt: 0 });
+  const nope = r.number('qk_nope_head_dim', { int: true, gt: -1 }) ?? 0;
+  const vDim = r.number('v_head_dim', { int: true, gt: 0 });
+  if (ropeHd !== undefined) {
+    attention.dim = nope + ropeHd;
+    origin.dim = `${r.key('qk_nope_head_dim')} + qk_rope_head_dim`;
+    if (vDim !== undefined && vDim !== attention.dim) attention.dimV = vDim;
+    attention.scale = 1 / Math.sqrt(attention.dim);
+    notes.push(
+      `DeepSeek MLA: rope applies to the separate qk_rope_head_dim = ${ropeHd} part of each q/k head ` +
+        `(dim ${attention.dim} = qk_nope_head_dim ${nope} + ${ropeHd})`,
+    );
+  }
+  // modeling_deepseek_v2/v3.py: softmax_scale *= mscale(factor, mscale_all_dim)^2
+  const msa = isObj(rs) ? reader(rs, source, `${where}.`).number('mscale_all_dim') : undefined;
+  if (scaling.type === 'yarn' && msa) {
+    const m = yarnMscale(scaling.factor, msa);
+    attention.scale *= m * m;
+    result.mscale2 = m * m;
+  }
+  return ropeHd;
+}
+
+/** RoPE pairing: the row's, a key that switches it, or mlc-llm's 'gptj' rope type. */
+function ropeLayout({ row, r }, rs) {
   let layout = row.layout;
   if (row.interleaveKey) layout = r.get(row.interleaveKey) === false ? 'half' : 'interleaved';
   if (isObj(rs) && (rs.rope_type ?? rs.type) === 'gptj') layout = 'interleaved';
   if (row.remote && (r.get('rope_traditional') === true || r.get('rope_interleave') === true)) layout = 'interleaved';
+  return layout;
+}
 
-  const rope = { dim: ropeDim, base, layout };
+/** result.rope and the kvCache encoding, checked now as kvCache will check it. */
+function ropeSpec({ result, origin }, { rs, where }, rope, rotaryDim, scaling) {
+  const { attention } = result;
+  const { dim: ropeDim, base, layout } = rope;
   if (rotaryDim !== ropeDim) rope.rotaryDim = rotaryDim;
   if (scaling.type !== 'default') rope.scaling = scaling;
   if (scaling.type === 'longrope') {
@@ -966,8 +1073,13 @@ function ropeLayer(result, { row, r, prefix, mt, kind, layer, dim, dimKey, origi
   } catch (e) {
     throw renamed(e, origin, where);
   }
+  return rope;
+}
 
-  // per-query scales that positions drive
+/** Per-query scales that positions drive, notes on what posenc's attention leaves out, and the
+ * softmax scale's last check. */
+function ropeQueryScales({ result, r, mt, layer, origin, notes }, rs, scaling, rope) {
+  const { attention } = result;
   const beta = isObj(rs) ? rs.llama_4_scaling_beta : undefined;
   if (typeof beta === 'number' && beta !== 0) {
     // modeling_ministral3.py get_llama_4_attn_scale: 1 + beta · ln(1 + floor(p / original_max_position_embeddings))

@@ -10,10 +10,10 @@
 //   hf       the modeling file and function whose rules the row follows
 //   family   'rope' | 'alibi' | 't5' | 'learned' | 'none' (no positional encoding at all)
 //   layout   RoPE pairing: 'half' (rotate_half) or 'interleaved' (adjacent pairs)
-//   layers   the per-layer rule (config.js layerKinds): 'full', 'sliding' (sliding_window on every
-//            layer), 'qwen2', 'gemma2', 'pattern', 'alternate', 'olmo3', 'llama4', 'smollm3',
-//            'jamba', 'qwen3_5'; layer_types, when the config has it, wins wherever the config
-//            class reads it (`layerTypes: true`)
+//   layers   the per-layer rule (a key of config.js LAYER_RULES): 'full', 'sliding' (sliding_window
+//            on every layer), 'qwen2', 'qwen2_moe', 'qwen_all', 'gemma2', 'pattern', 'alternate',
+//            'olmo3', 'llama4', 'smollm3', 'jamba', 'qwen3_5'; layer_types, when the config has it,
+//            wins wherever the config class reads it (`layerTypes: true`)
 //   useSliding  sliding_window counts only with use_sliding_window (Qwen2/3 configs, SmolLM3)
 //   nope     which RoPE layers skip the rotation: 'full' (full-attention layers), 'full_if_sliding'
 //            (full-attention layers when sliding_window is set), 'no_rope_layers'
