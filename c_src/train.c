@@ -40,6 +40,9 @@ typedef float real;
 #define PT_T5_BUCKETS      32
 #define PT_T5_MAX_DISTANCE 128
 
+/* The steps a function is split into for reading, compiled as one body with it. */
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
 /* ---------------------------------------------------------------- deterministic maths */
 
 static uint64_t pt_mix(uint64_t z) {
@@ -197,19 +200,9 @@ static int64_t pt_bind_params(const pt_header *h, real *base, pt_params *p) {
     return off;
 }
 
-/* Reals after the header for the whole arena; with base != NULL binds every pointer of m. */
-static int64_t pt_layout(pt_header *h, real *base, pt_model *m) {
-    pt_params scratch;
-    const int64_t np = pt_bind_params(h, NULL, &scratch);
-    const int64_t d = h->dim, f = h->hidden, N = h->ncap, T = h->tcap, H = h->heads;
-    const int64_t A = N * T * H;
-    int64_t wmax = d > f ? d : f;
-    if (wmax < PT_VOCAB) wmax = PT_VOCAB;
-    int64_t off = 0;
-    if (base) {
-        memset(m, 0, sizeof *m);
-        m->h = h;
-    }
+/* pt_layout's steps take the arena in order: TAKE(field, n) the next pt_round(n) reals for
+ * m->field (bound only when base is set, always counted into off), TAKEI the same for an int32
+ * buffer. */
 #define TAKE(field, n)                                                                             \
     do {                                                                                           \
         if (base) m->field = base + off;                                                           \
@@ -220,6 +213,12 @@ static int64_t pt_layout(pt_header *h, real *base, pt_model *m) {
         if (base) m->field = (int32_t *)(base + off);                                              \
         off += (int64_t)pt_round((size_t)(n));                                                     \
     } while (0)
+
+/* The parameters (np reals), their gradients, Adam's moments, the decay mask and the position
+ * tables. */
+ALWAYS_INLINE int64_t pt_layout_state(const pt_header *h, real *base, pt_model *m, int64_t off,
+                                      int64_t np) {
+    const int64_t d = h->dim, T = h->tcap, H = h->heads;
     TAKE(param, np);
     TAKE(grad, np);
     TAKE(m1, np);
@@ -229,6 +228,15 @@ static int64_t pt_layout(pt_header *h, real *base, pt_model *m) {
     TAKE(cosr, T * (d / H / 2 + 1));
     TAKE(sinr, T * (d / H / 2 + 1));
     TAKE(slopes, H);
+    return off;
+}
+
+/* The forward activations each layer keeps for the backward pass, then the last layer's
+ * output (the input of layer h->layers). */
+ALWAYS_INLINE int64_t pt_layout_activations(const pt_header *h, real *base, pt_model *m,
+                                            int64_t off) {
+    const int64_t d = h->dim, f = h->hidden, N = h->ncap, T = h->tcap, H = h->heads;
+    const int64_t A = N * T * H;
     for (int32_t l = 0; l <= h->layers; l++) {
         TAKE(a[l].x, N * d);
         if (l == h->layers) break;
@@ -247,6 +255,15 @@ static int64_t pt_layout(pt_header *h, real *base, pt_model *m) {
         TAKE(a[l].u, N * f);
         TAKE(a[l].g, N * f);
     }
+    return off;
+}
+
+/* The final norm and probabilities, the backward pass's buffers, and the int32 buffers (tokens,
+ * targets, oracle, T5 buckets). */
+ALWAYS_INLINE int64_t pt_layout_scratch(const pt_header *h, real *base, pt_model *m, int64_t off) {
+    const int64_t d = h->dim, f = h->hidden, N = h->ncap, T = h->tcap;
+    int64_t wmax = d > f ? d : f;
+    if (wmax < PT_VOCAB) wmax = PT_VOCAB;
     TAKE(hf, N * d);
     TAKE(muf, N);
     TAKE(rsf, N);
@@ -266,8 +283,20 @@ static int64_t pt_layout(pt_header *h, real *base, pt_model *m) {
     TAKEI(tgt, N);
     TAKEI(orc, N);
     TAKEI(bucket, T);
-#undef TAKE
-#undef TAKEI
+    return off;
+}
+
+/* Reals after the header for the whole arena; with base != NULL binds every pointer of m. */
+static int64_t pt_layout(pt_header *h, real *base, pt_model *m) {
+    pt_params scratch;
+    const int64_t np = pt_bind_params(h, NULL, &scratch);
+    if (base) {
+        memset(m, 0, sizeof *m);
+        m->h = h;
+    }
+    int64_t off = pt_layout_state(h, base, m, 0, np);
+    off = pt_layout_activations(h, base, m, off);
+    off = pt_layout_scratch(h, base, m, off);
     if (base) {
         pt_bind_params(h, m->param, &m->p);
         pt_bind_params(h, m->grad, &m->gp);
@@ -275,6 +304,8 @@ static int64_t pt_layout(pt_header *h, real *base, pt_model *m) {
     }
     return off;
 }
+#undef TAKE
+#undef TAKEI
 
 static size_t pt_header_bytes(void) { return (sizeof(pt_header) + 63) & ~(size_t)63; }
 
@@ -566,9 +597,8 @@ typedef struct pt_counts {
     double beyond_loss;
 } pt_counts;
 
-/* The steps of pt_forward and pt_backward, one per part of the model, compiled as one body with
- * them (ALWAYS_INLINE: the same code as when they were written inline). */
-#define ALWAYS_INLINE static inline __attribute__((always_inline))
+/* The steps of pt_forward and pt_backward, one per part of the model, are ALWAYS_INLINE: each
+ * compiles as one body with its caller, as when they were written inline. */
 
 /* Forward, embeddings and positions: x = E[tok] (+ P[pos] for learned / sinusoidal) into the
  * first layer's input, and the pass's position tables (RoPE's cos/sin, T5's buckets). */
