@@ -26,7 +26,9 @@
 /* The kernels and per-tile steps stay separate functions: inlined into one huge body, V8's
  * register allocator spills the micro-kernels' accumulators (measured 13.5 ms -> 10.5 ms for
  * 1024 x 64 with NOINLINE). */
-#define NOINLINE __attribute__((noinline))
+#define NOINLINE      __attribute__((noinline))
+/* The steps a function is split into for reading, compiled as one body with it. */
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
 
 /* ---- micro-kernels ---- */
 
@@ -715,6 +717,120 @@ static inline void set_row(const job *jb, ctx *cx, int r, int32_t i, int32_t h, 
     if (BIAS_OPS[jb->b.kind].row) BIAS_OPS[jb->b.kind].row(jb, cx, r);
 }
 
+/* ---- one block of 4 rows: run_block and its steps ----
+ * The steps are ALWAYS_INLINE, so run_block compiles to the one function it was written as,
+ * while the kernels and per-tile steps it calls (scores, row_max, exp_sum, kernel_pv_tile) stay
+ * NOINLINE, as the note at the top says. The loops over tiles and rows stay in run_block: a
+ * step holding a loop that tests R (Shaw or not) is optimised alone before it is inlined, and
+ * there LLVM unswitches the loop into a copy per case (1.3 kB more wasm for the same work);
+ * among run_block's many loops the cost of that copy is judged too high. */
+
+/* Exact path, first step: the logits of keys 0 .. jend-1 into the caller's weights rows. */
+ALWAYS_INLINE void exact_logits(const job *jb, ctx *cx, float *const wrow[QB], int32_t jend) {
+    for (int32_t j0 = 0; j0 < jend; j0 += TILE) {
+        const int32_t n = jend - j0 < TILE ? jend - j0 : TILE;
+        scores(jb, cx, j0, n);
+        for (int r = 0; r < cx->nq; r++)
+            memcpy(wrow[r] + j0, cx->tile + (size_t)r * TILE, sizeof(float) * n);
+    }
+}
+
+/* Exact path, second step: the exact softmax of one weights row w in place (keys from jend on
+ * are masked for every row: weight 0). Returns 0, the row all zeros, when it sees no key. */
+ALWAYS_INLINE int exact_softmax_row(const ctx *cx, float *w, int32_t K, int32_t jend) {
+    float mx = -INFINITY;
+    for (int32_t j = 0; j < jend; j++) mx = w[j] > mx ? w[j] : mx;
+    if (mx == -INFINITY) {
+        memset(w, 0, sizeof(float) * K);
+        return 0;
+    }
+    const int32_t n4 = jend / 4 * 4;
+    float sum = exp_sum(w, n4, mx, cx->expk);
+    for (int32_t j = n4; j < jend; j++) sum += (w[j] = exp1(w[j] - mx));
+    const float inv = 1.0f / sum;
+    for (int32_t j = 0; j < jend; j++) w[j] *= inv;
+    memset(w + jend, 0, sizeof(float) * (size_t)(K - jend));
+    return 1;
+}
+
+/* Both paths, per tile of keys j0 .. j0+n-1: the weights in cx->tile (4 rows at stride TILE)
+ * times the tile's block of V into the accumulators, and Shaw's value mass from prow. */
+ALWAYS_INLINE void tile_pv(const job *jb, ctx *cx, const float *const prow[QB], int32_t j0,
+                           int32_t n, int32_t nc, int32_t DV8, int32_t R) {
+    kernel_pv_tile(cx->tile, n, cx->vp + (size_t)(j0 / TILE) * cx->vblock, nc, (size_t)TILE * PW,
+                   cx->acc, DV8);
+    if (R)
+        for (int r = 0; r < cx->nq; r++) shaw_mass(jb, cx, r, prow[r], j0, n);
+}
+
+/* Exact path, third step, for one tile: the weights rows' keys j0 .. j0+n-1 into the tile,
+ * then P V. */
+ALWAYS_INLINE void exact_tile_pv(const job *jb, ctx *cx, float *const wrow[QB], int32_t j0,
+                                 int32_t n, int32_t nc, int32_t DV8, int32_t R) {
+    /* the kernel wants its rows at the tile's stride: copying 4 x n is cheap
+     * next to the 4 x n x dim_v multiply-adds */
+    const float *prow[QB];
+    for (int r = 0; r < QB; r++) {
+        prow[r] = wrow[r] + j0;
+        memcpy(cx->tile + (size_t)r * TILE, prow[r], sizeof(float) * n);
+    }
+    tile_pv(jb, cx, prow, j0, n, nc, DV8, R);
+}
+
+/* Tiled path, row r of a tile of logits (n4 of them): one online-softmax step. The logits
+ * become exp(t - m_new) in place; when the running max m grows, the output accumulated so far
+ * (and Shaw's value mass) is multiplied by exp(m_old - m_new), and the running sum l with it. */
+ALWAYS_INLINE void online_softmax_row(ctx *cx, int r, int32_t n4, int32_t DV8, int32_t R, float *m,
+                                      float *l) {
+    float *t = cx->tile + (size_t)r * TILE;
+    const float mx = row_max(t, n4);
+    const float mnew = mx > m[r] ? mx : m[r];
+    if (mnew == -INFINITY) { /* nothing visible yet: weights stay 0 */
+        memset(t, 0, sizeof(float) * n4);
+        return;
+    }
+    const float sum = exp_sum(t, n4, mnew, cx->expk);
+    /* once the running max settles most tiles leave it unchanged: no rescale */
+    const float corr = mnew == m[r] ? 1.0f : exp1(m[r] - mnew); /* 0 if m was -inf */
+    if (corr != 1.0f) {
+        float *a = cx->acc + (size_t)r * DV8;
+        const pv4 cv = pv4_splat(corr);
+        for (int32_t c = 0; c < DV8; c += 4) pv4_store(a + c, pv4_mul(pv4_load(a + c), cv));
+        if (R) {
+            float *ms = cx->mass + (size_t)r * R;
+            for (int32_t b = 0; b < R; b++) ms[b] *= corr;
+        }
+    }
+    l[r] = l[r] * corr + sum;
+    m[r] = mnew;
+}
+
+/* Row r of the block into out: the accumulated P V over the softmax sum lr, plus Shaw's value
+ * term; a fully masked row (lr = 0) is zeros. */
+ALWAYS_INLINE void output_row(const job *jb, const ctx *cx, int r, float lr, int32_t H, int32_t DV,
+                              int32_t DV8, int32_t R) {
+    float *o = jb->out + ((size_t)cx->ii[r] * H + cx->hh[r]) * DV;
+    const float *a = cx->acc + (size_t)r * DV8;
+    if (lr == 0.0f) { /* a fully masked row */
+        memset(o, 0, sizeof(float) * DV);
+        return;
+    }
+    const float inv = 1.0f / lr;
+    for (int32_t c = 0; c < DV; c++) o[c] = a[c] * inv;
+    if (R) { /* Shaw's value term: sum_j p_ij aV[idx] = sum_b mass_b aV[b] */
+        const float *ms = cx->mass + (size_t)r * R;
+        for (int32_t b = 0; b < R; b++) {
+            const float wb = ms[b] * inv;
+            if (wb == 0.0f) continue;
+            const float *avb = jb->b.a_v + (size_t)b * DV;
+            for (int32_t c = 0; c < DV; c++) o[c] += wb * avb[c];
+        }
+    }
+}
+
+/* The block's 4 rows against the group's keys: queries packed, then the exact path (weights
+ * asked for: logits into the weights rows, row softmax, then P V) or the tiled path (online
+ * softmax, nothing of size queries x keys), then the rows of out. */
 static NOINLINE void run_block(const job *jb, ctx *cx) {
     const int32_t Q = jb->Q, K = jb->K, H = jb->H, D = jb->D, DV = jb->DV;
     const int32_t nc = (DV + PW - 1) / PW, DV8 = nc * PW;
@@ -736,7 +852,7 @@ static NOINLINE void run_block(const job *jb, ctx *cx) {
             for (int32_t d = 0; d < D; d++) qs[d] = cx->qrow[r][d] * f;
             cx->qrow[r] = qs;
         }
-    for (int32_t d = 0; d < D; d++)
+    for (int32_t d = 0; d < D; d++) /* transposed, qt[d][4], for kernel_qk_t */
         for (int r = 0; r < QB; r++) cx->qt[(size_t)d * QB + r] = cx->qrow[r][d];
     if (ops->block_setup) ops->block_setup(jb, cx);
     memset(cx->acc, 0, sizeof(float) * QB * (size_t)DV8);
@@ -744,103 +860,25 @@ static NOINLINE void run_block(const job *jb, ctx *cx) {
     for (int r = 0; r < QB; r++) m[r] = -INFINITY, l[r] = 0.0f;
 
     if (jb->weights) {
-        /* exact path: logits into the weights rows, row softmax, then P V */
         float *wrow[QB];
         for (int r = 0; r < QB; r++)
             wrow[r] = jb->weights + ((size_t)cx->hh[r] * Q + cx->ii[r]) * K;
-        for (int32_t j0 = 0; j0 < jend; j0 += TILE) {
-            const int32_t n = jend - j0 < TILE ? jend - j0 : TILE;
-            scores(jb, cx, j0, n);
-            for (int r = 0; r < cx->nq; r++)
-                memcpy(wrow[r] + j0, cx->tile + (size_t)r * TILE, sizeof(float) * n);
-        }
-        for (int r = 0; r < cx->nq; r++) {
-            float *w = wrow[r];
-            float mx = -INFINITY;
-            for (int32_t j = 0; j < jend; j++) mx = w[j] > mx ? w[j] : mx;
-            if (mx == -INFINITY) {
-                memset(w, 0, sizeof(float) * K);
-                continue;
-            }
-            const int32_t n4 = jend / 4 * 4;
-            float sum = exp_sum(w, n4, mx, cx->expk);
-            for (int32_t j = n4; j < jend; j++) sum += (w[j] = exp1(w[j] - mx));
-            const float inv = 1.0f / sum;
-            for (int32_t j = 0; j < jend; j++) w[j] *= inv;
-            memset(w + jend, 0, sizeof(float) * (size_t)(K - jend));
-            l[r] = 1.0f;
-        }
-        for (int32_t j0 = 0; j0 < jend; j0 += TILE) {
-            const int32_t n = jend - j0 < TILE ? jend - j0 : TILE;
-            /* the kernel wants its rows at the tile's stride: copying 4 x n is cheap
-             * next to the 4 x n x dim_v multiply-adds */
-            const float *prow[QB];
-            for (int r = 0; r < QB; r++) {
-                prow[r] = wrow[r] + j0;
-                memcpy(cx->tile + (size_t)r * TILE, prow[r], sizeof(float) * n);
-            }
-            kernel_pv_tile(cx->tile, n, cx->vp + (size_t)(j0 / TILE) * cx->vblock, nc,
-                           (size_t)TILE * PW, cx->acc, DV8);
-            if (R)
-                for (int r = 0; r < cx->nq; r++) shaw_mass(jb, cx, r, prow[r], j0, n);
-        }
+        exact_logits(jb, cx, wrow, jend);
+        for (int r = 0; r < cx->nq; r++) /* l = 1: the weights already sum to 1 */
+            if (exact_softmax_row(cx, wrow[r], K, jend)) l[r] = 1.0f;
+        for (int32_t j0 = 0; j0 < jend; j0 += TILE)
+            exact_tile_pv(jb, cx, wrow, j0, jend - j0 < TILE ? jend - j0 : TILE, nc, DV8, R);
     } else {
-        /* tiled path: online softmax, nothing of size queries x keys */
         for (int32_t j0 = jstart; j0 < jend; j0 += TILE) {
             const int32_t n = jend - j0 < TILE ? jend - j0 : TILE, n4 = (n + 3) / 4 * 4;
             scores(jb, cx, j0, n);
-            for (int r = 0; r < QB; r++) {
-                float *t = cx->tile + (size_t)r * TILE;
-                const float mx = row_max(t, n4);
-                const float mnew = mx > m[r] ? mx : m[r];
-                if (mnew == -INFINITY) { /* nothing visible yet: weights stay 0 */
-                    memset(t, 0, sizeof(float) * n4);
-                    continue;
-                }
-                const float sum = exp_sum(t, n4, mnew, cx->expk);
-                /* once the running max settles most tiles leave it unchanged: no rescale */
-                const float corr = mnew == m[r] ? 1.0f : exp1(m[r] - mnew); /* 0 if m was -inf */
-                if (corr != 1.0f) {
-                    float *a = cx->acc + (size_t)r * DV8;
-                    const pv4 cv = pv4_splat(corr);
-                    for (int32_t c = 0; c < DV8; c += 4)
-                        pv4_store(a + c, pv4_mul(pv4_load(a + c), cv));
-                    if (R) {
-                        float *ms = cx->mass + (size_t)r * R;
-                        for (int32_t b = 0; b < R; b++) ms[b] *= corr;
-                    }
-                }
-                l[r] = l[r] * corr + sum;
-                m[r] = mnew;
-            }
+            for (int r = 0; r < QB; r++) online_softmax_row(cx, r, n4, DV8, R, m, l);
             const float *prow[QB] = {cx->tile, cx->tile + TILE, cx->tile + 2 * TILE,
                                      cx->tile + 3 * TILE};
-            kernel_pv_tile(cx->tile, n, cx->vp + (size_t)(j0 / TILE) * cx->vblock, nc,
-                           (size_t)TILE * PW, cx->acc, DV8);
-            if (R)
-                for (int r = 0; r < cx->nq; r++) shaw_mass(jb, cx, r, prow[r], j0, n);
+            tile_pv(jb, cx, prow, j0, n, nc, DV8, R);
         }
     }
-
-    for (int r = 0; r < cx->nq; r++) {
-        float *o = jb->out + ((size_t)cx->ii[r] * H + cx->hh[r]) * DV;
-        const float *a = cx->acc + (size_t)r * DV8;
-        if (l[r] == 0.0f) { /* a fully masked row */
-            memset(o, 0, sizeof(float) * DV);
-            continue;
-        }
-        const float inv = 1.0f / l[r];
-        for (int32_t c = 0; c < DV; c++) o[c] = a[c] * inv;
-        if (R) { /* Shaw's value term: sum_j p_ij aV[idx] = sum_b mass_b aV[b] */
-            const float *ms = cx->mass + (size_t)r * R;
-            for (int32_t b = 0; b < R; b++) {
-                const float wb = ms[b] * inv;
-                if (wb == 0.0f) continue;
-                const float *avb = jb->b.a_v + (size_t)b * DV;
-                for (int32_t c = 0; c < DV; c++) o[c] += wb * avb[c];
-            }
-        }
-    }
+    for (int r = 0; r < cx->nq; r++) output_row(jb, cx, r, l[r], H, DV, DV8, R);
 }
 
 /* Pack n rows of width w (row j at src + j*stride) into panels of 8 transposed,

@@ -40,6 +40,9 @@ typedef float real;
 #define PT_T5_BUCKETS      32
 #define PT_T5_MAX_DISTANCE 128
 
+/* The steps a function is split into for reading, compiled as one body with it. */
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
 /* ---------------------------------------------------------------- deterministic maths */
 
 static uint64_t pt_mix(uint64_t z) {
@@ -197,19 +200,9 @@ static int64_t pt_bind_params(const pt_header *h, real *base, pt_params *p) {
     return off;
 }
 
-/* Reals after the header for the whole arena; with base != NULL binds every pointer of m. */
-static int64_t pt_layout(pt_header *h, real *base, pt_model *m) {
-    pt_params scratch;
-    const int64_t np = pt_bind_params(h, NULL, &scratch);
-    const int64_t d = h->dim, f = h->hidden, N = h->ncap, T = h->tcap, H = h->heads;
-    const int64_t A = N * T * H;
-    int64_t wmax = d > f ? d : f;
-    if (wmax < PT_VOCAB) wmax = PT_VOCAB;
-    int64_t off = 0;
-    if (base) {
-        memset(m, 0, sizeof *m);
-        m->h = h;
-    }
+/* pt_layout's steps take the arena in order: TAKE(field, n) the next pt_round(n) reals for
+ * m->field (bound only when base is set, always counted into off), TAKEI the same for an int32
+ * buffer. */
 #define TAKE(field, n)                                                                             \
     do {                                                                                           \
         if (base) m->field = base + off;                                                           \
@@ -220,6 +213,12 @@ static int64_t pt_layout(pt_header *h, real *base, pt_model *m) {
         if (base) m->field = (int32_t *)(base + off);                                              \
         off += (int64_t)pt_round((size_t)(n));                                                     \
     } while (0)
+
+/* The parameters (np reals), their gradients, Adam's moments, the decay mask and the position
+ * tables. */
+ALWAYS_INLINE int64_t pt_layout_state(const pt_header *h, real *base, pt_model *m, int64_t off,
+                                      int64_t np) {
+    const int64_t d = h->dim, T = h->tcap, H = h->heads;
     TAKE(param, np);
     TAKE(grad, np);
     TAKE(m1, np);
@@ -229,6 +228,15 @@ static int64_t pt_layout(pt_header *h, real *base, pt_model *m) {
     TAKE(cosr, T * (d / H / 2 + 1));
     TAKE(sinr, T * (d / H / 2 + 1));
     TAKE(slopes, H);
+    return off;
+}
+
+/* The forward activations each layer keeps for the backward pass, then the last layer's
+ * output (the input of layer h->layers). */
+ALWAYS_INLINE int64_t pt_layout_activations(const pt_header *h, real *base, pt_model *m,
+                                            int64_t off) {
+    const int64_t d = h->dim, f = h->hidden, N = h->ncap, T = h->tcap, H = h->heads;
+    const int64_t A = N * T * H;
     for (int32_t l = 0; l <= h->layers; l++) {
         TAKE(a[l].x, N * d);
         if (l == h->layers) break;
@@ -247,6 +255,15 @@ static int64_t pt_layout(pt_header *h, real *base, pt_model *m) {
         TAKE(a[l].u, N * f);
         TAKE(a[l].g, N * f);
     }
+    return off;
+}
+
+/* The final norm and probabilities, the backward pass's buffers, and the int32 buffers (tokens,
+ * targets, oracle, T5 buckets). */
+ALWAYS_INLINE int64_t pt_layout_scratch(const pt_header *h, real *base, pt_model *m, int64_t off) {
+    const int64_t d = h->dim, f = h->hidden, N = h->ncap, T = h->tcap;
+    int64_t wmax = d > f ? d : f;
+    if (wmax < PT_VOCAB) wmax = PT_VOCAB;
     TAKE(hf, N * d);
     TAKE(muf, N);
     TAKE(rsf, N);
@@ -266,8 +283,20 @@ static int64_t pt_layout(pt_header *h, real *base, pt_model *m) {
     TAKEI(tgt, N);
     TAKEI(orc, N);
     TAKEI(bucket, T);
-#undef TAKE
-#undef TAKEI
+    return off;
+}
+
+/* Reals after the header for the whole arena; with base != NULL binds every pointer of m. */
+static int64_t pt_layout(pt_header *h, real *base, pt_model *m) {
+    pt_params scratch;
+    const int64_t np = pt_bind_params(h, NULL, &scratch);
+    if (base) {
+        memset(m, 0, sizeof *m);
+        m->h = h;
+    }
+    int64_t off = pt_layout_state(h, base, m, 0, np);
+    off = pt_layout_activations(h, base, m, off);
+    off = pt_layout_scratch(h, base, m, off);
     if (base) {
         pt_bind_params(h, m->param, &m->p);
         pt_bind_params(h, m->grad, &m->gp);
@@ -275,6 +304,8 @@ static int64_t pt_layout(pt_header *h, real *base, pt_model *m) {
     }
     return off;
 }
+#undef TAKE
+#undef TAKEI
 
 static size_t pt_header_bytes(void) { return (sizeof(pt_header) + 63) & ~(size_t)63; }
 
@@ -566,15 +597,15 @@ typedef struct pt_counts {
     double beyond_loss;
 } pt_counts;
 
-/* Forward over B sequences of T tokens in m->tok; returns the summed loss over scored targets
- * (NaN when any output is not finite: huge parameters overflow) and counts them into *cn.
- * Every activation is kept. */
-static double pt_forward(pt_model *m, int32_t B, int32_t T, pt_counts *cn) {
+/* The steps of pt_forward and pt_backward, one per part of the model, are ALWAYS_INLINE: each
+ * compiles as one body with its caller, as when they were written inline. */
+
+/* Forward, embeddings and positions: x = E[tok] (+ P[pos] for learned / sinusoidal) into the
+ * first layer's input, and the pass's position tables (RoPE's cos/sin, T5's buckets). */
+ALWAYS_INLINE void pt_embed(pt_model *m, int64_t N, int32_t T) {
     const pt_header *h = m->h;
-    const int64_t d = h->dim, f = h->hidden, H = h->heads, dh = m->dh_, np = dh / 2,
-                  N = (int64_t)B * T;
+    const int64_t d = h->dim;
     const pt_params *p = &m->p;
-    const real scale = (real)(1.0 / sqrt((double)dh));
     real *x0 = m->a[0].x;
     for (int64_t n = 0; n < N; n++) {
         const int64_t t = n % T;
@@ -589,73 +620,102 @@ static double pt_forward(pt_model *m, int32_t B, int32_t T, pt_counts *cn) {
     if (h->method == POSENC_PE_T5)
         for (int32_t r = 0; r < T; r++)
             m->bucket[r] = posenc__t5_bucket(-(int64_t)r, 0, PT_T5_BUCKETS, PT_T5_MAX_DISTANCE);
-    for (int32_t l = 0; l < h->layers; l++) {
-        pt_act *a = &m->a[l];
-        const pt_layer *L = &p->l[l];
-        pt_layernorm(a->h1, a->mu1, a->rs1, a->x, L->ln1_g, L->ln1_b, N, d);
-        pt_mm(a->q, a->h1, L->wq, N, d, d, 0);
-        pt_mm(a->k, a->h1, L->wk, N, d, d, 0);
-        pt_mm(a->v, a->h1, L->wv, N, d, d, 0);
-        if (h->method == POSENC_PE_ROPE)
-            for (int64_t n = 0; n < N; n++)
-                for (int64_t hh = 0; hh < H; hh++) {
-                    const int64_t t = n % T;
-                    pt_rotate(a->q + n * d + hh * dh, m->cosr + t * np, m->sinr + t * np,
-                              (int32_t)np, 0);
-                    pt_rotate(a->k + n * d + hh * dh, m->cosr + t * np, m->sinr + t * np,
-                              (int32_t)np, 0);
-                }
-        for (int64_t b = 0; b < B; b++)
-            for (int64_t hh = 0; hh < H; hh++) {
-                real *P = a->att + (b * H + hh) * T * T;
-                /* the additive bias depends on the distance i - j only */
-                real *brow = m->drow;
-                for (int64_t r = 0; r < T; r++)
-                    brow[r] = h->method == POSENC_PE_ALIBI
-                                  ? (real)(-(double)m->slopes[hh] * (double)r)
-                              : h->method == POSENC_PE_T5 ? p->t5[m->bucket[r] * H + hh]
-                                                          : (real)0;
-                for (int64_t i = 0; i < T; i++) {
-                    const real *qi = a->q + (b * T + i) * d + hh * dh;
-                    real *Pi = P + i * T;
-                    real mx = 0;
-                    for (int64_t j = 0; j <= i; j++) {
-                        const real *kj = a->k + (b * T + j) * d + hh * dh;
-                        const real s = pt_dot(qi, kj, dh) * scale + brow[i - j];
-                        Pi[j] = s;
-                        if (j == 0 || s > mx) mx = s;
-                    }
-                    double z = 0;
-                    for (int64_t j = 0; j <= i; j++) {
-                        const double e = pt_exp((double)(Pi[j] - mx));
-                        Pi[j] = (real)e;
-                        z += e;
-                    }
-                    const double iz = 1.0 / z;
-                    for (int64_t j = 0; j <= i; j++) Pi[j] = (real)((double)Pi[j] * iz);
-                    for (int64_t j = i + 1; j < T; j++) Pi[j] = 0;
-                    real *oi = a->o + (b * T + i) * d + hh * dh;
-                    for (int64_t c = 0; c < dh; c++) oi[c] = 0;
-                    for (int64_t j = 0; j <= i; j++)
-                        pt_axpy(oi, Pi[j], a->v + (b * T + j) * d + hh * dh, dh);
-                }
-            }
-        pt_mm(m->tmp, a->o, L->wo, N, d, d, 0);
-        for (int64_t e = 0; e < N * d; e++) a->x2[e] = a->x[e] + m->tmp[e];
-        pt_layernorm(a->h2, a->mu2, a->rs2, a->x2, L->ln2_g, L->ln2_b, N, d);
-        pt_mm(a->u, a->h2, L->w1, N, d, f, 0);
-        for (int64_t n = 0; n < N; n++)
-            for (int64_t c = 0; c < f; c++) {
-                const real u = a->u[n * f + c] + L->b1[c];
-                a->u[n * f + c] = u;
-                a->g[n * f + c] = u > 0 ? u : 0;
-            }
-        pt_mm(m->tmp, a->g, L->w2, N, f, d, 0);
-        real *xn = m->a[l + 1].x;
-        for (int64_t n = 0; n < N; n++)
-            for (int64_t c = 0; c < d; c++)
-                xn[n * d + c] = a->x2[n * d + c] + m->tmp[n * d + c] + L->b2[c];
+}
+
+/* Forward, attention of head hh over sequence b: the causal softmax of q.k * scale + bias into
+ * a->att ([b][head][query][key], kept for the backward pass) and its weighted sum of v into
+ * a->o. */
+ALWAYS_INLINE void pt_attend_head(pt_model *m, pt_act *a, int64_t b, int64_t hh, int64_t T,
+                                  real scale) {
+    const pt_header *h = m->h;
+    const int64_t d = h->dim, H = h->heads, dh = m->dh_;
+    const pt_params *p = &m->p;
+    real *P = a->att + (b * H + hh) * T * T;
+    /* the additive bias depends on the distance i - j only */
+    real *brow = m->drow;
+    for (int64_t r = 0; r < T; r++)
+        brow[r] = h->method == POSENC_PE_ALIBI ? (real)(-(double)m->slopes[hh] * (double)r)
+                  : h->method == POSENC_PE_T5  ? p->t5[m->bucket[r] * H + hh]
+                                               : (real)0;
+    for (int64_t i = 0; i < T; i++) {
+        const real *qi = a->q + (b * T + i) * d + hh * dh;
+        real *Pi = P + i * T;
+        real mx = 0;
+        for (int64_t j = 0; j <= i; j++) {
+            const real *kj = a->k + (b * T + j) * d + hh * dh;
+            const real s = pt_dot(qi, kj, dh) * scale + brow[i - j];
+            Pi[j] = s;
+            if (j == 0 || s > mx) mx = s;
+        }
+        double z = 0;
+        for (int64_t j = 0; j <= i; j++) {
+            const double e = pt_exp((double)(Pi[j] - mx));
+            Pi[j] = (real)e;
+            z += e;
+        }
+        const double iz = 1.0 / z;
+        for (int64_t j = 0; j <= i; j++) Pi[j] = (real)((double)Pi[j] * iz);
+        for (int64_t j = i + 1; j < T; j++) Pi[j] = 0;
+        real *oi = a->o + (b * T + i) * d + hh * dh;
+        for (int64_t c = 0; c < dh; c++) oi[c] = 0;
+        for (int64_t j = 0; j <= i; j++) pt_axpy(oi, Pi[j], a->v + (b * T + j) * d + hh * dh, dh);
     }
+}
+
+/* Forward, layer l's attention: x2 = x + Wo . attn(LN1(x)), q and k rotated for RoPE. */
+ALWAYS_INLINE void pt_attention_forward(pt_model *m, int32_t l, int32_t B, int32_t T) {
+    const pt_header *h = m->h;
+    const int64_t d = h->dim, H = h->heads, dh = m->dh_, np = dh / 2, N = (int64_t)B * T;
+    const real scale = (real)(1.0 / sqrt((double)dh));
+    pt_act *a = &m->a[l];
+    const pt_layer *L = &m->p.l[l];
+    pt_layernorm(a->h1, a->mu1, a->rs1, a->x, L->ln1_g, L->ln1_b, N, d);
+    pt_mm(a->q, a->h1, L->wq, N, d, d, 0);
+    pt_mm(a->k, a->h1, L->wk, N, d, d, 0);
+    pt_mm(a->v, a->h1, L->wv, N, d, d, 0);
+    if (h->method == POSENC_PE_ROPE)
+        for (int64_t n = 0; n < N; n++)
+            for (int64_t hh = 0; hh < H; hh++) {
+                const int64_t t = n % T;
+                pt_rotate(a->q + n * d + hh * dh, m->cosr + t * np, m->sinr + t * np, (int32_t)np,
+                          0);
+                pt_rotate(a->k + n * d + hh * dh, m->cosr + t * np, m->sinr + t * np, (int32_t)np,
+                          0);
+            }
+    for (int64_t b = 0; b < B; b++)
+        for (int64_t hh = 0; hh < H; hh++) pt_attend_head(m, a, b, hh, T, scale);
+    pt_mm(m->tmp, a->o, L->wo, N, d, d, 0);
+    for (int64_t e = 0; e < N * d; e++) a->x2[e] = a->x[e] + m->tmp[e];
+}
+
+/* Forward, layer l's MLP: the next layer's input x2 + W2 relu(W1 LN2(x2) + b1) + b2 (u keeps
+ * the pre-activation, g the activation, for the backward pass). */
+ALWAYS_INLINE void pt_mlp_forward(pt_model *m, int32_t l, int64_t N) {
+    const int64_t d = m->h->dim, f = m->h->hidden;
+    pt_act *a = &m->a[l];
+    const pt_layer *L = &m->p.l[l];
+    pt_layernorm(a->h2, a->mu2, a->rs2, a->x2, L->ln2_g, L->ln2_b, N, d);
+    pt_mm(a->u, a->h2, L->w1, N, d, f, 0);
+    for (int64_t n = 0; n < N; n++)
+        for (int64_t c = 0; c < f; c++) {
+            const real u = a->u[n * f + c] + L->b1[c];
+            a->u[n * f + c] = u;
+            a->g[n * f + c] = u > 0 ? u : 0;
+        }
+    pt_mm(m->tmp, a->g, L->w2, N, f, d, 0);
+    real *xn = m->a[l + 1].x;
+    for (int64_t n = 0; n < N; n++)
+        for (int64_t c = 0; c < d; c++)
+            xn[n * d + c] = a->x2[n * d + c] + m->tmp[n * d + c] + L->b2[c];
+}
+
+/* Forward, the loss: logits = LNf(x) Wout + bout, their softmax into m->probs, and the
+ * cross-entropy of the scored targets, counted into *cn (NaN when a probability is not
+ * finite). */
+ALWAYS_INLINE double pt_loss(pt_model *m, int64_t N, int32_t T, pt_counts *cn) {
+    const pt_header *h = m->h;
+    const int64_t d = h->dim;
+    const pt_params *p = &m->p;
     pt_layernorm(m->hf, m->muf, m->rsf, m->a[h->layers].x, p->lnf_g, p->lnf_b, N, d);
     pt_mm(m->probs, m->hf, p->wout, N, d, PT_VOCAB, 0);
     double loss = 0;
@@ -700,15 +760,27 @@ static double pt_forward(pt_model *m, int32_t B, int32_t T, pt_counts *cn) {
     return finite ? loss : NAN;
 }
 
-/* Gradients of (summed loss / scored) into m->grad (overwritten). */
-static void pt_backward(pt_model *m, int32_t B, int32_t T, int64_t scored) {
+/* Forward over B sequences of T tokens in m->tok; returns the summed loss over scored targets
+ * (NaN when any output is not finite: huge parameters overflow) and counts them into *cn.
+ * Every activation is kept. */
+static double pt_forward(pt_model *m, int32_t B, int32_t T, pt_counts *cn) {
     const pt_header *h = m->h;
-    const int64_t d = h->dim, f = h->hidden, H = h->heads, dh = m->dh_, np = dh / 2,
-                  N = (int64_t)B * T;
+    const int64_t N = (int64_t)B * T;
+    pt_embed(m, N, T);
+    for (int32_t l = 0; l < h->layers; l++) {
+        pt_attention_forward(m, l, B, T);
+        pt_mlp_forward(m, l, N);
+    }
+    return pt_loss(m, N, T, cn);
+}
+
+/* Backward, the loss: d logits of (summed loss / scored) (probs - onehot(target), 0 where not
+ * scored) into Wout's and bout's gradients, back through LNf into m->dx. */
+ALWAYS_INLINE void pt_loss_back(pt_model *m, int64_t N, int64_t scored) {
+    const pt_header *h = m->h;
+    const int64_t d = h->dim;
     const pt_params *p = &m->p;
     pt_params *g = &m->gp;
-    const real scale = (real)(1.0 / sqrt((double)dh));
-    memset(m->grad, 0, sizeof(real) * (size_t)h->nparams);
     const real inv = (real)(1.0 / (double)(scored > 0 ? scored : 1));
     real *dl = m->tmp; /* dlogits [N][V] */
     for (int64_t n = 0; n < N; n++)
@@ -723,79 +795,105 @@ static void pt_backward(pt_model *m, int32_t B, int32_t T, int64_t scored) {
     pt_mm_nt(m, m->dh, dl, p->wout, N, d, PT_VOCAB, 0);
     pt_layernorm_back(m->dx, g->lnf_g, g->lnf_b, m->dh, m->a[h->layers].x, m->muf, m->rsf, p->lnf_g,
                       N, d, 0);
-    for (int32_t l = h->layers - 1; l >= 0; l--) {
-        pt_act *a = &m->a[l];
-        const pt_layer *L = &p->l[l];
-        pt_layer *G = &g->l[l];
-        /* MLP: x_next = x2 + relu(h2 W1 + b1) W2 + b2; dx holds d x_next */
-        pt_mm_tn(G->w2, a->g, m->dx, N, f, d);
-        for (int64_t n = 0; n < N; n++)
-            for (int64_t c = 0; c < d; c++) G->b2[c] = G->b2[c] + m->dx[n * d + c];
-        pt_mm_nt(m, m->du, m->dx, L->w2, N, f, d, 0);
-        for (int64_t e = 0; e < N * f; e++)
-            if (!(a->u[e] > 0)) m->du[e] = 0;
-        pt_mm_tn(G->w1, a->h2, m->du, N, d, f);
-        for (int64_t n = 0; n < N; n++)
-            for (int64_t c = 0; c < f; c++) G->b1[c] = G->b1[c] + m->du[n * f + c];
-        pt_mm_nt(m, m->dh, m->du, L->w1, N, d, f, 0);
-        pt_layernorm_back(m->dx, G->ln2_g, G->ln2_b, m->dh, a->x2, a->mu2, a->rs2, L->ln2_g, N, d,
-                          1);
-        /* attention: x2 = x + o Wo; dx now holds d x2 */
-        pt_mm_tn(G->wo, a->o, m->dx, N, d, d);
-        pt_mm_nt(m, m->dout, m->dx, L->wo, N, d, d, 0);
-        memset(m->dq, 0, sizeof(real) * (size_t)(N * d));
-        memset(m->dk, 0, sizeof(real) * (size_t)(N * d));
-        memset(m->dv, 0, sizeof(real) * (size_t)(N * d));
-        for (int64_t b = 0; b < B; b++)
-            for (int64_t hh = 0; hh < H; hh++) {
-                const real *P = a->att + (b * H + hh) * T * T;
-                for (int64_t i = 0; i < T; i++) {
-                    const real *Pi = P + i * T;
-                    const real *doi = m->dout + (b * T + i) * d + hh * dh;
-                    const real *qi = a->q + (b * T + i) * d + hh * dh;
-                    real *dqi = m->dq + (b * T + i) * d + hh * dh;
-                    real *dp = m->drow;
-                    real dot = 0;
-                    for (int64_t j = 0; j <= i; j++) {
-                        const real *vj = a->v + (b * T + j) * d + hh * dh;
-                        real *dvj = m->dv + (b * T + j) * d + hh * dh;
-                        const real s = pt_dot(doi, vj, dh);
-                        pt_axpy(dvj, Pi[j], doi, dh);
-                        dp[j] = s;
-                        dot = dot + Pi[j] * s;
-                    }
-                    for (int64_t j = 0; j <= i; j++) {
-                        const real ds = Pi[j] * (dp[j] - dot);
-                        if (h->method == POSENC_PE_T5) {
-                            real *w = g->t5 + m->bucket[i - j] * H + hh;
-                            *w = *w + ds;
-                        }
-                        const real dss = ds * scale;
-                        const real *kj = a->k + (b * T + j) * d + hh * dh;
-                        real *dkj = m->dk + (b * T + j) * d + hh * dh;
-                        pt_axpy(dqi, dss, kj, dh);
-                        pt_axpy(dkj, dss, qi, dh);
-                    }
-                }
+}
+
+/* Backward, layer l's MLP: x_next = x2 + relu(h2 W1 + b1) W2 + b2; m->dx holds d x_next and
+ * leaves holding d x2. */
+ALWAYS_INLINE void pt_mlp_back(pt_model *m, int32_t l, int64_t N) {
+    const int64_t d = m->h->dim, f = m->h->hidden;
+    pt_act *a = &m->a[l];
+    const pt_layer *L = &m->p.l[l];
+    pt_layer *G = &m->gp.l[l];
+    pt_mm_tn(G->w2, a->g, m->dx, N, f, d);
+    for (int64_t n = 0; n < N; n++)
+        for (int64_t c = 0; c < d; c++) G->b2[c] = G->b2[c] + m->dx[n * d + c];
+    pt_mm_nt(m, m->du, m->dx, L->w2, N, f, d, 0);
+    for (int64_t e = 0; e < N * f; e++)
+        if (!(a->u[e] > 0)) m->du[e] = 0;
+    pt_mm_tn(G->w1, a->h2, m->du, N, d, f);
+    for (int64_t n = 0; n < N; n++)
+        for (int64_t c = 0; c < f; c++) G->b1[c] = G->b1[c] + m->du[n * f + c];
+    pt_mm_nt(m, m->dh, m->du, L->w1, N, d, f, 0);
+    pt_layernorm_back(m->dx, G->ln2_g, G->ln2_b, m->dh, a->x2, a->mu2, a->rs2, L->ln2_g, N, d, 1);
+}
+
+/* Backward, attention of head hh over sequence b: from d o (m->dout) and the kept weights,
+ * d v, then through the softmax (ds = P (dp - P.dp)) d q and d k, and T5's bucket gradients. */
+ALWAYS_INLINE void pt_attend_head_back(pt_model *m, const pt_act *a, int64_t b, int64_t hh,
+                                       int64_t T, real scale) {
+    const pt_header *h = m->h;
+    const int64_t d = h->dim, H = h->heads, dh = m->dh_;
+    pt_params *g = &m->gp;
+    const real *P = a->att + (b * H + hh) * T * T;
+    for (int64_t i = 0; i < T; i++) {
+        const real *Pi = P + i * T;
+        const real *doi = m->dout + (b * T + i) * d + hh * dh;
+        const real *qi = a->q + (b * T + i) * d + hh * dh;
+        real *dqi = m->dq + (b * T + i) * d + hh * dh;
+        real *dp = m->drow;
+        real dot = 0;
+        for (int64_t j = 0; j <= i; j++) {
+            const real *vj = a->v + (b * T + j) * d + hh * dh;
+            real *dvj = m->dv + (b * T + j) * d + hh * dh;
+            const real s = pt_dot(doi, vj, dh);
+            pt_axpy(dvj, Pi[j], doi, dh);
+            dp[j] = s;
+            dot = dot + Pi[j] * s;
+        }
+        for (int64_t j = 0; j <= i; j++) {
+            const real ds = Pi[j] * (dp[j] - dot);
+            if (h->method == POSENC_PE_T5) {
+                real *w = g->t5 + m->bucket[i - j] * H + hh;
+                *w = *w + ds;
             }
-        if (h->method == POSENC_PE_ROPE)
-            for (int64_t n = 0; n < N; n++)
-                for (int64_t hh = 0; hh < H; hh++) {
-                    const int64_t t = n % T;
-                    pt_rotate(m->dq + n * d + hh * dh, m->cosr + t * np, m->sinr + t * np,
-                              (int32_t)np, 1);
-                    pt_rotate(m->dk + n * d + hh * dh, m->cosr + t * np, m->sinr + t * np,
-                              (int32_t)np, 1);
-                }
-        pt_mm_tn(G->wq, a->h1, m->dq, N, d, d);
-        pt_mm_tn(G->wk, a->h1, m->dk, N, d, d);
-        pt_mm_tn(G->wv, a->h1, m->dv, N, d, d);
-        pt_mm_nt(m, m->dh, m->dq, L->wq, N, d, d, 0);
-        pt_mm_nt(m, m->dh, m->dk, L->wk, N, d, d, 1);
-        pt_mm_nt(m, m->dh, m->dv, L->wv, N, d, d, 1);
-        pt_layernorm_back(m->dx, G->ln1_g, G->ln1_b, m->dh, a->x, a->mu1, a->rs1, L->ln1_g, N, d,
-                          1);
+            const real dss = ds * scale;
+            const real *kj = a->k + (b * T + j) * d + hh * dh;
+            real *dkj = m->dk + (b * T + j) * d + hh * dh;
+            pt_axpy(dqi, dss, kj, dh);
+            pt_axpy(dkj, dss, qi, dh);
+        }
     }
+}
+
+/* Backward, layer l's attention: x2 = x + o Wo; m->dx holds d x2 and leaves holding d x. */
+ALWAYS_INLINE void pt_attention_back(pt_model *m, int32_t l, int32_t B, int32_t T) {
+    const pt_header *h = m->h;
+    const int64_t d = h->dim, H = h->heads, dh = m->dh_, np = dh / 2, N = (int64_t)B * T;
+    const real scale = (real)(1.0 / sqrt((double)dh));
+    pt_act *a = &m->a[l];
+    const pt_layer *L = &m->p.l[l];
+    pt_layer *G = &m->gp.l[l];
+    pt_mm_tn(G->wo, a->o, m->dx, N, d, d);
+    pt_mm_nt(m, m->dout, m->dx, L->wo, N, d, d, 0);
+    memset(m->dq, 0, sizeof(real) * (size_t)(N * d));
+    memset(m->dk, 0, sizeof(real) * (size_t)(N * d));
+    memset(m->dv, 0, sizeof(real) * (size_t)(N * d));
+    for (int64_t b = 0; b < B; b++)
+        for (int64_t hh = 0; hh < H; hh++) pt_attend_head_back(m, a, b, hh, T, scale);
+    if (h->method == POSENC_PE_ROPE)
+        for (int64_t n = 0; n < N; n++)
+            for (int64_t hh = 0; hh < H; hh++) {
+                const int64_t t = n % T;
+                pt_rotate(m->dq + n * d + hh * dh, m->cosr + t * np, m->sinr + t * np, (int32_t)np,
+                          1);
+                pt_rotate(m->dk + n * d + hh * dh, m->cosr + t * np, m->sinr + t * np, (int32_t)np,
+                          1);
+            }
+    pt_mm_tn(G->wq, a->h1, m->dq, N, d, d);
+    pt_mm_tn(G->wk, a->h1, m->dk, N, d, d);
+    pt_mm_tn(G->wv, a->h1, m->dv, N, d, d);
+    pt_mm_nt(m, m->dh, m->dq, L->wq, N, d, d, 0);
+    pt_mm_nt(m, m->dh, m->dk, L->wk, N, d, d, 1);
+    pt_mm_nt(m, m->dh, m->dv, L->wv, N, d, d, 1);
+    pt_layernorm_back(m->dx, G->ln1_g, G->ln1_b, m->dh, a->x, a->mu1, a->rs1, L->ln1_g, N, d, 1);
+}
+
+/* Backward, embeddings and positions: d x of the first layer into E's rows (and P's for
+ * learned positions). */
+ALWAYS_INLINE void pt_embed_back(pt_model *m, int64_t N, int32_t T) {
+    const pt_header *h = m->h;
+    const int64_t d = h->dim;
+    pt_params *g = &m->gp;
     for (int64_t n = 0; n < N; n++) {
         const int64_t t = n % T;
         real *ge = g->emb + (int64_t)m->tok[n] * d;
@@ -805,6 +903,19 @@ static void pt_backward(pt_model *m, int32_t B, int32_t T, int64_t scored) {
                 g->pos[t * d + c] = g->pos[t * d + c] + m->dx[n * d + c];
         }
     }
+}
+
+/* Gradients of (summed loss / scored) into m->grad (overwritten). */
+static void pt_backward(pt_model *m, int32_t B, int32_t T, int64_t scored) {
+    const pt_header *h = m->h;
+    const int64_t N = (int64_t)B * T;
+    memset(m->grad, 0, sizeof(real) * (size_t)h->nparams);
+    pt_loss_back(m, N, scored);
+    for (int32_t l = h->layers - 1; l >= 0; l--) {
+        pt_mlp_back(m, l, N);
+        pt_attention_back(m, l, B, T);
+    }
+    pt_embed_back(m, N, T);
 }
 
 /* ---------------------------------------------------------------- setup */
