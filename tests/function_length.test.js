@@ -37,6 +37,11 @@ test('the measure counts what a reader holds: nested functions apart, C by its l
       'int g(void) { /* why */',
       '    return 1;',
       '}',
+      'static inline int one(int x) { return x; }',
+      'static inline __attribute__((always_inline)) void h(int *p,',
+      '                                                    int n) {',
+      '    p[0] = n;',
+      '}',
       'typedef struct {',
       '    int x;',
       '} s;',
@@ -47,6 +52,8 @@ test('the measure counts what a reader holds: nested functions apart, C by its l
     [
       ['f', 4],
       ['g', 3],
+      ['one', 1],
+      ['h', 4],
     ],
   );
 });
@@ -55,7 +62,9 @@ test('the C measure skips no definition: every body-closing brace at column 0 en
   for (const f of readdirSync(new URL('../c_src/', import.meta.url)).filter((n) => n.endsWith('.c'))) {
     const text = readFileSync(new URL(`../c_src/${f}`, import.meta.url), 'utf8');
     const closing = text.split('\n').filter((l) => l === '}').length;
-    assert.equal(cFunctions(f, text).length, closing, `c_src/${f}: a definition tools/function_lengths.js cannot read`);
+    const lines = text.split('\n');
+    const bodies = cFunctions(f, text).filter((fn) => lines[fn.line + fn.span - 2] === '}');
+    assert.equal(bodies.length, closing, `c_src/${f}: a definition tools/function_lengths.js cannot read`);
   }
 });
 

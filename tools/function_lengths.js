@@ -71,12 +71,21 @@ export function cFunctions(file, text) {
     if (start < 0) {
       // A definition's first line: column 0, an identifier, a '(' and (maybe lines later) ') {'.
       if (!/^[A-Za-z_]/.test(l) || /^(typedef|struct|enum|union|extern)\b/.test(l) || !l.includes('(')) continue;
-      let j = i;
       const end = (t) => t.replace(/\s*\/\*.*\*\/\s*$/, ''); // a trailing /* comment */ aside
-      while (j < lines.length && !/[;{]\s*$/.test(end(lines[j])) && j - i < 8) j++;
-      if (j >= lines.length || !/\)\s*\{\s*$/.test(end(lines[j]))) continue;
+      // The signature ends at the first line ending in '{' (a body follows), ';' (a declaration)
+      // or '}' (a one-line definition, which counts one line); a blank line ends the search.
+      let j = i;
+      while (j + 1 < lines.length && j - i < 8 && end(lines[j]).trim() && !/[;{}]\s*$/.test(end(lines[j]))) j++;
+      const sig = lines.slice(i, j + 1).join(' ');
+      const fname = sig.replace(/__attribute__\s*\(\(.*?\)\)/g, '').match(/([A-Za-z_]\w*)\s*\(/)?.[1] ?? '?';
+      if (/\)\s*\{.*\}\s*$/.test(end(lines[j]))) {
+        out.push({ file, line: i + 1, name: fname, span: j - i + 1, own: j - i + 1 });
+        i = j;
+        continue;
+      }
+      if (!/\)\s*\{\s*$/.test(end(lines[j]))) continue;
       start = i;
-      name = l.match(/([A-Za-z_]\w*)\s*\(/)?.[1] ?? '?';
+      name = fname;
       i = j;
     } else if (l === '}') {
       out.push({ file, line: start + 1, name, span: i - start + 1, own: i - start + 1 });
