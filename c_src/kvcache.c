@@ -45,10 +45,6 @@ static float bits_float(uint32_t u) {
     return f;
 }
 
-/* The steps of posenc_kvcache_store, compiled as one body with it (a token's copy is its hot
- * loop). */
-#define ALWAYS_INLINE static inline __attribute__((always_inline))
-
 /* The magnitude bits of the largest |k| and |v| stored so far; in the SIMD build also the
  * running vector maxima of the current token (see posenc_kvcache_store). */
 typedef struct {

@@ -12,6 +12,11 @@
 #include "posenc.h"
 #include "posenc_simd.h"
 
+/* The steps a long function is split into for reading, compiled as one body with it (a hot
+ * loop's pieces stay in one function for the optimiser; tools/function_lengths.js counts them
+ * apart). */
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
 /* Validation helpers: each returns POSENC_OK or the code to return. */
 static inline int32_t posenc__check_count(int64_t n) {
     return (n >= 1 && n <= POSENC_MAX_ELEMENTS) ? POSENC_OK : POSENC_E_SIZE;

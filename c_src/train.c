@@ -40,9 +40,6 @@ typedef float real;
 #define PT_T5_BUCKETS      32
 #define PT_T5_MAX_DISTANCE 128
 
-/* The steps a function is split into for reading, compiled as one body with it. */
-#define ALWAYS_INLINE static inline __attribute__((always_inline))
-
 /* ---------------------------------------------------------------- deterministic maths */
 
 static uint64_t pt_mix(uint64_t z) {

@@ -191,6 +191,11 @@ const CASES = {
     },
   },
 };
+// The trainer (its own wasm module, loaded with the SIMD core only): ten optimiser steps of the
+// lab's default model (batch 16 x 32 tokens, 4 heads), one case per method.
+for (const method of ['none', 'learned', 'sinusoidal', 'rope', 'alibi', 't5']) {
+  CASES[`lab 10 train steps (${method})`] = { run: (pe) => pe.train({ method, steps: 10 }) };
+}
 
 const commits = [checkout(refA), checkout(refB)];
 const median = (a) => a.slice().sort((x, y) => x - y)[a.length >> 1];
@@ -203,10 +208,10 @@ for (const simd of [true, false]) {
   const apis = [];
   for (const c of commits) {
     const { init } = await import(pathToFileURL(join(c.dir, 'js', 'index.js')).href);
-    apis.push(await init({ simd }));
+    apis.push(await init({ simd, lab: simd })); // the package ships the trainer's SIMD build only
   }
   for (const [name, c] of Object.entries(CASES)) {
-    if (!only.test(name)) continue;
+    if (!only.test(name) || (!simd && name.startsWith('lab '))) continue;
     const states = apis.map((pe) => {
       try {
         return { s: c.setup?.(pe) };
