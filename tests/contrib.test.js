@@ -194,7 +194,7 @@ function attentionDocGaps(type, e) {
   }
   if (e.hosts.selfAttention) {
     const section = attentionDoc.split(/^## /m).find((x) => x.startsWith('`selfAttention`')) ?? '';
-    const sentence = /`encoding` is [^]*?\./.exec(section)?.[0] ?? '';
+    const sentence = /`encoding` is [\s\S]*?\./.exec(section)?.[0] ?? '';
     if (!sentence.includes(`'${type}'`))
       gaps.push(`docs/attention.md section selfAttention: its "\`encoding\` is ..." sentence does not list '${type}'`);
   }
