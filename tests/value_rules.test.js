@@ -3,6 +3,7 @@
 // lists, with a message naming the element: `bias.r1[3] must be finite and > 0 (got 0)`. The
 // hosts learn the rule from the row alone (js/values.js, js/attention.js, js/kvcache.js), so a
 // kind with such a table edits none of them; this test derives its cases from the registry.
+// And the other way round: C must accept 0, -1 and 1 in a table whose row states no rule.
 //
 // The C core is the guard: attention and selfAttention check no table values in JS before the
 // call (js/values.js names the culprit only after C returned E_PARAM), so a violating value that
@@ -44,12 +45,26 @@ function constrained(registry, valueRuleOf) {
   return out;
 }
 
+const ctxOf = (host) => ({ fn: 'test', prefix: PREFIX[host], host, dim: DIM, causal: host === 'kvCache' });
+
+/** The keys of `host` that parse passes through as tables (a scalar option refuses an array). */
+function tableKeys(entry, type, host) {
+  return entry.hosts[host].filter((key) => {
+    if (SCALARS[type]?.[key] !== undefined) return false;
+    try {
+      entry.parse({ type, ...SCALARS[type], [key]: new Float32Array(1) }, ctxOf(host));
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** The row's parse of its defaults, every table present (so tables() lists them all). */
 function parsed0(entry, type, host) {
+  const tables = Object.fromEntries(tableKeys(entry, type, host).map((k) => [k, new Float32Array(1)]));
   try {
-    return entry.parse(
-      { type, ...SCALARS[type] },
-      { fn: 'test', prefix: PREFIX[host], host, dim: DIM, causal: host === 'kvCache' },
-    );
+    return entry.parse({ type, ...SCALARS[type], ...tables }, ctxOf(host));
   } catch (e) {
     throw new Error(
       `tests/value_rules.test.js SCALARS: '${type}' needs scalar options this test does not give (${e.message}); add them there`,
@@ -63,12 +78,12 @@ function tablesOf(entry, parsed, host) {
   return entry.tables(parsed, { heads: HEADS, dim, dimV: dim, rRows: T });
 }
 
-/** A valid encoding object of `type` for `host`, every table filled with `fill`. */
+/** An encoding object of `type` for `host`, each table filled with fill(table). */
 function encodingOf(registry, type, host, fill) {
   const entry = registry[type];
   const parsed = parsed0(entry, type, host);
   const enc = { type, ...SCALARS[type] };
-  for (const t of tablesOf(entry, parsed, host)) enc[t.key] = new Float32Array(t.length).fill(fill);
+  for (const t of tablesOf(entry, parsed, host)) enc[t.key] = new Float32Array(t.length).fill(fill(t));
   return enc;
 }
 
@@ -102,7 +117,7 @@ const CALL = {
 /** The host refuses each violating value of table `key` at index 1, naming it (and accepts a valid one). */
 function checkTable(pe, registry, { type, host, key, rule }, candidates = CANDIDATES) {
   const ok = candidates.find((x) => rule.ok(x));
-  const enc = encodingOf(registry, type, host, ok);
+  const enc = encodingOf(registry, type, host, () => ok);
   CALL[host](pe, enc); // all valid: no error
   const bad = candidates.filter((x) => !rule.ok(x));
   assert.ok(bad.length > 0, `tests/value_rules.test.js CANDIDATES: no value breaks the rule '${rule.allowed}'`);
@@ -136,6 +151,33 @@ test('every table with a value rule in js/encodings.js is refused by name in eve
     `${cases.length} constrained (kind, host, table) cases: ${cases.map((c) => `${c.type}.${c.key}@${c.host}`)}`,
   );
   for (const c of cases) checkTable(pe, ENCODINGS, c);
+});
+
+// The other way round: a table whose row states no rule must take any small finite value in
+// every host (C refusing one is a rule the row does not state, so no host could name it).
+const PLAIN = [0, -1, 1];
+test('every table without a value rule takes 0, -1 and 1 in every host (C refuses no value the row does not state)', async () => {
+  const pe = await init();
+  for (const [type, entry] of Object.entries(ENCODINGS)) {
+    for (const host of Object.keys(PREFIX)) {
+      if (!entry.hosts[host]) continue;
+      const tables = tablesOf(entry, parsed0(entry, type, host), host);
+      const plain = tables.filter((t) => !valueRule(t));
+      if (plain.length === 0) continue;
+      for (const x of PLAIN) {
+        // a table with a rule keeps a value it allows
+        const fill = (t) => (valueRule(t) ? CANDIDATES.find((c) => valueRule(t).ok(c)) : x);
+        try {
+          CALL[host](pe, encodingOf(ENCODINGS, type, host, fill));
+        } catch (e) {
+          assert.fail(
+            `${host} '${type}' with ${plain.map((t) => t.key)} = ${x} is refused (${e.message}): if they ` +
+              `must satisfy a rule, state it in the tables() of ENCODINGS.${type} (js/encodings.js VALUE_RULES)`,
+          );
+        }
+      }
+    }
+  }
 });
 
 // The check above must be able to fail, and must hold before any kind uses a rule. A copy of
