@@ -197,7 +197,8 @@ static void test_gqa_against_reference(void) {
                           "size");
                     float *scratch = malloc(sizeof(float) * (size_t)nfl);
                     const int32_t st = call_gqa(out, q, k, v, &s, scratch, nfl);
-                    CHECK(st == 0, "%s: status %d", KIND_NAMES[kind], st);
+                    CHECK(st == 0, "%s: status %d (its tables in test_gqa.c bias_of?)",
+                          KIND_NAMES[kind], st);
                     reference(want, q, k, v, &s);
                     const double d = max_diff(out, want, (size_t)s.Q * s.H * s.DV);
                     /* ALiBi logits reach slope * keys: float32 rounds them at ~1e-7 relative */
@@ -339,7 +340,8 @@ static void test_kvcache(void) {
                     const int32_t st =
                         posenc_kvcache_attend(out, qn, kc, vc, state, cap, L, n, H, KVH, D, DV,
                                               s.scale, warg, scratch, nfl, &bd);
-                    CHECK(st == 0, "%s: attend status %d", KIND_NAMES[kind], st);
+                    CHECK(st == 0, "%s: attend status %d (its tables in test_gqa.c bias_of?)",
+                          KIND_NAMES[kind], st);
                     reference(want, qn, k, v, &s);
                     const double d = max_diff(out, want, (size_t)n * H * DV);
                     CHECK(d <= 2e-6, "cache L%d n%d window %d kind '%s' chunk %d: %g", L, n,
