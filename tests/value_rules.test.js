@@ -139,7 +139,7 @@ function checkTable(pe, registry, { type, host, key, rule }, candidates = CANDID
           : ` by the C core (values_${type} in c_src/attention.c returns E_PARAM)`),
     );
     assert.ok(err.constructor.name === 'PosencError' && err.code === Status.E_PARAM, `${where}: ${err}`);
-    const want = `posenc.${host}: ${PREFIX[host]}${key}[1] must be ${rule.allowed} (got ${Object.is(x, -0) ? 0 : x})`;
+    const want = `posenc.${host}: ${PREFIX[host]}${key}[1] must be ${rule.allowed} (got ${Object.is(x, -0) ? 0 : Math.fround(x)})`;
     assert.equal(err.message, want, `${where}: the host must name the element (js/values.js scan, js/attention.js)`);
   }
 }
