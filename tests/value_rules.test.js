@@ -140,7 +140,8 @@ function checkTable(pe, registry, { type, host, key, rule }, candidates = CANDID
     );
     assert.ok(err.constructor.name === 'PosencError' && err.code === Status.E_PARAM, `${where}: ${err}`);
     const want = `posenc.${host}: ${PREFIX[host]}${key}[1] must be ${rule.allowed} (got ${Object.is(x, -0) ? 0 : Math.fround(x)})`;
-    assert.equal(err.message, want, `${where}: the host must name the element (js/values.js scan, js/attention.js)`);
+    const namer = host === 'kvCache' ? 'js/kvcache.js tableCopy' : 'js/values.js scan, via js/attention.js';
+    assert.equal(err.message, want, `${where}: the host must name the element (${namer})`);
   }
 }
 
