@@ -2,7 +2,7 @@
 // positional biases, and selfAttention, one whole layer from context-free token vectors.
 import { arrayLike } from './core.js';
 import { PosencError, Status } from './errors.js';
-import { ENCODINGS, parseEncoding as parseRegistered, typesFor } from './encodings.js';
+import { ENCODINGS, parseEncoding as parseRegistered, typesFor, valueRule } from './encodings.js';
 import { bool, choice, elements, fail, int, isArray, num, options, parseKvHeads, show, snapshot } from './validate.js';
 import { ropeFreqsOnHeap } from './rope.js';
 import { callNamed, LOGIT_LIMIT } from './values.js';
@@ -73,20 +73,20 @@ function parseBias(fn, bias, { heads, queries, keys, dim, dimV, causal }) {
     rel = rowsOf(fn, key, b[entry.rows.key], width, what);
   }
   const tables = entry.tables(b, { heads, dim, dimV, rRows: rel });
-  const sizes = tables.map((t) => [t.key, elements(fn, t.product, t.length)]);
+  const sizes = tables.map((t) => [t.key, elements(fn, t.product, t.length), valueRule(t)]);
   tables.forEach((t, i) => {
     if (t.shape) f32Length(fn, `bias.${t.key}`, b[t.key], `a Float32Array ${t.shape} of length ${sizes[i][1]}`);
   });
   return tableBias(fn, b, rel, sizes, entry.params(b, rel));
 }
 
-/** A bias whose tables (sizes: [key, length]) go to C as heap copies, then `tail` scalars. */
+/** A bias whose tables (sizes: [key, length, value rule]) go to C as heap copies, then `tail` scalars. */
 function tableBias(fn, b, rel, sizes, tail) {
   return {
     kind: b.type,
     rel,
     ptrs: (s) => [...sizes.map(([key, n]) => s.in(`bias.${key}`, b[key], Float32Array, n)), ...tail],
-    named: (x) => sizes.map(([key, n], i) => ({ name: `bias.${key}`, ptr: x[i], n })),
+    named: (x) => sizes.map(([key, n, rule], i) => ({ name: `bias.${key}`, ptr: x[i], n, rule })),
   };
 }
 
@@ -490,7 +490,7 @@ function parseEncoding(fn, encoding, { T, dModel, heads, dHead, causal }) {
     kind,
     rel,
     ptrs: () => [...sizes.map(([key, n]) => s.in(name(key), e[key], Float32Array, n)), ...tail],
-    named: (x) => sizes.map(([key, n], i) => ({ name: name(key), ptr: x[i], n })),
+    named: (x) => sizes.map(([key, n, rule], i) => ({ name: name(key), ptr: x[i], n, rule })),
   });
   switch (e.type) {
     case 'none':
@@ -580,7 +580,7 @@ function parseEncoding(fn, encoding, { T, dModel, heads, dHead, causal }) {
       }
       const rel = entry.rel?.(e) ?? 0;
       const tables = entry.tables(e, { heads, dim: dHead });
-      const sizes = tables.map((t) => [t.key, elements(fn, t.product, t.length)]);
+      const sizes = tables.map((t) => [t.key, elements(fn, t.product, t.length), valueRule(t)]);
       tables.forEach((t, i) => {
         if (t.shape) f32Length(fn, name(t.key), e[t.key], `a Float32Array ${t.shape} of length ${sizes[i][1]}`);
       });

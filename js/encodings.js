@@ -12,7 +12,9 @@
 // host ('attention' | 'selfAttention' | 'kvCache'; omitted: any key of any host is allowed),
 // dim (the head width: RoPE needs it) }. Tables (Float32Arrays) are passed through untouched:
 // tables(parsed, { heads, dim, dimV }) lists the ones the call needs: { key, length, product }
-// (product: how the length is computed, and shape: its layout, for messages). A fused kind
+// (product: how the length is computed, and shape: its layout, for messages) and may state a
+// constraint on its values beyond "finite" (a key of VALUE_RULES below, e.g. positive: true);
+// every host refuses a violating element by name from that alone. A fused kind
 // also says what follows its tables in its C arguments: params(parsed, rel) (the scalars of
 // cArgs), rel(parsed) (its relative-position count, for the scratch plan) and rows (a table
 // whose length sets a row count, Transformer-XL's r); every host builds the kind from these.
@@ -210,6 +212,25 @@ for (const [type, e] of Object.entries(ENTRIES)) {
   entry.type = type;
   Object.freeze(entry.hosts);
   Object.freeze(entry);
+}
+
+/**
+ * Constraints a table of a row may state on its values (as `key: true` in its tables() entry),
+ * beyond the finiteness every table needs. The C core is the guard (the kind's values_<name> in
+ * c_src/attention.c returns E_PARAM); each host names the first violating element from the row
+ * alone, as `bias.r1[3] must be finite and > 0 (got 0)`. tests/attention.test.js checks every
+ * constrained table of every kind in every host.
+ */
+export const VALUE_RULES = Object.freeze({
+  positive: Object.freeze({ allowed: 'finite and > 0', ok: (x) => Number.isFinite(x) && x > 0 }),
+});
+
+/** The VALUE_RULES entry a table (an entry of a row's tables()) states, or undefined. */
+export function valueRule(table) {
+  const keys = Object.keys(VALUE_RULES).filter((k) => table[k]);
+  if (keys.length > 1)
+    throw new Error(`posenc internal: table ${table.key} states ${keys.join(' and ')}; one rule each`);
+  return VALUE_RULES[keys[0]];
 }
 
 /** Every encoding by type. */

@@ -13,7 +13,7 @@ import { PosencError, Status } from './errors.js';
 import { elements, fail, int, num, options, parseKvHeads, typedArray } from './validate.js';
 import { mropeOnHeap, ropeFreqsOnHeap } from './rope.js';
 import { parseChunk, parseQueryScale, parseWindow, writeBias } from './attention.js';
-import { ENCODINGS, parseEncoding as parseRegistered } from './encodings.js';
+import { ENCODINGS, parseEncoding as parseRegistered, valueRule } from './encodings.js';
 import { callNamed, LOGIT_LIMIT } from './values.js';
 
 /** A snapshot of the own enumerable properties of an options object: each is read exactly once
@@ -24,8 +24,9 @@ function snapshot(fn, value, allowed) {
 }
 
 /** Float32Array or float32 PosencBuffer of exactly n elements -> a Float32Array copy (brand
- * checks, so a Proxy or a look-alike is refused without running its code). */
-function tableCopy(core, fn, name, value, n) {
+ * checks, so a Proxy or a look-alike is refused without running its code); every element finite,
+ * and within `rule` (the table's js/encodings.js VALUE_RULES entry) if it states one. */
+function tableCopy(core, fn, name, value, n, rule) {
   if (value === undefined)
     throw new PosencError(Status.E_MISSING, `posenc.${fn}: ${name} is required (a Float32Array of length ${n})`, name);
   let a;
@@ -48,7 +49,8 @@ function tableCopy(core, fn, name, value, n) {
     a = TA_SLICE.call(value);
   }
   for (let i = 0; i < n; i++)
-    if (!Number.isFinite(a[i])) throw fail(fn, `${name}[${i}]`, Status.E_PARAM, 'finite', a[i]);
+    if (!(rule ? rule.ok(a[i]) : Number.isFinite(a[i])))
+      throw fail(fn, `${name}[${i}]`, Status.E_PARAM, rule?.allowed ?? 'finite', a[i]);
   return a;
 }
 // %TypedArray%.prototype.slice, so an own `slice` on the caller's array cannot run.
@@ -80,7 +82,7 @@ function parseEncoding(core, fn, encoding, { heads, dim, dimV, capacity }) {
   const kind = ENCODINGS[e.type].bias ? e.type : 'none';
   const tables = ENCODINGS[e.type]
     .tables(e, { heads, dim, dimV })
-    .map((t) => tableCopy(core, fn, `encoding.${t.key}`, e[t.key], elements(fn, t.product, t.length)));
+    .map((t) => tableCopy(core, fn, `encoding.${t.key}`, e[t.key], elements(fn, t.product, t.length), valueRule(t)));
   // its scalars and relative count from its registry row; 'none' and 'rope' (keys rotated
   // before they are stored) add no bias
   const entry = ENCODINGS[e.type];

@@ -5,14 +5,16 @@
 import { PosencError, Status } from './errors.js';
 import { fail } from './validate.js';
 
-/** Max |x| of a heap array, or the first non-finite element's index as { bad }. `first`: the
- * index of ptr's element in the argument (a scan of the rows a call read). */
-function scan(core, { ptr, n, negInf, first = 0 }) {
+/** Max |x| of a heap array, or the first non-finite element's index as { bad } (or the first
+ * one `rule` refuses: a js/encodings.js VALUE_RULES entry). `first`: the index of ptr's element
+ * in the argument (a scan of the rows a call read). */
+function scan(core, { ptr, n, negInf, rule, first = 0 }) {
   return core.withView(Float32Array, ptr + 4 * first, n, (a) => {
     let m = 0;
     for (let i = 0; i < n; i++) {
       const x = a[i];
       if (!Number.isFinite(x) && !(negInf && x === -Infinity)) return { bad: first + i, value: x, max: Infinity };
+      if (rule && !rule.ok(x)) return { bad: first + i, value: x, max: Infinity };
       if (Number.isFinite(x) && Math.abs(x) > m) m = Math.abs(x);
     }
     return { max: m };
@@ -21,7 +23,8 @@ function scan(core, { ptr, n, negInf, first = 0 }) {
 
 /**
  * s.call(cname, ...args); if C rejects values (POSENC_E_PARAM), name the culprit: the first
- * non-finite element of `arrays` ([{ name, ptr, n, negInf, first }]; negInf: -Infinity allowed;
+ * non-finite element of `arrays` ([{ name, ptr, n, negInf, rule, first }]; negInf: -Infinity
+ * allowed; rule: the table's js/encodings.js VALUE_RULES entry, whose violations are named too;
  * first: scan elements first .. first + n - 1 only; an argument may come in several parts; or a
  * function returning that list, called on the error path only), or
  * else the magnitude rule `rule(maxOf)` returns as { name, allowed, got }.
@@ -36,7 +39,8 @@ export function callNamed(s, core, cname, args, arrays, rule) {
       if (!a.ptr) continue;
       const r = scan(core, a);
       if (r.bad !== undefined) {
-        throw fail(s.fn, `${a.name}[${r.bad}]`, Status.E_PARAM, a.negInf ? 'finite or -Infinity' : 'finite', r.value);
+        const allowed = a.rule?.allowed ?? (a.negInf ? 'finite or -Infinity' : 'finite');
+        throw fail(s.fn, `${a.name}[${r.bad}]`, Status.E_PARAM, allowed, r.value);
       }
       maxOf[a.name] = Math.max(maxOf[a.name] ?? 0, r.max); // several parts of one argument
     }

@@ -281,7 +281,7 @@ test('float64 reference: every bias kind, sizes, masks, alignments, offsets, bot
         const offset = seed % 5 === 0 ? 3 - (seed % 11) : undefined;
         const opts = { ...p, bias, causal, align, offset };
         const ref = refAttention(opts);
-        const what = `${name} ${kind ?? 'none'} Q${queries} K${keys} H${heads} D${dim} DV${dimV} causal=${causal} ${align} offset=${offset}`;
+        const what = `${name} ${kind ?? 'none'} Q${queries} K${keys} H${heads} D${dim} DV${dimV} causal=${causal} ${align} offset=${offset} (against tests/attention.test.js refAttention)`;
         const r = pe.attention({ ...opts, returnWeights: true });
         assertClose(r.weights, ref.weights, 2e-6, `${what} weights`);
         assertClose(r.output, ref.output, 1e-5, `${what} output`);
@@ -466,6 +466,14 @@ function encodings(pe) {
     xl: { type: 'xl', u: randomF32(DM, 108), v: randomF32(DM, 109), wr: randomF32(DM * DM, 110) },
   };
   list.rope = { type: 'rope' };
+  // every kind selfAttention takes must face the permutation and translation properties below
+  for (const t of typesFor('selfAttention').filter((x) => x !== 'none')) {
+    if (!list[t]) {
+      throw new Error(
+        `tests/attention.test.js encodings(): no selfAttention '${t}' encoding in its list (${Object.keys(list).join(', ')}); add one`,
+      );
+    }
+  }
   return list;
 }
 

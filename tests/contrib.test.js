@@ -117,8 +117,10 @@ for (const family of FAMILIES) {
 }
 
 // Encodings and bias kinds: the registry (js/encodings.js ENCODINGS) is the list. Each type must
-// be in the types of every call that takes it, the docs, the CHANGELOG and the tests' sweeps; a
-// kind fused into attention (a C bias kind) also in posenc.h, the fuzz target and the C tests.
+// be in the types of every call that takes it, the docs (docs/attention.md: the tables of each
+// host that takes it, and a bias row's link resolves), the CHANGELOG and the tests' sweeps; a
+// kind fused into attention (a C bias kind) also in posenc.h and the fuzz target (here), and in
+// the C tests (tests/native/test_gqa.c ref_models fails for a kind it has no reference for).
 const UNION = { attention: 'AttentionBias', selfAttention: 'SelfAttentionEncoding', kvCache: 'KvCacheEncoding' };
 /** The text of `export type NAME = ...` in js/index.d.ts, up to the next export. */
 function unionOf(name) {
@@ -134,6 +136,70 @@ const cKinds = [...kindsMacro.matchAll(/X\((\w+), (\w+)\)/g)].map((m) => m.slice
 assert.ok(cKinds.length >= 5, `c_src/posenc.h POSENC_BIAS_KINDS was read: ${kindsMacro}`);
 const heapCases = read('tests/robust_heap.test.js');
 const attentionDoc = read('docs/attention.md');
+
+/** The rows of the first markdown table of `doc` whose header line starts with `header`. */
+function tableRows(doc, header) {
+  const lines = doc.split('\n');
+  const at = lines.findIndex((l) => l.startsWith(header));
+  if (at < 0) return undefined;
+  const rows = [];
+  for (let i = at + 2; i < lines.length && lines[i].startsWith('|'); i++) rows.push(lines[i]);
+  return rows;
+}
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */
+const anchorOf = (heading) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-');
+/** Why the docs/ link `target` (from docs/attention.md) does not resolve, or '' when it does. */
+function brokenLink(target) {
+  const [file, anchor] = target.split('#');
+  const path = `docs/${file || 'attention.md'}`;
+  if (!require_fs.existsSync(join(root, path))) return `${path} does not exist`;
+  if (!anchor) return '';
+  const anchors = [...read(path).matchAll(/^#+ (.*)$/gm)].map((m) => anchorOf(m[1]));
+  return anchors.includes(anchor) ? '' : `${path} has no heading whose anchor is #${anchor}`;
+}
+// docs/attention.md's tables that list encodings: the bias table of `attention`, the KV cache's
+// options (its `encoding` row lists the types) and its encoding table
+const BIAS_TABLE = '| `bias` | logit gains |';
+const KV_OPTIONS = '| option | meaning |';
+const KV_TABLE = '| `encoding` | what the cache does |';
+
+/** What docs/attention.md lacks for encoding `type` (row e of the registry), as messages. */
+function attentionDocGaps(type, e) {
+  const gaps = [];
+  const rowOf = (rows) => rows?.find((r) => r.includes(`{ type: '${type}'`));
+  if (e.hosts.attention && type !== 'none') {
+    const row = rowOf(tableRows(attentionDoc, BIAS_TABLE));
+    const links = row ? [...row.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]) : [];
+    if (!row) gaps.push(`docs/attention.md bias table ("${BIAS_TABLE}") has no row { type: '${type}', ... }`);
+    else if (links.length === 0)
+      gaps.push(`docs/attention.md bias table: the '${type}' row links to no section (its formula and paper)`);
+    for (const l of links) {
+      const why = brokenLink(l);
+      if (why) gaps.push(`docs/attention.md bias table: the '${type}' row's link (${l}) does not resolve: ${why}`);
+    }
+  }
+  if (e.hosts.kvCache) {
+    const opt = tableRows(attentionDoc, KV_OPTIONS)?.find((r) => r.startsWith('| `encoding` |'));
+    if (!opt?.includes(`'${type}'`))
+      gaps.push(
+        `docs/attention.md KV cache options table ("${KV_OPTIONS}"): its \`encoding\` row does not list '${type}'`,
+      );
+    if (!rowOf(tableRows(attentionDoc, KV_TABLE)))
+      gaps.push(`docs/attention.md KV cache encoding table ("${KV_TABLE}") has no row { type: '${type}', ... }`);
+  }
+  if (e.hosts.selfAttention) {
+    const section = attentionDoc.split(/^## /m).find((x) => x.startsWith('`selfAttention`')) ?? '';
+    const sentence = /`encoding` is [\s\S]*?\./.exec(section)?.[0] ?? '';
+    if (!sentence.includes(`'${type}'`))
+      gaps.push(`docs/attention.md section selfAttention: its "\`encoding\` is ..." sentence does not list '${type}'`);
+  }
+  return gaps;
+}
 
 for (const [type, e] of Object.entries(ENCODINGS)) {
   test(`encoding '${type}': types, docs, CHANGELOG, heap sweep${e.cArgs ? ', C kind, fuzz' : ''}`, () => {
@@ -156,7 +222,8 @@ for (const [type, e] of Object.entries(ENCODINGS)) {
         `tests/robust_heap.test.js CASES has no ${key} (${host} with '${type}')`,
       );
     }
-    assert.match(attentionDoc, new RegExp(`'${type}'`), `docs/attention.md never names the encoding '${type}'`);
+    const gaps = attentionDocGaps(type, e);
+    assert.ok(gaps.length === 0, gaps.join('\n'));
     assert.match(changelog, new RegExp(`'${type}'`), `CHANGELOG.md never names the encoding '${type}'`);
     if (!e.cArgs) return; // added to the tokens, or RoPE: no C bias kind
     const c = cKinds[e.bias];

@@ -404,8 +404,11 @@ typedef struct {
 static void bias_kind(cursor *c, bias_draw *d, int kv) {
     memset(&d->b, 0, sizeof d->b);
     const uint8_t k = u8(c);
-    d->b.kind =
-        (posenc_attention_bias)(k == 255 ? POSENC_BIAS_COUNT : k % (kv ? 4 : POSENC_BIAS_COUNT));
+    /* kv: every kind the cache takes, that is all but XL (stepped over, so kinds after it are
+     * drawn too) */
+    int32_t kind = k % (kv ? POSENC_BIAS_COUNT - 1 : POSENC_BIAS_COUNT);
+    if (kv && kind >= POSENC_BIAS_XL) kind++;
+    d->b.kind = (posenc_attention_bias)(k == 255 ? POSENC_BIAS_COUNT : kind);
     d->rel = d->b.kind == POSENC_BIAS_SHAW ? 1 + u8(c) % 6
              : d->b.kind == POSENC_BIAS_XL ? size(c)
                                            : 0;

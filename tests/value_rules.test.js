@@ -1,0 +1,220 @@
+// Value rules of the registry (js/encodings.js VALUE_RULES): a table of an ENCODINGS row that
+// states one (e.g. positive: true) must be refused, element by element, by every host the row
+// lists, with a message naming the element: `bias.r1[3] must be finite and > 0 (got 0)`. The
+// hosts learn the rule from the row alone (js/values.js, js/attention.js, js/kvcache.js), so a
+// kind with such a table edits none of them; this test derives its cases from the registry.
+// And the other way round: C must accept 0, -1 and 1 in a table whose row states no rule.
+//
+// The C core is the guard: attention and selfAttention check no table values in JS before the
+// call (js/values.js names the culprit only after C returned E_PARAM), so a violating value that
+// reaches C without an E_PARAM from the kind's values_<name> (c_src/attention.c) returns normally
+// and fails here. kvCache copies its tables in JS and checks them when the cache is made
+// (js/kvcache.js tableCopy); the same values_<name> guards its attend, through attention's call.
+import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { ENCODINGS, VALUE_RULES, valueRule } from '../js/encodings.js';
+import { init, Status } from '../js/index.js';
+import { randomF32 } from './helpers.js';
+
+const root = new URL('..', import.meta.url).pathname;
+const HEADS = 2,
+  DIM = 4,
+  T = 5;
+const PREFIX = { attention: 'bias.', selfAttention: 'encoding.', kvCache: 'encoding.' };
+// finite values first: the rule, not finiteness, must refuse them
+// scalar options a kind requires (the registry's parse fills every other default)
+const SCALARS = { shaw: { maxRelative: 2 } };
+const CANDIDATES = [0, -0, -1, -3e38, 1, 0.5, Number.NaN];
+
+/** Every (type, host, table key, rule) the registry states; ctx sizes the tables. */
+function constrained(registry, valueRuleOf) {
+  const out = [];
+  for (const [type, entry] of Object.entries(registry)) {
+    for (const host of Object.keys(PREFIX)) {
+      if (!entry.hosts[host]) continue;
+      const parsed = parsed0(entry, type, host);
+      for (const t of tablesOf(entry, parsed, host)) {
+        const rule = valueRuleOf(t);
+        if (rule) out.push({ type, host, key: t.key, rule });
+      }
+    }
+  }
+  return out;
+}
+
+const ctxOf = (host) => ({ fn: 'test', prefix: PREFIX[host], host, dim: DIM, causal: host === 'kvCache' });
+
+/** The keys of `host` that parse passes through as tables (a scalar option refuses an array). */
+function tableKeys(entry, type, host) {
+  return entry.hosts[host].filter((key) => {
+    if (SCALARS[type]?.[key] !== undefined) return false;
+    try {
+      entry.parse({ type, ...SCALARS[type], [key]: new Float32Array(1) }, ctxOf(host));
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** The row's parse of its defaults, every table present (so tables() lists them all). */
+function parsed0(entry, type, host) {
+  const tables = Object.fromEntries(tableKeys(entry, type, host).map((k) => [k, new Float32Array(1)]));
+  try {
+    return entry.parse({ type, ...SCALARS[type], ...tables }, ctxOf(host));
+  } catch (e) {
+    throw new Error(
+      `tests/value_rules.test.js SCALARS: '${type}' needs scalar options this test does not give (${e.message}); add them there`,
+    );
+  }
+}
+
+function tablesOf(entry, parsed, host) {
+  const dim = DIM;
+  if (host === 'selfAttention') return entry.tables(parsed, { heads: HEADS, dim });
+  return entry.tables(parsed, { heads: HEADS, dim, dimV: dim, rRows: T });
+}
+
+/** An encoding object of `type` for `host`, each table filled with fill(table). */
+function encodingOf(registry, type, host, fill) {
+  const entry = registry[type];
+  const parsed = parsed0(entry, type, host);
+  const enc = { type, ...SCALARS[type] };
+  for (const t of tablesOf(entry, parsed, host)) enc[t.key] = new Float32Array(t.length).fill(fill(t));
+  return enc;
+}
+
+const layer = {
+  dModel: HEADS * DIM,
+  heads: HEADS,
+  wq: randomF32(HEADS * DIM * HEADS * DIM, 1),
+  wk: randomF32(HEADS * DIM * HEADS * DIM, 2),
+  wv: randomF32(HEADS * DIM * HEADS * DIM, 3),
+};
+const qkv = () => [1, 2, 3].map((s) => randomF32(T * HEADS * DIM, 10 + s));
+
+const CALL = {
+  attention: (pe, enc) => {
+    const [q, k, v] = qkv();
+    return pe.attention({ q, k, v, queries: T, heads: HEADS, dim: DIM, bias: enc });
+  },
+  selfAttention: (pe, enc) => pe.selfAttention({ ...layer, tokens: randomF32(T * HEADS * DIM, 4), encoding: enc }),
+  kvCache: (pe, enc) => {
+    const [q, k, v] = qkv();
+    const cache = pe.kvCache({ heads: HEADS, dim: DIM, capacity: T, encoding: enc });
+    try {
+      cache.append(k, v);
+      return cache.attend(q);
+    } finally {
+      cache.free();
+    }
+  },
+};
+
+/** The host refuses each violating value of table `key` at index 1, naming it (and accepts a valid one). */
+function checkTable(pe, registry, { type, host, key, rule }, candidates = CANDIDATES) {
+  const ok = candidates.find((x) => rule.ok(x));
+  const enc = encodingOf(registry, type, host, () => ok);
+  CALL[host](pe, enc); // all valid: no error
+  const bad = candidates.filter((x) => !rule.ok(x));
+  assert.ok(bad.length > 0, `tests/value_rules.test.js CANDIDATES: no value breaks the rule '${rule.allowed}'`);
+  for (const x of bad) {
+    const table = Float32Array.from(enc[key]);
+    table[1] = x;
+    const where = `${host} ${type} ${PREFIX[host]}${key}[1] = ${x}`;
+    let err;
+    try {
+      CALL[host](pe, { ...enc, [key]: table });
+    } catch (e) {
+      err = e;
+    }
+    assert.ok(
+      err,
+      `${where}: accepted; the rule '${rule.allowed}' of its js/encodings.js row must be refused` +
+        (host === 'kvCache'
+          ? ' (js/kvcache.js tableCopy)'
+          : ` by the C core (values_${type} in c_src/attention.c returns E_PARAM)`),
+    );
+    assert.ok(err.constructor.name === 'PosencError' && err.code === Status.E_PARAM, `${where}: ${err}`);
+    const want = `posenc.${host}: ${PREFIX[host]}${key}[1] must be ${rule.allowed} (got ${Object.is(x, -0) ? 0 : Math.fround(x)})`;
+    const namer = host === 'kvCache' ? 'js/kvcache.js tableCopy' : 'js/values.js scan, via js/attention.js';
+    assert.equal(err.message, want, `${where}: the host must name the element (${namer})`);
+  }
+}
+
+test('every table with a value rule in js/encodings.js is refused by name in every host', async () => {
+  const pe = await init();
+  const cases = constrained(ENCODINGS, valueRule);
+  console.log(
+    `${cases.length} constrained (kind, host, table) cases: ${cases.map((c) => `${c.type}.${c.key}@${c.host}`)}`,
+  );
+  for (const c of cases) checkTable(pe, ENCODINGS, c);
+});
+
+// The other way round: a table whose row states no rule must take any small finite value in
+// every host (C refusing one is a rule the row does not state, so no host could name it).
+const PLAIN = [0, -1, 1];
+test('every table without a value rule takes 0, -1 and 1 in every host (C refuses no value the row does not state)', async () => {
+  const pe = await init();
+  for (const [type, entry] of Object.entries(ENCODINGS)) {
+    for (const host of Object.keys(PREFIX)) {
+      if (!entry.hosts[host]) continue;
+      const tables = tablesOf(entry, parsed0(entry, type, host), host);
+      const plain = tables.filter((t) => !valueRule(t));
+      if (plain.length === 0) continue;
+      for (const x of PLAIN) {
+        // a table with a rule keeps a value it allows
+        const fill = (t) => (valueRule(t) ? CANDIDATES.find((c) => valueRule(t).ok(c)) : x);
+        try {
+          CALL[host](pe, encodingOf(ENCODINGS, type, host, fill));
+        } catch (e) {
+          assert.fail(
+            `${host} '${type}' with ${plain.map((t) => t.key)} = ${x} is refused (${e.message}): if they ` +
+              `must satisfy a rule, state it in the tables() of ENCODINGS.${type} (js/encodings.js VALUE_RULES)`,
+          );
+        }
+      }
+    }
+  }
+});
+
+// The check above must be able to fail, and must hold before any kind uses a rule. A copy of
+// js/ whose registry marks T5's weights positive has every host enforce it from that mark alone.
+// T5's C check (values_t5) refuses only non-finite weights and positive ones too large for
+// float32 logits, so in attention and selfAttention the violating value is -Infinity (refused by
+// C; the message must carry the rule's words); kvCache checks in JS, so 0 is refused there too.
+test('a rule marked on an existing table is enforced by every host; the unmarked registry fails the check', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'posenc-rules-'));
+  try {
+    cpSync(`${root}js`, `${dir}/js`, { recursive: true });
+    symlinkSync(`${root}dist`, `${dir}/dist`);
+    const file = `${dir}/js/encodings.js`;
+    const src = readFileSync(file, 'utf8');
+    const mark = "shape: '[numBuckets][heads]' }";
+    assert.ok(src.includes(mark), `js/encodings.js: the t5 weights table no longer reads ${mark}; update this test`);
+    writeFileSync(file, src.replace(mark, "shape: '[numBuckets][heads]', positive: true }"));
+    const marked = await import(`${dir}/js/encodings.js`);
+    const api = await import(`${dir}/js/index.js`);
+    const pe = await api.init();
+    const cases = constrained(marked.ENCODINGS, marked.valueRule).filter((c) => c.type === 't5');
+    assert.deepEqual(
+      cases.map((c) => c.host),
+      ['attention', 'selfAttention', 'kvCache'],
+    );
+    const values = (host) => (host === 'kvCache' ? [0.5, 0, -1, -Infinity] : [0.5, -Infinity]);
+    for (const c of cases) checkTable(pe, marked.ENCODINGS, c, values(c.host));
+    // the same check on the real registry (weights unmarked) fails: it can fail
+    const real = await init();
+    for (const c of cases) {
+      assert.throws(
+        () => checkTable(real, ENCODINGS, { ...c, rule: VALUE_RULES.positive }, values(c.host)),
+        assert.AssertionError,
+      );
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
