@@ -218,16 +218,30 @@ for (const [type, e] of Object.entries(ENTRIES)) {
  * Constraints a table of a row may state on its values (as `key: true` in its tables() entry),
  * beyond the finiteness every table needs. The C core is the guard (the kind's values_<name> in
  * c_src/attention.c returns E_PARAM); each host names the first violating element from the row
- * alone, as `bias.r1[3] must be finite and > 0 (got 0)`. tests/attention.test.js checks every
- * constrained table of every kind in every host.
+ * alone, as `bias.r1[3] must be finite and > 0 (got 0)`. A rule's probes are values on both sides
+ * of its bounds: tests/value_rules.test.js puts each into every constrained table of every host.
  */
 export const VALUE_RULES = Object.freeze({
-  positive: Object.freeze({ allowed: 'finite and > 0', ok: (x) => Number.isFinite(x) && x > 0 }),
+  positive: Object.freeze({
+    allowed: 'finite and > 0',
+    ok: (x) => Number.isFinite(x) && x > 0,
+    probes: Object.freeze([0, -0, -1, -3e38, Number.NaN, 0.5, 1]),
+  }),
 });
+
+/** The fields of a tables() entry other than a VALUE_RULES key. */
+const TABLE_FIELDS = ['key', 'length', 'product', 'shape'];
 
 /** The VALUE_RULES entry a table (an entry of a row's tables()) states, or undefined. */
 export function valueRule(table) {
-  const keys = Object.keys(VALUE_RULES).filter((k) => table[k]);
+  const named = Object.keys(table).filter((k) => !TABLE_FIELDS.includes(k));
+  const unknown = named.filter((k) => !Object.hasOwn(VALUE_RULES, k));
+  if (unknown.length)
+    throw new Error(
+      `posenc internal: table ${table.key} states ${unknown.join(', ')}, neither a field ` +
+        `(${TABLE_FIELDS.join(', ')}) nor a rule of VALUE_RULES (js/encodings.js)`,
+    );
+  const keys = named.filter((k) => table[k]);
   if (keys.length > 1)
     throw new Error(`posenc internal: table ${table.key} states ${keys.join(' and ')}; one rule each`);
   return VALUE_RULES[keys[0]];

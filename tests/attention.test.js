@@ -1001,5 +1001,6 @@ test('the bias kinds of js/encodings.js are posenc.h POSENC_BIAS_KINDS, in order
   assert.deepEqual(
     fused,
     c.map(([t]) => t),
+    "js/encodings.js ENTRIES: the fused kinds' rows in c_src/posenc.h POSENC_BIAS_KINDS order",
   );
 });

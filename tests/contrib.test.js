@@ -226,11 +226,12 @@ for (const [type, e] of Object.entries(ENCODINGS)) {
     assert.ok(gaps.length === 0, gaps.join('\n'));
     assert.match(changelog, new RegExp(`'${type}'`), `CHANGELOG.md never names the encoding '${type}'`);
     if (!e.cArgs) return; // added to the tokens, or RoPE: no C bias kind
+    for (const f of ['parse', 'tables', 'params']) {
+      assert.equal(typeof e[f], 'function', `js/encodings.js ENCODINGS.${type}.${f}: a fused kind's row needs it`);
+    }
     const c = cKinds[e.bias];
-    assert.ok(
-      c && c[1] === type,
-      `c_src/posenc.h POSENC_BIAS_KINDS has no X(${type.toUpperCase()}, ${type}) at ${e.bias}`,
-    );
+    const NAME = type.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
+    assert.ok(c && c[1] === type, `c_src/posenc.h POSENC_BIAS_KINDS has no X(${NAME}, ${type}) at ${e.bias}`);
     const hasTables = e.tables({}, { heads: 1, dim: 2, dimV: 2, dModel: 2 }).length > 0;
     if (hasTables) {
       assert.match(

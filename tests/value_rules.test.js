@@ -24,10 +24,8 @@ const HEADS = 2,
   DIM = 4,
   T = 5;
 const PREFIX = { attention: 'bias.', selfAttention: 'encoding.', kvCache: 'encoding.' };
-// finite values first: the rule, not finiteness, must refuse them
 // scalar options a kind requires (the registry's parse fills every other default)
 const SCALARS = { shaw: { maxRelative: 2 } };
-const CANDIDATES = [0, -0, -1, -3e38, 1, 0.5, Number.NaN];
 
 /** Every (type, host, table key, rule) the registry states; ctx sizes the tables. */
 function constrained(registry, valueRuleOf) {
@@ -115,12 +113,15 @@ const CALL = {
 };
 
 /** The host refuses each violating value of table `key` at index 1, naming it (and accepts a valid one). */
-function checkTable(pe, registry, { type, host, key, rule }, candidates = CANDIDATES) {
+function checkTable(pe, registry, { type, host, key, rule }, candidates = rule.probes) {
+  const named = `js/encodings.js VALUE_RULES, the probes of the rule '${rule.allowed}'`;
+  assert.ok(Array.isArray(candidates), `${named}: none (values on both sides of its bounds)`);
   const ok = candidates.find((x) => rule.ok(x));
+  assert.ok(ok !== undefined, `${named}: no value keeps the rule`);
   const enc = encodingOf(registry, type, host, () => ok);
   CALL[host](pe, enc); // all valid: no error
   const bad = candidates.filter((x) => !rule.ok(x));
-  assert.ok(bad.length > 0, `tests/value_rules.test.js CANDIDATES: no value breaks the rule '${rule.allowed}'`);
+  assert.ok(bad.length > 0, `${named}: no value breaks the rule`);
   for (const x of bad) {
     const table = Float32Array.from(enc[key]);
     table[1] = x;
@@ -145,6 +146,21 @@ function checkTable(pe, registry, { type, host, key, rule }, candidates = CANDID
   }
 }
 
+test('every rule of VALUE_RULES carries probes on both sides; a table stating an unknown rule is named', () => {
+  for (const [name, rule] of Object.entries(VALUE_RULES)) {
+    const where = `js/encodings.js VALUE_RULES.${name}`;
+    assert.ok(typeof rule.allowed === 'string' && typeof rule.ok === 'function', `${where}: allowed and ok`);
+    assert.ok(Array.isArray(rule.probes), `${where}: probes (values on both sides of its bounds)`);
+    assert.ok(rule.probes.some(rule.ok) && !rule.probes.every(rule.ok), `${where}.probes: both sides`);
+  }
+  assert.throws(
+    () => valueRule({ key: 'r2', length: 2, product: 'heads', upTo2: true }),
+    /table r2 states upTo2, neither a field \(key, length, product, shape\) nor a rule of VALUE_RULES \(js\/encodings\.js\)/,
+  );
+  assert.equal(valueRule({ key: 'w', length: 1, product: 'heads', shape: '[heads]' }), undefined);
+  assert.equal(valueRule({ key: 'w', length: 1, product: 'heads', positive: true }), VALUE_RULES.positive);
+});
+
 test('every table with a value rule in js/encodings.js is refused by name in every host', async () => {
   const pe = await init();
   const cases = constrained(ENCODINGS, valueRule);
@@ -167,7 +183,7 @@ test('every table without a value rule takes 0, -1 and 1 in every host (C refuse
       if (plain.length === 0) continue;
       for (const x of PLAIN) {
         // a table with a rule keeps a value it allows
-        const fill = (t) => (valueRule(t) ? CANDIDATES.find((c) => valueRule(t).ok(c)) : x);
+        const fill = (t) => (valueRule(t) ? valueRule(t).probes.find((c) => valueRule(t).ok(c)) : x);
         try {
           CALL[host](pe, encodingOf(ENCODINGS, type, host, fill));
         } catch (e) {
