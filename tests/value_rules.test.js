@@ -137,7 +137,8 @@ function checkTable(pe, registry, { type, host, key, rule }, candidates = rule.p
       `${where}: accepted; the rule '${rule.allowed}' of its js/encodings.js row must be refused` +
         (host === 'kvCache'
           ? ' (js/kvcache.js tableCopy)'
-          : ` by the C core (values_${type} in c_src/attention.c returns E_PARAM)`),
+          : ` by the C core (values_${type} in c_src/attention.c returns E_PARAM; or its row's cArgs do not` +
+            ' match the fields C reads)'),
     );
     assert.ok(err.constructor.name === 'PosencError' && err.code === Status.E_PARAM, `${where}: ${err}`);
     const want = `posenc.${host}: ${PREFIX[host]}${key}[1] must be ${rule.allowed} (got ${Object.is(x, -0) ? 0 : Math.fround(x)})`;
