@@ -72,12 +72,20 @@ function parseBias(fn, bias, { heads, queries, keys, dim, dimV, causal }) {
     const what = `a Float32Array ${entry.rows.shape} (a positive multiple of ${width} long)`;
     rel = rowsOf(fn, key, b[entry.rows.key], width, what);
   }
-  const tables = entry.tables(b, { heads, dim, dimV, rRows: rel });
+  const sizes = tableSizes(fn, entry.tables(b, { heads, dim, dimV, rRows: rel }), b, 'bias.');
+  return tableBias(fn, b, rel, sizes, entry.params(b, rel));
+}
+
+/** A kind's tables (its registry row's tables()) -> [key, length, value rule] each; a table with a
+ * shape is checked to be a Float32Array of its length first (attention's bias, selfAttention's
+ * encoding: `prefix` names the option). */
+function tableSizes(fn, tables, value, prefix) {
   const sizes = tables.map((t) => [t.key, elements(fn, t.product, t.length), valueRule(t)]);
   tables.forEach((t, i) => {
-    if (t.shape) f32Length(fn, `bias.${t.key}`, b[t.key], `a Float32Array ${t.shape} of length ${sizes[i][1]}`);
+    if (!t.shape) return;
+    f32Length(fn, `${prefix}${t.key}`, value[t.key], `a Float32Array ${t.shape} of length ${sizes[i][1]}`);
   });
-  return tableBias(fn, b, rel, sizes, entry.params(b, rel));
+  return sizes;
 }
 
 /** A bias whose tables (sizes: [key, length, value rule]) go to C as heap copies, then `tail` scalars. */
@@ -579,11 +587,7 @@ function parseEncoding(fn, encoding, { T, dModel, heads, dHead, causal }) {
         throw new PosencError(Status.E_ENUM, `posenc.${fn}: encoding.type ${show(e.type)} is not supported`);
       }
       const rel = entry.rel?.(e) ?? 0;
-      const tables = entry.tables(e, { heads, dim: dHead });
-      const sizes = tables.map((t) => [t.key, elements(fn, t.product, t.length), valueRule(t)]);
-      tables.forEach((t, i) => {
-        if (t.shape) f32Length(fn, name(t.key), e[t.key], `a Float32Array ${t.shape} of length ${sizes[i][1]}`);
-      });
+      const sizes = tableSizes(fn, entry.tables(e, { heads, dim: dHead }), e, 'encoding.');
       return {
         ...e,
         ...(entry.defaultScale !== undefined && { scale: entry.defaultScale }),
