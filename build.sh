@@ -186,6 +186,8 @@ build_wasm() {
         for f in "${WASM_FILES[@]}"; do mv "dist/.tmp.$$.${f#dist/}" "$f"; done
         for f in "${NPM_WASM[@]}"; do wasm_module "$f"; done
         echo "$key" > dist/.stamp
+        # each C source's hash as built: tests/helpers.js names the files edited since (a stale wasm)
+        sha256sum c_src/* > dist/.sources
     fi
     exec 9>&- # the lock ends with the wasm build, not with what runs after it (exec node --test)
     for f in "${WASM_FILES[@]}"; do

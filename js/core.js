@@ -1,7 +1,9 @@
 // The bridge between JS values and the wasm heap.
 //
-// * Core.call is the one choke point: every C function is called through it, and a negative
-//   status becomes a PosencError there and nowhere else.
+// * Core.call is the one choke point: every C function that returns a status is called through
+//   it, and a negative status becomes a PosencError there and nowhere else. (Reading the heap
+//   counter, js/api.js heapInUse, and asking whether a build has an export are not calls of that
+//   kind and go to core.exports directly.)
 // * Core.run(fn, scope => ...) gives a Scope that allocates heap buffers and frees them all in
 //   `finally`, so a thrown error never leaks wasm memory.
 // * No view of wasm memory lives across an allocation: memory.buffer is replaced when the heap
@@ -87,7 +89,11 @@ class ViewRuleError extends Error {}
 
 function fieldOffset(fields, name, field) {
   const f = fields[field];
-  if (!f) throw new Error(`posenc internal: ${name} has no field ${field} (c_src/status.c LAYOUT)`);
+  if (!f)
+    throw new Error(
+      `posenc internal: the wasm's ${name} has no field ${field}: a wasm built before this JS ` +
+        `(in a checkout: run ./build.sh wasm after a C change), or c_src/status.c LAYOUT lacks the field`,
+    );
   return f.offset;
 }
 

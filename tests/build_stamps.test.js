@@ -55,3 +55,24 @@ test('build.sh builds each native and fuzz target through fresh and stamps it af
   }
   assert.doesNotMatch(body, /build\/native\/\.stamp/, 'no stamp for all targets at once');
 });
+
+test('a wasm built before a C edit is reported as stale, naming the edited file', async () => {
+  const { staleBuild } = await import('./helpers.js');
+  const root = join(dir, 'checkout/');
+  const line = /^\s*(sha256sum c_src\/\* > dist\/\.sources)$/m.exec(src);
+  assert.ok(line, 'build.sh writes dist/.sources with sha256sum after a wasm build');
+  spawnSync('mkdir', ['-p', join(root, 'c_src'), join(root, 'dist')]);
+  writeFileSync(join(root, 'c_src/a.c'), 'int a;');
+  writeFileSync(join(root, 'c_src/b.h'), 'int b;');
+  assert.equal(staleBuild(root), null, 'no dist/.sources (an older build): not judged');
+  assert.equal(spawnSync('bash', ['-c', line[1]], { cwd: root }).status, 0);
+  assert.equal(staleBuild(root), null, 'just built: fresh');
+  writeFileSync(join(root, 'c_src/b.h'), 'int b2;');
+  assert.match(staleBuild(root) ?? '', /stale: c_src\/b\.h changed since the last \.\/build\.sh wasm/);
+  writeFileSync(join(root, 'c_src/b.h'), 'int b;');
+  writeFileSync(join(root, 'c_src/new.c'), 'int n;');
+  assert.match(staleBuild(root) ?? '', /c_src\/new\.c/, 'a new C file makes it stale too');
+  rmSync(join(root, 'c_src/new.c'));
+  rmSync(join(root, 'c_src/a.c'));
+  assert.match(staleBuild(root) ?? '', /c_src\/a\.c/, 'a removed C file makes it stale too');
+});

@@ -1,6 +1,36 @@
 // Shared test helpers: both backends, float64 references, error assertions.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { init, PosencError } from '../js/index.js';
+
+/**
+ * The C sources edited since dist/ was built (build.sh writes each one's sha256 to dist/.sources),
+ * as a message, or null. Without it a stale wasm surfaces as a missing struct field or a wrong
+ * number far from the cause. A build that predates dist/.sources is not judged.
+ */
+export function staleBuild(root = new URL('..', import.meta.url).pathname) {
+  const list = `${root}dist/.sources`;
+  if (!existsSync(list)) return null;
+  const built = new Map();
+  for (const line of readFileSync(list, 'utf8').split('\n')) {
+    const m = /^([0-9a-f]{64}) {2}c_src\/(.+)$/.exec(line);
+    if (m) built.set(m[2], m[1]);
+  }
+  const sha = (f) =>
+    createHash('sha256')
+      .update(readFileSync(`${root}c_src/${f}`))
+      .digest('hex');
+  const now = readdirSync(`${root}c_src`);
+  const changed = [...now.filter((f) => built.get(f) !== sha(f)), ...[...built.keys()].filter((f) => !now.includes(f))];
+  return changed.length
+    ? `dist/ is stale: c_src/${changed.join(', c_src/')} changed since the last ./build.sh wasm (run it)`
+    : null;
+}
+{
+  const stale = staleBuild();
+  if (stale) throw new Error(stale);
+}
 
 let cached;
 /** Both builds, loaded once per test file: [{ name: 'simd', pe }, { name: 'scalar', pe }]. */
