@@ -181,11 +181,14 @@ function checksum(cfg, stepsDone, bytes) {
 
 /** The largest |parameter| `steps` AdamW steps can reach from the initialisation (uniform within
  * sqrt(3) of zero; gains 1): each step moves a parameter by at most lr * |m^| / sqrt(v^), and by
- * Cauchy-Schwarz |m^| / sqrt(v^) <= sqrt(sum_i (beta1^2 / beta2)^i / (1 - beta2)); weight decay
- * only shrinks. With a margin of 1.5 for float32 rounding. */
+ * Cauchy-Schwarz |m^| / sqrt(v^) <= sqrt(S / (1 - beta2)) with S = sum_{i<steps} q^i,
+ * q = beta1^2 / beta2 (the bias corrections only shrink it); weight decay only shrinks. S is the
+ * geometric sum itself: below 1 / (1 - q) when q < 1, and growing like q^steps when q > 1
+ * (beta1 0.9 with beta2 0.5), where the bound may be Infinity: a true bound, refusing nothing.
+ * With a margin of 1.5 for float32 rounding. */
 function paramBound(cfg, steps) {
-  const q = (cfg.beta1 * cfg.beta1) / cfg.beta2;
-  const S = q < 1 ? Math.min(steps, 1 / (1 - q)) : steps;
+  const q = cfg.beta1 === 0 ? 0 : (cfg.beta1 * cfg.beta1) / cfg.beta2; // beta2 0: Infinity
+  const S = q === 1 ? steps : (1 - q ** steps) / (1 - q);
   return 1.5 * (Math.sqrt(3) + cfg.lr * steps * Math.sqrt(S / (1 - cfg.beta2)));
 }
 
