@@ -66,7 +66,7 @@ function readNow(el) {
     palPos: get('pal-pos'),
     series: Array.from({ length: 8 }, (_, i) => get(`series-${i + 1}`)),
   };
-  t.key = [t.ink, t.paper, t.mask, t.palNeg, t.palMid, t.palPos, t.line].join('|');
+  t.key = JSON.stringify(t); // every colour above, the series included: the caches' key
   return t;
 }
 
