@@ -405,8 +405,9 @@ int32_t posenc_learned_concat(float *out, const float *x, const float *table, in
  *
  * Per head h:  scores = Q_h K_h^T * scale + bias,  P = softmax over keys,  out_h = P V_h.
  * Layouts (row-major, heads interleaved per token as everywhere in posenc):
- *   q    [queries][heads][dim]      k [keys][heads][dim]      v [keys][heads][dim_v]
+ *   q    [queries][heads][dim]      k [keys][kv_heads][dim]   v [keys][kv_heads][dim_v]
  *   out  [queries][heads][dim_v]    weights (optional) [heads][queries][keys]
+ *   (kv_heads = heads but with grouped-query attention, below)
  *   dense bias [heads][queries][keys], -INFINITY = blocked.
  * Query i sits at position i + offset, key j at j; rp = j - (i + offset) (key minus query).
  *
@@ -446,7 +447,7 @@ typedef enum posenc_attention_mask {
 } posenc_attention_mask;
 
 /* The bias kinds, listed once: the enum below, attention.c's table of per-kind steps and the
- * JS registry (js/encodings.js, whose lowercase names these are) all follow this list, and a
+ * JS registry (js/encodings.js, whose JS type names these are, camelCase kept) all follow this list, and a
  * compile-time check in attention.c fails when a kind has no row there. */
 #define POSENC_BIAS_KINDS(X) X(NONE, none) X(ALIBI, alibi) X(T5, t5) X(SHAW, shaw) X(XL, xl)
 

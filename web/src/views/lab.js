@@ -87,9 +87,10 @@ export function attentionExpectation(task) {
   return 'No diagonal is expected here: the answer depends on where the two markers are, not on a fixed offset, so a model that learned the task may look at the markers’ columns, or spread its weight over the prefix. Judge it by the accuracy, not by a line.';
 }
 
-/** One lab run: train, evaluate at 1x-8x, attention of the last layer on a 4x input, and for a
- * learned table its cosine similarity matrix. Pure (no DOM), so the worker and the main-thread
- * fallback share it. opts: { task (a page task), steps, seed, method }. */
+/** One lab run: train, evaluate at 1x-8x, the attention of the last layer (on a 4x input, or 1x
+ * for a learned table, which has no rows past 1x), and for a learned table the table itself (the
+ * view computes its cosine similarity). Pure (no DOM), so the worker and the main-thread fallback
+ * share it. opts: { task (a page task), steps, seed, method }. */
 export function runLab(pe, { opts }, onProgress) {
   const { task, ...rest } = opts;
   const base = taskOf(task)[2];
