@@ -32,10 +32,12 @@ const char *posenc_status_string(int32_t code) {
 }
 
 /* The wasm32 layout of each struct js/ writes into the heap, as the compiler lays it out: js/core.js
- * reads it (posenc_struct_layout, Core.layout), so no offset is written down twice. names is
- * "struct field field ...;struct ..." and offsets holds, per struct, its size then each field's
- * offset in that order (declaration order: a field's size is the gap to the next). The
- * _Static_asserts fail when a field of posenc.h has no entry in its list here. */
+ * reads it (posenc_struct_layout, Core.layout), so no offset or field type is written down twice.
+ * names is "struct field field ...;struct ..."; offsets holds, per struct, its size then each
+ * field's offset in that order (declaration order: a field's size is the gap to the next); types
+ * holds each field's type as the compiler sees it: 'i' int32 (enums included), 'f' float, 'd'
+ * double, 'p' pointer, so a float scalar is written as a float. The _Static_asserts fail when a
+ * field of posenc.h has no entry in its list here, or a type none of these. */
 /* (clang-format reflows these chains differently on each run, so it leaves them alone) */
 // clang-format off
 #define BIAS_FIELDS(X, S) \
@@ -51,6 +53,15 @@ const char *posenc_status_string(int32_t code) {
 #define NAME(S, f)   " " #f
 #define OFFSET(S, f) (uint8_t) offsetof(S, f),
 #define SIZE(S, f)   +sizeof(((S *)0)->f)
+/* `+ 0` promotes an enum to int or unsigned, whichever the compiler chose for it; both are 32 bits
+ * on every target posenc builds for (a wider field fails the size checks below) */
+#define TYPE_OF(S, f)                                                                              \
+    _Generic(((S *)0)->f + 0, int: 'i', unsigned: 'i', float: 'f', double: 'd', const float *: 'p', \
+             const double *: 'p', default: 0)
+#define TYPE(S, f)   TYPE_OF(S, f),
+#define TYPED(S, f)  _Static_assert(TYPE_OF(S, f) != 0, #S "." #f ": a field type layout cannot name");
+BIAS_FIELDS(TYPED, posenc_bias)
+SCALING_FIELDS(TYPED, posenc_rope_scaling)
 
 #if defined(__wasm32__)
 _Static_assert(0 BIAS_FIELDS(SIZE, posenc_bias) == sizeof(posenc_bias),
@@ -63,12 +74,15 @@ _Static_assert(sizeof(posenc_bias) < 256 && sizeof(posenc_rope_scaling) < 256, "
 static const uint8_t LAYOUT_OFFSETS[] = {
     sizeof(posenc_bias), BIAS_FIELDS(OFFSET, posenc_bias) sizeof(posenc_rope_scaling),
     SCALING_FIELDS(OFFSET, posenc_rope_scaling)};
+static const char LAYOUT_TYPES[] = {BIAS_FIELDS(TYPE, posenc_bias)
+                                       SCALING_FIELDS(TYPE, posenc_rope_scaling)};
 static const struct {
     const char *names;
     const uint8_t *offsets;
+    const char *types;
 } LAYOUT = {"posenc_bias" BIAS_FIELDS(NAME, posenc_bias) ";posenc_rope_scaling" SCALING_FIELDS(
                 NAME, posenc_rope_scaling),
-            LAYOUT_OFFSETS};
+            LAYOUT_OFFSETS, LAYOUT_TYPES};
 
 const void *posenc_struct_layout(void) { return &LAYOUT; }
 

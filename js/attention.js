@@ -106,15 +106,16 @@ function tableBias(fn, b, rel, sizes, tail) {
  */
 export function writeBias(s, kind, args, { queryScale = 0, chunk = 0, window = 0 } = {}) {
   const e = ENCODINGS[kind];
-  // posenc.h posenc_bias, at the offsets the C build reports (every field is 4 bytes on wasm32)
+  // posenc.h posenc_bias, at the offsets and as the field types the C build reports: a kind's
+  // float scalar is written as a float, its tables as pointers
   const b = s.core.layout.posenc_bias;
   const ptr = s.alloc(Uint8Array, b.size);
   s.with(DataView, ptr, b.size, (dv) => {
-    dv.setInt32(b.at('kind'), e.bias, true);
-    e.cArgs.forEach((f, i) => dv.setInt32(b.at(f), args[i] ?? 0, true));
-    dv.setInt32(b.at('query_scale'), queryScale, true);
-    dv.setInt32(b.at('chunk'), chunk, true);
-    dv.setInt32(b.at('window'), window, true);
+    b.set(dv, 'kind', e.bias);
+    e.cArgs.forEach((f, i) => b.set(dv, f, args[i] ?? 0));
+    b.set(dv, 'query_scale', queryScale);
+    b.set(dv, 'chunk', chunk);
+    b.set(dv, 'window', window);
   });
   return ptr;
 }

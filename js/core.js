@@ -97,6 +97,15 @@ function fieldOffset(fields, name, field) {
   return f.offset;
 }
 
+/** Write `value` at field `f` of a struct in `dv` as its C type (c_src/status.c LAYOUT types). */
+function setField(dv, f, value) {
+  if (f.type === 'i') dv.setInt32(f.offset, value, true);
+  else if (f.type === 'f') dv.setFloat32(f.offset, value, true);
+  else if (f.type === 'd') dv.setFloat64(f.offset, value, true);
+  else if (f.type === 'p') dv.setUint32(f.offset, value, true);
+  else throw new Error(`posenc internal: a struct field of type '${f.type}' (c_src/status.c LAYOUT)`);
+}
+
 export class Core {
   // Open withView bodies. While one runs, malloc refuses: memory.buffer is replaced when the
   // heap grows, and a view made before the growth would then read and write a dead buffer.
@@ -171,26 +180,37 @@ export class Core {
 
   /**
    * posenc.h's structs as the compiler laid them out (c_src/status.c posenc_struct_layout), read
-   * once: layout.posenc_bias.size, layout.posenc_bias.at('window'). No offset is written in JS.
+   * once: layout.posenc_bias.size, layout.posenc_bias.at('window'), and
+   * layout.posenc_bias.set(dataView, 'window', 0), which writes as the field's C type (int32,
+   * float, double or pointer). No offset or field type is written in JS.
    */
   get layout() {
     if (this.#layout) return this.#layout;
     const table = this.exports.posenc_struct_layout;
     if (typeof table !== 'function') this.call('init', 'posenc_struct_layout'); // names the missing export
-    const [namesPtr, offsetsPtr] = this.read(Uint32Array, table(), 2);
+    const [namesPtr, offsetsPtr, typesPtr] = this.read(Uint32Array, table(), 3);
     const structs = this.cString(namesPtr).split(';');
     const offsets = this.read(Uint8Array, offsetsPtr, structs.join(' ').split(' ').length);
+    const types = this.read(Uint8Array, typesPtr, offsets.length - structs.length);
     const layout = {};
     let i = 0;
+    let t = 0;
     for (const [name, ...fieldNames] of structs.map((x) => x.split(' '))) {
       const size = offsets[i++];
-      const at = fieldNames.map((f) => [f, offsets[i++]]).sort((a, b) => a[1] - b[1]);
+      const at = fieldNames.map((f) => [f, offsets[i++], String.fromCharCode(types[t++])]);
+      at.sort((a, b) => a[1] - b[1]);
       const fields = {};
       // declaration order: each field runs to the next one (c_src/status.c checks no gap)
-      at.forEach(([f, offset], k) => {
-        fields[f] = { offset, size: (at[k + 1]?.[1] ?? size) - offset };
+      at.forEach(([f, offset, type], k) => {
+        fields[f] = { offset, size: (at[k + 1]?.[1] ?? size) - offset, type };
       });
-      layout[name] = { size, fields, at: (f) => fieldOffset(fields, name, f) };
+      const at_ = (f) => fieldOffset(fields, name, f); // throws naming a field the build lacks
+      layout[name] = {
+        size,
+        fields,
+        at: at_,
+        set: (dv, f, value) => setField(dv, { ...fields[f], offset: at_(f) }, value),
+      };
     }
     this.#layout = layout;
     return layout;

@@ -258,12 +258,12 @@ function scalingPtr(core, s, v, seqLen) {
   const vals = { ...v };
   if (Number.isNaN(vals.seqLen ?? NaN) && seqLen !== undefined) vals.seqLen = seqLen;
   s.with(DataView, ptr, L.size, (dv) => {
-    dv.setInt32(L.at('type'), v.type, true);
-    dv.setInt32(L.at('truncate'), v.truncate, true);
-    dv.setUint32(L.at('short_factor'), shortPtr, true);
-    dv.setUint32(L.at('long_factor'), longPtr, true);
+    L.set(dv, 'type', v.type);
+    L.set(dv, 'truncate', v.truncate);
+    L.set(dv, 'short_factor', shortPtr);
+    L.set(dv, 'long_factor', longPtr);
     for (const [name, f] of Object.entries(L.fields)) {
-      if (f.size === 8) dv.setFloat64(f.offset, vals[camel(name)] ?? NaN, true);
+      if (f.type === 'd') L.set(dv, name, vals[camel(name)] ?? NaN);
     }
   });
   return ptr;

@@ -59,3 +59,26 @@ test('instances are independent: a buffer of one is not usable by the other', as
   assert.ok(Math.abs(t[0] - 2) < 1e-6);
   buf.free();
 });
+
+test('the struct layout carries each field C type, and set() writes as that type', async () => {
+  const { loadCore } = await import('../js/api.js');
+  for (const simd of [true, false]) {
+    const { posenc_bias: b, posenc_rope_scaling: sc } = (await loadCore({ simd })).layout;
+    const types = (L) => Object.fromEntries(Object.entries(L.fields).map(([f, x]) => [f, x.type]));
+    const bt = types(b);
+    for (const f of ['kind', 'form', 'num_buckets', 'max_relative', 'r_rows', 'chunk', 'window'])
+      assert.equal(bt[f], 'i', f);
+    for (const f of ['table', 'a_k', 'a_v', 'u', 'vb', 'r', 'query_scale']) assert.equal(bt[f], 'p', f);
+    const st = types(sc);
+    assert.equal(st.type, 'i');
+    assert.equal(st.short_factor, 'p');
+    for (const f of ['factor', 'beta_fast', 'mscale', 'high_freq_factor']) assert.equal(st[f], 'd', f);
+    for (const [f, x] of Object.entries(sc.fields)) assert.equal(x.size, { i: 4, f: 4, d: 8, p: 4 }[x.type], f);
+    const dv = new DataView(new ArrayBuffer(sc.size));
+    sc.set(dv, 'factor', 0.1);
+    assert.equal(dv.getFloat64(sc.at('factor'), true), 0.1, 'a double field keeps the double');
+    b.set(dv, 'window', -3);
+    assert.equal(dv.getInt32(b.at('window'), true), -3);
+    assert.throws(() => b.set(dv, 'no_such_field', 1), /no field no_such_field/);
+  }
+});
