@@ -1,6 +1,7 @@
 // fromConfig: a Hugging Face config.json (parsed) to the positional scheme of one layer, in
 // posenc's own option names, so ropeFrequencies / ropeCache / applyRope / attention / kvCache take
-// the result as is. Pure JS: it reads keys, it computes nothing with the core.
+// the result as is. It reads keys; through the API (configFamily) it also computes each RoPE
+// result's frequencies once with the core, as its consumers will, to refuse what they would refuse.
 //
 // Which model types it maps, and what each one's Hugging Face code does with positions, is the
 // table in models.js (one row per model_type, with the file and function it follows); a type
@@ -8,13 +9,14 @@
 // modeling_rope_utils.py (rope_config_validation, _compute_*_parameters: which keys each rope_type
 // reads and their defaults). docs/models.md lists every row.
 import { ENCODINGS } from './encodings.js';
+import { ropeFreqsOnHeap } from './rope.js';
 import { PosencError, Status } from './errors.js';
 import { closestTypes, MODELS } from './models.js';
 import { bool, fail, int, options, show } from './validate.js';
-import { yarnMscale } from './maths.js';
+import { FLT_MAX, yarnMscale } from './maths.js';
 
 const FN = 'fromConfig';
-const FLT_MAX = 3.4028234663852886e38;
+const MAX_WIDTH = 2 ** 20; // heads · head width of one layer (the widest published layer is 128 · 192)
 
 /** rope_type / type spellings -> posenc scaling type. 'su' is Phi-3's first name for longrope,
  * 'mrope' Qwen2-VL's name for default frequencies (Qwen2VLConfig turns it into 'default'),
@@ -154,6 +156,12 @@ function bad(key, allowed, value, code = Status.E_PARAM) {
 
 function isObj(v) {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** A config value for a note: JSON, cut at 80 characters. */
+function brief(v) {
+  const j = JSON.stringify(v) ?? String(v);
+  return j.length > 80 ? `${j.slice(0, 80)}...` : j;
 }
 
 /** Python's truth value of a JSON value, as HF tests a switch (`if config.x:`): None, False, 0,
@@ -588,6 +596,10 @@ function wrappedText(config, row, notes, source) {
  *   decoder stack; as: read an unmapped model_type as this mapped one (recorded in notes)
  */
 export function fromConfig(config, opts) {
+  return build(config, opts, null);
+}
+
+function build(config, opts, core) {
   const o = options(FN, opts, ['layer', 'decoder', 'as']);
   config = plainConfig(config);
   const source = {};
@@ -601,7 +613,22 @@ export function fromConfig(config, opts) {
   const { heads, kvHeads, dim } = sizes;
   const attention = { heads, kvHeads, dim, scale: 1 / Math.sqrt(dim) };
   const result = { model: modelType, layer, layers, family: 'none', attention, notes, source, defaults };
-  const x = { result, row, r, c, prefix, mt: modelType, layer, layers, decoder, ...sizes, attention, notes, source };
+  const x = {
+    result,
+    row,
+    r,
+    c,
+    prefix,
+    mt: modelType,
+    layer,
+    layers,
+    decoder,
+    ...sizes,
+    attention,
+    notes,
+    source,
+    core,
+  };
   x.origin = {}; // posenc option path -> the config key it came from, for messages
   softmaxScale(x);
   // each step settles the layer (returns true) or leaves it to the next
@@ -699,6 +726,14 @@ function headSizes(r, mt, c, source, prefix) {
     }
     dim = hidden / heads;
     dimKey = `${r.key('hidden_size')} / ${r.key('num_attention_heads')}`;
+  }
+  if (heads * dim > MAX_WIDTH) {
+    // attention and kvCache hold queries · heads · head width floats: a wider layer fits no call
+    throw bad(
+      dimKey.split(' ')[0],
+      `such that num_attention_heads · head width <= ${MAX_WIDTH} (posenc's attention sizes; got ${heads} · ${dim})`,
+      dim,
+    );
   }
   return { heads, hidden, dim, dimKey, kvHeads: kvHeadCount(r, mt, c, source, prefix, heads) };
 }
@@ -1100,9 +1135,10 @@ function rotatedWidth(x, { rs, rpr, where }, scaling) {
  * qk_nope_head_dim + that, and YaRN's mscale enters the softmax scale squared. */
 function mlaWidth({ result, r, origin, notes, source }, rs, where, scaling) {
   const { attention } = result;
-  const ropeHd = r.number('qk_rope_head_dim', { int: true, gt: 0 });
-  const nope = r.number('qk_nope_head_dim', { int: true, gt: -1 }) ?? 0;
-  const vDim = r.number('v_head_dim', { int: true, gt: 0 });
+  const cap = { int: true, max: Math.floor(MAX_WIDTH / 2 / attention.heads) };
+  const ropeHd = r.number('qk_rope_head_dim', { ...cap, gt: 0 });
+  const nope = r.number('qk_nope_head_dim', { ...cap, gt: -1 }) ?? 0;
+  const vDim = r.number('v_head_dim', { ...cap, gt: 0, max: Math.floor(MAX_WIDTH / attention.heads) });
   if (ropeHd !== undefined) {
     attention.dim = nope + ropeHd;
     origin.dim = `${r.key('qk_nope_head_dim')} + qk_rope_head_dim`;
@@ -1141,7 +1177,7 @@ function ropeLayout({ row, r }, rs) {
 }
 
 /** result.rope and the kvCache encoding, checked now as kvCache will check it. */
-function ropeSpec({ result, origin }, { rs, where }, rope, rotaryDim, scaling) {
+function ropeSpec({ result, origin, core }, { rs, where }, rope, rotaryDim, scaling) {
   const { attention } = result;
   const { dim: ropeDim, base, layout } = rope;
   if (rotaryDim !== ropeDim) rope.rotaryDim = rotaryDim;
@@ -1190,7 +1226,16 @@ function ropeSpec({ result, origin }, { rs, where }, rope, rotaryDim, scaling) {
   };
   // what kvCache will check, checked now, with the message naming the config key it came from
   try {
-    ENCODINGS.rope.parse(result.encoding, { fn: FN, prefix: 'encoding.', host: 'kvCache', dim: attention.dim });
+    const enc = ENCODINGS.rope.parse(result.encoding, {
+      fn: FN,
+      prefix: 'encoding.',
+      host: 'kvCache',
+      dim: attention.dim,
+    });
+    // the frequencies and attention factor, as ropeFrequencies / applyRope / kvCache compute them
+    if (typeof core?.exports?.posenc_rope_freqs === 'function') {
+      core.run(FN, (s) => ropeFreqsOnHeap(core, s, FN, enc.freq, 1));
+    }
   } catch (e) {
     throw renamed(e, origin, where);
   }
@@ -1299,7 +1344,7 @@ function outerKeys(config, notes) {
     const v = config[k];
     if (k === 'text_config' || v === null || v === false || !POSITIONAL.test(k) || INERT.has(k)) continue;
     notes.push(
-      `${k} = ${show(v)} at the top level is not read: ${what} builds its text model from text_config ` +
+      `${k} = ${brief(v)} at the top level is not read: ${what} builds its text model from text_config ` +
         '(its own keys apply), as Hugging Face does',
     );
   }
@@ -1313,7 +1358,7 @@ function checkKeys(row, c, prefix, notes, source, layer) {
     const v = c[k];
     if (v === null || v === undefined || v === false) continue;
     if (row.ignores && Object.hasOwn(row.ignores, k)) {
-      notes.push(`${prefix}${k} = ${show(v)} is ignored: ${row.ignores[k]}`);
+      notes.push(`${prefix}${k} = ${brief(v)} is ignored: ${row.ignores[k]}`);
       continue;
     }
     if (!POSITIONAL.test(k) || INERT.has(k)) continue;
@@ -1334,6 +1379,8 @@ function checkKeys(row, c, prefix, notes, source, layer) {
   if (unused.length) notes.push(`not used by layer ${layer} of this model type: ${unused.join(', ')}`);
 }
 
-export function configFamily() {
-  return { fromConfig };
+/** The API's fromConfig: with the core, every RoPE result's frequencies are computed once as the
+ * consumers will compute them, so a spec they would refuse is refused here naming the config key. */
+export function configFamily(core) {
+  return { fromConfig: (config, opts) => build(config, opts, core) };
 }

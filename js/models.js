@@ -57,6 +57,8 @@ export const MODELS = {
   // ---- RoPE, rotate_half, every layer full attention ----
   llama: rope('LlamaConfig', 'llama/modeling_llama.py LlamaAttention, apply_rotary_pos_emb (rotate_half)', {
     ignores: { sliding_window: 'LlamaAttention has no sliding window' },
+    // LlamaConfig.__init__ (num_key_value_heads None -> num_attention_heads, head_dim None -> hidden / heads)
+    defaults: { hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 32 },
   }),
   olmo2: rope('Olmo2Config', 'olmo2/modeling_olmo2.py Olmo2Attention, apply_rotary_pos_emb (rotate_half)'),
   granite: rope(
@@ -453,6 +455,8 @@ export const MODELS = {
 
   // ---- multimodal wrappers: the text model lives in text_config ----
   gemma3: wrapper('Gemma3Config', 'gemma3_text'),
+  // LlavaConfig: text_config.model_type defaults to 'llama'; no text_config: LlamaConfig()
+  llava: wrapper('LlavaConfig', 'llama'),
   llama4: wrapper('Llama4Config', 'llama4_text'),
   // Mistral3Config.__init__: without text_config, a 'mistral' config with these values
   mistral3: wrapper('Mistral3Config', 'mistral', {
