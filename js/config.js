@@ -11,7 +11,7 @@
 import { ENCODINGS } from './encodings.js';
 import { ropeFreqsOnHeap } from './rope.js';
 import { PosencError, Status } from './errors.js';
-import { closestTypes, MODELS } from './models.js';
+import { closestTypes, MODELS, REFUSED } from './models.js';
 import { bool, fail, int, options, show } from './validate.js';
 import { FLT_MAX, yarnMscale } from './maths.js';
 
@@ -529,6 +529,14 @@ function mappedRow(config, as, notes, source) {
     throw perr(Status.E_ENUM, `as must be a model type fromConfig maps${near} (got ${show(as)})`, 'as');
   }
   let row = Object.hasOwn(MODELS, modelType) ? MODELS[modelType] : undefined;
+  if (!row && Object.hasOwn(REFUSED, modelType)) {
+    // refused even with `as`: no mapped row computes these positions
+    throw perr(
+      Status.E_ENUM,
+      `${where} ${show(modelType)}: its positions are ${REFUSED[modelType]}, which posenc does not model`,
+      where,
+    );
+  }
   if (!row) {
     if (as === undefined) {
       const near = closestTypes(modelType)

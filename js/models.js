@@ -299,7 +299,25 @@ export const MODELS = {
   llama4_text: rope(
     'Llama4TextConfig',
     'llama4/modeling_llama4.py Llama4TextAttention (freqs_cis; use_rope = no_rope_layers[i]; temperature tuning)',
-    { layout: 'interleaved', layers: 'llama4', nope: 'no_rope_layers', defaults: { rope_theta: 500000 } },
+    {
+      layout: 'interleaved',
+      layers: 'llama4',
+      nope: 'no_rope_layers',
+      // Llama4TextConfig.__init__
+      defaults: {
+        rope_theta: 500000,
+        num_hidden_layers: 48,
+        num_attention_heads: 40,
+        num_key_value_heads: 8,
+        head_dim: 128,
+        hidden_size: 5120,
+        no_rope_layer_interval: 4,
+        attention_chunk_size: 8192,
+        attn_temperature_tuning: true,
+        floor_scale: 8192,
+        attn_scale: 0.1,
+      },
+    },
   ),
   smollm3: rope(
     'SmolLM3Config',
@@ -477,6 +495,22 @@ export const MODELS = {
   qwen2_vl: wrapper('Qwen2VLConfig', 'qwen2_vl_text', { fromRoot: true }),
   qwen2_5_vl: wrapper('Qwen2_5_VLConfig', 'qwen2_5_vl_text', { fromRoot: true }),
   qwen3_5: wrapper('Qwen3_5Config', 'qwen3_5_text'),
+};
+
+/** Model types whose positions posenc does not model: refused with the reason, naming the HF code. */
+export const REFUSED = {
+  deberta:
+    'disentangled attention (deberta/modeling_deberta.py DisentangledSelfAttention): ' +
+    'content-to-position and position-to-content scores from learned relative position embeddings',
+  'deberta-v2':
+    'disentangled attention (deberta_v2/modeling_deberta_v2.py DisentangledSelfAttention): ' +
+    'content-to-position and position-to-content scores from log-bucketed relative position embeddings',
+  longformer:
+    'sliding-window attention plus global tokens chosen per input (longformer/modeling_longformer.py LongformerSelfAttention)',
+  big_bird: 'block-sparse attention with random blocks (big_bird/modeling_big_bird.py BigBirdBlockSparseAttention)',
+  reformer: 'LSH and chunked local attention with axial position embeddings (reformer/modeling_reformer.py)',
+  xlnet:
+    'two-stream attention with relative sinusoidal positions and segment terms (xlnet/modeling_xlnet.py rel_attn_core)',
 };
 
 function learned(config, hf, more) {

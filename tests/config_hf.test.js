@@ -388,3 +388,43 @@ test('seeded mutations of every fixture: a PosencError naming a config key, or a
   }
   assert.ok(results > 200 && refused > 50, `${results} results, ${refused} refusals`);
 });
+
+test('Llama4TextConfig defaults: temperature tuning on NoPE layers and 8192-token chunks when the file omits them', async () => {
+  const [{ pe }] = await backends();
+  const scout = load('llama-4-scout');
+  const { attn_temperature_tuning: _t, floor_scale: _f, attn_scale: _a, attention_chunk_size: _c, ...tc } =
+    scout.text_config;
+  const bare = { ...scout, text_config: tc };
+  const nope = pe.fromConfig(bare, { layer: 3 });
+  assert.equal(nope.family, 'none');
+  // modeling_llama4.py: q *= log1p(floor((p + 1) / floor_scale)) * attn_scale + 1, on NoPE layers
+  for (const p of [0, 8190, 8191, 100000]) {
+    assert.equal(nope.attention.queryScale(p), 1 + 0.1 * Math.log1p(Math.floor((p + 1) / 8192)), `p ${p}`);
+  }
+  assert.equal(pe.fromConfig(bare, { layer: 0 }).attention.chunk, 8192);
+  for (const v of SWITCH_VALUES) {
+    const s = pe.fromConfig({ ...scout, text_config: { ...tc, attn_temperature_tuning: v } }, { layer: 3 });
+    assert.equal(Boolean(s.attention.queryScale), pyBool(v), JSON.stringify(v));
+  }
+});
+
+test('types whose positions posenc does not model are refused with the reason, even with `as`', async () => {
+  const [{ pe }] = await backends();
+  const base = { hidden_size: 768, num_attention_heads: 12, num_hidden_layers: 12, max_position_embeddings: 512 };
+  for (const [t, re] of [
+    ['deberta', /disentangled attention/],
+    ['deberta-v2', /disentangled attention/],
+    ['longformer', /global tokens/],
+    ['big_bird', /block-sparse/],
+    ['reformer', /LSH/],
+    ['xlnet', /two-stream/],
+  ]) {
+    for (const o of [undefined, { as: 'bert' }]) {
+      assert.throws(
+        () => pe.fromConfig({ ...base, model_type: t }, o),
+        (e) => e.name === 'PosencError' && e.argument === 'model_type' && re.test(e.message),
+        t,
+      );
+    }
+  }
+});
