@@ -761,8 +761,17 @@ function kvHeadCount(r, mt, c, source, prefix, heads) {
   } else if (mt === 'chatglm') {
     if (r.flag('multi_query_attention')) kvHeads = r.number('multi_query_group_num', { int: true, gt: 0 });
   } else if (mt === 'mpt') {
+    // MptAttention (transformers) has no KV grouping: kv_n_heads is the checkpoint's remote code's
     const ac = isObj(c.attn_config) ? reader(c.attn_config, source, `${prefix}attn_config.`) : null;
-    kvHeads = ac?.number('kv_n_heads', { int: true, gt: 0 });
+    const kv = ac?.number('kv_n_heads', { int: true, gt: 0 });
+    if (kv !== undefined && kv !== heads) {
+      throw bad(
+        `${prefix}attn_config.kv_n_heads`,
+        `n_heads = ${heads} (transformers' MptAttention has one K/V head per query head; grouped K/V ` +
+          'heads are the remote code of the checkpoint, which posenc does not map)',
+        kv,
+      );
+    }
   }
   kvHeads ??= heads;
   if (heads % kvHeads) {
@@ -924,12 +933,6 @@ function alibiLayer(x) {
   if (mt === 'bloom') alibi = {};
   if (mt === 'mpt') {
     alibi = mptAlibi(x);
-    if (!alibi) {
-      result.family = 'learned';
-      result.learned = { rows: r.number('max_seq_len', { int: true, gt: 0 }) };
-      result.encoding = { type: 'none' };
-      return true;
-    }
   }
   if (mt === 'falcon' && r.flag('alibi')) {
     // modeling_falcon.py FalconAttention.forward: (scores + alibi) * inv_norm_factor, so the bias
@@ -974,6 +977,15 @@ function mptAlibi({ c, prefix, heads, attention, source }) {
       );
     }
     alibi = {};
+  } else {
+    // transformers' MptModel builds the ALiBi tensor whatever attn_config.alibi says and has no
+    // position table; the checkpoint's remote code uses a learned table instead: two answers
+    throw bad(
+      `${prefix}attn_config.alibi`,
+      "true (transformers' MptModel always adds ALiBi (build_mpt_alibi_tensor) and has no position " +
+        "table, while the checkpoint's remote code would use a learned one: posenc does not choose)",
+      a.get('alibi') ?? null,
+    );
   }
   const ss = a.number('softmax_scale', { gt: 0 });
   if (ss !== undefined) attention.scale = ss;

@@ -388,7 +388,7 @@ export const MODELS = {
   },
   mpt: {
     config: 'MptConfig',
-    hf: 'mpt/modeling_mpt.py build_mpt_alibi_tensor (attn_config.alibi; else learned wpe)',
+    hf: 'mpt/modeling_mpt.py MptModel (build_mpt_alibi_tensor always; no position table), MptAttention (softmax_scale)',
     family: 'alibi',
     layers: 'full',
     scale: 'mpt',

@@ -392,8 +392,13 @@ test('seeded mutations of every fixture: a PosencError naming a config key, or a
 test('Llama4TextConfig defaults: temperature tuning on NoPE layers and 8192-token chunks when the file omits them', async () => {
   const [{ pe }] = await backends();
   const scout = load('llama-4-scout');
-  const { attn_temperature_tuning: _t, floor_scale: _f, attn_scale: _a, attention_chunk_size: _c, ...tc } =
-    scout.text_config;
+  const {
+    attn_temperature_tuning: _t,
+    floor_scale: _f,
+    attn_scale: _a,
+    attention_chunk_size: _c,
+    ...tc
+  } = scout.text_config;
   const bare = { ...scout, text_config: tc };
   const nope = pe.fromConfig(bare, { layer: 3 });
   assert.equal(nope.family, 'none');
@@ -427,4 +432,21 @@ test('types whose positions posenc does not model are refused with the reason, e
       );
     }
   }
+});
+
+test("MPT: transformers' MptModel always adds ALiBi with one K/V head per head; what its remote code does differently is refused", async () => {
+  const [{ pe }] = await backends();
+  const mpt = load('mpt-7b-instruct');
+  assert.equal(pe.fromConfig(mpt).family, 'alibi');
+  for (const v of [false, 0, null]) {
+    assert.throws(
+      () => pe.fromConfig({ ...mpt, attn_config: { ...mpt.attn_config, alibi: v } }),
+      (e) => e.argument === 'attn_config.alibi' && /build_mpt_alibi_tensor/.test(e.message),
+    );
+  }
+  assert.throws(
+    () => pe.fromConfig({ ...mpt, attn_config: { ...mpt.attn_config, kv_n_heads: 8 } }),
+    (e) => e.argument === 'attn_config.kv_n_heads',
+  );
+  assert.equal(pe.fromConfig({ ...mpt, attn_config: { ...mpt.attn_config, kv_n_heads: 32 } }).attention.kvHeads, 32);
 });
