@@ -750,12 +750,12 @@ function headSizes(r, mt, c, source, prefix) {
 function kvHeadCount(r, mt, c, source, prefix, heads) {
   let kvHeads = r.number('num_key_value_heads', { int: true, gt: 0 });
   if (mt === 'falcon') {
-    // FalconConfig: num_kv_heads counts only with new_decoder_architecture, else multi_query -> 1
-    kvHeads = r.flag('new_decoder_architecture')
-      ? (r.number('num_kv_heads', { int: true, gt: 0 }) ?? r.number('n_head_kv', { int: true, gt: 0 }) ?? heads)
-      : r.flag('multi_query')
-        ? 1
-        : heads;
+    // FalconAttention: num_kv_heads if (new_decoder_architecture or not multi_query) else 1;
+    // FalconConfig: num_kv_heads None -> num_attention_heads
+    kvHeads =
+      r.flag('new_decoder_architecture') || !r.flag('multi_query')
+        ? (r.number('num_kv_heads', { int: true, gt: 0 }) ?? r.number('n_head_kv', { int: true, gt: 0 }) ?? heads)
+        : 1;
   } else if (mt === 'gpt_bigcode') {
     kvHeads = r.flag('multi_query') ? 1 : heads; // GPTBigCodeAttention: kv_heads = 1 if multi_query
   } else if (mt === 'chatglm') {

@@ -450,3 +450,19 @@ test("MPT: transformers' MptModel always adds ALiBi with one K/V head per head; 
   );
   assert.equal(pe.fromConfig({ ...mpt, attn_config: { ...mpt.attn_config, kv_n_heads: 32 } }).attention.kvHeads, 32);
 });
+
+test('Falcon: num_kv_heads if new_decoder_architecture or not multi_query, else 1 (FalconAttention)', async () => {
+  const [{ pe }] = await backends();
+  const f = load('falcon-7b-instruct');
+  for (const nda of SWITCH_VALUES) {
+    for (const mq of [true, false, 0, null]) {
+      const big = { ...f, num_attention_heads: 128, hidden_size: 8192, num_kv_heads: 8 };
+      const s = pe.fromConfig({ ...big, new_decoder_architecture: nda, multi_query: mq });
+      const want = pyBool(nda) || !pyBool(mq) ? 8 : 1;
+      assert.equal(s.attention.kvHeads, want, `new_decoder_architecture ${JSON.stringify(nda)}, multi_query ${mq}`);
+    }
+  }
+  // FalconConfig: num_kv_heads None -> num_attention_heads
+  const { num_kv_heads: _, ...noKv } = f;
+  assert.equal(pe.fromConfig({ ...noKv, multi_query: false }).attention.kvHeads, 71);
+});
