@@ -660,14 +660,14 @@ function plainConfig(config) {
   try {
     // one read of everything (a getter runs here, once); what follows sees plain JSON data.
     // JSON.stringify writes NaN and ±Infinity as null (None): refused here, naming the key
-    const paths = new WeakMap();
+    // (each object remembers its holder and key: the path is built only for a refusal)
+    const parents = new WeakMap();
     config = JSON.parse(
       JSON.stringify(config, function (k, v) {
-        const at = paths.get(this);
-        const path = at === undefined ? '' : Array.isArray(this) ? `${at}[${k}]` : at ? `${at}.${k}` : k;
-        if (typeof v === 'number' && !Number.isFinite(v))
-          throw bad(path, 'a finite number (JSON has no NaN or Infinity)', v);
-        if (v !== null && typeof v === 'object') paths.set(v, path);
+        if (typeof v === 'number' && !Number.isFinite(v)) {
+          throw bad(pathOf(parents, this, k), 'a finite number (JSON has no NaN or Infinity)', v);
+        }
+        if (v !== null && typeof v === 'object') parents.set(v, [this, k]);
         return v;
       }),
     );
@@ -682,6 +682,16 @@ function plainConfig(config) {
   }
   if (!isObj(config)) throw bad('config', 'the parsed config.json object', config);
   return config;
+}
+
+/** The path of key k of holder (rope_scaling.factor, layer_types[1]) from JSON.stringify's walk;
+ * the root is the holder under the key ''. */
+function pathOf(parents, holder, k) {
+  let path = '';
+  for (let h = holder, key = k; parents.has(h); [h, key] = parents.get(h)) {
+    path = Array.isArray(h) ? `[${key}]${path}` : `.${key}${path}`;
+  }
+  return path.replace(/^\./, '');
 }
 
 /** The layer count (T5: of the stack asked for) and the layer index the options ask for. */
