@@ -143,6 +143,19 @@ const POSITIONAL = /rope|rotary|posit|alibi|sliding|window|chunk|relative_attent
 // Keys that match POSITIONAL but move nothing (flags of an implementation, not of the maths).
 const INERT = new Set(['fused_rope', 'flash_rotary', 'use_flash_attn', 'rotary', 'learned_pos_emb']);
 
+// Top-level keys whose None the Hugging Face code computes with (base ** x, int(head_dim * None),
+// x ** -0.5, (i + 1) % None): present with null, they are refused, not defaulted
+const NULL_FAILS = new Set([
+  'rope_theta',
+  'rotary_emb_base',
+  'partial_rotary_factor',
+  'rotary_pct',
+  'rope_local_base_freq',
+  'query_pre_attn_scalar',
+  'sliding_window_pattern',
+]);
+const NO_KEYS = new Set();
+
 const LAYER_TYPES = new Set(['full_attention', 'sliding_attention', 'chunked_attention']);
 
 /** A PosencError of fromConfig: the message after "posenc.fromConfig: ", the key it names. */
@@ -177,7 +190,7 @@ function truthy(v) {
  * omits takes the config class's default (`defaults`, recorded in `used`). A key present with null
  * is Python's None: no default.
  */
-function reader(cfg, source, prefix = '', defaults = {}, used = {}) {
+function reader(cfg, source, prefix = '', defaults = {}, used = {}, nullFails = NO_KEYS) {
   const get = (k) => {
     let v = Object.hasOwn(cfg, k) ? cfg[k] : undefined;
     if (v === undefined && defaults[k] !== undefined) {
@@ -188,6 +201,13 @@ function reader(cfg, source, prefix = '', defaults = {}, used = {}) {
   };
   const number = (k, { int: isInt = false, gt = -Infinity, max = isInt ? 2 ** 31 - 1 : Infinity } = {}) => {
     const v = get(k);
+    if (v === undefined && nullFails.has(k) && Object.hasOwn(cfg, k) && cfg[k] === null) {
+      throw bad(
+        `${prefix}${k}`,
+        'a number: a key present with null is None, not the config class default, and the Hugging Face code computes with it (it fails)',
+        null,
+      );
+    }
     if (v === undefined) return undefined;
     if (typeof v !== 'number' || !Number.isFinite(v) || !(v > gt) || v > max || (isInt && !Number.isInteger(v))) {
       throw bad(
@@ -614,7 +634,7 @@ function build(config, opts, core) {
   const notes = [];
   const { row, modelType, c, prefix } = resolve(config, o.as, notes, source);
   const defaults = {};
-  const r = reader(c, source, prefix, row.defaults, defaults);
+  const r = reader(c, source, prefix, row.defaults, defaults, NULL_FAILS);
   const decoder = bool(FN, 'decoder', o.decoder, false);
   const { layers, layer } = layerIndex(row, r, decoder, o.layer);
   const sizes = headSizes(r, modelType, c, source, prefix);
@@ -1086,7 +1106,7 @@ function ropeBase({ result, row, r, mt, kind, origin, notes, source }, { rs, rpr
     [r, 'rotary_emb_base'],
     [r, 'rotary_base'],
   ]) {
-    if (base === undefined && rd?.raw(k) !== undefined && rd.raw(k) !== null) {
+    if (base === undefined && rd?.raw(k) !== undefined && (rd.raw(k) !== null || rd === r)) {
       base = rd.number(k, { gt: 1 });
       baseKey = rd.key(k);
     }

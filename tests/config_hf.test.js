@@ -466,3 +466,29 @@ test('Falcon: num_kv_heads if new_decoder_architecture or not multi_query, else 
   const { num_kv_heads: _, ...noKv } = f;
   assert.equal(pe.fromConfig({ ...noKv, multi_query: false }).attention.kvHeads, 71);
 });
+
+test('None (null) is the value, not the default: refused where the HF code computes with it, absent where it tests it', async () => {
+  const [{ pe }] = await backends();
+  const llama = load('llama-3.1-8b');
+  const phi = load('phi-4-mini');
+  const g2 = load('gemma-2-2b');
+  const g3 = load('gemma-3-1b');
+  for (const [c, key] of [
+    [{ ...llama, rope_theta: null }, 'rope_theta'],
+    [{ ...phi, partial_rotary_factor: null }, 'partial_rotary_factor'],
+    [{ ...g2, query_pre_attn_scalar: null }, 'query_pre_attn_scalar'],
+    [{ ...g3, rope_local_base_freq: null }, 'rope_local_base_freq'],
+    [{ ...g3, sliding_window_pattern: null, layer_types: undefined }, 'sliding_window_pattern'],
+  ]) {
+    assert.throws(
+      () => pe.fromConfig(c),
+      (e) => e.name === 'PosencError' && e.argument === key,
+      key,
+    );
+  }
+  // None where the code tests it (`if sliding_window is not None`, `num_key_value_heads is None`)
+  assert.equal(pe.fromConfig({ ...load('mistral-7b-v0.1'), sliding_window: null }).attention.window, undefined);
+  assert.equal(pe.fromConfig({ ...llama, num_key_value_heads: null }).attention.kvHeads, 32);
+  assert.equal(pe.fromConfig({ ...llama, head_dim: null }).attention.dim, 128);
+  assert.equal(pe.fromConfig({ ...llama, rope_scaling: null }).rope.scaling, undefined);
+});
