@@ -503,10 +503,15 @@ function noRopeLayers(r, layers) {
   const given = r.get('no_rope_layers');
   if (Array.isArray(given) && given.length) {
     // SmolLM3Config: "at least the same length as the number of layers"
-    if (given.length < layers || !given.every((v) => v === 0 || v === 1)) {
-      throw bad(r.key('no_rope_layers'), `an array of at least num_hidden_layers = ${layers} zeros and ones`, given);
+    // use_rope = no_rope_layers[layer_idx], tested with `if`: any number or boolean, by its truth value
+    if (given.length < layers || !given.every((v) => typeof v === 'number' || typeof v === 'boolean')) {
+      throw bad(
+        r.key('no_rope_layers'),
+        `an array of at least num_hidden_layers = ${layers} numbers or booleans (0 / false: no RoPE)`,
+        given,
+      );
     }
-    return given.slice(0, layers).map((v) => v === 1);
+    return given.slice(0, layers).map(truthy);
   }
   const every = r.number('no_rope_layer_interval', { int: true, gt: 0 }) ?? 4;
   return Array.from({ length: layers }, (_, i) => (i + 1) % every !== 0);

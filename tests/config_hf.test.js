@@ -492,3 +492,21 @@ test('None (null) is the value, not the default: refused where the HF code compu
   assert.equal(pe.fromConfig({ ...llama, head_dim: null }).attention.dim, 128);
   assert.equal(pe.fromConfig({ ...llama, rope_scaling: null }).rope.scaling, undefined);
 });
+
+test('no_rope_layers entries by their truth value (use_rope = no_rope_layers[i], tested with if)', async () => {
+  const [{ pe }] = await backends();
+  const scout = load('llama-4-scout');
+  const n = scout.text_config.num_hidden_layers;
+  for (const [on, off] of [
+    [1, 0],
+    [true, false],
+    [2, 0.0],
+  ]) {
+    const nrl = Array.from({ length: n }, (_, i) => (i % 2 ? off : on));
+    const c = { ...scout, text_config: { ...scout.text_config, no_rope_layers: nrl } };
+    assert.equal(pe.fromConfig(c, { layer: 0 }).family, 'rope', `${on}`);
+    assert.equal(pe.fromConfig(c, { layer: 1 }).family, 'none', `${off}`);
+  }
+  const bad = { ...scout, text_config: { ...scout.text_config, no_rope_layers: Array(n).fill('1') } };
+  assertThrowsPosenc(() => pe.fromConfig(bad), [/no_rope_layers must be/]);
+});
