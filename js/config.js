@@ -1,6 +1,7 @@
 // fromConfig: a Hugging Face config.json (parsed) to the positional scheme of one layer, in
 // posenc's own option names, so ropeFrequencies / ropeCache / applyRope / attention / kvCache take
-// the result as is. Pure JS: it reads keys, it computes nothing with the core.
+// the result as is. It reads keys; through the API (configFamily) it also computes each RoPE
+// result's frequencies once with the core, as its consumers will, to refuse what they would refuse.
 //
 // Which model types it maps, and what each one's Hugging Face code does with positions, is the
 // table in models.js (one row per model_type, with the file and function it follows); a type
@@ -8,12 +9,14 @@
 // modeling_rope_utils.py (rope_config_validation, _compute_*_parameters: which keys each rope_type
 // reads and their defaults). docs/models.md lists every row.
 import { ENCODINGS } from './encodings.js';
+import { ropeFreqsOnHeap } from './rope.js';
 import { PosencError, Status } from './errors.js';
-import { closestTypes, MODELS } from './models.js';
+import { closestTypes, MODELS, REFUSED } from './models.js';
 import { bool, fail, int, options, show } from './validate.js';
-import { yarnMscale } from './maths.js';
+import { FLT_MAX, yarnMscale } from './maths.js';
 
 const FN = 'fromConfig';
+const MAX_WIDTH = 2 ** 20; // heads · head width of one layer (the widest published layer is 128 · 192)
 
 /** rope_type / type spellings -> posenc scaling type. 'su' is Phi-3's first name for longrope,
  * 'mrope' Qwen2-VL's name for default frequencies (Qwen2VLConfig turns it into 'default'),
@@ -128,12 +131,30 @@ const KNOWN = new Set([
   'rope_scaling_factor',
   'attention_multiplier',
   'full_attention_interval',
+  'window_size',
+  'attention_types',
+  'multi_query',
+  'sinusoidal_pos_embds',
+  'encoder_attention_type',
 ]);
 // Context lengths: read for caches and masks, they move no position under most rope types.
 const QUIET = new Set(['max_position_embeddings', 'n_positions', 'n_ctx', 'seq_length', 'max_seq_len']);
 const POSITIONAL = /rope|rotary|posit|alibi|sliding|window|chunk|relative_attention|logn|ntk|temperature|pos_emb/i;
 // Keys that match POSITIONAL but move nothing (flags of an implementation, not of the maths).
 const INERT = new Set(['fused_rope', 'flash_rotary', 'use_flash_attn', 'rotary', 'learned_pos_emb']);
+
+// Top-level keys whose None the Hugging Face code computes with (base ** x, int(head_dim * None),
+// x ** -0.5, (i + 1) % None): present with null, they are refused, not defaulted
+const NULL_FAILS = new Set([
+  'rope_theta',
+  'rotary_emb_base',
+  'partial_rotary_factor',
+  'rotary_pct',
+  'rope_local_base_freq',
+  'query_pre_attn_scalar',
+  'sliding_window_pattern',
+]);
+const NO_KEYS = new Set();
 
 const LAYER_TYPES = new Set(['full_attention', 'sliding_attention', 'chunked_attention']);
 
@@ -150,12 +171,26 @@ function isObj(v) {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
+/** A config value for a note: JSON, cut at 80 characters. */
+function brief(v) {
+  const j = JSON.stringify(v) ?? String(v);
+  return j.length > 80 ? `${j.slice(0, 80)}...` : j;
+}
+
+/** Python's truth value of a JSON value, as HF tests a switch (`if config.x:`): None, False, 0,
+ * '', [] and {} are false, anything else true. */
+function truthy(v) {
+  if (Array.isArray(v)) return v.length > 0;
+  if (isObj(v)) return Object.keys(v).length > 0;
+  return Boolean(v);
+}
+
 /**
  * A reader over one config object: get(key) records what it read in `source`; a key the config
  * omits takes the config class's default (`defaults`, recorded in `used`). A key present with null
  * is Python's None: no default.
  */
-function reader(cfg, source, prefix = '', defaults = {}, used = {}) {
+function reader(cfg, source, prefix = '', defaults = {}, used = {}, nullFails = NO_KEYS) {
   const get = (k) => {
     let v = Object.hasOwn(cfg, k) ? cfg[k] : undefined;
     if (v === undefined && defaults[k] !== undefined) {
@@ -166,6 +201,13 @@ function reader(cfg, source, prefix = '', defaults = {}, used = {}) {
   };
   const number = (k, { int: isInt = false, gt = -Infinity, max = isInt ? 2 ** 31 - 1 : Infinity } = {}) => {
     const v = get(k);
+    if (v === undefined && nullFails.has(k) && Object.hasOwn(cfg, k) && cfg[k] === null) {
+      throw bad(
+        `${prefix}${k}`,
+        'a number: a key present with null is None, not the config class default, and the Hugging Face code computes with it (it fails)',
+        null,
+      );
+    }
     if (v === undefined) return undefined;
     if (typeof v !== 'number' || !Number.isFinite(v) || !(v > gt) || v > max || (isInt && !Number.isInteger(v))) {
       throw bad(
@@ -178,7 +220,14 @@ function reader(cfg, source, prefix = '', defaults = {}, used = {}) {
     return v;
   };
   const has = (k) => (Object.hasOwn(cfg, k) ? cfg[k] !== null && cfg[k] !== undefined : defaults[k] !== undefined);
-  return { get, number, has, key: (k) => `${prefix}${k}`, raw: (k) => (Object.hasOwn(cfg, k) ? cfg[k] : undefined) };
+  return {
+    get,
+    number,
+    has,
+    flag: (k) => truthy(get(k)),
+    key: (k) => `${prefix}${k}`,
+    raw: (k) => (Object.hasOwn(cfg, k) ? cfg[k] : undefined),
+  };
 }
 
 /** rope_scaling / rope_parameters (already chosen for the layer) -> posenc scaling ('default' when absent). */
@@ -266,6 +315,22 @@ function yarnScaling({ s, need, where, r, origin, maxPos, topOrig, orig }) {
   }
   const tr = s.get('truncate');
   if (tr !== undefined) sc.truncate = bool(FN, `${where}.truncate`, tr);
+  // _compute_yarn_parameters: attention_factor, else mscale(factor, mscale) / mscale(factor,
+  // mscale_all_dim) when both are set, else mscale(factor): q and k carry it, so it must be a float
+  let af = sc.attentionFactor;
+  let afKey = 'attention_factor';
+  if (af === undefined && sc.mscale && sc.mscaleAllDim) {
+    af = yarnMscale(sc.factor, sc.mscale) / yarnMscale(sc.factor, sc.mscaleAllDim);
+    afKey = Math.abs(yarnMscale(sc.factor, sc.mscale)) > FLT_MAX ? 'mscale' : 'mscale_all_dim';
+  }
+  if (af !== undefined && !(Number.isFinite(af) && Math.abs(af) <= FLT_MAX && af !== 0)) {
+    throw perr(
+      Status.E_RANGE,
+      `${where}.${afKey} gives a YaRN attention factor of ${af} (modeling_rope_utils.py ` +
+        `_compute_yarn_parameters), which must be a non-zero float32 (|x| <= ${FLT_MAX})`,
+      `${where}.${afKey}`,
+    );
+  }
   return sc;
 }
 
@@ -345,19 +410,19 @@ const LAYER_RULES = {
   sliding: ({ all, slides }) => all(slides ? 'sliding_attention' : 'full_attention'),
   qwen2: ({ r, by, all, slides }) => {
     // Qwen2Config: sliding_window counts only with use_sliding_window; layers from max_window_layers slide
-    if (!slides || r.get('use_sliding_window') !== true) return all('full_attention');
+    if (!slides || !r.flag('use_sliding_window')) return all('full_attention');
     const m = r.number('max_window_layers', { int: true, gt: -1 }) ?? 0;
     return by((i) => (i >= m ? 'sliding_attention' : 'full_attention'));
   },
   qwen2_moe: ({ r, by, all }) => {
     // Qwen2MoeConfig.layer_types: with use_sliding_window, layers i < max_window_layers with (i + 1) % 2 slide
-    if (r.get('use_sliding_window') !== true) return all('full_attention');
+    if (!r.flag('use_sliding_window')) return all('full_attention');
     const m = r.number('max_window_layers', { int: true, gt: -1 }) ?? 0;
     return by((i) => ((i + 1) % 2 && i < m ? 'sliding_attention' : 'full_attention'));
   },
   // Qwen3MoeConfig: sliding_window counts only with use_sliding_window, then on every layer
   qwen_all: ({ r, all, slides }) =>
-    all(slides && r.get('use_sliding_window') === true ? 'sliding_attention' : 'full_attention'),
+    all(slides && r.flag('use_sliding_window') ? 'sliding_attention' : 'full_attention'),
   // Gemma2Config.layer_types: even layers slide
   gemma2: ({ by }) => by((i) => (i % 2 ? 'full_attention' : 'sliding_attention')),
   // GptOssConfig.layer_types: (i + 1) % 2 slides
@@ -387,8 +452,34 @@ const LAYER_RULES = {
   smollm3: ({ r, layers, slides }) => {
     // SmolLM3Config.layer_types: only NoPE layers slide, and only with use_sliding_window
     const rope = noRopeLayers(r, layers);
-    const on = r.get('use_sliding_window') === true && slides;
+    const on = r.flag('use_sliding_window') && slides;
     return rope.map((u) => (on && !u ? 'sliding_attention' : 'full_attention'));
+  },
+  gpt_neo: ({ r, layers }) => {
+    // GPTNeoConfig.expand_attention_types_params: [[kinds, n], ...] -> kinds repeated n times, one per layer
+    const at = r.get('attention_types');
+    const out = [];
+    const ok =
+      Array.isArray(at) &&
+      at.every(
+        (it) =>
+          Array.isArray(it) &&
+          it.length === 2 &&
+          Array.isArray(it[0]) &&
+          it[0].every((t) => t === 'global' || t === 'local') &&
+          Number.isInteger(it[1]) &&
+          it[1] >= 0 &&
+          it[1] * it[0].length <= layers,
+      );
+    if (ok) for (const [kinds, n] of at) for (let i = 0; i < n; i++) out.push(...kinds);
+    if (!ok || out.length !== layers) {
+      throw bad(
+        r.key('attention_types'),
+        `[[['global' | 'local', ...], repeat], ...] expanding to num_layers = ${layers} layers (GPTNeoConfig)`,
+        at,
+      );
+    }
+    return out.map((t) => (t === 'local' ? 'sliding_attention' : 'full_attention'));
   },
   jamba: ({ r, by }) => {
     // JambaConfig.layers_block_type: attention where i % attn_layer_period == attn_layer_offset
@@ -412,10 +503,15 @@ function noRopeLayers(r, layers) {
   const given = r.get('no_rope_layers');
   if (Array.isArray(given) && given.length) {
     // SmolLM3Config: "at least the same length as the number of layers"
-    if (given.length < layers || !given.every((v) => v === 0 || v === 1)) {
-      throw bad(r.key('no_rope_layers'), `an array of at least num_hidden_layers = ${layers} zeros and ones`, given);
+    // use_rope = no_rope_layers[layer_idx], tested with `if`: any number or boolean, by its truth value
+    if (given.length < layers || !given.every((v) => typeof v === 'number' || typeof v === 'boolean')) {
+      throw bad(
+        r.key('no_rope_layers'),
+        `an array of at least num_hidden_layers = ${layers} numbers or booleans (0 / false: no RoPE)`,
+        given,
+      );
     }
-    return given.slice(0, layers).map((v) => v === 1);
+    return given.slice(0, layers).map(truthy);
   }
   const every = r.number('no_rope_layer_interval', { int: true, gt: 0 }) ?? 4;
   return Array.from({ length: layers }, (_, i) => (i + 1) % every !== 0);
@@ -458,6 +554,14 @@ function mappedRow(config, as, notes, source) {
     throw perr(Status.E_ENUM, `as must be a model type fromConfig maps${near} (got ${show(as)})`, 'as');
   }
   let row = Object.hasOwn(MODELS, modelType) ? MODELS[modelType] : undefined;
+  if (!row && Object.hasOwn(REFUSED, modelType)) {
+    // refused even with `as`: no mapped row computes these positions
+    throw perr(
+      Status.E_ENUM,
+      `${where} ${show(modelType)}: its positions are ${REFUSED[modelType]}, which posenc does not model`,
+      where,
+    );
+  }
   if (!row) {
     if (as === undefined) {
       const near = closestTypes(modelType)
@@ -525,27 +629,47 @@ function wrappedText(config, row, notes, source) {
  *   decoder stack; as: read an unmapped model_type as this mapped one (recorded in notes)
  */
 export function fromConfig(config, opts) {
+  return build(config, opts, null);
+}
+
+function build(config, opts, core) {
   const o = options(FN, opts, ['layer', 'decoder', 'as']);
   config = plainConfig(config);
   const source = {};
   const notes = [];
   const { row, modelType, c, prefix } = resolve(config, o.as, notes, source);
   const defaults = {};
-  const r = reader(c, source, prefix, row.defaults, defaults);
+  const r = reader(c, source, prefix, row.defaults, defaults, NULL_FAILS);
   const decoder = bool(FN, 'decoder', o.decoder, false);
   const { layers, layer } = layerIndex(row, r, decoder, o.layer);
   const sizes = headSizes(r, modelType, c, source, prefix);
   const { heads, kvHeads, dim } = sizes;
   const attention = { heads, kvHeads, dim, scale: 1 / Math.sqrt(dim) };
   const result = { model: modelType, layer, layers, family: 'none', attention, notes, source, defaults };
-  const x = { result, row, r, c, prefix, mt: modelType, layer, layers, decoder, ...sizes, attention, notes, source };
+  const x = {
+    result,
+    row,
+    r,
+    c,
+    prefix,
+    mt: modelType,
+    layer,
+    layers,
+    decoder,
+    ...sizes,
+    attention,
+    notes,
+    source,
+    core,
+  };
   x.origin = {}; // posenc option path -> the config key it came from, for messages
   softmaxScale(x);
   // each step settles the layer (returns true) or leaves it to the next
-  for (const step of [t5Layer, learnedLayer, attentionKind, jambaLayer, alibiLayer, nopeLayer, ropeLayer]) {
+  for (const step of [t5Layer, attentionKind, learnedLayer, jambaLayer, alibiLayer, nopeLayer, ropeLayer]) {
     if (step(x)) break;
   }
   checkKeys(row, c, prefix, notes, source, layer);
+  if (c !== config) outerKeys(config, notes);
   const used = Object.entries(defaults);
   if (used.length) {
     notes.push(
@@ -559,9 +683,21 @@ export function fromConfig(config, opts) {
 function plainConfig(config) {
   if (config === null || typeof config !== 'object') throw bad('config', 'the parsed config.json object', config);
   try {
-    // one read of everything (a getter runs here, once); what follows sees plain JSON data
-    config = JSON.parse(JSON.stringify(config));
+    // one read of everything (a getter runs here, once); what follows sees plain JSON data.
+    // JSON.stringify writes NaN and ±Infinity as null (None): refused here, naming the key
+    // (each object remembers its holder and key: the path is built only for a refusal)
+    const parents = new WeakMap();
+    config = JSON.parse(
+      JSON.stringify(config, function (k, v) {
+        if (typeof v === 'number' && !Number.isFinite(v)) {
+          throw bad(pathOf(parents, this, k), 'a finite number (JSON has no NaN or Infinity)', v);
+        }
+        if (v !== null && typeof v === 'object') parents.set(v, [this, k]);
+        return v;
+      }),
+    );
   } catch (e) {
+    if (e instanceof PosencError) throw e;
     throw perr(
       Status.E_PARAM,
       `config must be JSON data, the parsed config.json ` +
@@ -571,6 +707,16 @@ function plainConfig(config) {
   }
   if (!isObj(config)) throw bad('config', 'the parsed config.json object', config);
   return config;
+}
+
+/** The path of key k of holder (rope_scaling.factor, layer_types[1]) from JSON.stringify's walk;
+ * the root is the holder under the key ''. */
+function pathOf(parents, holder, k) {
+  let path = '';
+  for (let h = holder, key = k; parents.has(h); [h, key] = parents.get(h)) {
+    path = Array.isArray(h) ? `[${key}]${path}` : `.${key}${path}`;
+  }
+  return path.replace(/^\./, '');
 }
 
 /** The layer count (T5: of the stack asked for) and the layer index the options ask for. */
@@ -605,7 +751,8 @@ function headSizes(r, mt, c, source, prefix) {
     r.number('hidden_size', { int: true, gt: 0 }) ??
     r.number('n_embd', { int: true, gt: 0 }) ??
     r.number('d_model', { int: true, gt: 0 }) ??
-    r.number('n_embed', { int: true, gt: 0 });
+    r.number('n_embed', { int: true, gt: 0 }) ??
+    (mt === 'distilbert' ? r.number('dim', { int: true, gt: 0 }) : undefined); // DistilBertConfig: dim
   let dimKey = r.key('head_dim');
   let dim =
     mt === 'jamba'
@@ -623,6 +770,14 @@ function headSizes(r, mt, c, source, prefix) {
     dim = hidden / heads;
     dimKey = `${r.key('hidden_size')} / ${r.key('num_attention_heads')}`;
   }
+  if (heads * dim > MAX_WIDTH) {
+    // attention and kvCache hold queries · heads · head width floats: a wider layer fits no call
+    throw bad(
+      dimKey.split(' ')[0],
+      `such that num_attention_heads · head width <= ${MAX_WIDTH} (posenc's attention sizes; got ${heads} · ${dim})`,
+      dim,
+    );
+  }
   return { heads, hidden, dim, dimKey, kvHeads: kvHeadCount(r, mt, c, source, prefix, heads) };
 }
 
@@ -630,17 +785,28 @@ function headSizes(r, mt, c, source, prefix) {
 function kvHeadCount(r, mt, c, source, prefix, heads) {
   let kvHeads = r.number('num_key_value_heads', { int: true, gt: 0 });
   if (mt === 'falcon') {
-    // FalconConfig: num_kv_heads counts only with new_decoder_architecture, else multi_query -> 1
-    kvHeads = r.get('new_decoder_architecture')
-      ? (r.number('num_kv_heads', { int: true, gt: 0 }) ?? r.number('n_head_kv', { int: true, gt: 0 }) ?? heads)
-      : r.get('multi_query')
-        ? 1
-        : heads;
+    // FalconAttention: num_kv_heads if (new_decoder_architecture or not multi_query) else 1;
+    // FalconConfig: num_kv_heads None -> num_attention_heads
+    kvHeads =
+      r.flag('new_decoder_architecture') || !r.flag('multi_query')
+        ? (r.number('num_kv_heads', { int: true, gt: 0 }) ?? r.number('n_head_kv', { int: true, gt: 0 }) ?? heads)
+        : 1;
+  } else if (mt === 'gpt_bigcode') {
+    kvHeads = r.flag('multi_query') ? 1 : heads; // GPTBigCodeAttention: kv_heads = 1 if multi_query
   } else if (mt === 'chatglm') {
-    if (r.get('multi_query_attention')) kvHeads = r.number('multi_query_group_num', { int: true, gt: 0 });
+    if (r.flag('multi_query_attention')) kvHeads = r.number('multi_query_group_num', { int: true, gt: 0 });
   } else if (mt === 'mpt') {
+    // MptAttention (transformers) has no KV grouping: kv_n_heads is the checkpoint's remote code's
     const ac = isObj(c.attn_config) ? reader(c.attn_config, source, `${prefix}attn_config.`) : null;
-    kvHeads = ac?.number('kv_n_heads', { int: true, gt: 0 });
+    const kv = ac?.number('kv_n_heads', { int: true, gt: 0 });
+    if (kv !== undefined && kv !== heads) {
+      throw bad(
+        `${prefix}attn_config.kv_n_heads`,
+        `n_heads = ${heads} (transformers' MptAttention has one K/V head per query head; grouped K/V ` +
+          'heads are the remote code of the checkpoint, which posenc does not map)',
+        kv,
+      );
+    }
   }
   kvHeads ??= heads;
   if (heads % kvHeads) {
@@ -658,11 +824,13 @@ function softmaxScale({ row, r, layer, attention, notes }) {
     // Gemma2/3Attention: scaling = query_pre_attn_scalar ** -0.5
     attention.scale = 1 / Math.sqrt(r.number('query_pre_attn_scalar', { gt: 0 }));
   } else if (row.scale === 'one') {
-    attention.scale = 1; // T5 folds 1/sqrt(d) into the initialisation: no scaling in T5Attention
-  } else if (row.scale === 'gpt2') {
-    // modeling_gpt2.py GPT2Attention: scale_attn_weights and scale_attn_by_inverse_layer_idx
-    if (r.get('scale_attn_weights') === false) attention.scale = 1;
-    if (r.get('scale_attn_by_inverse_layer_idx')) attention.scale /= layer + 1;
+    // T5 folds 1/sqrt(d) into the initialisation; GPTNeoSelfAttention._attn takes raw q·kᵀ
+    attention.scale = 1;
+  } else if (row.scale === 'gpt2' || row.scale === 'bigcode') {
+    // GPT2Attention / GPTBigCodeAttention: `if self.scale_attn_weights:` divide by sqrt(head_dim);
+    // GPT-2 alone reads scale_attn_by_inverse_layer_idx (GPTBigCode's layer_idx unscale cancels)
+    if (!r.flag('scale_attn_weights')) attention.scale = 1;
+    if (row.scale === 'gpt2' && r.flag('scale_attn_by_inverse_layer_idx')) attention.scale /= layer + 1;
   }
   if (r.has('attention_multiplier') && row.scale !== 'attention_multiplier') {
     notes.push(
@@ -680,6 +848,20 @@ function softmaxScale({ row, r, layer, attention, notes }) {
 /** T5: relative buckets (modeling_t5.py T5Attention._relative_position_bucket). */
 function t5Layer({ result, row, r, mt, layer, decoder, notes }) {
   if (row.family !== 't5') return false;
+  if (mt === 'longt5' && !decoder) {
+    // LongT5Block: the encoder's self-attention is LongT5LocalAttention or
+    // LongT5TransientGlobalAttention (encoder_attention_type, default 'local'): blocks of local_radius
+    // plus transient global tokens, which posenc does not model; the decoder is plain T5 attention
+    const t = r.get('encoder_attention_type') ?? 'local';
+    throw perr(
+      Status.E_PARAM,
+      `${r.key('encoder_attention_type')} ${show(t)}: the LongT5 encoder attends within local_radius blocks` +
+        `${t === 'transient-global' ? ' plus transient global tokens' : ''} (modeling_longt5.py ` +
+        'LongT5LocalAttention / LongT5TransientGlobalAttention), which posenc does not model; ' +
+        '{ decoder: true } maps the decoder, whose self-attention is full T5 attention',
+      r.key('encoder_attention_type'),
+    );
+  }
   const numBuckets = r.number('relative_attention_num_buckets', { int: true, gt: 0 });
   const maxDistance = r.number('relative_attention_max_distance', { int: true, gt: 0 });
   // the encoder's self-attention is bidirectional, the decoder's causal (T5Attention.is_decoder)
@@ -705,7 +887,8 @@ function t5Layer({ result, row, r, mt, layer, decoder, notes }) {
 }
 
 /** Learned absolute tables: the row count and the offset positions start at. */
-function learnedLayer({ result, row, r }) {
+function learnedLayer(x) {
+  const { result, row, r } = x;
   if (row.family !== 'learned') return false;
   const pet = r.get('position_embedding_type');
   if (row.absolute && pet !== undefined && pet !== 'absolute') {
@@ -721,6 +904,11 @@ function learnedLayer({ result, row, r }) {
   if (rows === undefined) throw perr(Status.E_MISSING, `${row.rows.join(' or ')} is required`, r.key(row.rows[0]));
   let offset = row.offset ?? 0;
   if (row.padOffset) offset = (r.number('pad_token_id', { int: true, gt: -1 }) ?? 1) + 1;
+  if (x.mt === 'distilbert' && r.flag('sinusoidal_pos_embds')) {
+    x.notes.push(
+      'sinusoidal_pos_embds: the table rows are fixed sinusoids (create_sinusoidal_embeddings), looked up by position',
+    );
+  }
   result.family = 'learned';
   result.learned = offset ? { rows: rows + (row.offset ?? 0), offset } : { rows };
   result.encoding = { type: 'none' };
@@ -745,8 +933,8 @@ function attentionKind(x) {
         : `layer ${layer} is a linear_attention layer (Gated DeltaNet, ${row.config}.layer_types): no softmax attention and no positions`;
     return true;
   }
-  if (kind === 'sliding_attention' && (!row.useSliding || r.get('use_sliding_window') === true)) {
-    const w = r.number('sliding_window', { int: true, gt: 0 });
+  if (kind === 'sliding_attention' && (!row.useSliding || r.flag('use_sliding_window'))) {
+    const w = r.number(row.windowKey ?? 'sliding_window', { int: true, gt: 0 });
     if (w !== undefined) attention.window = w;
   } else if (kind === 'chunked_attention') {
     attention.chunk = r.number('attention_chunk_size', { int: true, gt: 0 });
@@ -780,14 +968,8 @@ function alibiLayer(x) {
   if (mt === 'bloom') alibi = {};
   if (mt === 'mpt') {
     alibi = mptAlibi(x);
-    if (!alibi) {
-      result.family = 'learned';
-      result.learned = { rows: r.number('max_seq_len', { int: true, gt: 0 }) };
-      result.encoding = { type: 'none' };
-      return true;
-    }
   }
-  if (mt === 'falcon' && r.get('alibi')) {
+  if (mt === 'falcon' && r.flag('alibi')) {
     // modeling_falcon.py FalconAttention.forward: (scores + alibi) * inv_norm_factor, so the bias
     // is scaled by 1/sqrt(head_dim) as well
     alibi = { biasScale: 1 / Math.sqrt(dim) };
@@ -815,10 +997,10 @@ function mptAlibi({ c, prefix, heads, attention, source }) {
   let alibi = null;
   const ac = isObj(c.attn_config) ? c.attn_config : {};
   const a = reader(ac, source, `${prefix}attn_config.`);
-  if (a.get('rope')) {
+  if (a.flag('rope')) {
     throw bad(`${prefix}attn_config.rope`, 'false (MPT with RoPE is not mapped by posenc)', true);
   }
-  if (a.get('alibi')) {
+  if (a.flag('alibi')) {
     const max = a.number('alibi_bias_max', { gt: 0 }) ?? 8;
     // modeling_mpt.py build_mpt_alibi_tensor: slopes 2^(-max*k/n') with n' = next power of two;
     // equal to alibiSlopes only for max 8 and a power-of-two head count
@@ -830,6 +1012,15 @@ function mptAlibi({ c, prefix, heads, attention, source }) {
       );
     }
     alibi = {};
+  } else {
+    // transformers' MptModel builds the ALiBi tensor whatever attn_config.alibi says and has no
+    // position table; the checkpoint's remote code uses a learned table instead: two answers
+    throw bad(
+      `${prefix}attn_config.alibi`,
+      "true (transformers' MptModel always adds ALiBi (build_mpt_alibi_tensor) and has no position " +
+        "table, while the checkpoint's remote code would use a learned one: posenc does not choose)",
+      a.get('alibi') ?? null,
+    );
   }
   const ss = a.number('softmax_scale', { gt: 0 });
   if (ss !== undefined) attention.scale = ss;
@@ -850,7 +1041,7 @@ function nopeLayer({ result, row, r, mt, kind, layer, layers, attention }) {
     useRope = false;
     noRopeWhy = `with sliding_window set, full-attention layers do not rotate (${row.hf})`;
   }
-  if (mt === 'llama4_text' && !useRope && r.get('attn_temperature_tuning')) {
+  if (mt === 'llama4_text' && !useRope && r.flag('attn_temperature_tuning')) {
     // modeling_llama4.py Llama4TextAttention.forward: on NoPE layers
     // q *= log1p(floor((position + 1) / floor_scale)) * attn_scale + 1
     const floor = r.number('floor_scale', { gt: 0 }) ?? 8192;
@@ -873,15 +1064,16 @@ function ropeLayer(x) {
   const { base, scaling } = ropeBase(x, at);
   const { ropeDim, rotaryDim } = rotatedWidth(x, at, scaling);
   const rope = ropeSpec(x, at, { dim: ropeDim, base, layout: ropeLayout(x, at.rs) }, rotaryDim, scaling);
-  ropeQueryScales(x, at.rs, scaling, rope);
+  ropeQueryScales(x, at, scaling, rope);
   return true;
 }
 
 /** Where the layer's rope keys live: rs (rope_parameters or rope_scaling), where (its path), rpr
  * (a reader over rope_parameters), perType (rope_parameters has one entry per layer type). */
-function ropeSource({ r, prefix, kind, layer, source }) {
+function ropeSource({ row, r, prefix, kind, layer, source }) {
   // rope_parameters (transformers v5): flat, or one entry per layer type
   // a config class's default rope_parameters / rope_scaling applies only when the file has neither
+  if (row.base) return { rs: undefined, rpr: null, where: `${prefix}rope_scaling`, perType: false };
   const hasRp = r.raw('rope_parameters') !== undefined;
   const hasRs = r.raw('rope_scaling') !== undefined;
   let rp = hasRp || !hasRs ? r.get('rope_parameters') : undefined;
@@ -906,6 +1098,11 @@ function ropeSource({ r, prefix, kind, layer, source }) {
 function ropeBase({ result, row, r, mt, kind, origin, notes, source }, { rs, rpr, where, perType }) {
   // the base: rope_parameters.rope_theta, rope_theta, rotary_emb_base (NeoX, Qwen 1), rotary_base,
   // else the config class's default
+  if (row.base) {
+    // GPT-J, CodeGen: the modeling file's own constant (models.js `base`), no scaling
+    origin.base = r.key('rotary_dim');
+    return { base: row.base, scaling: { type: 'default' } };
+  }
   let base;
   let baseKey;
   for (const [rd, k] of [
@@ -914,7 +1111,7 @@ function ropeBase({ result, row, r, mt, kind, origin, notes, source }, { rs, rpr
     [r, 'rotary_emb_base'],
     [r, 'rotary_base'],
   ]) {
-    if (base === undefined && rd?.raw(k) !== undefined && rd.raw(k) !== null) {
+    if (base === undefined && rd?.raw(k) !== undefined && (rd.raw(k) !== null || rd === r)) {
       base = rd.number(k, { gt: 1 });
       baseKey = rd.key(k);
     }
@@ -949,8 +1146,11 @@ function rotatedWidth(x, { rs, rpr, where }, scaling) {
   let ropeDim = dim;
   let rotaryDim = dim;
   let widthKey = dimKey;
-  const prf = rpr?.number('partial_rotary_factor', { gt: 0 }) ?? r.number('partial_rotary_factor', { gt: 0 });
-  const pct = r.number('rotary_pct', { gt: 0 });
+  const reads = (k) => !row.ignores || !Object.hasOwn(row.ignores, k);
+  const prf =
+    rpr?.number('partial_rotary_factor', { gt: 0 }) ??
+    (reads('partial_rotary_factor') ? r.number('partial_rotary_factor', { gt: 0 }) : undefined);
+  const pct = reads('rotary_pct') ? r.number('rotary_pct', { gt: 0 }) : undefined;
   if (prf !== undefined) {
     rotaryDim = Math.floor(dim * prf);
     widthKey = rpr?.has('partial_rotary_factor') ? `${where}.partial_rotary_factor` : r.key('partial_rotary_factor');
@@ -961,6 +1161,9 @@ function rotatedWidth(x, { rs, rpr, where }, scaling) {
   if (r.has('rotary_dim')) {
     rotaryDim = r.number('rotary_dim', { int: true, gt: 0 });
     widthKey = r.key('rotary_dim');
+  } else if (row.base && x.heads > 1) {
+    // GPTJAttention: rotary_dim None -> a table hidden_size wide on head_dim-wide heads (it fails)
+    throw bad(r.key('rotary_dim'), `an even integer <= head_dim = ${dim} (${row.config} reads it; None fails)`, null);
   }
   if (mt === 'chatglm') rotaryDim = dim / 2;
   if (row.scale === 'mla') {
@@ -987,9 +1190,10 @@ function rotatedWidth(x, { rs, rpr, where }, scaling) {
  * qk_nope_head_dim + that, and YaRN's mscale enters the softmax scale squared. */
 function mlaWidth({ result, r, origin, notes, source }, rs, where, scaling) {
   const { attention } = result;
-  const ropeHd = r.number('qk_rope_head_dim', { int: true, gt: 0 });
-  const nope = r.number('qk_nope_head_dim', { int: true, gt: -1 }) ?? 0;
-  const vDim = r.number('v_head_dim', { int: true, gt: 0 });
+  const cap = { int: true, max: Math.floor(MAX_WIDTH / 2 / attention.heads) };
+  const ropeHd = r.number('qk_rope_head_dim', { ...cap, gt: 0 });
+  const nope = r.number('qk_nope_head_dim', { ...cap, gt: -1 }) ?? 0;
+  const vDim = r.number('v_head_dim', { ...cap, gt: 0, max: Math.floor(MAX_WIDTH / attention.heads) });
   if (ropeHd !== undefined) {
     attention.dim = nope + ropeHd;
     origin.dim = `${r.key('qk_nope_head_dim')} + qk_rope_head_dim`;
@@ -1004,6 +1208,14 @@ function mlaWidth({ result, r, origin, notes, source }, rs, where, scaling) {
   const msa = isObj(rs) ? reader(rs, source, `${where}.`).number('mscale_all_dim') : undefined;
   if (scaling.type === 'yarn' && msa) {
     const m = yarnMscale(scaling.factor, msa);
+    if (!(Number.isFinite(m * m) && m * m <= FLT_MAX)) {
+      throw perr(
+        Status.E_RANGE,
+        `${where}.mscale_all_dim gives a softmax scale factor mscale² = ${m * m} (modeling_deepseek_v2.py), ` +
+          `which must be a float32 (<= ${FLT_MAX})`,
+        `${where}.mscale_all_dim`,
+      );
+    }
     attention.scale *= m * m;
     result.mscale2 = m * m;
   }
@@ -1013,14 +1225,14 @@ function mlaWidth({ result, r, origin, notes, source }, rs, where, scaling) {
 /** RoPE pairing: the row's, a key that switches it, or mlc-llm's 'gptj' rope type. */
 function ropeLayout({ row, r }, rs) {
   let layout = row.layout;
-  if (row.interleaveKey) layout = r.get(row.interleaveKey) === false ? 'half' : 'interleaved';
+  if (row.interleaveKey) layout = r.flag(row.interleaveKey) ? 'interleaved' : 'half';
   if (isObj(rs) && (rs.rope_type ?? rs.type) === 'gptj') layout = 'interleaved';
-  if (row.remote && (r.get('rope_traditional') === true || r.get('rope_interleave') === true)) layout = 'interleaved';
+  if (row.remote && (r.flag('rope_traditional') || r.flag('rope_interleave'))) layout = 'interleaved';
   return layout;
 }
 
 /** result.rope and the kvCache encoding, checked now as kvCache will check it. */
-function ropeSpec({ result, origin }, { rs, where }, rope, rotaryDim, scaling) {
+function ropeSpec({ result, origin, core }, { rs, where }, rope, rotaryDim, scaling) {
   const { attention } = result;
   const { dim: ropeDim, base, layout } = rope;
   if (rotaryDim !== ropeDim) rope.rotaryDim = rotaryDim;
@@ -1051,7 +1263,7 @@ function ropeSpec({ result, origin }, { rs, where }, rope, rotaryDim, scaling) {
       );
     }
     rope.mropeSections = ms.slice();
-    if (rs.mrope_interleaved === true) rope.mropeInterleaved = true;
+    if (truthy(rs.mrope_interleaved)) rope.mropeInterleaved = true;
   }
   result.family = 'rope';
   result.rope = rope;
@@ -1069,7 +1281,16 @@ function ropeSpec({ result, origin }, { rs, where }, rope, rotaryDim, scaling) {
   };
   // what kvCache will check, checked now, with the message naming the config key it came from
   try {
-    ENCODINGS.rope.parse(result.encoding, { fn: FN, prefix: 'encoding.', host: 'kvCache', dim: attention.dim });
+    const enc = ENCODINGS.rope.parse(result.encoding, {
+      fn: FN,
+      prefix: 'encoding.',
+      host: 'kvCache',
+      dim: attention.dim,
+    });
+    // the frequencies and attention factor, as ropeFrequencies / applyRope / kvCache compute them
+    if (typeof core?.exports?.posenc_rope_freqs === 'function') {
+      core.run(FN, (s) => ropeFreqsOnHeap(core, s, FN, enc.freq, 1));
+    }
   } catch (e) {
     throw renamed(e, origin, where);
   }
@@ -1078,27 +1299,20 @@ function ropeSpec({ result, origin }, { rs, where }, rope, rotaryDim, scaling) {
 
 /** Per-query scales that positions drive, notes on what posenc's attention leaves out, and the
  * softmax scale's last check. */
-function ropeQueryScales({ result, r, mt, layer, origin, notes }, rs, scaling, rope) {
+function ropeQueryScales(x, { rs, where }, scaling, rope) {
+  const { result, r, mt, layer, origin, notes } = x;
   const { attention } = result;
-  const beta = isObj(rs) ? rs.llama_4_scaling_beta : undefined;
-  if (typeof beta === 'number' && beta !== 0) {
-    // modeling_ministral3.py get_llama_4_attn_scale: 1 + beta · ln(1 + floor(p / original_max_position_embeddings))
-    const m = scaling.originalMaxPositions ?? r.number('max_position_embeddings', { gt: 0 });
-    attention.queryScale = queryScaleFn(
-      `1 + ${beta} · ln(1 + floor(p / ${m}))`,
-      (p) => 1 + beta * Math.log1p(Math.floor(p / m)),
-    );
-  }
+  llama4Beta(x, rs, where);
   if (mt === 'qwen') {
     const seq = r.number('seq_length', { int: true, gt: 1 }) ?? 2048;
-    if (r.get('use_logn_attn')) {
+    if (r.flag('use_logn_attn')) {
       // Qwen 1 modeling_qwen.py: logn_list[i] = log_seq(i) for i > seq_length, the query at
       // position p is scaled by logn_list[p + 1]
       attention.queryScale = queryScaleFn(`p + 1 > ${seq} ? ln(p + 1) / ln(${seq}) : 1`, (p) =>
         p + 1 > seq ? Math.log(p + 1) / Math.log(seq) : 1,
       );
     }
-    if (r.get('use_dynamic_ntk')) {
+    if (r.flag('use_dynamic_ntk')) {
       notes.push(
         `use_dynamic_ntk: past seq_length = ${seq} tokens Qwen raises the base at run time: ` +
           'for a sequence of L ' +
@@ -1125,6 +1339,34 @@ function ropeQueryScales({ result, r, mt, layer, origin, notes }, rs, scaling, r
   }
 }
 
+/** Ministral 3's query scale (modeling_ministral3.py get_llama_4_attn_scale): 1 + beta · ln(1 +
+ * floor(p / m)), beta and m from rope_parameters; the other rows' code never reads the key. */
+function llama4Beta({ row, result, notes, source }, rs, where) {
+  const s = isObj(rs) ? reader(rs, source, `${where}.`) : null;
+  if (!s?.has('llama_4_scaling_beta')) return;
+  if (!row.llama4Beta) {
+    notes.push(
+      `${where}.llama_4_scaling_beta = ${show(rs.llama_4_scaling_beta)} is not read by ${row.hf}: ignored, as Hugging Face does`,
+    );
+    return;
+  }
+  const beta = s.number('llama_4_scaling_beta');
+  const m = s.number('original_max_position_embeddings', { int: true, gt: 0 });
+  if (m === undefined) {
+    throw perr(
+      Status.E_MISSING,
+      `${where}.original_max_position_embeddings is required with llama_4_scaling_beta ` +
+        '(modeling_ministral3.py divides the position by it)',
+      `${where}.original_max_position_embeddings`,
+    );
+  }
+  if (beta === 0) return;
+  result.attention.queryScale = queryScaleFn(
+    `1 + ${beta} · ln(1 + floor(p / ${m}))`,
+    (p) => 1 + beta * Math.log1p(Math.floor(p / m)),
+  );
+}
+
 /** posenc's option names in a kvCache-encoding error, turned into the config keys they came from. */
 const OPTION_KEYS = {
   'scaling.factor': 'factor',
@@ -1149,6 +1391,20 @@ function renamed(e, origin, where) {
   return new PosencError(e.code, msg, key);
 }
 
+/** A wrapper whose text model is read from text_config: positional keys at the top level are not
+ * read (the wrapper's config class builds its text model from text_config alone). */
+function outerKeys(config, notes) {
+  const what = typeof config.model_type === 'string' ? `the ${show(config.model_type)} wrapper` : 'the wrapper';
+  for (const k of Object.keys(config)) {
+    const v = config[k];
+    if (k === 'text_config' || v === null || v === false || !POSITIONAL.test(k) || INERT.has(k)) continue;
+    notes.push(
+      `${k} = ${brief(v)} at the top level is not read: ${what} builds its text model from text_config ` +
+        '(its own keys apply), as Hugging Face does',
+    );
+  }
+}
+
 /** Keys whose names speak of positions that nothing above read: ignored with a note where the row's
  * Hugging Face code does not read them either, refused for remote code (whose reads vary). */
 function checkKeys(row, c, prefix, notes, source, layer) {
@@ -1157,7 +1413,7 @@ function checkKeys(row, c, prefix, notes, source, layer) {
     const v = c[k];
     if (v === null || v === undefined || v === false) continue;
     if (row.ignores && Object.hasOwn(row.ignores, k)) {
-      notes.push(`${prefix}${k} = ${show(v)} is ignored: ${row.ignores[k]}`);
+      notes.push(`${prefix}${k} = ${brief(v)} is ignored: ${row.ignores[k]}`);
       continue;
     }
     if (!POSITIONAL.test(k) || INERT.has(k)) continue;
@@ -1178,6 +1434,8 @@ function checkKeys(row, c, prefix, notes, source, layer) {
   if (unused.length) notes.push(`not used by layer ${layer} of this model type: ${unused.join(', ')}`);
 }
 
-export function configFamily() {
-  return { fromConfig };
+/** The API's fromConfig: with the core, every RoPE result's frequencies are computed once as the
+ * consumers will compute them, so a spec they would refuse is refused here naming the config key. */
+export function configFamily(core) {
+  return { fromConfig: (config, opts) => build(config, opts, core) };
 }

@@ -32,6 +32,15 @@
 
 const D = { rope_theta: 10000 };
 
+// GPT-J and CodeGen build their table with create_sinusoidal_positions(max_positions, rotary_dim):
+// base 10000, no scaling, whatever the config carries
+const NOT_READ = 'create_sinusoidal_positions uses base 10000, no scaling, and rotary_dim only';
+const FIXED_ROPE = Object.fromEntries(
+  ['rope_theta', 'rope_scaling', 'rope_parameters', 'partial_rotary_factor', 'rotary_pct', 'rotary_emb_base'].map(
+    (k) => [k, NOT_READ],
+  ),
+);
+
 /** One row, with the fields every RoPE decoder shares filled in. */
 const rope = (config, hf, more = {}) => ({
   config,
@@ -48,6 +57,8 @@ export const MODELS = {
   // ---- RoPE, rotate_half, every layer full attention ----
   llama: rope('LlamaConfig', 'llama/modeling_llama.py LlamaAttention, apply_rotary_pos_emb (rotate_half)', {
     ignores: { sliding_window: 'LlamaAttention has no sliding window' },
+    // LlamaConfig.__init__ (num_key_value_heads None -> num_attention_heads, head_dim None -> hidden / heads)
+    defaults: { hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 32 },
   }),
   olmo2: rope('Olmo2Config', 'olmo2/modeling_olmo2.py Olmo2Attention, apply_rotary_pos_emb (rotate_half)'),
   granite: rope(
@@ -95,12 +106,19 @@ export const MODELS = {
   cohere: rope('CohereConfig', 'cohere/modeling_cohere.py rotate_half (x[..., ::2], x[..., 1::2]: adjacent pairs)', {
     layout: 'interleaved',
   }),
-  gptj: rope('GPTJConfig', 'gptj/modeling_gptj.py rotate_every_two (rotary_dim)', { layout: 'interleaved' }),
-  codegen: rope('CodeGenConfig', 'codegen/modeling_codegen.py rotate_every_two (rotary_dim)', {
-    layout: 'interleaved',
-  }),
+  gptj: rope(
+    'GPTJConfig',
+    'gptj/modeling_gptj.py create_sinusoidal_positions (base 10000), rotate_every_two, GPTJAttention (rotary_dim)',
+    { layout: 'interleaved', base: 10000, ignores: FIXED_ROPE, defaults: { rope_theta: undefined, rotary_dim: 64 } },
+  ),
+  codegen: rope(
+    'CodeGenConfig',
+    'codegen/modeling_codegen.py create_sinusoidal_positions (base 10000), rotate_every_two, CodeGenAttention (rotary_dim)',
+    { layout: 'interleaved', base: 10000, ignores: FIXED_ROPE, defaults: { rope_theta: undefined, rotary_dim: 64 } },
+  ),
   ministral3: rope('Ministral3Config', 'ministral3/modeling_ministral3.py (get_llama_4_attn_scale; sliding_window)', {
     layers: 'sliding',
+    llama4Beta: true,
     defaults: {
       head_dim: 128,
       rope_parameters: {
@@ -281,7 +299,25 @@ export const MODELS = {
   llama4_text: rope(
     'Llama4TextConfig',
     'llama4/modeling_llama4.py Llama4TextAttention (freqs_cis; use_rope = no_rope_layers[i]; temperature tuning)',
-    { layout: 'interleaved', layers: 'llama4', nope: 'no_rope_layers', defaults: { rope_theta: 500000 } },
+    {
+      layout: 'interleaved',
+      layers: 'llama4',
+      nope: 'no_rope_layers',
+      // Llama4TextConfig.__init__
+      defaults: {
+        rope_theta: 500000,
+        num_hidden_layers: 48,
+        num_attention_heads: 40,
+        num_key_value_heads: 8,
+        head_dim: 128,
+        hidden_size: 5120,
+        no_rope_layer_interval: 4,
+        attention_chunk_size: 8192,
+        attn_temperature_tuning: true,
+        floor_scale: 8192,
+        attn_scale: 0.1,
+      },
+    },
   ),
   smollm3: rope(
     'SmolLM3Config',
@@ -352,7 +388,7 @@ export const MODELS = {
   },
   mpt: {
     config: 'MptConfig',
-    hf: 'mpt/modeling_mpt.py build_mpt_alibi_tensor (attn_config.alibi; else learned wpe)',
+    hf: 'mpt/modeling_mpt.py MptModel (build_mpt_alibi_tensor always; no position table), MptAttention (softmax_scale)',
     family: 'alibi',
     layers: 'full',
     scale: 'mpt',
@@ -378,21 +414,48 @@ export const MODELS = {
   gpt2: learned('GPT2Config', 'gpt2/modeling_gpt2.py GPT2Model.wpe, GPT2Attention (scale_attn_weights)', {
     rows: ['n_positions', 'max_position_embeddings'],
     scale: 'gpt2',
-    defaults: { n_positions: 1024 },
+    defaults: { n_positions: 1024, scale_attn_weights: true },
   }),
-  gpt_bigcode: learned('GPTBigCodeConfig', 'gpt_bigcode/modeling_gpt_bigcode.py wpe (scale_attn_weights)', {
-    rows: ['n_positions', 'max_position_embeddings'],
-    scale: 'gpt2',
-  }),
-  gpt_neo: learned('GPTNeoConfig', 'gpt_neo/modeling_gpt_neo.py wpe', { rows: ['max_position_embeddings'] }),
+  gpt_bigcode: learned(
+    'GPTBigCodeConfig',
+    'gpt_bigcode/modeling_gpt_bigcode.py GPTBigCodeModel.wpe, GPTBigCodeAttention (kv_heads = 1 if multi_query; scale_attn_weights)',
+    {
+      rows: ['n_positions', 'max_position_embeddings'],
+      scale: 'bigcode',
+      defaults: { n_positions: 1024, multi_query: true, scale_attn_weights: true },
+    },
+  ),
+  gpt_neo: learned(
+    'GPTNeoConfig',
+    'gpt_neo/modeling_gpt_neo.py GPTNeoModel.wpe, GPTNeoSelfAttention (no 1/sqrt(d); local layers: window_size)',
+    {
+      rows: ['max_position_embeddings'],
+      scale: 'one',
+      layers: 'gpt_neo',
+      windowKey: 'window_size',
+      defaults: {
+        max_position_embeddings: 2048,
+        hidden_size: 2048,
+        num_layers: 24,
+        num_heads: 16,
+        window_size: 256,
+        attention_types: [[['global', 'local'], 12]],
+      },
+    },
+  ),
   bert: learned('BertConfig', 'bert/modeling_bert.py BertEmbeddings (position_embedding_type absolute)', {
     rows: ['max_position_embeddings'],
     absolute: true,
     defaults: { max_position_embeddings: 512 },
   }),
-  distilbert: learned('DistilBertConfig', 'distilbert/modeling_distilbert.py Embeddings', {
-    rows: ['max_position_embeddings'],
-  }),
+  distilbert: learned(
+    'DistilBertConfig',
+    'distilbert/modeling_distilbert.py Embeddings.position_embeddings (sinusoidal_pos_embds: fixed sinusoid rows)',
+    {
+      rows: ['max_position_embeddings'],
+      defaults: { max_position_embeddings: 512, dim: 768, n_heads: 12, n_layers: 6 },
+    },
+  ),
   opt: learned('OPTConfig', 'opt/modeling_opt.py OPTLearnedPositionalEmbedding (offset 2)', {
     rows: ['max_position_embeddings'],
     offset: 2,
@@ -410,6 +473,8 @@ export const MODELS = {
 
   // ---- multimodal wrappers: the text model lives in text_config ----
   gemma3: wrapper('Gemma3Config', 'gemma3_text'),
+  // LlavaConfig: text_config.model_type defaults to 'llama'; no text_config: LlamaConfig()
+  llava: wrapper('LlavaConfig', 'llama'),
   llama4: wrapper('Llama4Config', 'llama4_text'),
   // Mistral3Config.__init__: without text_config, a 'mistral' config with these values
   mistral3: wrapper('Mistral3Config', 'mistral', {
@@ -432,6 +497,22 @@ export const MODELS = {
   qwen3_5: wrapper('Qwen3_5Config', 'qwen3_5_text'),
 };
 
+/** Model types whose positions posenc does not model: refused with the reason, naming the HF code. */
+export const REFUSED = {
+  deberta:
+    'disentangled attention (deberta/modeling_deberta.py DisentangledSelfAttention): ' +
+    'content-to-position and position-to-content scores from learned relative position embeddings',
+  'deberta-v2':
+    'disentangled attention (deberta_v2/modeling_deberta_v2.py DisentangledSelfAttention): ' +
+    'content-to-position and position-to-content scores from log-bucketed relative position embeddings',
+  longformer:
+    'sliding-window attention plus global tokens chosen per input (longformer/modeling_longformer.py LongformerSelfAttention)',
+  big_bird: 'block-sparse attention with random blocks (big_bird/modeling_big_bird.py BigBirdBlockSparseAttention)',
+  reformer: 'LSH and chunked local attention with axial position embeddings (reformer/modeling_reformer.py)',
+  xlnet:
+    'two-stream attention with relative sinusoidal positions and segment terms (xlnet/modeling_xlnet.py rel_attn_core)',
+};
+
 function learned(config, hf, more) {
   return { config, hf, family: 'learned', layers: 'full', scale: 'head_dim', ...more, defaults: { ...more.defaults } };
 }
@@ -440,9 +521,10 @@ function wrapper(config, text, more = {}) {
   return { config, hf: `${config}.text_config`, text, family: 'wrapper', defaults: {}, ...more };
 }
 
-/** The known model types closest to a name (edit distance), nearest first. */
+/** The known model types closest to a name (edit distance), nearest first. Only the name's first 64
+ * characters are compared: no type name is longer, and the cost stays bounded for any input. */
 export function closestTypes(name, n = 3, keep = () => true) {
-  const s = String(name).toLowerCase();
+  const s = String(name).slice(0, 64).toLowerCase();
   const dist = (a, b) => {
     const row = Array.from({ length: b.length + 1 }, (_, j) => j);
     for (let i = 1; i <= a.length; i++) {

@@ -225,6 +225,16 @@ const EXPECT = {
     window: 1024,
   },
   'gemma-3-4b': { family: 'rope', layout: 'half', dim: 256, rot: 256, heads: 8, kv: 4, scale: 1 / 16, window: 1024 },
+  // GPTBigCodeAttention: kv_heads = 1 if multi_query
+  'gpt-bigcode-santacoder': { family: 'learned', rows: 2048, heads: 16, kv: 1, dim: 128 },
+  'gemma-2b': { family: 'rope', layout: 'half', dim: 256, rot: 256, heads: 8, kv: 1 },
+  'qwen1.5-moe-a2.7b': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 16, kv: 16, base: 1e6 },
+  // LlavaConfig: text_config is a LlamaConfig; its omitted keys take LlamaConfig's defaults (32 heads, 4096 wide)
+  'llava-1.5-7b': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 32, kv: 32, base: 1e4 },
+  // DistilBertConfig: dim, n_heads, n_layers
+  clinicalbert: { family: 'learned', rows: 512, heads: 12, kv: 12, dim: 64 },
+  // GPT2Attention: layer 0 of scale_attn_by_inverse_layer_idx divides by 1
+  biomedlm: { family: 'learned', rows: 1024, heads: 20, kv: 20, dim: 128 },
 };
 
 /** Gemma3TextConfig.__init__ defaults (configuration_gemma3.py), for configs that omit them. */
