@@ -364,7 +364,8 @@ export interface AttentionOptions {
   /** Default 1/sqrt(dim). */
   scale?: number;
   causal?: boolean;
-  /** 'top-left': j <= i (torch SDPA); 'bottom-right': j <= i + keys − queries (KV cache). */
+  /** 'top-left': j <= i (torch SDPA); 'bottom-right': j <= i + keys − queries (KV cache). Required
+   * with causal when queries < keys (both run there and differ); otherwise default 'top-left'. */
   align?: 'top-left' | 'bottom-right';
   /** Position of query 0 for positional biases (key j is at j). Default: keys − queries for
    * 'bottom-right', else 0. */

@@ -121,7 +121,7 @@ test('GQA equals plain attention on repeated k/v heads, and the float64 definiti
         v = randomF32(K * KVH * DV, seed++);
       const biases = { ...BIASES(H, D, DV, seed++), dense: randomF32(H * Q * K, seed++) };
       for (const [bn, bias] of Object.entries(biases)) {
-        for (const mode of [{}, { causal: true }, { causal: true, align: 'bottom-right' }]) {
+        for (const mode of [{}, { causal: true, align: 'top-left' }, { causal: true, align: 'bottom-right' }]) {
           for (const returnWeights of [false, true]) {
             const args = { q, queries: Q, keys: K, dim: D, dimV: DV, heads: H, bias, returnWeights, ...mode };
             const got = pe.attention({ ...args, k, v, kvHeads: KVH });
@@ -147,7 +147,7 @@ test('GQA with the XL bias equals repeated k/v heads', async () => {
       k = randomF32(K * KVH * D, 2),
       v = randomF32(K * KVH * D, 3);
     const bias = { type: 'xl', u: randomF32(H * D, 4), v: randomF32(H * D, 5), r: randomF32(2 * K * H * D, 6) };
-    for (const mode of [{}, { causal: true }, { causal: true, align: 'bottom-right' }]) {
+    for (const mode of [{}, { causal: true, align: 'top-left' }, { causal: true, align: 'bottom-right' }]) {
       const args = { q, queries: Q, keys: K, dim: D, heads: H, bias, ...mode };
       const got = pe.attention({ ...args, k, v, kvHeads: KVH });
       const rep = pe.attention({ ...args, k: repeatHeads(k, K, H, KVH, D), v: repeatHeads(v, K, H, KVH, D) });
