@@ -730,10 +730,14 @@ export interface KvCacheOptions {
   queryScale?: (position: number) => number;
 }
 export interface KvCache {
-  /** Append n tokens: k [n][kvHeads][dim], v [n][kvHeads][dimV] (RoPE'd at their positions). */
-  append(k: F32, v: F32, opts?: { positions?: I32 | F32 }): this;
+  /** Append n tokens: k [n][kvHeads][dim], v [n][kvHeads][dimV] (RoPE'd at their positions).
+   * tokens: the n meant; k of any other length is refused (keys laid out for other heads). */
+  append(k: F32, v: F32, opts?: { positions?: I32 | F32; tokens?: number }): this;
   /** Queries of the last n appended tokens, q [n][heads][dim] → output [n][heads][dimV]. */
-  attend(q: F32, opts?: { out?: F32; positions?: I32 | F32; queryScale?: F32 }): { output: Float32Array };
+  attend(
+    q: F32,
+    opts?: { out?: F32; positions?: I32 | F32; queryScale?: F32; tokens?: number },
+  ): { output: Float32Array };
   readonly length: number;
   readonly capacity: number;
   readonly heads: number;

@@ -268,32 +268,11 @@ class KvCache {
    * positions length .. length + n - 1; the caller's arrays are not modified. */
   append(k, v, opts) {
     const fn = 'kvCache.append';
-    const o = snapshot(fn, opts, ['positions']);
+    const o = snapshot(fn, opts, ['positions', 'tokens']);
     this.#live(fn);
     this.#mropePositions(fn, o);
     const { kvHeads, dim, dimV, capacity, enc } = this.#cfg;
-    const n = rowsOf(
-      fn,
-      'k',
-      k,
-      kvHeads * dim,
-      `a Float32Array [n][kvHeads = ${kvHeads}][dim = ${dim}] (a positive multiple of ${kvHeads * dim} long)`,
-    );
-    const nv = rowsOf(
-      fn,
-      'v',
-      v,
-      kvHeads * dimV,
-      `a Float32Array [n][kvHeads = ${kvHeads}][dimV = ${dimV}] (a positive multiple of ${kvHeads * dimV} long)`,
-    );
-    if (nv !== n) throw fail(fn, 'v', Status.E_SCRATCH, `${n} tokens like k (length ${n * kvHeads * dimV})`, v);
-    if (this.#length + n > capacity) {
-      throw new PosencError(
-        Status.E_RANGE,
-        `posenc.${fn}: the cache is full: capacity = ${capacity} tokens, it holds ${this.#length} and ${n} more were appended (make the cache with a larger capacity, or truncate it)`,
-        'capacity',
-      );
-    }
+    const n = this.#tokensOf(fn, k, v, o.tokens);
     const p = this.#memory(fn);
     this.#core.run(fn, (s) => {
       const nk = n * kvHeads * dim;
@@ -325,12 +304,56 @@ class KvCache {
     return this;
   }
 
+  /** The number of tokens in k and v ([n][kvHeads][dim], [n][kvHeads][dimV]), equal to the
+   * caller's declared `tokens` when given (keys laid out for other head counts have a length that
+   * is still a multiple of kvHeads · dim, and would otherwise be read as more tokens), and room
+   * for them in the cache. */
+  #tokensOf(fn, k, v, declared) {
+    const { kvHeads, dim, dimV, capacity } = this.#cfg;
+    const tokens = declared === undefined ? undefined : int(fn, 'tokens', declared, { max: capacity });
+    const layout = (d, name) => `[n][kvHeads = ${kvHeads}][${name} = ${d}]`;
+    const want = (d) => `${tokens} tokens × kvHeads = ${kvHeads} × ${d}`;
+    const n = rowsOf(
+      fn,
+      'k',
+      k,
+      kvHeads * dim,
+      `a Float32Array ${layout(dim, 'dim')} (a positive multiple of ${kvHeads * dim} long)`,
+    );
+    if (tokens !== undefined && n !== tokens)
+      throw fail(
+        fn,
+        'k',
+        Status.E_SCRATCH,
+        `${want(`dim = ${dim}`)} = ${tokens * kvHeads * dim} floats (its length reads as ${n} tokens of ${layout(dim, 'dim')}: laid out for another number of heads or another dim?)`,
+        k,
+      );
+    const nv = rowsOf(
+      fn,
+      'v',
+      v,
+      kvHeads * dimV,
+      `a Float32Array ${layout(dimV, 'dimV')} (a positive multiple of ${kvHeads * dimV} long)`,
+    );
+    if (nv !== n) throw fail(fn, 'v', Status.E_SCRATCH, `${n} tokens like k (length ${n * kvHeads * dimV})`, v);
+    if (this.#length + n > capacity) {
+      // k is what is too long, whether the cache is full or k holds more tokens than meant
+      const declaredNote = tokens === undefined ? `; pass { tokens } to have the layout checked` : '';
+      throw new PosencError(
+        Status.E_RANGE,
+        `posenc.${fn}: k holds ${n} tokens of ${layout(dim, 'dim')} (length ${n * kvHeads * dim}) and the cache has room for ${capacity - this.#length} (capacity = ${capacity}, it holds ${this.#length}): make the cache with a larger capacity, truncate it, or check k's layout${declaredNote}`,
+        'k',
+      );
+    }
+    return n;
+  }
+
   /** Attention of the last n tokens' queries, q [n][heads][dim] (n <= length), to every cached
    * key up to their own position (and within the window): { output: [n][heads][dimV] }. */
   attend(q, opts) {
     const fn = 'kvCache.attend';
     // caller getters run here, before the liveness check
-    const o = snapshot(fn, opts, ['out', 'positions', 'queryScale']);
+    const o = snapshot(fn, opts, ['out', 'positions', 'queryScale', 'tokens']);
     this.#live(fn);
     this.#mropePositions(fn, o);
     const { heads, kvHeads, dim, dimV, capacity, window, enc, scale, chunk } = this.#cfg;
@@ -342,6 +365,14 @@ class KvCache {
       heads * dim,
       `a Float32Array [n][heads = ${heads}][dim = ${dim}] (a positive multiple of ${heads * dim} long)`,
     );
+    if (o.tokens !== undefined && n !== int(fn, 'tokens', o.tokens, { max: L || 1 }))
+      throw fail(
+        fn,
+        'q',
+        Status.E_SCRATCH,
+        `${o.tokens} tokens × heads = ${heads} × dim = ${dim} = ${o.tokens * heads * dim} floats (its length reads as ${n} tokens: laid out for another number of heads or another dim?)`,
+        q,
+      );
     if (L === 0) throw fail(fn, 'q', Status.E_RANGE, 'attended after at least one append (the cache is empty)');
     if (n > L)
       throw fail(
