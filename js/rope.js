@@ -603,10 +603,28 @@ function rotateCached(s, core, fn, a, xArr, pos) {
   call('posenc_rope_apply_cached', xArr.ptr, ...shape, cp, sp, rows, pos, offset);
 }
 
+/** Float32 positions within ±2^30, c_src/rope.c's limit for float positions (the angle's float64
+ * reduction stays exact there), refused by index: C's refusal alone was reported as x. */
+function floatPositionsInRange(s, fn, pos, length) {
+  const bad = s.with(Float32Array, pos, length, (p) => p.findIndex((v) => Math.abs(v) > FLOAT_POSITION_MAX));
+  if (bad >= 0) {
+    const v = s.with(Float32Array, pos, length, (p) => p[bad]);
+    throw fail(
+      fn,
+      `positions[${bad}]`,
+      Status.E_PARAM,
+      `within ±2^30 = ±${FLOAT_POSITION_MAX} in a Float32Array (an Int32Array takes any int32)`,
+      v,
+    );
+  }
+}
+const FLOAT_POSITION_MAX = 2 ** 30;
+
 /** applyRope without a cache: angles made by C per block of tokens, at offset + t, at explicit
  * integer or float positions, with xPos, or on an axial grid. */
 function rotateComputed(s, core, fn, a, xArr, pos) {
   const { f, axial, xpos, length, offset } = a;
+  if (a.posType === Float32Array) floatPositionsInRange(s, fn, pos, length);
   const width = axial ? f.rotaryDim / 2 : f.rotaryDim;
   const seqLen = a.posType
     ? Math.max(0, Math.ceil(rangeOf(s, a.posType, pos, length).hi) + 1)
