@@ -435,7 +435,11 @@ test('kvCache append / attend { tokens }: keys laid out for 8 heads instead of 2
     assert.equal(cache.attend(randomF32(H * D, 5), { tokens: 1 }).output.length, H * D);
     // without tokens, at low capacity, the error names k (what was appended), not capacity
     const small = pe.kvCache({ heads: H, kvHeads: KVH, dim: D, capacity: 2 });
-    const e3 = assertThrowsPosenc(() => small.append(k8, v8), [/k holds 4 tokens/, /pass \{ tokens \}/], Status.E_RANGE);
+    const e3 = assertThrowsPosenc(
+      () => small.append(k8, v8),
+      [/k holds 4 tokens/, /pass \{ tokens \}/],
+      Status.E_RANGE,
+    );
     assert.equal(e3.argument, 'k');
     small.free();
     cache.free();

@@ -55,13 +55,16 @@ test('a Promise where an options object is expected is refused naming it (a miss
     assert.equal(err.argument, 'options');
   }
   // a thenable class too; its getters never run
-  class Lazy {
-    then() {}
-    get length() {
-      throw new Error('read');
-    }
-  }
-  assertThrowsPosenc(() => pe.sinusoidal(new Lazy()), [/not a Promise/]);
+  const thenableProto = Object.defineProperty({}, 'then', { value() {} });
+  const lazy = Object.create(thenableProto, {
+    length: {
+      enumerable: true,
+      get() {
+        throw new Error('read');
+      },
+    },
+  });
+  assertThrowsPosenc(() => pe.sinusoidal(lazy), [/not a Promise/]);
   // the inner options objects as well
   const e = assertThrowsPosenc(
     () => pe.kvCache({ dim: 4, capacity: 4, encoding: Promise.resolve({ type: 'rope' }) }),
