@@ -174,6 +174,8 @@ export interface RopeCache<C extends F32 = Float32Array, S extends F32 = Float32
   cos: C;
   sin: S;
   attentionScale: number;
+  /** [length, rotaryDim / 2]: onnxruntime's cos_cache / sin_cache dims (new ort.Tensor('float32', cos, dims)). */
+  dims: [number, number];
 }
 export interface ApplyRopeOptions extends RopeFrequencyOptions {
   /** Tokens (default axial.height * axial.width with axial). */
@@ -729,6 +731,12 @@ export interface KvCacheOptions {
   /** The factor of each query as a function of its position (attend may pass a Float32Array instead). */
   queryScale?: (position: number) => number;
 }
+/** A float32 tensor as onnxruntime-web and transformers.js hold one (their Tensor classes fit). */
+export interface PastTensor<D extends Float32Array = Float32Array> {
+  readonly type?: 'float32';
+  readonly data: D;
+  readonly dims: readonly number[];
+}
 export interface KvCache {
   /** Append n tokens: k [n][kvHeads][dim], v [n][kvHeads][dimV] (RoPE'd at their positions).
    * tokens: the n meant; k of any other length is refused (keys laid out for other heads). */
@@ -742,6 +750,17 @@ export interface KvCache {
   readonly capacity: number;
   readonly heads: number;
   readonly kvHeads: number;
+  /** Continue a sequence computed elsewhere: onnxruntime's present_key / present_value or
+   * transformers.js's past_key_values ([batch][kvHeads][seq][dim], float32, keys already rotated),
+   * as a Tensor or a Float32Array; stored at slots length .. without rotating again. positions
+   * (their position_ids) must be length, length + 1, ..; batch picks a row (default 0). */
+  importPast(
+    key: PastTensor | Float32Array,
+    value: PastTensor | Float32Array,
+    opts?: { positions?: Int32Array | BigInt64Array; tokens?: number; batch?: number },
+  ): this;
+  /** The cache as present_key / present_value: dims [1, kvHeads, length, dim] (dimV), keys rotated. */
+  exportPresent(): { key: PastTensor; value: PastTensor };
   /** Keep the first n tokens (0 <= n <= length). */
   truncate(n: number): this;
   /** Release the cache's wasm memory (also [Symbol.dispose], for `using`, where the runtime has it). */

@@ -10,7 +10,7 @@
 // allocate: each is made right before it is used.
 import { arrayLike, PosencBuffer } from './core.js';
 import { PosencError, Status } from './errors.js';
-import { elements, fail, int, num, options, parseKvHeads, typedArray } from './validate.js';
+import { elements, fail, int, list, num, notPromise, options, parseKvHeads, threw, typedArray } from './validate.js';
 import { mropeOnHeap, ropeFreqsOnHeap } from './rope.js';
 import { parseChunk, parseQueryScale, parseWindow, writeBias } from './attention.js';
 import { ENCODINGS, parseEncoding as parseRegistered, valueRule } from './encodings.js';
@@ -88,6 +88,114 @@ function parseEncoding(core, fn, encoding, { heads, dim, dimV, capacity }) {
   const entry = ENCODINGS[e.type];
   const rel = entry.rel?.(e) ?? 0;
   return { ...e, kind, rel, tables, params: entry.params?.(e, rel) ?? [], defaultScale: entry.defaultScale };
+}
+
+/** A past key or value: a Float32Array [batch = 1][kvHeads][seq][d], or a Tensor of
+ * onnxruntime-web / transformers.js ({ type: 'float32', data, dims: [batch, kvHeads, seq, d] }),
+ * whose row `batch` is taken -> { data: Float32Array [kvHeads][seq][d], seq, batch }. */
+function pastTensor(fn, name, x, { kvHeads, d, dName, batch }) {
+  const layout = `[batch][kvHeads = ${kvHeads}][seq][${dName} = ${d}]`;
+  const what = `a float32 Tensor or Float32Array ${layout} (onnxruntime's present / past layout)`;
+  if (x === undefined) throw new PosencError(Status.E_MISSING, `posenc.${fn}: ${name} is required (${what})`, name);
+  let data = x;
+  let dims;
+  if (!typedArray(x)) {
+    const t = tensorFields(fn, name, x);
+    if (t.type !== undefined && t.type !== 'float32')
+      throw fail(fn, `${name}.type`, Status.E_PARAM, "'float32' (a float16 past: convert it first)", t.type);
+    data = t.data;
+    dims = list(fn, `${name}.dims`, t.dims);
+    if (!Array.isArray(dims) || dims.length !== 4)
+      throw fail(fn, `${name}.dims`, Status.E_PARAM, `4 sizes ${layout}`, t.dims);
+  }
+  const ta = typedArray(data);
+  const dataName = dims ? `${name}.data` : name;
+  if (!ta || ta.Type !== Float32Array || ta.detached) throw fail(fn, dataName, Status.E_PARAM, what, data);
+  dims ??= [1, kvHeads, ta.length / (kvHeads * d), d];
+  const want = [undefined, kvHeads, undefined, d];
+  dims.forEach((v, i) => {
+    const ok = Number.isInteger(v) && v >= 0 && (want[i] === undefined || v === want[i]);
+    if (!ok) {
+      const label = ['batch', `kvHeads = ${kvHeads} (the cache's)`, 'seq', `${dName} = ${d} (the cache's)`][i];
+      throw fail(fn, `${name}.dims[${i}]`, Status.E_SIZE, `${label}, in ${layout}`, v);
+    }
+  });
+  const [B, , seq] = dims;
+  if (B * kvHeads * seq * d !== ta.length)
+    throw fail(
+      fn,
+      dataName,
+      Status.E_SCRATCH,
+      `${B * kvHeads * seq * d} floats, its dims ${JSON.stringify(dims)}`,
+      data,
+    );
+  const b = int(fn, 'batch', batch, { min: 0, max: Math.max(0, B - 1), def: 0 });
+  if (B === 0) throw fail(fn, `${name}.dims[0]`, Status.E_SIZE, 'at least 1 (the batch)', 0);
+  const n = kvHeads * seq * d;
+  return { data: TA_SLICE.call(data, b * n, (b + 1) * n), seq, batch: B };
+}
+
+/** type, data and dims of a Tensor (onnxruntime-web's and transformers.js's are getters on the
+ * prototype), each read once; a throwing getter (a GPU tensor's data) is E_PARAM naming it. */
+function tensorFields(fn, name, x) {
+  if (x === null || typeof x !== 'object') throw fail(fn, name, Status.E_PARAM, 'a float32 Tensor or Float32Array', x);
+  notPromise(fn, name, x);
+  const t = {};
+  for (const k of ['type', 'data', 'dims']) {
+    try {
+      t[k] = x[k];
+    } catch (e) {
+      throw threw(fn, `${name}.${k}`, e);
+    }
+  }
+  if (t.data === undefined && t.dims === undefined)
+    throw fail(fn, name, Status.E_PARAM, 'a float32 Tensor ({ type, data, dims }) or Float32Array', x);
+  return t;
+}
+
+/** [kvHeads][n][d] -> [n][kvHeads][d] (onnxruntime's head-major past to append's token-major). */
+function tokenMajor(src, kvHeads, n, d) {
+  const out = new Float32Array(src.length);
+  for (let g = 0; g < kvHeads; g++)
+    for (let t = 0; t < n; t++) out.set(src.subarray((g * n + t) * d, (g * n + t + 1) * d), (t * kvHeads + g) * d);
+  return out;
+}
+
+/** The position_ids of imported tokens (Int32Array or BigInt64Array, as many as the tokens)
+ * must be from, from + 1, ..: the cache keeps the key of token t at position t. */
+function checkPositions(fn, positions, from, n) {
+  const ta = typedArray(positions);
+  if (!ta || (ta.Type !== Int32Array && ta.Type !== BigInt64Array) || ta.detached || ta.length !== n)
+    throw fail(fn, 'positions', Status.E_PARAM, `an Int32Array or BigInt64Array of ${n} position ids`, positions);
+  const copy = TA_SLICE.call(positions);
+  for (let i = 0; i < n; i++) {
+    if (Number(copy[i]) !== from + i) {
+      const allowed = `${from + i} (imported tokens continue the cache at its length ${from}, one position each)`;
+      throw fail(fn, `positions[${i}]`, Status.E_PARAM, allowed, copy[i]);
+    }
+  }
+}
+
+/** The packed K layout (c_src/kvcache.c: [kvHead][capt / 8][dim][8]) -> [kvHeads][L][dim]. */
+function unpackKeys(kc, out, { kvHeads, L, dim, capt }) {
+  for (let g = 0; g < kvHeads; g++)
+    for (let j = 0; j < L; j++) {
+      const base = g * capt * dim + Math.floor(j / 8) * dim * 8 + (j % 8);
+      const o = (g * L + j) * dim;
+      for (let d = 0; d < dim; d++) out[o + d] = kc[base + d * 8];
+    }
+}
+
+/** The packed V layout ([kvHead][capt / T][dimV / 8][T][8], c_src/posenc_internal.h
+ * posenc__kv_v_index) -> [kvHeads][L][dimV]. */
+function unpackValues(vc, out, { kvHeads, L, dimV, capt, tile }) {
+  const dv8 = Math.ceil(dimV / 8) * 8;
+  for (let g = 0; g < kvHeads; g++)
+    for (let j = 0; j < L; j++) {
+      const base = g * capt * dv8 + Math.floor(j / tile) * tile * dv8 + (j % tile) * 8;
+      const o = (g * L + j) * dimV;
+      for (let d = 0; d < dimV; d++) out[o + d] = vc[base + Math.floor(d / 8) * tile * 8 + (d % 8)];
+    }
 }
 
 export function kvCacheFamily(core) {
@@ -204,7 +312,15 @@ class KvCache {
         });
         return p;
       });
-      this.#ptrs = { kc, vc, state, inv, ropeScale, tables, owned };
+      // the packed layouts' geometry (c_src/kvcache.c), for exportPresent: capacity rounded up
+      // to the attention tile, whose size is the rounding of a capacity of 1
+      const capt = sizes[0] / (kvHeads * dim);
+      const tile = core.run(fn, (s) => {
+        const sz = s.alloc(Int32Array, 2);
+        s.call('posenc_kvcache_size', sz, sz + 4, 1, 1, 1, 1);
+        return core.read(Int32Array, sz, 1)[0];
+      });
+      this.#ptrs = { kc, vc, state, inv, ropeScale, tables, owned, kFloats: sizes[0], vFloats: sizes[1], capt, tile };
       return this.#ptrs;
     } catch (e) {
       for (const p of owned) core.free(p);
@@ -271,36 +387,8 @@ class KvCache {
     const o = snapshot(fn, opts, ['positions', 'tokens']);
     this.#live(fn);
     this.#mropePositions(fn, o);
-    const { kvHeads, dim, dimV, capacity, enc } = this.#cfg;
     const n = this.#tokensOf(fn, k, v, o.tokens);
-    const p = this.#memory(fn);
-    this.#core.run(fn, (s) => {
-      const nk = n * kvHeads * dim;
-      let kp = s.in('k', k, Float32Array, nk);
-      if (enc.type === 'rope') {
-        if (PosencBuffer.is(k)) {
-          // never rotate the caller's buffer in place
-          const copy = s.alloc(Float32Array, nk, false);
-          this.#core.withView(Float32Array, copy, nk, (dst) => {
-            dst.set(this.#core.read(Float32Array, kp, nk));
-          });
-          kp = copy;
-        }
-        this.#rotate(s, kp, n, kvHeads, this.#length, fn, o.positions, 'k');
-      }
-      const vp = s.in('v', v, Float32Array, n * kvHeads * dimV);
-      callNamed(
-        s,
-        this.#core,
-        'posenc_kvcache_store',
-        [p.kc, p.vc, p.state, kp, vp, n, this.#length, capacity, kvHeads, dim, dimV],
-        [
-          { name: enc.type === 'rope' ? 'k (rotated)' : 'k', ptr: kp, n: nk },
-          { name: 'v', ptr: vp, n: n * kvHeads * dimV },
-        ],
-      );
-    });
-    this.#length += n;
+    this.#store(fn, k, v, n, this.#cfg.enc.type === 'rope', o.positions);
     return this;
   }
 
@@ -346,6 +434,99 @@ class KvCache {
       );
     }
     return n;
+  }
+
+  /** Store n tokens k [n][kvHeads][dim], v [n][kvHeads][dimV] at slots length .., rotating the
+   * keys first when `rotate` (RoPE caches' append; imported keys arrive rotated). */
+  #store(fn, k, v, n, rotate, positions) {
+    const { kvHeads, dim, dimV, capacity, enc } = this.#cfg;
+    const p = this.#memory(fn);
+    this.#core.run(fn, (s) => {
+      const nk = n * kvHeads * dim;
+      let kp = s.in('k', k, Float32Array, nk);
+      if (rotate) {
+        if (PosencBuffer.is(k)) {
+          // never rotate the caller's buffer in place
+          const copy = s.alloc(Float32Array, nk, false);
+          this.#core.withView(Float32Array, copy, nk, (dst) => {
+            dst.set(this.#core.read(Float32Array, kp, nk));
+          });
+          kp = copy;
+        }
+        this.#rotate(s, kp, n, kvHeads, this.#length, fn, positions, 'k');
+      }
+      const vp = s.in('v', v, Float32Array, n * kvHeads * dimV);
+      callNamed(
+        s,
+        this.#core,
+        'posenc_kvcache_store',
+        [p.kc, p.vc, p.state, kp, vp, n, this.#length, capacity, kvHeads, dim, dimV],
+        [
+          { name: enc.type === 'rope' ? 'k (rotated)' : 'k', ptr: kp, n: nk },
+          { name: 'v', ptr: vp, n: n * kvHeads * dimV },
+        ],
+      );
+    });
+    this.#length += n;
+  }
+
+  /** Continue a sequence computed elsewhere: key [batch][kvHeads][seq][dim] and value
+   * [batch][kvHeads][seq][dimV] as onnxruntime's present_key / present_value and transformers.js's
+   * past_key_values hold them (float32, keys already rotated), an ort / transformers.js Tensor
+   * ({ type, data, dims }) or a Float32Array. The tokens are stored at slots length .. (not
+   * rotated again); positions (Int32Array or BigInt64Array, their position_ids) must be those. */
+  importPast(key, value, opts) {
+    const fn = 'kvCache.importPast';
+    const o = snapshot(fn, opts, ['positions', 'tokens', 'batch']);
+    this.#live(fn);
+    const { kvHeads, dim, dimV, capacity, enc } = this.#cfg;
+    const k = pastTensor(fn, 'key', key, { kvHeads, d: dim, dName: 'dim', batch: o.batch });
+    const v = pastTensor(fn, 'value', value, { kvHeads, d: dimV, dName: 'dimV', batch: o.batch });
+    const n = k.seq;
+    if (o.tokens !== undefined && n !== int(fn, 'tokens', o.tokens, { min: 0, max: capacity }))
+      throw fail(fn, 'key', Status.E_SCRATCH, `${o.tokens} tokens [${k.batch}][${kvHeads}][${o.tokens}][${dim}]`, key);
+    if (v.seq !== n)
+      throw fail(fn, 'value', Status.E_SCRATCH, `${n} tokens like key ([batch][${kvHeads}][${n}][${dimV}])`, value);
+    if (enc.mrope && o.positions !== undefined)
+      throw fail(
+        fn,
+        'positions',
+        Status.E_PARAM,
+        'omitted for an M-RoPE cache (imported keys are rotated)',
+        o.positions,
+      );
+    if (o.positions !== undefined) checkPositions(fn, o.positions, this.#length, n);
+    if (this.#length + n > capacity) {
+      const room = `${capacity - this.#length} more tokens (capacity = ${capacity}, it holds ${this.#length})`;
+      throw fail(fn, 'key', Status.E_RANGE, `at most ${room}`, `${n} tokens`);
+    }
+    if (n === 0) return this;
+    this.#store(fn, tokenMajor(k.data, kvHeads, n, dim), tokenMajor(v.data, kvHeads, n, dimV), n, false);
+    return this;
+  }
+
+  /** The cache as onnxruntime's present_key / present_value (transformers.js's past_key_values):
+   * { key: { type: 'float32', data, dims: [1, kvHeads, length, dim] }, value: likewise with dimV },
+   * keys as stored (rotated). new ort.Tensor(key.type, key.data, key.dims) feeds a past_key. */
+  exportPresent() {
+    const fn = 'kvCache.exportPresent';
+    this.#live(fn);
+    const { kvHeads, dim, dimV } = this.#cfg;
+    const L = this.#length;
+    const key = new Float32Array(kvHeads * L * dim);
+    const value = new Float32Array(kvHeads * L * dimV);
+    if (L > 0) {
+      const p = this.#memory(fn);
+      const core = this.#core;
+      core.withView(Float32Array, p.kc, p.kFloats, (kc) => {
+        unpackKeys(kc, key, { kvHeads, L, dim, capt: p.capt });
+      });
+      core.withView(Float32Array, p.vc, p.vFloats, (vc) => {
+        unpackValues(vc, value, { kvHeads, L, dimV, capt: p.capt, tile: p.tile });
+      });
+    }
+    const tensor = (data, d) => ({ type: 'float32', data, dims: [1, kvHeads, L, d] });
+    return { key: tensor(key, dim), value: tensor(value, dimV) };
   }
 
   /** Attention of the last n tokens' queries, q [n][heads][dim] (n <= length), to every cached

@@ -13,6 +13,7 @@ import {
   elements,
   fail,
   int,
+  isArray,
   list,
   num,
   options,
@@ -401,7 +402,8 @@ const APPLY_KEYS = ['length', 'heads', 'positions', 'offset', 'order', ...SHARED
 /** applyRope's shape: length, heads, frequencies, pairing and order, and the nested cache and
  * axial objects, read now, once, before anything is validated further or allocated. */
 function parseApplyShape(fn, o) {
-  const cacheOpts = o.cache !== undefined ? options(fn, o.cache, ['cos', 'sin', 'attentionScale'], 'cache') : undefined;
+  const cacheOpts =
+    o.cache !== undefined ? options(fn, o.cache, ['cos', 'sin', 'attentionScale', 'dims'], 'cache') : undefined;
   let axial;
   if (o.axial !== undefined) {
     const a = options(fn, o.axial, ['height', 'width'], 'axial');
@@ -561,6 +563,12 @@ function cacheIn(s, fn, a, pos) {
       `a Float32Array (or posenc buffer) of [rows][rotaryDim/2 = ${np}]`,
       c.cos,
     );
+  // ropeCache's dims, passed back with its cos and sin, must describe them
+  if (c.dims !== undefined) {
+    const d = isArray(fn, 'cache.dims', c.dims) ? list(fn, 'cache.dims', c.dims) : null;
+    if (!d || d.length !== 2 || d[0] !== rows || d[1] !== np)
+      throw fail(fn, 'cache.dims', Status.E_PARAM, `[rows = ${rows}, rotaryDim/2 = ${np}] (cos's shape)`, c.dims);
+  }
   const cp = s.in('cache.cos', c.cos, Float32Array, rows * np);
   const sp = s.in('cache.sin', c.sin, Float32Array, rows * np);
   if (a.posType) {
@@ -707,7 +715,7 @@ export function ropeFamily(core) {
           const cos = s.out('cos', o.cos, Float32Array, n);
           const sin = s.out('sin', o.sin, Float32Array, n);
           mropeFill(s, cos.ptr, sin.ptr, { length, np, inv, att: attentionScale, mrope, pos });
-          return { cos: cos.take(), sin: sin.take(), attentionScale };
+          return { cos: cos.take(), sin: sin.take(), attentionScale, dims: [length, f.rotaryDim / 2] };
         });
       }
       return core.run(fn, (s) => {
@@ -716,7 +724,8 @@ export function ropeFamily(core) {
         const cos = s.out('cos', o.cos, Float32Array, n);
         const sin = s.out('sin', o.sin, Float32Array, n);
         s.call('posenc_rope_cache_fill', cos.ptr, sin.ptr, length, f.rotaryDim / 2, inv, attentionScale, offset);
-        return { cos: cos.take(), sin: sin.take(), attentionScale };
+        // dims: onnxruntime's cos_cache / sin_cache shape, for new ort.Tensor('float32', cos, dims)
+        return { cos: cos.take(), sin: sin.take(), attentionScale, dims: [length, f.rotaryDim / 2] };
       });
     },
 

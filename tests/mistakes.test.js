@@ -92,3 +92,23 @@ test('applyRope: Float32 positions beyond ±2^30 are refused naming positions[i]
     assert.ok(far.every(Number.isFinite), name);
   }
 });
+
+test("ropeCache's dims are onnxruntime's cos_cache shape; applyRope takes them back and refuses others", async () => {
+  const [{ pe }] = await backends();
+  const c = pe.ropeCache({ length: 10, dim: 8, rotaryDim: 6 });
+  assert.deepEqual(c.dims, [10, 3]);
+  const x = new Float32Array(2 * 8).fill(0.5);
+  const want = pe.applyRope(x.slice(), {
+    length: 2,
+    dim: 8,
+    rotaryDim: 6,
+    offset: 3,
+    cache: { cos: c.cos, sin: c.sin },
+  });
+  assert.deepEqual(pe.applyRope(x.slice(), { length: 2, dim: 8, rotaryDim: 6, offset: 3, cache: c }), want);
+  const err = assertThrowsPosenc(
+    () => pe.applyRope(x.slice(), { length: 2, dim: 8, rotaryDim: 6, cache: { ...c, dims: [5, 6] } }),
+    [/cache\.dims must be \[rows = 10, rotaryDim\/2 = 3\]/],
+  );
+  assert.equal(err.argument, 'cache.dims');
+});
