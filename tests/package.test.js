@@ -124,6 +124,24 @@ const cjsMain = `const { init, PosencError, load } = require('posenc');
   console.log(JSON.stringify(out));
 })().catch((e) => { console.error(e); process.exit(1); });`;
 
+// posenc/lite from CommonJS: the families are stand-ins init() swaps for the ES module's
+const liteCjs = `const lite = require('posenc/lite');
+const { init, sinusoidalFamily, ropeFamily, PosencError } = lite;
+init({ families: [sinusoidalFamily, ropeFamily] }).then(async (pe) => {
+  let named;
+  try { pe.sinusoidal({ length: 0, dim: 8 }); } catch (e) { named = e instanceof PosencError && e.argument; }
+  const esm = await lite.load();
+  const families = Object.keys(esm).filter((k) => k.endsWith('Family')).sort();
+  console.log(JSON.stringify({ sin1: pe.sinusoidal({ length: 2, dim: 4 })[4], rope: typeof pe.applyRope,
+    alibi: 'alibiBias' in pe, named, same: families.join() === Object.keys(lite).filter((k) => k.endsWith('Family')).sort().join() }));
+}).catch((e) => { console.error(e); process.exit(1); });`;
+
+function checkLiteCjs(result, what) {
+  assert.ok(Math.abs(result.sin1 - EXPECTED.sin1) < 2e-7, `${what}: sin(1) = ${result.sin1}`);
+  assert.deepEqual([result.rope, result.alibi, result.named], ['function', false, 'length'], what);
+  assert.equal(result.same, true, `${what}: js/lite.cjs stands in for every family js/lite.js exports`);
+}
+
 function checkCjs(result, what) {
   check(result, what);
   assert.equal(result.sameStatus, true, `${what}: Status is the ES module's`);
@@ -134,6 +152,8 @@ test('CommonJS from the tarball (a "type": "commonjs" project, as npm init write
   const cwd = app('cjs', { type: 'commonjs' });
   writeFileSync(join(cwd, 'main.js'), cjsMain);
   checkCjs(run(process.execPath, cwd, 'main.js'), 'CommonJS node ' + process.version);
+  writeFileSync(join(cwd, 'lite.js'), liteCjs);
+  checkLiteCjs(run(process.execPath, cwd, 'lite.js'), `require('posenc/lite') node ${process.version}`);
 });
 
 test('Node 18 (the oldest in engines): CommonJS and ESM from the tarball', { timeout: 400_000 }, (t) => {
@@ -150,6 +170,8 @@ test('Node 18 (the oldest in engines): CommonJS and ESM from the tarball', { tim
   const version = execFileSync(node, ['-p', 'process.version'], { encoding: 'utf8' }).trim();
   assert.match(version, /^v18\./);
   checkCjs(run(node, cwd, 'main.js'), `CommonJS ${version}`);
+  writeFileSync(join(cwd, 'lite.js'), liteCjs);
+  checkLiteCjs(run(node, cwd, 'lite.js'), `require('posenc/lite') ${version}`);
   check(run(node, cwd, 'main.mjs'), `ESM ${version}`);
 });
 
