@@ -7,7 +7,8 @@
 // pattern: `const ready = init()` at the top, awaited in onmessage, so no message is lost).
 //
 // Also the per-app budget: an app that calls only `sinusoidal` through 'posenc/lite' ships at
-// most 15 kB gzipped of posenc JS (Vite and esbuild; the wasm chunks counted apart).
+// most 15 kB gzipped of posenc JS (Vite and esbuild; the wasm chunks counted apart) and fetches
+// the lean core only; and the README's figures for it and for the full API's app are measured.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -334,6 +335,32 @@ test(`budget: an app that calls only sinusoidal (posenc/lite) ships ${BUDGET_NAM
     results[name] = shipped(join(cwd, 'dist'));
   }
   console.log(`# sinusoidal-only app, gzipped bytes: ${JSON.stringify(results)}`);
+  // the same app with posenc's init(), which holds every family (esbuild as above)
+  const fullCwd = project('full-esbuild');
+  writeFileSync(
+    join(fullCwd, 'src/index.js'),
+    "import { init } from 'posenc';\ninit().then((pe) => { window.__result = pe.sinusoidal({ length: 4, dim: 8 })[8]; });\n",
+  );
+  LITE_BUILDS.esbuild(fullCwd);
+  const full = shipped(join(fullCwd, 'dist'));
+  console.log(`# the same app with posenc's init(), esbuild: ${full.js} bytes of JS gzipped`);
+  // the README's figures are these, within 5%
+  const readme = readFileSync(join(dir, 'node_modules/posenc/README.md'), 'utf8').replace(/\s+/g, ' ');
+  const m =
+    /calls only `sinusoidal` ships about (\d+) kB of posenc JS gzipped and fetches the (\d+) kB lean core, instead of about (\d+) kB of JS/.exec(
+      readme,
+    );
+  assert.ok(m, "README.md's posenc/lite sentence");
+  for (const [said, bytes, what] of [
+    [m[1], results.esbuild.js, 'lite JS'],
+    [m[2], results.esbuild.lean, 'lean core'],
+    [m[3], full.js, 'full API JS'],
+  ]) {
+    assert.ok(
+      Math.abs(said * 1000 - bytes) <= 0.05 * bytes,
+      `README.md says ${said} kB for the ${what}, esbuild: ${bytes} bytes`,
+    );
+  }
   // in Chromium the Vite app fetches the lean core and no other build
   const { server, origin } = await serve(join(dir, 'lite-vite', 'dist'));
   servers.push(server);

@@ -4,7 +4,7 @@
 // numbers. Also: what the tarball contains and the size budget.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { after, test } from 'node:test';
@@ -99,6 +99,30 @@ test('size budget: SIMD wasm at most 48 KiB gzipped; tarball at most 230 KiB', (
   );
   assert.ok(simd <= BUDGET.simdWasmGz, `SIMD wasm is ${simd} bytes gzipped, budget ${BUDGET.simdWasmGz}`);
   assert.ok(size <= BUDGET.tarballCeiling, `tarball is ${size} bytes, ceiling ${BUDGET.tarballCeiling}`);
+});
+
+test("README's package figures are today's: tarball, each wasm build gzipped, the JS", () => {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8').replace(/\s+/g, ' ');
+  const gz = (files) => gzipSync(Buffer.concat(files.map((f) => readFileSync(join(root, f)))), { level: 9 }).length;
+  const js = readdirSync(join(root, 'js'))
+    .filter((f) => /\.(js|cjs)$/.test(f))
+    .sort()
+    .map((f) => `js/${f}`);
+  const claims = [
+    [/The tarball is about (\d+) kB/, pack().size, 'tarball (npm pack)'],
+    [/core builds are (\d+) kB \(SIMD\)/, gz(['dist/posenc.simd.wasm']), 'SIMD core'],
+    [/and (\d+) kB \(scalar\) gzipped/, gz(['dist/posenc.wasm']), 'scalar core'],
+    [/the lab's (\d+) kB/, gz(['dist/posenc-lab.simd.wasm']), 'lab'],
+    [/the lean core (\d+) kB/, gz(['dist/posenc-lite.simd.wasm']), 'lean core'],
+    // as build.sh prints it: js/*.js and js/*.cjs concatenated, gzip -9
+    [/the JS (\d+) kB/, gz(js), 'JS'],
+  ];
+  for (const [re, bytes, what] of claims) {
+    const m = re.exec(readme);
+    assert.ok(m, `README.md states the ${what} size (${re})`);
+    const said = Number(m[1]) * 1000;
+    assert.ok(Math.abs(said - bytes) <= 0.03 * bytes, `README.md says ${m[0]}, measured ${bytes} bytes (${what})`);
+  }
 });
 
 test('Node ESM from the tarball: import by name, both builds', { timeout: 300_000 }, () => {
