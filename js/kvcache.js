@@ -121,6 +121,7 @@ function pastTensor(fn, name, x, { kvHeads, d, dName, batch }) {
     }
   });
   const [B, , seq] = dims;
+  if (B === 0) throw fail(fn, `${name}.dims[0]`, Status.E_SIZE, 'at least 1 (the batch)', 0);
   if (B * kvHeads * seq * d !== ta.length)
     throw fail(
       fn,
@@ -130,9 +131,12 @@ function pastTensor(fn, name, x, { kvHeads, d, dName, batch }) {
       data,
     );
   const b = int(fn, 'batch', batch, { min: 0, max: Math.max(0, B - 1), def: 0 });
-  if (B === 0) throw fail(fn, `${name}.dims[0]`, Status.E_SIZE, 'at least 1 (the batch)', 0);
   const n = kvHeads * seq * d;
-  return { data: TA_SLICE.call(data, b * n, (b + 1) * n), seq, batch: B };
+  const row = TA_SLICE.call(data, b * n, (b + 1) * n);
+  // named here, in the caller's layout: the store would name an element of its transposed copy
+  const bad = row.findIndex((x) => !Number.isFinite(x));
+  if (bad >= 0) throw fail(fn, `${dataName}[${b * n + bad}]`, Status.E_PARAM, 'finite', row[bad]);
+  return { data: row, seq, batch: B };
 }
 
 /** type, data and dims of a Tensor (onnxruntime-web's and transformers.js's are getters on the

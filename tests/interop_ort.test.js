@@ -251,6 +251,20 @@ test('kvCache.importPast refuses a past in the wrong layout by name (dims, type,
     [key, key, { batch: 1 }, 'batch', /\[0, 0\]/],
     [key, key, { tokens: 2 }, 'key', /2 tokens/],
     [Promise.resolve(key), key, {}, 'key', /not a Promise/],
+    [{ ...key, dims: [0, 2, 3, 8] }, key, {}, 'key.dims[0]', /at least 1/],
+    [{ ...key, data: key.data.map((_, i) => (i === 9 ? Number.NaN : 0)) }, key, {}, 'key.data[9]', /finite/],
+    [
+      {
+        get data() {
+          throw new Error('a GPU tensor');
+        },
+        dims: key.dims,
+      },
+      key,
+      {},
+      'key.data',
+      /threw \(Error: a GPU tensor\)/,
+    ],
   ];
   for (const [k, v, opts, arg, pattern] of bad) {
     const err = assertThrowsPosenc(() => cache.importPast(k, v, opts), [pattern]);
