@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # build.sh -- builds posenc, installing the toolchain when it is missing.
 #
-#   ./build.sh            toolchain + npm deps + wasm (the six artifacts below) + native tests + page
+#   ./build.sh            toolchain + npm deps + wasm (the seven artifacts below) + native tests + page
 #   ./build.sh serve      toolchain + wasm + page, then serve the built page at http://127.0.0.1:5173
 #   ./build.sh test       the above + Chromium, then every test (node --test)
 #   ./build.sh bench      the above, then the benchmark table
-#   ./build.sh wasm       only the six wasm artifacts (assumes the toolchain)
+#   ./build.sh wasm       only the seven wasm artifacts (assumes the toolchain)
 #   ./build.sh native     only the native tests and fuzz targets (tests/native.test.js runs them)
 #   ./build.sh lint       Biome (JS/TS: lint + format check, biome.json) and clang-format (C, .clang-format)
 #   ./build.sh format     rewrite every JS/TS and C file in the formatters' style
@@ -80,7 +80,7 @@ stamp() { echo "$2" > "$(dirname "$1")/.$(basename "$1").stamp"; }
 # gzip -9 size of the files concatenated, with node's zlib: the number tests/package.test.js budgets
 gz_size() { node -e 'const fs=require("fs"),z=require("zlib");process.stdout.write(String(z.gzipSync(Buffer.concat(process.argv.slice(1).map((f)=>fs.readFileSync(f))),{level:9}).length))' "$@"; }
 
-# The six wasm artifacts, one row each: the file, the objects it links (compile_objects below:
+# The seven wasm artifacts, one row each: the file, the objects it links (compile_objects below:
 # simd, scalar or page), its export list (c_src/, one C name a line; the linker keeps only what
 # the list reaches) and its link flags (LINK_npm or LINK_page).
 #
@@ -92,12 +92,13 @@ ARTIFACTS=(
     "dist/posenc-lab.wasm                   scalar   exports_lab.txt             npm   lab trainer, scalar (tests only)"
     "dist/posenc-page.simd.wasm             page     exports_page.txt            page  page: encodings"
     "dist/posenc-page-attention.simd.wasm   page     exports_page_attention.txt  page  page: + attention"
+    "dist/posenc-lite.simd.wasm             page     exports_lite.txt            page  posenc/lite: sinusoidal, learned"
 )
 WASM_FILES=(); for row in "${ARTIFACTS[@]}"; do WASM_FILES+=("${row%% *}"); done
 # The npm package's builds ship as JS modules (js/loader.js imports them): FILE.wasm.js exports
 # the gzipped wasm as base64 text, which every bundler bundles with no configuration. The scalar
 # lab is built for the tests (the SIMD and scalar trainers agree bit for bit) but not shipped.
-NPM_WASM=(dist/posenc.simd.wasm dist/posenc.wasm dist/posenc-lab.simd.wasm)
+NPM_WASM=(dist/posenc.simd.wasm dist/posenc.wasm dist/posenc-lab.simd.wasm dist/posenc-lite.simd.wasm)
 wasm_module() { # wasm_module FILE.wasm: write FILE.wasm.js (through a temporary name)
     node -e 'const fs=require("fs"),z=require("zlib"),[src,dst]=process.argv.slice(1);
 fs.writeFileSync(dst,`// ${src.split("/").pop()}, gzipped, base64 (build.sh; js/loader.js imports it)\n`+
@@ -131,6 +132,8 @@ exported_functions() {
 CFLAGS_WASM=(-std=c11 -Wall -Wextra -Werror -ffp-contract=off)
 LINK_npm=(-Oz --no-entry -sSTANDALONE_WASM -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=16MB
     -sMAXIMUM_MEMORY=2GB -sERROR_ON_UNDEFINED_SYMBOLS=1)
+# posenc/lite's lean core (js/lite.js) is linked like the page's: an app that names only the
+# sinusoidal and learned families downloads it (13 kB gzipped where the core is 39 kB).
 # The page's own two cores (web/src/api.js), not in the npm package, SIMD only (engines without
 # SIMD load the full scalar core):
 # - posenc-page: the encodings, no attention and no KV cache. An embedded heatmap or wave plot

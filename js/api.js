@@ -8,9 +8,9 @@ import { instantiate, reason } from './loader.js';
 import { choice, fail, int, options, show, threw } from './validate.js';
 
 /** Instantiate the wasm core (opts: an options snapshot with simd and wasm) as a Core. */
-export async function loadCore(opts) {
+export async function loadCore(opts, { lite = false } = {}) {
   try {
-    return new Core(await instantiate(opts));
+    return new Core(await instantiate(opts, { lite }));
   } catch (e) {
     if (e instanceof PosencError) throw e;
     throw new PosencError(
@@ -116,11 +116,12 @@ function guard(name, f) {
 }
 
 /**
- * Load the core and build the API with `families`; `o` is init's options snapshot. With `o.lab`
+ * Load the core and build the API with `families`; `o` is init's options snapshot; `lite`: the
+ * families need only posenc/lite's lean core (js/lite.js LEAN). With `o.lab`
  * (true or { wasm }) the lab's wasm is loaded too. Both entries' init() (index.js, lite.js) end here.
  */
-export async function assemble(o, families) {
-  const api = Object.freeze(createApi(await loadCore(o), families).api);
+export async function assemble(o, families, { lite = false } = {}) {
+  const api = Object.freeze(createApi(await loadCore(o, { lite }), families).api);
   if (o.lab !== undefined && o.lab !== false) {
     if (o.lab !== true && (o.lab === null || typeof o.lab !== 'object')) {
       throw new PosencError(

@@ -120,6 +120,22 @@ export function writeBias(s, kind, args, { queryScale = 0, chunk = 0, window = 0
   return ptr;
 }
 
+/** The causal mask's alignment. Required when a causal mask meets fewer queries than keys (the
+ * decoding case): top-left (PyTorch's is_causal) and bottom-right (onnxruntime's
+ * GroupQueryAttention, FlashAttention, a KV cache) both run there and differ, so the caller names
+ * the one they mean rather than getting the other silently. */
+function parseAlign(fn, align, causal, queries, keys) {
+  if (causal && queries < keys && align === undefined) {
+    throw new PosencError(
+      Status.E_MISSING,
+      `posenc.${fn}: align is required with causal: true and fewer queries (${queries}) than keys (${keys}): ` +
+        "'bottom-right' when the queries are the last tokens (decoding against a cache), 'top-left' when query i is token i",
+      'align',
+    );
+  }
+  return choice(fn, 'align', align, ALIGN, 'top-left');
+}
+
 export function attentionFamily(core) {
   /** The C call on heap pointers; used by attention() and selfAttention(). */
   function attendPtrs(
@@ -199,7 +215,7 @@ export function attentionFamily(core) {
       const kvHeads = parseKvHeads(fn, o.kvHeads, heads);
       const scale = num(fn, 'scale', o.scale, { min: -3e38, max: 3e38, def: 1 / Math.sqrt(dim) });
       const causal = bool(fn, 'causal', o.causal, false);
-      const alignV = choice(fn, 'align', o.align, ALIGN, 'top-left');
+      const alignV = parseAlign(fn, o.align, causal, queries, keys);
       const offset = int(fn, 'offset', o.offset, {
         min: -OFFSET_MAX,
         max: OFFSET_MAX,

@@ -174,6 +174,8 @@ export interface RopeCache<C extends F32 = Float32Array, S extends F32 = Float32
   cos: C;
   sin: S;
   attentionScale: number;
+  /** [length, rotaryDim / 2]: onnxruntime's cos_cache / sin_cache dims (new ort.Tensor('float32', cos, dims)). */
+  dims: [number, number];
 }
 export interface ApplyRopeOptions extends RopeFrequencyOptions {
   /** Tokens (default axial.height * axial.width with axial). */
@@ -364,7 +366,8 @@ export interface AttentionOptions {
   /** Default 1/sqrt(dim). */
   scale?: number;
   causal?: boolean;
-  /** 'top-left': j <= i (torch SDPA); 'bottom-right': j <= i + keys − queries (KV cache). */
+  /** 'top-left': j <= i (torch SDPA); 'bottom-right': j <= i + keys − queries (KV cache). Required
+   * with causal when queries < keys (both run there and differ); otherwise default 'top-left'. */
   align?: 'top-left' | 'bottom-right';
   /** Position of query 0 for positional biases (key j is at j). Default: keys − queries for
    * 'bottom-right', else 0. */
@@ -728,15 +731,36 @@ export interface KvCacheOptions {
   /** The factor of each query as a function of its position (attend may pass a Float32Array instead). */
   queryScale?: (position: number) => number;
 }
+/** A float32 tensor as onnxruntime-web and transformers.js hold one (their Tensor classes fit). */
+export interface PastTensor<D extends Float32Array = Float32Array> {
+  readonly type?: 'float32';
+  readonly data: D;
+  readonly dims: readonly number[];
+}
 export interface KvCache {
-  /** Append n tokens: k [n][kvHeads][dim], v [n][kvHeads][dimV] (RoPE'd at their positions). */
-  append(k: F32, v: F32, opts?: { positions?: I32 | F32 }): this;
+  /** Append n tokens: k [n][kvHeads][dim], v [n][kvHeads][dimV] (RoPE'd at their positions).
+   * tokens: the n meant; k of any other length is refused (keys laid out for other heads). */
+  append(k: F32, v: F32, opts?: { positions?: I32 | F32; tokens?: number }): this;
   /** Queries of the last n appended tokens, q [n][heads][dim] → output [n][heads][dimV]. */
-  attend(q: F32, opts?: { out?: F32; positions?: I32 | F32; queryScale?: F32 }): { output: Float32Array };
+  attend(
+    q: F32,
+    opts?: { out?: F32; positions?: I32 | F32; queryScale?: F32; tokens?: number },
+  ): { output: Float32Array };
   readonly length: number;
   readonly capacity: number;
   readonly heads: number;
   readonly kvHeads: number;
+  /** Continue a sequence computed elsewhere: onnxruntime's present_key / present_value or
+   * transformers.js's past_key_values ([batch][kvHeads][seq][dim], float32, keys already rotated),
+   * as a Tensor or a Float32Array; stored at slots length .. without rotating again. positions
+   * (their position_ids) must be length, length + 1, ..; batch picks a row (default 0). */
+  importPast(
+    key: PastTensor | Float32Array,
+    value: PastTensor | Float32Array,
+    opts?: { positions?: Int32Array | BigInt64Array; tokens?: number; batch?: number },
+  ): this;
+  /** The cache as present_key / present_value: dims [1, kvHeads, length, dim] (dimV), keys rotated. */
+  exportPresent(): { key: PastTensor; value: PastTensor };
   /** Keep the first n tokens (0 <= n <= length). */
   truncate(n: number): this;
   /** Release the cache's wasm memory (also [Symbol.dispose], for `using`, where the runtime has it). */

@@ -10,7 +10,7 @@
 // allocate: each is made right before it is used.
 import { arrayLike, PosencBuffer } from './core.js';
 import { PosencError, Status } from './errors.js';
-import { elements, fail, int, num, options, parseKvHeads, typedArray } from './validate.js';
+import { elements, fail, int, list, num, notPromise, options, parseKvHeads, threw, typedArray } from './validate.js';
 import { mropeOnHeap, ropeFreqsOnHeap } from './rope.js';
 import { parseChunk, parseQueryScale, parseWindow, writeBias } from './attention.js';
 import { ENCODINGS, parseEncoding as parseRegistered, valueRule } from './encodings.js';
@@ -88,6 +88,118 @@ function parseEncoding(core, fn, encoding, { heads, dim, dimV, capacity }) {
   const entry = ENCODINGS[e.type];
   const rel = entry.rel?.(e) ?? 0;
   return { ...e, kind, rel, tables, params: entry.params?.(e, rel) ?? [], defaultScale: entry.defaultScale };
+}
+
+/** A past key or value: a Float32Array [batch = 1][kvHeads][seq][d], or a Tensor of
+ * onnxruntime-web / transformers.js ({ type: 'float32', data, dims: [batch, kvHeads, seq, d] }),
+ * whose row `batch` is taken -> { data: Float32Array [kvHeads][seq][d], seq, batch }. */
+function pastTensor(fn, name, x, { kvHeads, d, dName, batch }) {
+  const layout = `[batch][kvHeads = ${kvHeads}][seq][${dName} = ${d}]`;
+  const what = `a float32 Tensor or Float32Array ${layout} (onnxruntime's present / past layout)`;
+  if (x === undefined) throw new PosencError(Status.E_MISSING, `posenc.${fn}: ${name} is required (${what})`, name);
+  let data = x;
+  let dims;
+  if (!typedArray(x)) {
+    const t = tensorFields(fn, name, x);
+    if (t.type !== undefined && t.type !== 'float32')
+      throw fail(fn, `${name}.type`, Status.E_PARAM, "'float32' (a float16 past: convert it first)", t.type);
+    data = t.data;
+    dims = list(fn, `${name}.dims`, t.dims);
+    if (!Array.isArray(dims) || dims.length !== 4)
+      throw fail(fn, `${name}.dims`, Status.E_PARAM, `4 sizes ${layout}`, t.dims);
+  }
+  const ta = typedArray(data);
+  const dataName = dims ? `${name}.data` : name;
+  if (!ta || ta.Type !== Float32Array || ta.detached) throw fail(fn, dataName, Status.E_PARAM, what, data);
+  dims ??= [1, kvHeads, ta.length / (kvHeads * d), d];
+  const want = [undefined, kvHeads, undefined, d];
+  dims.forEach((v, i) => {
+    const ok = Number.isInteger(v) && v >= 0 && (want[i] === undefined || v === want[i]);
+    if (!ok) {
+      const label = ['batch', `kvHeads = ${kvHeads} (the cache's)`, 'seq', `${dName} = ${d} (the cache's)`][i];
+      throw fail(fn, `${name}.dims[${i}]`, Status.E_SIZE, `${label}, in ${layout}`, v);
+    }
+  });
+  const [B, , seq] = dims;
+  if (B === 0) throw fail(fn, `${name}.dims[0]`, Status.E_SIZE, 'at least 1 (the batch)', 0);
+  if (B * kvHeads * seq * d !== ta.length)
+    throw fail(
+      fn,
+      dataName,
+      Status.E_SCRATCH,
+      `${B * kvHeads * seq * d} floats, its dims ${JSON.stringify(dims)}`,
+      data,
+    );
+  const b = int(fn, 'batch', batch, { min: 0, max: Math.max(0, B - 1), def: 0 });
+  const n = kvHeads * seq * d;
+  const row = TA_SLICE.call(data, b * n, (b + 1) * n);
+  // named here, in the caller's layout: the store would name an element of its transposed copy
+  const bad = row.findIndex((x) => !Number.isFinite(x));
+  if (bad >= 0) throw fail(fn, `${dataName}[${b * n + bad}]`, Status.E_PARAM, 'finite', row[bad]);
+  return { data: row, seq, batch: B };
+}
+
+/** type, data and dims of a Tensor (onnxruntime-web's and transformers.js's are getters on the
+ * prototype), each read once; a throwing getter (a GPU tensor's data) is E_PARAM naming it. */
+function tensorFields(fn, name, x) {
+  if (x === null || typeof x !== 'object') throw fail(fn, name, Status.E_PARAM, 'a float32 Tensor or Float32Array', x);
+  notPromise(fn, name, x);
+  const t = {};
+  for (const k of ['type', 'data', 'dims']) {
+    try {
+      t[k] = x[k];
+    } catch (e) {
+      throw threw(fn, `${name}.${k}`, e);
+    }
+  }
+  if (t.data === undefined && t.dims === undefined)
+    throw fail(fn, name, Status.E_PARAM, 'a float32 Tensor ({ type, data, dims }) or Float32Array', x);
+  return t;
+}
+
+/** [kvHeads][n][d] -> [n][kvHeads][d] (onnxruntime's head-major past to append's token-major). */
+function tokenMajor(src, kvHeads, n, d) {
+  const out = new Float32Array(src.length);
+  for (let g = 0; g < kvHeads; g++)
+    for (let t = 0; t < n; t++) out.set(src.subarray((g * n + t) * d, (g * n + t + 1) * d), (t * kvHeads + g) * d);
+  return out;
+}
+
+/** The position_ids of imported tokens (Int32Array or BigInt64Array, as many as the tokens)
+ * must be from, from + 1, ..: the cache keeps the key of token t at position t. */
+function checkPositions(fn, positions, from, n) {
+  const ta = typedArray(positions);
+  if (!ta || (ta.Type !== Int32Array && ta.Type !== BigInt64Array) || ta.detached || ta.length !== n)
+    throw fail(fn, 'positions', Status.E_PARAM, `an Int32Array or BigInt64Array of ${n} position ids`, positions);
+  const copy = TA_SLICE.call(positions);
+  for (let i = 0; i < n; i++) {
+    if (Number(copy[i]) !== from + i) {
+      const allowed = `${from + i} (imported tokens continue the cache at its length ${from}, one position each)`;
+      throw fail(fn, `positions[${i}]`, Status.E_PARAM, allowed, copy[i]);
+    }
+  }
+}
+
+/** The packed K layout (c_src/kvcache.c: [kvHead][capt / 8][dim][8]) -> [kvHeads][L][dim]. */
+function unpackKeys(kc, out, { kvHeads, L, dim, capt }) {
+  for (let g = 0; g < kvHeads; g++)
+    for (let j = 0; j < L; j++) {
+      const base = g * capt * dim + Math.floor(j / 8) * dim * 8 + (j % 8);
+      const o = (g * L + j) * dim;
+      for (let d = 0; d < dim; d++) out[o + d] = kc[base + d * 8];
+    }
+}
+
+/** The packed V layout ([kvHead][capt / T][dimV / 8][T][8], c_src/posenc_internal.h
+ * posenc__kv_v_index) -> [kvHeads][L][dimV]. */
+function unpackValues(vc, out, { kvHeads, L, dimV, capt, tile }) {
+  const dv8 = Math.ceil(dimV / 8) * 8;
+  for (let g = 0; g < kvHeads; g++)
+    for (let j = 0; j < L; j++) {
+      const base = g * capt * dv8 + Math.floor(j / tile) * tile * dv8 + (j % tile) * 8;
+      const o = (g * L + j) * dimV;
+      for (let d = 0; d < dimV; d++) out[o + d] = vc[base + Math.floor(d / 8) * tile * 8 + (d % 8)];
+    }
 }
 
 export function kvCacheFamily(core) {
@@ -204,7 +316,15 @@ class KvCache {
         });
         return p;
       });
-      this.#ptrs = { kc, vc, state, inv, ropeScale, tables, owned };
+      // the packed layouts' geometry (c_src/kvcache.c), for exportPresent: capacity rounded up
+      // to the attention tile, whose size is the rounding of a capacity of 1
+      const capt = sizes[0] / (kvHeads * dim);
+      const tile = core.run(fn, (s) => {
+        const sz = s.alloc(Int32Array, 2);
+        s.call('posenc_kvcache_size', sz, sz + 4, 1, 1, 1, 1);
+        return core.read(Int32Array, sz, 1)[0];
+      });
+      this.#ptrs = { kc, vc, state, inv, ropeScale, tables, owned, kFloats: sizes[0], vFloats: sizes[1], capt, tile };
       return this.#ptrs;
     } catch (e) {
       for (const p of owned) core.free(p);
@@ -268,37 +388,67 @@ class KvCache {
    * positions length .. length + n - 1; the caller's arrays are not modified. */
   append(k, v, opts) {
     const fn = 'kvCache.append';
-    const o = snapshot(fn, opts, ['positions']);
+    const o = snapshot(fn, opts, ['positions', 'tokens']);
     this.#live(fn);
     this.#mropePositions(fn, o);
-    const { kvHeads, dim, dimV, capacity, enc } = this.#cfg;
+    const n = this.#tokensOf(fn, k, v, o.tokens);
+    this.#store(fn, k, v, n, this.#cfg.enc.type === 'rope', o.positions);
+    return this;
+  }
+
+  /** The number of tokens in k and v ([n][kvHeads][dim], [n][kvHeads][dimV]), equal to the
+   * caller's declared `tokens` when given (keys laid out for other head counts have a length that
+   * is still a multiple of kvHeads · dim, and would otherwise be read as more tokens), and room
+   * for them in the cache. */
+  #tokensOf(fn, k, v, declared) {
+    const { kvHeads, dim, dimV, capacity } = this.#cfg;
+    const tokens = declared === undefined ? undefined : int(fn, 'tokens', declared, { max: capacity });
+    const layout = (d, name) => `[n][kvHeads = ${kvHeads}][${name} = ${d}]`;
+    const want = (d) => `${tokens} tokens × kvHeads = ${kvHeads} × ${d}`;
     const n = rowsOf(
       fn,
       'k',
       k,
       kvHeads * dim,
-      `a Float32Array [n][kvHeads = ${kvHeads}][dim = ${dim}] (a positive multiple of ${kvHeads * dim} long)`,
+      `a Float32Array ${layout(dim, 'dim')} (a positive multiple of ${kvHeads * dim} long)`,
     );
+    if (tokens !== undefined && n !== tokens)
+      throw fail(
+        fn,
+        'k',
+        Status.E_SCRATCH,
+        `${want(`dim = ${dim}`)} = ${tokens * kvHeads * dim} floats (its length reads as ${n} tokens of ${layout(dim, 'dim')}: laid out for another number of heads or another dim?)`,
+        k,
+      );
     const nv = rowsOf(
       fn,
       'v',
       v,
       kvHeads * dimV,
-      `a Float32Array [n][kvHeads = ${kvHeads}][dimV = ${dimV}] (a positive multiple of ${kvHeads * dimV} long)`,
+      `a Float32Array ${layout(dimV, 'dimV')} (a positive multiple of ${kvHeads * dimV} long)`,
     );
     if (nv !== n) throw fail(fn, 'v', Status.E_SCRATCH, `${n} tokens like k (length ${n * kvHeads * dimV})`, v);
     if (this.#length + n > capacity) {
+      // k is what is too long, whether the cache is full or k holds more tokens than meant
+      const declaredNote = tokens === undefined ? `; pass { tokens } to have the layout checked` : '';
       throw new PosencError(
         Status.E_RANGE,
-        `posenc.${fn}: the cache is full: capacity = ${capacity} tokens, it holds ${this.#length} and ${n} more were appended (make the cache with a larger capacity, or truncate it)`,
-        'capacity',
+        `posenc.${fn}: k holds ${n} tokens of ${layout(dim, 'dim')} (length ${n * kvHeads * dim}) and the cache has room for ${capacity - this.#length} (capacity = ${capacity}, it holds ${this.#length}): make the cache with a larger capacity, truncate it, or check k's layout${declaredNote}`,
+        'k',
       );
     }
+    return n;
+  }
+
+  /** Store n tokens k [n][kvHeads][dim], v [n][kvHeads][dimV] at slots length .., rotating the
+   * keys first when `rotate` (RoPE caches' append; imported keys arrive rotated). */
+  #store(fn, k, v, n, rotate, positions) {
+    const { kvHeads, dim, dimV, capacity, enc } = this.#cfg;
     const p = this.#memory(fn);
     this.#core.run(fn, (s) => {
       const nk = n * kvHeads * dim;
       let kp = s.in('k', k, Float32Array, nk);
-      if (enc.type === 'rope') {
+      if (rotate) {
         if (PosencBuffer.is(k)) {
           // never rotate the caller's buffer in place
           const copy = s.alloc(Float32Array, nk, false);
@@ -307,7 +457,7 @@ class KvCache {
           });
           kp = copy;
         }
-        this.#rotate(s, kp, n, kvHeads, this.#length, fn, o.positions, 'k');
+        this.#rotate(s, kp, n, kvHeads, this.#length, fn, positions, 'k');
       }
       const vp = s.in('v', v, Float32Array, n * kvHeads * dimV);
       callNamed(
@@ -322,7 +472,65 @@ class KvCache {
       );
     });
     this.#length += n;
+  }
+
+  /** Continue a sequence computed elsewhere: key [batch][kvHeads][seq][dim] and value
+   * [batch][kvHeads][seq][dimV] as onnxruntime's present_key / present_value and transformers.js's
+   * past_key_values hold them (float32, keys already rotated), an ort / transformers.js Tensor
+   * ({ type, data, dims }) or a Float32Array. The tokens are stored at slots length .. (not
+   * rotated again); positions (Int32Array or BigInt64Array, their position_ids) must be those. */
+  importPast(key, value, opts) {
+    const fn = 'kvCache.importPast';
+    const o = snapshot(fn, opts, ['positions', 'tokens', 'batch']);
+    this.#live(fn);
+    const { kvHeads, dim, dimV, capacity, enc } = this.#cfg;
+    const k = pastTensor(fn, 'key', key, { kvHeads, d: dim, dName: 'dim', batch: o.batch });
+    const v = pastTensor(fn, 'value', value, { kvHeads, d: dimV, dName: 'dimV', batch: o.batch });
+    const n = k.seq;
+    if (o.tokens !== undefined && n !== int(fn, 'tokens', o.tokens, { min: 0, max: capacity }))
+      throw fail(fn, 'key', Status.E_SCRATCH, `${o.tokens} tokens [${k.batch}][${kvHeads}][${o.tokens}][${dim}]`, key);
+    if (v.seq !== n)
+      throw fail(fn, 'value', Status.E_SCRATCH, `${n} tokens like key ([batch][${kvHeads}][${n}][${dimV}])`, value);
+    if (enc.mrope && o.positions !== undefined)
+      throw fail(
+        fn,
+        'positions',
+        Status.E_PARAM,
+        'omitted for an M-RoPE cache (imported keys are rotated)',
+        o.positions,
+      );
+    if (o.positions !== undefined) checkPositions(fn, o.positions, this.#length, n);
+    if (this.#length + n > capacity) {
+      const room = `${capacity - this.#length} more tokens (capacity = ${capacity}, it holds ${this.#length})`;
+      throw fail(fn, 'key', Status.E_RANGE, `at most ${room}`, `${n} tokens`);
+    }
+    if (n === 0) return this;
+    this.#store(fn, tokenMajor(k.data, kvHeads, n, dim), tokenMajor(v.data, kvHeads, n, dimV), n, false);
     return this;
+  }
+
+  /** The cache as onnxruntime's present_key / present_value (transformers.js's past_key_values):
+   * { key: { type: 'float32', data, dims: [1, kvHeads, length, dim] }, value: likewise with dimV },
+   * keys as stored (rotated). new ort.Tensor(key.type, key.data, key.dims) feeds a past_key. */
+  exportPresent() {
+    const fn = 'kvCache.exportPresent';
+    this.#live(fn);
+    const { kvHeads, dim, dimV } = this.#cfg;
+    const L = this.#length;
+    const key = new Float32Array(kvHeads * L * dim);
+    const value = new Float32Array(kvHeads * L * dimV);
+    if (L > 0) {
+      const p = this.#memory(fn);
+      const core = this.#core;
+      core.withView(Float32Array, p.kc, p.kFloats, (kc) => {
+        unpackKeys(kc, key, { kvHeads, L, dim, capt: p.capt });
+      });
+      core.withView(Float32Array, p.vc, p.vFloats, (vc) => {
+        unpackValues(vc, value, { kvHeads, L, dimV, capt: p.capt, tile: p.tile });
+      });
+    }
+    const tensor = (data, d) => ({ type: 'float32', data, dims: [1, kvHeads, L, d] });
+    return { key: tensor(key, dim), value: tensor(value, dimV) };
   }
 
   /** Attention of the last n tokens' queries, q [n][heads][dim] (n <= length), to every cached
@@ -330,7 +538,7 @@ class KvCache {
   attend(q, opts) {
     const fn = 'kvCache.attend';
     // caller getters run here, before the liveness check
-    const o = snapshot(fn, opts, ['out', 'positions', 'queryScale']);
+    const o = snapshot(fn, opts, ['out', 'positions', 'queryScale', 'tokens']);
     this.#live(fn);
     this.#mropePositions(fn, o);
     const { heads, kvHeads, dim, dimV, capacity, window, enc, scale, chunk } = this.#cfg;
@@ -342,6 +550,14 @@ class KvCache {
       heads * dim,
       `a Float32Array [n][heads = ${heads}][dim = ${dim}] (a positive multiple of ${heads * dim} long)`,
     );
+    if (o.tokens !== undefined && n !== int(fn, 'tokens', o.tokens, { max: L || 1 }))
+      throw fail(
+        fn,
+        'q',
+        Status.E_SCRATCH,
+        `${o.tokens} tokens × heads = ${heads} × dim = ${dim} = ${o.tokens * heads * dim} floats (its length reads as ${n} tokens: laid out for another number of heads or another dim?)`,
+        q,
+      );
     if (L === 0) throw fail(fn, 'q', Status.E_RANGE, 'attended after at least one append (the cache is empty)');
     if (n > L)
       throw fail(

@@ -161,6 +161,8 @@ export function learnedFamily(core) {
     },
   };
 }
+// Its C entry points are all in posenc/lite's lean core (c_src/exports_lite.txt, js/lite.js).
+learnedFamily.lean = true;
 
 function checkFits(fn, offset, length, rows) {
   if (offset + length > rows) {

@@ -23,6 +23,18 @@ export { sinusoidalFamily } from './sinusoidal.js';
 export { trainFamily } from './train.js';
 export { PosencBuffer, PosencError, Status, simdSupported };
 
+// A family marked lean (sinusoidal, learned) has all its C entry points in the lean core
+// (dist/posenc-lite.simd.wasm, c_src/exports_lite.txt): an app that names only such families
+// downloads that instead of the whole core. The mark is on the family, not a list here, so an app
+// bundles no family it does not name.
+function lean(family) {
+  try {
+    return typeof family === 'function' && Object.getOwnPropertyDescriptor(family, 'lean')?.value === true;
+  } catch {
+    return false; // a Proxy that throws: init's own check of families names it
+  }
+}
+
 /**
  * Load the wasm core and return an API object with the functions of `families` (and what every
  * instance has: backend, alloc, heapBytes, heapInUse, loadLab, labLoaded).
@@ -40,7 +52,7 @@ export async function init(opts) {
       'families',
     );
   }
-  return assemble(o, families);
+  return assemble(o, families, { lite: families.every(lean) });
 }
 
 export default init;

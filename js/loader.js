@@ -40,6 +40,12 @@ const BUILDS = {
   lab: {
     simd: () => import('../dist/posenc-lab.simd.wasm.js'),
   },
+  // posenc/lite's lean core: the sinusoidal and learned families' entry points only (c_src/
+  // exports_lite.txt), a third of the core's download. SIMD only: an engine without SIMD loads the
+  // scalar core, which has every entry point.
+  lite: {
+    simd: () => import('../dist/posenc-lite.simd.wasm.js'),
+  },
 };
 
 /** The compiled module of each build the package loaded, by 'core.simd', 'lab.scalar', … */
@@ -137,7 +143,7 @@ const LAB_EXPORTS = ['posenc_train_size', 'posenc_train_init', 'posenc_train_ste
  *   an options snapshot (see validate.js snapshot): read once, own properties only
  * @returns {Promise<WebAssembly.Instance>}
  */
-export async function instantiate(opts = {}, { lab = false } = {}) {
+export async function instantiate(opts = {}, { lab = false, lite = false } = {}) {
   const who = lab ? 'loadLab' : 'init';
   const err = (what, e) => loadError(what, e, who);
   const want = opts.simd ?? 'auto';
@@ -149,13 +155,13 @@ export async function instantiate(opts = {}, { lab = false } = {}) {
     );
   }
   const given = opts.wasm !== undefined;
-  const source = given ? opts.wasm : await packagedModule(who, want, lab, err);
+  const source = given ? opts.wasm : await packagedModule(who, want, lab, err, lite);
   const module = await compileSource(who, source, given, err);
   return start(who, module, lab, err);
 }
 
 /** The package's own build for `want` (simd true, false or 'auto'), compiled once per build. */
-async function packagedModule(who, want, lab, err) {
+async function packagedModule(who, want, lab, err, lite = false) {
   const useSimd = want === 'auto' ? simdSupported() : want;
   if (useSimd && !simdSupported()) {
     throw new PosencError(
@@ -165,7 +171,8 @@ async function packagedModule(who, want, lab, err) {
     );
   }
   const name = useSimd ? 'simd' : 'scalar';
-  const key = `${lab ? 'lab' : 'core'}.${name}`;
+  const kind = lab ? 'lab' : lite && useSimd ? 'lite' : 'core';
+  const key = `${kind}.${name}`;
   if (lab && !useSimd) {
     throw new PosencError(
       Status.E_MISSING,
@@ -175,7 +182,7 @@ async function packagedModule(who, want, lab, err) {
   }
   try {
     // unpacked and compiled once per build: a later init() only instantiates
-    compiled[key] ??= BUILDS[lab ? 'lab' : 'core']
+    compiled[key] ??= BUILDS[kind]
       [name]()
       .then((m) => unpack(m.default))
       .then((b) => WebAssembly.compile(b));

@@ -13,6 +13,7 @@ import {
   elements,
   fail,
   int,
+  isArray,
   list,
   num,
   options,
@@ -401,7 +402,8 @@ const APPLY_KEYS = ['length', 'heads', 'positions', 'offset', 'order', ...SHARED
 /** applyRope's shape: length, heads, frequencies, pairing and order, and the nested cache and
  * axial objects, read now, once, before anything is validated further or allocated. */
 function parseApplyShape(fn, o) {
-  const cacheOpts = o.cache !== undefined ? options(fn, o.cache, ['cos', 'sin', 'attentionScale'], 'cache') : undefined;
+  const cacheOpts =
+    o.cache !== undefined ? options(fn, o.cache, ['cos', 'sin', 'attentionScale', 'dims'], 'cache') : undefined;
   let axial;
   if (o.axial !== undefined) {
     const a = options(fn, o.axial, ['height', 'width'], 'axial');
@@ -561,6 +563,12 @@ function cacheIn(s, fn, a, pos) {
       `a Float32Array (or posenc buffer) of [rows][rotaryDim/2 = ${np}]`,
       c.cos,
     );
+  // ropeCache's dims, passed back with its cos and sin, must describe them
+  if (c.dims !== undefined) {
+    const d = isArray(fn, 'cache.dims', c.dims) ? list(fn, 'cache.dims', c.dims) : null;
+    if (!d || d.length !== 2 || d[0] !== rows || d[1] !== np)
+      throw fail(fn, 'cache.dims', Status.E_PARAM, `[rows = ${rows}, rotaryDim/2 = ${np}] (cos's shape)`, c.dims);
+  }
   const cp = s.in('cache.cos', c.cos, Float32Array, rows * np);
   const sp = s.in('cache.sin', c.sin, Float32Array, rows * np);
   if (a.posType) {
@@ -603,10 +611,28 @@ function rotateCached(s, core, fn, a, xArr, pos) {
   call('posenc_rope_apply_cached', xArr.ptr, ...shape, cp, sp, rows, pos, offset);
 }
 
+/** Float32 positions within ±2^30, c_src/rope.c's limit for float positions (the angle's float64
+ * reduction stays exact there), refused by index: C's refusal alone was reported as x. */
+function floatPositionsInRange(s, fn, pos, length) {
+  const bad = s.with(Float32Array, pos, length, (p) => p.findIndex((v) => Math.abs(v) > FLOAT_POSITION_MAX));
+  if (bad >= 0) {
+    const v = s.with(Float32Array, pos, length, (p) => p[bad]);
+    throw fail(
+      fn,
+      `positions[${bad}]`,
+      Status.E_PARAM,
+      `within ±2^30 = ±${FLOAT_POSITION_MAX} in a Float32Array (an Int32Array takes any int32)`,
+      v,
+    );
+  }
+}
+const FLOAT_POSITION_MAX = 2 ** 30;
+
 /** applyRope without a cache: angles made by C per block of tokens, at offset + t, at explicit
  * integer or float positions, with xPos, or on an axial grid. */
 function rotateComputed(s, core, fn, a, xArr, pos) {
   const { f, axial, xpos, length, offset } = a;
+  if (a.posType === Float32Array) floatPositionsInRange(s, fn, pos, length);
   const width = axial ? f.rotaryDim / 2 : f.rotaryDim;
   const seqLen = a.posType
     ? Math.max(0, Math.ceil(rangeOf(s, a.posType, pos, length).hi) + 1)
@@ -689,7 +715,7 @@ export function ropeFamily(core) {
           const cos = s.out('cos', o.cos, Float32Array, n);
           const sin = s.out('sin', o.sin, Float32Array, n);
           mropeFill(s, cos.ptr, sin.ptr, { length, np, inv, att: attentionScale, mrope, pos });
-          return { cos: cos.take(), sin: sin.take(), attentionScale };
+          return { cos: cos.take(), sin: sin.take(), attentionScale, dims: [length, f.rotaryDim / 2] };
         });
       }
       return core.run(fn, (s) => {
@@ -698,7 +724,8 @@ export function ropeFamily(core) {
         const cos = s.out('cos', o.cos, Float32Array, n);
         const sin = s.out('sin', o.sin, Float32Array, n);
         s.call('posenc_rope_cache_fill', cos.ptr, sin.ptr, length, f.rotaryDim / 2, inv, attentionScale, offset);
-        return { cos: cos.take(), sin: sin.take(), attentionScale };
+        // dims: onnxruntime's cos_cache / sin_cache shape, for new ort.Tensor('float32', cos, dims)
+        return { cos: cos.take(), sin: sin.take(), attentionScale, dims: [length, f.rotaryDim / 2] };
       });
     },
 

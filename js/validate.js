@@ -114,6 +114,24 @@ export function threw(fn, name, e, what = `reading ${name}`) {
   return err;
 }
 
+/** A Promise (or another thenable whose class has a `then` method) where an object is expected is
+ * refused by name: read as an object it has no keys, and would be reported as every required key
+ * missing. Only the prototype chain is looked at (no getter of the caller's object runs). */
+export function notPromise(fn, name, value) {
+  if (value === null || typeof value !== 'object') return;
+  let thenable = false;
+  try {
+    for (let p = Object.getPrototypeOf(value); p && !thenable; p = Object.getPrototypeOf(p)) {
+      const d = Object.getOwnPropertyDescriptor(p, 'then');
+      thenable = typeof d?.value === 'function';
+    }
+  } catch (e) {
+    throw threw(fn, name, e);
+  }
+  if (thenable)
+    throw fail(fn, name, Status.E_PARAM, 'an object, not a Promise (await it first: a missing await?)', value);
+}
+
 /**
  * A snapshot of the caller's options: each own enumerable property read exactly once (a getter
  * runs here, once, before anything is validated), inherited properties ignored, into a
@@ -123,6 +141,7 @@ export function threw(fn, name, e, what = `reading ${name}`) {
 export function snapshot(fn, opts, name = 'options') {
   const snap = Object.create(null);
   if (opts === undefined) return snap;
+  notPromise(fn, name, opts);
   const path = (k) => (name === 'options' ? k : `${name}.${k}`);
   let keys;
   try {
@@ -165,15 +184,74 @@ const HF_NAMES = {
   freq_base: 'base',
 };
 
-/** posenc's name for an unknown key when it is a Hugging Face (or snake_case) spelling of an
- * allowed one, else undefined. */
+// Names people bring from PyTorch, Hugging Face and papers, lower case without underscores, with
+// posenc's names they may mean, most likely first (the first one the function takes is offered).
+const LENGTHS = ['length', 'capacity', 'queries', 'keys', 'rows', 'klen'];
+const ALIASES = {
+  ...Object.fromEntries(
+    ['seqlen', 'seqlength', 'sequencelength', 'maxlen', 'maxlength', 'maxseqlen', 'maxseqlength', 'maxpositions']
+      .concat(['npositions', 'numpositions', 'contextlength', 'ctxlen', 'nctx', 'blocksize', 'len', 'tokens'])
+      .map((k) => [k, LENGTHS]),
+  ),
+  maxpositionembeddings: ['maxPositions', ...LENGTHS],
+  ...Object.fromEntries(
+    ['numheads', 'nheads', 'nhead', 'nhead', 'numattentionheads', 'numqheads', 'numqueryheads', 'headcount', 'h'].map(
+      (k) => [k, ['heads']],
+    ),
+  ),
+  ...Object.fromEntries(
+    ['numkvheads', 'nkvheads', 'numkeyvalueheads', 'kvheads', 'numkvgroups', 'ngroups', 'numgroups', 'nkvhead'].map(
+      (k) => [k, ['kvHeads']],
+    ),
+  ),
+  ...Object.fromEntries(
+    ['headdim', 'headsize', 'dhead', 'dimhead', 'dk', 'dimperhead', 'kvchannels', 'attentionheadsize', 'qkdim'].map(
+      (k) => [k, ['dim', 'dHead']],
+    ),
+  ),
+  ...Object.fromEntries(
+    [
+      'dmodel',
+      'hiddensize',
+      'embeddim',
+      'nembd',
+      'embeddingdim',
+      'dembed',
+      'modeldim',
+      'hiddendim',
+      'embedsize',
+      'nstate',
+    ].map((k) => [k, ['dModel', 'dim']]),
+  ),
+  ...Object.fromEntries(['vheaddim', 'vdim', 'valuedim', 'dv', 'headdimv'].map((k) => [k, ['dimV']])),
+  ...Object.fromEntries(['qlen', 'querylength', 'numqueries', 'tgtlen'].map((k) => [k, ['queries']])),
+  ...Object.fromEntries(['kvlen', 'keylength', 'numkeys', 'srclen'].map((k) => [k, ['keys', 'klen']])),
+  ...Object.fromEntries(['ropetheta', 'rotarybase', 'ropebase', 'freqbase', 'theta'].map((k) => [k, ['base']])),
+  ...Object.fromEntries(['iscausal', 'causalmask'].map((k) => [k, ['causal']])),
+  ...Object.fromEntries(['slidingwindow', 'windowsize', 'localwindowsize'].map((k) => [k, ['window']])),
+  ...Object.fromEntries(['positionids', 'positionid', 'pos'].map((k) => [k, ['positions', 'offset']])),
+  ...Object.fromEntries(
+    ['startpos', 'pastlength', 'pastkeyvalueslength', 'positionoffset', 'start'].map((k) => [k, ['offset']]),
+  ),
+  ...Object.fromEntries(['maxcachelen', 'cachesize', 'maxcachesize', 'maxbatchlen'].map((k) => [k, ['capacity']])),
+  ...Object.fromEntries(['softmaxscale', 'qkscale', 'attnscale', 'sminscale'].map((k) => [k, ['scale']])),
+  ...Object.fromEntries(['rotaryembdim', 'rotaryembeddingdim', 'rotarydims'].map((k) => [k, ['rotaryDim']])),
+  ...Object.fromEntries(['relativeattentionnumbuckets'].map((k) => [k, ['numBuckets']])),
+  ...Object.fromEntries(['relativeattentionmaxdistance'].map((k) => [k, ['maxDistance']])),
+};
+
+/** posenc's name for an unknown key when it is a Hugging Face, PyTorch or snake_case spelling of
+ * an allowed one, else undefined. */
 export function didYouMean(key, allowed) {
   const hf = HF_NAMES[key];
   if (hf !== undefined && allowed.includes(hf)) return hf;
   const camel = key.replace(/_([a-z])/g, (m, c) => c.toUpperCase());
   if (camel !== key && allowed.includes(camel)) return camel;
   const lower = allowed.find((a) => a.toLowerCase() === key.toLowerCase());
-  return lower;
+  if (lower !== undefined) return lower;
+  const norm = key.toLowerCase().replace(/[_\-\s]/g, '');
+  const near = Object.hasOwn(ALIASES, norm) ? ALIASES[norm] : [];
+  return near.find((a) => allowed.includes(a)) ?? allowed.find((a) => a.toLowerCase() === norm);
 }
 
 /** Unknown keys of a snapshot are errors (typos are bugs); returns the snapshot. */
@@ -183,7 +261,7 @@ export function allowOnly(fn, snap, allowed, name = 'options') {
       const where = name === 'options' ? '' : `${name}: `;
       const hint = didYouMean(k, allowed);
       const hfName = k.includes('_')
-        ? ' (a Hugging Face name; pe.fromConfig(config) converts a whole config.json)'
+        ? ' (a Hugging Face or PyTorch name; pe.fromConfig(config) converts a whole config.json)'
         : '';
       const mean = hint === undefined ? '' : `; did you mean ${JSON.stringify(hint)}?${hfName}`;
       throw new PosencError(

@@ -298,7 +298,7 @@ test('tiled (no weights) equals untiled (weights) for every bias kind, several t
       const p = problem(21, 517, 2, 12, 10, 40);
       const bias = randomBias(kind, p, 41);
       for (const causal of [false, true]) {
-        const a = pe.attention({ ...p, bias, causal, returnWeights: true });
+        const a = pe.attention({ ...p, bias, causal, align: 'top-left', returnWeights: true });
         const b = pe.attention({ ...p, bias, causal, align: 'top-left' });
         assert.ok(
           maxAbsDiff(a.output, b.output) <= 1e-6,
@@ -333,8 +333,8 @@ test('fused ALiBi and T5 biases equal the materialised bias matrix', async () =>
                 : bias.weights[refBucket(rp, bias.bidirectional, 32, 128) * 4 + h];
           }
       for (const causal of [false, true]) {
-        const fused = pe.attention({ ...p, bias, causal, returnWeights: true });
-        const mat = pe.attention({ ...p, bias: dense, causal, returnWeights: true });
+        const fused = pe.attention({ ...p, bias, causal, align: 'top-left', returnWeights: true });
+        const mat = pe.attention({ ...p, bias: dense, causal, align: 'top-left', returnWeights: true });
         assertClose(
           fused.weights,
           mat.weights,
@@ -380,7 +380,7 @@ test('fused ALiBi is exact at large legal offsets (float64 weights within 1e-6 a
     for (const offset of [2 ** 30, -(2 ** 30), 1e7, -12345678]) {
       for (const form of ['relative', 'symmetric', 'reference']) {
         for (const causal of [false, true]) {
-          const opts = { ...p, bias: { type: 'alibi', form }, causal, offset };
+          const opts = { ...p, bias: { type: 'alibi', form }, causal, align: 'top-left', offset };
           const ref = refAttention(opts);
           const what = `${name} offset=${offset} ${form} causal=${causal}`;
           const r = pe.attention({ ...opts, returnWeights: true });
@@ -405,7 +405,7 @@ test('ALiBi relative and reference forms give identical causal weights (docs/ali
 test('causal alignment: top-left (j <= i) vs bottom-right (j <= i + keys - queries)', async () => {
   for (const { name, pe } of await backends()) {
     const p = problem(3, 5, 1, 4, 4, 70);
-    const tl = pe.attention({ ...p, causal: true, returnWeights: true }).weights;
+    const tl = pe.attention({ ...p, causal: true, align: 'top-left', returnWeights: true }).weights;
     const br = pe.attention({ ...p, causal: true, align: 'bottom-right', returnWeights: true }).weights;
     for (let i = 0; i < 3; i++)
       for (let j = 0; j < 5; j++) {
@@ -428,14 +428,39 @@ test('causal alignment: top-left (j <= i) vs bottom-right (j <= i + keys - queri
   }
 });
 
+test('causal with fewer queries than keys and no align is refused naming align (both alignments run and differ)', async () => {
+  for (const { name, pe } of await backends()) {
+    const p = problem(1, 6, 2, 4, 4, 72);
+    const err = assertThrowsPosenc(
+      () => pe.attention({ ...p, causal: true }),
+      [/align is required with causal: true and fewer queries \(1\) than keys \(6\)/, /'bottom-right'/],
+      Status.E_MISSING,
+    );
+    assert.equal(err.argument, 'align', name);
+    // the two readings it refuses to choose between are different answers
+    const tl = pe.attention({ ...p, causal: true, align: 'top-left' }).output;
+    const br = pe.attention({ ...p, causal: true, align: 'bottom-right' }).output;
+    assert.ok(maxAbsDiff(tl, br) > 1e-3, `${name}: top-left and bottom-right differ`);
+    // square, more queries than keys, or no mask: nothing to choose, the default stands
+    const sq = problem(4, 4, 2, 4, 4, 73);
+    assertClose(
+      pe.attention({ ...sq, causal: true }).output,
+      pe.attention({ ...sq, causal: true, align: 'top-left' }).output,
+      0,
+      name,
+    );
+    assert.ok(pe.attention({ ...p }).output.every(Number.isFinite), name);
+  }
+});
+
 test('SIMD and scalar builds agree within 1e-6', async () => {
   const [{ pe: simd }, { pe: scalar }] = await backends();
   for (const kind of KINDS) {
     const p = problem(37, 290, 2, 19, 13, 80);
     const bias = randomBias(kind, p, 81);
     for (const returnWeights of [true, false]) {
-      const a = simd.attention({ ...p, bias, causal: true, returnWeights });
-      const b = scalar.attention({ ...p, bias, causal: true, returnWeights });
+      const a = simd.attention({ ...p, bias, causal: true, align: 'top-left', returnWeights });
+      const b = scalar.attention({ ...p, bias, causal: true, align: 'top-left', returnWeights });
       assertClose(a.output, b.output, 1e-6, `${kind} output`);
       if (returnWeights) assertClose(a.weights, b.weights, 1e-6, `${kind} weights`);
     }

@@ -7,14 +7,15 @@
 // pattern: `const ready = init()` at the top, awaited in onmessage, so no message is lost).
 //
 // Also the per-app budget: an app that calls only `sinusoidal` through 'posenc/lite' ships at
-// most 15 kB gzipped of posenc JS (Vite and esbuild; the wasm chunks counted apart).
+// most 15 kB gzipped of posenc JS (Vite and esbuild; the wasm chunks counted apart) and fetches
+// the lean core only; and the README's figures for it and for the full API's app are measured.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { extname, join, normalize } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { after, before, test } from 'node:test';
 import { CHROMIUM, CHROMIUM_ARGS, EXPECTED, PROBE, app, cleanup } from './package_helper.js';
 
@@ -29,7 +30,10 @@ const TYPES = {
 };
 const LINK = ['vite', 'webpack', 'esbuild', 'rollup', '@rollup', 'parcel'];
 const kB = 1000;
-const APP_BUDGET = { sinusoidalOnlyGz: 15 * kB };
+// JS: posenc's JS in the app's chunks. Fetched: that JS plus the one wasm chunk the app loads,
+// posenc/lite's lean core (sinusoidal and learned only; the 15 kB the issue asked for is below
+// what its float64 sin, cos, exp and log alone cost, about 10 kB gzipped: docs/benchmark.md).
+const APP_BUDGET = { sinusoidalOnlyGz: 15 * kB, sinusoidalOnlyFetchedGz: 25 * kB };
 
 // The app: the page asks its worker before anything has loaded; the worker must still answer.
 const MAIN = `import { init } from 'posenc';
@@ -247,7 +251,7 @@ for (const [name, build] of Object.entries(BUNDLERS)) {
 
 /** The JS an app's build ships, in bytes gzipped, split into the wasm chunks and the rest. */
 function shipped(out) {
-  const sizes = { js: 0, wasm: 0, files: [] };
+  const sizes = { js: 0, wasm: 0, files: [], kinds: {} };
   const walk = (d) => {
     for (const f of readdirSync(d)) {
       const p = join(d, f);
@@ -256,9 +260,21 @@ function shipped(out) {
         const text = readFileSync(p, 'utf8');
         const gz = gzipSync(text, { level: 9 }).length;
         // a build module (dist/*.wasm.js) is the base64 of a gzip stream, which starts 'H4sI'
-        if (/["'`]H4sI/.test(text.slice(0, 400))) sizes.wasm += gz;
-        else sizes.js += gz;
-        sizes.files.push(`${f} ${gz}`);
+        const at = text.slice(0, 400).search(/["'`]H4sI/);
+        const b64 = at < 0 ? null : /^["'`]([A-Za-z0-9+/=]+)/.exec(text.slice(at));
+        if (b64) {
+          sizes.wasm += gz;
+          // which build, by what the module exports (bundlers rename the chunks)
+          const ex = WebAssembly.Module.exports(new WebAssembly.Module(gunzipSync(Buffer.from(b64[1], 'base64'))));
+          const names = new Set(ex.map((e) => e.name));
+          const kind = names.has('posenc_train_step') ? 'lab' : names.has('posenc_rope_apply') ? 'core' : 'lean';
+          if (kind === 'lean') sizes.lean = (sizes.lean ?? 0) + gz;
+          sizes.files.push(`${f} ${gz} (${kind})`);
+          sizes.kinds[f] = kind;
+        } else {
+          sizes.js += gz;
+          sizes.files.push(`${f} ${gz}`);
+        }
       }
     }
   };
@@ -310,7 +326,7 @@ const BUDGET_NAME = `at most ${APP_BUDGET.sinusoidalOnlyGz / kB} kB of JS gzippe
 test(`budget: an app that calls only sinusoidal (posenc/lite) ships ${BUDGET_NAME}`, {
   skip,
   timeout: 600_000,
-}, () => {
+}, async () => {
   const results = {};
   for (const [name, build] of Object.entries(LITE_BUILDS)) {
     const cwd = project(`lite-${name}`);
@@ -319,13 +335,57 @@ test(`budget: an app that calls only sinusoidal (posenc/lite) ships ${BUDGET_NAM
     results[name] = shipped(join(cwd, 'dist'));
   }
   console.log(`# sinusoidal-only app, gzipped bytes: ${JSON.stringify(results)}`);
-  for (const [name, { js, wasm, files }] of Object.entries(results)) {
+  // the same app with posenc's init(), which holds every family (esbuild as above)
+  const fullCwd = project('full-esbuild');
+  writeFileSync(
+    join(fullCwd, 'src/index.js'),
+    "import { init } from 'posenc';\ninit().then((pe) => { window.__result = pe.sinusoidal({ length: 4, dim: 8 })[8]; });\n",
+  );
+  LITE_BUILDS.esbuild(fullCwd);
+  const full = shipped(join(fullCwd, 'dist'));
+  console.log(`# the same app with posenc's init(), esbuild: ${full.js} bytes of JS gzipped`);
+  // the README's figures are these, within 5%
+  const readme = readFileSync(join(dir, 'node_modules/posenc/README.md'), 'utf8').replace(/\s+/g, ' ');
+  const m =
+    /calls only `sinusoidal` ships about (\d+) kB of posenc JS gzipped and fetches the (\d+) kB lean core, instead of about (\d+) kB of JS/.exec(
+      readme,
+    );
+  assert.ok(m, "README.md's posenc/lite sentence");
+  for (const [said, bytes, what] of [
+    [m[1], results.esbuild.js, 'lite JS'],
+    [m[2], results.esbuild.lean, 'lean core'],
+    [m[3], full.js, 'full API JS'],
+  ]) {
+    assert.ok(
+      Math.abs(said * 1000 - bytes) <= 0.05 * bytes,
+      `README.md says ${said} kB for the ${what}, esbuild: ${bytes} bytes`,
+    );
+  }
+  // in Chromium the Vite app fetches the lean core and no other build
+  const { server, origin } = await serve(join(dir, 'lite-vite', 'dist'));
+  servers.push(server);
+  const page = await browser.newPage();
+  const fetched = [];
+  page.on('request', (r) => fetched.push(new URL(r.url()).pathname.split('/').pop()));
+  await page.goto(`${origin}/`);
+  const value = await (await page.waitForFunction(() => window.__result, null, { timeout: 120_000 })).jsonValue();
+  await page.close();
+  assert.ok(Math.abs(value - Math.sin(1)) < 2e-7, `lite app in Chromium: ${value}`);
+  const builds = fetched.map((f) => results.vite.kinds[f]).filter(Boolean);
+  assert.deepEqual(builds, ['lean'], `the lite app fetched ${fetched.join(', ')}`);
+  for (const [name, { js, wasm, lean, files }] of Object.entries(results)) {
     assert.ok(wasm > 30_000, `${name}: the wasm chunks were found (${files.join(', ')})`);
+    // exactly one lean core, which is what init({ families: [sinusoidalFamily] }) loads
+    assert.ok(lean > 5_000 && lean < 20_000, `${name}: posenc/lite's lean core is a chunk (${files.join(', ')})`);
     // the budget is set on the two that minify with no option (Vite) or one (esbuild)
     if (name === 'vite' || name === 'esbuild') {
       assert.ok(
         js <= APP_BUDGET.sinusoidalOnlyGz,
         `${name}: ${js} bytes of JS gzipped, budget ${APP_BUDGET.sinusoidalOnlyGz} (${files.join(', ')})`,
+      );
+      assert.ok(
+        js + lean <= APP_BUDGET.sinusoidalOnlyFetchedGz,
+        `${name}: JS and the lean core fetched, ${js} + ${lean} bytes gzipped, budget ${APP_BUDGET.sinusoidalOnlyFetchedGz}`,
       );
     }
   }

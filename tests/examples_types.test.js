@@ -1,5 +1,5 @@
 // Every ```js / ```ts example in README.md and docs/*.md type-checks as a TypeScript user's editor
-// sees it: the packed package installed into a fresh project, tsc --strict with checkJs over each
+// sees it (each js example also as a .ts file): the packed package installed into a fresh project, tsc --strict with checkJs over each
 // block as its own module (a block that uses require() as CommonJS), under module nodenext and
 // under module esnext + moduleResolution bundler. readme.test.js runs the same blocks; this file
 // checks that the shipped declarations accept what the docs tell users to write (a fromConfig
@@ -32,6 +32,10 @@ function blocks() {
       const cjs = /\brequire\(/.test(m[2]);
       const ext = ts ? (cjs ? 'cts' : 'mts') : cjs ? 'cjs' : 'mjs';
       out.push({ name: `${file.replace(/[/.]/g, '_')}_${line}.${ext}`, where: `${file}:${line}`, code: m[2] });
+      // a TypeScript user pastes the JS examples into .ts files too: JSDoc casts do nothing there
+      // and an untyped parameter is TS7006 (a require() block is not TypeScript's import = require)
+      if (!ts && !cjs)
+        out.push({ name: `${file.replace(/[/.]/g, '_')}_${line}.mts`, where: `${file}:${line}`, code: m[2] });
     }
   }
   return out;

@@ -121,7 +121,7 @@ test('GQA equals plain attention on repeated k/v heads, and the float64 definiti
         v = randomF32(K * KVH * DV, seed++);
       const biases = { ...BIASES(H, D, DV, seed++), dense: randomF32(H * Q * K, seed++) };
       for (const [bn, bias] of Object.entries(biases)) {
-        for (const mode of [{}, { causal: true }, { causal: true, align: 'bottom-right' }]) {
+        for (const mode of [{}, { causal: true, align: 'top-left' }, { causal: true, align: 'bottom-right' }]) {
           for (const returnWeights of [false, true]) {
             const args = { q, queries: Q, keys: K, dim: D, dimV: DV, heads: H, bias, returnWeights, ...mode };
             const got = pe.attention({ ...args, k, v, kvHeads: KVH });
@@ -147,7 +147,7 @@ test('GQA with the XL bias equals repeated k/v heads', async () => {
       k = randomF32(K * KVH * D, 2),
       v = randomF32(K * KVH * D, 3);
     const bias = { type: 'xl', u: randomF32(H * D, 4), v: randomF32(H * D, 5), r: randomF32(2 * K * H * D, 6) };
-    for (const mode of [{}, { causal: true }, { causal: true, align: 'bottom-right' }]) {
+    for (const mode of [{}, { causal: true, align: 'top-left' }, { causal: true, align: 'bottom-right' }]) {
       const args = { q, queries: Q, keys: K, dim: D, heads: H, bias, ...mode };
       const got = pe.attention({ ...args, k, v, kvHeads: KVH });
       const rep = pe.attention({ ...args, k: repeatHeads(k, K, H, KVH, D), v: repeatHeads(v, K, H, KVH, D) });
@@ -406,7 +406,47 @@ function prefillRopeBand(pe, { q, k, v, T, H, KVH, D, window }) {
   });
 }
 
-test('kvCache capacity: growth past it is an error naming the capacity, nothing is overwritten; truncate rewinds', async () => {
+test('kvCache append / attend { tokens }: keys laid out for 8 heads instead of 2 are refused naming k, not read as 4x the tokens', async () => {
+  for (const { name, pe } of await backends()) {
+    const [H, KVH, D] = [8, 2, 4];
+    const cache = pe.kvCache({ heads: H, kvHeads: KVH, dim: D, capacity: 64, encoding: { type: 'rope' } });
+    // one token's keys for 8 heads: a multiple of kvHeads * dim, so its length alone reads as 4 tokens
+    const k8 = randomF32(H * D, 1),
+      v8 = randomF32(H * D, 2);
+    const err = assertThrowsPosenc(
+      () => cache.append(k8, v8, { tokens: 1 }),
+      [/k must be 1 tokens × kvHeads = 2 × dim = 4 = 8 floats/, /reads as 4 tokens/, /another number of heads/],
+      Status.E_SCRATCH,
+    );
+    assert.equal(err.argument, 'k', name);
+    assert.equal(cache.length, 0, `${name}: nothing stored`);
+    cache.append(k8.slice(0, KVH * D), v8.slice(0, KVH * D), { tokens: 1 });
+    assert.equal(cache.length, 1);
+    assertThrowsPosenc(() => cache.append(k8, v8, { tokens: 0 }), [/tokens must be an integer in \[1, 64\]/]);
+    // q laid out for 2 heads instead of 8 reads as a quarter of a token: refused by its length as before;
+    // q of 2 tokens where 1 is declared is refused naming q
+    cache.append(randomF32(KVH * D, 3), randomF32(KVH * D, 4));
+    const e2 = assertThrowsPosenc(
+      () => cache.attend(randomF32(2 * H * D, 5), { tokens: 1 }),
+      [/q must be 1 tokens × heads = 8/, /reads as 2 tokens/],
+      Status.E_SCRATCH,
+    );
+    assert.equal(e2.argument, 'q');
+    assert.equal(cache.attend(randomF32(H * D, 5), { tokens: 1 }).output.length, H * D);
+    // without tokens, at low capacity, the error names k (what was appended), not capacity
+    const small = pe.kvCache({ heads: H, kvHeads: KVH, dim: D, capacity: 2 });
+    const e3 = assertThrowsPosenc(
+      () => small.append(k8, v8),
+      [/k holds 4 tokens/, /pass \{ tokens \}/],
+      Status.E_RANGE,
+    );
+    assert.equal(e3.argument, 'k');
+    small.free();
+    cache.free();
+  }
+});
+
+test('kvCache capacity: growth past it is an error naming k and the capacity, nothing is overwritten; truncate rewinds', async () => {
   for (const { name, pe } of await backends()) {
     const [H, KVH, D] = [2, 1, 4];
     const T = 10;
@@ -418,10 +458,11 @@ test('kvCache capacity: growth past it is an error naming the capacity, nothing 
     const before = cache.attend(q.slice(3 * H * D, 4 * H * D)).output;
     const err = assertThrowsPosenc(
       () => cache.append(k.slice(4 * D, 7 * D), v.slice(4 * D, 7 * D)),
-      [/capacity = 6/, /holds 4/, /3 more/],
+      [/capacity = 6/, /it holds 4/, /k holds 3 tokens/, /room for 2/],
       Status.E_RANGE,
     );
-    assert.equal(err.argument, 'capacity');
+    // k is what does not fit (it may be laid out for more heads than the cache has: see tokens)
+    assert.equal(err.argument, 'k');
     assert.equal(cache.length, 4, `${name}: a rejected append leaves the length`);
     assert.deepEqual(cache.attend(q.slice(3 * H * D, 4 * H * D)).output, before);
     cache.append(k.slice(4 * D, 6 * D), v.slice(4 * D, 6 * D)); // exactly full

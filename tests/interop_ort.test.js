@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { onnxModel } from '../bench/onnx_attention.js';
-import { backends, randomF32 } from './helpers.js';
+import { assertThrowsPosenc, backends, randomF32 } from './helpers.js';
 
 const config = (name) => JSON.parse(readFileSync(new URL(`./fixtures/configs/${name}.json`, import.meta.url), 'utf8'));
 
@@ -107,4 +107,178 @@ test("ropeCache is onnxruntime-web RotaryEmbedding's cos_cache / sin_cache; layo
     for (let i = 0; i < want.length; i++) off = Math.max(off, Math.abs(z[i] - want[i]));
     assert.ok(off > 1e-2, `${name}: the other pairing differs (${off})`);
   }
+});
+
+/** GroupQueryAttention with RoPE inside (do_rotary) and its past / present, cos_cache / sin_cache
+ * fed from posenc's ropeCache: the decoder step onnxruntime-web runs for transformers.js's
+ * exported Llama-style models. query [1][S][H·D], key / value [1][S][KVH·D], past [1][KVH][P][D]. */
+function gqaModel({ H, KVH, D, scale, interleaved, maxPos }) {
+  return onnxModel({
+    msOpset: true,
+    nodes: [
+      {
+        op: 'GroupQueryAttention',
+        domain: 'com.microsoft',
+        inputs: ['q', 'k', 'v', 'past_key', 'past_value', 'seqlens_k', 'total', 'cos', 'sin'],
+        outputs: ['out', 'present_key', 'present_value'],
+        attrs: [
+          ['num_heads', H],
+          ['kv_num_heads', KVH],
+          ['scale', scale, 'float'],
+          ['do_rotary', 1],
+          ['rotary_interleaved', interleaved ? 1 : 0],
+        ],
+      },
+    ],
+    inputs: [
+      ['q', [1, 'S', H * D]],
+      ['k', [1, 'S', KVH * D]],
+      ['v', [1, 'S', KVH * D]],
+      ['past_key', [1, KVH, 'P', D]],
+      ['past_value', [1, KVH, 'P', D]],
+      ['seqlens_k', [1], 'int32'],
+      ['total', [], 'int32'],
+      ['cos', [maxPos, D / 2]],
+      ['sin', [maxPos, D / 2]],
+    ],
+    outputs: [
+      ['out', [1, 'S', H * D]],
+      ['present_key', [1, KVH, 'T', D]],
+      ['present_value', [1, KVH, 'T', D]],
+    ],
+  });
+}
+
+const maxDiff = (a, b) => {
+  assert.equal(a.length, b.length);
+  let m = 0;
+  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i] - b[i]));
+  return m;
+};
+
+test('kvCache.importPast / exportPresent: an onnxruntime-web GroupQueryAttention prefill continued by posenc, and the reverse, agree within 1e-6', {
+  timeout: 300_000,
+}, async () => {
+  for (const { name: backend, pe } of await backends()) {
+    // Llama 3.2 1B's and Aya-23's rope (half / adjacent pairs), on a small layer shape
+    for (const cfg of ['llama-3.2-1b', 'aya-23-8b']) {
+      const spec = pe.fromConfig(config(cfg), { layer: 0 });
+      const [H, KVH, D, S, steps, maxPos] = [4, 2, spec.rope.dim, 7, 4, 32];
+      const rope = { ...spec.rope };
+      const { cos, sin, dims } = pe.ropeCache({ length: maxPos, ...rope });
+      assert.deepEqual(dims, [maxPos, D / 2]);
+      const scale = 1 / Math.sqrt(D);
+      const sess = await session(gqaModel({ H, KVH, D, scale, interleaved: rope.layout === 'interleaved', maxPos }));
+      const T = (data, dims) => new ort.Tensor('float32', data, dims);
+      const run = async (q, k, v, past) => {
+        const P = past ? past.key.dims[2] : 0;
+        const n = q.length / (H * D);
+        return sess.run({
+          q: T(q, [1, n, H * D]),
+          k: T(k, [1, n, KVH * D]),
+          v: T(v, [1, n, KVH * D]),
+          past_key: past ? T(past.key.data, past.key.dims) : T(new Float32Array(0), [1, KVH, 0, D]),
+          past_value: past ? T(past.value.data, past.value.dims) : T(new Float32Array(0), [1, KVH, 0, D]),
+          seqlens_k: new ort.Tensor('int32', Int32Array.of(P + n - 1), [1]),
+          total: new ort.Tensor('int32', Int32Array.of(P + n), []),
+          cos: T(cos, dims),
+          sin: T(sin, dims),
+        });
+      };
+      const make = () =>
+        pe.kvCache({ heads: H, kvHeads: KVH, dim: D, capacity: maxPos, scale, encoding: spec.encoding });
+      const tok = (t) => [randomF32(H * D, 100 + t), randomF32(KVH * D, 200 + t), randomF32(KVH * D, 300 + t)];
+      const prompt = [randomF32(S * H * D, 1), randomF32(S * KVH * D, 2), randomF32(S * KVH * D, 3)];
+      const what = `${backend} ${cfg}`;
+
+      // onnxruntime prefill -> posenc decode, against onnxruntime's own decode
+      const pre = await run(...prompt);
+      const cache = make();
+      const ids = BigInt64Array.from({ length: S }, (_, i) => BigInt(i)); // transformers.js position_ids
+      cache.importPast(pre.present_key, pre.present_value, { positions: ids });
+      assert.equal(cache.length, S);
+      let past = { key: pre.present_key, value: pre.present_value };
+      for (let t = S; t < S + steps; t++) {
+        const [q, k, v] = tok(t);
+        const ortStep = await run(q, k, v, past);
+        const mine = cache.append(k, v, { tokens: 1 }).attend(q, { tokens: 1 }).output;
+        const err = maxDiff(mine, ortStep.out.data);
+        assert.ok(err <= 1e-6, `${what}: step ${t}, posenc decode after an onnxruntime prefill vs onnxruntime: ${err}`);
+        past = { key: ortStep.present_key, value: ortStep.present_value };
+      }
+      // and posenc's cache, exported, is onnxruntime's present (rotated keys, values as given)
+      const mineNow = cache.exportPresent();
+      assert.deepEqual(mineNow.key.dims, past.key.dims);
+      assert.ok(maxDiff(mineNow.key.data, past.key.data) <= 1e-6, `${what}: exported keys`);
+      assert.ok(maxDiff(mineNow.value.data, past.value.data) <= 1e-6, `${what}: exported values`);
+      cache.free();
+
+      // posenc prefill -> onnxruntime decode, against posenc's own decode
+      const own = make();
+      own.append(prompt[1], prompt[2], { tokens: S });
+      let present = own.exportPresent();
+      assert.deepEqual(present.key.dims, [1, KVH, S, D]);
+      assert.ok(
+        maxDiff(present.key.data, pre.present_key.data) <= 1e-6,
+        `${what}: posenc prefill = onnxruntime's present`,
+      );
+      for (let t = S; t < S + steps; t++) {
+        const [q, k, v] = tok(t);
+        const ortStep = await run(q, k, v, present);
+        const mine = own.append(k, v).attend(q).output;
+        const err = maxDiff(ortStep.out.data, mine);
+        assert.ok(err <= 1e-6, `${what}: step ${t}, onnxruntime decode after a posenc prefill vs posenc: ${err}`);
+        present = own.exportPresent();
+      }
+      own.free();
+      await sess.release();
+    }
+  }
+});
+
+test('kvCache.importPast refuses a past in the wrong layout by name (dims, type, positions, batch)', async () => {
+  const [{ pe }] = await backends();
+  const cache = pe.kvCache({ heads: 4, kvHeads: 2, dim: 8, capacity: 16, encoding: { type: 'rope' } });
+  const key = { type: 'float32', data: new Float32Array(2 * 3 * 8), dims: [1, 2, 3, 8] };
+  const bad = [
+    [{ ...key, dims: [1, 8, 3, 2] }, key, {}, 'key.dims[1]', /kvHeads = 2 \(the cache's\)/],
+    [{ ...key, dims: [1, 2, 3, 4] }, key, {}, 'key.dims[3]', /dim = 8/],
+    [{ ...key, type: 'float16' }, key, {}, 'key.type', /'float32'/],
+    [{ ...key, dims: [1, 2, 4, 8] }, key, {}, 'key.data', /64 floats/],
+    [key, { ...key, dims: [1, 2, 2, 8], data: new Float32Array(32) }, {}, 'value', /3 tokens like key/],
+    [key, key, { positions: BigInt64Array.of(0n, 2n, 3n) }, 'positions[1]', /must be 1/],
+    [key, key, { positions: Float32Array.of(0, 1, 2) }, 'positions', /Int32Array or BigInt64Array/],
+    [key, key, { batch: 1 }, 'batch', /\[0, 0\]/],
+    [key, key, { tokens: 2 }, 'key', /2 tokens/],
+    [Promise.resolve(key), key, {}, 'key', /not a Promise/],
+    [{ ...key, dims: [0, 2, 3, 8] }, key, {}, 'key.dims[0]', /at least 1/],
+    [{ ...key, data: key.data.map((_, i) => (i === 9 ? Number.NaN : 0)) }, key, {}, 'key.data[9]', /finite/],
+    [
+      {
+        get data() {
+          throw new Error('a GPU tensor');
+        },
+        dims: key.dims,
+      },
+      key,
+      {},
+      'key.data',
+      /threw \(Error: a GPU tensor\)/,
+    ],
+  ];
+  for (const [k, v, opts, arg, pattern] of bad) {
+    const err = assertThrowsPosenc(() => cache.importPast(k, v, opts), [pattern]);
+    assert.equal(err.argument, arg, err.message);
+    assert.equal(cache.length, 0);
+  }
+  // a Float32Array is read as [1][kvHeads][seq][dim]; an empty past is a no-op
+  cache.importPast(new Float32Array(0), new Float32Array(0));
+  cache.importPast(key.data, key.data, { positions: Int32Array.of(0, 1, 2) });
+  assert.equal(cache.length, 3);
+  const full = assertThrowsPosenc(
+    () => cache.importPast(new Float32Array(2 * 14 * 8), new Float32Array(2 * 14 * 8)),
+    [/at most 13 more tokens/],
+  );
+  assert.equal(full.argument, 'key');
+  cache.free();
 });

@@ -135,7 +135,19 @@ async function soak() {
     ['concat', () => [f32(8), f32(16), { length: 2, dimX: 4, dimP: 8 }]],
     [
       'attention',
-      () => [{ q: f32(8), k: f32(12), v: f32(12), queries: 2, keys: 3, dim: 4, causal: true, bias: { type: 'alibi' } }],
+      () => [
+        {
+          q: f32(8),
+          k: f32(12),
+          v: f32(12),
+          queries: 2,
+          keys: 3,
+          dim: 4,
+          causal: true,
+          align: 'bottom-right',
+          bias: { type: 'alibi' },
+        },
+      ],
     ],
     [
       'attention',

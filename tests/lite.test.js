@@ -1,0 +1,63 @@
+// posenc/lite's lean core (dist/posenc-lite.simd.wasm, c_src/exports_lite.txt): an app that names
+// only the sinusoidal and learned families gets it instead of the whole core, and the same numbers
+// bit for bit (the same C, the same operations in the same order; -ffp-contract=off everywhere).
+// tests/bundlers.test.js checks that a bundled lite app fetches this build and no other.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { init as initFull } from '../js/index.js';
+import { init, learnedFamily, ropeFamily, sinusoidalFamily } from '../js/lite.js';
+
+const calls = (pe) => {
+  const table = pe.learnedInit({ length: 16, dim: 8, seed: 3 });
+  const x = Float32Array.from({ length: 32 }, (_, i) => Math.sin(i));
+  return [
+    pe.sinusoidal({ length: 300, dim: 66, base: 500, layout: 'split', offset: 7.5 }),
+    pe.sinusoidal({ length: 5, dim: 7, oddDim: 'xlm' }),
+    pe.sinusoidalFrequencies({ dim: 64, spacing: 't2t' }),
+    pe.sinusoidal2d({ height: 3, width: 4, dim: 16, clsToken: true }),
+    pe.similarity(pe.sinusoidal({ length: 40, dim: 32 }), { length: 40, dim: 32 }),
+    table,
+    pe.gather(table, { rows: 16, dim: 8, positions: Int32Array.of(3, 0, 15) }),
+    pe.addTo(x.slice(), table, { length: 4, dim: 8, offset: 2 }),
+    pe.concat(x, table, { length: 4, dimX: 8, dimP: 8, offset: 1 }),
+  ];
+};
+
+test('posenc/lite with the lean families equals posenc bit for bit, SIMD', async () => {
+  const full = calls(await initFull({ simd: true }));
+  const lite = await init({ families: [sinusoidalFamily, learnedFamily], simd: true });
+  assert.equal(lite.backend, 'simd');
+  assert.deepEqual(calls(lite), full);
+  // what every instance has works on the lean core too
+  assert.ok(lite.heapInUse >= 0 && lite.heapBytes > 0);
+  const buf = lite.alloc(8);
+  buf.free();
+  await lite.loadLab();
+  assert.equal(lite.labLoaded, true);
+});
+
+test('posenc/lite without SIMD, or with a family the lean core lacks, loads the whole core', async () => {
+  const scalar = await init({ families: [sinusoidalFamily], simd: false });
+  assert.equal(scalar.backend, 'scalar');
+  assert.ok(scalar.sinusoidal({ length: 2, dim: 4 }).every(Number.isFinite));
+  const both = await init({ families: [sinusoidalFamily, ropeFamily] });
+  assert.equal(both.ropeCache({ length: 2, dim: 4 }).cos.length, 4);
+});
+
+test("the lean core's export list is what the lean families call, plus what every core needs", () => {
+  const read = (f) => readFileSync(new URL(`../${f}`, import.meta.url), 'utf8');
+  const listed = read('c_src/exports_lite.txt')
+    .split('\n')
+    .filter((l) => l.trim() && !l.startsWith('#'));
+  const called = new Set(
+    ['js/sinusoidal.js', 'js/learned.js'].flatMap((f) => [...read(f).matchAll(/'(posenc_\w+)'/g)].map((m) => m[1])),
+  );
+  for (const c of called)
+    assert.ok(listed.includes(c), `c_src/exports_lite.txt lacks ${c}, which the lean families call`);
+  for (const f of ['js/sinusoidal.js', 'js/learned.js'])
+    assert.match(read(f), /Family\.lean = true;/, `${f} marks its family lean`);
+  // only the families whose calls the list covers are marked
+  for (const f of ['js/rope.js', 'js/relative.js', 'js/attention.js', 'js/kvcache.js', 'js/config.js', 'js/train.js'])
+    assert.doesNotMatch(read(f), /Family\.lean = true/, `${f}`);
+});
