@@ -33,30 +33,52 @@ before(() => {
 });
 after(() => work && rmSync(work, { recursive: true, force: true }));
 
-test('the tarball: the element, its chunks and wasm cores, its types; no page, no build leftovers', {
+test('the tarball: the element, its chunks, each wasm core once, components, types; no page, no build leftovers', {
   skip: noPackage,
 }, () => {
   const pkg = JSON.parse(readFileSync(join(unpacked, 'package.json'), 'utf8'));
   assert.equal(pkg.name, 'posenc-view');
   assert.equal(pkg.version, version, 'the package carries the repository version');
-  for (const f of ['posenc-view.js', 'index.d.ts', 'react.d.ts', 'README.md', 'LICENSE'])
+  assert.equal(pkg.private, undefined, 'the built package is not the source folder (private, pack guard)');
+  assert.equal(pkg.scripts, undefined);
+  const top = ['posenc-view.js', 'embed.js', 'react.js', 'PosencView.astro', 'PosencFrame.astro'];
+  for (const f of [...top, 'index.d.ts', 'embed.d.ts', 'react.d.ts', 'README.md', 'LICENSE'])
     assert.ok(files.includes(f), f);
-  assert.ok(
-    files.some((f) => /^chunks\/posenc-page\.simd-[\w-]{8}\.wasm$/.test(f)),
-    'the lean core',
-  );
-  assert.ok(
-    files.some((f) => /^chunks\/posenc-page-attention\.simd-[\w-]{8}\.wasm$/.test(f)),
-    'the core with attention',
-  );
   assert.ok(
     files.some((f) => /^chunks\/rotation-[\w-]{8}\.js$/.test(f)),
     'a view chunk',
   );
   // Every other file is named by its content: a version's files never change under a reader.
-  for (const f of files.filter((f) => f.startsWith('chunks/') || f.startsWith('assets/')))
+  for (const f of files.filter((f) => f.startsWith('chunks/')))
     assert.match(f, /-[\w-]{8}\.\w+$/, `${f} has no content hash`);
-  assert.ok(!files.some((f) => /index\.html|sw\.js|posenc-single|\.vite\//.test(f)), files.join(' '));
+  assert.ok(!files.some((f) => /index\.html|sw\.js|posenc-single|\.vite\/|\.css$/.test(f)), files.join(' '));
+  // The cores are JS modules (the wasm gzipped, as base64), each in the package once: no .wasm
+  // file (a bundler that does not copy `new URL()` assets would leave it a 404).
+  assert.deepEqual(
+    files.filter((f) => f.endsWith('.wasm')),
+    [],
+  );
+  const cores = files
+    .filter((f) => f.startsWith('chunks/'))
+    .map((f) => [f, readFileSync(join(unpacked, f), 'utf8')])
+    .filter(
+      ([, text]) => /^export default ["'`]H4sI/m.test(text.slice(0, 400)) || /=\s*["'`]H4sI/.test(text.slice(0, 400)),
+    );
+  const names = cores.map(([f]) => f.replace(/^chunks\/|-[\w-]{8}\.js$/g, '')).sort();
+  assert.deepEqual(names, [
+    'posenc-lab.simd.wasm',
+    'posenc-page-attention.simd',
+    'posenc-page.simd',
+    'posenc.simd.wasm',
+    'posenc.wasm',
+  ]);
+  // No chunk loads a Node module, and every import() names a file of the package literally.
+  for (const f of files.filter((f) => f.endsWith('.js'))) {
+    const text = readFileSync(join(unpacked, f), 'utf8');
+    assert.doesNotMatch(text, /\bimport\s*\(\s*[`'"]node:|from\s*[`'"]node:/, `${f} imports a Node module`);
+    for (const [, arg] of text.matchAll(/\bimport\(\s*([^)]{0,40})/g))
+      assert.match(arg, /^[`'"]\.\.?\//, `${f}: import(${arg})`);
+  }
 });
 
 test('one script tag from a versioned path: three views render, immutable caching, no error', {

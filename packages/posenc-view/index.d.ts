@@ -29,7 +29,9 @@ export interface PosencViewAttributes {
     | 'worked'
     | 'shift'
     | 'concat'
-    | 'scaling';
+    | 'scaling'
+    | 'positions'
+    | 'recap';
   step?: string;
   method?: string;
   vs?: string;
