@@ -54,6 +54,8 @@ ensure_npm() {
 }
 
 ensure_chromium() { apt_ensure chromium chromium; }
+# Hugo builds a site on the posenc-view package in tests/browser_embed_bundlers.test.js.
+ensure_hugo() { apt_ensure hugo hugo; }
 
 # The C files the formatter owns: the library, its native tests, the fuzz target, the bench limits.
 c_files() { find c_src tests/native tests/fuzz bench -name '*.[ch]' | sort; }
@@ -294,7 +296,7 @@ case "$cmd" in
     serve) ensure_toolchain; ensure_npm; build_wasm; build_web
            log "serving the built page at http://127.0.0.1:5173 (Ctrl-C stops)"
            exec npx vite preview web --host 127.0.0.1 --port 5173 --strictPort ;;
-    test) ensure_toolchain; ensure_chromium; ensure_npm; build_wasm; build_native; build_web
+    test) ensure_toolchain; ensure_chromium; ensure_hugo; ensure_npm; build_wasm; build_native; build_web
           exec node --test --test-concurrency=2 tests/ ;;
     bench) ensure_toolchain; ensure_npm; build_wasm; build_bench
            # the page group drives headless Chromium over the built page

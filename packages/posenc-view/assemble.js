@@ -1,8 +1,8 @@
 // Assemble the posenc-view package in build/posenc-view/ after `vite build web --mode package`:
 // its package.json (this repository's version, without the source folder's pack guard), the
 // components and embed.js (bundled from src/: the page's heights, titles and attribute list, no
-// view, no wasm), types, README and licence. Run by build.sh (build_element).
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+// view, no wasm), Hugo's shortcodes and their data, types, README and licence. Run by build.sh (build_element).
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -31,6 +31,24 @@ await build({
 });
 for (const f of ['src/react.js', 'src/PosencView.astro', 'src/PosencFrame.astro'])
   copyFileSync(new URL(f, here), new URL(f.replace('src/', ''), out));
+// Hugo: the two shortcodes and the data they read (the README mounts hugo/layouts and hugo/data).
+const embed = await import(new URL('embed.js', out).href);
+const views = {};
+for (const view of embed.VIEWS) {
+  const e = embed.posencEmbed({ view, embed: 'iframe' });
+  views[view] = {
+    title: e.title,
+    element: embed.embedHeightCss({ view, embed: 'element' }),
+    iframe: e.height,
+    height: e.frameHeight, // the iframe's height attribute (a 680 px column) for hosts that refuse style attributes
+  };
+}
+mkdirSync(new URL('hugo/layouts/shortcodes/', out), { recursive: true });
+mkdirSync(new URL('hugo/data/', out), { recursive: true });
+const data = { note: 'Written by the posenc-view build (embed.js)', keys: embed.ATTRIBUTES, views };
+writeFileSync(new URL('hugo/data/posenc.json', out), `${JSON.stringify(data, null, 2)}\n`);
+for (const f of ['posenc.html', 'posenc-frame.html'])
+  copyFileSync(new URL(`hugo/layouts/shortcodes/${f}`, here), new URL(`hugo/layouts/shortcodes/${f}`, out));
 for (const f of ['index.d.ts', 'embed.d.ts', 'react.d.ts', 'README.md'])
   copyFileSync(new URL(f, here), new URL(f, out));
 copyFileSync(new URL('../../LICENSE', import.meta.url), new URL('LICENSE', out));

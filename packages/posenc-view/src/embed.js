@@ -8,8 +8,8 @@ import { embedHeight, embedHeightCss } from './height.js';
 
 export { embedHeight, embedHeightCss };
 
-/** Every attribute <posenc-view> reads (the page's URL keys, plus `background`). */
-export const ATTRIBUTES = [...Object.keys(FIELDS), 'background'];
+/** Every attribute <posenc-view> reads (the page's URL keys but the page-only `embed`, plus `background`). */
+export const ATTRIBUTES = [...Object.keys(FIELDS).filter((k) => k !== 'embed'), 'background'];
 /** Every view. */
 export const VIEWS = Object.keys(VIEW_INFO);
 

@@ -1,8 +1,10 @@
+'use client';
 // React 18 and 19 components for posenc embeds (`import { PosencView, PosencFrame } from
 // 'posenc-view/react'`): the markup of the posenc page's "Copy embed code", with the height it
 // reserves, rendered on the server as on the client. The element's module defines a custom
 // element, which needs a browser: it is imported from an effect, so server rendering (Next.js,
-// Remix, Astro islands) never runs it.
+// Remix, Astro islands) never runs it. 'use client': React Server Components (Next.js's App Router)
+// render them as client components, which they are (effects, refs).
 import { createElement, useEffect, useRef } from 'react';
 import { posencEmbed } from './embed.js';
 
