@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { CHROMIUM, launch, serve } from './browser_embed_harness.js';
@@ -20,8 +20,14 @@ const skip = !existsSync(join(built, 'package.json'))
     ? 'no /usr/bin/chromium'
     : false;
 // Every view, from the package's own list (embed.js VIEWS: the page's registry).
-const VIEWS = skip ? [] : (await import(join(built, 'embed.js'))).VIEWS;
+const { VIEWS, embedHeight } = skip ? { VIEWS: [] } : await import(join(built, 'embed.js'));
 const HUGO = '/usr/bin/hugo';
+// The iframe component in the React and Astro posts: its frame shows a stand-in posenc page
+// (render() serves it and the page's real posenc-embed.js), so the height is the one reserved.
+const FRAME = { view: 'rotation', method: 'rope', dim: '32' };
+const FRAME_JSX = `<PosencFrame ${Object.entries(FRAME)
+  .map(([k, v]) => `${k}="${v}"`)
+  .join(' ')} />`;
 const VITEPRESS_CONFIG = `export default {
   vue: { template: { compilerOptions: { isCustomElement: (tag) => tag === 'posenc-view' } } },
 };
@@ -199,10 +205,10 @@ const TOOLS = {
     );
     writeFileSync(
       join(cwd, 'app/page.js'),
-      `import { PosencView } from 'posenc-view/react';
+      `import { PosencFrame, PosencView } from 'posenc-view/react';
 const VIEWS = ${JSON.stringify(VIEWS)};
 export default function Post() {
-  return <main><h1>Post</h1>{VIEWS.map((v) => <PosencView key={v} view={v} />)}</main>;
+  return <main><h1>Post</h1>{VIEWS.map((v) => <PosencView key={v} view={v} />)}${FRAME_JSX}</main>;
 }
 `,
     );
@@ -217,10 +223,11 @@ export default function Post() {
       join(cwd, 'src/pages/index.astro'),
       `---
 import PosencView from 'posenc-view/PosencView.astro';
+import PosencFrame from 'posenc-view/PosencFrame.astro';
 const views = ${JSON.stringify(VIEWS)};
 ---
 <html lang="en"><head><meta charset="utf-8"><title>post</title></head>
-<body><h1>Post</h1>{views.map((v) => <PosencView view={v} />)}</body></html>
+<body><h1>Post</h1>{views.map((v) => <PosencView view={v} />)}${FRAME_JSX}</body></html>
 `,
     );
     const log = run('astro build', cwd, [bin('astro', 'astro.js'), 'build', '--silent'], process.execPath, {
@@ -244,7 +251,20 @@ const views = ${JSON.stringify(VIEWS)};
   },
 };
 
-/** Load the built post and wait for every element: { states, errors, outside requests }. */
+/** The iframe component's frame in the post, if it has one: { src, height, column }. */
+async function frameOf(page) {
+  const frame = page.locator('iframe');
+  if ((await frame.count()) === 0) return null;
+  await frame.scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => document.querySelector('script[src$="posenc-embed.js"]'));
+  return frame.evaluate((f) => ({
+    src: f.getAttribute('src'),
+    height: f.getBoundingClientRect().height,
+    column: f.parentElement.clientWidth,
+  }));
+}
+
+/** Load the built post and wait for every element: { states, errors, frame }. */
 async function render(out, inline = false) {
   // The strict policy plus the hash of each inline script the tool wrote (Parcel's import map), as
   // a host would add it; favicon: Chromium asks for one, and no post here has one.
@@ -258,7 +278,11 @@ async function render(out, inline = false) {
   const allow = inline ? " 'unsafe-inline'" : hashes.join('');
   const csp =
     CSP.replace("'wasm-unsafe-eval'", `'wasm-unsafe-eval'${allow}`) + (inline ? "; img-src 'self' data:" : '');
-  const srv = await serve({ dir: out, headers: { 'content-security-policy': csp }, pages: { '/favicon.ico': '' } });
+  const stand = '<!doctype html><meta charset="utf-8"><title>posenc</title><p>posenc';
+  mkdirSync(join(out, 'posenc'), { recursive: true });
+  cpSync(join(root, 'web/public/posenc-embed.js'), join(out, 'posenc/posenc-embed.js'));
+  const pages = { '/favicon.ico': '', '/posenc/': stand };
+  const srv = await serve({ dir: out, headers: { 'content-security-policy': csp }, pages });
   const page = await browser.newPage({ viewport: { width: 800, height: 900 } });
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -273,12 +297,13 @@ async function render(out, inline = false) {
       VIEWS.length,
       { timeout: 240_000 },
     );
+    const frame = await frameOf(page);
     const states = await page.evaluate(() =>
       Object.fromEntries(
         [...document.querySelectorAll('posenc-view')].map((e) => [e.getAttribute('view'), e.dataset.error ?? 'ready']),
       ),
     );
-    return { states, errors };
+    return { states, errors, frame };
   } finally {
     await page.close();
     srv.close();
@@ -295,9 +320,16 @@ for (const [name, build] of Object.entries(TOOLS)) {
     const warnings = log.split('\n').filter((line) => WARNING.test(line));
     assert.deepEqual(warnings, [], `${name} printed warnings:\n${log}`);
     const built = Date.now();
-    const { states, errors } = await render(out, inline);
+    const { states, errors, frame } = await render(out, inline);
     console.log(`# ${name}: build ${built - t0} ms, render ${Date.now() - built} ms`);
     assert.deepEqual(states, Object.fromEntries(VIEWS.map((v) => [v, 'ready'])), `${name}: every view ready`);
     assert.deepEqual(errors, [], `${name}: errors in the page`);
+    if (['next', 'astro'].includes(name)) {
+      assert.ok(frame, `${name}: the PosencFrame's iframe`);
+      const q = new URLSearchParams({ embed: '1', ...FRAME }).toString();
+      assert.equal(frame.src, `/posenc/?${q}`, `${name}: the frame's source`);
+      const want = embedHeight({ view: FRAME.view, embed: 'iframe', width: frame.column });
+      assert.equal(Math.round(frame.height), want, `${name}: the frame's reserved height at ${frame.column} px`);
+    }
   });
 }

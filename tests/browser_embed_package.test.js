@@ -210,3 +210,31 @@ test('a Vite app: npm install (the tarball) + one import, built, served: the ele
   assert.equal(state, 'ready');
   assert.deepEqual(errors, []);
 });
+
+test("posenc-view/embed (the components' markup) says what the page's Copy embed code says, for every view", {
+  skip: noPackage,
+}, async () => {
+  const { embedCode } = await import('../web/src/embed-code.js');
+  const { posencEmbed, VIEWS } = await import(join(built, 'embed.js'));
+  const page = 'https://blog.example/posenc/';
+  const unescape = (s) => s.replaceAll('&#38;', '&').replaceAll('&amp;', '&');
+  const query = (url) => [...new URL(url).searchParams].sort().join('&');
+  for (const view of VIEWS)
+    for (const attrs of [{}, { method: 'rope', dim: '32' }, { method: 'alibi', controls: 'own', theme: 'dark' }]) {
+      const code = embedCode({ view, ...attrs }, page);
+      const el = posencEmbed({ view, page, ...attrs });
+      const fr = posencEmbed({ view, page, ...attrs, embed: 'iframe' });
+      const what = `${view} ${JSON.stringify(attrs)}`;
+      assert.equal(el.height, /min-height:([^"]+)"/.exec(code.element)[1], `${what}: the element's height rule`);
+      assert.equal(fr.height, /;height:([^"]+)"/.exec(code.iframe)[1], `${what}: the iframe's height rule`);
+      assert.equal(String(fr.frameHeight), /height="(\d+)"/.exec(code.iframe)[1], `${what}: the iframe's height`);
+      assert.equal(query(el.link), query(unescape(/<a href="([^"]+)"/.exec(code.element)[1])), `${what}: link`);
+      assert.equal(query(fr.frameSrc), query(unescape(/<iframe src="([^"]+)"/.exec(code.iframe)[1])), `${what}: src`);
+      assert.ok(code.element.includes(`>${el.fallback}</a>`), `${what}: the fallback text`);
+      assert.ok(code.iframe.includes(`title="${fr.title}"`), `${what}: the frame's title`);
+    }
+  assert.throws(() => posencEmbed({ view: 'nosuch' }), /unknown view "nosuch"/);
+  assert.throws(() => posencEmbed({ view: 'heatmap', dimm: '3' }), /unknown attribute "dimm"/);
+  assert.throws(() => posencEmbed({ view: 'heatmap', embed: 'img' }), /embed must be 'element' or 'iframe'/);
+  assert.throws(() => posencEmbed({ view: 'heatmap', page: '/posenc' }), /page must be .* ending in '\/'/);
+});
