@@ -1,5 +1,5 @@
-// The posenc-view package as a blogger gets it: `npm pack build/posenc-view` (./build.sh build
-// assembles it), the tarball unpacked under a versioned path as an npm CDN serves it
+// The posenc-view package as a blogger gets it: `npm pack build/posenc-view` (./build.sh element
+// builds and packs it), the tarball unpacked under a versioned path as an npm CDN serves it
 // (/npm/posenc-view@VERSION/, immutable caching), one <script type="module"> in a plain page; a
 // Vite app that installs it and imports it once (built with the repository's Vite); and its
 // TypeScript declarations as a TSX project sees them.
@@ -16,7 +16,7 @@ const built = join(root, 'build/posenc-view');
 const noPackage = existsSync(join(built, 'package.json')) ? false : 'build/posenc-view not built (./build.sh build)';
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
-let work, unpacked, files;
+let work, unpacked, files, size;
 before(() => {
   if (noPackage) return;
   work = mkdtempSync(join(tmpdir(), 'posenc-view-pack-'));
@@ -24,6 +24,7 @@ before(() => {
   assert.equal(packed.status, 0, packed.stderr);
   const [info] = JSON.parse(packed.stdout);
   files = info.files.map((f) => f.path);
+  size = info.size;
   // An npm CDN serves the tarball's package/ folder under /npm/<name>@<version>/.
   const site = join(work, 'site');
   unpacked = join(site, 'npm', `posenc-view@${version}`);
@@ -41,6 +42,11 @@ test('the tarball: the element, its chunks, each wasm core once, components, typ
   assert.equal(pkg.version, version, 'the package carries the repository version');
   assert.equal(pkg.private, undefined, 'the built package is not the source folder (private, pack guard)');
   assert.equal(pkg.scripts, undefined);
+  // The README's figure is this tarball's (within 5%: it need not change with every edit).
+  const said = /The tarball is ([\d,]+) B/.exec(readFileSync(join(unpacked, 'README.md'), 'utf8'));
+  assert.ok(said, "README: 'The tarball is N B'");
+  const stated = Number(said[1].replaceAll(',', ''));
+  assert.ok(Math.abs(stated - size) <= 0.05 * size, `README says ${stated} B, npm pack gives ${size} B`);
   const top = ['posenc-view.js', 'embed.js', 'react.js', 'PosencView.astro', 'PosencFrame.astro'];
   for (const f of [...top, 'index.d.ts', 'embed.d.ts', 'react.d.ts', 'README.md', 'LICENSE'])
     assert.ok(files.includes(f), f);
