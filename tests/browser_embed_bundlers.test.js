@@ -109,10 +109,12 @@ after(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-/** The post: every view as the element, each with its fallback link. */
+/** The post: every view as the element, each with its fallback link (the lab at few steps: the
+ * esbuild and Vite posts train it). */
 const BODY = () =>
   VIEWS.map(
-    (v) => `<posenc-view view="${v}" style="display:block"><a href="/posenc/?view=${v}">${v}</a></posenc-view>`,
+    (v) =>
+      `<posenc-view view="${v}"${v === 'lab' ? ' labsteps="10"' : ''} style="display:block"><a href="/posenc/?view=${v}">${v}</a></posenc-view>`,
   ).join('\n');
 const HTML = (script) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>post</title>
 <script type="module" src="${script}"></script></head><body><h1>Post</h1>
@@ -251,6 +253,28 @@ const views = ${JSON.stringify(VIEWS)};
   },
 };
 
+/** Train the lab element's models (Train, as a reader would): its status and notes when done. */
+async function train(page) {
+  await page.evaluate(() =>
+    document.querySelector('posenc-view[view=lab]').shadowRoot.querySelector('.lab-train').click(),
+  );
+  await page.waitForFunction(
+    () =>
+      /done|stopped/.test(
+        document.querySelector('posenc-view[view=lab]').shadowRoot.querySelector('[data-status]')?.dataset.status,
+      ),
+    null,
+    { timeout: 240_000 },
+  );
+  return page.evaluate(() => {
+    const r = document.querySelector('posenc-view[view=lab]').shadowRoot;
+    return {
+      status: r.querySelector('[data-status]').dataset.status,
+      notes: r.querySelector('.lab-notes').textContent,
+    };
+  });
+}
+
 /** The iframe component's frame in the post, if it has one: { src, height, column }. */
 async function frameOf(page) {
   const frame = page.locator('iframe');
@@ -265,7 +289,7 @@ async function frameOf(page) {
 }
 
 /** Load the built post and wait for every element: { states, errors, frame }. */
-async function render(out, inline = false) {
+async function render(out, inline = false, training = false) {
   // The strict policy plus the hash of each inline script the tool wrote (Parcel's import map), as
   // a host would add it; favicon: Chromium asks for one, and no post here has one.
   const html = readFileSync(join(out, 'index.html'), 'utf8');
@@ -298,12 +322,13 @@ async function render(out, inline = false) {
       { timeout: 240_000 },
     );
     const frame = await frameOf(page);
+    const lab = training ? await train(page) : null;
     const states = await page.evaluate(() =>
       Object.fromEntries(
         [...document.querySelectorAll('posenc-view')].map((e) => [e.getAttribute('view'), e.dataset.error ?? 'ready']),
       ),
     );
-    return { states, errors, frame };
+    return { states, errors, frame, lab };
   } finally {
     await page.close();
     srv.close();
@@ -320,10 +345,13 @@ for (const [name, build] of Object.entries(TOOLS)) {
     const warnings = log.split('\n').filter((line) => WARNING.test(line));
     assert.deepEqual(warnings, [], `${name} printed warnings:\n${log}`);
     const built = Date.now();
-    const { states, errors, frame } = await render(out, inline);
+    // The lab's training worker is not emitted by esbuild, and Vite's copy cannot load its chunks:
+    // the lab trains on the page instead (two builds that show both ways).
+    const { states, errors, frame, lab } = await render(out, inline, ['esbuild', 'vite'].includes(name));
     console.log(`# ${name}: build ${built - t0} ms, render ${Date.now() - built} ms`);
     assert.deepEqual(states, Object.fromEntries(VIEWS.map((v) => [v, 'ready'])), `${name}: every view ready`);
     assert.deepEqual(errors, [], `${name}: errors in the page`);
+    if (lab) assert.deepEqual(lab, { status: 'done', notes: '' }, `${name}: the lab trains`);
     if (['next', 'astro'].includes(name)) {
       assert.ok(frame, `${name}: the PosencFrame's iframe`);
       const q = new URLSearchParams({ embed: '1', ...FRAME }).toString();
