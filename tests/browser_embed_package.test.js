@@ -239,6 +239,14 @@ test("posenc-view/embed (the components' markup) says what the page's Copy embed
       assert.ok(code.element.includes(`>${el.fallback}</a>`), `${what}: the fallback text`);
       assert.ok(code.iframe.includes(`title="${fr.title}"`), `${what}: the frame's title`);
     }
+  // index.d.ts declares every attribute the components take
+  const types = readFileSync(join(built, 'index.d.ts'), 'utf8');
+  const { ATTRIBUTES } = await import(join(built, 'embed.js'));
+  assert.deepEqual(
+    ATTRIBUTES.filter((k) => !new RegExp(`\\b${k}\\?:`).test(types)),
+    [],
+    'index.d.ts PosencViewAttributes lacks these',
+  );
   assert.throws(() => posencEmbed({ view: 'nosuch' }), /unknown view "nosuch"/);
   assert.throws(() => posencEmbed({ view: 'heatmap', dimm: '3' }), /unknown attribute "dimm"/);
   assert.throws(() => posencEmbed({ view: 'heatmap', embed: 'img' }), /embed must be 'element' or 'iframe'/);
