@@ -223,7 +223,7 @@ test("posenc-view/embed (the components' markup) says what the page's Copy embed
   const { embedCode } = await import('../web/src/embed-code.js');
   const { posencEmbed, VIEWS } = await import(join(built, 'embed.js'));
   const page = 'https://blog.example/posenc/';
-  const unescape = (s) => s.replaceAll('&#38;', '&').replaceAll('&amp;', '&');
+  const unescapeAttr = (s) => s.replaceAll('&#38;', '&').replaceAll('&amp;', '&');
   const query = (url) => [...new URL(url).searchParams].sort().join('&');
   for (const view of VIEWS)
     for (const attrs of [{}, { method: 'rope', dim: '32' }, { method: 'alibi', controls: 'own', theme: 'dark' }]) {
@@ -234,8 +234,12 @@ test("posenc-view/embed (the components' markup) says what the page's Copy embed
       assert.equal(el.height, /min-height:([^"]+)"/.exec(code.element)[1], `${what}: the element's height rule`);
       assert.equal(fr.height, /;height:([^"]+)"/.exec(code.iframe)[1], `${what}: the iframe's height rule`);
       assert.equal(String(fr.frameHeight), /height="(\d+)"/.exec(code.iframe)[1], `${what}: the iframe's height`);
-      assert.equal(query(el.link), query(unescape(/<a href="([^"]+)"/.exec(code.element)[1])), `${what}: link`);
-      assert.equal(query(fr.frameSrc), query(unescape(/<iframe src="([^"]+)"/.exec(code.iframe)[1])), `${what}: src`);
+      assert.equal(query(el.link), query(unescapeAttr(/<a href="([^"]+)"/.exec(code.element)[1])), `${what}: link`);
+      assert.equal(
+        query(fr.frameSrc),
+        query(unescapeAttr(/<iframe src="([^"]+)"/.exec(code.iframe)[1])),
+        `${what}: src`,
+      );
       assert.ok(code.element.includes(`>${el.fallback}</a>`), `${what}: the fallback text`);
       assert.ok(code.iframe.includes(`title="${fr.title}"`), `${what}: the frame's title`);
     }
