@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { CHROMIUM, launch, serve } from './browser_embed_harness.js';
@@ -81,32 +82,35 @@ const LINK = [
 // What a bundler prints that is a warning (its CLI's own marker; tests/bundlers.test.js says which).
 const WARNING = /\(!\)|\[WARNING\]|\bwarn(ing)?\b|⚠/i;
 
-let dir;
+let dir; // the blog project every tool but Next.js builds in (a temporary folder)
+let nextDir; // Next.js's, under the repository (next(): why)
+let tgz;
 let browser;
+/** A blog project in `at`: the tarball installed offline, the tools linked from the repository. */
+function blog(at) {
+  writeFileSync(join(at, 'package.json'), '{"name":"blog","private":true,"type":"module"}');
+  const npm = spawnSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--no-package-lock', tgz], {
+    cwd: at,
+    encoding: 'utf8',
+  });
+  assert.equal(npm.status, 0, npm.stderr);
+  for (const dep of LINK) symlinkSync(join(root, 'node_modules', dep), join(at, 'node_modules', dep));
+  return at;
+}
 before(async () => {
   if (skip) return;
-  // Under the repository, as a blog's folder with its own lockfile would be for Next.js: Turbopack
-  // compiles only files under the nearest lockfile's folder, and the tools are links to the
-  // repository's node_modules.
-  mkdirSync(join(root, 'build'), { recursive: true });
-  dir = mkdtempSync(join(root, 'build', 'bundlers-'));
+  dir = mkdtempSync(join(tmpdir(), 'posenc-view-bundlers-'));
   const packed = spawnSync('npm', ['pack', built, '--pack-destination', dir, '--json'], { encoding: 'utf8' });
   assert.equal(packed.status, 0, packed.stderr);
   const [info] = JSON.parse(packed.stdout);
   console.log(`# ${info.filename}: ${info.size} B packed, ${info.unpackedSize} B unpacked, ${info.files.length} files`);
-  const tgz = join(dir, info.filename);
-  writeFileSync(join(dir, 'package.json'), '{"name":"blog","private":true,"type":"module"}');
-  const npm = spawnSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--no-package-lock', tgz], {
-    cwd: dir,
-    encoding: 'utf8',
-  });
-  assert.equal(npm.status, 0, npm.stderr);
-  for (const dep of LINK) symlinkSync(join(root, 'node_modules', dep), join(dir, 'node_modules', dep));
+  tgz = join(dir, info.filename);
+  blog(dir);
   browser = await launch();
 });
 after(async () => {
   await browser?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  for (const d of [dir, nextDir]) if (d) rmSync(d, { recursive: true, force: true });
 });
 
 /** The post: every view as the element, each with its fallback link (the lab at few steps: the
@@ -193,7 +197,13 @@ const TOOLS = {
     const log = run('hugo', cwd, ['--quiet', '--destination', 'public'], HUGO);
     return { out: join(cwd, 'public'), log };
   },
-  next(cwd) {
+  next() {
+    // Turbopack compiles only files under the nearest lockfile's folder: a blog's own, with its
+    // node_modules. Here the tools are links into the repository's node_modules, so the project
+    // sits under the repository (whose lockfile is the nearest).
+    mkdirSync(join(root, 'build'), { recursive: true });
+    nextDir = blog(mkdtempSync(join(root, 'build', 'next-')));
+    const cwd = nextDir;
     // App Router, a static export (a blog's build; `next start` serves the same pages). A first
     // build has no cache to reuse, which Next.js prints as a warning: not one about the package.
     writeFileSync(join(cwd, 'next.config.mjs'), "export default { output: 'export' };\n");
