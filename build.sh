@@ -5,6 +5,8 @@
 #   ./build.sh serve      toolchain + wasm + page, then serve the built page at http://127.0.0.1:5173
 #   ./build.sh test       the above + Chromium, then every test (node --test)
 #   ./build.sh bench      the above, then the benchmark table
+#   ./build.sh element    toolchain + wasm + the <posenc-view> package: build/posenc-view/ and its
+#                         npm tarball build/posenc-view-VERSION.tgz (what `npm install` takes)
 #   ./build.sh wasm       only the seven wasm artifacts (assumes the toolchain)
 #   ./build.sh native     only the native tests and fuzz targets (tests/native.test.js runs them)
 #   ./build.sh lint       Biome (JS/TS: lint + format check, biome.json) and clang-format (C, .clang-format)
@@ -52,6 +54,8 @@ ensure_npm() {
 }
 
 ensure_chromium() { apt_ensure chromium chromium; }
+# Hugo builds a site on the posenc-view package in tests/browser_embed_bundlers.test.js.
+ensure_hugo() { apt_ensure hugo hugo; }
 
 # The C files the formatter owns: the library, its native tests, the fuzz target, the bench limits.
 c_files() { find c_src tests/native tests/fuzz bench -name '*.[ch]' | sort; }
@@ -270,23 +274,34 @@ build_bench() {
     fi
 }
 
-# The page, then the <posenc-view> package from the same sources (build/posenc-view/, assembled by
-# packages/posenc-view/assemble.js; `npm pack build/posenc-view` makes its tarball).
-build_web() {
-    log "vite build"; npx vite build web --logLevel warn >&2
+# The <posenc-view> package from the page's sources: `vite build --mode package` writes the element
+# and its chunks to build/posenc-view/, packages/posenc-view/assemble.js adds its package.json
+# (this repository's version), components, heights, types, README and licence, and `npm pack`
+# makes build/posenc-view-VERSION.tgz, the file a blogger installs (packages/posenc-view/ is only
+# its source: `npm pack` there refuses).
+build_element() {
     log "vite build --mode package (posenc-view)"; npx vite build web --mode package --logLevel warn >&2
     node packages/posenc-view/assemble.js
+    local tgz
+    tgz=$(cd build && npm pack ./posenc-view --json 2>/dev/null | node -e 'const [i]=JSON.parse(require("fs").readFileSync(0,"utf8"));process.stdout.write(i.filename)')
+    log "build/$tgz $(wc -c < "build/$tgz") bytes ($(tar -tzf "build/$tgz" | wc -l) files)"
+}
+# The page, then the element package from the same sources.
+build_web() {
+    log "vite build"; npx vite build web --logLevel warn >&2
+    build_element
 }
 
 cmd=${1:-build}
 case "$cmd" in
     wasm) build_wasm ;;
+    element) ensure_toolchain; ensure_npm; build_wasm; build_element ;;
     native) ensure_toolchain; build_native ;;
     build) ensure_toolchain; ensure_npm; build_wasm; build_native; build_web ;;
     serve) ensure_toolchain; ensure_npm; build_wasm; build_web
            log "serving the built page at http://127.0.0.1:5173 (Ctrl-C stops)"
            exec npx vite preview web --host 127.0.0.1 --port 5173 --strictPort ;;
-    test) ensure_toolchain; ensure_chromium; ensure_npm; build_wasm; build_native; build_web
+    test) ensure_toolchain; ensure_chromium; ensure_hugo; ensure_npm; build_wasm; build_native; build_web
           exec node --test --test-concurrency=2 tests/ ;;
     bench) ensure_toolchain; ensure_npm; build_wasm; build_bench
            # the page group drives headless Chromium over the built page
@@ -294,5 +309,5 @@ case "$cmd" in
            exec node bench/index.js "${@:2}" ;;
     lint) ensure_npm; lint ;;
     format) ensure_npm; format ;;
-    *) echo "usage: $0 [build|serve|test|bench|wasm|native|lint|format]" >&2; exit 2 ;;
+    *) echo "usage: $0 [build|serve|test|bench|element|wasm|native|lint|format]" >&2; exit 2 ;;
 esac

@@ -52,7 +52,7 @@ const BUILDS = {
 const compiled = {};
 
 /** The bytes of a build module: base64 text of the gzipped wasm. */
-async function unpack(base64) {
+export async function unpack(base64) {
   let gz;
   if (typeof Uint8Array.fromBase64 === 'function') {
     gz = Uint8Array.fromBase64(base64);

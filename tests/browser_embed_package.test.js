@@ -1,5 +1,5 @@
-// The posenc-view package as a blogger gets it: `npm pack build/posenc-view` (./build.sh build
-// assembles it), the tarball unpacked under a versioned path as an npm CDN serves it
+// The posenc-view package as a blogger gets it: `npm pack build/posenc-view` (./build.sh element
+// builds and packs it), the tarball unpacked under a versioned path as an npm CDN serves it
 // (/npm/posenc-view@VERSION/, immutable caching), one <script type="module"> in a plain page; a
 // Vite app that installs it and imports it once (built with the repository's Vite); and its
 // TypeScript declarations as a TSX project sees them.
@@ -16,7 +16,7 @@ const built = join(root, 'build/posenc-view');
 const noPackage = existsSync(join(built, 'package.json')) ? false : 'build/posenc-view not built (./build.sh build)';
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
-let work, unpacked, files;
+let work, unpacked, files, size;
 before(() => {
   if (noPackage) return;
   work = mkdtempSync(join(tmpdir(), 'posenc-view-pack-'));
@@ -24,6 +24,7 @@ before(() => {
   assert.equal(packed.status, 0, packed.stderr);
   const [info] = JSON.parse(packed.stdout);
   files = info.files.map((f) => f.path);
+  size = info.size;
   // An npm CDN serves the tarball's package/ folder under /npm/<name>@<version>/.
   const site = join(work, 'site');
   unpacked = join(site, 'npm', `posenc-view@${version}`);
@@ -33,30 +34,57 @@ before(() => {
 });
 after(() => work && rmSync(work, { recursive: true, force: true }));
 
-test('the tarball: the element, its chunks and wasm cores, its types; no page, no build leftovers', {
+test('the tarball: the element, its chunks, each wasm core once, components, types; no page, no build leftovers', {
   skip: noPackage,
 }, () => {
   const pkg = JSON.parse(readFileSync(join(unpacked, 'package.json'), 'utf8'));
   assert.equal(pkg.name, 'posenc-view');
   assert.equal(pkg.version, version, 'the package carries the repository version');
-  for (const f of ['posenc-view.js', 'index.d.ts', 'react.d.ts', 'README.md', 'LICENSE'])
+  assert.equal(pkg.private, undefined, 'the built package is not the source folder (private, pack guard)');
+  assert.equal(pkg.scripts, undefined);
+  // The README's figure is this tarball's (within 5%: it need not change with every edit).
+  const said = /The tarball is ([\d,]+) B/.exec(readFileSync(join(unpacked, 'README.md'), 'utf8'));
+  assert.ok(said, "README: 'The tarball is N B'");
+  const stated = Number(said[1].replaceAll(',', ''));
+  assert.ok(Math.abs(stated - size) <= 0.05 * size, `README says ${stated} B, npm pack gives ${size} B`);
+  const top = ['posenc-view.js', 'embed.js', 'react.js', 'PosencView.astro', 'PosencFrame.astro'];
+  for (const f of [...top, 'index.d.ts', 'embed.d.ts', 'react.d.ts', 'README.md', 'LICENSE'])
     assert.ok(files.includes(f), f);
-  assert.ok(
-    files.some((f) => /^chunks\/posenc-page\.simd-[\w-]{8}\.wasm$/.test(f)),
-    'the lean core',
-  );
-  assert.ok(
-    files.some((f) => /^chunks\/posenc-page-attention\.simd-[\w-]{8}\.wasm$/.test(f)),
-    'the core with attention',
-  );
   assert.ok(
     files.some((f) => /^chunks\/rotation-[\w-]{8}\.js$/.test(f)),
     'a view chunk',
   );
   // Every other file is named by its content: a version's files never change under a reader.
-  for (const f of files.filter((f) => f.startsWith('chunks/') || f.startsWith('assets/')))
+  for (const f of files.filter((f) => f.startsWith('chunks/')))
     assert.match(f, /-[\w-]{8}\.\w+$/, `${f} has no content hash`);
-  assert.ok(!files.some((f) => /index\.html|sw\.js|posenc-single|\.vite\//.test(f)), files.join(' '));
+  assert.ok(!files.some((f) => /index\.html|sw\.js|posenc-single|\.vite\/|\.css$/.test(f)), files.join(' '));
+  // The cores are JS modules (the wasm gzipped, as base64), each in the package once: no .wasm
+  // file (a bundler that does not copy `new URL()` assets would leave it a 404).
+  assert.deepEqual(
+    files.filter((f) => f.endsWith('.wasm')),
+    [],
+  );
+  const cores = files
+    .filter((f) => f.startsWith('chunks/'))
+    .map((f) => [f, readFileSync(join(unpacked, f), 'utf8')])
+    .filter(
+      ([, text]) => /^export default ["'`]H4sI/m.test(text.slice(0, 400)) || /=\s*["'`]H4sI/.test(text.slice(0, 400)),
+    );
+  const names = cores.map(([f]) => f.replace(/^chunks\/|-[\w-]{8}\.js$/g, '')).sort();
+  assert.deepEqual(names, [
+    'posenc-lab.simd.wasm',
+    'posenc-page-attention.simd',
+    'posenc-page.simd',
+    'posenc.simd.wasm',
+    'posenc.wasm',
+  ]);
+  // No chunk loads a Node module, and every import() names a file of the package literally.
+  for (const f of files.filter((f) => f.endsWith('.js'))) {
+    const text = readFileSync(join(unpacked, f), 'utf8');
+    assert.doesNotMatch(text, /\bimport\s*\(\s*[`'"]node:|from\s*[`'"]node:/, `${f} imports a Node module`);
+    for (const [, arg] of text.matchAll(/\bimport\(\s*([^)]{0,40})/g))
+      assert.match(arg, /^[`'"]\.\.?\//, `${f}: import(${arg})`);
+  }
 });
 
 test('one script tag from a versioned path: three views render, immutable caching, no error', {
@@ -187,4 +215,44 @@ test('a Vite app: npm install (the tarball) + one import, built, served: the ele
   srv.close();
   assert.equal(state, 'ready');
   assert.deepEqual(errors, []);
+});
+
+test("posenc-view/embed (the components' markup) says what the page's Copy embed code says, for every view", {
+  skip: noPackage,
+}, async () => {
+  const { embedCode } = await import('../web/src/embed-code.js');
+  const { posencEmbed, VIEWS } = await import(join(built, 'embed.js'));
+  const page = 'https://blog.example/posenc/';
+  const unescapeAttr = (s) => s.replaceAll('&#38;', '&').replaceAll('&amp;', '&');
+  const query = (url) => [...new URL(url).searchParams].sort().join('&');
+  for (const view of VIEWS)
+    for (const attrs of [{}, { method: 'rope', dim: '32' }, { method: 'alibi', controls: 'own', theme: 'dark' }]) {
+      const code = embedCode({ view, ...attrs }, page);
+      const el = posencEmbed({ view, page, ...attrs });
+      const fr = posencEmbed({ view, page, ...attrs, embed: 'iframe' });
+      const what = `${view} ${JSON.stringify(attrs)}`;
+      assert.equal(el.height, /min-height:([^"]+)"/.exec(code.element)[1], `${what}: the element's height rule`);
+      assert.equal(fr.height, /;height:([^"]+)"/.exec(code.iframe)[1], `${what}: the iframe's height rule`);
+      assert.equal(String(fr.frameHeight), /height="(\d+)"/.exec(code.iframe)[1], `${what}: the iframe's height`);
+      assert.equal(query(el.link), query(unescapeAttr(/<a href="([^"]+)"/.exec(code.element)[1])), `${what}: link`);
+      assert.equal(
+        query(fr.frameSrc),
+        query(unescapeAttr(/<iframe src="([^"]+)"/.exec(code.iframe)[1])),
+        `${what}: src`,
+      );
+      assert.ok(code.element.includes(`>${el.fallback}</a>`), `${what}: the fallback text`);
+      assert.ok(code.iframe.includes(`title="${fr.title}"`), `${what}: the frame's title`);
+    }
+  // index.d.ts declares every attribute the components take
+  const types = readFileSync(join(built, 'index.d.ts'), 'utf8');
+  const { ATTRIBUTES } = await import(join(built, 'embed.js'));
+  assert.deepEqual(
+    ATTRIBUTES.filter((k) => !new RegExp(`\\b${k}\\?:`).test(types)),
+    [],
+    'index.d.ts PosencViewAttributes lacks these',
+  );
+  assert.throws(() => posencEmbed({ view: 'nosuch' }), /unknown view "nosuch"/);
+  assert.throws(() => posencEmbed({ view: 'heatmap', dimm: '3' }), /unknown attribute "dimm"/);
+  assert.throws(() => posencEmbed({ view: 'heatmap', embed: 'img' }), /embed must be 'element' or 'iframe'/);
+  assert.throws(() => posencEmbed({ view: 'heatmap', page: '/posenc' }), /page must be .* ending in '\/'/);
 });

@@ -240,30 +240,93 @@ function alsoSingle() {
 }
 
 /**
- * `vite build web --mode package`: the versioned element package (packages/posenc-view, assembled
- * by build.sh) in build/posenc-view/: posenc-view.js (the element module itself: at a versioned
- * path nothing is replaced under a reader, so no stable loader is needed) and chunks/ (its shared
- * code, one chunk per view, the page's wasm cores), named by content hash. Bundlers follow its
- * literal import()s and `new URL(…, import.meta.url)` assets as for any dependency.
+ * The package build's own rules (`--mode package`), so that the package builds in any bundler and
+ * from a CDN with no configuration:
+ * - the page's cores come from page-cores-package.js (JS modules, loaded by a literal import());
+ *   `FILE.wasm?gzip64` is such a module: the wasm gzipped, as base64;
+ * - the element module's reload of a newer deploy (element.js freshImpl, a computed import()) is
+ *   left out: a version of the package never changes, and bundlers refuse or warn on the import;
+ * - no chunk may keep an import() of anything but a literal relative path (the minifier folds
+ *   js/loader.js's computed `node:` imports into literals; `globalThis.process` is undefined in a
+ *   browser, so the define below drops that Node-only code instead), and no stylesheet file is
+ *   shipped (the element adopts its styles from the JS).
  */
+const RELOAD =
+  /import\(\s*\/\*\s*@vite-ignore\s*\*\/\s*`\$\{entry\.split\('\?'\)\[0\]\}\?posenc-reload=\$\{Date\.now\(\)\}`\s*\)/;
+function elementPackage() {
+  const src = `${root}src/`;
+  return {
+    name: 'posenc-element-package',
+    enforce: 'pre',
+    resolveId(id, importer) {
+      if (id === './page-cores.js' && importer?.startsWith(src)) return `${src}page-cores-package.js`;
+      return null;
+    },
+    load(id) {
+      // Vite wraps each import() in its preload helper, which builds URLs from a variable (webpack
+      // warns on it) to preload a list of chunks by their names in this build, names a blog's
+      // bundler changes (404s): the package's imports stay plain import()s.
+      if (id === '\0vite/preload-helper.js') return 'export const __vitePreload = (load) => load();';
+      const [file, query] = id.split('?');
+      if (query !== 'gzip64') return null;
+      return `export default ${JSON.stringify(gzipSync(readFileSync(file), { level: 9 }).toString('base64'))};`;
+    },
+    transform(code, id) {
+      if (id !== `${src}element.js`) return null;
+      if (!RELOAD.test(code)) this.error('element.js: the reload import() the package build leaves out was not found');
+      return code.replace(RELOAD, "Promise.reject(new Error('a versioned package has no newer build'))");
+    },
+    generateBundle(_, bundle) {
+      for (const [name, item] of Object.entries(bundle)) {
+        if (item.type === 'asset' && name.endsWith('.css')) delete bundle[name];
+        if (item.type !== 'chunk') continue;
+        const bad = [...item.code.matchAll(/\bimport\(\s*([^)]{0,60})/g)].filter((m) => !/^[`'"]\.\.?\//.test(m[1]));
+        if (bad.length)
+          this.error(`${name}: import() of ${bad.map((m) => m[1]).join(', ')} (only literal relative paths)`);
+        if (/__vitePreload|\.f\s*=\s*\[|new URL\([a-z]\w*,\s*import\.meta\.url\)/.test(item.code))
+          this.error(`${name}: Vite's preload helper or a preload list is left in the package`);
+      }
+    },
+  };
+}
+
+/**
+ * `vite build web --mode package`: the versioned element package (packages/posenc-view, assembled
+ * by packages/posenc-view/assemble.js; `./build.sh element` runs both and packs it) in
+ * build/posenc-view/: posenc-view.js (the element module itself: at a versioned path nothing is
+ * replaced under a reader, so no stable loader is needed) and chunks/ (its shared code, one chunk
+ * per view, the wasm cores as JS modules, the lab's training worker), named by content hash.
+ * Bundlers follow its literal import()s as for any dependency.
+ */
+const CHUNK = 'chunks/[name]-[hash].js';
 const packageBuild = () => ({
   root,
   base: './',
   publicDir: false,
-  plugins: [inlineWasm(false)],
+  plugins: [elementPackage(), inlineWasm(false)],
+  define: { 'globalThis.process': 'undefined' },
+  // The lab's worker as an ES module whose chunks are the element's own (same content, same name):
+  // each core is in the package once.
+  worker: {
+    format: 'es',
+    plugins: () => [elementPackage(), inlineWasm(false)],
+    rolldownOptions: { output: { entryFileNames: CHUNK, chunkFileNames: CHUNK } },
+  },
   build: {
     outDir: fileURLToPath(new URL('../build/posenc-view/', import.meta.url)),
     emptyOutDir: true,
     assetsInlineLimit: 0,
     target: 'es2022',
-    manifest: true,
-    modulePreload: { polyfill: false },
+    manifest: true, // tools/element_sizes.js reads it; not in the package's files
+    modulePreload: false,
     rolldownOptions: {
       input: { 'posenc-view': `${root}src/element.js` },
+      // Its timing notes on a loaded machine are not warnings about the package.
+      checks: { pluginTimings: false },
       preserveEntrySignatures: 'exports-only',
       output: {
         entryFileNames: 'posenc-view.js',
-        chunkFileNames: 'chunks/[name]-[hash].js',
+        chunkFileNames: CHUNK,
         assetFileNames: 'chunks/[name]-[hash][extname]',
         codeSplitting: {
           groups: [

@@ -29,7 +29,9 @@ export interface PosencViewAttributes {
     | 'worked'
     | 'shift'
     | 'concat'
-    | 'scaling';
+    | 'scaling'
+    | 'positions'
+    | 'recap';
   step?: string;
   method?: string;
   vs?: string;
@@ -51,6 +53,11 @@ export interface PosencViewAttributes {
   sentence?: string;
   order?: string;
   causal?: string;
+  labtask?: string;
+  labmethods?: string;
+  labsteps?: string | number;
+  labseed?: string | number;
+  labseeds?: string | number;
   pos?: string | number;
   kpos?: string | number;
   speed?: string | number;

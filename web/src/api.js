@@ -17,21 +17,13 @@ import { relativeFamily } from '../../js/relative.js';
 import { ropeFamily } from '../../js/rope.js';
 import { sinusoidalFamily } from '../../js/sinusoidal.js';
 import { simdSupported } from '../../js/loader.js';
+import { PAGE_CORES } from './page-cores.js';
 
 export { simdSupported };
 
 const LATER = {
   attention: () => import('../../js/attention.js').then((m) => m.attentionFamily),
   train: () => import('../../js/train.js').then((m) => m.trainFamily),
-};
-
-// The page's own cores (build.sh; SIMD only: an engine without SIMD gets the npm scalar core), written
-// out literally so Vite copies them:
-// - 'lean': the encodings, for the views that call no attention (an embedded heatmap);
-// - 'attention': the encodings and attention (the page itself, Bias, the Shuffle lab).
-const PAGE_CORES = {
-  lean: () => new URL('../../dist/posenc-page.simd.wasm', import.meta.url),
-  attention: () => new URL('../../dist/posenc-page-attention.simd.wasm', import.meta.url),
 };
 
 /**
@@ -41,7 +33,7 @@ const PAGE_CORES = {
  */
 export async function init({ wasm, core = 'attention' } = {}) {
   if (wasm === undefined && PAGE_CORES[core] && simdSupported())
-    return build(await loadCore({ wasm: PAGE_CORES[core]() }), core);
+    return build(await loadCore({ wasm: await PAGE_CORES[core]() }), core);
   return build(await loadCore(wasm === undefined ? {} : { wasm }), 'full');
 }
 

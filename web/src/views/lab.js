@@ -771,13 +771,25 @@ export function setupLab(host, ctx) {
     }
     return new Promise((resolve, reject) => {
       running.reject = reject;
+      // A worker that fails before its first step could not load its script or its core (a
+      // bundler that left its file or chunks out, as esbuild and Rollup do with posenc-view's):
+      // it is dropped, and this and every later model train here.
+      let started = false;
+      const unusable = () => {
+        worker?.terminate();
+        worker = null;
+        runOne(method, opts).then(resolve, reject);
+      };
       worker.onmessage = ({ data }) => {
         if (data.id !== msg.id) return;
-        if (data.type === 'progress') onProgress(data);
-        else if (data.type === 'done') resolve(data);
+        if (data.type === 'progress') {
+          started = true;
+          onProgress(data);
+        } else if (data.type === 'done') resolve(data);
+        else if (!started) unusable();
         else reject(new Error(data.message));
       };
-      worker.onerror = (e) => reject(new Error(e.message || 'the training worker failed'));
+      worker.onerror = (e) => (started ? reject(new Error(e.message || 'the training worker failed')) : unusable());
       worker.postMessage(msg);
     });
   }
