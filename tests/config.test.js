@@ -235,6 +235,10 @@ const EXPECT = {
   clinicalbert: { family: 'learned', rows: 512, heads: 12, kv: 12, dim: 64 },
   // GPT2Attention: layer 0 of scale_attn_by_inverse_layer_idx divides by 1
   biomedlm: { family: 'learned', rows: 1024, heads: 20, kv: 20, dim: 128 },
+  // PhiAttention: rotary_ndims = int(head_dim * partial_rotary_factor) = int(80 · 0.4) = 32, rotate_half
+  'phi-2-hf': { family: 'rope', layout: 'half', dim: 80, rot: 32, heads: 32, kv: 32 },
+  // GPTNeoSelfAttention: no 1/sqrt(head_dim); layer 0 global, layer 1 local (window_size 256)
+  'tinystories-8m': { family: 'learned', rows: 2048, heads: 16, kv: 16, dim: 16, scale: 1 },
 };
 
 /** Gemma3TextConfig.__init__ defaults (configuration_gemma3.py), for configs that omit them. */
