@@ -239,6 +239,12 @@ const EXPECT = {
   'phi-2-hf': { family: 'rope', layout: 'half', dim: 80, rot: 32, heads: 32, kv: 32 },
   // GPTNeoSelfAttention: no 1/sqrt(head_dim); layer 0 global, layer 1 local (window_size 256)
   'tinystories-8m': { family: 'learned', rows: 2048, heads: 16, kv: 16, dim: 16, scale: 1 },
+  // OPTLearnedPositionalEmbedding: a table of max_position_embeddings + 2 rows, positions start at 2
+  'opt-125m': { family: 'learned', rows: 2050, offset: 2, heads: 12, kv: 12, dim: 64 },
+  // XLMRobertaEmbeddings: create_position_ids_from_input_ids, positions from padding_idx + 1 = 2 in a 514-row table
+  'xlm-roberta-large-qa-ru': { family: 'learned', rows: 514, offset: 2, heads: 16, kv: 16, dim: 64 },
+  // MT5Config default relative_attention_max_distance 128 (the file omits it); T5Attention: no 1/sqrt(d)
+  'mt5-base': { family: 't5', heads: 12, kv: 12, dim: 64, scale: 1 },
 };
 
 /** Gemma3TextConfig.__init__ defaults (configuration_gemma3.py), for configs that omit them. */
@@ -301,6 +307,14 @@ test('every fixture goes through fromConfig as is: family, widths, heads, layout
     } else assert.equal(s.attention.scale, 1 / Math.sqrt(attDim), `${name}: scale 1/sqrt(head_dim)`);
     assert.equal(s.attention.window, e.window, `${name}: window of layer 0`);
     assert.ok(Object.keys(s.source).length > 0, `${name}: source lists the keys read`);
+    if (e.family === 'learned') {
+      // the table's row count and the position of the first token (OPT's offset 2, RoBERTa's padding_idx + 1)
+      assert.equal(s.learned.rows, e.rows, `${name}: learned.rows`);
+      assert.equal(s.learned.offset, e.offset, `${name}: learned.offset`);
+    }
+    if (e.family === 't5') {
+      assert.deepEqual(s.t5, e.t5 ?? { numBuckets: 32, maxDistance: 128, bidirectional: true }, `${name}: t5 buckets`);
+    }
     if (e.family !== 'rope') continue;
     assert.equal(s.rope.dim, e.dim, `${name}: rope.dim`);
     assert.equal(s.rope.rotaryDim ?? s.rope.dim, e.rot, `${name}: rotated width`);
