@@ -245,6 +245,10 @@ const EXPECT = {
   'xlm-roberta-large-qa-ru': { family: 'learned', rows: 514, offset: 2, heads: 16, kv: 16, dim: 64 },
   // MT5Config default relative_attention_max_distance 128 (the file omits it); T5Attention: no 1/sqrt(d)
   'mt5-base': { family: 't5', heads: 12, kv: 12, dim: 64, scale: 1 },
+  // UMT5Config default relative_attention_max_distance 128; UMT5Attention: every layer has its own bias table, no 1/sqrt(d)
+  'umt5-xxl-comfyui': { family: 't5', heads: 64, kv: 64, dim: 64, scale: 1 },
+  // RobertaEmbeddings: positions from padding_idx + 1 = 2 in a 514-row table
+  'roberta-large-32k': { family: 'learned', rows: 514, offset: 2, heads: 16, kv: 16, dim: 64 },
 };
 
 /** Gemma3TextConfig.__init__ defaults (configuration_gemma3.py), for configs that omit them. */
