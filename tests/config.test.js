@@ -249,6 +249,8 @@ const EXPECT = {
   'umt5-xxl-comfyui': { family: 't5', heads: 64, kv: 64, dim: 64, scale: 1 },
   // RobertaEmbeddings: positions from padding_idx + 1 = 2 in a 514-row table
   'roberta-large-32k': { family: 'learned', rows: 514, offset: 2, heads: 16, kv: 16, dim: 64 },
+  // SmolLM3Attention: use_rope = no_rope_layers[layer_idx] (layer 3 of every 4 is NoPE); no window (use_sliding_window false)
+  'smollm3-3b': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 16, kv: 4, base: 5e6 },
 };
 
 /** Gemma3TextConfig.__init__ defaults (configuration_gemma3.py), for configs that omit them. */
