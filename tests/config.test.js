@@ -251,6 +251,8 @@ const EXPECT = {
   'roberta-large-32k': { family: 'learned', rows: 514, offset: 2, heads: 16, kv: 16, dim: 64 },
   // SmolLM3Attention: use_rope = no_rope_layers[layer_idx] (layer 3 of every 4 is NoPE); no window (use_sliding_window false)
   'smollm3-3b': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 16, kv: 4, base: 5e6 },
+  // Exaone4Attention: sliding_window null, so every layer rotates (rope when sliding_window is None or the layer slides); llama3 ×16
+  'exaone-4.0-1.2b-w4': { family: 'rope', layout: 'half', dim: 64, rot: 64, heads: 32, kv: 8, base: 1e6 },
 };
 
 /** Gemma3TextConfig.__init__ defaults (configuration_gemma3.py), for configs that omit them. */
