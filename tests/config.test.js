@@ -253,6 +253,8 @@ const EXPECT = {
   'smollm3-3b': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 16, kv: 4, base: 5e6 },
   // Exaone4Attention: sliding_window null, so every layer rotates (rope when sliding_window is None or the layer slides); llama3 ×16
   'exaone-4.0-1.2b-w4': { family: 'rope', layout: 'half', dim: 64, rot: 64, heads: 32, kv: 8, base: 1e6 },
+  // GraniteAttention: self.scaling = config.attention_multiplier (1/128, not 128^-0.5)
+  'granite-3.3-8b-instruct': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 32, kv: 8, base: 1e7, scale: 0.0078125 },
 };
 
 /** Gemma3TextConfig.__init__ defaults (configuration_gemma3.py), for configs that omit them. */
