@@ -254,7 +254,16 @@ const EXPECT = {
   // Exaone4Attention: sliding_window null, so every layer rotates (rope when sliding_window is None or the layer slides); llama3 ×16
   'exaone-4.0-1.2b-w4': { family: 'rope', layout: 'half', dim: 64, rot: 64, heads: 32, kv: 8, base: 1e6 },
   // GraniteAttention: self.scaling = config.attention_multiplier (1/128, not 128^-0.5)
-  'granite-3.3-8b-instruct': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 32, kv: 8, base: 1e7, scale: 0.0078125 },
+  'granite-3.3-8b-instruct': {
+    family: 'rope',
+    layout: 'half',
+    dim: 128,
+    rot: 128,
+    heads: 32,
+    kv: 8,
+    base: 1e7,
+    scale: 0.0078125,
+  },
   // Mistral3Config: text_config a MistralConfig; sliding_window null, head_dim 128, rope_theta 1e9
   'mistral-small-3-flux2-te': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 32, kv: 8, base: 1e9 },
 };
