@@ -42,6 +42,17 @@ const FIXED_ROPE = Object.fromEntries(
 );
 
 /** One row, with the fields every RoPE decoder shares filled in. */
+/** The T5 family's config classes and the attention class whose bucket function each calls. */
+const T5_FAMILY = {
+  t5: ['T5Config', 't5/modeling_t5.py T5Attention'],
+  mt5: ['MT5Config', 'mt5/modeling_mt5.py MT5Attention'],
+  umt5: ['UMT5Config', 'umt5/modeling_umt5.py UMT5Attention'],
+  longt5: ['LongT5Config', 'longt5/modeling_longt5.py LongT5Attention'],
+  switch_transformers: [
+    'SwitchTransformersConfig',
+    'switch_transformers/modeling_switch_transformers.py SwitchTransformersAttention',
+  ],
+};
 const rope = (config, hf, more = {}) => ({
   config,
   hf,
@@ -400,8 +411,8 @@ export const MODELS = {
     ['t5', 'mt5', 'umt5', 'longt5', 'switch_transformers'].map((t) => [
       t,
       {
-        config: t === 't5' ? 'T5Config' : `${t} config`,
-        hf: 't5/modeling_t5.py T5Attention._relative_position_bucket (no 1/sqrt(d) scaling)',
+        config: T5_FAMILY[t][0],
+        hf: `${T5_FAMILY[t][1]}._relative_position_bucket (no 1/sqrt(d) scaling)`,
         family: 't5',
         layers: 'full',
         scale: 'one',

@@ -235,6 +235,37 @@ const EXPECT = {
   clinicalbert: { family: 'learned', rows: 512, heads: 12, kv: 12, dim: 64 },
   // GPT2Attention: layer 0 of scale_attn_by_inverse_layer_idx divides by 1
   biomedlm: { family: 'learned', rows: 1024, heads: 20, kv: 20, dim: 128 },
+  // PhiAttention: rotary_ndims = int(head_dim * partial_rotary_factor) = int(80 · 0.4) = 32, rotate_half
+  'phi-2-hf': { family: 'rope', layout: 'half', dim: 80, rot: 32, heads: 32, kv: 32 },
+  // GPTNeoSelfAttention: no 1/sqrt(head_dim); layer 0 global, layer 1 local (window_size 256)
+  'tinystories-8m': { family: 'learned', rows: 2048, heads: 16, kv: 16, dim: 16, scale: 1 },
+  // OPTLearnedPositionalEmbedding: a table of max_position_embeddings + 2 rows, positions start at 2
+  'opt-125m': { family: 'learned', rows: 2050, offset: 2, heads: 12, kv: 12, dim: 64 },
+  // XLMRobertaEmbeddings: create_position_ids_from_input_ids, positions from padding_idx + 1 = 2 in a 514-row table
+  'xlm-roberta-large-qa-ru': { family: 'learned', rows: 514, offset: 2, heads: 16, kv: 16, dim: 64 },
+  // MT5Config default relative_attention_max_distance 128 (the file omits it); T5Attention: no 1/sqrt(d)
+  'mt5-base': { family: 't5', heads: 12, kv: 12, dim: 64, scale: 1 },
+  // UMT5Config default relative_attention_max_distance 128; UMT5Attention: every layer has its own bias table, no 1/sqrt(d)
+  'umt5-xxl-comfyui': { family: 't5', heads: 64, kv: 64, dim: 64, scale: 1 },
+  // RobertaEmbeddings: positions from padding_idx + 1 = 2 in a 514-row table
+  'roberta-large-32k': { family: 'learned', rows: 514, offset: 2, heads: 16, kv: 16, dim: 64 },
+  // SmolLM3Attention: use_rope = no_rope_layers[layer_idx] (layer 3 of every 4 is NoPE); no window (use_sliding_window false)
+  'smollm3-3b': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 16, kv: 4, base: 5e6 },
+  // Exaone4Attention: sliding_window null, so every layer rotates (rope when sliding_window is None or the layer slides); llama3 ×16
+  'exaone-4.0-1.2b-w4': { family: 'rope', layout: 'half', dim: 64, rot: 64, heads: 32, kv: 8, base: 1e6 },
+  // GraniteAttention: self.scaling = config.attention_multiplier (1/128, not 128^-0.5)
+  'granite-3.3-8b-instruct': {
+    family: 'rope',
+    layout: 'half',
+    dim: 128,
+    rot: 128,
+    heads: 32,
+    kv: 8,
+    base: 1e7,
+    scale: 0.0078125,
+  },
+  // Mistral3Config: text_config a MistralConfig; sliding_window null, head_dim 128, rope_theta 1e9
+  'mistral-small-3-flux2-te': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 32, kv: 8, base: 1e9 },
 };
 
 /** Gemma3TextConfig.__init__ defaults (configuration_gemma3.py), for configs that omit them. */
@@ -297,6 +328,14 @@ test('every fixture goes through fromConfig as is: family, widths, heads, layout
     } else assert.equal(s.attention.scale, 1 / Math.sqrt(attDim), `${name}: scale 1/sqrt(head_dim)`);
     assert.equal(s.attention.window, e.window, `${name}: window of layer 0`);
     assert.ok(Object.keys(s.source).length > 0, `${name}: source lists the keys read`);
+    if (e.family === 'learned') {
+      // the table's row count and the position of the first token (OPT's offset 2, RoBERTa's padding_idx + 1)
+      assert.equal(s.learned.rows, e.rows, `${name}: learned.rows`);
+      assert.equal(s.learned.offset, e.offset, `${name}: learned.offset`);
+    }
+    if (e.family === 't5') {
+      assert.deepEqual(s.t5, e.t5 ?? { numBuckets: 32, maxDistance: 128, bidirectional: true }, `${name}: t5 buckets`);
+    }
     if (e.family !== 'rope') continue;
     assert.equal(s.rope.dim, e.dim, `${name}: rope.dim`);
     assert.equal(s.rope.rotaryDim ?? s.rope.dim, e.rot, `${name}: rotated width`);
