@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { frames, launch, rendered, serve, skip } from './browser_embed_harness.js';
 import { VIEW_IDS } from '../web/src/views/registry.js';
+import { embedHeight } from '../web/src/embed-heights.js';
 
 const WIDTHS = [320, 390, 700, 1000, 1280];
 // Every view (web/src/views/registry.js), then the settings that change a view's layout: RoPE's
@@ -36,16 +37,16 @@ after(async () => {
   await browser?.close();
 });
 
-/** In the embed page: the height of the view a reader sees in the frame's box (the snippet's,
- * held as the document's min-height: web/src/embed-heights.js), the part below the box's bottom
- * edge scrolling inside it. A view shorter than its box is seen whole. */
-const seen = () => {
-  const box = Number.parseFloat(getComputedStyle(document.documentElement).minHeight) || Number.POSITIVE_INFINITY;
-  return Math.min(document.querySelector('#app').getBoundingClientRect().height, box);
-};
+/** In the embed page: the height of the view a reader sees in the iframe's box `box` (px; the
+ * snippet's, web/src/embed-heights.js), the part below its bottom edge scrolling inside it. */
+const seen = (box) => Math.min(document.querySelector('#app').getBoundingClientRect().height, box);
 
 /** Height of an embed before the wasm (after its layout pass) and after the first real render. */
 async function heights(page, path) {
+  // the iframe's box at this page's width, for the link's keys (the page fills the frame)
+  const params = Object.fromEntries(new URLSearchParams(path.split('?')[1]));
+  const width = page.viewportSize().width;
+  const box = embedHeight({ view: params.view, embed: 'iframe', params, width });
   const srv = await serve({ hold: (p) => p.endsWith('.wasm') });
   try {
     await page.goto(`${srv.origin}${path}`);
@@ -53,7 +54,7 @@ async function heights(page, path) {
       timeout: 60000,
     });
     await frames(page, 2);
-    const early = await page.evaluate(seen);
+    const early = await page.evaluate(seen, box);
     assert.equal(
       await page.evaluate(() => globalThis.__posencFrames?.length ?? 0),
       0,
@@ -71,7 +72,7 @@ async function heights(page, path) {
     srv.release();
     await rendered(page);
     await frames(page, 2);
-    const late = await page.evaluate(seen);
+    const late = await page.evaluate(seen, box);
     assert.ok(
       (await page.evaluate(
         () =>

@@ -15,8 +15,6 @@ import {
   resolveState,
   urlOf,
 } from './app.js';
-import { heightCss, stepsFor } from './embed-heights-core.js';
-import { IFRAME } from './embed-heights-iframe.js';
 import { parseState } from './state.js';
 import { backgroundOf } from './theme.js';
 
@@ -69,18 +67,9 @@ function postHeight() {
 // Until the view's chunk is here, reserve the height VIEW_INFO estimates from the state. Then the
 // view is laid out with the stand-in API (stubApi: every result in its real shape),
 // which is its final layout: when the wasm arrives only the numbers change.
-// The box is the snippet's (embed-heights.js, from the link's keys and the frame's width): the
-// frame's document is at least that tall, and what does not fit scrolls inside the frame.
-const boxOf = () => {
-  try {
-    const params = Object.fromEntries(new URLSearchParams(location.search));
-    return heightCss(stepsFor(IFRAME, { view: state.view, embed: 'iframe', params }), '100vw');
-  } catch {
-    return '';
-  }
-};
-const held = state.embed && !globalThis.__posencMeasure ? boxOf() : '';
-if (held) document.documentElement.style.minHeight = held;
+// In an iframe the box is the host's: the snippet's iframe holds it (embed-heights.js, from the
+// link's keys and the column's width) and what does not fit scrolls inside the frame, so this page
+// needs no table of heights.
 const reserve = reservedHeight(state, root.clientWidth);
 if (reserve) root.style.setProperty('--reserve', `${reserve}px`);
 root.classList.add('reserving');
