@@ -53,7 +53,20 @@ ensure_npm() {
     fi
 }
 
-ensure_chromium() { apt_ensure chromium chromium; }
+ensure_chromium() { apt_ensure chromium chromium; ensure_fonts; }
+# The three font sets the layout tests run the views under (tests/browser_embed_post.js FONTS): a
+# fresh Debian has DejaVu at most, and a box measured with one machine's fonts must hold in others.
+FONT_PACKAGES=(fonts-dejavu-core fonts-liberation fonts-noto-core)
+ensure_fonts() {
+    local missing=() p
+    for p in "${FONT_PACKAGES[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    log "installing ${missing[*]} (Debian packages)"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null || true
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+}
 # Hugo builds a site on the posenc-view package in tests/browser_embed_bundlers.test.js.
 ensure_hugo() { apt_ensure hugo hugo; }
 

@@ -10,9 +10,8 @@
 //                                      VitePress posts' pasted rules are not today's, or if a
 //                                      recipe pins a posenc-view other than package.json's version
 import { readFileSync, writeFileSync } from 'node:fs';
-import { heightAt, heightCss } from '../web/src/embed-heights.js';
+import { embedHeight, embedHeightCss, embedSteps, heightCss } from '../web/src/embed-heights.js';
 import { ELEMENT } from '../web/src/embed-heights-element.js';
-import { IFRAME } from '../web/src/embed-heights-iframe.js';
 import { FIELDS } from '../web/src/state.js';
 import { VIEW_INFO } from '../web/src/views/info.js';
 
@@ -25,21 +24,22 @@ const views = {};
 for (const view of Object.keys(ELEMENT)) {
   views[view] = {
     title: `posenc: ${VIEW_INFO[view]?.title ?? view}`,
-    element: heightCss(ELEMENT[view]),
-    iframe: heightCss(IFRAME[view]),
+    // the box of the view at its default state (web/src/embed-heights.js embedHeight)
+    element: embedHeightCss({ view, embed: 'element' }),
+    iframe: embedHeightCss({ view, embed: 'iframe' }),
     // the iframe's height attribute (a 680 px column) where a CSP drops style attributes
-    height: heightAt(IFRAME[view], 680) || 1200,
+    height: embedHeight({ view, embed: 'iframe', width: 680 }),
   };
 }
 const hugo = `${JSON.stringify({ note: 'Written by examples/heights.mjs from web/src/embed-heights-*.js', keys, views }, null, 2)}\n`;
 
-const module = `// Written by examples/heights.mjs from the posenc page's tables (web/src/embed-heights-element.js):
-// the height <posenc-view> takes, per view, as a function of its column width, written as the CSS
-// length the page's "Copy embed code" puts in the fallback link's min-height. Measured with
-// method=rope dim=32; settings that make a view taller make it grow once it has loaded.
+const module = `// Written by examples/heights.mjs from the posenc page's tables (web/src/embed-heights.js embedSteps):
+// the box <posenc-view> holds, per view at its default state, as a function of its column width,
+// written as the CSS length the page's "Copy embed code" puts in the fallback link's height. Another
+// state has another box (embedHeight in web/src/embed-heights.js counts the attributes).
 
 // biome-ignore format: one table
-const STEPS = ${JSON.stringify(ELEMENT)};
+const STEPS = ${JSON.stringify(Object.fromEntries(Object.keys(ELEMENT).map((view) => [view, embedSteps({ view })])))};
 
 /** Usable steps, or null. */
 const valid = (s) => (Array.isArray(s) && s.length ? s : null);
@@ -72,6 +72,16 @@ export function posencHeight(view) {
 }
 `;
 
+// The VitePress posts hold the page's snippets as they are (a heatmap element, a rotation iframe):
+// this script rewrites their rules, --check wants them to be today's.
+const POSTS = [
+  ['vitepress/docs/posts/element.md', `height:${embedHeightCss({ view: 'heatmap' })}"`],
+  [
+    'vitepress/docs/posts/iframe.md',
+    `height:${embedHeightCss({ view: 'rotation', embed: 'iframe', params: { method: 'rope', dim: '32' } })}"`,
+  ],
+];
+
 const files = [
   ['hugo/data/posenc.json', hugo],
   ['react/posenc-heights.js', module],
@@ -88,16 +98,13 @@ if (process.argv.includes('--check')) {
   for (const f of ['react/posenc-heights.js', 'astro/src/posenc-heights.js']) {
     const { posencHeight } = await import(here(f));
     for (const view of Object.keys(ELEMENT))
-      if (posencHeight(view) !== heightCss(ELEMENT[view])) {
+      if (posencHeight(view) !== embedHeightCss({ view })) {
         console.error(`examples/${f}: ${view}'s rule differs from the page's`);
         bad++;
       }
   }
   // The VitePress posts hold the page's snippets as they are: their rules must be today's.
-  for (const [f, rule] of [
-    ['vitepress/docs/posts/element.md', `min-height:${heightCss(ELEMENT.heatmap)}"`],
-    ['vitepress/docs/posts/iframe.md', `height:${heightCss(IFRAME.rotation)}"`],
-  ]) {
+  for (const [f, rule] of POSTS) {
     if (!readFileSync(here(f), 'utf8').includes(rule)) {
       console.error(`examples/${f}: its height rule is not the page's (paste the page's "Copy embed code" again)`);
       bad++;
@@ -118,4 +125,8 @@ if (process.argv.includes('--check')) {
   process.exit(bad ? 1 : 0);
 }
 for (const [f, text] of files) writeFileSync(here(f), text);
+for (const [f, rule] of POSTS) {
+  const text = readFileSync(here(f), 'utf8');
+  writeFileSync(here(f), text.replace(/height:calc\([^"]*\)"/, rule));
+}
 console.log(`wrote ${files.map(([f]) => `examples/${f}`).join(', ')} (${Object.keys(views).length} views)`);

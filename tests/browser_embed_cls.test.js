@@ -1,67 +1,19 @@
-// Heights that do not move. Every view, as the page's "Copy embed code" writes it (embed-code.js:
-// the element and the iframe, each with its height rule and fallback link), in posts that imitate
-// a Hugo theme (18 px Georgia, line height 1.7, a `light` class on <html>), VitePress (16 px sans,
-// line height 1.75, its phone column) and a React app (15 px system-ui, line height 1.4), on a slow
-// first load: every posenc file is held back until the post has painted. One page per width holds
-// all 28 embeds. Checked: each embed's height from the first paint to its first real render (every
-// animation frame) never changes by more than 1 px, and the layout shift a reader sees, scrolled
-// below every embed (PerformanceObserver 'layout-shift'), stays under 0.01.
+// The box is the contract. Every view, as the page's "Copy embed code" writes it (embed-code.js:
+// the element and the iframe, each with its box and fallback link), in a post on a slow first
+// load (every posenc file held back until the post has painted), at the settings a blogger picks
+// (the default, controls=own, another method, the largest sizes: tools/embed_settings.js probes),
+// under the three font sets build.sh installs (DejaVu, Liberation, Noto: the host's font-family
+// and the embed page's forced per run) and host font sizes from 14 to 22 px. Checked: each embed
+// is, from the first paint to its first real render (every animation frame), exactly the height
+// embedHeight() gives for its state and column (embed-heights.js), so it never moves; and the
+// layout shift a reader sees, at the top or scrolled below the embeds, stays under 0.01. One
+// browser walks every run; the full sweep (every width, font, setting, reader) is
+// tools/embed_cls.js.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { embedCode } from '../web/src/embed-code.js';
-import { frames, launch, serve, skip } from './browser_embed_harness.js';
-import { VIEWS as VIEW_ROWS } from '../web/src/state.js';
-
-// Every view the page has (web/src/state.js VIEWS): a new view is measured and tested with no edit here.
-const VIEWS = VIEW_ROWS.map(([id]) => id);
-const ATTRS = (v) => (v === 'shuffle' || v === 'lab' ? {} : { method: 'rope', dim: '32' });
-
-const STACKS = {
-  hugo: {
-    html: 'light',
-    css: 'body{max-width:680px;margin:0 auto;padding:0 16px;font:18px/1.7 Georgia,serif;background:#fbf7ee} html.light body{line-height:1.9}',
-  },
-  vitepress: {
-    html: '',
-    css: 'body{margin:0;padding:0 24px;font:16px/1.75 Inter,ui-sans-serif,sans-serif} main{max-width:688px;margin:0 auto}',
-  },
-  react: {
-    html: '',
-    css: 'body{margin:0;font:15px/1.4 system-ui,sans-serif} #root{max-width:760px;margin:0 auto;padding:0 12px}',
-  },
-};
-// Widths: the viewport, and so the column (a phone's 320, VitePress's 342, a phone's 390, a tablet, a desktop).
-const RUNS = [
-  [320, 'vitepress'],
-  [342, 'vitepress'],
-  [390, 'hugo'],
-  [768, 'react'],
-  [1280, 'hugo'],
-];
-
-/** The snippet as a post carries it, pointed at the test's server; every frame loads at once. */
-const snippet = (kind, v) => {
-  const code = embedCode({ view: v, ...ATTRS(v) }, '/')[kind];
-  return code.replace(' loading="lazy"', '').replace(/<script[^>]*><\/script>\n?/, '');
-};
-const post = (stack) => {
-  const { html, css } = STACKS[stack];
-  const body = VIEWS.map(
-    (v) =>
-      `<h2>${v}</h2><p>Text before the figure, in the post's own font.</p>
-${snippet('element', v).replace('<posenc-view', `<posenc-view data-test="element-${v}"`)}
-<p>Between.</p>
-${snippet('iframe', v).replace('<iframe', `<iframe data-test="iframe-${v}"`)}
-<p>After the ${v} figures: this paragraph moves if they change height.</p>`,
-  ).join('\n');
-  return `<!doctype html><html lang="en" class="${html}"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1"><title>Positional encoding</title>
-<style>${css}</style>
-<script>window.__cls = 0; new PerformanceObserver((l) => { for (const e of l.getEntries()) if (!e.hadRecentInput) window.__cls += e.value; })
-  .observe({ type: 'layout-shift', buffered: true });</script></head><body><main id="root"><h1>Positional encoding</h1>
-${body}<h2 id="end">The end</h2><p>Last words.</p></main>
-<script type="module" src="/posenc-view.js"></script><script src="/posenc-embed.js" async></script></body></html>`;
-};
+import { launch, serve, skip } from './browser_embed_harness.js';
+import { offBox, post, RUNS, runPost, settingsOf, VIEWS } from './browser_embed_post.js';
 
 let browser;
 before(async () => {
@@ -70,66 +22,78 @@ before(async () => {
 });
 after(() => browser?.close());
 
-const table = [];
-for (const [width, stack] of RUNS) {
-  test(`every view, element and iframe, ${stack}-like post at ${width} px: no embed changes height; CLS below the embeds < 0.01`, {
+for (const run of RUNS) {
+  const { width, font, size, reader } = run;
+  test(`every view, element and iframe, ${width} px, ${font}, ${size} px text, reader ${reader}: each embed is its box from first paint; CLS < 0.01`, {
     skip,
     timeout: 400000,
   }, async (t) => {
-    const srv = await serve({ pages: { '/post.html': post(stack) }, hold: (p) => p !== '/post.html' });
-    const ctx = await browser.newContext({ viewport: { width, height: 900 }, serviceWorkers: 'block' });
-    const page = await ctx.newPage();
-    // 'commit': the post's held scripts keep DOMContentLoaded back.
-    await page.goto(`${srv.origin}/post.html`, { waitUntil: 'commit' });
-    await page.waitForSelector('#end');
-    // The reader is already below every embed; each embed's height is sampled every frame.
-    await page.evaluate(() => {
-      document.getElementById('end').scrollIntoView();
-      window.__heights = {};
-      const sample = () => {
-        for (const e of document.querySelectorAll('[data-test]')) {
-          const h = Math.round(e.getBoundingClientRect().height);
-          const seen = (window.__heights[e.dataset.test] ??= []);
-          if (seen[seen.length - 1] !== h) seen.push(h);
-        }
-        requestAnimationFrame(sample);
-      };
-      sample();
-    });
-    await frames(page, 3); // the post has painted with nothing of posenc yet
-    srv.release();
-    await page.waitForFunction(
-      () =>
-        [...document.querySelectorAll('posenc-view')].every((e) => e.dataset.ready || e.dataset.error) &&
-        [...document.querySelectorAll('iframe')].every((f) =>
-          f.contentDocument?.querySelector('#app[data-layout=live]'),
-        ),
-      null,
-      { timeout: 360000 },
+    const r = await runPost(browser, run);
+    const bad = offBox(r);
+    t.diagnostic(
+      `CLS ${r.cls.toFixed(4)}, column ${r.column} px; settings ${JSON.stringify(r.cases.filter((c) => c.kind === 'element').map((c) => [c.view, c.params]))}`,
     );
-    await frames(page, 10);
-    const { cls, heights, errors } = await page.evaluate(() => ({
-      cls: window.__cls,
-      heights: window.__heights,
-      errors: [...document.querySelectorAll('posenc-view[data-error]')].map((e) => e.getAttribute('view')),
-    }));
-    await ctx.close();
-    srv.close();
-    const moved = Object.entries(heights)
-      .map(([k, hs]) => [k, Math.max(...hs) - Math.min(...hs), hs])
-      .filter(([, d]) => d > 1);
-    for (const v of VIEWS)
-      for (const kind of ['element', 'iframe']) {
-        const hs = heights[`${kind}-${v}`] ?? [];
-        table.push([width, stack, v, kind, hs[0], Math.max(...hs) - Math.min(...hs)]);
-      }
-    t.diagnostic(`CLS ${cls.toFixed(4)} at ${width} px (${stack}); moved: ${JSON.stringify(moved)}`);
-    assert.deepEqual(errors, []);
-    assert.deepEqual(moved, [], 'embeds whose height changed while loading (first height, …, last)');
-    assert.ok(cls < 0.01, `CLS ${cls} at ${width} px`);
+    if (r.cls) t.diagnostic(`layout shifts (value, sources): ${JSON.stringify(r.shifts)}`);
+    assert.deepEqual(r.errors, []);
+    assert.deepEqual(bad, [], 'embeds whose height was not their box (name, heights first..last, box)');
+    assert.ok(r.cls < 0.01, `CLS ${r.cls} at ${width} px`);
   });
 }
 
-after(() => {
-  if (table.length && process.env.POSENC_CLS_TABLE) console.log(table.map((r) => `| ${r.join(' | ')} |`).join('\n'));
+test('the runs cover every view at the default, controls=own, another method and the largest sizes, both embeds, three fonts', () => {
+  const seen = new Set();
+  for (const run of RUNS) for (const c of post(run).cases) seen.add(`${c.view} ${c.setting}`);
+  for (const v of VIEWS)
+    for (const s of settingsOf(v).map((x) => x.name)) assert.ok(seen.has(`${v} ${s}`), `${v} at ${s} is in no run`);
+  assert.deepEqual(new Set(RUNS.map((r) => r.font)).size, 3);
+  assert.ok(Math.min(...RUNS.map((r) => r.size)) <= 14 && Math.max(...RUNS.map((r) => r.size)) >= 22);
+  // and the snippet a run carries is the button's
+  assert.match(embedCode({ view: 'rotation', controls: 'own' }, '/').element, /controls="own"/);
+});
+
+test('the Shuffle lab element draws a sentence of one long word (ellipsized on the axes, never markup)', {
+  skip,
+  timeout: 120000,
+}, async () => {
+  const sentences = ['javascript:window.__pwn=4', 'A'.repeat(120), '<img src=/x-img onerror="window.__pwn=1">'];
+  const esc = (s) => s.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
+  // a blog's column and a phone's
+  const html = `<!doctype html><meta charset=utf-8><body style="margin:0">${[680, 288]
+    .map(
+      (w) =>
+        `<div style="width:${w}px">${sentences.map((s) => `<posenc-view view="shuffle" sentence="${esc(s)}"></posenc-view>`).join('')}</div>`,
+    )
+    .join('')}<script type=module src="/posenc-view.js"></script>`;
+  const srv = await serve({ pages: { '/long.html': html } });
+  const ctx = await browser.newContext({ viewport: { width: 800, height: 900 } });
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  try {
+    await page.goto(`${srv.origin}/long.html`);
+    await page.waitForFunction(
+      () => [...document.querySelectorAll('posenc-view')].every((e) => e.dataset.ready || e.dataset.error),
+      null,
+      {
+        timeout: 100000,
+      },
+    );
+    const seen = await page.evaluate(() =>
+      [...document.querySelectorAll('posenc-view')].map((e) => ({
+        notes: [...e.shadowRoot.querySelectorAll('.error, .unavailable')].map((n) => n.textContent),
+        canvases: [...e.shadowRoot.querySelectorAll('.mats canvas')].map((c) => [c.width, c.height, c.dataset.yticks]),
+        injected: e.shadowRoot.querySelectorAll('.mats img, .tokens img').length,
+      })),
+    );
+    for (const [i, s] of seen.entries()) {
+      assert.deepEqual(s.notes, [], `sentence ${JSON.stringify(sentences[i % 3])}: a note instead of the figure`);
+      assert.ok(s.canvases.length >= 2 && s.canvases.every(([w, h]) => w > 0 && h > 0), JSON.stringify(s.canvases));
+      assert.equal(s.injected, 0);
+    }
+    assert.equal(await page.evaluate(() => globalThis.__pwn), undefined);
+    assert.deepEqual(errors, []);
+  } finally {
+    await ctx.close();
+    srv.close();
+  }
 });

@@ -24,7 +24,7 @@ test('Copy embed code: both snippets for the current state, with the height rule
   );
   assert.match(
     copied,
-    /<a href="http:\/\/127\.0\.0\.1:\d+\/\?view=rotation&#38;method=rope&#38;dim=32" style="display:block;min-height:calc\(/,
+    /<a href="http:\/\/127\.0\.0\.1:\d+\/\?view=rotation&#38;method=rope&#38;dim=32" style="display:block;overflow:hidden;height:calc\(/,
   );
   assert.match(copied, /<script type="module" src="http:\/\/127\.0\.0\.1:\d+\/posenc-view\.js"><\/script>/);
   // Another view: the snippets follow.

@@ -73,6 +73,12 @@ export function stubApi() {
   };
   const exports = new Proxy(known, { get: (t, k) => (k in t ? t[k] : typeof k === 'string' ? () => 0 : undefined) });
   const core = new Core({ exports });
+  // posenc.h's struct layout (Core.layout) is read from the core; the stand-in has none, and
+  // writes nothing into the structs anyway: every struct 256 bytes, every field at 0. Without it
+  // selfAttention threw in the layout pass (the Shuffle lab and Position ids laid out without
+  // their figures, then grew by up to 700 px when the wasm arrived).
+  const struct = Object.freeze({ size: 256, fields: {}, at: () => 0 });
+  Object.defineProperty(core, 'layout', { value: new Proxy({}, { get: () => struct }) });
   // Float32 results read back to JS (tables of encodings) hold a number of typical printed width,
   // so tables and formulas wrap as they will with the real numbers; float64 results (frequencies,
   // scales) and integers (counts, indices) stay zero.

@@ -12,6 +12,21 @@ const fmt = (v) =>
       : Math.abs(v) >= 1e4 || (v !== 0 && Math.abs(v) < 1e-3)
         ? v.toExponential(3)
         : String(+v.toFixed(5));
+
+/** `s` cut to at most `max` px in g's font, with an ellipsis where it was cut (canvas text: a
+ * reader's word never becomes markup). */
+export function fitText(g, s, max) {
+  const text = String(s);
+  if (g.measureText(text).width <= max) return text;
+  let lo = 0;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (g.measureText(`${text.slice(0, mid)}…`).width <= max) lo = mid;
+    else hi = mid - 1;
+  }
+  return `${text.slice(0, lo)}…`;
+}
 export { fmt };
 /** x with an explicit sign (− or +, one width in every font) and `digits` decimals: a column or a
  * line of such figures keeps its width whatever the numbers (and before the wasm, with the
@@ -218,11 +233,13 @@ export function createMatrixPanel(
     const labelW = names
       ? Math.min(120, Math.max(...names.map((s) => g.measureText(s).width)) + 10)
       : g.measureText(String(rows - 1)).width + 8;
-    const ml = Math.ceil(labelW + 20);
+    // The labels take at most a third of the width (longer words are ellipsized, fitText): a
+    // sentence with one long word must not leave the cells no width at all.
+    const ml = Math.min(Math.ceil(labelW + 20), Math.max(24, Math.floor(W / 3)));
     const mr = 8,
       mt = 6;
     const mb = panel.colNames ? 58 : 36;
-    let w = W - ml - mr;
+    let w = Math.max(8, W - ml - mr);
     const maxH = small ? 260 : 520;
     const minH = small ? 90 : 160;
     let h;
@@ -271,7 +288,7 @@ export function createMatrixPanel(
       g.moveTo(ml - 4, y);
       g.lineTo(ml, y);
       g.stroke();
-      g.fillText(panel.rowNames ? panel.rowNames[r] : String(r), ml - 6, y);
+      g.fillText(panel.rowNames ? fitText(g, panel.rowNames[r], ml - 26) : String(r), ml - 6, y);
     }
     g.textBaseline = 'alphabetic';
     g.textAlign = 'center';
@@ -286,7 +303,7 @@ export function createMatrixPanel(
         g.translate(x + 3, mt + h + 8);
         g.rotate(-Math.PI / 4);
         g.textAlign = 'right';
-        g.fillText(panel.colNames[c], 0, 0);
+        g.fillText(fitText(g, panel.colNames[c], (geo.H - mt - h - 8) * Math.SQRT2), 0, 0);
         g.restore();
       } else g.fillText(String(c), x, mt + h + 15);
     }
@@ -373,6 +390,7 @@ export function createMatrixPanel(
     const { rows, cols, maskFromRow, lo, hi, palette, reduce } = last;
     // Whole cells per pixel box (an integer factor, so every box averages the same number of
     // cells and no beat pattern appears). What is left is a scale-up of at most 2, drawn crisp.
+    // (geo.w, geo.h >= 8 by layout(): a zero-sized ImageData throws)
     const kx = cols > geo.w * dpr ? Math.ceil(cols / (geo.w * dpr)) : 1;
     const ky = rows > geo.h * dpr ? Math.ceil(rows / (geo.h * dpr)) : 1;
     const tw = Math.ceil(cols / kx),

@@ -25,7 +25,7 @@ import {
   reservedHeight,
   resolveState,
 } from './app.js';
-import { heightCss } from './embed-heights.js';
+import { heightCss, stepsFor } from './embed-heights-core.js';
 import { ELEMENT } from './embed-heights-element.js';
 import { FIELDS, parseState } from './state.js';
 import { backgroundOf, hostTheme } from './theme.js';
@@ -99,6 +99,40 @@ function stateOf(el) {
   return resolveState(parseState(p), p);
 }
 
+/** The element's attributes as the snippet carries them (strings), for its box. */
+function paramsOf(el) {
+  const out = {};
+  for (const k of Object.keys(FIELDS)) if (el.hasAttribute(k)) out[k] = el.getAttribute(k);
+  return out;
+}
+
+/**
+ * Hold `root` at the box the snippet reserved (embed-heights.js: from the attributes and the
+ * element's width alone): a fixed height, its content laid out inside it (contain: size; what does
+ * not fit scrolls in the box), so the host page never moves. '' (and nothing held) for a view the
+ * tables do not know, e.g. a guided step before its view is known.
+ */
+function holdBox(el, root, view) {
+  let box = '';
+  try {
+    box = globalThis.__posencMeasure
+      ? ''
+      : heightCss(stepsFor(ELEMENT, { view, embed: 'element', params: paramsOf(el) }));
+  } catch {
+    box = '';
+  }
+  if (!box) return '';
+  for (const [k, v] of [
+    ['height', box],
+    ['overflow-y', 'auto'],
+    ['overscroll-behavior', 'auto'],
+    ['contain', 'size layout'],
+    ['box-sizing', 'border-box'],
+  ])
+    root.style.setProperty(k, v);
+  return box;
+}
+
 /** Show `message` in the element instead of the view, with the element's own fallback content
  * (its children) under it, and tell the host page (data-error, posenc-error). */
 function fail(el, kind, message) {
@@ -110,6 +144,7 @@ function fail(el, kind, message) {
   note.setAttribute('role', 'alert');
   note.textContent = message;
   box.append(note, document.createElement('slot'));
+  holdBox(el, box, el.getAttribute('view')); // the message takes the view's box: nothing moves
   shadow.replaceChildren(box);
   try {
     adopt(shadow);
@@ -216,13 +251,11 @@ function connect(el, { retried = false } = {}) {
     root = document.createElement('div');
     root.className = 'posenc-app embed';
     shadow.append(root);
-    // The view's height as a function of the element's width (embed-heights.js), held for good:
-    // the same rule the snippet's fallback carries, so the post does not move when the view
-    // arrives, at any width. A view not in that table reserves an estimate until it is laid out.
-    const held = globalThis.__posencMeasure ? '' : heightCss(ELEMENT[st.view]);
+    // The box the snippet's fallback reserved, held for good (holdBox). A view the tables do not
+    // know reserves an estimate until it is laid out.
+    const held = holdBox(el, root, st.view);
     const h = held ? 0 : reservedHeight(st, el.clientWidth || el.parentElement?.clientWidth || 600);
-    if (held) root.style.setProperty('min-height', held);
-    else if (h) root.style.setProperty('min-height', `${h}px`);
+    if (!held && h) root.style.setProperty('min-height', `${h}px`);
     preloadView(st.view).catch(() => {}); // its failure is the app's (onLoadError below)
     // The first element decides the core: the lean one unless its view calls attention (a later
     // element that does gets the core with attention for that, api.js).

@@ -1,20 +1,27 @@
 // "Copy embed code": the iframe and the <posenc-view> snippets for the view on screen, in its
-// current state, each with the height rule that reserves the view's height from the column width
-// (embed-heights.js) and a fallback link for feed readers and readers without JavaScript. The page
-// mounts it below the figure (main.js); nothing here is loaded by an embed.
+// current state, each with the box that reserves the view's height from the snippet's own state
+// and the column width (embed-heights.js embedHeight, written as CSS) and a fallback link for feed
+// readers and readers without JavaScript. The page mounts it below the figure (main.js); nothing
+// here is loaded by an embed. docs/embedding.md's snippets are written by this module too
+// (tests/embed_code.test.js keeps them equal).
 import { esc } from './draw.js';
-import { heightAt, heightCss } from './embed-heights.js';
-import { ELEMENT } from './embed-heights-element.js';
-import { IFRAME } from './embed-heights-iframe.js';
+import { embedHeight, embedHeightCss } from './embed-heights.js';
 import { toParams } from './state.js';
 import { VIEW_INFO } from './views/info.js';
 
-/** The state's own keys (what differs from the defaults), the view first; no page-only keys. */
+/** The state's own keys (what differs from the defaults), the view first; no page-only keys. A
+ * view of many panels embeds one (the method's, else its first) unless the state names one. */
 function keysOf(state) {
   const p = toParams({ ...state, step: '' });
   for (const k of ['view', 'embed', 'step']) p.delete(k);
+  const panels = VIEW_INFO[state.view]?.panels ?? [];
+  if (panels.length && !p.has('panel')) p.set('panel', (panels.find((x) => x.id === state.method) ?? panels[0]).id);
   return [['view', state.view], ...p];
 }
+
+/** The state and the host docs/embedding.md shows its snippets for (tools/embed_docs.js). */
+export const DOCS_STATE = Object.freeze({ view: 'rotation' });
+export const DOCS_BASE = 'https://YOUR-HOST/posenc/';
 
 /**
  * The two snippets for `state`, served from `base` (the page's folder URL, ending in '/').
@@ -22,22 +29,24 @@ function keysOf(state) {
  */
 export function embedCode(state, base) {
   const keys = keysOf(state);
+  const params = Object.fromEntries(keys);
   const q = new URLSearchParams(keys).toString();
   const link = `${base}?${q}`;
   const title = `posenc: ${VIEW_INFO[state.view]?.title ?? state.view}`;
   const fallback = `${title} (interactive)`;
-  const frameH = heightCss(IFRAME[state.view]);
-  const elementH = heightCss(ELEMENT[state.view]);
+  const box = (embed) => embedHeightCss({ view: state.view, embed, params });
   // The iframe's height attribute (680 px column) stands where a CSP refuses style attributes.
-  // Feed readers drop iframes: the link under it is what they keep.
+  // Feed readers drop iframes: the link under it is what they keep. data-posenc-box: the frame
+  // keeps this box (posenc-embed.js does not resize it); the view scrolls inside what does not fit.
+  const frameAt680 = embedHeight({ view: state.view, embed: 'iframe', params, width: 680 });
   const iframe = `<div style="container-type:inline-size">
-<iframe src="${esc(`${base}?embed=1&${q}`)}" title="${esc(title)}" width="100%" height="${heightAt(IFRAME[state.view], 680) || 1200}" frameborder="0" loading="lazy"${frameH ? ` style="display:block;width:100%;border:0;height:${frameH}"` : ''}></iframe>
+<iframe src="${esc(`${base}?embed=1&${q}`)}" title="${esc(title)}" width="100%" height="${frameAt680}" frameborder="0" loading="lazy" data-posenc-box style="display:block;width:100%;border:0;height:${box('iframe')}"></iframe>
 <a href="${esc(link)}">${esc(fallback)}</a></div>
 <script src="${esc(`${base}posenc-embed.js`)}" async></script>`;
   const attrs = keys.map(([k, v]) => ` ${k}="${esc(v)}"`).join('');
   const element = `<script type="module" src="${esc(`${base}posenc-view.js`)}"></script>
 <posenc-view${attrs} style="display:block;container-type:inline-size">
-<a href="${esc(link)}"${elementH ? ` style="display:block;min-height:${elementH}"` : ''}>${esc(fallback)}</a></posenc-view>`;
+<a href="${esc(link)}" style="display:block;overflow:hidden;height:${box('element')}">${esc(fallback)}</a></posenc-view>`;
   return { iframe, element, link };
 }
 

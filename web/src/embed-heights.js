@@ -1,44 +1,44 @@
-// The height an embedded view takes, as a function of its column width alone, so a post can
-// reserve it before any posenc script runs and nothing moves when the view arrives. The tables
-// (embed-heights-element.js for <posenc-view>, embed-heights-iframe.js for the embed page, apart so
-// each embed loads only its own) hold per view steps [fromWidth, height] (px): from that width on
-// (up to the next step's) the view is at most that tall. Measured in headless Chromium at every
-// 8 px of column width from 256 to 1280, two host fonts, method=rope dim=32, with a margin for a
-// first load's layout pass (tools/embed_heights.js writes the tables; tests/embed_code.test.js and
-// tests/browser_embed_cls.test.js check them). The element holds that height as its min-height,
-// the embed page its document's: the view's own layout steps at its breakpoints, the held height
-// steps with it. Other settings can make a view taller: it then grows.
+// The box is the contract: an embed's height is decided before any posenc script runs, from the
+// state in its snippet and its column width alone (embedHeight), and the view lays itself out
+// inside that box (element.js and the embed page hold it as a fixed height, contain: size, with
+// their own scroll for what does not fit): nothing on the host page moves, whatever its fonts,
+// font size or line height, or the settings.
+//
+// The heights come from measurements: per view steps [fromWidth, height] (px) at the view's
+// default state (tools/embed_heights.js writes embed-heights-element.js for <posenc-view> and
+// embed-heights-iframe.js for the embed page), and per view what other states add or take away
+// (tools/embed_settings.js writes embed-heights-settings.js: the view's own controls, another
+// method, the largest sizes, one panel) in a narrow column (below NARROW px) and a wide one. Below
+// NARROW px no box is taller than WALL px (two phone screens): a taller view scrolls inside its box.
+// The arithmetic is in embed-heights-core.js; this module adds both tables.
 //
 // The same function is written in CSS (heightCss): a sum of steep clamp() ramps in container
 // width units, so an inline style (the snippet's) reserves it with no script and no media query.
+import { heightCss, heightAt, stepsFor } from './embed-heights-core.js';
+import { ELEMENT } from './embed-heights-element.js';
+import { IFRAME } from './embed-heights-iframe.js';
 
-/** Usable steps, or null. */
-const valid = (s) => (Array.isArray(s) && s.length ? s : null);
+export { heightAt, heightCss, NARROW, WALL } from './embed-heights-core.js';
 
-/** The reserved height (px) at column width `w` for `steps` (a table's entry), or 0 without. */
-export function heightAt(steps, w) {
-  const s = valid(steps);
-  if (!s) return 0;
-  let h = s[0][1];
-  for (const [from, height] of s) if (w >= from) h = height;
-  return h;
+/** The steps (as heightAt reads them) of one embed: the view's table, its state's extras, the wall. */
+export function embedSteps({ view, embed = 'element', params = {} }) {
+  if (embed !== 'element' && embed !== 'iframe')
+    throw new TypeError(`embedHeight: embed must be 'element' or 'iframe', not ${JSON.stringify(embed)}`);
+  return stepsFor(embed === 'iframe' ? IFRAME : ELEMENT, { view, embed, params });
 }
 
 /**
- * The same function as a CSS length of `width` (a CSS length: '100cqw' inside a size container,
- * '100vw' in the embed page): the last step's height plus, for each breakpoint, a ramp 1/1000 px
- * wide that adds the height difference below it. '' without steps.
+ * The reserved height (px) of an embed: `view`, `embed` ('element' or 'iframe'), `params` (the
+ * snippet's attributes or URL keys as strings, e.g. { method: 'alibi', controls: 'own' }) and the
+ * column `width` (px). A pure function: the same in a build tool, a component and the page.
  */
-export function heightCss(steps, width = '100cqw') {
-  const s = valid(steps);
-  if (!s) return '';
-  const last = s[s.length - 1][1];
-  const terms = [];
-  for (let i = 1; i < s.length; i++) {
-    const d = s[i - 1][1] - s[i][1]; // what the height below this breakpoint adds
-    const at = s[i][0];
-    if (d > 0) terms.push(`clamp(0px, (${at}px - ${width}) * 1000, ${d}px)`);
-    else if (d < 0) terms.push(`clamp(${d}px, (${width} - ${at}px) * 1000, 0px)`);
-  }
-  return terms.length ? `calc(${last}px + ${terms.join(' + ')})` : `${last}px`;
+export function embedHeight({ view, embed = 'element', params = {}, width }) {
+  if (!Number.isFinite(width) || width <= 0)
+    throw new TypeError(`embedHeight: width must be a column width in px, not ${JSON.stringify(width)}`);
+  return heightAt(embedSteps({ view, embed, params }), width);
+}
+
+/** embedHeight as a CSS length of the column width `width` (a CSS length, as heightCss). */
+export function embedHeightCss({ view, embed = 'element', params = {} }, width = '100cqw') {
+  return heightCss(embedSteps({ view, embed, params }), width);
 }

@@ -15,8 +15,6 @@ import {
   resolveState,
   urlOf,
 } from './app.js';
-import { heightCss } from './embed-heights.js';
-import { IFRAME } from './embed-heights-iframe.js';
 import { parseState } from './state.js';
 import { backgroundOf } from './theme.js';
 
@@ -69,10 +67,9 @@ function postHeight() {
 // Until the view's chunk is here, reserve the height VIEW_INFO estimates from the state. Then the
 // view is laid out with the stand-in API (stubApi: every result in its real shape),
 // which is its final layout: when the wasm arrives only the numbers change.
-// An embed holds its view's height as a function of the frame's width (embed-heights.js): the
-// snippet's iframe reserves the same from its column width, so the post never moves.
-const held = state.embed && !globalThis.__posencMeasure ? heightCss(IFRAME[state.view], '100vw') : '';
-if (held) document.documentElement.style.minHeight = held;
+// In an iframe the box is the host's: the snippet's iframe holds it (embed-heights.js, from the
+// link's keys and the column's width) and what does not fit scrolls inside the frame, so this page
+// needs no table of heights.
 const reserve = reservedHeight(state, root.clientWidth);
 if (reserve) root.style.setProperty('--reserve', `${reserve}px`);
 root.classList.add('reserving');
