@@ -43,6 +43,10 @@ export function posencEmbed({ view = 'heatmap', embed = 'element', page = '/pose
       `posenc-view: page must be the posenc page's folder URL, ending in '/' (got ${JSON.stringify(page)})`,
     );
   const attrs = [['view', view], ...attributes(rest)];
+  // a view of many panels embeds one unless asked (web/src/embed-code.js keysOf: the same rule)
+  const panels = VIEW_INFO[view].panels ?? [];
+  if (panels.length && !attrs.some(([k]) => k === 'panel'))
+    attrs.push(['panel', (panels.find((x) => x.id === rest.method) ?? panels[0]).id]);
   const params = Object.fromEntries(attrs);
   const q = new URLSearchParams(attrs).toString();
   const title = `posenc: ${VIEW_INFO[view].title}`;

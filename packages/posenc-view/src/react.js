@@ -42,7 +42,7 @@ export function PosencView({ page, onRender, onError, ...props }) {
   // `class`, not className: React 18 passes className to a custom element as a `classname` attribute
   const attrs = { ref, class: 'posenc', ...Object.fromEntries(e.attrs) };
   attrs.style = { display: 'block', containerType: 'inline-size' };
-  const link = { href: e.link, style: { display: 'block', minHeight: e.height } };
+  const link = { href: e.link, style: { display: 'block', overflow: 'hidden', height: e.height } };
   return createElement('posenc-view', attrs, createElement('a', link, e.fallback));
 }
 
@@ -61,7 +61,7 @@ function useEmbedHelper(page) {
 /**
  * The iframe embed (the posenc page in embed mode, served from `page`), in a size container that
  * reserves its height from the column's width, with a link under it for feed readers; the page's
- * posenc-embed.js sizes it to its view. Props as PosencView's, less the events.
+ * posenc-embed.js leaves this box as it is (data-posenc-box). Props as PosencView's, less the events.
  */
 export function PosencFrame({ page = '/posenc/', ...props }) {
   const e = posencEmbed({ ...props, page, embed: 'iframe' });
@@ -73,6 +73,7 @@ export function PosencFrame({ page = '/posenc/', ...props }) {
     height: String(e.frameHeight),
     frameBorder: '0',
     loading: 'lazy',
+    'data-posenc-box': '', // posenc-embed.js keeps this box: the view scrolls inside what does not fit
     style: { display: 'block', width: '100%', border: 0, height: e.height },
   };
   return createElement(
