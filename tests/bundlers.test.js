@@ -249,6 +249,47 @@ for (const [name, build] of Object.entries(BUNDLERS)) {
   });
 }
 
+// posenc/worker: the page connects to a worker that serves the API (the worker's file is two lines)
+const WORKER_MAIN = `import { connect } from 'posenc/worker';
+(async () => {
+  try {
+    const pe = await connect(new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }));
+    const table = await pe.sinusoidal({ length: 4, dim: 8 });
+    const cache = await pe.kvCache({ heads: 2, kvHeads: 1, dim: 4, capacity: 4 });
+    await cache.append(new Float32Array(4).fill(1), new Float32Array(4).fill(2));
+    const { output } = await cache.attend(new Float32Array(8).fill(1));
+    const err = await pe.sinusoidal({ seqLen: 4, dim: 8 }).catch((e) => e.argument);
+    window.__result = { sin1: table[8], output: Array.from(output), length: cache.length, backend: pe.backend, err };
+  } catch (e) {
+    window.__result = { error: e.name + ': ' + e.message };
+  }
+})();
+`;
+const WORKER_THREAD = `import { serve } from 'posenc/worker';
+serve();
+`;
+
+for (const [name, build] of Object.entries(BUNDLERS)) {
+  test(`posenc/worker in ${name}: the page's calls answered by the worker, from the tarball`, {
+    skip,
+    timeout: 300_000,
+  }, async () => {
+    const cwd = project(`worker-${name}`);
+    writeFileSync(join(cwd, 'src/index.js'), WORKER_MAIN);
+    writeFileSync(join(cwd, 'src/worker.js'), WORKER_THREAD);
+    const { out, log } = await build(cwd);
+    const warnings = log.split('\n').filter((line) => WARNING.test(line));
+    assert.deepEqual(warnings, [], `${name} printed warnings:\n${log}`);
+    const { value, errors } = await load(out);
+    assert.deepEqual(errors, [], `${name}: errors in the page`);
+    assert.ok(value && !value.error, `${name}: ${JSON.stringify(value)}`);
+    assert.ok(Math.abs(value.sin1 - EXPECTED.sin1) < 2e-7, `${name}: sin(1) = ${value.sin1}`);
+    // one key, so each query attends to it alone: the output is its value
+    assert.deepEqual(value.output, new Array(8).fill(2), `${name}: attend`);
+    assert.deepEqual([value.length, value.backend, value.err], [1, 'simd', 'seqLen'], name);
+  });
+}
+
 /** The JS an app's build ships, in bytes gzipped, split into the wasm chunks and the rest. */
 function shipped(out) {
   const sizes = { js: 0, wasm: 0, files: [], kinds: {} };

@@ -67,6 +67,9 @@ test('the tarball holds the package and nothing else', () => {
     'js/index.d.cts',
     'js/lite.js',
     'js/lite.d.ts',
+    'js/worker.js',
+    'js/worker.d.ts',
+    'worker.js',
   ];
   const builds = ['dist/posenc.wasm.js', 'dist/posenc.simd.wasm.js', 'dist/posenc-lab.simd.wasm.js'];
   for (const f of [...want, ...builds, 'dist/posenc-lite.simd.wasm.js']) {
@@ -74,7 +77,7 @@ test('the tarball holds the package and nothing else', () => {
   }
   const stray = files.filter(
     (f) =>
-      !/^(package\.json|lite\.js|README\.md|LICENSE|CHANGELOG\.md|js\/[\w.]+\.(js|cjs|d\.ts|d\.cts)|dist\/posenc(\.simd)?\.wasm\.js|dist\/posenc-(lab|lite)\.simd\.wasm\.js)$/.test(
+      !/^(package\.json|lite\.js|worker\.js|README\.md|LICENSE|CHANGELOG\.md|js\/[\w.]+\.(js|cjs|d\.ts|d\.cts)|dist\/posenc(\.simd)?\.wasm\.js|dist\/posenc-(lab|lite)\.simd\.wasm\.js)$/.test(
         f,
       ),
   );
