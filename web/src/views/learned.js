@@ -224,7 +224,7 @@ export function setupExtrapolation(el, ctx) {
         });
         const reach =
           wave > T && pastLo < inLo - 1e-3
-            ? `Unscaled, this pair's cos θ stays above ${inLo.toFixed(2)} before position ${T}; past it, it falls to ${pastLo.toFixed(2)}: angles training never reached.`
+            ? `Unscaled, this pair's cos θ goes no lower than ${inLo.toFixed(3)} before position ${T}; past it, it falls to ${pastLo.toFixed(3)}: angles training never reached.`
             : `Unscaled, this pair turns through ${(T / wave).toFixed(1)} wavelengths before position ${T}: every angle it meets later was seen in training.`;
         plot.setNote(
           `${reach}${

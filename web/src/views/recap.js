@@ -2,8 +2,10 @@
 // The property: one query and one key three tokens apart, slid together along the sequence and
 // past the training length. Their score is computed through the API for every method (pe.sinusoidal
 // and pe.gather add a position vector to each word; pe.applyRope turns q and k at their positions;
-// pe.alibiBias and pe.t5Buckets give the bias of the pair; pe.similarity takes every dot product),
-// so the figure shows which methods see only the offset and which see where the pair sits.
+// pe.alibiBias and pe.t5Buckets give the bias of every distance from one query row, which the pair
+// reads at its distance; each pair's score is the dot product of its two rows), so the figure shows
+// which methods see only the offset and which see where the pair sits. Only the n pairs' products
+// are formed, not the 2n × 2n matrix of every product: the view answers a drag within a frame.
 // The table below stacks its rows into labelled cards in a narrow column (views.css), so every
 // column is readable on a phone. The table states what a recap question asks, so it waits for the
 // reader's answer (data-after-predict).
@@ -111,7 +113,7 @@ export function setupRecap(el, ctx) {
 
   function draw(st) {
     const pe = ctx.pe;
-    need(pe, 'sinusoidal', 'learnedInit', 'gather', 'addTo', 'applyRope', 'alibiBias', 't5Buckets', 'similarity');
+    need(pe, 'sinusoidal', 'learnedInit', 'gather', 'addTo', 'applyRope', 'alibiBias', 't5Buckets');
     const d = st.dim,
       T = st.train;
     // Capped: the biases are L × L matrices (8 heads of ALiBi at 512 are 2 M floats).
@@ -123,13 +125,12 @@ export function setupRecap(el, ctx) {
     const qPos = Int32Array.from({ length: n }, (_, i) => i + OFFSET);
     const kPos = Int32Array.from({ length: n }, (_, i) => i);
     /** Q rows (query at qPos[i]) and K rows (key at kPos[i]) → the n scores Q[i]·K[i]. */
-    const scores = (Q, K) => {
-      const x = new Float32Array(2 * n * d);
-      x.set(Q, 0);
-      x.set(K, n * d);
-      const g = pe.similarity(x, { length: 2 * n, dim: d });
-      return Float32Array.from({ length: n }, (_, i) => g[i * 2 * n + n + i]);
-    };
+    const scores = (Q, K) =>
+      Float32Array.from({ length: n }, (_, i) => {
+        let s = 0;
+        for (let j = i * d; j < (i + 1) * d; j++) s += Q[j] * K[j];
+        return s;
+      });
     const repeat = (row) => {
       const t = new Float32Array(n * d);
       for (let i = 0; i < n; i++) t.set(row, i * d);
@@ -153,10 +154,12 @@ export function setupRecap(el, ctx) {
     pe.applyRope(q, { length: n, dim: d, base: st.base, positions: qPos });
     pe.applyRope(k, { length: n, dim: d, base: st.base, positions: kPos });
     const rope = scores(q, k);
-    // Relative biases: the pair's cell (query at p, key at p − OFFSET) of a causal L × L bias.
-    const cell = (m, h = 0) => Float32Array.from({ length: n }, (_, i) => m[h * L * L + qPos[i] * L + kPos[i]]);
-    const alibiB = cell(pe.alibiBias({ heads: 8, queries: L, causal: true }));
-    const buckets = cell(pe.t5Buckets({ queries: L, keys: L, bidirectional: false }));
+    // Relative biases: one causal query row at L − 1 against keys 0 … L − 1 gives the bias of every
+    // distance; the pair (query at p, key at p − OFFSET) reads it at its distance qPos − kPos.
+    const row = { queries: 1, keys: L, offset: L - 1 };
+    const cell = (m) => Float32Array.from({ length: n }, (_, i) => m[L - 1 - (qPos[i] - kPos[i])]);
+    const alibiB = cell(pe.alibiBias({ heads: 8, ...row, causal: true }).subarray(0, L)); // head 1 of 8
+    const buckets = cell(pe.t5Buckets({ ...row, bidirectional: false }));
     const w = pe.learnedInit({ length: 32, dim: 1, std: 1, seed: SEED + 2 }); // stand-in bucket weights
     const alibi = base.map((s, i) => s + alibiB[i]);
     const t5 = base.map((s, i) => s + w[buckets[i]]);
