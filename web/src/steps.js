@@ -209,7 +209,7 @@ export const STEPS = [
       different code in a longer text, and neighbours at long lengths almost the same one. One number is also a
       single direction for a layer to read. A code of many bounded waves avoids all three: every value lies in
       [−1, 1], fast waves tell neighbours apart and slow ones far positions, and sine <em>and</em> cosine of the same
-      angle make each pair a point on a circle, so that moving by <i>k</i> positions is a rotation (two steps on).</p>
+      angle make each pair a point on a circle, so that moving by <i>k</i> positions is a rotation (the step “moving k positions”).</p>
       <p>The original Transformer (${cite('vaswani')}) gives position <i>p</i> a vector of sines and cosines:
       PE(<i>p</i>, 2<i>i</i>) = sin(<i>p</i>·ω<sub><i>i</i></sub>) and PE(<i>p</i>, 2<i>i</i>+1) =
       cos(<i>p</i>·ω<sub><i>i</i></sub>), with ω<sub><i>i</i></sub> = 1/base<sup>2<i>i</i>/<i>d</i></sup> and base =
@@ -268,6 +268,8 @@ export const STEPS = [
     title: 'Sinusoidal: the waves',
     view: 'waves',
     state: { method: 'sinusoidal', dim: 64, length: 64, layout: 'interleaved' },
+    // held until the answer: the formula panel gives the frequency of the curve under the cursor
+    hold: '.formula',
     controls: ['dim', 'length', 'base'],
     papers: ['vaswani'],
     intro: `<p>Follow single dimensions along the positions. Each is a sine wave, and each pair turns at its own

@@ -1,7 +1,8 @@
 // Recap: the methods side by side on one property, then the table of the path.
 // The property: one query and one key three tokens apart, slid together along the sequence and
-// past the training length. Their score is computed through the API for every method (pe.sinusoidal
-// and pe.gather add a position vector to each word; pe.applyRope turns q and k at their positions;
+// past the training length. Their score is computed from the API's numbers for every method
+// (pe.sinusoidal and pe.learnedInit give the position vector added to each word; pe.applyRope turns
+// q and k at their positions;
 // pe.alibiBias and pe.t5Buckets give the bias of every distance from one query row, which the pair
 // reads at its distance; each pair's score is the dot product of its two rows), so the figure shows
 // which methods see only the offset and which see where the pair sits. Only the n pairs' products
@@ -110,10 +111,11 @@ export function setupRecap(el, ctx) {
   const plotA = createPlot(boxA, { height: 220 });
   const plotB = createPlot(boxB, { height: 220 });
   const note = v.body.querySelector('.recap-note');
+  let sinMemo = { pe: null, key: '', table: null };
 
   function draw(st) {
     const pe = ctx.pe;
-    need(pe, 'sinusoidal', 'learnedInit', 'gather', 'addTo', 'applyRope', 'alibiBias', 't5Buckets');
+    need(pe, 'sinusoidal', 'learnedInit', 'applyRope', 'alibiBias', 't5Buckets');
     const d = st.dim,
       T = st.train;
     // Capped: the biases are L × L matrices (8 heads of ALiBi at 512 are 2 M floats).
@@ -136,19 +138,25 @@ export function setupRecap(el, ctx) {
       for (let i = 0; i < n; i++) t.set(row, i * d);
       return t;
     };
-    /** Each word plus the row `pos` of a table of position vectors (added, as BERT and Vaswani do). */
-    const added = (row, table, rows, pos) =>
-      pe.addTo(pe.gather(table, { rows, dim: d, positions: pos, outOfRange: 'zero' }), repeat(row), {
-        length: n,
-        dim: d,
+    /** (word + its position's row)·(word + its position's row) for each pair, the position vectors
+     * added as BERT and Vaswani et al. do; a query past the table's last row has no score. */
+    const added = (table, rows) =>
+      Float32Array.from({ length: n }, (_, i) => {
+        const a = qPos[i] * d,
+          b = kPos[i] * d;
+        if (qPos[i] >= rows) return Number.NaN;
+        let s = 0;
+        for (let j = 0; j < d; j++) s += (xq[j] + table[a + j]) * (xk[j] + table[b + j]);
+        return s;
       });
     const base = scores(repeat(xq), repeat(xk));
-    const sin = pe.sinusoidal({ length: L, dim: d, base: st.base });
-    const sinusoidal = scores(added(xq, sin, L, qPos), added(xk, sin, L, kPos));
+    // The table depends on its size and base only: kept while they hold (a drag changes neither).
+    const key = `${L}|${d}|${st.base}`;
+    if (sinMemo.pe !== pe || sinMemo.key !== key)
+      sinMemo = { pe, key, table: pe.sinusoidal({ length: L, dim: d, base: st.base }) };
+    const sinusoidal = added(sinMemo.table, L);
     // A stand-in for a trained table (posenc ships no weights): random rows of the words' size.
-    const table = pe.learnedInit({ length: T, dim: d, std: 0.5, seed: SEED + 1 });
-    const learned = scores(added(xq, table, T, qPos), added(xk, table, T, kPos));
-    for (let i = 0; i < n; i++) if (qPos[i] >= T) learned[i] = Number.NaN; // no row: no score
+    const learned = added(pe.learnedInit({ length: T, dim: d, std: 0.5, seed: SEED + 1 }), T);
     const q = repeat(xq),
       k = repeat(xk);
     pe.applyRope(q, { length: n, dim: d, base: st.base, positions: qPos });
