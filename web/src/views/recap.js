@@ -77,7 +77,7 @@ const ROWS = [
     'GPT-NeoX, Llama, Qwen, DeepSeek',
     'none (base, pair layout, rotary fraction, scaling)',
     'RoPE',
-    'relative in q·k; its slow pairs meet unseen angles past the training length, hence the scalings',
+    'relative in q·k; at distances longer than the training length its slow pairs meet unseen angles, hence the scalings',
     PAPER.su,
   ],
   [
@@ -210,8 +210,9 @@ export function setupRecap(el, ctx) {
     note.textContent =
       `Flat, the score sees only the offset: ${flat.join(', ') || 'none'}. It moves with the position: ` +
       `${moving.map(([l, s]) => `${l} (by up to ${s.toFixed(2)})`).join(', ') || 'none'}; the learned line stops at ` +
-      `its last row, ${T - 1}. Flat is not the whole story past the training length: RoPE’s slow pairs reach ` +
-      'angles training never produced and ALiBi’s penalties grow past any seen in training, while T5 puts every ' +
+      `its last row, ${T - 1}. Flat is not the whole story past the training length: at distances longer than ` +
+      'training’s, RoPE’s slow pairs reach angles training never produced and ALiBi’s penalties grow past any ' +
+      'seen in training, while T5 puts every ' +
       'farther key into its last bucket (seen in training once sequences pass where it begins), now shared by ' +
       'more keys; one pair at a fixed ' +
       'offset cannot show that (see the Extrapolation step).';
