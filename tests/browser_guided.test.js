@@ -59,16 +59,18 @@ async function locked(page, s, on) {
     (hold) => ({
       inert: ['#figure', 'form.controls', '.exports'].map((sel) => document.querySelector(sel)?.inert),
       href: document.querySelector('.guide .explore').hasAttribute('href'),
+      desc: document.querySelector('#figure-desc').hidden,
       held: hold
-        ? [...document.querySelectorAll(`#figure :is(${hold})`)].map((el) => getComputedStyle(el).visibility)
+        ? [...document.querySelectorAll(`#figure :is(${hold})`)].map((el) => getComputedStyle(el).display === 'none')
         : [],
     }),
     s.hold ?? '',
   );
   assert.deepEqual(m.inert, [on, on, on], `${s.id}: figure, controls and exports inert: ${on}`);
   assert.equal(m.href, !on, `${s.id}: the explorer link open: ${!on}`);
+  assert.equal(m.desc, on, `${s.id}: the figure’s description for screen readers waits too: ${on}`);
   if (s.hold) assert.ok(m.held.length > 0, `${s.id}: the held parts (${s.hold}) exist`);
-  for (const v of m.held) assert.equal(v, on ? 'hidden' : 'visible', `${s.id}: held parts hidden: ${on}`);
+  for (const gone of m.held) assert.equal(gone, on, `${s.id}: held parts out of the page: ${on}`);
 }
 
 async function context(viewport) {

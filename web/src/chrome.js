@@ -541,6 +541,9 @@ function lockFigure(root, on) {
   for (const el of root.querySelectorAll('#figure, form.controls, .exports')) {
     if (el.inert !== on) el.inert = on;
   }
+  // The figure's description for screen readers (its size and range) waits with the figure.
+  const desc = root.querySelector('#figure-desc');
+  if (desc && desc.hidden !== on) desc.hidden = on;
 }
 
 /** The guided sidebar shows only the controls a step uses (its `controls` list). What this hides is

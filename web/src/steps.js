@@ -118,7 +118,7 @@ export const STEPS = [
       <em>method</em> once you have answered). The sentence starts in its original order. The figure and its
       controls open once you answer: predict first, then check.</p>`,
     predict: {
-      q: 'You will press <em>Shuffle</em> once you have answered (the figure opens then). In the left panel (no positions, no mask), what will the attention matrix of the shuffled sentence hold?',
+      q: 'Once you answer, press <em>Shuffle</em>. In the left panel (no positions, no mask), what will the shuffled sentence’s matrix hold?',
       choices: [
         'Only the original numbers, with rows and columns moved with the words',
         'New numbers: most words now have other neighbours beside them',
@@ -160,7 +160,7 @@ export const STEPS = [
       words 0 … <i>i</i>. The mask is −∞ added to the logits of later keys, just before the softmax. Same layer,
       same words, the mask now on, the sentence back in its original order.</p>`,
     predict: {
-      q: 'Next you will press <em>Shuffle</em> again, after answering. In the left panel (no positions, causal mask), will the new matrix be the old one with its rows and columns moved?',
+      q: 'Once you answer, press <em>Shuffle</em> again. Left panel (no positions, causal mask): will the new matrix be the old one with its rows and columns moved?',
       choices: [
         'Yes: with no positions the layer still cannot see any order',
         'No: each word now sees a different set of earlier words',
@@ -649,14 +649,14 @@ export const STEPS = [
     title: 'Shaw and Transformer-XL: relative vectors in the score',
     view: 'bias',
     state: { panel: 'shaw', shawk: 4 },
-    // held until the answer: the index matrix draws the clipping the question asks about
-    hold: '.with-formula',
+    // held until the answer: the index matrix draws the clipping the question asks about (and its k control)
+    hold: '.with-formula, .control-slot',
     controls: ['shawk'],
     papers: ['shaw', 'dai'],
     intro: `<p>The first relative methods put the distance inside the score. ${cite('shaw')} learn vectors indexed
-      by the distance <i>j</i> − <i>i</i>, clipped to ±<i>k</i>: a<sup>K</sup> is added to the key inside the score,
-      a<sup>V</sup> to the value in the output. The figure shows which row of the table each query–key pair
-      reads.</p>`,
+      by the distance <i>j</i> − <i>i</i>, with a clipping distance <i>k</i>: a<sup>K</sup> is added to the key
+      inside the score, a<sup>V</sup> to the value in the output. Which row of the table each query–key pair reads
+      is drawn once you answer; below it, Transformer-XL’s four terms.</p>`,
     predict: {
       q: 'Clipping distance <i>k</i> = 4. How many a<sup>K</sup> vectors does one layer learn, and which one serves a key 500 tokens back?',
       choices: [
@@ -692,14 +692,16 @@ export const STEPS = [
     title: 'T5: buckets of distances',
     view: 'bias',
     state: { panel: 't5', buckets: 32, maxdist: 128, t5dir: 'bidirectional' },
-    // held until the answer: the staircase is drawn flat past distance 91
-    hold: '.pair',
+    // held until the answer: the staircase is drawn flat past distance 91, and the formula panel says the
+    // buckets stop at the max distance
+    hold: '.pair, .formula',
     controls: ['buckets', 'maxdist', 't5dir'],
     papers: ['raffel'],
     intro: `<p>T5 (${cite('raffel')}) simplifies further: one learned scalar per <em>bucket</em> of relative
       distance and per head, added to the logit, with the table shared by all layers. Small distances get a
-      bucket each, larger ones logarithmically wider buckets, up to a max distance (128 here). The staircase shows
-      the bucket of each distance.</p>`,
+      bucket each, larger ones logarithmically wider buckets, with a max distance (128 here) as a setting. The
+      matrix shows the bucket of each query–key pair in a 32-token window; the staircase of every distance up to
+      200 appears once you answer.</p>`,
     predict: {
       q: 'A key 3000 tokens back, far past the max distance. What bias does one T5 layer give it?',
       choices: [
