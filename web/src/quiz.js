@@ -331,6 +331,21 @@ export const QUIZ = [
     ],
   },
   {
+    step: 'rope-code',
+    q: 'A fused RoPE kernel in bfloat16 is checked against a float64 reference on random q and k. Which check is sound?',
+    choices: [
+      'Compare within bfloat16’s tolerance (near 10⁻² relative), at a real run’s positions',
+      'Require bit-identical outputs: both compute the same formula',
+      'Test a few small positions: the formula can be trusted at others',
+    ],
+    answer: 0,
+    why: [
+      'Right: the kernel rounds differently from a float64 reference (bfloat16 keeps 8 significant bits), so equality is the wrong test; a tolerance set by the dtype, at the positions a real run has (a KV-cache offset, left padding, long contexts where float32 angles drift), catches real bugs. Comparing scores q′·k′ as well catches a wrong pair layout.',
+      'A different precision and a different order of operations round differently: a correct kernel is not bit-identical to a float64 reference.',
+      'Errors grow with the position (float32 angles near 131 072 are off by thousandths of a radian), and offsets such as a KV cache’s start are where kernels go wrong.',
+    ],
+  },
+  {
     step: 'positions',
     q: 'A batch of prompts is left-padded. How should position ids be set for an absolute (learned) table?',
     choices: [
@@ -526,6 +541,21 @@ export const QUIZ = [
       'Perplexity can stay low while the model looks only at recent tokens.',
       'Right: passkey retrieval (Mohtashami & Jaggi 2023) fails unless the distant token is attended to.',
       'Training loss says nothing about lengths never trained on.',
+    ],
+  },
+  {
+    step: 'extrapolation',
+    q: 'A RoPE model trained on 4k-token sequences reads a 16k-token document. Is a query at position 15 000 attending 20 tokens back new to it?',
+    choices: [
+      'No: its score reads the distance 20, which training saw',
+      'Yes: position 15 000 turns q and k to angles never trained',
+      'Partly: its slow pairs may still meet unseen angle gaps there',
+    ],
+    answer: 0,
+    why: [
+      'Right: q′·k′ depends on the content and the signed offset only (RoFormer eq. 16), and a distance of 20 occurred everywhere in training. What is new at 16k is a distance longer than 4k; that is why interpolating positions (PI, YaRN) works.',
+      'Each vector’s own angle is new, but the score reads only the difference of the two angles, which at distance 20 is one training saw.',
+      'The angle gap of pair i at distance 20 is 20·ωᵢ, the same at position 15 000 as at position 100.',
     ],
   },
 ];

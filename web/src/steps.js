@@ -3,8 +3,11 @@
 // A step is predict → observe → explain: it opens with its `intro` (the setup, which must not give
 // the answer away), its question and the figure; the explanation (`text`, `table`), the papers it
 // rests on, "what to notice" and the figure's verdicts appear once the reader commits an answer or
-// asks to be told (chrome.js). tests/questions.test.js checks that no blind strategy (first, last,
-// longest choice, or the one echoing the visible text) scores above 40%. A step whose view is not
+// asks to be told (chrome.js); until then the figure, its controls and the explorer link are locked and
+// what `hold` names (selectors inside the figure) is out of the page. `why` explains every choice, in
+// the authored order; a wrong pick is shown its own reason and may try again. tests/questions.test.js
+// checks that no blind strategy (first, last, longest, echo, odd one out, hedged or absolute wording,
+// slot counting) scores above 33% on the path over 2,000 simulated readers. A step whose view is not
 // registered in this build is skipped by the shell. Claims are checked against the papers in P;
 // where the page simplifies, the text says so.
 
@@ -883,7 +886,7 @@ export const STEPS = [
       spread: a result that differs between seeds is not a finding. Press et al. measured language-model
       perplexity, where most next tokens need only nearby context and ALiBi’s recency bias helps; this task needs
       the first marker, which may lie far back, and ALiBi’s penalty pushes far keys out past the training length,
-      so ALiBi falling here is that bias at work, not a contradiction of their result. A task the causal mask can
+      so ALiBi falling here would be that bias at work, not a contradiction of their result. A task the causal mask can
       solve on its own, as NoPE shows, lets any model lean little on its encoding; then sinusoids or T5 buckets can
       hold past the training length here although they did not in Press et al.’s language models. Their ranking
       is about language modelling at scale; the lab’s “Next token of a trigram source” task is the closest this toy
