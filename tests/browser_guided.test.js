@@ -60,6 +60,7 @@ async function locked(page, s, on) {
       inert: ['#figure', 'form.controls', '.exports'].map((sel) => document.querySelector(sel)?.inert),
       href: document.querySelector('.guide .explore').hasAttribute('href'),
       desc: document.querySelector('#figure-desc').hidden,
+      mode: new URL(document.querySelector('.mode-explorer').href).search,
       held: hold
         ? [...document.querySelectorAll(`#figure :is(${hold})`)].map((el) => getComputedStyle(el).display === 'none')
         : [],
@@ -69,6 +70,9 @@ async function locked(page, s, on) {
   assert.deepEqual(m.inert, [on, on, on], `${s.id}: figure, controls and exports inert: ${on}`);
   assert.equal(m.href, !on, `${s.id}: the explorer link open: ${!on}`);
   assert.equal(m.desc, on, `${s.id}: the figure’s description for screen readers waits too: ${on}`);
+  // The mode bar's "Explorer" opens the explorer's default view until then, not this step's state.
+  if (on) assert.equal(m.mode, '?view=heatmap', `${s.id}: the mode link before the answer`);
+  else assert.equal(new URLSearchParams(m.mode).get('view'), s.view, `${s.id}: the mode link after it`);
   if (s.hold) assert.ok(m.held.length > 0, `${s.id}: the held parts (${s.hold}) exist`);
   for (const gone of m.held) assert.equal(gone, on, `${s.id}: held parts out of the page: ${on}`);
 }
