@@ -112,6 +112,7 @@ export function setupRecap(el, ctx) {
   const plotB = createPlot(boxB, { height: 220 });
   const note = v.body.querySelector('.recap-note');
   let sinMemo = { pe: null, key: '', table: null };
+  let tableMemo = { pe: null, key: '', table: null };
 
   function draw(st) {
     const pe = ctx.pe;
@@ -127,12 +128,15 @@ export function setupRecap(el, ctx) {
     const qPos = Int32Array.from({ length: n }, (_, i) => i + OFFSET);
     const kPos = Int32Array.from({ length: n }, (_, i) => i);
     /** Q rows (query at qPos[i]) and K rows (key at kPos[i]) → the n scores Q[i]·K[i]. */
-    const scores = (Q, K) =>
-      Float32Array.from({ length: n }, (_, i) => {
+    const scores = (Q, K) => {
+      const out = new Float32Array(n);
+      for (let i = 0, j = 0; i < n; i++) {
         let s = 0;
-        for (let j = i * d; j < (i + 1) * d; j++) s += Q[j] * K[j];
-        return s;
-      });
+        for (const end = j + d; j < end; j++) s += Q[j] * K[j];
+        out[i] = s;
+      }
+      return out;
+    };
     const repeat = (row) => {
       const t = new Float32Array(n * d);
       for (let i = 0; i < n; i++) t.set(row, i * d);
@@ -140,23 +144,31 @@ export function setupRecap(el, ctx) {
     };
     /** (word + its position's row)·(word + its position's row) for each pair, the position vectors
      * added as BERT and Vaswani et al. do; a query past the table's last row has no score. */
-    const added = (table, rows) =>
-      Float32Array.from({ length: n }, (_, i) => {
+    const added = (table, rows) => {
+      const out = new Float32Array(n);
+      for (let i = 0; i < n; i++) {
         const a = qPos[i] * d,
           b = kPos[i] * d;
-        if (qPos[i] >= rows) return Number.NaN;
         let s = 0;
         for (let j = 0; j < d; j++) s += (xq[j] + table[a + j]) * (xk[j] + table[b + j]);
-        return s;
-      });
-    const base = scores(repeat(xq), repeat(xk));
+        out[i] = qPos[i] < rows ? s : Number.NaN;
+      }
+      return out;
+    };
+    // NoPE: the same two words at every position, so one product, drawn at each.
+    let xx = 0;
+    for (let j = 0; j < d; j++) xx += xq[j] * xk[j];
+    const base = new Float32Array(n).fill(xx);
     // The table depends on its size and base only: kept while they hold (a drag changes neither).
     const key = `${L}|${d}|${st.base}`;
     if (sinMemo.pe !== pe || sinMemo.key !== key)
       sinMemo = { pe, key, table: pe.sinusoidal({ length: L, dim: d, base: st.base }) };
     const sinusoidal = added(sinMemo.table, L);
     // A stand-in for a trained table (posenc ships no weights): random rows of the words' size.
-    const learned = added(pe.learnedInit({ length: T, dim: d, std: 0.5, seed: SEED + 1 }), T);
+    const tkey = `${T}|${d}`;
+    if (tableMemo.pe !== pe || tableMemo.key !== tkey)
+      tableMemo = { pe, key: tkey, table: pe.learnedInit({ length: T, dim: d, std: 0.5, seed: SEED + 1 }) };
+    const learned = added(tableMemo.table, T);
     const q = repeat(xq),
       k = repeat(xk);
     pe.applyRope(q, { length: n, dim: d, base: st.base, positions: qPos });
