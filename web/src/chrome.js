@@ -469,7 +469,8 @@ function reveal(f, told = false) {
     f.dataset.revealed = 'retry';
     f.querySelector('fieldset').disabled = true;
     for (const b of f.querySelectorAll('.qbar button[type=submit]')) b.disabled = true;
-    msg.textContent = 'Not quite: the reason is below; try again or press “Just tell me”.';
+    f.querySelector(`input[value="${k}"]`).closest('label').classList.add('wrong');
+    msg.textContent = 'Not quite: see why below.';
     return 'retry';
   }
   msg.textContent = '';

@@ -433,7 +433,7 @@ export const STEPS = [
       ],
       answer: 3,
       why: [
-        'The score depends on the signed offset n − m, not on the distance: per pair |q||k| cos(φk − φq + (n − m)ω), and flipping the sign of n − m changes the cosine unless the pairs of q and k are aligned.',
+        'The score depends on the signed offset n − m, not on the distance: per pair |q||k| cos(φk − φq + (n − m)ω), and flipping the sign of n − m changes it unless each pair of q and k is parallel or antiparallel, or the pairs’ changes happen to cancel.',
         'Nothing cancels: the score is q·R((n − m)ω)k, a rotation by −3ω instead of +3ω, with the same lengths.',
         'Turning both vectors further changes neither their lengths nor, by itself, their angle: only the offset n − m enters the score, and its size stays 3.',
         'Right: per pair the score is |q||k| cos(φk − φq + (n − m)ω), and flipping the sign of n − m changes it in general. It can stay the same: when q and k are parallel or antiparallel in every pair (as when q = k), or when the changes of the pairs happen to cancel in the sum. RoPE is relative, not symmetric.',
