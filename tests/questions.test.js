@@ -2,7 +2,8 @@
 // reads the question and always picks the first choice, the last, the longest, the one that shares
 // the most words with the text on screen before the answer (the step's title, its intro and the
 // question), the odd one out (least like the other choices), the most hedged ("unless", "in general")
-// over the absolute ("all", "none"), or the slot that has held the answer least often so far. Over
+// over the absolute ("all", "none") or the reverse, any choice but the most hedged (or the most
+// absolute), or the slot that has held the answer least often so far. Over
 // 2,000 simulated readers (their orders dealt by web/src/choices.js) each strategy must score at most
 // 33% on the path (4 choices, chance 25%) and 40% on the self-check (3 choices, chance 33%). The
 // checker itself is tried on a bad question set, which it must refuse. Plain node: the data modules
@@ -80,6 +81,13 @@ const hedge = (q) =>
 // Its mirror image: answers rewritten to dodge the hedge heuristic must not make absolutes pay instead.
 const absolute = (q) =>
   argmax(q.choices.map((c) => (plain(c).match(ABSOLUTES) ?? []).length - (plain(c).match(HEDGES) ?? []).length));
+/** Elimination: rule out the choice(s) a heuristic flags and pick among the rest (a reader who has
+ * learned that the hedged choice, or the absolute one, is usually a distractor). */
+const notThe = (pick) => (q) => {
+  const out = pick(q);
+  const rest = q.choices.map((_, i) => i).filter((i) => !out.includes(i));
+  return rest.length ? rest : out;
+};
 /** The odd one out: the choice whose words overlap least with the others' (mean Jaccard). */
 function oddOne(q) {
   const ws = q.choices.map(words);
@@ -123,6 +131,12 @@ function strategies(questions, orders) {
     'odd one out': score(questions, oddOne),
     'hedged over absolute': score(questions, hedge),
     'absolute over hedged': score(questions, absolute),
+    'not the most hedged': score(questions, notThe(hedge)),
+    'not the most absolute': score(questions, notThe(absolute)),
+    'not the longest': score(questions, notThe(longest)),
+    'not the shortest': score(questions, notThe(shortest)),
+    'not the odd one out': score(questions, notThe(oddOne)),
+    'not the most echoing': score(questions, notThe(echo)),
   };
   // (Each reader's own order is scored over 2,000 readers below: one reader's luck is no measure.)
   void orders;
@@ -195,6 +209,12 @@ test('over 2,000 readers no blind strategy beats 33% on the path or 40% on the s
       'odd one out': score(qs, oddOne),
       'hedged over absolute': score(qs, hedge),
       'absolute over hedged': score(qs, absolute),
+      'not the most hedged': score(qs, notThe(hedge)),
+      'not the most absolute': score(qs, notThe(absolute)),
+      'not the longest': score(qs, notThe(longest)),
+      'not the shortest': score(qs, notThe(shortest)),
+      'not the odd one out': score(qs, notThe(oddOne)),
+      'not the most echoing': score(qs, notThe(echo)),
     };
     const scores = { ...mean, ...fixed };
     for (const [k, v] of Object.entries(scores)) t.diagnostic(`${set}, ${MANY.length} readers: ${k}: ${pct(v)}`);

@@ -558,4 +558,19 @@ export const QUIZ = [
       'The angle gap of pair i at distance 20 is 20·ωᵢ, the same at position 15 000 as at position 100.',
     ],
   },
+  {
+    step: 'extrapolation',
+    q: 'A context-extended model keeps a low perplexity on 32k-token documents. Does that show it uses information 30k tokens back?',
+    choices: [
+      'Yes: perplexity averages over every token in the text',
+      'No: most next tokens need only nearby context',
+      'Yes, as long as the perplexity stays below about 10',
+    ],
+    answer: 1,
+    why: [
+      'It averages over every predicted token, but each prediction may use only the last few hundred tokens: averaging does not make a model look far back.',
+      'Right: most next tokens are predictable from recent context, so a model that looks only locally can keep a low perplexity. A retrieval test such as passkey retrieval hides one fact far back and fails unless that token is actually attended to.',
+      'No threshold tells local from long-range use: a model that ignores everything beyond a few thousand tokens can have a low perplexity.',
+    ],
+  },
 ];

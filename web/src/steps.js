@@ -554,7 +554,7 @@ export const STEPS = [
       choices: [
         'About 10<sup>−7</sup> rad, float32’s relative precision',
         'Exactly 0, since every position is a whole number',
-        'A few thousandths of a radian, from float32 spacing',
+        'About a few thousandths of a radian, from float32 spacing',
         'About 3 rad: the angle is essentially noise',
       ],
       answer: 2,
@@ -608,7 +608,7 @@ export const STEPS = [
       q: 'A 500-token prompt has been run and its keys and values cached. The user edits token 200 and resends the prompt. Which cached entries can be kept?',
       choices: [
         'All 500: RoPE is relative, so old rotations still fit',
-        'Only those of tokens 0 to 199, before the edit',
+        'Those of tokens 0 to 199, before the edit, can stay',
         'All but token 200’s, which can be computed again',
         'None: any edit forces the whole prompt to rerun',
       ],
@@ -813,23 +813,23 @@ export const STEPS = [
     view: 'extrapolation',
     state: { dim: 64, length: 256, train: 128, scaling: 'none' },
     controls: ['train'],
-    papers: ['press', 'chen', 'mohtashami'],
+    papers: ['press', 'su', 'chen', 'mohtashami'],
     intro: `<p>Every method drawn past the length it was trained on (the red line): sinusoidal, learned, RoPE and
       ALiBi. Long-context models are judged by how they behave out there, and how they are judged matters.</p>`,
     predict: {
-      q: 'A context-extended model keeps a low perplexity on 32k-token documents. Does that show it uses information 30k tokens back?',
+      q: 'RoPE, trained on sequences of 128 tokens. A query at position 200 with a key 3 tokens before it, and the same two vectors at positions 50 and 47: how do their scores compare?',
       choices: [
-        'Yes: perplexity averages over every token in the text',
-        'Yes, as long as the perplexity stays below about 10',
-        'No: perplexity cannot be measured past the training length',
-        'No: most next tokens need only nearby context',
+        'They are equal: the score reads only the offset, −3 in both',
+        'They differ: position 200 turns q and k to angles never trained',
+        'The one at 200 is undefined: RoPE has no angles past 128',
+        'They differ slightly: RoPE’s decay can grow with the position',
       ],
-      answer: 3,
+      answer: 0,
       why: [
-        'It averages over every predicted token, but each prediction may use only the last few hundred tokens: averaging does not make a model look far back.',
-        'No threshold tells local from long-range use: a model that ignores everything beyond a few thousand tokens can have a low perplexity.',
-        'Perplexity is measured at any length (that is how long-context models are compared); it just does not show which context was used.',
-        'Right: most next tokens are predictable from recent context, so a model that looks only locally can keep a low perplexity. A retrieval test such as passkey retrieval hides one fact far back and fails unless that token is actually attended to.',
+        'Right: q′·k′ = q·R((n − m)ω)k (RoFormer eq. 16) depends on the content and the signed offset only, −3 in both cases, so the two scores are equal (up to float32 rounding). For a relative method a new position is nothing new; a distance longer than 128 would be. The figure’s RoPE curve follows one vector’s own angle, which is new past the line; the angle between q and k is not.',
+        'Each vector’s own angle at 200 is new, as the figure’s RoPE curve shows, but the score reads only the difference of the two angles, 3ωᵢ in each pair, the same as at 50.',
+        'RoPE’s angle is p·ωᵢ for any position p: nothing runs out at 128 (a learned table does).',
+        'RoFormer’s decay is a function of the distance n − m, not of the position: at offset 3 it is the same at 50 and at 200.',
       ],
     },
     text: `<p>“Past the training length” means two different things. A <em>position</em> past it is new to an
@@ -849,7 +849,7 @@ export const STEPS = [
       used by ${cite('chen')}) hide one fact far back and ask for it, which only works if distant tokens are really
       used.</p>`,
     notice:
-      'Past the red line the sinusoidal rows reach new patterns and the learned table has no rows; for RoPE and ALiBi what is new is a distance longer than training’s, not a position.',
+      'Past the red line the sinusoidal rows and each RoPE vector’s own angles are new and the learned table has no rows; the angle between a query and a key a few tokens back is one training saw. For RoPE and ALiBi only a longer distance is new.',
   },
   {
     id: 'lab',
