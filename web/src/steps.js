@@ -573,7 +573,7 @@ export const STEPS = [
       <p>Caches: the table depends on the positions only, never on the content, so it is computed once per forward
       pass (older code precomputed it up to <code>max_position_embeddings</code>) and shared by every layer and
       head. Precision: Hugging Face’s Llama code (<code>LlamaRotaryEmbedding</code>) forms inv_freq and the angles in
-      float32: emulating that computation in float32 (head size 128) gives angles up to 6·10⁻⁵ rad off at position
+      float32: emulating that computation in float32 (head size 128) gives angles up to 6.1·10⁻⁵ rad off at position
       2048 and 3.9·10⁻³ at 131 072 with base 10 000, 5.4·10⁻³ with Llama 3.1’s own frequencies (base 500 000 and
       its scaling rule); posenc forms
       the angles in float64 and rounds once, within 2·10⁻⁶ of float64 for every position below 2<sup>20</sup>
