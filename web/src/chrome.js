@@ -168,7 +168,8 @@ export function mount({ root, host, stage, state, setState, navigate, goStep, cu
     if (!guided) root.querySelector('.mode-explorer').href = urlOf({ ...state, guided: false });
     const theme = root.querySelector('[name=theme]');
     if (theme.value !== state.theme) theme.value = state.theme;
-    foldIntro(host, current()?.name, guided, (root.clientWidth || innerWidth) > NARROW);
+    // The width is read only when the intro is folded anew: a read here forces a layout every frame.
+    foldIntro(host, current()?.name, guided, () => (root.clientWidth || innerWidth) > NARROW);
   }
 
   /** A step's own text into the guide: its intro, text, sources, question (as this reader left
@@ -322,7 +323,8 @@ const NARROW = 700;
  * In the guided path the step's text stands in for the view's own intro: the intro folds behind "About this
  * view" (open on a wide screen, as the step's text is), so that on a phone the figure starts on the first
  * screen. host's data-view lets chrome.css put each view's figure above its in-view controls there. The
- * explorer gets the intro back where the view put it.
+ * explorer gets the intro back where the view put it. `wide()` says whether the column is wide (read only
+ * when the intro is folded anew).
  */
 function foldIntro(host, view, guided, wide) {
   const section = host.querySelector(':scope > .view');
@@ -332,7 +334,7 @@ function foldIntro(host, view, guided, wide) {
   const intro = about ? about.querySelector(':scope > .intro') : section.querySelector(':scope > .intro');
   if (!intro) return;
   if (guided && !about) {
-    const d = Object.assign(document.createElement('details'), { className: 'about', open: wide });
+    const d = Object.assign(document.createElement('details'), { className: 'about', open: wide() });
     d.append(Object.assign(document.createElement('summary'), { textContent: 'About this view' }));
     intro.before(d);
     d.append(intro);
