@@ -90,6 +90,77 @@ const ROWS = [
   ],
 ];
 
+/**
+ * Each method's score of the pair (query at p, key at p − OFFSET) for p = OFFSET … L − 1, at head
+ * size d, base `base` and training length T: [label, scores] per method, and the query positions.
+ */
+function pairScores(pe, d, T, L, base) {
+  const n = L - OFFSET; // query positions OFFSET … L − 1
+  const content = pe.learnedInit({ length: 2, dim: d, std: 0.5, seed: SEED });
+  const xq = content.subarray(0, d),
+    xk = content.subarray(d);
+  const qPos = Int32Array.from({ length: n }, (_, i) => i + OFFSET);
+  const kPos = Int32Array.from({ length: n }, (_, i) => i);
+  /** Q rows (query at qPos[i]) and K rows (key at kPos[i]) → the n scores Q[i]·K[i]. */
+  const scores = (Q, K) => {
+    const out = new Float32Array(n);
+    for (let i = 0, j = 0; i < n; i++) {
+      let s = 0;
+      for (const end = j + d; j < end; j++) s += Q[j] * K[j];
+      out[i] = s;
+    }
+    return out;
+  };
+  const repeat = (row) => {
+    const t = new Float32Array(n * d);
+    for (let i = 0; i < n; i++) t.set(row, i * d);
+    return t;
+  };
+  /** (word + its position's row)·(word + its position's row) for each pair, the position vectors
+   * added as BERT and Vaswani et al. do; a query past the table's last row has no score. */
+  const added = (table, rows) => {
+    const out = new Float32Array(n);
+    for (let i = 0; i < n; i++) {
+      const a = qPos[i] * d,
+        b = kPos[i] * d;
+      let s = 0;
+      for (let j = 0; j < d; j++) s += (xq[j] + table[a + j]) * (xk[j] + table[b + j]);
+      out[i] = qPos[i] < rows ? s : Number.NaN;
+    }
+    return out;
+  };
+  // NoPE: the same two words at every position, so one product, drawn at each.
+  let xx = 0;
+  for (let j = 0; j < d; j++) xx += xq[j] * xk[j];
+  const nope = new Float32Array(n).fill(xx);
+  const sinusoidal = added(pe.sinusoidal({ length: L, dim: d, base }), L);
+  // A stand-in for a trained table (posenc ships no weights): random rows of the words' size.
+  const learned = added(pe.learnedInit({ length: T, dim: d, std: 0.5, seed: SEED + 1 }), T);
+  const q = repeat(xq),
+    k = repeat(xk);
+  pe.applyRope(q, { length: n, dim: d, base, positions: qPos });
+  pe.applyRope(k, { length: n, dim: d, base, positions: kPos });
+  const rope = scores(q, k);
+  // Relative biases: one causal query row at L − 1 against keys 0 … L − 1 gives the bias of every
+  // distance; the pair (query at p, key at p − OFFSET) reads it at its distance qPos − kPos.
+  const row = { queries: 1, keys: L, offset: L - 1 };
+  const cell = (m) => Float32Array.from({ length: n }, (_, i) => m[L - 1 - (qPos[i] - kPos[i])]);
+  const alibiB = cell(pe.alibiBias({ heads: 8, ...row, causal: true }).subarray(0, L)); // head 1 of 8
+  const buckets = cell(pe.t5Buckets({ ...row, bidirectional: false }));
+  const w = pe.learnedInit({ length: 32, dim: 1, std: 1, seed: SEED + 2 }); // stand-in bucket weights
+  const alibi = nope.map((s, i) => s + alibiB[i]);
+  const t5 = nope.map((s, i) => s + w[buckets[i]]);
+  const series = [
+    ['NoPE', nope],
+    ['sinusoidal (added)', sinusoidal],
+    ['learned (random rows, added)', learned],
+    ['RoPE', rope],
+    ['ALiBi (head 1 of 8)', alibi],
+    ['T5 buckets (causal)', t5],
+  ];
+  return { series, qPos };
+}
+
 export function setupRecap(el, ctx) {
   const v = shell(
     el,
@@ -111,86 +182,20 @@ export function setupRecap(el, ctx) {
   const plotA = createPlot(boxA, { height: 220 });
   const plotB = createPlot(boxB, { height: 220 });
   const note = v.body.querySelector('.recap-note');
-  let sinMemo = { pe: null, key: '', table: null };
-  let tableMemo = { pe: null, key: '', table: null };
+  let memo = { pe: null, key: '' };
 
   function draw(st) {
     const pe = ctx.pe;
     need(pe, 'sinusoidal', 'learnedInit', 'applyRope', 'alibiBias', 't5Buckets');
     const d = st.dim,
       T = st.train;
-    // Capped: the biases are L × L matrices (8 heads of ALiBi at 512 are 2 M floats).
+    // Capped at 512 positions, one point each: past the red line, more shows nothing new.
     const L = Math.min(512, Math.max(st.length, T + 2 * OFFSET));
-    const n = L - OFFSET; // query positions OFFSET … L − 1
-    const content = pe.learnedInit({ length: 2, dim: d, std: 0.5, seed: SEED });
-    const xq = content.subarray(0, d),
-      xk = content.subarray(d);
-    const qPos = Int32Array.from({ length: n }, (_, i) => i + OFFSET);
-    const kPos = Int32Array.from({ length: n }, (_, i) => i);
-    /** Q rows (query at qPos[i]) and K rows (key at kPos[i]) → the n scores Q[i]·K[i]. */
-    const scores = (Q, K) => {
-      const out = new Float32Array(n);
-      for (let i = 0, j = 0; i < n; i++) {
-        let s = 0;
-        for (const end = j + d; j < end; j++) s += Q[j] * K[j];
-        out[i] = s;
-      }
-      return out;
-    };
-    const repeat = (row) => {
-      const t = new Float32Array(n * d);
-      for (let i = 0; i < n; i++) t.set(row, i * d);
-      return t;
-    };
-    /** (word + its position's row)·(word + its position's row) for each pair, the position vectors
-     * added as BERT and Vaswani et al. do; a query past the table's last row has no score. */
-    const added = (table, rows) => {
-      const out = new Float32Array(n);
-      for (let i = 0; i < n; i++) {
-        const a = qPos[i] * d,
-          b = kPos[i] * d;
-        let s = 0;
-        for (let j = 0; j < d; j++) s += (xq[j] + table[a + j]) * (xk[j] + table[b + j]);
-        out[i] = qPos[i] < rows ? s : Number.NaN;
-      }
-      return out;
-    };
-    // NoPE: the same two words at every position, so one product, drawn at each.
-    let xx = 0;
-    for (let j = 0; j < d; j++) xx += xq[j] * xk[j];
-    const base = new Float32Array(n).fill(xx);
-    // The table depends on its size and base only: kept while they hold (a drag changes neither).
-    const key = `${L}|${d}|${st.base}`;
-    if (sinMemo.pe !== pe || sinMemo.key !== key)
-      sinMemo = { pe, key, table: pe.sinusoidal({ length: L, dim: d, base: st.base }) };
-    const sinusoidal = added(sinMemo.table, L);
-    // A stand-in for a trained table (posenc ships no weights): random rows of the words' size.
-    const tkey = `${T}|${d}`;
-    if (tableMemo.pe !== pe || tableMemo.key !== tkey)
-      tableMemo = { pe, key: tkey, table: pe.learnedInit({ length: T, dim: d, std: 0.5, seed: SEED + 1 }) };
-    const learned = added(tableMemo.table, T);
-    const q = repeat(xq),
-      k = repeat(xk);
-    pe.applyRope(q, { length: n, dim: d, base: st.base, positions: qPos });
-    pe.applyRope(k, { length: n, dim: d, base: st.base, positions: kPos });
-    const rope = scores(q, k);
-    // Relative biases: one causal query row at L − 1 against keys 0 … L − 1 gives the bias of every
-    // distance; the pair (query at p, key at p − OFFSET) reads it at its distance qPos − kPos.
-    const row = { queries: 1, keys: L, offset: L - 1 };
-    const cell = (m) => Float32Array.from({ length: n }, (_, i) => m[L - 1 - (qPos[i] - kPos[i])]);
-    const alibiB = cell(pe.alibiBias({ heads: 8, ...row, causal: true }).subarray(0, L)); // head 1 of 8
-    const buckets = cell(pe.t5Buckets({ ...row, bidirectional: false }));
-    const w = pe.learnedInit({ length: 32, dim: 1, std: 1, seed: SEED + 2 }); // stand-in bucket weights
-    const alibi = base.map((s, i) => s + alibiB[i]);
-    const t5 = base.map((s, i) => s + w[buckets[i]]);
-    const series = [
-      ['NoPE', base],
-      ['sinusoidal (added)', sinusoidal],
-      ['learned (random rows, added)', learned],
-      ['RoPE', rope],
-      ['ALiBi (head 1 of 8)', alibi],
-      ['T5 buckets (causal)', t5],
-    ];
+    // The scores depend on these four numbers only: kept while they hold (a drag of the length past
+    // the cap changes none of them), so a redraw does not recompute them.
+    const key = `${L}|${d}|${st.base}|${T}`;
+    if (memo.pe !== pe || memo.key !== key) memo = { pe, key, ...pairScores(pe, d, T, L, st.base) };
+    const { series, qPos } = memo;
     const x = Float32Array.from(qPos);
     const opts = {
       xLabel: `query position p (key at p − ${OFFSET})`,
