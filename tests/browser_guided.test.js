@@ -229,6 +229,61 @@ test('the self-check: every item is answered by keyboard and explains every answ
   await ctx.close();
 });
 
+/** Every word of the page, hidden or not: the text of every node and the labels screen readers read. */
+const wholeDom = (page) =>
+  page.evaluate(() =>
+    [
+      document.documentElement.textContent,
+      ...[...document.querySelectorAll('[aria-label], [title], [aria-description], [alt]')].flatMap((el) =>
+        ['aria-label', 'title', 'aria-description', 'alt'].map((k) => el.getAttribute(k) ?? ''),
+      ),
+    ].join('\n'),
+  );
+
+test('before the commit the answer is nowhere in the DOM: no verdict, held part or explanation, hidden or not', {
+  skip,
+  timeout: 600000,
+}, async () => {
+  const { ctx, page } = await context({ width: 1280, height: 900 });
+  let checked = 0;
+  for (const s of STEPS.filter((x) => !x.quiz)) {
+    await goto(page, s.id);
+    const before = await wholeDom(page);
+    await page.locator(`#pq-${s.id} button.tell`).click();
+    await page.waitForFunction((id) => document.getElementById(id)?.dataset.revealed === 'told', `pq-${s.id}`);
+    await suite.settled(page);
+    // What the commit brought into the figure (chrome.js HELD) and the guide: phrases of 24+ characters.
+    const after = await page.evaluate(() => {
+      const sel =
+        '#figure :is([data-after-predict], [data-held], .proof-plain, .proof, .check, .figure-note, .lab-debrief, .lab-notes, .lab-paper, .view > details.about), #figure-desc, .guide .more, .question .reveal';
+      // What stays outside those parts (the question, its choices, the figure's own titles) is shown by design.
+      const rest = document.documentElement.cloneNode(true);
+      for (const el of rest.querySelectorAll(sel)) el.remove();
+      const labels = [...rest.querySelectorAll('[aria-label], [title]')].map(
+        (el) => `${el.getAttribute('aria-label')} ${el.getAttribute('title')}`,
+      );
+      return {
+        held: [...document.querySelectorAll(sel)].map((el) => el.textContent),
+        rest: [rest.textContent, ...labels].join('\n'),
+      };
+    });
+    const phrases = after.held
+      .flatMap((t) => t.split(/[.:;()\n]/))
+      .map((t) => t.replace(/\s+/g, ' ').trim())
+      .filter((t) => t.length >= 24);
+    const flat = before.replace(/\s+/g, ' ');
+    const asked = after.rest.replace(/\s+/g, ' ');
+    for (const t of phrases.filter((x) => !asked.includes(x)))
+      assert.ok(!flat.includes(t), `${s.id}: “${t}” is in the DOM before the commit`);
+    for (const w of s.predict.why) assert.ok(!flat.includes(w.slice(0, 40)), `${s.id}: a choice’s reason before it`);
+    checked += phrases.length;
+  }
+  // The check reads something: the verdicts, explanations and held parts came in at the commits.
+  assert.ok(checked > 100, `${checked} phrases checked`);
+  assert.deepEqual(suite.pageErrors, []);
+  await ctx.close();
+});
+
 test('390 × 844: every step opens with its question and its figure on the first screen; the sidebar shows only the step’s controls', {
   skip,
   timeout: 600000,

@@ -547,6 +547,60 @@ function lockFigure(root, on) {
   // The figure's description for screen readers (its size and range) waits with the figure.
   const desc = root.querySelector('#figure-desc');
   if (desc && desc.hidden !== on) desc.hidden = on;
+  holdVerdicts(root.querySelector('#figure-panel'), on);
+}
+
+/** What chrome.css hides before the commit: a view's verdicts, what a step holds, the view's intro. */
+const HELD =
+  '#figure :is([data-after-predict], [data-held], .proof-plain, .proof, .check, .figure-note, .lab-debrief, .lab-notes, .lab-paper, .view > details.about), #figure-desc';
+const HELD_ATTRS = ['aria-label', 'title', 'aria-description'];
+/** The held text (text node -> its words) and attributes (element -> name -> value) of the figure. */
+let heldText = new Map();
+let heldAttrs = new Map();
+let holder = null;
+
+/**
+ * Hidden is not absent: a screen reader's browse mode, find-in-page or a look at the markup reads what
+ * CSS hides. So until the reader commits, the held parts' words and labels leave the DOM (their
+ * elements stay, so a view still finds and rewrites them: what it writes is held in turn) and come back
+ * at the commit.
+ */
+function holdVerdicts(panel, on) {
+  if (!panel) return;
+  if (on) {
+    holder ??= new MutationObserver(() => {
+      sweepHeld(panel);
+      holder.takeRecords();
+    });
+    holder.observe(panel, { subtree: true, childList: true, characterData: true, attributes: true });
+    sweepHeld(panel);
+    holder.takeRecords();
+    return;
+  }
+  holder?.disconnect();
+  for (const [node, text] of heldText) if (node.data === '') node.data = text;
+  for (const [el, attrs] of heldAttrs)
+    for (const [k, v] of Object.entries(attrs)) if (!el.hasAttribute(k)) el.setAttribute(k, v);
+  heldText = new Map();
+  heldAttrs = new Map();
+}
+
+function sweepHeld(panel) {
+  for (const el of panel.querySelectorAll(HELD)) {
+    const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      if (n.data === '') continue;
+      heldText.set(n, n.data);
+      n.data = '';
+    }
+    for (const e of [el, ...el.querySelectorAll('[aria-label], [title], [aria-description]')]) {
+      for (const k of HELD_ATTRS) {
+        if (!e.hasAttribute(k)) continue;
+        heldAttrs.set(e, { ...heldAttrs.get(e), [k]: e.getAttribute(k) });
+        e.removeAttribute(k);
+      }
+    }
+  }
 }
 
 /** The guided sidebar shows only the controls a step uses (its `controls` list). What this hides is
