@@ -135,6 +135,19 @@ test('rope-code step: the float32 angle errors it quotes are those of Hugging Fa
   const at131k = hfAngleError(10000, 128, 131072);
   const llama = hfAngleError(500000, 128, 131072, true);
   for (const x of [at2048, at131k, llama]) assert.ok(said.includes(sci(x)), `${sci(x)} quoted`);
+  // docs/rope.md's Precision section quotes the same two angle errors, in e-notation
+  const doc = readFileSync(new URL('../docs/rope.md', import.meta.url), 'utf8');
+  const quoted = `${at2048.toExponential(0)} off at position 2048 and ${at131k.toExponential(1)} off at\n131072`;
+  assert.ok(doc.includes(quoted), `docs/rope.md: “${quoted}”`);
+  // ... and the error of the cos and sin values those angles give (at most the angle's)
+  const f = Math.fround;
+  let trig = 0;
+  for (let i = 0; i < 128; i += 2) {
+    const a32 = f(f(1 / f(f(10000) ** f(f(i) / f(128)))) * f(131072));
+    const a = 131072 / 10000 ** (i / 128);
+    trig = Math.max(trig, Math.abs(Math.cos(a32) - Math.cos(a)), Math.abs(Math.sin(a32) - Math.sin(a)));
+  }
+  assert.ok(doc.includes(`cos and sin values are then up to ${trig.toExponential(1)} off`), `${trig} quoted`);
   // the spacing argument: floats in [65 536, 131 072) are 2⁻⁷ apart, so a product is rounded by ≤ 2⁻⁸
   assert.ok(at131k > 2 ** -8 * 0.9 && llama > at131k, 'inv_freq’s own rounding adds to the product’s');
 });
