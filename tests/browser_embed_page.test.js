@@ -72,6 +72,10 @@ test('guided path: the bare URL is step 1; Back/Next move, every step is a URL, 
   assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
   // "Open in the explorer": tabs, the same view and state, ?view= in the link.
   const before = await page.evaluate(() => ({ ...globalThis.posencApp.state }));
+  // The explorer link opens once the step's question is answered (or told).
+  assert.equal(await page.getAttribute('.guide .explore', 'aria-disabled'), 'true');
+  await page.click('.guide button.tell');
+  await page.waitForFunction(() => !document.querySelector('.posenc-app.predict-pending'));
   await page.click('.guide .explore');
   await page.waitForURL((u) => u.searchParams.get('view') === all[1].view && !u.searchParams.has('step'));
   assert.equal(await page.locator('.tabs').isVisible(), true);

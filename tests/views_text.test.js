@@ -2,7 +2,8 @@
 // caption names the chance level of the task chosen (ln of the number of answers the task's own
 // generator produces), its attention caption expects a diagonal only for fixed-offset tasks, and a
 // RoPE scaling's factor is offered only with a scaling (VIEW_INFO.controlsFor). And the views' one
-// table (web/src/views/registry.js) against every list of views that cannot derive from it.
+// table (web/src/views/registry.js) against every list of views that cannot derive from it. The
+// float32 angle errors the rope-code step quotes, recomputed from Hugging Face's float32 arithmetic.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
@@ -95,4 +96,58 @@ test('views: the lists written out elsewhere name every view', () => {
   const cases = /const CASES = \[([\s\S]*?)\n\];/.exec(read('tests/browser.test.js'))?.[1] ?? '';
   const inCases = [...cases.matchAll(/^\s+\[\s*'(\w+)',/gm)].map((m) => m[1]);
   assert.deepEqual(missing(inCases), [], 'tests/browser.test.js CASES lacks these views');
+});
+
+// Hugging Face's LlamaRotaryEmbedding in float32: inv_freq = 1 / base^(arange(0, d, 2) / d) and the
+// angle inv_freq × position, each operation rounded to float32 (Math.fround); Llama 3.1's rule as in
+// _compute_llama3_parameters (factor 8, low 1, high 4, original 8192). The largest error of any pair's
+// angle against float64, at one position.
+function hfAngleError(base, d, p, llama3 = false) {
+  const f = Math.fround;
+  const scale = (inv, r) => {
+    const wl = r((2 * Math.PI) / inv);
+    if (wl < 8192 / 4) return inv;
+    if (wl > 8192) return r(inv / 8);
+    const s = r((8192 / wl - 1) / 3);
+    return r(r((1 - s) * r(inv / 8)) + r(s * inv));
+  };
+  let worst = 0;
+  for (let i = 0; i < d; i += 2) {
+    let inv32 = f(1 / f(f(base) ** f(f(i) / f(d))));
+    let inv64 = 1 / base ** (i / d);
+    if (llama3) (inv32 = scale(inv32, f)), (inv64 = scale(inv64, (x) => x));
+    worst = Math.max(worst, Math.abs(f(inv32 * f(p)) - inv64 * p));
+  }
+  return worst;
+}
+
+test('rope-code step: the float32 angle errors it quotes are those of Hugging Face’s float32 arithmetic', async () => {
+  const { STEPS } = await import('../web/src/steps.js');
+  const step = STEPS.find((s) => s.id === 'rope-code');
+  const said = `${step.text} ${step.predict.why.join(' ')}`;
+  const sci = (x) => {
+    const e = Math.floor(Math.log10(x));
+    return `${(x / 10 ** e).toFixed(1)}·10${String(e)
+      .replace('-', '⁻')
+      .replace(/\d/g, (c) => '⁰¹²³⁴⁵⁶⁷⁸⁹'[c])}`;
+  };
+  const at2048 = hfAngleError(10000, 128, 2048);
+  const at131k = hfAngleError(10000, 128, 131072);
+  const llama = hfAngleError(500000, 128, 131072, true);
+  for (const x of [at2048, at131k, llama]) assert.ok(said.includes(sci(x)), `${sci(x)} quoted`);
+  // docs/rope.md's Precision section quotes the same two angle errors, in e-notation
+  const doc = readFileSync(new URL('../docs/rope.md', import.meta.url), 'utf8');
+  const quoted = `${at2048.toExponential(0)} off at position 2048 and ${at131k.toExponential(1)} off at\n131072`;
+  assert.ok(doc.includes(quoted), `docs/rope.md: “${quoted}”`);
+  // ... and the error of the cos and sin values those angles give (at most the angle's)
+  const f = Math.fround;
+  let trig = 0;
+  for (let i = 0; i < 128; i += 2) {
+    const a32 = f(f(1 / f(f(10000) ** f(f(i) / f(128)))) * f(131072));
+    const a = 131072 / 10000 ** (i / 128);
+    trig = Math.max(trig, Math.abs(Math.cos(a32) - Math.cos(a)), Math.abs(Math.sin(a32) - Math.sin(a)));
+  }
+  assert.ok(doc.includes(`cos and sin values are then up to ${trig.toExponential(1)} off`), `${trig} quoted`);
+  // the spacing argument: floats in [65 536, 131 072) are 2⁻⁷ apart, so a product is rounded by ≤ 2⁻⁸
+  assert.ok(at131k > 2 ** -8 * 0.9 && llama > at131k, 'inv_freq’s own rounding adds to the product’s');
 });

@@ -61,35 +61,24 @@ function shuffle(a, next) {
 /**
  * The order in which reader `reader` sees the choices of each question of one set (`group`: the
  * guided path's questions, or the self-check's): for each question the authored indices of its
- * choices in display order. Independent shuffles would leave one reader in twenty with the answer
- * first in almost half the questions, so the answer's slot is dealt from a balanced deck instead:
- * among the questions with n choices, each slot holds the answer equally often (±1), in an order
- * shuffled per reader; the other choices fill the remaining slots in a per-question shuffle. The same
- * reader always gets the same orders.
+ * choices in display order. Each question is shuffled on its own, seeded by the reader and the
+ * question: the answer's slot is uniform and independent of every other question's, so noting where
+ * earlier answers sat tells a reader nothing about the next (a balanced deck, dealt so that each slot
+ * holds the answer equally often, could be counted). The same reader always gets the same orders.
  * @param {string} reader
  * @param {string} group
  * @param {{ id: string, n: number, answer: number }[]} questions
  * @returns {number[][]}
  */
 export function displayOrders(reader, group, questions) {
-  const slot = new Array(questions.length);
-  const byN = new Map();
-  questions.forEach((q, k) => byN.set(q.n, [...(byN.get(q.n) ?? []), k]));
-  for (const [n, ks] of byN) {
-    const next = rng(hash(`${reader}\u0000${group}\u0000${n}`));
-    const off = Math.floor(next() * n);
-    const deck = shuffle(
-      ks.map((_, j) => (j + off) % n),
-      next,
-    );
-    ks.forEach((k, j) => (slot[k] = deck[j]));
-  }
-  return questions.map((q, k) => {
+  return questions.map((q) => {
+    const next = rng(hash(`${reader}\u0000${group}\u0000${q.id}`));
+    const slot = Math.floor(next() * q.n);
     const others = shuffle(
       Array.from({ length: q.n }, (_, i) => i).filter((i) => i !== q.answer),
-      rng(hash(`${reader}\u0000${q.id}`)),
+      next,
     );
-    others.splice(slot[k], 0, q.answer);
+    others.splice(slot, 0, q.answer);
     return others;
   });
 }

@@ -22,7 +22,7 @@ export const top = `<a class="skip" href="#figure">Skip to the figure</a>
       <a class="mode-guided" href="?">Guided path</a><a class="mode-explorer" href="?view=heatmap">Explorer</a></nav>
       <label class="theme-pick">theme <select name="theme">${opts(FIELDS.theme[1].list)}</select></label></div>
     <nav class="guide" aria-label="guided path" hidden>
-      <p class="stepno" aria-live="polite"></p><h2 class="steptitle"></h2><div class="stepintro"></div>
+      <p class="stepno" aria-live="polite"></p><h2 class="steptitle" tabindex="-1"></h2><div class="stepintro"></div>
       <div class="predict-slot"></div>
       <details class="more" hidden><summary>Read the step</summary><div class="steptext"></div><p class="sources"></p></details>
       <div class="quiz" hidden></div>
@@ -61,23 +61,34 @@ export function mount({ root, host, stage, state, setState, navigate, goStep, cu
     if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button) return;
     if (a.classList.contains('explore')) {
       e.preventDefault();
-      navigate({ ...state, guided: false, step: '' });
+      // The explorer holds nothing back: it opens once the step's question is answered (or told).
+      if (!root.classList.contains('predict-pending')) navigate({ ...state, guided: false, step: '' });
     } else if (a.dataset.to !== undefined) {
       e.preventDefault();
-      // The links stay in the DOM, so focus stays on the one the reader used.
-      if (a.dataset.to !== '') goStep(Number(a.dataset.to));
+      // A new step takes focus to its title, two Tabs from its question (not round the whole page).
+      if (a.dataset.to !== '') {
+        focusTitle = !a.closest('.qlink');
+        goStep(Number(a.dataset.to));
+      }
     }
   };
+  let focusTitle = false;
   const guide = root.querySelector('.guide');
   guide.addEventListener('click', onStepLink);
   // Predict → observe → explain: the answer, its explanation, the step's text and the figure's verdicts
   // appear only once the reader has committed an answer, or asked to be told (which records none).
   const commit = (f, told) => {
-    if (!reveal(f, told)) return;
+    const out = reveal(f, told);
+    if (!out) return;
+    // Focus follows the verdict, so a keyboard or screen reader user is not dropped to the page body.
+    f.querySelector('.verdict')?.focus();
     const id = f.dataset.step;
-    if (!id) return;
+    if (!id || out === 'retry') return;
     committed.set(id, told ? -1 : Number(f.querySelector('input:checked').value));
-    if (guide.dataset.step === id) showAfter(root, guide, true);
+    if (guide.dataset.step === id) {
+      showAfter(root, guide, true);
+      syncExplore();
+    }
   };
   guide.addEventListener('submit', (e) => {
     const f = e.target.closest('form.question');
@@ -86,8 +97,10 @@ export function mount({ root, host, stage, state, setState, navigate, goStep, cu
     commit(f, false);
   });
   guide.addEventListener('click', (e) => {
-    const b = e.target.closest('button.tell');
-    if (b?.form) commit(b.form, true);
+    const b = e.target.closest('button.tell, button.retry');
+    if (!b?.form) return;
+    if (b.classList.contains('tell')) commit(b.form, true);
+    else retry(b.form);
   });
   root.querySelector('.stepnav-bottom').addEventListener('click', onStepLink);
   root.querySelector('.modes').addEventListener('click', (e) => {
@@ -96,6 +109,9 @@ export function mount({ root, host, stage, state, setState, navigate, goStep, cu
     e.preventDefault();
     if (a.classList.contains('mode-guided')) {
       if (!state.guided) loadSteps().then(() => goStep(0));
+    } else if (state.guided && root.classList.contains('predict-pending')) {
+      // Before the answer the explorer opens on its own default view, not on this step's figure.
+      location.assign(a.href);
     } else if (state.guided) navigate({ ...state, guided: false, step: '' });
   });
   const tabs = root.querySelector('.tabs');
@@ -149,10 +165,11 @@ export function mount({ root, host, stage, state, setState, navigate, goStep, cu
     tabs.hidden = guided;
     root.querySelector('.mode-guided').toggleAttribute('aria-current', guided);
     root.querySelector('.mode-explorer').toggleAttribute('aria-current', !guided);
-    root.querySelector('.mode-explorer').href = urlOf({ ...state, guided: false });
+    if (!guided) root.querySelector('.mode-explorer').href = urlOf({ ...state, guided: false });
     const theme = root.querySelector('[name=theme]');
     if (theme.value !== state.theme) theme.value = state.theme;
-    foldIntro(host, current()?.name, guided, (root.clientWidth || innerWidth) > NARROW);
+    // The width is read only when the intro is folded anew: a read here forces a layout every frame.
+    foldIntro(host, current()?.name, guided, () => (root.clientWidth || innerWidth) > NARROW);
   }
 
   /** A step's own text into the guide: its intro, text, sources, question (as this reader left
@@ -168,8 +185,13 @@ export function mount({ root, host, stage, state, setState, navigate, goStep, cu
     guide.querySelector('.stepintro').innerHTML = step.intro
       ? `<details class="setup"${wide ? ' open' : ''}><summary>The setup</summary>${step.intro}</details>`
       : '';
-    guide.querySelector('.steptext').innerHTML = (step.text ?? '') + (step.table ?? '');
-    guide.querySelector('.sources').replaceChildren(...sourcesOf(step));
+    // The step's text explains the answer: it enters the page only once the reader commits (showAfter).
+    guide.querySelector('.steptext').replaceChildren();
+    guide.querySelector('.sources').replaceChildren();
+    afterText = () => {
+      guide.querySelector('.steptext').innerHTML = (step.text ?? '') + (step.table ?? '');
+      guide.querySelector('.sources').replaceChildren(...sourcesOf(step));
+    };
     // The step opens with its question, its choices in this reader's order (choices.js).
     const slot = guide.querySelector('.predict-slot');
     slot.innerHTML = step.predict
@@ -178,6 +200,7 @@ export function mount({ root, host, stage, state, setState, navigate, goStep, cu
           title: 'Predict first',
           order: pathOrder(list, reader, step.id),
           step: step.id,
+          retry: true,
         })
       : '';
     // Back on a step already answered: the reader's answer and what it revealed, as they left it.
@@ -188,6 +211,8 @@ export function mount({ root, host, stage, state, setState, navigate, goStep, cu
       reveal(f, k < 0);
     }
     showAfter(root, guide, !step.predict || committed.has(step.id));
+    if (focusTitle) guide.querySelector('.steptitle').focus();
+    focusTitle = false;
     root.classList.toggle('quiz-step', !!step.quiz);
     guide.classList.toggle('has-table', !!step.table);
     showQuiz(guide, list, step, reader);
@@ -236,9 +261,21 @@ export function mount({ root, host, stage, state, setState, navigate, goStep, cu
     for (const a of root.querySelectorAll('.stepnav .next')) link(a, i + 1);
     const after = root.querySelector('.stepnav-bottom .next');
     after.textContent = i + 1 < list.length ? `Next: ${list[i + 1].title} →` : 'Next →';
-    guide.querySelector('.explore').href = urlOf({ ...state, guided: false });
+    syncExplore();
     stage.removeAttribute('role');
     stage.removeAttribute('aria-labelledby');
+  }
+
+  /** Before the answer the figure is inert and the explorer link closed; after it, both open. */
+  function syncExplore() {
+    const pending = root.classList.contains('predict-pending');
+    const explore = root.querySelector('.guide .explore');
+    if (pending) explore.removeAttribute('href');
+    else explore.href = urlOf({ ...state, guided: false });
+    explore.setAttribute('aria-disabled', String(pending));
+    explore.title = pending ? 'Opens once you have answered the question' : '';
+    root.querySelector('.mode-explorer').href = pending ? '?view=heatmap' : urlOf({ ...state, guided: false });
+    lockFigure(root, pending);
   }
 
   /** Explorer: every control, nothing held, the view's tab selected and in sight. */
@@ -246,6 +283,7 @@ export function mount({ root, host, stage, state, setState, navigate, goStep, cu
     trimControls(root, null);
     markHeld(host, '');
     root.classList.remove('quiz-step', 'predict-pending');
+    lockFigure(root, false);
     let active = null;
     for (const b of tabs.querySelectorAll('[role=tab]')) {
       const on = b.dataset.view === state.view;
@@ -285,7 +323,8 @@ const NARROW = 700;
  * In the guided path the step's text stands in for the view's own intro: the intro folds behind "About this
  * view" (open on a wide screen, as the step's text is), so that on a phone the figure starts on the first
  * screen. host's data-view lets chrome.css put each view's figure above its in-view controls there. The
- * explorer gets the intro back where the view put it.
+ * explorer gets the intro back where the view put it. `wide()` says whether the column is wide (read only
+ * when the intro is folded anew).
  */
 function foldIntro(host, view, guided, wide) {
   const section = host.querySelector(':scope > .view');
@@ -295,7 +334,7 @@ function foldIntro(host, view, guided, wide) {
   const intro = about ? about.querySelector(':scope > .intro') : section.querySelector(':scope > .intro');
   if (!intro) return;
   if (guided && !about) {
-    const d = Object.assign(document.createElement('details'), { className: 'about', open: wide });
+    const d = Object.assign(document.createElement('details'), { className: 'about', open: wide() });
     d.append(Object.assign(document.createElement('summary'), { textContent: 'About this view' }));
     intro.before(d);
     d.append(intro);
@@ -324,31 +363,45 @@ function stepLink(list, id) {
 /**
  * One multiple-choice question: radios in the reader's order (`order`: authored indices; a radio's value
  * is its authored index, so the keyboard walks the order shown), "Check my answer", "Just tell me", and
- * the reveal (hidden until the reader commits). `why` is one explanation, or one per choice. q and
- * choices are the project's own HTML.
+ * an empty reveal. The answer and the explanations stay out of the page until the reader commits
+ * (`keys`, filled by reveal()). `why` is one explanation per choice; `retry` (the path) lets a wrong
+ * pick be explained and tried again before the answer is shown. q and choices are the project's own HTML.
  */
-function questionHtml(
-  id,
-  { q, choices, answer, why },
-  { notice = '', title = '', link = null, order = null, step = '' } = {},
-) {
-  const seq = order ?? choices.map((_, k) => k);
-  const whys = Array.isArray(why) ? why : null;
-  return `<form class="question" id="${id}" data-answer="${answer}"${step ? ` data-step="${esc(step)}"` : ''} novalidate>
-    <fieldset><legend>${title ? `<strong>${esc(title)}:</strong> ` : ''}${q}</legend>
-    ${seq.map((k) => `<label class="choice"><input type="radio" name="${id}" value="${k}"> <span>${choices[k]}</span></label>`).join('')}
+function questionHtml(id, item, { notice = '', title = '', link = null, order = null, step = '', retry = false } = {}) {
+  const seq = order ?? item.choices.map((_, k) => k);
+  keys.set(id, { ...item, notice, link, seq, retry });
+  return `<form class="question" id="${id}"${step ? ` data-step="${esc(step)}"` : ''} novalidate>
+    <fieldset><legend>${title ? `<strong>${esc(title)}:</strong> ` : ''}${item.q}</legend>
+    ${seq.map((k) => `<label class="choice"><input type="radio" name="${id}" value="${k}"> <span>${item.choices[k]}</span></label>`).join('')}
     </fieldset>
     <div class="qbar"><button type="submit">Check my answer</button><button type="button" class="tell">Just tell me</button><span class="qmsg" role="status"></span></div>
-    <div class="reveal" hidden>
-      <p class="verdict"></p>
-      ${
-        whys
-          ? `<ul class="whys">${seq.map((k) => `<li data-k="${k}"><span class="wlabel">${choices[k]}</span>: ${esc(whys[k])}</li>`).join('')}</ul>`
-          : `<p class="why">${esc(why)}</p>`
-      }
+    <div class="reveal" hidden></div></form>`;
+}
+
+/** Each question on the page by form id: its answer, explanations and what the reveal shows. */
+const keys = new Map();
+
+/** The reveal's markup once the reader has committed: the verdict, the explanations, notice and link. */
+function revealHtml(key, k, told, tried) {
+  const { choices, why, answer, notice, link, seq } = key;
+  const whys = Array.isArray(why) ? why : null;
+  const item = (j) =>
+    `<li data-k="${j}" class="${j === answer ? 'right' : ''}${j === k || tried.has(j) ? ' picked' : ''}"><span class="wlabel">${choices[j]}</span>: ${esc(whys[j])}</li>`;
+  let body;
+  if (!whys) body = `<p class="why">${esc(why)}</p>`;
+  else if (key.retry) {
+    // The path: the answer's reason and those of the choices the reader tried; the rest one tap away.
+    const first = [answer, ...seq.filter((j) => j !== answer && tried.has(j))];
+    const rest = seq.filter((j) => !first.includes(j));
+    body = `<ul class="whys">${first.map(item).join('')}</ul>${
+      rest.length
+        ? `<details class="others"><summary>Why the other choices are wrong</summary><ul class="whys">${rest.map(item).join('')}</ul></details>`
+        : ''
+    }`;
+  } else body = `<ul class="whys">${seq.map(item).join('')}</ul>`;
+  return `<p class="verdict" tabindex="-1"></p>${body}
       ${notice ? `<p class="notice"><strong>What to notice:</strong> ${esc(notice)}</p>` : ''}
-      ${link ? `<p class="qlink">Taught in <a href="${esc(link.href)}" data-to="${link.to}">${esc(link.label)}</a></p>` : ''}
-    </div></form>`;
+      ${link ? `<p class="qlink">Taught in <a href="${esc(link.href)}" data-to="${link.to}">${esc(link.label)}</a></p>` : ''}`;
 }
 
 let pathOrders = { key: '', orders: new Map() };
@@ -368,6 +421,9 @@ function markHeld(host, sel) {
   for (const el of want) if (!el.hasAttribute('data-held')) el.setAttribute('data-held', '');
 }
 
+/** The step's text and sources, written into the guide once its question is answered (showStep). */
+let afterText = null;
+
 /** The answers committed on this page load: step id -> the authored index picked, or -1 ("Just tell me"). */
 const committed = new Map();
 
@@ -378,40 +434,67 @@ const committed = new Map();
  */
 function showAfter(root, guide, shown) {
   root.classList.toggle('predict-pending', !shown);
+  if (shown && afterText) {
+    afterText();
+    afterText = null;
+  }
   const more = guide.querySelector('.more');
   if (more.hidden === !shown) return;
   more.hidden = !shown;
   more.open = (root.clientWidth || innerWidth) > NARROW;
 }
 
-/** Reveal question f's answer: the reader's pick, or none when told. Returns false when nothing was picked. */
+/**
+ * Reveal question f's answer: the reader's pick, or none when told. On the path a wrong pick first gets
+ * the reason it is wrong and a second try ("retry", nothing else revealed). Returns false when nothing
+ * was picked, 'retry' for a wrong pick that may be tried again, true once the answer is out.
+ */
 function reveal(f, told = false) {
+  const key = keys.get(f.id);
   const picked = f.querySelector('input[type=radio]:checked');
   const msg = f.querySelector('.qmsg');
-  if (!picked && !told) {
+  if (!key || (!picked && !told)) {
     msg.textContent = 'Pick an answer first (or press “Just tell me”).';
     return false;
   }
-  msg.textContent = '';
-  const answer = Number(f.dataset.answer);
+  const { answer, choices } = key;
   const k = told ? -1 : Number(picked.value);
   const ok = k === answer;
-  const labels = [...f.querySelectorAll('label.choice')];
-  for (const l of labels) {
+  const tried = new Set(key.tried ?? []);
+  const box = f.querySelector('.reveal');
+  if (!ok && !told && key.retry) {
+    tried.add(k);
+    key.tried = [...tried];
+    box.innerHTML = `<p class="verdict no" tabindex="-1">Not quite: ${choices[k]}.</p><p class="why">${esc(key.why[k])}</p>
+      <p class="qbar"><button type="button" class="retry">Try again</button></p>`;
+    box.hidden = false;
+    f.dataset.revealed = 'retry';
+    f.querySelector('fieldset').disabled = true;
+    for (const b of f.querySelectorAll('.qbar button[type=submit]')) b.disabled = true;
+    f.querySelector(`input[value="${k}"]`).closest('label').classList.add('wrong');
+    msg.textContent = 'Not quite: see why below.';
+    return 'retry';
+  }
+  msg.textContent = '';
+  box.innerHTML = revealHtml(key, k, told, tried);
+  for (const l of f.querySelectorAll('label.choice')) {
     const j = Number(l.querySelector('input').value);
     l.classList.toggle('right', j === answer);
-    l.classList.toggle('wrong', j === k && !ok);
-  }
-  for (const li of f.querySelectorAll('.whys li')) {
-    li.classList.toggle('right', Number(li.dataset.k) === answer);
-    li.classList.toggle('picked', Number(li.dataset.k) === k);
+    l.classList.toggle('wrong', (j === k || tried.has(j)) && j !== answer);
   }
   const right = f.querySelector(`input[value="${answer}"]`).nextElementSibling.textContent.trim();
   const verdict = f.querySelector('.verdict');
-  verdict.textContent = told ? `The answer: ${right}.` : ok ? `Right: ${right}.` : `Not quite. The answer: ${right}.`;
+  const first = ok && !tried.size;
+  verdict.textContent = told
+    ? `The answer: ${right}.`
+    : first
+      ? `Right: ${right}.`
+      : ok
+        ? `Right, on a second look: ${right}.`
+        : `Not quite. The answer: ${right}.`;
   verdict.className = `verdict ${told ? 'told' : ok ? 'ok' : 'no'}`;
-  f.querySelector('.reveal').hidden = false;
-  f.dataset.revealed = told ? 'told' : ok ? 'right' : 'wrong';
+  box.hidden = false;
+  f.dataset.revealed = told ? 'told' : first ? 'right' : ok ? 'retried' : 'wrong';
   // One commitment per question: the choices and buttons lock once the answer is out.
   f.querySelector('fieldset').disabled = true;
   for (const b of f.querySelectorAll('.qbar button')) b.disabled = true;
@@ -431,6 +514,93 @@ function reveal(f, told = false) {
     score.textContent = `${rightN} of ${done.length} answered right (${quiz.querySelectorAll('form.question').length} questions${told ? `, ${told} told` : ''}).`;
   }
   return true;
+}
+
+/** A second try after a wrong pick: the choices unlock, the one tried stays marked and disabled. */
+function retry(f) {
+  const key = keys.get(f.id);
+  f.querySelector('fieldset').disabled = false;
+  for (const b of f.querySelectorAll('.qbar button')) b.disabled = false;
+  for (const input of f.querySelectorAll('input[type=radio]')) {
+    const tried = key.tried.includes(Number(input.value));
+    input.checked = false;
+    input.disabled = tried;
+    input.closest('label').classList.toggle('wrong', tried);
+  }
+  const box = f.querySelector('.reveal');
+  box.hidden = true;
+  box.replaceChildren();
+  delete f.dataset.revealed;
+  f.querySelector('.qmsg').textContent = '';
+  f.querySelector('input[type=radio]:not(:disabled)')?.focus();
+}
+
+/**
+ * Until the reader commits, the figure, the controls and the export buttons are inert: the control the
+ * question is about cannot be pressed, a hover readout cannot be read and the data cannot be exported
+ * before the prediction (the explorer link waits too, syncGuided).
+ */
+function lockFigure(root, on) {
+  for (const el of root.querySelectorAll('#figure, form.controls, .exports')) {
+    if (el.inert !== on) el.inert = on;
+  }
+  // The figure's description for screen readers (its size and range) waits with the figure.
+  const desc = root.querySelector('#figure-desc');
+  if (desc && desc.hidden !== on) desc.hidden = on;
+  holdVerdicts(root.querySelector('#figure-panel'), on);
+}
+
+/** What chrome.css hides before the commit: a view's verdicts, what a step holds, the view's intro. */
+const HELD =
+  '#figure :is([data-after-predict], [data-held], .proof-plain, .proof, .check, .figure-note, .lab-debrief, .lab-notes, .lab-paper, .view > details.about), #figure-desc';
+const HELD_ATTRS = ['aria-label', 'title', 'aria-description'];
+/** The held text (text node -> its words) and attributes (element -> name -> value) of the figure. */
+let heldText = new Map();
+let heldAttrs = new Map();
+let holder = null;
+
+/**
+ * Hidden is not absent: a screen reader's browse mode, find-in-page or a look at the markup reads what
+ * CSS hides. So until the reader commits, the held parts' words and labels leave the DOM (their
+ * elements stay, so a view still finds and rewrites them: what it writes is held in turn) and come back
+ * at the commit.
+ */
+function holdVerdicts(panel, on) {
+  if (!panel) return;
+  if (on) {
+    holder ??= new MutationObserver(() => {
+      sweepHeld(panel);
+      holder.takeRecords();
+    });
+    holder.observe(panel, { subtree: true, childList: true, characterData: true, attributes: true });
+    sweepHeld(panel);
+    holder.takeRecords();
+    return;
+  }
+  holder?.disconnect();
+  for (const [node, text] of heldText) if (node.data === '') node.data = text;
+  for (const [el, attrs] of heldAttrs)
+    for (const [k, v] of Object.entries(attrs)) if (!el.hasAttribute(k)) el.setAttribute(k, v);
+  heldText = new Map();
+  heldAttrs = new Map();
+}
+
+function sweepHeld(panel) {
+  for (const el of panel.querySelectorAll(HELD)) {
+    const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      if (n.data === '') continue;
+      heldText.set(n, n.data);
+      n.data = '';
+    }
+    for (const e of [el, ...el.querySelectorAll('[aria-label], [title], [aria-description]')]) {
+      for (const k of HELD_ATTRS) {
+        if (!e.hasAttribute(k)) continue;
+        heldAttrs.set(e, { ...heldAttrs.get(e), [k]: e.getAttribute(k) });
+        e.removeAttribute(k);
+      }
+    }
+  }
 }
 
 /** The guided sidebar shows only the controls a step uses (its `controls` list). What this hides is

@@ -247,7 +247,8 @@ export const MATRICES = {
     const h = Math.min(st.head, st.heads - 1);
     const all = alibiAll(pe, st.heads, n);
     const values = all.subarray(h * n * n, (h + 1) * n * n);
-    const [lo] = finiteRange(values);
+    // The range of a head's n × n bias is kept with it: a drag that keeps the size redraws, not rescans.
+    const lo = cached(pe, `alibi-lo|${st.heads}|${n}|${h}`, () => finiteRange(values)[0]);
     return {
       values,
       rows: n,

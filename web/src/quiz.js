@@ -6,24 +6,24 @@
 export const QUIZ = [
   {
     step: 'why',
-    q: 'An encoder (no mask) gets word vectors with no positional information. Which inputs can it tell apart?',
+    q: 'An encoder (no mask) gets word vectors with no positional information, and its outputs are averaged into one sentence vector. Which inputs can that vector tell apart?',
     choices: [
       '“dog bites man” from “man bites dog”',
-      'Only inputs with different words (bags of words)',
+      'Only inputs with different multisets of words',
       'Any two different orders of the same words',
     ],
     answer: 1,
     why: [
-      'Same words, different order: without a mask or positions each word’s output is the same vector, only in another slot.',
-      'Right: unmasked self-attention is permutation-equivariant, so only the multiset of words matters.',
-      'Order is exactly what it cannot see.',
+      'Same words, different order: without a mask or positions each word’s output is the same vector, only in another slot, and the average of the same vectors is the same.',
+      'Right: unmasked self-attention is permutation-equivariant: reordering the words reorders the outputs, and the average erases the order, so only the multiset of words matters. (A per-token readout does see the permutation: its slots move.)',
+      'Order is exactly what the averaged vector cannot see.',
     ],
   },
   {
     step: 'causal',
     q: 'A decoder with a causal mask and no positional encoding at all. What do Haviv et al. (2022) report?',
     choices: [
-      'It cannot model language at any useful level at all',
+      'It falls far behind: perplexity about that of a unigram model',
       'It works only once a bidirectional mask is added',
       'It is competitive, and probes find position in it',
     ],
@@ -38,7 +38,7 @@ export const QUIZ = [
     step: 'causal',
     q: 'With a causal mask and no positional encoding, what does a token’s attention layer get to know about order?',
     choices: [
-      'The exact position of every earlier token, all for free',
+      'Some sense of where each earlier token sits, for free',
       'How many tokens precede it, to learn positions from',
       'Nothing at all: only an encoding can give it order',
     ],
@@ -61,7 +61,7 @@ export const QUIZ = [
     why: [
       'No: the NoPE layers are spread through the stack.',
       'Llama 4 uses no ALiBi; its other layers use RoPE.',
-      'Right: no_rope_layers is 0 for layers 4, 8, 12 … (counting from 1); those attend globally, the RoPE layers within chunks of 8192 tokens.',
+      'Right: no_rope_layers is 0 for layers 4, 8, 12 … (counting from 1); those attend globally, with their queries scaled by a temperature that grows with the log of the position (attn_temperature_tuning), and the RoPE layers attend within chunks of 8192 tokens.',
     ],
   },
   {
@@ -154,15 +154,15 @@ export const QUIZ = [
     step: 'concat',
     q: 'Positions are concatenated, [x; p], and a full learned W_Q, W_K follow. Cross terms word × position in the score?',
     choices: [
-      'Yes, unless W_Q and W_K are block-diagonal',
+      'Yes: a full W_Q and W_K mix the two halves again',
       'None: concatenated halves never meet',
-      'Only for the first token of the whole sequence',
+      'Some may, for tokens at about the same position',
     ],
     answer: 0,
     why: [
-      'Right: projections mix the halves; Ke et al. (2021, TUPE) untie word and position projections to remove them.',
+      'Right: projections mix the halves, unless they are block-diagonal; Ke et al. (2021, TUPE) untie word and position projections to remove them.',
       'True of the raw dot product only; projections mix the halves.',
-      'Every pair of tokens gets them.',
+      'The cross terms do not depend on where the tokens sit: every pair of tokens gets them.',
     ],
   },
   {
@@ -260,29 +260,29 @@ export const QUIZ = [
     q: 'Qwen2-VL’s multimodal RoPE gives an image patch three position ids (time, height, width). How does a text token rotate?',
     choices: [
       'As in plain RoPE: its three ids are equal',
-      'By its height and width only, both 0',
+      'Partly: by its time id, with height and width left at 0',
       'Not at all: only image patches rotate',
     ],
     answer: 0,
     why: [
-      'Right: the pairs are split into three blocks ([16, 24, 24] of 64 in Qwen2-VL-7B), each turned by one id; equal ids turn every pair as 1-D RoPE does.',
-      'A text token’s ids are its position in all three streams, not 0.',
+      'Right: the pairs are split into three blocks ([16, 24, 24] of 64 in Qwen2-VL-7B), each turned by one id; equal ids turn every pair as 1-D RoPE does. After an image the text ids continue from the image’s largest id + 1, not from the token’s index in the sequence (get_rope_index in Hugging Face’s Qwen2-VL code).',
+      'A text token has the same id in all three streams, not 0 in two of them.',
       'Text tokens keep their RoPE positions.',
     ],
   },
   {
     step: 'rope-code',
-    q: 'q has shape [batch, heads, seq, d] = [2, 8, 100, 64]; the cos table is [100, 32], one column per pair. What must happen before the element-wise product?',
+    q: 'q has shape [batch, heads, seq, d] = [2, 8, 100, 64]; the cos table is [100, 32], one column per pair. What must happen to the table before the element-wise product?',
     choices: [
       'Nothing: [100, 32] already broadcasts against it',
-      'Transpose it to [32, 100] to line the pairs up with heads',
-      'Give each pair’s column to both its dims; add two axes',
+      'Transpose it to [32, 100], which can line the pairs up with heads',
+      'Give each pair’s column to both its dims: [100, 64]',
     ],
     answer: 2,
     why: [
       'Broadcasting aligns the trailing axes: 32 does not match 64, so it fails.',
       'Heads have nothing to do with pairs: the table is per position and per pair, shared by every head.',
-      'Right: [100, 64] (Hugging Face repeats the table for its half layout), then [1, 1, 100, 64] broadcasts over batch and heads.',
+      'Right: [100, 64] (Hugging Face concatenates the table with itself for its half layout) broadcasts against [2, 8, 100, 64] as it is, since broadcasting aligns the trailing axes. Hugging Face unsqueezes a heads axis because its table is [batch, seq, d], not because broadcasting needs it.',
     ],
   },
   {
@@ -328,6 +328,21 @@ export const QUIZ = [
       'Speed is not the reason; float64 is the slower of the two.',
       'Position ids below 2^24 are exact in float32 already; the angle p·ω is what loses digits.',
       'Right: a float32 angle near 131 072 is off by up to ~3·10⁻³ rad (Hugging Face’s float32 path); cos and sin rounded once are within 2·10⁻⁶ (docs/rope.md).',
+    ],
+  },
+  {
+    step: 'rope-code',
+    q: 'A fused RoPE kernel in bfloat16 is checked against a float64 reference on random q and k. Which check is sound?',
+    choices: [
+      'Compare within bfloat16’s tolerance (near 10⁻² relative), at a real run’s positions',
+      'Require bit-identical outputs: both compute the same formula',
+      'Test a few small positions: the formula can be trusted at others',
+    ],
+    answer: 0,
+    why: [
+      'Right: the kernel rounds differently from a float64 reference (bfloat16 keeps 8 significant bits), so equality is the wrong test; a tolerance set by the dtype, at the positions a real run has (a KV-cache offset, left padding, long contexts where float32 angles drift), catches real bugs. Comparing scores q′·k′ as well catches a wrong pair layout.',
+      'A different precision and a different order of operations round differently: a correct kernel is not bit-identical to a float64 reference.',
+      'Errors grow with the position (float32 angles near 131 072 are off by thousandths of a radian), and offsets such as a KV cache’s start are where kernels go wrong.',
     ],
   },
   {
@@ -492,13 +507,13 @@ export const QUIZ = [
     q: '“NTK-aware” RoPE scaling (a larger base) slows…',
     choices: [
       'every pair, each of them by the full factor',
-      'only the fastest pair, by the factor',
+      'the fast pairs most, the slow ones less',
       'all but the fastest pair; the slowest most',
     ],
     answer: 2,
     why: [
       'That is linear position interpolation (Chen et al. 2023).',
-      'The fast pairs are the ones it spares.',
+      'The reverse: the fastest pair is spared, and the slowest slows by the full factor.',
       'Right: ω_i is multiplied by factor^(−2i/(d−2)), which is 1 for i = 0 and 1/factor for the last pair.',
     ],
   },
@@ -526,6 +541,36 @@ export const QUIZ = [
       'Perplexity can stay low while the model looks only at recent tokens.',
       'Right: passkey retrieval (Mohtashami & Jaggi 2023) fails unless the distant token is attended to.',
       'Training loss says nothing about lengths never trained on.',
+    ],
+  },
+  {
+    step: 'extrapolation',
+    q: 'A RoPE model trained on 4k-token sequences reads a 16k-token document. Is a query at position 15 000 attending 20 tokens back new to it?',
+    choices: [
+      'No: its score reads the distance 20, which training saw',
+      'Yes: position 15 000 turns q and k to angles never trained',
+      'Partly: its slow pairs may still meet unseen angle gaps there',
+    ],
+    answer: 0,
+    why: [
+      'Right: q′·k′ depends on the content and the signed offset only (RoFormer eq. 16), and a distance of 20 occurred everywhere in training. What is new at 16k is a distance longer than 4k; that is why interpolating positions (PI, YaRN) works.',
+      'Each vector’s own angle is new, but the score reads only the difference of the two angles, which at distance 20 is one training saw.',
+      'The angle gap of pair i at distance 20 is 20·ωᵢ, the same at position 15 000 as at position 100.',
+    ],
+  },
+  {
+    step: 'extrapolation',
+    q: 'A context-extended model keeps a low perplexity on 32k-token documents. Does that show it uses information 30k tokens back?',
+    choices: [
+      'Yes: perplexity averages over every token in the text',
+      'No: most next tokens need only nearby context',
+      'Yes, as long as the perplexity stays below about 10',
+    ],
+    answer: 1,
+    why: [
+      'It averages over every predicted token, but each prediction may use only the last few hundred tokens: averaging does not make a model look far back.',
+      'Right: most next tokens are predictable from recent context, so a model that looks only locally can keep a low perplexity. A retrieval test such as passkey retrieval hides one fact far back and fails unless that token is actually attended to.',
+      'No threshold tells local from long-range use: a model that ignores everything beyond a few thousand tokens can have a low perplexity.',
     ],
   },
 ];

@@ -3,8 +3,11 @@
 // A step is predict → observe → explain: it opens with its `intro` (the setup, which must not give
 // the answer away), its question and the figure; the explanation (`text`, `table`), the papers it
 // rests on, "what to notice" and the figure's verdicts appear once the reader commits an answer or
-// asks to be told (chrome.js). tests/questions.test.js checks that no blind strategy (first, last,
-// longest choice, or the one echoing the visible text) scores above 40%. A step whose view is not
+// asks to be told (chrome.js); until then the figure, its controls and the explorer link are locked and
+// what `hold` names (selectors inside the figure) is out of the page. `why` explains every choice, in
+// the authored order; a wrong pick is shown its own reason and may try again. tests/questions.test.js
+// checks that no blind strategy (first, last, longest, echo, odd one out, hedged or absolute wording,
+// slot counting) scores above 33% on the path over 2,000 simulated readers. A step whose view is not
 // registered in this build is skipped by the shell. Claims are checked against the papers in P;
 // where the page simplifies, the text says so.
 
@@ -91,6 +94,7 @@ export const P = {
     'GQA: Training Generalized Multi-Query Transformer Models from Multi-Head Checkpoints',
     'https://arxiv.org/abs/2305.13245',
   ],
+  longformer: ['Beltagy et al. 2020', 'Longformer: The Long-Document Transformer', 'https://arxiv.org/abs/2004.05150'],
   llama4: [
     'Hugging Face transformers',
     'configuration_llama4.py (Llama 4’s no_rope_layers: every fourth layer without RoPE)',
@@ -114,17 +118,23 @@ export const STEPS = [
     intro: `<p>Attention compares every word with every other word. The figure runs one attention layer
       <em>without a mask</em> (every word sees every word, as in an encoder such as BERT) on random word vectors:
       the left panel adds no positional information, the right one adds RoPE (pick another with
-      <em>method</em>). The sentence starts in its original order.</p>`,
+      <em>method</em> once you have answered). The sentence starts in its original order. The figure and its
+      controls open once you answer: predict first, then check.</p>`,
     predict: {
-      q: 'Press <em>Shuffle</em>. In the left panel (no positions, no mask), what will the attention matrix of the shuffled sentence hold?',
+      q: 'Once you answer, press <em>Shuffle</em>. In the left panel (no positions, no mask), what will the shuffled sentence’s matrix hold?',
       choices: [
-        'The original numbers, rows and columns moved with the words',
-        'New numbers, since every word now has other neighbours beside it',
+        'Only the original numbers, with rows and columns moved with the words',
+        'New numbers: most words now have other neighbours beside them',
         'The original numbers in their original places: nothing moves',
         'Uniform rows: with no order to go on, each word attends equally',
       ],
       answer: 0,
-      why: 'Each score is q·k of two word vectors; without positions or a mask nothing else enters. Shuffling the words moves the rows and columns with them, and each word’s output is the same vector as before, only in another slot: a bag of words is all the layer can see.',
+      why: [
+        'Right: each score is q·k of two word vectors, and without positions or a mask nothing else enters. Shuffling the words moves the rows and columns with them, and each word’s output is the same vector as before, only in another slot: a bag of words is all the layer can see.',
+        'Neighbours do not enter the score: q·k reads two word vectors and nothing about where they sit, so the same pair of words gives the same number wherever the words are.',
+        'The numbers stay the same, but each belongs to a pair of words: when the words move, their row and column move with them.',
+        'Attention weights come from q·k of the word vectors, which differ from word to word; a layer without positions is blind to order, not to content.',
+      ],
     },
     text: `<p>Without a mask, self-attention is permutation-equivariant: shuffle the inputs and it computes exactly
       the same numbers, only reordered, and the pooled sentence vector is identical. That is why ${cite('vaswani')}
@@ -153,15 +163,20 @@ export const STEPS = [
       words 0 … <i>i</i>. The mask is −∞ added to the logits of later keys, just before the softmax. Same layer,
       same words, the mask now on, the sentence back in its original order.</p>`,
     predict: {
-      q: 'Press <em>Shuffle</em> again. In the left panel (no positions, causal mask), will the new matrix be the old one with its rows and columns moved?',
+      q: 'Once you answer, press <em>Shuffle</em> again. Left panel (no positions, causal mask): will the new matrix be the old one with its rows and columns moved?',
       choices: [
         'Yes: with no positions the layer still cannot see any order',
         'No: each word now sees a different set of earlier words',
-        'Yes: the mask only hides keys and adds no information',
-        'No: the mask turns every row into one uniform row',
+        'Yes: the mask hides some keys but adds no information of its own',
+        'No: the mask makes most rows uniform, whatever the words',
       ],
       answer: 1,
-      why: 'The word in slot i sees the words in slots 0 … i. Move it and it sees a different set, so its softmax and its output change; whichever word comes first sees only itself. How many words precede a word leaks into its output with no positional encoding at all.',
+      why: [
+        'The mask itself is an order: the word in slot i sees slots 0 … i, so moving a word changes what it may attend to, and with it its softmax and output.',
+        'Right: the word in slot i sees the words in slots 0 … i. Move it and it sees a different set, so its softmax and its output change; whichever word comes first sees only itself. How many words precede a word leaks into its output with no positional encoding at all.',
+        'Which keys are hidden depends on where a word sits, so hiding them is information: the set of visible words changes with the order.',
+        'The mask removes later keys; the scores of the visible ones still come from q·k and differ from word to word, so rows are not uniform (except row 0, which sees one key).',
+      ],
     },
     text: `<p>A softmax over <i>i</i> + 1 keys already depends on <i>i</i> (uniform attention gives each key
       1/(<i>i</i> + 1)), so the number of tokens before a word reaches its output. Models learn to use this: causal
@@ -173,7 +188,10 @@ export const STEPS = [
       the positions of the others, and the model has to learn to derive positions from it. Production models mix
       the two: Llama 4 leaves every fourth layer without RoPE (Hugging Face’s config marks those layers 0 in
       <code>no_rope_layers</code>, ${cite('llama4')}); those layers attend over the whole context, the RoPE layers
-      within chunks of 8192 tokens.</p>
+      within chunks of 8192 tokens. The layers without RoPE also scale each query by a temperature that grows
+      with the logarithm of its position, in steps of 8192 tokens (<code>attn_temperature_tuning</code>, with
+      <code>floor_scale</code> 8192 and <code>attn_scale</code> 0.1 in the same config), which sharpens their
+      attention over a long context.</p>
       <p>Where things sit in a layer: project q, k, v; RoPE rotates q and k; q·k; ALiBi and T5 add a bias to the
       logits, next to the mask; then the softmax; then the weighted sum of the values.</p>`,
     notice:
@@ -184,17 +202,31 @@ export const STEPS = [
     title: 'Sinusoidal: the formula, by hand',
     view: 'worked',
     state: { base: 10000 },
+    // held until the answer: the frequencies line states ω₁, and the worked formula under the table uses it
+    hold: '.freqs, .formula',
     controls: ['base'],
     papers: ['vaswani'],
-    intro: `<p>The original Transformer (${cite('vaswani')}) gives position <i>p</i> a vector of sines and cosines:
+    intro: `<p>Why not add the position itself, <i>p</i>, to each word vector? It grows without bound: at
+      position 5000 it would swamp word vectors whose entries are near 1, and a model never trained on such values
+      has no use for them. <i>p</i>/<i>N</i>, scaled by the length <i>N</i>, stays bounded but gives the same token a
+      different code in a longer text, and neighbours at long lengths almost the same one. One number is also a
+      single direction for a layer to read. A code of many bounded waves avoids all three: every value lies in
+      [−1, 1], fast waves tell neighbours apart and slow ones far positions, and sine <em>and</em> cosine of the same
+      angle make each pair a point on a circle, so that moving by <i>k</i> positions is a rotation (the step “moving k positions”).</p>
+      <p>The original Transformer (${cite('vaswani')}) gives position <i>p</i> a vector of sines and cosines:
       PE(<i>p</i>, 2<i>i</i>) = sin(<i>p</i>·ω<sub><i>i</i></sub>) and PE(<i>p</i>, 2<i>i</i>+1) =
       cos(<i>p</i>·ω<sub><i>i</i></sub>), with ω<sub><i>i</i></sub> = 1/base<sup>2<i>i</i>/<i>d</i></sup> and base =
       10000. With <i>d</i> = 4 there are two pairs; the table shows positions 0 to 5.</p>`,
     predict: {
       q: '<i>d</i> = 4, base 10000. Dim 2 is sin(<i>p</i>·ω<sub>1</sub>). At which position does it first exceed 0.5?',
-      choices: ['<i>p</i> = 524', '<i>p</i> = 1', '<i>p</i> = 5 236', '<i>p</i> = 53'],
-      answer: 3,
-      why: 'ω₁ = 1/10000^(2/4) = 0.01 rad per position, so sin(0.01·p) > 0.5 needs 0.01·p > π/6 ≈ 0.524, i.e. p ≥ 53. p = 1 is dim 0’s answer (ω₀ = 1); 524 and 5 236 come from ω = 0.001 and ω = 1/base.',
+      choices: ['<i>p</i> = 50', '<i>p</i> = 524', '<i>p</i> = 53', '<i>p</i> = 5 236'],
+      answer: 2,
+      why: [
+        '0.01·50 = 0.5 rad, but sin 0.5 = 0.479: the sine must exceed 0.5, which takes an angle above arcsin 0.5 = π/6 ≈ 0.524 rad.',
+        'That is π/6 divided by ω = 0.001; here ω₁ = 1/10000^(2/4) = 0.01, ten times faster.',
+        'Right: ω₁ = 1/10000^(2/4) = 0.01 rad per position, so sin(0.01·p) > 0.5 needs 0.01·p > π/6 ≈ 0.524, i.e. p ≥ 53 (sin 0.53 = 0.506, sin 0.52 = 0.497).',
+        'That is π/6 divided by ω = 1/base = 0.0001, as if the exponent were 2i/d = 1; with d = 4 and i = 1 it is 2/4, so ω₁ = 0.01.',
+      ],
     },
     text: `<p>Dim 0 turns one radian per position, dim 2 a hundredth of one: fast and slow clocks. Position 0 is
       [0, 1, 0, 1], not the zero vector (sin 0 = 0, cos 0 = 1), so the first word is shifted too.</p>
@@ -209,21 +241,23 @@ export const STEPS = [
     title: 'Sinusoidal: the whole table',
     view: 'heatmap',
     state: { method: 'sinusoidal', dim: 64, length: 128, layout: 'interleaved', base: 10000 },
+    // held until the answer: the formula panel fills in a column’s ω, the slowest pair’s included
+    hold: '.formula',
     controls: ['dim', 'base', 'layout'],
     papers: ['vaswani'],
     intro: `<p>The same formula for 128 positions and 64 dimensions: each pair of columns is one frequency
       ω<sub><i>i</i></sub> = base<sup>−2<i>i</i>/<i>d</i></sup>, for <i>i</i> = 0 … <i>d</i>/2 − 1. Point at any
-      cell: the formula fills in with its numbers.</p>`,
+      cell once you have answered: the formula fills in with its numbers.</p>`,
     predict: {
       q: 'At <i>d</i> = 64 and base 10000, how many positions does the slowest pair take to complete one turn?',
-      choices: [
-        'About 6.3 (2π)',
-        'About 62 800 (2π·10000)',
-        'About 47 100 (2π·10000<sup>62/64</sup>)',
-        'About 10 000 (the base)',
-      ],
+      choices: ['About 6.3', 'About 62 800', 'About 47 100', 'About 10 000'],
       answer: 2,
-      why: 'The last pair is i = 31, so ω = 10000^(−62/64) and its wavelength is 2π/ω = 2π·10000^(62/64) ≈ 2π·7499. The often-quoted 2π·10000 is the limit as d grows, not the wavelength of any pair; 2π is the fastest pair’s.',
+      why: [
+        '2π is the fastest pair’s wavelength (ω₀ = 1), not the slowest.',
+        '2π·10000 would need the exponent 2i/d to reach 1; the last pair is i = d/2 − 1 = 31, so the exponent is 62/64. 2π·10000 is the limit as d grows, not the wavelength of any pair.',
+        'Right: the last pair is i = 31, so ω = 10000^(−62/64) and its wavelength is 2π/ω = 2π·10000^(62/64) ≈ 2π·7499 ≈ 47 100 positions.',
+        'The base is a frequency scale, not a wavelength: a wavelength is 2π/ω, and the slowest ω is 10000^(−62/64).',
+      ],
     },
     text: `<p>Each pair turns once every 2π/ω<sub><i>i</i></sub> positions: from 2π on the left to
       2π·base<sup>(<i>d</i>−2)/<i>d</i></sup> on the right, 2π·7499 ≈ 47 100 positions at <i>d</i> = 64 (the last
@@ -237,26 +271,38 @@ export const STEPS = [
     title: 'Sinusoidal: the waves',
     view: 'waves',
     state: { method: 'sinusoidal', dim: 64, length: 64, layout: 'interleaved' },
+    // held until the answer: the formula panel gives the frequency of the curve under the cursor
+    hold: '.formula',
     controls: ['dim', 'length', 'base'],
     papers: ['vaswani'],
     intro: `<p>Follow single dimensions along the positions. Each is a sine wave, and each pair turns at its own
       speed, slower from one pair to the next: each ω is the previous one times base<sup>−2/<i>d</i></sup>.</p>`,
     predict: {
-      q: 'Of the 32 pairs at <i>d</i> = 64 (base 10000), about how many complete at least one full turn within these 64 positions?',
-      choices: ['All 32 pairs', 'Only pair 0, the fastest', 'About 3 pairs', 'About 9 pairs'],
-      answer: 3,
-      why: 'Pair i turns once every 2π·10000^(i/32) positions; that is at most 64 while 10000^(i/32) ≤ 64/2π ≈ 10.2, i.e. for i = 0 … 8. The other 23 pairs move less than one turn.',
+      q: 'The figure shows 64 positions. Of the 32 pairs at <i>d</i> = 64 (base 10000), how many complete at least one full turn within <em>256</em> positions?',
+      choices: ['5 pairs', '9 pairs', '13 pairs', '20 pairs'],
+      answer: 2,
+      why: [
+        'Pair i turns once every 2π·10000^(i/32) positions: pair 4 needs 2π·3.2 ≈ 20, far below 256, and so do the pairs after it up to pair 12.',
+        'Nine pairs (i = 0 … 8) complete a turn within 64 positions; four times as many positions lets a few more pairs complete one.',
+        'Right: pair i turns once every 2π·10000^(i/32) positions, at most 256 while 10000^(i/32) ≤ 256/2π ≈ 40.7, i.e. for i = 0 … 12 (pair 12: 199 positions; pair 13: 265).',
+        'Each pair turns 10000^(1/32) ≈ 1.33 times more slowly than the one before: pair 19 needs 2π·10000^(19/32) ≈ 1490 positions, far more than 256.',
+      ],
     },
-    text: `<p>Only the first nine pairs complete a turn in 64 positions; the other 23 move less than one turn, and
-      the last has hardly started (0.0085 rad at position 64). Raise <em>length</em> and more pairs complete a
-      turn; the slowest needs about 47 100 positions.</p>`,
-    notice: 'Dim 0 completes a turn every 6.28 positions; the last pair has hardly started at position 64.',
+    text: `<p>Within the 64 positions drawn, nine pairs complete a turn (<i>i</i> = 0 … 8; pair 8’s wavelength is
+      62.8); within 256 positions, thirteen (<i>i</i> = 0 … 12; pair 12’s is 199, pair 13’s 265). Each pair is
+      10000<sup>1/32</sup> ≈ 1.33 times slower than the one before, so four times the length adds only
+      log(4)/log(1.33) ≈ 4.8 pairs. The last pair has hardly started (0.0085 rad at position 64); it needs about
+      47 100 positions. Set <em>length</em> to 256 to see the thirteen.</p>`,
+    notice:
+      'Dim 0 completes a turn every 6.28 positions, pair 8 one in 62.8; the last pair has hardly started at position 64.',
   },
   {
     id: 'shift',
     title: 'Sinusoidal: moving k positions',
     view: 'shift',
     state: { dim: 64, base: 10000, pos: 10, shift: 3 },
+    // held until the answer: the formula panel writes M_k out, with no p in it
+    hold: '.formula',
     controls: ['dim', 'base'],
     papers: ['vaswani', 'press'],
     intro: `<p>Each pair of PE(<i>p</i>) is (sin <i>p</i>ω<sub><i>i</i></sub>, cos <i>p</i>ω<sub><i>i</i></sub>).
@@ -268,10 +314,15 @@ export const STEPS = [
         'M<sub>3</sub> applied twice: a turn by 6ω<sub><i>i</i></sub> in each pair',
         'Twice M<sub>3</sub>: every entry of M<sub>3</sub> doubled',
         'M<sub>3</sub> once more, since the start p = 10 is the same',
-        'A new matrix that a model learns for p = 10 and k = 6',
+        'A new matrix, which a model may learn for p = 10 and k = 6',
       ],
       answer: 0,
-      why: 'Rotations compose: turning a pair by 3ωᵢ twice turns it by 6ωᵢ, so M₆ = M₃·M₃, whatever p is. Doubling the entries would stretch the vector instead of turning it, and nothing here is learned: M_k depends on k only.',
+      why: [
+        'Right: rotations compose: turning a pair by 3ωᵢ twice turns it by 6ωᵢ, so M₆ = M₃·M₃, whatever p is.',
+        'Doubling every entry stretches each pair to twice its length instead of turning it: 2·M₃·PE(10) has entries up to 2, which no sine reaches.',
+        'M₃ turns each pair by 3ωᵢ: from PE(10) it reaches PE(13), not PE(16). The start does not matter, the offset does.',
+        'Nothing here is learned: M_k is a rotation by k·ωᵢ in each pair, fixed by the formula, the same at every position p.',
+      ],
     },
     text: `<p>For every offset <i>k</i> there is one matrix M<sub><i>k</i></sub> with PE(<i>p</i>+<i>k</i>) =
       M<sub><i>k</i></sub>·PE(<i>p</i>) at every position <i>p</i>: a 2 × 2 rotation by <i>k</i>·ω<sub><i>i</i></sub>
@@ -291,7 +342,7 @@ export const STEPS = [
     view: 'learned',
     state: { dim: 64, length: 96, train: 64 },
     controls: ['length', 'train'],
-    papers: ['devlin', 'radford', 'vaswani'],
+    papers: ['devlin', 'radford', 'vaswani', 'longformer'],
     intro: `<p>BERT (${cite('devlin')}) and GPT-2 (${cite('radford')}) learn one vector per position instead,
       added to the word vector. The table has <code>max_position_embeddings</code> rows (512 for BERT, 1024 for
       GPT-2), fixed when the model is built. The figure shows such a table before any training.</p>`,
@@ -304,7 +355,12 @@ export const STEPS = [
         'Row 0 only, the position of the [CLS] token',
       ],
       answer: 2,
-      why: 'A row gets a gradient only when a token sits at its position. Sequences of 128 tokens touch rows 0 … 127; rows 128 … 511 were trained only in the final 10% of steps at length 512 (Devlin et al., appendix A.2), so they are the least trained.',
+      why: [
+        'Rows 0 … 127 are used by every sequence, short or long, so they get a gradient at every step: the most trained rows, not the least.',
+        'A row is a lookup: it gets a gradient only when some token sits at its position, and no token sits past 127 in a 128-token sequence.',
+        'Right: a row gets a gradient only when a token sits at its position. Sequences of 128 tokens touch rows 0 … 127; rows 128 … 511 were trained only in the final 10% of steps at length 512 (Devlin et al., appendix A.2), so they are the least trained.',
+        'Row 0 is used by every sequence ([CLS] sits there), so it is updated at every step.',
+      ],
     },
     text: `<p>A learned table is a lookup: a row gets trained only when a token sits at its position, and rows that
       do not exist have no value. BERT trained 90% of its steps at length 128, so its rows 128 … 511 are the least
@@ -313,7 +369,11 @@ export const STEPS = [
       <p>The figure shows a table at its random initialisation: 𝒩(0, 0.02²) as Hugging Face initialises BERT and
       most models (BERT’s own code draws from a normal truncated at two standard deviations, std 0.02; OpenAI’s
       GPT-2 code initialises its position table with std 0.01). The lab, a few steps on, draws the table its tiny
-      model learns.</p>`,
+      model learns.</p>
+      <p>Extending a learned table means inventing rows and training them: ${cite('longformer')} grew RoBERTa’s 512
+      rows to 4096 by copying the 512 trained rows over and over, then trained further, so that every new row starts
+      from a row that already means something locally (their section 5). Rows left at their random initialisation
+      would give the model inputs it never saw.</p>`,
     notice:
       'Past the table’s last row (the dashed line) there is no vector to look up: position 64 is an error, not a guess.',
   },
@@ -330,12 +390,17 @@ export const STEPS = [
       q: 'Concatenate, [<i>x</i>; <i>p</i>], then apply a full learned W<sub>Q</sub> and W<sub>K</sub> as a real layer does. Does the score contain word × position cross terms?',
       choices: [
         'No: the word half and the position half never meet',
-        'Only when the positions come from sinusoids',
-        'Yes, unless W<sub>Q</sub> and W<sub>K</sub> are block-diagonal',
-        'Only for two tokens that sit at the same position',
+        'They can, but only when the positions come from sinusoids',
+        'Yes: a full W<sub>Q</sub> or W<sub>K</sub> mixes the two halves again',
+        'Some, for two tokens at about the same position',
       ],
       answer: 2,
-      why: 'W_Q[x; p] = A x + B p mixes both halves; its product with W_K[y; q] contains x·q- and p·y-type terms. Keeping them apart needs block-diagonal projections, as in TUPE (Ke et al. 2021).',
+      why: [
+        'They do not meet in the raw dot product [x; p]·[y; q], but a layer projects first: W_Q[x; p] = A x + B p already mixes both halves.',
+        'The cross terms come from the projections, whatever the positions are: sinusoidal, learned or any other vectors.',
+        'Right: W_Q[x; p] = A x + B p mixes both halves; its product with W_K[y; q] contains x·q- and p·y-type terms. Keeping them apart needs block-diagonal projections, as in TUPE (Ke et al. 2021).',
+        'The cross terms do not depend on how close the tokens are: they are there for every pair of tokens once W_Q and W_K mix the halves.',
+      ],
     },
     text: `<p>With addition, (x + p)·(y + q) has word·word, position·position and two cross terms word·position;
       with concatenation, [x; p]·[y; q] has no cross terms. But a real layer first projects with W<sub>Q</sub> and
@@ -350,6 +415,8 @@ export const STEPS = [
     title: 'RoPE: rotate the query and the key',
     view: 'rotation',
     state: { method: 'rope', dim: 64, base: 10000, pos: 5, kpos: 8, scaling: 'none', speed: 2 },
+    // held until the answer: the formula panel states that the score reads the signed offset
+    hold: '.formula',
     controls: ['dim', 'base'],
     papers: ['su', 'barbero'],
     intro: `<p>RoPE (${cite('su')}) adds nothing to the word vectors. Inside every attention layer it rotates each
@@ -360,18 +427,26 @@ export const STEPS = [
       q: 'Swap their positions: the query at 8, the key at 5, the vectors unchanged. What happens to the score q′·k′?',
       choices: [
         'It stays the same: only the distance 3 matters',
-        'It drops to 0: the two rotations cancel each other out',
+        'It drops to about 0: the two rotations can cancel out',
         'It doubles: both vectors turn further than before',
         'It changes in general: the offset is now −3, not +3',
       ],
       answer: 3,
-      why: 'Per pair the score is |q||k| cos(φk − φq + (n − m)ω). Flipping the sign of n − m changes it unless every pair of q and k is parallel or antiparallel (sin(φk − φq) = 0), as when q = k. RoPE is relative, not symmetric: for general q and k the score is not a function of the distance alone.',
+      why: [
+        'The score depends on the signed offset n − m, not on the distance: per pair |q||k| cos(φk − φq + (n − m)ω), and flipping the sign of n − m changes it unless each pair of q and k is parallel or antiparallel, or the pairs’ changes happen to cancel.',
+        'Nothing cancels: the score is q·R((n − m)ω)k, a rotation by −3ω instead of +3ω, with the same lengths.',
+        'Turning both vectors further changes neither their lengths nor, by itself, their angle: only the offset n − m enters the score, and its size stays 3.',
+        'Right: per pair the score is |q||k| cos(φk − φq + (n − m)ω), and flipping the sign of n − m changes it in general. It can stay the same: when q and k are parallel or antiparallel in every pair (as when q = k), or when the changes of the pairs happen to cancel in the sum. RoPE is relative, not symmetric.',
+      ],
     },
     text: `<p>Rotations compose, so the score is q<sub><i>m</i></sub>′·k<sub><i>n</i></sub>′ =
       q·R((<i>n</i> − <i>m</i>)·ω) k (RoFormer eq. 16): it depends on the <em>content</em> of q and k and on the
       <em>signed</em> offset <i>n</i> − <i>m</i>, not on <i>m</i> and <i>n</i> separately. Per pair it is
       |q<sub><i>i</i></sub>||k<sub><i>i</i></sub>|·cos(φ<sub>k</sub> − φ<sub>q</sub> + (<i>n</i> − <i>m</i>)ω<sub><i>i</i></sub>):
-      swapping the positions changes it unless every pair of q and k is parallel or antiparallel.</p>
+      swapping the positions flips the sign of the offset and changes the score in general. The change is
+      −2Σ<sub><i>i</i></sub>|q<sub><i>i</i></sub>||k<sub><i>i</i></sub>| sin(φ<sub>k</sub> − φ<sub>q</sub>) sin((<i>n</i> −
+      <i>m</i>)ω<sub><i>i</i></sub>): zero when every pair of q and k is parallel or antiparallel (as when q = k), and
+      also, by chance, when the pairs’ changes cancel in the sum.</p>
       <p>Where it acts: inside every attention layer, after W<sub>Q</sub> and W<sub>K</sub> project, on each head’s q
       and k separately. The values v are not rotated, and nothing is added to the word vectors. The check under the
       circles computes the scores with the API.</p>`,
@@ -393,11 +468,16 @@ export const STEPS = [
       choices: [
         'Both, since RoPE keeps them for any pair of vectors',
         'Constant diagonals survive, but the symmetry does not',
-        'Symmetry survives, but the diagonals stop being constant',
+        'Symmetry survives, but the diagonals can vary',
         'Neither: the scores then depend on i and j separately',
       ],
       answer: 1,
-      why: 'The score x·R((j − i)ω)k depends on j − i only, so each diagonal keeps one value. Swapping i and j flips the sign of the offset, which changes the score unless x and k are parallel or antiparallel in every pair: the matrix is symmetric here only because q = k.',
+      why: [
+        'Symmetry needs the score at offset j − i to equal the one at i − j, which holds for q = k but not for general q and k (step 9).',
+        'Right: the score x·R((j − i)ω)k depends on j − i only, so each diagonal keeps one value. Swapping i and j flips the sign of the offset, which in general changes the score: the matrix is symmetric here only because q = k.',
+        'It is the other way round: the diagonals stay constant for any q and k, since the score depends on j − i only; it is the symmetry that needs q = k.',
+        'RoPE’s score is q·R((j − i)ω)k for any q and k: a function of the offset, never of i and j separately.',
+      ],
     },
     text: `<p>Each score is x·R((<i>j</i> − <i>i</i>)·ω) x, so the matrix is constant along each diagonal, and
       symmetric because q = k. With different q and k the diagonals stay constant but the matrix is no longer
@@ -433,10 +513,15 @@ export const STEPS = [
         'Nothing: the pairing is only a memory layout',
         'Wrong scores everywhere: the output is garbled',
         'Only tokens past the training length go wrong',
-        'Same scores, computed more slowly',
+        'About the same scores, computed more slowly',
       ],
       answer: 1,
-      why: 'Each pair of q and k must be rotated by its own frequency. The other layout rotates dimensions that were never paired, with the wrong frequencies, so every score changes. Permuting the rows of W_Q and W_K converts one layout into the other, which is what conversion scripts do.',
+      why: [
+        'The pairing decides which two numbers of q and k turn together and by which frequency: W_Q and W_K were trained for one pairing.',
+        'Right: each pair of q and k must be rotated by its own frequency. The other layout rotates dimensions that were never paired, with the wrong frequencies, so every score changes. Permuting the rows of W_Q and W_K converts one layout into the other, which is what conversion scripts do.',
+        'The wrong pairing is wrong at position 1 already: every rotation, short or long, turns the wrong dimensions.',
+        'The cost is the same, and the scores are not: dimensions that were never paired now turn together, at frequencies they were not trained with.',
+      ],
     },
     text: `<p>Sinusoidal and RoPE hold the same numbers: RoPE’s sin θ and cos θ per pair are exactly what a
       sinusoidal table of the same base holds. What differs is which dimensions form a pair. The two layouts give
@@ -447,7 +532,9 @@ export const STEPS = [
       rotated width, and rotating all of them breaks such a checkpoint. Multimodal RoPE (M-RoPE, ${cite('qwen2vl')})
       splits the pairs into three blocks turned by three position ids, time, height and width: Qwen2-VL-7B’s 64
       pairs per head as [16, 24, 24]. A text token has the same id in all three, so it rotates as in plain
-      RoPE.</p>`,
+      RoPE; after an image, though, the text ids continue from the image’s largest id + 1, not from the token’s
+      index in the sequence (<code>get_rope_index</code> in Hugging Face’s Qwen2-VL code), so a text token’s id
+      can be far smaller than its index.</p>`,
     notice:
       'With equal base and dim the two pictures hold the same numbers in a different column order (RoPE’s half layout puts all sines first).',
   },
@@ -467,11 +554,16 @@ export const STEPS = [
       choices: [
         'About 10<sup>−7</sup> rad, float32’s relative precision',
         'Exactly 0, since every position is a whole number',
-        'A few thousandths of a radian, from float32 spacing',
+        'About a few thousandths of a radian, from float32 spacing',
         'About 3 rad: the angle is essentially noise',
       ],
       answer: 2,
-      why: 'Float32 keeps 24 significant bits: between 65 536 and 131 072 neighbouring floats are 2⁻⁷ ≈ 0.008 apart, so an angle there is rounded by up to 0.004 rad, and inv_freq’s own rounding is multiplied by the position. posenc’s docs measure 3.4·10⁻³ rad at 131 072 (docs/rope.md, “Precision”). The position is exact; the product is not.',
+      why: [
+        '10⁻⁷ is float32’s error relative to the number; the angle there is up to 131 072 rad, so its absolute error is about 131 072 × 6·10⁻⁸ ≈ 0.008 at worst.',
+        'The position is exact in float32 (below 2²⁴), but inv_freq is rounded and so is the product: neither is exact.',
+        'Right: float32 keeps 24 significant bits: between 65 536 and 131 072 neighbouring floats are 2⁻⁷ ≈ 0.008 apart, so the product alone is rounded by up to 0.004 rad, and inv_freq’s own rounding, multiplied by the position, adds to it. A float32 emulation gives up to 3.9·10⁻³ rad at base 10 000 and 5.4·10⁻³ with Llama 3.1’s frequencies (base 500 000, its scaling rule); the position is exact, the product is not.',
+        'The error is thousandths of a radian, not radians: a cosine moves by a few thousandths too, which a model tolerates (and posenc avoids by forming angles in float64).',
+      ],
     },
     text: `<p>Shapes: the cos and sin table is [seq, <i>d</i>/2] per position (Hugging Face builds [batch, seq,
       <i>d</i>] from <code>position_ids</code> and unsqueezes a heads axis, [batch, 1, seq, <i>d</i>], so one table
@@ -481,9 +573,18 @@ export const STEPS = [
       <p>Caches: the table depends on the positions only, never on the content, so it is computed once per forward
       pass (older code precomputed it up to <code>max_position_embeddings</code>) and shared by every layer and
       head. Precision: Hugging Face’s Llama code (<code>LlamaRotaryEmbedding</code>) forms inv_freq and the angles in
-      float32, which posenc’s docs measure at 6·10⁻⁵ rad off at position 2048 and 3.4·10⁻³ at 131 072; posenc forms
+      float32: emulating that computation in float32 (head size 128) gives angles up to 6.1·10⁻⁵ rad off at position
+      2048 and 3.9·10⁻³ at 131 072 with base 10 000, 5.4·10⁻³ with Llama 3.1’s own frequencies (base 500 000 and
+      its scaling rule); posenc forms
       the angles in float64 and rounds once, within 2·10⁻⁶ of float64 for every position below 2<sup>20</sup>
-      (docs/rope.md, “Precision”). The check under the circles compares the
+      (docs/rope.md, “Precision”).</p>
+      <p>Checking a fused or framework kernel (a Triton or CUDA RoPE, one fused into attention) means comparing it
+      with a plain reference on the same inputs: random q and k, the positions a real run has (an offset for a KV
+      cache, left padding, positions past 2<sup>16</sup> where float32 angles drift), both pair layouts and a partial
+      rotary width, with the reference in float64 and a tolerance set by the kernel’s dtype (bfloat16 keeps 8
+      significant bits, so about 10<sup>−2</sup> relative). Comparing scores q′·k′, not only rotated vectors, also
+      catches a layout mismatch that rotates both q and k wrongly in the same way. posenc’s <code>applyRope</code>
+      can serve as the reference. The check under the circles compares the
       score at 100 000/100 003 with the same offset 1000 positions later.</p>`,
     notice:
       'At position 100 000 the query and the key have turned thousands of times, yet the API’s score for offset 3 matches the one 1000 positions later to float32 rounding.',
@@ -496,8 +597,10 @@ export const STEPS = [
     controls: ['dim', 'base'],
     // the edited prompt's plot shows which entries change: held with the verdicts until the answer
     hold: '.plotbox:has(+ .edit-note)',
-    papers: ['llama3', 'gqa'],
-    intro: `<p>Every encoding reads a <em>position id</em> per token, and the id is not always the token’s index in
+    papers: ['llama3', 'gqa', 'radford'],
+    intro: `<p>Every encoding reads a <em>position id</em> per token, and a token is a subword, not a word: a
+      tokenizer such as GPT-2’s byte-pair encoding (${cite('radford')}) may split one rare word into several tokens,
+      so context lengths and distances count tokens, not words. The id is not always the token’s index in
       the tensor: batches are padded, several documents are packed into one row, and generation reuses a cache of
       the keys and values computed at earlier steps (RoPE keys are cached already rotated). The figure shows a
       left-padded batch, a cache of 10 tokens with one new token, and a cached prompt with one token replaced.</p>`,
@@ -505,12 +608,17 @@ export const STEPS = [
       q: 'A 500-token prompt has been run and its keys and values cached. The user edits token 200 and resends the prompt. Which cached entries can be kept?',
       choices: [
         'All 500: RoPE is relative, so old rotations still fit',
-        'Only those of tokens 0 to 199, before the edit',
-        'All but token 200’s, which is computed again',
+        'Those of tokens 0 to 199, before the edit, can stay',
+        'All but token 200’s, which can be computed again',
         'None: any edit forces the whole prompt to rerun',
       ],
       answer: 1,
-      why: 'From the second layer on, token j’s key and value are computed from the hidden states of tokens 0 … j, so every entry from the edit on changes, even where the token did not. The entries of tokens 0 … 199 depend only on tokens 0 … 199 and stay valid (prefix caching relies on this). An edit that changes the length also moves every later position id.',
+      why: [
+        'The rotations would fit, but the keys and values themselves change: from the second layer on, token j’s key is computed from the hidden states of tokens 0 … j, which include the edit.',
+        'Right: from the second layer on, token j’s key and value are computed from the hidden states of tokens 0 … j, so every entry from the edit on changes, even where the token did not. The entries of tokens 0 … 199 depend only on tokens 0 … 199 and stay valid (prefix caching relies on this). An edit that changes the length also moves every later position id.',
+        'Only in the first layer are a token’s key and value its own; from the second layer on, every token after 200 has attended to the edited one, so its entries change too.',
+        'Causal attention never looks forward: the entries of tokens 0 … 199 do not depend on token 200 and stay valid.',
+      ],
     },
     text: `<p>Padding: with left padding (batched prompts) ids should count real tokens only; Hugging Face builds
       them from the attention mask (<code>position_ids = attention_mask.cumsum(−1) − 1</code>). Packing: with several
@@ -544,12 +652,14 @@ export const STEPS = [
     title: 'Shaw and Transformer-XL: relative vectors in the score',
     view: 'bias',
     state: { panel: 'shaw', shawk: 4 },
+    // held until the answer: the index matrix draws the clipping the question asks about (and its k control)
+    hold: '.with-formula, .control-slot',
     controls: ['shawk'],
     papers: ['shaw', 'dai'],
     intro: `<p>The first relative methods put the distance inside the score. ${cite('shaw')} learn vectors indexed
-      by the distance <i>j</i> − <i>i</i>, clipped to ±<i>k</i>: a<sup>K</sup> is added to the key inside the score,
-      a<sup>V</sup> to the value in the output. The figure shows which row of the table each query–key pair
-      reads.</p>`,
+      by the distance <i>j</i> − <i>i</i>, with a clipping distance <i>k</i>: a<sup>K</sup> is added to the key
+      inside the score, a<sup>V</sup> to the value in the output. Which row of the table each query–key pair reads
+      is drawn once you answer; below it, Transformer-XL’s four terms.</p>`,
     predict: {
       q: 'Clipping distance <i>k</i> = 4. How many a<sup>K</sup> vectors does one layer learn, and which one serves a key 500 tokens back?',
       choices: [
@@ -559,7 +669,12 @@ export const STEPS = [
         '5 vectors; the one for 4, since the sign of the distance is dropped',
       ],
       answer: 0,
-      why: 'Distances are clipped to −k … k before the lookup: 2k + 1 = 9 rows, and every key 4 or more tokens back reads the row of −4. Attention still reaches that key; this layer just cannot tell 5 from 500. Shaw et al. found k of a few tokens enough for translation.',
+      why: [
+        'Right: distances are clipped to −k … k before the lookup: 2k + 1 = 9 rows, and every key 4 or more tokens back reads the row of −4. Attention still reaches that key; this layer just cannot tell 5 from 500. Shaw et al. found k of a few tokens enough for translation.',
+        'The table is clipped, not grown: distances past ±k share the row of ±k, so the table has 2k + 1 rows whatever the length.',
+        'Clipping limits the table, not attention: a far key is still scored, with the row of −4.',
+        'The sign is kept: a key 4 back and a key 4 ahead read different rows, −4 and +4, so there are 2k + 1 = 9.',
+      ],
     },
     text: `<p>Shaw et al.’s score is e<sub><i>ij</i></sub> = x<sub><i>i</i></sub>W<sup>Q</sup>·(x<sub><i>j</i></sub>W<sup>K</sup>
       + a<sup>K</sup><sub><i>ij</i></sub>)/√<i>d</i>, and the output z<sub><i>i</i></sub> = Σ
@@ -580,22 +695,31 @@ export const STEPS = [
     title: 'T5: buckets of distances',
     view: 'bias',
     state: { panel: 't5', buckets: 32, maxdist: 128, t5dir: 'bidirectional' },
+    // held until the answer: the staircase is drawn flat past distance 91, and the formula panel says the
+    // buckets stop at the max distance
+    hold: '.pair, .formula',
     controls: ['buckets', 'maxdist', 't5dir'],
     papers: ['raffel'],
     intro: `<p>T5 (${cite('raffel')}) simplifies further: one learned scalar per <em>bucket</em> of relative
       distance and per head, added to the logit, with the table shared by all layers. Small distances get a
-      bucket each, larger ones logarithmically wider buckets, up to a max distance (128 here). The staircase shows
-      the bucket of each distance.</p>`,
+      bucket each, larger ones logarithmically wider buckets, with a max distance (128 here) as a setting. The
+      matrix shows the bucket of each query–key pair in a 32-token window; the staircase of every distance up to
+      200 appears once you answer.</p>`,
     predict: {
       q: 'A key 3000 tokens back, far past the max distance. What bias does one T5 layer give it?',
       choices: [
         'The staircase’s slope, continued',
         'None: T5 masks keys past the max distance',
-        'A bucket of its own, log-spaced as before',
+        'Its own bucket: the log spacing can go on without limit',
         'The last bucket’s, as for distance 128',
       ],
       answer: 3,
-      why: 'Every distance at or beyond the max distance lands in the last bucket of its direction, so one layer gives 300, 3000 and 30 000 the same bias; attention still reaches those keys. The paper notes that later layers can combine local information to reach further.',
+      why: [
+        'The staircase ends: a distance is mapped to one of a fixed number of buckets, and past the max distance there is no further bucket to climb to.',
+        'T5 masks nothing by distance: the key is scored, with the last bucket’s bias.',
+        'The number of buckets is fixed (32 here): log-spaced buckets run out at the max distance, and every distance beyond shares the last one.',
+        'Right: every distance at or beyond the max distance lands in the last bucket of its direction, so one layer gives 300, 3000 and 30 000 the same bias; attention still reaches those keys. The paper notes that later layers can combine local information to reach further.',
+      ],
     },
     text: `<p>Small distances get exact buckets, larger ones logarithmically wider buckets, and every distance
       beyond the max distance shares the last bucket. With 32 buckets the last one starts before 128: at distance
@@ -610,6 +734,8 @@ export const STEPS = [
     title: 'ALiBi: a straight-line penalty',
     view: 'bias',
     state: { heads: 8, panel: 'alibi' },
+    // held until the answer: the slope plot and the shared colour range give each head’s slope
+    hold: '.pair:not(.soft), .legend.shared',
     controls: ['heads'],
     papers: ['press', 'bloom'],
     intro: `<p>ALiBi (${cite('press')}) drops the learned parameters altogether: it adds
@@ -621,11 +747,16 @@ export const STEPS = [
       choices: [
         'By 0.5 in head 1, by about 0.004 in head 8',
         'By 5 in head 1, and by 5 in head 8 as well',
-        'By 5 in head 1, by about 0.04 in head 8',
+        'By 5 in head 1, by 0.039 in head 8',
         'By 10 in head 1, by about 1.25 in head 8',
       ],
       answer: 2,
-      why: 'Head h has slope 2^(−8h/8) = 2^−h: 1/2 for head 1, 1/256 for head 8. Times the distance 10: 5 and 0.039. Steep heads look only at the nearest keys; shallow ones reach far.',
+      why: [
+        'Those are the slopes times one token (0.5 and 1/256), not times the distance 10.',
+        'Every head has its own slope, 2^(−h) for 8 heads: head 8’s is 1/256, so its penalty is 256 times smaller.',
+        'Right: head h has slope 2^(−8h/8) = 2^−h: 1/2 for head 1, 1/256 for head 8. Times the distance 10: 5 and 0.039. Steep heads look only at the nearest keys; shallow ones reach far.',
+        'That takes slopes of 1 and 1/8; with 8 heads the slopes are 2^(−h), from 1/2 down to 1/256.',
+      ],
     },
     text: `<p>Head 1’s bias drops by 0.5 per token of distance, head 8’s by 1/256. For head counts that are not a
       power of two the paper’s code takes the slopes of the nearest lower power of two and adds every other slope of
@@ -643,9 +774,10 @@ export const STEPS = [
     papers: ['chen', 'bloc97', 'peng', 'hfrope', 'llama3', 'longrope', 'deepseek'],
     intro: `<p>Long-context models change RoPE’s frequencies so that a longer context maps onto angles seen in
       training. The figure starts on Llama 3.1 8B (head size 128, base 500 000, trained at 8192 tokens, factor 8):
-      each pair’s wavelength before and after its scaling. The <em>scaling</em> control switches method.</p>`,
+      each pair’s wavelength before and after its scaling. The <em>scaling</em> control switches method once you
+      have answered.</p>`,
     predict: {
-      q: 'Switch <em>scaling</em> to linear (position interpolation), factor 8. What happens to the fastest pair, which turns once every 6.3 tokens?',
+      q: 'After you answer you can switch <em>scaling</em> to linear (position interpolation), factor 8. What will happen to the fastest pair, which turns once every 6.3 tokens?',
       choices: [
         'Nothing: the fast pairs are always left alone',
         'It turns 8× more slowly, like every other pair',
@@ -653,7 +785,12 @@ export const STEPS = [
         'It slows by only √8, less than the slow pairs do',
       ],
       answer: 1,
-      why: 'Linear interpolation divides every position by the factor, so every angle pω, the fastest pair’s too, turns 8× more slowly, which crowds neighbouring tokens together. NTK-aware scaling spares the fastest pair; YaRN and Llama 3.1 spare all the fast ones.',
+      why: [
+        'That is what YaRN and Llama 3.1’s rule do (NTK-aware scaling spares only the fastest pair); linear interpolation divides every position, so every pair slows.',
+        'Right: linear interpolation divides every position by the factor, so every angle pω, the fastest pair’s too, turns 8× more slowly, which crowds neighbouring tokens together. NTK-aware scaling spares the fastest pair; YaRN and Llama 3.1 spare all the fast ones.',
+        'Faster turning would take the angles further from those seen in training; interpolation squeezes the longer context into the trained range of angles.',
+        'Linear interpolation treats every pair alike: each angle pω becomes (p/8)ω, a factor of 8 for every pair.',
+      ],
     },
     text: `<p>The scalings differ in which pairs they slow. Linear position interpolation (${cite('chen')}) divides
       every position by the factor: all pairs slow down. “NTK-aware” scaling, proposed in a 2023 post
@@ -664,7 +801,8 @@ export const STEPS = [
       tokens unchanged, above 8192 divided by 8, blended between. The rule is in Meta’s reference code
       (<code>apply_scaling</code>) and ${cite('hfrope')}; the ${cite('llama3')} paper gives the base of 500 000 and
       the staged long-context training. LongRoPE (${cite('longrope')}) searches a factor for each pair (Phi-3’s
-      <code>short_factor</code> and <code>long_factor</code>).</p>
+      <code>short_factor</code> and <code>long_factor</code>), leaves the first tokens’ positions uninterpolated, and
+      extends the context in stages (first to 256k, then to 2048k).</p>
       <p>DeepSeek-V2 (${cite('deepseek')}) uses YaRN with factor 40; its cos and sin carry no extra factor
       (mscale / mscale_all_dim = 1), but its softmax scale is multiplied by mscale² ≈ 1.59.</p>`,
     notice: 'Llama-3.1 leaves the fast pairs alone (ratio 1), divides the slow ones by 8 and blends in between.',
@@ -675,38 +813,50 @@ export const STEPS = [
     view: 'extrapolation',
     state: { dim: 64, length: 256, train: 128, scaling: 'none' },
     controls: ['train'],
-    papers: ['press', 'chen', 'mohtashami'],
+    papers: ['press', 'su', 'chen', 'mohtashami'],
     intro: `<p>Every method drawn past the length it was trained on (the red line): sinusoidal, learned, RoPE and
       ALiBi. Long-context models are judged by how they behave out there, and how they are judged matters.</p>`,
     predict: {
-      q: 'A context-extended model keeps a low perplexity on 32k-token documents. Does that show it uses information 30k tokens back?',
+      q: 'RoPE, trained on sequences of 128 tokens. A query at position 200 with a key 3 tokens before it, and the same two vectors at positions 50 and 47: how do their scores compare?',
       choices: [
-        'Yes: perplexity averages over every token in the text',
-        'Yes, as long as the perplexity stays below about 10',
-        'No: perplexity cannot be measured past the training length',
-        'No: most next tokens need only nearby context',
+        'They are equal: the score reads only the offset, −3 in both',
+        'They differ: position 200 turns q and k to angles never trained',
+        'The one at 200 is undefined: RoPE has no angles past 128',
+        'They differ slightly: RoPE’s decay can grow with the position',
       ],
-      answer: 3,
-      why: 'Most next tokens are predictable from recent context, so a model that looks only locally can keep a low perplexity. A retrieval test such as passkey retrieval hides one fact far back and fails unless that token is actually attended to.',
+      answer: 0,
+      why: [
+        'Right: q′·k′ = q·R((n − m)ω)k (RoFormer eq. 16) depends on the content and the signed offset only, −3 in both cases, so the two scores are equal (up to float32 rounding). For a relative method a new position is nothing new; a distance longer than 128 would be. The figure’s RoPE curve follows one vector’s own angle, which is new past the line; the angle between q and k is not.',
+        'Each vector’s own angle at 200 is new, as the figure’s RoPE curve shows, but the score reads only the difference of the two angles, 3ωᵢ in each pair, the same as at 50.',
+        'RoPE’s angle is p·ωᵢ for any position p: nothing runs out at 128 (a learned table does).',
+        'RoFormer’s decay is a function of the distance n − m, not of the position: at offset 3 it is the same at 50 and at 200.',
+      ],
     },
-    text: `<p>Past the red line every method meets something it never saw. The fast pairs of sinusoids and RoPE
-      cycled through every angle many times in training, but the pairs whose wavelength exceeds the training length
-      never completed a turn there and now meet new angles, and the combination of all pairs is new; learned rows do
-      not exist; ALiBi’s penalty keeps growing, to values larger than any in training.</p>
+    text: `<p>“Past the training length” means two different things. A <em>position</em> past it is new to an
+      absolute method: the slow pairs of a sinusoidal code never completed a turn in training, so position 5000
+      carries angles, and a combination of all pairs, no training example had; a learned table has no row at all.
+      A relative method (RoPE, ALiBi, T5, Shaw) reads only the <em>distance</em> between query and key: a query at
+      5000 looking 3 tokens back scores exactly as one at 30 did, because the distance 3 was seen in training. What is
+      new to it is a distance longer than any in training: RoPE’s slow pairs then meet angle differences they never
+      met, ALiBi’s penalty grows past any value in training (which mostly pushes far keys out, so the model keeps
+      working but looks locally), and T5 puts every long distance in its last bucket.</p>
+      <p>That distinction is why position interpolation works: dividing positions by the factor (PI, YaRN, Llama
+      3.1’s rule, in the scaling step) brings every distance in a long context back into the range seen in training,
+      at the price of crowding near ones together; the model then needs a short fine-tune, not a new table.</p>
       <p>Perplexity on long documents can stay low while the model ignores most of the far context:
       ${cite('press')} attribute most of ALiBi’s perplexity gain past the training length to avoiding the “early
       token curse”, not to using more context. Retrieval tests such as passkey retrieval (${cite('mohtashami')};
       used by ${cite('chen')}) hide one fact far back and ask for it, which only works if distant tokens are really
       used.</p>`,
     notice:
-      'Past the red line the sinusoidal and RoPE rows keep changing into new patterns, the learned table has no rows, and ALiBi’s values keep growing.',
+      'Past the red line the sinusoidal rows and each RoPE vector’s own angles are new and the learned table has no rows; the angle between a query and a key a few tokens back is one training saw. For RoPE and ALiBi only a longer distance is new.',
   },
   {
     id: 'lab',
     title: 'Train a tiny model',
     view: 'lab',
     // opens on the task the step's question asks about
-    state: { labtask: 'first' },
+    state: { labtask: 'first', labseeds: 3 },
     controls: [],
     papers: ['kazemnejad', 'haviv', 'press'],
     intro: `<p>Train a small causal model with each encoding and test it past its training length. The task it
@@ -716,17 +866,33 @@ export const STEPS = [
       choices: [
         'Solve it: the causal mask carries the order',
         'Guess: with no positions at all it cannot tell order',
-        'Solve it up to the training length only',
+        'Solve it up to the training length, then fail',
         'Not train at all: its loss stays at ln 2',
       ],
       answer: 0,
-      why: 'A token sees only what precedes it, which is enough to tell which marker came first. Kazemnejad et al. (2023) found NoPE generalising to longer inputs better than explicit encodings on such synthetic tasks; Haviv et al. (2022) found NoPE decoders competitive at language modelling. Press Train to see what this model does.',
+      why: [
+        'Right: a token sees only what precedes it, which is enough to tell which marker came first, at any length. Kazemnejad et al. (2023) found NoPE generalising to longer inputs better than explicit encodings on such synthetic tasks; Haviv et al. (2022) found NoPE decoders competitive at language modelling. Train to see what this model does.',
+        'The causal mask is a source of order (step 2): the later marker can see the earlier one, not the other way round.',
+        'NoPE has no position parameters to run out of: the mask works the same at every length, so nothing marks the training length for it.',
+        'The causal mask gives it what it needs, so the loss falls below ln 2 (chance for two answers) in training.',
+      ],
     },
     text: `<p>The model is tiny and the tasks are toys: the page simplifies, and results at this scale need not carry
       over to large models. Compare what you measure with what the papers report: on synthetic tasks
       ${cite('kazemnejad')} found NoPE generalising to longer inputs better than the explicit encodings; on language
       modelling ${cite('haviv')} found NoPE decoders competitive and ${cite('press')} found sinusoids the worst
-      extrapolator of those compared.</p>`,
+      extrapolator of those compared.</p>
+      <p>What the run it opens on shows (300 steps, seeds 0–2): every method learns the task at the training
+      length (the learned table has no rows past it). On the positions past it, up to 8× that length, NoPE and the
+      T5 buckets stay at 0.98–1.00 on every seed. Sinusoids, RoPE and ALiBi stay at 0.90 or above at 2× and fall
+      on some seeds by 8× (medians 0.81, 0.93 and 0.85; their lowest seeds 0.73, 0.70 and
+      0.59): their seeds overlap, so the run does not order these three, and it does not show ALiBi above sinusoids
+      as ${cite('press')} did. Why the toy disagrees: Press et al. measured language-model perplexity, where most
+      next tokens need only nearby context and ALiBi’s recency bias helps; this task needs the first marker, which
+      may lie far back, and ALiBi’s penalty pushes far keys down past the training length. And a task the causal
+      mask solves on its own, as NoPE shows, lets a model lean little on its encoding, so sinusoids need not fail
+      here as they did in Press et al.’s language models. Their ranking is about language modelling at scale; the
+      lab’s “Next token of a trigram source” task is the closest this toy gets to it.</p>`,
     notice: 'Each curve is one trained model; the dashed line is the training length.',
   },
   {
@@ -742,12 +908,17 @@ export const STEPS = [
       q: 'Which of these pairs of methods has no learned position parameters at all?',
       choices: ['T5 buckets and ALiBi', 'Sinusoidal and learned', 'RoPE and ALiBi', 'Shaw and Transformer-XL'],
       answer: 2,
-      why: 'RoPE’s angles come from the base and the position, ALiBi’s slopes from the head count: nothing about position is learned (W_Q and W_K are learned, but they are not position parameters). T5 learns a scalar per bucket and head, a learned table learns a row per position, Shaw learns a vector per clipped distance, and Transformer-XL learns W_k,R, u and v around its fixed sinusoids.',
+      why: [
+        'ALiBi learns nothing about position, but T5 learns one scalar per bucket and per head.',
+        'Sinusoids are fixed, but a learned table learns a row per position.',
+        'Right: RoPE’s angles come from the base and the position, ALiBi’s slopes from the head count: nothing about position is learned (W_Q and W_K are learned, but they are not position parameters).',
+        'Shaw learns a vector per clipped distance (for keys and for values); Transformer-XL learns W_k,R, u and v around its fixed sinusoids.',
+      ],
     },
     text: `<p>The methods of this path in one table. The lab column names the method’s curve in the lab: run the lab
       for the numbers, which describe this page’s tiny model, not the models listed.</p>`,
     notice:
-      'Past the red line every method meets something new: sinusoids and RoPE angle combinations never seen in training, ALiBi penalties larger than any in training, the learned table no rows at all. Only the kind of novelty differs.',
+      'At offset 3 the relative methods (RoPE, ALiBi, T5) draw a flat line across the red line: a short distance at a new position is nothing new to them. The absolute ones change: sinusoids reach angle combinations never seen in training, the learned table has no rows at all. For the relative methods the novelty is a distance longer than any in training.',
     // in a build without the recap view: the extrapolation view
     fallback: {
       view: 'extrapolation',

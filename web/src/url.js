@@ -28,7 +28,10 @@ export const steps = () => STEPS;
 /** Apply a guided step: defaults, then the step's patch, keeping where/how the page is shown. */
 export function stepState(step, env, overrides = null) {
   const st = parseState(new URLSearchParams());
-  for (const k of ENV_KEYS) if (k in env) st[k] = env[k];
+  // An environment key the previous step set itself (the ALiBi step's panel) is that step's, not the
+  // reader's: it does not follow the reader to the next step's link.
+  const from = env.guided ? STEPS.find((s) => s.id === env.step) : null;
+  for (const k of ENV_KEYS) if (k in env && !(from?.state && k in from.state)) st[k] = env[k];
   Object.assign(st, step.state, { view: step.view, step: step.id, guided: true });
   if (overrides) {
     for (const k of Object.keys(FIELDS))

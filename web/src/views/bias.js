@@ -15,7 +15,8 @@ const XL_DIM = 16;
 const SHAW_NOTE =
   'The index picks a row of two learned tables: aᴷ is added to the key inside the score, ' +
   'e<sub>ij</sub> = q<sub>i</sub>·(k<sub>j</sub> + aᴷ<sub>ij</sub>)/√d, and aⱽ to the value in the weighted sum, ' +
-  'z<sub>i</sub> = Σ<sub>j</sub> α<sub>ij</sub>(v<sub>j</sub> + aⱽ<sub>ij</sub>). Beyond ±k every distance shares one row ' +
+  'z<sub>i</sub> = Σ<sub>j</sub> α<sub>ij</sub>(v<sub>j</sub> + aⱽ<sub>ij</sub>). The row is clip(j − i, −k, k) + k: ' +
+  'beyond ±k every distance shares one row ' +
   '(<a href="https://arxiv.org/abs/1803.02155">Shaw et al. 2018</a>).';
 // Dai et al. 2019 (arXiv:1901.02860) §3.3; posenc's xlScores (docs/relative.md).
 const XL_NOTE =
@@ -159,7 +160,8 @@ export function setupBias(el, ctx) {
             p.fig.hidden = h >= show;
             if (h >= show) return;
             const vals = b.subarray(h * n * n, (h + 1) * n * n);
-            p.setTitle(`h${h + 1} · m=${fmt(m[h])}`);
+            // The slope stays in the slope plot above (a guided step holds it until the reader answers).
+            p.setTitle(`head ${h + 1}`);
             p.rowAxis = 'query i';
             p.colAxis = 'key j';
             p.draw(vals, n, n, { lo, hi: 0, palette: pal, note: 'bias' });
@@ -238,7 +240,7 @@ export function setupBias(el, ctx) {
           need(pe, 'shawIndices');
           const n = SMALL;
           const k = st.shawk;
-          shawMat.setTitle(`Index matrix, k = ${k}, ${n} × ${n}: clip(j − i, −k, k) + k`);
+          shawMat.setTitle(`Index matrix, k = ${k}, ${n} × ${n}: the row of aᴷ, aⱽ each query–key pair reads`);
           shawMat.draw(pe.shawIndices({ queries: n, keys: n, maxRelative: k }), n, n, {
             lo: 0,
             hi: 2 * k,

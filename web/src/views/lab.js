@@ -582,8 +582,9 @@ export function setupLab(host, ctx) {
   let tablePreview = null; // the learned table during training
   const labels = Object.fromEntries(LAB_METHODS.map(([m, l]) => [m, l]));
 
-  // The plots take the column's width (a phone's is under 320 px), up to 680.
-  const width = () => Math.max(200, Math.min(680, figs.clientWidth || 680));
+  // The plots take the column's width (a phone's is under 320 px), up to 680; the guided path on a
+  // phone lays the plots out in the section itself (chrome.css), and a plot's figure then gives the width.
+  const width = () => Math.max(200, Math.min(680, figs.clientWidth || acc.fig.clientWidth || 680));
 
   /** Every panel of the lab from the results so far (and the curves of the run in progress). */
   function drawAll() {

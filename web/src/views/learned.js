@@ -108,9 +108,13 @@ export function setupExtrapolation(el, ctx) {
     'Each method past the length it was trained on (red line). A learned table has no rows past its last ' +
       'one. The fast pairs of the sinusoids and of RoPE turn through every angle many times within the ' +
       'training length; only the pairs whose wavelength is longer than it meet angles there that training ' +
-      'never reached, so every vector past the line is a combination of angles never seen together (the ' +
-      'curve follows one slow pair). ALiBi’s penalty keeps growing linearly, to values never seen in ' +
-      'training (<a href="https://arxiv.org/abs/2108.12409">Press et al. 2022</a>). A RoPE scaling, where ' +
+      'never reached, so every sinusoidal vector past the line is a combination of angles never seen together ' +
+      '(the curve follows one slow pair). For RoPE and ALiBi, which read only the distance between query and ' +
+      'key, a new position alone is nothing new: a query past the line looking a few tokens back scores as ' +
+      'in training. What is new to them is a distance longer than training’s: RoPE’s slow pairs then meet ' +
+      'angle differences never seen, and ALiBi’s penalty, growing linearly with the distance, values never ' +
+      'seen in training (<a href="https://arxiv.org/abs/2108.12409">Press et al. 2022</a>). The ALiBi matrix ' +
+      'below draws the bias by distance. A RoPE scaling, where ' +
       'one is chosen, adds the scaled pair as a dashed curve.',
   );
   v.body.classList.add('with-formula');
@@ -224,7 +228,7 @@ export function setupExtrapolation(el, ctx) {
         });
         const reach =
           wave > T && pastLo < inLo - 1e-3
-            ? `Unscaled, this pair's cos θ stays above ${inLo.toFixed(2)} before position ${T}; past it, it falls to ${pastLo.toFixed(2)}: angles training never reached.`
+            ? `Unscaled, this pair's cos θ goes no lower than ${inLo.toFixed(3)} before position ${T}; past it, it falls to ${pastLo.toFixed(3)}: angles training never reached.`
             : `Unscaled, this pair turns through ${(T / wave).toFixed(1)} wavelengths before position ${T}: every angle it meets later was seen in training.`;
         plot.setNote(
           `${reach}${

@@ -1,9 +1,12 @@
 // Recap: the methods side by side on one property, then the table of the path.
 // The property: one query and one key three tokens apart, slid together along the sequence and
-// past the training length. Their score is computed through the API for every method (pe.sinusoidal
-// and pe.gather add a position vector to each word; pe.applyRope turns q and k at their positions;
-// pe.alibiBias and pe.t5Buckets give the bias of the pair; pe.similarity takes every dot product),
-// so the figure shows which methods see only the offset and which see where the pair sits.
+// past the training length. Their score is computed from the API's numbers for every method
+// (pe.sinusoidal and pe.learnedInit give the position vector added to each word; pe.applyRope turns
+// q and k at their positions;
+// pe.alibiBias and pe.t5Buckets give the bias of every distance from one query row, which the pair
+// reads at its distance; each pair's score is the dot product of its two rows), so the figure shows
+// which methods see only the offset and which see where the pair sits. Only the n pairs' products
+// are formed, not the 2n × 2n matrix of every product: the view answers a drag within a frame.
 // The table below stacks its rows into labelled cards in a narrow column (views.css), so every
 // column is readable on a phone. The table states what a recap question asks, so it waits for the
 // reader's answer (data-after-predict).
@@ -74,7 +77,7 @@ const ROWS = [
     'GPT-NeoX, Llama, Qwen, DeepSeek',
     'none (base, pair layout, rotary fraction, scaling)',
     'RoPE',
-    'relative in q·k; its slow pairs meet unseen angles past the training length, hence the scalings',
+    'relative in q·k; at distances longer than the training length its slow pairs meet unseen angles, hence the scalings',
     PAPER.su,
   ],
   [
@@ -86,6 +89,77 @@ const ROWS = [
     PAPER.press,
   ],
 ];
+
+/**
+ * Each method's score of the pair (query at p, key at p − OFFSET) for p = OFFSET … L − 1, at head
+ * size d, base `base` and training length T: [label, scores] per method, and the query positions.
+ */
+function pairScores(pe, d, T, L, base) {
+  const n = L - OFFSET; // query positions OFFSET … L − 1
+  const content = pe.learnedInit({ length: 2, dim: d, std: 0.5, seed: SEED });
+  const xq = content.subarray(0, d),
+    xk = content.subarray(d);
+  const qPos = Int32Array.from({ length: n }, (_, i) => i + OFFSET);
+  const kPos = Int32Array.from({ length: n }, (_, i) => i);
+  /** Q rows (query at qPos[i]) and K rows (key at kPos[i]) → the n scores Q[i]·K[i]. */
+  const scores = (Q, K) => {
+    const out = new Float32Array(n);
+    for (let i = 0, j = 0; i < n; i++) {
+      let s = 0;
+      for (const end = j + d; j < end; j++) s += Q[j] * K[j];
+      out[i] = s;
+    }
+    return out;
+  };
+  const repeat = (row) => {
+    const t = new Float32Array(n * d);
+    for (let i = 0; i < n; i++) t.set(row, i * d);
+    return t;
+  };
+  /** (word + its position's row)·(word + its position's row) for each pair, the position vectors
+   * added as BERT and Vaswani et al. do; a query past the table's last row has no score. */
+  const added = (table, rows) => {
+    const out = new Float32Array(n);
+    for (let i = 0; i < n; i++) {
+      const a = qPos[i] * d,
+        b = kPos[i] * d;
+      let s = 0;
+      for (let j = 0; j < d; j++) s += (xq[j] + table[a + j]) * (xk[j] + table[b + j]);
+      out[i] = qPos[i] < rows ? s : Number.NaN;
+    }
+    return out;
+  };
+  // NoPE: the same two words at every position, so one product, drawn at each.
+  let xx = 0;
+  for (let j = 0; j < d; j++) xx += xq[j] * xk[j];
+  const nope = new Float32Array(n).fill(xx);
+  const sinusoidal = added(pe.sinusoidal({ length: L, dim: d, base }), L);
+  // A stand-in for a trained table (posenc ships no weights): random rows of the words' size.
+  const learned = added(pe.learnedInit({ length: T, dim: d, std: 0.5, seed: SEED + 1 }), T);
+  const q = repeat(xq),
+    k = repeat(xk);
+  pe.applyRope(q, { length: n, dim: d, base, positions: qPos });
+  pe.applyRope(k, { length: n, dim: d, base, positions: kPos });
+  const rope = scores(q, k);
+  // Relative biases: one causal query row at L − 1 against keys 0 … L − 1 gives the bias of every
+  // distance; the pair (query at p, key at p − OFFSET) reads it at its distance qPos − kPos.
+  const row = { queries: 1, keys: L, offset: L - 1 };
+  const cell = (m) => Float32Array.from({ length: n }, (_, i) => m[L - 1 - (qPos[i] - kPos[i])]);
+  const alibiB = cell(pe.alibiBias({ heads: 8, ...row, causal: true }).subarray(0, L)); // head 1 of 8
+  const buckets = cell(pe.t5Buckets({ ...row, bidirectional: false }));
+  const w = pe.learnedInit({ length: 32, dim: 1, std: 1, seed: SEED + 2 }); // stand-in bucket weights
+  const alibi = nope.map((s, i) => s + alibiB[i]);
+  const t5 = nope.map((s, i) => s + w[buckets[i]]);
+  const series = [
+    ['NoPE', nope],
+    ['sinusoidal (added)', sinusoidal],
+    ['learned (random rows, added)', learned],
+    ['RoPE', rope],
+    ['ALiBi (head 1 of 8)', alibi],
+    ['T5 buckets (causal)', t5],
+  ];
+  return { series, qPos };
+}
 
 export function setupRecap(el, ctx) {
   const v = shell(
@@ -108,66 +182,20 @@ export function setupRecap(el, ctx) {
   const plotA = createPlot(boxA, { height: 220 });
   const plotB = createPlot(boxB, { height: 220 });
   const note = v.body.querySelector('.recap-note');
+  let memo = { pe: null, key: '' };
 
   function draw(st) {
     const pe = ctx.pe;
-    need(pe, 'sinusoidal', 'learnedInit', 'gather', 'addTo', 'applyRope', 'alibiBias', 't5Buckets', 'similarity');
+    need(pe, 'sinusoidal', 'learnedInit', 'applyRope', 'alibiBias', 't5Buckets');
     const d = st.dim,
       T = st.train;
-    // Capped: the biases are L × L matrices (8 heads of ALiBi at 512 are 2 M floats).
+    // Capped at 512 positions, one point each: past the red line, more shows nothing new.
     const L = Math.min(512, Math.max(st.length, T + 2 * OFFSET));
-    const n = L - OFFSET; // query positions OFFSET … L − 1
-    const content = pe.learnedInit({ length: 2, dim: d, std: 0.5, seed: SEED });
-    const xq = content.subarray(0, d),
-      xk = content.subarray(d);
-    const qPos = Int32Array.from({ length: n }, (_, i) => i + OFFSET);
-    const kPos = Int32Array.from({ length: n }, (_, i) => i);
-    /** Q rows (query at qPos[i]) and K rows (key at kPos[i]) → the n scores Q[i]·K[i]. */
-    const scores = (Q, K) => {
-      const x = new Float32Array(2 * n * d);
-      x.set(Q, 0);
-      x.set(K, n * d);
-      const g = pe.similarity(x, { length: 2 * n, dim: d });
-      return Float32Array.from({ length: n }, (_, i) => g[i * 2 * n + n + i]);
-    };
-    const repeat = (row) => {
-      const t = new Float32Array(n * d);
-      for (let i = 0; i < n; i++) t.set(row, i * d);
-      return t;
-    };
-    /** Each word plus the row `pos` of a table of position vectors (added, as BERT and Vaswani do). */
-    const added = (row, table, rows, pos) =>
-      pe.addTo(pe.gather(table, { rows, dim: d, positions: pos, outOfRange: 'zero' }), repeat(row), {
-        length: n,
-        dim: d,
-      });
-    const base = scores(repeat(xq), repeat(xk));
-    const sin = pe.sinusoidal({ length: L, dim: d, base: st.base });
-    const sinusoidal = scores(added(xq, sin, L, qPos), added(xk, sin, L, kPos));
-    // A stand-in for a trained table (posenc ships no weights): random rows of the words' size.
-    const table = pe.learnedInit({ length: T, dim: d, std: 0.5, seed: SEED + 1 });
-    const learned = scores(added(xq, table, T, qPos), added(xk, table, T, kPos));
-    for (let i = 0; i < n; i++) if (qPos[i] >= T) learned[i] = Number.NaN; // no row: no score
-    const q = repeat(xq),
-      k = repeat(xk);
-    pe.applyRope(q, { length: n, dim: d, base: st.base, positions: qPos });
-    pe.applyRope(k, { length: n, dim: d, base: st.base, positions: kPos });
-    const rope = scores(q, k);
-    // Relative biases: the pair's cell (query at p, key at p − OFFSET) of a causal L × L bias.
-    const cell = (m, h = 0) => Float32Array.from({ length: n }, (_, i) => m[h * L * L + qPos[i] * L + kPos[i]]);
-    const alibiB = cell(pe.alibiBias({ heads: 8, queries: L, causal: true }));
-    const buckets = cell(pe.t5Buckets({ queries: L, keys: L, bidirectional: false }));
-    const w = pe.learnedInit({ length: 32, dim: 1, std: 1, seed: SEED + 2 }); // stand-in bucket weights
-    const alibi = base.map((s, i) => s + alibiB[i]);
-    const t5 = base.map((s, i) => s + w[buckets[i]]);
-    const series = [
-      ['NoPE', base],
-      ['sinusoidal (added)', sinusoidal],
-      ['learned (random rows, added)', learned],
-      ['RoPE', rope],
-      ['ALiBi (head 1 of 8)', alibi],
-      ['T5 buckets (causal)', t5],
-    ];
+    // The scores depend on these four numbers only: kept while they hold (a drag of the length past
+    // the cap changes none of them), so a redraw does not recompute them.
+    const key = `${L}|${d}|${st.base}|${T}`;
+    if (memo.pe !== pe || memo.key !== key) memo = { pe, key, ...pairScores(pe, d, T, L, st.base) };
+    const { series, qPos } = memo;
     const x = Float32Array.from(qPos);
     const opts = {
       xLabel: `query position p (key at p − ${OFFSET})`,
@@ -199,8 +227,9 @@ export function setupRecap(el, ctx) {
     note.textContent =
       `Flat, the score sees only the offset: ${flat.join(', ') || 'none'}. It moves with the position: ` +
       `${moving.map(([l, s]) => `${l} (by up to ${s.toFixed(2)})`).join(', ') || 'none'}; the learned line stops at ` +
-      `its last row, ${T - 1}. Flat is not the whole story past the training length: RoPE’s slow pairs reach ` +
-      'angles training never produced and ALiBi’s penalties grow past any seen in training, while T5 puts every ' +
+      `its last row, ${T - 1}. Flat is not the whole story past the training length: at distances longer than ` +
+      'training’s, RoPE’s slow pairs reach angles training never produced and ALiBi’s penalties grow past any ' +
+      'seen in training, while T5 puts every ' +
       'farther key into its last bucket (seen in training once sequences pass where it begins), now shared by ' +
       'more keys; one pair at a fixed ' +
       'offset cannot show that (see the Extrapolation step).';

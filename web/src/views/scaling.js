@@ -145,7 +145,7 @@ export function setupScaling(el, ctx) {
   const v = shell(
     el,
     'RoPE scaling: how real models stretch their context',
-    'A pair whose wavelength is longer than the training context never completed a turn in training; past that context it meets angles it has never seen. ' +
+    'A pair whose wavelength is longer than the training context never completed a turn in training; when a query looks further back than that context, the pair’s angle between query and key is one training never produced. ' +
       'Every scaling changes the frequencies so that a longer context maps onto angles seen in training' +
       '<span data-after-predict>; they differ in which pairs they slow: linear interpolation (<a href="https://arxiv.org/abs/2306.15595">Chen et al. 2023</a>) divides every frequency by the factor; ' +
       'NTK-aware scaling (<a href="https://www.reddit.com/r/LocalLLaMA/comments/14lz7j5/ntkaware_scaled_rope_allows_llama_models_to_have/">bloc97 2023</a>, a post later analysed by Peng et al.) raises the base, which slows every pair but the fastest; ' +
