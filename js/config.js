@@ -12,7 +12,7 @@ import { ENCODINGS } from './encodings.js';
 import { ropeFreqsOnHeap } from './rope.js';
 import { PosencError, Status } from './errors.js';
 import { closestTypes, MODELS, REFUSED } from './models.js';
-import { bool, fail, int, options, show } from './validate.js';
+import { bool, fail, int, notPromise, options, show } from './validate.js';
 import { FLT_MAX, yarnMscale } from './maths.js';
 
 const FN = 'fromConfig';
@@ -681,6 +681,7 @@ function build(config, opts, core) {
 }
 
 function plainConfig(config) {
+  notPromise(FN, 'config', config); // a fetch(...).then(r => r.json()) not awaited
   if (config === null || typeof config !== 'object') throw bad('config', 'the parsed config.json object', config);
   try {
     // one read of everything (a getter runs here, once); what follows sees plain JSON data.

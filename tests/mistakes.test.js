@@ -71,6 +71,12 @@ test('a Promise where an options object is expected is refused naming it (a miss
     [/encoding must be an object, not a Promise/],
   );
   assert.equal(e.argument, 'encoding');
+  // fromConfig given fetch(url).then((r) => r.json()) without await: was "no model_type"
+  const c = assertThrowsPosenc(
+    () => pe.fromConfig(Promise.resolve({ model_type: 'llama' })),
+    [/config must be an object, not a Promise/],
+  );
+  assert.equal(c.argument, 'config');
 });
 
 test('applyRope: Float32 positions beyond ±2^30 are refused naming positions[i], not x', async () => {
