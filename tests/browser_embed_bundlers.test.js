@@ -366,7 +366,7 @@ for (const [name, build] of Object.entries(TOOLS)) {
       assert.ok(frame, `${name}: the PosencFrame's iframe`);
       const q = new URLSearchParams({ embed: '1', ...FRAME }).toString();
       assert.equal(frame.src, `/posenc/?${q}`, `${name}: the frame's source`);
-      const want = embedHeight({ view: FRAME.view, embed: 'iframe', width: frame.column });
+      const want = embedHeight({ view: FRAME.view, embed: 'iframe', params: FRAME, width: frame.column });
       assert.equal(Math.round(frame.height), want, `${name}: the frame's reserved height at ${frame.column} px`);
     }
   });
