@@ -231,7 +231,12 @@ test("posenc-view/embed (the components' markup) says what the page's Copy embed
       const el = posencEmbed({ view, page, ...attrs });
       const fr = posencEmbed({ view, page, ...attrs, embed: 'iframe' });
       const what = `${view} ${JSON.stringify(attrs)}`;
-      assert.equal(el.height, /min-height:([^"]+)"/.exec(code.element)[1], `${what}: the element's height rule`);
+      assert.equal(
+        el.height,
+        /overflow:hidden;height:([^"]+)"/.exec(code.element)?.[1],
+        `${what}: the element's height rule (the fallback link holds the box)`,
+      );
+      assert.ok(code.iframe.includes(' data-posenc-box '), `${what}: the frame keeps its box`);
       assert.equal(fr.height, /;height:([^"]+)"/.exec(code.iframe)[1], `${what}: the iframe's height rule`);
       assert.equal(String(fr.frameHeight), /height="(\d+)"/.exec(code.iframe)[1], `${what}: the iframe's height`);
       assert.equal(query(el.link), query(unescapeAttr(/<a href="([^"]+)"/.exec(code.element)[1])), `${what}: link`);

@@ -243,7 +243,8 @@ function alsoSingle() {
  * The package build's own rules (`--mode package`), so that the package builds in any bundler and
  * from a CDN with no configuration:
  * - the page's cores come from page-cores-package.js (JS modules, loaded by a literal import());
- *   `FILE.wasm?gzip64` is such a module: the wasm gzipped, as base64;
+ *   `FILE.wasm?gzip64` is such a module: the wasm gzipped, as base64; posenc/lite's lean core,
+ *   which no view loads, is left out;
  * - the element module's reload of a newer deploy (element.js freshImpl, a computed import()) is
  *   left out: a version of the package never changes, and bundlers refuse or warn on the import;
  * - no chunk may keep an import() of anything but a literal relative path (the minifier folds
@@ -260,9 +261,12 @@ function elementPackage() {
     enforce: 'pre',
     resolveId(id, importer) {
       if (id === './page-cores.js' && importer?.startsWith(src)) return `${src}page-cores-package.js`;
+      // posenc/lite's lean core: the views never ask for it (init({ lite }) is the npm API's)
+      if (id.endsWith('/dist/posenc-lite.simd.wasm.js')) return '\0posenc-no-lite';
       return null;
     },
     load(id) {
+      if (id === '\0posenc-no-lite') return 'export default null; // posenc/lite is not in the element';
       // Vite wraps each import() in its preload helper, which builds URLs from a variable (webpack
       // warns on it) to preload a list of chunks by their names in this build, names a blog's
       // bundler changes (404s): the package's imports stay plain import()s.
