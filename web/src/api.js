@@ -77,7 +77,7 @@ export function stubApi() {
   // writes nothing into the structs anyway: every struct 256 bytes, every field at 0. Without it
   // selfAttention threw in the layout pass (the Shuffle lab and Position ids laid out without
   // their figures, then grew by up to 700 px when the wasm arrived).
-  const struct = Object.freeze({ size: 256, fields: {}, at: () => 0 });
+  const struct = Object.freeze({ size: 256, fields: {}, at: () => 0, set: () => {} });
   Object.defineProperty(core, 'layout', { value: new Proxy({}, { get: () => struct }) });
   // Float32 results read back to JS (tables of encodings) hold a number of typical printed width,
   // so tables and formulas wrap as they will with the real numbers; float64 results (frequencies,

@@ -1,0 +1,43 @@
+// The page's stand-in core (web/src/api.js stubApi) lays a view out before the wasm arrives: every
+// call a view makes must run on it, or the view is laid out without its figure and grows when the
+// real core arrives. Its struct layout must offer what Core.layout offers (at, set, size).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ENCODINGS } from '../js/encodings.js';
+import { stubApi } from '../web/src/api.js';
+
+test('the stand-in core runs attention with every fused bias kind, and selfAttention', async () => {
+  const pe = await stubApi().use('attention');
+  const [T, H, D] = [3, 2, 4];
+  const f = (n) => new Float32Array(n).fill(0.5);
+  const biases = {
+    alibi: { type: 'alibi' },
+    t5: { type: 't5', weights: f(32 * H) },
+    shaw: { type: 'shaw', maxRelative: 2, aK: f(5 * D), aV: f(5 * D) },
+    xl: { type: 'xl', u: f(H * D), v: f(H * D), r: f(T * H * D) },
+  };
+  for (const kind of Object.keys(ENCODINGS).filter((k) => ENCODINGS[k].cArgs && k !== 'none')) {
+    assert.ok(biases[kind], `tests/stub_api.test.js: add a ${kind} bias to this list`);
+    const r = pe.attention({
+      q: f(T * H * D),
+      k: f(T * H * D),
+      v: f(T * H * D),
+      queries: T,
+      heads: H,
+      dim: D,
+      bias: biases[kind],
+    });
+    assert.equal(r.output.length, T * H * D, kind);
+  }
+  const w = () => f(8 * 8);
+  const s = pe.selfAttention({
+    tokens: f(T * 8),
+    dModel: 8,
+    wq: w(),
+    wk: w(),
+    wv: w(),
+    heads: 2,
+    encoding: { type: 'alibi' },
+  });
+  assert.equal(s.output.length, T * 8);
+});
