@@ -58,8 +58,9 @@ const char *posenc_status_string(int32_t code) {
 #define TYPE_OF(S, f)                                                                              \
     _Generic(((S *)0)->f + 0, int: 'i', unsigned: 'i', float: 'f', double: 'd', const float *: 'p', \
              const double *: 'p', default: 0)
-#define TYPE(S, f)   TYPE_OF(S, f),
-#define TYPED(S, f)  _Static_assert(TYPE_OF(S, f) != 0, #S "." #f ": a field type layout cannot name");
+#define TYPE(S, f) TYPE_OF(S, f),
+#define TYPED(S, f)                                                                                \
+    _Static_assert(TYPE_OF(S, f) != 0, #S "." #f ": a field type layout cannot name");
 BIAS_FIELDS(TYPED, posenc_bias)
 SCALING_FIELDS(TYPED, posenc_rope_scaling)
 
@@ -75,7 +76,7 @@ static const uint8_t LAYOUT_OFFSETS[] = {
     sizeof(posenc_bias), BIAS_FIELDS(OFFSET, posenc_bias) sizeof(posenc_rope_scaling),
     SCALING_FIELDS(OFFSET, posenc_rope_scaling)};
 static const char LAYOUT_TYPES[] = {BIAS_FIELDS(TYPE, posenc_bias)
-                                       SCALING_FIELDS(TYPE, posenc_rope_scaling)};
+                                        SCALING_FIELDS(TYPE, posenc_rope_scaling)};
 static const struct {
     const char *names;
     const uint8_t *offsets;

@@ -681,7 +681,12 @@ function build(config, opts, core) {
 }
 
 function plainConfig(config) {
-  notPromise(FN, 'config', config); // a fetch(...).then(r => r.json()) not awaited
+  try {
+    notPromise(FN, 'config', config); // a fetch(...).then(r => r.json()) not awaited
+  } catch (e) {
+    // a prototype that cannot be read (a revoked Proxy): the JSON reading below refuses it
+    if (e.cause === undefined) throw e;
+  }
   if (config === null || typeof config !== 'object') throw bad('config', 'the parsed config.json object', config);
   try {
     // one read of everything (a getter runs here, once); what follows sees plain JSON data.

@@ -126,9 +126,28 @@ test('struct layouts: js/ writes every field of posenc_bias and posenc_rope_scal
   // js/attention.js writeBias: kind and the three call options, then each registry row's cArgs
   const written = new Set(['kind', 'query_scale', 'chunk', 'window']);
   for (const e of Object.values(ENCODINGS)) for (const f of e.cArgs ?? []) written.add(f);
-  const attention = read('js/attention.js');
-  for (const f of ['kind', 'query_scale', 'chunk', 'window'])
-    assert.match(attention, new RegExp(`b\\.at\\('${f}'\\)`), `js/attention.js writeBias writes posenc_bias.${f}`);
+  // what writeBias writes, read back from the heap: each field it is given lands in its place
+  const { writeBias } = await import('../js/attention.js');
+  const L = core.layout.posenc_bias;
+  const get = { i: 'getInt32', p: 'getUint32', f: 'getFloat32' };
+  for (const [kind, e] of Object.entries(ENCODINGS)) {
+    if (!e.cArgs) continue;
+    const args = e.cArgs.map((_, i) => 100 + i);
+    const call = { queryScale: 7, chunk: 8, window: 9 };
+    core.run('test', (s) => {
+      const ptr = writeBias(s, kind, args, call);
+      const dv = new DataView(s.read(Uint8Array, ptr, L.size).slice().buffer);
+      const at = (f) => dv[get[L.fields[f].type]](L.at(f), true);
+      assert.equal(at('kind'), e.bias, `js/attention.js writeBias writes posenc_bias.kind for ${kind}`);
+      e.cArgs.forEach((f, i) => assert.equal(at(f), args[i], `writeBias writes ${kind}'s cArgs ${f}`));
+      for (const [f, v] of [
+        ['query_scale', 7],
+        ['chunk', 8],
+        ['window', 9],
+      ])
+        assert.equal(at(f), v, `js/attention.js writeBias writes posenc_bias.${f}`);
+    });
+  }
   for (const f of Object.keys(core.layout.posenc_bias.fields)) {
     assert.ok(
       written.has(f),
@@ -141,7 +160,7 @@ test('struct layouts: js/ writes every field of posenc_bias and posenc_rope_scal
   const rope = read('js/rope.js');
   for (const [f, { size }] of Object.entries(core.layout.posenc_rope_scaling.fields)) {
     if (size === 8) continue;
-    assert.match(rope, new RegExp(`L\\.at\\('${f}'\\)`), `js/rope.js scalingPtr writes posenc_rope_scaling.${f}`);
+    assert.match(rope, new RegExp(`L\\.set\\(dv, '${f}'`), `js/rope.js scalingPtr writes posenc_rope_scaling.${f}`);
   }
 });
 
