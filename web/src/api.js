@@ -40,7 +40,8 @@ export async function init({ wasm, core = 'attention' } = {}) {
 /**
  * The same API over a stand-in for the wasm core: every C function returns OK and writes
  * nothing (but a count and a scale, below), so every result has its real shape (lengths, rows,
- * columns); float32 tables read back hold TYPICAL, other results zeros. The page renders its view
+ * columns); float32 tables read back hold TYPICAL, float64 arrays (frequencies) TYPICAL_FREQ,
+ * other results (a scale, counts, indices) zeros. The page renders its view
  * with it while the wasm is on its way: the view's layout (text, figures at their real sizes,
  * panels) is the final one before a single number has arrived, so nothing moves when the numbers
  * do (app.attach() swaps in the real API).
@@ -85,7 +86,10 @@ export function stubApi() {
   const read = core.read.bind(core);
   core.read = (Type, ptr, length) => {
     const out = read(Type, ptr, length);
-    return Type === Float32Array ? out.fill(TYPICAL) : out;
+    if (Type === Float32Array) return out.fill(TYPICAL);
+    if (Type !== Float64Array || length < 2) return out;
+    out.fill(TYPICAL_FREQ)[0] = 1; // base^0: every family's first frequency
+    return out;
   };
   const api = build(core, 'stub');
   api.stub = true;
@@ -94,6 +98,8 @@ export function stubApi() {
 }
 
 const TYPICAL = Math.fround(-0.841470957);
+// a frequency as wide in print as most real ones (10000^(-1/2), 0.01 with six digits: "0.0100000")
+const TYPICAL_FREQ = 0.0316227766;
 /** The encodings' API over `core`, with `use(name)` to add a family of LATER when a view needs it. */
 function build(core, kind = 'full') {
   const { api, add } = createApi(core, [sinusoidalFamily, ropeFamily, relativeFamily, learnedFamily]);
