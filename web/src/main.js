@@ -26,6 +26,8 @@ function reloadOnce() {
   try {
     if (sessionStorage.getItem(RELOAD)) return false;
     sessionStorage.setItem(RELOAD, '1');
+    // a storage that drops writes without throwing would find no mark on every load: a loop
+    if (sessionStorage.getItem(RELOAD) !== '1') return false;
   } catch {
     return false; // no storage (a sandboxed frame): no way to tell a loop from a first try
   }
