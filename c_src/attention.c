@@ -199,8 +199,29 @@ typedef struct {
     double mk, mv; /* < 0: scan k and v */
 } job;
 
+/* The scratch buffers of a call: the plan's offset (plan), the pointer a block works with (ctx)
+ * and the line that points one at the other (POINT_CTX in run_group) all come from this list, so
+ * a bias kind's new buffer is one entry here plus its TAKE in plan_<name>.
+ *   expk    the exp kernel's constants
+ *   kp, vp  K and V of one kv group packed into panels (a KV cache hands over its own)
+ *   qt, acc, tile, qs  a block's queries transposed, output accumulators, logits, query scales
+ *   t5b, t5  T5's bucket per relative position, and the group's bias per relative position
+ *   qak, mass  Shaw's q.aK per clipped distance, and the softmax mass per clipped distance
+ *   xr, uk, qv, g  XL's R packed into panels, u.k_j, q + v, and (q + v).R for a tile */
+/* clang-format off */
+#define SCRATCH_BUFFERS(X)                                                                         \
+    X(const posenc__expk, expk)                                                                    \
+    X(float, kp) X(float, vp)                                                                      \
+    X(float, qt) X(float, acc) X(float, tile) X(float, qs)                                         \
+    X(const int32_t, t5b) X(float, t5)                                                             \
+    X(float, qak) X(float, mass)                                                                   \
+    X(float, xr) X(float, uk) X(float, qv) X(float, g)
+/* clang-format on */
+
 typedef struct {
-    size_t expk, kp, vp, qt, acc, tile, qs, t5b, t5, qak, mass, rp, uk, qv, g;
+#define PLAN_FIELD(type, name) size_t name;
+    SCRATCH_BUFFERS(PLAN_FIELD)
+#undef PLAN_FIELD
     int64_t o; /* floats taken so far: the total once the plan is made */
 } plan;
 
@@ -224,10 +245,10 @@ typedef struct {
     double slope[QB]; /* ALiBi, float64 so the fused bias rounds once, as posenc_alibi_bias */
     int64_t aref[QB]; /* ALiBi: the visible key with the largest bias (RELATIVE, REFERENCE),
                            * or its distance |j - ipos| (SYMMETRIC) */
-    const posenc__expk *expk;
-    size_t vblock; /* floats per block of TILE keys of V (TILE * dim_v rounded to 8) */
-    float *kp, *vp, *qt, *tile, *qs, *t5, *qak, *mass, *rp, *uk, *qv, *g, *acc;
-    const int32_t *t5b;
+    size_t vblock;    /* floats per block of TILE keys of V (TILE * dim_v rounded to 8) */
+#define CTX_FIELD(type, name) type *name;
+    SCRATCH_BUFFERS(CTX_FIELD)
+#undef CTX_FIELD
 } ctx;
 
 static inline int32_t clamp_i64(int64_t x, int32_t lo, int32_t hi) {
@@ -235,6 +256,8 @@ static inline int32_t clamp_i64(int64_t x, int32_t lo, int32_t hi) {
 }
 
 /* ---- the bias kinds: one row of steps per kind of POSENC_BIAS_KINDS ----
+ * rows    the rows of its relative table from the descriptor alone (the scratch size is asked
+ *         before the tables exist), 0 if none; E_ENUM if it cannot run on a packed KV cache
  * check   argument checks; *rel = rows of its relative table (the scratch plan), 0 if none
  * plan    the scratch it needs beyond the common plan (G = query heads per kv head)
  * values  the float32 bound of its terms (posenc.h POSENC_ATTENTION_ARGS): adds to the dot
@@ -247,6 +270,7 @@ static inline int32_t clamp_i64(int64_t x, int32_t lo, int32_t hi) {
  *         terms into row r of a tile of logits (keys j0 .. j0+n-1), before the mask
  * prescaled  the kernel's q.k is scaled in its store (0: add scales, as XL adds before scaling) */
 typedef struct {
+    int32_t (*rows)(const posenc_bias *b, int packed, int64_t *rel);
     int32_t (*check)(const job *jb, int64_t *rel);
     void (*plan)(plan *pl, int64_t Q, int64_t K, int64_t D, int64_t rel, int64_t G);
     int32_t (*values)(const job *jb, int64_t rel, double mq, double mk, double *dots, double *bias,
@@ -260,6 +284,10 @@ typedef struct {
 } bias_ops;
 
 /* NONE: an optional dense bias [heads][queries][keys] */
+static int32_t rows_none(const posenc_bias *b, int packed, int64_t *rel) {
+    (void)b, (void)packed, (void)rel;
+    return POSENC_OK;
+}
 static int32_t check_none(const job *jb, int64_t *rel) {
     (void)rel;
     return jb->b.table && posenc__check_elems3(jb->H, jb->Q, jb->K) ? POSENC_E_SIZE : POSENC_OK;
@@ -381,6 +409,11 @@ static int32_t check_shaw(const job *jb, int64_t *rel) {
         return POSENC_E_SIZE;
     return POSENC_OK;
 }
+static int32_t rows_shaw(const posenc_bias *b, int packed, int64_t *rel) {
+    (void)packed;
+    *rel = b->max_relative;
+    return *rel < 1 || *rel > POSENC_MAX_ELEMENTS ? POSENC_E_SIZE : POSENC_OK;
+}
 static void plan_shaw(plan *pl, int64_t Q, int64_t K, int64_t D, int64_t rel, int64_t G) {
     (void)Q, (void)K, (void)D, (void)G;
     TAKE(pl, qak, QB * (2 * rel + 1));
@@ -419,9 +452,14 @@ static int32_t check_xl(const job *jb, int64_t *rel) {
     *rel = jb->b.r_rows;
     return POSENC_OK;
 }
+static int32_t rows_xl(const posenc_bias *b, int packed, int64_t *rel) {
+    if (packed) return POSENC_E_ENUM; /* its u.k_j needs the keys unpacked (head_setup_xl) */
+    *rel = b->r_rows;
+    return *rel < 1 || *rel > POSENC_MAX_ELEMENTS ? POSENC_E_SIZE : POSENC_OK;
+}
 static void plan_xl(plan *pl, int64_t Q, int64_t K, int64_t D, int64_t rel, int64_t G) {
     (void)Q, (void)G;
-    TAKE(pl, rp, (rel + PW - 1) / PW * PW * D);
+    TAKE(pl, xr, (rel + PW - 1) / PW * PW * D);
     TAKE(pl, uk, K);
     TAKE(pl, qv, QB * D);
     TAKE(pl, g, QB * GW);
@@ -439,7 +477,7 @@ static int32_t values_xl(const job *jb, int64_t rel, double mq, double mk, doubl
 static void pack_k(float *dst, const float *src, size_t stride, int32_t n, int32_t w);
 static void head_setup_xl(const job *jb, ctx *cx, int32_t h, int32_t g) {
     const int32_t D = jb->D;
-    pack_k(cx->rp, jb->b.r + (size_t)h * D, (size_t)jb->H * D, jb->b.r_rows, D);
+    pack_k(cx->xr, jb->b.r + (size_t)h * D, (size_t)jb->H * D, jb->b.r_rows, D);
     for (int32_t j = 0; j < jb->K; j++)
         cx->uk[j] = dot(jb->b.u + (size_t)h * D, jb->k + ((size_t)j * jb->KVH + g) * D, D);
 }
@@ -457,7 +495,7 @@ static inline void add_xl(const job *jb, const ctx *cx, int r, float *t, int32_t
     const int32_t pa = a / PW;
     if (r == 0) {
         const int32_t b = clamp_i64(j0 + (int64_t)n - 1 + K - 1 - cx->ipos[0], 0, last);
-        kernel_qk_t(cx->qv, cx->rp + (size_t)pa * D * PW, b / PW - pa + 1, D, 1.0f, cx->g, GW);
+        kernel_qk_t(cx->qv, cx->xr + (size_t)pa * D * PW, b / PW - pa + 1, D, 1.0f, cx->g, GW);
     }
     for (int32_t c = 0; c < n; c++) {
         const int64_t j = j0 + c;
@@ -467,11 +505,14 @@ static inline void add_xl(const job *jb, const ctx *cx, int r, float *t, int32_t
 }
 
 #define POSENC__BIAS_OPS(NAME, name)                                                               \
-    [POSENC_BIAS_##NAME] = {check_##name,       plan_##name,        values_##name,                 \
-                            CALL_SETUP_##NAME,  GROUP_SETUP_##NAME, HEAD_SETUP_##NAME,             \
-                            BLOCK_SETUP_##NAME, ROW_##NAME,         PRESCALED_##NAME},
+    [POSENC_BIAS_##NAME] = {rows_##name,       check_##name,       plan_##name,                    \
+                            values_##name,     CALL_SETUP_##NAME,  GROUP_SETUP_##NAME,             \
+                            HEAD_SETUP_##NAME, BLOCK_SETUP_##NAME, ROW_##NAME,                     \
+                            PRESCALED_##NAME},
 /* the optional steps, NULL where a kind has none */
 #define plan_alibi        plan_none
+#define rows_alibi        rows_none
+#define rows_t5           rows_none
 #define CALL_SETUP_NONE   NULL
 #define CALL_SETUP_ALIBI  NULL
 #define CALL_SETUP_T5     call_setup_t5
@@ -503,8 +544,9 @@ static inline void add_xl(const job *jb, const ctx *cx, int r, float *t, int32_t
 #define PRESCALED_SHAW    1
 #define PRESCALED_XL      0
 /* One row per kind of POSENC_BIAS_KINDS, by construction: a kind without its steps is a compile
- * error here (check_<name>, plan_<name>, values_<name> or a CALL/GROUP/HEAD/BLOCK_SETUP_<NAME>,
- * ROW_<NAME> or PRESCALED_<NAME> undeclared), never a row of NULLs. */
+ * error here (rows_<name>, check_<name>, plan_<name>, values_<name> or a
+ * CALL/GROUP/HEAD/BLOCK_SETUP_<NAME>, ROW_<NAME> or PRESCALED_<NAME> undeclared), never a row of
+ * NULLs. */
 static const bias_ops BIAS_OPS[] = {POSENC_BIAS_KINDS(POSENC__BIAS_OPS)};
 
 /* The plan of a call: the common buffers, then the kind's own. packed = keys and values
@@ -546,14 +588,10 @@ static int32_t scratch_size(int32_t *floats, int32_t queries, int32_t keys, int3
     jb.Q = queries, jb.K = keys, jb.H = heads, jb.KVH = kv_heads, jb.D = dim, jb.DV = dim_v;
     jb.b = bias ? *bias : NO_BIAS;
     /* the sizes only: a descriptor's tables may come later (NULL here is fine) */
-    if (jb.b.kind == POSENC_BIAS_XL && packed) return POSENC_E_ENUM;
-    int64_t rel = 0;
     if (jb.b.kind < 0 || jb.b.kind >= POSENC_BIAS_COUNT) return POSENC_E_ENUM;
-    if (jb.b.kind == POSENC_BIAS_SHAW) rel = jb.b.max_relative;
-    if (jb.b.kind == POSENC_BIAS_XL) rel = jb.b.r_rows;
-    if ((jb.b.kind == POSENC_BIAS_SHAW || jb.b.kind == POSENC_BIAS_XL) &&
-        (rel < 1 || rel > POSENC_MAX_ELEMENTS))
-        return POSENC_E_SIZE;
+    int64_t rel = 0;
+    const int32_t st = BIAS_OPS[jb.b.kind].rows(&jb.b, packed, &rel);
+    if (st) return st;
     plan pl;
     make_plan(&pl, queries, keys, dim, dim_v, jb.b.kind, rel, heads / kv_heads, packed,
               jb.b.query_scale != NULL);
@@ -908,19 +946,10 @@ static NOINLINE void run_group(const job *jb, const plan *pl, float *scratch, in
     ctx cx;
     memset(&cx, 0, sizeof cx);
     const bias_ops *ops = &BIAS_OPS[jb->b.kind];
-    cx.qt = scratch + pl->qt;
-    cx.qs = scratch + pl->qs;
-    cx.expk = (const posenc__expk *)(const void *)(scratch + pl->expk);
-    cx.acc = scratch + pl->acc;
-    cx.tile = scratch + pl->tile;
-    cx.t5 = scratch + pl->t5;
-    cx.t5b = (const int32_t *)(const void *)(scratch + pl->t5b);
-    cx.qak = scratch + pl->qak;
-    cx.mass = scratch + pl->mass;
-    cx.rp = scratch + pl->rp;
-    cx.uk = scratch + pl->uk;
-    cx.qv = scratch + pl->qv;
-    cx.g = scratch + pl->g;
+    /* every buffer of the plan; a buffer a call did not take points at offset 0, unused */
+#define POINT_CTX(type, name) cx.name = (type *)(void *)(scratch + pl->name);
+    SCRATCH_BUFFERS(POINT_CTX)
+#undef POINT_CTX
 
     cx.vblock = (size_t)TILE * nc * PW;
     if (jb->kpk) {
@@ -928,8 +957,6 @@ static NOINLINE void run_group(const job *jb, const plan *pl, float *scratch, in
         cx.vp = (float *)jb->vpk + (size_t)g * nc * jb->capt * PW;
     } else {
         /* pack K_g and V_g once for every query head of the group */
-        cx.kp = scratch + pl->kp;
-        cx.vp = scratch + pl->vp;
         pack_k(cx.kp, jb->k + (size_t)g * D, (size_t)KVH * D, K, D);
         pack_v(cx.vp, jb->v + (size_t)g * DV, (size_t)KVH * DV, K, DV);
     }
