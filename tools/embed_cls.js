@@ -3,25 +3,33 @@
 // default, controls=own, another method, the largest sizes), the three font sets, host text from
 // 14 to 22 px, the reader at the top and below. Prints, per run, the CLS and any embed whose height
 // was not its box; then each view's box and content (px) per width, as markdown tables.
-// node tools/embed_cls.js [width ...]   (about 15 minutes on a shared 2-core machine)
+// node tools/embed_cls.js [--every-font] [width ...]   (about 15 minutes on a shared 2-core
+// machine; --every-font runs each width and setting under each font set, three times as long)
 import { launch } from '../tests/browser_embed_harness.js';
 import { FONTS, offBox, runPost } from '../tests/browser_embed_post.js';
 
-const WIDTHS = process.argv.length > 2 ? process.argv.slice(2).map(Number) : [320, 342, 360, 390, 414, 768, 1024, 1280];
+const args = process.argv.slice(2);
+const everyFont = args.includes('--every-font');
+const given = args.filter((a) => a !== '--every-font').map(Number);
+const WIDTHS = given.length ? given : [320, 342, 360, 390, 414, 768, 1024, 1280];
 const SIZES = [14, 16, 18, 22];
 const fonts = Object.keys(FONTS);
+/** The runs of one width: each setting shift once, its font rotating; or under every font. */
+const runsAt = (width, wi) =>
+  Array.from({ length: 4 }, (_, shift) =>
+    (everyFont ? fonts : [fonts[(shift + wi) % 3]]).map((font) => ({
+      width,
+      font,
+      size: SIZES[shift],
+      reader: shift % 2 ? 'below' : 'top',
+      shift,
+    })),
+  ).flat();
 const browser = await launch();
 const rows = [];
 const fits = [];
 for (const [wi, width] of WIDTHS.entries())
-  for (let shift = 0; shift < 4; shift++) {
-    const run = {
-      width,
-      font: fonts[(shift + wi) % 3],
-      size: SIZES[shift],
-      reader: shift % 2 ? 'below' : 'top',
-      shift,
-    };
+  for (const run of runsAt(width, wi)) {
     const r = await runPost(browser, run);
     const bad = offBox(r);
     rows.push(
