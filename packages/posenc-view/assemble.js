@@ -5,6 +5,11 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { TRIMS, NARROW, WALL } from '../../web/src/embed-heights-core.js';
+import { ELEMENT } from '../../web/src/embed-heights-element.js';
+import { IFRAME } from '../../web/src/embed-heights-iframe.js';
+import { BUCKETS, DEFAULTS, SETTINGS } from '../../web/src/embed-heights-settings.js';
+import { VIEW_INFO } from '../../web/src/views/info.js';
 
 const here = new URL('./', import.meta.url);
 const out = new URL('../../build/posenc-view/', import.meta.url);
@@ -31,24 +36,37 @@ await build({
 });
 for (const f of ['src/react.js', 'src/PosencView.astro', 'src/PosencFrame.astro'])
   copyFileSync(new URL(f, here), new URL(f.replace('src/', ''), out));
-// Hugo: the two shortcodes and the data they read (the README mounts hugo/layouts and hugo/data).
+// Hugo: the two shortcodes, their partials and the data they read (the README mounts hugo/layouts
+// and hugo/data): each view's title and panels, and the page's height tables, from which
+// partials/posenc/height.html computes the box of the state being embedded.
 const embed = await import(new URL('embed.js', out).href);
 const views = {};
-for (const view of embed.VIEWS) {
-  const e = embed.posencEmbed({ view, embed: 'iframe' });
+for (const view of embed.VIEWS)
   views[view] = {
-    title: e.title,
-    element: embed.embedHeightCss({ view, embed: 'element' }),
-    iframe: e.height,
-    height: e.frameHeight, // the iframe's height attribute (a 680 px column) for hosts that refuse style attributes
+    title: embed.posencEmbed({ view }).title,
+    panels: (VIEW_INFO[view].panels ?? []).map((p) => p.id),
   };
-}
-mkdirSync(new URL('hugo/layouts/shortcodes/', out), { recursive: true });
-mkdirSync(new URL('hugo/data/', out), { recursive: true });
-const data = { note: 'Written by the posenc-view build (embed.js)', keys: embed.ATTRIBUTES, views };
+const heights = {
+  narrow: NARROW,
+  wall: WALL,
+  trims: [...TRIMS],
+  buckets: BUCKETS,
+  defaults: DEFAULTS,
+  settings: SETTINGS,
+  element: ELEMENT,
+  iframe: IFRAME,
+};
+for (const d of ['hugo/layouts/shortcodes/', 'hugo/layouts/partials/posenc/', 'hugo/data/'])
+  mkdirSync(new URL(d, out), { recursive: true });
+const data = { note: 'Written by the posenc-view build (embed.js)', keys: embed.ATTRIBUTES, views, heights };
 writeFileSync(new URL('hugo/data/posenc.json', out), `${JSON.stringify(data, null, 2)}\n`);
-for (const f of ['posenc.html', 'posenc-frame.html'])
-  copyFileSync(new URL(`hugo/layouts/shortcodes/${f}`, here), new URL(`hugo/layouts/shortcodes/${f}`, out));
+for (const f of [
+  'shortcodes/posenc.html',
+  'shortcodes/posenc-frame.html',
+  'partials/posenc/height.html',
+  'partials/posenc/attrs.html',
+])
+  copyFileSync(new URL(`hugo/layouts/${f}`, here), new URL(`hugo/layouts/${f}`, out));
 for (const f of ['index.d.ts', 'embed.d.ts', 'react.d.ts', 'README.md'])
   copyFileSync(new URL(f, here), new URL(f, out));
 copyFileSync(new URL('../../LICENSE', import.meta.url), new URL('LICENSE', out));

@@ -8,7 +8,7 @@ export const NARROW = 480;
 /** The tallest box (px) in a column narrower than NARROW. */
 export const WALL = 1700;
 /** The keys of a snippet that are the embed's trims, not the view's state. */
-const TRIMS = new Set(['view', 'embed', 'theme', 'background', 'hide', 'step']);
+export const TRIMS = new Set(['view', 'embed', 'theme', 'background', 'hide', 'step']);
 
 /** Usable steps, or null. */
 const valid = (s) => (Array.isArray(s) && s.length ? s : null);
