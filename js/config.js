@@ -138,6 +138,8 @@ const KNOWN = new Set([
   'encoder_attention_type',
   'max_source_positions',
   'max_target_positions',
+  'global_rope_theta',
+  'local_rope_theta',
 ]);
 // Context lengths: read for caches and masks, they move no position under most rope types.
 const QUIET = new Set([
@@ -172,6 +174,9 @@ const NULL_FAILS = new Set([
   'rope_local_base_freq',
   'query_pre_attn_scalar',
   'sliding_window_pattern',
+  'global_rope_theta',
+  'local_attention',
+  'global_attn_every_n_layers',
 ]);
 const NO_KEYS = new Set();
 
@@ -508,6 +513,11 @@ const LAYER_RULES = {
       throw bad(r.key('attn_layer_offset'), `smaller than attn_layer_period = ${period} (JambaConfig)`, offset);
     }
     return by((i) => (i % period === offset ? 'full_attention' : 'mamba'));
+  },
+  modernbert: ({ r, by }) => {
+    // ModernBertAttention: layer_id % global_attn_every_n_layers != 0 is a local (sliding) layer
+    const n = r.number('global_attn_every_n_layers', { int: true, gt: 0 });
+    return by((i) => (i % n ? 'sliding_attention' : 'full_attention'));
   },
   qwen3_5: ({ r, by }) => {
     // Qwen3_5TextConfig: every full_attention_interval-th layer is softmax attention
@@ -1058,7 +1068,8 @@ function attentionKind(x) {
   }
   if (kind === 'sliding_attention' && (!row.useSliding || r.flag('use_sliding_window'))) {
     const w = r.number(row.windowKey ?? 'sliding_window', { int: true, gt: 0 });
-    if (w !== undefined) attention.window = w;
+    // ModernBERT: keys with |p - j| <= local_attention // 2, i.e. posenc's bidirectional window + 1
+    if (w !== undefined) attention.window = row.halfWindow ? Math.floor(w / 2) + 1 : w;
   } else if (kind === 'chunked_attention') {
     attention.chunk = r.number('attention_chunk_size', { int: true, gt: 0 });
   }
@@ -1228,6 +1239,20 @@ function ropeBase({ result, row, r, mt, kind, origin, notes, source }, { rs, rpr
   }
   let base;
   let baseKey;
+  if (row.local === 'modernbert' && !rpr?.has('rope_theta')) {
+    // ModernBertAttention (transformers 4.x): local layers local_rope_theta (None: global_rope_theta),
+    // global layers global_rope_theta; 5.x moves them into rope_parameters per layer type
+    const k = kind === 'sliding_attention' && r.has('local_rope_theta') ? 'local_rope_theta' : 'global_rope_theta';
+    base = r.number(k, { gt: 1 });
+    baseKey = r.key(k);
+    if (!perType && rs !== undefined && rs !== null) {
+      throw bad(
+        where,
+        "null: ModernBertAttention builds each layer's table from its base alone (rope_parameters per layer type carries scaling in transformers 5)",
+        rs,
+      );
+    }
+  }
   for (const [rd, k] of [
     [rpr, 'rope_theta'],
     [r, 'rope_theta'],
@@ -1442,6 +1467,12 @@ function ropeQueryScales(x, { rs, where }, scaling, rope) {
           `tokens pass scaling { type: 'ntk', factor: 2^ceil(log2(L / ${seq}) + 1) - 1 } (1 up to ${seq})`,
       );
     }
+  }
+  if (mt === 'modernbert') {
+    notes.push(
+      'ModernBERT is an encoder: its attention is bidirectional (attention with causal: false)' +
+        (attention.window ? `; a local layer sees keys with |p - j| <= ${attention.window - 1}` : ''),
+    );
   }
   if (mt === 'gpt_oss') {
     notes.push(

@@ -582,6 +582,29 @@ export const MODELS = {
       defaults: { hidden_size: 768, num_attention_heads: 12, num_hidden_layers: 12, image_size: 224, patch_size: 32 },
     },
   ),
+  modernbert: rope(
+    'ModernBertConfig',
+    'modernbert/modeling_modernbert.py ModernBertAttention (layer_id % global_attn_every_n_layers: local layers see |p - j| <= local_attention // 2 and rotate with local_rope_theta), rotate_half, head_dim^-0.5',
+    {
+      layers: 'modernbert',
+      layerTypes: true,
+      local: 'modernbert',
+      windowKey: 'local_attention',
+      halfWindow: true,
+      hiddenOnly: true,
+      ignores: { position_embedding_type: 'ModernBertEmbeddings has no position table (RoPE in every layer)' },
+      // ModernBertConfig.__init__
+      defaults: {
+        hidden_size: 768,
+        num_attention_heads: 12,
+        num_hidden_layers: 22,
+        global_attn_every_n_layers: 3,
+        local_attention: 128,
+        global_rope_theta: 160000,
+        local_rope_theta: 10000,
+      },
+    },
+  ),
   siglip: wrapper('SiglipConfig', 'siglip_text_model', { vision: 'siglip_vision_model' }),
   siglip_text_model: tower(
     'SiglipTextConfig',

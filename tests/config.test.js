@@ -273,6 +273,8 @@ const EXPECT = {
   'mbart-cc25-mytran': { family: 'learned', rows: 1026, offset: 2, heads: 8, kv: 8, dim: 128 },
   'siglip-image-classifier': { family: 'learned', rows: 64, heads: 12, kv: 12, dim: 64 },
   'whisper-large-v3': { family: 'sinusoidal', heads: 20, kv: 20, dim: 64 },
+  // layer 0 is global: global_rope_theta (ModernBertAttention)
+  'modernbert-large-zeroshot-v2': { family: 'rope', layout: 'half', dim: 64, rot: 64, heads: 16, kv: 16, base: 160000 },
 };
 
 /** Gemma3TextConfig.__init__ defaults (configuration_gemma3.py), for configs that omit them. */
@@ -291,6 +293,7 @@ function hfRope(name, cfg, L = 1) {
     base = c.rope_local_base_freq ?? GEMMA3_TEXT.rope_local_base_freq;
     rs = null;
   } // layer 0 is local
+  if (name.startsWith('modernbert')) base = c.global_rope_theta; // layer 0 is global
   const d = e.rot;
   const type = rs ? (rs.rope_type ?? rs.type) : 'default';
   switch (type) {

@@ -16,6 +16,7 @@ const FIXTURES = {
   'camembert-base-emotexttokids': [{}],
   'clip-vit-base-patch32': [{}, { tower: 'vision' }],
   'siglip-image-classifier': [{}, { tower: 'vision' }],
+  'modernbert-large-zeroshot-v2': [{}],
 };
 
 /** modeling_whisper.py sinusoids(length, channels): inv_timescales in float64. */
@@ -202,14 +203,85 @@ test('SigLIP: text tower (64 rows, no causal mask) and vision tower ((image_size
   assert.equal(pe.fromConfig(so, { tower: 'vision' }).attention.dim, 72);
 });
 
-/** attention and kvCache take the layer; a sinusoidal table is built at its full size. */
+/** HF's default inv_freq, 1 / base^(2i / dim), in float64. */
+const hfInvFreq = (base, dim) => Array.from({ length: dim / 2 }, (_, i) => 1 / base ** ((2 * i) / dim));
+
+test('ModernBERT: every global_attn_every_n_layers-th layer global (global_rope_theta), the others local (local_rope_theta, |p - j| <= local_attention // 2)', async () => {
+  const [{ pe }] = await backends();
+  const c = load('modernbert-large-zeroshot-v2');
+  for (let layer = 0; layer < c.num_hidden_layers; layer++) {
+    const s = pe.fromConfig(c, { layer });
+    const local = layer % 3 !== 0; // ModernBertAttention: layer_id % global_attn_every_n_layers != 0
+    assert.equal(s.layerType, local ? 'sliding_attention' : 'full_attention', `layer ${layer}`);
+    assert.deepEqual(s.rope, { dim: 64, base: local ? 10000 : 160000, layout: 'half' }, `layer ${layer}`);
+    // hidden_size // num_attention_heads, head_dim^-0.5; the local window: distance <= 128 // 2
+    const att = { heads: 16, kvHeads: 16, dim: 64, scale: 0.125, ...(local ? { window: 65 } : {}) };
+    assert.deepEqual(s.attention, att, `layer ${layer}`);
+    const f = pe.ropeFrequencies(s.rope).invFreq64;
+    assert.ok(maxRel(f, hfInvFreq(s.rope.base, 64)) < 1e-12, `layer ${layer} inv_freq`);
+  }
+  // transformers 5 form: layer_types and rope_parameters per layer type
+  const { global_rope_theta: _g, local_rope_theta: _l, ...v4rest } = c;
+  const v5 = {
+    ...v4rest,
+    layer_types: Array.from({ length: 28 }, (_, i) => (i % 3 ? 'sliding_attention' : 'full_attention')),
+    rope_parameters: {
+      full_attention: { rope_type: 'default', rope_theta: 160000 },
+      sliding_attention: { rope_type: 'default', rope_theta: 10000 },
+    },
+  };
+  for (const layer of [0, 1, 27]) assert.deepEqual(pe.fromConfig(v5, { layer }).rope, pe.fromConfig(c, { layer }).rope);
+  // local_rope_theta None: the global base (ModernBertAttention 4.x); ModernBertConfig defaults
+  assert.equal(pe.fromConfig({ ...c, local_rope_theta: null }, { layer: 1 }).rope.base, 160000);
+  const d = pe.fromConfig({ model_type: 'modernbert' }, { layer: 2 });
+  assert.deepEqual([d.rope.base, d.attention.window, d.attention.heads, d.layers], [10000, 65, 12, 22]);
+  assert.equal(pe.fromConfig({ ...c, global_attn_every_n_layers: 1 }, { layer: 1 }).attention.window, undefined);
+  for (const [k, v] of [
+    ['global_attn_every_n_layers', 0],
+    ['global_attn_every_n_layers', null],
+    ['local_attention', null],
+    ['rope_scaling', { rope_type: 'linear', factor: 2 }],
+  ]) {
+    assert.throws(
+      () => pe.fromConfig({ ...c, [k]: v }, { layer: 1 }),
+      (e) => e.argument === k,
+      `${k} ${v}`,
+    );
+  }
+});
+
+test("ModernBERT's local window in posenc's bidirectional attention is HF's |p - j| <= local_attention // 2 mask", async () => {
+  const [{ pe }] = await backends();
+  const s = pe.fromConfig({ ...load('modernbert-large-zeroshot-v2'), local_attention: 8 }, { layer: 1 });
+  assert.equal(s.attention.window, 5);
+  const T = 12;
+  const dim = 4;
+  const q = randomF32(T * dim, 7);
+  const k = randomF32(T * dim, 8);
+  const v = randomF32(T * dim, 9);
+  const out = pe.attention({ q, k, v, queries: T, heads: 1, dim, causal: false, window: 5, scale: 0.5 }).output;
+  for (let i = 0; i < T; i++) {
+    // modeling_modernbert.py: window_mask = distance <= local_attention // 2 (4)
+    const keys = [...Array(T).keys()].filter((j) => Math.abs(i - j) <= 4);
+    const sc = keys.map((j) => 0.5 * [0, 1, 2, 3].reduce((a, c) => a + q[i * dim + c] * k[j * dim + c], 0));
+    const m = Math.max(...sc);
+    const w = sc.map((x) => Math.exp(x - m));
+    const z = w.reduce((a, b) => a + b, 0);
+    for (let c = 0; c < dim; c++) {
+      const ref = keys.reduce((a, j, n) => a + (w[n] / z) * v[j * dim + c], 0);
+      assert.ok(Math.abs(out[i * dim + c] - ref) < 1e-5, `query ${i} channel ${c}`);
+    }
+  }
+});
+
+/** attention and kvCache take the layer (applyRope a RoPE one); a sinusoidal table is built at its full size. */
 function consume(pe, s, what) {
   const { heads, kvHeads, dim } = s.attention;
   const T = 3;
   const q = randomF32(T * heads * dim, 3);
   const k = randomF32(T * kvHeads * dim, 4);
   const v = randomF32(T * kvHeads * dim, 5);
-  const causal = s.stack !== 'encoder';
+  const causal = s.stack === 'decoder' || s.model === 'clip_text_model';
   assert.ok(pe.attention({ q, k, v, queries: T, causal, ...s.attention }).output.every(Number.isFinite), what);
   const cache = pe.kvCache({ ...s.attention, capacity: 4, encoding: s.encoding });
   try {
@@ -218,6 +290,7 @@ function consume(pe, s, what) {
   } finally {
     cache.free();
   }
+  if (s.rope) pe.applyRope(randomF32(T * heads * s.rope.dim, 6), { length: T, heads, ...s.rope });
   if (s.family === 'sinusoidal') {
     assert.equal(pe.sinusoidal({ length: s.rows, ...s.sinusoidal }).length, s.rows * s.sinusoidal.dim, what);
   }
@@ -229,11 +302,11 @@ test('every stack, tower and layer kind of these fixtures goes to attention and 
   for (const [name, opts] of Object.entries(FIXTURES)) {
     for (const o of opts) {
       const s0 = pe.fromConfig(load(name), o);
-      for (const layer of [0, s0.layers - 1]) {
+      for (const layer of new Set([0, 1, s0.layers - 1])) {
         consume(pe, pe.fromConfig(load(name), { ...o, layer }), `${name} ${JSON.stringify(o)} layer ${layer}`);
         driven++;
       }
     }
   }
-  assert.equal(driven, 22);
+  assert.equal(driven, 36);
 });
