@@ -921,8 +921,10 @@ function softmaxScale({ row, r, layer, attention, notes }) {
 }
 
 /** T5: relative buckets (modeling_t5.py T5Attention._relative_position_bucket). */
-function t5Layer({ result, row, r, mt, layer, decoder, notes }) {
+function t5Layer(x) {
+  const { result, row, r, mt, layer, decoder, notes } = x;
   if (row.family !== 't5') return false;
+  if (row.mpnet) return mpnetLayer(x);
   if (mt === 'longt5' && !decoder) {
     // LongT5Block: the encoder's self-attention is LongT5LocalAttention or
     // LongT5TransientGlobalAttention (encoder_attention_type, default 'local'): blocks of local_radius
@@ -958,6 +960,36 @@ function t5Layer({ result, row, r, mt, layer, decoder, notes }) {
   if (mt !== 'umt5' && layer > 0) {
     notes.push('T5 computes the bias in layer 0 of each stack and every layer reuses it (has_relative_attention_bias)');
   }
+  return true;
+}
+
+/** MPNet (modeling_mpnet.py): a learned table from padding_idx + 1 (MPNetEmbeddings.padding_idx
+ * = 1, whatever pad_token_id says) and a T5 bucket bias that MPNetEncoder computes once
+ * (compute_position_bias(x): num_buckets = 32, relative_position_bucket: max_distance = 128) and
+ * every layer adds to q·kᵀ / √d. */
+function mpnetLayer({ result, row, r, layer, decoder, notes }) {
+  if (decoder) throw bad('decoder', `false: ${row.config} is an encoder, it has no decoder stack`, true);
+  const n = r.number('relative_attention_num_buckets', { int: true, gt: 0 });
+  if (n !== 32) {
+    throw bad(
+      r.key('relative_attention_num_buckets'),
+      '32: MPNetEncoder.compute_position_bias buckets into 32 whatever the key says, so its bias table must have 32 rows',
+      n ?? null,
+    );
+  }
+  const rows = r.number('max_position_embeddings', { int: true, gt: 2 });
+  if (rows === undefined)
+    throw perr(Status.E_MISSING, 'max_position_embeddings is required', r.key('max_position_embeddings'));
+  result.family = 't5';
+  result.t5 = { numBuckets: 32, maxDistance: 128, bidirectional: true };
+  result.stack = 'encoder';
+  result.encoding = { type: 't5', ...result.t5 };
+  result.learned = { rows, offset: 2 };
+  notes.push(
+    'MPNet adds a learned table to the tokens (learned: positions from row 2, padding_idx + 1) and a T5 bucket bias to ' +
+      'every layer (t5: one relative_attention_bias table of 32 × heads, computed once in MPNetEncoder)' +
+      (layer > 0 ? '; this layer reuses it' : ''),
+  );
   return true;
 }
 

@@ -622,6 +622,8 @@ export interface T5ModelSpec extends ModelSpecBase {
   t5: { numBuckets: number; maxDistance: number; bidirectional: boolean };
   /** Which stack (fromConfig's decoder option). */
   stack: 'encoder' | 'decoder';
+  /** MPNet: a learned table added to the tokens as well (positions from row offset). */
+  learned?: { rows: number; offset: number };
   attention: ModelAttention;
   encoding: { type: 't5'; numBuckets: number; maxDistance: number; bidirectional: boolean };
 }

@@ -605,6 +605,27 @@ export const MODELS = {
       },
     },
   ),
+  mpnet: {
+    config: 'MPNetConfig',
+    hf: 'mpnet/modeling_mpnet.py MPNetEmbeddings (padding_idx 1), MPNetEncoder.compute_position_bias (32 buckets, max_distance 128), MPNetSelfAttention (q·kᵀ / sqrt(d) + position_bias)',
+    family: 't5',
+    mpnet: true,
+    layers: 'full',
+    scale: 'head_dim',
+    hiddenOnly: true,
+    ignores: {
+      relative_attention_max_distance:
+        'MPNetEncoder.relative_position_bucket uses max_distance 128 whatever the config says',
+    },
+    // MPNetConfig.__init__
+    defaults: {
+      hidden_size: 768,
+      num_attention_heads: 12,
+      num_hidden_layers: 12,
+      max_position_embeddings: 512,
+      relative_attention_num_buckets: 32,
+    },
+  },
   siglip: wrapper('SiglipConfig', 'siglip_text_model', { vision: 'siglip_vision_model' }),
   siglip_text_model: tower(
     'SiglipTextConfig',

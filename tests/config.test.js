@@ -274,6 +274,8 @@ const EXPECT = {
   'siglip-image-classifier': { family: 'learned', rows: 64, heads: 12, kv: 12, dim: 64 },
   'whisper-large-v3': { family: 'sinusoidal', heads: 20, kv: 20, dim: 64 },
   // layer 0 is global: global_rope_theta (ModernBertAttention)
+  // MPNet: a T5 bucket bias (32, 128) in every layer and a learned table from row 2
+  'all-mpnet-base-v2': { family: 't5', heads: 12, kv: 12, dim: 64, scale: 0.125 },
   'modernbert-large-zeroshot-v2': { family: 'rope', layout: 'half', dim: 64, rot: 64, heads: 16, kv: 16, base: 160000 },
 };
 

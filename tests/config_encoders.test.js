@@ -17,6 +17,7 @@ const FIXTURES = {
   'clip-vit-base-patch32': [{}, { tower: 'vision' }],
   'siglip-image-classifier': [{}, { tower: 'vision' }],
   'modernbert-large-zeroshot-v2': [{}],
+  'all-mpnet-base-v2': [{}],
 };
 
 /** modeling_whisper.py sinusoids(length, channels): inv_timescales in float64. */
@@ -274,6 +275,84 @@ test("ModernBERT's local window in posenc's bidirectional attention is HF's |p -
   }
 });
 
+/** modeling_mpnet.py MPNetEncoder.relative_position_bucket(relative_position, 32, 128), as written there. */
+function mpnetBucket(relativePosition, numBuckets = 32, maxDistance = 128) {
+  let ret = 0;
+  let n = -relativePosition;
+  const half = Math.floor(numBuckets / 2);
+  if (n < 0) ret += half;
+  n = Math.abs(n);
+  const maxExact = Math.floor(half / 2);
+  if (n < maxExact) return ret + n;
+  const large = maxExact + Math.trunc((Math.log(n / maxExact) / Math.log(maxDistance / maxExact)) * (half - maxExact));
+  return ret + Math.min(large, half - 1);
+}
+
+test('MPNet: a learned table from row 2 (padding_idx 1) plus a T5 bucket bias (32 buckets, max_distance 128) added to q·kᵀ / √d', async () => {
+  const [{ pe }] = await backends();
+  const c = load('all-mpnet-base-v2');
+  for (const layer of [0, 11]) {
+    const s = pe.fromConfig(c, { layer });
+    assert.equal(s.family, 't5');
+    assert.deepEqual(
+      s.learned,
+      { rows: 514, offset: 2 },
+      'MPNetEmbeddings: create_position_ids_from_input_ids(padding_idx 1)',
+    );
+    assert.deepEqual(s.t5, { numBuckets: 32, maxDistance: 128, bidirectional: true });
+    assert.deepEqual(s.attention, { heads: 12, kvHeads: 12, dim: 64, scale: 0.125 }, 'q·kᵀ / sqrt(head size)');
+  }
+  // the buckets: relative_position = memory - context, every pair up to 300 apart
+  const T = 301;
+  const b = pe.t5Buckets({ queries: T, ...pe.fromConfig(c).t5 });
+  for (let i = 0; i < T; i += 7) {
+    for (let j = 0; j < T; j++) assert.equal(b[i * T + j], mpnetBucket(j - i), `query ${i} key ${j}`);
+  }
+  // the scores: scale · q·k + bias, as MPNetSelfAttention adds position_bias after dividing by sqrt(d)
+  const heads = 2;
+  const dim = 4;
+  const L = 6;
+  const w = randomF32(32 * heads, 11);
+  const q = randomF32(L * heads * dim, 12);
+  const k = randomF32(L * heads * dim, 13);
+  const v = randomF32(L * heads * dim, 14);
+  const spec = pe.fromConfig({ ...c, hidden_size: heads * dim, num_attention_heads: heads });
+  const bias = { ...spec.encoding, weights: w };
+  const out = pe.attention({ q, k, v, queries: L, ...spec.attention, bias }).output;
+  for (let i = 0; i < L; i++) {
+    for (let h = 0; h < heads; h++) {
+      const dot = (j) =>
+        [...Array(dim).keys()].reduce((a, d) => a + q[(i * heads + h) * dim + d] * k[(j * heads + h) * dim + d], 0);
+      const sc = [...Array(L).keys()].map((j) => dot(j) / Math.sqrt(dim) + w[mpnetBucket(j - i) * heads + h]);
+      const m = Math.max(...sc);
+      const e = sc.map((x) => Math.exp(x - m));
+      const z = e.reduce((a, x) => a + x, 0);
+      for (let d = 0; d < dim; d++) {
+        const ref = e.reduce((a, x, j) => a + (x / z) * v[(j * heads + h) * dim + d], 0);
+        assert.ok(Math.abs(out[(i * heads + h) * dim + d] - ref) < 1e-5, `query ${i} head ${h}`);
+      }
+    }
+  }
+  // MPNetConfig defaults; what MPNet's code does not read or cannot run
+  assert.deepEqual(pe.fromConfig({ model_type: 'mpnet' }).learned, { rows: 512, offset: 2 });
+  assert.equal(
+    pe.fromConfig({ ...c, pad_token_id: 0 }).learned.offset,
+    2,
+    'padding_idx is 1 whatever pad_token_id says',
+  );
+  const md = pe.fromConfig({ ...c, relative_attention_max_distance: 64 });
+  assert.equal(md.t5.maxDistance, 128);
+  assert.ok(md.notes.some((n) => n.startsWith('relative_attention_max_distance = 64 is ignored')));
+  assert.throws(
+    () => pe.fromConfig({ ...c, relative_attention_num_buckets: 64 }),
+    (e) => e.argument === 'relative_attention_num_buckets',
+  );
+  assert.throws(
+    () => pe.fromConfig(c, { decoder: true }),
+    (e) => e.argument === 'decoder',
+  );
+});
+
 /** attention and kvCache take the layer (applyRope a RoPE one); a sinusoidal table is built at its full size. */
 function consume(pe, s, what) {
   const { heads, kvHeads, dim } = s.attention;
@@ -283,7 +362,8 @@ function consume(pe, s, what) {
   const v = randomF32(T * kvHeads * dim, 5);
   const causal = s.stack === 'decoder' || s.model === 'clip_text_model';
   assert.ok(pe.attention({ q, k, v, queries: T, causal, ...s.attention }).output.every(Number.isFinite), what);
-  const cache = pe.kvCache({ ...s.attention, capacity: 4, encoding: s.encoding });
+  const encoding = s.t5 ? { ...s.encoding, weights: randomF32(s.t5.numBuckets * heads, 6) } : s.encoding;
+  const cache = pe.kvCache({ ...s.attention, capacity: 4, encoding });
   try {
     cache.append(k, v);
     assert.ok(cache.attend(q).output.every(Number.isFinite), what);
@@ -308,5 +388,5 @@ test('every stack, tower and layer kind of these fixtures goes to attention and 
       }
     }
   }
-  assert.equal(driven, 36);
+  assert.equal(driven, 39);
 });
