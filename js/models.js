@@ -659,6 +659,12 @@ export const REFUSED = {
   reformer: 'LSH and chunked local attention with axial position embeddings (reformer/modeling_reformer.py)',
   xlnet:
     'two-stream attention with relative sinusoidal positions and segment terms (xlnet/modeling_xlnet.py rel_attn_core)',
+  // remote code (nomic-ai's modeling_hf_nomic_bert.py): NomicBertConfig defaults rotary_scaling_factor to 1.0
+  nomic_bert:
+    'decided by remote code (modeling_hf_nomic_bert.py NomicBertAttention): with rotary_scaling_factor set ' +
+    '(NomicBertConfig default 1.0) NomicBertDynamicNTKRotaryEmbedding raises the RoPE base past ' +
+    'max_trained_positions and keeps the raised table for every later call (register_buffer), so a ' +
+    "position's rotation depends on the lengths run before it",
 };
 
 function learned(config, hf, more) {

@@ -353,6 +353,25 @@ test('MPNet: a learned table from row 2 (padding_idx 1) plus a T5 bucket bias (3
   );
 });
 
+test('nomic_bert is refused with the reason (remote code whose dynamic NTK table depends on earlier calls), even with `as`', async () => {
+  const [{ pe }] = await backends();
+  const c = {
+    model_type: 'nomic_bert',
+    n_embd: 768,
+    n_head: 12,
+    n_layer: 12,
+    rotary_emb_base: 1000,
+    rotary_emb_fraction: 1.0,
+    max_trained_positions: 2048,
+  };
+  for (const o of [undefined, { as: 'bert' }]) {
+    assert.throws(
+      () => pe.fromConfig(c, o),
+      (e) => e.argument === 'model_type' && /NomicBertDynamicNTKRotaryEmbedding/.test(e.message),
+    );
+  }
+});
+
 /** attention and kvCache take the layer (applyRope a RoPE one); a sinusoidal table is built at its full size. */
 function consume(pe, s, what) {
   const { heads, kvHeads, dim } = s.attention;
