@@ -558,8 +558,12 @@ function resolve(config, as, notes, source, tower) {
   if (tower !== undefined && tower !== 'text' && tower !== 'vision') {
     throw bad('tower', "'text' or 'vision' (a dual-tower config's text_config or vision_config)", tower);
   }
-  if (tower === 'vision' && !row.vision) {
+  // a dual-tower config has both; a tower's own config is that tower
+  if (tower === 'vision' && !row.vision && !row.patches) {
     throw bad('tower', `'text' or omitted: ${show(modelType)} has no vision tower fromConfig maps`, tower);
+  }
+  if (tower === 'text' && row.patches) {
+    throw bad('tower', `'vision' or omitted: ${show(modelType)} is a vision tower`, tower);
   }
   if (row.family === 'wrapper') return wrappedText(config, row, notes, source, tower);
   if (isObj(text) && typeof text.model_type === 'string' && Object.hasOwn(MODELS, text.model_type)) {

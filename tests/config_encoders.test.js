@@ -171,7 +171,12 @@ test('CLIP: text tower (77 rows, causal) and vision tower ((image_size // patch_
   // a standalone tower config (a diffusion pipeline's text_encoder/config.json)
   const te = { model_type: 'clip_text_model', hidden_size: 1280, num_attention_heads: 20, num_hidden_layers: 32 };
   assert.deepEqual(pe.fromConfig(te).attention, { heads: 20, kvHeads: 20, dim: 64, scale: 0.125 });
+  // a tower's own config.json: tower 'vision' is that tower, 'text' is not there
+  const vc = { ...c.vision_config };
+  assert.deepEqual(pe.fromConfig(vc, { tower: 'vision' }).learned, pe.fromConfig(vc).learned);
+  assert.deepEqual(pe.fromConfig(c.text_config, { tower: 'text' }).learned, { rows: 77 });
   for (const [cfg, o, key] of [
+    [vc, { tower: 'text' }, 'tower'],
     [c, { tower: 'audio' }, 'tower'],
     [load('bart-large-cnn'), { tower: 'vision' }, 'tower'],
     [{ ...c, vision_config: [1] }, { tower: 'vision' }, 'vision_config'],
@@ -408,4 +413,41 @@ test('every stack, tower and layer kind of these fixtures goes to attention and 
     }
   }
   assert.equal(driven, 39);
+});
+
+test('seeded mutations of these fixtures (vision_config too, every stack and tower): a PosencError naming a key, or a result the consumers take', async () => {
+  const [{ pe }] = await backends();
+  let seed = 4141;
+  const rnd = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
+  const pick = (a) => a[Math.floor(rnd() * a.length)];
+  const values = [null, 0, -1, 1, 2, 3, 7, 0.5, 64, 1e308, -1e308, 'x', true, false, [], {}, 2 ** 31, 4097];
+  const names = Object.keys(FIXTURES);
+  let results = 0;
+  let refused = 0;
+  for (let n = 0; n < 600; n++) {
+    const name = pick(names);
+    const c = structuredClone(load(name));
+    const o = { ...pick(FIXTURES[name]), layer: Math.floor(rnd() * 3) };
+    const part =
+      o.tower === 'vision' && c.vision_config ? c.vision_config : c.text_config && rnd() < 0.7 ? c.text_config : c;
+    const keys = Object.keys(part).filter(
+      (k) => k !== 'model_type' && (typeof part[k] !== 'object' || part[k] === null),
+    );
+    part[pick(keys)] = structuredClone(pick(values));
+    let spec;
+    try {
+      spec = pe.fromConfig(c, o);
+    } catch (e) {
+      assert.equal(e.name, 'PosencError', `${name}: ${e.message}`);
+      assert.ok(typeof e.argument === 'string' && e.argument.length > 0, `${name}: ${e.message}`);
+      refused++;
+      continue;
+    }
+    consume(pe, spec, `${name} mutated`);
+    results++;
+  }
+  assert.ok(results > 150 && refused > 50, `${results} results, ${refused} refusals`);
 });
