@@ -136,12 +136,33 @@ const KNOWN = new Set([
   'multi_query',
   'sinusoidal_pos_embds',
   'encoder_attention_type',
+  'max_source_positions',
+  'max_target_positions',
+  'global_rope_theta',
+  'local_rope_theta',
 ]);
 // Context lengths: read for caches and masks, they move no position under most rope types.
-const QUIET = new Set(['max_position_embeddings', 'n_positions', 'n_ctx', 'seq_length', 'max_seq_len']);
+const QUIET = new Set([
+  'max_position_embeddings',
+  'n_positions',
+  'n_ctx',
+  'seq_length',
+  'max_seq_len',
+  'max_source_positions',
+  'max_target_positions',
+]);
 const POSITIONAL = /rope|rotary|posit|alibi|sliding|window|chunk|relative_attention|logn|ntk|temperature|pos_emb/i;
 // Keys that match POSITIONAL but move nothing (flags of an implementation, not of the maths).
-const INERT = new Set(['fused_rope', 'flash_rotary', 'use_flash_attn', 'rotary', 'learned_pos_emb']);
+// chunk_size_feed_forward and temperature are PretrainedConfig's (feed-forward chunking, sampling).
+const INERT = new Set([
+  'fused_rope',
+  'flash_rotary',
+  'use_flash_attn',
+  'rotary',
+  'learned_pos_emb',
+  'chunk_size_feed_forward',
+  'temperature',
+]);
 
 // Top-level keys whose None the Hugging Face code computes with (base ** x, int(head_dim * None),
 // x ** -0.5, (i + 1) % None): present with null, they are refused, not defaulted
@@ -153,6 +174,9 @@ const NULL_FAILS = new Set([
   'rope_local_base_freq',
   'query_pre_attn_scalar',
   'sliding_window_pattern',
+  'global_rope_theta',
+  'local_attention',
+  'global_attn_every_n_layers',
 ]);
 const NO_KEYS = new Set();
 
@@ -490,6 +514,11 @@ const LAYER_RULES = {
     }
     return by((i) => (i % period === offset ? 'full_attention' : 'mamba'));
   },
+  modernbert: ({ r, by }) => {
+    // ModernBertAttention: layer_id % global_attn_every_n_layers != 0 is a local (sliding) layer
+    const n = r.number('global_attn_every_n_layers', { int: true, gt: 0 });
+    return by((i) => (i % n ? 'sliding_attention' : 'full_attention'));
+  },
   qwen3_5: ({ r, by }) => {
     // Qwen3_5TextConfig: every full_attention_interval-th layer is softmax attention
     const every = r.number('full_attention_interval', { int: true, gt: 0 }) ?? 4;
@@ -523,10 +552,20 @@ function queryScaleFn(formula, f) {
 }
 
 /** The row of a config: its model_type, a multimodal wrapper's text_config, or `as`. */
-function resolve(config, as, notes, source) {
+function resolve(config, as, notes, source, tower) {
   const { row, modelType } = mappedRow(config, as, notes, source);
   const text = config.text_config;
-  if (row.family === 'wrapper') return wrappedText(config, row, notes, source);
+  if (tower !== undefined && tower !== 'text' && tower !== 'vision') {
+    throw bad('tower', "'text' or 'vision' (a dual-tower config's text_config or vision_config)", tower);
+  }
+  // a dual-tower config has both; a tower's own config is that tower
+  if (tower === 'vision' && !row.vision && !row.patches) {
+    throw bad('tower', `'text' or omitted: ${show(modelType)} has no vision tower fromConfig maps`, tower);
+  }
+  if (tower === 'text' && row.patches) {
+    throw bad('tower', `'vision' or omitted: ${show(modelType)} is a vision tower`, tower);
+  }
+  if (row.family === 'wrapper') return wrappedText(config, row, notes, source, tower);
   if (isObj(text) && typeof text.model_type === 'string' && Object.hasOwn(MODELS, text.model_type)) {
     // a text config nested under a type that is itself a text model (a converted copy): its keys
     source.text_config = '(read from text_config)';
@@ -589,11 +628,14 @@ function mappedRow(config, as, notes, source) {
 }
 
 /** A multimodal config: the text model's own config class reads text_config. */
-function wrappedText(config, row, notes, source) {
-  const text = config.text_config;
+function wrappedText(config, row, notes, source, tower) {
+  const part = tower === 'vision' ? 'vision_config' : 'text_config';
+  const text = config[part];
   if (text !== undefined && text !== null && !isObj(text)) {
-    throw bad('text_config', `an object (${row.config} reads the text model's config from it)`, text);
+    throw bad(part, `an object (${row.config} reads the ${tower ?? 'text'} model's config from it)`, text);
   }
+  if (tower === 'vision') return visionTower(config, row, notes, source);
+  if (row.vision) notes.push(`${row.config}: text tower (text_config); { tower: 'vision' } reads vision_config`);
   let c = isObj(text) ? text : {};
   let prefix = 'text_config.';
   if (!isObj(text) && row.fromRoot) {
@@ -622,6 +664,23 @@ function wrappedText(config, row, notes, source) {
   return { row: MODELS[tt], modelType: tt, c, prefix };
 }
 
+/** A dual-tower config's vision_config (CLIPConfig, SiglipConfig): its own class, whose defaults
+ * apply when the file has none. */
+function visionTower(config, row, notes, source) {
+  const v = config.vision_config;
+  const vt = isObj(v) && v.model_type !== undefined ? v.model_type : row.vision;
+  if (vt !== row.vision) {
+    throw perr(
+      Status.E_ENUM,
+      `vision_config.model_type ${show(vt)} is not ${row.config}'s vision model '${row.vision}'`,
+      'vision_config.model_type',
+    );
+  }
+  if (!isObj(v)) notes.push(`no vision_config: ${row.config} builds its vision model from the defaults`);
+  source.vision_config = '(read from vision_config)';
+  return { row: MODELS[vt], modelType: vt, c: isObj(v) ? v : {}, prefix: 'vision_config.' };
+}
+
 /**
  * The positional scheme of one layer of a Hugging Face model.
  * @param {object} config the parsed config.json (a multimodal wrapper's text_config is read)
@@ -633,16 +692,18 @@ export function fromConfig(config, opts) {
 }
 
 function build(config, opts, core) {
-  const o = options(FN, opts, ['layer', 'decoder', 'as']);
+  const o = options(FN, opts, ['layer', 'decoder', 'as', 'tower']);
   config = plainConfig(config);
   const source = {};
   const notes = [];
-  const { row, modelType, c, prefix } = resolve(config, o.as, notes, source);
+  const { row, modelType, c, prefix } = resolve(config, o.as, notes, source, o.tower);
   const defaults = {};
   const r = reader(c, source, prefix, row.defaults, defaults, NULL_FAILS);
   const decoder = bool(FN, 'decoder', o.decoder, false);
-  const { layers, layer } = layerIndex(row, r, decoder, o.layer);
-  const sizes = headSizes(r, modelType, c, source, prefix);
+  // an encoder-decoder's stack (models.js `stacks`): its layer count, heads and table
+  const stack = row.stacks?.[decoder ? 'decoder' : 'encoder'];
+  const { layers, layer } = layerIndex(row, r, decoder, o.layer, stack);
+  const sizes = headSizes(r, modelType, c, source, prefix, stack?.heads, row.hiddenOnly);
   const { heads, kvHeads, dim } = sizes;
   const attention = { heads, kvHeads, dim, scale: 1 / Math.sqrt(dim) };
   const result = { model: modelType, layer, layers, family: 'none', attention, notes, source, defaults };
@@ -661,11 +722,22 @@ function build(config, opts, core) {
     notes,
     source,
     core,
+    stack,
   };
   x.origin = {}; // posenc option path -> the config key it came from, for messages
   softmaxScale(x);
   // each step settles the layer (returns true) or leaves it to the next
-  for (const step of [t5Layer, attentionKind, learnedLayer, jambaLayer, alibiLayer, nopeLayer, ropeLayer]) {
+  if (stack) result.stack = decoder ? 'decoder' : 'encoder';
+  for (const step of [
+    t5Layer,
+    attentionKind,
+    sinusoidalLayer,
+    learnedLayer,
+    jambaLayer,
+    alibiLayer,
+    nopeLayer,
+    ropeLayer,
+  ]) {
     if (step(x)) break;
   }
   checkKeys(row, c, prefix, notes, source, layer);
@@ -726,8 +798,8 @@ function pathOf(parents, holder, k) {
 }
 
 /** The layer count (T5: of the stack asked for) and the layer index the options ask for. */
-function layerIndex(row, r, decoder, asked) {
-  const layersKey = row.family === 't5' ? (decoder ? 'num_decoder_layers' : 'num_layers') : null;
+function layerIndex(row, r, decoder, asked, stack) {
+  const layersKey = row.family === 't5' ? (decoder ? 'num_decoder_layers' : 'num_layers') : (stack?.layers ?? null);
   const L = { int: true, gt: 0, max: 2 ** 16 };
   const layers =
     (layersKey ? (r.number(layersKey, L) ?? r.number('num_layers', L)) : undefined) ??
@@ -740,8 +812,9 @@ function layerIndex(row, r, decoder, asked) {
 }
 
 /** Heads, hidden size, head width (dimKey: its key) and key-value heads, under each family's names. */
-function headSizes(r, mt, c, source, prefix) {
+function headSizes(r, mt, c, source, prefix, headsKey, hiddenOnly = false) {
   const heads =
+    (headsKey ? r.number(headsKey, { int: true, gt: 0 }) : undefined) ??
     r.number('num_attention_heads', { int: true, gt: 0 }) ??
     r.number('n_head', { int: true, gt: 0 }) ??
     r.number('num_heads', { int: true, gt: 0 }) ??
@@ -749,32 +822,32 @@ function headSizes(r, mt, c, source, prefix) {
   if (heads === undefined) {
     throw perr(
       Status.E_MISSING,
-      `${r.key('num_attention_heads')} (or n_head) is required`,
-      r.key('num_attention_heads'),
+      `${r.key(headsKey ?? 'num_attention_heads')} (or n_head) is required`,
+      r.key(headsKey ?? 'num_attention_heads'),
     );
   }
-  const hidden =
-    r.number('hidden_size', { int: true, gt: 0 }) ??
-    r.number('n_embd', { int: true, gt: 0 }) ??
-    r.number('d_model', { int: true, gt: 0 }) ??
-    r.number('n_embed', { int: true, gt: 0 }) ??
-    (mt === 'distilbert' ? r.number('dim', { int: true, gt: 0 }) : undefined); // DistilBertConfig: dim
+  // DistilBertConfig: dim
+  const hiddenKeys = ['hidden_size', 'n_embd', 'd_model', 'n_embed', ...(mt === 'distilbert' ? ['dim'] : [])];
+  const hiddenKey = r.key(hiddenKeys.find((k) => r.has(k)) ?? 'hidden_size');
+  let hidden;
+  for (const k of hiddenKeys) hidden ??= r.number(k, { int: true, gt: 0 });
   let dimKey = r.key('head_dim');
   let dim =
-    mt === 'jamba'
-      ? undefined // JambaAttention: head_dim = hidden_size // num_attention_heads, whatever head_dim says
+    mt === 'jamba' || hiddenOnly
+      ? undefined // JambaAttention, WhisperAttention, CLIPAttention...: embed_dim // num_heads, whatever head_dim says
       : (r.number('head_dim', { int: true, gt: 0 }) ??
         r.number('kv_channels', { int: true, gt: 0 }) ??
         r.number('d_kv', { int: true, gt: 0 }));
   if (dim === undefined) {
     if (hidden === undefined) {
-      throw perr(Status.E_MISSING, `${r.key('head_dim')} or ${r.key('hidden_size')} is required`, r.key('head_dim'));
+      throw perr(Status.E_MISSING, `${r.key('head_dim')} or ${hiddenKey} is required`, r.key('head_dim'));
     }
+    const headsName = r.key(headsKey ?? 'num_attention_heads');
     if (hidden % heads) {
-      throw bad(r.key('hidden_size'), `a multiple of num_attention_heads = ${heads} (no head_dim given)`, hidden);
+      throw bad(hiddenKey, `a multiple of ${headsName} = ${heads}${hiddenOnly ? '' : ' (no head_dim given)'}`, hidden);
     }
     dim = hidden / heads;
-    dimKey = `${r.key('hidden_size')} / ${r.key('num_attention_heads')}`;
+    dimKey = `${hiddenKey} / ${headsName}`;
   }
   if (heads * dim > MAX_WIDTH) {
     // attention and kvCache hold queries · heads · head width floats: a wider layer fits no call
@@ -852,8 +925,10 @@ function softmaxScale({ row, r, layer, attention, notes }) {
 }
 
 /** T5: relative buckets (modeling_t5.py T5Attention._relative_position_bucket). */
-function t5Layer({ result, row, r, mt, layer, decoder, notes }) {
+function t5Layer(x) {
+  const { result, row, r, mt, layer, decoder, notes } = x;
   if (row.family !== 't5') return false;
+  if (row.mpnet) return mpnetLayer(x);
   if (mt === 'longt5' && !decoder) {
     // LongT5Block: the encoder's self-attention is LongT5LocalAttention or
     // LongT5TransientGlobalAttention (encoder_attention_type, default 'local'): blocks of local_radius
@@ -892,6 +967,36 @@ function t5Layer({ result, row, r, mt, layer, decoder, notes }) {
   return true;
 }
 
+/** MPNet (modeling_mpnet.py): a learned table from padding_idx + 1 (MPNetEmbeddings.padding_idx
+ * = 1, whatever pad_token_id says) and a T5 bucket bias that MPNetEncoder computes once
+ * (compute_position_bias(x): num_buckets = 32, relative_position_bucket: max_distance = 128) and
+ * every layer adds to q·kᵀ / √d. */
+function mpnetLayer({ result, row, r, layer, decoder, notes }) {
+  if (decoder) throw bad('decoder', `false: ${row.config} is an encoder, it has no decoder stack`, true);
+  const n = r.number('relative_attention_num_buckets', { int: true, gt: 0 });
+  if (n !== 32) {
+    throw bad(
+      r.key('relative_attention_num_buckets'),
+      '32: MPNetEncoder.compute_position_bias buckets into 32 whatever the key says, so its bias table must have 32 rows',
+      n ?? null,
+    );
+  }
+  const rows = r.number('max_position_embeddings', { int: true, gt: 2 });
+  if (rows === undefined)
+    throw perr(Status.E_MISSING, 'max_position_embeddings is required', r.key('max_position_embeddings'));
+  result.family = 't5';
+  result.t5 = { numBuckets: 32, maxDistance: 128, bidirectional: true };
+  result.stack = 'encoder';
+  result.encoding = { type: 't5', ...result.t5 };
+  result.learned = { rows, offset: 2 };
+  notes.push(
+    'MPNet adds a learned table to the tokens (learned: positions from row 2, padding_idx + 1) and a T5 bucket bias to ' +
+      'every layer (t5: one relative_attention_bias table of 32 × heads, computed once in MPNetEncoder)' +
+      (layer > 0 ? '; this layer reuses it' : ''),
+  );
+  return true;
+}
+
 /** Learned absolute tables: the row count and the offset positions start at. */
 function learnedLayer(x) {
   const { result, row, r } = x;
@@ -905,9 +1010,10 @@ function learnedLayer(x) {
       r.key('position_embedding_type'),
     );
   }
-  let rows;
-  for (const k of row.rows) rows ??= r.number(k, { int: true, gt: 0 });
-  if (rows === undefined) throw perr(Status.E_MISSING, `${row.rows.join(' or ')} is required`, r.key(row.rows[0]));
+  const keys = x.stack ? [x.stack.rows] : (row.rows ?? []);
+  let rows = row.patches ? patchRows(x) : undefined;
+  for (const k of keys) rows ??= r.number(k, { int: true, gt: 0 });
+  if (rows === undefined) throw perr(Status.E_MISSING, `${keys.join(' or ')} is required`, r.key(keys[0]));
   let offset = row.offset ?? 0;
   if (row.padOffset) offset = (r.number('pad_token_id', { int: true, gt: -1 }) ?? 1) + 1;
   if (x.mt === 'distilbert' && r.flag('sinusoidal_pos_embds')) {
@@ -918,6 +1024,63 @@ function learnedLayer(x) {
   result.family = 'learned';
   result.learned = offset ? { rows: rows + (row.offset ?? 0), offset } : { rows };
   result.encoding = { type: 'none' };
+  towerNotes(x);
+  return true;
+}
+
+/** A vision tower's table (CLIPVisionEmbeddings / SiglipVisionEmbeddings): (image_size //
+ * patch_size)² patch rows, plus the class token's row for CLIP. */
+function patchRows({ row, r }) {
+  const image = r.number('image_size', { int: true, gt: 0 });
+  const patch = r.number('patch_size', { int: true, gt: 0 });
+  const side = Math.floor(image / patch);
+  if (side < 1 || side * side + row.patches.cls > 2 ** 31 - 1) {
+    throw bad(r.key('image_size'), `at least patch_size = ${patch} and at most 46340 patches a side`, image);
+  }
+  return side * side + row.patches.cls;
+}
+
+/** What an encoder, a decoder stack or a vision tower does that the result's fields do not say. */
+function towerNotes({ row, r, stack, notes }) {
+  if (row.patches) {
+    notes.push(
+      `row i of the table is ${row.patches.cls ? 'the class token (i = 0), then ' : ''}patch ` +
+        `${row.patches.cls ? 'i - 1' : 'i'} in row-major order; ${row.config.replace('Config', 'Embeddings')} ` +
+        'resamples the table bicubically when interpolate_pos_encoding is passed at run time (not modelled)',
+    );
+  }
+  if (row.causal) notes.push(`${row.hf.split(' ')[0]}: the text model attends causally (a causal mask)`);
+  else if (stack) {
+    notes.push(
+      stack === row.stacks.decoder
+        ? 'the decoder self-attention is causal; its cross-attention sees the encoder output without positions'
+        : 'the encoder self-attention is bidirectional (no mask)',
+    );
+  }
+  if (stack && r.flag('scale_embedding')) {
+    notes.push(
+      `scale_embedding: the token embeddings are multiplied by sqrt(${r.key('d_model')}) before the positions are added`,
+    );
+  }
+}
+
+/** Whisper's encoder: a fixed sinusoid table (modeling_whisper.py sinusoids(), which
+ * WhisperPreTrainedModel._init_weights copies into embed_positions), added to the tokens. */
+function sinusoidalLayer({ result, row, r, stack, hidden }) {
+  if (stack?.table !== 'sinusoidal') return false;
+  const rows = r.number(stack.rows, { int: true, gt: 0 });
+  // sinusoids(): channels % 2 raises, and channels // 2 - 1 = 0 divides by zero
+  if (hidden === undefined || hidden % 2 || hidden < 4) {
+    throw bad(r.key('d_model'), 'an even integer >= 4 (sinusoids() divides log(10000) by d_model / 2 - 1)', hidden);
+  }
+  result.family = 'sinusoidal';
+  result.sinusoidal = { dim: hidden, base: 10000, layout: 'split', spacing: 't2t' };
+  result.rows = rows;
+  result.encoding = { type: 'none' };
+  towerNotes({ row, r, stack, notes: result.notes });
+  result.notes.push(
+    `the encoder adds all ${r.key(stack.rows)} = ${rows} rows: WhisperEncoder requires input features of exactly that many positions after its stride-2 convolution`,
+  );
   return true;
 }
 
@@ -941,7 +1104,8 @@ function attentionKind(x) {
   }
   if (kind === 'sliding_attention' && (!row.useSliding || r.flag('use_sliding_window'))) {
     const w = r.number(row.windowKey ?? 'sliding_window', { int: true, gt: 0 });
-    if (w !== undefined) attention.window = w;
+    // ModernBERT: keys with |p - j| <= local_attention // 2, i.e. posenc's bidirectional window + 1
+    if (w !== undefined) attention.window = row.halfWindow ? Math.floor(w / 2) + 1 : w;
   } else if (kind === 'chunked_attention') {
     attention.chunk = r.number('attention_chunk_size', { int: true, gt: 0 });
   }
@@ -1111,6 +1275,20 @@ function ropeBase({ result, row, r, mt, kind, origin, notes, source }, { rs, rpr
   }
   let base;
   let baseKey;
+  if (row.local === 'modernbert' && !rpr?.has('rope_theta')) {
+    // ModernBertAttention (transformers 4.x): local layers local_rope_theta (None: global_rope_theta),
+    // global layers global_rope_theta; 5.x moves them into rope_parameters per layer type
+    const k = kind === 'sliding_attention' && r.has('local_rope_theta') ? 'local_rope_theta' : 'global_rope_theta';
+    base = r.number(k, { gt: 1 });
+    baseKey = r.key(k);
+    if (!perType && rs !== undefined && rs !== null) {
+      throw bad(
+        where,
+        "null: ModernBertAttention builds each layer's table from its base alone (rope_parameters per layer type carries scaling in transformers 5)",
+        rs,
+      );
+    }
+  }
   for (const [rd, k] of [
     [rpr, 'rope_theta'],
     [r, 'rope_theta'],
@@ -1325,6 +1503,12 @@ function ropeQueryScales(x, { rs, where }, scaling, rope) {
           `tokens pass scaling { type: 'ntk', factor: 2^ceil(log2(L / ${seq}) + 1) - 1 } (1 up to ${seq})`,
       );
     }
+  }
+  if (mt === 'modernbert') {
+    notes.push(
+      'ModernBERT is an encoder: its attention is bidirectional (attention with causal: false)' +
+        (attention.window ? `; a local layer sees keys with |p - j| <= ${attention.window - 1}` : ''),
+    );
   }
   if (mt === 'gpt_oss') {
     notes.push(

@@ -622,13 +622,28 @@ export interface T5ModelSpec extends ModelSpecBase {
   t5: { numBuckets: number; maxDistance: number; bidirectional: boolean };
   /** Which stack (fromConfig's decoder option). */
   stack: 'encoder' | 'decoder';
+  /** MPNet: a learned table added to the tokens as well (positions from row offset). */
+  learned?: { rows: number; offset: number };
   attention: ModelAttention;
   encoding: { type: 't5'; numBuckets: number; maxDistance: number; bidirectional: boolean };
 }
-/** A learned absolute table: rows, and offset = the row of position 0 (OPT 2, RoBERTa padding_idx + 1). */
+/** A learned absolute table: rows, and offset = the row of position 0 (OPT, BART 2, RoBERTa
+ * padding_idx + 1). A vision tower's rows are its patches (CLIP: the class token first). */
 export interface LearnedModelSpec extends ModelSpecBase {
   family: 'learned';
   learned: { rows: number; offset?: number };
+  /** An encoder-decoder's stack (Whisper, BART, mBART): fromConfig's decoder option. */
+  stack?: 'encoder' | 'decoder';
+  attention: ModelAttention;
+  encoding: { type: 'none' };
+}
+/** A fixed sinusoid table added to the tokens (Whisper's encoder): pe.sinusoidal({ length,
+ * ...spec.sinusoidal }) is its first length rows; rows is the table's size. */
+export interface SinusoidalModelSpec extends ModelSpecBase {
+  family: 'sinusoidal';
+  sinusoidal: { dim: number; base: number; layout: 'interleaved' | 'split'; spacing: 'paper' | 't2t' };
+  rows: number;
+  stack?: 'encoder' | 'decoder';
   attention: ModelAttention;
   encoding: { type: 'none' };
 }
@@ -654,13 +669,18 @@ export type ModelSpec =
   | AlibiModelSpec
   | T5ModelSpec
   | LearnedModelSpec
+  | SinusoidalModelSpec
   | NoPositionModelSpec
   | NoAttentionModelSpec;
 export interface ConfigApi {
-  /** The positional scheme of one layer of a Hugging Face config.json (parsed). decoder: T5's
-   * decoder stack. as: read a model_type fromConfig does not map as this mapped one (the result's
-   * notes record it); without it an unmapped model_type is refused. */
-  fromConfig(config: object, opts?: { layer?: number; decoder?: boolean; as?: string }): ModelSpec;
+  /** The positional scheme of one layer of a Hugging Face config.json (parsed). decoder: the
+   * decoder stack of T5, Whisper, BART, mBART. as: read a model_type fromConfig does not map as this
+   * mapped one (the result's notes record it); without it an unmapped model_type is refused.
+   * tower: a dual-tower config's (CLIP, SigLIP) text_config (default) or vision_config. */
+  fromConfig(
+    config: object,
+    opts?: { layer?: number; decoder?: boolean; as?: string; tower?: 'text' | 'vision' },
+  ): ModelSpec;
 }
 
 export interface Posenc extends SinusoidalApi, RopeApi, RelativeApi, AttentionApi, TrainApi, ConfigApi {

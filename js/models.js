@@ -41,6 +41,20 @@ const FIXED_ROPE = Object.fromEntries(
   ),
 );
 
+// BartConfig / MBartConfig: the stacks' keys and __init__ defaults (the same for both classes)
+const BART_STACKS = {
+  encoder: { layers: 'encoder_layers', heads: 'encoder_attention_heads', rows: 'max_position_embeddings' },
+  decoder: { layers: 'decoder_layers', heads: 'decoder_attention_heads', rows: 'max_position_embeddings' },
+};
+const BART_DEFAULTS = {
+  max_position_embeddings: 1024,
+  d_model: 1024,
+  encoder_layers: 12,
+  encoder_attention_heads: 16,
+  decoder_layers: 12,
+  decoder_attention_heads: 16,
+};
+
 /** One row, with the fields every RoPE decoder shares filled in. */
 /** The T5 family's config classes and the attention class whose bucket function each calls. */
 const T5_FAMILY = {
@@ -506,6 +520,129 @@ export const MODELS = {
   qwen2_vl: wrapper('Qwen2VLConfig', 'qwen2_vl_text', { fromRoot: true }),
   qwen2_5_vl: wrapper('Qwen2_5_VLConfig', 'qwen2_5_vl_text', { fromRoot: true }),
   qwen3_5: wrapper('Qwen3_5Config', 'qwen3_5_text'),
+
+  // ---- encoders, encoder-decoders and vision towers (issue 41) ----
+  // `stacks`: an encoder-decoder's layer count, heads and table per stack (fromConfig's decoder
+  // option picks one); `patches`: a vision tower's table, one row per patch (+ CLIP's class token)
+  whisper: tower(
+    'WhisperConfig',
+    'whisper/modeling_whisper.py WhisperEncoder.embed_positions (sinusoids(): t2t spacing, sines then cosines), WhisperPositionalEmbedding (decoder), WhisperAttention (head_dim^-0.5)',
+    {
+      stacks: {
+        encoder: {
+          layers: 'encoder_layers',
+          heads: 'encoder_attention_heads',
+          rows: 'max_source_positions',
+          table: 'sinusoidal',
+        },
+        decoder: { layers: 'decoder_layers', heads: 'decoder_attention_heads', rows: 'max_target_positions' },
+      },
+      // WhisperConfig.__init__ (whisper-tiny sizes)
+      defaults: {
+        d_model: 384,
+        encoder_layers: 4,
+        encoder_attention_heads: 6,
+        decoder_layers: 4,
+        decoder_attention_heads: 6,
+        max_source_positions: 1500,
+        max_target_positions: 448,
+      },
+    },
+  ),
+  bart: tower(
+    'BartConfig',
+    'bart/modeling_bart.py BartLearnedPositionalEmbedding (offset 2), BartAttention (head_dim^-0.5)',
+    { stacks: BART_STACKS, offset: 2, defaults: BART_DEFAULTS },
+  ),
+  mbart: tower(
+    'MBartConfig',
+    'mbart/modeling_mbart.py MBartLearnedPositionalEmbedding (offset 2), MBartAttention (head_dim^-0.5)',
+    { stacks: BART_STACKS, offset: 2, defaults: BART_DEFAULTS },
+  ),
+  camembert: tower(
+    'CamembertConfig',
+    'camembert/modeling_camembert.py CamembertEmbeddings (as RoBERTa: padding_idx + 1)',
+    { rows: ['max_position_embeddings'], absolute: true, padOffset: true },
+  ),
+  clip: wrapper('CLIPConfig', 'clip_text_model', { vision: 'clip_vision_model' }),
+  clip_text_model: tower(
+    'CLIPTextConfig',
+    'clip/modeling_clip.py CLIPTextEmbeddings.position_embedding, CLIPAttention (head_dim^-0.5; the text model is causal)',
+    {
+      rows: ['max_position_embeddings'],
+      causal: true,
+      defaults: { hidden_size: 512, num_attention_heads: 8, num_hidden_layers: 12, max_position_embeddings: 77 },
+    },
+  ),
+  clip_vision_model: tower(
+    'CLIPVisionConfig',
+    'clip/modeling_clip.py CLIPVisionEmbeddings (num_patches + 1 rows: class token, then patches), CLIPAttention (head_dim^-0.5)',
+    {
+      patches: { cls: 1 },
+      defaults: { hidden_size: 768, num_attention_heads: 12, num_hidden_layers: 12, image_size: 224, patch_size: 32 },
+    },
+  ),
+  modernbert: rope(
+    'ModernBertConfig',
+    'modernbert/modeling_modernbert.py ModernBertAttention (layer_id % global_attn_every_n_layers: local layers see |p - j| <= local_attention // 2 and rotate with local_rope_theta), rotate_half, head_dim^-0.5',
+    {
+      layers: 'modernbert',
+      layerTypes: true,
+      local: 'modernbert',
+      windowKey: 'local_attention',
+      halfWindow: true,
+      hiddenOnly: true,
+      ignores: { position_embedding_type: 'ModernBertEmbeddings has no position table (RoPE in every layer)' },
+      // ModernBertConfig.__init__
+      defaults: {
+        hidden_size: 768,
+        num_attention_heads: 12,
+        num_hidden_layers: 22,
+        global_attn_every_n_layers: 3,
+        local_attention: 128,
+        global_rope_theta: 160000,
+        local_rope_theta: 10000,
+      },
+    },
+  ),
+  mpnet: {
+    config: 'MPNetConfig',
+    hf: 'mpnet/modeling_mpnet.py MPNetEmbeddings (padding_idx 1), MPNetEncoder.compute_position_bias (32 buckets, max_distance 128), MPNetSelfAttention (q·kᵀ / sqrt(d) + position_bias)',
+    family: 't5',
+    mpnet: true,
+    layers: 'full',
+    scale: 'head_dim',
+    hiddenOnly: true,
+    ignores: {
+      relative_attention_max_distance:
+        'MPNetEncoder.relative_position_bucket uses max_distance 128 whatever the config says',
+    },
+    // MPNetConfig.__init__
+    defaults: {
+      hidden_size: 768,
+      num_attention_heads: 12,
+      num_hidden_layers: 12,
+      max_position_embeddings: 512,
+      relative_attention_num_buckets: 32,
+    },
+  },
+  siglip: wrapper('SiglipConfig', 'siglip_text_model', { vision: 'siglip_vision_model' }),
+  siglip_text_model: tower(
+    'SiglipTextConfig',
+    'siglip/modeling_siglip.py SiglipTextEmbeddings.position_embedding, SiglipAttention (head_dim^-0.5; no causal mask)',
+    {
+      rows: ['max_position_embeddings'],
+      defaults: { hidden_size: 768, num_attention_heads: 12, num_hidden_layers: 12, max_position_embeddings: 64 },
+    },
+  ),
+  siglip_vision_model: tower(
+    'SiglipVisionConfig',
+    'siglip/modeling_siglip.py SiglipVisionEmbeddings (num_patches rows, no class token), SiglipAttention (head_dim^-0.5)',
+    {
+      patches: { cls: 0 },
+      defaults: { hidden_size: 768, num_attention_heads: 12, num_hidden_layers: 12, image_size: 224, patch_size: 16 },
+    },
+  ),
 };
 
 /** Model types whose positions posenc does not model: refused with the reason, naming the HF code. */
@@ -522,10 +659,22 @@ export const REFUSED = {
   reformer: 'LSH and chunked local attention with axial position embeddings (reformer/modeling_reformer.py)',
   xlnet:
     'two-stream attention with relative sinusoidal positions and segment terms (xlnet/modeling_xlnet.py rel_attn_core)',
+  // remote code (nomic-ai's modeling_hf_nomic_bert.py): NomicBertConfig defaults rotary_scaling_factor to 1.0
+  nomic_bert:
+    'decided by remote code (modeling_hf_nomic_bert.py NomicBertAttention): with rotary_scaling_factor set ' +
+    '(NomicBertConfig default 1.0) NomicBertDynamicNTKRotaryEmbedding raises the RoPE base past ' +
+    'max_trained_positions and keeps the raised table for every later call (register_buffer), so a ' +
+    "position's rotation depends on the lengths run before it",
 };
 
 function learned(config, hf, more) {
   return { config, hf, family: 'learned', layers: 'full', scale: 'head_dim', ...more, defaults: { ...more.defaults } };
+}
+
+/** A row of the encoders / encoder-decoders / vision towers block: its attention class computes
+ * head_dim = embed_dim // num_heads (a head_dim key is not read). */
+function tower(config, hf, more) {
+  return learned(config, hf, { hiddenOnly: true, ...more });
 }
 
 function wrapper(config, text, more = {}) {

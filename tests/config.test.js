@@ -266,6 +266,17 @@ const EXPECT = {
   },
   // Mistral3Config: text_config a MistralConfig; sliding_window null, head_dim 128, rope_theta 1e9
   'mistral-small-3-flux2-te': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 32, kv: 8, base: 1e9 },
+  // encoders, encoder-decoders, vision towers: layer 0 of the encoder / text tower (tests/config_encoders.test.js has the rest)
+  'bart-large-cnn': { family: 'learned', rows: 1026, offset: 2, heads: 16, kv: 16, dim: 64 },
+  'camembert-base-emotexttokids': { family: 'learned', rows: 514, offset: 2, heads: 12, kv: 12, dim: 64 },
+  'clip-vit-base-patch32': { family: 'learned', rows: 77, heads: 8, kv: 8, dim: 64 },
+  'mbart-cc25-mytran': { family: 'learned', rows: 1026, offset: 2, heads: 8, kv: 8, dim: 128 },
+  'siglip-image-classifier': { family: 'learned', rows: 64, heads: 12, kv: 12, dim: 64 },
+  'whisper-large-v3': { family: 'sinusoidal', heads: 20, kv: 20, dim: 64 },
+  // layer 0 is global: global_rope_theta (ModernBertAttention)
+  // MPNet: a T5 bucket bias (32, 128) in every layer and a learned table from row 2
+  'all-mpnet-base-v2': { family: 't5', heads: 12, kv: 12, dim: 64, scale: 0.125 },
+  'modernbert-large-zeroshot-v2': { family: 'rope', layout: 'half', dim: 64, rot: 64, heads: 16, kv: 16, base: 160000 },
 };
 
 /** Gemma3TextConfig.__init__ defaults (configuration_gemma3.py), for configs that omit them. */
@@ -284,6 +295,7 @@ function hfRope(name, cfg, L = 1) {
     base = c.rope_local_base_freq ?? GEMMA3_TEXT.rope_local_base_freq;
     rs = null;
   } // layer 0 is local
+  if (name.startsWith('modernbert')) base = c.global_rope_theta; // layer 0 is global
   const d = e.rot;
   const type = rs ? (rs.rope_type ?? rs.type) : 'default';
   switch (type) {

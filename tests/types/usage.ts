@@ -146,6 +146,12 @@ export function fromConfigUsage(pe: Posenc): void {
       void kind;
     } else pe.kvCache({ ...spec.attention, capacity: 8, encoding: spec.encoding }).free();
   }
+  // Whisper's encoder: a fixed sinusoid table, its options for pe.sinusoidal
+  const enc = pe.fromConfig({ model_type: 'whisper' });
+  if (enc.family === 'sinusoidal') pe.sinusoidal({ length: enc.rows, ...enc.sinusoidal });
+  pe.fromConfig({ model_type: 'clip' }, { tower: 'vision' });
+  // @ts-expect-error tower is 'text' or 'vision'
+  pe.fromConfig({ model_type: 'clip' }, { tower: 'audio' });
   const q: number | undefined = spec.attention?.queryScale?.(100);
   void q;
   pe.fromConfig({ model_type: 'my_llama' }, { as: 'llama' });
