@@ -775,6 +775,10 @@ function headSizes(r, mt, c, source, prefix) {
     }
     dim = hidden / heads;
     dimKey = `${r.key('hidden_size')} / ${r.key('num_attention_heads')}`;
+  } else if (MODELS[mt]?.headDimFromHidden && hidden !== undefined && dim * heads !== hidden) {
+    // OlmoeAttention sizes its heads hidden_size // num_attention_heads while its rotary embedding
+    // reads head_dim: a head_dim that disagrees gives two widths, and posenc does not pick one
+    throw bad(r.key('head_dim'), `hidden_size / num_attention_heads (${MODELS[mt].hf})`, dim);
   }
   if (heads * dim > MAX_WIDTH) {
     // attention and kvCache hold queries · heads · head width floats: a wider layer fits no call

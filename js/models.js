@@ -506,6 +506,18 @@ export const MODELS = {
   qwen2_vl: wrapper('Qwen2VLConfig', 'qwen2_vl_text', { fromRoot: true }),
   qwen2_5_vl: wrapper('Qwen2_5_VLConfig', 'qwen2_5_vl_text', { fromRoot: true }),
   qwen3_5: wrapper('Qwen3_5Config', 'qwen3_5_text'),
+
+  // ---- decoder block: the popular decoders Hugging Face implements natively (issue 41) ----
+  olmoe: rope(
+    'OlmoeConfig',
+    'olmoe/modeling_olmoe.py OlmoeAttention (head_dim = hidden_size // num_attention_heads), apply_rotary_pos_emb (rotate_half)',
+    {
+      headDimFromHidden: true,
+      ignores: { sliding_window: 'OlmoeAttention has no sliding window' },
+      // OlmoeConfig: num_key_value_heads None -> num_attention_heads
+      defaults: { hidden_size: 2048, num_attention_heads: 16, num_hidden_layers: 16 },
+    },
+  ),
 };
 
 /** Model types whose positions posenc does not model: refused with the reason, naming the HF code. */

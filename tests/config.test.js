@@ -266,6 +266,8 @@ const EXPECT = {
   },
   // Mistral3Config: text_config a MistralConfig; sliding_window null, head_dim 128, rope_theta 1e9
   'mistral-small-3-flux2-te': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 32, kv: 8, base: 1e9 },
+  // OlmoeAttention: head_dim = hidden_size // num_heads = 128, rotate_half, every layer full
+  'olmoe-1b-7b-0125-instruct': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 16, kv: 16, base: 1e4 },
 };
 
 /** Gemma3TextConfig.__init__ defaults (configuration_gemma3.py), for configs that omit them. */
