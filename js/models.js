@@ -518,6 +518,21 @@ export const MODELS = {
       defaults: { hidden_size: 2048, num_attention_heads: 16, num_hidden_layers: 16 },
     },
   ),
+  glm4_moe: rope(
+    'Glm4MoeConfig',
+    'glm4_moe/modeling_glm4_moe.py Glm4MoeAttention (scaling = head_dim^-0.5), apply_rotary_pos_emb (rotate_half on the first head_dim · partial_rotary_factor)',
+    {
+      ignores: { sliding_window: 'Glm4MoeAttention has no sliding window' },
+      // Glm4MoeConfig.__init__: no head_dim parameter (Glm4MoeAttention: getattr(config, 'head_dim', hidden // heads))
+      defaults: {
+        partial_rotary_factor: 0.5,
+        hidden_size: 4096,
+        num_attention_heads: 96,
+        num_key_value_heads: 8,
+        num_hidden_layers: 46,
+      },
+    },
+  ),
 };
 
 /** Model types whose positions posenc does not model: refused with the reason, naming the HF code. */

@@ -268,6 +268,8 @@ const EXPECT = {
   'mistral-small-3-flux2-te': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 32, kv: 8, base: 1e9 },
   // OlmoeAttention: head_dim = hidden_size // num_heads = 128, rotate_half, every layer full
   'olmoe-1b-7b-0125-instruct': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 16, kv: 16, base: 1e4 },
+  // Glm4MoeAttention: rotate_half on the first int(128 · 0.5) = 64 of each head (GPT-NeoX apply_rotary_pos_emb)
+  'glm-4.5-air-mlx-4bit': { family: 'rope', layout: 'half', dim: 128, rot: 64, heads: 96, kv: 8, base: 1e6 },
 };
 
 /** Gemma3TextConfig.__init__ defaults (configuration_gemma3.py), for configs that omit them. */

@@ -113,3 +113,33 @@ test('OLMoE: OlmoeConfig defaults, KV heads, head_dim read as OlmoeAttention siz
   assert.ok(sw.notes.some((n) => /sliding_window = 1024 is ignored: OlmoeAttention has no sliding window/.test(n)));
   assertThrowsPosenc(() => pe.fromConfig({ ...cfg, rope_theta: null }), [/rope_theta must be a number/]);
 });
+
+test('GLM-4.5-Air (glm4_moe): rotate_half on the first head_dim · 0.5 = 64 of 128, base 1e6, 96/8 heads', async () => {
+  const [{ pe }] = await backends();
+  const cfg = load('glm-4.5-air-mlx-4bit');
+  // _compute_default_rope_parameters: dim = int(head_dim * partial_rotary_factor) = 64
+  const inv = hfInvFreq(1e6, 64);
+  for (const layer of [0, 1, 45]) {
+    const s = pe.fromConfig(cfg, { layer });
+    assert.equal(s.layerType, 'full_attention');
+    // Glm4MoeAttention: head_dim from the config, scaling = head_dim^-0.5, no window
+    assert.deepEqual(s.attention, { heads: 96, kvHeads: 8, dim: 128, scale: 128 ** -0.5 });
+    assert.deepEqual(s.rope, { dim: 128, rotaryDim: 64, base: 1e6, layout: 'half' });
+    assert.ok(maxRel(pe.ropeFrequencies(s.rope).invFreq64, inv) < 1e-12, `layer ${layer} inv_freq`);
+  }
+  await drive(pe.fromConfig(cfg), inv, 'glm4_moe');
+  // Glm4MoeConfig has no head_dim parameter: without one, hidden_size // heads = 4096 // 96 is no
+  // whole head (HF would build 42-wide heads with a 21-wide rotation), so posenc refuses by name
+  const { head_dim: _, ...noHead } = cfg;
+  assertThrowsPosenc(() => pe.fromConfig(noHead), [/hidden_size must be a multiple of num_attention_heads = 96/]);
+  // Glm4MoeConfig(partial_rotary_factor=0.5) when the file omits it; another factor is read
+  const { partial_rotary_factor: __, ...noPrf } = cfg;
+  const d = pe.fromConfig(noPrf);
+  assert.equal(d.rope.rotaryDim, 64);
+  assert.equal(d.defaults.partial_rotary_factor, 0.5);
+  assert.equal(pe.fromConfig({ ...cfg, partial_rotary_factor: 1 }).rope.rotaryDim, undefined);
+  assert.equal(pe.fromConfig({ ...cfg, partial_rotary_factor: 0.25 }).rope.rotaryDim, 32);
+  const sw = pe.fromConfig({ ...cfg, sliding_window: 4096 });
+  assert.equal(sw.attention.window, undefined);
+  assert.ok(sw.notes.some((n) => /sliding_window = 4096 is ignored: Glm4MoeAttention has no sliding window/.test(n)));
+});
