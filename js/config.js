@@ -382,7 +382,11 @@ function llama3Scaling({ s, need, where, origin, orig }) {
  * 'linear_attention', 'mamba'), from layer_types where the config class reads it, else the row's
  * rule (models.js `layers`, a key of LAYER_RULES). */
 function layerKinds(row, r, layers) {
-  const kinds = row.layers === 'qwen3_5' ? new Set([...LAYER_TYPES, 'linear_attention']) : LAYER_TYPES;
+  const kinds = new Set([
+    ...LAYER_TYPES,
+    ...(row.layers === 'qwen3_5' ? ['linear_attention'] : []),
+    ...Object.keys(row.otherLayers ?? {}),
+  ]);
   if (row.layerTypes && r.has('layer_types')) {
     const given = r.get('layer_types');
     if (!Array.isArray(given) || given.length !== layers || !given.every((t) => kinds.has(t))) {
@@ -489,6 +493,15 @@ const LAYER_RULES = {
       throw bad(r.key('attn_layer_offset'), `smaller than attn_layer_period = ${period} (JambaConfig)`, offset);
     }
     return by((i) => (i % period === offset ? 'full_attention' : 'mamba'));
+  },
+  lfm2: ({ r, by, all }) => {
+    // Lfm2Config: layer_types, else full_attn_idxs (None: every layer attends), the rest 'conv'
+    const idx = r.get('full_attn_idxs');
+    if (idx === undefined) return all('full_attention');
+    if (!Array.isArray(idx) || !idx.every((i) => Number.isInteger(i))) {
+      throw bad(r.key('full_attn_idxs'), 'an array of layer indices (Lfm2Config)', idx);
+    }
+    return by((i) => (idx.includes(i) ? 'full_attention' : 'conv'));
   },
   qwen3_5: ({ r, by }) => {
     // Qwen3_5TextConfig: every full_attention_interval-th layer is softmax attention
@@ -933,14 +946,17 @@ function attentionKind(x) {
   const kind = kinds[layer];
   x.kind = kind;
   result.layerType = kind;
-  if (kind === 'mamba' || kind === 'linear_attention') {
+  const other = row.otherLayers && Object.hasOwn(row.otherLayers, kind) ? row.otherLayers[kind] : undefined;
+  if (kind === 'mamba' || kind === 'linear_attention' || other) {
     result.family = 'none';
     result.attention = null;
     result.encoding = null;
     result.reason =
       kind === 'mamba'
         ? `layer ${layer} is a Mamba layer (${row.config}.layers_block_type): no attention and no positions`
-        : `layer ${layer} is a linear_attention layer (Gated DeltaNet, ${row.config}.layer_types): no softmax attention and no positions`;
+        : kind === 'linear_attention'
+          ? `layer ${layer} is a linear_attention layer (Gated DeltaNet, ${row.config}.layer_types): no softmax attention and no positions`
+          : `layer ${layer} is a '${kind}' layer (${other}): no attention and no positions`;
     return true;
   }
   if (kind === 'sliding_attention' && (!row.useSliding || r.flag('use_sliding_window'))) {
@@ -1117,6 +1133,7 @@ function ropeBase({ result, row, r, mt, kind, origin, notes, source }, { rs, rpr
   let baseKey;
   for (const [rd, k] of [
     [rpr, 'rope_theta'],
+    ...(row.baseKey ? [[r, row.baseKey]] : []),
     [r, 'rope_theta'],
     [r, 'rotary_emb_base'],
     [r, 'rotary_base'],

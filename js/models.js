@@ -533,6 +533,25 @@ export const MODELS = {
       },
     },
   ),
+  lfm2: rope(
+    'Lfm2Config',
+    'lfm2/modeling_lfm2.py Lfm2Attention (LlamaAttention: head_dim^-0.5, rotate_half) on full_attention layers; conv layers are Lfm2ShortConv',
+    {
+      layers: 'lfm2',
+      layerTypes: true,
+      otherLayers: { conv: 'Lfm2ShortConv, a gated short convolution' },
+      // Lfm2Config: rope_theta = kwargs.get('theta', kwargs.get('rope_theta', 1e6))
+      baseKey: 'theta',
+      ignores: { sliding_window: 'Lfm2Attention has no sliding window' },
+      defaults: {
+        rope_theta: 1e6,
+        hidden_size: 2560,
+        num_attention_heads: 32,
+        num_key_value_heads: 8,
+        num_hidden_layers: 32,
+      },
+    },
+  ),
 };
 
 /** Model types whose positions posenc does not model: refused with the reason, naming the HF code. */

@@ -143,3 +143,50 @@ test('GLM-4.5-Air (glm4_moe): rotate_half on the first head_dim · 0.5 = 64 of 1
   assert.equal(sw.attention.window, undefined);
   assert.ok(sw.notes.some((n) => /sliding_window = 4096 is ignored: Glm4MoeAttention has no sliding window/.test(n)));
 });
+
+test('LFM2 (LiquidAI/LFM2-2.6B): layer_types picks attention or Lfm2ShortConv; attention layers rotate_half, base theta', async () => {
+  const [{ pe }] = await backends();
+  const cfg = load('lfm2-2.6b');
+  // Lfm2Attention is LlamaAttention: head_dim = hidden_size // heads = 64, scaling 64^-0.5, rotate_half
+  const inv = hfInvFreq(1e6, 64);
+  for (let layer = 0; layer < cfg.num_hidden_layers; layer++) {
+    const s = pe.fromConfig(cfg, { layer });
+    assert.equal(s.layerType, cfg.layer_types[layer], `layer ${layer}`);
+    if (cfg.layer_types[layer] === 'conv') {
+      // Lfm2DecoderLayer: conv layers run Lfm2ShortConv, no attention and no positions
+      assert.equal(s.family, 'none');
+      assert.equal(s.attention, null);
+      assert.equal(s.encoding, null);
+      assert.match(s.reason, /Lfm2ShortConv/);
+      continue;
+    }
+    assert.deepEqual(s.attention, { heads: 32, kvHeads: 8, dim: 64, scale: 0.125 });
+    assert.deepEqual(s.rope, { dim: 64, base: 1e6, layout: 'half' });
+    assert.ok(maxRel(pe.ropeFrequencies(s.rope).invFreq64, inv) < 1e-12, `layer ${layer} inv_freq`);
+  }
+  await drive(pe.fromConfig(cfg, { layer: 2 }), inv, 'lfm2');
+});
+
+test('LFM2: Lfm2Config reads theta before rope_theta (default 1e6); full_attn_idxs when layer_types is absent', async () => {
+  const [{ pe }] = await backends();
+  const cfg = load('lfm2-2.6b');
+  // rope_theta = kwargs.get("theta", kwargs.get("rope_theta", 1000000.0))
+  assert.equal(pe.fromConfig({ ...cfg, theta: 5e5 }, { layer: 2 }).rope.base, 5e5);
+  const { theta: _, ...noTheta } = cfg;
+  assert.equal(pe.fromConfig({ ...noTheta, rope_theta: 2e5 }, { layer: 2 }).rope.base, 2e5);
+  const { rope_theta: __, ...bare } = noTheta;
+  const d = pe.fromConfig(bare, { layer: 2 });
+  assert.equal(d.rope.base, 1e6);
+  assert.equal(d.defaults.rope_theta, 1e6);
+  // no layer_types: full_attn_idxs lists the attention layers; neither: every layer attends
+  const { layer_types: ___, ...noTypes } = cfg;
+  const byIdx = { ...noTypes, full_attn_idxs: [2, 5] };
+  assert.equal(pe.fromConfig(byIdx, { layer: 5 }).layerType, 'full_attention');
+  assert.equal(pe.fromConfig(byIdx, { layer: 4 }).layerType, 'conv');
+  assert.equal(pe.fromConfig(noTypes, { layer: 4 }).layerType, 'full_attention');
+  assertThrowsPosenc(() => pe.fromConfig({ ...noTypes, full_attn_idxs: 'all' }), [/full_attn_idxs must be/]);
+  assertThrowsPosenc(
+    () => pe.fromConfig({ ...cfg, layer_types: cfg.layer_types.map((t) => (t === 'conv' ? 'mamba' : t)) }),
+    [/layer_types must be/],
+  );
+});
