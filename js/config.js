@@ -153,6 +153,7 @@ const NULL_FAILS = new Set([
   'rope_local_base_freq',
   'query_pre_attn_scalar',
   'sliding_window_pattern',
+  'theta', // Lfm2Config: kwargs.get("theta", ...) returns the None
 ]);
 const NO_KEYS = new Set();
 

@@ -190,3 +190,32 @@ test('LFM2: Lfm2Config reads theta before rope_theta (default 1e6); full_attn_id
     [/layer_types must be/],
   );
 });
+
+test('decoder block: None and non-finite values as the config classes compute with them, refused naming the key', async () => {
+  const [{ pe }] = await backends();
+  const olmoe = load('olmoe-1b-7b-0125-instruct');
+  const glm = load('glm-4.5-air-mlx-4bit');
+  const lfm2 = load('lfm2-2.6b');
+  // base ** (...) with None fails in _compute_default_rope_parameters: refused, not defaulted
+  assertThrowsPosenc(() => pe.fromConfig({ ...olmoe, rope_theta: null }), [/rope_theta must be a number/]);
+  // int(head_dim * None) fails: Glm4MoeConfig's 0.5 is not used for a key present with null
+  assertThrowsPosenc(() => pe.fromConfig({ ...glm, partial_rotary_factor: null }), [/partial_rotary_factor must be/]);
+  // Lfm2Config: kwargs.get("theta", ...) returns None when the key holds null: rope_theta is not consulted
+  assertThrowsPosenc(() => pe.fromConfig({ ...lfm2, theta: null }, { layer: 2 }), [/theta must be a number/]);
+  // layer_types None: Lfm2Config builds it from full_attn_idxs (None: every layer attends)
+  assert.equal(pe.fromConfig({ ...lfm2, layer_types: null }, { layer: 0 }).layerType, 'full_attention');
+  // layer_types [] is kept by Lfm2Config (not None) and the layers index past it: refused
+  assertThrowsPosenc(() => pe.fromConfig({ ...lfm2, layer_types: [] }), [/layer_types must be/]);
+  for (const [cfg, key] of [
+    [olmoe, 'rope_theta'],
+    [glm, 'partial_rotary_factor'],
+    [lfm2, 'theta'],
+    [glm, 'num_key_value_heads'],
+  ]) {
+    for (const v of [Number.NaN, Number.POSITIVE_INFINITY]) {
+      assertThrowsPosenc(() => pe.fromConfig({ ...cfg, [key]: v }, { layer: 2 }), [new RegExp(`${key} must be`)]);
+    }
+  }
+  // KV heads that do not divide the query heads: repeat_kv cannot group them
+  assertThrowsPosenc(() => pe.fromConfig({ ...glm, num_key_value_heads: 7 }), [/num_key_value_heads must be/]);
+});
