@@ -177,6 +177,7 @@ const NULL_FAILS = new Set([
   'global_rope_theta',
   'local_attention',
   'global_attn_every_n_layers',
+  'theta', // Lfm2Config: kwargs.get("theta", ...) returns the None
 ]);
 const NO_KEYS = new Set();
 
@@ -406,7 +407,11 @@ function llama3Scaling({ s, need, where, origin, orig }) {
  * 'linear_attention', 'mamba'), from layer_types where the config class reads it, else the row's
  * rule (models.js `layers`, a key of LAYER_RULES). */
 function layerKinds(row, r, layers) {
-  const kinds = row.layers === 'qwen3_5' ? new Set([...LAYER_TYPES, 'linear_attention']) : LAYER_TYPES;
+  const kinds = new Set([
+    ...LAYER_TYPES,
+    ...(row.layers === 'qwen3_5' ? ['linear_attention'] : []),
+    ...Object.keys(row.otherLayers ?? {}),
+  ]);
   if (row.layerTypes && r.has('layer_types')) {
     const given = r.get('layer_types');
     if (!Array.isArray(given) || given.length !== layers || !given.every((t) => kinds.has(t))) {
@@ -518,6 +523,15 @@ const LAYER_RULES = {
     // ModernBertAttention: layer_id % global_attn_every_n_layers != 0 is a local (sliding) layer
     const n = r.number('global_attn_every_n_layers', { int: true, gt: 0 });
     return by((i) => (i % n ? 'sliding_attention' : 'full_attention'));
+  },
+  lfm2: ({ r, by, all }) => {
+    // Lfm2Config: layer_types, else full_attn_idxs (None: every layer attends), the rest 'conv'
+    const idx = r.get('full_attn_idxs');
+    if (idx === undefined) return all('full_attention');
+    if (!Array.isArray(idx) || !idx.every((i) => Number.isInteger(i))) {
+      throw bad(r.key('full_attn_idxs'), 'an array of layer indices (Lfm2Config)', idx);
+    }
+    return by((i) => (idx.includes(i) ? 'full_attention' : 'conv'));
   },
   qwen3_5: ({ r, by }) => {
     // Qwen3_5TextConfig: every full_attention_interval-th layer is softmax attention
@@ -848,6 +862,11 @@ function headSizes(r, mt, c, source, prefix, headsKey, hiddenOnly = false) {
     }
     dim = hidden / heads;
     dimKey = `${hiddenKey} / ${headsName}`;
+    dimKey = `${r.key('hidden_size')} / ${r.key('num_attention_heads')}`;
+  } else if (MODELS[mt]?.headDimFromHidden && hidden !== undefined && dim * heads !== hidden) {
+    // OlmoeAttention sizes its heads hidden_size // num_attention_heads while its rotary embedding
+    // reads head_dim: a head_dim that disagrees gives two widths, and posenc does not pick one
+    throw bad(r.key('head_dim'), `hidden_size / num_attention_heads (${MODELS[mt].hf})`, dim);
   }
   if (heads * dim > MAX_WIDTH) {
     // attention and kvCache hold queries · heads · head width floats: a wider layer fits no call
@@ -1092,14 +1111,17 @@ function attentionKind(x) {
   const kind = kinds[layer];
   x.kind = kind;
   result.layerType = kind;
-  if (kind === 'mamba' || kind === 'linear_attention') {
+  const other = row.otherLayers && Object.hasOwn(row.otherLayers, kind) ? row.otherLayers[kind] : undefined;
+  if (kind === 'mamba' || kind === 'linear_attention' || other) {
     result.family = 'none';
     result.attention = null;
     result.encoding = null;
     result.reason =
       kind === 'mamba'
         ? `layer ${layer} is a Mamba layer (${row.config}.layers_block_type): no attention and no positions`
-        : `layer ${layer} is a linear_attention layer (Gated DeltaNet, ${row.config}.layer_types): no softmax attention and no positions`;
+        : kind === 'linear_attention'
+          ? `layer ${layer} is a linear_attention layer (Gated DeltaNet, ${row.config}.layer_types): no softmax attention and no positions`
+          : `layer ${layer} is a '${kind}' layer (${other}): no attention and no positions`;
     return true;
   }
   if (kind === 'sliding_attention' && (!row.useSliding || r.flag('use_sliding_window'))) {
@@ -1291,6 +1313,7 @@ function ropeBase({ result, row, r, mt, kind, origin, notes, source }, { rs, rpr
   }
   for (const [rd, k] of [
     [rpr, 'rope_theta'],
+    ...(row.baseKey ? [[r, row.baseKey]] : []),
     [r, 'rope_theta'],
     [r, 'rotary_emb_base'],
     [r, 'rotary_base'],

@@ -583,7 +583,7 @@ export interface ModelSpecBase {
   model: string;
   layer: number;
   layers?: number;
-  layerType?: 'full_attention' | 'sliding_attention' | 'chunked_attention' | 'linear_attention' | 'mamba';
+  layerType?: 'full_attention' | 'sliding_attention' | 'chunked_attention' | 'linear_attention' | 'mamba' | 'conv';
   /** What posenc does not do for this model, keys ignored as Hugging Face ignores them, run-time
    * rules (Qwen 1 dynamic NTK), and an `as` assumption. */
   notes: string[];
@@ -655,10 +655,10 @@ export interface NoPositionModelSpec extends ModelSpecBase {
   attention: ModelAttention;
   encoding: { type: 'none' };
 }
-/** A layer without attention (Jamba's Mamba layers, Qwen3.5's linear_attention layers). */
+/** A layer without attention (Jamba's Mamba layers, Qwen3.5's linear_attention layers, LFM2's conv layers). */
 export interface NoAttentionModelSpec extends ModelSpecBase {
   family: 'none';
-  layerType: 'mamba' | 'linear_attention';
+  layerType: 'mamba' | 'linear_attention' | 'conv';
   reason: string;
   attention: null;
   encoding: null;

@@ -643,6 +643,51 @@ export const MODELS = {
       defaults: { hidden_size: 768, num_attention_heads: 12, num_hidden_layers: 12, image_size: 224, patch_size: 16 },
     },
   ),
+  // ---- decoder block: the popular decoders Hugging Face implements natively (issue 41) ----
+  olmoe: rope(
+    'OlmoeConfig',
+    'olmoe/modeling_olmoe.py OlmoeAttention (head_dim = hidden_size // num_attention_heads), apply_rotary_pos_emb (rotate_half)',
+    {
+      headDimFromHidden: true,
+      ignores: { sliding_window: 'OlmoeAttention has no sliding window' },
+      // OlmoeConfig: num_key_value_heads None -> num_attention_heads
+      defaults: { hidden_size: 2048, num_attention_heads: 16, num_hidden_layers: 16 },
+    },
+  ),
+  glm4_moe: rope(
+    'Glm4MoeConfig',
+    'glm4_moe/modeling_glm4_moe.py Glm4MoeAttention (scaling = head_dim^-0.5), apply_rotary_pos_emb (rotate_half on the first head_dim · partial_rotary_factor)',
+    {
+      ignores: { sliding_window: 'Glm4MoeAttention has no sliding window' },
+      // Glm4MoeConfig.__init__: no head_dim parameter (Glm4MoeAttention: getattr(config, 'head_dim', hidden // heads))
+      defaults: {
+        partial_rotary_factor: 0.5,
+        hidden_size: 4096,
+        num_attention_heads: 96,
+        num_key_value_heads: 8,
+        num_hidden_layers: 46,
+      },
+    },
+  ),
+  lfm2: rope(
+    'Lfm2Config',
+    'lfm2/modeling_lfm2.py Lfm2Attention (LlamaAttention: head_dim^-0.5, rotate_half) on full_attention layers; conv layers are Lfm2ShortConv',
+    {
+      layers: 'lfm2',
+      layerTypes: true,
+      otherLayers: { conv: 'Lfm2ShortConv, a gated short convolution' },
+      // Lfm2Config: rope_theta = kwargs.get('theta', kwargs.get('rope_theta', 1e6))
+      baseKey: 'theta',
+      ignores: { sliding_window: 'Lfm2Attention has no sliding window' },
+      defaults: {
+        rope_theta: 1e6,
+        hidden_size: 2560,
+        num_attention_heads: 32,
+        num_key_value_heads: 8,
+        num_hidden_layers: 32,
+      },
+    },
+  ),
 };
 
 /** Model types whose positions posenc does not model: refused with the reason, naming the HF code. */

@@ -277,6 +277,12 @@ const EXPECT = {
   // MPNet: a T5 bucket bias (32, 128) in every layer and a learned table from row 2
   'all-mpnet-base-v2': { family: 't5', heads: 12, kv: 12, dim: 64, scale: 0.125 },
   'modernbert-large-zeroshot-v2': { family: 'rope', layout: 'half', dim: 64, rot: 64, heads: 16, kv: 16, base: 160000 },
+  // OlmoeAttention: head_dim = hidden_size // num_heads = 128, rotate_half, every layer full
+  'olmoe-1b-7b-0125-instruct': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 16, kv: 16, base: 1e4 },
+  // Glm4MoeAttention: rotate_half on the first int(128 · 0.5) = 64 of each head (GPT-NeoX apply_rotary_pos_emb)
+  'glm-4.5-air-mlx-4bit': { family: 'rope', layout: 'half', dim: 128, rot: 64, heads: 96, kv: 8, base: 1e6 },
+  // Lfm2Config.layer_types: layer 2 is full_attention (layer 0 a conv layer); LlamaAttention rotate_half, theta 1e6
+  'lfm2-2.6b': { family: 'rope', layout: 'half', dim: 64, rot: 64, heads: 32, kv: 8, base: 1e6, layer: 2 },
 };
 
 /** Gemma3TextConfig.__init__ defaults (configuration_gemma3.py), for configs that omit them. */

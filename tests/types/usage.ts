@@ -140,9 +140,9 @@ export function fromConfigUsage(pe: Posenc): void {
   if (spec.family === 'none') {
     const why: string = spec.reason;
     void why;
-    // a Mamba or linear-attention layer has no attention at all
+    // a Mamba, linear-attention or LFM2 conv layer has no attention at all
     if (spec.attention === null) {
-      const kind: 'mamba' | 'linear_attention' = spec.layerType;
+      const kind: 'mamba' | 'linear_attention' | 'conv' = spec.layerType;
       void kind;
     } else pe.kvCache({ ...spec.attention, capacity: 8, encoding: spec.encoding }).free();
   }
