@@ -537,11 +537,7 @@ export function debrief(task, sums, labels) {
   return parts.join(' ');
 }
 
-export function setupLab(host, ctx) {
-  const section = document.createElement('section');
-  section.className = 'view lab';
-  section.dataset.status = 'idle';
-  section.innerHTML = `<h2>Extrapolation lab</h2>
+const MARKUP = `<h2>Extrapolation lab</h2>
   <p class="intro">A 2-layer transformer (width 32, 4 heads) trains here, once per method and seed, on sequences of ${TRAIN_LENGTH} tokens,
   then is tested on fresh sequences 2×, 4× and 8× longer. Right of the dashed line the plot counts only the positions the model never saw in training.
   What to notice: which curves stay up there, above chance, and whether that matches what the papers report.</p>
@@ -561,8 +557,18 @@ export function setupLab(host, ctx) {
   <thead><tr><th>method</th><th>1× (${TRAIN_LENGTH})</th>${MULTIPLES.slice(1)
     .map((m) => `<th>${m}× (${m * TRAIN_LENGTH})</th>`)
     .join('')}<th>what the papers report</th></tr></thead><tbody></tbody></table></div>`;
+
+/**
+ * The view's one state object: the shell's ctx, its section and figures, and what lives between
+ * updates (the state shown, the runs per method, the run in progress and its worker).
+ */
+function createLab(host, ctx) {
+  const section = document.createElement('section');
+  section.className = 'view lab';
+  section.dataset.status = 'idle';
+  section.innerHTML = MARKUP;
   host.append(section);
-  const $ = (s) => section.querySelector(s);
+  const $ = (sel) => section.querySelector(sel);
   $('.lab-tablewrap').style.overflowX = 'auto';
   const figs = $('.lab-figs');
   const acc = canvasIn(figs, 'accuracy past the training length per method');
@@ -572,287 +578,329 @@ export function setupLab(host, ctx) {
   const attPick = document.createElement('select');
   attPick.setAttribute('aria-label', 'model whose attention is shown');
   att.fig.append(attPick);
+  return {
+    ctx,
+    section,
+    $,
+    figs,
+    acc,
+    loss,
+    att,
+    table,
+    attPick,
+    st: null,
+    results: {}, // method -> [run per seed]
+    live: {}, // method -> [[step, loss]] of the run in progress
+    worker: null,
+    running: null,
+    picked: false, // the reader chose whose attention to show
+    tablePreview: null, // the learned table during training
+    labels: Object.fromEntries(LAB_METHODS.map(([m, l]) => [m, l])),
+  };
+}
 
-  let st = null;
-  const results = {}; // method -> [run per seed]
-  const live = {}; // method -> [[step, loss]] of the run in progress
-  let worker = null;
-  let running = null;
-  let picked = false; // the reader chose whose attention to show
-  let tablePreview = null; // the learned table during training
-  const labels = Object.fromEntries(LAB_METHODS.map(([m, l]) => [m, l]));
+// The plots take the column's width (a phone's is under 320 px), up to 680; the guided path on a
+// phone lays the plots out in the section itself (chrome.css), and a plot's figure then gives the width.
+const plotWidth = (s) => Math.max(200, Math.min(680, s.figs.clientWidth || s.acc.fig.clientWidth || 680));
 
-  // The plots take the column's width (a phone's is under 320 px), up to 680; the guided path on a
-  // phone lays the plots out in the section itself (chrome.css), and a plot's figure then gives the width.
-  const width = () => Math.max(200, Math.min(680, figs.clientWidth || acc.fig.clientWidth || 680));
+/** Every panel of the lab from the results so far (and the curves of the run in progress). */
+function drawAll(s) {
+  const { running, results, section } = s;
+  const task = running?.task ?? s.st?.labtask ?? 'copy';
+  // The captions follow the task whose curves are drawn (the one training, else the one chosen).
+  s.loss.cap.textContent = lossCaption(task);
+  const done = LAB_METHODS.filter(([m]) => results[m]?.length);
+  const sums = Object.fromEntries(done.map(([m]) => [m, summarise(results[m])]));
+  const series = drawAccuracy(s, task, done, sums);
+  drawLoss(s);
+  drawTable(s);
+  fillResults(s, sums);
+  s.$('.lab-debrief').textContent = running ? '' : debrief(task, sums, s.labels);
+  drawAttention(s, task, done, sums);
+  s.attPick.hidden = !done.length;
+  section.dataset.curves = String(series.length);
+  section.dataset.unlearned = done
+    .filter(([m]) => !sums[m].learned)
+    .map(([m]) => m)
+    .join(',');
+}
 
-  /** Every panel of the lab from the results so far (and the curves of the run in progress). */
-  function drawAll() {
-    const task = running?.task ?? st?.labtask ?? 'copy';
-    // The captions follow the task whose curves are drawn (the one training, else the one chosen).
-    loss.cap.textContent = lossCaption(task);
-    const done = LAB_METHODS.filter(([m]) => results[m]?.length);
-    const sums = Object.fromEntries(done.map(([m]) => [m, summarise(results[m])]));
-    const series = drawAccuracy(task, done, sums);
-    drawLoss();
-    drawTable();
-    fillResults(sums);
-    $('.lab-debrief').textContent = running ? '' : debrief(task, sums, labels);
-    drawAttention(task, done, sums);
-    attPick.hidden = !done.length;
-    section.dataset.curves = String(series.length);
-    section.dataset.unlearned = done
-      .filter(([m]) => !sums[m].learned)
-      .map(([m]) => m)
-      .join(',');
-  }
-
-  /** Accuracy against length, one line (median, min–max band over seeds) per method trained. */
-  function drawAccuracy(task, done, sums) {
-    const xs = MULTIPLES.map((k) => k * TRAIN_LENGTH);
-    const series = done.map(([m, l, color], k) => {
-      const s = sums[m];
-      const stats = [s.train, ...s.beyond.slice(1)];
-      return {
-        label: s.learned ? l : `${l} (did not learn)`,
-        color,
-        mark: MARK[m],
-        faded: !s.learned,
-        dx: (k - (done.length - 1) / 2) * 3,
-        x: xs,
-        y: stats.map((v) => v?.median ?? null),
-        lo: stats.map((v) => v?.min ?? null),
-        hi: stats.map((v) => v?.max ?? null),
-      };
-    });
-    const chance = chanceOf(task);
-    if (series.length) {
-      const hlines = [{ y: chance, label: `chance ${chance === 0.5 ? '0.5' : '1/16'}` }];
-      const oracle = sums[done[0][0]].oracle;
-      if (oracle < 0.999) hlines.push({ y: oracle, label: `best possible ${oracle.toFixed(2)}` });
-      drawLines(acc.c, series, {
-        xLabel: 'sequence length (log scale)',
-        yLabel: 'accuracy',
-        xLog: true,
-        yMin: 0,
-        yMax: 1,
-        vline: TRAIN_LENGTH,
-        vlabel: 'trained',
-        hlines,
-        width: width(),
-      });
-    } else
-      placeholder(acc.c, `Press Train: each method's accuracy at ${xs.join(', ')} tokens appears here`, width(), 260);
-    const seeds = Math.max(1, ...done.map(([m]) => results[m].length));
-    acc.cap.textContent = `Accuracy against length: at ${TRAIN_LENGTH}, over the training length; right of the dashed line, over the positions past it only${seeds > 1 ? ` (line: median of ${seeds} seeds, band: min–max)` : ''}. Dashed and faded: did not learn the task.`;
-    return series;
-  }
-
-  /** The loss of each model, step by step. */
-  function drawLoss() {
-    const ls = LAB_METHODS.filter(([m]) => live[m]?.length).map(([m, l, color]) => ({
-      label: l,
+/** Accuracy against length, one line (median, min–max band over seeds) per method trained. */
+function drawAccuracy(s, task, done, sums) {
+  const { acc } = s;
+  const xs = MULTIPLES.map((k) => k * TRAIN_LENGTH);
+  const series = done.map(([m, l, color], k) => {
+    const sum = sums[m];
+    const stats = [sum.train, ...sum.beyond.slice(1)];
+    return {
+      label: sum.learned ? l : `${l} (did not learn)`,
       color,
-      x: live[m].map((p) => p[0]),
-      y: live[m].map((p) => p[1]),
-    }));
-    if (ls.length) drawLines(loss.c, ls, { xLabel: 'step', yLabel: 'loss', yMin: 0, width: width() });
-    else placeholder(loss.c, 'Press Train: the loss of each model, step by step', width(), 240);
-  }
-
-  /** The learned table (trained, or forming during training) as the similarity of its rows. */
-  function drawTable() {
-    const learnedRun = results.learned?.[0];
-    const tab = learnedRun?.table ?? tablePreview;
-    if (tab) {
-      const dim = tab.length / TRAIN_LENGTH;
-      drawHeat(table.c, similarity(tab, TRAIN_LENGTH, dim), TRAIN_LENGTH, TRAIN_LENGTH, {
-        width: Math.min(260, width() - 100),
-        rowLabel: 'position',
-        colLabel: 'position',
-        barLabel: 'cosine',
-      });
-      table.cap.textContent = learnedRun
-        ? `The trained learned table, as the cosine similarity of its ${TRAIN_LENGTH} rows (orange: alike, blue: opposite). Each row is most like itself; how far the likeness spreads to its neighbours shows which positions the model treats as near. There is no row ${TRAIN_LENGTH}: nothing to say about longer inputs.`
-        : 'The learned table forming (cosine similarity of its rows), during training';
-    } else {
-      placeholder(
-        table.c,
-        'Train "Learned": the similarity of its table rows appears here',
-        Math.min(300, width()),
-        160,
-      );
-      table.cap.textContent = 'Learned position table (similarity of its rows)';
-    }
-  }
-
-  /** The results table: each method's accuracy at each length and the papers behind it. */
-  function fillResults(sums) {
-    const tb = section.querySelector('tbody');
-    tb.replaceChildren(
-      ...LAB_METHODS.map(([m, l]) => {
-        const tr = document.createElement('tr');
-        const s = sums[m];
-        const [text, refs] = PAPERS[m];
-        const cites = refs
-          .map(([t, u]) => `<a href="${esc(u)}" target="_blank" rel="noopener">${esc(t)}</a>`)
-          .join(', ');
-        // an unlearned run's 1x to three places, so 0.8995 does not read as the 0.90 that would pass
-        const cells = !s
-          ? ['', '', '', '']
-          : [
-              s.learned ? spread(s.train) : s.train.median.toFixed(3),
-              ...s.beyond
-                .slice(1)
-                .map((b, i) => (s.lengths[i + 1] > TRAIN_LENGTH && m === 'learned' ? 'not defined' : spread(b))),
-            ];
-        tr.innerHTML = `<th>${esc(l)}${s && !s.learned ? ' <span class="lab-unlearned">did not learn this task</span>' : ''}</th>${cells.map((c) => `<td>${esc(c)}</td>`).join('')}<td class="lab-paper" data-after-predict>${esc(text)}${cites ? ` (${cites})` : ''}</td>`;
-        if (s && !s.learned) tr.dataset.unlearned = '1';
-        // prose in a table of numbers: left-aligned, wide enough to read (the table scrolls on a phone)
-        Object.assign(tr.lastElementChild.style, { textAlign: 'left', minWidth: '18em' });
-        return tr;
-      }),
-    );
-  }
-
-  /** Where a trained model looks: the attention of the method picked (kept if the reader chose). */
-  function drawAttention(task, done, sums) {
-    const opts = done.map(([m, l]) => `<option value="${esc(m)}">${esc(l)}</option>`).join('');
-    if (attPick.innerHTML !== opts) {
-      const keep = attPick.value;
-      attPick.innerHTML = opts;
-      // the reader's pick stays; otherwise RoPE when it learned (its diagonal breaks up past the
-      // training length), else another method that learned
-      const has = (m) => done.some(([v]) => v === m);
-      const good = (m) => has(m) && sums[m].learned;
-      attPick.value =
-        picked && has(keep) ? keep : (['rope', 't5', 'alibi', 'sinusoidal', 'none'].find(good) ?? done[0]?.[0] ?? '');
-    }
-    const a = results[attPick.value]?.[0]?.attention;
-    if (a) {
-      drawHeat(att.c, a.weights.subarray(0, a.length * a.length), a.length, a.length, {
-        signed: false,
-        width: Math.min(360, width() - 100),
-        rowLabel: 'query position',
-        colLabel: 'key position',
-        marks: a.length > TRAIN_LENGTH ? [TRAIN_LENGTH] : [],
-        barLabel: 'weight',
-      });
-      att.cap.textContent =
-        a.length > TRAIN_LENGTH
-          ? `Attention of the trained ${labels[attPick.value]} model (last layer, head 1) on ${a.length} tokens. Dashed: the training length. ${attentionExpectation(task)}`
-          : `Attention of the trained ${labels[attPick.value]} model (last layer, head 1) on ${a.length} tokens (a learned table has no longer input)`;
-    } else {
-      placeholder(att.c, 'After training: where a model looks', Math.min(300, width()), 160);
-      att.cap.textContent = 'Attention of a trained model on a 4× input';
-    }
-  }
-
-  function note(text) {
-    const p = document.createElement('p');
-    p.className = 'error';
-    p.textContent = text;
-    $('.lab-notes').append(p);
-  }
-
-  function runOne(method, opts) {
-    const msg = { id: `${method}:${opts.seed}`, opts: { ...opts, method } };
-    const onProgress = (p) => {
-      live[method] = (live[method] ?? []).concat([[p.step, p.loss]]);
-      $('.lab-progress').value = (running.index + p.step / p.steps) / running.total;
-      $('.lab-status').textContent =
-        `${labels[method]}, seed ${opts.seed}: step ${p.step} / ${p.steps}, loss ${p.loss.toFixed(3)}`;
-      if (p.table) tablePreview = p.table;
-      drawAll();
+      mark: MARK[m],
+      faded: !sum.learned,
+      dx: (k - (done.length - 1) / 2) * 3,
+      x: xs,
+      y: stats.map((v) => v?.median ?? null),
+      lo: stats.map((v) => v?.min ?? null),
+      hi: stats.map((v) => v?.max ?? null),
     };
-    if (!worker) {
-      // no worker (single-file build, file://): train here, blocking the page while it runs
-      const pe = ctx.pe;
-      return Promise.all([pe.use?.('train'), pe.loadLab()]).then(() => runLab(pe, msg, onProgress));
-    }
-    return new Promise((resolve, reject) => {
-      running.reject = reject;
-      // A worker that fails before its first step could not load its script or its core (a
-      // bundler that left its file or chunks out, as esbuild and Rollup do with posenc-view's):
-      // it is dropped, and this and every later model train here.
-      let started = false;
-      const unusable = () => {
-        worker?.terminate();
-        worker = null;
-        runOne(method, opts).then(resolve, reject);
-      };
-      worker.onmessage = ({ data }) => {
-        if (data.id !== msg.id) return;
-        if (data.type === 'progress') {
-          started = true;
-          onProgress(data);
-        } else if (data.type === 'done') resolve(data);
-        else if (!started) unusable();
-        else reject(new Error(data.message));
-      };
-      worker.onerror = (e) => (started ? reject(new Error(e.message || 'the training worker failed')) : unusable());
-      worker.postMessage(msg);
+  });
+  const chance = chanceOf(task);
+  if (series.length) {
+    const hlines = [{ y: chance, label: `chance ${chance === 0.5 ? '0.5' : '1/16'}` }];
+    const oracle = sums[done[0][0]].oracle;
+    if (oracle < 0.999) hlines.push({ y: oracle, label: `best possible ${oracle.toFixed(2)}` });
+    drawLines(acc.c, series, {
+      xLabel: 'sequence length (log scale)',
+      yLabel: 'accuracy',
+      xLog: true,
+      yMin: 0,
+      yMax: 1,
+      vline: TRAIN_LENGTH,
+      vlabel: 'trained',
+      hlines,
+      width: plotWidth(s),
     });
-  }
+  } else
+    placeholder(
+      acc.c,
+      `Press Train: each method's accuracy at ${xs.join(', ')} tokens appears here`,
+      plotWidth(s),
+      260,
+    );
+  const seeds = Math.max(1, ...done.map(([m]) => s.results[m].length));
+  acc.cap.textContent = `Accuracy against length: at ${TRAIN_LENGTH}, over the training length; right of the dashed line, over the positions past it only${seeds > 1 ? ` (line: median of ${seeds} seeds, band: min–max)` : ''}. Dashed and faded: did not learn the task.`;
+  return series;
+}
 
-  async function train() {
-    if (running) {
-      // Stop: training is one synchronous call in the worker, so the worker goes
-      worker?.terminate();
-      worker = null;
-      running.stopped = true;
-      running.reject?.(new Error('stopped'));
-      return;
-    }
-    $('.lab-notes').replaceChildren();
-    const methods = st.labmethods.split(',').filter((m) => LAB_METHODS.some(([v]) => v === m));
-    if (!methods.length) return note('Pick at least one method.');
-    if (typeof Worker !== 'undefined' && /^https?:$/.test(location.protocol)) {
-      try {
-        worker = new Worker(new URL('../lab.worker.js', import.meta.url), { type: 'module' });
-      } catch {
-        worker = null;
-      }
-    }
-    for (const k of Object.keys(results)) delete results[k];
-    for (const k of Object.keys(live)) delete live[k];
-    tablePreview = null;
-    const seeds = Array.from({ length: st.labseeds }, (_, i) => st.labseed + i);
-    running = { methods, index: 0, total: methods.length * seeds.length, stopped: false, task: st.labtask };
-    section.dataset.status = 'training';
-    $('.lab-train').textContent = 'Stop';
+/** The loss of each model, step by step. */
+function drawLoss(s) {
+  const { live, loss } = s;
+  const ls = LAB_METHODS.filter(([m]) => live[m]?.length).map(([m, l, color]) => ({
+    label: l,
+    color,
+    x: live[m].map((p) => p[0]),
+    y: live[m].map((p) => p[1]),
+  }));
+  if (ls.length) drawLines(loss.c, ls, { xLabel: 'step', yLabel: 'loss', yMin: 0, width: plotWidth(s) });
+  else placeholder(loss.c, 'Press Train: the loss of each model, step by step', plotWidth(s), 240);
+}
+
+/** The learned table (trained, or forming during training) as the similarity of its rows. */
+function drawTable(s) {
+  const { table } = s;
+  const learnedRun = s.results.learned?.[0];
+  const tab = learnedRun?.table ?? s.tablePreview;
+  if (tab) {
+    const dim = tab.length / TRAIN_LENGTH;
+    drawHeat(table.c, similarity(tab, TRAIN_LENGTH, dim), TRAIN_LENGTH, TRAIN_LENGTH, {
+      width: Math.min(260, plotWidth(s) - 100),
+      rowLabel: 'position',
+      colLabel: 'position',
+      barLabel: 'cosine',
+    });
+    table.cap.textContent = learnedRun
+      ? `The trained learned table, as the cosine similarity of its ${TRAIN_LENGTH} rows (orange: alike, blue: opposite). Each row is most like itself; how far the likeness spreads to its neighbours shows which positions the model treats as near. There is no row ${TRAIN_LENGTH}: nothing to say about longer inputs.`
+      : 'The learned table forming (cosine similarity of its rows), during training';
+  } else {
+    placeholder(
+      table.c,
+      'Train "Learned": the similarity of its table rows appears here',
+      Math.min(300, plotWidth(s)),
+      160,
+    );
+    table.cap.textContent = 'Learned position table (similarity of its rows)';
+  }
+}
+
+/** The results table: each method's accuracy at each length and the papers behind it. */
+function fillResults(s, sums) {
+  const tb = s.section.querySelector('tbody');
+  tb.replaceChildren(
+    ...LAB_METHODS.map(([m, l]) => {
+      const tr = document.createElement('tr');
+      const sum = sums[m];
+      const [text, refs] = PAPERS[m];
+      const cites = refs.map(([t, u]) => `<a href="${esc(u)}" target="_blank" rel="noopener">${esc(t)}</a>`).join(', ');
+      // an unlearned run's 1x to three places, so 0.8995 does not read as the 0.90 that would pass
+      const cells = !sum
+        ? ['', '', '', '']
+        : [
+            sum.learned ? spread(sum.train) : sum.train.median.toFixed(3),
+            ...sum.beyond
+              .slice(1)
+              .map((b, i) => (sum.lengths[i + 1] > TRAIN_LENGTH && m === 'learned' ? 'not defined' : spread(b))),
+          ];
+      tr.innerHTML = `<th>${esc(l)}${sum && !sum.learned ? ' <span class="lab-unlearned">did not learn this task</span>' : ''}</th>${cells.map((c) => `<td>${esc(c)}</td>`).join('')}<td class="lab-paper" data-after-predict>${esc(text)}${cites ? ` (${cites})` : ''}</td>`;
+      if (sum && !sum.learned) tr.dataset.unlearned = '1';
+      // prose in a table of numbers: left-aligned, wide enough to read (the table scrolls on a phone)
+      Object.assign(tr.lastElementChild.style, { textAlign: 'left', minWidth: '18em' });
+      return tr;
+    }),
+  );
+}
+
+/** Where a trained model looks: the attention of the method picked (kept if the reader chose). */
+function drawAttention(s, task, done, sums) {
+  const { attPick, att } = s;
+  const opts = done.map(([m, l]) => `<option value="${esc(m)}">${esc(l)}</option>`).join('');
+  if (attPick.innerHTML !== opts) {
+    const keep = attPick.value;
+    attPick.innerHTML = opts;
+    // the reader's pick stays; otherwise RoPE when it learned (its diagonal breaks up past the
+    // training length), else another method that learned
+    const has = (m) => done.some(([v]) => v === m);
+    const good = (m) => has(m) && sums[m].learned;
+    attPick.value =
+      s.picked && has(keep) ? keep : (['rope', 't5', 'alibi', 'sinusoidal', 'none'].find(good) ?? done[0]?.[0] ?? '');
+  }
+  const a = s.results[attPick.value]?.[0]?.attention;
+  if (a) {
+    drawHeat(att.c, a.weights.subarray(0, a.length * a.length), a.length, a.length, {
+      signed: false,
+      width: Math.min(360, plotWidth(s) - 100),
+      rowLabel: 'query position',
+      colLabel: 'key position',
+      marks: a.length > TRAIN_LENGTH ? [TRAIN_LENGTH] : [],
+      barLabel: 'weight',
+    });
+    att.cap.textContent =
+      a.length > TRAIN_LENGTH
+        ? `Attention of the trained ${s.labels[attPick.value]} model (last layer, head 1) on ${a.length} tokens. Dashed: the training length. ${attentionExpectation(task)}`
+        : `Attention of the trained ${s.labels[attPick.value]} model (last layer, head 1) on ${a.length} tokens (a learned table has no longer input)`;
+  } else {
+    placeholder(att.c, 'After training: where a model looks', Math.min(300, plotWidth(s)), 160);
+    att.cap.textContent = 'Attention of a trained model on a 4× input';
+  }
+}
+
+function note(s, text) {
+  const p = document.createElement('p');
+  p.className = 'error';
+  p.textContent = text;
+  s.$('.lab-notes').append(p);
+}
+
+/** One model in the worker: its progress drawn as it comes, its result or its failure. A worker
+ * that fails before its first step could not load its script or its core (a bundler that left its
+ * file or chunks out, as esbuild and Rollup do with posenc-view's): it is dropped, and this and
+ * every later model train here. */
+function trainInWorker(s, method, opts, msg, onProgress) {
+  return new Promise((resolve, reject) => {
+    s.running.reject = reject;
+    let started = false;
+    const unusable = () => {
+      s.worker?.terminate();
+      s.worker = null;
+      runOne(s, method, opts).then(resolve, reject);
+    };
+    s.worker.onmessage = ({ data }) => {
+      if (data.id !== msg.id) return;
+      if (data.type === 'progress') {
+        started = true;
+        onProgress(data);
+      } else if (data.type === 'done') resolve(data);
+      else if (!started) unusable();
+      else reject(new Error(data.message));
+    };
+    s.worker.onerror = (e) => (started ? reject(new Error(e.message || 'the training worker failed')) : unusable());
+    s.worker.postMessage(msg);
+  });
+}
+
+function runOne(s, method, opts) {
+  const { $, live, ctx } = s;
+  const msg = { id: `${method}:${opts.seed}`, opts: { ...opts, method } };
+  const onProgress = (p) => {
+    live[method] = (live[method] ?? []).concat([[p.step, p.loss]]);
+    $('.lab-progress').value = (s.running.index + p.step / p.steps) / s.running.total;
+    $('.lab-status').textContent =
+      `${s.labels[method]}, seed ${opts.seed}: step ${p.step} / ${p.steps}, loss ${p.loss.toFixed(3)}`;
+    if (p.table) s.tablePreview = p.table;
+    drawAll(s);
+  };
+  if (!s.worker) {
+    // no worker (single-file build, file://): train here, blocking the page while it runs
+    const pe = ctx.pe;
+    return Promise.all([pe.use?.('train'), pe.loadLab()]).then(() => runLab(pe, msg, onProgress));
+  }
+  return trainInWorker(s, method, opts, msg, onProgress);
+}
+
+/** Stop: training is one synchronous call in the worker, so the worker goes. */
+function stopTraining(s) {
+  s.worker?.terminate();
+  s.worker = null;
+  s.running.stopped = true;
+  s.running.reject?.(new Error('stopped'));
+}
+
+/** A fresh start: the worker (where the page can have one), no results, no curves. */
+function beginTraining(s, methods, seeds) {
+  const { st } = s;
+  if (typeof Worker !== 'undefined' && /^https?:$/.test(location.protocol)) {
     try {
-      for (const m of methods) {
-        for (const seed of seeds) {
-          if (running.stopped) break;
-          live[m] = [];
-          const r = await runOne(m, { task: st.labtask, steps: st.labsteps, seed });
-          (results[m] ??= []).push(r);
-          running.index++;
-          drawAll();
-        }
-      }
-    } catch (e) {
-      if (!running.stopped) note(e.message);
+      s.worker = new Worker(new URL('../lab.worker.js', import.meta.url), { type: 'module' });
+    } catch {
+      s.worker = null;
     }
-    worker?.terminate();
-    worker = null;
-    const stopped = running.stopped;
-    running = null;
-    $('.lab-train').textContent = 'Train';
-    $('.lab-progress').value = stopped ? 0 : 1;
-    const n = methods.length * seeds.length;
-    $('.lab-status').textContent = stopped
-      ? 'stopped'
-      : `done: ${n} model${n > 1 ? 's' : ''}, seed${seeds.length > 1 ? `s ${seeds[0]}–${seeds[seeds.length - 1]}` : ` ${seeds[0]}`}`;
-    section.dataset.status = stopped ? 'stopped' : 'done';
-    drawAll();
   }
+  for (const k of Object.keys(s.results)) delete s.results[k];
+  for (const k of Object.keys(s.live)) delete s.live[k];
+  s.tablePreview = null;
+  s.running = { methods, index: 0, total: methods.length * seeds.length, stopped: false, task: st.labtask };
+  s.section.dataset.status = 'training';
+  s.$('.lab-train').textContent = 'Stop';
+}
 
-  $('.lab-train').addEventListener('click', train);
+/** After the last model (or a Stop): the worker goes, and the status says what was done. */
+function endTraining(s, methods, seeds) {
+  const { $ } = s;
+  s.worker?.terminate();
+  s.worker = null;
+  const stopped = s.running.stopped;
+  s.running = null;
+  $('.lab-train').textContent = 'Train';
+  $('.lab-progress').value = stopped ? 0 : 1;
+  const n = methods.length * seeds.length;
+  $('.lab-status').textContent = stopped
+    ? 'stopped'
+    : `done: ${n} model${n > 1 ? 's' : ''}, seed${seeds.length > 1 ? `s ${seeds[0]}–${seeds[seeds.length - 1]}` : ` ${seeds[0]}`}`;
+  s.section.dataset.status = stopped ? 'stopped' : 'done';
+  drawAll(s);
+}
+
+async function train(s) {
+  if (s.running) return stopTraining(s);
+  const { st, results, live } = s;
+  s.$('.lab-notes').replaceChildren();
+  const methods = st.labmethods.split(',').filter((m) => LAB_METHODS.some(([v]) => v === m));
+  if (!methods.length) return note(s, 'Pick at least one method.');
+  const seeds = Array.from({ length: st.labseeds }, (_, i) => st.labseed + i);
+  beginTraining(s, methods, seeds);
+  try {
+    for (const m of methods) {
+      for (const seed of seeds) {
+        if (s.running.stopped) break;
+        live[m] = [];
+        const r = await runOne(s, m, { task: st.labtask, steps: st.labsteps, seed });
+        (results[m] ??= []).push(r);
+        s.running.index++;
+        drawAll(s);
+      }
+    }
+  } catch (e) {
+    if (!s.running.stopped) note(s, e.message);
+  }
+  endTraining(s, methods, seeds);
+}
+
+/** Train/Stop, the attention pick and the lab's own controls (task, methods, steps, seeds). */
+function wireControls(s) {
+  const { $, ctx, section, attPick } = s;
+  $('.lab-train').addEventListener('click', () => train(s));
   attPick.addEventListener('change', () => {
-    picked = true;
-    drawAll();
+    s.picked = true;
+    drawAll(s);
   });
   section.querySelector('.lab-controls').addEventListener('change', (e) => {
     const el = e.target;
@@ -867,55 +915,69 @@ export function setupLab(host, ctx) {
       ctx.setState({ labmethods: on.join(',') });
     }
   });
+}
 
+function update(s, state) {
+  const { $ } = s;
+  s.st = state;
+  const { st } = s;
+  $('[name=labtask]').value = st.labtask;
+  $('[name=labsteps]').value = String(st.labsteps);
+  $('[name=labseed]').value = String(st.labseed);
+  $('[name=labseeds]').checked = st.labseeds > 1;
+  const on = new Set(st.labmethods.split(','));
+  for (const i of s.section.querySelectorAll('.lab-methods input')) i.checked = on.has(i.value);
+  drawAll(s);
+}
+
+/** Every run's accuracies, and each method's training loss (its first seed). */
+function exportData(s) {
+  const { results } = s;
+  const done = LAB_METHODS.filter(([m]) => results[m]?.length);
   return {
-    update(state) {
-      st = state;
-      $('[name=labtask]').value = st.labtask;
-      $('[name=labsteps]').value = String(st.labsteps);
-      $('[name=labseed]').value = String(st.labseed);
-      $('[name=labseeds]').checked = st.labseeds > 1;
-      const on = new Set(st.labmethods.split(','));
-      for (const i of section.querySelectorAll('.lab-methods input')) i.checked = on.has(i.value);
-      drawAll();
-    },
-    exportData() {
-      const done = LAB_METHODS.filter(([m]) => results[m]?.length);
-      return {
-        kind: 'group',
-        parts: [
-          ...done.flatMap(([m]) =>
-            results[m].map((r) => ({
-              kind: 'series',
-              name: `${m}, seed ${r.seed} (task ${st?.labtask})`,
-              xLabel: 'length',
-              series: [
-                { label: 'accuracy (all positions)', x: r.evaluation.lengths, y: r.evaluation.accuracy },
-                { label: 'accuracy past the training length', x: r.evaluation.lengths, y: r.evaluation.beyond },
-              ],
-            })),
-          ),
-          {
-            kind: 'series',
-            name: 'training loss (first seed)',
-            xLabel: 'step',
-            series: done.map(([m]) => ({
-              label: m,
-              x: Array.from(results[m][0].losses, (_, i) => i + 1),
-              y: Array.from(results[m][0].losses),
-            })),
-          },
-        ],
-      };
-    },
-    canvas: () => acc.c,
-    destroy() {
-      worker?.terminate();
-      worker = null;
-      if (running) {
-        running.stopped = true;
-        running.reject?.(new Error('stopped'));
-      }
-    },
+    kind: 'group',
+    parts: [
+      ...done.flatMap(([m]) =>
+        results[m].map((r) => ({
+          kind: 'series',
+          name: `${m}, seed ${r.seed} (task ${s.st?.labtask})`,
+          xLabel: 'length',
+          series: [
+            { label: 'accuracy (all positions)', x: r.evaluation.lengths, y: r.evaluation.accuracy },
+            { label: 'accuracy past the training length', x: r.evaluation.lengths, y: r.evaluation.beyond },
+          ],
+        })),
+      ),
+      {
+        kind: 'series',
+        name: 'training loss (first seed)',
+        xLabel: 'step',
+        series: done.map(([m]) => ({
+          label: m,
+          x: Array.from(results[m][0].losses, (_, i) => i + 1),
+          y: Array.from(results[m][0].losses),
+        })),
+      },
+    ],
+  };
+}
+
+function destroy(s) {
+  s.worker?.terminate();
+  s.worker = null;
+  if (s.running) {
+    s.running.stopped = true;
+    s.running.reject?.(new Error('stopped'));
+  }
+}
+
+export function setupLab(host, ctx) {
+  const s = createLab(host, ctx);
+  wireControls(s);
+  return {
+    update: (state) => update(s, state),
+    exportData: () => exportData(s),
+    canvas: () => s.acc.c,
+    destroy: () => destroy(s),
   };
 }
