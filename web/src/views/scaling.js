@@ -163,7 +163,14 @@ const LAYER_KIND = {
   chunked: 'chunked (local) attention',
   nope: 'no RoPE (NoPE)',
 };
-const LAYER_COLOUR = { full: 'var(--accent, #0b62a4)', sliding: '#8a9bb0', chunked: '#c9822b', nope: '#6a3d9a' };
+// The strip's colours are the theme's (style.css; theme.js reads the same properties for the
+// canvases), its text the paper's: legible on each in the light and the dark theme.
+const LAYER_COLOUR = {
+  full: 'var(--accent)',
+  sliding: 'var(--muted)',
+  chunked: 'var(--series-5)',
+  nope: 'var(--series-6)',
+};
 
 export function setupScaling(el, ctx) {
   const s = scalingState(el, ctx);
@@ -310,8 +317,8 @@ function layerCell(k, l, pressed) {
   b.title = `layer ${l}: ${LAYER_KIND[k.kind]}${k.base ? `, base ${k.base}` : ''}`;
   b.textContent = k.kind[0].toUpperCase();
   b.style.cssText =
-    `min-width: 1.6em; padding: 0.1rem 0.2rem; border: 2px solid ${pressed ? 'var(--ink, #1d2330)' : 'transparent'};` +
-    ` background: ${LAYER_COLOUR[k.kind]}; color: #fff; border-radius: 3px; cursor: pointer; font-size: 0.75rem;`;
+    `min-width: 1.6em; padding: 0.1rem 0.2rem; border: 2px solid ${pressed ? 'var(--ink)' : 'transparent'};` +
+    ` background: ${LAYER_COLOUR[k.kind]}; color: var(--paper); border-radius: 3px; cursor: pointer; font-size: 0.75rem;`;
   return b;
 }
 
