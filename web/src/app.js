@@ -125,249 +125,294 @@ function listenOutside(root, { onPop, onScheme, onWidth }) {
  *   page's chrome module (chrome.js), or none for an embed or an element; onLoadError(name, error):
  *   a view's chunk or API family failed to load (a deploy removed it): true if the caller handles it
  */
-export function createApp(root, { pe: firstPe, state, chrome = null, url = true, onLoadError = null }) {
-  let pe = firstPe;
-  const reducedMotion = globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
-  // Inside <posenc-view> focus lives in the shadow root: document.activeElement is the host
-  // element there, so views must ask the shell which element has focus.
-  const activeElement = () => root.getRootNode().activeElement ?? null;
-  // `pe` may be the stand-in API (api.js stubApi(): results in their real shapes) while the wasm loads:
-  // the view is then laid out at its final size and attach() swaps the real API in.
-  const ctx = {
-    pe,
-    pool: makePool(pe),
-    compute: lazyCompute(pe, { useWorker: false }),
-    reducedMotion,
-    setState,
-    activeElement,
-    root,
-  };
-  const { host, form, stage, desc } = skeleton(root, chrome, reducedMotion);
-  let current = null;
-  let page = null; // the chrome's sync(), once mounted
-  let pending = 0;
-  let destroyed = false;
-  // Views whose chunk and API families have arrived: name -> setup. Until then render() waits
-  // (no posenc-render event) and renders again when they are here.
-  const ready = new Map();
-  const loading = new Set();
-  function load(name) {
-    if (loading.has(name)) return;
-    loading.add(name);
-    const forPe = pe;
-    Promise.all([preloadView(name), ...needs(name).map((f) => forPe.use?.(f))]).then(
-      ([setup, ...apis]) => {
-        loading.delete(name);
-        // On the lean core (api.js) use('attention') resolves to an API on the core with attention:
-        // move to it (attach() renders, and the view loads again there).
-        const other = apis.find((a) => a && a !== forPe);
-        if (other && forPe === pe) return attach(other, ctx.compute);
-        // The families were added to the API of that moment: after attach() add them to the new one.
-        if (forPe === pe) ready.set(name, setup);
-        else load(name);
-        schedule();
-      },
-      (e) => {
-        loading.delete(name);
-        if (onLoadError?.(name, e)) return;
-        host.replaceChildren(
-          Object.assign(document.createElement('p'), {
-            className: 'error',
-            textContent: `Could not load the ${name} view: ${e?.message ?? e}`,
-          }),
-        );
-      },
-    );
-  }
-  let width = 0; // the root's width, from the ResizeObserver below
-  form.id = `posenc-controls-${++apps}`;
-  const frames = (globalThis.__posencFrames ??= []);
-
-  // The stand-in's numbers are as wide as a float32 gets (api.js TYPICAL); the real ones are
-  // mostly narrower, and text around them can take a line less. So the first real render keeps
-  // the laid-out height as a minimum until the reader changes something or the width changes.
-  function hold(px) {
-    if (px > 0) host.style.minHeight = `${Math.ceil(px)}px`;
-    else host.style.removeProperty('min-height');
-  }
-  const link = urlWriter(state);
-  function setState(patch) {
-    hold(0);
-    Object.assign(state, patch);
-    state.head = Math.min(state.head, state.heads - 1);
-    if (url) link.replace();
-    schedule();
-  }
-  /** Move to a guided step or to the explorer as a navigation: a new history entry. */
-  function navigate(next, push = true) {
-    hold(0);
-    link.cancel();
-    for (const k of Object.keys(state)) if (!(k in next)) delete state[k];
-    Object.assign(state, next);
-    if (url && push) link.push();
-    schedule();
-  }
-  function goStep(i) {
-    const all = steps();
-    const step = all[Math.max(0, Math.min(all.length - 1, i))];
-    navigate(stepState(step, state));
-  }
-  function schedule() {
-    if (!pending && !destroyed) pending = requestAnimationFrame(render);
-  }
-  function render() {
-    cancelAnimationFrame(pending);
-    pending = 0;
-    if (destroyed) return;
-    const t0 = performance.now();
-    root.dataset.theme = state.theme;
-    root.classList.toggle('hide-title', /title/.test(state.hide));
-    root.classList.toggle('hide-intro', /intro/.test(state.hide));
-    if (!current || current.name !== state.view) {
-      // A view needing no extra API family can start as soon as its chunk is here.
-      const setup = ready.get(state.view) ?? (!needs(state.view).length && arrived.get(state.view));
-      if (!setup) {
-        load(state.view);
-        syncChrome();
-        return;
-      }
-      // A view's destroy may call setState (Rotation's stop does), which drops the held height:
-      // the swap to the real API must keep it.
-      const held = host.style.minHeight;
-      current?.api.destroy?.();
-      if (held) host.style.minHeight = held;
-      host.replaceChildren();
-      current = { name: state.view, api: setup(host, ctx) };
-    }
-    if (pe.stub) {
-      // The layout pass: no frame is counted, no render event, no description of zeros.
-      try {
-        current.api.update(state);
-      } catch {
-        // a view that cannot lay out without numbers keeps its skeleton
-      }
-      syncChrome();
-      root.dataset.layout = 'stub';
-      root.dispatchEvent(
-        new CustomEvent('posenc-layout', { bubbles: true, composed: true, detail: { view: state.view } }),
-      );
-      return;
-    }
-    root.dataset.layout = 'live';
-    current.api.update(state);
-    syncChrome();
-    const ms = performance.now() - t0;
-    frames.push(ms);
-    if (frames.length > 600) frames.splice(0, frames.length - 600);
-    const perf = root.querySelector('.perf');
-    if (perf) perf.textContent = `${pe.backend} · ${ms.toFixed(1)} ms`;
-    describeSoon();
-    root.dispatchEvent(
-      new CustomEvent('posenc-render', { bubbles: true, composed: true, detail: { view: state.view, ms } }),
-    );
-  }
-
-  // Screen readers get what the figure shows, its size and its range. The view may say it itself
-  // (describe()); otherwise it is read from the export payload, once a drag has settled.
-  let descTimer = 0;
-  function describeSoon() {
-    clearTimeout(descTimer);
-    descTimer = setTimeout(() => {
-      const api = current?.api;
-      let text = '';
-      try {
-        text = api?.describe?.() ?? describeData(api?.exportData?.());
-      } catch {
-        text = '';
-      }
-      const title = host.querySelector('h2')?.textContent ?? state.view;
-      text = `${title}. ${text}`.trim();
-      if (desc.textContent !== text) desc.textContent = text;
-    }, 300);
-  }
-
-  const controls = mountControls({ root, host, form, state, setState, activeElement, width: () => width });
-  function syncChrome() {
-    controls.sync(state.controls || (state.embed || !chrome ? 'none' : 'own'));
-    page?.sync();
-  }
-
+export function createApp(root, { pe, state, chrome = null, url = true, onLoadError = null }) {
+  const a = appState(root, { pe, state, chrome, url, onLoadError });
   // The page's own chrome (chrome.js: mode bar, guided path, tabs, exports), wired to this app.
-  page = chrome ? chrome.mount({ root, host, stage, state, setState, navigate, goStep, current: () => current }) : null;
+  a.page = chrome
+    ? chrome.mount({
+        root,
+        host: a.host,
+        stage: a.stage,
+        state,
+        setState: a.setState,
+        navigate: (next, push) => navigate(a, next, push),
+        goStep: (i) => goStep(a, i),
+        current: () => a.current,
+      })
+    : null;
   // Listeners outside the root are removed by destroy(): a removed <posenc-view> must not stay
   // reachable from the window (a blog's client-side navigation removes one per page change).
   const onPop = () => {
     const params = new URLSearchParams(location.search);
     const next = parseState(params);
     (next.guided ? loadSteps() : Promise.resolve()).then(() => {
-      navigate(resolveState(next, params), false);
+      navigate(a, resolveState(next, params), false);
       document.documentElement.dataset.theme = state.theme;
     });
   };
-  const outside = listenOutside(root, {
+  a.outside = listenOutside(root, {
     onPop: url ? onPop : null,
     // A theme that follows the system repaints the canvases when the system switches.
-    onScheme: () => state.theme === 'auto' && schedule(),
+    onScheme: () => state.theme === 'auto' && schedule(a),
     // Plots and circles are drawn at the element's pixel width: redraw when the width changes.
     onWidth(w) {
-      if (width && w !== width) {
-        hold(0);
-        schedule();
+      if (a.width && w !== a.width) {
+        hold(a, 0);
+        schedule(a);
       }
-      width = w;
+      a.width = w;
     },
   });
-  /** Take the app down: its view (an animation stops), its heap buffers, its listeners and timers.
-   * Nothing renders afterwards; the root is left empty. */
-  function destroy() {
-    if (destroyed) return;
-    destroyed = true;
-    cancelAnimationFrame(pending);
-    pending = 0;
-    link.cancel();
-    clearTimeout(descTimer);
-    outside.remove();
-    try {
-      current?.api.destroy?.();
-    } finally {
-      current = null;
-      ctx.pool.free();
-      root.replaceChildren();
-    }
-  }
-  /** The wasm has arrived: the real API (and its compute runner) replace the stand-in; the view is
-   * set up again with it (views may keep what they computed), in the same task, so the page does
-   * not paint in between. */
-  function attach(next, nextCompute) {
-    if (destroyed) return;
-    if (pe.stub && !next.stub && root.dataset.layout === 'stub') hold(host.getBoundingClientRect().height);
-    pe = next;
-    ctx.pe = next;
-    ctx.pool.free(); // the old API's heap buffers (a lean core outlives its move to the one with attention)
-    ctx.pool = makePool(next);
-    ctx.compute = nextCompute;
-    ready.clear();
-    if (current) current.name = '';
-    render();
-  }
-  render();
+  render(a);
   return {
     get pe() {
-      return pe;
+      return a.pe;
     },
     state,
-    setState,
-    render,
-    goStep,
-    attach,
-    destroy,
+    setState: a.setState,
+    render: a.render,
+    goStep: (i) => goStep(a, i),
+    attach: (next, nextCompute) => attach(a, next, nextCompute),
+    destroy: () => destroy(a),
     get view() {
-      return current?.api;
+      return a.current?.api;
     },
     get steps() {
       return steps();
     },
   };
+}
+
+/**
+ * The app's one state: its root and parts (skeleton()), the state and the link writer, the API
+ * and the views' context, the view shown (current: { name, api }), the views whose chunk and API
+ * families have arrived (ready: name -> setup; until then render() waits, with no posenc-render
+ * event, and renders again when they are here), the frame pending, the root's width.
+ */
+function appState(root, { pe, state, chrome, url, onLoadError }) {
+  const reducedMotion = globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+  // Inside <posenc-view> focus lives in the shadow root: document.activeElement is the host
+  // element there, so views must ask the shell which element has focus.
+  const activeElement = () => root.getRootNode().activeElement ?? null;
+  const a = { root, state, chrome, url, onLoadError, pe, current: null, page: null, pending: 0, destroyed: false };
+  a.setState = (patch) => setState(a, patch);
+  a.render = () => render(a);
+  // `pe` may be the stand-in API (api.js stubApi(): results in their real shapes) while the wasm loads:
+  // the view is then laid out at its final size and attach() swaps the real API in.
+  a.ctx = {
+    pe,
+    pool: makePool(pe),
+    compute: lazyCompute(pe, { useWorker: false }),
+    reducedMotion,
+    setState: a.setState,
+    activeElement,
+    root,
+  };
+  Object.assign(a, skeleton(root, chrome, reducedMotion));
+  a.ready = new Map();
+  a.loading = new Set();
+  a.width = 0; // the root's width, from the ResizeObserver (listenOutside)
+  a.form.id = `posenc-controls-${++apps}`;
+  a.frames = globalThis.__posencFrames ??= [];
+  a.link = urlWriter(state);
+  a.descTimer = 0;
+  a.controls = mountControls({
+    root,
+    host: a.host,
+    form: a.form,
+    state,
+    setState: a.setState,
+    activeElement,
+    width: () => a.width,
+  });
+  return a;
+}
+
+/** Load view `name`'s chunk and API families; schedule a render once they are here. */
+function load(a, name) {
+  if (a.loading.has(name)) return;
+  a.loading.add(name);
+  const forPe = a.pe;
+  Promise.all([preloadView(name), ...needs(name).map((f) => forPe.use?.(f))]).then(
+    ([setup, ...apis]) => {
+      a.loading.delete(name);
+      // On the lean core (api.js) use('attention') resolves to an API on the core with attention:
+      // move to it (attach() renders, and the view loads again there).
+      const other = apis.find((x) => x && x !== forPe);
+      if (other && forPe === a.pe) return attach(a, other, a.ctx.compute);
+      // The families were added to the API of that moment: after attach() add them to the new one.
+      if (forPe === a.pe) a.ready.set(name, setup);
+      else load(a, name);
+      schedule(a);
+    },
+    (e) => {
+      a.loading.delete(name);
+      if (a.onLoadError?.(name, e)) return;
+      a.host.replaceChildren(
+        Object.assign(document.createElement('p'), {
+          className: 'error',
+          textContent: `Could not load the ${name} view: ${e?.message ?? e}`,
+        }),
+      );
+    },
+  );
+}
+
+// The stand-in's numbers are as wide as a float32 gets (api.js TYPICAL); the real ones are
+// mostly narrower, and text around them can take a line less. So the first real render keeps
+// the laid-out height as a minimum until the reader changes something or the width changes.
+function hold(a, px) {
+  if (px > 0) a.host.style.minHeight = `${Math.ceil(px)}px`;
+  else a.host.style.removeProperty('min-height');
+}
+
+function setState(a, patch) {
+  const { state } = a;
+  hold(a, 0);
+  Object.assign(state, patch);
+  state.head = Math.min(state.head, state.heads - 1);
+  if (a.url) a.link.replace();
+  schedule(a);
+}
+
+/** Move to a guided step or to the explorer as a navigation: a new history entry. */
+function navigate(a, next, push = true) {
+  const { state } = a;
+  hold(a, 0);
+  a.link.cancel();
+  for (const k of Object.keys(state)) if (!(k in next)) delete state[k];
+  Object.assign(state, next);
+  if (a.url && push) a.link.push();
+  schedule(a);
+}
+
+function goStep(a, i) {
+  const all = steps();
+  const step = all[Math.max(0, Math.min(all.length - 1, i))];
+  navigate(a, stepState(step, a.state));
+}
+
+function schedule(a) {
+  if (!a.pending && !a.destroyed) a.pending = requestAnimationFrame(a.render);
+}
+
+function render(a) {
+  cancelAnimationFrame(a.pending);
+  a.pending = 0;
+  if (a.destroyed) return;
+  const { root, state } = a;
+  const t0 = performance.now();
+  root.dataset.theme = state.theme;
+  root.classList.toggle('hide-title', /title/.test(state.hide));
+  root.classList.toggle('hide-intro', /intro/.test(state.hide));
+  if ((!a.current || a.current.name !== state.view) && !setUpView(a)) return;
+  if (a.pe.stub) return layoutPass(a);
+  root.dataset.layout = 'live';
+  a.current.api.update(state);
+  syncChrome(a);
+  const ms = performance.now() - t0;
+  a.frames.push(ms);
+  if (a.frames.length > 600) a.frames.splice(0, a.frames.length - 600);
+  const perf = root.querySelector('.perf');
+  if (perf) perf.textContent = `${a.pe.backend} · ${ms.toFixed(1)} ms`;
+  describeSoon(a);
+  root.dispatchEvent(
+    new CustomEvent('posenc-render', { bubbles: true, composed: true, detail: { view: state.view, ms } }),
+  );
+}
+
+/** The state's view set up in the host (the last one destroyed); false while its chunk or API
+ * families are on their way (they are asked for). */
+function setUpView(a) {
+  const { host, state } = a;
+  // A view needing no extra API family can start as soon as its chunk is here.
+  const setup = a.ready.get(state.view) ?? (!needs(state.view).length && arrived.get(state.view));
+  if (!setup) {
+    load(a, state.view);
+    syncChrome(a);
+    return false;
+  }
+  // A view's destroy may call setState (Rotation's stop does), which drops the held height:
+  // the swap to the real API must keep it.
+  const held = host.style.minHeight;
+  a.current?.api.destroy?.();
+  if (held) host.style.minHeight = held;
+  host.replaceChildren();
+  a.current = { name: state.view, api: setup(host, a.ctx) };
+  return true;
+}
+
+/** The layout pass: no frame is counted, no render event, no description of zeros. */
+function layoutPass(a) {
+  try {
+    a.current.api.update(a.state);
+  } catch {
+    // a view that cannot lay out without numbers keeps its skeleton
+  }
+  syncChrome(a);
+  a.root.dataset.layout = 'stub';
+  a.root.dispatchEvent(
+    new CustomEvent('posenc-layout', { bubbles: true, composed: true, detail: { view: a.state.view } }),
+  );
+}
+
+// Screen readers get what the figure shows, its size and its range. The view may say it itself
+// (describe()); otherwise it is read from the export payload, once a drag has settled.
+function describeSoon(a) {
+  clearTimeout(a.descTimer);
+  a.descTimer = setTimeout(() => {
+    const api = a.current?.api;
+    let text = '';
+    try {
+      text = api?.describe?.() ?? describeData(api?.exportData?.());
+    } catch {
+      text = '';
+    }
+    const title = a.host.querySelector('h2')?.textContent ?? a.state.view;
+    text = `${title}. ${text}`.trim();
+    if (a.desc.textContent !== text) a.desc.textContent = text;
+  }, 300);
+}
+
+function syncChrome(a) {
+  const { state } = a;
+  a.controls.sync(state.controls || (state.embed || !a.chrome ? 'none' : 'own'));
+  a.page?.sync();
+}
+
+/** Take the app down: its view (an animation stops), its heap buffers, its listeners and timers.
+ * Nothing renders afterwards; the root is left empty. */
+function destroy(a) {
+  if (a.destroyed) return;
+  a.destroyed = true;
+  cancelAnimationFrame(a.pending);
+  a.pending = 0;
+  a.link.cancel();
+  clearTimeout(a.descTimer);
+  a.outside.remove();
+  try {
+    a.current?.api.destroy?.();
+  } finally {
+    a.current = null;
+    a.ctx.pool.free();
+    a.root.replaceChildren();
+  }
+}
+
+/** The wasm has arrived: the real API (and its compute runner) replace the stand-in; the view is
+ * set up again with it (views may keep what they computed), in the same task, so the page does
+ * not paint in between. */
+function attach(a, next, nextCompute) {
+  if (a.destroyed) return;
+  if (a.pe.stub && !next.stub && a.root.dataset.layout === 'stub') hold(a, a.host.getBoundingClientRect().height);
+  a.pe = next;
+  a.ctx.pe = next;
+  a.ctx.pool.free(); // the old API's heap buffers (a lean core outlives its move to the one with attention)
+  a.ctx.pool = makePool(next);
+  a.ctx.compute = nextCompute;
+  a.ready.clear();
+  if (a.current) a.current.name = '';
+  render(a);
 }
 
 /** Fallback figure description from an export payload: kind, size, range. */

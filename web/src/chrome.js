@@ -52,69 +52,99 @@ export const footer = `<footer class="chrome">
  * the app calls on every render to bring the chrome up to the state.
  */
 export function mount({ root, host, stage, state, setState, navigate, goStep, current }) {
+  // The chrome's one state: the app's parts and calls, its guide and tabs, and whether the next
+  // step takes focus to its title.
+  const c = { root, host, stage, state, setState, navigate, goStep, current, focusTitle: false };
+  c.guide = root.querySelector('.guide');
+  c.tabs = root.querySelector('.tabs');
   root.querySelector('[name=theme]').addEventListener('change', (e) => {
     setState({ theme: e.target.value });
     document.documentElement.dataset.theme = e.target.value;
   });
-  const onStepLink = (e) => {
-    const a = e.target.closest('a');
-    if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button) return;
-    if (a.classList.contains('explore')) {
-      e.preventDefault();
-      // The explorer holds nothing back: it opens once the step's question is answered (or told).
-      if (!root.classList.contains('predict-pending')) navigate({ ...state, guided: false, step: '' });
-    } else if (a.dataset.to !== undefined) {
-      e.preventDefault();
-      // A new step takes focus to its title, two Tabs from its question (not round the whole page).
-      if (a.dataset.to !== '') {
-        focusTitle = !a.closest('.qlink');
-        goStep(Number(a.dataset.to));
-      }
+  listenGuide(c);
+  listenModes(c);
+  listenTabs(c);
+  root.querySelector('.exports').addEventListener('click', (e) => onExport(c, e));
+  // The skip link moves focus to the figure itself, not only the scroll position.
+  root.querySelector('.skip').addEventListener('click', (e) => {
+    e.preventDefault();
+    (host.querySelector('canvas[tabindex], [tabindex="0"], input, button') ?? host).focus();
+  });
+  return { sync: () => syncChrome(c) };
+}
+
+/** A click on a step link (the guide's and the one below the figure): the explorer or a step. */
+function onStepLink(c, e) {
+  const a = e.target.closest('a');
+  if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button) return;
+  if (a.classList.contains('explore')) {
+    e.preventDefault();
+    // The explorer holds nothing back: it opens once the step's question is answered (or told).
+    if (!c.root.classList.contains('predict-pending')) c.navigate({ ...c.state, guided: false, step: '' });
+  } else if (a.dataset.to !== undefined) {
+    e.preventDefault();
+    // A new step takes focus to its title, two Tabs from its question (not round the whole page).
+    if (a.dataset.to !== '') {
+      c.focusTitle = !a.closest('.qlink');
+      c.goStep(Number(a.dataset.to));
     }
-  };
-  let focusTitle = false;
-  const guide = root.querySelector('.guide');
-  guide.addEventListener('click', onStepLink);
-  // Predict → observe → explain: the answer, its explanation, the step's text and the figure's verdicts
-  // appear only once the reader has committed an answer, or asked to be told (which records none).
-  const commit = (f, told) => {
-    const out = reveal(f, told);
-    if (!out) return;
-    // Focus follows the verdict, so a keyboard or screen reader user is not dropped to the page body.
-    f.querySelector('.verdict')?.focus();
-    const id = f.dataset.step;
-    if (!id || out === 'retry') return;
-    committed.set(id, told ? -1 : Number(f.querySelector('input:checked').value));
-    if (guide.dataset.step === id) {
-      showAfter(root, guide, true);
-      syncExplore();
-    }
-  };
+  }
+}
+
+// Predict → observe → explain: the answer, its explanation, the step's text and the figure's verdicts
+// appear only once the reader has committed an answer, or asked to be told (which records none).
+function commitAnswer(c, f, told) {
+  const out = reveal(f, told);
+  if (!out) return;
+  // Focus follows the verdict, so a keyboard or screen reader user is not dropped to the page body.
+  f.querySelector('.verdict')?.focus();
+  const id = f.dataset.step;
+  if (!id || out === 'retry') return;
+  committed.set(id, told ? -1 : Number(f.querySelector('input:checked').value));
+  if (c.guide.dataset.step === id) {
+    showAfter(c.root, c.guide, true);
+    syncExplore(c);
+  }
+}
+
+/** The guide's links, its question's answer, "Just tell me" and "Try again". */
+function listenGuide(c) {
+  const { guide } = c;
+  guide.addEventListener('click', (e) => onStepLink(c, e));
   guide.addEventListener('submit', (e) => {
     const f = e.target.closest('form.question');
     if (!f) return;
     e.preventDefault();
-    commit(f, false);
+    commitAnswer(c, f, false);
   });
   guide.addEventListener('click', (e) => {
     const b = e.target.closest('button.tell, button.retry');
     if (!b?.form) return;
-    if (b.classList.contains('tell')) commit(b.form, true);
+    if (b.classList.contains('tell')) commitAnswer(c, b.form, true);
     else retry(b.form);
   });
-  root.querySelector('.stepnav-bottom').addEventListener('click', onStepLink);
+  c.root.querySelector('.stepnav-bottom').addEventListener('click', (e) => onStepLink(c, e));
+}
+
+/** The mode bar's two links: the guided path and the explorer. */
+function listenModes(c) {
+  const { root, state } = c;
   root.querySelector('.modes').addEventListener('click', (e) => {
     const a = e.target.closest('a');
     if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button) return;
     e.preventDefault();
     if (a.classList.contains('mode-guided')) {
-      if (!state.guided) loadSteps().then(() => goStep(0));
+      if (!state.guided) loadSteps().then(() => c.goStep(0));
     } else if (state.guided && root.classList.contains('predict-pending')) {
       // Before the answer the explorer opens on its own default view, not on this step's figure.
       location.assign(a.href);
-    } else if (state.guided) navigate({ ...state, guided: false, step: '' });
+    } else if (state.guided) c.navigate({ ...state, guided: false, step: '' });
   });
-  const tabs = root.querySelector('.tabs');
+}
+
+/** The explorer's tabs: a click, or the arrow keys, Home and End (the ARIA tabs pattern). */
+function listenTabs(c) {
+  const { tabs, state, setState } = c;
   tabs.addEventListener('click', (e) => {
     const b = e.target.closest('[data-view]');
     if (b) setState({ view: b.dataset.view });
@@ -129,191 +159,189 @@ export function mount({ root, host, stage, state, setState, navigate, goStep, cu
     setState({ view: next });
     tabs.querySelector(`[data-view="${next}"]`).focus();
   });
-  root.querySelector('.exports').addEventListener('click', async (e) => {
-    const kind = e.target.closest('[data-export]')?.dataset.export;
-    const cur = current();
-    if (!kind || !cur) return;
-    const base = `posenc-${state.view}-${state.method}`;
-    const { figureCanvas, svgOf, toCsv } = await import('./export.js');
-    if (kind === 'png') {
-      const c = await figureCanvas(cur.api, host, { scale: 2 });
-      c.toBlob((blob) => download(blob, `${base}.png`), 'image/png');
-    } else if (kind === 'svg') {
-      download(new Blob([await svgOf(cur.api)], { type: 'image/svg+xml' }), `${base}.svg`);
-    } else if (kind === 'csv') {
-      download(new Blob([toCsv(cur.api.exportData())], { type: 'text/csv' }), `${base}.csv`);
-    } else if (kind === 'json') {
-      const body = JSON.stringify({ state: Object.fromEntries(toParams(state)), data: cur.api.exportData() });
-      download(new Blob([body], { type: 'application/json' }), `${base}.json`);
-    } else if (kind === 'link') {
-      await navigator.clipboard?.writeText(location.href).catch(() => {});
-      e.target.textContent = 'Link copied';
-      setTimeout(() => (e.target.textContent = 'Copy link'), 1500);
-    }
-  });
-  // The skip link moves focus to the figure itself, not only the scroll position.
-  root.querySelector('.skip').addEventListener('click', (e) => {
-    e.preventDefault();
-    (host.querySelector('canvas[tabindex], [tabindex="0"], input, button') ?? host).focus();
-  });
-  /** The page's mode: the guide or the tabs shown, the mode links, the theme picker, the intro. */
-  function syncMode(guided) {
-    root.classList.toggle('guided', guided);
-    const guide = root.querySelector('.guide');
-    guide.hidden = !guided;
-    root.querySelector('.stepnav-bottom').hidden = !guided;
-    tabs.hidden = guided;
-    root.querySelector('.mode-guided').toggleAttribute('aria-current', guided);
-    root.querySelector('.mode-explorer').toggleAttribute('aria-current', !guided);
-    if (!guided) root.querySelector('.mode-explorer').href = urlOf({ ...state, guided: false });
-    const theme = root.querySelector('[name=theme]');
-    if (theme.value !== state.theme) theme.value = state.theme;
-    // The width is read only when the intro is folded anew: a read here forces a layout every frame.
-    foldIntro(host, current()?.name, guided, () => (root.clientWidth || innerWidth) > NARROW);
-  }
+}
 
-  /** A step's own text into the guide: its intro, text, sources, question (as this reader left
-   * it) and quiz. Step texts, questions and sources are the project's own data (steps.js), never
-   * the URL's. */
-  function showStep(guide, list, i, step, reader) {
-    guide.dataset.step = step.id;
-    guide.querySelector('.stepno').textContent = `Step ${i + 1} of ${list.length}`;
-    guide.querySelector('.steptitle').textContent = step.title;
-    // On a phone the intro folds behind one line, so that the question and the figure share the
-    // first screen; it is open on a wide screen.
-    const wide = (root.clientWidth || innerWidth) > NARROW;
-    guide.querySelector('.stepintro').innerHTML = step.intro
-      ? `<details class="setup"${wide ? ' open' : ''}><summary>The setup</summary>${step.intro}</details>`
-      : '';
-    // The step's text explains the answer: it enters the page only once the reader commits (showAfter).
-    guide.querySelector('.steptext').replaceChildren();
-    guide.querySelector('.sources').replaceChildren();
-    afterText = () => {
-      guide.querySelector('.steptext').innerHTML = (step.text ?? '') + (step.table ?? '');
-      guide.querySelector('.sources').replaceChildren(...sourcesOf(step));
-    };
-    // The step opens with its question, its choices in this reader's order (choices.js).
-    const slot = guide.querySelector('.predict-slot');
-    slot.innerHTML = step.predict
-      ? questionHtml(`pq-${step.id}`, step.predict, {
-          notice: step.notice,
-          title: 'Predict first',
-          order: pathOrder(list, reader, step.id),
-          step: step.id,
-          retry: true,
-        })
-      : '';
-    // Back on a step already answered: the reader's answer and what it revealed, as they left it.
-    const f = slot.querySelector('form.question');
-    if (f && committed.has(step.id)) {
-      const k = committed.get(step.id);
-      if (k >= 0) f.querySelector(`input[value="${k}"]`).checked = true;
-      reveal(f, k < 0);
-    }
-    showAfter(root, guide, !step.predict || committed.has(step.id));
-    if (focusTitle) guide.querySelector('.steptitle').focus();
-    focusTitle = false;
-    root.classList.toggle('quiz-step', !!step.quiz);
-    guide.classList.toggle('has-table', !!step.table);
-    showQuiz(guide, list, step, reader);
+/** An export button: the current view as PNG, SVG, CSV or JSON, or the link copied. */
+async function onExport(c, e) {
+  const { state, host } = c;
+  const kind = e.target.closest('[data-export]')?.dataset.export;
+  const cur = c.current();
+  if (!kind || !cur) return;
+  const base = `posenc-${state.view}-${state.method}`;
+  const { figureCanvas, svgOf, toCsv } = await import('./export.js');
+  if (kind === 'png') {
+    const canvas = await figureCanvas(cur.api, host, { scale: 2 });
+    canvas.toBlob((blob) => download(blob, `${base}.png`), 'image/png');
+  } else if (kind === 'svg') {
+    download(new Blob([await svgOf(cur.api)], { type: 'image/svg+xml' }), `${base}.svg`);
+  } else if (kind === 'csv') {
+    download(new Blob([toCsv(cur.api.exportData())], { type: 'text/csv' }), `${base}.csv`);
+  } else if (kind === 'json') {
+    const body = JSON.stringify({ state: Object.fromEntries(toParams(state)), data: cur.api.exportData() });
+    download(new Blob([body], { type: 'application/json' }), `${base}.json`);
+  } else if (kind === 'link') {
+    await navigator.clipboard?.writeText(location.href).catch(() => {});
+    e.target.textContent = 'Link copied';
+    setTimeout(() => (e.target.textContent = 'Copy link'), 1500);
   }
+}
 
-  /** The quiz of a quiz step (its chunk loaded on demand), its choices in this reader's order. */
-  function showQuiz(guide, list, step, reader) {
-    const quiz = guide.querySelector('.quiz');
-    quiz.hidden = !step.quiz;
-    quiz.replaceChildren();
-    if (!step.quiz) return;
-    import('./quiz.js').then(({ QUIZ }) => {
-      if (guide.dataset.step !== step.id) return;
-      const orders = displayOrders(reader, 'quiz', quizSet(QUIZ));
-      quiz.innerHTML = `<p class="score" role="status"></p><ol class="quiz-list">${QUIZ.map((item, k) => `<li>${questionHtml(`qz-${k}`, item, { title: `Question ${k + 1} of ${QUIZ.length}`, link: stepLink(list, item.step), order: orders[k] })}</li>`).join('')}</ol>`;
-      quiz.dataset.ready = String(QUIZ.length);
+/** The page's mode: the guide or the tabs shown, the mode links, the theme picker, the intro. */
+function syncMode(c, guided) {
+  c.root.classList.toggle('guided', guided);
+  const guide = c.root.querySelector('.guide');
+  guide.hidden = !guided;
+  c.root.querySelector('.stepnav-bottom').hidden = !guided;
+  c.tabs.hidden = guided;
+  c.root.querySelector('.mode-guided').toggleAttribute('aria-current', guided);
+  c.root.querySelector('.mode-explorer').toggleAttribute('aria-current', !guided);
+  if (!guided) c.root.querySelector('.mode-explorer').href = urlOf({ ...c.state, guided: false });
+  const theme = c.root.querySelector('[name=theme]');
+  if (theme.value !== c.state.theme) theme.value = c.state.theme;
+  // The width is read only when the intro is folded anew: a read here forces a layout every frame.
+  foldIntro(c.host, c.current()?.name, guided, () => (c.root.clientWidth || innerWidth) > NARROW);
+}
+
+/** A step's own text into the guide: its intro, text, sources, question (as this reader left
+ * it) and quiz. Step texts, questions and sources are the project's own data (steps.js), never
+ * the URL's. */
+function showStep(c, guide, list, i, step, reader) {
+  guide.dataset.step = step.id;
+  guide.querySelector('.stepno').textContent = `Step ${i + 1} of ${list.length}`;
+  guide.querySelector('.steptitle').textContent = step.title;
+  // On a phone the intro folds behind one line, so that the question and the figure share the
+  // first screen; it is open on a wide screen.
+  const wide = (c.root.clientWidth || innerWidth) > NARROW;
+  guide.querySelector('.stepintro').innerHTML = step.intro
+    ? `<details class="setup"${wide ? ' open' : ''}><summary>The setup</summary>${step.intro}</details>`
+    : '';
+  // The step's text explains the answer: it enters the page only once the reader commits (showAfter).
+  guide.querySelector('.steptext').replaceChildren();
+  guide.querySelector('.sources').replaceChildren();
+  afterText = () => {
+    guide.querySelector('.steptext').innerHTML = (step.text ?? '') + (step.table ?? '');
+    guide.querySelector('.sources').replaceChildren(...sourcesOf(step));
+  };
+  // The step opens with its question, its choices in this reader's order (choices.js).
+  const slot = guide.querySelector('.predict-slot');
+  slot.innerHTML = step.predict
+    ? questionHtml(`pq-${step.id}`, step.predict, {
+        notice: step.notice,
+        title: 'Predict first',
+        order: pathOrder(list, reader, step.id),
+        step: step.id,
+        retry: true,
+      })
+    : '';
+  // Back on a step already answered: the reader's answer and what it revealed, as they left it.
+  const f = slot.querySelector('form.question');
+  if (f && committed.has(step.id)) {
+    const k = committed.get(step.id);
+    if (k >= 0) f.querySelector(`input[value="${k}"]`).checked = true;
+    reveal(f, k < 0);
+  }
+  showAfter(c.root, guide, !step.predict || committed.has(step.id));
+  if (c.focusTitle) guide.querySelector('.steptitle').focus();
+  c.focusTitle = false;
+  c.root.classList.toggle('quiz-step', !!step.quiz);
+  guide.classList.toggle('has-table', !!step.table);
+  showQuiz(guide, list, step, reader);
+}
+
+/** The quiz of a quiz step (its chunk loaded on demand), its choices in this reader's order. */
+function showQuiz(guide, list, step, reader) {
+  const quiz = guide.querySelector('.quiz');
+  quiz.hidden = !step.quiz;
+  quiz.replaceChildren();
+  if (!step.quiz) return;
+  import('./quiz.js').then(({ QUIZ }) => {
+    if (guide.dataset.step !== step.id) return;
+    const orders = displayOrders(reader, 'quiz', quizSet(QUIZ));
+    quiz.innerHTML = `<p class="score" role="status"></p><ol class="quiz-list">${QUIZ.map((item, k) => `<li>${questionHtml(`qz-${k}`, item, { title: `Question ${k + 1} of ${QUIZ.length}`, link: stepLink(list, item.step), order: orders[k] })}</li>`).join('')}</ol>`;
+    quiz.dataset.ready = String(QUIZ.length);
+  });
+}
+
+/** Guided: the step in the state (its text only when it changes), its controls and held
+ * figure parts, and the back and next links. */
+function syncGuided(c) {
+  const guide = c.root.querySelector('.guide');
+  const list = steps();
+  const i = Math.max(
+    0,
+    list.findIndex((s) => s.id === c.state.step),
+  );
+  const step = list[i];
+  const reader = readerId();
+  // A drag re-renders every frame: touch the step's text only when the step changes.
+  if (guide.dataset.step !== step.id) showStep(c, guide, list, i, step, reader);
+  trimControls(c.root, step.controls);
+  // A step may hold back more of its figure than the views mark (steps.js `hold`: selectors inside
+  // the figure, the project's own data), marked here after every render (chrome.css hides them
+  // until the answer; a page's CSP refuses inline style, so no stylesheet is written).
+  markHeld(c.host, step.hold);
+  const link = (a, j) => {
+    const ok = j >= 0 && j < list.length;
+    if (ok) a.href = urlOf({ ...stepState(list[j], c.state) });
+    else a.removeAttribute('href');
+    a.setAttribute('aria-disabled', String(!ok));
+    a.dataset.to = ok ? String(j) : '';
+  };
+  for (const a of c.root.querySelectorAll('.stepnav .back')) link(a, i - 1);
+  for (const a of c.root.querySelectorAll('.stepnav .next')) link(a, i + 1);
+  const after = c.root.querySelector('.stepnav-bottom .next');
+  after.textContent = i + 1 < list.length ? `Next: ${list[i + 1].title} →` : 'Next →';
+  syncExplore(c);
+  c.stage.removeAttribute('role');
+  c.stage.removeAttribute('aria-labelledby');
+}
+
+/** Before the answer the figure is inert and the explorer link closed; after it, both open. */
+function syncExplore(c) {
+  const pending = c.root.classList.contains('predict-pending');
+  const explore = c.root.querySelector('.guide .explore');
+  if (pending) explore.removeAttribute('href');
+  else explore.href = urlOf({ ...c.state, guided: false });
+  explore.setAttribute('aria-disabled', String(pending));
+  explore.title = pending ? 'Opens once you have answered the question' : '';
+  c.root.querySelector('.mode-explorer').href = pending ? '?view=heatmap' : urlOf({ ...c.state, guided: false });
+  lockFigure(c.root, pending);
+}
+
+/** Explorer: every control, nothing held, the view's tab selected and in sight. */
+function syncTabs(c) {
+  trimControls(c.root, null);
+  markHeld(c.host, '');
+  c.root.classList.remove('quiz-step', 'predict-pending');
+  lockFigure(c.root, false);
+  let active = null;
+  for (const b of c.tabs.querySelectorAll('[role=tab]')) {
+    const on = b.dataset.view === c.state.view;
+    if (b.getAttribute('aria-selected') !== String(on)) {
+      b.setAttribute('aria-selected', String(on));
+      if (on) active = b;
+    }
+    b.tabIndex = on ? 0 : -1;
+  }
+  c.stage.setAttribute('role', 'tabpanel');
+  c.stage.setAttribute('aria-labelledby', `tab-${c.state.view}`);
+  // On a phone the strip scrolls sideways: keep the chosen tab in sight.
+  if (active && c.tabs.scrollWidth > c.tabs.clientWidth) {
+    c.tabs.scrollTo({
+      left: Math.max(0, active.offsetLeft - (c.tabs.clientWidth - active.offsetWidth) / 2),
+      behavior: 'auto',
     });
   }
+}
 
-  /** Guided: the step in the state (its text only when it changes), its controls and held
-   * figure parts, and the back and next links. */
-  function syncGuided() {
-    const guide = root.querySelector('.guide');
-    const list = steps();
-    const i = Math.max(
-      0,
-      list.findIndex((s) => s.id === state.step),
-    );
-    const step = list[i];
-    const reader = readerId();
-    // A drag re-renders every frame: touch the step's text only when the step changes.
-    if (guide.dataset.step !== step.id) showStep(guide, list, i, step, reader);
-    trimControls(root, step.controls);
-    // A step may hold back more of its figure than the views mark (steps.js `hold`: selectors inside
-    // the figure, the project's own data), marked here after every render (chrome.css hides them
-    // until the answer; a page's CSP refuses inline style, so no stylesheet is written).
-    markHeld(host, step.hold);
-    const link = (a, j) => {
-      const ok = j >= 0 && j < list.length;
-      if (ok) a.href = urlOf({ ...stepState(list[j], state) });
-      else a.removeAttribute('href');
-      a.setAttribute('aria-disabled', String(!ok));
-      a.dataset.to = ok ? String(j) : '';
-    };
-    for (const a of root.querySelectorAll('.stepnav .back')) link(a, i - 1);
-    for (const a of root.querySelectorAll('.stepnav .next')) link(a, i + 1);
-    const after = root.querySelector('.stepnav-bottom .next');
-    after.textContent = i + 1 < list.length ? `Next: ${list[i + 1].title} →` : 'Next →';
-    syncExplore();
-    stage.removeAttribute('role');
-    stage.removeAttribute('aria-labelledby');
-  }
-
-  /** Before the answer the figure is inert and the explorer link closed; after it, both open. */
-  function syncExplore() {
-    const pending = root.classList.contains('predict-pending');
-    const explore = root.querySelector('.guide .explore');
-    if (pending) explore.removeAttribute('href');
-    else explore.href = urlOf({ ...state, guided: false });
-    explore.setAttribute('aria-disabled', String(pending));
-    explore.title = pending ? 'Opens once you have answered the question' : '';
-    root.querySelector('.mode-explorer').href = pending ? '?view=heatmap' : urlOf({ ...state, guided: false });
-    lockFigure(root, pending);
-  }
-
-  /** Explorer: every control, nothing held, the view's tab selected and in sight. */
-  function syncTabs() {
-    trimControls(root, null);
-    markHeld(host, '');
-    root.classList.remove('quiz-step', 'predict-pending');
-    lockFigure(root, false);
-    let active = null;
-    for (const b of tabs.querySelectorAll('[role=tab]')) {
-      const on = b.dataset.view === state.view;
-      if (b.getAttribute('aria-selected') !== String(on)) {
-        b.setAttribute('aria-selected', String(on));
-        if (on) active = b;
-      }
-      b.tabIndex = on ? 0 : -1;
-    }
-    stage.setAttribute('role', 'tabpanel');
-    stage.setAttribute('aria-labelledby', `tab-${state.view}`);
-    // On a phone the strip scrolls sideways: keep the chosen tab in sight.
-    if (active && tabs.scrollWidth > tabs.clientWidth) {
-      tabs.scrollTo({
-        left: Math.max(0, active.offsetLeft - (tabs.clientWidth - active.offsetWidth) / 2),
-        behavior: 'auto',
-      });
-    }
-  }
-
-  return {
-    sync() {
-      const guided = !!state.guided;
-      syncMode(guided);
-      if (guided) syncGuided();
-      else syncTabs();
-      const svg = root.querySelector('[data-export=svg]');
-      svg.hidden = typeof current()?.api.svg !== 'function';
-    },
-  };
+/** Bring the chrome up to the state (the app calls it on every render). */
+function syncChrome(c) {
+  const guided = !!c.state.guided;
+  syncMode(c, guided);
+  if (guided) syncGuided(c);
+  else syncTabs(c);
+  const svg = c.root.querySelector('[data-export=svg]');
+  svg.hidden = typeof c.current()?.api.svg !== 'function';
 }
 
 // The column width at and below which the page stacks (style.css @container; app.js NARROW).

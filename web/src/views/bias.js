@@ -31,7 +31,30 @@ const XL_NOTE =
   `The model also caches the previous segment's states (segment-level recurrence, §3.2); scoring by the offset ` +
   `rather than by absolute positions, which would restart at 0 in every segment, is what lets it reuse them (§3.3).`;
 
+const XL_TERMS = [
+  ['a', '(a) q·k'],
+  ['b', '(b) q·R'],
+  ['c', '(c) u·k'],
+  ['d', '(d) v·R'],
+  ['sum', 'sum: the score'],
+];
+// Each term keeps only its own two inputs: (a) q, k; (b) q, r; (c) u, k; (d) v, r.
+const XL_ONLY = { a: ['q', 'k'], b: ['q', 'r'], c: ['u', 'k'], d: ['v', 'r'], sum: ['q', 'k', 'r', 'u', 'v'] };
+
 export function setupBias(el, ctx) {
+  const s = biasState(el, ctx);
+  linkFormula(s, s.bucketMat, s.t5Formula, 't5');
+  linkFormula(s, s.shawMat, s.shawFormula, 'shaw');
+  return {
+    update: (st) => updateBias(s, st),
+    exportData: () => biasExport(s),
+    figure: (o) => biasFigure(s, o),
+    canvas: () => s.bucketMat.canvas,
+  };
+}
+
+/** The view's one state: its shell, its three panels' elements and figures, the last state drawn. */
+function biasState(el, ctx) {
   const v = shell(
     el,
     'Attention biases',
@@ -53,29 +76,23 @@ export function setupBias(el, ctx) {
     <h3>Transformer-XL: four terms</h3><p class="figure-note">${XL_NOTE}</p>
     <div class="multiples xl"></div>`;
   v.body.append(alibi, t5, shaw);
-  const slopes = createPlot(alibi.querySelector('.pair'), { height: 200 });
-  const soft = createPlot(alibi.querySelector('.soft'), { height: 200 });
-  const heads = [];
-  const bucketPlot = createPlot(t5.querySelector('.pair'), { height: 200 });
-  const bucketMat = createMatrixPanel(t5.querySelector('.with-formula'), {
-    rowLabel: 'query',
-    colLabel: 'key',
-    square: true,
-  });
-  const t5Formula = createFormula(t5.querySelector('.with-formula'));
-  const shawMat = createMatrixPanel(shaw.querySelector('.with-formula'), {
-    rowLabel: 'query',
-    colLabel: 'key',
-    square: true,
-  });
-  const XL_TERMS = [
-    ['a', '(a) q·k'],
-    ['b', '(b) q·R'],
-    ['c', '(c) u·k'],
-    ['d', '(d) v·R'],
-    ['sum', 'sum: the score'],
-  ];
-  const xlMats = XL_TERMS.map(([, title]) => {
+  const s = {
+    ctx,
+    v,
+    alibi,
+    t5,
+    shaw,
+    slopes: createPlot(alibi.querySelector('.pair'), { height: 200 }),
+    soft: createPlot(alibi.querySelector('.soft'), { height: 200 }),
+    heads: [],
+    bucketPlot: createPlot(t5.querySelector('.pair'), { height: 200 }),
+    cur: null,
+  };
+  const square = { rowLabel: 'query', colLabel: 'key', square: true };
+  s.bucketMat = createMatrixPanel(t5.querySelector('.with-formula'), square);
+  s.t5Formula = createFormula(t5.querySelector('.with-formula'));
+  s.shawMat = createMatrixPanel(shaw.querySelector('.with-formula'), square);
+  s.xlMats = XL_TERMS.map(([, title]) => {
     const p = createMatrixPanel(shaw.querySelector('.multiples.xl'), {
       small: true,
       rowLabel: 'query',
@@ -86,224 +103,251 @@ export function setupBias(el, ctx) {
     p.colAxis = 'key j';
     return p;
   });
-  const shawFormula = createFormula(shaw.querySelector('.with-formula'));
-  for (const p of [bucketMat, shawMat]) {
+  s.shawFormula = createFormula(shaw.querySelector('.with-formula'));
+  for (const p of [s.bucketMat, s.shawMat]) {
     p.rowAxis = 'query position i';
     p.colAxis = 'key position j';
   }
-  let cur = null;
-  const link = (panel, formula, method) => {
-    panel.onCursor = (r, c) => {
-      if (!cur) return;
-      try {
-        formula.set(cellFormula(ctx.pe, cur, method, r, c, { values: panel.data().values, rows: SMALL, cols: SMALL }));
-      } catch (e) {
-        formula.clear(e.message);
-      }
-    };
-  };
-  link(bucketMat, t5Formula, 't5');
-  link(shawMat, shawFormula, 'shaw');
-  const refill = (panel) => {
-    const { r, c } = panel.cursor();
-    panel.onCursor(r, c);
-  };
+  return s;
+}
 
-  return {
-    update(st) {
-      v.clear();
-      cur = { ...st };
-      const pe = ctx.pe;
-      const on = (p) => !st.panel || st.panel === p;
-      alibi.hidden = !on('alibi');
-      t5.hidden = !on('t5');
-      shaw.hidden = !on('shaw');
-      if (on('alibi'))
-        v.guard(() => {
-          need(pe, 'alibiSlopes', 'alibiBias');
-          const m = pe.alibiSlopes(st.heads);
-          // Press et al. 2022: a geometric sequence for a power of two; otherwise the reference code's
-          // interleaved set (docs/alibi.md).
-          const c = 2 ** Math.floor(Math.log2(st.heads));
-          slopes.setTitle(
-            c === st.heads
-              ? `ALiBi slopes for ${st.heads} heads: 2^(−8h/${st.heads}), h = 1 … ${st.heads}`
-              : `ALiBi slopes for ${st.heads} heads: those of ${c} heads, then ${st.heads - c} of the ${2 * c}-head set (every other one), as the paper’s code does`,
-          );
-          slopes.draw([{ x: Float32Array.from(m, (_, h) => h + 1), y: m, label: 'slope mₕ', dots: true }], {
-            xLabel: 'head (from 1)',
-            yLabel: 'slope mₕ',
-            integerX: true,
-            // half a head of room on each side: the first and last dots are not cut by the frame
-            xRange: [0.5, st.heads + 0.5],
-            yRange: [0, Math.max(...m) * 1.08],
-          });
-          const n = SMALL;
-          const b = pe.alibiBias({ heads: st.heads, queries: n, causal: true });
-          const show = Math.min(st.heads, 8);
-          const box = alibi.querySelector('.multiples');
-          // One colour range for every head (from the steepest head's farthest key to 0) and one bar:
-          // the heads' different slopes show as different pictures.
-          const lo = -Math.max(...m.subarray(0, show)) * (n - 1);
-          const pal = paletteFor('onesided', st.palette);
-          const bar = alibi.querySelector('.legend.shared');
-          bar.querySelector('.lo').textContent = fmt(lo);
-          bar.querySelector('.hi').textContent = '0';
-          bar.querySelector('.bar').style.background =
-            `linear-gradient(to right, ${gradientStops(pal, readTheme(v.section)).join(', ')})`;
-          bar.querySelector('.note').textContent = `bias, one range for all ${show} heads`;
-          alibi.querySelector('.shared-range').textContent =
-            `Bias matrices of ${show === st.heads ? 'every head' : `the first ${show} heads`} (${n} queries × ${n} keys, causal: grey is −∞), on one colour scale: a steep head is dark a few keys away, a gentle head stays light across the whole row.`;
-          while (heads.length < show)
-            heads.push(createMatrixPanel(box, { small: true, rowLabel: 'query', colLabel: 'key' }));
-          heads.forEach((p, h) => {
-            p.fig.hidden = h >= show;
-            if (h >= show) return;
-            const vals = b.subarray(h * n * n, (h + 1) * n * n);
-            // The slope stays in the slope plot above (a guided step holds it until the reader answers).
-            p.setTitle(`head ${h + 1}`);
-            p.rowAxis = 'query i';
-            p.colAxis = 'key j';
-            p.draw(vals, n, n, { lo, hi: 0, palette: pal, note: 'bias' });
-          });
-          // What the bias alone does to attention: softmax of the last query's row, per head. With
-          // q = k = 0 every logit is the bias, so the weights come straight from pe.attention.
-          need(pe, 'attention');
-          const H = show;
-          const zeros = new Float32Array(n * H);
-          const { weights } = pe.attention({
-            q: zeros,
-            k: zeros,
-            v: zeros,
-            queries: n,
-            dim: 1,
-            heads: H,
-            causal: true,
-            bias: { type: 'alibi', form: 'relative' },
-            returnWeights: true,
-          });
-          const x = Float32Array.from({ length: n }, (_, j) => j - (n - 1));
-          soft.setTitle(`Softmax of the last query's row (bias only): steep slopes look only at the nearest keys`);
-          soft.draw(
-            Array.from({ length: H }, (_, h) => ({
-              x,
-              y: weights.subarray(h * n * n + (n - 1) * n, (h + 1) * n * n),
-              label: `h${h + 1}`,
-            })),
-            { xLabel: 'key − query (tokens)', yLabel: 'attention weight' },
-          );
-        }, 'ALiBi');
-      if (on('t5'))
-        v.guard(() => {
-          need(pe, 't5Buckets');
-          const R = 200;
-          const x = Float32Array.from({ length: 2 * R + 1 }, (_, j) => j - R);
-          const numBuckets = st.buckets;
-          const cfg = (bidirectional) => t5Opts(t5Config(st, bidirectional));
-          const bi = pe.t5Buckets({ queries: 1, keys: 2 * R + 1, offset: R, ...cfg(true) });
-          const uni = pe.t5Buckets({ queries: 1, keys: 2 * R + 1, offset: R, ...cfg(false) });
-          bucketPlot.setTitle(
-            `Bucket function (${numBuckets} buckets, max distance ${t5Config(st).maxDistance}): exact near 0, logarithmic beyond`,
-          );
-          const sel = st.t5dir === 'causal';
-          bucketPlot.draw(
-            [
-              { x, y: bi, label: `bidirectional${sel ? '' : ' (selected)'}`, dash: sel },
-              { x, y: uni, label: `causal${sel ? ' (selected)' : ''}`, dash: !sel },
-            ],
-            { xLabel: 'key − query (tokens)', yLabel: 'bucket index' },
-          );
-          // Where the last bucket of the keys before the query begins: the log spacing reaches it
-          // before the max distance, and every distance beyond shares it.
-          const lastFrom = (bidirectional) => {
-            const c = t5Config(st, bidirectional);
-            const far = c.maxDistance + 1;
-            const b = pe.t5Buckets({ queries: 1, keys: far + 1, offset: far, ...t5Opts(c) }); // r = −far … 0
-            let r = 0;
-            while (b[far - r] !== b[0]) r++;
-            return r;
-          };
-          t5.querySelector('.t5-last').textContent =
-            `The last bucket of the keys before the query begins at distance ${lastFrom(true)} (bidirectional) and ${lastFrom(false)} (causal), not at the max distance ${t5Config(st).maxDistance}: the logarithmic buckets reach it earlier, and every distance beyond shares it.`;
-          const n = SMALL;
-          bucketMat.setTitle(`Bucket matrix, ${st.t5dir}, ${n} × ${n}`);
-          bucketMat.draw(pe.t5Buckets({ queries: n, keys: n, ...cfg(!sel) }), n, n, {
-            lo: 0,
-            hi: numBuckets - 1,
-            palette: paletteFor('onesided', st.palette),
-            note: 'bucket index',
-          });
-          refill(bucketMat);
-        }, 'T5');
-      if (on('shaw'))
-        v.guard(() => {
-          need(pe, 'shawIndices');
-          const n = SMALL;
-          const k = st.shawk;
-          shawMat.setTitle(`Index matrix, k = ${k}, ${n} × ${n}: the row of aᴷ, aⱽ each query–key pair reads`);
-          shawMat.draw(pe.shawIndices({ queries: n, keys: n, maxRelative: k }), n, n, {
-            lo: 0,
-            hi: 2 * k,
-            palette: paletteFor('onesided', st.palette),
-            note: 'row of aᴷ, aⱽ',
-          });
-          refill(shawMat);
-          need(pe, 'xlScores', 'xlPositions', 'learnedInit');
-          const d = XL_DIM;
-          const rand = (length, seed, std = 1) => pe.learnedInit({ length, dim: d, std, seed });
-          const full = {
-            q: rand(XL_N, 21),
-            k: rand(XL_N, 22),
-            r: pe.xlPositions({ klen: XL_N, dim: d }),
-            u: rand(1, 23, 0.5),
-            v: rand(1, 24, 0.5),
-          };
-          const zero = (x) => new Float32Array(x.length);
-          // Each term keeps only its own two inputs: (a) q, k; (b) q, r; (c) u, k; (d) v, r.
-          const only = { a: ['q', 'k'], b: ['q', 'r'], c: ['u', 'k'], d: ['v', 'r'], sum: ['q', 'k', 'r', 'u', 'v'] };
-          const terms = XL_TERMS.map(([id]) => {
-            const o = Object.fromEntries(
-              Object.entries(full).map(([key, x]) => [key, only[id].includes(key) ? x : zero(x)]),
-            );
-            return pe.xlScores({ ...o, queries: XL_N, dim: d });
-          });
-          // Each term on its own symmetric range (its legend under it): the small terms, (c) and (d),
-          // would sit at the palette's midpoint, close to the page's background, on a shared one; the
-          // title gives each term's largest magnitude so the sizes can still be compared.
-          const pal = paletteFor('signed', st.palette);
-          xlMats.forEach((p, k) => {
-            let big = 0;
-            for (const x of terms[k]) if (Number.isFinite(x)) big = Math.max(big, Math.abs(x));
-            big ||= 1;
-            p.setTitle(`${XL_TERMS[k][1]} (|max| ${fmt(big)})`);
-            p.describe = (i, j, x) => `${XL_TERMS[k][1]}, query ${i}, key ${j}: ${fmt(x)}`;
-            p.draw(terms[k], XL_N, XL_N, { lo: -big, hi: big, palette: pal, note: 'score' });
-          });
-        }, 'Shaw');
-    },
-    exportData: () => ({
-      kind: 'group',
-      parts: [
-        plotExport(slopes, 'alibi slopes'),
-        plotExport(soft, 'alibi softmax of last row'),
-        ...heads.filter((p) => !p.fig.hidden).map((p, h) => matrixExport(p, `alibi head ${h + 1}`)),
-        plotExport(bucketPlot, 't5 buckets'),
-        matrixExport(bucketMat, 't5 matrix'),
-        matrixExport(shawMat, 'shaw'),
-        ...(shaw.hidden ? [] : xlMats.map((p, k) => matrixExport(p, `transformer-xl ${XL_TERMS[k][1]}`))),
-      ].filter(Boolean),
-    }),
-    figure: (o) =>
-      stackFigures(
-        [
-          ...(alibi.hidden
-            ? []
-            : [slopes.figure(o), ...heads.filter((p) => !p.fig.hidden).map((p) => p.figure({ ...o })), soft.figure(o)]),
-          ...(t5.hidden ? [] : [bucketPlot.figure(o), bucketMat.figure(o)]),
-          ...(shaw.hidden ? [] : [shawMat.figure(o), ...xlMats.map((p) => p.figure(o))]),
-        ],
-        o,
-      ),
-    canvas: () => bucketMat.canvas,
+/** The cell under the cursor of `panel` shows its formula in `formula`. */
+function linkFormula(s, panel, formula, method) {
+  panel.onCursor = (r, c) => {
+    if (!s.cur) return;
+    try {
+      formula.set(
+        cellFormula(s.ctx.pe, s.cur, method, r, c, { values: panel.data().values, rows: SMALL, cols: SMALL }),
+      );
+    } catch (e) {
+      formula.clear(e.message);
+    }
   };
+}
+
+/** The formula of the cell under the cursor again, for the matrix just drawn. */
+function refill(panel) {
+  const { r, c } = panel.cursor();
+  panel.onCursor(r, c);
+}
+
+function updateBias(s, st) {
+  s.v.clear();
+  s.cur = { ...st };
+  const on = (p) => !st.panel || st.panel === p;
+  s.alibi.hidden = !on('alibi');
+  s.t5.hidden = !on('t5');
+  s.shaw.hidden = !on('shaw');
+  if (on('alibi')) s.v.guard(() => drawAlibi(s, st), 'ALiBi');
+  if (on('t5')) s.v.guard(() => drawT5(s, st), 'T5');
+  if (on('shaw'))
+    s.v.guard(() => {
+      drawShaw(s, st);
+      drawXl(s, st);
+    }, 'Shaw');
+}
+
+function drawAlibi(s, st) {
+  const pe = s.ctx.pe;
+  need(pe, 'alibiSlopes', 'alibiBias');
+  const m = pe.alibiSlopes(st.heads);
+  // Press et al. 2022: a geometric sequence for a power of two; otherwise the reference code's
+  // interleaved set (docs/alibi.md).
+  const c = 2 ** Math.floor(Math.log2(st.heads));
+  s.slopes.setTitle(
+    c === st.heads
+      ? `ALiBi slopes for ${st.heads} heads: 2^(−8h/${st.heads}), h = 1 … ${st.heads}`
+      : `ALiBi slopes for ${st.heads} heads: those of ${c} heads, then ${st.heads - c} of the ${2 * c}-head set (every other one), as the paper’s code does`,
+  );
+  s.slopes.draw([{ x: Float32Array.from(m, (_, h) => h + 1), y: m, label: 'slope mₕ', dots: true }], {
+    xLabel: 'head (from 1)',
+    yLabel: 'slope mₕ',
+    integerX: true,
+    // half a head of room on each side: the first and last dots are not cut by the frame
+    xRange: [0.5, st.heads + 0.5],
+    yRange: [0, Math.max(...m) * 1.08],
+  });
+  const n = SMALL;
+  const b = pe.alibiBias({ heads: st.heads, queries: n, causal: true });
+  const show = Math.min(st.heads, 8);
+  const box = s.alibi.querySelector('.multiples');
+  // One colour range for every head (from the steepest head's farthest key to 0) and one bar:
+  // the heads' different slopes show as different pictures.
+  const lo = -Math.max(...m.subarray(0, show)) * (n - 1);
+  const pal = paletteFor('onesided', st.palette);
+  const bar = s.alibi.querySelector('.legend.shared');
+  bar.querySelector('.lo').textContent = fmt(lo);
+  bar.querySelector('.hi').textContent = '0';
+  bar.querySelector('.bar').style.background =
+    `linear-gradient(to right, ${gradientStops(pal, readTheme(s.v.section)).join(', ')})`;
+  bar.querySelector('.note').textContent = `bias, one range for all ${show} heads`;
+  s.alibi.querySelector('.shared-range').textContent =
+    `Bias matrices of ${show === st.heads ? 'every head' : `the first ${show} heads`} (${n} queries × ${n} keys, causal: grey is −∞), on one colour scale: a steep head is dark a few keys away, a gentle head stays light across the whole row.`;
+  while (s.heads.length < show)
+    s.heads.push(createMatrixPanel(box, { small: true, rowLabel: 'query', colLabel: 'key' }));
+  s.heads.forEach((p, h) => {
+    p.fig.hidden = h >= show;
+    if (h >= show) return;
+    const vals = b.subarray(h * n * n, (h + 1) * n * n);
+    // The slope stays in the slope plot above (a guided step holds it until the reader answers).
+    p.setTitle(`head ${h + 1}`);
+    p.rowAxis = 'query i';
+    p.colAxis = 'key j';
+    p.draw(vals, n, n, { lo, hi: 0, palette: pal, note: 'bias' });
+  });
+  drawAlibiSoftmax(s, show);
+}
+
+/** What the bias alone does to attention: softmax of the last query's row, per head. With
+ * q = k = 0 every logit is the bias, so the weights come straight from pe.attention. */
+function drawAlibiSoftmax(s, H) {
+  const pe = s.ctx.pe;
+  const n = SMALL;
+  need(pe, 'attention');
+  const zeros = new Float32Array(n * H);
+  const { weights } = pe.attention({
+    q: zeros,
+    k: zeros,
+    v: zeros,
+    queries: n,
+    dim: 1,
+    heads: H,
+    causal: true,
+    bias: { type: 'alibi', form: 'relative' },
+    returnWeights: true,
+  });
+  const x = Float32Array.from({ length: n }, (_, j) => j - (n - 1));
+  s.soft.setTitle(`Softmax of the last query's row (bias only): steep slopes look only at the nearest keys`);
+  s.soft.draw(
+    Array.from({ length: H }, (_, h) => ({
+      x,
+      y: weights.subarray(h * n * n + (n - 1) * n, (h + 1) * n * n),
+      label: `h${h + 1}`,
+    })),
+    { xLabel: 'key − query (tokens)', yLabel: 'attention weight' },
+  );
+}
+
+function drawT5(s, st) {
+  const pe = s.ctx.pe;
+  need(pe, 't5Buckets');
+  const R = 200;
+  const x = Float32Array.from({ length: 2 * R + 1 }, (_, j) => j - R);
+  const numBuckets = st.buckets;
+  const cfg = (bidirectional) => t5Opts(t5Config(st, bidirectional));
+  const bi = pe.t5Buckets({ queries: 1, keys: 2 * R + 1, offset: R, ...cfg(true) });
+  const uni = pe.t5Buckets({ queries: 1, keys: 2 * R + 1, offset: R, ...cfg(false) });
+  s.bucketPlot.setTitle(
+    `Bucket function (${numBuckets} buckets, max distance ${t5Config(st).maxDistance}): exact near 0, logarithmic beyond`,
+  );
+  const sel = st.t5dir === 'causal';
+  s.bucketPlot.draw(
+    [
+      { x, y: bi, label: `bidirectional${sel ? '' : ' (selected)'}`, dash: sel },
+      { x, y: uni, label: `causal${sel ? ' (selected)' : ''}`, dash: !sel },
+    ],
+    { xLabel: 'key − query (tokens)', yLabel: 'bucket index' },
+  );
+  s.t5.querySelector('.t5-last').textContent =
+    `The last bucket of the keys before the query begins at distance ${t5LastFrom(pe, st, true)} (bidirectional) and ${t5LastFrom(pe, st, false)} (causal), not at the max distance ${t5Config(st).maxDistance}: the logarithmic buckets reach it earlier, and every distance beyond shares it.`;
+  const n = SMALL;
+  s.bucketMat.setTitle(`Bucket matrix, ${st.t5dir}, ${n} × ${n}`);
+  s.bucketMat.draw(pe.t5Buckets({ queries: n, keys: n, ...cfg(!sel) }), n, n, {
+    lo: 0,
+    hi: numBuckets - 1,
+    palette: paletteFor('onesided', st.palette),
+    note: 'bucket index',
+  });
+  refill(s.bucketMat);
+}
+
+/** Where the last bucket of the keys before the query begins: the log spacing reaches it before
+ * the max distance, and every distance beyond shares it. */
+function t5LastFrom(pe, st, bidirectional) {
+  const c = t5Config(st, bidirectional);
+  const far = c.maxDistance + 1;
+  const b = pe.t5Buckets({ queries: 1, keys: far + 1, offset: far, ...t5Opts(c) }); // r = −far … 0
+  let r = 0;
+  while (b[far - r] !== b[0]) r++;
+  return r;
+}
+
+function drawShaw(s, st) {
+  const pe = s.ctx.pe;
+  need(pe, 'shawIndices');
+  const n = SMALL;
+  const k = st.shawk;
+  s.shawMat.setTitle(`Index matrix, k = ${k}, ${n} × ${n}: the row of aᴷ, aⱽ each query–key pair reads`);
+  s.shawMat.draw(pe.shawIndices({ queries: n, keys: n, maxRelative: k }), n, n, {
+    lo: 0,
+    hi: 2 * k,
+    palette: paletteFor('onesided', st.palette),
+    note: 'row of aᴷ, aⱽ',
+  });
+  refill(s.shawMat);
+}
+
+function drawXl(s, st) {
+  const pe = s.ctx.pe;
+  need(pe, 'xlScores', 'xlPositions', 'learnedInit');
+  const d = XL_DIM;
+  const rand = (length, seed, std = 1) => pe.learnedInit({ length, dim: d, std, seed });
+  const full = {
+    q: rand(XL_N, 21),
+    k: rand(XL_N, 22),
+    r: pe.xlPositions({ klen: XL_N, dim: d }),
+    u: rand(1, 23, 0.5),
+    v: rand(1, 24, 0.5),
+  };
+  const zero = (x) => new Float32Array(x.length);
+  const terms = XL_TERMS.map(([id]) => {
+    const o = Object.fromEntries(
+      Object.entries(full).map(([key, x]) => [key, XL_ONLY[id].includes(key) ? x : zero(x)]),
+    );
+    return pe.xlScores({ ...o, queries: XL_N, dim: d });
+  });
+  // Each term on its own symmetric range (its legend under it): the small terms, (c) and (d),
+  // would sit at the palette's midpoint, close to the page's background, on a shared one; the
+  // title gives each term's largest magnitude so the sizes can still be compared.
+  const pal = paletteFor('signed', st.palette);
+  s.xlMats.forEach((p, k) => {
+    let big = 0;
+    for (const x of terms[k]) if (Number.isFinite(x)) big = Math.max(big, Math.abs(x));
+    big ||= 1;
+    p.setTitle(`${XL_TERMS[k][1]} (|max| ${fmt(big)})`);
+    p.describe = (i, j, x) => `${XL_TERMS[k][1]}, query ${i}, key ${j}: ${fmt(x)}`;
+    p.draw(terms[k], XL_N, XL_N, { lo: -big, hi: big, palette: pal, note: 'score' });
+  });
+}
+
+function biasExport(s) {
+  return {
+    kind: 'group',
+    parts: [
+      plotExport(s.slopes, 'alibi slopes'),
+      plotExport(s.soft, 'alibi softmax of last row'),
+      ...s.heads.filter((p) => !p.fig.hidden).map((p, h) => matrixExport(p, `alibi head ${h + 1}`)),
+      plotExport(s.bucketPlot, 't5 buckets'),
+      matrixExport(s.bucketMat, 't5 matrix'),
+      matrixExport(s.shawMat, 'shaw'),
+      ...(s.shaw.hidden ? [] : s.xlMats.map((p, k) => matrixExport(p, `transformer-xl ${XL_TERMS[k][1]}`))),
+    ].filter(Boolean),
+  };
+}
+
+function biasFigure(s, o) {
+  return stackFigures(
+    [
+      ...(s.alibi.hidden
+        ? []
+        : [
+            s.slopes.figure(o),
+            ...s.heads.filter((p) => !p.fig.hidden).map((p) => p.figure({ ...o })),
+            s.soft.figure(o),
+          ]),
+      ...(s.t5.hidden ? [] : [s.bucketPlot.figure(o), s.bucketMat.figure(o)]),
+      ...(s.shaw.hidden ? [] : [s.shawMat.figure(o), ...s.xlMats.map((p) => p.figure(o))]),
+    ],
+    o,
+  );
 }

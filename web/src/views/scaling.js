@@ -141,19 +141,15 @@ function paramCells(st, spec, opts, { scText, original, target, attentionScale }
   ];
 }
 
-export function setupScaling(el, ctx) {
-  const v = shell(
-    el,
-    'RoPE scaling: how real models stretch their context',
-    'A pair whose wavelength is longer than the training context never completed a turn in training; when a query looks further back than that context, the pair’s angle between query and key is one training never produced. ' +
-      'Every scaling changes the frequencies so that a longer context maps onto angles seen in training' +
-      '<span data-after-predict>; they differ in which pairs they slow: linear interpolation (<a href="https://arxiv.org/abs/2306.15595">Chen et al. 2023</a>) divides every frequency by the factor; ' +
-      'NTK-aware scaling (<a href="https://www.reddit.com/r/LocalLLaMA/comments/14lz7j5/ntkaware_scaled_rope_allows_llama_models_to_have/">bloc97 2023</a>, a post later analysed by Peng et al.) raises the base, which slows every pair but the fastest; ' +
-      'YaRN (<a href="https://arxiv.org/abs/2309.00071">Peng et al. 2023</a>) and Llama 3.1 (Meta’s reference code, <a href="https://github.com/meta-llama/llama-models/blob/main/models/llama3/reference_impl/model.py"><code>apply_scaling</code></a>; Hugging Face’s <code>_compute_llama3_parameters</code>) keep the fast pairs and slow only the slow ones; ' +
-      'LongRoPE (<a href="https://arxiv.org/abs/2402.13753">Ding et al. 2024</a>) searches a factor for each pair (Phi-3’s <code>short_factor</code> and <code>long_factor</code>)</span>. ' +
-      'Pick a real model, paste its config.json, or set your own with the controls.',
-  );
-  v.body.innerHTML = `<div class="presets" role="group" aria-label="pick a model"></div>
+const INTRO =
+  'A pair whose wavelength is longer than the training context never completed a turn in training; when a query looks further back than that context, the pair’s angle between query and key is one training never produced. ' +
+  'Every scaling changes the frequencies so that a longer context maps onto angles seen in training' +
+  '<span data-after-predict>; they differ in which pairs they slow: linear interpolation (<a href="https://arxiv.org/abs/2306.15595">Chen et al. 2023</a>) divides every frequency by the factor; ' +
+  'NTK-aware scaling (<a href="https://www.reddit.com/r/LocalLLaMA/comments/14lz7j5/ntkaware_scaled_rope_allows_llama_models_to_have/">bloc97 2023</a>, a post later analysed by Peng et al.) raises the base, which slows every pair but the fastest; ' +
+  'YaRN (<a href="https://arxiv.org/abs/2309.00071">Peng et al. 2023</a>) and Llama 3.1 (Meta’s reference code, <a href="https://github.com/meta-llama/llama-models/blob/main/models/llama3/reference_impl/model.py"><code>apply_scaling</code></a>; Hugging Face’s <code>_compute_llama3_parameters</code>) keep the fast pairs and slow only the slow ones; ' +
+  'LongRoPE (<a href="https://arxiv.org/abs/2402.13753">Ding et al. 2024</a>) searches a factor for each pair (Phi-3’s <code>short_factor</code> and <code>long_factor</code>)</span>. ' +
+  'Pick a real model, paste its config.json, or set your own with the controls.';
+const BODY = `<div class="presets" role="group" aria-label="pick a model"></div>
     <details class="paste"><summary>Paste a config.json</summary>
       <textarea rows="6" cols="60" spellcheck="false" aria-label="config.json"></textarea>
       <div><button type="button" class="use">Use this config</button> <label>layer <input class="layer" type="number" min="0" value="0"></label></div>
@@ -161,7 +157,40 @@ export function setupScaling(el, ctx) {
     <p class="cite"></p><div class="scroll"><table class="numbers params"></table></div>
     <div class="pattern" aria-label="per-layer pattern"></div>
     <div class="plots with-formula"><div class="figs"></div></div>`;
-  const box = v.body.querySelector('.presets');
+const LAYER_KIND = {
+  full: 'full attention',
+  sliding: 'sliding window',
+  chunked: 'chunked (local) attention',
+  nope: 'no RoPE (NoPE)',
+};
+// The strip's colours are the theme's (style.css; theme.js reads the same properties for the
+// canvases), its text the paper's: legible on each in the light and the dark theme.
+const LAYER_COLOUR = {
+  full: 'var(--accent)',
+  sliding: 'var(--muted)',
+  chunked: 'var(--series-5)',
+  nope: 'var(--series-6)',
+};
+
+export function setupScaling(el, ctx) {
+  const s = scalingState(el, ctx);
+  listen(s);
+  return {
+    update: (st) => updateScaling(s, st),
+    exportData: () => s.exported,
+    figure: (o) => stackFigures([s.waves.figure(o), s.ratio.figure(o)], o),
+    svg: () => s.waves.svg(),
+    canvas: () => s.waves.canvas,
+  };
+}
+
+/** The view's one state: its elements and plots, the pasted config and the layer drawn, what was
+ * drawn last (the state, the options, the pointer's pair, the export). */
+function scalingState(el, ctx) {
+  const v = shell(el, 'RoPE scaling: how real models stretch their context', INTRO);
+  v.body.innerHTML = BODY;
+  const q = (sel) => v.body.querySelector(sel);
+  const box = q('.presets');
   for (const p of [{ id: '', label: 'Your controls' }, ...MODELS]) {
     const b = document.createElement('button');
     b.type = 'button';
@@ -169,258 +198,262 @@ export function setupScaling(el, ctx) {
     b.textContent = p.label;
     box.append(b);
   }
-  let pasted = null; // { config, name } from the textarea, until a button is pressed
-  let layer = 0;
-  let last = null;
-  const redraw = () => last && api.update(last);
-  box.addEventListener('click', (e) => {
+  const plots = q('.plots');
+  const figs = plots.querySelector('.figs');
+  return {
+    ctx,
+    v,
+    box,
+    area: q('textarea'),
+    pasteError: q('.paste-error'),
+    layerInput: q('.layer'),
+    cite: q('.cite'),
+    params: q('.params'),
+    pattern: q('.pattern'),
+    waves: createPlot(figs, { height: 260 }),
+    ratio: createPlot(figs, { height: 220 }),
+    formula: createFormula(plots),
+    pasted: null, // { config } from the textarea, until a button is pressed
+    layer: 0,
+    last: null,
+    cur: null, // { opts, original, spec } drawn
+    lastX: null,
+    exported: null,
+  };
+}
+
+const redraw = (s) => s.last && updateScaling(s, s.last);
+
+/** The presets, the paste box, the layer input and strip, and the plots' pointer. */
+function listen(s) {
+  s.box.addEventListener('click', (e) => {
     const id = e.target.closest('[data-preset]')?.dataset.preset;
     if (id === undefined) return;
-    pasted = null;
-    layer = 0;
-    layerInput.value = '0';
+    s.pasted = null;
+    s.layer = 0;
+    s.layerInput.value = '0';
     const m = MODELS.find((x) => x.id === id);
-    if (!m) return ctx.setState({ preset: '' });
-    ctx.setState(stateOf(m));
+    if (!m) return s.ctx.setState({ preset: '' });
+    s.ctx.setState(stateOf(m));
   });
-  const area = v.body.querySelector('textarea');
-  const pasteError = v.body.querySelector('.paste-error');
-  const layerInput = v.body.querySelector('.layer');
-  v.body.querySelector('.use').addEventListener('click', () => {
-    const say = (msg) => {
-      pasteError.textContent = msg; // the user's text reaches the page only as text
-      pasteError.classList.toggle('error', msg !== '');
-    };
-    say('');
-    let config;
-    try {
-      config = JSON.parse(area.value);
-      fromConfig(config); // its errors name the key
-    } catch (e) {
-      say(e instanceof SyntaxError ? `Not JSON: ${e.message}` : e.message);
-      return;
-    }
-    pasted = { config };
-    layer = 0;
-    layerInput.value = '0';
-    redraw();
+  s.v.body.querySelector('.use').addEventListener('click', () => usePasted(s));
+  s.layerInput.addEventListener('change', () => {
+    s.layer = Math.max(0, Math.floor(Number(s.layerInput.value) || 0));
+    redraw(s);
   });
-  layerInput.addEventListener('change', () => {
-    layer = Math.max(0, Math.floor(Number(layerInput.value) || 0));
-    redraw();
-  });
-  const cite = v.body.querySelector('.cite');
-  const params = v.body.querySelector('.params');
-  const pattern = v.body.querySelector('.pattern');
-  pattern.addEventListener('click', (e) => {
+  s.pattern.addEventListener('click', (e) => {
     const l = e.target.closest('[data-layer]')?.dataset.layer;
     if (l === undefined) return;
-    layer = Number(l);
-    layerInput.value = l;
-    redraw();
+    s.layer = Number(l);
+    s.layerInput.value = l;
+    redraw(s);
   });
-  const plots = v.body.querySelector('.plots');
-  const figs = plots.querySelector('.figs');
-  const waves = createPlot(figs, { height: 260 });
-  const ratio = createPlot(figs, { height: 220 });
-  const formula = createFormula(plots);
-  let cur = null; // { opts, original, spec } drawn
-  const fill = (x) => {
-    if (!cur) return formula.clear();
-    const i = Math.max(0, Math.min(cur.opts.dim / 2 - 1, Math.round(x)));
-    try {
-      const f = pairFormula(ctx.pe, cur.opts, i, cur.original);
-      formula.set(
-        cur.spec ? { ...f, html: f.html + keyLines(cur.spec) } : f,
-        'Point at either plot (or focus it and use ←/→) to pick a pair.',
-      );
-    } catch (e) {
-      formula.clear(e.message);
-    }
+  s.waves.onCursor = s.ratio.onCursor = (x) => fill(s, (s.lastX = x));
+}
+
+/** "Use this config": the textarea's config.json, or its error (the user's text only as text). */
+function usePasted(s) {
+  const say = (msg) => {
+    s.pasteError.textContent = msg; // the user's text reaches the page only as text
+    s.pasteError.classList.toggle('error', msg !== '');
   };
-  let lastX = null;
-  waves.onCursor = ratio.onCursor = (x) => fill((lastX = x));
-  let exported = null;
-
-  function drawPattern(config, spec) {
-    pattern.replaceChildren();
-    if (!spec?.layers || spec.layers < 2) return;
-    const kinds = layerPattern(config, spec.layers);
-    if (new Set(kinds.map((k) => `${k.kind}:${k.base}`)).size < 2 && kinds[0].kind === 'full') return;
-    const head = document.createElement('p');
-    head.className = 'cite';
-    head.textContent = `Layers (${spec.layers}): `;
-    const counts = {};
-    for (const k of kinds) counts[k.kind] = (counts[k.kind] ?? 0) + 1;
-    const what = {
-      full: 'full attention',
-      sliding: 'sliding window',
-      chunked: 'chunked (local) attention',
-      nope: 'no RoPE (NoPE)',
-    };
-    head.textContent +=
-      Object.entries(counts)
-        .map(([k, c]) => `${c} ${what[k]}`)
-        .join(', ') + '. Click a layer to draw it.';
-    const strip = document.createElement('div');
-    strip.className = 'layer-strip';
-    strip.style.cssText = 'display: flex; flex-wrap: wrap; gap: 2px; margin: 0 0 0.6rem;';
-    const colour = { full: 'var(--accent, #0b62a4)', sliding: '#8a9bb0', chunked: '#c9822b', nope: '#6a3d9a' };
-    kinds.forEach((k, l) => {
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.className = `layer-cell ${k.kind}`;
-      b.dataset.layer = String(l);
-      b.setAttribute('aria-pressed', String(l === spec.layer));
-      b.title = `layer ${l}: ${what[k.kind]}${k.base ? `, base ${k.base}` : ''}`;
-      b.textContent = k.kind[0].toUpperCase();
-      b.style.cssText =
-        `min-width: 1.6em; padding: 0.1rem 0.2rem; border: 2px solid ${l === spec.layer ? 'var(--ink, #1d2330)' : 'transparent'};` +
-        ` background: ${colour[k.kind]}; color: #fff; border-radius: 3px; cursor: pointer; font-size: 0.75rem;`;
-      strip.append(b);
-    });
-    pattern.append(head, strip);
+  say('');
+  let config;
+  try {
+    config = JSON.parse(s.area.value);
+    fromConfig(config); // its errors name the key
+  } catch (e) {
+    say(e instanceof SyntaxError ? `Not JSON: ${e.message}` : e.message);
+    return;
   }
+  s.pasted = { config };
+  s.layer = 0;
+  s.layerInput.value = '0';
+  redraw(s);
+}
 
-  /**
-   * The model (a preset or the pasted config) and the spec of the layer drawn, with its layer
-   * pattern drawn; { model: null, spec: null } with the controls alone; null when the layer has no
-   * RoPE (the reason is shown instead).
-   */
-  function pickSpec(st) {
-    const model = pasted ? null : activeModel(st);
-    for (const b of box.children)
-      b.setAttribute('aria-pressed', String(!pasted && (model?.id ?? '') === b.dataset.preset));
-    if (!pasted && !model) {
-      pattern.replaceChildren();
-      return { model, spec: null };
-    }
-    const config = pasted ? pasted.config : model.config;
-    const s0 = fromConfig(config);
-    if (s0.layers !== undefined && layer >= s0.layers) layer = s0.layers - 1;
-    const spec = fromConfig(config, { layer });
-    drawPattern(config, spec);
-    if (!spec.rope) {
-      const why =
-        spec.family === 'none'
-          ? `layer ${layer} has no RoPE (NoPE)`
-          : `this model's positions are ${spec.family}, not RoPE`;
-      cite.textContent = `${pasted ? 'Pasted config' : model.label}: ${why}; pick another layer or model.`;
-      params.replaceChildren();
-      cur = null;
-      return null;
-    }
-    return { model, spec };
+/** The formula panel for the pair nearest x. */
+function fill(s, x) {
+  const { cur, formula } = s;
+  if (!cur) return formula.clear();
+  const i = Math.max(0, Math.min(cur.opts.dim / 2 - 1, Math.round(x)));
+  try {
+    const f = pairFormula(s.ctx.pe, cur.opts, i, cur.original);
+    formula.set(
+      cur.spec ? { ...f, html: f.html + keyLines(cur.spec) } : f,
+      'Point at either plot (or focus it and use ←/→) to pick a pair.',
+    );
+  } catch (e) {
+    formula.clear(e.message);
   }
+}
 
-  /** Where the settings come from, under the figure. */
-  function citeFor(st, model, spec) {
-    if (model) return `Settings: ${model.source}. Layer ${layer}.`;
-    if (pasted) return `Pasted config.json (model_type ${spec.model}), layer ${layer}.`;
-    return st.preset
-      ? 'Edited from a model: using the controls (train length stands in for the original context).'
-      : 'Using the controls: train length stands in for the model’s original context.';
+/** The per-layer strip of a model whose layers differ (kind or base): one button per layer. */
+function drawPattern(s, config, spec) {
+  s.pattern.replaceChildren();
+  if (!spec?.layers || spec.layers < 2) return;
+  const kinds = layerPattern(config, spec.layers);
+  if (new Set(kinds.map((k) => `${k.kind}:${k.base}`)).size < 2 && kinds[0].kind === 'full') return;
+  const head = document.createElement('p');
+  head.className = 'cite';
+  head.textContent = `Layers (${spec.layers}): `;
+  const counts = {};
+  for (const k of kinds) counts[k.kind] = (counts[k.kind] ?? 0) + 1;
+  const list = Object.entries(counts).map(([k, c]) => `${c} ${LAYER_KIND[k]}`);
+  head.textContent += `${list.join(', ')}. Click a layer to draw it.`;
+  const strip = document.createElement('div');
+  strip.className = 'layer-strip';
+  strip.style.cssText = 'display: flex; flex-wrap: wrap; gap: 2px; margin: 0 0 0.6rem;';
+  kinds.forEach((k, l) => strip.append(layerCell(k, l, l === spec.layer)));
+  s.pattern.append(head, strip);
+}
+
+function layerCell(k, l, pressed) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.className = `layer-cell ${k.kind}`;
+  b.dataset.layer = String(l);
+  b.setAttribute('aria-pressed', String(pressed));
+  b.title = `layer ${l}: ${LAYER_KIND[k.kind]}${k.base ? `, base ${k.base}` : ''}`;
+  b.textContent = k.kind[0].toUpperCase();
+  b.style.cssText =
+    `min-width: 1.6em; padding: 0.1rem 0.2rem; border: 2px solid ${pressed ? 'var(--ink)' : 'transparent'};` +
+    ` background: ${LAYER_COLOUR[k.kind]}; color: var(--paper); border-radius: 3px; cursor: pointer; font-size: 0.75rem;`;
+  return b;
+}
+
+/**
+ * The model (a preset or the pasted config) and the spec of the layer drawn, with its layer
+ * pattern drawn; { model: null, spec: null } with the controls alone; null when the layer has no
+ * RoPE (the reason is shown instead).
+ */
+function pickSpec(s, st) {
+  const { pasted } = s;
+  const model = pasted ? null : activeModel(st);
+  for (const b of s.box.children)
+    b.setAttribute('aria-pressed', String(!pasted && (model?.id ?? '') === b.dataset.preset));
+  if (!pasted && !model) {
+    s.pattern.replaceChildren();
+    return { model, spec: null };
   }
+  const config = pasted ? pasted.config : model.config;
+  const s0 = fromConfig(config);
+  if (s0.layers !== undefined && s.layer >= s0.layers) s.layer = s0.layers - 1;
+  const spec = fromConfig(config, { layer: s.layer });
+  drawPattern(s, config, spec);
+  if (!spec.rope) {
+    const why =
+      spec.family === 'none'
+        ? `layer ${s.layer} has no RoPE (NoPE)`
+        : `this model's positions are ${spec.family}, not RoPE`;
+    s.cite.textContent = `${pasted ? 'Pasted config' : model.label}: ${why}; pick another layer or model.`;
+    s.params.replaceChildren();
+    s.cur = null;
+    return null;
+  }
+  return { model, spec };
+}
 
-  /** The wavelength figure: each pair's before and after the scaling, against both contexts. */
-  function drawWavelengths({ model, spec, opts, before, after, scText, original, target, attentionScale }) {
-    const wl = (w) => Float64Array.from(w, (x) => TAU / x);
-    const dots = opts.dim <= 128;
-    const series = [{ y: wl(before), label: 'no scaling', colour: 0, dots }];
-    if (opts.scaling) series.push({ y: wl(after), label: scText, colour: 2, dots });
+/** Where the settings come from, under the figure. */
+function citeFor(s, st, model, spec) {
+  if (model) return `Settings: ${model.source}. Layer ${s.layer}.`;
+  if (s.pasted) return `Pasted config.json (model_type ${spec.model}), layer ${s.layer}.`;
+  return st.preset
+    ? 'Edited from a model: using the controls (train length stands in for the original context).'
+    : 'Using the controls: train length stands in for the model’s original context.';
+}
+
+/** The wavelength figure: each pair's before and after the scaling, against both contexts. */
+function drawWavelengths(s, { model, spec, opts, before, after, scText, original, target, attentionScale }) {
+  const wl = (w) => Float64Array.from(w, (x) => TAU / x);
+  const dots = opts.dim <= 128;
+  const series = [{ y: wl(before), label: 'no scaling', colour: 0, dots }];
+  if (opts.scaling) series.push({ y: wl(after), label: scText, colour: 2, dots });
+  series.push({
+    y: new Float64Array(before.length).fill(original),
+    label: `original context ${original}`,
+    colour: 'bad',
+    dash: true,
+  });
+  if (target !== original)
     series.push({
-      y: new Float64Array(before.length).fill(original),
-      label: `original context ${original}`,
-      colour: 'bad',
+      y: new Float64Array(before.length).fill(target),
+      label: `extended context ${target}`,
+      colour: 'muted',
       dash: true,
     });
-    if (target !== original)
-      series.push({
-        y: new Float64Array(before.length).fill(target),
-        label: `extended context ${target}`,
-        colour: 'muted',
-        dash: true,
-      });
-    const title = model ? model.label : pasted ? `pasted ${spec.model}` : 'RoPE';
-    waves.setTitle(`${title}: wavelength of each pair, positions per full turn (log scale)`);
-    waves.draw(series, {
-      xLabel: 'pair i (fast → slow)',
-      yLabel: 'wavelength 2π/ωᵢ (tokens)',
-      yLog: true,
-      integerX: true,
-    });
-    const notes = [];
-    if (attentionScale !== 1) {
-      notes.push(
-        `The scaling also multiplies cos and sin by the attention factor ${attentionScale.toFixed(4)} ` +
-          '(q·k grows by its square); the wavelengths above do not include it.',
-      );
-    }
-    if (spec?.mscale2) {
-      notes.push(
-        `DeepSeek also multiplies the softmax scale by mscale(factor, mscale_all_dim)² = ${spec.mscale2.toFixed(4)}.`,
-      );
-    }
-    waves.setNote(notes.join(' '));
-    return series;
-  }
-
-  function draw(st) {
-    const pe = ctx.pe;
-    need(pe, 'ropeFrequencies');
-    const picked = pickSpec(st);
-    if (!picked) return;
-    const { model, spec } = picked;
-    const { opts, original, target } = contextsOf(st, spec);
-    cur = { opts, original, spec };
-    const before = pe.ropeFrequencies({ dim: opts.dim, base: opts.base }).invFreq64;
-    const { invFreq64: after, attentionScale } = pe.ropeFrequencies(opts);
-    cite.textContent = citeFor(st, model, spec);
-    const scText = scalingText(opts.scaling);
-    const cells = paramCells(st, spec, opts, { scText, original, target, attentionScale });
-    const row = (f) => `<tr>${cells.map(f).join('')}</tr>`;
-    params.innerHTML = row(([h]) => `<th>${esc(h)}</th>`) + row(([, x]) => `<td>${esc(String(x))}</td>`);
-    const series = drawWavelengths({ model, spec, opts, before, after, scText, original, target, attentionScale });
-    ratio.setTitle('The scaling’s ramp: how much slower each pair turns, ω before / ω after');
-    ratio.draw(
-      [
-        {
-          y: Float64Array.from(before, (b, i) => b / after[i]),
-          label: 'frequency divided by',
-          colour: 2,
-          dots: opts.dim <= 128,
-        },
-      ],
-      { xLabel: 'pair i (fast → slow)', yLabel: 'ω / ω scaled', integerX: true },
+  const title = model ? model.label : s.pasted ? `pasted ${spec.model}` : 'RoPE';
+  s.waves.setTitle(`${title}: wavelength of each pair, positions per full turn (log scale)`);
+  s.waves.draw(series, {
+    xLabel: 'pair i (fast → slow)',
+    yLabel: 'wavelength 2π/ωᵢ (tokens)',
+    yLog: true,
+    integerX: true,
+  });
+  const notes = [];
+  if (attentionScale !== 1) {
+    notes.push(
+      `The scaling also multiplies cos and sin by the attention factor ${attentionScale.toFixed(4)} ` +
+        '(q·k grows by its square); the wavelengths above do not include it.',
     );
-    // before any pointer: the first pair whose wavelength passes the original context
-    if (lastX === null) {
-      const k = before.findIndex((w) => TAU / w > original);
-      fill(k >= 0 ? k : opts.dim / 4);
-    }
-    exported = {
-      kind: 'series',
-      name: 'rope wavelengths',
-      xLabel: 'pair',
-      series: series.map((s) => ({ label: s.label, x: Array.from(s.y, (_, i) => i), y: Array.from(s.y) })),
-    };
   }
+  if (spec?.mscale2) {
+    notes.push(
+      `DeepSeek also multiplies the softmax scale by mscale(factor, mscale_all_dim)² = ${spec.mscale2.toFixed(4)}.`,
+    );
+  }
+  s.waves.setNote(notes.join(' '));
+  return series;
+}
 
-  const api = {
-    update(st) {
-      last = st;
-      v.clear();
-      cur = null;
-      v.guard(() => draw(st), 'RoPE scaling');
-      if (!cur) formula.clear();
-      else if (lastX !== null) fill(lastX);
-    },
-    exportData: () => exported,
-    figure: (o) => stackFigures([waves.figure(o), ratio.figure(o)], o),
-    svg: () => waves.svg(),
-    canvas: () => waves.canvas,
+function drawScaling(s, st) {
+  const pe = s.ctx.pe;
+  need(pe, 'ropeFrequencies');
+  const picked = pickSpec(s, st);
+  if (!picked) return;
+  const { model, spec } = picked;
+  const { opts, original, target } = contextsOf(st, spec);
+  s.cur = { opts, original, spec };
+  const before = pe.ropeFrequencies({ dim: opts.dim, base: opts.base }).invFreq64;
+  const { invFreq64: after, attentionScale } = pe.ropeFrequencies(opts);
+  s.cite.textContent = citeFor(s, st, model, spec);
+  const scText = scalingText(opts.scaling);
+  const cells = paramCells(st, spec, opts, { scText, original, target, attentionScale });
+  const row = (f) => `<tr>${cells.map(f).join('')}</tr>`;
+  s.params.innerHTML = row(([h]) => `<th>${esc(h)}</th>`) + row(([, x]) => `<td>${esc(String(x))}</td>`);
+  const series = drawWavelengths(s, { model, spec, opts, before, after, scText, original, target, attentionScale });
+  s.ratio.setTitle('The scaling’s ramp: how much slower each pair turns, ω before / ω after');
+  s.ratio.draw(
+    [
+      {
+        y: Float64Array.from(before, (b, i) => b / after[i]),
+        label: 'frequency divided by',
+        colour: 2,
+        dots: opts.dim <= 128,
+      },
+    ],
+    { xLabel: 'pair i (fast → slow)', yLabel: 'ω / ω scaled', integerX: true },
+  );
+  // before any pointer: the first pair whose wavelength passes the original context
+  if (s.lastX === null) {
+    const k = before.findIndex((w) => TAU / w > original);
+    fill(s, k >= 0 ? k : opts.dim / 4);
+  }
+  s.exported = {
+    kind: 'series',
+    name: 'rope wavelengths',
+    xLabel: 'pair',
+    series: series.map((c) => ({ label: c.label, x: Array.from(c.y, (_, i) => i), y: Array.from(c.y) })),
   };
-  return api;
+}
+
+function updateScaling(s, st) {
+  s.last = st;
+  s.v.clear();
+  s.cur = null;
+  s.v.guard(() => drawScaling(s, st), 'RoPE scaling');
+  if (!s.cur) s.formula.clear();
+  else if (s.lastX !== null) fill(s, s.lastX);
 }
 
 export { MODELS };
