@@ -8,9 +8,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { init } from '../js/index.js';
-import { LAB_TASKS } from '../web/src/state.js';
+import { FIELDS, LAB_TASKS } from '../web/src/state.js';
 import { attentionExpectation, lossCaption } from '../web/src/views/lab.js';
 import { VIEW_INFO } from '../web/src/views/info.js';
+import { MODELS as SCALING_MODELS } from '../web/src/views/scaling_models.js';
 import { VIEW_IDS, VIEW_TABLE, setupName } from '../web/src/views/registry.js';
 
 const pe = await init({ lab: true });
@@ -150,4 +151,15 @@ test('rope-code step: the float32 angle errors it quotes are those of Hugging Fa
   assert.ok(doc.includes(`cos and sin values are then up to ${trig.toExponential(1)} off`), `${trig} quoted`);
   // the spacing argument: floats in [65 536, 131 072) are 2⁻⁷ apart, so a product is rounded by ≤ 2⁻⁸
   assert.ok(at131k > 2 ** -8 * 0.9 && llama > at131k, 'inv_freq’s own rounding adds to the product’s');
+});
+
+// state.js keeps the preset ids as a list of its own, so a link's parser does not pull every
+// model's config into each bundle that reads the state (the page, the worker, the element); this
+// holds it to the scaling view's table.
+test('scaling view: the link accepts exactly the preset ids of views/scaling_models.js', () => {
+  const [, parse] = FIELDS.preset;
+  assert.deepEqual(
+    parse.list.filter((x) => x !== ''),
+    SCALING_MODELS.map((m) => m.id),
+  );
 });

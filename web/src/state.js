@@ -111,7 +111,8 @@ export const FIELDS = {
   speed: [2, num(0.25, 32)], // Rotation: Play speed in positions per second
   shift: [3, int(0, 1000)], // Shift identity: the offset k in PE(p + k) = M_k · PE(p)
   panel: ['', oneOf(['', 'alibi', 't5', 'shaw'])], // multi-panel views: '' = all panels
-  // RoPE scaling: a real model (web/src/views/scaling_models.js MODELS ids)
+  // RoPE scaling: a real model (web/src/views/scaling_models.js MODELS ids, in its order: a list of
+  // its own so the link parser carries no model config; tests/views_text.test.js holds it to MODELS)
   preset: [
     '',
     oneOf([
