@@ -1,0 +1,167 @@
+// Every model type fromConfig maps has a real published config.json in tests/fixtures/configs/ (its
+// source in SOURCES.json), derived from js/models.js, not from a hand list; and the fixtures added for
+// the types that had none return what their Hugging Face code computes: float64 inverse frequencies
+// (1e-12 relative), pairing, per-layer families, windows, KV heads and softmax scales. Paths below
+// are under src/transformers/models/ of huggingface/transformers.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { MODELS } from '../js/models.js';
+import { backends } from './helpers.js';
+
+const DIR = new URL('./fixtures/configs/', import.meta.url);
+const NAMES = readdirSync(DIR)
+  .filter((f) => f.endsWith('.json') && f !== 'SOURCES.json')
+  .map((f) => f.slice(0, -5))
+  .sort();
+const load = (name) => JSON.parse(readFileSync(new URL(`${name}.json`, DIR), 'utf8'));
+const SOURCES = JSON.parse(readFileSync(new URL('SOURCES.json', DIR), 'utf8')).configs;
+
+// Mapped types for which no published config.json could be found in any public source searched
+// (GitHub code index: mirrors, vendored test fixtures, printed configs; stored web pages). Each
+// entry must still be a mapped type without a fixture: the test fails once one gains a fixture, so
+// the list can only shrink. Nothing here is invented to fill the gap.
+const NO_REAL_FIXTURE = {
+  codegen: 'no copy of a Salesforce/codegen-* config.json found; only synthetic test dicts',
+  cohere2: 'no copy of CohereForAI/c4ai-command-r7b-12-2024 config.json found; only shrunken test configs',
+  olmo3: 'no copy of an allenai/Olmo-3 config.json found; only config classes of other engines',
+  qwen2_vl: 'no copy of a Qwen/Qwen2-VL-* config.json found; only copies with layers changed for testing',
+  qwen2_vl_text: 'reached only through a qwen2_vl config (Qwen2VLConfig.text_config), which has no real fixture',
+  switch_transformers: 'no copy of a google/switch-* config.json found; only synthetic test dicts',
+};
+
+/** The mapped types a fixture exercises: its model_type and, for a wrapper, the text model's. */
+function typesOf(config) {
+  const out = [config.model_type];
+  const row = MODELS[config.model_type];
+  if (row?.family === 'wrapper') out.push(config.text_config?.model_type ?? row.text);
+  return out;
+}
+
+const maxRel = (a, b) => Math.max(...Array.from(a, (x, i) => Math.abs(x - b[i]) / Math.abs(b[i])));
+/** HF's default rope init: inv_freq = 1 / base^(arange(0, dim, 2) / dim), in float64. */
+const invFreq = (base, dim) => Array.from({ length: dim / 2 }, (_, i) => 1 / base ** ((2 * i) / dim));
+
+test('every mapped model type has a real config.json fixture, or is listed as having none with the reason', () => {
+  const covered = new Map();
+  for (const name of NAMES) for (const t of typesOf(load(name))) covered.set(t, [...(covered.get(t) ?? []), name]);
+  const missing = Object.keys(MODELS).filter((t) => !covered.has(t) && !(t in NO_REAL_FIXTURE));
+  assert.deepEqual(missing, [], `mapped types without a real fixture: ${missing.join(', ')}`);
+  for (const t of Object.keys(NO_REAL_FIXTURE)) {
+    assert.ok(t in MODELS, `${t} is listed as lacking a fixture but is not a mapped type`);
+    assert.ok(!covered.has(t), `${t} now has a fixture (${covered.get(t)}): remove it from NO_REAL_FIXTURE`);
+  }
+  for (const name of NAMES) assert.ok(typeof load(name).model_type === 'string', `${name}: model_type`);
+});
+
+test('SOURCES.json names the source of every fixture, and only of fixtures that exist', () => {
+  assert.deepEqual(Object.keys(SOURCES).sort(), NAMES);
+  for (const [name, s] of Object.entries(SOURCES)) {
+    assert.ok(typeof s.repository === 'string' && s.repository.length > 0, `${name}: repository`);
+    assert.ok(typeof s.path === 'string' && s.path.length > 0, `${name}: path`);
+    assert.ok(typeof s.note === 'string' && s.note.length > 0, `${name}: note (what was converted, or verbatim)`);
+  }
+});
+
+test('Qwen3-30B-A3B (qwen3_moe): 48 full layers, θ 1e6 over 128, 4 KV heads; a window on every layer only with use_sliding_window', async () => {
+  const [{ pe }] = await backends();
+  const c = load('qwen3-30b-a3b');
+  // qwen3_moe/modeling_qwen3_moe.py Qwen3MoeAttention.__init__: head_dim = getattr(config, "head_dim", ...),
+  // scaling = head_dim**-0.5, sliding_window = getattr(config, "sliding_window", None); rotate_half
+  const ref = invFreq(1e6, 128);
+  for (let layer = 0; layer < 48; layer++) {
+    const s = pe.fromConfig(c, { layer });
+    assert.equal(s.family, 'rope');
+    assert.equal(s.layerType, 'full_attention');
+    assert.deepEqual(s.attention, { heads: 32, kvHeads: 4, dim: 128, scale: 128 ** -0.5 });
+    assert.equal(s.rope.layout, 'half');
+    assert.equal(s.rope.rotaryDim, undefined);
+    assert.equal(s.rope.scaling, undefined);
+    if (layer === 0) assert.ok(maxRel(pe.ropeFrequencies(s.rope).invFreq64, ref) < 1e-12);
+  }
+  // configuration_qwen3_moe.py Qwen3MoeConfig: sliding_window = sliding_window if use_sliding_window else None
+  // (Python truthiness); Qwen3MoeModel.forward picks the sliding mask for every layer; max_window_layers unread
+  for (const [v, on] of [
+    [true, true],
+    [1, true],
+    ['yes', true],
+    [false, false],
+    [0, false],
+    [null, false],
+    ['', false],
+  ]) {
+    const w = { ...c, use_sliding_window: v, sliding_window: 4096 };
+    for (const layer of [0, 47]) {
+      assert.equal(pe.fromConfig(w, { layer }).attention.window, on ? 4096 : undefined, `use_sliding_window ${v}`);
+    }
+  }
+  assert.equal(pe.fromConfig({ ...c, use_sliding_window: true }, { layer: 5 }).attention.window, undefined);
+});
+
+test('GLM-4.5V (glm4v_moe): text_config, 64 of 128 dims rotated in halves, M-RoPE sections 8/12/12, 8 KV heads', async () => {
+  const [{ pe }] = await backends();
+  const c = load('glm-4.5v');
+  // glm4v_moe/modeling_glm4v_moe.py Glm4vMoeTextAttention: scaling = head_dim**-0.5, no sliding window;
+  // apply_multimodal_rotary_pos_emb: rotary_dim = cos.shape[-1] (head_dim · partial_rotary_factor = 64),
+  // rotate_half over q[..., :rotary_dim], sections mrope_section * 2; Glm4vMoeTextRotaryEmbedding: default init
+  const ref = invFreq(10000, 64);
+  for (let layer = 0; layer < 46; layer++) {
+    const s = pe.fromConfig(c, { layer });
+    assert.equal(s.model, 'glm4v_moe_text');
+    assert.equal(s.family, 'rope');
+    assert.deepEqual(s.attention, { heads: 96, kvHeads: 8, dim: 128, scale: 128 ** -0.5 });
+    assert.equal(s.rope.layout, 'half');
+    assert.equal(s.rope.rotaryDim, 64);
+    assert.deepEqual(s.rope.mropeSections, [8, 12, 12]);
+    assert.equal(s.rope.mropeInterleaved, undefined);
+    if (layer === 0) {
+      const f = pe.ropeFrequencies(s.rope).invFreq64;
+      assert.equal(f.length, 32);
+      assert.ok(maxRel(f, ref) < 1e-12);
+    }
+  }
+});
+
+test('Qwen3.5-0.8B-Base (qwen3_5): linear_attention layers have no positions; every 4th layer θ 1e7, 64 of 256 dims, interleaved M-RoPE', async () => {
+  const [{ pe }] = await backends();
+  const c = load('qwen3.5-0.8b-base');
+  // qwen3_5/modeling_qwen3_5.py Qwen3_5DecoderLayer: layer_types[i] == "linear_attention" -> Gated DeltaNet
+  // (no softmax, no RoPE), else Qwen3_5Attention (scaling = head_dim**-0.5, rotate_half over the rotary part,
+  // mrope_interleaved sections over the frequencies)
+  const ref = invFreq(1e7, 64);
+  for (let layer = 0; layer < 24; layer++) {
+    const s = pe.fromConfig(c, { layer });
+    if (layer % 4 !== 3) {
+      assert.equal(s.family, 'none', `layer ${layer}`);
+      assert.equal(s.attention, null);
+      assert.equal(s.layerType, 'linear_attention');
+      continue;
+    }
+    assert.equal(s.layerType, 'full_attention');
+    assert.deepEqual(s.attention, { heads: 8, kvHeads: 2, dim: 256, scale: 1 / 16 });
+    assert.equal(s.rope.layout, 'half');
+    assert.equal(s.rope.rotaryDim, 64);
+    assert.deepEqual(s.rope.mropeSections, [11, 11, 10]);
+    assert.equal(s.rope.mropeInterleaved, true);
+    assert.ok(maxRel(pe.ropeFrequencies(s.rope).invFreq64, ref) < 1e-12);
+  }
+});
+
+test('LongT5 tglobal (longt5): the encoder is refused naming encoder_attention_type; the decoder is T5 buckets, scale 1', async () => {
+  const [{ pe }] = await backends();
+  const c = load('long-t5-tglobal-base-book-summary');
+  // longt5/modeling_longt5.py LongT5Block: the encoder's layer is LongT5LayerTransientGlobalSelfAttention
+  // (local_radius blocks + global tokens), which posenc does not model
+  assert.throws(
+    () => pe.fromConfig(c),
+    (e) => e.name === 'PosencError' && e.argument === 'encoder_attention_type' && /transient/.test(e.message),
+  );
+  // the decoder's self-attention is LongT5Attention: _relative_position_bucket(bidirectional=False), no 1/sqrt(d)
+  for (let layer = 0; layer < 12; layer++) {
+    const s = pe.fromConfig(c, { decoder: true, layer });
+    assert.equal(s.family, 't5');
+    assert.deepEqual(s.t5, { numBuckets: 32, maxDistance: 128, bidirectional: false });
+    assert.deepEqual(s.attention, { heads: 12, kvHeads: 12, dim: 64, scale: 1 });
+  }
+  assert.equal(pe.fromConfig(c, { decoder: true }).layers, 12);
+});
