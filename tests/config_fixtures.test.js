@@ -165,3 +165,24 @@ test('LongT5 tglobal (longt5): the encoder is refused naming encoder_attention_t
   }
   assert.equal(pe.fromConfig(c, { decoder: true }).layers, 12);
 });
+
+test('SwitchTransformers (no real fixture): SwitchTransformersConfig sizes, T5 buckets, encoder bidirectional, no 1/√d', async () => {
+  const [{ pe }] = await backends();
+  // configuration_switch_transformers.py SwitchTransformersConfig.__init__ defaults, written out (posenc
+  // refuses a config without them rather than assume): d_model 768, d_kv 64, num_heads 12, num_layers 12,
+  // relative_attention_num_buckets 32, relative_attention_max_distance 128 (the last two omitted here)
+  const c = { model_type: 'switch_transformers', d_model: 768, d_kv: 64, num_heads: 12, num_layers: 12 };
+  // modeling_switch_transformers.py SwitchTransformersAttention: T5's _relative_position_bucket
+  // (bidirectional = not is_decoder), scores = q·kᵀ with no scaling
+  for (const decoder of [false, true]) {
+    const s = pe.fromConfig(c, { decoder, layer: 3 });
+    assert.equal(s.family, 't5');
+    assert.deepEqual(s.t5, { numBuckets: 32, maxDistance: 128, bidirectional: !decoder });
+    assert.deepEqual(s.attention, { heads: 12, kvHeads: 12, dim: 64, scale: 1 });
+    assert.deepEqual(s.defaults, { relative_attention_num_buckets: 32, relative_attention_max_distance: 128 });
+  }
+  assert.throws(
+    () => pe.fromConfig({ model_type: 'switch_transformers' }),
+    (e) => e.name === 'PosencError',
+  );
+});
