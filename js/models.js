@@ -41,18 +41,21 @@ const FIXED_ROPE = Object.fromEntries(
   ),
 );
 
-/** One row, with the fields every RoPE decoder shares filled in. */
-/** The T5 family's config classes and the attention class whose bucket function each calls. */
+/** The T5 family's config classes, the attention class whose bucket function each calls, and the
+ * class's size defaults (d_model, d_kv, num_heads, num_layers; num_decoder_layers None -> num_layers). */
 const T5_FAMILY = {
-  t5: ['T5Config', 't5/modeling_t5.py T5Attention'],
-  mt5: ['MT5Config', 'mt5/modeling_mt5.py MT5Attention'],
-  umt5: ['UMT5Config', 'umt5/modeling_umt5.py UMT5Attention'],
-  longt5: ['LongT5Config', 'longt5/modeling_longt5.py LongT5Attention'],
+  t5: ['T5Config', 't5/modeling_t5.py T5Attention', [512, 64, 8, 6]],
+  mt5: ['MT5Config', 'mt5/modeling_mt5.py MT5Attention', [512, 64, 6, 8]],
+  umt5: ['UMT5Config', 'umt5/modeling_umt5.py UMT5Attention', [512, 64, 6, 8]],
+  longt5: ['LongT5Config', 'longt5/modeling_longt5.py LongT5Attention', [512, 64, 8, 6]],
   switch_transformers: [
     'SwitchTransformersConfig',
     'switch_transformers/modeling_switch_transformers.py SwitchTransformersAttention',
+    [768, 64, 12, 12],
   ],
 };
+
+/** One row, with the fields every RoPE decoder shares filled in. */
 const rope = (config, hf, more = {}) => ({
   config,
   hf,
@@ -416,7 +419,11 @@ export const MODELS = {
         family: 't5',
         layers: 'full',
         scale: 'one',
-        defaults: { relative_attention_num_buckets: 32, relative_attention_max_distance: 128 },
+        defaults: {
+          relative_attention_num_buckets: 32,
+          relative_attention_max_distance: 128,
+          ...Object.fromEntries(['d_model', 'd_kv', 'num_heads', 'num_layers'].map((k, i) => [k, T5_FAMILY[t][2][i]])),
+        },
       },
     ]),
   ),

@@ -168,9 +168,8 @@ test('LongT5 tglobal (longt5): the encoder is refused naming encoder_attention_t
 
 test('SwitchTransformers (no real fixture): SwitchTransformersConfig sizes, T5 buckets, encoder bidirectional, no 1/√d', async () => {
   const [{ pe }] = await backends();
-  // configuration_switch_transformers.py SwitchTransformersConfig.__init__ defaults, written out (posenc
-  // refuses a config without them rather than assume): d_model 768, d_kv 64, num_heads 12, num_layers 12,
-  // relative_attention_num_buckets 32, relative_attention_max_distance 128 (the last two omitted here)
+  // configuration_switch_transformers.py SwitchTransformersConfig.__init__ defaults: d_model 768, d_kv 64,
+  // num_heads 12, num_layers 12, relative_attention_num_buckets 32, relative_attention_max_distance 128
   const c = { model_type: 'switch_transformers', d_model: 768, d_kv: 64, num_heads: 12, num_layers: 12 };
   // modeling_switch_transformers.py SwitchTransformersAttention: T5's _relative_position_bucket
   // (bidirectional = not is_decoder), scores = q·kᵀ with no scaling
@@ -181,8 +180,32 @@ test('SwitchTransformers (no real fixture): SwitchTransformersConfig sizes, T5 b
     assert.deepEqual(s.attention, { heads: 12, kvHeads: 12, dim: 64, scale: 1 });
     assert.deepEqual(s.defaults, { relative_attention_num_buckets: 32, relative_attention_max_distance: 128 });
   }
-  assert.throws(
-    () => pe.fromConfig({ model_type: 'switch_transformers' }),
-    (e) => e.name === 'PosencError',
-  );
+});
+
+test("T5 family: a key the config omits takes its config class's default (None -> absent), as Hugging Face's from_pretrained does", async () => {
+  const [{ pe }] = await backends();
+  // __init__ defaults (d_model, d_kv, num_heads, num_layers) of configuration_t5.py T5Config,
+  // configuration_mt5.py MT5Config, configuration_umt5.py UMT5Config, configuration_longt5.py
+  // LongT5Config, configuration_switch_transformers.py SwitchTransformersConfig; num_decoder_layers
+  // None -> num_layers
+  const classes = {
+    t5: [512, 64, 8, 6],
+    mt5: [512, 64, 6, 8],
+    umt5: [512, 64, 6, 8],
+    longt5: [512, 64, 8, 6],
+    switch_transformers: [768, 64, 12, 12],
+  };
+  for (const [type, [, dKv, heads, layers]] of Object.entries(classes)) {
+    // LongT5Config: encoder_attention_type defaults to "local", whose encoder posenc refuses
+    const s = pe.fromConfig({ model_type: type }, { decoder: true });
+    assert.deepEqual(s.attention, { heads, kvHeads: heads, dim: dKv, scale: 1 }, type);
+    assert.equal(s.layers, layers, `${type}: decoder layers = num_layers`);
+    assert.equal(s.defaults.num_heads, heads, `${type}: default noted`);
+    assert.equal(pe.fromConfig({ model_type: type, num_layers: 3 }, { decoder: true }).layers, 3);
+    assert.equal(
+      pe.fromConfig({ model_type: type, num_layers: 3, num_decoder_layers: null }, { decoder: true }).layers,
+      3,
+    );
+    assert.equal(pe.fromConfig({ model_type: type, num_heads: 4 }, { decoder: true }).attention.heads, 4);
+  }
 });
