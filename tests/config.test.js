@@ -266,6 +266,8 @@ const EXPECT = {
   },
   // Mistral3Config: text_config a MistralConfig; sliding_window null, head_dim 128, rope_theta 1e9
   'mistral-small-3-flux2-te': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 32, kv: 8, base: 1e9 },
+  // CodeGenAttention: rotate_every_two over rotary_dim 32 of head_dim 64, create_sinusoidal_positions base 10000
+  'codegen-350m-mono': { family: 'rope', layout: 'interleaved', dim: 64, rot: 32, heads: 16, kv: 16, base: 1e4 },
   // Qwen3MoeAttention: head_dim 128 from the file, sliding_window None (use_sliding_window false)
   'qwen3-30b-a3b': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 32, kv: 4, base: 1e6 },
   // Glm4vMoeTextAttention: apply_multimodal_rotary_pos_emb, rotate_half over head_dim · partial_rotary_factor = 64

@@ -22,7 +22,6 @@ const SOURCES = JSON.parse(readFileSync(new URL('SOURCES.json', DIR), 'utf8')).c
 // entry must still be a mapped type without a fixture: the test fails once one gains a fixture, so
 // the list can only shrink. Nothing here is invented to fill the gap.
 const NO_REAL_FIXTURE = {
-  codegen: 'no copy of a Salesforce/codegen-* config.json found; only synthetic test dicts',
   cohere2: 'no copy of CohereForAI/c4ai-command-r7b-12-2024 config.json found; only shrunken test configs',
   olmo3: 'no copy of an allenai/Olmo-3 config.json found; only config classes of other engines',
   qwen2_vl: 'no copy of a Qwen/Qwen2-VL-* config.json found; only copies with layers changed for testing',
@@ -207,5 +206,21 @@ test("T5 family: a key the config omits takes its config class's default (None -
       3,
     );
     assert.equal(pe.fromConfig({ model_type: type, num_heads: 4 }, { decoder: true }).attention.heads, 4);
+  }
+});
+
+test('CodeGen-350M-mono (codegen): 32 of 64 dims in adjacent pairs, base 10000, 16 heads, 1/√64', async () => {
+  const [{ pe }] = await backends();
+  const c = load('codegen-350m-mono');
+  // codegen/modeling_codegen.py CodeGenAttention.__init__: head_dim = embed_dim // num_attention_heads,
+  // scale_attn = sqrt(head_dim), embed_positions = create_sinusoidal_positions(max_positions, rotary_dim):
+  // inv_freq = 1 / 10000 ** (arange(0, dim, 2) / dim); forward: rotate_every_two over k[:, :, :, :rotary_dim]
+  const ref = invFreq(10000, 32);
+  for (let layer = 0; layer < 20; layer++) {
+    const s = pe.fromConfig(c, { layer });
+    assert.equal(s.family, 'rope');
+    assert.deepEqual(s.attention, { heads: 16, kvHeads: 16, dim: 64, scale: 1 / 8 });
+    assert.deepEqual(s.rope, { dim: 64, base: 10000, layout: 'interleaved', rotaryDim: 32 });
+    if (layer === 0) assert.ok(maxRel(pe.ropeFrequencies(s.rope).invFreq64, ref) < 1e-12);
   }
 });
