@@ -1135,7 +1135,14 @@ function ropeBase({ result, row, r, mt, kind, origin, notes, source }, { rs, rpr
       // modeling_gemma3.py: local layers use rope_local_base_freq and no scaling
       base = r.number('rope_local_base_freq', { gt: 1 });
       baseKey = r.key('rope_local_base_freq');
-    } // Olmo3Config: rope_scaling goes to the full-attention layers only
+    } else if (isObj(rs) && (rs.rope_type ?? rs.type ?? 'default') !== 'default') {
+      // transformers 4.57 modeling_olmo3.py Olmo3Model.rotary_embs: sliding layers rotate with
+      // rope_type "default" (OLMo-core's training); transformers 5's Olmo3Model has one rotary_emb
+      notes.push(
+        `${where} is not applied to this sliding layer, as transformers 4.57's Olmo3Model.rotary_embs ` +
+          "and OLMo-core do; transformers 5's Olmo3Model applies it to every layer",
+      );
+    }
     scaling = { type: 'default' };
   } else {
     scaling = parseScaling(rs, where, r, source, notes, origin, row.ropeTypes);

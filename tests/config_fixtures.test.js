@@ -224,3 +224,42 @@ test('CodeGen-350M-mono (codegen): 32 of 64 dims in adjacent pairs, base 10000, 
     if (layer === 0) assert.ok(maxRel(pe.ropeFrequencies(s.rope).invFreq64, ref) < 1e-12);
   }
 });
+
+test('OLMo 3 (no real fixture): YaRN on full layers only, as transformers 4.57 and OLMo-core; the transformers 5 difference is noted', async () => {
+  const [{ pe }] = await backends();
+  // the positional keys of allenai/Olmo-3-7B as OLMo 3 engines quote them (no full copy of its config.json found)
+  const yarn = {
+    rope_type: 'yarn',
+    factor: 8,
+    original_max_position_embeddings: 8192,
+    attention_factor: 1.2079441541679836,
+    beta_fast: 32,
+    beta_slow: 1,
+  };
+  const c = {
+    model_type: 'olmo3',
+    num_hidden_layers: 8,
+    num_attention_heads: 32,
+    hidden_size: 4096,
+    rope_theta: 500000,
+    sliding_window: 4096,
+    rope_scaling: yarn,
+  };
+  // configuration_olmo3.py Olmo3Config: layer_types None -> "sliding_attention" unless (i + 1) % 4 == 0;
+  // Olmo3Attention: sliding_window only on sliding layers; transformers 4.57 modeling_olmo3.py
+  // Olmo3Model.rotary_embs: {"sliding_attention": rope_type "default", "full_attention": the config's}
+  for (let layer = 0; layer < 8; layer++) {
+    const s = pe.fromConfig(c, { layer });
+    const full = (layer + 1) % 4 === 0;
+    assert.equal(s.layerType, full ? 'full_attention' : 'sliding_attention', `layer ${layer}`);
+    assert.equal(s.attention.window, full ? undefined : 4096);
+    assert.equal(s.rope.scaling?.type, full ? 'yarn' : undefined, `layer ${layer} scaling`);
+    assert.equal(s.rope.base, 500000);
+    assert.equal(
+      s.notes.some((n) => n.includes("transformers 5's Olmo3Model")),
+      !full,
+      `layer ${layer}: the version difference is noted on sliding layers`,
+    );
+  }
+  assert.ok(!pe.fromConfig({ ...c, rope_scaling: null }).notes.some((n) => n.includes('transformers 5')));
+});
