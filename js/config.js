@@ -402,6 +402,9 @@ function layerKinds(row, r, layers) {
   return (LAYER_RULES[row.layers] ?? LAYER_RULES.full)({ row, r, layers, by, all: (t) => by(() => t), slides });
 }
 
+/** The rules that give every layer the same kind, whatever the layer count. */
+const UNIFORM_RULES = new Set(['full', 'sliding', 'qwen_all']);
+
 /** models.js `layers` -> every layer's kind, as the config class computes layer_types. A rule gets
  * the row, the reader, the layer count, by(i => kind), all(kind) and whether sliding_window is set. */
 const LAYER_RULES = {
@@ -925,8 +928,16 @@ function learnedLayer(x) {
  * all (settled here). Sets x.kind for the steps after it. */
 function attentionKind(x) {
   const { result, row, r, layer, layers, attention } = x;
-  const kinds = layers !== undefined ? layerKinds(row, r, layers) : ['full_attention'];
-  const kind = kinds[layer];
+  if (layers === undefined && !UNIFORM_RULES.has(row.layers ?? 'full')) {
+    // the config class builds layer_types from num_hidden_layers: without it (and without a class
+    // default in models.js) no layer's kind is known
+    throw perr(
+      Status.E_MISSING,
+      `${r.key('num_hidden_layers')} is required: ${row.config} decides each layer's kind from the layer count`,
+      r.key('num_hidden_layers'),
+    );
+  }
+  const kind = layerKinds(row, r, layers ?? layer + 1)[layer];
   x.kind = kind;
   result.layerType = kind;
   if (kind === 'mamba' || kind === 'linear_attention') {

@@ -221,7 +221,15 @@ export const MODELS = {
     {
       layers: 'qwen3_5',
       layerTypes: true,
-      defaults: { head_dim: 256, partial_rotary_factor: 0.25, num_attention_heads: 16, num_key_value_heads: 4 },
+      // Qwen3_5TextConfig.__init__
+      defaults: {
+        head_dim: 256,
+        partial_rotary_factor: 0.25,
+        num_attention_heads: 16,
+        num_key_value_heads: 4,
+        hidden_size: 4096,
+        num_hidden_layers: 32,
+      },
     },
   ),
 
@@ -262,7 +270,14 @@ export const MODELS = {
       layers: 'pattern',
       layerTypes: true,
       nope: 'full',
-      defaults: { sliding_window: 4096, sliding_window_pattern: 4, num_attention_heads: 64, hidden_size: 8192 },
+      // Cohere2Config.__init__
+      defaults: {
+        sliding_window: 4096,
+        sliding_window_pattern: 4,
+        num_attention_heads: 64,
+        hidden_size: 8192,
+        num_hidden_layers: 40,
+      },
     },
   ),
   exaone4: rope(

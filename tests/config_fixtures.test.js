@@ -263,3 +263,30 @@ test('OLMo 3 (no real fixture): YaRN on full layers only, as transformers 4.57 a
   }
   assert.ok(!pe.fromConfig({ ...c, rope_scaling: null }).notes.some((n) => n.includes('transformers 5')));
 });
+
+test('num_hidden_layers omitted: a uniform per-layer rule still holds on every layer; a count-dependent one takes the class default or is refused by name', async () => {
+  const [{ pe }] = await backends();
+  // MistralAttention: sliding_window on every layer, whatever the count
+  const { num_hidden_layers: _m, ...mistral } = load('mistral-7b-v0.1');
+  for (const layer of [0, 5, 31]) assert.equal(pe.fromConfig(mistral, { layer }).attention.window, 4096);
+  // Qwen3MoeConfig: the window (with use_sliding_window) is every layer's
+  const { num_hidden_layers: _q, ...qwen3moe } = load('qwen3-30b-a3b');
+  const slide = { ...qwen3moe, use_sliding_window: true, sliding_window: 4096 };
+  assert.equal(pe.fromConfig(slide, { layer: 7 }).attention.window, 4096);
+  // Gemma2Config builds layer_types from num_hidden_layers (even layers slide): refused, not guessed
+  const { num_hidden_layers: _g, ...gemma2 } = load('gemma-2-2b');
+  assert.throws(
+    () => pe.fromConfig(gemma2),
+    (e) => e.name === 'PosencError' && e.argument === 'num_hidden_layers',
+  );
+  // configuration_qwen3_5.py Qwen3_5TextConfig(num_hidden_layers=32, hidden_size=4096, full_attention_interval 4)
+  const q = pe.fromConfig({ model_type: 'qwen3_5' });
+  assert.equal(q.layers, 32);
+  assert.equal(q.layerType, 'linear_attention');
+  assert.equal(pe.fromConfig({ model_type: 'qwen3_5' }, { layer: 31 }).layerType, 'full_attention');
+  // Cohere2Config(num_hidden_layers=40, sliding_window_pattern 4 from kwargs): layer 3 full, no RoPE
+  const c = pe.fromConfig({ model_type: 'cohere2' }, { layer: 3 });
+  assert.equal(c.layers, 40);
+  assert.equal(c.family, 'none');
+  assert.equal(pe.fromConfig({ model_type: 'cohere2' }).attention.window, 4096);
+});
