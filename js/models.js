@@ -152,7 +152,14 @@ export const MODELS = {
   // ---- RoPE with a sliding window on every layer when sliding_window is set ----
   mistral: rope('MistralConfig', 'mistral/modeling_mistral.py MistralAttention (sliding_window on every layer)', {
     layers: 'sliding',
-    defaults: { sliding_window: 4096 },
+    // MistralConfig.__init__ (num_key_value_heads 8; None -> num_attention_heads)
+    defaults: {
+      sliding_window: 4096,
+      hidden_size: 4096,
+      num_hidden_layers: 32,
+      num_attention_heads: 32,
+      num_key_value_heads: 8,
+    },
   }),
   mixtral: rope('MixtralConfig', 'mixtral/modeling_mixtral.py MixtralAttention (sliding_window on every layer)', {
     layers: 'sliding',
@@ -160,6 +167,8 @@ export const MODELS = {
   }),
   starcoder2: rope('Starcoder2Config', 'starcoder2/modeling_starcoder2.py Starcoder2Attention (sliding_window)', {
     layers: 'sliding',
+    // Starcoder2Config
+    defaults: { hidden_size: 3072, num_hidden_layers: 30, num_attention_heads: 24, num_key_value_heads: 2 },
   }),
   phi3: rope(
     'Phi3Config',
@@ -179,7 +188,16 @@ export const MODELS = {
       layers: 'qwen2',
       layerTypes: true,
       useSliding: true,
-      defaults: { sliding_window: 4096, use_sliding_window: false, max_window_layers: 28 },
+      // Qwen2Config (num_key_value_heads 32; None -> num_attention_heads)
+      defaults: {
+        sliding_window: 4096,
+        use_sliding_window: false,
+        max_window_layers: 28,
+        hidden_size: 4096,
+        num_hidden_layers: 32,
+        num_attention_heads: 32,
+        num_key_value_heads: 32,
+      },
     },
   ),
   qwen2_moe: rope(
@@ -201,7 +219,19 @@ export const MODELS = {
   qwen3_moe: rope(
     'Qwen3MoeConfig',
     'qwen3_moe/modeling_qwen3_moe.py Qwen3MoeAttention (sliding_window on every layer when use_sliding_window; no max_window_layers, no head_dim default)',
-    { layers: 'qwen_all', useSliding: true, defaults: { sliding_window: 4096, use_sliding_window: false } },
+    {
+      layers: 'qwen_all',
+      useSliding: true,
+      // Qwen3MoeConfig
+      defaults: {
+        sliding_window: 4096,
+        use_sliding_window: false,
+        hidden_size: 2048,
+        num_hidden_layers: 24,
+        num_attention_heads: 32,
+        num_key_value_heads: 4,
+      },
+    },
   ),
   qwen2_vl_text: rope('Qwen2VLTextConfig', 'qwen2_vl/modeling_qwen2_vl.py apply_multimodal_rotary_pos_emb', {
     layers: 'qwen2',
@@ -238,7 +268,17 @@ export const MODELS = {
     layers: 'gemma2',
     layerTypes: true,
     scale: 'query_pre_attn_scalar',
-    defaults: { head_dim: 256, query_pre_attn_scalar: 256, sliding_window: 4096, attn_logit_softcapping: 50 },
+    // Gemma2Config
+    defaults: {
+      head_dim: 256,
+      query_pre_attn_scalar: 256,
+      sliding_window: 4096,
+      attn_logit_softcapping: 50,
+      hidden_size: 2304,
+      num_hidden_layers: 26,
+      num_attention_heads: 8,
+      num_key_value_heads: 4,
+    },
   }),
   gemma3_text: rope(
     'Gemma3TextConfig',

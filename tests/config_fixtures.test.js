@@ -273,10 +273,16 @@ test('num_hidden_layers omitted: a uniform per-layer rule still holds on every l
   const { num_hidden_layers: _q, ...qwen3moe } = load('qwen3-30b-a3b');
   const slide = { ...qwen3moe, use_sliding_window: true, sliding_window: 4096 };
   assert.equal(pe.fromConfig(slide, { layer: 7 }).attention.window, 4096);
-  // Gemma2Config builds layer_types from num_hidden_layers (even layers slide): refused, not guessed
+  // Gemma2Config(num_hidden_layers=26) builds layer_types from the count: even layers slide
   const { num_hidden_layers: _g, ...gemma2 } = load('gemma-2-2b');
+  const g0 = pe.fromConfig(gemma2);
+  assert.equal(g0.layers, 26);
+  assert.equal(g0.attention.window, 4096);
+  assert.equal(pe.fromConfig(gemma2, { layer: 1 }).attention.window, undefined);
+  // Olmo3Config: the count decides the kinds and models.js has no class default for it: refused by name
+  const olmo3 = { model_type: 'olmo3', hidden_size: 4096, num_attention_heads: 32, sliding_window: 4096 };
   assert.throws(
-    () => pe.fromConfig(gemma2),
+    () => pe.fromConfig(olmo3),
     (e) => e.name === 'PosencError' && e.argument === 'num_hidden_layers',
   );
   // configuration_qwen3_5.py Qwen3_5TextConfig(num_hidden_layers=32, hidden_size=4096, full_attention_interval 4)
@@ -289,4 +295,29 @@ test('num_hidden_layers omitted: a uniform per-layer rule still holds on every l
   assert.equal(c.layers, 40);
   assert.equal(c.family, 'none');
   assert.equal(pe.fromConfig({ model_type: 'cohere2' }).attention.window, 4096);
+});
+
+test('num_key_value_heads omitted takes the config class default, which is not always num_attention_heads', async () => {
+  const [{ pe }] = await backends();
+  // MistralConfig(num_key_value_heads=8), Starcoder2Config(2), Gemma2Config(4), Qwen3MoeConfig(4); a key
+  // present with null is None, which MistralConfig turns into num_attention_heads
+  for (const [name, kv] of [
+    ['mistral-7b-v0.1', 8],
+    ['starcoder2-15b', 2],
+    ['gemma-2-2b', 4],
+    ['qwen3-30b-a3b', 4],
+  ]) {
+    const { num_key_value_heads: _, ...c } = load(name);
+    const s = pe.fromConfig(c);
+    assert.equal(s.attention.kvHeads, kv, name);
+    assert.equal(s.defaults.num_key_value_heads, kv, `${name}: the default is listed`);
+  }
+  assert.equal(pe.fromConfig({ ...load('mistral-7b-v0.1'), num_key_value_heads: null }).attention.kvHeads, 32);
+  // Qwen2Config(num_key_value_heads=32): a 16-head config without the key has 32 KV heads, which no
+  // attention can take (num_attention_heads // num_key_value_heads = 0): refused naming the key
+  const { num_key_value_heads: _q, ...qwen } = load('qwen2.5-3b');
+  assert.throws(
+    () => pe.fromConfig(qwen),
+    (e) => e.name === 'PosencError' && e.argument === 'num_key_value_heads',
+  );
 });
