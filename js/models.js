@@ -163,7 +163,14 @@ export const MODELS = {
   }),
   mixtral: rope('MixtralConfig', 'mixtral/modeling_mixtral.py MixtralAttention (sliding_window on every layer)', {
     layers: 'sliding',
-    defaults: { rope_theta: 1e6 },
+    // MixtralConfig (num_key_value_heads 8; None -> num_attention_heads)
+    defaults: {
+      rope_theta: 1e6,
+      hidden_size: 4096,
+      num_hidden_layers: 32,
+      num_attention_heads: 32,
+      num_key_value_heads: 8,
+    },
   }),
   starcoder2: rope('Starcoder2Config', 'starcoder2/modeling_starcoder2.py Starcoder2Attention (sliding_window)', {
     layers: 'sliding',

@@ -299,10 +299,11 @@ test('num_hidden_layers omitted: a uniform per-layer rule still holds on every l
 
 test('num_key_value_heads omitted takes the config class default, which is not always num_attention_heads', async () => {
   const [{ pe }] = await backends();
-  // MistralConfig(num_key_value_heads=8), Starcoder2Config(2), Gemma2Config(4), Qwen3MoeConfig(4); a key
+  // MistralConfig(num_key_value_heads=8), MixtralConfig(8), Starcoder2Config(2), Gemma2Config(4), Qwen3MoeConfig(4); a key
   // present with null is None, which MistralConfig turns into num_attention_heads
   for (const [name, kv] of [
     ['mistral-7b-v0.1', 8],
+    ['mixtral-8x7b', 8],
     ['starcoder2-15b', 2],
     ['gemma-2-2b', 4],
     ['qwen3-30b-a3b', 4],
