@@ -244,13 +244,33 @@ export const MODELS = {
     layers: 'qwen2',
     layerTypes: true,
     useSliding: true,
-    defaults: { rope_theta: 1e6, sliding_window: 4096, use_sliding_window: false, max_window_layers: 80 },
+    // Qwen2VLTextConfig / Qwen2_5_VLTextConfig.__init__ (num_key_value_heads 8; None -> num_attention_heads)
+    defaults: {
+      rope_theta: 1e6,
+      sliding_window: 4096,
+      use_sliding_window: false,
+      max_window_layers: 80,
+      hidden_size: 8192,
+      num_hidden_layers: 80,
+      num_attention_heads: 64,
+      num_key_value_heads: 8,
+    },
   }),
   qwen2_5_vl_text: rope('Qwen2_5_VLTextConfig', 'qwen2_5_vl/modeling_qwen2_5_vl.py apply_multimodal_rotary_pos_emb', {
     layers: 'qwen2',
     layerTypes: true,
     useSliding: true,
-    defaults: { rope_theta: 1e6, sliding_window: 4096, use_sliding_window: false, max_window_layers: 80 },
+    // Qwen2VLTextConfig / Qwen2_5_VLTextConfig.__init__ (num_key_value_heads 8; None -> num_attention_heads)
+    defaults: {
+      rope_theta: 1e6,
+      sliding_window: 4096,
+      use_sliding_window: false,
+      max_window_layers: 80,
+      hidden_size: 8192,
+      num_hidden_layers: 80,
+      num_attention_heads: 64,
+      num_key_value_heads: 8,
+    },
   }),
   qwen3_5_text: rope(
     'Qwen3_5TextConfig',

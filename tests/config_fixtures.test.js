@@ -314,6 +314,14 @@ test('num_key_value_heads omitted takes the config class default, which is not a
     assert.equal(s.defaults.num_key_value_heads, kv, `${name}: the default is listed`);
   }
   assert.equal(pe.fromConfig({ ...load('mistral-7b-v0.1'), num_key_value_heads: null }).attention.kvHeads, 32);
+  // Qwen2_5_VLTextConfig(num_key_value_heads=8): the 7B text_config (28 heads) without its KV count has 8,
+  // which 28 query heads cannot share (repeat_kv by 28 // 8 = 3): refused naming the key
+  const vl = load('qwen2.5-vl-7b');
+  const { num_key_value_heads: _v, ...text } = vl.text_config;
+  assert.throws(
+    () => pe.fromConfig({ ...vl, text_config: text }),
+    (e) => e.name === 'PosencError' && e.argument === 'text_config.num_key_value_heads' && /\(got 8\)/.test(e.message),
+  );
   // Qwen2Config(num_key_value_heads=32): a 16-head config without the key has 32 KV heads, which no
   // attention can take (num_attention_heads // num_key_value_heads = 0): refused naming the key
   const { num_key_value_heads: _q, ...qwen } = load('qwen2.5-3b');
