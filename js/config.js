@@ -431,6 +431,9 @@ function layerKinds(row, r, layers) {
   return (LAYER_RULES[row.layers] ?? LAYER_RULES.full)({ row, r, layers, by, all: (t) => by(() => t), slides });
 }
 
+/** The rules that give every layer the same kind, whatever the layer count. */
+const UNIFORM_RULES = new Set(['full', 'sliding', 'qwen_all']);
+
 /** models.js `layers` -> every layer's kind, as the config class computes layer_types. A rule gets
  * the row, the reader, the layer count, by(i => kind), all(kind) and whether sliding_window is set. */
 const LAYER_RULES = {
@@ -1107,8 +1110,16 @@ function sinusoidalLayer({ result, row, r, stack, hidden }) {
  * all (settled here). Sets x.kind for the steps after it. */
 function attentionKind(x) {
   const { result, row, r, layer, layers, attention } = x;
-  const kinds = layers !== undefined ? layerKinds(row, r, layers) : ['full_attention'];
-  const kind = kinds[layer];
+  if (layers === undefined && !UNIFORM_RULES.has(row.layers ?? 'full')) {
+    // the config class builds layer_types from num_hidden_layers: without it (and without a class
+    // default in models.js) no layer's kind is known
+    throw perr(
+      Status.E_MISSING,
+      `${r.key('num_hidden_layers')} is required: ${row.config} decides each layer's kind from the layer count`,
+      r.key('num_hidden_layers'),
+    );
+  }
+  const kind = layerKinds(row, r, layers ?? layer + 1)[layer];
   x.kind = kind;
   result.layerType = kind;
   const other = row.otherLayers && Object.hasOwn(row.otherLayers, kind) ? row.otherLayers[kind] : undefined;
@@ -1336,7 +1347,14 @@ function ropeBase({ result, row, r, mt, kind, origin, notes, source }, { rs, rpr
       // modeling_gemma3.py: local layers use rope_local_base_freq and no scaling
       base = r.number('rope_local_base_freq', { gt: 1 });
       baseKey = r.key('rope_local_base_freq');
-    } // Olmo3Config: rope_scaling goes to the full-attention layers only
+    } else if (isObj(rs) && (rs.rope_type ?? rs.type ?? 'default') !== 'default') {
+      // transformers 4.57 modeling_olmo3.py Olmo3Model.rotary_embs: sliding layers rotate with
+      // rope_type "default" (OLMo-core's training); transformers 5's Olmo3Model has one rotary_emb
+      notes.push(
+        `${where} is not applied to this sliding layer, as transformers 4.57's Olmo3Model.rotary_embs ` +
+          "and OLMo-core do; transformers 5's Olmo3Model applies it to every layer",
+      );
+    }
     scaling = { type: 'default' };
   } else {
     scaling = parseScaling(rs, where, r, source, notes, origin, row.ropeTypes);

@@ -55,18 +55,21 @@ const BART_DEFAULTS = {
   decoder_attention_heads: 16,
 };
 
-/** One row, with the fields every RoPE decoder shares filled in. */
-/** The T5 family's config classes and the attention class whose bucket function each calls. */
+/** The T5 family's config classes, the attention class whose bucket function each calls, and the
+ * class's size defaults (d_model, d_kv, num_heads, num_layers; num_decoder_layers None -> num_layers). */
 const T5_FAMILY = {
-  t5: ['T5Config', 't5/modeling_t5.py T5Attention'],
-  mt5: ['MT5Config', 'mt5/modeling_mt5.py MT5Attention'],
-  umt5: ['UMT5Config', 'umt5/modeling_umt5.py UMT5Attention'],
-  longt5: ['LongT5Config', 'longt5/modeling_longt5.py LongT5Attention'],
+  t5: ['T5Config', 't5/modeling_t5.py T5Attention', [512, 64, 8, 6]],
+  mt5: ['MT5Config', 'mt5/modeling_mt5.py MT5Attention', [512, 64, 6, 8]],
+  umt5: ['UMT5Config', 'umt5/modeling_umt5.py UMT5Attention', [512, 64, 6, 8]],
+  longt5: ['LongT5Config', 'longt5/modeling_longt5.py LongT5Attention', [512, 64, 8, 6]],
   switch_transformers: [
     'SwitchTransformersConfig',
     'switch_transformers/modeling_switch_transformers.py SwitchTransformersAttention',
+    [768, 64, 12, 12],
   ],
 };
+
+/** One row, with the fields every RoPE decoder shares filled in. */
 const rope = (config, hf, more = {}) => ({
   config,
   hf,
@@ -163,14 +166,30 @@ export const MODELS = {
   // ---- RoPE with a sliding window on every layer when sliding_window is set ----
   mistral: rope('MistralConfig', 'mistral/modeling_mistral.py MistralAttention (sliding_window on every layer)', {
     layers: 'sliding',
-    defaults: { sliding_window: 4096 },
+    // MistralConfig.__init__ (num_key_value_heads 8; None -> num_attention_heads)
+    defaults: {
+      sliding_window: 4096,
+      hidden_size: 4096,
+      num_hidden_layers: 32,
+      num_attention_heads: 32,
+      num_key_value_heads: 8,
+    },
   }),
   mixtral: rope('MixtralConfig', 'mixtral/modeling_mixtral.py MixtralAttention (sliding_window on every layer)', {
     layers: 'sliding',
-    defaults: { rope_theta: 1e6 },
+    // MixtralConfig (num_key_value_heads 8; None -> num_attention_heads)
+    defaults: {
+      rope_theta: 1e6,
+      hidden_size: 4096,
+      num_hidden_layers: 32,
+      num_attention_heads: 32,
+      num_key_value_heads: 8,
+    },
   }),
   starcoder2: rope('Starcoder2Config', 'starcoder2/modeling_starcoder2.py Starcoder2Attention (sliding_window)', {
     layers: 'sliding',
+    // Starcoder2Config
+    defaults: { hidden_size: 3072, num_hidden_layers: 30, num_attention_heads: 24, num_key_value_heads: 2 },
   }),
   phi3: rope(
     'Phi3Config',
@@ -190,7 +209,16 @@ export const MODELS = {
       layers: 'qwen2',
       layerTypes: true,
       useSliding: true,
-      defaults: { sliding_window: 4096, use_sliding_window: false, max_window_layers: 28 },
+      // Qwen2Config (num_key_value_heads 32; None -> num_attention_heads)
+      defaults: {
+        sliding_window: 4096,
+        use_sliding_window: false,
+        max_window_layers: 28,
+        hidden_size: 4096,
+        num_hidden_layers: 32,
+        num_attention_heads: 32,
+        num_key_value_heads: 32,
+      },
     },
   ),
   qwen2_moe: rope(
@@ -212,19 +240,51 @@ export const MODELS = {
   qwen3_moe: rope(
     'Qwen3MoeConfig',
     'qwen3_moe/modeling_qwen3_moe.py Qwen3MoeAttention (sliding_window on every layer when use_sliding_window; no max_window_layers, no head_dim default)',
-    { layers: 'qwen_all', useSliding: true, defaults: { sliding_window: 4096, use_sliding_window: false } },
+    {
+      layers: 'qwen_all',
+      useSliding: true,
+      // Qwen3MoeConfig
+      defaults: {
+        sliding_window: 4096,
+        use_sliding_window: false,
+        hidden_size: 2048,
+        num_hidden_layers: 24,
+        num_attention_heads: 32,
+        num_key_value_heads: 4,
+      },
+    },
   ),
   qwen2_vl_text: rope('Qwen2VLTextConfig', 'qwen2_vl/modeling_qwen2_vl.py apply_multimodal_rotary_pos_emb', {
     layers: 'qwen2',
     layerTypes: true,
     useSliding: true,
-    defaults: { rope_theta: 1e6, sliding_window: 4096, use_sliding_window: false, max_window_layers: 80 },
+    // Qwen2VLTextConfig / Qwen2_5_VLTextConfig.__init__ (num_key_value_heads 8; None -> num_attention_heads)
+    defaults: {
+      rope_theta: 1e6,
+      sliding_window: 4096,
+      use_sliding_window: false,
+      max_window_layers: 80,
+      hidden_size: 8192,
+      num_hidden_layers: 80,
+      num_attention_heads: 64,
+      num_key_value_heads: 8,
+    },
   }),
   qwen2_5_vl_text: rope('Qwen2_5_VLTextConfig', 'qwen2_5_vl/modeling_qwen2_5_vl.py apply_multimodal_rotary_pos_emb', {
     layers: 'qwen2',
     layerTypes: true,
     useSliding: true,
-    defaults: { rope_theta: 1e6, sliding_window: 4096, use_sliding_window: false, max_window_layers: 80 },
+    // Qwen2VLTextConfig / Qwen2_5_VLTextConfig.__init__ (num_key_value_heads 8; None -> num_attention_heads)
+    defaults: {
+      rope_theta: 1e6,
+      sliding_window: 4096,
+      use_sliding_window: false,
+      max_window_layers: 80,
+      hidden_size: 8192,
+      num_hidden_layers: 80,
+      num_attention_heads: 64,
+      num_key_value_heads: 8,
+    },
   }),
   qwen3_5_text: rope(
     'Qwen3_5TextConfig',
@@ -232,7 +292,15 @@ export const MODELS = {
     {
       layers: 'qwen3_5',
       layerTypes: true,
-      defaults: { head_dim: 256, partial_rotary_factor: 0.25, num_attention_heads: 16, num_key_value_heads: 4 },
+      // Qwen3_5TextConfig.__init__
+      defaults: {
+        head_dim: 256,
+        partial_rotary_factor: 0.25,
+        num_attention_heads: 16,
+        num_key_value_heads: 4,
+        hidden_size: 4096,
+        num_hidden_layers: 32,
+      },
     },
   ),
 
@@ -241,7 +309,17 @@ export const MODELS = {
     layers: 'gemma2',
     layerTypes: true,
     scale: 'query_pre_attn_scalar',
-    defaults: { head_dim: 256, query_pre_attn_scalar: 256, sliding_window: 4096, attn_logit_softcapping: 50 },
+    // Gemma2Config
+    defaults: {
+      head_dim: 256,
+      query_pre_attn_scalar: 256,
+      sliding_window: 4096,
+      attn_logit_softcapping: 50,
+      hidden_size: 2304,
+      num_hidden_layers: 26,
+      num_attention_heads: 8,
+      num_key_value_heads: 4,
+    },
   }),
   gemma3_text: rope(
     'Gemma3TextConfig',
@@ -273,7 +351,14 @@ export const MODELS = {
       layers: 'pattern',
       layerTypes: true,
       nope: 'full',
-      defaults: { sliding_window: 4096, sliding_window_pattern: 4, num_attention_heads: 64, hidden_size: 8192 },
+      // Cohere2Config.__init__
+      defaults: {
+        sliding_window: 4096,
+        sliding_window_pattern: 4,
+        num_attention_heads: 64,
+        hidden_size: 8192,
+        num_hidden_layers: 40,
+      },
     },
   ),
   exaone4: rope(
@@ -430,7 +515,11 @@ export const MODELS = {
         family: 't5',
         layers: 'full',
         scale: 'one',
-        defaults: { relative_attention_num_buckets: 32, relative_attention_max_distance: 128 },
+        defaults: {
+          relative_attention_num_buckets: 32,
+          relative_attention_max_distance: 128,
+          ...Object.fromEntries(['d_model', 'd_kv', 'num_heads', 'num_layers'].map((k, i) => [k, T5_FAMILY[t][2][i]])),
+        },
       },
     ]),
   ),

@@ -283,6 +283,34 @@ const EXPECT = {
   'glm-4.5-air-mlx-4bit': { family: 'rope', layout: 'half', dim: 128, rot: 64, heads: 96, kv: 8, base: 1e6 },
   // Lfm2Config.layer_types: layer 2 is full_attention (layer 0 a conv layer); LlamaAttention rotate_half, theta 1e6
   'lfm2-2.6b': { family: 'rope', layout: 'half', dim: 64, rot: 64, heads: 32, kv: 8, base: 1e6, layer: 2 },
+  // CodeGenAttention: rotate_every_two over rotary_dim 32 of head_dim 64, create_sinusoidal_positions base 10000
+  'codegen-350m-mono': { family: 'rope', layout: 'interleaved', dim: 64, rot: 32, heads: 16, kv: 16, base: 1e4 },
+  // Qwen3MoeAttention: head_dim 128 from the file, sliding_window None (use_sliding_window false)
+  'qwen3-30b-a3b': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 32, kv: 4, base: 1e6 },
+  // Glm4vMoeTextAttention: apply_multimodal_rotary_pos_emb, rotate_half over head_dim · partial_rotary_factor = 64
+  'glm-4.5v': { family: 'rope', layout: 'half', dim: 128, rot: 64, heads: 96, kv: 8, base: 1e4, mrope: [8, 12, 12] },
+  // Qwen3_5TextConfig.layer_types: layer 3 is the first full_attention layer; 64 of 256 dims, interleaved M-RoPE
+  'qwen3.5-0.8b-base': {
+    family: 'rope',
+    layout: 'half',
+    dim: 256,
+    rot: 64,
+    heads: 8,
+    kv: 2,
+    base: 1e7,
+    mrope: [11, 11, 10],
+    layer: 3,
+  },
+  // LongT5: the transient-global encoder is refused (encoder_attention_type); the decoder is LongT5Attention
+  'long-t5-tglobal-base-book-summary': {
+    family: 't5',
+    heads: 12,
+    kv: 12,
+    dim: 64,
+    scale: 1,
+    opts: { decoder: true },
+    t5: { numBuckets: 32, maxDistance: 128, bidirectional: false },
+  },
 };
 
 /** Gemma3TextConfig.__init__ defaults (configuration_gemma3.py), for configs that omit them. */
@@ -331,7 +359,7 @@ test('every fixture goes through fromConfig as is: family, widths, heads, layout
   for (const name of NAMES) {
     const cfg = load(name);
     const e = EXPECT[name];
-    const s = pe.fromConfig(cfg, { layer: e.layer ?? 0 });
+    const s = pe.fromConfig(cfg, { layer: e.layer ?? 0, ...e.opts });
     assert.equal(s.family, e.family, `${name}: family`);
     assert.equal(s.attention.heads, e.heads, `${name}: heads`);
     if (e.kv) assert.equal(s.attention.kvHeads, e.kv, `${name}: kvHeads`);
@@ -502,7 +530,7 @@ test('the result drives applyRope (float64 HF rotation), attention and kvCache w
   for (const { name: backend, pe } of await backends()) {
     for (const name of NAMES) {
       const cfg = load(name);
-      const s = pe.fromConfig(cfg, { layer: EXPECT[name].layer ?? 0 });
+      const s = pe.fromConfig(cfg, { layer: EXPECT[name].layer ?? 0, ...EXPECT[name].opts });
       const heads = s.attention.heads;
       const kvHeads = s.attention.kvHeads;
       const dim = s.attention.dim;
@@ -520,9 +548,13 @@ test('the result drives applyRope (float64 HF rotation), attention and kvCache w
         const ref = hfRope(name, cfg, 8);
         let angle = (t) => t + 5;
         if (positions) {
-          // Qwen2-VL: pair i turns with the stream whose section holds it
-          const [a, b2] = s.rope.mropeSections;
-          angle = (t, i) => positions[(i < a ? 0 : i < a + b2 ? 1 : 2) * length + t];
+          // Qwen2-VL: pair i turns with the stream whose section holds it; Qwen3.5's
+          // apply_interleaved_mrope: pairs 1, 4, 7, ... below 3·sections[1] take h, 2, 5, ... below 3·sections[2] w
+          const [a, b2, c3] = s.rope.mropeSections;
+          const stream = s.rope.mropeInterleaved
+            ? (i) => (i % 3 === 1 && i < 3 * b2 ? 1 : i % 3 === 2 && i < 3 * c3 ? 2 : 0)
+            : (i) => (i < a ? 0 : i < a + b2 ? 1 : 2);
+          angle = (t, i) => positions[stream(i) * length + t];
         }
         const want = refRotate(x, {
           length,

@@ -1,0 +1,332 @@
+// Every model type fromConfig maps has a real published config.json in tests/fixtures/configs/ (its
+// source in SOURCES.json), derived from js/models.js, not from a hand list; and the fixtures added for
+// the types that had none return what their Hugging Face code computes: float64 inverse frequencies
+// (1e-12 relative), pairing, per-layer families, windows, KV heads and softmax scales. Paths below
+// are under src/transformers/models/ of huggingface/transformers.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { MODELS } from '../js/models.js';
+import { backends } from './helpers.js';
+
+const DIR = new URL('./fixtures/configs/', import.meta.url);
+const NAMES = readdirSync(DIR)
+  .filter((f) => f.endsWith('.json') && f !== 'SOURCES.json')
+  .map((f) => f.slice(0, -5))
+  .sort();
+const load = (name) => JSON.parse(readFileSync(new URL(`${name}.json`, DIR), 'utf8'));
+const SOURCES = JSON.parse(readFileSync(new URL('SOURCES.json', DIR), 'utf8')).configs;
+
+// Mapped types for which no published config.json could be found in any public source searched
+// (GitHub code index: mirrors, vendored test fixtures, printed configs; stored web pages). Each
+// entry must still be a mapped type without a fixture: the test fails once one gains a fixture, so
+// the list can only shrink. Nothing here is invented to fill the gap.
+const NO_REAL_FIXTURE = {
+  cohere2: 'no copy of CohereForAI/c4ai-command-r7b-12-2024 config.json found; only shrunken test configs',
+  olmo3: 'no copy of an allenai/Olmo-3 config.json found; only config classes of other engines',
+  qwen2_vl: 'no copy of a Qwen/Qwen2-VL-* config.json found; only copies with layers changed for testing',
+  qwen2_vl_text: 'reached only through a qwen2_vl config (Qwen2VLConfig.text_config), which has no real fixture',
+  switch_transformers: 'no copy of a google/switch-* config.json found; only synthetic test dicts',
+};
+
+/** The mapped types a fixture exercises: its model_type and, for a wrapper, the text model's. */
+function typesOf(config) {
+  const out = [config.model_type];
+  const row = MODELS[config.model_type];
+  if (row?.family === 'wrapper') out.push(config.text_config?.model_type ?? row.text);
+  return out;
+}
+
+const maxRel = (a, b) => Math.max(...Array.from(a, (x, i) => Math.abs(x - b[i]) / Math.abs(b[i])));
+/** HF's default rope init: inv_freq = 1 / base^(arange(0, dim, 2) / dim), in float64. */
+const invFreq = (base, dim) => Array.from({ length: dim / 2 }, (_, i) => 1 / base ** ((2 * i) / dim));
+
+test('every mapped model type has a real config.json fixture, or is listed as having none with the reason', () => {
+  const covered = new Map();
+  for (const name of NAMES) for (const t of typesOf(load(name))) covered.set(t, [...(covered.get(t) ?? []), name]);
+  const missing = Object.keys(MODELS).filter((t) => !covered.has(t) && !(t in NO_REAL_FIXTURE));
+  assert.deepEqual(missing, [], `mapped types without a real fixture: ${missing.join(', ')}`);
+  for (const t of Object.keys(NO_REAL_FIXTURE)) {
+    assert.ok(t in MODELS, `${t} is listed as lacking a fixture but is not a mapped type`);
+    assert.ok(!covered.has(t), `${t} now has a fixture (${covered.get(t)}): remove it from NO_REAL_FIXTURE`);
+  }
+  for (const name of NAMES) assert.ok(typeof load(name).model_type === 'string', `${name}: model_type`);
+});
+
+test('SOURCES.json names the source of every fixture, and only of fixtures that exist', () => {
+  assert.deepEqual(Object.keys(SOURCES).sort(), NAMES);
+  for (const [name, s] of Object.entries(SOURCES)) {
+    assert.ok(typeof s.repository === 'string' && s.repository.length > 0, `${name}: repository`);
+    assert.ok(typeof s.path === 'string' && s.path.length > 0, `${name}: path`);
+    assert.ok(typeof s.note === 'string' && s.note.length > 0, `${name}: note (what was converted, or verbatim)`);
+  }
+});
+
+test('Qwen3-30B-A3B (qwen3_moe): 48 full layers, θ 1e6 over 128, 4 KV heads; a window on every layer only with use_sliding_window', async () => {
+  const [{ pe }] = await backends();
+  const c = load('qwen3-30b-a3b');
+  // qwen3_moe/modeling_qwen3_moe.py Qwen3MoeAttention.__init__: head_dim = getattr(config, "head_dim", ...),
+  // scaling = head_dim**-0.5, sliding_window = getattr(config, "sliding_window", None); rotate_half
+  const ref = invFreq(1e6, 128);
+  for (let layer = 0; layer < 48; layer++) {
+    const s = pe.fromConfig(c, { layer });
+    assert.equal(s.family, 'rope');
+    assert.equal(s.layerType, 'full_attention');
+    assert.deepEqual(s.attention, { heads: 32, kvHeads: 4, dim: 128, scale: 128 ** -0.5 });
+    assert.equal(s.rope.layout, 'half');
+    assert.equal(s.rope.rotaryDim, undefined);
+    assert.equal(s.rope.scaling, undefined);
+    if (layer === 0) assert.ok(maxRel(pe.ropeFrequencies(s.rope).invFreq64, ref) < 1e-12);
+  }
+  // configuration_qwen3_moe.py Qwen3MoeConfig: sliding_window = sliding_window if use_sliding_window else None
+  // (Python truthiness); Qwen3MoeModel.forward picks the sliding mask for every layer; max_window_layers unread
+  for (const [v, on] of [
+    [true, true],
+    [1, true],
+    ['yes', true],
+    [false, false],
+    [0, false],
+    [null, false],
+    ['', false],
+  ]) {
+    const w = { ...c, use_sliding_window: v, sliding_window: 4096 };
+    for (const layer of [0, 47]) {
+      assert.equal(pe.fromConfig(w, { layer }).attention.window, on ? 4096 : undefined, `use_sliding_window ${v}`);
+    }
+  }
+  assert.equal(pe.fromConfig({ ...c, use_sliding_window: true }, { layer: 5 }).attention.window, undefined);
+});
+
+test('GLM-4.5V (glm4v_moe): text_config, 64 of 128 dims rotated in halves, M-RoPE sections 8/12/12, 8 KV heads', async () => {
+  const [{ pe }] = await backends();
+  const c = load('glm-4.5v');
+  // glm4v_moe/modeling_glm4v_moe.py Glm4vMoeTextAttention: scaling = head_dim**-0.5, no sliding window;
+  // apply_multimodal_rotary_pos_emb: rotary_dim = cos.shape[-1] (head_dim · partial_rotary_factor = 64),
+  // rotate_half over q[..., :rotary_dim], sections mrope_section * 2; Glm4vMoeTextRotaryEmbedding: default init
+  const ref = invFreq(10000, 64);
+  for (let layer = 0; layer < 46; layer++) {
+    const s = pe.fromConfig(c, { layer });
+    assert.equal(s.model, 'glm4v_moe_text');
+    assert.equal(s.family, 'rope');
+    assert.deepEqual(s.attention, { heads: 96, kvHeads: 8, dim: 128, scale: 128 ** -0.5 });
+    assert.equal(s.rope.layout, 'half');
+    assert.equal(s.rope.rotaryDim, 64);
+    assert.deepEqual(s.rope.mropeSections, [8, 12, 12]);
+    assert.equal(s.rope.mropeInterleaved, undefined);
+    if (layer === 0) {
+      const f = pe.ropeFrequencies(s.rope).invFreq64;
+      assert.equal(f.length, 32);
+      assert.ok(maxRel(f, ref) < 1e-12);
+    }
+  }
+});
+
+test('Qwen3.5-0.8B-Base (qwen3_5): linear_attention layers have no positions; every 4th layer θ 1e7, 64 of 256 dims, interleaved M-RoPE', async () => {
+  const [{ pe }] = await backends();
+  const c = load('qwen3.5-0.8b-base');
+  // qwen3_5/modeling_qwen3_5.py Qwen3_5DecoderLayer: layer_types[i] == "linear_attention" -> Gated DeltaNet
+  // (no softmax, no RoPE), else Qwen3_5Attention (scaling = head_dim**-0.5, rotate_half over the rotary part,
+  // mrope_interleaved sections over the frequencies)
+  const ref = invFreq(1e7, 64);
+  for (let layer = 0; layer < 24; layer++) {
+    const s = pe.fromConfig(c, { layer });
+    if (layer % 4 !== 3) {
+      assert.equal(s.family, 'none', `layer ${layer}`);
+      assert.equal(s.attention, null);
+      assert.equal(s.layerType, 'linear_attention');
+      continue;
+    }
+    assert.equal(s.layerType, 'full_attention');
+    assert.deepEqual(s.attention, { heads: 8, kvHeads: 2, dim: 256, scale: 1 / 16 });
+    assert.equal(s.rope.layout, 'half');
+    assert.equal(s.rope.rotaryDim, 64);
+    assert.deepEqual(s.rope.mropeSections, [11, 11, 10]);
+    assert.equal(s.rope.mropeInterleaved, true);
+    assert.ok(maxRel(pe.ropeFrequencies(s.rope).invFreq64, ref) < 1e-12);
+  }
+});
+
+test('LongT5 tglobal (longt5): the encoder is refused naming encoder_attention_type; the decoder is T5 buckets, scale 1', async () => {
+  const [{ pe }] = await backends();
+  const c = load('long-t5-tglobal-base-book-summary');
+  // longt5/modeling_longt5.py LongT5Block: the encoder's layer is LongT5LayerTransientGlobalSelfAttention
+  // (local_radius blocks + global tokens), which posenc does not model
+  assert.throws(
+    () => pe.fromConfig(c),
+    (e) => e.name === 'PosencError' && e.argument === 'encoder_attention_type' && /transient/.test(e.message),
+  );
+  // the decoder's self-attention is LongT5Attention: _relative_position_bucket(bidirectional=False), no 1/sqrt(d)
+  for (let layer = 0; layer < 12; layer++) {
+    const s = pe.fromConfig(c, { decoder: true, layer });
+    assert.equal(s.family, 't5');
+    assert.deepEqual(s.t5, { numBuckets: 32, maxDistance: 128, bidirectional: false });
+    assert.deepEqual(s.attention, { heads: 12, kvHeads: 12, dim: 64, scale: 1 });
+  }
+  assert.equal(pe.fromConfig(c, { decoder: true }).layers, 12);
+});
+
+test('SwitchTransformers (no real fixture): SwitchTransformersConfig sizes, T5 buckets, encoder bidirectional, no 1/√d', async () => {
+  const [{ pe }] = await backends();
+  // configuration_switch_transformers.py SwitchTransformersConfig.__init__ defaults: d_model 768, d_kv 64,
+  // num_heads 12, num_layers 12, relative_attention_num_buckets 32, relative_attention_max_distance 128
+  const c = { model_type: 'switch_transformers', d_model: 768, d_kv: 64, num_heads: 12, num_layers: 12 };
+  // modeling_switch_transformers.py SwitchTransformersAttention: T5's _relative_position_bucket
+  // (bidirectional = not is_decoder), scores = q·kᵀ with no scaling
+  for (const decoder of [false, true]) {
+    const s = pe.fromConfig(c, { decoder, layer: 3 });
+    assert.equal(s.family, 't5');
+    assert.deepEqual(s.t5, { numBuckets: 32, maxDistance: 128, bidirectional: !decoder });
+    assert.deepEqual(s.attention, { heads: 12, kvHeads: 12, dim: 64, scale: 1 });
+    assert.deepEqual(s.defaults, { relative_attention_num_buckets: 32, relative_attention_max_distance: 128 });
+  }
+});
+
+test("T5 family: a key the config omits takes its config class's default (None -> absent), as Hugging Face's from_pretrained does", async () => {
+  const [{ pe }] = await backends();
+  // __init__ defaults (d_model, d_kv, num_heads, num_layers) of configuration_t5.py T5Config,
+  // configuration_mt5.py MT5Config, configuration_umt5.py UMT5Config, configuration_longt5.py
+  // LongT5Config, configuration_switch_transformers.py SwitchTransformersConfig; num_decoder_layers
+  // None -> num_layers
+  const classes = {
+    t5: [512, 64, 8, 6],
+    mt5: [512, 64, 6, 8],
+    umt5: [512, 64, 6, 8],
+    longt5: [512, 64, 8, 6],
+    switch_transformers: [768, 64, 12, 12],
+  };
+  for (const [type, [, dKv, heads, layers]] of Object.entries(classes)) {
+    // LongT5Config: encoder_attention_type defaults to "local", whose encoder posenc refuses
+    const s = pe.fromConfig({ model_type: type }, { decoder: true });
+    assert.deepEqual(s.attention, { heads, kvHeads: heads, dim: dKv, scale: 1 }, type);
+    assert.equal(s.layers, layers, `${type}: decoder layers = num_layers`);
+    assert.equal(s.defaults.num_heads, heads, `${type}: default noted`);
+    assert.equal(pe.fromConfig({ model_type: type, num_layers: 3 }, { decoder: true }).layers, 3);
+    assert.equal(
+      pe.fromConfig({ model_type: type, num_layers: 3, num_decoder_layers: null }, { decoder: true }).layers,
+      3,
+    );
+    assert.equal(pe.fromConfig({ model_type: type, num_heads: 4 }, { decoder: true }).attention.heads, 4);
+  }
+});
+
+test('CodeGen-350M-mono (codegen): 32 of 64 dims in adjacent pairs, base 10000, 16 heads, 1/√64', async () => {
+  const [{ pe }] = await backends();
+  const c = load('codegen-350m-mono');
+  // codegen/modeling_codegen.py CodeGenAttention.__init__: head_dim = embed_dim // num_attention_heads,
+  // scale_attn = sqrt(head_dim), embed_positions = create_sinusoidal_positions(max_positions, rotary_dim):
+  // inv_freq = 1 / 10000 ** (arange(0, dim, 2) / dim); forward: rotate_every_two over k[:, :, :, :rotary_dim]
+  const ref = invFreq(10000, 32);
+  for (let layer = 0; layer < 20; layer++) {
+    const s = pe.fromConfig(c, { layer });
+    assert.equal(s.family, 'rope');
+    assert.deepEqual(s.attention, { heads: 16, kvHeads: 16, dim: 64, scale: 1 / 8 });
+    assert.deepEqual(s.rope, { dim: 64, base: 10000, layout: 'interleaved', rotaryDim: 32 });
+    if (layer === 0) assert.ok(maxRel(pe.ropeFrequencies(s.rope).invFreq64, ref) < 1e-12);
+  }
+});
+
+test('OLMo 3 (no real fixture): YaRN on full layers only, as transformers 4.57 and OLMo-core; the transformers 5 difference is noted', async () => {
+  const [{ pe }] = await backends();
+  // the positional keys of allenai/Olmo-3-7B as OLMo 3 engines quote them (no full copy of its config.json found)
+  const yarn = {
+    rope_type: 'yarn',
+    factor: 8,
+    original_max_position_embeddings: 8192,
+    attention_factor: 1.2079441541679836,
+    beta_fast: 32,
+    beta_slow: 1,
+  };
+  const c = {
+    model_type: 'olmo3',
+    num_hidden_layers: 8,
+    num_attention_heads: 32,
+    hidden_size: 4096,
+    rope_theta: 500000,
+    sliding_window: 4096,
+    rope_scaling: yarn,
+  };
+  // configuration_olmo3.py Olmo3Config: layer_types None -> "sliding_attention" unless (i + 1) % 4 == 0;
+  // Olmo3Attention: sliding_window only on sliding layers; transformers 4.57 modeling_olmo3.py
+  // Olmo3Model.rotary_embs: {"sliding_attention": rope_type "default", "full_attention": the config's}
+  for (let layer = 0; layer < 8; layer++) {
+    const s = pe.fromConfig(c, { layer });
+    const full = (layer + 1) % 4 === 0;
+    assert.equal(s.layerType, full ? 'full_attention' : 'sliding_attention', `layer ${layer}`);
+    assert.equal(s.attention.window, full ? undefined : 4096);
+    assert.equal(s.rope.scaling?.type, full ? 'yarn' : undefined, `layer ${layer} scaling`);
+    assert.equal(s.rope.base, 500000);
+    assert.equal(
+      s.notes.some((n) => n.includes("transformers 5's Olmo3Model")),
+      !full,
+      `layer ${layer}: the version difference is noted on sliding layers`,
+    );
+  }
+  assert.ok(!pe.fromConfig({ ...c, rope_scaling: null }).notes.some((n) => n.includes('transformers 5')));
+});
+
+test('num_hidden_layers omitted: a uniform per-layer rule still holds on every layer; a count-dependent one takes the class default or is refused by name', async () => {
+  const [{ pe }] = await backends();
+  // MistralAttention: sliding_window on every layer, whatever the count
+  const { num_hidden_layers: _m, ...mistral } = load('mistral-7b-v0.1');
+  for (const layer of [0, 5, 31]) assert.equal(pe.fromConfig(mistral, { layer }).attention.window, 4096);
+  // Qwen3MoeConfig: the window (with use_sliding_window) is every layer's
+  const { num_hidden_layers: _q, ...qwen3moe } = load('qwen3-30b-a3b');
+  const slide = { ...qwen3moe, use_sliding_window: true, sliding_window: 4096 };
+  assert.equal(pe.fromConfig(slide, { layer: 7 }).attention.window, 4096);
+  // Gemma2Config(num_hidden_layers=26) builds layer_types from the count: even layers slide
+  const { num_hidden_layers: _g, ...gemma2 } = load('gemma-2-2b');
+  const g0 = pe.fromConfig(gemma2);
+  assert.equal(g0.layers, 26);
+  assert.equal(g0.attention.window, 4096);
+  assert.equal(pe.fromConfig(gemma2, { layer: 1 }).attention.window, undefined);
+  // Olmo3Config: the count decides the kinds and models.js has no class default for it: refused by name
+  const olmo3 = { model_type: 'olmo3', hidden_size: 4096, num_attention_heads: 32, sliding_window: 4096 };
+  assert.throws(
+    () => pe.fromConfig(olmo3),
+    (e) => e.name === 'PosencError' && e.argument === 'num_hidden_layers',
+  );
+  // configuration_qwen3_5.py Qwen3_5TextConfig(num_hidden_layers=32, hidden_size=4096, full_attention_interval 4)
+  const q = pe.fromConfig({ model_type: 'qwen3_5' });
+  assert.equal(q.layers, 32);
+  assert.equal(q.layerType, 'linear_attention');
+  assert.equal(pe.fromConfig({ model_type: 'qwen3_5' }, { layer: 31 }).layerType, 'full_attention');
+  // Cohere2Config(num_hidden_layers=40, sliding_window_pattern 4 from kwargs): layer 3 full, no RoPE
+  const c = pe.fromConfig({ model_type: 'cohere2' }, { layer: 3 });
+  assert.equal(c.layers, 40);
+  assert.equal(c.family, 'none');
+  assert.equal(pe.fromConfig({ model_type: 'cohere2' }).attention.window, 4096);
+});
+
+test('num_key_value_heads omitted takes the config class default, which is not always num_attention_heads', async () => {
+  const [{ pe }] = await backends();
+  // MistralConfig(num_key_value_heads=8), MixtralConfig(8), Starcoder2Config(2), Gemma2Config(4), Qwen3MoeConfig(4); a key
+  // present with null is None, which MistralConfig turns into num_attention_heads
+  for (const [name, kv] of [
+    ['mistral-7b-v0.1', 8],
+    ['mixtral-8x7b', 8],
+    ['starcoder2-15b', 2],
+    ['gemma-2-2b', 4],
+    ['qwen3-30b-a3b', 4],
+  ]) {
+    const { num_key_value_heads: _, ...c } = load(name);
+    const s = pe.fromConfig(c);
+    assert.equal(s.attention.kvHeads, kv, name);
+    assert.equal(s.defaults.num_key_value_heads, kv, `${name}: the default is listed`);
+  }
+  assert.equal(pe.fromConfig({ ...load('mistral-7b-v0.1'), num_key_value_heads: null }).attention.kvHeads, 32);
+  // Qwen2_5_VLTextConfig(num_key_value_heads=8): the 7B text_config (28 heads) without its KV count has 8,
+  // which 28 query heads cannot share (repeat_kv by 28 // 8 = 3): refused naming the key
+  const vl = load('qwen2.5-vl-7b');
+  const { num_key_value_heads: _v, ...text } = vl.text_config;
+  assert.throws(
+    () => pe.fromConfig({ ...vl, text_config: text }),
+    (e) => e.name === 'PosencError' && e.argument === 'text_config.num_key_value_heads' && /\(got 8\)/.test(e.message),
+  );
+  // Qwen2Config(num_key_value_heads=32): a 16-head config without the key has 32 KV heads, which no
+  // attention can take (num_attention_heads // num_key_value_heads = 0): refused naming the key
+  const { num_key_value_heads: _q, ...qwen } = load('qwen2.5-3b');
+  assert.throws(
+    () => pe.fromConfig(qwen),
+    (e) => e.name === 'PosencError' && e.argument === 'num_key_value_heads',
+  );
+});
