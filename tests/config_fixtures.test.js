@@ -29,11 +29,14 @@ const NO_REAL_FIXTURE = {
   switch_transformers: 'no copy of a google/switch-* config.json found; only synthetic test dicts',
 };
 
-/** The mapped types a fixture exercises: its model_type and, for a wrapper, the text model's. */
+/** The mapped types a fixture exercises: its model_type and, for a wrapper, the text model's, and
+ * for a dual-tower one (CLIP, SigLIP) the vision model's ({ tower: 'vision' }; without a
+ * vision_config its class defaults, as fromConfig reads it). */
 function typesOf(config) {
   const out = [config.model_type];
   const row = MODELS[config.model_type];
   if (row?.family === 'wrapper') out.push(config.text_config?.model_type ?? row.text);
+  if (row?.vision) out.push(config.vision_config?.model_type ?? row.vision);
   return out;
 }
 
