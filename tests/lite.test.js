@@ -14,6 +14,11 @@ const calls = (pe) => {
   return [
     pe.sinusoidal({ length: 300, dim: 66, base: 500, layout: 'split', offset: 7.5 }),
     pe.sinusoidal({ length: 5, dim: 7, oddDim: 'xlm' }),
+    // angles beyond 2^20 * pi/2 take sin and cos's long reduction, whose table of 2/pi the lean
+    // core carries cut to what a double reads (c_src/lite_rem_pio2.c)
+    pe.sinusoidal({ length: 70, dim: 64, offset: 2 ** 31 - 70.5 }),
+    pe.sinusoidal({ length: 70, dim: 16, base: 1.5, layout: 'split', offset: -(2 ** 31) + 70 }),
+    pe.sinusoidal({ length: 200, dim: 8, offset: 3e6 + 0.125 }),
     pe.sinusoidalFrequencies({ dim: 64, spacing: 't2t' }),
     pe.sinusoidal2d({ height: 3, width: 4, dim: 16, clsToken: true }),
     pe.similarity(pe.sinusoidal({ length: 40, dim: 32 }), { length: 40, dim: 32 }),
