@@ -152,7 +152,7 @@ CFLAGS_WASM=(-std=c11 -Wall -Wextra -Werror -ffp-contract=off)
 LINK_npm=(-Oz --no-entry -sSTANDALONE_WASM -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=16MB
     -sMAXIMUM_MEMORY=2GB -sERROR_ON_UNDEFINED_SYMBOLS=1)
 # posenc/lite's lean core (js/lite.js) is linked like the page's: an app that names only the
-# sinusoidal and learned families downloads it (12.5 kB gzipped where the core is 39 kB).
+# sinusoidal and learned families downloads it (10.6 kB gzipped where the core is 39 kB).
 # The page's own two cores (web/src/api.js), not in the npm package, SIMD only (engines without
 # SIMD load the full scalar core):
 # - posenc-page: the encodings, no attention and no KV cache. An embedded heatmap or wave plot

@@ -20,6 +20,10 @@ const calls = (pe) => {
     pe.sinusoidal({ length: 70, dim: 16, base: 1.5, layout: 'split', offset: -(2 ** 31) + 70 }),
     pe.sinusoidal({ length: 200, dim: 8, offset: 3e6 + 0.125 }),
     pe.sinusoidalFrequencies({ dim: 64, spacing: 't2t' }),
+    // float64 exp() of 0 to -ln(10000) in 2048 steps: reads every entry of exp's table, which
+    // the lean core computes when it starts (c_src/lite_exp_data.c)
+    pe.sinusoidalFrequencies({ dim: 4096 }),
+    pe.sinusoidalFrequencies({ dim: 1000, base: 1e9, spacing: 't2t' }),
     pe.sinusoidal2d({ height: 3, width: 4, dim: 16, clsToken: true }),
     pe.similarity(pe.sinusoidal({ length: 40, dim: 32 }), { length: 40, dim: 32 }),
     table,
