@@ -13,6 +13,9 @@
  * tests/lite.test.js compares tables whose angles reach 2^31 through the lean core with the
  * whole core's, which links musl's copy.
  */
+/* Only in the lean core's build (build.sh defines this): the native tests link every c_src file with
+ * the system's libc. */
+#ifdef POSENC_LITE_CORE
 #include <math.h>
 #include <stdint.h>
 
@@ -351,3 +354,5 @@ recompute:
     }
     return n & 7;
 }
+
+#endif /* POSENC_LITE_CORE */
