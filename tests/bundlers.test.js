@@ -42,9 +42,9 @@ const TYPES = {
 const LINK = ['vite', 'webpack', 'esbuild', 'rollup', '@rollup', 'parcel'];
 const kB = 1000;
 // JS: posenc's JS in the app's chunks. Fetched: that JS plus the one wasm chunk the app loads,
-// posenc/lite's lean core (sinusoidal and learned only; the 15 kB the issue asked for is below
-// what its float64 sin, cos, exp and log alone cost, about 10 kB gzipped: docs/benchmark.md).
-const APP_BUDGET = { sinusoidalOnlyGz: 15 * kB, sinusoidalOnlyFetchedGz: 25 * kB };
+// posenc/lite's lean core (sinusoidal and learned only), 19.1 kB at this version: the 15 kB the
+// issue asked for is not met (docs/benchmark.md "Budgets" says where the bytes are).
+const APP_BUDGET = { sinusoidalOnlyGz: 15 * kB, sinusoidalOnlyFetchedGz: 20 * kB };
 
 // The app: the page asks its worker before anything has loaded; the worker must still answer.
 const MAIN = `import { init } from 'posenc';
