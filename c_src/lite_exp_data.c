@@ -14,8 +14,8 @@
  * (checked word for word, 2026-11-28); tests/lite.test.js compares exp() through the lean core's
  * float64 frequencies, which read every entry, with the whole core's.
  */
-/* Only in the lean core's build (build.sh defines this): the native tests link every c_src file with
- * the system's libc. */
+/* Only in the lean core's build (build.sh defines this): the native tests link every c_src
+ * file with the system's libc. */
 #ifdef POSENC_LITE_CORE
 #include <stdint.h>
 #include <string.h>

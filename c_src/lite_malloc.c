@@ -7,11 +7,12 @@
  * passes in and reads back, a few at a time, freed when the call returns or by
  * PosencBuffer.free). emmalloc's bins were 1.3 kB of the lean core's download; this is a first
  * fit over the blocks in address order, merging free neighbours as it walks, growing the heap
- * from the linker's __heap_base with memory.grow (-sMALLOC=none links no sbrk). mallinfo() reports the bytes of the blocks in use (headers included), which is what
- * posenc_heap_in_use reads: it goes back to where it was when every buffer is freed.
+ * from the linker's __heap_base with memory.grow (-sMALLOC=none links no sbrk). mallinfo()
+ * reports the bytes of the blocks in use (headers included), which is what posenc_heap_in_use
+ * reads: it goes back to where it was when every buffer is freed.
  */
-/* Only in the lean core's build (build.sh defines this): the native tests link every c_src file with
- * the system's libc. */
+/* Only in the lean core's build (build.sh defines this): the native tests link every c_src
+ * file with the system's libc. */
 #ifdef POSENC_LITE_CORE
 #include <malloc.h>
 #include <stddef.h>
@@ -90,7 +91,9 @@ void free(void *ptr) {
     b->used = 0;
 }
 
-struct mallinfo mallinfo(void) {
+typedef struct mallinfo mallinfo_t; /* a definition starts with its type's name */
+
+mallinfo_t mallinfo(void) {
     struct mallinfo mi = {0};
     mi.uordblks = (int)in_use;
     return mi;

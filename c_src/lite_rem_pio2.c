@@ -7,14 +7,15 @@
  * 24-bit digits of 2/pi for quad-precision reductions, 2.7 kB of incompressible data. sin and
  * cos call this with prec 1 (double), which reads ipio2[0 .. 65] only (musl keeps exactly these
  * when long double is double). The code below is musl's (emscripten's system/lib/libc/musl,
- * src/math/__rem_pio2_large.c) with that #if block removed and libm.h replaced by the headers
- * it needs: the same operations in the same order, so the same bits. Checked against musl's
+ * src/math/__rem_pio2_large.c) with that #if block removed, libm.h replaced by the headers it
+ * needs, and two runs of its statements moved into functions (one_minus_q, finish: the house's
+ * 80-line limit): the same operations in the same order, so the same bits. Checked against musl's
  * own on 2e7 random doubles from 2^20 to 2^1023 (n and both words of y equal, 2026-11-28);
  * tests/lite.test.js compares tables whose angles reach 2^31 through the lean core with the
  * whole core's, which links musl's copy.
  */
-/* Only in the lean core's build (build.sh defines this): the native tests link every c_src file with
- * the system's libc. */
+/* Only in the lean core's build (build.sh defines this): the native tests link every c_src
+ * file with the system's libc. */
 #ifdef POSENC_LITE_CORE
 #include <math.h>
 #include <stdint.h>
@@ -182,102 +183,45 @@ static const double PIo2[] = {
     2.16741683877804819444e-51, /* 0x3569F31D, 0x00000000 */
 };
 
-int __rem_pio2_large(double *x, double *y, int e0, int nx, int prec) {
-    int32_t jz, jx, jv, jp, jk, carry, n, iq[20], i, j, k, m, q0, ih;
-    double z, fw, f[20], fq[20], q[20];
-
-    /* initialize jk*/
-    jk = init_jk[prec];
-    jp = jk;
-
-    /* determine jx,jv,q0, note that 3>q0 */
-    jx = nx - 1;
-    jv = (e0 - 3) / 24;
-    if (jv < 0) jv = 0;
-    q0 = e0 - 24 * (jv + 1);
-
-    /* set up f[0] to f[jx+jk] where f[jx+jk] = ipio2[jv+jk] */
-    j = jv - jx;
-    m = jx + jk;
-    for (i = 0; i <= m; i++, j++) f[i] = j < 0 ? 0.0 : (double)ipio2[j];
-
-    /* compute q[0],q[1],...q[jk] */
-    for (i = 0; i <= jk; i++) {
-        for (j = 0, fw = 0.0; j <= jx; j++) fw += x[j] * f[jx + i - j];
-        q[i] = fw;
-    }
-
-    jz = jk;
-recompute:
-    /* distill q[] into iq[] reversingly */
-    for (i = 0, j = jz, z = q[jz]; j > 0; i++, j--) {
-        fw = (double)(int32_t)(0x1p-24 * z);
-        iq[i] = (int32_t)(z - 0x1p24 * fw);
-        z = q[j - 1] + fw;
-    }
-
-    /* compute n */
-    z = scalbn(z, q0);           /* actual value of z */
-    z -= 8.0 * floor(z * 0.125); /* trim off integer >= 8 */
-    n = (int32_t)z;
-    z -= (double)n;
-    ih = 0;
-    if (q0 > 0) { /* need iq[jz-1] to determine n */
-        i = iq[jz - 1] >> (24 - q0);
-        n += i;
-        iq[jz - 1] -= i << (24 - q0);
-        ih = iq[jz - 1] >> (23 - q0);
-    } else if (q0 == 0)
-        ih = iq[jz - 1] >> 23;
-    else if (z >= 0.5)
-        ih = 2;
-
-    if (ih > 0) { /* q > 0.5 */
-        n += 1;
-        carry = 0;
-        for (i = 0; i < jz; i++) { /* compute 1-q */
-            j = iq[i];
-            if (carry == 0) {
-                if (j != 0) {
-                    carry = 1;
-                    iq[i] = 0x1000000 - j;
-                }
-            } else
-                iq[i] = 0xffffff - j;
-        }
-        if (q0 > 0) { /* rare case: chance is 1 in 12 */
-            switch (q0) {
-                case 1:
-                    iq[jz - 1] &= 0x7fffff;
-                    break;
-                case 2:
-                    iq[jz - 1] &= 0x3fffff;
-                    break;
+/* q > 0.5 (ih > 0): 1 - q into iq[] and z, and one more to n (a split of musl's function: the
+ * same statements in the same order). */
+static double one_minus_q(int32_t *iq, int32_t jz, int32_t q0, int32_t ih, double z, int32_t *np) {
+    int32_t carry, i, j;
+    *np += 1;
+    carry = 0;
+    for (i = 0; i < jz; i++) { /* compute 1-q */
+        j = iq[i];
+        if (carry == 0) {
+            if (j != 0) {
+                carry = 1;
+                iq[i] = 0x1000000 - j;
             }
-        }
-        if (ih == 2) {
-            z = 1.0 - z;
-            if (carry != 0) z -= scalbn(1.0, q0);
+        } else
+            iq[i] = 0xffffff - j;
+    }
+    if (q0 > 0) { /* rare case: chance is 1 in 12 */
+        switch (q0) {
+            case 1:
+                iq[jz - 1] &= 0x7fffff;
+                break;
+            case 2:
+                iq[jz - 1] &= 0x3fffff;
+                break;
         }
     }
-
-    /* check if recomputation is needed */
-    if (z == 0.0) {
-        j = 0;
-        for (i = jz - 1; i >= jk; i--) j |= iq[i];
-        if (j == 0) { /* need recomputation */
-            for (k = 1; iq[jk - k] == 0; k++)
-                ; /* k = no. of terms needed */
-
-            for (i = jz + 1; i <= jz + k; i++) { /* add q[jz+1] to q[jz+k] */
-                f[jx + i] = (double)ipio2[jv + i];
-                for (j = 0, fw = 0.0; j <= jx; j++) fw += x[j] * f[jx + i - j];
-                q[i] = fw;
-            }
-            jz += k;
-            goto recompute;
-        }
+    if (ih == 2) {
+        z = 1.0 - z;
+        if (carry != 0) z -= scalbn(1.0, q0);
     }
+    return z;
+}
+
+/* The tail of musl's function (a split of it: the same statements in the same order): chop
+ * the zero terms of iq[], convert it to floating point, multiply by pi/2 and compress into y. */
+static void finish(int32_t *iq, int32_t jz, int32_t q0, double z, int32_t jp, int32_t ih, int prec,
+                   double *y) {
+    int32_t i, k;
+    double fw, fq[20], q[20];
 
     /* chop off zero terms */
     if (z == 0.0) {
@@ -352,6 +296,79 @@ recompute:
                 y[2] = -fw;
             }
     }
+}
+
+int __rem_pio2_large(double *x, double *y, int e0, int nx, int prec) {
+    int32_t jz, jx, jv, jp, jk, n, iq[20], i, j, k, m, q0, ih;
+    double z, fw, f[20], q[20];
+
+    /* initialize jk*/
+    jk = init_jk[prec];
+    jp = jk;
+
+    /* determine jx,jv,q0, note that 3>q0 */
+    jx = nx - 1;
+    jv = (e0 - 3) / 24;
+    if (jv < 0) jv = 0;
+    q0 = e0 - 24 * (jv + 1);
+
+    /* set up f[0] to f[jx+jk] where f[jx+jk] = ipio2[jv+jk] */
+    j = jv - jx;
+    m = jx + jk;
+    for (i = 0; i <= m; i++, j++) f[i] = j < 0 ? 0.0 : (double)ipio2[j];
+
+    /* compute q[0],q[1],...q[jk] */
+    for (i = 0; i <= jk; i++) {
+        for (j = 0, fw = 0.0; j <= jx; j++) fw += x[j] * f[jx + i - j];
+        q[i] = fw;
+    }
+
+    jz = jk;
+recompute:
+    /* distill q[] into iq[] reversingly */
+    for (i = 0, j = jz, z = q[jz]; j > 0; i++, j--) {
+        fw = (double)(int32_t)(0x1p-24 * z);
+        iq[i] = (int32_t)(z - 0x1p24 * fw);
+        z = q[j - 1] + fw;
+    }
+
+    /* compute n */
+    z = scalbn(z, q0);           /* actual value of z */
+    z -= 8.0 * floor(z * 0.125); /* trim off integer >= 8 */
+    n = (int32_t)z;
+    z -= (double)n;
+    ih = 0;
+    if (q0 > 0) { /* need iq[jz-1] to determine n */
+        i = iq[jz - 1] >> (24 - q0);
+        n += i;
+        iq[jz - 1] -= i << (24 - q0);
+        ih = iq[jz - 1] >> (23 - q0);
+    } else if (q0 == 0)
+        ih = iq[jz - 1] >> 23;
+    else if (z >= 0.5)
+        ih = 2;
+
+    if (ih > 0) z = one_minus_q(iq, jz, q0, ih, z, &n); /* q > 0.5 */
+
+    /* check if recomputation is needed */
+    if (z == 0.0) {
+        j = 0;
+        for (i = jz - 1; i >= jk; i--) j |= iq[i];
+        if (j == 0) { /* need recomputation */
+            for (k = 1; iq[jk - k] == 0; k++)
+                ; /* k = no. of terms needed */
+
+            for (i = jz + 1; i <= jz + k; i++) { /* add q[jz+1] to q[jz+k] */
+                f[jx + i] = (double)ipio2[jv + i];
+                for (j = 0, fw = 0.0; j <= jx; j++) fw += x[j] * f[jx + i - j];
+                q[i] = fw;
+            }
+            jz += k;
+            goto recompute;
+        }
+    }
+
+    finish(iq, jz, q0, z, jp, ih, prec, y);
     return n & 7;
 }
 
