@@ -99,7 +99,9 @@ gz_size() { node -e 'const fs=require("fs"),z=require("zlib");process.stdout.wri
 
 # The seven wasm artifacts, one row each: the file, the objects it links (compile_objects below:
 # simd, scalar or page), its export list (c_src/, one C name a line; the linker keeps only what
-# the list reaches) and its link flags (LINK_npm or LINK_page).
+# the list reaches) and its link flags (LINK_npm, LINK_page or LINK_lite).
+#
+# The lite objects are the page's plus c_src/lite_*.c, which no other artifact links.
 #
 #   artifact                              objects  exports                     link  what
 ARTIFACTS=(
@@ -109,7 +111,7 @@ ARTIFACTS=(
     "dist/posenc-lab.wasm                   scalar   exports_lab.txt             npm   lab trainer, scalar (tests only)"
     "dist/posenc-page.simd.wasm             page     exports_page.txt            page  page: encodings"
     "dist/posenc-page-attention.simd.wasm   page     exports_page_attention.txt  page  page: + attention"
-    "dist/posenc-lite.simd.wasm             page     exports_lite.txt            page  posenc/lite: sinusoidal, learned"
+    "dist/posenc-lite.simd.wasm             lite     exports_lite.txt            lite  posenc/lite: sinusoidal, learned"
 )
 WASM_FILES=(); for row in "${ARTIFACTS[@]}"; do WASM_FILES+=("${row%% *}"); done
 # The npm package's builds ship as JS modules (js/loader.js imports them): FILE.wasm.js exports
@@ -149,8 +151,10 @@ exported_functions() {
 CFLAGS_WASM=(-std=c11 -Wall -Wextra -Werror -ffp-contract=off)
 LINK_npm=(-Oz --no-entry -sSTANDALONE_WASM -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=16MB
     -sMAXIMUM_MEMORY=2GB -sERROR_ON_UNDEFINED_SYMBOLS=1)
-# posenc/lite's lean core (js/lite.js) is linked like the page's: an app that names only the
-# sinusoidal and learned families downloads it (13 kB gzipped where the core is 39 kB).
+# posenc/lite's lean core (js/lite.js) is compiled like the page's, plus c_src/lite_*.c (musl's
+# long argument reduction with the table a double reads, exp's table computed at start, and an
+# allocator of its own; each file says why): an app that names only the sinusoidal and learned
+# families downloads it (9.8 kB gzipped where the core is 39 kB).
 # The page's own two cores (web/src/api.js), not in the npm package, SIMD only (engines without
 # SIMD load the full scalar core):
 # - posenc-page: the encodings, no attention and no KV cache. An embedded heatmap or wave plot
@@ -164,15 +168,18 @@ LINK_npm=(-Oz --no-entry -sSTANDALONE_WASM -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEM
 # (-ffp-contract=off everywhere): tests/page_core.test.js checks every family bit for bit against
 # it, `node bench/index.js page-cores` times them. Sizes: docs/benchmark.md "Size".
 LINK_page=("${LINK_npm[@]}" -sMALLOC=emmalloc)
+# posenc/lite's lean core brings its own allocator (c_src/lite_malloc.c says why)
+LINK_lite=("${LINK_npm[@]}" -sMALLOC=none)
 
-# compile_objects DIR HOT [FLAGS...]: every c_src/*.c to DIR/*.o; the files named in HOT (or all)
-# with loop unrolling. FLAGS come last, so an -O there overrides.
+# compile_objects DIR HOT [FLAGS...]: every c_src/*.c but lite_*.c to DIR/*.o; the files named in
+# HOT (or all) with loop unrolling. FLAGS come last, so an -O there overrides.
 compile_objects() {
     local dir=$1 hot=" $2 "; shift 2
     rm -rf "$dir"; mkdir -p "$dir"
     local f b opt
     for f in c_src/*.c; do
         b=$(basename "$f" .c)
+        [[ $b == lite_* ]] && continue
         if [ "$hot" = " all " ] || [[ "$hot" == *" $b "* ]]; then opt=(-O3); else opt=(-O3 -fno-unroll-loops); fi
         emcc -c "$f" "${CFLAGS_WASM[@]}" "${opt[@]}" "$@" -o "$dir/$b.o"
     done
@@ -192,6 +199,13 @@ build_wasm() {
         log "emcc (scalar objects)"; compile_objects $obj/scalar all
         log "emcc (simd128 objects)"; compile_objects $obj/simd "rope relative sinusoidal trig learned" -msimd128
         log "emcc (the page's simd128 objects)"; compile_objects $obj/page "" -msimd128 -O2 -fno-unroll-loops
+        # posenc/lite's: the page's, and the libm parts only the lean core replaces (c_src/lite_*.c
+        # say why); a definition in an object keeps the linker from taking libc's
+        rm -rf $obj/lite; cp -r $obj/page $obj/lite
+        for f in c_src/lite_*.c; do
+            emcc -c "$f" "${CFLAGS_WASM[@]}" -DPOSENC_LITE_CORE -msimd128 -O2 -fno-unroll-loops \
+                -o "$obj/lite/$(basename "$f" .c).o"
+        done
         # link to temporary names and rename, so a reader never sees half a file; a failed or
         # interrupted run leaves no temporary behind
         log "emcc (link: the ${#ARTIFACTS[@]} artifacts)"

@@ -1,6 +1,7 @@
 // The npm package in five bundlers, each with no configuration: Vite, webpack 5, esbuild, Rollup
 // (with @rollup/plugin-node-resolve, which a Rollup app needs to import any package) and Parcel
-// build the same tiny app from the packed tarball, installed offline into a fresh project. Each
+// build the same tiny app from the packed tarball, installed offline into a fresh project; the
+// posenc/worker app is built by those five and by Next.js (App Router, a static export). Each
 // build must print no warning, and its output runs in headless Chromium: the main thread loads
 // both wasm builds (SIMD and scalar, checked by value and by pe.backend), `init()` picks SIMD, and a
 // module worker answers the message the page posts right after creating it (the README's worker
@@ -12,12 +13,22 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import http from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { after, before, test } from 'node:test';
-import { CHROMIUM, CHROMIUM_ARGS, EXPECTED, PROBE, app, cleanup } from './package_helper.js';
+import { CHROMIUM, CHROMIUM_ARGS, EXPECTED, PROBE, app, cleanup, pack, root } from './package_helper.js';
 
 const skip = !existsSync(CHROMIUM) ? 'no /usr/bin/chromium' : false;
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
@@ -31,9 +42,9 @@ const TYPES = {
 const LINK = ['vite', 'webpack', 'esbuild', 'rollup', '@rollup', 'parcel'];
 const kB = 1000;
 // JS: posenc's JS in the app's chunks. Fetched: that JS plus the one wasm chunk the app loads,
-// posenc/lite's lean core (sinusoidal and learned only; the 15 kB the issue asked for is below
-// what its float64 sin, cos, exp and log alone cost, about 10 kB gzipped: docs/benchmark.md).
-const APP_BUDGET = { sinusoidalOnlyGz: 15 * kB, sinusoidalOnlyFetchedGz: 25 * kB };
+// posenc/lite's lean core (sinusoidal and learned only), 19.1 kB at this version: the 15 kB the
+// issue asked for is not met (docs/benchmark.md "Budgets" says where the bytes are).
+const APP_BUDGET = { sinusoidalOnlyGz: 15 * kB, sinusoidalOnlyFetchedGz: 20 * kB };
 
 // The app: the page asks its worker before anything has loaded; the worker must still answer.
 const MAIN = `import { init } from 'posenc';
@@ -204,6 +215,7 @@ after(async () => {
   await browser?.close();
   for (const s of servers) s.close();
   cleanup();
+  for (const d of nextDirs) rmSync(d, { recursive: true, force: true });
 });
 
 async function load(out) {
@@ -250,8 +262,7 @@ for (const [name, build] of Object.entries(BUNDLERS)) {
 }
 
 // posenc/worker: the page connects to a worker that serves the API (the worker's file is two lines)
-const WORKER_MAIN = `import { connect } from 'posenc/worker';
-(async () => {
+const WORKER_RUN = `async () => {
   try {
     const pe = await connect(new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }));
     const table = await pe.sinusoidal({ length: 4, dim: 8 });
@@ -263,20 +274,73 @@ const WORKER_MAIN = `import { connect } from 'posenc/worker';
   } catch (e) {
     window.__result = { error: e.name + ': ' + e.message };
   }
-})();
-`;
+}`;
+const WORKER_MAIN = `import { connect } from 'posenc/worker';\n(${WORKER_RUN})();\n`;
 const WORKER_THREAD = `import { serve } from 'posenc/worker';
 serve();
 `;
 
-for (const [name, build] of Object.entries(BUNDLERS)) {
+const nextDirs = [];
+/** Next.js builds the posenc/worker app: the page is a client component that runs the app's code
+ * once mounted, next to the same two-line worker. Returns { out, log } as BUNDLERS do. */
+function nextWorkerApp() {
+  // Turbopack compiles only files under the nearest lockfile's folder: a real app's own, with its
+  // node_modules. Here the tools are links into the repository's node_modules, so the project
+  // sits under the repository (whose lockfile is the nearest), as in browser_embed_bundlers.
+  mkdirSync(join(root, 'build'), { recursive: true });
+  const cwd = mkdtempSync(join(root, 'build', 'next-worker-'));
+  nextDirs.push(cwd);
+  writeFileSync(join(cwd, 'package.json'), JSON.stringify({ name: 'app-next', private: true, type: 'module' }));
+  const npm = spawnSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--no-package-lock', pack().tgz], {
+    cwd,
+    encoding: 'utf8',
+  });
+  assert.equal(npm.status, 0, npm.stderr);
+  for (const dep of ['next', 'react', 'react-dom']) {
+    symlinkSync(join(root, 'node_modules', dep), join(cwd, 'node_modules', dep));
+  }
+  writeFileSync(join(cwd, 'next.config.mjs'), "export default { output: 'export' };\n");
+  mkdirSync(join(cwd, 'app'));
+  writeFileSync(
+    join(cwd, 'app/layout.js'),
+    'export default function Layout({ children }) {\n  return <html lang="en"><body>{children}</body></html>;\n}\n',
+  );
+  writeFileSync(
+    join(cwd, 'app/page.js'),
+    `'use client';
+import { useEffect } from 'react';
+import { connect } from 'posenc/worker';
+export default function Page() {
+  useEffect(() => {
+    (${WORKER_RUN})();
+  }, []);
+  return <main>posenc/worker</main>;
+}
+`,
+  );
+  writeFileSync(join(cwd, 'app/worker.js'), WORKER_THREAD);
+  const r = spawnSync(process.execPath, [join(cwd, 'node_modules/next/dist/bin/next'), 'build'], {
+    cwd,
+    encoding: 'utf8',
+    timeout: 240_000,
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', NEXT_TELEMETRY_DISABLED: '1' },
+  });
+  const log = `${r.stdout}${r.stderr}`;
+  assert.equal(r.status, 0, `next build failed:\n${log}`);
+  // a first build has no cache to reuse, which Next.js prints as a warning: not one about posenc
+  return { out: join(cwd, 'out'), log: log.replace(/^.*No build cache found.*$/m, '') };
+}
+
+for (const [name, build] of Object.entries({ ...BUNDLERS, next: nextWorkerApp })) {
   test(`posenc/worker in ${name}: the page's calls answered by the worker, from the tarball`, {
     skip,
     timeout: 300_000,
   }, async () => {
-    const cwd = project(`worker-${name}`);
-    writeFileSync(join(cwd, 'src/index.js'), WORKER_MAIN);
-    writeFileSync(join(cwd, 'src/worker.js'), WORKER_THREAD);
+    const cwd = name === 'next' ? null : project(`worker-${name}`);
+    if (cwd) {
+      writeFileSync(join(cwd, 'src/index.js'), WORKER_MAIN);
+      writeFileSync(join(cwd, 'src/worker.js'), WORKER_THREAD);
+    }
     const { out, log } = await build(cwd);
     const warnings = log.split('\n').filter((line) => WARNING.test(line));
     assert.deepEqual(warnings, [], `${name} printed warnings:\n${log}`);

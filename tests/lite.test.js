@@ -14,7 +14,16 @@ const calls = (pe) => {
   return [
     pe.sinusoidal({ length: 300, dim: 66, base: 500, layout: 'split', offset: 7.5 }),
     pe.sinusoidal({ length: 5, dim: 7, oddDim: 'xlm' }),
+    // angles beyond 2^20 * pi/2 take sin and cos's long reduction, whose table of 2/pi the lean
+    // core carries cut to what a double reads (c_src/lite_rem_pio2.c)
+    pe.sinusoidal({ length: 70, dim: 64, offset: 2 ** 31 - 70.5 }),
+    pe.sinusoidal({ length: 70, dim: 16, base: 1.5, layout: 'split', offset: -(2 ** 31) + 70 }),
+    pe.sinusoidal({ length: 200, dim: 8, offset: 3e6 + 0.125 }),
     pe.sinusoidalFrequencies({ dim: 64, spacing: 't2t' }),
+    // float64 exp() of 0 to -ln(10000) in 2048 steps: reads every entry of exp's table, which
+    // the lean core computes when it starts (c_src/lite_exp_data.c)
+    pe.sinusoidalFrequencies({ dim: 4096 }),
+    pe.sinusoidalFrequencies({ dim: 1000, base: 1e9, spacing: 't2t' }),
     pe.sinusoidal2d({ height: 3, width: 4, dim: 16, clsToken: true }),
     pe.similarity(pe.sinusoidal({ length: 40, dim: 32 }), { length: 40, dim: 32 }),
     table,
@@ -60,4 +69,55 @@ test("the lean core's export list is what the lean families call, plus what ever
   // only the families whose calls the list covers are marked
   for (const f of ['js/rope.js', 'js/relative.js', 'js/attention.js', 'js/kvcache.js', 'js/config.js', 'js/train.js'])
     assert.doesNotMatch(read(f), /Family\.lean = true/, `${f}`);
+});
+
+// The lean core's own allocator (c_src/lite_malloc.c): buffers that never overlap, keep their
+// contents while others come and go, are 16-aligned, and leave heapInUse where it was; a request
+// the memory cannot hold is refused, and the heap still works after it.
+test("the lean core's allocator under a seeded random mix of allocations and frees", { timeout: 120_000 }, async () => {
+  const pe = await init({ families: [sinusoidalFamily], simd: true });
+  const base = pe.heapInUse;
+  let seed = 12345;
+  const rand = (n) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed % n;
+  };
+  const live = [];
+  for (let op = 0; op < 3000; op++) {
+    if (live.length > 0 && rand(5) < 2) {
+      const [entry] = live.splice(rand(live.length), 1);
+      assert.ok(
+        entry.buf.array.every((v) => v === entry.id),
+        `buffer ${entry.id} kept its contents`,
+      );
+      entry.buf.free();
+    } else {
+      const length = rand(50) === 0 ? 2_000_000 + rand(1000) : 1 + rand(rand(2) ? 64 : 20_000);
+      const buf = pe.alloc(length);
+      assert.equal(buf.ptr % 16, 0, 'payloads are 16-aligned');
+      assert.ok(
+        buf.array.every((v) => v === 0),
+        'a new buffer starts as zeros',
+      );
+      buf.array.fill(op);
+      live.push({ buf, id: op });
+    }
+    if (op % 100 === 99) {
+      const spans = live.map(({ buf }) => [buf.ptr, buf.ptr + 4 * buf.length]).sort((a, b) => a[0] - b[0]);
+      for (let i = 1; i < spans.length; i++) assert.ok(spans[i - 1][1] <= spans[i][0], 'buffers do not overlap');
+    }
+  }
+  // sinusoidal's own buffers come from the same heap, between the caller's
+  assert.deepEqual(pe.sinusoidal({ length: 5, dim: 6 }), (await initFull()).sinusoidal({ length: 5, dim: 6 }));
+  for (const { buf, id } of live) {
+    assert.ok(buf.array.every((v) => v === id));
+    buf.free();
+  }
+  assert.equal(pe.heapInUse, base, 'every byte freed');
+  assert.throws(() => pe.alloc(2 ** 29), { name: 'PosencError' }, '2 GB on a heap that may grow to 2 GB');
+  const after = pe.alloc(1000);
+  after.array.fill(7);
+  assert.equal(after.array[999], 7);
+  after.free();
+  assert.equal(pe.heapInUse, base);
 });
