@@ -34,7 +34,7 @@ const shortcode = (name, view, params) =>
     .map(([k, v]) => ` ${k}="${v.replaceAll('"', '\\"')}"`)
     .join('')} >}}`;
 
-const unescape = (s) =>
+const fromHtml = (s) =>
   s
     .replaceAll('&amp;', '&')
     .replaceAll('&lt;', '<')
@@ -91,8 +91,8 @@ test('every Hugo shortcode reserves the box and panel posencEmbed computes for i
       const what = `${c.name} ${c.view} ${JSON.stringify(c.params)}`;
       const query = new URLSearchParams(want.attrs).toString();
       const got = {
-        height: unescape(out.match(/height:([^"]*)"/)?.[1] ?? ''),
-        link: new URLSearchParams(unescape(out.match(/href="[^"?]*\?([^"]*)"/)?.[1] ?? '')).toString(),
+        height: fromHtml(out.match(/height:([^"]*)"/)?.[1] ?? ''),
+        link: new URLSearchParams(fromHtml(out.match(/href="[^"?]*\?([^"]*)"/)?.[1] ?? '')).toString(),
       };
       if (got.height !== want.height) misses.push(`${what}: height ${got.height} != ${want.height}`);
       if (
@@ -105,7 +105,7 @@ test('every Hugo shortcode reserves the box and panel posencEmbed computes for i
         if (h !== want.frameHeight) misses.push(`${what}: height attribute ${h} != ${want.frameHeight}`);
       } else {
         const attrs = [...out.matchAll(/ ([a-z]+)="([^"]*)"/g)]
-          .map(([, k, v]) => [k, unescape(v)])
+          .map(([, k, v]) => [k, fromHtml(v)])
           .filter(([k]) => k !== 'style' && k !== 'href' && k !== 'src' && k !== 'type');
         assert.deepEqual(
           Object.fromEntries(attrs),
