@@ -92,6 +92,12 @@ export function widthOf(el, repaint) {
   return w;
 }
 
+/** Data attributes of `el`, written only where they change (a write of the same value is still a
+ * mutation that style invalidation looks at). */
+function setData(el, data) {
+  for (const [k, v] of Object.entries(data)) if (el.dataset[k] !== v) el.dataset[k] = v;
+}
+
 /** Nice tick values covering [a, b] with about n steps. */
 export function ticks(a, b, n) {
   const span = b - a;
@@ -147,6 +153,7 @@ export function createMatrixPanel(
   let img = null;
   let words = null;
   let last = null; // what was drawn
+  let cellsOf = null; // what `cells` holds, when it was drawn from stable values
   let geo = null; // { ml, mt, w, h, W, H }
   const cur = { r: 0, c: 0, shown: false };
   caption.textContent = title;
@@ -168,6 +175,7 @@ export function createMatrixPanel(
     /** Called with (r, c, value) whenever the cursor moves (formula panels, linked highlights). */
     onCursor: null,
     setTitle(t) {
+      if (caption.textContent === t) return; // an unchanged text would still be laid out anew
       caption.textContent = t;
       canvas.setAttribute('aria-label', `${t}: heatmap, use arrow keys to read cells`);
     },
@@ -181,16 +189,45 @@ export function createMatrixPanel(
     },
     /**
      * values: any array-like of rows*cols numbers; -Infinity and NaN are painted as masked.
-     * reduce(tw, th) may supply the down-sampled picture itself ({ values, weight? }): a cyclic
-     * quantity must be averaged as unit vectors, not as numbers.
+     * reduce(tw, th, kx, ky) may supply the down-sampled picture itself ({ values, weight?,
+     * columns? }): a cyclic quantity must be averaged as unit vectors, not as numbers. With
+     * `columns` (and weight), values and weight hold th rows of fewer entries and pixel column t
+     * shows entry columns[t]. `stable`: the same values array always holds the same numbers.
      */
     draw(
       values,
       rows,
       cols,
-      { lo, hi, palette = 'bo', maskFromRow = rows, marker, markerLabel, source, reduce, valueAt, note = '' } = {},
+      {
+        lo,
+        hi,
+        palette = 'bo',
+        maskFromRow = rows,
+        marker,
+        markerLabel,
+        source,
+        reduce,
+        valueAt,
+        note = '',
+        stable = false,
+      } = {},
     ) {
-      last = { values, rows, cols, maskFromRow, source, lo, hi, palette, marker, markerLabel, reduce, valueAt, note };
+      last = {
+        values,
+        rows,
+        cols,
+        maskFromRow,
+        source,
+        lo,
+        hi,
+        palette,
+        marker,
+        markerLabel,
+        reduce,
+        valueAt,
+        note,
+        stable,
+      };
       paint();
       cur.r = Math.min(cur.r, rows - 1);
       cur.c = Math.min(cur.c, cols - 1);
@@ -278,10 +315,12 @@ export function createMatrixPanel(
     const rowT = panel.rowNames ? (h / rows >= 12 ? [...Array(rows).keys()] : cellTicks(rows, h)) : cellTicks(rows, h);
     const colT = panel.colNames ? [...Array(cols).keys()] : cellTicks(cols, w);
     // What the axes say, for readers of the DOM (tests, screen-reader summaries).
-    canvas.dataset.yticks = rowT.map((r) => (panel.rowNames ? panel.rowNames[r] : String(r))).join('|');
-    canvas.dataset.xticks = colT.map((c) => (panel.colNames ? panel.colNames[c] : String(c))).join('|');
-    canvas.dataset.xname = panel.colAxis ?? panel.colLabel;
-    canvas.dataset.yname = panel.rowAxis ?? panel.rowLabel;
+    setData(canvas, {
+      yticks: rowT.map((r) => (panel.rowNames ? panel.rowNames[r] : String(r))).join('|'),
+      xticks: colT.map((c) => (panel.colNames ? panel.colNames[c] : String(c))).join('|'),
+      xname: panel.colAxis ?? panel.colLabel,
+      yname: panel.rowAxis ?? panel.rowLabel,
+    });
     for (const r of rowT) {
       const y = mt + ((r + 0.5) * h) / rows;
       g.beginPath();
@@ -375,9 +414,11 @@ export function createMatrixPanel(
     }
     canvas.style.width = `${W}px`;
     canvas.style.height = `${H}px`;
-    canvas.dataset.rows = String(rows);
-    canvas.dataset.cols = String(cols);
-    canvas.dataset.reduced = tw === cols && th === rows ? '' : `${tw}x${th}`;
+    setData(canvas, {
+      rows: String(rows),
+      cols: String(cols),
+      reduced: tw === cols && th === rows ? '' : `${tw}x${th}`,
+    });
     const g = canvas.getContext('2d');
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     render(g, theme, W, H, dpr);
@@ -385,7 +426,9 @@ export function createMatrixPanel(
   }
 
   /** The values as one pixel per cell into `cells` (the offscreen canvas render() scales up):
-   * whole cells per pixel box averaged when there are more cells than device pixels. */
+   * whole cells per pixel box averaged when there are more cells than device pixels. Values the
+   * caller marked `stable` (the same array always holds the same numbers) are not painted again
+   * while nothing else that colours them changed. */
   function paintCells(theme, dpr) {
     const { rows, cols, maskFromRow, lo, hi, palette, reduce } = last;
     // Whole cells per pixel box (an integer factor, so every box averages the same number of
@@ -395,6 +438,9 @@ export function createMatrixPanel(
     const ky = rows > geo.h * dpr ? Math.ceil(rows / (geo.h * dpr)) : 1;
     const tw = Math.ceil(cols / kx),
       th = Math.ceil(rows / ky);
+    const painted = [last.values, rows, cols, maskFromRow, lo, hi, palette, theme.key, tw, th];
+    if (last.stable && cellsOf?.every((x, i) => x === painted[i])) return { tw, th };
+    cellsOf = last.stable ? painted : null;
     if (cells.width !== tw || cells.height !== th) {
       cells.width = tw;
       cells.height = th;
@@ -423,8 +469,9 @@ export function createMatrixPanel(
             kx,
             ky,
           );
-      paintF32(red.values, words, tw * th, L, lo, s);
-      if (red.weight) fade(words, red.weight, toRgb(theme.mask));
+      if (red.columns) paintColumns(red, words, tw, th, L, lo, s, toRgb(theme.mask));
+      else if (red.weight) paintFaded(red.values, red.weight, 0, words, tw * th, L, lo, s, toRgb(theme.mask));
+      else paintF32(red.values, words, tw * th, L, lo, s);
     }
     cells.getContext('2d').putImageData(img, 0, 0);
     return { tw, th };
@@ -551,20 +598,44 @@ function boxAverage(values, rows, cols, tw, th, maskFromRow, kx, ky) {
   return { values: out };
 }
 
-/** Blend each pixel toward `rgb` by 1 - weight (weight in 0..1: how coherent the averaged cells were). */
-function fade(words, weight, [mr, mg, mb]) {
-  for (let i = 0; i < weight.length; i++) {
-    const a = Math.max(0, Math.min(1, weight[i]));
-    if (a >= 0.999) continue;
-    const w = words[i];
-    const r = w & 255,
-      g = (w >> 8) & 255,
-      b = (w >> 16) & 255;
-    words[i] =
-      (255 << 24) |
-      (Math.round(b * a + mb * (1 - a)) << 16) |
-      (Math.round(g * a + mg * (1 - a)) << 8) |
-      Math.round(r * a + mr * (1 - a));
+/** paintF32 of values[off ..], then each pixel blended toward `rgb` by 1 - weight (weight in 0..1:
+ * how coherent the averaged cells were), in one pass. */
+function paintFaded(values, weight, off, words, n, L, lo, s, [mr, mg, mb]) {
+  const mask = L[256];
+  for (let i = 0; i < n; i++) {
+    const v = values[off + i];
+    let w;
+    if (!(v > -Infinity)) w = mask;
+    else {
+      const k = (v - lo) * s;
+      w = L[k <= 0 ? 0 : k >= 255 ? 255 : k | 0];
+    }
+    const a = Math.max(0, Math.min(1, weight[off + i]));
+    if (a < 0.999) {
+      const r = w & 255,
+        g = (w >> 8) & 255,
+        b = (w >> 16) & 255;
+      w =
+        (255 << 24) |
+        (Math.round(b * a + mb * (1 - a)) << 16) |
+        (Math.round(g * a + mg * (1 - a)) << 8) |
+        Math.round(r * a + mr * (1 - a));
+    }
+    words[i] = w;
+  }
+}
+
+/** A reduced picture given per entry of a narrower row (pixel column t shows entry columns[t]):
+ * each entry is coloured once per band, then copied to its columns. */
+let columnRow = new Uint32Array(0);
+function paintColumns({ values, weight, columns }, words, tw, th, L, lo, s, rgb) {
+  const width = values.length / th;
+  if (columnRow.length < width) columnRow = new Uint32Array(width);
+  const row = columnRow;
+  for (let band = 0; band < th; band++) {
+    paintFaded(values, weight, band * width, row, width, L, lo, s, rgb);
+    const o = band * tw;
+    for (let t = 0; t < tw; t++) words[o + t] = row[columns[t]];
   }
 }
 
@@ -792,7 +863,7 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
       xname: opts.xLabel ?? '',
       yname: opts.yLabel ?? '',
     };
-    for (const [k, v] of Object.entries(axes)) if (canvas.dataset[k] !== v) canvas.dataset[k] = v;
+    setData(canvas, axes);
     return geo;
   }
 

@@ -3,8 +3,9 @@
 // RoFormer's long-term decay curve drawn as its Fig. 2 draws it (on its own axis, not rescaled).
 import { createMatrixPanel, createPlot, f32, fmt, stackFigures } from '../draw.js';
 import { paletteFor } from '../palette.js';
-import { drawMethod } from './heatmap.js';
-import { createFormula, cellFormula } from '../formula.js';
+import { drawMethod, keptFormula } from './heatmap.js';
+import { cellFormula } from '../formula.js';
+import { readTheme } from '../theme.js';
 import { METHODS, ropeOptions } from '../methods.js';
 
 const src = (o) =>
@@ -63,7 +64,7 @@ export function setupSimilarity(el, ctx) {
   const plot = createPlot(plots, { height: 260 });
   // RoFormer §3.4.3, Fig. 2: the relative upper bound (1/(d/2))·Σⱼ|Sⱼ| against the distance.
   const decayPlot = createPlot(plots, { height: 200 });
-  const formula = createFormula(v.section);
+  const formula = keptFormula(v.section);
   let cur = null; // { st, L, S } of the drawn Gram matrix
   let rel = null; // { st, m } of a relative method's matrix
   panel.onCursor = (i, j) => {
@@ -152,17 +153,18 @@ export function setupSimilarity(el, ctx) {
 
   return {
     update(st) {
+      // before this frame's DOM writes (drawMethod's comment)
+      readTheme(panel.fig);
       v.clear();
       relative = !METHODS[st.method]?.table;
       cur = null;
       rel = null;
-      formula.clear('Point at a cell of the matrix (or focus it and use the arrow keys).');
-      decayPlot.fig.hidden = st.method !== 'rope';
+      if (decayPlot.fig.hidden !== (st.method !== 'rope')) decayPlot.fig.hidden = st.method !== 'rope';
       if (relative) {
         // Relative methods have no vectors to compare: their bias matrix is the similarity.
-        plot.fig.hidden = true;
-        rel = null;
-        v.guard(() => {
+        if (!plot.fig.hidden) plot.fig.hidden = true;
+        // the cursor's cell fills the formula in; cleared only when nothing was drawn
+        const drawn = v.guard(() => {
           const m = drawMethod(
             ctx,
             panel,
@@ -174,9 +176,12 @@ export function setupSimilarity(el, ctx) {
           rel = { st: { ...st }, m };
           const { r, c } = panel.cursor();
           panel.onCursor(r, c);
+          return true;
         }, st.method);
+        if (!drawn) formula.clear('Point at a cell of the matrix (or focus it and use the arrow keys).');
         return;
       }
+      formula.clear('Point at a cell of the matrix (or focus it and use the arrow keys).');
       plot.fig.hidden = false;
       const L = Math.min(st.length, SIM_CAP);
       const heavy = L * L * st.dim > 4e6;
