@@ -176,10 +176,11 @@ function drawDecay({ decayPlot }, st, r, L, row0) {
  * row 0 and, for RoPE, RoFormer's decay curve. */
 function updateSimilarity(s, st) {
   const { ctx, v, panel, plot, decayPlot, formula, status } = s;
-  // before this frame's DOM writes (drawMethod's comment)
-  readTheme(panel.fig);
-  v.clear();
   s.relative = !METHODS[st.method]?.table;
+  // A relative method draws in this frame: the theme is read before its DOM writes (drawMethod's
+  // comment). A Gram matrix is drawn when the worker answers, in a later task.
+  if (s.relative) readTheme(panel.fig);
+  v.clear();
   s.cur = null;
   s.rel = null;
   if (decayPlot.fig.hidden !== (st.method !== 'rope')) decayPlot.fig.hidden = st.method !== 'rope';
