@@ -92,6 +92,12 @@ export function widthOf(el, repaint) {
   return w;
 }
 
+/** Data attributes of `el`, written only where they change (a write of the same value is still a
+ * mutation that style invalidation looks at). */
+function setData(el, data) {
+  for (const [k, v] of Object.entries(data)) if (el.dataset[k] !== v) el.dataset[k] = v;
+}
+
 /** Nice tick values covering [a, b] with about n steps. */
 export function ticks(a, b, n) {
   const span = b - a;
@@ -142,19 +148,34 @@ export function createMatrixPanel(
   parent,
   { title = '', rowLabel = 'row', colLabel = 'col', small = false, square = false } = {},
 ) {
-  const { fig, caption, mat, canvas, cursorEl, hlEl, readout } = matrixFigure(parent, small, square);
-  const cells = document.createElement('canvas'); // the cell image at its reduced size
-  let img = null;
-  let words = null;
-  let last = null; // what was drawn
-  let geo = null; // { ml, mt, w, h, W, H }
-  const cur = { r: 0, c: 0, shown: false };
-  caption.textContent = title;
-  canvas.setAttribute('aria-label', `${title}: heatmap, use arrow keys to read cells`);
+  // The panel's state in one object, which the functions below take: its elements, the drawn
+  // matrix (`last`), its geometry, the cell image and the cursor.
+  const p = {
+    ...matrixFigure(parent, small, square),
+    parent,
+    small,
+    square,
+    cells: document.createElement('canvas'), // the cell image at its reduced size
+    img: null,
+    words: null,
+    last: null, // what was drawn
+    cellsOf: null, // what `cells` holds, when it was drawn from stable values
+    geo: null, // { ml, mt, w, h, W, H }
+    cur: { r: 0, c: 0, shown: false },
+    panel: null,
+  };
+  p.caption.textContent = title;
+  p.canvas.setAttribute('aria-label', `${title}: heatmap, use arrow keys to read cells`);
+  p.panel = matrixApi(p, rowLabel, colLabel);
+  wireMatrix(p);
+  return p.panel;
+}
 
+/** The panel object the views hold: its labels and hooks, and what it does. */
+function matrixApi(p, rowLabel, colLabel) {
   const panel = {
-    fig,
-    canvas,
+    fig: p.fig,
+    canvas: p.canvas,
     rowLabel,
     colLabel,
     /** Axis names with units; default to the labels. */
@@ -168,337 +189,99 @@ export function createMatrixPanel(
     /** Called with (r, c, value) whenever the cursor moves (formula panels, linked highlights). */
     onCursor: null,
     setTitle(t) {
-      caption.textContent = t;
-      canvas.setAttribute('aria-label', `${t}: heatmap, use arrow keys to read cells`);
+      if (p.caption.textContent === t) return; // an unchanged text would still be laid out anew
+      p.caption.textContent = t;
+      p.canvas.setAttribute('aria-label', `${t}: heatmap, use arrow keys to read cells`);
     },
     /** Frame another cell (the same word pair in the other order, say); null hides it. */
     highlight(r, c) {
-      if (r == null || !last || !geo) return void (hlEl.hidden = true);
-      hlEl.hidden = false;
-      hlEl.dataset.r = String(r);
-      hlEl.dataset.c = String(c);
-      place(hlEl, r, c);
+      if (r == null || !p.last || !p.geo) return void (p.hlEl.hidden = true);
+      p.hlEl.hidden = false;
+      p.hlEl.dataset.r = String(r);
+      p.hlEl.dataset.c = String(c);
+      placeAt(p, p.hlEl, r, c);
     },
     /**
      * values: any array-like of rows*cols numbers; -Infinity and NaN are painted as masked.
-     * reduce(tw, th) may supply the down-sampled picture itself ({ values, weight? }): a cyclic
-     * quantity must be averaged as unit vectors, not as numbers.
+     * reduce(tw, th, kx, ky) may supply the down-sampled picture itself ({ values, weight?,
+     * columns? }): a cyclic quantity must be averaged as unit vectors, not as numbers. With
+     * `columns` (and weight), values and weight hold th rows of fewer entries and pixel column t
+     * shows entry columns[t]. `stable`: the same values array always holds the same numbers.
      */
-    draw(
-      values,
-      rows,
-      cols,
-      { lo, hi, palette = 'bo', maskFromRow = rows, marker, markerLabel, source, reduce, valueAt, note = '' } = {},
-    ) {
-      last = { values, rows, cols, maskFromRow, source, lo, hi, palette, marker, markerLabel, reduce, valueAt, note };
-      paint();
-      cur.r = Math.min(cur.r, rows - 1);
-      cur.c = Math.min(cur.c, cols - 1);
-      if (cur.shown) show(false);
+    draw(values, rows, cols, opts = {}) {
+      const { lo, hi, palette = 'bo', maskFromRow = rows, marker, markerLabel, source } = opts;
+      const { reduce, valueAt, note = '', stable = false } = opts;
+      p.last = { values, rows, cols, maskFromRow, source, lo, hi, palette, marker, markerLabel };
+      Object.assign(p.last, { reduce, valueAt, note, stable });
+      paintMatrix(p);
+      p.cur.r = Math.min(p.cur.r, rows - 1);
+      p.cur.c = Math.min(p.cur.c, cols - 1);
+      if (p.cur.shown) showCursor(p, false);
     },
     /** The drawn matrix; heap-backed values are re-read, since a heap view dies when memory grows. */
     data: () =>
-      last && {
-        ...last,
+      p.last && {
+        ...p.last,
         values:
-          last.source && !last.source.freed
-            ? last.source.array
-            : typeof last.values === 'function'
-              ? last.values()
-              : last.values,
+          p.last.source && !p.last.source.freed
+            ? p.last.source.array
+            : typeof p.last.values === 'function'
+              ? p.last.values()
+              : p.last.values,
       },
     /** The whole figure (title, axes, colour bar) at `scale` x the on-screen size. */
-    figure({ scale = 2 } = {}) {
-      const theme = readTheme(fig);
-      const W = geo?.W ?? 600,
-        H = geo?.H ?? 300;
-      const top = 28,
-        bottom = 40;
-      const g = exportCanvas(W, H + top + bottom, { scale, theme, title: caption.textContent });
-      g.save();
-      g.translate(0, top);
-      if (last) render(g, theme, W, H, scale);
-      g.restore();
-      colourBar(g, theme, 6, H + top + 12, Math.min(260, W - 12));
-      return g.canvas;
+    figure: ({ scale = 2 } = {}) => matrixFigureExport(p, scale),
+    cursor: () => ({ ...p.cur }),
+    moveTo(r, c) {
+      if (!p.last) return;
+      p.cur.r = Math.max(0, Math.min(p.last.rows - 1, r));
+      p.cur.c = Math.max(0, Math.min(p.last.cols - 1, c));
+      showCursor(p);
     },
   };
+  return panel;
+}
 
-  function layout() {
-    const W = Math.max(60, Math.round(widthOf(mat, () => last && paint()) || parent.clientWidth || 600));
-    const { rows, cols } = last;
-    const names = panel.rowNames;
-    const g = canvas.getContext('2d');
-    g.font = FONT;
-    const labelW = names
-      ? Math.min(120, Math.max(...names.map((s) => g.measureText(s).width)) + 10)
-      : g.measureText(String(rows - 1)).width + 8;
-    // The labels take at most a third of the width (longer words are ellipsized, fitText): a
-    // sentence with one long word must not leave the cells no width at all.
-    const ml = Math.min(Math.ceil(labelW + 20), Math.max(24, Math.floor(W / 3)));
-    const mr = 8,
-      mt = 6;
-    const mb = panel.colNames ? 58 : 36;
-    let w = Math.max(8, W - ml - mr);
-    const maxH = small ? 260 : 520;
-    const minH = small ? 90 : 160;
-    let h;
-    if (square || rows === cols) {
-      h = Math.min(w, maxH);
-      w = h;
-    } else h = Math.round(Math.max(minH, Math.min(maxH, (w * rows) / cols)));
-    geo = { ml, mt, w, h, W, H: mt + h + mb };
-  }
+function matrixFigureExport(p, scale) {
+  const theme = readTheme(p.fig);
+  const W = p.geo?.W ?? 600,
+    H = p.geo?.H ?? 300;
+  const top = 28,
+    bottom = 40;
+  const g = exportCanvas(W, H + top + bottom, { scale, theme, title: p.caption.textContent });
+  g.save();
+  g.translate(0, top);
+  if (p.last) renderMatrix(p, g, theme, W, H, scale);
+  g.restore();
+  colourBar(p, g, theme, 6, H + top + 12, Math.min(260, W - 12));
+  return g.canvas;
+}
 
-  function render(g, theme, W, H, dpr) {
-    const { ml, mt, w, h } = geo;
-    const { rows } = last;
-    g.fillStyle = theme.paper;
-    g.fillRect(0, 0, W, H);
-    // Never scaled down here (boxAverage did that), so nearest-neighbour is exact and cheap.
-    g.imageSmoothingEnabled = false;
-    g.drawImage(cells, ml, mt, w, h);
-    g.strokeStyle = theme.line;
-    g.lineWidth = 1;
-    g.strokeRect(ml - 0.5, mt - 0.5, w + 1, h + 1);
-    renderAxes(g, theme);
-    if (last.marker !== undefined && last.marker < rows) renderMarker(g, theme);
-  }
-
-  /** Tick marks and labels (row and column index, or word) at cell centres, and the axis names. */
-  function renderAxes(g, theme) {
-    const { ml, mt, w, h } = geo;
-    const { rows, cols } = last;
-    g.font = FONT;
-    g.fillStyle = theme.ink;
-    g.strokeStyle = theme.muted;
-    // y ticks (row index or word), at cell centres
-    g.textAlign = 'right';
-    g.textBaseline = 'middle';
-    const rowT = panel.rowNames ? (h / rows >= 12 ? [...Array(rows).keys()] : cellTicks(rows, h)) : cellTicks(rows, h);
-    const colT = panel.colNames ? [...Array(cols).keys()] : cellTicks(cols, w);
-    // What the axes say, for readers of the DOM (tests, screen-reader summaries).
-    canvas.dataset.yticks = rowT.map((r) => (panel.rowNames ? panel.rowNames[r] : String(r))).join('|');
-    canvas.dataset.xticks = colT.map((c) => (panel.colNames ? panel.colNames[c] : String(c))).join('|');
-    canvas.dataset.xname = panel.colAxis ?? panel.colLabel;
-    canvas.dataset.yname = panel.rowAxis ?? panel.rowLabel;
-    for (const r of rowT) {
-      const y = mt + ((r + 0.5) * h) / rows;
-      g.beginPath();
-      g.moveTo(ml - 4, y);
-      g.lineTo(ml, y);
-      g.stroke();
-      g.fillText(panel.rowNames ? fitText(g, panel.rowNames[r], ml - 26) : String(r), ml - 6, y);
-    }
-    g.textBaseline = 'alphabetic';
-    g.textAlign = 'center';
-    for (const c of colT) {
-      const x = ml + ((c + 0.5) * w) / cols;
-      g.beginPath();
-      g.moveTo(x, mt + h);
-      g.lineTo(x, mt + h + 4);
-      g.stroke();
-      if (panel.colNames) {
-        g.save();
-        g.translate(x + 3, mt + h + 8);
-        g.rotate(-Math.PI / 4);
-        g.textAlign = 'right';
-        g.fillText(fitText(g, panel.colNames[c], (geo.H - mt - h - 8) * Math.SQRT2), 0, 0);
-        g.restore();
-      } else g.fillText(String(c), x, mt + h + 15);
-    }
-    // axis names
-    g.fillStyle = theme.muted;
-    g.fillText(`${panel.colAxis ?? panel.colLabel} →`, ml + w / 2, mt + h + (panel.colNames ? 54 : 31));
-    g.save();
-    g.translate(10, mt + h / 2);
-    g.rotate(-Math.PI / 2);
-    g.fillText(`← ${panel.rowAxis ?? panel.rowLabel}`, 0, 0);
-    g.restore();
-  }
-
-  /** The marker line across the rows (a training length, say), with its label on a paper backing. */
-  function renderMarker(g, theme) {
-    const { ml, mt, w, h } = geo;
-    const { rows } = last;
-    const y = mt + (last.marker * h) / rows;
-    g.strokeStyle = theme.bad;
-    g.lineWidth = 2;
-    g.setLineDash([5, 4]);
-    g.beginPath();
-    g.moveTo(ml, y);
-    g.lineTo(ml + w, y);
-    g.stroke();
-    g.setLineDash([]);
-    if (last.markerLabel) {
-      g.font = `600 ${FONT}`;
-      // below the line (over the rows the marker cuts off) when there is room, on a paper backing
-      const ty = y + 16 < mt + h ? y + 15 : y - 5;
-      const tw2 = g.measureText(last.markerLabel).width;
-      g.fillStyle = theme.paper;
-      g.globalAlpha = 0.85;
-      g.fillRect(ml + w - tw2 - 8, ty - 11, tw2 + 6, 14);
-      g.globalAlpha = 1;
-      g.fillStyle = theme.bad;
-      g.textAlign = 'right';
-      g.fillText(last.markerLabel, ml + w - 4, ty);
-    }
-  }
-
-  function colourBar(g, theme, x, y, w) {
-    const stops = gradientStops(last?.palette ?? 'bo', theme);
-    const grad = g.createLinearGradient(x + 40, 0, x + w - 40, 0);
-    stops.forEach((s, i) => grad.addColorStop(i / (stops.length - 1), s));
-    g.fillStyle = grad;
-    g.fillRect(x + 40, y, w - 80, 10);
-    g.fillStyle = theme.ink;
-    g.font = FONT;
-    g.textAlign = 'right';
-    g.fillText(fig.querySelector('.lo').textContent, x + 36, y + 9);
-    g.textAlign = 'left';
-    g.fillText(fig.querySelector('.hi').textContent, x + w - 36, y + 9);
-    g.fillStyle = theme.muted;
-    g.fillText(fig.querySelector('.note').textContent, x + w + 10, y + 9);
-  }
-
-  function paint() {
-    const theme = readTheme(fig);
-    layout();
-    const { rows, cols } = last;
-    const dpr = dprOf();
-    const { tw, th } = paintCells(theme, dpr);
-    const W = geo.W,
-      H = geo.H;
-    if (canvas.width !== Math.round(W * dpr) || canvas.height !== Math.round(H * dpr)) {
-      canvas.width = Math.round(W * dpr);
-      canvas.height = Math.round(H * dpr);
-    }
-    canvas.style.width = `${W}px`;
-    canvas.style.height = `${H}px`;
-    canvas.dataset.rows = String(rows);
-    canvas.dataset.cols = String(cols);
-    canvas.dataset.reduced = tw === cols && th === rows ? '' : `${tw}x${th}`;
-    const g = canvas.getContext('2d');
-    g.setTransform(dpr, 0, 0, dpr, 0, 0);
-    render(g, theme, W, H, dpr);
-    paintLegend(theme);
-  }
-
-  /** The values as one pixel per cell into `cells` (the offscreen canvas render() scales up):
-   * whole cells per pixel box averaged when there are more cells than device pixels. */
-  function paintCells(theme, dpr) {
-    const { rows, cols, maskFromRow, lo, hi, palette, reduce } = last;
-    // Whole cells per pixel box (an integer factor, so every box averages the same number of
-    // cells and no beat pattern appears). What is left is a scale-up of at most 2, drawn crisp.
-    // (geo.w, geo.h >= 8 by layout(): a zero-sized ImageData throws)
-    const kx = cols > geo.w * dpr ? Math.ceil(cols / (geo.w * dpr)) : 1;
-    const ky = rows > geo.h * dpr ? Math.ceil(rows / (geo.h * dpr)) : 1;
-    const tw = Math.ceil(cols / kx),
-      th = Math.ceil(rows / ky);
-    if (cells.width !== tw || cells.height !== th) {
-      cells.width = tw;
-      cells.height = th;
-    }
-    if (!img || img.width !== tw || img.height !== th) {
-      img = new ImageData(tw, th);
-      words = new Uint32Array(img.data.buffer);
-    }
-    const L = lut(palette, theme);
-    const s = hi > lo ? 255.999 / (hi - lo) : 0;
-    if (tw === cols && th === rows) {
-      const values = typeof last.values === 'function' ? last.values() : last.values;
-      const n = Math.min(values.length, rows * cols, maskFromRow * cols);
-      (values instanceof Float32Array ? paintF32 : paintAny)(values, words, n, L, lo, s);
-      words.fill(L[256], n, rows * cols);
-    } else {
-      const red = reduce
-        ? reduce(tw, th, kx, ky)
-        : boxAverage(
-            typeof last.values === 'function' ? last.values() : last.values,
-            rows,
-            cols,
-            tw,
-            th,
-            maskFromRow,
-            kx,
-            ky,
-          );
-      paintF32(red.values, words, tw * th, L, lo, s);
-      if (red.weight) fade(words, red.weight, toRgb(theme.mask));
-    }
-    cells.getContext('2d').putImageData(img, 0, 0);
-    return { tw, th };
-  }
-
-  /** The colour bar's ends, gradient and note, when they change. */
-  function paintLegend(theme) {
-    const { lo, hi, palette } = last;
-    const lab = `${lo}|${hi}|${palette}|${theme.key}|${last.note}`;
-    if (lab !== fig.dataset.legend) {
-      fig.dataset.legend = lab;
-      fig.querySelector('.lo').textContent = fmt(lo);
-      fig.querySelector('.hi').textContent = Math.abs(hi - 2 * Math.PI) < 1e-9 ? '2π' : fmt(hi);
-      fig.querySelector('.bar').style.background =
-        `linear-gradient(to right, ${gradientStops(palette, theme).join(', ')})`;
-      fig.querySelector('.note').textContent = last.note ?? '';
-    }
-  }
-
-  function place(el, r, c) {
-    const { ml, mt, w, h } = geo;
-    const cw = w / last.cols,
-      ch = h / last.rows;
-    Object.assign(el.style, {
-      left: `${ml + c * cw - (cw < 3 ? (3 - cw) / 2 : 0)}px`,
-      top: `${mt + r * ch - (ch < 3 ? (3 - ch) / 2 : 0)}px`,
-      width: `${Math.max(3, cw)}px`,
-      height: `${Math.max(3, ch)}px`,
-    });
-  }
-  function value(r, c) {
-    if (!last) return NaN;
-    if (r >= last.maskFromRow) return NaN;
-    if (last.valueAt) return last.valueAt(r, c);
-    const vs = last.source && !last.source.freed ? last.source.array : last.values;
-    if (typeof vs === 'function') return NaN;
-    return vs[r * last.cols + c] ?? NaN;
-  }
-  function show(notify = true) {
-    if (!last || !geo) return;
-    cur.shown = true;
-    cursorEl.hidden = false;
-    place(cursorEl, cur.r, cur.c);
-    const v = value(cur.r, cur.c);
-    readout.textContent = panel.describe(cur.r, cur.c, v);
-    if (panel.onCursor) panel.onCursor(cur.r, cur.c, v, notify);
-  }
-  panel.cursor = () => ({ ...cur });
-  panel.moveTo = (r, c) => {
-    if (!last) return;
-    cur.r = Math.max(0, Math.min(last.rows - 1, r));
-    cur.c = Math.max(0, Math.min(last.cols - 1, c));
-    show();
-  };
+/** The arrow keys walk the cells; the pointer (a tap sends pointerdown but no pointermove: both
+ * pick the cell under the finger) moves the cursor to its cell. */
+function wireMatrix(p) {
+  const { canvas, panel } = p;
   canvas.addEventListener('keydown', (e) => {
-    if (!last) return;
+    if (!p.last) return;
     const step = e.shiftKey ? 10 : 1;
     const moves = {
       ArrowUp: [-step, 0],
       ArrowDown: [step, 0],
       ArrowLeft: [0, -step],
       ArrowRight: [0, step],
-      PageUp: [-Math.ceil(last.rows / 8), 0],
-      PageDown: [Math.ceil(last.rows / 8), 0],
-      Home: [0, -last.cols],
-      End: [0, last.cols],
+      PageUp: [-Math.ceil(p.last.rows / 8), 0],
+      PageDown: [Math.ceil(p.last.rows / 8), 0],
+      Home: [0, -p.last.cols],
+      End: [0, p.last.cols],
     };
     const m = moves[e.key];
     if (!m) return;
     e.preventDefault();
-    panel.moveTo(cur.r + m[0], cur.c + m[1]);
+    panel.moveTo(p.cur.r + m[0], p.cur.c + m[1]);
   });
-  canvas.addEventListener('focus', () => show());
+  canvas.addEventListener('focus', () => showCursor(p));
   const point = (e) => {
+    const { last, geo } = p;
     if (!last || !geo) return;
     const b = canvas.getBoundingClientRect();
     const x = e.clientX - b.left - geo.ml,
@@ -506,10 +289,269 @@ export function createMatrixPanel(
     if (x < 0 || y < 0 || x >= geo.w || y >= geo.h) return;
     panel.moveTo(Math.floor((y / geo.h) * last.rows), Math.floor((x / geo.w) * last.cols));
   };
-  // A tap sends pointerdown but no pointermove: both pick the cell under the finger.
   canvas.addEventListener('pointerdown', point);
   canvas.addEventListener('pointermove', point);
-  return panel;
+}
+
+function layoutMatrix(p) {
+  const W = Math.max(60, Math.round(widthOf(p.mat, () => p.last && paintMatrix(p)) || p.parent.clientWidth || 600));
+  const { rows, cols } = p.last;
+  const names = p.panel.rowNames;
+  const g = p.canvas.getContext('2d');
+  g.font = FONT;
+  const labelW = names
+    ? Math.min(120, Math.max(...names.map((s) => g.measureText(s).width)) + 10)
+    : g.measureText(String(rows - 1)).width + 8;
+  // The labels take at most a third of the width (longer words are ellipsized, fitText): a
+  // sentence with one long word must not leave the cells no width at all.
+  const ml = Math.min(Math.ceil(labelW + 20), Math.max(24, Math.floor(W / 3)));
+  const mr = 8,
+    mt = 6;
+  const mb = p.panel.colNames ? 58 : 36;
+  let w = Math.max(8, W - ml - mr);
+  const maxH = p.small ? 260 : 520;
+  const minH = p.small ? 90 : 160;
+  let h;
+  if (p.square || rows === cols) {
+    h = Math.min(w, maxH);
+    w = h;
+  } else h = Math.round(Math.max(minH, Math.min(maxH, (w * rows) / cols)));
+  p.geo = { ml, mt, w, h, W, H: mt + h + mb };
+}
+
+function renderMatrix(p, g, theme, W, H, dpr) {
+  const { ml, mt, w, h } = p.geo;
+  const { rows } = p.last;
+  g.fillStyle = theme.paper;
+  g.fillRect(0, 0, W, H);
+  // Never scaled down here (boxAverage did that), so nearest-neighbour is exact and cheap.
+  g.imageSmoothingEnabled = false;
+  g.drawImage(p.cells, ml, mt, w, h);
+  g.strokeStyle = theme.line;
+  g.lineWidth = 1;
+  g.strokeRect(ml - 0.5, mt - 0.5, w + 1, h + 1);
+  renderMatrixAxes(p, g, theme);
+  if (p.last.marker !== undefined && p.last.marker < rows) renderMarker(p, g, theme);
+}
+
+/** Tick marks and labels (row and column index, or word) at cell centres, and the axis names. */
+function renderMatrixAxes(p, g, theme) {
+  const { ml, mt, w, h } = p.geo;
+  const { rows, cols } = p.last;
+  g.font = FONT;
+  g.fillStyle = theme.ink;
+  g.strokeStyle = theme.muted;
+  // y ticks (row index or word), at cell centres
+  g.textAlign = 'right';
+  g.textBaseline = 'middle';
+  const rowT = p.panel.rowNames ? (h / rows >= 12 ? [...Array(rows).keys()] : cellTicks(rows, h)) : cellTicks(rows, h);
+  const colT = p.panel.colNames ? [...Array(cols).keys()] : cellTicks(cols, w);
+  // What the axes say, for readers of the DOM (tests, screen-reader summaries).
+  setData(p.canvas, {
+    yticks: rowT.map((r) => (p.panel.rowNames ? p.panel.rowNames[r] : String(r))).join('|'),
+    xticks: colT.map((c) => (p.panel.colNames ? p.panel.colNames[c] : String(c))).join('|'),
+    xname: p.panel.colAxis ?? p.panel.colLabel,
+    yname: p.panel.rowAxis ?? p.panel.rowLabel,
+  });
+  for (const r of rowT) {
+    const y = mt + ((r + 0.5) * h) / rows;
+    g.beginPath();
+    g.moveTo(ml - 4, y);
+    g.lineTo(ml, y);
+    g.stroke();
+    g.fillText(p.panel.rowNames ? fitText(g, p.panel.rowNames[r], ml - 26) : String(r), ml - 6, y);
+  }
+  g.textBaseline = 'alphabetic';
+  g.textAlign = 'center';
+  for (const c of colT) {
+    const x = ml + ((c + 0.5) * w) / cols;
+    g.beginPath();
+    g.moveTo(x, mt + h);
+    g.lineTo(x, mt + h + 4);
+    g.stroke();
+    if (p.panel.colNames) {
+      g.save();
+      g.translate(x + 3, mt + h + 8);
+      g.rotate(-Math.PI / 4);
+      g.textAlign = 'right';
+      g.fillText(fitText(g, p.panel.colNames[c], (p.geo.H - mt - h - 8) * Math.SQRT2), 0, 0);
+      g.restore();
+    } else g.fillText(String(c), x, mt + h + 15);
+  }
+  // axis names
+  g.fillStyle = theme.muted;
+  g.fillText(`${p.panel.colAxis ?? p.panel.colLabel} →`, ml + w / 2, mt + h + (p.panel.colNames ? 54 : 31));
+  g.save();
+  g.translate(10, mt + h / 2);
+  g.rotate(-Math.PI / 2);
+  g.fillText(`← ${p.panel.rowAxis ?? p.panel.rowLabel}`, 0, 0);
+  g.restore();
+}
+
+/** The marker line across the rows (a training length, say), with its label on a paper backing. */
+function renderMarker(p, g, theme) {
+  const { ml, mt, w, h } = p.geo;
+  const { rows } = p.last;
+  const y = mt + (p.last.marker * h) / rows;
+  g.strokeStyle = theme.bad;
+  g.lineWidth = 2;
+  g.setLineDash([5, 4]);
+  g.beginPath();
+  g.moveTo(ml, y);
+  g.lineTo(ml + w, y);
+  g.stroke();
+  g.setLineDash([]);
+  if (p.last.markerLabel) {
+    g.font = `600 ${FONT}`;
+    // below the line (over the rows the marker cuts off) when there is room, on a paper backing
+    const ty = y + 16 < mt + h ? y + 15 : y - 5;
+    const tw2 = g.measureText(p.last.markerLabel).width;
+    g.fillStyle = theme.paper;
+    g.globalAlpha = 0.85;
+    g.fillRect(ml + w - tw2 - 8, ty - 11, tw2 + 6, 14);
+    g.globalAlpha = 1;
+    g.fillStyle = theme.bad;
+    g.textAlign = 'right';
+    g.fillText(p.last.markerLabel, ml + w - 4, ty);
+  }
+}
+
+function colourBar(p, g, theme, x, y, w) {
+  const stops = gradientStops(p.last?.palette ?? 'bo', theme);
+  const grad = g.createLinearGradient(x + 40, 0, x + w - 40, 0);
+  stops.forEach((s, i) => grad.addColorStop(i / (stops.length - 1), s));
+  g.fillStyle = grad;
+  g.fillRect(x + 40, y, w - 80, 10);
+  g.fillStyle = theme.ink;
+  g.font = FONT;
+  g.textAlign = 'right';
+  g.fillText(p.fig.querySelector('.lo').textContent, x + 36, y + 9);
+  g.textAlign = 'left';
+  g.fillText(p.fig.querySelector('.hi').textContent, x + w - 36, y + 9);
+  g.fillStyle = theme.muted;
+  g.fillText(p.fig.querySelector('.note').textContent, x + w + 10, y + 9);
+}
+
+function paintMatrix(p) {
+  const theme = readTheme(p.fig);
+  layoutMatrix(p);
+  const { rows, cols } = p.last;
+  const dpr = dprOf();
+  const { tw, th } = paintCells(p, theme, dpr);
+  const W = p.geo.W,
+    H = p.geo.H;
+  if (p.canvas.width !== Math.round(W * dpr) || p.canvas.height !== Math.round(H * dpr)) {
+    p.canvas.width = Math.round(W * dpr);
+    p.canvas.height = Math.round(H * dpr);
+  }
+  p.canvas.style.width = `${W}px`;
+  p.canvas.style.height = `${H}px`;
+  setData(p.canvas, {
+    rows: String(rows),
+    cols: String(cols),
+    reduced: tw === cols && th === rows ? '' : `${tw}x${th}`,
+  });
+  const g = p.canvas.getContext('2d');
+  g.setTransform(dpr, 0, 0, dpr, 0, 0);
+  renderMatrix(p, g, theme, W, H, dpr);
+  paintLegend(p, theme);
+}
+
+/** The values as one pixel per cell into `cells` (the offscreen canvas renderMatrix() scales up):
+ * whole cells per pixel box averaged when there are more cells than device pixels. Values the
+ * caller marked `stable` (the same array always holds the same numbers) are not painted again
+ * while nothing else that colours them changed. */
+function paintCells(p, theme, dpr) {
+  const { rows, cols, maskFromRow, lo, hi, palette, reduce } = p.last;
+  // Whole cells per pixel box (an integer factor, so every box averages the same number of
+  // cells and no beat pattern appears). What is left is a scale-up of at most 2, drawn crisp.
+  // (geo.w, geo.h >= 8 by layoutMatrix(): a zero-sized ImageData throws)
+  const kx = cols > p.geo.w * dpr ? Math.ceil(cols / (p.geo.w * dpr)) : 1;
+  const ky = rows > p.geo.h * dpr ? Math.ceil(rows / (p.geo.h * dpr)) : 1;
+  const tw = Math.ceil(cols / kx),
+    th = Math.ceil(rows / ky);
+  const painted = [p.last.values, rows, cols, maskFromRow, lo, hi, palette, theme.key, tw, th];
+  if (p.last.stable && p.cellsOf?.every((x, i) => x === painted[i])) return { tw, th };
+  p.cellsOf = p.last.stable ? painted : null;
+  if (p.cells.width !== tw || p.cells.height !== th) {
+    p.cells.width = tw;
+    p.cells.height = th;
+  }
+  if (!p.img || p.img.width !== tw || p.img.height !== th) {
+    p.img = new ImageData(tw, th);
+    p.words = new Uint32Array(p.img.data.buffer);
+  }
+  const L = lut(palette, theme);
+  const s = hi > lo ? 255.999 / (hi - lo) : 0;
+  if (tw === cols && th === rows) {
+    const values = typeof p.last.values === 'function' ? p.last.values() : p.last.values;
+    const n = Math.min(values.length, rows * cols, maskFromRow * cols);
+    (values instanceof Float32Array ? paintF32 : paintAny)(values, p.words, n, L, lo, s);
+    p.words.fill(L[256], n, rows * cols);
+  } else {
+    const red = reduce
+      ? reduce(tw, th, kx, ky)
+      : boxAverage(
+          typeof p.last.values === 'function' ? p.last.values() : p.last.values,
+          rows,
+          cols,
+          tw,
+          th,
+          maskFromRow,
+          kx,
+          ky,
+        );
+    if (red.columns) paintColumns(red, p.words, tw, th, L, lo, s, toRgb(theme.mask));
+    else if (red.weight) paintFaded(red.values, red.weight, 0, p.words, tw * th, L, lo, s, toRgb(theme.mask));
+    else paintF32(red.values, p.words, tw * th, L, lo, s);
+  }
+  p.cells.getContext('2d').putImageData(p.img, 0, 0);
+  return { tw, th };
+}
+
+/** The colour bar's ends, gradient and note, when they change. */
+function paintLegend(p, theme) {
+  const { lo, hi, palette } = p.last;
+  const lab = `${lo}|${hi}|${palette}|${theme.key}|${p.last.note}`;
+  if (lab !== p.fig.dataset.legend) {
+    p.fig.dataset.legend = lab;
+    p.fig.querySelector('.lo').textContent = fmt(lo);
+    p.fig.querySelector('.hi').textContent = Math.abs(hi - 2 * Math.PI) < 1e-9 ? '2π' : fmt(hi);
+    p.fig.querySelector('.bar').style.background =
+      `linear-gradient(to right, ${gradientStops(palette, theme).join(', ')})`;
+    p.fig.querySelector('.note').textContent = p.last.note ?? '';
+  }
+}
+
+function placeAt(p, el, r, c) {
+  const { ml, mt, w, h } = p.geo;
+  const cw = w / p.last.cols,
+    ch = h / p.last.rows;
+  Object.assign(el.style, {
+    left: `${ml + c * cw - (cw < 3 ? (3 - cw) / 2 : 0)}px`,
+    top: `${mt + r * ch - (ch < 3 ? (3 - ch) / 2 : 0)}px`,
+    width: `${Math.max(3, cw)}px`,
+    height: `${Math.max(3, ch)}px`,
+  });
+}
+
+function cellValue(p, r, c) {
+  if (!p.last) return NaN;
+  if (r >= p.last.maskFromRow) return NaN;
+  if (p.last.valueAt) return p.last.valueAt(r, c);
+  const vs = p.last.source && !p.last.source.freed ? p.last.source.array : p.last.values;
+  if (typeof vs === 'function') return NaN;
+  return vs[r * p.last.cols + c] ?? NaN;
+}
+
+function showCursor(p, notify = true) {
+  if (!p.last || !p.geo) return;
+  p.cur.shown = true;
+  p.cursorEl.hidden = false;
+  placeAt(p, p.cursorEl, p.cur.r, p.cur.c);
+  const v = cellValue(p, p.cur.r, p.cur.c);
+  p.readout.textContent = p.panel.describe(p.cur.r, p.cur.c, v);
+  if (p.panel.onCursor) p.panel.onCursor(p.cur.r, p.cur.c, v, notify);
 }
 
 /** Mean over each of tw x th boxes (rows from maskFromRow on excluded). Rows are summed into one
@@ -551,20 +593,44 @@ function boxAverage(values, rows, cols, tw, th, maskFromRow, kx, ky) {
   return { values: out };
 }
 
-/** Blend each pixel toward `rgb` by 1 - weight (weight in 0..1: how coherent the averaged cells were). */
-function fade(words, weight, [mr, mg, mb]) {
-  for (let i = 0; i < weight.length; i++) {
-    const a = Math.max(0, Math.min(1, weight[i]));
-    if (a >= 0.999) continue;
-    const w = words[i];
-    const r = w & 255,
-      g = (w >> 8) & 255,
-      b = (w >> 16) & 255;
-    words[i] =
-      (255 << 24) |
-      (Math.round(b * a + mb * (1 - a)) << 16) |
-      (Math.round(g * a + mg * (1 - a)) << 8) |
-      Math.round(r * a + mr * (1 - a));
+/** paintF32 of values[off ..], then each pixel blended toward `rgb` by 1 - weight (weight in 0..1:
+ * how coherent the averaged cells were), in one pass. */
+function paintFaded(values, weight, off, words, n, L, lo, s, [mr, mg, mb]) {
+  const mask = L[256];
+  for (let i = 0; i < n; i++) {
+    const v = values[off + i];
+    let w;
+    if (!(v > -Infinity)) w = mask;
+    else {
+      const k = (v - lo) * s;
+      w = L[k <= 0 ? 0 : k >= 255 ? 255 : k | 0];
+    }
+    const a = Math.max(0, Math.min(1, weight[off + i]));
+    if (a < 0.999) {
+      const r = w & 255,
+        g = (w >> 8) & 255,
+        b = (w >> 16) & 255;
+      w =
+        (255 << 24) |
+        (Math.round(b * a + mb * (1 - a)) << 16) |
+        (Math.round(g * a + mg * (1 - a)) << 8) |
+        Math.round(r * a + mr * (1 - a));
+    }
+    words[i] = w;
+  }
+}
+
+/** A reduced picture given per entry of a narrower row (pixel column t shows entry columns[t]):
+ * each entry is coloured once per band, then copied to its columns. */
+let columnRow = new Uint32Array(0);
+function paintColumns({ values, weight, columns }, words, tw, th, L, lo, s, rgb) {
+  const width = values.length / th;
+  if (columnRow.length < width) columnRow = new Uint32Array(width);
+  const row = columnRow;
+  for (let band = 0; band < th; band++) {
+    paintFaded(values, weight, band * width, row, width, L, lo, s, rgb);
+    const o = band * tw;
+    for (let t = 0; t < tw; t++) words[o + t] = row[columns[t]];
   }
 }
 
@@ -595,6 +661,15 @@ function paintAny(values, words, n, L, lo, s) {
   }
 }
 
+const colourOf = (s, k, theme) =>
+  typeof s.colour === 'number'
+    ? theme.series[s.colour % 8]
+    : s.colour === 'bad'
+      ? theme.bad
+      : s.colour === 'muted'
+        ? theme.muted
+        : (s.colour ?? theme.series[k % 8]);
+
 /**
  * Line plot. series: [{ y, x?, label, colour? (theme series index or CSS colour), dash?, dots? }];
  * x defaults to x0 + i * dx. markers: [{ x, label }] vertical lines. Hover or the arrow keys
@@ -605,426 +680,454 @@ export function createPlot(parent, { title = '', height = 220 } = {}) {
   fig.className = 'panel plot';
   fig.innerHTML = `<figcaption></figcaption><canvas role="img" tabindex="0"></canvas><p class="keys"></p><p class="note" hidden></p><p class="readout" aria-live="polite"></p>`;
   parent.append(fig);
-  const canvas = fig.querySelector('canvas');
-  const readout = fig.querySelector('.readout');
-  const noteEl = fig.querySelector('.note');
   fig.querySelector('figcaption').textContent = title;
-  let last = null;
-  let geo = null;
-  let hover = null; // x value under the cursor
-  const plot = {
+  // The plot's state in one object, which the functions below take.
+  const p = {
+    parent,
+    height,
     fig,
-    canvas,
+    canvas: fig.querySelector('canvas'),
+    readout: fig.querySelector('.readout'),
+    noteEl: fig.querySelector('.note'),
+    last: null, // what was drawn
+    geo: null, // extents, scales and ticks (plotGeometry)
+    hover: null, // x value under the cursor
+    plot: null,
+  };
+  p.plot = plotApi(p);
+  wirePlot(p);
+  return p.plot;
+}
+
+/** The plot object the views hold. */
+function plotApi(p) {
+  const { fig } = p;
+  return {
+    fig,
+    canvas: p.canvas,
     setTitle: (t) => (fig.querySelector('figcaption').textContent = t),
     /** A sentence under the plot: what is folded into what is drawn (scale factors, cuts). */
     setNote(t) {
-      noteEl.hidden = !t;
-      noteEl.textContent = t ?? '';
+      p.noteEl.hidden = !t;
+      p.noteEl.textContent = t ?? '';
     },
     draw(series, opts = {}) {
-      last = { series, opts, xLabel: opts.xLabel ?? '', x0: opts.x0 ?? 0, dx: opts.dx ?? 1 };
-      paint(canvas, dprOf(), null);
-      if (hover !== null) showAt(hover);
+      p.last = { series, opts, xLabel: opts.xLabel ?? '', x0: opts.x0 ?? 0, dx: opts.dx ?? 1 };
+      paintPlot(p, p.canvas, dprOf());
+      if (p.hover !== null) showAt(p, p.hover);
     },
-    data: () => last,
-    figure({ scale = 2 } = {}) {
-      const theme = readTheme(fig);
-      const W = geo?.W ?? 600,
-        H = height;
-      const top = 26,
-        keyH = 18 * Math.ceil((last?.series.length ?? 0) / 3) + 8;
-      const g = exportCanvas(W, H + top + keyH, { scale, theme, title: fig.querySelector('figcaption').textContent });
-      g.save();
-      g.translate(0, top);
-      if (last) paintInto(g, theme, W, H);
-      g.restore();
-      g.font = FONT;
-      (last?.series ?? []).forEach((s, k) => {
-        const x = 10 + (k % 3) * (W / 3),
-          y = H + top + 14 + 18 * Math.floor(k / 3);
-        g.strokeStyle = colourOf(s, k, theme);
-        g.lineWidth = 3;
-        g.setLineDash(s.dash ? [5, 4] : []);
-        g.beginPath();
-        g.moveTo(x, y - 4);
-        g.lineTo(x + 18, y - 4);
-        g.stroke();
-        g.setLineDash([]);
-        g.fillStyle = theme.ink;
-        g.textAlign = 'left';
-        g.fillText(s.label ?? '', x + 24, y, W / 3 - 30);
-      });
-      return g.canvas;
-    },
+    data: () => p.last,
+    figure: ({ scale = 2 } = {}) => plotFigureExport(p, scale),
     /** An SVG string of the same figure (series as polylines). */
-    svg() {
-      const theme = readTheme(fig);
-      const W = geo?.W ?? 600,
-        H = height;
-      if (!last || !geo) return '<svg xmlns="http://www.w3.org/2000/svg"/>';
-      const { X, Y } = geo;
-      const parts = [
-        `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H + 24}" viewBox="0 -24 ${W} ${H + 24}" font-family="system-ui, sans-serif" font-size="11">`,
-        `<rect x="0" y="-24" width="${W}" height="${H + 24}" fill="${theme.paper}"/>`,
-        `<text x="6" y="-8" font-weight="600" font-size="13" fill="${theme.ink}">${esc(fig.querySelector('figcaption').textContent)}</text>`,
-      ];
-      for (const t of geo.yt)
-        parts.push(
-          `<text x="${geo.pad.l - 4}" y="${Y(t) + 4}" text-anchor="end" fill="${theme.ink}">${esc(geo.yfmt(t))}</text>`,
-        );
-      for (const t of geo.xt)
-        parts.push(
-          `<text x="${X(t)}" y="${H - geo.pad.b + 14}" text-anchor="middle" fill="${theme.ink}">${esc(fmt(t))}</text>`,
-        );
-      parts.push(
-        `<text x="${(geo.pad.l + W) / 2}" y="${H - 4}" text-anchor="middle" fill="${theme.muted}">${esc(last.opts.xLabel ?? '')}</text>`,
-      );
-      last.series.forEach((s, k) => {
-        const pts = [];
-        for (let i = 0; i < s.y.length; i++)
-          if (Number.isFinite(s.y[i])) pts.push(`${X(xOf(s, i)).toFixed(1)},${Y(yOf(s.y[i])).toFixed(1)}`);
-        parts.push(
-          `<polyline fill="none" stroke="${colourOf(s, k, theme)}" stroke-width="1.6"${s.dash ? ' stroke-dasharray="5 4"' : ''} points="${pts.join(' ')}"><title>${esc(s.label ?? '')}</title></polyline>`,
-        );
-      });
-      parts.push('</svg>');
-      return parts.join('\n');
-    },
+    svg: () => plotSvg(p),
+    /** Move the readout to x (a formula panel follows it). */
+    readAt: (x, yAt = null) => showAt(p, x, yAt),
+    /** Whether a cursor (pointer or keyboard) is on the plot: a formula panel follows it then. */
+    hovered: () => p.hover !== null,
+    /** [x, y] of the sample of series s nearest to x. */
+    sampleAt: (s, x) => sampleAt(p, s, x),
   };
-  const xOf = (s, i) => (s.x ? s.x[i] : last.x0 + i * last.dx);
-  const yOf = (y) => (last.opts.yLog ? Math.log10(y) : y);
-  const colourOf = (s, k, theme) =>
-    typeof s.colour === 'number'
-      ? theme.series[s.colour % 8]
-      : s.colour === 'bad'
-        ? theme.bad
-        : s.colour === 'muted'
-          ? theme.muted
-          : (s.colour ?? theme.series[k % 8]);
+}
 
-  function paint(cv, dpr) {
-    const theme = readTheme(fig);
-    const W = Math.max(
-      260,
-      Math.round(
-        (cv === canvas ? widthOf(cv, () => last && paint(canvas, dprOf())) : cv.clientWidth) ||
-          parent.clientWidth ||
-          640,
-      ),
-    );
-    const H = height;
-    // Resize (which reallocates the backing store) only when the size changes.
-    if (cv.width !== Math.round(W * dpr)) cv.width = Math.round(W * dpr);
-    if (cv.height !== Math.round(H * dpr)) cv.height = Math.round(H * dpr);
-    if (cv.style.height !== `${H}px`) cv.style.height = `${H}px`;
-    const g = cv.getContext('2d');
-    g.setTransform(dpr, 0, 0, dpr, 0, 0);
-    paintInto(g, theme, W, H);
-    const keysKey = last.series.map((s, k) => `${s.label}|${colourOf(s, k, theme)}|${!!s.dash}`).join('\n');
-    const keys = fig.querySelector('.keys');
-    if (keys.dataset.k !== keysKey) {
-      keys.dataset.k = keysKey;
-      keys.replaceChildren(
-        ...last.series.map((s, k) => {
-          const span = document.createElement('span');
-          span.textContent = s.label ?? '';
-          span.style.setProperty('--c', colourOf(s, k, theme));
-          if (s.dash) span.className = 'dash';
-          return span;
-        }),
-      );
-    }
-    const aria = `${fig.querySelector('figcaption').textContent}: ${last.series.map((s) => s.label).join(', ')}; arrow keys read values`;
-    if (cv.getAttribute('aria-label') !== aria) cv.setAttribute('aria-label', aria);
-  }
-
-  function paintInto(g, theme, W, H) {
-    const geo = plotGeometry(W, H);
-    paintAxes(g, theme, geo);
-    paintSeries(g, theme, geo);
-    if (hover !== null && hover >= geo.xmin && hover <= geo.xmax) {
-      const { X, pad } = geo;
-      g.strokeStyle = theme.ink;
-      g.globalAlpha = 0.5;
-      g.beginPath();
-      g.moveTo(X(hover), pad.t);
-      g.lineTo(X(hover), H - pad.b);
-      g.stroke();
-      g.globalAlpha = 1;
-    }
-  }
-
-  /** The plot's extents (the data's, or the ranges asked for), its scales and ticks, kept in
-   * `geo` for the pointer; the ticks and axis names also go on the canvas's dataset. */
-  function plotGeometry(W, H) {
-    const { series, opts } = last;
-    const pad = { l: 58, r: 14, t: 10, b: 36 };
-    let xmin = Infinity,
-      xmax = -Infinity,
-      ymin = Infinity,
-      ymax = -Infinity;
-    for (const s of series) {
-      for (let i = 0; i < s.y.length; i++) {
-        const x = xOf(s, i);
-        const y = yOf(s.y[i]);
-        if (!Number.isFinite(y)) continue;
-        if (x < xmin) xmin = x;
-        if (x > xmax) xmax = x;
-        if (y < ymin) ymin = y;
-        if (y > ymax) ymax = y;
-      }
-    }
-    if (opts.yRange) [ymin, ymax] = opts.yRange.map((v) => (opts.yLog ? Math.log10(v) : v));
-    if (opts.xRange) [xmin, xmax] = opts.xRange;
-    if (!(xmax > xmin)) xmax = xmin + 1;
-    if (!(ymax > ymin)) (ymax = ymin + 1), (ymin -= 1);
-    const X = (x) => pad.l + ((x - xmin) / (xmax - xmin)) * (W - pad.l - pad.r);
-    const Y = (y) => pad.t + (1 - (y - ymin) / (ymax - ymin)) * (H - pad.t - pad.b);
-    const yt = opts.yLog ? ticks(Math.ceil(ymin), Math.floor(ymax), 6).filter(Number.isInteger) : ticks(ymin, ymax, 5);
-    const yfmt = opts.yLog ? (t) => (t >= 4 || t <= -3 ? `1e${t}` : fmt(10 ** t)) : fmt;
-    const xt = ticks(xmin, xmax, Math.max(3, Math.min(8, Math.floor((W - pad.l) / 70)))).filter(
-      (t) => !opts.integerX || Number.isInteger(t),
-    );
-    geo = { W, H, X, Y, xmin, xmax, ymin, ymax, pad, yt, xt, yfmt };
-    const axes = {
-      yticks: yt.map(yfmt).join('|'),
-      xticks: xt.map(fmt).join('|'),
-      xname: opts.xLabel ?? '',
-      yname: opts.yLabel ?? '',
-    };
-    for (const [k, v] of Object.entries(axes)) if (canvas.dataset[k] !== v) canvas.dataset[k] = v;
-    return geo;
-  }
-
-  /** Paper, grid lines with their tick labels, the axis names and the markers. */
-  function paintAxes(g, theme, { W, H, X, Y, pad, yt, xt, yfmt }) {
-    const { opts } = last;
-    g.fillStyle = theme.paper;
-    g.fillRect(0, 0, W, H);
-    g.strokeStyle = theme.line;
-    g.fillStyle = theme.ink;
-    g.font = FONT;
-    g.lineWidth = 1;
-    for (const t of yt) {
-      g.beginPath();
-      g.moveTo(pad.l, Y(t));
-      g.lineTo(W - pad.r, Y(t));
-      g.stroke();
-      g.textAlign = 'right';
-      g.fillText(yfmt(t), pad.l - 4, Y(t) + 4);
-    }
-    for (const t of xt) {
-      g.beginPath();
-      g.moveTo(X(t), pad.t);
-      g.lineTo(X(t), H - pad.b);
-      g.stroke();
-      g.textAlign = 'center';
-      g.fillText(fmt(t), X(t), H - pad.b + 14);
-    }
-    g.fillStyle = theme.muted;
-    g.textAlign = 'center';
-    g.fillText(opts.xLabel ?? '', (pad.l + W - pad.r) / 2, H - 4);
-    g.save();
-    g.translate(12, (pad.t + H - pad.b) / 2);
-    g.rotate(-Math.PI / 2);
-    g.fillText(opts.yLabel ?? '', 0, 0);
-    g.restore();
-    for (const m of opts.markers ?? []) {
-      g.strokeStyle = theme.bad;
-      g.setLineDash([4, 3]);
-      g.beginPath();
-      g.moveTo(X(m.x), pad.t);
-      g.lineTo(X(m.x), H - pad.b);
-      g.stroke();
-      g.setLineDash([]);
-      g.fillStyle = theme.bad;
-      g.textAlign = X(m.x) > W - 140 ? 'right' : 'left';
-      g.fillText(m.label ?? '', X(m.x) + (g.textAlign === 'right' ? -4 : 4), pad.t + 10);
-    }
-  }
-
-  /** Every series, clipped to the plot area: a line (dense ones rasterised by denseSeries), dots. */
-  function paintSeries(g, theme, { W, H, X, Y, pad }) {
-    g.save();
+function plotFigureExport(p, scale) {
+  const { fig, last } = p;
+  const theme = readTheme(fig);
+  const W = p.geo?.W ?? 600,
+    H = p.height;
+  const top = 26,
+    keyH = 18 * Math.ceil((last?.series.length ?? 0) / 3) + 8;
+  const g = exportCanvas(W, H + top + keyH, { scale, theme, title: fig.querySelector('figcaption').textContent });
+  g.save();
+  g.translate(0, top);
+  if (last) paintPlotInto(p, g, theme, W, H);
+  g.restore();
+  g.font = FONT;
+  (last?.series ?? []).forEach((s, k) => {
+    const x = 10 + (k % 3) * (W / 3),
+      y = H + top + 14 + 18 * Math.floor(k / 3);
+    g.strokeStyle = colourOf(s, k, theme);
+    g.lineWidth = 3;
+    g.setLineDash(s.dash ? [5, 4] : []);
     g.beginPath();
-    g.rect(pad.l, pad.t - 1, W - pad.l - pad.r, H - pad.t - pad.b + 2);
-    g.clip();
-    last.series.forEach((s, k) => {
-      g.strokeStyle = colourOf(s, k, theme);
-      g.lineWidth = 1.6;
-      // Bevel joins: a zig-zag of thousands of sharp turns is much cheaper to rasterise than with
-      // miter joins, and at 1.6 px the difference cannot be seen.
-      g.lineJoin = 'bevel';
-      g.setLineDash(s.dash ? [5, 4] : []);
-      g.beginPath();
-      const n = s.y.length;
-      const plotW = W - pad.l - pad.r;
-      if (n * 3 > plotW && !s.dash) {
-        denseSeries(g, s, k, theme, n, pad, W, H, X, Y);
-      } else {
-        let pen = false;
-        for (let i = 0; i < n; i++) {
-          const y = yOf(s.y[i]);
-          if (!Number.isFinite(y)) {
-            pen = false;
-            continue;
-          }
-          const x = X(xOf(s, i));
-          const yy = Y(y);
-          if (pen) g.lineTo(x, yy);
-          else g.moveTo(x, yy);
-          pen = true;
-        }
-      }
-      g.stroke();
-      if (s.dots) {
-        g.fillStyle = g.strokeStyle;
-        for (let i = 0; i < s.y.length; i++) {
-          if (!Number.isFinite(s.y[i])) continue;
-          g.beginPath();
-          g.arc(X(xOf(s, i)), Y(yOf(s.y[i])), 3, 0, 2 * Math.PI);
-          g.fill();
-        }
-      }
-    });
-    g.restore();
+    g.moveTo(x, y - 4);
+    g.lineTo(x + 18, y - 4);
+    g.stroke();
     g.setLineDash([]);
-  }
+    g.fillStyle = theme.ink;
+    g.textAlign = 'left';
+    g.fillText(s.label ?? '', x + 24, y, W / 3 - 30);
+  });
+  return g.canvas;
+}
 
-  /**
-   * A series whose points are closer than 3 px, rasterised here in device pixels: per pixel column
-   * the span of y the polyline covers there (each segment clipped to the column), widened by half
-   * the 1.6 px line width, with fractional coverage at both ends; written into an ImageData and
-   * drawn with one drawImage. The same picture as the stroked path; stroking hundreds of steep
-   * zig-zags (or filling thousands of rects) costs Skia tens of milliseconds per frame, this ~1 ms.
-   */
-  function denseSeries(g, s, k, theme, n, pad, W, H, X, Y) {
-    const t = g.getTransform ? g.getTransform() : { a: 1, d: 1, e: 0, f: 0 };
-    const sx = t.a || 1,
-      sy = t.d || 1;
-    const x0 = Math.floor(pad.l * sx),
-      x1 = Math.ceil((W - pad.r) * sx);
-    const y0 = Math.floor((pad.t - 1) * sy),
-      y1 = Math.ceil((H - pad.b + 1) * sy);
-    const nc = x1 - x0,
-      nr = y1 - y0;
-    if (nc <= 0 || nr <= 0) return;
-    const lo = new Float32Array(nc).fill(Infinity),
-      hi = new Float32Array(nc).fill(-Infinity);
-    const mark = (c, a, b) => {
-      const j = c - x0;
-      if (j < 0 || j >= nc) return;
-      if (a < lo[j]) lo[j] = a;
-      if (b > hi[j]) hi[j] = b;
-    };
-    let px = NaN,
-      py = NaN;
-    for (let i = 0; i < n; i++) {
-      const y = yOf(s.y[i]);
-      if (!Number.isFinite(y)) {
-        px = NaN;
-        continue;
-      }
-      const x = X(xOf(s, i)) * sx,
-        yy = Y(y) * sy;
-      if (px !== px) mark(Math.floor(x), yy, yy);
-      else if (x === px) mark(Math.floor(x), Math.min(py, yy), Math.max(py, yy));
-      else {
-        const a = Math.min(px, x),
-          b = Math.max(px, x),
-          slope = (yy - py) / (x - px);
-        for (let c = Math.floor(a), cb = Math.floor(b); c <= cb; c++) {
-          const ya = py + (Math.max(c, a) - px) * slope,
-            yb = py + (Math.min(c + 1, b) - px) * slope;
-          mark(c, Math.min(ya, yb), Math.max(ya, yb));
-        }
-      }
-      px = x;
-      py = yy;
-    }
-    // Whole device pixels: pixel-aligned rects are Skia's cheapest draw (no anti-aliasing pass).
-    g.save();
-    g.setTransform(1, 0, 0, 1, t.e ?? 0, t.f ?? 0);
-    g.fillStyle = colourOf(s, k, theme);
-    const half = 0.8 * sy;
-    for (let j = 0; j < nc; j++) {
-      if (!(hi[j] >= lo[j])) continue;
-      const top = Math.round(lo[j] - half),
-        bot = Math.max(top + 1, Math.round(hi[j] + half));
-      g.fillRect(x0 + j, top, 1, bot - top);
-    }
-    g.restore();
-  }
-  /** Value of series s nearest to x. */
-  function at(s, x) {
-    const n = s.y.length;
-    if (!n) return [NaN, NaN];
-    let lo = 0,
-      hi = n - 1;
-    if (!s.x) {
-      const i = Math.max(0, Math.min(n - 1, Math.round((x - last.x0) / last.dx)));
-      return [xOf(s, i), s.y[i]];
-    }
-    const up = s.x[n - 1] >= s.x[0];
-    while (hi - lo > 1) {
-      const mid = (lo + hi) >> 1;
-      if (s.x[mid] <= x === up) lo = mid;
-      else hi = mid;
-    }
-    const i = Math.abs(s.x[lo] - x) <= Math.abs(s.x[hi] - x) ? lo : hi;
-    return [s.x[i], s.y[i]];
-  }
-  function showAt(x, yAt = null) {
-    if (!last || !geo) return;
-    hover = Math.max(geo.xmin, Math.min(geo.xmax, x));
-    const g = canvas.getContext('2d');
-    g.setTransform(dprOf(), 0, 0, dprOf(), 0, 0);
-    paintInto(g, readTheme(fig), geo.W, height);
-    const parts = last.series.map((s) => {
-      const [xx, y] = at(s, hover);
-      return `${s.label}: ${fmt(y)}${s.x || last.dx !== 1 ? ` (at ${fmt(xx)})` : ''}`;
-    });
-    readout.textContent = `${last.opts.xLabel || 'x'} ${fmt(hover)} · ${parts.join(' · ')}`;
-    // A formula panel follows the cursor: the x under it, the nearest sample of each series, and
-    // (pointer only) the y under it in data units, so a view can pick the curve pointed at.
-    plot.onCursor?.(
-      hover,
-      last.series.map((s) => at(s, hover)),
-      yAt,
+function plotSvg(p) {
+  const { fig, last, geo } = p;
+  const theme = readTheme(fig);
+  const W = geo?.W ?? 600,
+    H = p.height;
+  if (!last || !geo) return '<svg xmlns="http://www.w3.org/2000/svg"/>';
+  const { X, Y } = geo;
+  const parts = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H + 24}" viewBox="0 -24 ${W} ${H + 24}" font-family="system-ui, sans-serif" font-size="11">`,
+    `<rect x="0" y="-24" width="${W}" height="${H + 24}" fill="${theme.paper}"/>`,
+    `<text x="6" y="-8" font-weight="600" font-size="13" fill="${theme.ink}">${esc(fig.querySelector('figcaption').textContent)}</text>`,
+  ];
+  for (const t of geo.yt)
+    parts.push(
+      `<text x="${geo.pad.l - 4}" y="${Y(t) + 4}" text-anchor="end" fill="${theme.ink}">${esc(geo.yfmt(t))}</text>`,
     );
-  }
-  /** The y value (data units) at a canvas-relative pixel row. */
-  const yData = (py) => {
-    const f = 1 - (py - geo.pad.t) / (height - geo.pad.t - geo.pad.b);
-    const y = geo.ymin + f * (geo.ymax - geo.ymin);
-    return last.opts.yLog ? 10 ** y : y;
-  };
-  plot.readAt = showAt;
-  /** Whether a cursor (pointer or keyboard) is on the plot: a formula panel follows it then. */
-  plot.hovered = () => hover !== null;
-  /** [x, y] of the sample of series s nearest to x. */
-  plot.sampleAt = (s, x) => at(s, x);
+  for (const t of geo.xt)
+    parts.push(
+      `<text x="${X(t)}" y="${H - geo.pad.b + 14}" text-anchor="middle" fill="${theme.ink}">${esc(fmt(t))}</text>`,
+    );
+  parts.push(
+    `<text x="${(geo.pad.l + W) / 2}" y="${H - 4}" text-anchor="middle" fill="${theme.muted}">${esc(last.opts.xLabel ?? '')}</text>`,
+  );
+  last.series.forEach((s, k) => {
+    const pts = [];
+    for (let i = 0; i < s.y.length; i++)
+      if (Number.isFinite(s.y[i])) pts.push(`${X(xOf(p, s, i)).toFixed(1)},${Y(yOf(p, s.y[i])).toFixed(1)}`);
+    parts.push(
+      `<polyline fill="none" stroke="${colourOf(s, k, theme)}" stroke-width="1.6"${s.dash ? ' stroke-dasharray="5 4"' : ''} points="${pts.join(' ')}"><title>${esc(s.label ?? '')}</title></polyline>`,
+    );
+  });
+  parts.push('</svg>');
+  return parts.join('\n');
+}
+
+/** The pointer (a tap sends pointerdown but no pointermove) and the arrow keys move the readout. */
+function wirePlot(p) {
+  const { canvas } = p;
   const point = (e) => {
+    const { geo } = p;
     if (!geo) return;
     const b = canvas.getBoundingClientRect();
     const px = e.clientX - b.left;
     const x = geo.xmin + ((px - geo.pad.l) / (geo.W - geo.pad.l - geo.pad.r)) * (geo.xmax - geo.xmin);
-    showAt(x, yData(e.clientY - b.top));
+    showAt(p, x, yData(p, e.clientY - b.top));
   };
-  // A tap sends pointerdown but no pointermove.
   canvas.addEventListener('pointerdown', point);
   canvas.addEventListener('pointermove', point);
   canvas.addEventListener('keydown', (e) => {
+    const { geo } = p;
     if (!geo) return;
     const d = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
     if (!d) return;
     e.preventDefault();
     const step = (geo.xmax - geo.xmin) / (e.shiftKey ? 20 : 200);
-    const unit = last.opts.integerX ? Math.max(1, Math.round(step)) : step;
-    showAt((hover ?? geo.xmin) + d * unit);
+    const unit = p.last.opts.integerX ? Math.max(1, Math.round(step)) : step;
+    showAt(p, (p.hover ?? geo.xmin) + d * unit);
   });
-  canvas.addEventListener('focus', () => showAt(hover ?? geo?.xmin ?? 0));
-  return plot;
+  canvas.addEventListener('focus', () => showAt(p, p.hover ?? p.geo?.xmin ?? 0));
+}
+
+function xOf(p, s, i) {
+  return s.x ? s.x[i] : p.last.x0 + i * p.last.dx;
+}
+
+function yOf(p, y) {
+  return p.last.opts.yLog ? Math.log10(y) : y;
+}
+
+function paintPlot(p, cv, dpr) {
+  const theme = readTheme(p.fig);
+  const W = Math.max(
+    260,
+    Math.round(
+      (cv === p.canvas ? widthOf(cv, () => p.last && paintPlot(p, p.canvas, dprOf())) : cv.clientWidth) ||
+        p.parent.clientWidth ||
+        640,
+    ),
+  );
+  const H = p.height;
+  // Resize (which reallocates the backing store) only when the size changes.
+  if (cv.width !== Math.round(W * dpr)) cv.width = Math.round(W * dpr);
+  if (cv.height !== Math.round(H * dpr)) cv.height = Math.round(H * dpr);
+  if (cv.style.height !== `${H}px`) cv.style.height = `${H}px`;
+  const g = cv.getContext('2d');
+  g.setTransform(dpr, 0, 0, dpr, 0, 0);
+  paintPlotInto(p, g, theme, W, H);
+  const keysKey = p.last.series.map((s, k) => `${s.label}|${colourOf(s, k, theme)}|${!!s.dash}`).join('\n');
+  const keys = p.fig.querySelector('.keys');
+  if (keys.dataset.k !== keysKey) {
+    keys.dataset.k = keysKey;
+    keys.replaceChildren(
+      ...p.last.series.map((s, k) => {
+        const span = document.createElement('span');
+        span.textContent = s.label ?? '';
+        span.style.setProperty('--c', colourOf(s, k, theme));
+        if (s.dash) span.className = 'dash';
+        return span;
+      }),
+    );
+  }
+  const aria = `${p.fig.querySelector('figcaption').textContent}: ${p.last.series.map((s) => s.label).join(', ')}; arrow keys read values`;
+  if (cv.getAttribute('aria-label') !== aria) cv.setAttribute('aria-label', aria);
+}
+
+function paintPlotInto(p, g, theme, W, H) {
+  const gm = plotGeometry(p, W, H);
+  paintPlotAxes(p, g, theme, gm);
+  paintSeries(p, g, theme, gm);
+  if (p.hover !== null && p.hover >= gm.xmin && p.hover <= gm.xmax) {
+    const { X, pad } = gm;
+    g.strokeStyle = theme.ink;
+    g.globalAlpha = 0.5;
+    g.beginPath();
+    g.moveTo(X(p.hover), pad.t);
+    g.lineTo(X(p.hover), H - pad.b);
+    g.stroke();
+    g.globalAlpha = 1;
+  }
+}
+
+/** The plot's extents (the data's, or the ranges asked for), its scales and ticks, kept in
+ * `geo` for the pointer; the ticks and axis names also go on the canvas's dataset. */
+function plotGeometry(p, W, H) {
+  const { series, opts } = p.last;
+  const pad = { l: 58, r: 14, t: 10, b: 36 };
+  let xmin = Infinity,
+    xmax = -Infinity,
+    ymin = Infinity,
+    ymax = -Infinity;
+  for (const s of series) {
+    for (let i = 0; i < s.y.length; i++) {
+      const x = xOf(p, s, i);
+      const y = yOf(p, s.y[i]);
+      if (!Number.isFinite(y)) continue;
+      if (x < xmin) xmin = x;
+      if (x > xmax) xmax = x;
+      if (y < ymin) ymin = y;
+      if (y > ymax) ymax = y;
+    }
+  }
+  if (opts.yRange) [ymin, ymax] = opts.yRange.map((v) => (opts.yLog ? Math.log10(v) : v));
+  if (opts.xRange) [xmin, xmax] = opts.xRange;
+  if (!(xmax > xmin)) xmax = xmin + 1;
+  if (!(ymax > ymin)) (ymax = ymin + 1), (ymin -= 1);
+  const X = (x) => pad.l + ((x - xmin) / (xmax - xmin)) * (W - pad.l - pad.r);
+  const Y = (y) => pad.t + (1 - (y - ymin) / (ymax - ymin)) * (H - pad.t - pad.b);
+  const yt = opts.yLog ? ticks(Math.ceil(ymin), Math.floor(ymax), 6).filter(Number.isInteger) : ticks(ymin, ymax, 5);
+  const yfmt = opts.yLog ? (t) => (t >= 4 || t <= -3 ? `1e${t}` : fmt(10 ** t)) : fmt;
+  const xt = ticks(xmin, xmax, Math.max(3, Math.min(8, Math.floor((W - pad.l) / 70)))).filter(
+    (t) => !opts.integerX || Number.isInteger(t),
+  );
+  p.geo = { W, H, X, Y, xmin, xmax, ymin, ymax, pad, yt, xt, yfmt };
+  const axes = {
+    yticks: yt.map(yfmt).join('|'),
+    xticks: xt.map(fmt).join('|'),
+    xname: opts.xLabel ?? '',
+    yname: opts.yLabel ?? '',
+  };
+  setData(p.canvas, axes);
+  return p.geo;
+}
+
+/** Paper, grid lines with their tick labels, the axis names and the markers. */
+function paintPlotAxes(p, g, theme, { W, H, X, Y, pad, yt, xt, yfmt }) {
+  const { opts } = p.last;
+  g.fillStyle = theme.paper;
+  g.fillRect(0, 0, W, H);
+  g.strokeStyle = theme.line;
+  g.fillStyle = theme.ink;
+  g.font = FONT;
+  g.lineWidth = 1;
+  for (const t of yt) {
+    g.beginPath();
+    g.moveTo(pad.l, Y(t));
+    g.lineTo(W - pad.r, Y(t));
+    g.stroke();
+    g.textAlign = 'right';
+    g.fillText(yfmt(t), pad.l - 4, Y(t) + 4);
+  }
+  for (const t of xt) {
+    g.beginPath();
+    g.moveTo(X(t), pad.t);
+    g.lineTo(X(t), H - pad.b);
+    g.stroke();
+    g.textAlign = 'center';
+    g.fillText(fmt(t), X(t), H - pad.b + 14);
+  }
+  g.fillStyle = theme.muted;
+  g.textAlign = 'center';
+  g.fillText(opts.xLabel ?? '', (pad.l + W - pad.r) / 2, H - 4);
+  g.save();
+  g.translate(12, (pad.t + H - pad.b) / 2);
+  g.rotate(-Math.PI / 2);
+  g.fillText(opts.yLabel ?? '', 0, 0);
+  g.restore();
+  for (const m of opts.markers ?? []) {
+    g.strokeStyle = theme.bad;
+    g.setLineDash([4, 3]);
+    g.beginPath();
+    g.moveTo(X(m.x), pad.t);
+    g.lineTo(X(m.x), H - pad.b);
+    g.stroke();
+    g.setLineDash([]);
+    g.fillStyle = theme.bad;
+    g.textAlign = X(m.x) > W - 140 ? 'right' : 'left';
+    g.fillText(m.label ?? '', X(m.x) + (g.textAlign === 'right' ? -4 : 4), pad.t + 10);
+  }
+}
+
+/** Every series, clipped to the plot area: a line (dense ones rasterised by denseSeries), dots. */
+function paintSeries(p, g, theme, { W, H, X, Y, pad }) {
+  g.save();
+  g.beginPath();
+  g.rect(pad.l, pad.t - 1, W - pad.l - pad.r, H - pad.t - pad.b + 2);
+  g.clip();
+  p.last.series.forEach((s, k) => {
+    g.strokeStyle = colourOf(s, k, theme);
+    g.lineWidth = 1.6;
+    // Bevel joins: a zig-zag of thousands of sharp turns is much cheaper to rasterise than with
+    // miter joins, and at 1.6 px the difference cannot be seen.
+    g.lineJoin = 'bevel';
+    g.setLineDash(s.dash ? [5, 4] : []);
+    g.beginPath();
+    const n = s.y.length;
+    const plotW = W - pad.l - pad.r;
+    if (n * 3 > plotW && !s.dash) {
+      denseSeries(p, g, s, k, theme, n, pad, W, H, X, Y);
+    } else {
+      let pen = false;
+      for (let i = 0; i < n; i++) {
+        const y = yOf(p, s.y[i]);
+        if (!Number.isFinite(y)) {
+          pen = false;
+          continue;
+        }
+        const x = X(xOf(p, s, i));
+        const yy = Y(y);
+        if (pen) g.lineTo(x, yy);
+        else g.moveTo(x, yy);
+        pen = true;
+      }
+    }
+    g.stroke();
+    if (s.dots) {
+      g.fillStyle = g.strokeStyle;
+      for (let i = 0; i < s.y.length; i++) {
+        if (!Number.isFinite(s.y[i])) continue;
+        g.beginPath();
+        g.arc(X(xOf(p, s, i)), Y(yOf(p, s.y[i])), 3, 0, 2 * Math.PI);
+        g.fill();
+      }
+    }
+  });
+  g.restore();
+  g.setLineDash([]);
+}
+
+/**
+ * A series whose points are closer than 3 px, rasterised here in device pixels: per pixel column
+ * the span of y the polyline covers there (each segment clipped to the column), widened by half
+ * the 1.6 px line width, with fractional coverage at both ends; written into an ImageData and
+ * drawn with one drawImage. The same picture as the stroked path; stroking hundreds of steep
+ * zig-zags (or filling thousands of rects) costs Skia tens of milliseconds per frame, this ~1 ms.
+ */
+function denseSeries(p, g, s, k, theme, n, pad, W, H, X, Y) {
+  const t = g.getTransform ? g.getTransform() : { a: 1, d: 1, e: 0, f: 0 };
+  const sx = t.a || 1,
+    sy = t.d || 1;
+  const x0 = Math.floor(pad.l * sx),
+    x1 = Math.ceil((W - pad.r) * sx);
+  const y0 = Math.floor((pad.t - 1) * sy),
+    y1 = Math.ceil((H - pad.b + 1) * sy);
+  const nc = x1 - x0,
+    nr = y1 - y0;
+  if (nc <= 0 || nr <= 0) return;
+  const lo = new Float32Array(nc).fill(Infinity),
+    hi = new Float32Array(nc).fill(-Infinity);
+  const mark = (c, a, b) => {
+    const j = c - x0;
+    if (j < 0 || j >= nc) return;
+    if (a < lo[j]) lo[j] = a;
+    if (b > hi[j]) hi[j] = b;
+  };
+  let px = NaN,
+    py = NaN;
+  for (let i = 0; i < n; i++) {
+    const y = yOf(p, s.y[i]);
+    if (!Number.isFinite(y)) {
+      px = NaN;
+      continue;
+    }
+    const x = X(xOf(p, s, i)) * sx,
+      yy = Y(y) * sy;
+    if (px !== px) mark(Math.floor(x), yy, yy);
+    else if (x === px) mark(Math.floor(x), Math.min(py, yy), Math.max(py, yy));
+    else {
+      const a = Math.min(px, x),
+        b = Math.max(px, x),
+        slope = (yy - py) / (x - px);
+      for (let c = Math.floor(a), cb = Math.floor(b); c <= cb; c++) {
+        const ya = py + (Math.max(c, a) - px) * slope,
+          yb = py + (Math.min(c + 1, b) - px) * slope;
+        mark(c, Math.min(ya, yb), Math.max(ya, yb));
+      }
+    }
+    px = x;
+    py = yy;
+  }
+  // Whole device pixels: pixel-aligned rects are Skia's cheapest draw (no anti-aliasing pass).
+  g.save();
+  g.setTransform(1, 0, 0, 1, t.e ?? 0, t.f ?? 0);
+  g.fillStyle = colourOf(s, k, theme);
+  const half = 0.8 * sy;
+  for (let j = 0; j < nc; j++) {
+    if (!(hi[j] >= lo[j])) continue;
+    const top = Math.round(lo[j] - half),
+      bot = Math.max(top + 1, Math.round(hi[j] + half));
+    g.fillRect(x0 + j, top, 1, bot - top);
+  }
+  g.restore();
+}
+
+/** Value of series s nearest to x. */
+function sampleAt(p, s, x) {
+  const n = s.y.length;
+  if (!n) return [NaN, NaN];
+  let lo = 0,
+    hi = n - 1;
+  if (!s.x) {
+    const i = Math.max(0, Math.min(n - 1, Math.round((x - p.last.x0) / p.last.dx)));
+    return [xOf(p, s, i), s.y[i]];
+  }
+  const up = s.x[n - 1] >= s.x[0];
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (s.x[mid] <= x === up) lo = mid;
+    else hi = mid;
+  }
+  const i = Math.abs(s.x[lo] - x) <= Math.abs(s.x[hi] - x) ? lo : hi;
+  return [s.x[i], s.y[i]];
+}
+
+function showAt(p, x, yAt = null) {
+  if (!p.last || !p.geo) return;
+  p.hover = Math.max(p.geo.xmin, Math.min(p.geo.xmax, x));
+  const g = p.canvas.getContext('2d');
+  g.setTransform(dprOf(), 0, 0, dprOf(), 0, 0);
+  paintPlotInto(p, g, readTheme(p.fig), p.geo.W, p.height);
+  const parts = p.last.series.map((s) => {
+    const [xx, y] = sampleAt(p, s, p.hover);
+    return `${s.label}: ${fmt(y)}${s.x || p.last.dx !== 1 ? ` (at ${fmt(xx)})` : ''}`;
+  });
+  p.readout.textContent = `${p.last.opts.xLabel || 'x'} ${fmt(p.hover)} · ${parts.join(' · ')}`;
+  // A formula panel follows the cursor: the x under it, the nearest sample of each series, and
+  // (pointer only) the y under it in data units, so a view can pick the curve pointed at.
+  p.plot.onCursor?.(
+    p.hover,
+    p.last.series.map((s) => sampleAt(p, s, p.hover)),
+    yAt,
+  );
+}
+
+/** The y value (data units) at a canvas-relative pixel row. */
+function yData(p, py) {
+  const f = 1 - (py - p.geo.pad.t) / (p.height - p.geo.pad.t - p.geo.pad.b);
+  const y = p.geo.ymin + f * (p.geo.ymax - p.geo.ymin);
+  return p.last.opts.yLog ? 10 ** y : y;
 }
 
 /**

@@ -30,54 +30,82 @@ function finiteRange(v) {
 
 /** Down-sample a RoPE angle picture by averaging each box's (cos, sin) as vectors: the colour is
  * the mean angle, faded toward the mask colour as the vectors cancel (a pair turning faster than
- * the pixel grid shows grey, not a false pattern). */
-function ropeReduce(C, S, L, half, cols, pairOf, scale) {
-  return (tw, th, kx, ky) => {
-    // Per band of ky rows: sum cos and sin per pair (branch-free), then spread the pair sums over
-    // the target columns; the colour is the angle of the mean vector, its length the weight.
-    const pc = new Float64Array(half),
-      ps = new Float64Array(half);
-    const values = new Float32Array(tw * th),
-      weight = new Float32Array(tw * th);
-    const tc = new Float64Array(tw),
-      ts = new Float64Array(tw);
-    const colMap = new Int32Array(cols),
-      pair = new Int32Array(cols);
-    for (let c = 0; c < cols; c++) {
-      colMap[c] = Math.floor(c / kx);
-      pair[c] = pairOf(c);
-    }
-    for (let band = 0; band < th; band++) {
-      const r0 = band * ky,
-        r1 = Math.min(L, r0 + ky);
-      pc.fill(0);
-      ps.fill(0);
-      for (let r = r0; r < r1; r++) {
-        const b = r * half;
-        for (let i = 0; i < half; i++) {
-          pc[i] += C[b + i];
-          ps[i] += S[b + i];
-        }
-      }
-      tc.fill(0);
-      ts.fill(0);
-      for (let c = 0; c < cols; c++) {
-        tc[colMap[c]] += pc[pair[c]];
-        ts[colMap[c]] += ps[pair[c]];
-      }
-      const o = band * tw;
-      for (let t = 0; t < tw; t++) {
-        // cells in this box: (r1 - r0) rows × the columns that map to t
-        const nCols = Math.min(cols, (t + 1) * kx) - t * kx;
-        const k = 1 / ((r1 - r0) * nCols);
-        const x = tc[t] * k,
-          y = ts[t] * k;
-        values[o + t] = angle(y, x);
-        weight[o + t] = Math.sqrt(x * x + y * y) / scale;
-      }
-    }
-    return { values, weight };
+ * the pixel grid shows grey, not a false pattern). The cache buffers are read when it runs (a
+ * heap view dies when memory grows). */
+function ropeReduce(cb, sb, L, half, cols, pairOf, scale) {
+  const pair = new Int32Array(cols);
+  for (let c = 0; c < cols; c++) pair[c] = pairOf(c);
+  return (tw, th, kx, ky) => reduceRope(cb.array, sb.array, L, half, cols, pair, scale, tw, th, kx, ky);
+}
+
+// Scratch for reduceRope, kept between frames: a drag redraws at the same size, and fresh
+// megabyte arrays per frame cost their zeroing and a collection. The result is painted at once.
+let ropeScratch = null;
+function ropeBuffers(n, half, tw) {
+  const s = ropeScratch;
+  if (s && s.values.length >= n && s.pc.length >= half && s.tc.length >= tw) return s;
+  ropeScratch = {
+    values: new Float32Array(n),
+    weight: new Float32Array(n),
+    pc: new Float64Array(half),
+    ps: new Float64Array(half),
+    tc: new Float64Array(tw),
+    ts: new Float64Array(tw),
   };
+  return ropeScratch;
+}
+
+/** Per band of ky rows: sum cos and sin per pair (branch-free), then spread the pair sums over
+ * the target columns; the colour is the angle of the mean vector, its length the weight. With one
+ * column per box (kx = 1) every column of a pair shows the same box: the result is then one entry
+ * per pair, `columns` naming the pair of each column (the panel colours a pair once). */
+function reduceRope(C, S, L, half, cols, pair, scale, tw, th, kx, ky) {
+  const one = kx === 1;
+  const width = one ? half : tw;
+  const { values, weight, pc, ps, tc, ts } = ropeBuffers(width * th, half, tw);
+  for (let band = 0; band < th; band++) {
+    const r0 = band * ky,
+      r1 = Math.min(L, r0 + ky);
+    pc.fill(0);
+    ps.fill(0);
+    for (let r = r0; r < r1; r++) {
+      const b = r * half;
+      for (let i = 0; i < half; i++) {
+        pc[i] += C[b + i];
+        ps[i] += S[b + i];
+      }
+    }
+    const o = band * width;
+    if (one) {
+      // the column sum of one pair is that pair's sum: the same numbers as below
+      const k = 1 / (r1 - r0);
+      for (let i = 0; i < half; i++) {
+        const x = pc[i] * k,
+          y = ps[i] * k;
+        values[o + i] = angle(y, x);
+        weight[o + i] = Math.sqrt(x * x + y * y) / scale;
+      }
+      continue;
+    }
+    tc.fill(0, 0, tw);
+    ts.fill(0, 0, tw);
+    for (let c = 0; c < cols; c++) {
+      const t = (c / kx) | 0;
+      tc[t] += pc[pair[c]];
+      ts[t] += ps[pair[c]];
+    }
+    for (let t = 0; t < tw; t++) {
+      // cells in this box: (r1 - r0) rows × the columns that map to t
+      const nCols = Math.min(cols, (t + 1) * kx) - t * kx;
+      const k = 1 / ((r1 - r0) * nCols);
+      const x = tc[t] * k,
+        y = ts[t] * k;
+      values[o + t] = angle(y, x);
+      weight[o + t] = Math.sqrt(x * x + y * y) / scale;
+    }
+  }
+  const n = width * th;
+  return { values: values.subarray(0, n), weight: weight.subarray(0, n), columns: one ? pair : null };
 }
 
 /**
@@ -104,7 +132,8 @@ function alibiAll(pe, heads, n) {
 /**
  * The [rows][cols] picture of each method under state `st` (one entry here per method of methods.js
  * METHODS), with what a reader needs to read it: axis names with units, the kind of quantity (signed, onesided, cyclic) that picks the palette,
- * and for RoPE a vector-averaging down-sampler. `quantity: 'sincos'` draws RoPE as sin θ | cos θ
+ * and for RoPE a vector-averaging down-sampler. `stable` marks values kept between frames (the
+ * same array always holds the same numbers), which the panel need not paint again. `quantity: 'sincos'` draws RoPE as sin θ | cos θ
  * values, the same quantity as a sinusoidal table (Compare puts them side by side).
  */
 export const MATRICES = {
@@ -203,7 +232,7 @@ export const MATRICES = {
       rowAxis: posAxis,
       colAxis: `dimension (pair i = ${interleaved ? '⌊dim/2⌋' : 'dim mod d/2'})`,
       note: 'angle, rad',
-      reduce: ropeReduce(cb.array, sb.array, L, half, cols, pairOf, attentionScale),
+      reduce: ropeReduce(cb, sb, L, half, cols, pairOf, attentionScale),
       valueAt: (r, c) => (cb.freed ? NaN : exactAngle(sb.array[r * half + pairOf(c)], cb.array[r * half + pairOf(c)])),
       title: `RoPE angle θᵢ(p) mod 2π per dim (${st.rope} pairs): ${L} positions × ${cols} dims${sc}`,
       describe: (r, c) => {
@@ -246,11 +275,13 @@ export const MATRICES = {
     const n = Math.min(L, MATRIX_CAP);
     const h = Math.min(st.head, st.heads - 1);
     const all = alibiAll(pe, st.heads, n);
-    const values = all.subarray(h * n * n, (h + 1) * n * n);
+    // kept too, so the panel sees the same array for the same head and need not paint it again
+    const values = cached(pe, `alibi-head|${st.heads}|${n}|${h}`, () => all.subarray(h * n * n, (h + 1) * n * n));
     // The range of a head's n × n bias is kept with it: a drag that keeps the size redraws, not rescans.
     const lo = cached(pe, `alibi-lo|${st.heads}|${n}|${h}`, () => finiteRange(values)[0]);
     return {
       values,
+      stable: true,
       rows: n,
       cols: n,
       lo,
@@ -273,6 +304,7 @@ export const MATRICES = {
     );
     return {
       values: b,
+      stable: true,
       rows: n,
       cols: n,
       lo: 0,
@@ -293,6 +325,7 @@ export const MATRICES = {
     const b = cached(pe, `shaw|${n}|${k}`, () => pe.shawIndices({ queries: n, keys: n, maxRelative: k }));
     return {
       values: b,
+      stable: true,
       rows: n,
       cols: n,
       lo: 0,

@@ -5,11 +5,15 @@ import { createMatrixPanel, fmt, stackFigures } from '../draw.js';
 import { createFormula, cellFormula } from '../formula.js';
 import { encodingMatrix } from '../matrices.js';
 import { paletteFor } from '../palette.js';
+import { readTheme } from '../theme.js';
 import { METHODS, methodLabel as label } from '../methods.js';
 import { describeMatrix, matrixExport, shell } from './common.js';
 
 /** Draw `method` into `panel`; returns the matrix description. */
 function drawMethod(ctx, panel, st, method, extra = {}, shortTitle = null) {
+  // The theme is read before this draw's DOM writes (the title): read after them it forces a
+  // style and layout pass in the middle of the frame. It is kept for the rest of the task.
+  readTheme(panel.fig);
   const m = encodingMatrix(ctx.pe, st, method, ctx.pool, extra);
   panel.rowLabel = m.rowLabel;
   panel.colLabel = m.colLabel;
@@ -23,6 +27,7 @@ function drawMethod(ctx, panel, st, method, extra = {}, shortTitle = null) {
     hi: m.hi,
     palette: paletteFor(m.kind, st.palette),
     source: m.source,
+    stable: m.stable,
     reduce: m.reduce,
     valueAt: m.valueAt,
     note: m.note,
@@ -30,6 +35,24 @@ function drawMethod(ctx, panel, st, method, extra = {}, shortTitle = null) {
     markerLabel: extra.markerLabel,
   });
   return m;
+}
+
+/** A formula panel (formula.js) that leaves its markup alone when asked to show what it shows
+ * already: a drag that keeps the cursor's cell would otherwise rebuild and re-shape it per frame. */
+function keptFormula(parent) {
+  const formula = createFormula(parent);
+  let shown = null;
+  const once = (key, write) => {
+    if (key === shown) return;
+    shown = key;
+    write();
+  };
+  return {
+    el: formula.el,
+    set: (f, hint = '', where = null) =>
+      once(JSON.stringify(['set', f.html, String(f.value), f.call, hint, where]), () => formula.set(f, hint, where)),
+    clear: (msg = '') => once(JSON.stringify(['clear', msg]), () => formula.clear(msg)),
+  };
 }
 
 /** Wire a formula panel to a matrix panel: the cursor's cell fills the formula in. */
@@ -63,7 +86,7 @@ export function setupHeatmap(el, ctx) {
   );
   v.body.classList.add('with-formula');
   const panel = createMatrixPanel(v.body, { title: '' });
-  const formula = createFormula(v.body);
+  const formula = keptFormula(v.body);
   let cur = null;
   const refill = linkFormula(ctx, panel, formula, () => cur);
   return {
@@ -97,7 +120,7 @@ export function setupCompare(el, ctx) {
   v.body.append(pairEl);
   const a = createMatrixPanel(pairEl);
   const b = createMatrixPanel(pairEl);
-  const formula = createFormula(v.body);
+  const formula = keptFormula(v.body);
   // One formula panel for both sides: it follows the side the cursor was last on.
   const drawn = [null, null];
   let active = 0;
@@ -147,4 +170,4 @@ export function setupCompare(el, ctx) {
     canvas: () => a.canvas,
   };
 }
-export { drawMethod };
+export { drawMethod, keptFormula };
