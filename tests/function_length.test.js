@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import test from 'node:test';
-import { allFunctions, cFunctions, jsFunctions, LIMIT } from '../tools/function_lengths.js';
+import { allFunctions, cFunctions, jsFunctions, LIMIT, SPAN_LIMIT } from '../tools/function_lengths.js';
 
 test('the measure counts what a reader holds: nested functions apart, C by its layout', () => {
   const js = jsFunctions(
@@ -73,4 +73,17 @@ test(`every shipped function has at most ${LIMIT} lines of its own`, () => {
   assert.ok(fns.some((f) => f.file.endsWith('.c')) && fns.some((f) => f.file.startsWith('web/src/')), 'files found');
   const long = fns.filter((f) => f.own > LIMIT).map((f) => `${f.file}:${f.line} ${f.name}: ${f.own} own lines`);
   assert.deepEqual(long, [], `split these along what they do (node tools/function_lengths.js):\n${long.join('\n')}`);
+});
+
+test(`no function in web/src spans more than ${SPAN_LIMIT} lines, the functions nested in it included`, () => {
+  const fns = allFunctions(['web/src']);
+  assert.ok(fns.length > 100, "the page's functions found");
+  const long = fns
+    .filter((f) => f.span > SPAN_LIMIT)
+    .map((f) => `${f.file}:${f.line} ${f.name}: spans ${f.span} lines`);
+  assert.deepEqual(
+    long,
+    [],
+    `keep the state in one object and the work in short functions that take it (views/rotation.js):\n${long.join('\n')}`,
+  );
 });
