@@ -87,6 +87,8 @@ function biasState(el, ctx) {
     heads: [],
     bucketPlot: createPlot(t5.querySelector('.pair'), { height: 200 }),
     cur: null,
+    drawn: {}, // section id -> the inputs it was last drawn from (updateBias)
+    drawnWith: null,
   };
   const square = { rowLabel: 'query', colLabel: 'key', square: true };
   s.bucketMat = createMatrixPanel(t5.querySelector('.with-formula'), square);
@@ -131,6 +133,10 @@ function refill(panel) {
   panel.onCursor(r, c);
 }
 
+/** The state keys each section draws from, besides the palette, the theme and the API: a section
+ * whose inputs are unchanged keeps its figures (a drag of T5's buckets redraws T5 only). */
+const SECTION_KEYS = { alibi: ['heads'], t5: ['buckets', 'maxdist', 't5dir'], shaw: ['shawk'] };
+
 function updateBias(s, st) {
   s.v.clear();
   s.cur = { ...st };
@@ -138,13 +144,23 @@ function updateBias(s, st) {
   s.alibi.hidden = !on('alibi');
   s.t5.hidden = !on('t5');
   s.shaw.hidden = !on('shaw');
-  if (on('alibi')) s.v.guard(() => drawAlibi(s, st), 'ALiBi');
-  if (on('t5')) s.v.guard(() => drawT5(s, st), 'T5');
-  if (on('shaw'))
-    s.v.guard(() => {
-      drawShaw(s, st);
-      drawXl(s, st);
-    }, 'Shaw');
+  if (s.drawnWith !== s.ctx.pe) s.drawn = {}; // the stand-in API gave way to the real one
+  s.drawnWith = s.ctx.pe;
+  const theme = JSON.stringify(readTheme(s.v.section));
+  const section = (id, where, draw) => {
+    if (!on(id)) return;
+    const key = JSON.stringify([SECTION_KEYS[id].map((k) => st[k]), st.palette, theme]);
+    if (s.drawn[id] === key) return;
+    delete s.drawn[id];
+    // kept only when it drew: a section that failed shows its note again on the next update
+    if (s.v.guard(() => (draw(), true), where)) s.drawn[id] = key;
+  };
+  section('alibi', 'ALiBi', () => drawAlibi(s, st));
+  section('t5', 'T5', () => drawT5(s, st));
+  section('shaw', 'Shaw', () => {
+    drawShaw(s, st);
+    drawXl(s, st);
+  });
 }
 
 function drawAlibi(s, st) {
