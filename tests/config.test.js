@@ -5,17 +5,11 @@
 // modeling_t5.py _relative_position_bucket, the model files' per-layer rules), not with config.js.
 // Then the result drives ropeFrequencies, ropeCache, applyRope, attention and kvCache as is.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { load, NAMES, refRotate, SOURCES } from './config_fixtures.js';
 import { Status } from '../js/index.js';
 import { assertClose, assertThrowsPosenc, backends, maxAbsDiff, randomF32 } from './helpers.js';
-
-const DIR = new URL('./fixtures/configs/', import.meta.url);
-const SOURCES = JSON.parse(readFileSync(new URL('SOURCES.json', DIR), 'utf8')).configs;
-const NAMES = readdirSync(DIR)
-  .filter((f) => f.endsWith('.json') && f !== 'SOURCES.json')
-  .map((f) => f.slice(0, -5));
-const load = (name) => JSON.parse(readFileSync(new URL(`${name}.json`, DIR), 'utf8'));
 
 // ---- Hugging Face's formulas, float64 ----
 const hfDefault = (base, d) => Array.from({ length: d / 2 }, (_, i) => 1 / base ** ((2 * i) / d));
@@ -104,27 +98,6 @@ function hfT5Bucket(rp, bidirectional, numBuckets, maxDistance) {
   if (rp < maxExact) return buckets + rp;
   const large = maxExact + Math.trunc((Math.log(rp / maxExact) / Math.log(maxDistance / maxExact)) * (n - maxExact));
   return buckets + Math.min(large, n - 1);
-}
-
-/** The rotation of x [length][heads][dim] by angles pos(t, i) · inv[i] on the first 2·inv.length
- * components, float64, in the given pairing; cos and sin times att. */
-function refRotate(x, { length, heads, dim, layout, inv, att = 1, angle }) {
-  const n = inv.length;
-  const out = Float64Array.from(x);
-  for (let t = 0; t < length; t++) {
-    for (let h = 0; h < heads; h++) {
-      const o = (t * heads + h) * dim;
-      for (let i = 0; i < n; i++) {
-        const a = angle(t, i) * inv[i];
-        const [p, q] = layout === 'half' ? [o + i, o + i + n] : [o + 2 * i, o + 2 * i + 1];
-        const u = x[p];
-        const v = x[q];
-        out[p] = (u * Math.cos(a) - v * Math.sin(a)) * att;
-        out[q] = (v * Math.cos(a) + u * Math.sin(a)) * att;
-      }
-    }
-  }
-  return out;
 }
 
 function maxRel(actual, expected) {

@@ -4,11 +4,9 @@
 // out here again, not taken from config.js. Every result then drives ropeCache, applyRope,
 // attention and kvCache as is.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { load, refRotate } from './config_fixtures.js';
 import { assertThrowsPosenc, backends, randomF32 } from './helpers.js';
-
-const load = (name) => JSON.parse(readFileSync(new URL(`./fixtures/configs/${name}.json`, import.meta.url), 'utf8'));
 
 /** modeling_rope_utils.py _compute_default_rope_parameters: dim = int(head_dim * partial_rotary_factor),
  * inv_freq = 1 / base ** (arange(0, dim, 2) / dim) */
@@ -24,22 +22,7 @@ function maxRel(actual, expected) {
 /** apply_rotary_pos_emb on x [length][heads][dim], float64: the first 2 · inv.length components
  * rotate, position t + offset; 'half' is rotate_half (cat(-x2, x1)), 'interleaved' GLM-4's
  * repeat_interleave cos / sin with x[..., 0::2], x[..., 1::2] (adjacent pairs). */
-function hfRotate(x, { length, heads, dim, inv, layout, offset }) {
-  const n = inv.length;
-  const out = Float64Array.from(x);
-  for (let t = 0; t < length; t++) {
-    for (let h = 0; h < heads; h++) {
-      const o = (t * heads + h) * dim;
-      for (let i = 0; i < n; i++) {
-        const a = (t + offset) * inv[i];
-        const [p, q] = layout === 'half' ? [o + i, o + i + n] : [o + 2 * i, o + 2 * i + 1];
-        out[p] = x[p] * Math.cos(a) - x[q] * Math.sin(a);
-        out[q] = x[q] * Math.cos(a) + x[p] * Math.sin(a);
-      }
-    }
-  }
-  return out;
-}
+const hfRotate = (x, { offset, ...o }) => refRotate(x, { ...o, angle: (t) => t + offset });
 
 /** The result as its consumers take it: applyRope against hfRotate, ropeCache, attention, kvCache. */
 async function drive(s, inv, what) {

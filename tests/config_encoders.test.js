@@ -3,12 +3,10 @@
 // decoder, BART and mBART's offset-2 tables, CamemBERT's padding_idx + 1, CLIP and SigLIP's text
 // and vision towers; the types refused with their reason; every result taken by the consumers.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { load } from './config_fixtures.js';
 import { assertThrowsPosenc, backends, randomF32 } from './helpers.js';
 
-const DIR = new URL('./fixtures/configs/', import.meta.url);
-const load = (name) => JSON.parse(readFileSync(new URL(`${name}.json`, DIR), 'utf8'));
 const FIXTURES = {
   'whisper-large-v3': [{}, { decoder: true }],
   'bart-large-cnn': [{}, { decoder: true }],

@@ -4,18 +4,10 @@
 // (1e-12 relative), pairing, per-layer families, windows, KV heads and softmax scales. Paths below
 // are under src/transformers/models/ of huggingface/transformers.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { load, NAMES, SOURCES } from './config_fixtures.js';
 import { MODELS } from '../js/models.js';
 import { backends } from './helpers.js';
-
-const DIR = new URL('./fixtures/configs/', import.meta.url);
-const NAMES = readdirSync(DIR)
-  .filter((f) => f.endsWith('.json') && f !== 'SOURCES.json')
-  .map((f) => f.slice(0, -5))
-  .sort();
-const load = (name) => JSON.parse(readFileSync(new URL(`${name}.json`, DIR), 'utf8'));
-const SOURCES = JSON.parse(readFileSync(new URL('SOURCES.json', DIR), 'utf8')).configs;
 
 // Mapped types for which no published config.json could be found in any public source searched
 // (GitHub code index: mirrors, vendored test fixtures, printed configs; stored web pages). Each

@@ -4,17 +4,10 @@
 // result of every fixture (and of seeded mutations of them) taken by ropeFrequencies, ropeCache,
 // applyRope, attention and kvCache, or refused by fromConfig itself naming a config key.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { load, NAMES } from './config_fixtures.js';
 import { closestTypes } from '../js/models.js';
 import { assertThrowsPosenc, backends, randomF32 } from './helpers.js';
-
-const DIR = new URL('./fixtures/configs/', import.meta.url);
-const NAMES = readdirSync(DIR)
-  .filter((f) => f.endsWith('.json') && f !== 'SOURCES.json')
-  .map((f) => f.slice(0, -5))
-  .sort();
-const load = (name) => JSON.parse(readFileSync(new URL(`${name}.json`, DIR), 'utf8'));
 
 /** Python's bool() of a JSON value, written out independently of config.js. */
 function pyBool(v) {
