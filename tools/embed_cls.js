@@ -3,14 +3,16 @@
 // default, controls=own, another method, the largest sizes), the three font sets, host text from
 // 14 to 22 px, the reader at the top and below. Prints, per run, the CLS and any embed whose height
 // was not its box; then each view's box and content (px) per width, as markdown tables.
-// node tools/embed_cls.js [--every-font] [width ...]   (about 15 minutes on a shared 2-core
-// machine; --every-font runs each width and setting under each font set, three times as long)
+// node tools/embed_cls.js [--every-font] [--other-reader] [width ...]   (about 15 minutes on a
+// shared 2-core machine; --every-font runs each width and setting under each font set, three times
+// as long; --other-reader puts the reader where the plain sweep does not, at each setting)
 import { launch } from '../tests/browser_embed_harness.js';
 import { FONTS, offBox, runPost } from '../tests/browser_embed_post.js';
 
 const args = process.argv.slice(2);
 const everyFont = args.includes('--every-font');
-const given = args.filter((a) => a !== '--every-font').map(Number);
+const otherReader = args.includes('--other-reader');
+const given = args.filter((a) => !a.startsWith('--')).map(Number);
 const WIDTHS = given.length ? given : [320, 342, 360, 390, 414, 768, 1024, 1280];
 const SIZES = [14, 16, 18, 22];
 const fonts = Object.keys(FONTS);
@@ -21,7 +23,7 @@ const runsAt = (width, wi) =>
       width,
       font,
       size: SIZES[shift],
-      reader: shift % 2 ? 'below' : 'top',
+      reader: (shift % 2 === 1) !== otherReader ? 'below' : 'top',
       shift,
     })),
   ).flat();
