@@ -610,7 +610,7 @@ export const MODELS = {
   qwen2_5_vl: wrapper('Qwen2_5_VLConfig', 'qwen2_5_vl_text', { fromRoot: true }),
   qwen3_5: wrapper('Qwen3_5Config', 'qwen3_5_text'),
 
-  // ---- encoders, encoder-decoders and vision towers (issue 41) ----
+  // ---- encoders, encoder-decoders and vision towers ----
   // `stacks`: an encoder-decoder's layer count, heads and table per stack (fromConfig's decoder
   // option picks one); `patches`: a vision tower's table, one row per patch (+ CLIP's class token)
   whisper: tower(
@@ -732,7 +732,7 @@ export const MODELS = {
       defaults: { hidden_size: 768, num_attention_heads: 12, num_hidden_layers: 12, image_size: 224, patch_size: 16 },
     },
   ),
-  // ---- decoder block: the popular decoders Hugging Face implements natively (issue 41) ----
+  // ---- decoders Hugging Face implements natively, mapped with their config classes ----
   olmoe: rope(
     'OlmoeConfig',
     'olmoe/modeling_olmoe.py OlmoeAttention (head_dim = hidden_size // num_attention_heads), apply_rotary_pos_emb (rotate_half)',
