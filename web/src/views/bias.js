@@ -146,7 +146,7 @@ function updateBias(s, st) {
   s.shaw.hidden = !on('shaw');
   if (s.drawnWith !== s.ctx.pe) s.drawn = {}; // the stand-in API gave way to the real one
   s.drawnWith = s.ctx.pe;
-  const theme = JSON.stringify(readTheme(s.v.section));
+  const theme = readTheme(s.v.section).key;
   const section = (id, where, draw) => {
     if (!on(id)) return;
     const key = JSON.stringify([SECTION_KEYS[id].map((k) => st[k]), st.palette, theme]);
