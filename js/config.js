@@ -1329,7 +1329,9 @@ function ropeBase({ result, row, r, mt, kind, origin, notes, source }, { rs, rpr
     [r, 'rotary_emb_base'],
     [r, 'rotary_base'],
   ]) {
-    if (base === undefined && rd?.raw(k) !== undefined && (rd.raw(k) !== null || rd === r)) {
+    // a key the row's config class does not read (models.js `ignores`) is noted, not used
+    const unread = rd === r && row.ignores && Object.hasOwn(row.ignores, k);
+    if (base === undefined && !unread && rd?.raw(k) !== undefined && (rd.raw(k) !== null || rd === r)) {
       base = rd.number(k, { gt: 1 });
       baseKey = rd.key(k);
     }
@@ -1383,7 +1385,7 @@ function rotatedWidth(x, { rs, rpr, where }, scaling) {
     rotaryDim = Math.floor(dim * pct);
     widthKey = r.key('rotary_pct');
   }
-  if (r.has('rotary_dim')) {
+  if (reads('rotary_dim') && r.has('rotary_dim')) {
     rotaryDim = r.number('rotary_dim', { int: true, gt: 0 });
     widthKey = r.key('rotary_dim');
   } else if (row.base && x.heads > 1) {
@@ -1404,6 +1406,15 @@ function rotatedWidth(x, { rs, rpr, where }, scaling) {
       `${widthKey} gives a rotated width of ${rotaryDim}, which must be even and in [2, ${ropeDim}]` +
         ` (got ${widthKey.includes('/') ? `${ropeDim}` : show(prf ?? pct ?? rotaryDim)})`,
       widthKey.split(' ')[0],
+    );
+  }
+  if (row.wholeHead && rotaryDim !== ropeDim) {
+    // Ernie 4.5's apply_rotary_pos_emb multiplies the whole head by the table: a narrower one fails
+    const file = row.hf.split(' ')[0];
+    throw bad(
+      widthKey.split(' ')[0],
+      `1 (${file} apply_rotary_pos_emb multiplies the whole head by cos / sin: a table ${rotaryDim} wide fails)`,
+      prf,
     );
   }
   origin.rotaryDim = widthKey;

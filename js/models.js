@@ -777,6 +777,32 @@ export const MODELS = {
       },
     },
   ),
+  ernie4_5: rope(
+    'Ernie4_5Config',
+    'ernie4_5/modeling_ernie4_5.py Ernie4_5Attention (scaling = head_dim^-0.5), apply_rotary_pos_emb (cos / sin repeat_interleave(2), rotate_half on x[..., 0::2], x[..., 1::2]: adjacent pairs over the whole head)',
+    {
+      layout: 'interleaved',
+      // apply_rotary_pos_emb multiplies the whole head by cos / sin: a narrower table does not broadcast
+      wholeHead: true,
+      ignores: {
+        sliding_window: 'Ernie4_5Attention has no sliding window',
+        rotary_dim: 'Ernie4_5Config has no rotary_dim; the rotation spans head_dim',
+        rotary_pct: 'Ernie4_5Config has no rotary_pct; the rotation spans head_dim',
+        rotary_emb_base: 'Ernie4_5Config reads rope_theta (default 500000), not rotary_emb_base',
+        rotary_base: 'Ernie4_5Config reads rope_theta (default 500000), not rotary_base',
+      },
+      // Ernie4_5Config: head_dim None -> hidden_size // num_attention_heads,
+      // num_key_value_heads None -> num_attention_heads
+      defaults: {
+        rope_theta: 500000,
+        hidden_size: 1024,
+        num_attention_heads: 16,
+        num_key_value_heads: 2,
+        num_hidden_layers: 18,
+        head_dim: 128,
+      },
+    },
+  ),
 };
 
 /** Model types whose positions posenc does not model: refused with the reason, naming the HF code. */

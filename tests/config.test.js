@@ -284,6 +284,8 @@ const EXPECT = {
     opts: { decoder: true },
     t5: { numBuckets: 32, maxDistance: 128, bidirectional: false },
   },
+  // Ernie4_5Attention: apply_rotary_pos_emb on adjacent pairs (repeat_interleave cos / sin) over the whole head
+  'ernie-4.5-0.3b-pt': { family: 'rope', layout: 'interleaved', dim: 128, rot: 128, heads: 16, kv: 2, base: 5e5 },
 };
 
 /** Gemma3TextConfig.__init__ defaults (configuration_gemma3.py), for configs that omit them. */

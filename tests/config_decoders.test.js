@@ -202,3 +202,96 @@ test('decoder block: None and non-finite values as the config classes compute wi
   // KV heads that do not divide the query heads: repeat_kv cannot group them
   assertThrowsPosenc(() => pe.fromConfig({ ...glm, num_key_value_heads: 7 }), [/num_key_value_heads must be/]);
 });
+
+/** modeling_ernie4_5.py apply_rotary_pos_emb, written out in float64 on x [length][heads][dim]:
+ * emb = cat(freqs, freqs); cos = cos(emb)[..., :dim / 2].repeat_interleave(2) (sin likewise);
+ * rotate_half(x) = stack((-x[..., 1::2], x[..., 0::2]), -1).flatten(-2); q · cos + rotate_half(q) · sin. */
+function ernieRotate(x, { length, heads, dim, inv, offset }) {
+  const out = Float64Array.from(x);
+  for (let t = 0; t < length; t++) {
+    const emb = [...inv, ...inv].map((f) => (t + offset) * f);
+    const cos = emb.slice(0, dim / 2).flatMap((a) => [Math.cos(a), Math.cos(a)]);
+    const sin = emb.slice(0, dim / 2).flatMap((a) => [Math.sin(a), Math.sin(a)]);
+    for (let h = 0; h < heads; h++) {
+      const o = (t * heads + h) * dim;
+      const q = Array.from(x.subarray(o, o + dim));
+      const rot = Array.from({ length: dim / 2 }, (_, i) => [-q[2 * i + 1], q[2 * i]]).flat();
+      for (let j = 0; j < dim; j++) out[o + j] = q[j] * cos[j] + rot[j] * sin[j];
+    }
+  }
+  return out;
+}
+
+test('ERNIE 4.5 (baidu/ERNIE-4.5-0.3B-PT): adjacent pairs over the whole 128-wide head, base 5e5, 16/2 heads', async () => {
+  const [{ pe }] = await backends();
+  const cfg = load('ernie-4.5-0.3b-pt');
+  // Ernie4_5RotaryEmbedding: ROPE_INIT_FUNCTIONS['default'] over head_dim 128, base rope_theta 500000
+  const inv = hfInvFreq(5e5, 128);
+  for (let layer = 0; layer < cfg.num_hidden_layers; layer++) {
+    const s = pe.fromConfig(cfg, { layer });
+    assert.equal(s.family, 'rope');
+    assert.equal(s.layerType, 'full_attention');
+    // Ernie4_5Attention: head_dim from the config, scaling = head_dim**-0.5, no sliding window
+    assert.deepEqual(s.attention, { heads: 16, kvHeads: 2, dim: 128, scale: 128 ** -0.5 });
+    assert.deepEqual(s.rope, { dim: 128, base: 5e5, layout: 'interleaved' });
+    assert.ok(maxRel(pe.ropeFrequencies(s.rope).invFreq64, inv) < 1e-12, `layer ${layer} inv_freq`);
+  }
+  const s = pe.fromConfig(cfg);
+  assert.deepEqual(s.notes, []);
+  await drive(s, inv, 'ernie4_5');
+  // applyRope against apply_rotary_pos_emb as modeling_ernie4_5.py computes it (not refRotate)
+  for (const { name, pe: p } of await backends()) {
+    const x = randomF32(3 * 16 * 128, 21);
+    const got = p.applyRope(Float32Array.from(x), { length: 3, heads: 16, offset: 5, ...s.rope });
+    const want = ernieRotate(x, { length: 3, heads: 16, dim: 128, inv, offset: 5 });
+    let err = 0;
+    for (let i = 0; i < want.length; i++) err = Math.max(err, Math.abs(got[i] - want[i]));
+    assert.ok(err < 2e-5, `${name}: applyRope against ernieRotate, max err ${err}`);
+  }
+});
+
+test('ERNIE 4.5: Ernie4_5Config defaults and None, keys its code does not read, rope_scaling, a partial rotation refused', async () => {
+  const [{ pe }] = await backends();
+  const cfg = load('ernie-4.5-0.3b-pt');
+  // Ernie4_5Config(): hidden 1024, 16 heads, 2 KV heads, 18 layers, head_dim 128, rope_theta 500000
+  const d = pe.fromConfig({ model_type: 'ernie4_5' });
+  assert.deepEqual([d.layers, d.attention.heads, d.attention.kvHeads, d.attention.dim], [18, 16, 2, 128]);
+  assert.equal(d.rope.base, 5e5);
+  assert.equal(d.defaults.rope_theta, 5e5);
+  // head_dim None -> hidden_size // num_attention_heads; num_key_value_heads None -> num_attention_heads
+  const n = pe.fromConfig({ ...cfg, head_dim: null, num_key_value_heads: null });
+  assert.deepEqual(n.attention, { heads: 16, kvHeads: 16, dim: 64, scale: 0.125 });
+  assert.equal(n.rope.dim, 64);
+  // _compute_default_rope_parameters reads partial_rotary_factor, but apply_rotary_pos_emb multiplies the
+  // whole head by cos / sin, so a narrower table fails in HF: refused by name; 1 is the whole head
+  assertThrowsPosenc(() => pe.fromConfig({ ...cfg, partial_rotary_factor: 0.5 }), [/partial_rotary_factor must be 1/]);
+  assert.equal(pe.fromConfig({ ...cfg, partial_rotary_factor: 1 }).rope.rotaryDim, undefined);
+  // keys Ernie4_5Config and Ernie4_5Attention never read: noted, nothing changes
+  for (const [k, v] of [
+    ['sliding_window', 128],
+    ['rotary_dim', 64],
+    ['rotary_pct', 0.5],
+    ['rotary_emb_base', 1e4],
+  ]) {
+    const { rope_theta: _, ...noTheta } = cfg;
+    const s = pe.fromConfig({ ...noTheta, [k]: v });
+    assert.deepEqual(s.rope, { dim: 128, base: 5e5, layout: 'interleaved' }, k);
+    assert.equal(s.attention.window, undefined, k);
+    assert.ok(
+      s.notes.some((t) => t.startsWith(`${k} = ${v} is ignored`)),
+      `${k}: ${s.notes}`,
+    );
+  }
+  // Ernie4_5RotaryEmbedding: rope_scaling through ROPE_INIT_FUNCTIONS (linear: inv / factor)
+  const lin = pe.fromConfig({ ...cfg, rope_scaling: { rope_type: 'linear', factor: 4 } });
+  const inv = hfInvFreq(5e5, 128).map((f) => f / 4);
+  assert.ok(maxRel(pe.ropeFrequencies(lin.rope).invFreq64, inv) < 1e-12, 'linear ×4');
+  // base ** x with None fails: refused, not defaulted; non-finite values refused naming the key
+  assertThrowsPosenc(() => pe.fromConfig({ ...cfg, rope_theta: null }), [/rope_theta must be a number/]);
+  for (const key of ['rope_theta', 'head_dim', 'num_key_value_heads', 'num_attention_heads']) {
+    for (const v of [Number.NaN, Number.NEGATIVE_INFINITY]) {
+      assertThrowsPosenc(() => pe.fromConfig({ ...cfg, [key]: v }), [new RegExp(`${key} must be`)]);
+    }
+  }
+  assertThrowsPosenc(() => pe.fromConfig({ ...cfg, num_key_value_heads: 3 }), [/num_key_value_heads must be/]);
+});
