@@ -26,6 +26,8 @@
 //   ignores  keys whose names speak of positions that the HF code of this type does not read,
 //            with why (fromConfig notes them and goes on)
 //   remote   remote code: a positional key the row does not know is refused, not ignored
+//   wholeHead  apply_rotary_pos_emb multiplies the whole head by cos / sin: a rotated width other
+//            than head_dim (partial_rotary_factor) fails in the HF code and is refused
 //
 // tests/config.test.js checks the rows against real config.json files and float64 references;
 // docs/models.md lists them.
