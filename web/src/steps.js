@@ -585,9 +585,10 @@ export const STEPS = [
       significant bits, so about 10<sup>−2</sup> relative). Compare the rotated q and k themselves, not only the scores
       q′·k′: a score reads only the offset, so a kernel that shifts every position by the same amount (an off-by-one
       start, a cache offset added to q and k alike) passes a score check and fails a vector check. Conventions
-      differ too: some derivations write the offset as <i>m</i> − <i>n</i> and turn the other way, and a reversed
-      rotation gives every score of the opposite offset, which a test with q = k or with <i>m</i> = <i>n</i> cannot
-      see (the step “RoPE: rotate the query and the key”). posenc’s <code>applyRope</code>
+      differ too: papers write the same score with <i>m</i> − <i>n</i> or <i>n</i> − <i>m</i>, and code may turn by
+      +θ or −θ (the sign in front of sin). A kernel that turns the other way from its reference gives every score of
+      the opposite offset, which a test with q = k or with <i>m</i> = <i>n</i> cannot see (the step “RoPE: rotate the
+      query and the key”). posenc’s <code>applyRope</code>
       can serve as the reference. The check under the circles compares the
       score at 100 000/100 003 with the same offset 1000 positions later.</p>`,
     notice:
@@ -841,8 +842,7 @@ export const STEPS = [
       carries angles, and a combination of all pairs, no training example had; a learned table has no row at all.
       A relative method (RoPE, ALiBi, T5, Shaw) reads only the <em>distance</em> between query and key: a query at
       5000 looking 3 tokens back scores exactly as the same query and key at 30 did, because the distance 3 was seen
-      in training. What is
-      new to it is a distance longer than any in training: RoPE’s slow pairs then meet angle differences they never
+      in training. What is new to it is a distance longer than any in training: RoPE’s slow pairs then meet angle differences they never
       met, ALiBi’s penalty grows past any value in training (which mostly pushes far keys out, so the model keeps
       working but looks locally), and T5 puts every long distance in its last bucket.</p>
       <p>That distinction is why position interpolation works: slowing the rotations by the factor brings the angle
@@ -896,9 +896,9 @@ export const STEPS = [
       T5 buckets stay at 0.98–1.00 on every seed. Sinusoids, RoPE and ALiBi stay at 0.90 or above at 2× and fall
       on some seeds by 8× (medians 0.81, 0.93 and 0.85; their lowest seeds 0.73, 0.70 and
       0.59): their seeds overlap, so the run does not order these three, and ALiBi’s median only a little above the
-      sinusoids’ is not the clear lead ${cite('press')} measured. Why the toy disagrees: Press et al. measured language-model perplexity, where most
-      next tokens need only nearby context and ALiBi’s recency bias helps; this task needs the first marker, which
-      may lie far back, and ALiBi’s penalty pushes far keys down past the training length. And a task the causal
+      sinusoids’ is not the clear lead ${cite('press')} measured. Why the toy disagrees: Press et al. measured
+      language-model perplexity, where most next tokens need only nearby context and ALiBi’s recency bias helps;
+      this task needs the first marker, which may lie far back, and ALiBi’s penalty pushes far keys down past the training length. And a task the causal
       mask solves on its own, as NoPE shows, lets a model lean little on its encoding, so sinusoids need not fail
       here as they did in Press et al.’s language models. Their ranking is about language modelling at scale; the
       lab’s “Next token of a trigram source” task is the closest this toy gets to it.</p>`,
