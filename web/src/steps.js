@@ -306,8 +306,8 @@ export const STEPS = [
     controls: ['dim', 'base'],
     papers: ['vaswani', 'press'],
     intro: `<p>Each pair of PE(<i>p</i>) is (sin <i>p</i>ω<sub><i>i</i></sub>, cos <i>p</i>ω<sub><i>i</i></sub>).
-      The figure builds a matrix M<sub>3</sub> that turns each pair by 3ω<sub><i>i</i></sub>, applies it to
-      PE(10) and compares the result with PE(13) from the API.</p>`,
+      The figure builds a matrix M<sub>3</sub>, one 2 × 2 block per pair made of cos 3ω<sub><i>i</i></sub> and
+      ± sin 3ω<sub><i>i</i></sub>, applies it to PE(10) and compares the result with PE(13) from the API.</p>`,
     predict: {
       q: 'Which matrix maps PE(10) to PE(16)?',
       choices: [
