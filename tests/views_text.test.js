@@ -4,6 +4,8 @@
 // RoPE scaling's factor is offered only with a scaling (VIEW_INFO.controlsFor). And the views' one
 // table (web/src/views/registry.js) against every list of views that cannot derive from it. The
 // float32 angle errors the rope-code step quotes, recomputed from Hugging Face's float32 arithmetic.
+// The numbers the guided path's steps quote (sinusoidal, waves, ALiBi, T5, DeepSeek, float32), from
+// their formulas in float64.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
@@ -162,4 +164,117 @@ test('scaling view: the link accepts exactly the preset ids of views/scaling_mod
     parse.list.filter((x) => x !== ''),
     SCALING_MODELS.map((m) => m.id),
   );
+});
+
+// The numbers the guided path's questions and explanations quote, recomputed here in float64 from the
+// papers' formulas (and, for T5, a transcription of Hugging Face's _relative_position_bucket), and looked
+// up in the step's own text: a step whose number drifts from its formula fails by name.
+const plainText = (html) =>
+  html
+    .replace(/<[^>]+>/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+async function stepSays(id) {
+  const { STEPS } = await import('../web/src/steps.js');
+  const s = STEPS.find((x) => x.id === id);
+  const p = s.predict;
+  const says = (x) => assert.ok(all.includes(x), `${id}: “${x}” quoted`);
+  const all = plainText([s.intro, s.text, s.notice, p.q, ...p.choices, ...p.why].join(' '));
+  return { s, answer: plainText(p.choices[p.answer]), says };
+}
+/** HF T5Attention._relative_position_bucket for one relative position (key − query), in float64. */
+function t5Bucket(rel, bidirectional, numBuckets, maxDistance) {
+  let n = numBuckets;
+  let out = 0;
+  let r = rel;
+  if (bidirectional) {
+    n /= 2;
+    if (r > 0) out += n;
+    r = Math.abs(r);
+  } else r = -Math.min(r, 0);
+  const maxExact = n / 2;
+  if (r < maxExact) return out + r;
+  const large = maxExact + Math.trunc((Math.log(r / maxExact) / Math.log(maxDistance / maxExact)) * (n - maxExact));
+  return out + Math.min(large, n - 1);
+}
+
+test('guided path: the numbers the sinusoidal steps quote follow from ω_i = 1/10000^(2i/d)', async () => {
+  const w = (i, d) => 1 / 10000 ** ((2 * i) / d);
+  // step 3: the first position where sin(p·ω₁) > 0.5 at d = 4
+  let first = 0;
+  while (Math.sin(first * w(1, 4)) <= 0.5) first++;
+  const sin = await stepSays('sinusoidal');
+  assert.equal(sin.answer, `p = ${first}`);
+  sin.says(`sin 0.5 = ${Math.sin(0.5).toFixed(3)}`);
+  sin.says(`sin ${(first / 100).toFixed(2)} = ${Math.sin(first * w(1, 4)).toFixed(3)}`);
+  sin.says(`sin ${((first - 1) / 100).toFixed(2)} = ${Math.sin((first - 1) * w(1, 4)).toFixed(3)}`);
+  for (const omega of [0.001, 1e-4])
+    sin.says(
+      `p = ${Math.round(Math.PI / 6 / omega)
+        .toLocaleString('en')
+        .replace(',', ' ')}`,
+    );
+  // step 4: the slowest pair's wavelength at d = 64
+  const slow = (2 * Math.PI) / w(31, 64);
+  const heat = await stepSays('sinusoidal-heatmap');
+  assert.equal(heat.answer, `About ${(Math.round(slow / 100) * 100).toLocaleString('en').replace(',', ' ')}`);
+  heat.says(`2π·${Math.round(10000 ** (62 / 64))}`);
+  // step 5: pairs completing a turn within 64 and within 256 positions
+  const turns = (len) => Array.from({ length: 32 }, (_, i) => (2 * Math.PI) / w(i, 64)).filter((l) => l <= len).length;
+  const waves = await stepSays('waves');
+  assert.equal(turns(64), 9);
+  waves.says(`nine pairs complete a turn (i = 0 … ${turns(64) - 1}`);
+  assert.equal(waves.answer, `${turns(256)} pairs`);
+  const lam = (i) => Math.round((2 * Math.PI) / w(i, 64));
+  waves.says(
+    `i = 0 … ${turns(256) - 1} (pair ${turns(256) - 1}: ${lam(turns(256) - 1)} positions; pair ${turns(256)}: ${lam(turns(256))})`,
+  );
+  waves.says(`≤ 256/2π ≈ ${(256 / (2 * Math.PI)).toFixed(1)}`);
+  waves.says(`10000^(1/32) ≈ ${(10000 ** (1 / 32)).toFixed(2)}`);
+  waves.says(`log(4)/log(1.33) ≈ ${(Math.log(4) / Math.log(10000 ** (1 / 32))).toFixed(1)} pairs`);
+  waves.says(`2π·${(10000 ** (4 / 32)).toFixed(1)} ≈ ${Math.round(lam(4))}`);
+  waves.says(`2π·10000^(19/32) ≈ ${Math.round(lam(19) / 10) * 10}`);
+  waves.says(`(${(64 * w(31, 64)).toFixed(4)} rad at position 64)`);
+});
+
+test('guided path: the ALiBi, T5, DeepSeek and float32 numbers the steps quote', async () => {
+  // ALiBi: slopes 2^(−8h/H); for 12 heads the reference get_slopes (8-head slopes, then every other 16-head one)
+  const pow2 = (n) => Array.from({ length: n }, (_, h) => 2 ** ((-8 * (h + 1)) / n));
+  const alibi = await stepSays('alibi');
+  const [m1, m8] = [pow2(8)[0], pow2(8)[7]];
+  assert.equal(alibi.answer, `By ${10 * m1} in head 1, by ${(10 * m8).toFixed(3)} in head 8`);
+  alibi.says(`costs head 8 only ${(100 * m8).toFixed(2)}`);
+  const twelve = [
+    ...pow2(8),
+    ...pow2(16)
+      .filter((_, k) => k % 2 === 0)
+      .slice(0, 4),
+  ];
+  const exp = (m) => `2−${Number((-Math.log2(m)).toFixed(2))}`;
+  alibi.says(`12 heads: ${exp(twelve[0])} … ${exp(twelve[7])}, then ${twelve.slice(8).map(exp).join(', ')}`);
+  // T5: where the last bucket of each direction begins, 32 buckets, max distance 128
+  const lastFrom = (bi) => {
+    const last = t5Bucket(-100000, bi, 32, 128);
+    let r = 1;
+    while (t5Bucket(-r, bi, 32, 128) !== last) r++;
+    return r;
+  };
+  const t5 = await stepSays('t5');
+  t5.says(
+    `at distance ${lastFrom(true)} bidirectionally (16 buckets per direction) and at ${lastFrom(false)} causally`,
+  );
+  assert.equal(
+    t5Bucket(-3000, false, 32, 128),
+    t5Bucket(-128, false, 32, 128),
+    'T5: 3000 back shares the bucket of 128',
+  );
+  // DeepSeek-V2: softmax scale × mscale², mscale = 0.1·mscale_all_dim·ln(factor) + 1 (YaRN's get_mscale)
+  const scaling = await stepSays('scaling');
+  scaling.says(`mscale² ≈ ${((0.1 * 0.707 * Math.log(40) + 1) ** 2).toFixed(2)}`);
+  // Llama 3.1 (HF _compute_llama3_parameters): thresholds old_context / high_freq_factor and / low_freq_factor
+  scaling.says(`wavelengths below ${8192 / 4} tokens unchanged, above ${8192 / 1} divided by 8`);
+  // rope-code: float32's unit roundoff times the largest angle
+  const code = await stepSays('rope-code');
+  code.says(`131 072 × ${(2 ** -24 * 1e8).toFixed(0)}·10⁻⁸ ≈ ${(131072 * 2 ** -24).toFixed(3)}`);
+  code.says(`neighbouring floats are 2⁻⁷ ≈ ${(2 ** -7).toFixed(3)} apart`);
 });

@@ -327,7 +327,7 @@ export const QUIZ = [
     why: [
       'Speed is not the reason; float64 is the slower of the two.',
       'Position ids below 2^24 are exact in float32 already; the angle p·ω is what loses digits.',
-      'Right: a float32 angle near 131 072 is off by up to ~3·10⁻³ rad (Hugging Face’s float32 path); cos and sin rounded once are within 2·10⁻⁶ (docs/rope.md).',
+      'Right: a float32 angle near 131 072 is off by up to ~4·10⁻³ rad, ~5·10⁻³ with Llama 3.1’s frequencies (Hugging Face’s float32 path); cos and sin rounded once are within 2·10⁻⁶ (docs/rope.md).',
     ],
   },
   {
@@ -340,7 +340,7 @@ export const QUIZ = [
     ],
     answer: 0,
     why: [
-      'Right: the kernel rounds differently from a float64 reference (bfloat16 keeps 8 significant bits), so equality is the wrong test; a tolerance set by the dtype, at the positions a real run has (a KV-cache offset, left padding, long contexts where float32 angles drift), catches real bugs. Comparing scores q′·k′ as well catches a wrong pair layout.',
+      'Right: the kernel rounds differently from a float64 reference (bfloat16 keeps 8 significant bits), so equality is the wrong test; a tolerance set by the dtype, at the positions a real run has (a KV-cache offset, left padding, long contexts where float32 angles drift), catches real bugs. Compare the rotated q and k too, not only scores q′·k′: a position shifted alike for q and k leaves every score unchanged.',
       'A different precision and a different order of operations round differently: a correct kernel is not bit-identical to a float64 reference.',
       'Errors grow with the position (float32 angles near 131 072 are off by thousandths of a radian), and offsets such as a KV cache’s start are where kernels go wrong.',
     ],

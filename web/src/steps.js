@@ -207,9 +207,9 @@ export const STEPS = [
     controls: ['base'],
     papers: ['vaswani'],
     intro: `<p>Why not add the position itself, <i>p</i>, to each word vector? It grows without bound: at
-      position 5000 it would swamp word vectors whose entries are near 1, and a model never trained on such values
-      has no use for them. <i>p</i>/<i>N</i>, scaled by the length <i>N</i>, stays bounded but gives the same token a
-      different code in a longer text, and neighbours at long lengths almost the same one. One number is also a
+      position 5000 it would swamp word vectors whose entries are of order 1, and a model never trained on such values
+      has no use for them. <i>p</i>/<i>N</i>, scaled by the length <i>N</i>, stays bounded but gives the same position a
+      different code in a longer text, and neighbours in a long text almost the same one. One number is also a
       single direction for a layer to read. A code of many bounded waves avoids all three: every value lies in
       [−1, 1], fast waves tell neighbours apart and slow ones far positions, and sine <em>and</em> cosine of the same
       angle make each pair a point on a circle, so that moving by <i>k</i> positions is a rotation (the step “moving k positions”).</p>
@@ -306,8 +306,8 @@ export const STEPS = [
     controls: ['dim', 'base'],
     papers: ['vaswani', 'press'],
     intro: `<p>Each pair of PE(<i>p</i>) is (sin <i>p</i>ω<sub><i>i</i></sub>, cos <i>p</i>ω<sub><i>i</i></sub>).
-      The figure builds a matrix M<sub>3</sub> that turns each pair by 3ω<sub><i>i</i></sub>, applies it to
-      PE(10) and compares the result with PE(13) from the API.</p>`,
+      The figure builds a matrix M<sub>3</sub>, one 2 × 2 block per pair made of cos 3ω<sub><i>i</i></sub> and
+      ± sin 3ω<sub><i>i</i></sub>, applies it to PE(10) and compares the result with PE(13) from the API.</p>`,
     predict: {
       q: 'Which matrix maps PE(10) to PE(16)?',
       choices: [
@@ -559,7 +559,7 @@ export const STEPS = [
       ],
       answer: 2,
       why: [
-        '10⁻⁷ is float32’s error relative to the number; the angle there is up to 131 072 rad, so its absolute error is about 131 072 × 6·10⁻⁸ ≈ 0.008 at worst.',
+        '10⁻⁷ is float32’s error relative to the number; the angle there is up to 131 072 rad, so its absolute error is of order 131 072 × 6·10⁻⁸ ≈ 0.008, tens of thousands of times more.',
         'The position is exact in float32 (below 2²⁴), but inv_freq is rounded and so is the product: neither is exact.',
         'Right: float32 keeps 24 significant bits: between 65 536 and 131 072 neighbouring floats are 2⁻⁷ ≈ 0.008 apart, so the product alone is rounded by up to 0.004 rad, and inv_freq’s own rounding, multiplied by the position, adds to it. A float32 emulation gives up to 3.9·10⁻³ rad at base 10 000 and 5.4·10⁻³ with Llama 3.1’s frequencies (base 500 000, its scaling rule); the position is exact, the product is not.',
         'The error is thousandths of a radian, not radians: a cosine moves by a few thousandths too, which a model tolerates (and posenc avoids by forming angles in float64).',
@@ -582,8 +582,13 @@ export const STEPS = [
       with a plain reference on the same inputs: random q and k, the positions a real run has (an offset for a KV
       cache, left padding, positions past 2<sup>16</sup> where float32 angles drift), both pair layouts and a partial
       rotary width, with the reference in float64 and a tolerance set by the kernel’s dtype (bfloat16 keeps 8
-      significant bits, so about 10<sup>−2</sup> relative). Comparing scores q′·k′, not only rotated vectors, also
-      catches a layout mismatch that rotates both q and k wrongly in the same way. posenc’s <code>applyRope</code>
+      significant bits, so about 10<sup>−2</sup> relative). Compare the rotated q and k themselves, not only the scores
+      q′·k′: a score reads only the offset, so a kernel that shifts every position by the same amount (an off-by-one
+      start, a cache offset added to q and k alike) passes a score check and fails a vector check. Conventions
+      differ too: papers write the same score with <i>m</i> − <i>n</i> or <i>n</i> − <i>m</i>, and code may turn by
+      +θ or −θ (the sign in front of sin). A kernel that turns the other way from its reference gives every score of
+      the opposite offset, which a test with q = k or with <i>m</i> = <i>n</i> cannot see (the step “RoPE: rotate the
+      query and the key”). posenc’s <code>applyRope</code>
       can serve as the reference. The check under the circles compares the
       score at 100 000/100 003 with the same offset 1000 positions later.</p>`,
     notice:
@@ -836,13 +841,17 @@ export const STEPS = [
       absolute method: the slow pairs of a sinusoidal code never completed a turn in training, so position 5000
       carries angles, and a combination of all pairs, no training example had; a learned table has no row at all.
       A relative method (RoPE, ALiBi, T5, Shaw) reads only the <em>distance</em> between query and key: a query at
-      5000 looking 3 tokens back scores exactly as one at 30 did, because the distance 3 was seen in training. What is
-      new to it is a distance longer than any in training: RoPE’s slow pairs then meet angle differences they never
+      5000 looking 3 tokens back scores exactly as the same query and key at 30 did, because the distance 3 was seen
+      in training. What is new to it is a distance longer than any in training: RoPE’s slow pairs then meet angle differences they never
       met, ALiBi’s penalty grows past any value in training (which mostly pushes far keys out, so the model keeps
       working but looks locally), and T5 puts every long distance in its last bucket.</p>
-      <p>That distinction is why position interpolation works: dividing positions by the factor (PI, YaRN, Llama
-      3.1’s rule, in the scaling step) brings every distance in a long context back into the range seen in training,
-      at the price of crowding near ones together; the model then needs a short fine-tune, not a new table.</p>
+      <p>That distinction is why position interpolation works: slowing the rotations by the factor brings the angle
+      differences of every distance in a long context back into the range seen in training, at the price of crowding
+      near distances together in the pairs it slows. PI divides every position; YaRN and Llama 3.1’s rule slow the slow
+      pairs and leave the fast ones, which turned through every angle in training, alone (the scaling step). The model
+      then needs a short fine-tune, not a new table, and is judged at both ends: far back (below) and at the original
+      lengths, where the crowding can cost a little (${cite('chen')} report small losses on tasks within the original
+      window).</p>
       <p>Perplexity on long documents can stay low while the model ignores most of the far context:
       ${cite('press')} attribute most of ALiBi’s perplexity gain past the training length to avoiding the “early
       token curse”, not to using more context. Retrieval tests such as passkey retrieval (${cite('mohtashami')};
@@ -886,10 +895,10 @@ export const STEPS = [
       length (the learned table has no rows past it). On the positions past it, up to 8× that length, NoPE and the
       T5 buckets stay at 0.98–1.00 on every seed. Sinusoids, RoPE and ALiBi stay at 0.90 or above at 2× and fall
       on some seeds by 8× (medians 0.81, 0.93 and 0.85; their lowest seeds 0.73, 0.70 and
-      0.59): their seeds overlap, so the run does not order these three, and it does not show ALiBi above sinusoids
-      as ${cite('press')} did. Why the toy disagrees: Press et al. measured language-model perplexity, where most
-      next tokens need only nearby context and ALiBi’s recency bias helps; this task needs the first marker, which
-      may lie far back, and ALiBi’s penalty pushes far keys down past the training length. And a task the causal
+      0.59): their seeds overlap, so the run does not order these three, and ALiBi’s median only a little above the
+      sinusoids’ is not the clear lead ${cite('press')} measured. Why the toy disagrees: Press et al. measured
+      language-model perplexity, where most next tokens need only nearby context and ALiBi’s recency bias helps;
+      this task needs the first marker, which may lie far back, and ALiBi’s penalty pushes far keys down past the training length. And a task the causal
       mask solves on its own, as NoPE shows, lets a model lean little on its encoding, so sinusoids need not fail
       here as they did in Press et al.’s language models. Their ranking is about language modelling at scale; the
       lab’s “Next token of a trigram source” task is the closest this toy gets to it.</p>`,

@@ -112,7 +112,7 @@ export function setupExtrapolation(el, ctx) {
       '(the curve follows one slow pair). For RoPE and ALiBi, which read only the distance between query and ' +
       'key, a new position alone is nothing new: a query past the line looking a few tokens back scores as ' +
       'in training. What is new to them is a distance longer than training’s: RoPE’s slow pairs then meet ' +
-      'angle differences never seen, and ALiBi’s penalty, growing linearly with the distance, values never ' +
+      'angle differences never seen, and ALiBi’s penalty, growing linearly with the distance, reaches values never ' +
       'seen in training (<a href="https://arxiv.org/abs/2108.12409">Press et al. 2022</a>). The ALiBi matrix ' +
       'below draws the bias by distance. A RoPE scaling, where ' +
       'one is chosen, adds the scaled pair as a dashed curve.',
