@@ -144,6 +144,7 @@ const EXPECT = {
   'qwen-1.8b': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 16, kv: 16 },
   'qwen2.5-3b': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 16, kv: 2 },
   'qwen2.5-vl-7b': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 28, kv: 4, mrope: [16, 24, 24] },
+  'qwen2-vl-7b-instruct': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 28, kv: 4, mrope: [16, 24, 24] },
   'redpajama-3b': { family: 'rope', layout: 'half', dim: 80, rot: 80, heads: 32, kv: 32 },
   'snowflake-arctic-embed-m': { family: 'learned', rows: 512, heads: 12, dim: 64 },
   'stablelm-2-zephyr-1.6b': { family: 'rope', layout: 'half', dim: 64, rot: 16, heads: 32, kv: 32 },

@@ -16,8 +16,6 @@ import { backends } from './helpers.js';
 const NO_REAL_FIXTURE = {
   cohere2: 'no copy of CohereForAI/c4ai-command-r7b-12-2024 config.json found; only shrunken test configs',
   olmo3: 'no copy of an allenai/Olmo-3 config.json found; only config classes of other engines',
-  qwen2_vl: 'no copy of a Qwen/Qwen2-VL-* config.json found; only copies with layers changed for testing',
-  qwen2_vl_text: 'reached only through a qwen2_vl config (Qwen2VLConfig.text_config), which has no real fixture',
   switch_transformers: 'no copy of a google/switch-* config.json found; only synthetic test dicts',
 };
 
@@ -114,6 +112,30 @@ test('GLM-4.5V (glm4v_moe): text_config, 64 of 128 dims rotated in halves, M-RoP
       assert.ok(maxRel(f, ref) < 1e-12);
     }
   }
+});
+
+test('Qwen2-VL-7B-Instruct (qwen2_vl, flat file): text model from the top-level keys, 28 full layers, θ 1e6 over 128, M-RoPE 16/24/24, 4 KV heads', async () => {
+  const [{ pe }] = await backends();
+  const c = load('qwen2-vl-7b-instruct');
+  // qwen2_vl/configuration_qwen2_vl.py Qwen2VLConfig.__init__: text_config None -> Qwen2VLTextConfig(**kwargs), the
+  // top-level keys; Qwen2VLTextConfig: sliding_window only with use_sliding_window (false here), so every layer
+  // is full_attention. modeling_qwen2_vl.py Qwen2VLAttention: scaling = head_dim**-0.5 (head_dim = 3584 // 28);
+  // apply_multimodal_rotary_pos_emb: mrope_section * 2 chunks of cos/sin (t, h, w), rotate_half;
+  // Qwen2VLRotaryEmbedding: the default inv_freq over head_dim
+  const ref = invFreq(1e6, 128);
+  for (let layer = 0; layer < 28; layer++) {
+    const s = pe.fromConfig(c, { layer });
+    assert.equal(s.model, 'qwen2_vl_text');
+    assert.equal(s.layerType, 'full_attention');
+    assert.deepEqual(s.attention, { heads: 28, kvHeads: 4, dim: 128, scale: 128 ** -0.5 });
+    assert.deepEqual(s.rope, { dim: 128, base: 1e6, layout: 'half', mropeSections: [16, 24, 24] });
+    if (layer === 0) assert.ok(maxRel(pe.ropeFrequencies(s.rope).invFreq64, ref) < 1e-12);
+  }
+  assert.ok(pe.fromConfig(c).notes.some((n) => n.includes('builds its text model from the top-level keys')));
+  // with use_sliding_window the layers from max_window_layers (28 = all of them) keep full attention
+  const w = pe.fromConfig({ ...c, use_sliding_window: true, max_window_layers: 20 }, { layer: 20 });
+  assert.equal(w.attention.window, 32768);
+  assert.equal(pe.fromConfig({ ...c, use_sliding_window: true }, { layer: 27 }).attention.window, undefined);
 });
 
 test('Qwen3.5-0.8B-Base (qwen3_5): linear_attention layers have no positions; every 4th layer θ 1e7, 64 of 256 dims, interleaved M-RoPE', async () => {
