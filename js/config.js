@@ -459,10 +459,8 @@ const LAYER_RULES = {
   gemma2: ({ by }) => by((i) => (i % 2 ? 'full_attention' : 'sliding_attention')),
   // GptOssConfig.layer_types: (i + 1) % 2 slides
   alternate: ({ by }) => by((i) => ((i + 1) % 2 ? 'sliding_attention' : 'full_attention')),
-  // Olmo3Config.layer_types: every 4th layer full
-  olmo3: ({ by }) => by((i) => ((i + 1) % 4 ? 'sliding_attention' : 'full_attention')),
   pattern: ({ row, r, by, all, slides }) => {
-    // Gemma3TextConfig / Cohere2Config / Exaone4Config: every sliding_window_pattern-th layer full;
+    // Gemma3TextConfig / Exaone4Config: every sliding_window_pattern-th layer full;
     // Exaone4Config sets the pattern to 0 (no sliding layer) when sliding_window is None
     if (row.nope === 'full_if_sliding' && !slides) return all('full_attention');
     const p = r.get('sliding_window_pattern');
@@ -1237,9 +1235,6 @@ function nopeLayer({ result, row, r, mt, kind, layer, layers, attention }) {
   if (row.nope === 'no_rope_layers') {
     useRope = noRopeLayers(r, layers)[layer];
     noRopeWhy = `no_rope_layers[${layer}] is 0 (${row.hf})`;
-  } else if (row.nope === 'full' && kind === 'full_attention') {
-    useRope = false;
-    noRopeWhy = `full-attention layers do not rotate (${row.hf})`;
   } else if (row.nope === 'full_if_sliding' && kind === 'full_attention' && r.has('sliding_window')) {
     useRope = false;
     noRopeWhy = `with sliding_window set, full-attention layers do not rotate (${row.hf})`;
@@ -1347,13 +1342,6 @@ function ropeBase({ result, row, r, mt, kind, origin, notes, source }, { rs, rpr
       // modeling_gemma3.py: local layers use rope_local_base_freq and no scaling
       base = r.number('rope_local_base_freq', { gt: 1 });
       baseKey = r.key('rope_local_base_freq');
-    } else if (isObj(rs) && (rs.rope_type ?? rs.type ?? 'default') !== 'default') {
-      // transformers 4.57 modeling_olmo3.py Olmo3Model.rotary_embs: sliding layers rotate with
-      // rope_type "default" (OLMo-core's training); transformers 5's Olmo3Model has one rotary_emb
-      notes.push(
-        `${where} is not applied to this sliding layer, as transformers 4.57's Olmo3Model.rotary_embs ` +
-          "and OLMo-core do; transformers 5's Olmo3Model applies it to every layer",
-      );
     }
     scaling = { type: 'default' };
   } else {

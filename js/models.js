@@ -12,13 +12,12 @@
 //   layout   RoPE pairing: 'half' (rotate_half) or 'interleaved' (adjacent pairs)
 //   layers   the per-layer rule (a key of config.js LAYER_RULES): 'full', 'sliding' (sliding_window
 //            on every layer), 'qwen2', 'qwen2_moe', 'qwen_all', 'gemma2', 'pattern', 'alternate',
-//            'olmo3', 'llama4', 'smollm3', 'jamba', 'qwen3_5'; layer_types, when the config has it,
+//            'llama4', 'smollm3', 'jamba', 'qwen3_5'; layer_types, when the config has it,
 //            wins wherever the config class reads it (`layerTypes: true`)
 //   useSliding  sliding_window counts only with use_sliding_window (Qwen2/3 configs, SmolLM3)
-//   nope     which RoPE layers skip the rotation: 'full' (full-attention layers), 'full_if_sliding'
+//   nope     which RoPE layers skip the rotation: 'full_if_sliding'
 //            (full-attention layers when sliding_window is set), 'no_rope_layers'
-//   local    what sliding layers rotate with: 'local_base' (rope_local_base_freq, no scaling),
-//            'unscaled' (rope_theta, no scaling)
+//   local    what sliding layers rotate with: 'local_base' (rope_local_base_freq, no scaling)
 //   scale    the softmax scale: 'head_dim' (head_dim^-0.5), 'query_pre_attn_scalar',
 //            'attention_multiplier', 'one', 'mla', 'gpt2', 'mpt'
 //   text     a multimodal wrapper: the text model's config is text_config, of this model type
@@ -62,11 +61,6 @@ const T5_FAMILY = {
   mt5: ['MT5Config', 'mt5/modeling_mt5.py MT5Attention', [512, 64, 6, 8]],
   umt5: ['UMT5Config', 'umt5/modeling_umt5.py UMT5Attention', [512, 64, 6, 8]],
   longt5: ['LongT5Config', 'longt5/modeling_longt5.py LongT5Attention', [512, 64, 8, 6]],
-  switch_transformers: [
-    'SwitchTransformersConfig',
-    'switch_transformers/modeling_switch_transformers.py SwitchTransformersAttention',
-    [768, 64, 12, 12],
-  ],
 };
 
 /** One row, with the fields every RoPE decoder shares filled in. */
@@ -343,24 +337,6 @@ export const MODELS = {
       },
     },
   ),
-  cohere2: rope(
-    'Cohere2Config',
-    'cohere2/modeling_cohere2.py Cohere2Attention (RoPE only on sliding layers; rotate_half on adjacent pairs)',
-    {
-      layout: 'interleaved',
-      layers: 'pattern',
-      layerTypes: true,
-      nope: 'full',
-      // Cohere2Config.__init__
-      defaults: {
-        sliding_window: 4096,
-        sliding_window_pattern: 4,
-        num_attention_heads: 64,
-        hidden_size: 8192,
-        num_hidden_layers: 40,
-      },
-    },
-  ),
   exaone4: rope(
     'Exaone4Config',
     'exaone4/modeling_exaone4.py Exaone4Attention (RoPE if sliding_window is None or the layer slides)',
@@ -392,16 +368,6 @@ export const MODELS = {
           original_max_position_embeddings: 4096,
         },
       },
-    },
-  ),
-  olmo3: rope(
-    'Olmo3Config',
-    'olmo3/modeling_olmo3.py Olmo3Attention (every 4th layer full; rope_scaling on full layers only)',
-    {
-      layers: 'olmo3',
-      layerTypes: true,
-      local: 'unscaled',
-      defaults: { rope_theta: 500000, sliding_window: 4096 },
     },
   ),
 
@@ -507,7 +473,7 @@ export const MODELS = {
 
   // ---- T5 relative buckets ----
   ...Object.fromEntries(
-    ['t5', 'mt5', 'umt5', 'longt5', 'switch_transformers'].map((t) => [
+    ['t5', 'mt5', 'umt5', 'longt5'].map((t) => [
       t,
       {
         config: T5_FAMILY[t][0],
@@ -793,6 +759,16 @@ export const REFUSED = {
   reformer: 'LSH and chunked local attention with axial position embeddings (reformer/modeling_reformer.py)',
   xlnet:
     'two-stream attention with relative sinusoidal positions and segment terms (xlnet/modeling_xlnet.py rel_attn_core)',
+  // rows removed: no published config.json of these types could be found to verify them against
+  cohere2:
+    'sliding layers with interleaved RoPE and full layers without (cohere2/modeling_cohere2.py Cohere2Attention); ' +
+    'the row is not kept because no published Cohere 2 config.json could be found to check it against',
+  olmo3:
+    'sliding and full layers whose RoPE scaling differs between transformers versions (olmo3/modeling_olmo3.py ' +
+    'Olmo3Model.rotary_embs); the row is not kept because no published OLMo 3 config.json could be found to check it against',
+  switch_transformers:
+    "T5's relative buckets (switch_transformers/modeling_switch_transformers.py SwitchTransformersAttention); " +
+    'the row is not kept because no published Switch Transformers config.json could be found to check it against',
   // remote code (nomic-ai's modeling_hf_nomic_bert.py): NomicBertConfig defaults rotary_scaling_factor to 1.0
   nomic_bert:
     'decided by remote code (modeling_hf_nomic_bert.py NomicBertAttention): with rotary_scaling_factor set ' +
