@@ -575,6 +575,8 @@ export const MODELS = {
   qwen2_vl: wrapper('Qwen2VLConfig', 'qwen2_vl_text', { fromRoot: true }),
   qwen2_5_vl: wrapper('Qwen2_5_VLConfig', 'qwen2_5_vl_text', { fromRoot: true }),
   qwen3_5: wrapper('Qwen3_5Config', 'qwen3_5_text'),
+  // LlavaNextConfig.__init__: text_config without model_type -> 'llama'; no text_config: LlamaConfig()
+  llava_next: wrapper('LlavaNextConfig', 'llama'),
 
   // ---- encoders, encoder-decoders and vision towers ----
   // `stacks`: an encoder-decoder's layer count, heads and table per stack (fromConfig's decoder

@@ -145,6 +145,8 @@ const EXPECT = {
   'qwen2.5-3b': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 16, kv: 2 },
   'qwen2.5-vl-7b': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 28, kv: 4, mrope: [16, 24, 24] },
   'qwen2-vl-7b-instruct': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 28, kv: 4, mrope: [16, 24, 24] },
+  // LlavaNextConfig.text_config: a mistral config (MistralConfig defaults: 4096 wide, 32 heads); sliding_window null
+  'llava-v1.6-mistral-7b': { family: 'rope', layout: 'half', dim: 128, rot: 128, heads: 32, kv: 8, base: 1e6 },
   'redpajama-3b': { family: 'rope', layout: 'half', dim: 80, rot: 80, heads: 32, kv: 32 },
   'snowflake-arctic-embed-m': { family: 'learned', rows: 512, heads: 12, dim: 64 },
   'stablelm-2-zephyr-1.6b': { family: 'rope', layout: 'half', dim: 64, rot: 16, heads: 32, kv: 32 },

@@ -134,6 +134,42 @@ test('Qwen2-VL-7B-Instruct (qwen2_vl, flat file): text model from the top-level 
   assert.equal(pe.fromConfig({ ...c, use_sliding_window: true }, { layer: 27 }).attention.window, undefined);
 });
 
+test('LLaVA-NeXT Mistral 7B (llava_next): the mistral text_config, MistralConfig defaults for the omitted sizes, θ 1e6, no window', async () => {
+  const [{ pe }] = await backends();
+  const c = load('llava-v1.6-mistral-7b');
+  // llava_next/configuration_llava_next.py LlavaNextConfig.__init__: text_config dict ->
+  // CONFIG_MAPPING[text_config["model_type"]] (default "llama"); here MistralConfig, whose __init__ defaults
+  // give hidden_size 4096, num_attention_heads 32, num_hidden_layers 32. mistral/modeling_mistral.py
+  // MistralAttention: head_dim = hidden_size // num_attention_heads, scaling = head_dim**-0.5,
+  // sliding_window = config.sliding_window (None here: every layer full); apply_rotary_pos_emb (rotate_half)
+  const ref = invFreq(1e6, 128);
+  for (let layer = 0; layer < 32; layer++) {
+    const s = pe.fromConfig(c, { layer });
+    assert.equal(s.model, 'mistral');
+    assert.equal(s.layers, 32);
+    assert.deepEqual(s.attention, { heads: 32, kvHeads: 8, dim: 128, scale: 128 ** -0.5 });
+    assert.deepEqual(s.rope, { dim: 128, base: 1e6, layout: 'half' });
+    if (layer === 0) {
+      assert.ok(maxRel(pe.ropeFrequencies(s.rope).invFreq64, ref) < 1e-12);
+      assert.deepEqual(s.defaults, {
+        'text_config.hidden_size': 4096,
+        'text_config.num_hidden_layers': 32,
+        'text_config.num_attention_heads': 32,
+      });
+    }
+  }
+  // a text_config without model_type is a LlamaConfig (LlamaAttention: no window, whatever sliding_window says)
+  const { model_type: _, ...text } = c.text_config;
+  const l = pe.fromConfig({ ...c, text_config: { ...text, sliding_window: 4096 } });
+  assert.equal(l.model, 'llama');
+  assert.equal(l.attention.window, undefined);
+  // no text_config: LlamaConfig() (rope_theta 10000, 32 heads of 128)
+  const { text_config: _t, ...bare } = c;
+  const d = pe.fromConfig(bare);
+  assert.equal(d.model, 'llama');
+  assert.deepEqual(d.rope, { dim: 128, base: 10000, layout: 'half' });
+});
+
 test('Qwen3.5-0.8B-Base (qwen3_5): linear_attention layers have no positions; every 4th layer θ 1e7, 64 of 256 dims, interleaved M-RoPE', async () => {
   const [{ pe }] = await backends();
   const c = load('qwen3.5-0.8b-base');
