@@ -407,11 +407,13 @@ function llama3Scaling({ s, need, where, origin, orig }) {
  * 'linear_attention', 'mamba'), from layer_types where the config class reads it, else the row's
  * rule (models.js `layers`, a key of LAYER_RULES). */
 function layerKinds(row, r, layers) {
-  const kinds = new Set([
-    ...LAYER_TYPES,
-    ...(row.layers === 'qwen3_5' ? ['linear_attention'] : []),
-    ...Object.keys(row.otherLayers ?? {}),
-  ]);
+  const kinds = new Set(
+    row.kinds ?? [
+      ...LAYER_TYPES,
+      ...(row.layers === 'qwen3_5' ? ['linear_attention'] : []),
+      ...Object.keys(row.otherLayers ?? {}),
+    ],
+  );
   if (row.layerTypes && r.has('layer_types')) {
     const given = r.get('layer_types');
     if (!Array.isArray(given) || given.length !== layers || !given.every((t) => kinds.has(t))) {

@@ -25,6 +25,7 @@
 //   ignores  keys whose names speak of positions that the HF code of this type does not read,
 //            with why (fromConfig notes them and goes on)
 //   remote   remote code: a positional key the row does not know is refused, not ignored
+//   kinds    the layer kinds the decoder layer builds, when fewer than layer_types may name
 //
 // tests/config.test.js checks the rows against real config.json files and float64 references;
 // docs/models.md lists them.
@@ -742,6 +743,26 @@ export const MODELS = {
         num_attention_heads: 32,
         num_key_value_heads: 8,
         num_hidden_layers: 32,
+      },
+    },
+  ),
+  qwen3_next: rope(
+    'Qwen3NextConfig',
+    'qwen3_next/modeling_qwen3_next.py Qwen3NextAttention (Qwen3MoeAttention with its sliding_window deleted: head_dim^-0.5, rotate_half on the first head_dim · partial_rotary_factor) on full_attention layers; linear_attention layers are Qwen3NextGatedDeltaNet',
+    {
+      layers: 'qwen3_5',
+      layerTypes: true,
+      // Qwen3NextDecoderLayer builds linear_attn or self_attn, nothing else
+      kinds: ['full_attention', 'linear_attention'],
+      ignores: { sliding_window: 'Qwen3NextAttention deletes the sliding_window Qwen3MoeAttention sets: no window' },
+      // Qwen3NextConfig: its fields' defaults; __post_init__: partial_rotary_factor 0.25, full_attention_interval 4
+      defaults: {
+        head_dim: 256,
+        partial_rotary_factor: 0.25,
+        hidden_size: 2048,
+        num_attention_heads: 16,
+        num_key_value_heads: 2,
+        num_hidden_layers: 48,
       },
     },
   ),

@@ -277,6 +277,17 @@ const EXPECT = {
     mrope: [11, 11, 10],
     layer: 3,
   },
+  // Qwen3NextConfig.layer_types (full_attention_interval 4): layer 3 is the first full_attention layer; 64 of 256 dims
+  'qwen3-next-80b-a3b-instruct': {
+    family: 'rope',
+    layout: 'half',
+    dim: 256,
+    rot: 64,
+    heads: 16,
+    kv: 2,
+    base: 1e7,
+    layer: 3,
+  },
   // LongT5: the transient-global encoder is refused (encoder_attention_type); the decoder is LongT5Attention
   'long-t5-tglobal-base-book-summary': {
     family: 't5',

@@ -195,6 +195,49 @@ test('Qwen3.5-0.8B-Base (qwen3_5): linear_attention layers have no positions; ev
   }
 });
 
+test('Qwen3-Next-80B-A3B-Instruct (qwen3_next): linear_attention layers have no positions; every 4th layer θ 1e7, 64 of 256 dims in halves, 2 KV heads, no window', async () => {
+  const [{ pe }] = await backends();
+  const c = load('qwen3-next-80b-a3b-instruct');
+  // qwen3_next/configuration_qwen3_next.py Qwen3NextConfig.__post_init__: layer_types None -> "linear_attention"
+  // if (i + 1) % full_attention_interval else "full_attention"; partial_rotary_factor default 0.25.
+  // modeling_qwen3_next.py Qwen3NextDecoderLayer: linear_attention -> Qwen3NextGatedDeltaNet (no softmax, no
+  // RoPE), full_attention -> Qwen3NextAttention (Qwen3MoeAttention: scaling = head_dim**-0.5; `del
+  // self.sliding_window`); Qwen3NextRotaryEmbedding.compute_default_rope_parameters: dim = int(head_dim ·
+  // partial_rotary_factor), inv_freq = 1 / rope_theta ** (arange(0, dim, 2) / dim); bamba's apply_rotary_pos_emb:
+  // rotate_half over q[..., :rotary_dim], the rest passed through
+  const ref = invFreq(1e7, 64);
+  for (let layer = 0; layer < 48; layer++) {
+    const s = pe.fromConfig(c, { layer });
+    if (layer % 4 !== 3) {
+      assert.equal(s.family, 'none', `layer ${layer}`);
+      assert.equal(s.attention, null);
+      assert.equal(s.layerType, 'linear_attention');
+      continue;
+    }
+    assert.equal(s.layerType, 'full_attention');
+    assert.deepEqual(s.attention, { heads: 16, kvHeads: 2, dim: 256, scale: 1 / 16 });
+    assert.deepEqual(s.rope, { dim: 256, base: 1e7, layout: 'half', rotaryDim: 64 });
+    assert.ok(maxRel(pe.ropeFrequencies(s.rope).invFreq64, ref) < 1e-12);
+  }
+  // full_attention_interval decides the kinds when layer_types is absent
+  assert.equal(pe.fromConfig({ ...c, full_attention_interval: 2 }, { layer: 1 }).layerType, 'full_attention');
+  // Qwen3NextAttention has no window: a sliding_window key is noted and ignored
+  const w = pe.fromConfig({ ...c, sliding_window: 4096, use_sliding_window: true }, { layer: 3 });
+  assert.equal(w.attention.window, undefined);
+  assert.ok(w.notes.some((n) => /sliding_window = 4096 is ignored: Qwen3NextAttention deletes/.test(n)));
+  // layer_types may name only what Qwen3NextDecoderLayer builds
+  const slide = [...Array(48)].map((_, i) => (i === 0 ? 'sliding_attention' : 'full_attention'));
+  assert.throws(
+    () => pe.fromConfig({ ...c, layer_types: slide }),
+    (e) => e.name === 'PosencError' && e.argument === 'layer_types' && /"sliding_attention" is not one/.test(e.message),
+  );
+  // Qwen3NextConfig defaults: 48 layers, 16 heads of 256, 2 KV heads, rope_theta 10000
+  const d = pe.fromConfig({ model_type: 'qwen3_next' }, { layer: 47 });
+  assert.equal(d.layers, 48);
+  assert.deepEqual(d.attention, { heads: 16, kvHeads: 2, dim: 256, scale: 1 / 16 });
+  assert.deepEqual(d.rope, { dim: 256, base: 10000, layout: 'half', rotaryDim: 64 });
+});
+
 test('LongT5 tglobal (longt5): the encoder is refused naming encoder_attention_type; the decoder is T5 buckets, scale 1', async () => {
   const [{ pe }] = await backends();
   const c = load('long-t5-tglobal-base-book-summary');
