@@ -178,6 +178,7 @@ const NULL_FAILS = new Set([
   'local_attention',
   'global_attn_every_n_layers',
   'theta', // Lfm2Config: kwargs.get("theta", ...) returns the None
+  'full_attention_interval', // Qwen3_5TextConfig, Qwen3NextConfig: kwargs.pop("full_attention_interval", 4) returns the None
 ]);
 const NO_KEYS = new Set();
 
@@ -715,7 +716,8 @@ function build(config, opts, core) {
   const notes = [];
   const { row, modelType, c, prefix } = resolve(config, o.as, notes, source, o.tower);
   const defaults = {};
-  const r = reader(c, source, prefix, row.defaults, defaults, NULL_FAILS);
+  const nullFails = row.nullFails ? new Set([...NULL_FAILS, ...row.nullFails]) : NULL_FAILS;
+  const r = reader(c, source, prefix, row.defaults, defaults, nullFails);
   const decoder = bool(FN, 'decoder', o.decoder, false);
   // an encoder-decoder's stack (models.js `stacks`): its layer count, heads and table
   const stack = row.stacks?.[decoder ? 'decoder' : 'encoder'];

@@ -26,6 +26,8 @@
 //            with why (fromConfig notes them and goes on)
 //   remote   remote code: a positional key the row does not know is refused, not ignored
 //   kinds    the layer kinds the decoder layer builds, when fewer than layer_types may name
+//   nullFails  keys that, present with null, make the Hugging Face code fail (refused by name), beyond
+//            the keys every row refuses so
 //
 // tests/config.test.js checks the rows against real config.json files and float64 references;
 // docs/models.md lists them.
@@ -754,6 +756,8 @@ export const MODELS = {
       layerTypes: true,
       // Qwen3NextDecoderLayer builds linear_attn or self_attn, nothing else
       kinds: ['full_attention', 'linear_attention'],
+      // Qwen3NextConfig has no None -> default conversion for these: Qwen3MoeAttention computes with the None
+      nullFails: ['num_key_value_heads', 'head_dim'],
       ignores: { sliding_window: 'Qwen3NextAttention deletes the sliding_window Qwen3MoeAttention sets: no window' },
       // Qwen3NextConfig: its fields' defaults; __post_init__: partial_rotary_factor 0.25, full_attention_interval 4
       defaults: {

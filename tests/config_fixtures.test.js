@@ -231,6 +231,19 @@ test('Qwen3-Next-80B-A3B-Instruct (qwen3_next): linear_attention layers have no 
     () => pe.fromConfig({ ...c, layer_types: slide }),
     (e) => e.name === 'PosencError' && e.argument === 'layer_types' && /"sliding_attention" is not one/.test(e.message),
   );
+  // a key present with null is None, which these lines compute with (a TypeError in Hugging Face): refused by name.
+  // Qwen3NextConfig.__post_init__ kwargs.pop("full_attention_interval", 4) -> None -> (i + 1) % None;
+  // Qwen3MoeAttention: num_attention_heads // num_key_value_heads, q_proj width num_heads · head_dim · 2
+  for (const k of ['full_attention_interval', 'num_key_value_heads', 'head_dim']) {
+    assert.throws(
+      () => pe.fromConfig({ ...c, [k]: null }, { layer: 3 }),
+      (e) => e.name === 'PosencError' && e.argument === k && /present with null is None/.test(e.message),
+      k,
+    );
+  }
+  // with layer_types given, full_attention_interval is never popped: its None is harmless
+  const types = [...Array(48)].map((_, i) => ((i + 1) % 4 ? 'linear_attention' : 'full_attention'));
+  assert.equal(pe.fromConfig({ ...c, layer_types: types, full_attention_interval: null }, { layer: 3 }).family, 'rope');
   // Qwen3NextConfig defaults: 48 layers, 16 heads of 256, 2 KV heads, rope_theta 10000
   const d = pe.fromConfig({ model_type: 'qwen3_next' }, { layer: 47 });
   assert.equal(d.layers, 48);
