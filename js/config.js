@@ -668,6 +668,10 @@ function wrappedText(config, row, notes, source, tower) {
         (row.textDefaults ? `its own values (${JSON.stringify(row.textDefaults)})` : 'the defaults'),
     );
   }
+  if (row.nullTextType && c !== config && Object.hasOwn(c, 'model_type') && c.model_type === null) {
+    // LlavaNextConfig: text_config["model_type"] (present, None) picks CONFIG_MAPPING[None]: a KeyError
+    throw bad('text_config.model_type', `a model type name or absent (${row.config} looks None up and fails)`, null);
+  }
   const tt = (c === config ? undefined : c.model_type) ?? row.text;
   if (typeof tt !== 'string' || !Object.hasOwn(MODELS, tt) || MODELS[tt].family === 'wrapper') {
     throw perr(

@@ -26,6 +26,7 @@
 //            with why (fromConfig notes them and goes on)
 //   remote   remote code: a positional key the row does not know is refused, not ignored
 //   kinds    the layer kinds the decoder layer builds, when fewer than layer_types may name
+//   nullTextType  a wrapper whose config class looks text_config.model_type up as given: null fails
 //   nullFails  keys that, present with null, make the Hugging Face code fail (refused by name), beyond
 //            the keys every row refuses so
 //
@@ -579,7 +580,7 @@ export const MODELS = {
   qwen2_5_vl: wrapper('Qwen2_5_VLConfig', 'qwen2_5_vl_text', { fromRoot: true }),
   qwen3_5: wrapper('Qwen3_5Config', 'qwen3_5_text'),
   // LlavaNextConfig.__init__: text_config without model_type -> 'llama'; no text_config: LlamaConfig()
-  llava_next: wrapper('LlavaNextConfig', 'llama'),
+  llava_next: wrapper('LlavaNextConfig', 'llama', { nullTextType: true }),
 
   // ---- encoders, encoder-decoders and vision towers ----
   // `stacks`: an encoder-decoder's layer count, heads and table per stack (fromConfig's decoder

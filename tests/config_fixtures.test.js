@@ -163,6 +163,11 @@ test('LLaVA-NeXT Mistral 7B (llava_next): the mistral text_config, MistralConfig
   const l = pe.fromConfig({ ...c, text_config: { ...text, sliding_window: 4096 } });
   assert.equal(l.model, 'llama');
   assert.equal(l.attention.window, undefined);
+  // text_config.model_type present with null: LlavaNextConfig looks None up in CONFIG_MAPPING (KeyError)
+  assert.throws(
+    () => pe.fromConfig({ ...c, text_config: { ...c.text_config, model_type: null } }),
+    (e) => e.name === 'PosencError' && e.argument === 'text_config.model_type',
+  );
   // no text_config: LlamaConfig() (rope_theta 10000, 32 heads of 128)
   const { text_config: _t, ...bare } = c;
   const d = pe.fromConfig(bare);
