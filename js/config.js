@@ -11,7 +11,7 @@
 import { ENCODINGS } from './encodings.js';
 import { ropeFreqsOnHeap } from './rope.js';
 import { PosencError, Status } from './errors.js';
-import { closestTypes, MODELS, REFUSED } from './models.js';
+import { closestTypes, MODELS, REFUSED, UNVERIFIED } from './models.js';
 import { bool, fail, int, notPromise, options, show } from './validate.js';
 import { FLT_MAX, yarnMscale } from './maths.js';
 
@@ -611,6 +611,14 @@ function mappedRow(config, as, notes, source) {
     throw perr(Status.E_ENUM, `as must be a model type fromConfig maps${near} (got ${show(as)})`, 'as');
   }
   let row = Object.hasOwn(MODELS, modelType) ? MODELS[modelType] : undefined;
+  if (!row && Object.hasOwn(UNVERIFIED, modelType)) {
+    throw perr(
+      Status.E_ENUM,
+      `${where} ${show(modelType)} is not mapped: no published config.json of it could be found to verify a ` +
+        `row against (${UNVERIFIED[modelType]}), and posenc does not guess, with or without as`,
+      where,
+    );
+  }
   if (!row && Object.hasOwn(REFUSED, modelType)) {
     // refused even with `as`: no mapped row computes these positions
     throw perr(

@@ -787,22 +787,21 @@ export const REFUSED = {
   reformer: 'LSH and chunked local attention with axial position embeddings (reformer/modeling_reformer.py)',
   xlnet:
     'two-stream attention with relative sinusoidal positions and segment terms (xlnet/modeling_xlnet.py rel_attn_core)',
-  // rows removed: no published config.json of these types could be found to verify them against
-  cohere2:
-    'sliding layers with interleaved RoPE and full layers without (cohere2/modeling_cohere2.py Cohere2Attention); ' +
-    'the row is not kept because no published Cohere 2 config.json could be found to check it against',
-  olmo3:
-    'sliding and full layers whose RoPE scaling differs between transformers versions (olmo3/modeling_olmo3.py ' +
-    'Olmo3Model.rotary_embs); the row is not kept because no published OLMo 3 config.json could be found to check it against',
-  switch_transformers:
-    "T5's relative buckets (switch_transformers/modeling_switch_transformers.py SwitchTransformersAttention); " +
-    'the row is not kept because no published Switch Transformers config.json could be found to check it against',
   // remote code (nomic-ai's modeling_hf_nomic_bert.py): NomicBertConfig defaults rotary_scaling_factor to 1.0
   nomic_bert:
     'decided by remote code (modeling_hf_nomic_bert.py NomicBertAttention): with rotary_scaling_factor set ' +
     '(NomicBertConfig default 1.0) NomicBertDynamicNTKRotaryEmbedding raises the RoPE base past ' +
     'max_trained_positions and keeps the raised table for every later call (register_buffer), so a ' +
     "position's rotation depends on the lengths run before it",
+};
+
+/** Model types whose rows were removed: no published config.json of them could be found to verify a
+ * row against. Refused by name (even with `as`), naming the Hugging Face code a row would follow. */
+export const UNVERIFIED = {
+  cohere2: 'cohere2/modeling_cohere2.py Cohere2Attention (interleaved RoPE on sliding layers, none on full layers)',
+  olmo3: 'olmo3/modeling_olmo3.py Olmo3Model.rotary_embs (sliding and full layers, YaRN on full layers)',
+  switch_transformers:
+    "switch_transformers/modeling_switch_transformers.py SwitchTransformersAttention (T5's relative buckets)",
 };
 
 function learned(config, hf, more) {
