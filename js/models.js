@@ -802,6 +802,15 @@ export const UNVERIFIED = {
   olmo3: 'olmo3/modeling_olmo3.py Olmo3Model.rotary_embs (sliding and full layers, YaRN on full layers)',
   switch_transformers:
     "switch_transformers/modeling_switch_transformers.py SwitchTransformersAttention (T5's relative buckets)",
+  // not mapped for the same reason; `as` would be wrong on their own layers, so it is refused too
+  mllama:
+    'mllama/modeling_mllama.py MllamaTextModel (cross_attention_layers: MllamaTextCrossAttention over the ' +
+    'vision states, no positions; the other layers MllamaTextSelfAttention with RoPE)',
+  mllama_text_model: 'mllama/modeling_mllama.py MllamaTextModel (as mllama)',
+  gemma3n:
+    'gemma3n/modeling_gemma3n.py Gemma3nTextAttention (sliding layers: rope_local_base_freq and sliding_window; ' +
+    "scaling 1.0; the last num_kv_shared_layers layers reuse an earlier layer of their kind's keys and values)",
+  gemma3n_text: 'gemma3n/modeling_gemma3n.py Gemma3nTextAttention (as gemma3n)',
 };
 
 function learned(config, hf, more) {

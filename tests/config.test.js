@@ -900,7 +900,7 @@ test('an unmapped model_type or a typo is refused by name, with the closest type
   assert.deepEqual(pe.fromConfig(llama, { as: 'gpt2' }).rope, pe.fromConfig(llama).rope);
 });
 
-test('Cohere / Aya-23: adjacent pairs; Cohere 2, OLMo 3 and Switch Transformers are refused by name (no published config.json to verify a row against)', async () => {
+test('Cohere / Aya-23: adjacent pairs; Cohere 2, OLMo 3, Switch Transformers, Mllama and Gemma 3n are refused by name (no published config.json to verify a row against)', async () => {
   const [{ pe }] = await backends();
   // Aya-23 at position 1000: the interleaved pairing HF uses, not halves
   const aya = pe.fromConfig(load('aya-23-8b'));
@@ -909,6 +909,11 @@ test('Cohere / Aya-23: adjacent pairs; Cohere 2, OLMo 3 and Switch Transformers 
     ['cohere2', /cohere2\/modeling_cohere2.py/],
     ['olmo3', /olmo3\/modeling_olmo3.py/],
     ['switch_transformers', /modeling_switch_transformers.py/],
+    // mapped only with a real fixture, none found: refused with the code a row would follow
+    ['mllama', /MllamaTextCrossAttention/],
+    ['mllama_text_model', /mllama\/modeling_mllama.py/],
+    ['gemma3n', /num_kv_shared_layers/],
+    ['gemma3n_text', /gemma3n\/modeling_gemma3n.py/],
   ];
   for (const [type, file] of types) {
     for (const o of [undefined, { as: 'llama' }]) {
