@@ -11,7 +11,7 @@
 import { ENCODINGS } from './encodings.js';
 import { ropeFreqsOnHeap } from './rope.js';
 import { PosencError, Status } from './errors.js';
-import { closestTypes, MODELS, REFUSED } from './models.js';
+import { closestTypes, MODELS, REFUSED, UNVERIFIED } from './models.js';
 import { bool, fail, int, notPromise, options, show } from './validate.js';
 import { FLT_MAX, yarnMscale } from './maths.js';
 
@@ -178,6 +178,7 @@ const NULL_FAILS = new Set([
   'local_attention',
   'global_attn_every_n_layers',
   'theta', // Lfm2Config: kwargs.get("theta", ...) returns the None
+  'full_attention_interval', // Qwen3_5TextConfig, Qwen3NextConfig: kwargs.pop("full_attention_interval", 4) returns the None
 ]);
 const NO_KEYS = new Set();
 
@@ -407,11 +408,13 @@ function llama3Scaling({ s, need, where, origin, orig }) {
  * 'linear_attention', 'mamba'), from layer_types where the config class reads it, else the row's
  * rule (models.js `layers`, a key of LAYER_RULES). */
 function layerKinds(row, r, layers) {
-  const kinds = new Set([
-    ...LAYER_TYPES,
-    ...(row.layers === 'qwen3_5' ? ['linear_attention'] : []),
-    ...Object.keys(row.otherLayers ?? {}),
-  ]);
+  const kinds = new Set(
+    row.kinds ?? [
+      ...LAYER_TYPES,
+      ...(row.layers === 'qwen3_5' ? ['linear_attention'] : []),
+      ...Object.keys(row.otherLayers ?? {}),
+    ],
+  );
   if (row.layerTypes && r.has('layer_types')) {
     const given = r.get('layer_types');
     if (!Array.isArray(given) || given.length !== layers || !given.every((t) => kinds.has(t))) {
@@ -459,10 +462,8 @@ const LAYER_RULES = {
   gemma2: ({ by }) => by((i) => (i % 2 ? 'full_attention' : 'sliding_attention')),
   // GptOssConfig.layer_types: (i + 1) % 2 slides
   alternate: ({ by }) => by((i) => ((i + 1) % 2 ? 'sliding_attention' : 'full_attention')),
-  // Olmo3Config.layer_types: every 4th layer full
-  olmo3: ({ by }) => by((i) => ((i + 1) % 4 ? 'sliding_attention' : 'full_attention')),
   pattern: ({ row, r, by, all, slides }) => {
-    // Gemma3TextConfig / Cohere2Config / Exaone4Config: every sliding_window_pattern-th layer full;
+    // Gemma3TextConfig / Exaone4Config: every sliding_window_pattern-th layer full;
     // Exaone4Config sets the pattern to 0 (no sliding layer) when sliding_window is None
     if (row.nope === 'full_if_sliding' && !slides) return all('full_attention');
     const p = r.get('sliding_window_pattern');
@@ -610,6 +611,14 @@ function mappedRow(config, as, notes, source) {
     throw perr(Status.E_ENUM, `as must be a model type fromConfig maps${near} (got ${show(as)})`, 'as');
   }
   let row = Object.hasOwn(MODELS, modelType) ? MODELS[modelType] : undefined;
+  if (!row && Object.hasOwn(UNVERIFIED, modelType)) {
+    throw perr(
+      Status.E_ENUM,
+      `${where} ${show(modelType)} is not mapped: no published config.json of it could be found to verify a ` +
+        `row against (${UNVERIFIED[modelType]}), and posenc does not guess, with or without as`,
+      where,
+    );
+  }
   if (!row && Object.hasOwn(REFUSED, modelType)) {
     // refused even with `as`: no mapped row computes these positions
     throw perr(
@@ -667,6 +676,10 @@ function wrappedText(config, row, notes, source, tower) {
         (row.textDefaults ? `its own values (${JSON.stringify(row.textDefaults)})` : 'the defaults'),
     );
   }
+  if (row.nullTextType && c !== config && Object.hasOwn(c, 'model_type') && c.model_type === null) {
+    // LlavaNextConfig: text_config["model_type"] (present, None) picks CONFIG_MAPPING[None]: a KeyError
+    throw bad('text_config.model_type', `a model type name or absent (${row.config} looks None up and fails)`, null);
+  }
   const tt = (c === config ? undefined : c.model_type) ?? row.text;
   if (typeof tt !== 'string' || !Object.hasOwn(MODELS, tt) || MODELS[tt].family === 'wrapper') {
     throw perr(
@@ -715,7 +728,8 @@ function build(config, opts, core) {
   const notes = [];
   const { row, modelType, c, prefix } = resolve(config, o.as, notes, source, o.tower);
   const defaults = {};
-  const r = reader(c, source, prefix, row.defaults, defaults, NULL_FAILS);
+  const nullFails = row.nullFails ? new Set([...NULL_FAILS, ...row.nullFails]) : NULL_FAILS;
+  const r = reader(c, source, prefix, row.defaults, defaults, nullFails);
   const decoder = bool(FN, 'decoder', o.decoder, false);
   // an encoder-decoder's stack (models.js `stacks`): its layer count, heads and table
   const stack = row.stacks?.[decoder ? 'decoder' : 'encoder'];
@@ -1237,9 +1251,6 @@ function nopeLayer({ result, row, r, mt, kind, layer, layers, attention }) {
   if (row.nope === 'no_rope_layers') {
     useRope = noRopeLayers(r, layers)[layer];
     noRopeWhy = `no_rope_layers[${layer}] is 0 (${row.hf})`;
-  } else if (row.nope === 'full' && kind === 'full_attention') {
-    useRope = false;
-    noRopeWhy = `full-attention layers do not rotate (${row.hf})`;
   } else if (row.nope === 'full_if_sliding' && kind === 'full_attention' && r.has('sliding_window')) {
     useRope = false;
     noRopeWhy = `with sliding_window set, full-attention layers do not rotate (${row.hf})`;
@@ -1349,13 +1360,6 @@ function ropeBase({ result, row, r, mt, kind, origin, notes, source }, { rs, rpr
       // modeling_gemma3.py: local layers use rope_local_base_freq and no scaling
       base = r.number('rope_local_base_freq', { gt: 1 });
       baseKey = r.key('rope_local_base_freq');
-    } else if (isObj(rs) && (rs.rope_type ?? rs.type ?? 'default') !== 'default') {
-      // transformers 4.57 modeling_olmo3.py Olmo3Model.rotary_embs: sliding layers rotate with
-      // rope_type "default" (OLMo-core's training); transformers 5's Olmo3Model has one rotary_emb
-      notes.push(
-        `${where} is not applied to this sliding layer, as transformers 4.57's Olmo3Model.rotary_embs ` +
-          "and OLMo-core do; transformers 5's Olmo3Model applies it to every layer",
-      );
     }
     scaling = { type: 'default' };
   } else {

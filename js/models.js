@@ -12,13 +12,12 @@
 //   layout   RoPE pairing: 'half' (rotate_half) or 'interleaved' (adjacent pairs)
 //   layers   the per-layer rule (a key of config.js LAYER_RULES): 'full', 'sliding' (sliding_window
 //            on every layer), 'qwen2', 'qwen2_moe', 'qwen_all', 'gemma2', 'pattern', 'alternate',
-//            'olmo3', 'llama4', 'smollm3', 'jamba', 'qwen3_5'; layer_types, when the config has it,
+//            'llama4', 'smollm3', 'jamba', 'qwen3_5'; layer_types, when the config has it,
 //            wins wherever the config class reads it (`layerTypes: true`)
 //   useSliding  sliding_window counts only with use_sliding_window (Qwen2/3 configs, SmolLM3)
-//   nope     which RoPE layers skip the rotation: 'full' (full-attention layers), 'full_if_sliding'
+//   nope     which RoPE layers skip the rotation: 'full_if_sliding'
 //            (full-attention layers when sliding_window is set), 'no_rope_layers'
-//   local    what sliding layers rotate with: 'local_base' (rope_local_base_freq, no scaling),
-//            'unscaled' (rope_theta, no scaling)
+//   local    what sliding layers rotate with: 'local_base' (rope_local_base_freq, no scaling)
 //   scale    the softmax scale: 'head_dim' (head_dim^-0.5), 'query_pre_attn_scalar',
 //            'attention_multiplier', 'one', 'mla', 'gpt2', 'mpt'
 //   text     a multimodal wrapper: the text model's config is text_config, of this model type
@@ -28,6 +27,10 @@
 //   remote   remote code: a positional key the row does not know is refused, not ignored
 //   wholeHead  apply_rotary_pos_emb multiplies the whole head by cos / sin: a rotated width other
 //            than head_dim (partial_rotary_factor) fails in the HF code and is refused
+//   kinds    the layer kinds the decoder layer builds, when fewer than layer_types may name
+//   nullTextType  a wrapper whose config class looks text_config.model_type up as given: null fails
+//   nullFails  keys that, present with null, make the Hugging Face code fail (refused by name), beyond
+//            the keys every row refuses so
 //
 // tests/config.test.js checks the rows against real config.json files and float64 references;
 // docs/models.md lists them.
@@ -64,11 +67,6 @@ const T5_FAMILY = {
   mt5: ['MT5Config', 'mt5/modeling_mt5.py MT5Attention', [512, 64, 6, 8]],
   umt5: ['UMT5Config', 'umt5/modeling_umt5.py UMT5Attention', [512, 64, 6, 8]],
   longt5: ['LongT5Config', 'longt5/modeling_longt5.py LongT5Attention', [512, 64, 8, 6]],
-  switch_transformers: [
-    'SwitchTransformersConfig',
-    'switch_transformers/modeling_switch_transformers.py SwitchTransformersAttention',
-    [768, 64, 12, 12],
-  ],
 };
 
 /** One row, with the fields every RoPE decoder shares filled in. */
@@ -345,24 +343,6 @@ export const MODELS = {
       },
     },
   ),
-  cohere2: rope(
-    'Cohere2Config',
-    'cohere2/modeling_cohere2.py Cohere2Attention (RoPE only on sliding layers; rotate_half on adjacent pairs)',
-    {
-      layout: 'interleaved',
-      layers: 'pattern',
-      layerTypes: true,
-      nope: 'full',
-      // Cohere2Config.__init__
-      defaults: {
-        sliding_window: 4096,
-        sliding_window_pattern: 4,
-        num_attention_heads: 64,
-        hidden_size: 8192,
-        num_hidden_layers: 40,
-      },
-    },
-  ),
   exaone4: rope(
     'Exaone4Config',
     'exaone4/modeling_exaone4.py Exaone4Attention (RoPE if sliding_window is None or the layer slides)',
@@ -394,16 +374,6 @@ export const MODELS = {
           original_max_position_embeddings: 4096,
         },
       },
-    },
-  ),
-  olmo3: rope(
-    'Olmo3Config',
-    'olmo3/modeling_olmo3.py Olmo3Attention (every 4th layer full; rope_scaling on full layers only)',
-    {
-      layers: 'olmo3',
-      layerTypes: true,
-      local: 'unscaled',
-      defaults: { rope_theta: 500000, sliding_window: 4096 },
     },
   ),
 
@@ -509,7 +479,7 @@ export const MODELS = {
 
   // ---- T5 relative buckets ----
   ...Object.fromEntries(
-    ['t5', 'mt5', 'umt5', 'longt5', 'switch_transformers'].map((t) => [
+    ['t5', 'mt5', 'umt5', 'longt5'].map((t) => [
       t,
       {
         config: T5_FAMILY[t][0],
@@ -611,6 +581,8 @@ export const MODELS = {
   qwen2_vl: wrapper('Qwen2VLConfig', 'qwen2_vl_text', { fromRoot: true }),
   qwen2_5_vl: wrapper('Qwen2_5_VLConfig', 'qwen2_5_vl_text', { fromRoot: true }),
   qwen3_5: wrapper('Qwen3_5Config', 'qwen3_5_text'),
+  // LlavaNextConfig.__init__: text_config without model_type -> 'llama'; no text_config: LlamaConfig()
+  llava_next: wrapper('LlavaNextConfig', 'llama', { nullTextType: true }),
 
   // ---- encoders, encoder-decoders and vision towers ----
   // `stacks`: an encoder-decoder's layer count, heads and table per stack (fromConfig's decoder
@@ -805,6 +777,28 @@ export const MODELS = {
       },
     },
   ),
+  qwen3_next: rope(
+    'Qwen3NextConfig',
+    'qwen3_next/modeling_qwen3_next.py Qwen3NextAttention (Qwen3MoeAttention with its sliding_window deleted: head_dim^-0.5, rotate_half on the first head_dim · partial_rotary_factor) on full_attention layers; linear_attention layers are Qwen3NextGatedDeltaNet',
+    {
+      layers: 'qwen3_5',
+      layerTypes: true,
+      // Qwen3NextDecoderLayer builds linear_attn or self_attn, nothing else
+      kinds: ['full_attention', 'linear_attention'],
+      // Qwen3NextConfig has no None -> default conversion for these: Qwen3MoeAttention computes with the None
+      nullFails: ['num_key_value_heads', 'head_dim'],
+      ignores: { sliding_window: 'Qwen3NextAttention deletes the sliding_window Qwen3MoeAttention sets: no window' },
+      // Qwen3NextConfig: its fields' defaults; __post_init__: partial_rotary_factor 0.25, full_attention_interval 4
+      defaults: {
+        head_dim: 256,
+        partial_rotary_factor: 0.25,
+        hidden_size: 2048,
+        num_attention_heads: 16,
+        num_key_value_heads: 2,
+        num_hidden_layers: 48,
+      },
+    },
+  ),
 };
 
 /** Model types whose positions posenc does not model: refused with the reason, naming the HF code. */
@@ -827,6 +821,24 @@ export const REFUSED = {
     '(NomicBertConfig default 1.0) NomicBertDynamicNTKRotaryEmbedding raises the RoPE base past ' +
     'max_trained_positions and keeps the raised table for every later call (register_buffer), so a ' +
     "position's rotation depends on the lengths run before it",
+};
+
+/** Model types whose rows were removed: no published config.json of them could be found to verify a
+ * row against. Refused by name (even with `as`), naming the Hugging Face code a row would follow. */
+export const UNVERIFIED = {
+  cohere2: 'cohere2/modeling_cohere2.py Cohere2Attention (interleaved RoPE on sliding layers, none on full layers)',
+  olmo3: 'olmo3/modeling_olmo3.py Olmo3Model.rotary_embs (sliding and full layers, YaRN on full layers)',
+  switch_transformers:
+    "switch_transformers/modeling_switch_transformers.py SwitchTransformersAttention (T5's relative buckets)",
+  // not mapped for the same reason; `as` would be wrong on their own layers, so it is refused too
+  mllama:
+    'mllama/modeling_mllama.py MllamaTextModel (cross_attention_layers: MllamaTextCrossAttention over the ' +
+    'vision states, no positions; the other layers MllamaTextSelfAttention with RoPE)',
+  mllama_text_model: 'mllama/modeling_mllama.py MllamaTextModel (as mllama)',
+  gemma3n:
+    'gemma3n/modeling_gemma3n.py Gemma3nTextAttention (sliding layers: rope_local_base_freq and sliding_window; ' +
+    "scaling 1.0; the last num_kv_shared_layers layers reuse an earlier layer of their kind's keys and values)",
+  gemma3n_text: 'gemma3n/modeling_gemma3n.py Gemma3nTextAttention (as gemma3n)',
 };
 
 function learned(config, hf, more) {
