@@ -6,7 +6,7 @@ import { PANEL_VALUES, VIEW_LABELS } from './views/registry.js';
 
 export { ropeOptions } from './methods.js';
 
-/** [id, tab label] per view (views/registry.js: the views' declarations, in tab order). */
+/** [id, tab label] per view (views/registry.js, the views' one table). */
 export const VIEWS = VIEW_LABELS;
 export const SCALINGS = ['none', 'linear', 'ntk', 'dynamic', 'yarn', 'llama3'];
 /** The extrapolation lab's positional methods and tasks (views/lab.js). */
