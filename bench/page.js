@@ -56,7 +56,7 @@ export default async function page() {
     process.stderr.write('[bench] page: needs web/dist and /usr/bin/chromium (run ./build.sh bench page)\n');
     return [];
   }
-  const { VIEW_INFO } = await import('../web/src/views/info.js');
+  const { VIEW_INFO } = await import('../web/src/views/registry.js');
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({
     executablePath: CHROMIUM,

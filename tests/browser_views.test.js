@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { pageSuite, skip } from './browser_embed_harness.js';
 import { STEPS } from '../web/src/steps.js';
-import { VIEW_INFO } from '../web/src/views/info.js';
+import { VIEW_INFO } from '../web/src/views/registry.js';
 import { FIELDS, VIEWS } from '../web/src/state.js';
 import { METHODS } from '../web/src/methods.js';
 

@@ -20,7 +20,7 @@ import { ELEMENT } from '../web/src/embed-heights-element.js';
 import { IFRAME } from '../web/src/embed-heights-iframe.js';
 
 const HEIGHTS = { element: ELEMENT, iframe: IFRAME };
-import { VIEW_INFO } from '../web/src/views/info.js';
+import { VIEW_INFO } from '../web/src/views/registry.js';
 
 /** Evaluate a heightCss() rule at column width w (px): calc/clamp/px as JS arithmetic. */
 function evalCss(rule, w) {

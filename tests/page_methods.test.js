@@ -9,7 +9,7 @@ import { METHODS, METHOD_CHOICES, makePool } from '../web/src/methods.js';
 import { MATRICES, encodingMatrix } from '../web/src/matrices.js';
 import { cellFormula } from '../web/src/formula.js';
 import { FIELDS, parseState } from '../web/src/state.js';
-import { VIEW_INFO } from '../web/src/views/info.js';
+import { VIEW_INFO } from '../web/src/views/registry.js';
 
 const pe = await init();
 const ids = Object.keys(METHODS);

@@ -1,20 +1,23 @@
 // What the views say against what the library computes, without a browser: the lab's loss
 // caption names the chance level of the task chosen (ln of the number of answers the task's own
 // generator produces), its attention caption expects a diagonal only for fixed-offset tasks, and a
-// RoPE scaling's factor is offered only with a scaling (VIEW_INFO.controlsFor). And the views' one
-// table (web/src/views/registry.js) against every list of views that cannot derive from it. The
+// RoPE scaling's factor is offered only with a scaling (VIEW_INFO.controlsFor). And the views'
+// declarations (web/src/views/*.view.js) against every list of views that cannot import them. The
 // float32 angle errors the rope-code step quotes, recomputed from Hugging Face's float32 arithmetic.
 // The numbers the guided path's steps quote (sinusoidal, waves, ALiBi, T5, DeepSeek, float32), from
 // their formulas in float64.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { init } from '../js/index.js';
 import { FIELDS, LAB_TASKS } from '../web/src/state.js';
 import { attentionExpectation, lossCaption } from '../web/src/views/lab.js';
-import { VIEW_INFO } from '../web/src/views/info.js';
 import { MODELS as SCALING_MODELS } from '../web/src/views/scaling_models.js';
-import { VIEW_IDS, VIEW_TABLE, setupName } from '../web/src/views/registry.js';
+import { setupName, VIEW_IDS, VIEW_INFO, VIEWS } from '../web/src/views/registry.js';
+import { ELEMENT } from '../web/src/embed-heights-element.js';
+import { IFRAME } from '../web/src/embed-heights-iframe.js';
+import { SETTINGS } from '../web/src/embed-heights-settings.js';
+import { lists } from '../tools/view_lists.js';
 
 const pe = await init({ lab: true });
 
@@ -57,44 +60,71 @@ test('scaling view: NTK-aware, Llama 3.1 and LongRoPE carry their sources', () =
     assert.ok(src.includes(s), s);
 });
 
-// The views' one table, web/src/views/registry.js, against the lists of views that stay written
-// out (each names what a view has there, not only its id): each fails naming the view it lacks.
+// The views' declarations (web/src/views/<id>.view.js, listed in tab order by registry.js) hold
+// each view's facts once; what cannot import them is written from them (tools/view_lists.js) or
+// measured per view (the embed height tables). Each check fails naming the view or file.
 const read = (path) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
 const missing = (have) => VIEW_IDS.filter((id) => !have.includes(id));
+const VIEWS_DIR = new URL('../web/src/views/', import.meta.url);
 
-test('views: every view of the table has its VIEW_INFO, a loader for its module and a setup function there', () => {
-  for (const id of VIEW_IDS) assert.ok(VIEW_INFO[id], `web/src/views/info.js VIEW_INFO has no entry for view ${id}`);
-  for (const id of Object.keys(VIEW_INFO))
-    assert.ok(VIEW_IDS.includes(id), `VIEW_INFO has ${id}, which web/src/views/registry.js VIEW_TABLE lacks`);
-  // views/index.js imports CSS, so Node reads it as text: its loaders, module -> import('./file.js')
-  const loaders = Object.fromEntries(
-    [...read('web/src/views/index.js').matchAll(/^\s+(\w+): \(\) => import\('\.\/(\w+)\.js'\),?$/gm)].map((m) => [
-      m[1],
-      m[2],
-    ]),
-  );
-  for (const [module, file] of Object.entries(loaders))
-    assert.equal(file, module, `loader ${module} imports ${file}.js`);
-  for (const { id, module } of VIEW_TABLE) {
-    assert.ok(loaders[module], `web/src/views/index.js MODULES has no loader for ${module} (view ${id})`);
-    assert.match(
-      read(`web/src/views/${module}.js`),
-      new RegExp(`^export function ${setupName(id)}\\(`, 'm'),
-      `web/src/views/${module}.js does not export ${setupName(id)} (view ${id})`,
-    );
+test('views: every views/<id>.view.js is in the registry once, under its file name', async () => {
+  const files = readdirSync(VIEWS_DIR).filter((f) => f.endsWith('.view.js'));
+  assert.ok(files.length >= 16, `${files.length} declarations`);
+  for (const f of files) {
+    const { view } = await import(new URL(f, VIEWS_DIR).href);
+    assert.equal(`${view?.id}.view.js`, f, `web/src/views/${f} declares view ${view?.id}`);
+    assert.equal(VIEWS.filter((v) => v === view).length, 1, `web/src/views/registry.js VIEWS lists ${view.id} once`);
   }
-  const used = new Set(VIEW_TABLE.map((v) => v.module));
-  for (const module of Object.keys(loaders))
-    assert.ok(used.has(module), `loader ${module}: no view of the table uses it`);
+  assert.equal(VIEWS.length, files.length, 'every view of registry.js VIEWS has its views/<id>.view.js');
+  assert.equal(new Set(VIEW_IDS).size, VIEW_IDS.length, 'view ids are unique');
 });
 
-test('views: the lists written out elsewhere name every view', () => {
-  // the element's README: the values of its `view` attribute
+test('views: each declaration has its label, title, needs, controls, panels and height, and its module sets it up', async () => {
+  for (const v of VIEWS) {
+    const at = `web/src/views/${v.id}.view.js`;
+    for (const k of ['label', 'title', 'module']) assert.ok(typeof v[k] === 'string' && v[k], `${at}: ${k}`);
+    const file = new URL(`${v.module}.js`, VIEWS_DIR);
+    assert.ok(existsSync(file), `${at}: module ${v.module}, no web/src/views/${v.module}.js`);
+    const { [setupName(v.id)]: setup } = await import(file.href);
+    assert.equal(typeof setup, 'function', `web/src/views/${v.module}.js exports no ${setupName(v.id)} (${at})`);
+    assert.ok(Array.isArray(v.needs), `${at}: needs, a list of API families`);
+    for (const family of v.needs)
+      assert.ok(
+        existsSync(new URL(`../js/${family}.js`, import.meta.url)),
+        `${at}: needs ${family}, no js/${family}.js`,
+      );
+    for (const k of v.controls) assert.ok(k in FIELDS, `${at}: control ${k} is no state field`);
+    assert.ok(Array.isArray(v.panels) && v.panels.every((p) => p.id && p.label), `${at}: panels [{ id, label }]`);
+    assert.equal(typeof v.height?.estimate, 'function', `${at}: height.estimate(state, width)`);
+    const fits = Array.isArray(v.height.fit) ? [v.height.fit] : Object.values(v.height.fit ?? {});
+    if (!Array.isArray(v.height.fit))
+      assert.deepEqual(
+        Object.keys(v.height.fit ?? {}),
+        v.panels.map((p) => p.id),
+        `${at}: a fit per panel`,
+      );
+    for (const f of fits) assert.ok(f.length === 2 && f.every(Number.isFinite), `${at}: a fit is [a, b]`);
+  }
+  // the link names all panels ('') or one of some view's, and every view's
+  const panels = VIEWS.flatMap((v) => v.panels.map((p) => p.id));
+  for (const p of FIELDS.panel[1].list) assert.ok(p === '' || panels.includes(p), `panel=${p}: no view has it`);
+  for (const p of panels) assert.ok(FIELDS.panel[1].list.includes(p), `panel=${p} is refused by the link`);
+});
+
+test('views: the package lists the views as tools/view_lists.js writes them from the declarations', () => {
+  for (const [file, now, want] of lists())
+    assert.ok(now === want, `${file} lists other views than the declarations: run node tools/view_lists.js`);
+  // the README's sentence names every view (the tool rewrites what is between its markers)
   const readme = read('packages/posenc-view/README.md').replace(/\s+/g, ' ');
-  const listed = /`view` \(([a-z, ]+)\)/.exec(readme)?.[1].split(', ') ?? [];
-  assert.ok(listed.length, 'packages/posenc-view/README.md: the `view` attribute (id, id, ...) sentence');
-  assert.deepEqual(missing(listed), [], 'packages/posenc-view/README.md: the `view` attribute lacks these views');
-  for (const id of listed) assert.ok(VIEW_IDS.includes(id), `packages/posenc-view/README.md names ${id}, no view`);
+  const listed = /`view` \(<!-- views -->([a-z, ]+)<!-- \/views -->\)/.exec(readme)?.[1].split(', ') ?? [];
+  assert.deepEqual(listed, VIEW_IDS, 'packages/posenc-view/README.md: the `view` attribute');
+});
+
+test('views: the embed height tables and tests/browser.test.js CASES have every view and no other', () => {
+  for (const [name, table] of Object.entries({ ELEMENT, IFRAME, SETTINGS })) {
+    assert.deepEqual(missing(Object.keys(table)), [], `web/src/embed-heights-*.js ${name} lacks these views`);
+    for (const id of Object.keys(table)) assert.ok(VIEW_IDS.includes(id), `${name} has ${id}, which no view declares`);
+  }
   // tests/browser.test.js: every view renders with every API function it calls, per [view, method, functions]
   const cases = /const CASES = \[([\s\S]*?)\n\];/.exec(read('tests/browser.test.js'))?.[1] ?? '';
   const inCases = [...cases.matchAll(/^\s+\[\s*'(\w+)',/gm)].map((m) => m[1]);

@@ -4,7 +4,7 @@
 // a CDN or a static host with precompressed files sends them. Usage: node tools/element_sizes.js
 import { readFileSync } from 'node:fs';
 import { brotliCompressSync, constants } from 'node:zlib';
-import { VIEW_TABLE } from '../web/src/views/registry.js';
+import { VIEWS } from '../web/src/views/registry.js';
 
 const out = new URL('../build/posenc-view/', import.meta.url);
 const manifest = JSON.parse(readFileSync(new URL('.vite/manifest.json', out), 'utf8'));
@@ -21,9 +21,10 @@ function closure(key, seen = new Set()) {
 }
 const entry = Object.keys(manifest).find((k) => manifest[k].isEntry);
 const core = (name) => Object.values(manifest).find((c) => c.file.includes(`/${name}-`))?.file;
-// The page's own table (web/src/views/registry.js): which module each view is in, the API families
-// it adds (each a module of js/, web/src/api.js LATER) and so the core it runs on (app.js coreFor).
-const views = VIEW_TABLE.map(({ id, module, needs = [] }) => ({ id, module, needs }));
+// The views' declarations (web/src/views/registry.js): which module each view is in, the API
+// families it adds (each a module of js/, web/src/api.js LATER) and so the core it runs on
+// (app.js coreFor).
+const views = VIEWS.map(({ id, module, needs }) => ({ id, module, needs }));
 
 /** A chunk the build must have: one the table names but the manifest lacks is refused by name. */
 function chunk(key) {

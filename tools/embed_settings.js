@@ -10,7 +10,7 @@
 import { writeFileSync } from 'node:fs';
 import { launch, serve } from '../tests/browser_embed_harness.js';
 import { FIELDS, VIEWS as VIEW_ROWS, urlValue } from '../web/src/state.js';
-import { VIEW_INFO } from '../web/src/views/info.js';
+import { VIEW_INFO } from '../web/src/views/registry.js';
 import { ATTRS } from './embed_heights.js';
 
 const VIEWS = VIEW_ROWS.map(([id]) => id);

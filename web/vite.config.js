@@ -39,7 +39,7 @@ function inlineWasm(single) {
 
 /** The modules every embed runs; everything else in web/src and js/ is loaded on demand. */
 const SHARED =
-  /[\\/](web[\\/]src[\\/](app|state|style|api|draw|palette|theme|methods|views[\\/](index|info|common|views|registry))|js[\\/](core|errors|loader|validate|values|sinusoidal|rope|relative|learned))\.(js|css)$/;
+  /[\\/](web[\\/]src[\\/](app|state|style|api|draw|palette|theme|methods|views[\\/](index|common|views|registry|layout|\w+\.view))|js[\\/](core|errors|loader|validate|values|sinusoidal|rope|relative|learned))\.(js|css)$/;
 /** Two chunks that most views load but not all: the filled-in formulas (not the Shuffle lab, Shift,
  * Concat) and the methods' matrices (the heatmap, Compare, Similarity and the learned views). */
 const FORMULA = /[\\/]web[\\/]src[\\/]formula\.js$/;

@@ -9,7 +9,7 @@ import { TRIMS, NARROW, WALL } from '../../web/src/embed-heights-core.js';
 import { ELEMENT } from '../../web/src/embed-heights-element.js';
 import { IFRAME } from '../../web/src/embed-heights-iframe.js';
 import { BUCKETS, DEFAULTS, SETTINGS } from '../../web/src/embed-heights-settings.js';
-import { VIEW_INFO } from '../../web/src/views/info.js';
+import { VIEW_INFO } from '../../web/src/views/registry.js';
 
 const here = new URL('./', import.meta.url);
 const out = new URL('../../build/posenc-view/', import.meta.url);

@@ -7,14 +7,9 @@ import { loadSteps, opts, steps, stepState, urlOf } from './app.js';
 import { displayOrders, pathSet, quizSet, readerId } from './choices.js';
 import { esc } from './draw.js';
 import { FIELDS, VIEWS, toParams } from './state.js';
-import { SETUP, VIEW_INFO } from './views/index.js';
 
-const TABS = [
-  ...VIEWS.filter(([v]) => SETUP[v]),
-  ...Object.keys(SETUP)
-    .filter((v) => !VIEWS.some(([k]) => k === v))
-    .map((v) => [v, VIEW_INFO[v]?.title ?? v]),
-];
+/** The tabs: [id, label] per view, in the views' order (views/registry.js). */
+const TABS = VIEWS;
 
 /** The markup above the controls and figure (top) and below the figure (bottom). */
 export const top = `<a class="skip" href="#figure">Skip to the figure</a>

@@ -1,6 +1,7 @@
 // The controls beside a view: one catalogue of them keyed by state key (bounds, steps and choices
-// from the state's parsers), which of them a view shows (views/info.js VIEW_INFO), the form kept
-// in step with the state, and a view's panel controls moved above their panel in a narrow column.
+// from the state's parsers), which of them a view shows (its declaration, views/<id>.view.js), the
+// form kept in step with the state, and a view's panel controls moved above their panel in a
+// narrow column.
 import { esc } from './draw.js';
 import { FIELDS } from './state.js';
 import * as registry from './views/index.js';

@@ -7,7 +7,7 @@
 import { esc } from './draw.js';
 import { embedHeight, embedHeightCss } from './embed-heights.js';
 import { toParams } from './state.js';
-import { VIEW_INFO } from './views/info.js';
+import { VIEW_INFO } from './views/registry.js';
 
 /** The state's own keys (what differs from the defaults), the view first; no page-only keys. A
  * view of many panels embeds one (the method's, else its first) unless the state names one. */

@@ -114,7 +114,7 @@ export function ropeOptions(st) {
  * the order of the method pickers.
  *   label      its name on the page
  *   paper      where it comes from (the views and the guided path cite it)
- *   keys       the state keys it reads: its controls beside a view (views/info.js) and what a
+ *   keys       the state keys it reads: its controls beside a view (views/<id>.view.js) and what a
  *              cached result of it depends on (the Shuffle lab)
  *   table      true: a vector per position (added to the input, or turning q and k); false: a
  *              score per (query, key) pair, drawn as a query × key matrix

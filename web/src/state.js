@@ -2,7 +2,7 @@
 // Every value is clamped to a range the API accepts: a hand-edited link can never make a view throw.
 // The methods are the registry's (methods.js METHODS: one entry per method).
 import { METHOD_CHOICES } from './methods.js';
-import { VIEW_LABELS } from './views/registry.js';
+import { PANEL_VALUES, VIEW_LABELS } from './views/registry.js';
 
 export { ropeOptions } from './methods.js';
 
@@ -70,7 +70,8 @@ const bool = () =>
 export const urlValue = (v) => (typeof v === 'boolean' ? (v ? '1' : '0') : String(v));
 
 export const FIELDS = {
-  view: ['heatmap', oneOf(VIEWS)],
+  // pure: a bundle that parses no link (the lab's worker) keeps none of the views' declarations
+  view: ['heatmap', /* @__PURE__ */ oneOf(VIEWS)],
   method: ['sinusoidal', oneOf(METHOD_CHOICES)],
   vs: ['rope', oneOf(METHOD_CHOICES)],
   dim: [64, int(2, 1024, true)],
@@ -110,7 +111,7 @@ export const FIELDS = {
   kpos: [8, int(0, 100000)], // Rotation: the key's position n (pos is the query's m)
   speed: [2, num(0.25, 32)], // Rotation: Play speed in positions per second
   shift: [3, int(0, 1000)], // Shift identity: the offset k in PE(p + k) = M_k · PE(p)
-  panel: ['', oneOf(['', 'alibi', 't5', 'shaw'])], // multi-panel views: '' = all panels
+  panel: ['', /* @__PURE__ */ oneOf(PANEL_VALUES)], // multi-panel views: '' = all panels
   // RoPE scaling: a real model (web/src/views/scaling_models.js MODELS ids, in its order: a list of
   // its own so the link parser carries no model config; tests/views_text.test.js holds it to MODELS)
   preset: [

@@ -3,15 +3,15 @@
 // embed code", from the view and its attributes. Bundled into the package as embed.js: it runs in
 // Node (server rendering, static builds) and in browsers, and loads no view and no wasm.
 import { FIELDS } from '../../../web/src/state.js';
-import { VIEW_INFO } from '../../../web/src/views/info.js';
+import { VIEW_IDS, VIEW_INFO } from '../../../web/src/views/registry.js';
 import { embedHeight, embedHeightCss } from './height.js';
 
 export { embedHeight, embedHeightCss };
 
 /** Every attribute <posenc-view> reads (the page's URL keys but the page-only `embed`, plus `background`). */
 export const ATTRIBUTES = [...Object.keys(FIELDS).filter((k) => k !== 'embed'), 'background'];
-/** Every view. */
-export const VIEWS = Object.keys(VIEW_INFO);
+/** Every view, in the page's tab order. */
+export const VIEWS = VIEW_IDS;
 
 /** `attrs` as the element's attributes: strings, in the order given; an unknown name or a value
  * that is not a string, number or boolean is refused by name. */
