@@ -6,10 +6,13 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { declare as core, FAMILY_DECLS } from '../decl/index.js';
+import { Core } from '../js/core.js';
 import { init } from '../js/index.js';
 import { randomF32 } from './helpers.js';
 
 const root = new URL('..', import.meta.url).pathname;
+const DECLARED = [...core.functions, ...FAMILY_DECLS.flatMap((f) => f.functions)];
 
 test('lint: outside js/core.js no code makes a view of wasm memory', () => {
   const banned = [
@@ -233,35 +236,55 @@ function kvSteps(pe, encoding, mrope = false) {
   }
 }
 
-// API functions the sweep has no case for, each with the reason it cannot grow the core's heap.
-// Every other function of the API object must have a case: its name, or its name and a variant.
-const NOT_SWEPT = {
-  alloc: "the sweep's own filler (PosencBuffer)",
-  loadLab: "loads the lab's module, its own instance and memory",
-  train: "the lab's instance (tests/train.test.js checks its leaks)",
-  evaluate: "the lab's instance",
-  labSequences: "the lab's instance",
-  attentionMap: "the lab's instance",
-  positionTable: "the lab's instance",
-  saveModel: 'pure JS: serialises a trained model',
-  loadModel: 'pure JS: parses a saved model',
-  fromConfig: 'pure JS: reads a config, calls no C (js/config.js)',
-};
+// API functions the sweep has no case for: those whose declaration (decl/*.js `heap`) says why
+// they cannot grow the core's heap. Every other function must have a case: its name, or its name
+// and a variant.
+const NOT_SWEPT = Object.fromEntries(DECLARED.filter((f) => f.heap).map((f) => [f.name, f.heap]));
 
-test('heap sweep: every API function has a case, or a reason it cannot grow the heap', async () => {
-  const pe = await init();
-  const api = Object.keys(pe).filter((k) => typeof pe[k] === 'function');
-  assert.ok(api.length > 30, api.join(' '));
-  const missing = api.filter(
-    (f) => !(f in NOT_SWEPT) && !Object.keys(CASES).some((c) => new RegExp(`^${f}([A-Z0-9]|$)`).test(c)),
-  );
+test('heap sweep: every declared function has a case, or its declaration says why not', () => {
+  const missing = DECLARED.filter(
+    (f) => !f.heap && !Object.keys(CASES).some((c) => new RegExp(`^${f.name}([A-Z0-9]|$)`).test(c)),
+  ).map((f) => f.name);
   assert.deepEqual(
     missing,
     [],
-    `tests/robust_heap.test.js CASES has no call of ${missing.join(', ')}: add one (or a reason in NOT_SWEPT)`,
+    `tests/robust_heap.test.js CASES has no call of ${missing.join(', ')}: add one (or a heap reason in its decl/ file)`,
   );
-  for (const f of Object.keys(NOT_SWEPT))
-    assert.ok(api.includes(f), `NOT_SWEPT names ${f}, which the API no longer has`);
+  assert.ok(Object.keys(NOT_SWEPT).length < DECLARED.length / 2, Object.keys(NOT_SWEPT).join(' '));
+});
+
+// Each case calls only the C entry points its function declares (decl/*.js `c`): the export
+// lists are written from those, so an undeclared call would be missing from a core (the finiteness
+// scan, decl/index.js cValues, is every function's).
+test("heap sweep: each case calls only its function's declared C entry points", async () => {
+  const pe = await init();
+  const calls = [];
+  const undeclared = new Set();
+  const seen = new Set();
+  const { call } = Core.prototype;
+  Core.prototype.call = function (fn, cname, ...a) {
+    calls.push([fn, cname]);
+    return call.call(this, fn, cname, ...a);
+  };
+  try {
+    for (const [name, run] of Object.entries(CASES)) {
+      calls.length = 0;
+      run(pe);
+      assert.ok(calls.length > 0, `${name}: no C call was seen`);
+      for (const [fn, c] of calls) {
+        seen.add(`${fn.split('.')[0]} ${c}`);
+        const f = DECLARED.find((d) => d.name === fn.split('.')[0]);
+        if (!f) undeclared.add(`${name}: a C call under the name ${fn}, which no declaration has`);
+        else if (!f.c.includes(c) && c !== core.cValues) undeclared.add(`${fn} calls ${c}, not in ${f.name}'s c`);
+      }
+    }
+  } finally {
+    Core.prototype.call = call;
+  }
+  assert.deepEqual([...undeclared], []);
+  // and the other way: each swept function's declared entry points are all reached
+  const unseen = DECLARED.filter((f) => !f.heap).flatMap((f) => f.c.filter((c) => !seen.has(`${f.name} ${c}`)));
+  assert.deepEqual(unseen, [], 'declared C entry points no case reaches (a wrong c list, or a missing case)');
 });
 
 /** Flatten a result (array, or list of arrays / numbers / nulls) to plain numbers. */
