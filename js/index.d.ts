@@ -5,6 +5,7 @@
 // A function given `out` returns that same object (a typed array or a PosencBuffer);
 // without `out` it returns a new typed array.
 
+// <generated: status codes> by tools/gen_decls.js from c_src/posenc.h enum posenc_status
 export type Status = {
   readonly OK: 0;
   readonly E_NULL: -1;
@@ -17,6 +18,7 @@ export type Status = {
   readonly E_MISSING: -8;
   readonly E_NOMEM: -9;
 };
+// </generated: status codes>
 export declare const Status: Status;
 
 export declare class PosencError extends Error {

@@ -89,8 +89,8 @@ const forward =
   };
 
 // The API functions as named exports, for `import { init, sinusoidal } from 'posenc'` after
-// `await init()`: each calls the instance the most recent init() resolved to. A family that
-// adds a function adds its line here (tests/robust.test.js checks the list is complete).
+// `await init()`: each calls the instance the most recent init() resolved to. The lines are
+// written from the declarations (decl/*.js) by tools/gen_decls.js.
 // <generated: forwards> by tools/gen_decls.js from the declarations (decl/NAME.js)
 export const alloc = forward('alloc');
 export const loadLab = forward('loadLab');
