@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { Status } from '../js/index.js';
 import { assertClose, assertThrowsPosenc, backends, BAD_SIZES, maxAbsDiff, randomF32 } from './helpers.js';
 import { typesFor, ENCODINGS } from '../js/encodings.js';
-import { randomBias, refAttention } from './ref64.js';
+import { forHost, randomBias, refAttention } from './ref64.js';
 
 // ---- float64 reference: the shared one (tests/ref64.js), under this file's short names ----
 
@@ -38,12 +38,6 @@ const BIASES = (H, D, DV, seed, { Q = 8, K = 8 } = {}) =>
       ]),
     ),
   );
-
-/** `bias` with only the keys `host` takes (js/encodings.js ENCODINGS[type].hosts). */
-function forHost(host, bias) {
-  const keys = ENCODINGS[bias.type].hosts[host];
-  return Object.fromEntries(Object.entries(bias).filter(([key]) => key === 'type' || keys.includes(key)));
-}
 
 /** Each kind fused into attention that kvCache takes (the registry), one random draw (tests/ref64.js). */
 const cacheKinds = (H, D, DV, seed) =>

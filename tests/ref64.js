@@ -1,5 +1,6 @@
 // Float64 references shared by the attention tests, written from the papers' definitions and
-// independent of the C code.
+// independent of the C code, and random biases of every kind of the registry (js/encodings.js).
+import { ENCODINGS } from '../js/encodings.js';
 import { randomF32 } from './helpers.js';
 
 /** ALiBi head slopes (Press et al. 2022, the reference implementation's recursive definition). */
@@ -142,11 +143,17 @@ function refBias(bias, { qi, k, kj, h, i, j, ip, Q, K, H, D, scale, causal, slop
   }
 }
 
+/** `bias` with only the keys `host` takes (js/encodings.js ENCODINGS[type].hosts). */
+export function forHost(host, bias) {
+  const keys = ENCODINGS[bias.type].hosts[host];
+  return Object.fromEntries(Object.entries(bias).filter(([key]) => key === 'type' || keys.includes(key)));
+}
+
 /**
  * A random bias of `type` for a problem (seed varies its form), as attention takes it; a kind of
  * the registry without one throws, naming this function.
  */
-export function randomBias(type, { heads, dim, dimV = dim, keys, queries }, seed) {
+export function randomBias(type, { heads, dim, dimV = dim, keys, queries, dModel }, seed) {
   switch (type) {
     case 'dense': {
       const b = randomF32(heads * queries * keys, seed);
@@ -176,6 +183,7 @@ export function randomBias(type, { heads, dim, dimV = dim, keys, queries }, seed
         u: randomF32(heads * dim, seed),
         v: randomF32(heads * dim, seed + 1),
         r: randomF32(rows * heads * dim, seed + 2),
+        ...(dModel && { wr: randomF32(dModel * dModel, seed + 3) }), // selfAttention's: r = wr · positions
       };
     }
     case undefined:
