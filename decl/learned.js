@@ -20,6 +20,14 @@ export const declare = {
       c: ['posenc_learned_init'],
       docs: 'docs/learned.md#functions-and-defaults',
       result: 'Float32Array [length][dim], a seeded initial table',
+      options: {
+        length: { type: 'integer', min: 1, required: true, doc: 'rows (positions)' },
+        dim: { type: 'integer', min: 1, required: true, doc: 'columns' },
+        std: { type: 'number', min: 0, max: 1e37, default: 0.02, doc: 'standard deviation (BERT, GPT-2: 0.02)' },
+        seed: { type: 'integer', min: 0, max: 2 ** 32 - 1, default: 0, doc: 'the generator seed' },
+        truncated: { type: 'boolean', default: false, doc: 'draws beyond 2 std are redrawn' },
+        out: { type: 'F32', doc: 'a buffer the result is written into (and returned)' },
+      },
     },
     {
       name: 'gather',
@@ -32,6 +40,13 @@ export const declare = {
       c: ['posenc_learned_add'],
       docs: 'docs/learned.md#functions-and-defaults',
       result: 'Float32Array, x plus the table rows',
+      args: ['x', 'table'],
+      options: {
+        length: { type: 'integer', min: 1, required: true, doc: 'rows of x' },
+        dim: { type: 'integer', min: 1, required: true, doc: 'columns of x and of the table' },
+        offset: { type: 'integer', min: 0, default: 0, doc: 'x row i gets table row offset + i' },
+        rows: { type: 'integer', min: 1, doc: 'rows of the table (default: its length / dim)' },
+      },
     },
     {
       name: 'concat',

@@ -8,7 +8,7 @@
 // marker lines: js/index.js (FAMILIES, forwards), js/index.d.ts (named exports, option types,
 // the status codes of c_src/posenc.h, as in js/errors.js), js/lite.js, js/lite.d.ts, js/lite.d.cts
 // (the families), tests/fuzz/fuzz_core.c (ENTRIES), README.md (the Documentation table),
-// docs/sinusoidal.md (the option table).
+// docs/sinusoidal.md and docs/learned.md (the option tables).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { declare as core, FAMILY_DECLS } from '../decl/index.js';
@@ -193,6 +193,7 @@ export function blocks() {
     'tests/fuzz/fuzz_core.c': { entries: fuzzRows() },
     'README.md': { 'documentation table': readmeRows() },
     'docs/sinusoidal.md': { 'option table': optionTable('docs/sinusoidal.md') },
+    'docs/learned.md': { 'option table': optionTable('docs/learned.md') },
   };
 }
 
