@@ -1,7 +1,8 @@
 // PosencError: the only error type the API throws for bad input or a failed C call.
 // Codes mirror posenc_status in c_src/posenc.h, so a JS-side validation failure and the
-// same failure caught by C carry the same .code (tests/one_source.test.js compares the two lists).
+// same failure caught by C carry the same .code (tools/gen_decls.js writes the list from posenc.h).
 
+// <generated: status codes> by tools/gen_decls.js from c_src/posenc.h enum posenc_status
 export const Status = Object.freeze({
   OK: 0,
   E_NULL: -1,
@@ -14,6 +15,7 @@ export const Status = Object.freeze({
   E_MISSING: -8,
   E_NOMEM: -9,
 });
+// </generated: status codes>
 
 const NAMES = Object.fromEntries(Object.entries(Status).map(([k, v]) => [v, `POSENC_${k}`]));
 

@@ -5,6 +5,7 @@
 // A function given `out` returns that same object (a typed array or a PosencBuffer);
 // without `out` it returns a new typed array.
 
+// <generated: status codes> by tools/gen_decls.js from c_src/posenc.h enum posenc_status
 export type Status = {
   readonly OK: 0;
   readonly E_NULL: -1;
@@ -17,6 +18,7 @@ export type Status = {
   readonly E_MISSING: -8;
   readonly E_NOMEM: -9;
 };
+// </generated: status codes>
 export declare const Status: Status;
 
 export declare class PosencError extends Error {
@@ -73,25 +75,40 @@ export declare function init(opts?: InitOptions): Promise<Posenc>;
 export default init;
 
 // ---- sinusoidal ----
+// <generated: option types> by tools/gen_decls.js from the declarations (decl/NAME.js)
 export interface SinusoidalOptions {
+  /** rows (positions); ≥ 1. */
   length: number;
+  /** columns; ≥ 1. */
   dim: number;
+  /** the frequency base; > 1; default 10000. */
   base?: number;
+  /** sin/cos pairing; default 'interleaved'. */
   layout?: 'interleaved' | 'split';
+  /** frequency spacing; default 'paper'. */
   spacing?: 'paper' | 't2t';
+  /** the first row is position offset; default 0. */
   offset?: number;
+  /** what an odd dim means; default 'error'. */
   oddDim?: 'error' | 'pad' | 'xlm';
+  /** a buffer the result is written into (and returned). */
   out?: F32;
 }
 export interface Sinusoidal2dOptions {
+  /** grid rows; ≥ 1. */
   height: number;
+  /** grid columns; ≥ 1. */
   width: number;
-  /** Multiple of 4. */
+  /** multiple of 4; ≥ 1. */
   dim: number;
+  /** the frequency base; > 1; default 10000. */
   base?: number;
+  /** a leading all-zero row; default false. */
   clsToken?: boolean;
+  /** a buffer the result is written into (and returned). */
   out?: F32;
 }
+// </generated: option types>
 
 export interface SinusoidalApi {
   sinusoidal<O extends F32 | undefined = undefined>(opts: SinusoidalOptions & { out?: O }): Returned<O, Float32Array>;
@@ -793,12 +810,13 @@ export interface Posenc extends KvCacheApi {}
 // ---- robust: the API functions as named exports (js/index.js). Each calls the instance the
 // most recent init() resolved to; before any init() has resolved it throws a PosencError
 // (E_MISSING) saying to await init(). See docs/errors.md.
+// <generated: named exports> by tools/gen_decls.js from the declarations (decl/NAME.js)
 export declare const alloc: Posenc['alloc'];
+export declare const loadLab: Posenc['loadLab'];
 export declare const sinusoidal: Posenc['sinusoidal'];
 export declare const sinusoidalFrequencies: Posenc['sinusoidalFrequencies'];
 export declare const sinusoidal2d: Posenc['sinusoidal2d'];
 export declare const similarity: Posenc['similarity'];
-export declare const fromConfig: Posenc['fromConfig'];
 export declare const ropeFrequencies: Posenc['ropeFrequencies'];
 export declare const ropeCache: Posenc['ropeCache'];
 export declare const applyRope: Posenc['applyRope'];
@@ -818,12 +836,13 @@ export declare const concat: Posenc['concat'];
 export declare const attention: Posenc['attention'];
 export declare const matmul: Posenc['matmul'];
 export declare const selfAttention: Posenc['selfAttention'];
-export declare const loadLab: Posenc['loadLab'];
 export declare const kvCache: Posenc['kvCache'];
 export declare const train: Posenc['train'];
 export declare const evaluate: Posenc['evaluate'];
+export declare const labSequences: Posenc['labSequences'];
 export declare const attentionMap: Posenc['attentionMap'];
 export declare const positionTable: Posenc['positionTable'];
 export declare const saveModel: Posenc['saveModel'];
 export declare const loadModel: Posenc['loadModel'];
-export declare const labSequences: Posenc['labSequences'];
+export declare const fromConfig: Posenc['fromConfig'];
+// </generated: named exports>

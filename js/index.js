@@ -10,6 +10,9 @@ import { assemble } from './api.js';
 import { PosencBuffer } from './core.js';
 import { PosencError, Status } from './errors.js';
 import { simdSupported } from './loader.js';
+import { options } from './validate.js';
+
+// <generated: families> by tools/gen_decls.js from the declarations (decl/NAME.js)
 import { sinusoidalFamily } from './sinusoidal.js';
 import { ropeFamily } from './rope.js';
 import { relativeFamily } from './relative.js';
@@ -18,9 +21,6 @@ import { attentionFamily } from './attention.js';
 import { kvCacheFamily } from './kvcache.js';
 import { trainFamily } from './train.js';
 import { configFamily } from './config.js';
-import { options } from './validate.js';
-
-export { PosencBuffer, PosencError, Status, simdSupported };
 
 const FAMILIES = [
   sinusoidalFamily,
@@ -32,6 +32,9 @@ const FAMILIES = [
   trainFamily,
   configFamily,
 ];
+// </generated: families>
+
+export { PosencBuffer, PosencError, Status, simdSupported };
 
 // The API object the most recent init() resolved to: the module-level functions below call it.
 let current = null;
@@ -86,8 +89,9 @@ const forward =
   };
 
 // The API functions as named exports, for `import { init, sinusoidal } from 'posenc'` after
-// `await init()`: each calls the instance the most recent init() resolved to. A family that
-// adds a function adds its line here (tests/robust.test.js checks the list is complete).
+// `await init()`: each calls the instance the most recent init() resolved to. The lines are
+// written from the declarations (decl/*.js) by tools/gen_decls.js.
+// <generated: forwards> by tools/gen_decls.js from the declarations (decl/NAME.js)
 export const alloc = forward('alloc');
 export const loadLab = forward('loadLab');
 export const sinusoidal = forward('sinusoidal');
@@ -116,11 +120,12 @@ export const selfAttention = forward('selfAttention');
 export const kvCache = forward('kvCache');
 export const train = forward('train');
 export const evaluate = forward('evaluate');
+export const labSequences = forward('labSequences');
 export const attentionMap = forward('attentionMap');
 export const positionTable = forward('positionTable');
 export const saveModel = forward('saveModel');
 export const loadModel = forward('loadModel');
 export const fromConfig = forward('fromConfig');
-export const labSequences = forward('labSequences');
+// </generated: forwards>
 
 export default init;

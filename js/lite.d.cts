@@ -7,6 +7,7 @@ declare const lite: {
   default: typeof esm.init;
   /** Resolves to the whole ES module. */
   load(): Promise<typeof esm>;
+  // <generated: families> by tools/gen_decls.js from the declarations (decl/NAME.js)
   readonly sinusoidalFamily: typeof esm.sinusoidalFamily;
   readonly ropeFamily: typeof esm.ropeFamily;
   readonly relativeFamily: typeof esm.relativeFamily;
@@ -15,6 +16,7 @@ declare const lite: {
   readonly kvCacheFamily: typeof esm.kvCacheFamily;
   readonly trainFamily: typeof esm.trainFamily;
   readonly configFamily: typeof esm.configFamily;
+  // </generated: families>
   /** instanceof works at any time; the class itself is the loaded module's. */
   readonly PosencError: typeof esm.PosencError;
   /** Available once init() or load() has resolved; reading it earlier throws. */

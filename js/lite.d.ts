@@ -20,6 +20,7 @@ export type * from './index.js';
 export interface Family<Api> {
   (core: never, lab?: never): Api;
 }
+// <generated: families> by tools/gen_decls.js from the declarations (decl/NAME.js)
 export declare const sinusoidalFamily: Family<SinusoidalApi>;
 export declare const ropeFamily: Family<RopeApi>;
 /** ALiBi, T5, Shaw and Transformer-XL. */
@@ -30,6 +31,7 @@ export declare const kvCacheFamily: Family<KvCacheApi>;
 export declare const trainFamily: Family<Omit<TrainApi, 'loadLab' | 'labLoaded'>>;
 /** fromConfig: a Hugging Face config.json to one layer's scheme. */
 export declare const configFamily: Family<ConfigApi>;
+// </generated: families>
 
 /** What every API object has, whatever its families. */
 export type PosencBase = Pick<Posenc, 'backend' | 'alloc' | 'heapBytes' | 'heapInUse' | 'labLoaded'> & {

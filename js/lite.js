@@ -13,14 +13,16 @@ import { PosencError, Status } from './errors.js';
 import { simdSupported } from './loader.js';
 import { list, options, show } from './validate.js';
 
-export { attentionFamily } from './attention.js';
-export { configFamily } from './config.js';
-export { kvCacheFamily } from './kvcache.js';
-export { learnedFamily } from './learned.js';
-export { relativeFamily } from './relative.js';
-export { ropeFamily } from './rope.js';
+// <generated: families> by tools/gen_decls.js from the declarations (decl/NAME.js)
 export { sinusoidalFamily } from './sinusoidal.js';
+export { ropeFamily } from './rope.js';
+export { relativeFamily } from './relative.js';
+export { learnedFamily } from './learned.js';
+export { attentionFamily } from './attention.js';
+export { kvCacheFamily } from './kvcache.js';
 export { trainFamily } from './train.js';
+export { configFamily } from './config.js';
+// </generated: families>
 export { PosencBuffer, PosencError, Status, simdSupported };
 
 // A family marked lean (sinusoidal, learned) has all its C entry points in the lean core

@@ -1,136 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { typesFor } from '../js/encodings.js';
+import { ENCODINGS, typesFor } from '../js/encodings.js';
 import { Status } from '../js/index.js';
 import { assertClose, assertThrowsPosenc, backends, BAD_SIZES, maxAbsDiff, randomF32, rng } from './helpers.js';
-import { refBucket, refSlopes } from './ref64.js';
-
-// ---- float64 references written from the papers and docs/*.md, independent of the C code ----
-
-/**
- * The definition: logits = scale q.k + bias, masked -> -inf, row softmax (all masked -> 0), P V.
- * bias: undefined | Float32Array | { type: 'alibi' | 't5' | 'shaw' | 'xl', ... } as in the API.
- */
-function refAttention({
-  q,
-  k,
-  v,
-  queries: Q,
-  keys: K = Q,
-  dim: D,
-  dimV: DV = D,
-  heads: H = 1,
-  scale = 1 / Math.sqrt(D),
-  causal = false,
-  align = 'top-left',
-  offset,
-  bias,
-}) {
-  offset ??= align === 'bottom-right' ? K - Q : 0;
-  const out = new Float64Array(Q * H * DV),
-    w = new Float64Array(H * Q * K);
-  const dot = (a, ai, b, bi, n) => {
-    let s = 0;
-    for (let d = 0; d < n; d++) s += a[ai + d] * b[bi + d];
-    return s;
-  };
-  const slopes = bias?.type === 'alibi' ? refSlopes(H) : null;
-  for (let h = 0; h < H; h++) {
-    for (let i = 0; i < Q; i++) {
-      const qi = (i * H + h) * D,
-        ip = i + offset;
-      const lim = !causal ? K - 1 : align === 'bottom-right' ? i + K - Q : i;
-      const s = new Float64Array(K);
-      let m = -Infinity;
-      for (let j = 0; j < K; j++) {
-        const kj = (j * H + h) * D,
-          rp = j - ip;
-        let x = scale * dot(q, qi, k, kj, D);
-        if (bias instanceof Float32Array) x += bias[(h * Q + i) * K + j];
-        else if (bias?.type === 'alibi') {
-          const f = bias.form ?? 'relative';
-          x += slopes[h] * (f === 'relative' ? rp : f === 'symmetric' ? -Math.abs(rp) : j);
-        } else if (bias?.type === 't5') {
-          x +=
-            bias.weights[
-              refBucket(rp, bias.bidirectional ?? !causal, bias.numBuckets ?? 32, bias.maxDistance ?? 128) * H + h
-            ];
-        } else if (bias?.type === 'shaw') {
-          const kr = bias.maxRelative,
-            idx = Math.max(-kr, Math.min(kr, rp)) + kr;
-          x += scale * dot(q, qi, bias.aK, idx * D, D);
-        } else if (bias?.type === 'xl') {
-          const rows = bias.r.length / (H * D);
-          const row = Math.max(0, Math.min(rows - 1, K - 1 - (ip - j)));
-          let t = 0;
-          for (let d = 0; d < D; d++)
-            t += bias.u[h * D + d] * k[kj + d] + (q[qi + d] + bias.v[h * D + d]) * bias.r[(row * H + h) * D + d];
-          x += scale * t;
-        }
-        s[j] = j > lim ? -Infinity : x;
-        if (s[j] > m) m = s[j];
-      }
-      if (m === -Infinity) continue; // a fully masked row: zeros
-      let sum = 0;
-      for (let j = 0; j < K; j++) sum += s[j] = Math.exp(s[j] - m);
-      for (let j = 0; j < K; j++) {
-        const p = s[j] / sum;
-        w[(h * Q + i) * K + j] = p;
-        for (let c = 0; c < DV; c++) {
-          let val = v[(j * H + h) * DV + c];
-          if (bias?.type === 'shaw') {
-            const kr = bias.maxRelative,
-              idx = Math.max(-kr, Math.min(kr, j - ip)) + kr;
-            val += bias.aV[idx * DV + c];
-          }
-          out[(i * H + h) * DV + c] += p * val;
-        }
-      }
-    }
-  }
-  return { output: out, weights: w };
-}
-
-function randomBias(type, { heads, dim, dimV, keys, queries }, seed) {
-  switch (type) {
-    case 'dense': {
-      const b = randomF32(heads * queries * keys, seed);
-      for (let i = 0; i < b.length; i += 7) b[i] = -Infinity; // some blocked entries
-      return b;
-    }
-    case 'alibi':
-      return { type, form: ['relative', 'symmetric', 'reference'][seed % 3] };
-    case 't5': {
-      const numBuckets = 8 + 2 * (seed % 5),
-        bidirectional = seed % 2 === 0;
-      return { type, weights: randomF32(numBuckets * heads, seed), bidirectional, numBuckets, maxDistance: 20 };
-    }
-    case 'shaw': {
-      const maxRelative = 1 + (seed % 4);
-      return {
-        type,
-        maxRelative,
-        aK: randomF32((2 * maxRelative + 1) * dim, seed),
-        aV: randomF32((2 * maxRelative + 1) * dimV, seed + 1),
-      };
-    }
-    case 'xl': {
-      const rows = keys + (seed % 2 ? queries - 1 : 0);
-      return {
-        type,
-        u: randomF32(heads * dim, seed),
-        v: randomF32(heads * dim, seed + 1),
-        r: randomF32(rows * heads * dim, seed + 2),
-      };
-    }
-    case undefined:
-      return undefined;
-    default:
-      throw new Error(
-        `tests/attention.test.js randomBias: no random '${type}' bias; add one and its float64 reference`,
-      );
-  }
-}
+import { forHost, randomBias, refAttention, refBucket, refSlopes } from './ref64.js';
 
 function problem(queries, keys, heads, dim, dimV, seed) {
   return {
@@ -281,7 +154,7 @@ test('float64 reference: every bias kind, sizes, masks, alignments, offsets, bot
         const offset = seed % 5 === 0 ? 3 - (seed % 11) : undefined;
         const opts = { ...p, bias, causal, align, offset };
         const ref = refAttention(opts);
-        const what = `${name} ${kind ?? 'none'} Q${queries} K${keys} H${heads} D${dim} DV${dimV} causal=${causal} ${align} offset=${offset} (against tests/attention.test.js refAttention)`;
+        const what = `${name} ${kind ?? 'none'} Q${queries} K${keys} H${heads} D${dim} DV${dimV} causal=${causal} ${align} offset=${offset} (against tests/ref64.js refAttention)`;
         const r = pe.attention({ ...opts, returnWeights: true });
         assertClose(r.weights, ref.weights, 2e-6, `${what} weights`);
         assertClose(r.output, ref.output, 1e-5, `${what} output`);
@@ -482,15 +355,17 @@ const layer = {
 };
 
 function encodings(pe) {
+  // the encodings that are not a bias kind, by hand; each fused kind of the registry drawn by
+  // tests/ref64.js randomBias (seed 1: ALiBi's symmetric form, translation-invariant as the
+  // property below needs)
   const list = {
     sinusoidal: { type: 'sinusoidal' },
     learned: { type: 'learned', table: randomF32(16 * DM, 104) },
-    alibi: { type: 'alibi', form: 'symmetric' },
-    t5: { type: 't5', weights: randomF32(32 * HEADS, 105).map((x) => 3 * x) },
-    shaw: { type: 'shaw', maxRelative: 3, aK: randomF32(7 * DH, 106), aV: randomF32(7 * DH, 107) },
-    xl: { type: 'xl', u: randomF32(DM, 108), v: randomF32(DM, 109), wr: randomF32(DM * DM, 110) },
+    rope: { type: 'rope' },
   };
-  list.rope = { type: 'rope' };
+  const shape = { heads: HEADS, dim: DH, queries: T, keys: T, dModel: DM };
+  for (const t of typesFor('selfAttention').filter((x) => x !== 'none' && ENCODINGS[x].cArgs))
+    list[t] = forHost('selfAttention', randomBias(t, shape, 1));
   // every kind selfAttention takes must face the permutation and translation properties below
   for (const t of typesFor('selfAttention').filter((x) => x !== 'none')) {
     if (!list[t]) {

@@ -1,100 +1,35 @@
-// What CONTRIBUTING.md asks of a family, checked for every family: the list is FAMILIES in
-// js/index.js (the one place it lives), each entry's module is read from index.js's imports, and
-// each family's functions are the keys of the object it builds. For each family: its functions
-// have types (js/index.d.ts) and named exports, posenc/lite offers it, a README row lists every
-// function and links a docs/ page that exists and names them, and every C entry point its module
-// calls is exported (c_src/exports*.txt) and has a row in the fuzz target (tests/fuzz/fuzz_core.c).
+// What CONTRIBUTING.md asks of a family that is still written by hand, checked for every family.
+// The families and their functions are the declarations (decl/index.js FAMILY_DECLS); what is
+// written from them (forwards, named exports, lite, export lists, fuzz rows, README table) is
+// checked by tests/decls.test.js. Here: each function's signature in js/index.d.ts, the CHANGELOG
+// and a bench row; the registry's encodings in the types, docs, heap sweep, posenc.h and fuzz.
 import assert from 'node:assert/strict';
 import * as require_fs from 'node:fs';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { FAMILY_DECLS } from '../decl/index.js';
 import { ENCODINGS } from '../js/encodings.js';
-import * as index from '../js/index.js';
-import * as lite from '../js/lite.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const read = (f) => readFileSync(join(root, f), 'utf8');
 
-const indexJs = read('js/index.js');
-const listed = /const FAMILIES = \[([^\]]*)\]/
-  .exec(indexJs)[1]
-  .split(',')
-  .map((s) => s.trim())
-  .filter(Boolean);
-const FAMILIES = listed.map((name) => {
-  const from = new RegExp(`import \\{ ${name} \\} from '\\./(\\w+)\\.js'`).exec(indexJs);
-  assert.ok(from, `js/index.js imports ${name} from its module`);
-  assert.equal(typeof lite[name], 'function', `js/lite.js exports ${name}`);
-  return { name, file: `js/${from[1]}.js`, functions: Object.keys(lite[name](null)) };
-});
+const FAMILIES = FAMILY_DECLS.map((d) => ({
+  name: d.family,
+  file: `js/${d.module}.js`,
+  functions: d.functions.map((f) => f.name),
+  kernels: d.functions.some((f) => f.c.some((c) => !/_size$/.test(c))),
+}));
 
 const types = read('js/index.d.ts');
-const liteTypes = read('js/lite.d.ts');
-const readme = read('README.md');
 const fuzz = read('tests/fuzz/fuzz_core.c');
-const fuzzRows = new Set(
-  [...fuzz.slice(fuzz.indexOf('ENTRIES[]')).matchAll(/\bE\((\w+)\)/g)].map((m) => `posenc_${m[1]}`),
-);
-const names = (f) =>
-  read(f)
-    .split('\n')
-    .map((l) => l.replace(/#.*/, '').trim())
-    .filter(Boolean);
-const exported = new Set([...names('c_src/exports.txt'), ...names('c_src/exports_lab.txt')]);
-const docsRows = readme
-  .slice(readme.indexOf('## Documentation'))
-  .split('\n')
-  .filter((l) => l.startsWith('| '));
-
-test('the family list is found and every family has functions', () => {
-  assert.ok(FAMILIES.length >= 7, listed.join(', '));
-  for (const f of FAMILIES) assert.ok(f.functions.length > 0, f.name);
-});
 
 for (const family of FAMILIES) {
-  test(`${family.name} (${family.file}) has its types, exports, README row, docs page and fuzz rows`, () => {
-    assert.match(
-      liteTypes,
-      new RegExp(`export declare const ${family.name}: Family<`),
-      `js/lite.d.ts declares ${family.name}`,
-    );
-    for (const fn of family.functions) {
+  test(`${family.name}: js/index.d.ts declares each function's signature in an API interface`, () => {
+    for (const fn of family.functions)
       assert.match(types, new RegExp(`^\\s+${fn}[<(]`, 'm'), `js/index.d.ts declares ${fn} in an API interface`);
-      assert.match(
-        types,
-        new RegExp(`^export declare const ${fn}: Posenc\\['${fn}'\\];`, 'm'),
-        `js/index.d.ts declares the named export ${fn}`,
-      );
-      assert.equal(typeof index[fn], 'function', `js/index.js exports ${fn}`);
-      const row = docsRows.find((r) => r.includes(`\`${fn}\``) || r.includes(`\`${fn}(`));
-      assert.ok(row, `README.md's Documentation table has a row naming \`${fn}\``);
-      const page = /\]\(https:\/\/github\.com\/posenc\/posenc\/blob\/main\/(docs\/[\w-]+\.md)\)/.exec(row)?.[1];
-      assert.ok(page, `the README row of ${fn} links its docs page: ${row}`);
-      assert.match(read(page), new RegExp(`\\b${fn}\\b`), `${page} names ${fn}`);
-    }
-    const called = new Set([...read(family.file).matchAll(/'(posenc_\w+)'/g)].map((m) => m[1]));
-    for (const c of called) {
-      assert.ok(exported.has(c), `${family.file} calls ${c}, which c_src/exports*.txt does not export`);
-      assert.ok(
-        fuzzRows.has(c),
-        `tests/fuzz/fuzz_core.c has no E(${c.slice(7)}) row for ${c} (${family.file} calls it)`,
-      );
-    }
   });
 }
-
-// The family list itself: a module that builds a family but is missing from FAMILIES would be
-// skipped by every check above, so each `export function xFamily` in js/ must be listed.
-test('every family module of js/ is in FAMILIES (js/index.js) and posenc/lite', () => {
-  const { readdirSync } = require_fs;
-  for (const f of readdirSync(join(root, 'js')).filter((x) => x.endsWith('.js'))) {
-    for (const m of read(`js/${f}`).matchAll(/^export function (\w+Family)\(/gm)) {
-      assert.ok(listed.includes(m[1]), `js/${f} exports ${m[1]}, which FAMILIES in js/index.js does not list`);
-      assert.ok(Object.keys(lite).includes(m[1]), `js/lite.js does not export ${m[1]} (js/${f})`);
-    }
-  }
-});
 
 const changelog = read('CHANGELOG.md');
 const benchSrc = require_fs
@@ -107,8 +42,7 @@ for (const family of FAMILIES) {
     for (const fn of family.functions) {
       assert.match(changelog, new RegExp(`\x60${fn}[\x60(]`), `CHANGELOG.md never names \x60${fn}\x60`);
     }
-    const kernels = [...read(family.file).matchAll(/'(posenc_\w+)'/g)].filter((m) => !/_size'$/.test(m[0]));
-    if (kernels.length === 0) return; // pure JS (fromConfig)
+    if (!family.kernels) return; // pure JS (fromConfig)
     assert.ok(
       family.functions.some((fn) => new RegExp(`\\.\\s*${fn}\\(`).test(benchSrc)),
       `no bench/*.js group calls any of ${family.functions.join(', ')} (${family.file} runs C kernels)`,
@@ -134,7 +68,6 @@ const header = read('c_src/posenc.h');
 const kindsMacro = /#define POSENC_BIAS_KINDS\(X\)((?:[^\n]*\\\n)*[^\n]*)/.exec(header)?.[1] ?? '';
 const cKinds = [...kindsMacro.matchAll(/X\((\w+), (\w+)\)/g)].map((m) => m.slice(1));
 assert.ok(cKinds.length >= 5, `c_src/posenc.h POSENC_BIAS_KINDS was read: ${kindsMacro}`);
-const heapCases = read('tests/robust_heap.test.js');
 const attentionDoc = read('docs/attention.md');
 
 /** The rows of the first markdown table of `doc` whose header line starts with `header`. */
@@ -202,7 +135,7 @@ function attentionDocGaps(type, e) {
 }
 
 for (const [type, e] of Object.entries(ENCODINGS)) {
-  test(`encoding '${type}': types, docs, CHANGELOG, heap sweep${e.cArgs ? ', C kind, fuzz' : ''}`, () => {
+  test(`encoding '${type}': types, docs, CHANGELOG${e.cArgs ? ', C kind, fuzz' : ''}`, () => {
     for (const host of Object.keys(e.hosts)) {
       assert.ok(UNION[host], `tests/contrib.test.js UNION names no .d.ts union for the host ${host}`);
       const t = unionOf(UNION[host]);
@@ -213,14 +146,6 @@ for (const [type, e] of Object.entries(ENCODINGS)) {
           `js/index.d.ts ${UNION[host]} has no { type: '${type}' } (${host} takes it)`,
         );
       }
-      // the heap sweep calls each host with each of its encodings (attention without a bias: 'none')
-      const key =
-        host === 'attention' && type === 'none' ? 'attention' : `${host}${type[0].toUpperCase()}${type.slice(1)}`;
-      assert.match(
-        heapCases,
-        new RegExp(`^  ${key}:`, 'm'),
-        `tests/robust_heap.test.js CASES has no ${key} (${host} with '${type}')`,
-      );
     }
     const gaps = attentionDocGaps(type, e);
     assert.ok(gaps.length === 0, gaps.join('\n'));

@@ -1,87 +1,19 @@
-// Grouped-query attention (kvHeads) and the KV cache (pe.kvCache), against float64 definitions
-// written here from the formulas in docs/attention.md, and against identities:
+// Grouped-query attention (kvHeads) and the KV cache (pe.kvCache), against the shared float64
+// definition (tests/ref64.js refAttention, from the formulas in docs/attention.md), for every bias
+// kind of the registry (js/encodings.js), and against identities:
 // GQA = plain attention on repeated k/v heads; a decode loop = one causal prefill; a sliding
 // window = an explicit band mask.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Status } from '../js/index.js';
 import { assertClose, assertThrowsPosenc, backends, BAD_SIZES, maxAbsDiff, randomF32 } from './helpers.js';
-import { refBucket as bucket, refSlopes as slopes } from './ref64.js';
+import { typesFor, ENCODINGS } from '../js/encodings.js';
+import { forHost, randomBias, refAttention } from './ref64.js';
 
-// ---- float64 reference ----
+// ---- float64 reference: the shared one (tests/ref64.js), under this file's short names ----
 
-/**
- * Query i (position i + offset) of head h against key j of kv head floor(h / (H / KVH)):
- * scale q.k + bias, masked keys out (causal: j <= i + offset; window W: |j - (i + offset)| < W),
- * softmax in float64, P V (+ Shaw's aV term).
- */
-function ref({
-  q,
-  k,
-  v,
-  Q,
-  K,
-  H,
-  KVH = H,
-  D,
-  DV = D,
-  scale = 1 / Math.sqrt(D),
-  causal = false,
-  offset = 0,
-  window = 0,
-  bias,
-  qscale,
-  chunk = 0,
-}) {
-  const G = H / KVH;
-  const out = new Float64Array(Q * H * DV);
-  const sl = slopes(H);
-  for (let h = 0; h < H; h++) {
-    const g = Math.floor(h / G);
-    for (let i = 0; i < Q; i++) {
-      const ip = i + offset;
-      const s = new Float64Array(K).fill(-Infinity);
-      for (let j = 0; j < K; j++) {
-        if (causal && j > ip) continue;
-        if (window > 0 && Math.abs(j - ip) >= window) continue; // HF sliding_window, both sides without causal
-        if (chunk > 0 && Math.floor(j / chunk) !== Math.floor(ip / chunk)) continue; // Llama 4 chunked attention
-        const f = qscale ? qscale[i] : 1; // multiplies the query (HF: query_states * attn_scales)
-        let dot = 0;
-        for (let d = 0; d < D; d++) dot += f * q[(i * H + h) * D + d] * k[(j * KVH + g) * D + d];
-        let x = scale * dot;
-        const rp = j - ip;
-        if (bias?.type === 'alibi') x += sl[h] * (bias.form === 'symmetric' ? -Math.abs(rp) : rp);
-        if (bias?.type === 't5')
-          x += bias.weights[bucket(rp, bias.bidirectional, bias.numBuckets ?? 32, bias.maxDistance ?? 128) * H + h];
-        if (bias?.type === 'shaw') {
-          const idx = Math.max(-bias.maxRelative, Math.min(bias.maxRelative, rp)) + bias.maxRelative;
-          let e = 0;
-          for (let d = 0; d < D; d++) e += f * q[(i * H + h) * D + d] * bias.aK[idx * D + d];
-          x += scale * e;
-        }
-        if (bias instanceof Float32Array) x += bias[(h * Q + i) * K + j];
-        s[j] = x;
-      }
-      const m = Math.max(...s);
-      if (m === -Infinity) continue;
-      let sum = 0;
-      for (let j = 0; j < K; j++) sum += s[j] = Math.exp(s[j] - m);
-      for (let j = 0; j < K; j++) {
-        const p = s[j] / sum;
-        if (!p) continue;
-        for (let c = 0; c < DV; c++) {
-          let val = v[(j * KVH + g) * DV + c];
-          if (bias?.type === 'shaw') {
-            const idx = Math.max(-bias.maxRelative, Math.min(bias.maxRelative, j - ip)) + bias.maxRelative;
-            val += bias.aV[idx * DV + c];
-          }
-          out[(i * H + h) * DV + c] += p * val;
-        }
-      }
-    }
-  }
-  return out;
-}
+const ref = ({ Q, K, H, KVH, D, DV, ...o }) =>
+  refAttention({ ...o, queries: Q, keys: K, heads: H, kvHeads: KVH, dim: D, dimV: DV }).output;
 
 /** [T][KVH][D] -> [T][H][D]: every query head gets its group's kv head. */
 function repeatHeads(x, T, H, KVH, D) {
@@ -93,14 +25,38 @@ function repeatHeads(x, T, H, KVH, D) {
   return y;
 }
 
-const BIASES = (H, D, DV, seed) => ({
-  none: undefined,
-  alibi: { type: 'alibi' },
-  alibiSym: { type: 'alibi', form: 'symmetric' },
-  t5: { type: 't5', weights: randomF32(32 * H, seed + 1), bidirectional: true },
-  t5causal: { type: 't5', weights: randomF32(8 * H, seed + 2), bidirectional: false, numBuckets: 8, maxDistance: 20 },
-  shaw: { type: 'shaw', maxRelative: 3, aK: randomF32(7 * D, seed + 3), aV: randomF32(7 * DV, seed + 4) },
-});
+/**
+ * A bias of every kind attention takes (the registry, js/encodings.js), two draws each so each
+ * kind's forms vary (ALiBi's forms, T5 one- and two-sided), by name.
+ */
+const BIASES = (H, D, DV, seed, { Q = 8, K = 8 } = {}) =>
+  Object.fromEntries(
+    typesFor('attention').flatMap((type) =>
+      (type === 'none' ? [0] : [0, 1]).map((n) => [
+        `${type}${n}`,
+        randomBias(type, { heads: H, dim: D, dimV: DV, queries: Q, keys: K }, seed + n),
+      ]),
+    ),
+  );
+
+/** Each kind fused into attention that kvCache takes (the registry), one random draw (tests/ref64.js). */
+const cacheKinds = (H, D, DV, seed) =>
+  typesFor('kvCache')
+    .filter((type) => ENCODINGS[type].cArgs)
+    .map((type, n) =>
+      forHost('kvCache', randomBias(type, { heads: H, dim: D, dimV: DV, queries: 1, keys: 1 }, seed + n) ?? { type }),
+    );
+
+/** The attention bias a cache encoding adds: the registry's parse of it (causal), as attention takes it. */
+function biasOf(enc, dim) {
+  // none given, the registry's no-bias entry, or RoPE (roped() applies it)
+  if (!enc || enc.type === 'none' || !ENCODINGS[enc.type].cArgs) return undefined;
+  const parsed = ENCODINGS[enc.type].parse(enc, { fn: 'test', prefix: '', host: 'kvCache', causal: true, dim });
+  return forHost('attention', parsed);
+}
+
+/** The scale a cache uses by default with `enc` (T5: 1; undefined: 1 / sqrt(dim)). */
+const scaleOf = (enc) => (enc ? ENCODINGS[enc.type].defaultScale : undefined);
 
 // ---- grouped-query attention ----
 
@@ -119,7 +75,7 @@ test('GQA equals plain attention on repeated k/v heads, and the float64 definiti
       const q = randomF32(Q * H * D, seed++),
         k = randomF32(K * KVH * D, seed++),
         v = randomF32(K * KVH * DV, seed++);
-      const biases = { ...BIASES(H, D, DV, seed++), dense: randomF32(H * Q * K, seed++) };
+      const biases = { ...BIASES(H, D, DV, seed++, { Q, K }), dense: randomF32(H * Q * K, seed++) };
       for (const [bn, bias] of Object.entries(biases)) {
         for (const mode of [{}, { causal: true, align: 'top-left' }, { causal: true, align: 'bottom-right' }]) {
           for (const returnWeights of [false, true]) {
@@ -136,22 +92,6 @@ test('GQA equals plain attention on repeated k/v heads, and the float64 definiti
           }
         }
       }
-    }
-  }
-});
-
-test('GQA with the XL bias equals repeated k/v heads', async () => {
-  for (const { name, pe } of await backends()) {
-    const [H, KVH, Q, K, D] = [6, 2, 5, 9, 4];
-    const q = randomF32(Q * H * D, 1),
-      k = randomF32(K * KVH * D, 2),
-      v = randomF32(K * KVH * D, 3);
-    const bias = { type: 'xl', u: randomF32(H * D, 4), v: randomF32(H * D, 5), r: randomF32(2 * K * H * D, 6) };
-    for (const mode of [{}, { causal: true, align: 'top-left' }, { causal: true, align: 'bottom-right' }]) {
-      const args = { q, queries: Q, keys: K, dim: D, heads: H, bias, ...mode };
-      const got = pe.attention({ ...args, k, v, kvHeads: KVH });
-      const rep = pe.attention({ ...args, k: repeatHeads(k, K, H, KVH, D), v: repeatHeads(v, K, H, KVH, D) });
-      assertClose(got.output, rep.output, 1e-6, `${name} xl ${JSON.stringify(mode)}`);
     }
   }
 });
@@ -245,21 +185,11 @@ function roped(pe, x, T, heads, D, enc) {
 function prefill(pe, { q, k, v, T, H, KVH, D, DV, enc, window = 0 }) {
   const qr = roped(pe, q, T, H, D, enc),
     kr = roped(pe, k, T, KVH, D, enc);
-  let bias;
-  if (enc?.type === 'alibi') bias = { type: 'alibi', form: enc.form };
-  if (enc?.type === 't5')
-    bias = {
-      type: 't5',
-      weights: enc.weights,
-      bidirectional: enc.bidirectional ?? false,
-      numBuckets: enc.numBuckets,
-      maxDistance: enc.maxDistance,
-    };
-  if (enc?.type === 'shaw') bias = { ...enc };
-  const scale = enc?.type === 't5' ? 1 : undefined;
+  let bias = biasOf(enc, D);
+  const scale = scaleOf(enc);
   if (window) {
     // the band as an explicit mask, folded into a dense bias (ALiBi/T5 added in float64 below)
-    assert.ok(!bias, 'band-mask reference takes no other bias');
+    assert.ok(!bias || bias.type === 'none', 'band-mask reference takes no other bias');
     const band = new Float32Array(H * T * T);
     for (let h = 0; h < H; h++)
       for (let i = 0; i < T; i++)
@@ -283,18 +213,14 @@ function prefill(pe, { q, k, v, T, H, KVH, D, DV, enc, window = 0 }) {
 
 const CACHE_ENCODINGS = (H, D, DV) => [
   undefined,
-  { type: 'none' },
   { type: 'rope' },
   { type: 'rope', layout: 'interleaved', base: 500000 },
   { type: 'rope', rotaryDim: D - 2, scaling: { type: 'yarn', factor: 4, originalMaxPositions: 16 } },
   { type: 'rope', scaling: { type: 'llama3', factor: 8, originalMaxPositions: 8 } },
   { type: 'rope', scaling: { type: 'dynamic', factor: 2, maxPositions: 8, seqLen: 40 } },
   { type: 'rope', scaling: { type: 'ntk', factor: 3 } },
-  { type: 'alibi' },
-  { type: 'alibi', form: 'symmetric' },
-  { type: 't5', weights: randomF32(32 * H, 77) },
-  { type: 't5', weights: randomF32(6 * H, 78), numBuckets: 6, maxDistance: 9 },
-  { type: 'shaw', maxRelative: 4, aK: randomF32(9 * D, 79), aV: randomF32(9 * DV, 80) },
+  ...cacheKinds(H, D, DV, 77),
+  ...cacheKinds(H, D, DV, 78),
 ];
 
 test('a decode loop of appends equals one causal prefill, for every encoding, in chunks of 1, 3 and 16', async () => {
@@ -307,10 +233,10 @@ test('a decode loop of appends equals one causal prefill, for every encoding, in
       const want = prefill(pe, { q, k, v, T, H, KVH, D, DV, enc });
       if (!enc || enc.type !== 'rope') {
         // the prefill itself against float64 (RoPE'd inputs are checked by the RoPE suite)
-        const bias = enc && enc.type !== 'none' ? { ...enc, bidirectional: false } : undefined;
+        const bias = biasOf(enc, D);
         assertClose(
           want,
-          ref({ q, k, v, Q: T, K: T, H, KVH, D, DV, causal: true, bias, scale: enc?.type === 't5' ? 1 : undefined }),
+          ref({ q, k, v, Q: T, K: T, H, KVH, D, DV, causal: true, bias, scale: scaleOf(enc) }),
           2e-6,
           `${name} prefill ${enc?.type}`,
         );
@@ -529,7 +455,7 @@ test('kvCache: SIMD and scalar builds agree', async () => {
   const q = randomF32(T * H * D, 4),
     k = randomF32(T * KVH * D, 5),
     v = randomF32(T * KVH * D, 6);
-  for (const enc of [{ type: 'rope' }, { type: 'alibi' }, { type: 't5', weights: randomF32(32 * H, 7) }]) {
+  for (const enc of [{ type: 'rope' }, ...cacheKinds(H, D, D, 7)]) {
     const outs = [s, c].map(({ pe }) => {
       const cache = pe.kvCache({ heads: H, kvHeads: KVH, dim: D, capacity: T, encoding: enc, window: 33 });
       cache.append(k, v);
@@ -770,7 +696,7 @@ test('queryScale and chunk: attention, kvCache and selfAttention against float64
       k = randomF32(K * KVH * D, 32),
       v = randomF32(K * KVH * DV, 33);
     const qs = Float32Array.from({ length: Q }, (_, i) => 0.5 + (i % 5) * 0.4);
-    for (const [bname, bias] of Object.entries(BIASES(H, D, DV, 40))) {
+    for (const [bname, bias] of Object.entries(BIASES(H, D, DV, 40, { Q, K }))) {
       for (const [causal, offset, chunk] of [
         [false, 0, 7],
         [true, K - Q, 64],
@@ -816,7 +742,7 @@ test('queryScale and chunk: attention, kvCache and selfAttention against float64
     const kq = randomF32(T * H * D, 34),
       kk = randomF32(T * KVH * D, 35),
       kv = randomF32(T * KVH * DV, 36);
-    for (const enc of [undefined, { type: 'alibi' }, { type: 't5', weights: randomF32(32 * H, 37) }]) {
+    for (const enc of [undefined, ...cacheKinds(H, D, DV, 37)]) {
       const cache = pe.kvCache({
         heads: H,
         kvHeads: KVH,
@@ -827,7 +753,7 @@ test('queryScale and chunk: attention, kvCache and selfAttention against float64
         chunk: 8,
         queryScale: tempTuning,
       });
-      const bias = enc?.type === 't5' ? { ...enc, bidirectional: false } : enc;
+      const bias = biasOf(enc, D);
       for (let t = 0; t < T; t++) {
         cache.append(kk.subarray(t * KVH * D, (t + 1) * KVH * D), kv.subarray(t * KVH * DV, (t + 1) * KVH * DV));
         const got = cache.attend(kq.subarray(t * H * D, (t + 1) * H * D)).output;
@@ -844,7 +770,7 @@ test('queryScale and chunk: attention, kvCache and selfAttention against float64
           causal: true,
           offset: t,
           bias,
-          scale: enc?.type === 't5' ? 1 : undefined,
+          scale: scaleOf(enc),
           qscale: [tempTuning(t)],
           chunk: 8,
         });
@@ -865,7 +791,7 @@ test('queryScale and chunk: attention, kvCache and selfAttention against float64
         causal: true,
         offset: T - 1,
         bias,
-        scale: enc?.type === 't5' ? 1 : undefined,
+        scale: scaleOf(enc),
         qscale: one,
         chunk: 8,
       });
@@ -984,7 +910,7 @@ test('window: attention and selfAttention vs float64: every bias, GQA, chunk, qu
       [true, 0, 4, 0, false],
       [false, 0, 1000, 0, false],
     ];
-    for (const [bname, bias] of Object.entries(BIASES(H, D, DV, 60))) {
+    for (const [bname, bias] of Object.entries(BIASES(H, D, DV, 60, { Q, K }))) {
       for (const [causal, offset, window, chunk, useQs] of cases) {
         const base = {
           q,
@@ -1081,13 +1007,13 @@ test('window: attention({ window, causal }) equals a kvCache with the same windo
       k = randomF32(T * KVH * D, 72),
       v = randomF32(T * KVH * DV, 73);
     const temp = (p) => 1 + 0.1 * Math.log1p(Math.floor((p + 1) / 8));
-    for (const enc of [undefined, { type: 'alibi' }, { type: 't5', weights: randomF32(32 * H, 74) }]) {
+    for (const enc of [undefined, ...cacheKinds(H, D, DV, 74)]) {
       for (const [window, chunk, queryScale] of [
         [4, 0, undefined],
         [9, 16, temp],
         [100, 0, temp],
       ]) {
-        const bias = enc?.type === 't5' ? { ...enc, bidirectional: false } : enc;
+        const bias = biasOf(enc, D);
         const opts = {
           heads: H,
           kvHeads: KVH,
@@ -1096,7 +1022,7 @@ test('window: attention({ window, causal }) equals a kvCache with the same windo
           window,
           chunk,
           queryScale,
-          scale: enc?.type === 't5' ? 1 : undefined,
+          scale: scaleOf(enc),
         };
         const want = pe.attention({ q, k, v, queries: T, causal: true, bias, ...opts }).output;
         const cache = pe.kvCache({ ...opts, capacity: T, encoding: enc });

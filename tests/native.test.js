@@ -77,19 +77,3 @@ for (const f of readdirSync(`${root}tests/fuzz`).filter((x) => /^fuzz_.*\.c$/.te
     rmSync(dir, { recursive: true, force: true });
   });
 }
-
-test('the fuzz target has a row for every exported C entry point', () => {
-  // the core module's exports and the extrapolation lab's (its first five are the core's own)
-  const lines = ['exports.txt', 'exports_lab.txt'].flatMap((f) =>
-    readFileSync(`${root}c_src/${f}`, 'utf8').split('\n'),
-  );
-  const exported = [...new Set(lines.map((l) => l.replace(/#.*/, '').trim()))].filter(
-    (n) => n && !['malloc', 'free', 'posenc_heap_in_use'].includes(n),
-  );
-  assert.ok(exported.includes('posenc_train_step'), 'c_src/exports_lab.txt was read');
-  const src = readFileSync(`${root}tests/fuzz/fuzz_core.c`, 'utf8');
-  const table = src.slice(src.indexOf('static const entry ENTRIES[]'));
-  const rows = new Set([...table.matchAll(/\bE\((\w+)\)/g)].map((m) => `posenc_${m[1]}`));
-  const missing = exported.filter((n) => !rows.has(n));
-  assert.deepEqual(missing, [], 'add f_<name> and E(<name>) to tests/fuzz/fuzz_core.c for each');
-});

@@ -6,10 +6,15 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { declare as core, FAMILY_DECLS } from '../decl/index.js';
+import { Core } from '../js/core.js';
+import { ENCODINGS, typesFor } from '../js/encodings.js';
 import { init } from '../js/index.js';
 import { randomF32 } from './helpers.js';
+import { forHost, randomBias } from './ref64.js';
 
 const root = new URL('..', import.meta.url).pathname;
+const DECLARED = [...core.functions, ...FAMILY_DECLS.flatMap((f) => f.functions)];
 
 test('lint: outside js/core.js no code makes a view of wasm memory', () => {
   const banned = [
@@ -149,64 +154,15 @@ const CASES = {
         returnWeights: true,
       }),
     ),
-  attentionT5: (pe) =>
-    pe.attention({
-      q: r(20 * 2 * 16, 1),
-      k: r(20 * 2 * 16, 2),
-      v: r(20 * 2 * 16, 3),
-      queries: 20,
-      heads: 2,
-      dim: 16,
-      bias: { type: 't5', weights: r(64, 4) },
-    }).output,
-  attentionAlibi: (pe) =>
-    pe.attention({
-      q: r(20 * 2 * 16, 1),
-      k: r(20 * 2 * 16, 2),
-      v: r(20 * 2 * 16, 3),
-      queries: 20,
-      heads: 2,
-      dim: 16,
-      bias: { type: 'alibi' },
-    }).output,
-  attentionShaw: (pe) =>
-    pe.attention({
-      q: r(20 * 16, 1),
-      k: r(20 * 16, 2),
-      v: r(20 * 16, 3),
-      queries: 20,
-      dim: 16,
-      bias: { type: 'shaw', aK: r(9 * 16, 4), aV: r(9 * 16, 5), maxRelative: 4 },
-    }).output,
-  attentionXl: (pe) =>
-    pe.attention({
-      q: r(20 * 16, 1),
-      k: r(20 * 16, 2),
-      v: r(20 * 16, 3),
-      queries: 20,
-      dim: 16,
-      bias: { type: 'xl', u: r(16, 4), v: r(16, 5), r: r(20 * 16, 6) },
-    }).output,
   matmul: (pe) => pe.matmul(r(20 * 24, 1), r(24 * 28, 2), { m: 20, k: 24, n: 28 }),
   selfAttentionNone: (pe) => Object.values(pe.selfAttention(sa)),
   selfAttentionSinusoidal: (pe) => Object.values(pe.selfAttention({ ...sa, encoding: { type: 'sinusoidal' } })),
   selfAttentionLearned: (pe) =>
     Object.values(pe.selfAttention({ ...sa, encoding: { type: 'learned', table: r(20 * D, 9), offset: 2 } })),
   selfAttentionRope: (pe) => Object.values(pe.selfAttention({ ...sa, encoding: { type: 'rope' } })),
-  selfAttentionAlibi: (pe) => Object.values(pe.selfAttention({ ...sa, encoding: { type: 'alibi' } })),
-  selfAttentionT5: (pe) => Object.values(pe.selfAttention({ ...sa, encoding: { type: 't5', weights: r(32 * 4, 4) } })),
-  selfAttentionShaw: (pe) =>
-    Object.values(
-      pe.selfAttention({ ...sa, encoding: { type: 'shaw', aK: r(9 * 8, 1), aV: r(9 * 8, 2), maxRelative: 4 } }),
-    ),
-  selfAttentionXl: (pe) =>
-    Object.values(pe.selfAttention({ ...sa, encoding: { type: 'xl', u: r(D, 1), v: r(D, 2), wr: r(D * D, 3) } })),
   kvCacheNone: (pe) => kvSteps(pe, { type: 'none' }),
   kvCacheRope: (pe) => kvSteps(pe, { type: 'rope' }),
   kvCacheMrope: (pe) => kvSteps(pe, { type: 'rope', mropeSections: [2, 1, 1] }, true),
-  kvCacheAlibi: (pe) => kvSteps(pe, { type: 'alibi' }),
-  kvCacheT5: (pe) => kvSteps(pe, { type: 't5', weights: r(32 * 4, 4) }),
-  kvCacheShaw: (pe) => kvSteps(pe, { type: 'shaw', aK: r(9 * 8, 1), aV: r(9 * 8, 2), maxRelative: 4 }),
   // a caller's view of the heap (buf.array) as an input: our own allocations detach it
   viewAsInput: (pe) => {
     const b = pe.alloc(40 * 32);
@@ -218,6 +174,33 @@ const CASES = {
     }
   },
 };
+
+// One case per host and bias kind fused into attention (js/encodings.js: a row with cArgs), drawn
+// by tests/ref64.js randomBias: a new kind is swept without an edit here.
+const Cap = (t) => t[0].toUpperCase() + t.slice(1);
+const fused = (host) => typesFor(host).filter((t) => t !== 'none' && ENCODINGS[t].cArgs);
+for (const t of fused('attention')) {
+  const bias = randomBias(t, { heads: 2, dim: 16, queries: 20, keys: 20 }, 4);
+  const [q, k, v] = [1, 2, 3].map((s) => r(20 * 2 * 16, s));
+  CASES[`attention${Cap(t)}`] = (pe) => pe.attention({ q, k, v, queries: 20, heads: 2, dim: 16, bias }).output;
+}
+for (const t of fused('selfAttention')) {
+  const shape = { heads: sa.heads, dim: D / sa.heads, queries: T, keys: T, dModel: D };
+  const encoding = forHost('selfAttention', randomBias(t, shape, 4));
+  CASES[`selfAttention${Cap(t)}`] = (pe) => Object.values(pe.selfAttention({ ...sa, encoding }));
+}
+for (const t of fused('kvCache')) {
+  const encoding = forHost('kvCache', randomBias(t, { heads: 4, dim: 8, queries: 1, keys: 1 }, 4));
+  CASES[`kvCache${Cap(t)}`] = (pe) => kvSteps(pe, encoding);
+}
+
+test('heap sweep: a case per host and encoding of the registry', () => {
+  for (const host of ['attention', 'selfAttention', 'kvCache'])
+    for (const t of typesFor(host)) {
+      const key = host === 'attention' && t === 'none' ? host : `${host}${Cap(t)}`;
+      assert.ok(key in CASES, `tests/robust_heap.test.js CASES has no ${key} (${host} with '${t}')`);
+    }
+});
 
 /** A KV cache's life: create, append twice, attend, free (the cache's own heap buffers included). */
 function kvSteps(pe, encoding, mrope = false) {
@@ -233,35 +216,55 @@ function kvSteps(pe, encoding, mrope = false) {
   }
 }
 
-// API functions the sweep has no case for, each with the reason it cannot grow the core's heap.
-// Every other function of the API object must have a case: its name, or its name and a variant.
-const NOT_SWEPT = {
-  alloc: "the sweep's own filler (PosencBuffer)",
-  loadLab: "loads the lab's module, its own instance and memory",
-  train: "the lab's instance (tests/train.test.js checks its leaks)",
-  evaluate: "the lab's instance",
-  labSequences: "the lab's instance",
-  attentionMap: "the lab's instance",
-  positionTable: "the lab's instance",
-  saveModel: 'pure JS: serialises a trained model',
-  loadModel: 'pure JS: parses a saved model',
-  fromConfig: 'pure JS: reads a config, calls no C (js/config.js)',
-};
+// API functions the sweep has no case for: those whose declaration (decl/*.js `heap`) says why
+// they cannot grow the core's heap. Every other function must have a case: its name, or its name
+// and a variant.
+const NOT_SWEPT = Object.fromEntries(DECLARED.filter((f) => f.heap).map((f) => [f.name, f.heap]));
 
-test('heap sweep: every API function has a case, or a reason it cannot grow the heap', async () => {
-  const pe = await init();
-  const api = Object.keys(pe).filter((k) => typeof pe[k] === 'function');
-  assert.ok(api.length > 30, api.join(' '));
-  const missing = api.filter(
-    (f) => !(f in NOT_SWEPT) && !Object.keys(CASES).some((c) => new RegExp(`^${f}([A-Z0-9]|$)`).test(c)),
-  );
+test('heap sweep: every declared function has a case, or its declaration says why not', () => {
+  const missing = DECLARED.filter(
+    (f) => !f.heap && !Object.keys(CASES).some((c) => new RegExp(`^${f.name}([A-Z0-9]|$)`).test(c)),
+  ).map((f) => f.name);
   assert.deepEqual(
     missing,
     [],
-    `tests/robust_heap.test.js CASES has no call of ${missing.join(', ')}: add one (or a reason in NOT_SWEPT)`,
+    `tests/robust_heap.test.js CASES has no call of ${missing.join(', ')}: add one (or a heap reason in its decl/ file)`,
   );
-  for (const f of Object.keys(NOT_SWEPT))
-    assert.ok(api.includes(f), `NOT_SWEPT names ${f}, which the API no longer has`);
+  assert.ok(Object.keys(NOT_SWEPT).length < DECLARED.length / 2, Object.keys(NOT_SWEPT).join(' '));
+});
+
+// Each case calls only the C entry points its function declares (decl/*.js `c`): the export
+// lists are written from those, so an undeclared call would be missing from a core (the finiteness
+// scan, decl/index.js cValues, is every function's).
+test("heap sweep: each case calls only its function's declared C entry points", async () => {
+  const pe = await init();
+  const calls = [];
+  const undeclared = new Set();
+  const seen = new Set();
+  const { call } = Core.prototype;
+  Core.prototype.call = function (fn, cname, ...a) {
+    calls.push([fn, cname]);
+    return call.call(this, fn, cname, ...a);
+  };
+  try {
+    for (const [name, run] of Object.entries(CASES)) {
+      calls.length = 0;
+      run(pe);
+      assert.ok(calls.length > 0, `${name}: no C call was seen`);
+      for (const [fn, c] of calls) {
+        seen.add(`${fn.split('.')[0]} ${c}`);
+        const f = DECLARED.find((d) => d.name === fn.split('.')[0]);
+        if (!f) undeclared.add(`${name}: a C call under the name ${fn}, which no declaration has`);
+        else if (!f.c.includes(c) && c !== core.cValues) undeclared.add(`${fn} calls ${c}, not in ${f.name}'s c`);
+      }
+    }
+  } finally {
+    Core.prototype.call = call;
+  }
+  assert.deepEqual([...undeclared], []);
+  // and the other way: each swept function's declared entry points are all reached
+  const unseen = DECLARED.filter((f) => !f.heap).flatMap((f) => f.c.filter((c) => !seen.has(`${f.name} ${c}`)));
+  assert.deepEqual(unseen, [], 'declared C entry points no case reaches (a wrong c list, or a missing case)');
 });
 
 /** Flatten a result (array, or list of arrays / numbers / nulls) to plain numbers. */

@@ -18,14 +18,27 @@ import { test } from 'node:test';
 import { ENCODINGS, VALUE_RULES, valueRule } from '../js/encodings.js';
 import { init, Status } from '../js/index.js';
 import { randomF32 } from './helpers.js';
+import { randomBias } from './ref64.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const HEADS = 2,
   DIM = 4,
   T = 5;
 const PREFIX = { attention: 'bias.', selfAttention: 'encoding.', kvCache: 'encoding.' };
-// scalar options a kind requires (the registry's parse fills every other default)
-const SCALARS = { shaw: { maxRelative: 2 } };
+// the scalar options of each fused kind as tests/ref64.js randomBias draws them (so a required
+// one, such as Shaw's maxRelative, is given; the registry's parse fills every other default)
+const SCALARS = Object.fromEntries(
+  Object.keys(ENCODINGS)
+    .filter((type) => type !== 'none' && ENCODINGS[type].cArgs)
+    .map((type) => [
+      type,
+      Object.fromEntries(
+        Object.entries(randomBias(type, { heads: 1, dim: 2, queries: 1, keys: 1 }, 1)).filter(
+          ([k, v]) => k !== 'type' && !ArrayBuffer.isView(v),
+        ),
+      ),
+    ]),
+);
 
 /** Every (type, host, table key, rule) the registry states; ctx sizes the tables. */
 function constrained(registry, valueRuleOf) {
@@ -65,7 +78,7 @@ function parsed0(entry, type, host) {
     return entry.parse({ type, ...SCALARS[type], ...tables }, ctxOf(host));
   } catch (e) {
     throw new Error(
-      `tests/value_rules.test.js SCALARS: '${type}' needs scalar options this test does not give (${e.message}); add them there`,
+      `tests/value_rules.test.js SCALARS: '${type}' needs scalar options this test does not give (${e.message}); draw them in tests/ref64.js randomBias`,
     );
   }
 }

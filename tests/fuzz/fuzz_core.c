@@ -788,13 +788,14 @@ typedef struct {
 } entry;
 #define E(fn)                                                                                      \
     { "posenc_" #fn, f_##fn }
+/* <generated: entries> by tools/gen_decls.js from the declarations (decl/NAME.js) */
 static const entry ENTRIES[] = {
     E(status_string),
     E(build_flags),
     E(struct_layout),
     E(max_abs),
-    E(sinusoidal_freqs),
     E(sinusoidal_fill),
+    E(sinusoidal_freqs),
     E(sinusoidal2d_fill),
     E(similarity),
     E(rope_scaling_init),
@@ -821,18 +822,18 @@ static const entry ENTRIES[] = {
     E(learned_gather),
     E(learned_add),
     E(learned_concat),
-    /* attention and attend carry every bias kind (bias_kind): several rows each, so they keep
-     * the share of the runs the per-kind entry points had */
-    E(matmul),
     E(attention_gqa_scratch_size),
+    /* 5 rows: it carries every bias kind, so it keeps the runs per-kind entries had */
     E(attention_gqa),
     E(attention_gqa),
     E(attention_gqa),
     E(attention_gqa),
     E(attention_gqa),
+    E(matmul),
     E(kvcache_size),
     E(kvcache_store),
     E(kvcache_scratch_size),
+    /* 4 rows: it carries every bias kind, so it keeps the runs per-kind entries had */
     E(kvcache_attend),
     E(kvcache_attend),
     E(kvcache_attend),
@@ -847,6 +848,7 @@ static const entry ENTRIES[] = {
     E(train_sequences),
     E(train_attention),
 };
+/* </generated: entries> */
 #define NENTRIES (sizeof ENTRIES / sizeof ENTRIES[0])
 
 #ifdef FUZZ_STATS
