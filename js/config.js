@@ -16,12 +16,14 @@ import { bool, fail, int, notPromise, options, show } from './validate.js';
 import { FLT_MAX, yarnMscale } from './maths.js';
 
 const FN = 'fromConfig';
+const F32_MAX = 3e38; // the largest softmax scale attention() and kvCache() take
 const MAX_WIDTH = 2 ** 20; // heads · head width of one layer (the widest published layer is 128 · 192)
 
 /** rope_type / type spellings -> posenc scaling type. 'su' is Phi-3's first name for longrope,
  * 'mrope' Qwen2-VL's name for default frequencies (Qwen2VLConfig turns it into 'default'),
  * 'gptj' mlc-llm's name for default frequencies with the GPT-J pairing. */
 const ROPE_TYPES = {
+  __proto__: null, // a config's rope_type of 'constructor' or 'toString' is no rope type
   default: 'default',
   mrope: 'default',
   gptj: 'default',
@@ -787,6 +789,10 @@ function plainConfig(config) {
         if (typeof v === 'number' && !Number.isFinite(v)) {
           throw bad(pathOf(parents, this, k), 'a finite number (JSON has no NaN or Infinity)', v);
         }
+        // JSON.stringify would drop a function or symbol (the key read as omitted: its default)
+        if (typeof v === 'function' || typeof v === 'symbol' || typeof v === 'bigint') {
+          throw bad(pathOf(parents, this, k), 'JSON data: a number, string, boolean, null, array or object', v);
+        }
         if (v !== null && typeof v === 'object') parents.set(v, [this, k]);
         return v;
       }),
@@ -848,7 +854,8 @@ function headSizes(r, mt, c, source, prefix, headsKey, hiddenOnly = false) {
   const hiddenKey = r.key(hiddenKeys.find((k) => r.has(k)) ?? 'hidden_size');
   let hidden;
   for (const k of hiddenKeys) hidden ??= r.number(k, { int: true, gt: 0 });
-  let dimKey = r.key('head_dim');
+  // the key the head width comes from, named by every refusal it leads to
+  let dimKey = r.key(['head_dim', 'kv_channels', 'd_kv'].find((k) => r.has(k)) ?? 'head_dim');
   let dim =
     mt === 'jamba' || hiddenOnly
       ? undefined // JambaAttention, WhisperAttention, CLIPAttention...: embed_dim // num_heads, whatever head_dim says
@@ -859,13 +866,15 @@ function headSizes(r, mt, c, source, prefix, headsKey, hiddenOnly = false) {
     if (hidden === undefined) {
       throw perr(Status.E_MISSING, `${r.key('head_dim')} or ${hiddenKey} is required`, r.key('head_dim'));
     }
-    const headsName = r.key(headsKey ?? 'num_attention_heads');
+    const headsName = r.key(
+      [headsKey, 'num_attention_heads', 'n_head', 'num_heads', 'n_heads'].find((k) => k && r.has(k)) ??
+        'num_attention_heads',
+    );
     if (hidden % heads) {
       throw bad(hiddenKey, `a multiple of ${headsName} = ${heads}${hiddenOnly ? '' : ' (no head_dim given)'}`, hidden);
     }
     dim = hidden / heads;
     dimKey = `${hiddenKey} / ${headsName}`;
-    dimKey = `${r.key('hidden_size')} / ${r.key('num_attention_heads')}`;
   } else if (MODELS[mt]?.headDimFromHidden && hidden !== undefined && dim * heads !== hidden) {
     // OlmoeAttention sizes its heads hidden_size // num_attention_heads while its rotary embedding
     // reads head_dim: a head_dim that disagrees gives two widths, and posenc does not pick one
@@ -885,6 +894,7 @@ function headSizes(r, mt, c, source, prefix, headsKey, hiddenOnly = false) {
 /** Key-value heads: num_key_value_heads, or the family's own keys (Falcon, ChatGLM, MPT). */
 function kvHeadCount(r, mt, c, source, prefix, heads) {
   let kvHeads = r.number('num_key_value_heads', { int: true, gt: 0 });
+  let kvKey = 'num_key_value_heads';
   if (mt === 'falcon') {
     // FalconAttention: num_kv_heads if (new_decoder_architecture or not multi_query) else 1;
     // FalconConfig: num_kv_heads None -> num_attention_heads
@@ -895,7 +905,10 @@ function kvHeadCount(r, mt, c, source, prefix, heads) {
   } else if (mt === 'gpt_bigcode') {
     kvHeads = r.flag('multi_query') ? 1 : heads; // GPTBigCodeAttention: kv_heads = 1 if multi_query
   } else if (mt === 'chatglm') {
-    if (r.flag('multi_query_attention')) kvHeads = r.number('multi_query_group_num', { int: true, gt: 0 });
+    if (r.flag('multi_query_attention')) {
+      kvHeads = r.number('multi_query_group_num', { int: true, gt: 0 });
+      kvKey = 'multi_query_group_num';
+    }
   } else if (mt === 'mpt') {
     // MptAttention (transformers) has no KV grouping: kv_n_heads is the checkpoint's remote code's
     const ac = isObj(c.attn_config) ? reader(c.attn_config, source, `${prefix}attn_config.`) : null;
@@ -911,7 +924,7 @@ function kvHeadCount(r, mt, c, source, prefix, heads) {
   }
   kvHeads ??= heads;
   if (heads % kvHeads) {
-    throw bad(r.key('num_key_value_heads'), `a divisor of num_attention_heads = ${heads}`, kvHeads);
+    throw bad(r.key(kvKey), `a divisor of num_attention_heads = ${heads}`, kvHeads);
   }
   return kvHeads;
 }
@@ -920,10 +933,17 @@ function kvHeadCount(r, mt, c, source, prefix, heads) {
 function softmaxScale({ row, r, layer, attention, notes }) {
   if (row.scale === 'attention_multiplier') {
     // GraniteAttention: self.scaling = config.attention_multiplier
-    attention.scale = r.number('attention_multiplier', { gt: 0 });
+    attention.scale = r.number('attention_multiplier', { gt: 0, max: F32_MAX });
   } else if (row.scale === 'query_pre_attn_scalar') {
-    // Gemma2/3Attention: scaling = query_pre_attn_scalar ** -0.5
+    // Gemma2/3Attention: scaling = query_pre_attn_scalar ** -0.5 (attention takes a float32 scale)
     attention.scale = 1 / Math.sqrt(r.number('query_pre_attn_scalar', { gt: 0 }));
+    if (!(attention.scale <= F32_MAX)) {
+      throw bad(
+        r.key('query_pre_attn_scalar'),
+        'a number whose ** -0.5 is a float32 scale',
+        r.get('query_pre_attn_scalar'),
+      );
+    }
   } else if (row.scale === 'one') {
     // T5 folds 1/sqrt(d) into the initialisation; GPTNeoSelfAttention._attn takes raw q·kᵀ
     attention.scale = 1;
@@ -1225,7 +1245,7 @@ function mptAlibi({ c, prefix, heads, attention, source }) {
       a.get('alibi') ?? null,
     );
   }
-  const ss = a.number('softmax_scale', { gt: 0 });
+  const ss = a.number('softmax_scale', { gt: 0, max: F32_MAX });
   if (ss !== undefined) attention.scale = ss;
   return alibi;
 }
@@ -1402,6 +1422,7 @@ function rotatedWidth(x, { rs, rpr, where }, scaling) {
     throw perr(
       Status.E_PARAM,
       `${widthKey} gives a rotated width of ${rotaryDim}, which must be even and in [2, ${ropeDim}]` +
+        `${widthKey === dimKey || ropeDim !== dim ? '' : ` (the head width, from ${dimKey})`}` +
         ` (got ${widthKey.includes('/') ? `${ropeDim}` : show(prf ?? pct ?? rotaryDim)})`,
       widthKey.split(' ')[0],
     );
@@ -1467,7 +1488,7 @@ function ropeSpec({ result, origin, core }, { rs, where }, rope, rotaryDim, scal
       if (scaling[k].length !== rotaryDim / 2) {
         throw bad(
           `${where}.${k === 'shortFactor' ? 'short_factor' : 'long_factor'}`,
-          `an array of rotated width / 2 = ${rotaryDim / 2} numbers`,
+          `an array of rotated width / 2 = ${rotaryDim / 2} numbers (the rotated width from ${origin.rotaryDim})`,
           scaling[k],
         );
       }
@@ -1483,7 +1504,7 @@ function ropeSpec({ result, origin, core }, { rs, where }, rope, rotaryDim, scal
     ) {
       throw bad(
         `${where}.mrope_section`,
-        `three non-negative integers summing to rotated width / 2 = ${rotaryDim / 2}`,
+        `three non-negative integers summing to rotated width / 2 = ${rotaryDim / 2} (from ${origin.rotaryDim})`,
         ms,
       );
     }
