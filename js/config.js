@@ -1378,6 +1378,14 @@ function ropeBase({ result, row, r, mt, kind, origin, notes, source }, { rs, rpr
     scaling = { type: 'default' };
   } else {
     scaling = parseScaling(rs, where, r, source, notes, origin, row.ropeTypes);
+    if (row.onlyRopeTypes && !row.onlyRopeTypes.includes(scaling.type)) {
+      // Phi3Config.validate_rope: "rope_parameters's type field must be one of ['longrope']"
+      throw bad(
+        `${where}.${isObj(rs) && rs.rope_type !== undefined ? 'rope_type' : 'type'}`,
+        `one of ${row.onlyRopeTypes.map((t) => `'${t}'`).join(', ')} (${row.config} raises for any other)`,
+        isObj(rs) ? (rs.rope_type ?? rs.type) : rs,
+      );
+    }
   }
   origin.base = baseKey;
   return { base, scaling };

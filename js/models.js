@@ -88,26 +88,48 @@ export const MODELS = {
     // LlamaConfig.__init__ (num_key_value_heads None -> num_attention_heads, head_dim None -> hidden / heads)
     defaults: { hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 32 },
   }),
-  olmo2: rope('Olmo2Config', 'olmo2/modeling_olmo2.py Olmo2Attention, apply_rotary_pos_emb (rotate_half)'),
+  olmo2: rope('Olmo2Config', 'olmo2/modeling_olmo2.py Olmo2Attention, apply_rotary_pos_emb (rotate_half)', {
+    defaults: { hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 32 },
+  }),
   granite: rope(
     'GraniteConfig',
     'granite/modeling_granite.py GraniteAttention (self.scaling = config.attention_multiplier)',
     {
       scale: 'attention_multiplier',
-      defaults: { attention_multiplier: 1 },
+      defaults: { attention_multiplier: 1, hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 32 },
     },
   ),
   phi: rope('PhiConfig', 'phi/modeling_phi.py PhiAttention (rotary_ndims = head_dim · partial_rotary_factor)', {
-    defaults: { partial_rotary_factor: 0.5 },
+    defaults: { partial_rotary_factor: 0.5, hidden_size: 2048, num_attention_heads: 32, num_hidden_layers: 24 },
   }),
   gemma: rope('GemmaConfig', 'gemma/modeling_gemma.py GemmaAttention, apply_rotary_pos_emb (rotate_half)', {
-    defaults: { head_dim: 256 },
+    // GemmaConfig: num_key_value_heads 16, not None
+    defaults: {
+      head_dim: 256,
+      hidden_size: 3072,
+      num_attention_heads: 16,
+      num_key_value_heads: 16,
+      num_hidden_layers: 28,
+    },
   }),
   stablelm: rope('StableLmConfig', 'stablelm/modeling_stablelm.py StableLmAttention (partial_rotary_factor)', {
-    defaults: { partial_rotary_factor: 0.25 },
+    defaults: {
+      partial_rotary_factor: 0.25,
+      hidden_size: 2560,
+      num_attention_heads: 32,
+      num_key_value_heads: 32,
+      num_hidden_layers: 32,
+    },
   }),
   gpt_neox: rope('GPTNeoXConfig', 'gpt_neox/modeling_gpt_neox.py GPTNeoXAttention (rotary_pct, rotary_emb_base)', {
-    defaults: { rope_theta: undefined, rotary_emb_base: 10000, rotary_pct: 0.25 },
+    defaults: {
+      rope_theta: undefined,
+      rotary_emb_base: 10000,
+      rotary_pct: 0.25,
+      hidden_size: 6144,
+      num_attention_heads: 64,
+      num_hidden_layers: 44,
+    },
   }),
   falcon: rope('FalconConfig', 'falcon/modeling_falcon.py FalconAttention (rotate_half; alibi: build_alibi_tensor)', {
     alibiKey: 'alibi',
@@ -119,6 +141,15 @@ export const MODELS = {
     {
       layout: 'interleaved',
       scale: 'mla',
+      // DeepseekV2Config (num_key_value_heads None -> num_attention_heads)
+      defaults: {
+        hidden_size: 4096,
+        num_attention_heads: 32,
+        num_hidden_layers: 32,
+        qk_rope_head_dim: 64,
+        qk_nope_head_dim: 128,
+        v_head_dim: 128,
+      },
     },
   ),
   deepseek_v3: rope(
@@ -128,11 +159,21 @@ export const MODELS = {
       layout: 'interleaved',
       interleaveKey: 'rope_interleave',
       scale: 'mla',
-      defaults: { qk_rope_head_dim: 64, qk_nope_head_dim: 128, v_head_dim: 128, rope_interleave: true },
+      defaults: {
+        qk_rope_head_dim: 64,
+        qk_nope_head_dim: 128,
+        v_head_dim: 128,
+        rope_interleave: true,
+        hidden_size: 7168,
+        num_attention_heads: 128,
+        num_key_value_heads: 128,
+        num_hidden_layers: 61,
+      },
     },
   ),
   cohere: rope('CohereConfig', 'cohere/modeling_cohere.py rotate_half (x[..., ::2], x[..., 1::2]: adjacent pairs)', {
     layout: 'interleaved',
+    defaults: { hidden_size: 8192, num_attention_heads: 64, num_hidden_layers: 40 },
   }),
   gptj: rope(
     'GPTJConfig',
@@ -197,7 +238,14 @@ export const MODELS = {
     {
       layers: 'sliding',
       ropeTypes: { yarn: 'longrope', su: 'longrope' },
-      defaults: { original_max_position_embeddings: 4096 },
+      // Phi3Config.validate_rope raises for any other rope type
+      onlyRopeTypes: ['default', 'longrope'],
+      defaults: {
+        original_max_position_embeddings: 4096,
+        hidden_size: 3072,
+        num_attention_heads: 32,
+        num_hidden_layers: 32,
+      },
     },
   ),
 
@@ -228,14 +276,32 @@ export const MODELS = {
       layers: 'qwen2_moe',
       layerTypes: true,
       useSliding: true,
-      defaults: { sliding_window: 4096, use_sliding_window: false, max_window_layers: 28 },
+      defaults: {
+        sliding_window: 4096,
+        use_sliding_window: false,
+        max_window_layers: 28,
+        hidden_size: 2048,
+        num_attention_heads: 16,
+        num_key_value_heads: 16,
+        num_hidden_layers: 24,
+      },
     },
   ),
   qwen3: rope('Qwen3Config', 'qwen3/modeling_qwen3.py Qwen3Attention (as Qwen2, head_dim 128)', {
     layers: 'qwen2',
     layerTypes: true,
     useSliding: true,
-    defaults: { head_dim: 128, sliding_window: 4096, use_sliding_window: false, max_window_layers: 28 },
+    // Qwen3Config (num_key_value_heads 32; None -> num_attention_heads)
+    defaults: {
+      head_dim: 128,
+      sliding_window: 4096,
+      use_sliding_window: false,
+      max_window_layers: 28,
+      hidden_size: 4096,
+      num_attention_heads: 32,
+      num_key_value_heads: 32,
+      num_hidden_layers: 32,
+    },
   }),
   qwen3_moe: rope(
     'Qwen3MoeConfig',
@@ -437,7 +503,14 @@ export const MODELS = {
       layerTypes: true,
       useSliding: true,
       nope: 'no_rope_layers',
-      defaults: { rope_theta: 2e6, use_sliding_window: false, num_attention_heads: 16, num_key_value_heads: 4 },
+      defaults: {
+        rope_theta: 2e6,
+        use_sliding_window: false,
+        num_attention_heads: 16,
+        num_key_value_heads: 4,
+        hidden_size: 2048,
+        num_hidden_layers: 36,
+      },
     },
   ),
   glm4v_moe_text: rope(
@@ -560,7 +633,7 @@ export const MODELS = {
   bert: learned('BertConfig', 'bert/modeling_bert.py BertEmbeddings (position_embedding_type absolute)', {
     rows: ['max_position_embeddings'],
     absolute: true,
-    defaults: { max_position_embeddings: 512 },
+    defaults: { max_position_embeddings: 512, hidden_size: 768, num_attention_heads: 12, num_hidden_layers: 12 },
   }),
   distilbert: learned(
     'DistilBertConfig',
@@ -573,6 +646,8 @@ export const MODELS = {
   opt: learned('OPTConfig', 'opt/modeling_opt.py OPTLearnedPositionalEmbedding (offset 2)', {
     rows: ['max_position_embeddings'],
     offset: 2,
+    // OPTConfig (its width is hidden_size, or d_model in older files: no default for it)
+    defaults: { max_position_embeddings: 2048, num_attention_heads: 12, num_hidden_layers: 12 },
   }),
   roberta: learned('RobertaConfig', 'roberta/modeling_roberta.py RobertaEmbeddings (padding_idx + 1)', {
     rows: ['max_position_embeddings'],
