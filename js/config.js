@@ -1442,7 +1442,7 @@ function rotatedWidth(x, { rs, rpr, where }, scaling) {
 
 /** DeepSeek MLA: the qk_rope_head_dim part of each head rotates (returned); the head is
  * qk_nope_head_dim + that, and YaRN's mscale enters the softmax scale squared. */
-function mlaWidth({ result, r, origin, notes, source }, rs, where, scaling) {
+function mlaWidth({ result, row, r, origin, notes, source }, rs, where, scaling) {
   const { attention } = result;
   const cap = { int: true, max: Math.floor(MAX_WIDTH / 2 / attention.heads) };
   const ropeHd = r.number('qk_rope_head_dim', { ...cap, gt: 0 });
@@ -1458,20 +1458,29 @@ function mlaWidth({ result, r, origin, notes, source }, rs, where, scaling) {
         `(dim ${attention.dim} = qk_nope_head_dim ${nope} + ${ropeHd})`,
     );
   }
-  // modeling_deepseek_v2/v3.py: softmax_scale *= mscale(factor, mscale_all_dim)^2
+  // DeepseekV3Attention: `if mscale_all_dim:` softmax_scale *= mscale(factor, mscale_all_dim)^2 (with a
+  // rope_scaling); transformers' DeepseekV2Attention keeps qk_head_dim^-0.5 (the remote code multiplies)
   const msa = isObj(rs) ? reader(rs, source, `${where}.`).number('mscale_all_dim') : undefined;
-  if (scaling.type === 'yarn' && msa) {
+  if (scaling.type !== 'default' && scaling.factor !== undefined && msa) {
     const m = yarnMscale(scaling.factor, msa);
     if (!(Number.isFinite(m * m) && m * m <= FLT_MAX)) {
       throw perr(
         Status.E_RANGE,
-        `${where}.mscale_all_dim gives a softmax scale factor mscale² = ${m * m} (modeling_deepseek_v2.py), ` +
+        `${where}.mscale_all_dim gives a softmax scale factor mscale² = ${m * m} (${row.hf}), ` +
           `which must be a float32 (<= ${FLT_MAX})`,
         `${where}.mscale_all_dim`,
       );
     }
-    attention.scale *= m * m;
-    result.mscale2 = m * m;
+    if (row.mlaMscale) {
+      attention.scale *= m * m;
+      result.mscale2 = m * m;
+    } else if (m !== 1) {
+      notes.push(
+        `softmax scale qk_head_dim^-0.5 as transformers' DeepseekV2Attention computes it; the checkpoint's ` +
+          `remote code (modeling_deepseek.py, trust_remote_code) multiplies it by mscale(factor, ` +
+          `mscale_all_dim)² = ${m * m}: pass attention.scale · ${m * m} to match that code`,
+      );
+    }
   }
   return ropeHd;
 }

@@ -137,7 +137,7 @@ export const MODELS = {
   }),
   deepseek_v2: rope(
     'DeepseekV2Config',
-    'deepseek_v2/modeling_deepseek_v2.py DeepseekV2Attention (freqs_cis, view_as_complex)',
+    'deepseek_v2/modeling_deepseek_v2.py DeepseekV2Attention (freqs_cis, view_as_complex; scaling = qk_head_dim^-0.5)',
     {
       layout: 'interleaved',
       scale: 'mla',
@@ -159,6 +159,7 @@ export const MODELS = {
       layout: 'interleaved',
       interleaveKey: 'rope_interleave',
       scale: 'mla',
+      mlaMscale: true, // DeepseekV3Attention: scaling *= mscale(factor, mscale_all_dim)²
       defaults: {
         qk_rope_head_dim: 64,
         qk_nope_head_dim: 128,
