@@ -465,8 +465,16 @@ const LAYER_RULES = {
   olmo3: ({ by }) => by((i) => ((i + 1) % 4 ? 'sliding_attention' : 'full_attention')),
   pattern: ({ row, r, by, all, slides }) => {
     // Gemma3TextConfig / Cohere2Config / Exaone4Config: every sliding_window_pattern-th layer full;
-    // Exaone4Config sets the pattern to 0 (no sliding layer) when sliding_window is None
-    if (row.nope === 'full_if_sliding' && !slides) return all('full_attention');
+    // Exaone4Config sets the pattern to 0 when sliding_window is None, and then (i + 1) % 0 raises:
+    // only a layer_types list (as the published files carry) says what the layers are
+    if (row.nope === 'full_if_sliding' && !slides) {
+      throw bad(
+        r.key('sliding_window'),
+        `a window, or layer_types given (${row.config} sets sliding_window_pattern = 0 for a None ` +
+          'sliding_window and computes (i + 1) % 0, which fails)',
+        null,
+      );
+    }
     const p = r.get('sliding_window_pattern');
     if (!Number.isInteger(p) || p < 1) {
       throw bad(

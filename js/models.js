@@ -418,6 +418,9 @@ export const MODELS = {
       layers: 'pattern',
       layerTypes: true,
       nope: 'full',
+      // Cohere2Config.__post_init__: head_dim = hidden_size // num_attention_heads, whatever the file says
+      hiddenOnly: true,
+      ignores: { head_dim: 'Cohere2Config sets head_dim = hidden_size // num_attention_heads' },
       // Cohere2Config.__init__
       defaults: {
         sliding_window: 4096,
@@ -448,6 +451,8 @@ export const MODELS = {
         rope_theta: 150000,
         sliding_window: 128,
         head_dim: 64,
+        hidden_size: 2880,
+        num_hidden_layers: 36,
         num_attention_heads: 64,
         num_key_value_heads: 8,
         rope_scaling: {

@@ -959,9 +959,13 @@ test('EXAONE 4.0: global layers skip RoPE when sliding_window is set; every laye
   // a string pattern without layer_types: Exaone4Config computes (i + 1) % pattern, which fails on a string
   const { layer_types, ...noTypes } = cfg;
   assertThrowsPosenc(() => pe.fromConfig(noTypes), [/sliding_window_pattern must be a positive integer/]);
-  // EXAONE 4.0 1.2B: no sliding window, every layer full and rotating
+  // EXAONE 4.0 1.2B: no sliding window, every layer full and rotating (its file lists layer_types)
   const small = { ...noTypes, sliding_window: null, sliding_window_pattern: null, num_hidden_layers: 30 };
-  for (const layer of [0, 3, 29]) assert.equal(pe.fromConfig(small, { layer }).family, 'rope');
+  const full = { ...small, layer_types: Array(30).fill('full_attention') };
+  for (const layer of [0, 3, 29]) assert.equal(pe.fromConfig(full, { layer }).family, 'rope');
+  // without layer_types, Exaone4Config sets sliding_window_pattern = 0 and computes (i + 1) % 0: it fails
+  const e = assertThrowsPosenc(() => pe.fromConfig(small), [/\(i \+ 1\) % 0/]);
+  assert.equal(e.argument, 'sliding_window');
 });
 
 test('SmolLM3 (no_rope_layers), Granite (attention_multiplier is the softmax scale)', async () => {

@@ -107,3 +107,42 @@ test('OPTConfig defaults: 12 heads, max_position_embeddings 2048 (+ offset 2)', 
   assert.equal(s.learned.rows, 2050);
   assert.equal(s.learned.offset, 2);
 });
+
+test('Exaone4Config without a window and without layer_types fails ((i + 1) % 0): refused by name', async () => {
+  const [{ pe }] = await backends();
+  // LGAI-EXAONE/EXAONE-4.0-1.2B: sliding_window null, layer_types all full_attention
+  const c = load('exaone-4.0-1.2b-w4');
+  assert.equal(pe.fromConfig(c, { layer: 3 }).family, 'rope');
+  const { layer_types, ...bare } = c;
+  const e = assertThrowsPosenc(() => pe.fromConfig(bare, { layer: 3 }), [/Exaone4Config/]);
+  assert.equal(e.argument, 'sliding_window');
+});
+
+test('Cohere2Config sizes the head from hidden_size / num_attention_heads whatever head_dim says', async () => {
+  const [{ pe }] = await backends();
+  // Cohere2Config.__post_init__: self.head_dim = self.hidden_size // self.num_attention_heads
+  const c = {
+    model_type: 'cohere2',
+    hidden_size: 4096,
+    num_attention_heads: 32,
+    num_key_value_heads: 8,
+    num_hidden_layers: 32,
+    sliding_window: 4096,
+    sliding_window_pattern: 4,
+    rope_theta: 50000,
+    head_dim: 256,
+  };
+  const s = pe.fromConfig(c);
+  assert.equal(s.attention.dim, 128);
+  assert.equal(s.rope.dim, 128);
+  assert.ok(s.notes.some((n) => n.startsWith('head_dim = 256 is ignored')));
+});
+
+test('GptOssConfig defaults num_hidden_layers 36 (its layer_types alternate over them)', async () => {
+  const [{ pe }] = await backends();
+  const { num_hidden_layers, layer_types, ...c } = load('gpt-oss-20b');
+  const s = pe.fromConfig(c, { layer: 35 });
+  assert.equal(s.layers, 36);
+  assert.equal(s.layerType, 'full_attention');
+  assert.equal(pe.fromConfig(c, { layer: 34 }).attention.window, 128);
+});
