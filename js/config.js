@@ -180,6 +180,15 @@ const NULL_FAILS = new Set([
   'local_attention',
   'global_attn_every_n_layers',
   'theta', // Lfm2Config: kwargs.get("theta", ...) returns the None
+  // sizes: hidden_size // heads, range(num_hidden_layers), qk_nope_head_dim + qk_rope_head_dim fail on None
+  'hidden_size',
+  'num_hidden_layers',
+  'n_layer',
+  'num_layers',
+  'n_layers',
+  'qk_rope_head_dim',
+  'qk_nope_head_dim',
+  'v_head_dim',
 ]);
 const NO_KEYS = new Set();
 
@@ -725,7 +734,9 @@ function build(config, opts, core) {
   const notes = [];
   const { row, modelType, c, prefix } = resolve(config, o.as, notes, source, o.tower);
   const defaults = {};
-  const r = reader(c, source, prefix, row.defaults, defaults, NULL_FAILS);
+  // a row's own None-failing keys (models.js `nullFails`: head_dim where the class has no None fallback)
+  const nullFails = row.nullFails ? new Set([...NULL_FAILS, ...row.nullFails]) : NULL_FAILS;
+  const r = reader(c, source, prefix, row.defaults, defaults, nullFails);
   const decoder = bool(FN, 'decoder', o.decoder, false);
   // an encoder-decoder's stack (models.js `stacks`): its layer count, heads and table
   const stack = row.stacks?.[decoder ? 'decoder' : 'encoder'];

@@ -26,6 +26,7 @@
 //   ignores  keys whose names speak of positions that the HF code of this type does not read,
 //            with why (fromConfig notes them and goes on)
 //   remote   remote code: a positional key the row does not know is refused, not ignored
+//   nullFails  keys whose null (None) the config class keeps and the code then fails on (refused)
 //
 // tests/config.test.js checks the rows against real config.json files and float64 references;
 // docs/models.md lists them.
@@ -104,6 +105,7 @@ export const MODELS = {
   }),
   gemma: rope('GemmaConfig', 'gemma/modeling_gemma.py GemmaAttention, apply_rotary_pos_emb (rotate_half)', {
     // GemmaConfig: num_key_value_heads 16, not None
+    nullFails: ['head_dim'], // the class keeps head_dim = None, and head_dim**-0.5 fails
     defaults: {
       head_dim: 256,
       hidden_size: 3072,
@@ -293,6 +295,7 @@ export const MODELS = {
     layerTypes: true,
     useSliding: true,
     // Qwen3Config (num_key_value_heads 32; None -> num_attention_heads)
+    nullFails: ['head_dim'], // the class keeps head_dim = None, and head_dim**-0.5 fails
     defaults: {
       head_dim: 128,
       sliding_window: 4096,
@@ -376,6 +379,7 @@ export const MODELS = {
     layers: 'gemma2',
     layerTypes: true,
     scale: 'query_pre_attn_scalar',
+    nullFails: ['head_dim'], // the class keeps head_dim = None, and head_dim**-0.5 fails
     // Gemma2Config
     defaults: {
       head_dim: 256,
@@ -395,6 +399,7 @@ export const MODELS = {
       layers: 'pattern',
       layerTypes: true,
       local: 'local_base',
+      nullFails: ['head_dim'], // Gemma3TextConfig keeps head_dim = None, and head_dim**-0.5 fails
       scale: 'query_pre_attn_scalar',
       defaults: {
         rope_theta: 1e6,

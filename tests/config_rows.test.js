@@ -146,3 +146,27 @@ test('GptOssConfig defaults num_hidden_layers 36 (its layer_types alternate over
   assert.equal(s.layerType, 'full_attention');
   assert.equal(pe.fromConfig(c, { layer: 34 }).attention.window, 128);
 });
+
+test('None where the config class computes with it is refused naming the key, not read as omitted', async () => {
+  const [{ pe }] = await backends();
+  const cases = [
+    // DeepseekV3Config: qk_head_dim = qk_nope_head_dim + qk_rope_head_dim (None + 64 fails)
+    ['deepseek-r1', 'qk_nope_head_dim'],
+    ['deepseek-r1', 'qk_rope_head_dim'],
+    ['deepseek-r1', 'v_head_dim'],
+    // range(num_hidden_layers), hidden_size // num_attention_heads
+    ['all-mpnet-base-v2', 'num_hidden_layers'],
+    ['biomedlm', 'n_layer'],
+    ['llama-3.1-8b', 'hidden_size'],
+    // Gemma2Config / Gemma3TextConfig / Qwen3Config keep head_dim = None: head_dim**-0.5 fails
+    ['gemma-2-2b', 'head_dim'],
+    ['gemma-3-1b', 'head_dim'],
+    ['qwen3-1.7b', 'head_dim'],
+  ];
+  for (const [name, key] of cases) {
+    const e = assertThrowsPosenc(() => pe.fromConfig({ ...load(name), [key]: null }), [/None/], undefined);
+    assert.equal(e.argument, key, `${name} ${key}`);
+  }
+  // LlamaConfig: head_dim None -> hidden_size // num_attention_heads
+  assert.equal(pe.fromConfig({ ...load('llama-3.1-8b'), head_dim: null }).attention.dim, 128);
+});
