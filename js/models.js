@@ -56,6 +56,15 @@ const BART_DEFAULTS = {
   decoder_attention_heads: 16,
 };
 
+// RobertaConfig / XLMRobertaConfig.__init__: BERT-base sizes, pad_token_id 1 (the first position's row is 2)
+const ROBERTA_DEFAULTS = {
+  max_position_embeddings: 512,
+  hidden_size: 768,
+  num_attention_heads: 12,
+  num_hidden_layers: 12,
+  pad_token_id: 1,
+};
+
 /** The T5 family's config classes, the attention class whose bucket function each calls, and the
  * class's size defaults (d_model, d_kv, num_heads, num_layers; num_decoder_layers None -> num_layers). */
 const T5_FAMILY = {
@@ -664,11 +673,15 @@ export const MODELS = {
     rows: ['max_position_embeddings'],
     absolute: true,
     padOffset: true,
+    nullFails: ['pad_token_id'], // input_ids.ne(None) fails
+    defaults: ROBERTA_DEFAULTS,
   }),
   'xlm-roberta': learned('XLMRobertaConfig', 'xlm_roberta/modeling_xlm_roberta.py (as RoBERTa)', {
     rows: ['max_position_embeddings'],
     absolute: true,
     padOffset: true,
+    nullFails: ['pad_token_id'],
+    defaults: ROBERTA_DEFAULTS,
   }),
 
   // ---- multimodal wrappers: the text model lives in text_config ----

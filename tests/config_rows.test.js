@@ -170,3 +170,19 @@ test('None where the config class computes with it is refused naming the key, no
   // LlamaConfig: head_dim None -> hidden_size // num_attention_heads
   assert.equal(pe.fromConfig({ ...load('llama-3.1-8b'), head_dim: null }).attention.dim, 128);
 });
+
+test('RobertaConfig / XLMRobertaConfig defaults (BERT-base sizes, pad_token_id 1); pad_token_id None fails', async () => {
+  const [{ pe }] = await backends();
+  for (const name of ['roberta-large-32k', 'xlm-roberta-large-qa-ru']) {
+    const keys = ['hidden_size', 'num_attention_heads', 'max_position_embeddings', 'pad_token_id'];
+    const s = pe.fromConfig(without(name, ...keys));
+    assert.deepEqual(
+      { heads: s.attention.heads, dim: s.attention.dim, learned: s.learned },
+      { heads: 12, dim: 64, learned: { rows: 512, offset: 2 } },
+      name,
+    );
+    // create_position_ids_from_input_ids: input_ids.ne(padding_idx) with padding_idx None fails
+    const e = assertThrowsPosenc(() => pe.fromConfig({ ...load(name), pad_token_id: null }));
+    assert.equal(e.argument, 'pad_token_id');
+  }
+});
