@@ -1174,10 +1174,14 @@ function attentionKind(x) {
           : `layer ${layer} is a '${kind}' layer (${other}): no attention and no positions`;
     return true;
   }
+  // Gemma / Gemma3TextConfig: `if self.use_bidirectional_attention:` no causal mask, and Gemma 3's
+  // sliding_window = sliding_window // 2 + 1 (keys with |p - j| < it, as ModernBERT's)
+  const bidi = row.bidirectionalKey && r.flag('use_bidirectional_attention');
+  if (bidi) x.notes.push(`use_bidirectional_attention: ${row.config} attends both ways (attention with causal: false)`);
   if (kind === 'sliding_attention' && (!row.useSliding || r.flag('use_sliding_window'))) {
     const w = r.number(row.windowKey ?? 'sliding_window', { int: true, gt: 0 });
     // ModernBERT: keys with |p - j| <= local_attention // 2, i.e. posenc's bidirectional window + 1
-    if (w !== undefined) attention.window = row.halfWindow ? Math.floor(w / 2) + 1 : w;
+    if (w !== undefined) attention.window = row.halfWindow || bidi ? Math.floor(w / 2) + 1 : w;
   } else if (kind === 'chunked_attention') {
     attention.chunk = r.number('attention_chunk_size', { int: true, gt: 0 });
   }

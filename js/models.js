@@ -27,6 +27,7 @@
 //            with why (fromConfig notes them and goes on)
 //   remote   remote code: a positional key the row does not know is refused, not ignored
 //   nullFails  keys whose null (None) the config class keeps and the code then fails on (refused)
+//   bidirectionalKey  the class reads use_bidirectional_attention (EmbeddingGemma): no causal mask
 //
 // tests/config.test.js checks the rows against real config.json files and float64 references;
 // docs/models.md lists them.
@@ -113,6 +114,7 @@ export const MODELS = {
     defaults: { partial_rotary_factor: 0.5, hidden_size: 2048, num_attention_heads: 32, num_hidden_layers: 24 },
   }),
   gemma: rope('GemmaConfig', 'gemma/modeling_gemma.py GemmaAttention, apply_rotary_pos_emb (rotate_half)', {
+    bidirectionalKey: true, // GemmaConfig.use_bidirectional_attention: is_causal = not it
     // GemmaConfig: num_key_value_heads 16, not None
     nullFails: ['head_dim'], // the class keeps head_dim = None, and head_dim**-0.5 fails
     defaults: {
@@ -409,6 +411,7 @@ export const MODELS = {
       layerTypes: true,
       local: 'local_base',
       nullFails: ['head_dim'], // Gemma3TextConfig keeps head_dim = None, and head_dim**-0.5 fails
+      bidirectionalKey: true, // use_bidirectional_attention: no causal mask, window // 2 + 1
       scale: 'query_pre_attn_scalar',
       defaults: {
         rope_theta: 1e6,

@@ -186,3 +186,22 @@ test('RobertaConfig / XLMRobertaConfig defaults (BERT-base sizes, pad_token_id 1
     assert.equal(e.argument, 'pad_token_id');
   }
 });
+
+test('Gemma3TextConfig.use_bidirectional_attention (EmbeddingGemma): window // 2 + 1 both ways, by truthiness', async () => {
+  const [{ pe }] = await backends();
+  // Gemma3TextConfig.__post_init__: if self.use_bidirectional_attention: sliding_window = sliding_window // 2 + 1
+  const g = load('gemma-3-1b');
+  assert.equal(pe.fromConfig(g).attention.window, 512);
+  for (const on of [true, 1, 'yes']) {
+    const s = pe.fromConfig({ ...g, use_bidirectional_attention: on });
+    assert.equal(s.attention.window, 257);
+    assert.ok(s.notes.some((n) => n.includes('causal: false')));
+  }
+  for (const off of [false, 0, null, '']) {
+    assert.equal(pe.fromConfig({ ...g, use_bidirectional_attention: off }).attention.window, 512);
+  }
+  // GemmaConfig reads it too (is_causal = not use_bidirectional_attention): no window to halve
+  const s = pe.fromConfig({ ...load('gemma-2b'), use_bidirectional_attention: true });
+  assert.equal(s.attention.window, undefined);
+  assert.ok(s.notes.some((n) => n.includes('causal: false')));
+});

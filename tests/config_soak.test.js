@@ -26,6 +26,7 @@ const SWITCHES = [
   'use_dynamic_ntk',
   'multi_query_attention',
   'rope_traditional',
+  'use_bidirectional_attention',
 ];
 // [value, Python's bool(value)]
 const SWITCH_VALUES = [
