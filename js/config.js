@@ -189,6 +189,7 @@ const NULL_FAILS = new Set([
   'qk_rope_head_dim',
   'qk_nope_head_dim',
   'v_head_dim',
+  'max_window_layers', // Qwen2Config: i >= max_window_layers, once a window is on
 ]);
 const NO_KEYS = new Set();
 

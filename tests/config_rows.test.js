@@ -205,3 +205,12 @@ test('Gemma3TextConfig.use_bidirectional_attention (EmbeddingGemma): window // 2
   assert.equal(s.attention.window, undefined);
   assert.ok(s.notes.some((n) => n.includes('causal: false')));
 });
+
+test('Qwen2Config compares i >= max_window_layers only with a window: None fails there alone', async () => {
+  const [{ pe }] = await backends();
+  const q = { ...load('qwen2.5-3b'), max_window_layers: null };
+  assert.equal(pe.fromConfig(q, { layer: 35 }).attention.window, undefined); // use_sliding_window false
+  const on = { ...q, use_sliding_window: true, sliding_window: 4096 };
+  const e = assertThrowsPosenc(() => pe.fromConfig(on, { layer: 35 }));
+  assert.equal(e.argument, 'max_window_layers');
+});
