@@ -95,11 +95,14 @@ function outcome(pe, cfg, layer) {
   }
 }
 
-/** The layers worth asking for: 0 and 1 (the other kind of the alternating patterns). */
+/** The layers worth asking for: 0, and 1 where it is of another kind (the alternating patterns). */
 function layersOf(pe, cfg) {
+  const kind = (l) => {
+    const s = outcome(pe, cfg, l).s;
+    return s && JSON.stringify([s.layerType, s.family, s.attention?.window, s.rope?.base]);
+  };
   const s = outcome(pe, cfg, 0).s;
-  const n = s?.layers ?? 1;
-  return [0, 1].filter((l) => l < n);
+  return (s?.layers ?? 1) > 1 && kind(1) !== kind(0) ? [0, 1] : [0];
 }
 
 /** Every consumer takes the result as is: ropeCache, applyRope, attention, kvCache. */
