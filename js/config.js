@@ -16,12 +16,14 @@ import { bool, fail, int, notPromise, options, show } from './validate.js';
 import { FLT_MAX, yarnMscale } from './maths.js';
 
 const FN = 'fromConfig';
+const F32_MAX = 3e38; // the largest softmax scale attention() and kvCache() take
 const MAX_WIDTH = 2 ** 20; // heads · head width of one layer (the widest published layer is 128 · 192)
 
 /** rope_type / type spellings -> posenc scaling type. 'su' is Phi-3's first name for longrope,
  * 'mrope' Qwen2-VL's name for default frequencies (Qwen2VLConfig turns it into 'default'),
  * 'gptj' mlc-llm's name for default frequencies with the GPT-J pairing. */
 const ROPE_TYPES = {
+  __proto__: null, // a config's rope_type of 'constructor' or 'toString' is no rope type
   default: 'default',
   mrope: 'default',
   gptj: 'default',
@@ -179,6 +181,16 @@ const NULL_FAILS = new Set([
   'global_attn_every_n_layers',
   'theta', // Lfm2Config: kwargs.get("theta", ...) returns the None
   'full_attention_interval', // Qwen3_5TextConfig, Qwen3NextConfig: kwargs.pop("full_attention_interval", 4) returns the None
+  // sizes: hidden_size // heads, range(num_hidden_layers), qk_nope_head_dim + qk_rope_head_dim fail on None
+  'hidden_size',
+  'num_hidden_layers',
+  'n_layer',
+  'num_layers',
+  'n_layers',
+  'qk_rope_head_dim',
+  'qk_nope_head_dim',
+  'v_head_dim',
+  'max_window_layers', // Qwen2Config: i >= max_window_layers, once a window is on
 ]);
 const NO_KEYS = new Set();
 
@@ -464,8 +476,16 @@ const LAYER_RULES = {
   alternate: ({ by }) => by((i) => ((i + 1) % 2 ? 'sliding_attention' : 'full_attention')),
   pattern: ({ row, r, by, all, slides }) => {
     // Gemma3TextConfig / Exaone4Config: every sliding_window_pattern-th layer full;
-    // Exaone4Config sets the pattern to 0 (no sliding layer) when sliding_window is None
-    if (row.nope === 'full_if_sliding' && !slides) return all('full_attention');
+    // Exaone4Config sets the pattern to 0 when sliding_window is None, and then (i + 1) % 0 raises:
+    // only a layer_types list (as the published files carry) says what the layers are
+    if (row.nope === 'full_if_sliding' && !slides) {
+      throw bad(
+        r.key('sliding_window'),
+        `a window, or layer_types given (${row.config} sets sliding_window_pattern = 0 for a None ` +
+          'sliding_window and computes (i + 1) % 0, which fails)',
+        null,
+      );
+    }
     const p = r.get('sliding_window_pattern');
     if (!Number.isInteger(p) || p < 1) {
       throw bad(
@@ -728,6 +748,7 @@ function build(config, opts, core) {
   const notes = [];
   const { row, modelType, c, prefix } = resolve(config, o.as, notes, source, o.tower);
   const defaults = {};
+  // a row's own None-failing keys (models.js `nullFails`: head_dim where the class has no None fallback)
   const nullFails = row.nullFails ? new Set([...NULL_FAILS, ...row.nullFails]) : NULL_FAILS;
   const r = reader(c, source, prefix, row.defaults, defaults, nullFails);
   const decoder = bool(FN, 'decoder', o.decoder, false);
@@ -801,6 +822,10 @@ function plainConfig(config) {
         if (typeof v === 'number' && !Number.isFinite(v)) {
           throw bad(pathOf(parents, this, k), 'a finite number (JSON has no NaN or Infinity)', v);
         }
+        // JSON.stringify would drop a function or symbol (the key read as omitted: its default)
+        if (typeof v === 'function' || typeof v === 'symbol' || typeof v === 'bigint') {
+          throw bad(pathOf(parents, this, k), 'JSON data: a number, string, boolean, null, array or object', v);
+        }
         if (v !== null && typeof v === 'object') parents.set(v, [this, k]);
         return v;
       }),
@@ -862,7 +887,8 @@ function headSizes(r, mt, c, source, prefix, headsKey, hiddenOnly = false) {
   const hiddenKey = r.key(hiddenKeys.find((k) => r.has(k)) ?? 'hidden_size');
   let hidden;
   for (const k of hiddenKeys) hidden ??= r.number(k, { int: true, gt: 0 });
-  let dimKey = r.key('head_dim');
+  // the key the head width comes from, named by every refusal it leads to
+  let dimKey = r.key(['head_dim', 'kv_channels', 'd_kv'].find((k) => r.has(k)) ?? 'head_dim');
   let dim =
     mt === 'jamba' || hiddenOnly
       ? undefined // JambaAttention, WhisperAttention, CLIPAttention...: embed_dim // num_heads, whatever head_dim says
@@ -873,13 +899,15 @@ function headSizes(r, mt, c, source, prefix, headsKey, hiddenOnly = false) {
     if (hidden === undefined) {
       throw perr(Status.E_MISSING, `${r.key('head_dim')} or ${hiddenKey} is required`, r.key('head_dim'));
     }
-    const headsName = r.key(headsKey ?? 'num_attention_heads');
+    const headsName = r.key(
+      [headsKey, 'num_attention_heads', 'n_head', 'num_heads', 'n_heads'].find((k) => k && r.has(k)) ??
+        'num_attention_heads',
+    );
     if (hidden % heads) {
       throw bad(hiddenKey, `a multiple of ${headsName} = ${heads}${hiddenOnly ? '' : ' (no head_dim given)'}`, hidden);
     }
     dim = hidden / heads;
     dimKey = `${hiddenKey} / ${headsName}`;
-    dimKey = `${r.key('hidden_size')} / ${r.key('num_attention_heads')}`;
   } else if (MODELS[mt]?.headDimFromHidden && hidden !== undefined && dim * heads !== hidden) {
     // OlmoeAttention sizes its heads hidden_size // num_attention_heads while its rotary embedding
     // reads head_dim: a head_dim that disagrees gives two widths, and posenc does not pick one
@@ -899,6 +927,7 @@ function headSizes(r, mt, c, source, prefix, headsKey, hiddenOnly = false) {
 /** Key-value heads: num_key_value_heads, or the family's own keys (Falcon, ChatGLM, MPT). */
 function kvHeadCount(r, mt, c, source, prefix, heads) {
   let kvHeads = r.number('num_key_value_heads', { int: true, gt: 0 });
+  let kvKey = 'num_key_value_heads';
   if (mt === 'falcon') {
     // FalconAttention: num_kv_heads if (new_decoder_architecture or not multi_query) else 1;
     // FalconConfig: num_kv_heads None -> num_attention_heads
@@ -909,7 +938,10 @@ function kvHeadCount(r, mt, c, source, prefix, heads) {
   } else if (mt === 'gpt_bigcode') {
     kvHeads = r.flag('multi_query') ? 1 : heads; // GPTBigCodeAttention: kv_heads = 1 if multi_query
   } else if (mt === 'chatglm') {
-    if (r.flag('multi_query_attention')) kvHeads = r.number('multi_query_group_num', { int: true, gt: 0 });
+    if (r.flag('multi_query_attention')) {
+      kvHeads = r.number('multi_query_group_num', { int: true, gt: 0 });
+      kvKey = 'multi_query_group_num';
+    }
   } else if (mt === 'mpt') {
     // MptAttention (transformers) has no KV grouping: kv_n_heads is the checkpoint's remote code's
     const ac = isObj(c.attn_config) ? reader(c.attn_config, source, `${prefix}attn_config.`) : null;
@@ -925,7 +957,7 @@ function kvHeadCount(r, mt, c, source, prefix, heads) {
   }
   kvHeads ??= heads;
   if (heads % kvHeads) {
-    throw bad(r.key('num_key_value_heads'), `a divisor of num_attention_heads = ${heads}`, kvHeads);
+    throw bad(r.key(kvKey), `a divisor of num_attention_heads = ${heads}`, kvHeads);
   }
   return kvHeads;
 }
@@ -934,10 +966,17 @@ function kvHeadCount(r, mt, c, source, prefix, heads) {
 function softmaxScale({ row, r, layer, attention, notes }) {
   if (row.scale === 'attention_multiplier') {
     // GraniteAttention: self.scaling = config.attention_multiplier
-    attention.scale = r.number('attention_multiplier', { gt: 0 });
+    attention.scale = r.number('attention_multiplier', { gt: 0, max: F32_MAX });
   } else if (row.scale === 'query_pre_attn_scalar') {
-    // Gemma2/3Attention: scaling = query_pre_attn_scalar ** -0.5
+    // Gemma2/3Attention: scaling = query_pre_attn_scalar ** -0.5 (attention takes a float32 scale)
     attention.scale = 1 / Math.sqrt(r.number('query_pre_attn_scalar', { gt: 0 }));
+    if (!(attention.scale <= F32_MAX)) {
+      throw bad(
+        r.key('query_pre_attn_scalar'),
+        'a number whose ** -0.5 is a float32 scale',
+        r.get('query_pre_attn_scalar'),
+      );
+    }
   } else if (row.scale === 'one') {
     // T5 folds 1/sqrt(d) into the initialisation; GPTNeoSelfAttention._attn takes raw q·kᵀ
     attention.scale = 1;
@@ -1149,10 +1188,14 @@ function attentionKind(x) {
           : `layer ${layer} is a '${kind}' layer (${other}): no attention and no positions`;
     return true;
   }
+  // Gemma / Gemma3TextConfig: `if self.use_bidirectional_attention:` no causal mask, and Gemma 3's
+  // sliding_window = sliding_window // 2 + 1 (keys with |p - j| < it, as ModernBERT's)
+  const bidi = row.bidirectionalKey && r.flag('use_bidirectional_attention');
+  if (bidi) x.notes.push(`use_bidirectional_attention: ${row.config} attends both ways (attention with causal: false)`);
   if (kind === 'sliding_attention' && (!row.useSliding || r.flag('use_sliding_window'))) {
     const w = r.number(row.windowKey ?? 'sliding_window', { int: true, gt: 0 });
     // ModernBERT: keys with |p - j| <= local_attention // 2, i.e. posenc's bidirectional window + 1
-    if (w !== undefined) attention.window = row.halfWindow ? Math.floor(w / 2) + 1 : w;
+    if (w !== undefined) attention.window = row.halfWindow || bidi ? Math.floor(w / 2) + 1 : w;
   } else if (kind === 'chunked_attention') {
     attention.chunk = r.number('attention_chunk_size', { int: true, gt: 0 });
   }
@@ -1239,7 +1282,7 @@ function mptAlibi({ c, prefix, heads, attention, source }) {
       a.get('alibi') ?? null,
     );
   }
-  const ss = a.number('softmax_scale', { gt: 0 });
+  const ss = a.number('softmax_scale', { gt: 0, max: F32_MAX });
   if (ss !== undefined) attention.scale = ss;
   return alibi;
 }
@@ -1364,6 +1407,14 @@ function ropeBase({ result, row, r, mt, kind, origin, notes, source }, { rs, rpr
     scaling = { type: 'default' };
   } else {
     scaling = parseScaling(rs, where, r, source, notes, origin, row.ropeTypes);
+    if (row.onlyRopeTypes && !row.onlyRopeTypes.includes(scaling.type)) {
+      // Phi3Config.validate_rope: "rope_parameters's type field must be one of ['longrope']"
+      throw bad(
+        `${where}.${isObj(rs) && rs.rope_type !== undefined ? 'rope_type' : 'type'}`,
+        `one of ${row.onlyRopeTypes.map((t) => `'${t}'`).join(', ')} (${row.config} raises for any other)`,
+        isObj(rs) ? (rs.rope_type ?? rs.type) : rs,
+      );
+    }
   }
   origin.base = baseKey;
   return { base, scaling };
@@ -1408,6 +1459,7 @@ function rotatedWidth(x, { rs, rpr, where }, scaling) {
     throw perr(
       Status.E_PARAM,
       `${widthKey} gives a rotated width of ${rotaryDim}, which must be even and in [2, ${ropeDim}]` +
+        `${widthKey === dimKey || ropeDim !== dim ? '' : ` (the head width, from ${dimKey})`}` +
         ` (got ${widthKey.includes('/') ? `${ropeDim}` : show(prf ?? pct ?? rotaryDim)})`,
       widthKey.split(' ')[0],
     );
@@ -1428,7 +1480,7 @@ function rotatedWidth(x, { rs, rpr, where }, scaling) {
 
 /** DeepSeek MLA: the qk_rope_head_dim part of each head rotates (returned); the head is
  * qk_nope_head_dim + that, and YaRN's mscale enters the softmax scale squared. */
-function mlaWidth({ result, r, origin, notes, source }, rs, where, scaling) {
+function mlaWidth({ result, row, r, origin, notes, source }, rs, where, scaling) {
   const { attention } = result;
   const cap = { int: true, max: Math.floor(MAX_WIDTH / 2 / attention.heads) };
   const ropeHd = r.number('qk_rope_head_dim', { ...cap, gt: 0 });
@@ -1444,20 +1496,29 @@ function mlaWidth({ result, r, origin, notes, source }, rs, where, scaling) {
         `(dim ${attention.dim} = qk_nope_head_dim ${nope} + ${ropeHd})`,
     );
   }
-  // modeling_deepseek_v2/v3.py: softmax_scale *= mscale(factor, mscale_all_dim)^2
+  // DeepseekV3Attention: `if mscale_all_dim:` softmax_scale *= mscale(factor, mscale_all_dim)^2 (with a
+  // rope_scaling); transformers' DeepseekV2Attention keeps qk_head_dim^-0.5 (the remote code multiplies)
   const msa = isObj(rs) ? reader(rs, source, `${where}.`).number('mscale_all_dim') : undefined;
-  if (scaling.type === 'yarn' && msa) {
+  if (scaling.type !== 'default' && scaling.factor !== undefined && msa) {
     const m = yarnMscale(scaling.factor, msa);
     if (!(Number.isFinite(m * m) && m * m <= FLT_MAX)) {
       throw perr(
         Status.E_RANGE,
-        `${where}.mscale_all_dim gives a softmax scale factor mscale² = ${m * m} (modeling_deepseek_v2.py), ` +
+        `${where}.mscale_all_dim gives a softmax scale factor mscale² = ${m * m} (${row.hf}), ` +
           `which must be a float32 (<= ${FLT_MAX})`,
         `${where}.mscale_all_dim`,
       );
     }
-    attention.scale *= m * m;
-    result.mscale2 = m * m;
+    if (row.mlaMscale) {
+      attention.scale *= m * m;
+      result.mscale2 = m * m;
+    } else if (m !== 1) {
+      notes.push(
+        `softmax scale qk_head_dim^-0.5 as transformers' DeepseekV2Attention computes it; the checkpoint's ` +
+          `remote code (modeling_deepseek.py, trust_remote_code) multiplies it by mscale(factor, ` +
+          `mscale_all_dim)² = ${m * m}: pass attention.scale · ${m * m} to match that code`,
+      );
+    }
   }
   return ropeHd;
 }
@@ -1482,7 +1543,7 @@ function ropeSpec({ result, origin, core }, { rs, where }, rope, rotaryDim, scal
       if (scaling[k].length !== rotaryDim / 2) {
         throw bad(
           `${where}.${k === 'shortFactor' ? 'short_factor' : 'long_factor'}`,
-          `an array of rotated width / 2 = ${rotaryDim / 2} numbers`,
+          `an array of rotated width / 2 = ${rotaryDim / 2} numbers (the rotated width from ${origin.rotaryDim})`,
           scaling[k],
         );
       }
@@ -1498,7 +1559,7 @@ function ropeSpec({ result, origin, core }, { rs, where }, rope, rotaryDim, scal
     ) {
       throw bad(
         `${where}.mrope_section`,
-        `three non-negative integers summing to rotated width / 2 = ${rotaryDim / 2}`,
+        `three non-negative integers summing to rotated width / 2 = ${rotaryDim / 2} (from ${origin.rotaryDim})`,
         ms,
       );
     }

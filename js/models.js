@@ -31,6 +31,7 @@
 //   nullTextType  a wrapper whose config class looks text_config.model_type up as given: null fails
 //   nullFails  keys that, present with null, make the Hugging Face code fail (refused by name), beyond
 //            the keys every row refuses so
+//   bidirectionalKey  the class reads use_bidirectional_attention (EmbeddingGemma): no causal mask
 //
 // tests/config.test.js checks the rows against real config.json files and float64 references;
 // docs/models.md lists them.
@@ -58,6 +59,15 @@ const BART_DEFAULTS = {
   encoder_attention_heads: 16,
   decoder_layers: 12,
   decoder_attention_heads: 16,
+};
+
+// RobertaConfig / XLMRobertaConfig.__init__: BERT-base sizes, pad_token_id 1 (the first position's row is 2)
+const ROBERTA_DEFAULTS = {
+  max_position_embeddings: 512,
+  hidden_size: 768,
+  num_attention_heads: 12,
+  num_hidden_layers: 12,
+  pad_token_id: 1,
 };
 
 /** The T5 family's config classes, the attention class whose bucket function each calls, and the
@@ -88,26 +98,50 @@ export const MODELS = {
     // LlamaConfig.__init__ (num_key_value_heads None -> num_attention_heads, head_dim None -> hidden / heads)
     defaults: { hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 32 },
   }),
-  olmo2: rope('Olmo2Config', 'olmo2/modeling_olmo2.py Olmo2Attention, apply_rotary_pos_emb (rotate_half)'),
+  olmo2: rope('Olmo2Config', 'olmo2/modeling_olmo2.py Olmo2Attention, apply_rotary_pos_emb (rotate_half)', {
+    defaults: { hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 32 },
+  }),
   granite: rope(
     'GraniteConfig',
     'granite/modeling_granite.py GraniteAttention (self.scaling = config.attention_multiplier)',
     {
       scale: 'attention_multiplier',
-      defaults: { attention_multiplier: 1 },
+      defaults: { attention_multiplier: 1, hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 32 },
     },
   ),
   phi: rope('PhiConfig', 'phi/modeling_phi.py PhiAttention (rotary_ndims = head_dim · partial_rotary_factor)', {
-    defaults: { partial_rotary_factor: 0.5 },
+    defaults: { partial_rotary_factor: 0.5, hidden_size: 2048, num_attention_heads: 32, num_hidden_layers: 24 },
   }),
   gemma: rope('GemmaConfig', 'gemma/modeling_gemma.py GemmaAttention, apply_rotary_pos_emb (rotate_half)', {
-    defaults: { head_dim: 256 },
+    bidirectionalKey: true, // GemmaConfig.use_bidirectional_attention: is_causal = not it
+    // GemmaConfig: num_key_value_heads 16, not None
+    nullFails: ['head_dim'], // the class keeps head_dim = None, and head_dim**-0.5 fails
+    defaults: {
+      head_dim: 256,
+      hidden_size: 3072,
+      num_attention_heads: 16,
+      num_key_value_heads: 16,
+      num_hidden_layers: 28,
+    },
   }),
   stablelm: rope('StableLmConfig', 'stablelm/modeling_stablelm.py StableLmAttention (partial_rotary_factor)', {
-    defaults: { partial_rotary_factor: 0.25 },
+    defaults: {
+      partial_rotary_factor: 0.25,
+      hidden_size: 2560,
+      num_attention_heads: 32,
+      num_key_value_heads: 32,
+      num_hidden_layers: 32,
+    },
   }),
   gpt_neox: rope('GPTNeoXConfig', 'gpt_neox/modeling_gpt_neox.py GPTNeoXAttention (rotary_pct, rotary_emb_base)', {
-    defaults: { rope_theta: undefined, rotary_emb_base: 10000, rotary_pct: 0.25 },
+    defaults: {
+      rope_theta: undefined,
+      rotary_emb_base: 10000,
+      rotary_pct: 0.25,
+      hidden_size: 6144,
+      num_attention_heads: 64,
+      num_hidden_layers: 44,
+    },
   }),
   falcon: rope('FalconConfig', 'falcon/modeling_falcon.py FalconAttention (rotate_half; alibi: build_alibi_tensor)', {
     alibiKey: 'alibi',
@@ -115,10 +149,19 @@ export const MODELS = {
   }),
   deepseek_v2: rope(
     'DeepseekV2Config',
-    'deepseek_v2/modeling_deepseek_v2.py DeepseekV2Attention (freqs_cis, view_as_complex)',
+    'deepseek_v2/modeling_deepseek_v2.py DeepseekV2Attention (freqs_cis, view_as_complex; scaling = qk_head_dim^-0.5)',
     {
       layout: 'interleaved',
       scale: 'mla',
+      // DeepseekV2Config (num_key_value_heads None -> num_attention_heads)
+      defaults: {
+        hidden_size: 4096,
+        num_attention_heads: 32,
+        num_hidden_layers: 32,
+        qk_rope_head_dim: 64,
+        qk_nope_head_dim: 128,
+        v_head_dim: 128,
+      },
     },
   ),
   deepseek_v3: rope(
@@ -128,11 +171,22 @@ export const MODELS = {
       layout: 'interleaved',
       interleaveKey: 'rope_interleave',
       scale: 'mla',
-      defaults: { qk_rope_head_dim: 64, qk_nope_head_dim: 128, v_head_dim: 128, rope_interleave: true },
+      mlaMscale: true, // DeepseekV3Attention: scaling *= mscale(factor, mscale_all_dim)²
+      defaults: {
+        qk_rope_head_dim: 64,
+        qk_nope_head_dim: 128,
+        v_head_dim: 128,
+        rope_interleave: true,
+        hidden_size: 7168,
+        num_attention_heads: 128,
+        num_key_value_heads: 128,
+        num_hidden_layers: 61,
+      },
     },
   ),
   cohere: rope('CohereConfig', 'cohere/modeling_cohere.py rotate_half (x[..., ::2], x[..., 1::2]: adjacent pairs)', {
     layout: 'interleaved',
+    defaults: { hidden_size: 8192, num_attention_heads: 64, num_hidden_layers: 40 },
   }),
   gptj: rope(
     'GPTJConfig',
@@ -197,7 +251,14 @@ export const MODELS = {
     {
       layers: 'sliding',
       ropeTypes: { yarn: 'longrope', su: 'longrope' },
-      defaults: { original_max_position_embeddings: 4096 },
+      // Phi3Config.validate_rope raises for any other rope type
+      onlyRopeTypes: ['default', 'longrope'],
+      defaults: {
+        original_max_position_embeddings: 4096,
+        hidden_size: 3072,
+        num_attention_heads: 32,
+        num_hidden_layers: 32,
+      },
     },
   ),
 
@@ -228,14 +289,33 @@ export const MODELS = {
       layers: 'qwen2_moe',
       layerTypes: true,
       useSliding: true,
-      defaults: { sliding_window: 4096, use_sliding_window: false, max_window_layers: 28 },
+      defaults: {
+        sliding_window: 4096,
+        use_sliding_window: false,
+        max_window_layers: 28,
+        hidden_size: 2048,
+        num_attention_heads: 16,
+        num_key_value_heads: 16,
+        num_hidden_layers: 24,
+      },
     },
   ),
   qwen3: rope('Qwen3Config', 'qwen3/modeling_qwen3.py Qwen3Attention (as Qwen2, head_dim 128)', {
     layers: 'qwen2',
     layerTypes: true,
     useSliding: true,
-    defaults: { head_dim: 128, sliding_window: 4096, use_sliding_window: false, max_window_layers: 28 },
+    // Qwen3Config (num_key_value_heads 32; None -> num_attention_heads)
+    nullFails: ['head_dim'], // the class keeps head_dim = None, and head_dim**-0.5 fails
+    defaults: {
+      head_dim: 128,
+      sliding_window: 4096,
+      use_sliding_window: false,
+      max_window_layers: 28,
+      hidden_size: 4096,
+      num_attention_heads: 32,
+      num_key_value_heads: 32,
+      num_hidden_layers: 32,
+    },
   }),
   qwen3_moe: rope(
     'Qwen3MoeConfig',
@@ -309,6 +389,7 @@ export const MODELS = {
     layers: 'gemma2',
     layerTypes: true,
     scale: 'query_pre_attn_scalar',
+    nullFails: ['head_dim'], // the class keeps head_dim = None, and head_dim**-0.5 fails
     // Gemma2Config
     defaults: {
       head_dim: 256,
@@ -328,6 +409,8 @@ export const MODELS = {
       layers: 'pattern',
       layerTypes: true,
       local: 'local_base',
+      nullFails: ['head_dim'], // Gemma3TextConfig keeps head_dim = None, and head_dim**-0.5 fails
+      bidirectionalKey: true, // use_bidirectional_attention: no causal mask, window // 2 + 1
       scale: 'query_pre_attn_scalar',
       defaults: {
         rope_theta: 1e6,
@@ -363,6 +446,8 @@ export const MODELS = {
         rope_theta: 150000,
         sliding_window: 128,
         head_dim: 64,
+        hidden_size: 2880,
+        num_hidden_layers: 36,
         num_attention_heads: 64,
         num_key_value_heads: 8,
         rope_scaling: {
@@ -409,7 +494,14 @@ export const MODELS = {
       layerTypes: true,
       useSliding: true,
       nope: 'no_rope_layers',
-      defaults: { rope_theta: 2e6, use_sliding_window: false, num_attention_heads: 16, num_key_value_heads: 4 },
+      defaults: {
+        rope_theta: 2e6,
+        use_sliding_window: false,
+        num_attention_heads: 16,
+        num_key_value_heads: 4,
+        hidden_size: 2048,
+        num_hidden_layers: 36,
+      },
     },
   ),
   glm4v_moe_text: rope(
@@ -532,7 +624,7 @@ export const MODELS = {
   bert: learned('BertConfig', 'bert/modeling_bert.py BertEmbeddings (position_embedding_type absolute)', {
     rows: ['max_position_embeddings'],
     absolute: true,
-    defaults: { max_position_embeddings: 512 },
+    defaults: { max_position_embeddings: 512, hidden_size: 768, num_attention_heads: 12, num_hidden_layers: 12 },
   }),
   distilbert: learned(
     'DistilBertConfig',
@@ -545,16 +637,22 @@ export const MODELS = {
   opt: learned('OPTConfig', 'opt/modeling_opt.py OPTLearnedPositionalEmbedding (offset 2)', {
     rows: ['max_position_embeddings'],
     offset: 2,
+    // OPTConfig (its width is hidden_size, or d_model in older files: no default for it)
+    defaults: { max_position_embeddings: 2048, num_attention_heads: 12, num_hidden_layers: 12 },
   }),
   roberta: learned('RobertaConfig', 'roberta/modeling_roberta.py RobertaEmbeddings (padding_idx + 1)', {
     rows: ['max_position_embeddings'],
     absolute: true,
     padOffset: true,
+    nullFails: ['pad_token_id'], // input_ids.ne(None) fails
+    defaults: ROBERTA_DEFAULTS,
   }),
   'xlm-roberta': learned('XLMRobertaConfig', 'xlm_roberta/modeling_xlm_roberta.py (as RoBERTa)', {
     rows: ['max_position_embeddings'],
     absolute: true,
     padOffset: true,
+    nullFails: ['pad_token_id'],
+    defaults: ROBERTA_DEFAULTS,
   }),
 
   // ---- multimodal wrappers: the text model lives in text_config ----

@@ -45,10 +45,10 @@ test('pick a model: at least 12, each cited, each drawn with its own base, rotat
   await page.click('.host .layer-cell[data-layer="5"]');
   await page.waitForFunction(() => /Layer 5\./.test(document.querySelector('.host .cite').textContent));
   assert.equal(await cellOf(page, 'base'), '1000000');
-  // DeepSeek: mscale² in the softmax scale
+  // DeepSeek-V2: transformers' DeepseekV2Attention scales by qk_head_dim^-½ alone (no mscale²)
   await page.click('.host .presets [data-preset="deepseek-v2-lite"]');
   await settled(page);
-  assert.match(await cellOf(page, 'softmax scale'), /mscale² 1\.5896/);
+  assert.match(await cellOf(page, 'softmax scale'), /1\/√192/);
   await ctx.close();
   assert.deepEqual(pageErrors, []);
 });

@@ -122,7 +122,8 @@ const EXPECT = {
     heads: 16,
     kv: 16,
     attDim: 192,
-    mla: true,
+    // transformers' DeepseekV2Attention: scaling = qk_head_dim^-0.5, no mscale² (the remote code has it)
+    scale: 1 / Math.sqrt(192),
   },
   'falcon-7b-instruct': { family: 'rope', layout: 'half', dim: 64, rot: 64, heads: 71, kv: 1 },
   'gemma-2-2b': { family: 'rope', layout: 'half', dim: 256, rot: 256, heads: 8, kv: 4, scale: 1 / 16, window: 4096 },
@@ -356,7 +357,7 @@ test('every fixture goes through fromConfig as is: family, widths, heads, layout
     assert.equal(s.attention.dim, attDim, `${name}: attention.dim`);
     if (e.scale !== undefined) assert.equal(s.attention.scale, e.scale, `${name}: scale`);
     else if (e.mla) {
-      // modeling_deepseek_v2/v3.py: softmax_scale = qk_head_dim^-0.5 · mscale(factor, mscale_all_dim)^2
+      // modeling_deepseek_v3.py: softmax_scale = qk_head_dim^-0.5 · mscale(factor, mscale_all_dim)^2
       const rs = cfg.rope_scaling;
       const m = getMscale(rs.factor, rs.mscale_all_dim);
       assert.ok(Math.abs(s.attention.scale - (m * m) / Math.sqrt(attDim)) < 1e-15, `${name}: MLA scale`);
@@ -430,13 +431,22 @@ test("dynamic NTK (InternLM 2.5, MiniCPM): past max_position_embeddings the base
   }
 });
 
-test('DeepSeek-V2-Lite: YaRN factor 40 on the 64-wide rope part, softmax scale 192^-0.5 · mscale(40, 0.707)^2 ≈ 1.59', async () => {
+test("DeepSeek-V2-Lite: YaRN factor 40 on the 64-wide rope part, softmax scale 192^-0.5 (transformers' DeepseekV2Attention; the remote code's mscale(40, 0.707)^2 ≈ 1.59 noted)", async () => {
   const [{ pe }] = await backends();
   const cfg = load('deepseek-v2-lite');
   const s = pe.fromConfig(cfg);
   const m = getMscale(40, 0.707);
   assert.ok(Math.abs(m * m - 1.5896) < 1e-4);
-  assert.ok(Math.abs(s.attention.scale - (m * m) / Math.sqrt(192)) < 1e-15);
+  // modeling_deepseek_v2.py DeepseekV2Attention.__init__: self.scaling = self.qk_head_dim ** (-0.5), nothing more
+  assert.equal(s.attention.scale, 1 / Math.sqrt(192));
+  assert.ok(
+    s.notes.some((n) => n.includes('modeling_deepseek.py') && n.includes(String(m * m))),
+    'remote code noted',
+  );
+  // DeepSeek-V3 (DeepseekV3Attention) multiplies by mscale(factor, mscale_all_dim)^2 whatever the rope type
+  const v3 = pe.fromConfig({ ...load('deepseek-v3'), rope_scaling: { type: 'linear', factor: 40, mscale_all_dim: 1 } });
+  const m3 = getMscale(40, 1);
+  assert.ok(Math.abs(v3.attention.scale - (m3 * m3) / Math.sqrt(192)) < 1e-15);
   assert.equal(s.attention.dimV, 128);
   const f = pe.ropeFrequencies(s.rope);
   assert.equal(f.attentionScale, 1); // mscale / mscale_all_dim = 0.707 / 0.707
@@ -957,9 +967,13 @@ test('EXAONE 4.0: global layers skip RoPE when sliding_window is set; every laye
   // a string pattern without layer_types: Exaone4Config computes (i + 1) % pattern, which fails on a string
   const { layer_types, ...noTypes } = cfg;
   assertThrowsPosenc(() => pe.fromConfig(noTypes), [/sliding_window_pattern must be a positive integer/]);
-  // EXAONE 4.0 1.2B: no sliding window, every layer full and rotating
+  // EXAONE 4.0 1.2B: no sliding window, every layer full and rotating (its file lists layer_types)
   const small = { ...noTypes, sliding_window: null, sliding_window_pattern: null, num_hidden_layers: 30 };
-  for (const layer of [0, 3, 29]) assert.equal(pe.fromConfig(small, { layer }).family, 'rope');
+  const full = { ...small, layer_types: Array(30).fill('full_attention') };
+  for (const layer of [0, 3, 29]) assert.equal(pe.fromConfig(full, { layer }).family, 'rope');
+  // without layer_types, Exaone4Config sets sliding_window_pattern = 0 and computes (i + 1) % 0: it fails
+  const e = assertThrowsPosenc(() => pe.fromConfig(small), [/\(i \+ 1\) % 0/]);
+  assert.equal(e.argument, 'sliding_window');
 });
 
 test('SmolLM3 (no_rope_layers), Granite (attention_multiplier is the softmax scale)', async () => {
