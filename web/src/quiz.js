@@ -529,7 +529,7 @@ export const QUIZ = [
     why: [
       'The cos/sin factor is 1, but the logits are still scaled.',
       'YaRN’s temperature acts on the logits.',
-      'Right: (0.1·0.707·ln 40 + 1)² ≈ 1.59 multiplies the softmax scale in its code; the cos and sin carry a factor of 1.',
+      'Right: (0.1·0.707·ln 40 + 1)² ≈ 1.59 multiplies the softmax scale in DeepSeek’s own code; the cos and sin carry a factor of 1.',
     ],
   },
   {

@@ -809,7 +809,8 @@ export const STEPS = [
       <code>short_factor</code> and <code>long_factor</code>), leaves the first tokens’ positions uninterpolated, and
       extends the context in stages (first to 256k, then to 2048k).</p>
       <p>DeepSeek-V2 (${cite('deepseek')}) uses YaRN with factor 40; its cos and sin carry no extra factor
-      (mscale / mscale_all_dim = 1), but its softmax scale is multiplied by mscale² ≈ 1.59.</p>`,
+      (mscale / mscale_all_dim = 1), but DeepSeek’s own modeling code multiplies its softmax scale by mscale² ≈ 1.59
+      (Hugging Face’s port keeps that factor for DeepSeek-V3 and leaves it out for V2).</p>`,
     notice: 'Llama-3.1 leaves the fast pairs alone (ratio 1), divides the slow ones by 8 and blends in between.',
   },
   {
