@@ -145,3 +145,92 @@ test('unseen real configs: the result rotates as HF apply_rotary_pos_emb does an
     }
   }
 });
+
+// Attention classes that size a head hidden_size // num_attention_heads and read no head_dim key:
+// GPT2Attention, GPTBigCodeAttention, GPTNeoSelfAttention, OPTAttention (embed_dim // num_heads),
+// BertSelfAttention and RoBERTa's (int(hidden_size / num_attention_heads)), DistilBERT's
+// MultiHeadSelfAttention (dim // n_heads), BloomAttention, MptAttention, GPTJAttention and
+// CodeGenAttention (embed_dim // num_attention_heads; rotary_dim sizes the rotation), and the remote
+// code of Baichuan, InternLM2 and MiniCPM (hidden_size // num_heads).
+const HEAD_DIM_UNREAD = {
+  gpt2: 'gpt2-medium',
+  gpt_bigcode: 'gpt-bigcode-santacoder',
+  gpt_neo: 'tinystories-8m',
+  opt: 'opt-125m',
+  bert: 'bert-base-uncased',
+  roberta: 'roberta-large-32k',
+  'xlm-roberta': 'xlm-roberta-large-qa-ru',
+  distilbert: 'clinicalbert',
+  bloom: 'bloom-560m',
+  mpt: 'mpt-7b-instruct',
+  gptj: 'gpt-j-6b',
+  codegen: 'codegen-350m-mono',
+  baichuan: 'baichuan2-7b',
+  internlm2: 'internlm2-7b',
+  minicpm: 'minicpm-2b-sft',
+};
+
+/** fromConfig's result without its source map and notes (what a key HF does not read must not move). */
+const shape = (s) => JSON.stringify({ ...s, source: undefined, notes: undefined, defaults: undefined });
+
+test('a head_dim, kv_channels or d_kv key the HF attention class does not read changes nothing', async () => {
+  const [{ pe }] = await backends();
+  for (const [type, name] of Object.entries(HEAD_DIM_UNREAD)) {
+    const c = load(name);
+    assert.equal(c.model_type, type, name);
+    const plain = shape(pe.fromConfig(c));
+    for (const key of ['head_dim', 'kv_channels', 'd_kv']) {
+      assert.equal(shape(pe.fromConfig({ ...c, [key]: 16 })), plain, `${type} (${name}) with ${key} 16`);
+    }
+  }
+  // LlamaAttention, MistralAttention, Qwen2Attention, Gemma2Attention, StableLmAttention read head_dim
+  // (or hidden // heads) and never kv_channels (ChatGLM's) or d_kv (T5's)
+  for (const name of [
+    'llama-2-70b',
+    'mistral-7b-v0.3',
+    'qwen2-7b',
+    'gemma-2-9b',
+    'stablelm-3b-4e1t',
+    'phi-3-mini-4k',
+  ]) {
+    const c = load(name);
+    const plain = shape(pe.fromConfig(c));
+    for (const key of ['kv_channels', 'd_kv']) {
+      assert.equal(shape(pe.fromConfig({ ...c, [key]: 16 })), plain, `${name} with ${key} 16`);
+    }
+  }
+  // ChatGLM's SelfAttention sizes heads by kv_channels alone (remote code modeling_chatglm.py)
+  const glm = load('chatglm3-6b');
+  assert.equal(shape(pe.fromConfig({ ...glm, head_dim: 16 })), shape(pe.fromConfig(glm)), 'chatglm head_dim');
+  assert.equal(pe.fromConfig({ ...glm, kv_channels: 64 }).attention.dim, 64, 'chatglm kv_channels');
+});
+
+// StableLm and GPT-NeoX size attention heads hidden_size // num_attention_heads while
+// modeling_rope_utils.py _compute_default_rope_parameters sizes the rotation by
+// getattr(config, 'head_dim', None) or hidden_size // num_attention_heads: a head_dim that disagrees
+// gives two widths. FalconConfig.head_dim is a read-only property, so a head_dim key fails to load.
+// Qwen's remote QWenAttention splits heads hidden_size // num_heads and rotates kv_channels.
+test('a head_dim that disagrees with hidden_size / heads where HF would use two widths is refused by name', async () => {
+  const [{ pe }] = await backends();
+  const cases = [
+    ['stablelm-3b-4e1t', 'head_dim'],
+    ['redpajama-3b', 'head_dim'],
+    ['falcon-7b-instruct', 'head_dim'],
+    ['qwen-1.8b', 'kv_channels'],
+  ];
+  for (const [name, key] of cases) {
+    const c = load(name);
+    const plain = shape(pe.fromConfig(c));
+    const { heads, dim } = pe.fromConfig(c).attention;
+    assert.equal(shape(pe.fromConfig({ ...c, [key]: dim })), plain, `${name}: an agreeing ${key}`);
+    assert.equal(heads * dim, c.hidden_size, name);
+    assert.throws(
+      () => pe.fromConfig({ ...c, [key]: dim / 2 }),
+      (e) => e.name === 'PosencError' && e.message.includes(key),
+      `${name}: ${key} ${dim / 2}`,
+    );
+  }
+  // a head_dim beside Qwen's kv_channels is read by neither
+  const qwen = load('qwen-1.8b');
+  assert.equal(shape(pe.fromConfig({ ...qwen, head_dim: 16 })), shape(pe.fromConfig(qwen)), 'qwen head_dim');
+});
