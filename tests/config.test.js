@@ -314,6 +314,8 @@ const EXPECT = {
   'smollm2-360m': { family: 'rope', layout: 'half', dim: 64, rot: 64, heads: 15, kv: 5, base: 1e5 },
   'stablelm-3b-4e1t': { family: 'rope', layout: 'half', dim: 80, rot: 20, heads: 32, kv: 32, base: 1e4 },
   'tinyllama-1.1b-v0.4': { family: 'rope', layout: 'half', dim: 64, rot: 64, heads: 32, kv: 4, base: 1e4 },
+  'falcon-40b-instruct': { family: 'rope', layout: 'half', dim: 64, rot: 64, heads: 128, kv: 8, base: 1e4 },
+  'pythia-14m': { family: 'rope', layout: 'half', dim: 32, rot: 8, heads: 4, kv: 4, base: 1e4 },
 };
 
 /** Gemma3TextConfig.__init__ defaults (configuration_gemma3.py), for configs that omit them. */

@@ -30,6 +30,10 @@ const UNSEEN = {
   'internlm2-7b': 'remote code modeling_internlm2.py InternLM2Attention (rope_scaling null)',
   'minicpm-2b-sft': 'remote code modeling_minicpm.py (no rope_theta: 10000)',
   'gpt2-medium': 'gpt2/modeling_gpt2.py GPT2Attention (head_dim = embed_dim // num_heads; scale_attn_weights)',
+  'falcon-40b-instruct':
+    'falcon/modeling_falcon.py FalconAttention: new_decoder_architecture -> num_kv_heads (multi_query ignored)',
+  'pythia-14m':
+    'gpt_neox/modeling_gpt_neox.py GPTNeoXAttention: rotary_ndims = int(head_size · rotary_pct), rotary_emb_base',
 };
 
 /** What HF computes for layer `layer` of config c, from its keys and the config classes' defaults. */
@@ -43,11 +47,15 @@ function hf(c, layer) {
     return { heads: c.n_head, kvHeads: c.n_head, dim, scale: 1 / Math.sqrt(dim) / inv, rows: c.n_positions ?? 1024 };
   }
   const heads = c.num_attention_heads;
-  const kvHeads = c.num_key_value_heads ?? heads;
-  // head_dim: Gemma2Config / Qwen3Config carry it; StableLm, InternLM2, MiniCPM compute hidden // heads
-  const readsHeadDim = !['stablelm', 'internlm2', 'minicpm'].includes(t);
+  let kvHeads = c.num_key_value_heads ?? heads;
+  // FalconAttention: num_kv_heads if new_decoder_architecture or not multi_query, else 1
+  if (t === 'falcon') kvHeads = c.new_decoder_architecture || !c.multi_query ? (c.num_kv_heads ?? heads) : 1;
+  // head_dim: Gemma2Config / Qwen3Config carry it; StableLm, GPT-NeoX, Falcon, InternLM2, MiniCPM compute hidden // heads
+  const readsHeadDim = !['stablelm', 'gpt_neox', 'falcon', 'internlm2', 'minicpm'].includes(t);
   const dim = (readsHeadDim ? c.head_dim : undefined) ?? c.hidden_size / heads;
-  const rot = t === 'stablelm' ? Math.trunc((c.partial_rotary_factor ?? 0.25) * dim) : dim;
+  let rot = dim;
+  if (t === 'stablelm') rot = Math.trunc((c.partial_rotary_factor ?? 0.25) * dim);
+  if (t === 'gpt_neox') rot = Math.trunc((c.rotary_pct ?? 0.25) * dim);
   let window;
   let kind = 'full_attention';
   if (t === 'mistral' || t === 'phi3') window = c.sliding_window ?? undefined;
@@ -58,7 +66,7 @@ function hf(c, layer) {
   if (t === 'gemma2' && layer % 2 === 0) window = c.sliding_window;
   if (window !== undefined) kind = 'sliding_attention';
   const scale = t === 'gemma2' ? c.query_pre_attn_scalar ** -0.5 : dim ** -0.5;
-  const base = c.rope_theta ?? 10000;
+  const base = c.rope_theta ?? c.rotary_emb_base ?? 10000;
   let inv = Array.from({ length: rot / 2 }, (_, i) => 1 / base ** ((2 * i) / rot));
   if (c.rope_scaling?.rope_type === 'llama3') inv = llama3(inv, c.rope_scaling);
   return { heads, kvHeads, dim, scale, window, kind, rot, base, inv };
