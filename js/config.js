@@ -178,6 +178,7 @@ const NULL_FAILS = new Set([
   'local_attention',
   'global_attn_every_n_layers',
   'theta', // Lfm2Config: kwargs.get("theta", ...) returns the None
+  'max_window_layers', // Qwen2Config / Qwen2MoeConfig.layer_types: i >= None
 ]);
 const NO_KEYS = new Set();
 
@@ -857,6 +858,26 @@ const HEAD_DIM_UNREAD = new Set([
 // fails to load); Qwen's remote QWenAttention splits heads hidden_size // num_heads and rotates
 // kv_channels · rotary_pct: a width key that disagrees gives two widths, refused as OLMoE's is
 const HEAD_DIM_TWICE = new Set(['stablelm', 'gpt_neox', 'falcon', 'qwen']);
+// head_dim None, kept: GemmaConfig, Gemma2Config, Gemma3TextConfig, Qwen3Config and Qwen3MoeConfig store
+// head_dim as given; Qwen2Config, Qwen2MoeConfig, Phi3Config, PhiConfig, Olmo2Config, GraniteConfig,
+// CohereConfig and Starcoder2Config have no head_dim parameter, so PretrainedConfig sets it to None and
+// the attention's getattr(config, 'head_dim', hidden // heads) returns that None (LlamaConfig and
+// MistralConfig turn None into hidden_size // num_attention_heads)
+const HEAD_DIM_NONE_KEPT = new Set([
+  'gemma',
+  'gemma2',
+  'gemma3_text',
+  'qwen3',
+  'qwen3_moe',
+  'qwen2',
+  'qwen2_moe',
+  'phi3',
+  'phi',
+  'olmo2',
+  'granite',
+  'cohere',
+  'starcoder2',
+]);
 // The key that sizes a head where it is not head_dim: ChatGLM's SelfAttention and Qwen's rotary
 // (kv_channels), T5Attention and its family (key_value_proj_dim = d_kv)
 const HEAD_KEY = {
@@ -893,6 +914,13 @@ function headSizes(r, mt, c, source, prefix, headsKey, hiddenOnly = false) {
   // whatever head_dim says; only ChatGLM reads kv_channels and only the T5 family d_kv (HEAD_KEY)
   const headKey = mt === 'jamba' || hiddenOnly || HEAD_DIM_UNREAD.has(mt) ? undefined : (HEAD_KEY[mt] ?? 'head_dim');
   let dimKey = r.key(headKey ?? 'head_dim');
+  if (headKey === 'head_dim' && r.raw('head_dim') === null && HEAD_DIM_NONE_KEPT.has(mt)) {
+    throw bad(
+      r.key('head_dim'),
+      `an integer > 0: ${MODELS[mt].config} keeps None and the attention sizes its heads by it`,
+      null,
+    );
+  }
   let dim = headKey && r.number(headKey, { int: true, gt: 0 });
   if (dim === undefined) {
     if (hidden === undefined) {
@@ -1180,6 +1208,11 @@ function attentionKind(x) {
   }
   if (kind === 'sliding_attention' && (!row.useSliding || r.flag('use_sliding_window'))) {
     const w = r.number(row.windowKey ?? 'sliding_window', { int: true, gt: 0 });
+    if (w === undefined && !row.windowKey) {
+      // masking_utils.py create_sliding_window_causal_mask: "Could not find a `sliding_window`
+      // argument in the config, or it is not set" (a ValueError) for a sliding layer with None
+      throw bad(r.key('sliding_window'), `an integer > 0: layer ${layer} is a sliding_attention layer`, null);
+    }
     // ModernBERT: keys with |p - j| <= local_attention // 2, i.e. posenc's bidirectional window + 1
     if (w !== undefined) attention.window = row.halfWindow ? Math.floor(w / 2) + 1 : w;
   } else if (kind === 'chunked_attention') {

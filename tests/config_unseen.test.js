@@ -242,3 +242,38 @@ test('a head_dim that disagrees with hidden_size / heads where HF would use two 
   const qwen = load('qwen-1.8b');
   assert.equal(shape(pe.fromConfig({ ...qwen, head_dim: 16 })), shape(pe.fromConfig(qwen)), 'qwen head_dim');
 });
+
+// None where the HF code computes with it or builds a mask from it fails there; posenc refuses it
+// naming the key instead of reading it as the default or as "no window".
+test("null in a key the HF code computes with is refused by name: max_window_layers, a sliding layer's sliding_window, head_dim kept as None", async () => {
+  const [{ pe }] = await backends();
+  const refused = (c, key, layer = 0) =>
+    assert.throws(
+      () => pe.fromConfig(c, { layer }),
+      (e) => e.name === 'PosencError' && e.message.includes(key),
+      `${c.model_type} ${key} null, layer ${layer}`,
+    );
+  // Qwen2Config.layer_types: sliding if sliding_window is not None and i >= max_window_layers (TypeError on None)
+  const qwen = { ...load('qwen2-7b'), use_sliding_window: true, max_window_layers: null };
+  refused(qwen, 'max_window_layers', 27);
+  assert.equal(pe.fromConfig({ ...load('qwen2-7b'), max_window_layers: null }).attention.window, undefined);
+  // Gemma2Config.layer_types makes even layers sliding whatever sliding_window is; masking_utils.py
+  // create_sliding_window_causal_mask raises "Could not find a `sliding_window` argument in the config"
+  const gemma = { ...load('gemma-2-9b'), sliding_window: null };
+  refused(gemma, 'sliding_window', 0);
+  assert.equal(pe.fromConfig(gemma, { layer: 1 }).attention.window, undefined, 'a full layer needs no window');
+  // Mistral / Phi-3: sliding_window None -> create_causal_mask (no window, no error)
+  for (const name of ['mistral-7b-v0.3', 'phi-3-mini-4k']) {
+    const s = pe.fromConfig({ ...load(name), sliding_window: null });
+    assert.equal(s.attention.window, undefined, name);
+    assert.equal(s.layerType, 'full_attention', name);
+  }
+  // Gemma2Config / Qwen3Config store head_dim as given; Qwen2Config, Phi3Config and Olmo2Config have no
+  // head_dim parameter (PretrainedConfig sets head_dim = None): getattr(config, 'head_dim', ...) is None
+  for (const name of ['gemma-2-9b', 'qwen3-0.6b', 'qwen2-7b', 'phi-3-mini-4k', 'olmo-2-13b']) {
+    refused({ ...load(name), head_dim: null }, 'head_dim');
+  }
+  // LlamaConfig / MistralConfig: head_dim None -> hidden_size // num_attention_heads
+  assert.equal(pe.fromConfig({ ...load('llama-2-70b'), head_dim: null }).attention.dim, 128);
+  assert.equal(pe.fromConfig({ ...load('mistral-7b-v0.3'), head_dim: null }).attention.dim, 128);
+});
