@@ -316,6 +316,7 @@ const EXPECT = {
   'tinyllama-1.1b-v0.4': { family: 'rope', layout: 'half', dim: 64, rot: 64, heads: 32, kv: 4, base: 1e4 },
   'falcon-40b-instruct': { family: 'rope', layout: 'half', dim: 64, rot: 64, heads: 128, kv: 8, base: 1e4 },
   'pythia-14m': { family: 'rope', layout: 'half', dim: 32, rot: 8, heads: 4, kv: 4, base: 1e4 },
+  'gemma-7b': { family: 'rope', layout: 'half', dim: 256, rot: 256, heads: 16, kv: 16, base: 1e4 },
 };
 
 /** Gemma3TextConfig.__init__ defaults (configuration_gemma3.py), for configs that omit them. */

@@ -34,6 +34,7 @@ const UNSEEN = {
     'falcon/modeling_falcon.py FalconAttention: new_decoder_architecture -> num_kv_heads (multi_query ignored)',
   'pythia-14m':
     'gpt_neox/modeling_gpt_neox.py GPTNeoXAttention: rotary_ndims = int(head_size · rotary_pct), rotary_emb_base',
+  'gemma-7b': 'gemma/modeling_gemma.py GemmaAttention: head_dim 256 from the config, 16 heads of it over hidden 3072',
 };
 
 /** What HF computes for layer `layer` of config c, from its keys and the config classes' defaults. */
