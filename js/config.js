@@ -878,6 +878,7 @@ const HEAD_DIM_NONE_KEPT = new Set([
   'cohere',
   'starcoder2',
 ]);
+const GEMMA_TYPES = new Set(['gemma', 'gemma2', 'gemma3_text']);
 // The key that sizes a head where it is not head_dim: ChatGLM's SelfAttention and Qwen's rotary
 // (kv_channels), T5Attention and its family (key_value_proj_dim = d_kv)
 const HEAD_KEY = {
@@ -955,6 +956,11 @@ function headSizes(r, mt, c, source, prefix, headsKey, hiddenOnly = false) {
 
 /** Key-value heads: num_key_value_heads, or the family's own keys (Falcon, ChatGLM, MPT). */
 function kvHeadCount(r, mt, c, source, prefix, heads) {
+  if (r.raw('num_key_value_heads') === null && GEMMA_TYPES.has(mt)) {
+    // GemmaConfig / Gemma2Config / Gemma3TextConfig store it as given (v5: an int field): the attention
+    // divides num_attention_heads by None
+    throw bad(r.key('num_key_value_heads'), `an integer > 0: ${MODELS[mt].config} keeps None`, null);
+  }
   let kvHeads = r.number('num_key_value_heads', { int: true, gt: 0 });
   if (mt === 'falcon') {
     // FalconAttention: num_kv_heads if (new_decoder_architecture or not multi_query) else 1;

@@ -246,7 +246,7 @@ test('a head_dim that disagrees with hidden_size / heads where HF would use two 
 
 // None where the HF code computes with it or builds a mask from it fails there; posenc refuses it
 // naming the key instead of reading it as the default or as "no window".
-test("null in a key the HF code computes with is refused by name: max_window_layers, a sliding layer's sliding_window, head_dim kept as None", async () => {
+test("null in a key the HF code computes with is refused by name: max_window_layers, a sliding layer's sliding_window, head_dim and Gemma's num_key_value_heads kept as None", async () => {
   const [{ pe }] = await backends();
   const refused = (c, key, layer = 0) =>
     assert.throws(
@@ -273,6 +273,14 @@ test("null in a key the HF code computes with is refused by name: max_window_lay
   // head_dim parameter (PretrainedConfig sets head_dim = None): getattr(config, 'head_dim', ...) is None
   for (const name of ['gemma-2-9b', 'qwen3-0.6b', 'qwen2-7b', 'phi-3-mini-4k', 'olmo-2-13b']) {
     refused({ ...load(name), head_dim: null }, 'head_dim');
+  }
+  // GemmaConfig / Gemma2Config store num_key_value_heads as given (v5: num_key_value_heads: int); Llama,
+  // Mistral, Qwen2 and Phi-3's config classes turn None into num_attention_heads
+  for (const name of ['gemma-7b', 'gemma-2-9b'])
+    refused({ ...load(name), num_key_value_heads: null }, 'num_key_value_heads');
+  for (const name of ['llama-2-70b', 'mistral-7b-v0.3', 'qwen2-7b', 'phi-3-mini-4k']) {
+    const c = load(name);
+    assert.equal(pe.fromConfig({ ...c, num_key_value_heads: null }).attention.kvHeads, c.num_attention_heads, name);
   }
   // LlamaConfig / MistralConfig: head_dim None -> hidden_size // num_attention_heads
   assert.equal(pe.fromConfig({ ...load('llama-2-70b'), head_dim: null }).attention.dim, 128);
