@@ -228,14 +228,33 @@ export const MODELS = {
       layers: 'qwen2_moe',
       layerTypes: true,
       useSliding: true,
-      defaults: { sliding_window: 4096, use_sliding_window: false, max_window_layers: 28 },
+      // Qwen2MoeConfig (num_key_value_heads 16; None -> num_attention_heads)
+      defaults: {
+        sliding_window: 4096,
+        use_sliding_window: false,
+        max_window_layers: 28,
+        hidden_size: 2048,
+        num_hidden_layers: 24,
+        num_attention_heads: 16,
+        num_key_value_heads: 16,
+      },
     },
   ),
   qwen3: rope('Qwen3Config', 'qwen3/modeling_qwen3.py Qwen3Attention (as Qwen2, head_dim 128)', {
     layers: 'qwen2',
     layerTypes: true,
     useSliding: true,
-    defaults: { head_dim: 128, sliding_window: 4096, use_sliding_window: false, max_window_layers: 28 },
+    // Qwen3Config (num_key_value_heads 32, as Qwen2Config; None -> num_attention_heads)
+    defaults: {
+      head_dim: 128,
+      sliding_window: 4096,
+      use_sliding_window: false,
+      max_window_layers: 28,
+      hidden_size: 4096,
+      num_hidden_layers: 32,
+      num_attention_heads: 32,
+      num_key_value_heads: 32,
+    },
   }),
   qwen3_moe: rope(
     'Qwen3MoeConfig',

@@ -286,3 +286,23 @@ test("null in a key the HF code computes with is refused by name: max_window_lay
   assert.equal(pe.fromConfig({ ...load('llama-2-70b'), head_dim: null }).attention.dim, 128);
   assert.equal(pe.fromConfig({ ...load('mistral-7b-v0.3'), head_dim: null }).attention.dim, 128);
 });
+
+// An omitted key takes the config class's default, not the head count: Qwen3Config and Qwen2Config
+// default num_key_value_heads to 32 (None -> num_attention_heads), Qwen2MoeConfig to 16, so Qwen3-0.6B
+// without it has 16 heads over 32 KV heads, which Qwen3Attention cannot group (16 // 32 = 0)
+test("an omitted num_key_value_heads is the Qwen config classes' default (32, 16), not the head count", async () => {
+  const [{ pe }] = await backends();
+  const q3 = load('qwen3-0.6b');
+  const { num_key_value_heads: _kv, ...noKv } = q3;
+  assert.throws(
+    () => pe.fromConfig(noKv),
+    (e) => e.name === 'PosencError' && e.message.includes('num_key_value_heads'),
+    'qwen3 16 heads over the default 32 KV heads',
+  );
+  const { num_attention_heads: _h, ...bare } = noKv;
+  assert.deepEqual(pe.fromConfig(bare).attention, { heads: 32, kvHeads: 32, dim: 128, scale: 128 ** -0.5 });
+  assert.equal(pe.fromConfig({ ...noKv, num_key_value_heads: null }).attention.kvHeads, 16, 'None -> heads');
+  const moe = load('qwen1.5-moe-a2.7b');
+  const { num_key_value_heads: _m, ...moeNoKv } = moe;
+  assert.equal(pe.fromConfig(moeNoKv).attention.kvHeads, 16, 'Qwen2MoeConfig default');
+});
