@@ -101,10 +101,24 @@ export const MODELS = {
     defaults: { partial_rotary_factor: 0.5 },
   }),
   gemma: rope('GemmaConfig', 'gemma/modeling_gemma.py GemmaAttention, apply_rotary_pos_emb (rotate_half)', {
-    defaults: { head_dim: 256 },
+    // GemmaConfig (num_key_value_heads 16, kept as given)
+    defaults: {
+      head_dim: 256,
+      hidden_size: 3072,
+      num_hidden_layers: 28,
+      num_attention_heads: 16,
+      num_key_value_heads: 16,
+    },
   }),
   stablelm: rope('StableLmConfig', 'stablelm/modeling_stablelm.py StableLmAttention (partial_rotary_factor)', {
-    defaults: { partial_rotary_factor: 0.25 },
+    // StableLmConfig (num_key_value_heads 32)
+    defaults: {
+      partial_rotary_factor: 0.25,
+      hidden_size: 2560,
+      num_hidden_layers: 32,
+      num_attention_heads: 32,
+      num_key_value_heads: 32,
+    },
   }),
   gpt_neox: rope('GPTNeoXConfig', 'gpt_neox/modeling_gpt_neox.py GPTNeoXAttention (rotary_pct, rotary_emb_base)', {
     defaults: { rope_theta: undefined, rotary_emb_base: 10000, rotary_pct: 0.25 },

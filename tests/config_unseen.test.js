@@ -306,3 +306,26 @@ test("an omitted num_key_value_heads is the Qwen config classes' default (32, 16
   const { num_key_value_heads: _m, ...moeNoKv } = moe;
   assert.equal(pe.fromConfig(moeNoKv).attention.kvHeads, 16, 'Qwen2MoeConfig default');
 });
+
+// GemmaConfig defaults num_key_value_heads to 16 and StableLmConfig to 32 (neither turns an omitted
+// one into the head count): 8 heads without it cannot be grouped, and the bare classes are 16/16, 32/32
+test("an omitted num_key_value_heads is GemmaConfig's 16 and StableLmConfig's 32", async () => {
+  const [{ pe }] = await backends();
+  const base = { hidden_size: 1024, num_attention_heads: 8, num_hidden_layers: 4 };
+  for (const t of ['gemma', 'stablelm']) {
+    assert.throws(
+      () => pe.fromConfig({ model_type: t, ...base }),
+      (e) => e.name === 'PosencError' && e.message.includes('num_key_value_heads'),
+      t,
+    );
+  }
+  assert.deepEqual(pe.fromConfig({ model_type: 'gemma' }).attention, {
+    heads: 16,
+    kvHeads: 16,
+    dim: 256,
+    scale: 1 / 16,
+  });
+  const s = pe.fromConfig({ model_type: 'stablelm' });
+  assert.deepEqual(s.attention, { heads: 32, kvHeads: 32, dim: 80, scale: 1 / Math.sqrt(80) });
+  assert.equal(s.rope.rotaryDim, 20);
+});
