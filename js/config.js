@@ -867,6 +867,68 @@ function layerIndex(row, r, decoder, asked, stack) {
   return { layers, layer };
 }
 
+// The attention classes that size a head hidden_size // num_attention_heads and read no head_dim key:
+// GPT2Attention, GPTBigCodeAttention, GPTNeoSelfAttention, OPTAttention, BertSelfAttention (RoBERTa's,
+// XLM-R's, MPNetSelfAttention), DistilBERT's MultiHeadSelfAttention, BloomAttention, MptAttention,
+// GPTJAttention / CodeGenAttention (rotary_dim sizes the rotation) and the remote code of Baichuan,
+// InternLM2 and MiniCPM
+const HEAD_DIM_UNREAD = new Set([
+  'gpt2',
+  'gpt_bigcode',
+  'gpt_neo',
+  'opt',
+  'bert',
+  'roberta',
+  'xlm-roberta',
+  'mpnet',
+  'distilbert',
+  'bloom',
+  'mpt',
+  'gptj',
+  'codegen',
+  'baichuan',
+  'internlm2',
+  'minicpm',
+]);
+// StableLmAttention, GPTNeoXAttention, FalconAttention: hidden_size // num_attention_heads, while
+// modeling_rope_utils.py _compute_default_rope_parameters sizes the rotation by getattr(config,
+// 'head_dim', None) or hidden // heads; FalconConfig.head_dim is a read-only property (a head_dim key
+// fails to load); Qwen's remote QWenAttention splits heads hidden_size // num_heads and rotates
+// kv_channels · rotary_pct: a width key that disagrees gives two widths, refused as OLMoE's is
+const HEAD_DIM_TWICE = new Set(['stablelm', 'gpt_neox', 'falcon', 'qwen']);
+// head_dim None, kept: GemmaConfig, Gemma2Config, Gemma3TextConfig, Qwen3Config and Qwen3MoeConfig store
+// head_dim as given; Qwen2Config, Qwen2MoeConfig, Phi3Config, PhiConfig, Olmo2Config, GraniteConfig,
+// CohereConfig and Starcoder2Config have no head_dim parameter, so PretrainedConfig sets it to None and
+// the attention's getattr(config, 'head_dim', hidden // heads) returns that None (LlamaConfig and
+// MistralConfig turn None into hidden_size // num_attention_heads)
+const HEAD_DIM_NONE_KEPT = new Set([
+  'gemma',
+  'gemma2',
+  'gemma3_text',
+  'qwen3',
+  'qwen3_moe',
+  'qwen2',
+  'qwen2_moe',
+  'phi3',
+  'phi',
+  'olmo2',
+  'granite',
+  'cohere',
+  'starcoder2',
+]);
+const GEMMA_TYPES = new Set(['gemma', 'gemma2', 'gemma3_text']);
+// The key that sizes a head where it is not head_dim: ChatGLM's SelfAttention and Qwen's rotary
+// (kv_channels), T5Attention and its family (key_value_proj_dim = d_kv)
+const HEAD_KEY = {
+  chatglm: 'kv_channels',
+  qwen: 'kv_channels',
+  t5: 'd_kv',
+  mt5: 'd_kv',
+  umt5: 'd_kv',
+  longt5: 'd_kv',
+  switch_transformers: 'd_kv',
+};
+
 /** Heads, hidden size, head width (dimKey: its key) and key-value heads, under each family's names. */
 function headSizes(r, mt, c, source, prefix, headsKey, hiddenOnly = false) {
   const heads =
@@ -887,14 +949,18 @@ function headSizes(r, mt, c, source, prefix, headsKey, hiddenOnly = false) {
   const hiddenKey = r.key(hiddenKeys.find((k) => r.has(k)) ?? 'hidden_size');
   let hidden;
   for (const k of hiddenKeys) hidden ??= r.number(k, { int: true, gt: 0 });
-  // the key the head width comes from, named by every refusal it leads to
-  let dimKey = r.key(['head_dim', 'kv_channels', 'd_kv'].find((k) => r.has(k)) ?? 'head_dim');
-  let dim =
-    mt === 'jamba' || hiddenOnly
-      ? undefined // JambaAttention, WhisperAttention, CLIPAttention...: embed_dim // num_heads, whatever head_dim says
-      : (r.number('head_dim', { int: true, gt: 0 }) ??
-        r.number('kv_channels', { int: true, gt: 0 }) ??
-        r.number('d_kv', { int: true, gt: 0 }));
+  // JambaAttention, WhisperAttention, CLIPAttention... (HEAD_DIM_UNREAD): embed_dim // num_heads,
+  // whatever head_dim says; only ChatGLM reads kv_channels and only the T5 family d_kv (HEAD_KEY)
+  const headKey = mt === 'jamba' || hiddenOnly || HEAD_DIM_UNREAD.has(mt) ? undefined : (HEAD_KEY[mt] ?? 'head_dim');
+  let dimKey = r.key(headKey ?? 'head_dim');
+  if (headKey === 'head_dim' && r.raw('head_dim') === null && HEAD_DIM_NONE_KEPT.has(mt)) {
+    throw bad(
+      r.key('head_dim'),
+      `an integer > 0: ${MODELS[mt].config} keeps None and the attention sizes its heads by it`,
+      null,
+    );
+  }
+  let dim = headKey && r.number(headKey, { int: true, gt: 0 });
   if (dim === undefined) {
     if (hidden === undefined) {
       throw perr(Status.E_MISSING, `${r.key('head_dim')} or ${hiddenKey} is required`, r.key('head_dim'));
@@ -908,10 +974,14 @@ function headSizes(r, mt, c, source, prefix, headsKey, hiddenOnly = false) {
     }
     dim = hidden / heads;
     dimKey = `${hiddenKey} / ${headsName}`;
-  } else if (MODELS[mt]?.headDimFromHidden && hidden !== undefined && dim * heads !== hidden) {
+  } else if (
+    (MODELS[mt]?.headDimFromHidden || HEAD_DIM_TWICE.has(mt)) &&
+    hidden !== undefined &&
+    dim * heads !== hidden
+  ) {
     // OlmoeAttention sizes its heads hidden_size // num_attention_heads while its rotary embedding
     // reads head_dim: a head_dim that disagrees gives two widths, and posenc does not pick one
-    throw bad(r.key('head_dim'), `hidden_size / num_attention_heads (${MODELS[mt].hf})`, dim);
+    throw bad(dimKey, `hidden_size / num_attention_heads (${MODELS[mt].hf})`, dim);
   }
   if (heads * dim > MAX_WIDTH) {
     // attention and kvCache hold queries · heads · head width floats: a wider layer fits no call
@@ -926,6 +996,11 @@ function headSizes(r, mt, c, source, prefix, headsKey, hiddenOnly = false) {
 
 /** Key-value heads: num_key_value_heads, or the family's own keys (Falcon, ChatGLM, MPT). */
 function kvHeadCount(r, mt, c, source, prefix, heads) {
+  if (r.raw('num_key_value_heads') === null && GEMMA_TYPES.has(mt)) {
+    // GemmaConfig / Gemma2Config / Gemma3TextConfig store it as given (v5: an int field): the attention
+    // divides num_attention_heads by None
+    throw bad(r.key('num_key_value_heads'), `an integer > 0: ${MODELS[mt].config} keeps None`, null);
+  }
   let kvHeads = r.number('num_key_value_heads', { int: true, gt: 0 });
   let kvKey = 'num_key_value_heads';
   if (mt === 'falcon') {
@@ -1194,6 +1269,11 @@ function attentionKind(x) {
   if (bidi) x.notes.push(`use_bidirectional_attention: ${row.config} attends both ways (attention with causal: false)`);
   if (kind === 'sliding_attention' && (!row.useSliding || r.flag('use_sliding_window'))) {
     const w = r.number(row.windowKey ?? 'sliding_window', { int: true, gt: 0 });
+    if (w === undefined && !row.windowKey) {
+      // masking_utils.py create_sliding_window_causal_mask: "Could not find a `sliding_window`
+      // argument in the config, or it is not set" (a ValueError) for a sliding layer with None
+      throw bad(r.key('sliding_window'), `an integer > 0: layer ${layer} is a sliding_attention layer`, null);
+    }
     // ModernBERT: keys with |p - j| <= local_attention // 2, i.e. posenc's bidirectional window + 1
     if (w !== undefined) attention.window = row.halfWindow || bidi ? Math.floor(w / 2) + 1 : w;
   } else if (kind === 'chunked_attention') {
