@@ -161,8 +161,8 @@ export function learnedFamily(core) {
     },
   };
 }
-// Its C entry points are all in posenc/lite's lean core (c_src/exports_lite.txt, js/lite.js).
-learnedFamily.lean = true;
+// The smallest core with all its C entry points: posenc/lite's lean core (c_src/exports_lite.txt, js/lite.js).
+learnedFamily.core = 'lean';
 
 function checkFits(fn, offset, length, rows) {
   if (offset + length > rows) {

@@ -1,5 +1,5 @@
 // Types for 'posenc/lite': init({ families }) returns the API with the functions of the families
-// given (and what every instance has: backend, alloc, heap figures, the lab's loader).
+// given (and what every instance has: backend, alloc, heap figures, the lab's loader, use()).
 import type {
   AttentionApi,
   ConfigApi,
@@ -40,11 +40,39 @@ type Union<F> = F extends Family<infer A> ? A : never;
 type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 
 /** The API object for the given families. */
-export type PosencWith<F extends readonly Family<unknown>[]> = PosencBase & Intersection<Union<F[number]>>;
+export type PosencWith<F extends readonly Family<unknown>[]> = PosencBase &
+  Intersection<Union<F[number]>> & {
+    /**
+     * An API object with this one's families and the given ones. It runs on this object's core
+     * when that core has their entry points (the same heap: buffers of either work in both), else
+     * on the smallest core that has them, loaded now (from init's `cores`, else the package's).
+     * Asking again for the same family resolves to the same object.
+     */
+    use<const G extends readonly Family<unknown>[]>(...families: G): Promise<PosencWith<[...F, ...G]>>;
+  };
+
+/** A wasm core as init's `wasm` takes it, or a function returning one (called when it is needed). */
+export type CoreSource = InitOptions['wasm'] | (() => InitOptions['wasm'] | Promise<InitOptions['wasm']>);
+
+/**
+ * Cores an app built itself (`./build.sh wasm` in the repository), by kind, smallest first:
+ * lean (sinusoidal, learned), encodings (+ RoPE, the relative biases, the trainer's frequencies),
+ * attention (+ attention), full (+ the KV cache). init() and use() take the smallest kind that has
+ * the families' entry points: a given core of that kind or the next larger, else the package's
+ * lean or full core. Each is loaded only when an API needs it.
+ */
+export interface LiteCores {
+  lean?: CoreSource;
+  encodings?: CoreSource;
+  attention?: CoreSource;
+  full?: CoreSource;
+}
 
 export interface LiteInitOptions<F extends readonly Family<unknown>[]> extends InitOptions {
   /** The families whose functions the API object gets, e.g. [sinusoidalFamily, ropeFamily]. */
   families: F;
+  /** Smaller cores than the package's full one, for the families that need more than the lean core. */
+  cores?: LiteCores;
 }
 
 export declare function init<const F extends readonly Family<unknown>[]>(

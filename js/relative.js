@@ -216,3 +216,5 @@ export function relativeFamily(core) {
     },
   };
 }
+// The smallest core with all its C entry points: the encodings core (c_src/exports_page.txt, js/lite.js).
+relativeFamily.core = 'encodings';

@@ -783,3 +783,5 @@ export function ropeFamily(core) {
     },
   };
 }
+// The smallest core with all its C entry points: the encodings core (c_src/exports_page.txt, js/lite.js).
+ropeFamily.core = 'encodings';

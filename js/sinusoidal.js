@@ -108,5 +108,5 @@ function oddError(fn, dim) {
     'dim',
   );
 }
-// Its C entry points are all in posenc/lite's lean core (c_src/exports_lite.txt, js/lite.js).
-sinusoidalFamily.lean = true;
+// The smallest core with all its C entry points: posenc/lite's lean core (c_src/exports_lite.txt, js/lite.js).
+sinusoidalFamily.core = 'lean';

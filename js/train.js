@@ -592,5 +592,8 @@ export function trainFamily(mainCore, lab = null) {
   };
   return api;
 }
+// The smallest core with the main core's entry points it calls (RoPE's frequencies; training runs
+// in the lab's own wasm): the encodings core (c_src/exports_page.txt, js/lite.js).
+trainFamily.core = 'encodings';
 
 export { PosencError };
