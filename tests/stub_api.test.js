@@ -1,13 +1,15 @@
-// The page's stand-in core (web/src/api.js stubApi) lays a view out before the wasm arrives: every
-// call a view makes must run on it, or the view is laid out without its figure and grows when the
-// real core arrives. Its struct layout must offer what Core.layout offers (at, set, size).
+// The page's stand-in API (web/src/api.js stubApi: posenc/lite on the stand-in core,
+// tools/standin_wasm.js) lays a view out before the wasm arrives: every call a view makes must run
+// on it, or the view is laid out without its figure and grows when the real core arrives. Its
+// struct layout is the real core's, so every struct field the glue writes is there.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ENCODINGS } from '../js/encodings.js';
-import { stubApi } from '../web/src/api.js';
+import { stubApi, use } from '../web/src/api.js';
 
 test('the stand-in core runs attention with every fused bias kind, and selfAttention', async () => {
-  const pe = await stubApi().use('attention');
+  const pe = await use(await stubApi(), 'attention');
+  assert.equal(pe.stub, true);
   const [T, H, D] = [3, 2, 4];
   const f = (n) => new Float32Array(n).fill(0.5);
   const biases = {
