@@ -66,9 +66,9 @@ export function createApi(core, families, { lab = { core: null, loading: null },
           throw new PosencError(Status.E_PARAM, `posenc.loadLab: could not load the lab's wasm (${reason(e)})`, 'wasm');
         }
         lab.core = new Core(inst);
-        return api;
       })();
-      return lab.loading;
+      // an API of posenc/lite's use() shares its parent's lab: each resolves to itself
+      return lab.loading.then(() => api);
     },
   };
   const add = (family, i) => {

@@ -14,6 +14,7 @@ import {
   relativeFamily,
   ropeFamily,
   sinusoidalFamily,
+  trainFamily,
 } from '../js/lite.js';
 
 const calls = (pe) => {
@@ -122,6 +123,12 @@ test('use() adds families; a core of init({ cores }) is loaded only when an API 
   const opts = { q, k: q, v: q, queries: 4, heads: 2, dim: 8, causal: true, bias: { type: 'alibi' } };
   assert.deepEqual(att.attention(opts), ref.attention(opts));
   assert.deepEqual(att.alibiBias({ heads: 2, queries: 3 }), ref.alibiBias({ heads: 2, queries: 3 }));
+  // one lab for an object and those use() made from it; each loadLab() resolves to its own object
+  const tr = await pe.use(trainFamily);
+  assert.equal(await pe.loadLab(), pe);
+  assert.equal(tr.labLoaded, true);
+  assert.equal(await tr.loadLab(), tr);
+  assert.equal(typeof tr.train, 'function');
   // without cores: the package's lean core, then its full core
   const lean = await init({ families: [sinusoidalFamily], simd: true });
   const more = await lean.use(kvCacheFamily, ropeFamily);
