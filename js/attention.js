@@ -395,9 +395,7 @@ export function attentionFamily(core) {
     },
   };
 }
-// The smallest core with all its C entry points: the attention core (c_src/exports_page_attention.txt,
-// js/lite.js).
-attentionFamily.core = 'attention';
+attentionFamily.core = 'attention'; // the smallest core with its C entry points (js/lite.js)
 
 /** chunk: chunked local attention (a query sees only keys of its own chunk of positions); 0 = none. */
 export function parseChunk(fn, value) {

@@ -161,8 +161,7 @@ export function learnedFamily(core) {
     },
   };
 }
-// The smallest core with all its C entry points: posenc/lite's lean core (c_src/exports_lite.txt, js/lite.js).
-learnedFamily.core = 'lean';
+learnedFamily.core = 'lean'; // the smallest core with its C entry points (js/lite.js)
 
 function checkFits(fn, offset, length, rows) {
   if (offset + length > rows) {

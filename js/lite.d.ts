@@ -55,11 +55,10 @@ export type PosencWith<F extends readonly Family<unknown>[]> = PosencBase &
 export type CoreSource = InitOptions['wasm'] | (() => InitOptions['wasm'] | Promise<InitOptions['wasm']>);
 
 /**
- * Cores an app built itself (`./build.sh wasm` in the repository), by kind, smallest first:
- * lean (sinusoidal, learned), encodings (+ RoPE, the relative biases, the trainer's frequencies),
- * attention (+ attention), full (+ the KV cache). init() and use() take the smallest kind that has
- * the families' entry points: a given core of that kind or the next larger, else the package's
- * lean or full core. Each is loaded only when an API needs it.
+ * Cores by kind, smallest first: lean (sinusoidal, learned), encodings (+ RoPE, the relative
+ * biases, the trainer), attention, full (+ the KV cache). init() and use() load the smallest kind
+ * the families need: a core given here of that kind or a larger one, else the package's lean or
+ * full core. Each is loaded only when an API needs it.
  */
 export interface LiteCores {
   lean?: CoreSource;

@@ -24,15 +24,10 @@ export { sinusoidalFamily } from './sinusoidal.js';
 export { trainFamily } from './train.js';
 export { PosencBuffer, PosencError, Status, simdSupported };
 
-// The cores, smallest first. Each family is marked with the smallest that has all its C entry
-// points (`family.core`; unmarked: 'full'), the mark on the family rather than a list here, so an
-// app bundles no family it does not name:
-// - 'lean': sinusoidal, learned (the package's dist/posenc-lite.simd.wasm, c_src/exports_lite.txt);
-// - 'encodings': + RoPE, the relative biases, the lab's frequencies (c_src/exports_page.txt);
-// - 'attention': + attention (c_src/exports_page_attention.txt);
-// - 'full': + the KV cache (the package's core).
-// The package ships the lean and the full core; an app that builds the two between (the page
-// does, ./build.sh) hands them over with init({ cores }), and they are fetched only when asked.
+// The cores, smallest first (c_src/exports_lite.txt, exports_page.txt, exports_page_attention.txt,
+// exports.txt). A family is marked with the smallest that has its C entry points (`family.core`;
+// unmarked: 'full'): on the family, not a list here, so an app bundles no family it does not name.
+// The package ships 'lean' and 'full'; init({ cores }) gives the others (README "posenc/lite").
 const KINDS = ['lean', 'encodings', 'attention', 'full'];
 // an export only a core of this kind (and the larger ones) has
 const PROBES = { encodings: 'posenc_rope_freqs', attention: 'posenc_attention_gqa', full: 'posenc_kvcache_size' };
@@ -86,12 +81,8 @@ async function loadKind(o, at, cores, who) {
   }
 }
 
-/**
- * pe.use(...families): an API object with `api`'s families and these; on `api`'s core when it has
- * their entry points (the same heap: buffers of either object work in both), else on the
- * smallest core that has them, loaded then. One object per family asked alone, so every caller
- * that asks `api` for the same family shares it.
- */
+/** pe.use(...families): `api`'s families and these, on `api`'s core if it has them, else on the
+ * smallest that has them; one object per family asked alone (lite.d.ts says more). */
 function addUse(api, { o, core, families, cores, lab }) {
   const made = new Map();
   const derive = async (more) => {

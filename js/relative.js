@@ -216,5 +216,4 @@ export function relativeFamily(core) {
     },
   };
 }
-// The smallest core with all its C entry points: the encodings core (c_src/exports_page.txt, js/lite.js).
-relativeFamily.core = 'encodings';
+relativeFamily.core = 'encodings'; // the smallest core with its C entry points (js/lite.js)

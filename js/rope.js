@@ -783,5 +783,4 @@ export function ropeFamily(core) {
     },
   };
 }
-// The smallest core with all its C entry points: the encodings core (c_src/exports_page.txt, js/lite.js).
-ropeFamily.core = 'encodings';
+ropeFamily.core = 'encodings'; // the smallest core with its C entry points (js/lite.js)

@@ -108,5 +108,4 @@ function oddError(fn, dim) {
     'dim',
   );
 }
-// The smallest core with all its C entry points: posenc/lite's lean core (c_src/exports_lite.txt, js/lite.js).
-sinusoidalFamily.core = 'lean';
+sinusoidalFamily.core = 'lean'; // the smallest core with its C entry points (js/lite.js)

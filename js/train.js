@@ -592,8 +592,6 @@ export function trainFamily(mainCore, lab = null) {
   };
   return api;
 }
-// The smallest core with the main core's entry points it calls (RoPE's frequencies; training runs
-// in the lab's own wasm): the encodings core (c_src/exports_page.txt, js/lite.js).
-trainFamily.core = 'encodings';
+trainFamily.core = 'encodings'; // the smallest core with its C entry points (js/lite.js)
 
 export { PosencError };
