@@ -117,7 +117,7 @@ function guard(name, f) {
 
 /**
  * Build the API with `families` over `core` (loaded from `o`, init's options snapshot, when not
- * given); `extend(api, lab)` adds to it before it is frozen (posenc/lite's use()). With `o.lab`
+ * given); `extend(api, lab)` sees it before it is frozen (posenc/lite's use() keeps `lab`). With `o.lab`
  * (true or { wasm }) the lab's wasm is loaded too. Both entries' init() (index.js, lite.js) end here.
  */
 export async function assemble(o, families, { core, extend } = {}) {

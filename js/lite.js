@@ -2,17 +2,17 @@
 // bundler leaves the others out of the app (`posenc`'s init() carries every family: attention,
 // the KV cache and the trainer are most of its JS).
 //
-//   import { init, sinusoidalFamily, ropeFamily, attentionFamily } from 'posenc/lite';
+//   import { init, use, sinusoidalFamily, ropeFamily, attentionFamily } from 'posenc/lite';
 //   const pe = await init({ families: [sinusoidalFamily, ropeFamily] });
 //   pe.sinusoidal({ length: 128, dim: 64 });
-//   const pa = await pe.use(attentionFamily); // later: pe's functions and attention's
+//   const pa = await use(pe, attentionFamily); // later: pe's functions and attention's
 //
 // Each family is the list of functions of one docs/ page (index.js FAMILIES lists them all).
 import { assemble, createApi, loadCore } from './api.js';
 import { PosencBuffer } from './core.js';
 import { PosencError, Status } from './errors.js';
 import { simdSupported } from './loader.js';
-import { fail, list, options, reason, show } from './validate.js';
+import { fail, list, options, reason } from './validate.js';
 
 export { attentionFamily } from './attention.js';
 export { configFamily } from './config.js';
@@ -27,114 +27,98 @@ export { PosencBuffer, PosencError, Status, simdSupported };
 // The cores, smallest first (c_src/exports_lite.txt, exports_page.txt, exports_page_attention.txt,
 // exports.txt). A family is marked with the smallest that has its C entry points (`family.core`;
 // unmarked: 'full'): on the family, not a list here, so an app bundles no family it does not name.
-// The package ships 'lean' and 'full'; init({ cores }) gives the others (README "posenc/lite").
+// The package ships 'lean' and 'full'; init({ cores }) gives the cores use() may load (README
+// "posenc/lite"). Only use() reads more than 'lean', so an app that adds no family bundles none of it.
 const KINDS = ['lean', 'encodings', 'attention', 'full'];
-// an export only a core of this kind (and the larger ones) has
-const PROBES = { encodings: 'posenc_rope_freqs', attention: 'posenc_attention_gqa', full: 'posenc_kvcache_size' };
+// an export only a core of that kind (and the larger ones) has
+const PROBES = ['', 'posenc_rope_freqs', 'posenc_attention_gqa', 'posenc_kvcache_size'];
 
-/** The smallest core kind with every entry point of `families`. */
-function kindFor(families) {
-  let at = 0;
-  for (const family of families) {
-    let k;
-    try {
-      k = typeof family === 'function' ? family.core : undefined; // a getter: lite.cjs's stand-ins
-    } catch {
-      k = undefined; // a Proxy that throws: the family check names it
-    }
-    at = Math.max(at, KINDS.includes(k) ? KINDS.indexOf(k) : KINDS.length - 1);
+/** The index in KINDS of the smallest core with a family's entry points (unmarked, -1: 'full'). */
+function rank(family) {
+  try {
+    return (KINDS.indexOf(family.core) + 4) % 4; // a getter in lite.cjs's stand-ins
+  } catch {
+    return 3; // a Proxy that throws: the family check names it
   }
-  return at;
 }
 
-/** The kind of a loaded core, from its exports. */
+/** The kind of a loaded core (an index in KINDS), from its exports. */
 function kindOf(core) {
-  let at = KINDS.length - 1;
-  while (at > 0 && typeof core.exports[PROBES[KINDS[at]]] !== 'function') at--;
+  let at = 3;
+  while (at && typeof core.exports[PROBES[at]] !== 'function') at--;
   return at;
 }
 
-/** Load the smallest core of kind `at` or larger: one from `cores`, else the package's. */
-async function loadKind(o, at, cores, who) {
-  for (let i = at; i < KINDS.length; i++) {
-    const k = KINDS[i];
-    if (cores[k] === undefined) {
-      if (k === 'lean' || k === 'full') return loadCore({ simd: o.simd }, { lite: k === 'lean' });
-      continue;
-    }
-    let core;
-    try {
-      const given = cores[k];
-      core = await loadCore({ simd: o.simd, wasm: typeof given === 'function' ? await given() : given });
-    } catch (e) {
-      throw new PosencError(
-        e instanceof PosencError ? e.code : Status.E_PARAM,
-        `posenc.${who}: cores.${k} could not be loaded (${reason(e)})`,
-        `cores.${k}`,
-      );
-    }
-    if (kindOf(core) < i) {
-      const lacks = PROBES[KINDS[kindOf(core) + 1]];
-      throw fail(who, `cores.${k}`, Status.E_PARAM, `a posenc ${k} core (it lacks ${lacks})`);
-    }
+/** Load the smallest core of kind `at` or larger for use(): one from `cores`, else the package's. */
+async function loadKind(o, at, cores) {
+  while (at % 3 && cores[KINDS[at]] === undefined) at++;
+  const k = KINDS[at];
+  const given = cores[k];
+  if (given === undefined) return loadCore({ simd: o.simd }, { lite: !at });
+  try {
+    const core = await loadCore({ simd: o.simd, wasm: typeof given === 'function' ? await given() : given });
+    // the kinds nest: a core with this kind's probe export has the smaller kinds' too
+    if (at && typeof core.exports[PROBES[at]] !== 'function') throw new Error(`it lacks ${PROBES[at]}`);
     return core;
+  } catch (e) {
+    throw fail('use', `cores.${k}`, Status.E_PARAM, `a posenc ${k} core (${reason(e)})`);
   }
 }
 
-/** pe.use(...families): `api`'s families and these, on `api`'s core if it has them, else on the
- * smallest that has them; one object per family asked alone (lite.d.ts says more). */
-function addUse(api, { o, core, families, cores, lab }) {
-  const made = new Map();
-  const derive = async (more) => {
-    more.forEach((f, i) => {
-      if (typeof f !== 'function')
-        throw fail('use', `families[${i}]`, Status.E_PARAM, 'a family from posenc/lite, such as ropeFamily', f);
-    });
-    if (more.length === 0)
-      throw fail('use', 'families', Status.E_PARAM, 'one or more families from posenc/lite, such as ropeFamily');
-    const fresh = more.filter((f, i) => !families.includes(f) && more.indexOf(f) === i);
-    if (fresh.length === 0) return api;
-    const at = kindFor(fresh);
-    const next = at <= kindOf(core) ? core : await loadKind(o, at, cores, 'use');
-    const { api: out, add } = createApi(next, families, { lab, who: 'use' });
-    fresh.forEach(add);
-    addUse(out, { o, core: next, families: [...families, ...fresh], cores, lab });
-    return Object.freeze(out);
-  };
-  api.use = (...more) => {
-    if (more.length !== 1) return derive(more);
-    if (!made.has(more[0]))
-      made.set(
-        more[0],
-        derive(more).catch((e) => {
-          made.delete(more[0]); // a failed load is asked again next time
-          throw e;
-        }),
-      );
-    return made.get(more[0]);
-  };
+// what use() needs of each API object init() and use() made
+const made = new WeakMap();
+
+/**
+ * use(pe, ...families): an API object with pe's families and these, on pe's core if it has their
+ * entry points, else on the smallest core that has them, loaded then; the same object each time
+ * for one family (lite.d.ts says more). A function, not a method, so an app that never adds a
+ * family does not bundle it.
+ */
+export function use(pe, ...more) {
+  const x = made.get(pe);
+  if (!x) return Promise.reject(fail('use', 'pe', Status.E_PARAM, 'an API object of posenc/lite init() or use()', pe));
+  const [f] = more;
+  if (more.length !== 1) return derive(pe, x, more);
+  // a failed load is asked again next time
+  if (!x.cache.has(f))
+    x.cache.set(
+      f,
+      derive(pe, x, more).catch((e) => (x.cache.delete(f), Promise.reject(e))),
+    );
+  return x.cache.get(f);
+}
+
+async function derive(pe, x, more) {
+  if (!more.length) throw fail('use', 'families', Status.E_PARAM, 'one or more families from posenc/lite');
+  more.forEach((f, i) => {
+    if (typeof f !== 'function') throw fail('use', `families[${i}]`, Status.E_PARAM, 'a family from posenc/lite', f);
+  });
+  const fresh = [...new Set(more)].filter((f) => !x.families.includes(f));
+  if (!fresh.length) return pe;
+  const at = Math.max(...fresh.map(rank));
+  const core = at > kindOf(x.core) ? await loadKind(x.o, at, x.cores) : x.core;
+  const { api, add } = createApi(core, x.families, { lab: x.lab, who: 'use' });
+  fresh.forEach(add);
+  made.set(api, { ...x, core, families: [...x.families, ...fresh], cache: new Map() });
+  return Object.freeze(api);
 }
 
 /**
  * Load the wasm core and return an API object with the functions of `families` (and what every
- * instance has: backend, alloc, heapBytes, heapInUse, loadLab, labLoaded, use).
+ * instance has: backend, alloc, heapBytes, heapInUse, loadLab, labLoaded).
  * @param {{ families: Function[], simd?: boolean | 'auto', lab?: boolean | object,
  *   wasm?: BufferSource | WebAssembly.Module | URL | string, cores?: object }} opts
  */
 export async function init(opts) {
   const o = options('init', opts, ['families', 'simd', 'wasm', 'lab', 'cores']);
   const families = list('init', 'families', o.families);
-  if (!Array.isArray(families) || families.length === 0) {
-    throw new PosencError(
-      Status.E_PARAM,
-      'posenc.init: families must be a non-empty array of families from posenc/lite, ' +
-        `such as [sinusoidalFamily] (got ${show(families)})`,
-      'families',
-    );
-  }
+  if (!Array.isArray(families) || families.length === 0)
+    throw fail('init', 'families', Status.E_PARAM, 'a non-empty array of families from posenc/lite', families);
   const cores = o.cores === undefined ? {} : options('init', o.cores, KINDS, 'cores');
-  const core = o.wasm === undefined ? await loadKind(o, kindFor(families), cores, 'init') : await loadCore(o);
-  return assemble(o, families, { core, extend: (api, lab) => addUse(api, { o, core, families, cores, lab }) });
+  // the lean core when every family is lean (unless `wasm` gives the core), else the whole one
+  const core = await loadCore(o, { lite: families.every((f) => !rank(f)) });
+  const extend = (api, lab) => made.set(api, { o, core, families, cores, lab, cache: new Map() });
+  return assemble(o, families, { core, extend });
 }
 
 export default init;

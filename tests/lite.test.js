@@ -15,6 +15,7 @@ import {
   ropeFamily,
   sinusoidalFamily,
   trainFamily,
+  use,
 } from '../js/lite.js';
 
 const calls = (pe) => {
@@ -96,7 +97,7 @@ test("each family's core mark: the export list of that core holds every C functi
 
 const dist = (f) => readFileSync(new URL(`../dist/${f}`, import.meta.url));
 
-// pe.use(): more families later, on the same core when it has them, else on the smallest core
+// use(pe, ...): more families later, on the same core when it has them, else on the smallest core
 // that has them, fetched only then (the cores option: the page's own cores, build.sh).
 test('use() adds families; a core of init({ cores }) is loaded only when an API needs it', async () => {
   const asked = [];
@@ -104,60 +105,68 @@ test('use() adds families; a core of init({ cores }) is loaded only when an API 
     encodings: () => (asked.push('encodings'), dist('posenc-page.simd.wasm')),
     attention: async () => (asked.push('attention'), dist('posenc-page-attention.simd.wasm')),
   };
-  const pe = await init({ families: [sinusoidalFamily, ropeFamily], cores });
+  const lean = await init({ families: [sinusoidalFamily], cores, simd: true });
+  assert.deepEqual(asked, [], 'init loads the lean core');
+  const pe = await use(lean, ropeFamily);
   assert.deepEqual(asked, ['encodings']);
   assert.ok(Object.isFrozen(pe) && !('alibiBias' in pe) && !('attention' in pe));
-  const rel = await pe.use(relativeFamily);
+  const rel = await use(pe, relativeFamily);
   assert.deepEqual(asked, ['encodings'], 'the encodings core has the relative biases');
   assert.ok(rel !== pe && typeof rel.alibiBias === 'function' && typeof rel.applyRope === 'function');
   // the same heap: a buffer of one object is an out of the other
   const buf = pe.alloc(2 * 8);
   assert.equal(rel.sinusoidal({ length: 2, dim: 8, out: buf }), buf);
   buf.free();
-  const att = await rel.use(attentionFamily);
+  const att = await use(rel, attentionFamily);
   assert.deepEqual(asked, ['encodings', 'attention']);
-  assert.equal(await rel.use(attentionFamily), att, 'one object per family asked');
-  assert.equal(await att.use(ropeFamily), att, 'a family it has: itself');
+  assert.equal(await use(rel, attentionFamily), att, 'one object per family asked');
+  assert.equal(await use(att, ropeFamily), att, 'a family it has: itself');
   const ref = await initFull({ simd: true });
   const q = Float32Array.from({ length: 4 * 2 * 8 }, (_, i) => Math.sin(i));
   const opts = { q, k: q, v: q, queries: 4, heads: 2, dim: 8, causal: true, bias: { type: 'alibi' } };
   assert.deepEqual(att.attention(opts), ref.attention(opts));
   assert.deepEqual(att.alibiBias({ heads: 2, queries: 3 }), ref.alibiBias({ heads: 2, queries: 3 }));
   // one lab for an object and those use() made from it; each loadLab() resolves to its own object
-  const tr = await pe.use(trainFamily);
+  const tr = await use(pe, trainFamily);
   assert.equal(await pe.loadLab(), pe);
   assert.equal(tr.labLoaded, true);
   assert.equal(await tr.loadLab(), tr);
   assert.equal(typeof tr.train, 'function');
   // without cores: the package's lean core, then its full core
-  const lean = await init({ families: [sinusoidalFamily], simd: true });
-  const more = await lean.use(kvCacheFamily, ropeFamily);
+  const bare = await init({ families: [sinusoidalFamily], simd: true });
+  const more = await use(bare, kvCacheFamily, ropeFamily);
   assert.equal(typeof more.kvCache, 'function');
-  assert.deepEqual(more.sinusoidal({ length: 3, dim: 4 }), lean.sinusoidal({ length: 3, dim: 4 }));
+  assert.deepEqual(more.sinusoidal({ length: 3, dim: 4 }), bare.sinusoidal({ length: 3, dim: 4 }));
 });
 
 test('use() and init({ cores }) refuse what is not a family or a core, by name', async () => {
   const pe = await init({ families: [sinusoidalFamily] });
-  await assert.rejects(pe.use(3), { name: 'PosencError', argument: 'families[0]' });
-  await assert.rejects(pe.use(ropeFamily, {}), { name: 'PosencError', argument: 'families[1]' });
-  await assert.rejects(pe.use(), { name: 'PosencError', argument: 'families' });
+  await assert.rejects(use(pe, 3), { name: 'PosencError', argument: 'families[0]' });
+  await assert.rejects(use(pe, ropeFamily, {}), { name: 'PosencError', argument: 'families[1]' });
+  await assert.rejects(use(pe), { name: 'PosencError', argument: 'families' });
+  await assert.rejects(use({ ...pe }, ropeFamily), { name: 'PosencError', argument: 'pe' });
   await assert.rejects(init({ families: [ropeFamily], cores: { medium: dist('posenc-page.simd.wasm') } }), {
     name: 'PosencError',
     argument: 'cores.medium',
   });
-  await assert.rejects(init({ families: [ropeFamily], cores: { encodings: dist('posenc-lite.simd.wasm') } }), {
+  const wrong = await init({
+    families: [sinusoidalFamily],
+    simd: true,
+    cores: { encodings: dist('posenc-lite.simd.wasm') },
+  });
+  await assert.rejects(use(wrong, ropeFamily), {
     name: 'PosencError',
     argument: 'cores.encodings',
     message: /lacks posenc_rope_freqs/,
   });
-  await assert.rejects(
-    init({ families: [ropeFamily], cores: { encodings: () => Promise.reject(new Error('gone')) } }),
-    {
-      name: 'PosencError',
-      argument: 'cores.encodings',
-      message: /gone/,
-    },
-  );
+  const gone = await init({
+    families: [sinusoidalFamily],
+    simd: true,
+    cores: { encodings: () => Promise.reject(new Error('gone')) },
+  });
+  await assert.rejects(use(gone, ropeFamily), { name: 'PosencError', argument: 'cores.encodings', message: /gone/ });
+  // asked again after a failure: the load is tried again, not the failure kept
+  await assert.rejects(use(gone, ropeFamily), { argument: 'cores.encodings' });
 });
 
 // The lean core's own allocator (c_src/lite_malloc.c): buffers that never overlap, keep their

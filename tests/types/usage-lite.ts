@@ -1,6 +1,6 @@
 // 'posenc/lite' (compiled by tests/types.test.js with usage.ts): init({ families }) is typed to
 // the functions of the families given; each @ts-expect-error line must not compile.
-import { attentionFamily, init, PosencError, ropeFamily, sinusoidalFamily, type PosencWith } from 'posenc/lite';
+import { attentionFamily, init, PosencError, ropeFamily, sinusoidalFamily, type PosencWith, use } from 'posenc/lite';
 
 export async function lite(): Promise<number> {
   const pe = await init({ families: [sinusoidalFamily, ropeFamily], simd: 'auto' });
@@ -15,7 +15,7 @@ export async function lite(): Promise<number> {
   // @ts-expect-error only sinusoidal was given
   only.applyRope(t, { length: 1, heads: 1, dim: 8 });
   // use() adds families: the new object has both
-  const more = await only.use(attentionFamily, ropeFamily);
+  const more = await use(only, attentionFamily, ropeFamily);
   more.applyRope(t, { length: 1, heads: 1, dim: 8 });
   const m: Float32Array = more.matmul(t, t, { m: 2, k: 2, n: 2 });
   // @ts-expect-error relativeFamily was not added

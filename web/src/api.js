@@ -4,9 +4,10 @@
 // view is set up; the lab adds the trainer itself when it trains without a worker). No view calls
 // the KV cache: the page's API has none.
 //
-// The wasm: the page's own two cores (page-cores.js), handed to posenc/lite as its `cores`, which
-// fetches one only when an API needs it: the encodings core for an embed whose view calls no
-// attention, the attention core for the page itself. Without SIMD, the package's scalar core.
+// The wasm: one of the page's own two cores (page-cores.js), the encodings core for an embed whose
+// view calls no attention, the attention core for the page itself; the attention core is also
+// posenc/lite's `cores` entry, which its use() fetches when a view on the encodings core adds
+// attention. Without SIMD, the package's scalar core.
 import {
   learnedFamily,
   init as liteInit,
@@ -14,6 +15,7 @@ import {
   ropeFamily,
   simdSupported,
   sinusoidalFamily,
+  use as liteUse,
 } from 'posenc/lite';
 import STANDIN from '../../dist/posenc-standin.wasm.js';
 import { PAGE_CORES } from './page-cores.js';
@@ -39,12 +41,12 @@ export const coreOf = (pe) => kinds.get(pe) ?? 'full';
  */
 export async function init({ wasm, core = 'attention' } = {}) {
   const page = wasm === undefined && simdSupported() && (core === 'lean' || core === 'attention');
-  const cores = !page
-    ? undefined
-    : core === 'lean'
-      ? { encodings: PAGE_CORES.lean, attention: PAGE_CORES.attention }
-      : { attention: PAGE_CORES.attention };
-  const pe = await liteInit({ families: ENCODINGS, ...(wasm === undefined ? {} : { wasm }), cores });
+  const o = page
+    ? { wasm: await PAGE_CORES[core](), cores: { attention: PAGE_CORES.attention } }
+    : wasm === undefined
+      ? {}
+      : { wasm };
+  const pe = await liteInit({ families: ENCODINGS, ...o });
   kinds.set(pe, page ? core : 'full');
   return pe;
 }
@@ -53,11 +55,12 @@ export async function init({ wasm, core = 'attention' } = {}) {
  * pe with the family a view names ('attention' or 'train'): the API posenc/lite's use() resolves
  * to (on the encodings core, adding attention moves to the attention core; the shell moves the view
  * to it, app.js attach()). Each API hands every caller the same one, so every element on a page
- * shares it.
+ * shares it. The stand-in's is the stand-in with that family.
  */
 export function use(pe, name) {
   if (!Object.hasOwn(LATER, name)) return Promise.reject(new Error(`the page has no family named ${name}`));
-  return LATER[name]().then((family) => pe.use(family));
+  const inner = stand.get(pe);
+  return LATER[name]().then((family) => (inner ? liteUse(inner, family).then(typical) : liteUse(pe, family)));
 }
 
 /**
@@ -85,17 +88,19 @@ function fill(r) {
   else if (Array.isArray(r) || (r && Object.getPrototypeOf(r) === Object.prototype)) Object.values(r).forEach(fill);
   return r;
 }
+// each stand-in API's lite API, and back
 const stand = new WeakMap();
-/** `pe` (on the stand-in core) with its results filled, its use() giving the same, and no lab. */
+const typicals = new WeakMap();
+/** `pe` (on the stand-in core) with its results filled, and no lab. */
 function typical(pe) {
-  if (stand.has(pe)) return stand.get(pe);
+  if (typicals.has(pe)) return typicals.get(pe);
   const out = { stub: true };
   for (const [k, d] of Object.entries(Object.getOwnPropertyDescriptors(pe))) {
     if (d.get) Object.defineProperty(out, k, { get: () => pe[k], enumerable: true });
     else out[k] = typeof d.value === 'function' ? (...args) => fill(d.value(...args)) : d.value;
   }
-  out.use = (...families) => pe.use(...families).then(typical);
   out.loadLab = () => new Promise(() => {}); // never: the lab trains only with the real core
-  stand.set(pe, Object.freeze(out));
-  return stand.get(pe);
+  typicals.set(pe, Object.freeze(out));
+  stand.set(out, pe);
+  return out;
 }
