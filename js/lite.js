@@ -26,9 +26,8 @@ export { PosencBuffer, PosencError, Status, simdSupported };
 
 // The cores, smallest first (c_src/exports_lite.txt, exports_page.txt, exports_page_attention.txt,
 // exports.txt). A family is marked with the smallest that has its C entry points (`family.core`;
-// unmarked: 'full'): on the family, not a list here, so an app bundles no family it does not name.
-// The package ships 'lean' and 'full'; init({ cores }) gives the cores use() may load (README
-// "posenc/lite"). Only use() reads more than 'lean', so an app that adds no family bundles none of it.
+// unmarked: 'full'), so an app bundles no list of families. The package ships 'lean' and 'full';
+// init({ cores }) gives use() the others.
 const KINDS = ['lean', 'encodings', 'attention', 'full'];
 // an export only a core of that kind (and the larger ones) has
 const PROBES = ['', 'posenc_rope_freqs', 'posenc_attention_gqa', 'posenc_kvcache_size'];
@@ -68,12 +67,8 @@ async function loadKind(o, at, cores) {
 // what use() needs of each API object init() and use() made
 const made = new WeakMap();
 
-/**
- * use(pe, ...families): an API object with pe's families and these, on pe's core if it has their
- * entry points, else on the smallest core that has them, loaded then; the same object each time
- * for one family (lite.d.ts says more). A function, not a method, so an app that never adds a
- * family does not bundle it.
- */
+/** use(pe, ...families) (lite.d.ts): a function, not a method, so an app that adds no family does
+ * not bundle it. */
 export function use(pe, ...more) {
   const x = made.get(pe);
   if (!x) return Promise.reject(fail('use', 'pe', Status.E_PARAM, 'an API object of posenc/lite init() or use()', pe));
