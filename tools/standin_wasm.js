@@ -32,7 +32,7 @@ const str = (s) => [...uleb(s.length), ...Buffer.from(s)];
 const vec = (items) => [...uleb(items.length), ...items.flat()];
 const section = (id, body) => [id, ...uleb(body.length), ...body];
 
-const [I32, F64] = [0x7f, 0x7c];
+const I32 = 0x7f;
 // function types: 0 () -> i32, 1 (i32) -> i32, 2 (i32) -> (), 3 (i32 i32 i32) -> i32
 const TYPES = [
   [0x60, 0, 1, I32],
