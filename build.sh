@@ -224,6 +224,9 @@ build_wasm() {
         sha256sum c_src/* > dist/.sources
     fi
     exec 9>&- # the lock ends with the wasm build, not with what runs after it (exec node --test)
+    # The page's stand-in core (web/src/api.js stubApi), from the attention core's exports and
+    # struct layout; rewritten only when it changes
+    node tools/standin_wasm.js dist/posenc-page-attention.simd.wasm dist/posenc-standin.wasm.js
     for f in "${WASM_FILES[@]}"; do
         printf '[build] %-36s %8d bytes %7d gzipped  sha256 %s\n' "$f" "$(stat -c %s "$f")" "$(gz_size "$f")" "$(sha256sum "$f" | cut -c1-16)" >&2
     done

@@ -3,14 +3,13 @@
 // rounds in one run; output buffers live on each core's heap, so the C kernels are what is timed.
 // The ratio page/npm is the figure to read (1.00 = same speed).
 import { readFile } from 'node:fs/promises';
-import { init as pageInit } from '../web/src/api.js';
+import { init as pageInit, use } from '../web/src/api.js';
 import { interleaved } from './harness.js';
 
 /** The page's API (web/src/api.js) on a wasm file of dist/, with attention when it has it. */
 async function apiOf(file, attention) {
   const pe = await pageInit({ wasm: await readFile(new URL(`../dist/${file}`, import.meta.url)) });
-  if (attention) await pe.use('attention');
-  return pe;
+  return attention ? use(pe, 'attention') : pe;
 }
 
 /** One case on one API: a function that runs the kernel into buffers made once. */

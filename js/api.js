@@ -1,7 +1,6 @@
 // The API object: a loaded core and the functions of a list of families, plus what every
 // instance has (backend, alloc, heap figures, the lab's loader). init() in index.js builds it
-// with every family; the page (web/src/api.js) with the encodings only, adding the others when a
-// view needs them, so an embed downloads no more of the library than its view calls.
+// with every family; init() in lite.js with the families an app names, and its use() with more.
 import { Core, PosencBuffer, TYPES } from './core.js';
 import { PosencError, Status } from './errors.js';
 import { instantiate, reason } from './loader.js';
@@ -22,13 +21,14 @@ export async function loadCore(opts, { lite = false } = {}) {
 }
 
 /**
- * The API over `core` with the functions of `families`. Returns { api, add }: add(family) puts one
- * more family's functions on it (the caller freezes the object when it has them all).
+ * The API over `core` with the functions of `families`. Returns { api, add, lab }: add(family, i)
+ * puts one more family's functions on it (the caller freezes the object when it has them all);
+ * `who` is the function named when a family is not one.
  */
-export function createApi(core, families) {
+export function createApi(core, families, { lab = { core: null, loading: null }, who = 'init' } = {}) {
   // The extrapolation lab's trainer is a separate wasm module, loaded on request with the same
-  // backend as the core (its own memory: lab calls never touch the core's heap).
-  const lab = { core: null, loading: null };
+  // backend as the core (its own memory: lab calls never touch the core's heap); `lab` is given
+  // when an API made by posenc/lite's use() shares its parent's.
   const api = {
     backend: core.backend,
     /** Zero-copy heap buffer, zero-filled: pass it wherever a typed array of the same type is
@@ -66,30 +66,30 @@ export function createApi(core, families) {
           throw new PosencError(Status.E_PARAM, `posenc.loadLab: could not load the lab's wasm (${reason(e)})`, 'wasm');
         }
         lab.core = new Core(inst);
-        return api;
       })();
-      return lab.loading;
+      // an API of posenc/lite's use() shares its parent's lab: each resolves to itself
+      return lab.loading.then(() => api);
     },
   };
   const add = (family, i) => {
-    for (const [name, f] of Object.entries(functionsOf(family, core, lab, i))) api[name] = guard(name, f);
+    for (const [name, f] of Object.entries(functionsOf(family, core, lab, i, who))) api[name] = guard(name, f);
     return api;
   };
   families.forEach(add);
-  return { api, add };
+  return { api, add, lab };
 }
 
 /** A family's functions: an object of them, else (a class, Symbol) E_PARAM naming families[i]. */
-function functionsOf(family, core, lab, i = 0) {
+function functionsOf(family, core, lab, i = 0, who = 'init') {
   const arg = `families[${i}]`;
   let fns;
   try {
     fns = family(core, lab);
   } catch (e) {
-    throw threw('init', arg, e, `calling ${arg}`);
+    throw threw(who, arg, e, `calling ${arg}`);
   }
   if (Object(fns) !== fns || !Object.values(fns).every((f) => typeof f === 'function') || !Object.keys(fns).length)
-    throw fail('init', arg, Status.E_PARAM, 'a family from posenc/lite, such as sinusoidalFamily', family);
+    throw fail(who, arg, Status.E_PARAM, 'a family from posenc/lite, such as sinusoidalFamily', family);
   return fns;
 }
 
@@ -116,12 +116,14 @@ function guard(name, f) {
 }
 
 /**
- * Load the core and build the API with `families`; `o` is init's options snapshot; `lite`: the
- * families need only posenc/lite's lean core (js/lite.js LEAN). With `o.lab`
+ * Build the API with `families` over `core` (loaded from `o`, init's options snapshot, when not
+ * given); `extend(api, lab)` sees it before it is frozen (posenc/lite's use() keeps `lab`). With `o.lab`
  * (true or { wasm }) the lab's wasm is loaded too. Both entries' init() (index.js, lite.js) end here.
  */
-export async function assemble(o, families, { lite = false } = {}) {
-  const api = Object.freeze(createApi(await loadCore(o, { lite }), families).api);
+export async function assemble(o, families, { core, extend } = {}) {
+  const { api, lab } = createApi(core ?? (await loadCore(o)), families);
+  extend?.(api, lab);
+  Object.freeze(api);
   if (o.lab !== undefined && o.lab !== false) {
     if (o.lab !== true && (o.lab === null || typeof o.lab !== 'object')) {
       throw new PosencError(

@@ -395,6 +395,7 @@ export function attentionFamily(core) {
     },
   };
 }
+attentionFamily.core = 'attention'; // the smallest core with its C entry points (js/lite.js)
 
 /** chunk: chunked local attention (a query sees only keys of its own chunk of positions); 0 = none. */
 export function parseChunk(fn, value) {

@@ -161,8 +161,7 @@ export function learnedFamily(core) {
     },
   };
 }
-// Its C entry points are all in posenc/lite's lean core (c_src/exports_lite.txt, js/lite.js).
-learnedFamily.lean = true;
+learnedFamily.core = 'lean'; // the smallest core with its C entry points (js/lite.js)
 
 function checkFits(fn, offset, length, rows) {
   if (offset + length > rows) {

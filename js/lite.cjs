@@ -33,15 +33,19 @@ const FAMILIES = [
   'trainFamily',
   'configFamily',
 ];
+// Once the ES module is loaded a stand-in is its family (use() is given the stand-ins as they
+// are): it calls it and reads its core mark.
 const standIns = new Map(
-  FAMILIES.map((name) => [
-    {
-      [name]() {
-        throw new Error(`posenc/lite: pass ${name} to init({ families }); it is not called directly`);
+  FAMILIES.map((name) => {
+    const f = {
+      [name](core, lab) {
+        if (!esm) throw new Error(`posenc/lite: pass ${name} to init({ families }); it is not called directly`);
+        return esm[name](core, lab);
       },
-    }[name],
-    name,
-  ]),
+    }[name];
+    Object.defineProperty(f, 'core', { get: () => esm?.[name].core });
+    return [f, name];
+  }),
 );
 
 async function init(opts) {
@@ -56,6 +60,10 @@ async function init(opts) {
   return m.init(opts);
 }
 
+async function use(pe, ...families) {
+  return (await load()).use(pe, ...families);
+}
+
 function PosencError() {
   if (!esm) notLoaded('PosencError');
   throw new TypeError('posenc/lite: construct errors with the PosencError of the loaded module');
@@ -65,6 +73,7 @@ Object.defineProperty(PosencError, Symbol.hasInstance, { value: (e) => esm !== n
 module.exports = {
   init,
   default: init,
+  use,
   load,
   PosencError,
   ...Object.fromEntries([...standIns].map(([f, name]) => [name, f])),

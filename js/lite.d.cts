@@ -5,6 +5,8 @@ declare const lite: {
   /** Loads the ES module and the wasm core; the families given may be this object's stand-ins. */
   init: typeof esm.init;
   default: typeof esm.init;
+  /** Loads the ES module; the families given may be this object's stand-ins. */
+  use: typeof esm.use;
   /** Resolves to the whole ES module. */
   load(): Promise<typeof esm>;
   // <generated: families> by tools/gen_decls.js from the declarations (decl/NAME.js)

@@ -216,3 +216,4 @@ export function relativeFamily(core) {
     },
   };
 }
+relativeFamily.core = 'encodings'; // the smallest core with its C entry points (js/lite.js)

@@ -783,3 +783,4 @@ export function ropeFamily(core) {
     },
   };
 }
+ropeFamily.core = 'encodings'; // the smallest core with its C entry points (js/lite.js)

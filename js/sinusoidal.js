@@ -108,5 +108,4 @@ function oddError(fn, dim) {
     'dim',
   );
 }
-// Its C entry points are all in posenc/lite's lean core (c_src/exports_lite.txt, js/lite.js).
-sinusoidalFamily.lean = true;
+sinusoidalFamily.core = 'lean'; // the smallest core with its C entry points (js/lite.js)

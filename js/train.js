@@ -592,5 +592,6 @@ export function trainFamily(mainCore, lab = null) {
   };
   return api;
 }
+trainFamily.core = 'encodings'; // the smallest core with its C entry points (js/lite.js)
 
 export { PosencError };

@@ -6,7 +6,17 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { init as initFull } from '../js/index.js';
-import { init, learnedFamily, ropeFamily, sinusoidalFamily } from '../js/lite.js';
+import {
+  attentionFamily,
+  init,
+  kvCacheFamily,
+  learnedFamily,
+  relativeFamily,
+  ropeFamily,
+  sinusoidalFamily,
+  trainFamily,
+  use,
+} from '../js/lite.js';
 
 const calls = (pe) => {
   const table = pe.learnedInit({ length: 16, dim: 8, seed: 3 });
@@ -54,21 +64,109 @@ test('posenc/lite without SIMD, or with a family the lean core lacks, loads the 
   assert.equal(both.ropeCache({ length: 2, dim: 4 }).cos.length, 4);
 });
 
-test("the lean core's export list is what the lean families call, plus what every core needs", () => {
+// Each family is marked with the smallest core that has its C entry points (js/lite.js KINDS): what
+// its file calls must be in that core's export list (the trainer's lab calls are in the lab's).
+test("each family's core mark: the export list of that core holds every C function the family calls", () => {
   const read = (f) => readFileSync(new URL(`../${f}`, import.meta.url), 'utf8');
-  const listed = read('c_src/exports_lite.txt')
-    .split('\n')
-    .filter((l) => l.trim() && !l.startsWith('#'));
-  const called = new Set(
-    ['js/sinusoidal.js', 'js/learned.js'].flatMap((f) => [...read(f).matchAll(/'(posenc_\w+)'/g)].map((m) => m[1])),
-  );
-  for (const c of called)
-    assert.ok(listed.includes(c), `c_src/exports_lite.txt lacks ${c}, which the lean families call`);
-  for (const f of ['js/sinusoidal.js', 'js/learned.js'])
-    assert.match(read(f), /Family\.lean = true;/, `${f} marks its family lean`);
-  // only the families whose calls the list covers are marked
-  for (const f of ['js/rope.js', 'js/relative.js', 'js/attention.js', 'js/kvcache.js', 'js/config.js', 'js/train.js'])
-    assert.doesNotMatch(read(f), /Family\.lean = true/, `${f}`);
+  const names = (f) =>
+    read(f)
+      .split('\n')
+      .filter((l) => l.trim() && !l.startsWith('#'));
+  const LISTS = { lean: 'exports_lite.txt', encodings: 'exports_page.txt', attention: 'exports_page_attention.txt' };
+  const lab = names('c_src/exports_lab.txt');
+  const marked = {};
+  for (const f of ['sinusoidal', 'learned', 'rope', 'relative', 'attention', 'kvcache', 'config', 'train']) {
+    const m = /^\w+Family\.core = '(\w+)';/m.exec(read(`js/${f}.js`));
+    if (!m) continue;
+    marked[f] = m[1];
+    const listed = names(`c_src/${LISTS[m[1]]}`);
+    const called = [...read(`js/${f}.js`).matchAll(/'(posenc_\w+)'/g)].map((x) => x[1]);
+    for (const c of called.filter((c) => !lab.includes(c)))
+      assert.ok(listed.includes(c), `js/${f}.js calls ${c}, which its core (${m[1]}, c_src/${LISTS[m[1]]}) lacks`);
+  }
+  // the cores the page and posenc/lite's cores option rely on: the KV cache alone needs the full core
+  assert.deepEqual(marked, {
+    sinusoidal: 'lean',
+    learned: 'lean',
+    rope: 'encodings',
+    relative: 'encodings',
+    attention: 'attention',
+    train: 'encodings',
+  });
+});
+
+const dist = (f) => readFileSync(new URL(`../dist/${f}`, import.meta.url));
+
+// use(pe, ...): more families later, on the same core when it has them, else on the smallest core
+// that has them, fetched only then (the cores option: the page's own cores, build.sh).
+test('use() adds families; a core of init({ cores }) is loaded only when an API needs it', async () => {
+  const asked = [];
+  const cores = {
+    encodings: () => (asked.push('encodings'), dist('posenc-page.simd.wasm')),
+    attention: async () => (asked.push('attention'), dist('posenc-page-attention.simd.wasm')),
+  };
+  const lean = await init({ families: [sinusoidalFamily], cores, simd: true });
+  assert.deepEqual(asked, [], 'init loads the lean core');
+  const pe = await use(lean, ropeFamily);
+  assert.deepEqual(asked, ['encodings']);
+  assert.ok(Object.isFrozen(pe) && !('alibiBias' in pe) && !('attention' in pe));
+  const rel = await use(pe, relativeFamily);
+  assert.deepEqual(asked, ['encodings'], 'the encodings core has the relative biases');
+  assert.ok(rel !== pe && typeof rel.alibiBias === 'function' && typeof rel.applyRope === 'function');
+  // the same heap: a buffer of one object is an out of the other
+  const buf = pe.alloc(2 * 8);
+  assert.equal(rel.sinusoidal({ length: 2, dim: 8, out: buf }), buf);
+  buf.free();
+  const att = await use(rel, attentionFamily);
+  assert.deepEqual(asked, ['encodings', 'attention']);
+  assert.equal(await use(rel, attentionFamily), att, 'one object per family asked');
+  assert.equal(await use(att, ropeFamily), att, 'a family it has: itself');
+  const ref = await initFull({ simd: true });
+  const q = Float32Array.from({ length: 4 * 2 * 8 }, (_, i) => Math.sin(i));
+  const opts = { q, k: q, v: q, queries: 4, heads: 2, dim: 8, causal: true, bias: { type: 'alibi' } };
+  assert.deepEqual(att.attention(opts), ref.attention(opts));
+  assert.deepEqual(att.alibiBias({ heads: 2, queries: 3 }), ref.alibiBias({ heads: 2, queries: 3 }));
+  // one lab for an object and those use() made from it; each loadLab() resolves to its own object
+  const tr = await use(pe, trainFamily);
+  assert.equal(await pe.loadLab(), pe);
+  assert.equal(tr.labLoaded, true);
+  assert.equal(await tr.loadLab(), tr);
+  assert.equal(typeof tr.train, 'function');
+  // without cores: the package's lean core, then its full core
+  const bare = await init({ families: [sinusoidalFamily], simd: true });
+  const more = await use(bare, kvCacheFamily, ropeFamily);
+  assert.equal(typeof more.kvCache, 'function');
+  assert.deepEqual(more.sinusoidal({ length: 3, dim: 4 }), bare.sinusoidal({ length: 3, dim: 4 }));
+});
+
+test('use() and init({ cores }) refuse what is not a family or a core, by name', async () => {
+  const pe = await init({ families: [sinusoidalFamily] });
+  await assert.rejects(use(pe, 3), { name: 'PosencError', argument: 'families[0]' });
+  await assert.rejects(use(pe, ropeFamily, {}), { name: 'PosencError', argument: 'families[1]' });
+  await assert.rejects(use(pe), { name: 'PosencError', argument: 'families' });
+  await assert.rejects(use({ ...pe }, ropeFamily), { name: 'PosencError', argument: 'pe' });
+  await assert.rejects(init({ families: [ropeFamily], cores: { medium: dist('posenc-page.simd.wasm') } }), {
+    name: 'PosencError',
+    argument: 'cores.medium',
+  });
+  const wrong = await init({
+    families: [sinusoidalFamily],
+    simd: true,
+    cores: { encodings: dist('posenc-lite.simd.wasm') },
+  });
+  await assert.rejects(use(wrong, ropeFamily), {
+    name: 'PosencError',
+    argument: 'cores.encodings',
+    message: /lacks posenc_rope_freqs/,
+  });
+  const gone = await init({
+    families: [sinusoidalFamily],
+    simd: true,
+    cores: { encodings: () => Promise.reject(new Error('gone')) },
+  });
+  await assert.rejects(use(gone, ropeFamily), { name: 'PosencError', argument: 'cores.encodings', message: /gone/ });
+  // asked again after a failure: the load is tried again, not the failure kept
+  await assert.rejects(use(gone, ropeFamily), { argument: 'cores.encodings' });
 });
 
 // The lean core's own allocator (c_src/lite_malloc.c): buffers that never overlap, keep their

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { init as npmInit } from '../js/index.js';
-import { init as pageInit } from '../web/src/api.js';
+import { init as pageInit, use } from '../web/src/api.js';
 import { rng } from './helpers.js';
 
 const dist = (f) => readFileSync(new URL(`../dist/${f}`, import.meta.url));
@@ -74,6 +74,31 @@ function calls() {
   out.push([
     'applyRope partial rotary',
     (pe) => pe.applyRope(xp.slice(), { length: 41, heads: 2, dim: 24, rotaryDim: 12 }),
+  ]);
+  // M-RoPE (Qwen2-VL's three position streams): posenc_rope_mrope_fill, which ropeFamily's mark
+  // (js/lite.js: the encodings core) needs the page cores to export
+  const xm = f32(20 * 2 * 32);
+  out.push([
+    'applyRope M-RoPE',
+    (pe) =>
+      pe.applyRope(xm.slice(), {
+        length: 20,
+        heads: 2,
+        dim: 32,
+        mropeSections: [4, 6, 6],
+        positions: Int32Array.from({ length: 60 }, (_, i) => (i * 7) % 23),
+      }),
+  ]);
+  out.push([
+    'ropeCache M-RoPE interleaved',
+    (pe) =>
+      pe.ropeCache({
+        length: 20,
+        dim: 32,
+        mropeSections: [6, 5, 5],
+        mropeInterleaved: true,
+        positions: Float32Array.from({ length: 60 }, (_, i) => 1.5 * i),
+      }),
   ]);
   out.push([
     'applyRope positions',
@@ -237,8 +262,7 @@ test("the page cores give the npm SIMD core's results bit for bit", async (t) =>
   // The npm package's API on its SIMD core; the page's API (web/src/api.js) on each page core.
   const ref = await npmInit({ wasm: dist('posenc.simd.wasm') });
   const lean = await pageInit({ wasm: dist('posenc-page.simd.wasm') });
-  const full = await pageInit({ wasm: dist('posenc-page-attention.simd.wasm') });
-  await full.use('attention');
+  const full = await use(await pageInit({ wasm: dist('posenc-page-attention.simd.wasm') }), 'attention');
   assert.equal(lean.backend, 'simd');
   // What each page core leaves out: attention (lean) and the KV cache (both).
   const [leanC, fullC] = ['posenc-page.simd.wasm', 'posenc-page-attention.simd.wasm'].map((f) => exported(dist(f)));

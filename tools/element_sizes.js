@@ -22,9 +22,9 @@ function closure(key, seen = new Set()) {
 const entry = Object.keys(manifest).find((k) => manifest[k].isEntry);
 const core = (name) => Object.values(manifest).find((c) => c.file.includes(`/${name}-`))?.file;
 // The views' declarations (web/src/views/registry.js): which module each view is in, the API
-// families it adds (each a module of js/, web/src/api.js LATER) and so the core it runs on
-// (app.js coreFor).
-const views = VIEWS.map(({ id, module, needs }) => ({ id, module, needs }));
+// families it adds (each a module of web/src/families/, web/src/api.js LATER) and so the core it
+// runs on (app.js coreFor).
+const views = VIEWS.map(({ id, module, needs = [] }) => ({ id, module, needs }));
 
 /** A chunk the build must have: one the table names but the manifest lacks is refused by name. */
 function chunk(key) {
@@ -37,7 +37,7 @@ const rows = [];
 for (const { id, module, needs } of views) {
   const files = new Set(base);
   closure(chunk(`src/views/${module}.js`), files);
-  for (const family of needs) closure(chunk(`../js/${family}.js`), files); // added before the view is set up
+  for (const family of needs) closure(chunk(`src/families/${family}.js`), files); // added before the view is set up
   const wasm = core(needs.includes('attention') ? 'posenc-page-attention.simd' : 'posenc-page.simd');
   if (wasm) files.add(wasm); // a JS module holding the wasm (vite.config.js elementPackage)
   const js = [...files].filter((f) => f.endsWith('.js') && f !== wasm).reduce((a, f) => a + br(f), 0);

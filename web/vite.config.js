@@ -21,8 +21,9 @@ function inlineWasm(single) {
   const id = 'virtual:posenc-wasm';
   // js/loader.js's four build modules (dist/*.wasm.js, 156 kB of gzipped base64): the single file
   // hands init() and loadLab() the inlined bytes, so it never imports them; without this they are
-  // inlined too, unused (posenc-single.html was 839 kB, 684 kB without them).
-  const unused = /[\\/]dist[\\/]posenc[\w.-]*\.wasm\.js$/;
+  // inlined too, unused (posenc-single.html was 839 kB, 684 kB without them). The page's stand-in
+  // core (dist/posenc-standin.wasm.js, api.js stubApi) is the page's own and stays.
+  const unused = /[\\/]dist[\\/]posenc(?!-standin)[\w.-]*\.wasm\.js$/;
   return {
     name: 'posenc-inline-wasm',
     resolveId: (s) => (s === id ? `\0${id}` : null),
@@ -37,9 +38,37 @@ function inlineWasm(single) {
   };
 }
 
-/** The modules every embed runs; everything else in web/src and js/ is loaded on demand. */
+/** The modules every embed runs (and the bundler's runtime helpers); everything else in web/src and
+ * js/ is loaded on demand. */
 const SHARED =
-  /[\\/](web[\\/]src[\\/](app|state|style|api|draw|palette|theme|methods|views[\\/](index|common|views|registry|layout|\w+\.view))|js[\\/](core|errors|loader|validate|values|sinusoidal|rope|relative|learned))\.(js|css)$/;
+  /(?:[\\/](web[\\/]src[\\/](app|state|style|api|draw|palette|theme|methods|views[\\/](index|common|views|registry|layout|\w+\.view))|js[\\/](api|core|errors|loader|validate|values|sinusoidal|rope|relative|learned)|dist[\\/]posenc-standin\.wasm)|\brolldown[\\/]runtime)\.(js|css)$/;
+/**
+ * The library's families the shell does not call, each a chunk of its own (before the shared
+ * group, which would otherwise take them in: web/src/api.js imports posenc/lite, which re-exports
+ * every family): attention and the trainer, which a view adds (api.js LATER, web/src/families/),
+ * and fromConfig, which the scaling view calls (in that view's chunk).
+ */
+const LATER = [
+  {
+    name: 'attention',
+    test: /[\\/](web[\\/]src[\\/]families[\\/]attention|js[\\/]attention)\.js$/,
+    priority: 2,
+    includeDependenciesRecursively: false,
+  },
+  {
+    name: 'train',
+    test: /[\\/](web[\\/]src[\\/]families[\\/]train|js[\\/]train)\.js$/,
+    priority: 2,
+    includeDependenciesRecursively: false,
+  },
+  {
+    name: 'scaling',
+    test: /[\\/](js[\\/](config|models)|web[\\/]src[\\/]views[\\/]scaling(_models)?)\.js$/,
+    priority: 2,
+    includeDependenciesRecursively: false,
+  },
+  { name: 'kvcache', test: /[\\/]js[\\/]kvcache\.js$/, priority: 2, includeDependenciesRecursively: false },
+];
 /** Two chunks that most views load but not all: the filled-in formulas (not the Shuffle lab, Shift,
  * Concat) and the methods' matrices (the heatmap, Compare, Similarity and the learned views). */
 const FORMULA = /[\\/]web[\\/]src[\\/]formula\.js$/;
@@ -327,16 +356,17 @@ const packageBuild = () => ({
       input: { 'posenc-view': `${root}src/element.js` },
       // Its timing notes on a loaded machine are not warnings about the package.
       checks: { pluginTimings: false },
-      preserveEntrySignatures: 'exports-only',
+      preserveEntrySignatures: 'allow-extension',
       output: {
         entryFileNames: 'posenc-view.js',
         chunkFileNames: CHUNK,
         assetFileNames: 'chunks/[name]-[hash][extname]',
         codeSplitting: {
           groups: [
-            { name: 'posenc', test: SHARED },
-            { name: 'formula', test: FORMULA },
-            { name: 'matrices', test: MATRICES },
+            ...LATER,
+            { name: 'posenc', test: SHARED, priority: 1 },
+            { name: 'formula', test: FORMULA, priority: 1 },
+            { name: 'matrices', test: MATRICES, priority: 1 },
           ],
         },
       },
@@ -381,7 +411,7 @@ export default defineConfig(({ mode }) => {
               'element-module': `${root}src/element.js`,
             },
             // posenc-view.js exports `ready` and the element module its `impl` (element.js).
-            preserveEntrySignatures: 'exports-only',
+            preserveEntrySignatures: 'allow-extension',
             output: {
               entryFileNames: (c) => (c.name === 'posenc-view' ? 'posenc-view.js' : 'assets/[name]-[hash].js'),
               // What every embed runs (the shell, the encodings' API, the views' drawing kit) is
@@ -390,9 +420,10 @@ export default defineConfig(({ mode }) => {
               // some views call (attention, trainer, KV cache) stay chunks of their own.
               codeSplitting: {
                 groups: [
-                  { name: 'posenc', test: SHARED },
-                  { name: 'formula', test: FORMULA },
-                  { name: 'matrices', test: MATRICES },
+                  ...LATER,
+                  { name: 'posenc', test: SHARED, priority: 1 },
+                  { name: 'formula', test: FORMULA, priority: 1 },
+                  { name: 'matrices', test: MATRICES, priority: 1 },
                 ],
               },
             },

@@ -2,6 +2,7 @@
 // current view (its chunk and API families loaded on demand, set up, updated, destroyed), exports,
 // theme and trims. The state in the link is url.js's, the controls beside the view controls.js's.
 // Rendering is coalesced to one per animation frame, so a slider drag never queues redraws.
+import { use } from './api.js';
 import { mountControls } from './controls.js';
 import { finiteMinMax, makePool } from './methods.js';
 import { parseState } from './state.js';
@@ -121,12 +122,21 @@ function listenOutside(root, { onPop, onScheme, onWidth }) {
  * Mount the page (or one chrome-less view) into `root`.
  * @param {HTMLElement} root
  * @param {{ state: object, chrome?: object, url?: boolean, pe: object, onLoadError?: Function }} o  pe: the stand-in API
- *   (api.js stubApi()) until attach() brings the real one with its compute runner; chrome: the
+ *   or a Promise of it (api.js stubApi(); nothing is drawn until it is here) until attach() brings
+ *   the real one with its compute runner; chrome: the
  *   page's chrome module (chrome.js), or none for an embed or an element; onLoadError(name, error):
  *   a view's chunk or API family failed to load (a deploy removed it): true if the caller handles it
  */
 export function createApp(root, { pe, state, chrome = null, url = true, onLoadError = null }) {
-  const a = appState(root, { pe, state, chrome, url, onLoadError });
+  const pending = typeof pe?.then === 'function';
+  const a = appState(root, { pe: pending ? null : pe, state, chrome, url, onLoadError });
+  // the stand-in, unless the real API came first (or the stand-in cannot load: nothing is drawn
+  // until the real one is here)
+  if (pending)
+    pe.then(
+      (s) => !a.pe && attach(a, s, lazyCompute(s, { useWorker: false })),
+      () => {},
+    );
   // The page's own chrome (chrome.js: mode bar, guided path, tabs, exports), wired to this app.
   a.page = chrome
     ? chrome.mount({
@@ -233,11 +243,11 @@ function load(a, name) {
   if (a.loading.has(name)) return;
   a.loading.add(name);
   const forPe = a.pe;
-  Promise.all([preloadView(name), ...needs(name).map((f) => forPe.use?.(f))]).then(
+  Promise.all([preloadView(name), ...needs(name).map((f) => use(forPe, f))]).then(
     ([setup, ...apis]) => {
       a.loading.delete(name);
-      // On the lean core (api.js) use('attention') resolves to an API on the core with attention:
-      // move to it (attach() renders, and the view loads again there).
+      // use() resolves to an API with the family (posenc/lite: on the encodings core, one on the core
+      // with attention): move to it (attach() renders, and the view loads again there).
       const other = apis.find((x) => x && x !== forPe);
       if (other && forPe === a.pe) return attach(a, other, a.ctx.compute);
       // The families were added to the API of that moment: after attach() add them to the new one.
@@ -305,6 +315,7 @@ function render(a) {
   root.dataset.theme = state.theme;
   root.classList.toggle('hide-title', /title/.test(state.hide));
   root.classList.toggle('hide-intro', /intro/.test(state.hide));
+  if (!a.pe) return; // the stand-in is on its way (createApp)
   if ((!a.current || a.current.name !== state.view) && !setUpView(a)) return;
   if (a.pe.stub) return layoutPass(a);
   root.dataset.layout = 'live';
@@ -404,7 +415,7 @@ function destroy(a) {
  * not paint in between. */
 function attach(a, next, nextCompute) {
   if (a.destroyed) return;
-  if (a.pe.stub && !next.stub && a.root.dataset.layout === 'stub') hold(a, a.host.getBoundingClientRect().height);
+  if (a.pe?.stub && !next.stub && a.root.dataset.layout === 'stub') hold(a, a.host.getBoundingClientRect().height);
   a.pe = next;
   a.ctx.pe = next;
   a.ctx.pool.free(); // the old API's heap buffers (a lean core outlives its move to the one with attention)

@@ -1,5 +1,6 @@
 // Runs a job from jobs.js in the worker, or on the main thread when workers are unavailable.
 // Only the newest request per job resolves, so a slider drag never queues stale work.
+import { coreOf } from './api.js';
 import { JOBS } from './jobs.js';
 import { Unavailable } from './methods.js';
 
@@ -59,7 +60,7 @@ export function createCompute(pe, { useWorker = true } = {}) {
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve: (r) => resolve(fresh(r)), reject, job, st: { ...st } });
         // The worker loads the core this page loaded (api.js): it is in the cache.
-        w.postMessage({ id, job, st: { ...st }, core: pe.core });
+        w.postMessage({ id, job, st: { ...st }, core: coreOf(pe) });
       });
     },
   };

@@ -1,6 +1,5 @@
 // Work that can be slow (Gram matrices are length² × dim) runs through these pure functions, in a
 // worker when one is available and on the main thread otherwise (file://, single-file build).
-import { need } from './methods.js';
 import { ropeOptions } from './state.js';
 
 export const SIM_CAP = 1024;
@@ -10,7 +9,6 @@ export const JOBS = {
     const L = Math.min(st.length, SIM_CAP);
     const d = st.dim;
     if (st.method === 'rope') {
-      need(pe, 'applyRope', 'similarity');
       // The same vector (all ones, as in RoFormer's decay argument) at every position, rotated:
       // the Gram matrix is q·R(j−i)k, so every diagonal is constant and row 0 is q·k by offset.
       const x = new Float32Array(L * d).fill(1);
@@ -20,7 +18,6 @@ export const JOBS = {
       return { S, L, lo: -d, hi: d, kind: 'q·k of rotated all-ones vectors', decay };
     }
     if (st.method === 'sinusoidal' || st.method === 'learned') {
-      need(pe, 'similarity', st.method === 'learned' ? 'learnedInit' : 'sinusoidal');
       const table =
         st.method === 'learned'
           ? pe.learnedInit({ length: L, dim: d, seed: 0 })

@@ -2,7 +2,7 @@
 // so a training run never blocks a frame. Messages in: { id, opts: { task, steps, seed, method } };
 // out: { id, type: 'progress', step, steps, loss, table } then { id, type: 'done', ... } or
 // { id, type: 'error', message }. Cancelling is terminate(): training is one synchronous call.
-import { init } from '../../js/index.js';
+import { init } from 'posenc';
 import { runLab } from './views/lab.js';
 
 // Loaded with the first request, which then reports a core that cannot load as its error.

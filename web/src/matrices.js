@@ -2,7 +2,7 @@
 // views' tables), computed by the posenc API. The only arithmetic here is
 // display work (angle mod 2π from cos/sin, colour ranges). Not in the shell's chunk: the views
 // that draw no such matrix (the Shuffle lab, Shift, Concat) do not download it.
-import { MATRIX_CAP, exactAngle, finiteMinMax, need, ropeOptions, t5Config, t5Opts } from './methods.js';
+import { MATRIX_CAP, exactAngle, finiteMinMax, ropeOptions, t5Config, t5Opts } from './methods.js';
 
 const TAU = 2 * Math.PI;
 // Display-only atan2 in [0, 2π): a degree-11 minimax polynomial (error < 1e-5 rad, far below one
@@ -138,7 +138,6 @@ function alibiAll(pe, heads, n) {
  */
 export const MATRICES = {
   sinusoidal(pe, st, pool, { L, d, posAxis }) {
-    need(pe, 'sinusoidal');
     const buf = pool.f32(`sin`, L * d);
     pe.sinusoidal({ length: L, dim: d, base: st.base, layout: st.layout, out: buf });
     return {
@@ -157,7 +156,6 @@ export const MATRICES = {
     };
   },
   rope(pe, st, pool, { L, d, posAxis, quantity }) {
-    need(pe, 'ropeCache');
     const ro = ropeOptions(st);
     const half = (ro.rotaryDim ?? d) / 2;
     // Zero-copy: the cache is written straight into reusable heap buffers.
@@ -253,7 +251,6 @@ export const MATRICES = {
     };
   },
   learned(pe, st, pool, { L, d, posAxis }) {
-    need(pe, 'learnedInit');
     const t = pool.learned(L, d);
     return {
       values: t,
@@ -271,7 +268,6 @@ export const MATRICES = {
     };
   },
   alibi(pe, st, pool, { L }) {
-    need(pe, 'alibiBias');
     const n = Math.min(L, MATRIX_CAP);
     const h = Math.min(st.head, st.heads - 1);
     const all = alibiAll(pe, st.heads, n);
@@ -296,7 +292,6 @@ export const MATRICES = {
     };
   },
   t5(pe, st, pool, { L }) {
-    need(pe, 't5Buckets');
     const n = Math.min(L, MATRIX_CAP);
     const cfg = t5Config(st);
     const b = cached(pe, `t5|${n}|${cfg.numBuckets}|${cfg.maxDistance}|${cfg.bidirectional}`, () =>
@@ -319,7 +314,6 @@ export const MATRICES = {
     };
   },
   shaw(pe, st, pool, { L }) {
-    need(pe, 'shawIndices');
     const n = Math.min(L, MATRIX_CAP);
     const k = st.shawk;
     const b = cached(pe, `shaw|${n}|${k}`, () => pe.shawIndices({ queries: n, keys: n, maxRelative: k }));

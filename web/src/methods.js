@@ -1,16 +1,13 @@
 // The page's positional methods, one registry entry each (METHODS below), and what every view may
-// need from the shell about the API: the check for a missing function, the heap-buffer pool, finite
+// need from the shell about the API: the error for a missing function, the heap-buffer pool, finite
 // ranges, the exact angle of a pair, RoPE's and T5's options from the state. The matrices
 // themselves are in matrices.js, a chunk of its own.
 import { t5MaxExact } from '../../js/maths.js';
 
-/** Thrown when this build of posenc lacks a function a view needs. */
+/** Thrown when the API lacks a function a view needs (the page's API has the encodings, and a
+ * view's `needs` are added before it is set up: api.js). */
 export class Unavailable extends Error {
   name = 'Unavailable'; // survives minification, unlike constructor.name (the worker sends it back)
-}
-export function need(pe, ...fns) {
-  const missing = fns.filter((f) => typeof pe[f] !== 'function');
-  if (missing.length) throw new Unavailable(`pe.${missing.join(', pe.')}`);
 }
 
 /** Bias matrices are [queries][keys]: cap their side so a long length stays interactive. */

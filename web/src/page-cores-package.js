@@ -3,10 +3,13 @@
 // import(), the one way to name a file that every bundler follows with no configuration (a
 // `new URL('….wasm', import.meta.url)` is copied by Vite, webpack and Parcel, and left dangling by
 // esbuild and Rollup). A script, not a fetch, so a host's CSP needs no connect-src for it either.
-import { unpack } from '../../js/loader.js';
 
 /** The bytes of a core module (its default export: base64 text of the gzipped wasm). */
-const bytes = (m) => unpack(m.default);
+async function bytes(m) {
+  const gz = Uint8Array.from(atob(m.default), (c) => c.charCodeAt(0));
+  const stream = new Blob([gz]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
 
 export const PAGE_CORES = {
   lean: () => import('../../dist/posenc-page.simd.wasm?gzip64').then(bytes),

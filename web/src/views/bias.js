@@ -3,7 +3,7 @@
 // matrix, Shaw's indices, and Transformer-XL's four terms (pe.xlScores, one term at a time).
 import { createMatrixPanel, createPlot, fmt, stackFigures } from '../draw.js';
 import { createFormula, cellFormula } from '../formula.js';
-import { need, t5Config, t5Opts } from '../methods.js';
+import { t5Config, t5Opts } from '../methods.js';
 import { gradientStops, paletteFor } from '../palette.js';
 import { readTheme } from '../theme.js';
 import { matrixExport, plotExport, shell } from './common.js';
@@ -165,7 +165,6 @@ function updateBias(s, st) {
 
 function drawAlibi(s, st) {
   const pe = s.ctx.pe;
-  need(pe, 'alibiSlopes', 'alibiBias');
   const m = pe.alibiSlopes(st.heads);
   // Press et al. 2022: a geometric sequence for a power of two; otherwise the reference code's
   // interleaved set (docs/alibi.md).
@@ -219,7 +218,6 @@ function drawAlibi(s, st) {
 function drawAlibiSoftmax(s, H) {
   const pe = s.ctx.pe;
   const n = SMALL;
-  need(pe, 'attention');
   const zeros = new Float32Array(n * H);
   const { weights } = pe.attention({
     q: zeros,
@@ -246,7 +244,6 @@ function drawAlibiSoftmax(s, H) {
 
 function drawT5(s, st) {
   const pe = s.ctx.pe;
-  need(pe, 't5Buckets');
   const R = 200;
   const x = Float32Array.from({ length: 2 * R + 1 }, (_, j) => j - R);
   const numBuckets = st.buckets;
@@ -290,7 +287,6 @@ function t5LastFrom(pe, st, bidirectional) {
 
 function drawShaw(s, st) {
   const pe = s.ctx.pe;
-  need(pe, 'shawIndices');
   const n = SMALL;
   const k = st.shawk;
   s.shawMat.setTitle(`Index matrix, k = ${k}, ${n} × ${n}: the row of aᴷ, aⱽ each query–key pair reads`);
@@ -305,7 +301,6 @@ function drawShaw(s, st) {
 
 function drawXl(s, st) {
   const pe = s.ctx.pe;
-  need(pe, 'xlScores', 'xlPositions', 'learnedInit');
   const d = XL_DIM;
   const rand = (length, seed, std = 1) => pe.learnedInit({ length, dim: d, std, seed });
   const full = {

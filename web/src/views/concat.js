@@ -4,7 +4,6 @@
 // full W_Q, W_K the cross terms return unless the projections are block-diagonal (TUPE, Ke et al.
 // 2021). Every dot product here is pe.similarity over tables made by pe.addTo and pe.concat.
 import { createPlot, f32, fmt, stackFigures } from '../draw.js';
-import { need } from '../methods.js';
 import { shell } from './common.js';
 
 const L = 64;
@@ -62,7 +61,6 @@ export function setupConcat(el, ctx) {
 
   function draw(st) {
     const pe = ctx.pe;
-    need(pe, 'sinusoidal', 'learnedInit', 'addTo', 'concat', 'similarity');
     const d = st.dim;
     const { Sadd, Scat, Spp, Sxp } = concatScores(pe, d, st.base);
     const xx = Sxp[0];

@@ -4,6 +4,7 @@
 // measurement with a debrief computed from the numbers. Self-contained: its own controls,
 // canvases and drawing.
 
+import { use } from '../api.js';
 import { LAB_METHODS as METHODS, LAB_TASKS } from '../state.js';
 import { readTheme } from '../theme.js';
 import { lut } from '../palette.js';
@@ -820,8 +821,9 @@ function runOne(s, method, opts) {
   };
   if (!s.worker) {
     // no worker (single-file build, file://): train here, blocking the page while it runs
-    const pe = ctx.pe;
-    return Promise.all([pe.use?.('train'), pe.loadLab()]).then(() => runLab(pe, msg, onProgress));
+    return use(ctx.pe, 'train')
+      .then((pe) => pe.loadLab())
+      .then((pe) => runLab(pe, msg, onProgress));
   }
   return trainInWorker(s, method, opts, msg, onProgress);
 }

@@ -5,7 +5,6 @@
 import { createMatrixPanel, createPlot, fmt, stackFigures } from '../draw.js';
 import { paletteFor } from '../palette.js';
 import { createFormula, cellFormula } from '../formula.js';
-import { need } from '../methods.js';
 import { ropeOptions } from '../state.js';
 import { drawMethod } from './heatmap.js';
 import { describeMatrix, matrixExport, plotExport, shell } from './common.js';
@@ -53,7 +52,6 @@ export function setupLearned(el, ctx) {
       v.clear();
       v.guard(() => {
         const pe = ctx.pe;
-        need(pe, 'learnedInit', 'gather', 'similarity');
         const T = Math.min(st.train, st.length);
         const L = Math.max(st.length, T);
         const table = ctx.pool.learned(T, st.dim).slice();
@@ -156,7 +154,6 @@ export function setupExtrapolation(el, ctx) {
         v.guard(() => {
           drawn[k] = null;
           if (m === 'learned') {
-            need(ctx.pe, 'learnedInit');
             const t = ctx.pool.learned(L, st.dim);
             panels[k].setTitle(`Learned: rows ≥ ${T} undefined`);
             panels[k].rowAxis = 'position p';
@@ -198,7 +195,6 @@ export function setupExtrapolation(el, ctx) {
         }, m),
       );
       v.guard(() => {
-        need(ctx.pe, 'ropeCache', 'ropeFrequencies');
         // The slowest pair is where extrapolation bites: past T it reaches angles never seen in training.
         // Both caches are written into reusable heap buffers (no copy out); one column is read.
         const ro = ropeOptions(st);

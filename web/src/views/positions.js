@@ -10,7 +10,6 @@
 //  - an edited prompt: one causal RoPE layer (pe.selfAttention) before and after token 3 is
 //    replaced, and which positions' keys and outputs (layer 2's keys and values) change.
 import { createPlot, fmt, stackFigures } from '../draw.js';
-import { need } from '../methods.js';
 import { plotExport, shell } from './common.js';
 
 const PROMPTS = [
@@ -235,10 +234,8 @@ function updatePositions(s, st) {
   const pe = s.ctx.pe;
   s.exported = { kind: 'group', parts: [] };
   s.v.guard(() => {
-    need(pe, 'sinusoidal', 'applyRope', 'similarity', 'learnedInit');
     const p = padding(s, pe, st);
     const c = cache(s, pe, st);
-    need(pe, 'selfAttention', 'matmul');
     const e = edit(s, pe);
     s.exported = {
       kind: 'group',

@@ -11,7 +11,6 @@
 // column is readable on a phone. The table states what a recap question asks, so it waits for the
 // reader's answer (data-after-predict).
 import { createPlot, esc, stackFigures } from '../draw.js';
-import { need } from '../methods.js';
 import { plotExport, shell } from './common.js';
 
 const OFFSET = 3; // the key sits this many tokens before the query
@@ -186,7 +185,6 @@ export function setupRecap(el, ctx) {
 
   function draw(st) {
     const pe = ctx.pe;
-    need(pe, 'sinusoidal', 'learnedInit', 'applyRope', 'alibiBias', 't5Buckets');
     const d = st.dim,
       T = st.train;
     // Capped at 512 positions, one point each: past the red line, more shows nothing new.

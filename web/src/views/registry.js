@@ -6,7 +6,7 @@
 //             loaded when the view is first shown (two views may share one)
 //   label     its tab's name; title: its heading (and an embed's title)
 //   needs     the API families (web/src/api.js LATER) it calls beyond the encodings: the shell adds
-//             them (pe.use) before the view is set up, and a lone view that needs attention runs
+//             them (use(pe, name)) before the view is set up, and a lone view that needs attention runs
 //             on the page core with attention (app.js coreFor)
 //   controls  the state keys it reads (the controls the shell shows beside it); controlsFor(state),
 //             if given, those shown in that state; groups and labels rename a control's group and

@@ -6,7 +6,6 @@
 // stays. Below, the check with the API's numbers: a common shift keeps q·k; swapping m and n (the
 // offset's sign) and another key change it.
 import { exportCanvas, fmt, signed, spread } from '../draw.js';
-import { need } from '../methods.js';
 import { ropeOptions } from '../state.js';
 import { readTheme } from '../theme.js';
 import { shell } from './common.js';
@@ -327,7 +326,6 @@ function drawCircle(p, i, idx) {
 function draw(s) {
   const { st, freqs, canvas } = s;
   const pe = s.ctx.pe;
-  need(pe, 'ropeCache', 'ropeFrequencies', 'learnedInit');
   const theme = readTheme(s.v.section);
   const m = st.pos + s.frac,
     n = st.kpos + s.frac;
@@ -410,7 +408,6 @@ function checkRows(st, { a, b, swapped, self }) {
 function relativeCheck(s) {
   const { st, check } = s;
   const pe = s.ctx.pe;
-  need(pe, 'applyRope', 'similarity', 'learnedInit');
   const key = JSON.stringify([st.pos, st.kpos, st.dim, st.rope, ropeOptions(st)]);
   if (s.checked.key === key && s.checked.pe === pe) return;
   s.checked = { key, pe };

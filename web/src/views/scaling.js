@@ -5,7 +5,6 @@
 // attention factors and the per-layer pattern. Wavelength = 2π / ω is display work.
 import { fromConfig } from '../../../js/config.js';
 import { createPlot, esc, stackFigures } from '../draw.js';
-import { need } from '../methods.js';
 import { ropeOptions, SCALINGS } from '../state.js';
 import { shell } from './common.js';
 import { createFormula, pairFormula } from '../formula.js';
@@ -408,7 +407,6 @@ function drawWavelengths(s, { model, spec, opts, before, after, scText, original
 
 function drawScaling(s, st) {
   const pe = s.ctx.pe;
-  need(pe, 'ropeFrequencies');
   const picked = pickSpec(s, st);
   if (!picked) return;
   const { model, spec } = picked;

@@ -3,7 +3,7 @@
 // The rotation entries are themselves a row of the table, PE(k); both sides come from the API and
 // the page only multiplies the 2 × 2 blocks out to show they agree to float32 rounding.
 import { createPlot, f32, fmt, signed } from '../draw.js';
-import { exactAngle, need } from '../methods.js';
+import { exactAngle } from '../methods.js';
 import { shell } from './common.js';
 
 // The table's figures have a fixed width (sign, 7 decimals; the values are in [−1, 1]): its
@@ -41,7 +41,6 @@ export function setupShift(el, ctx) {
 
   function draw(st) {
     const pe = ctx.pe;
-    need(pe, 'sinusoidal');
     const d = st.dim,
       p = Math.min(st.pos, 512),
       k = st.shift;

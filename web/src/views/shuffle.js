@@ -3,7 +3,7 @@
 // matrix (and leaves the pooled sentence vector unchanged); with positions, or with a causal mask
 // (a word sees only the words before it), it changes the numbers. The proof is printed.
 import { createMatrixPanel, createPlot, esc, fmt, stackFigures } from '../draw.js';
-import { METHODS, methodLabel, need, ropeOptions } from '../methods.js';
+import { METHODS, methodLabel, ropeOptions } from '../methods.js';
 import { paletteFor } from '../palette.js';
 import { shell } from './common.js';
 import { readTheme } from '../theme.js';
@@ -325,7 +325,6 @@ const readsOf = (st, type) => (type === 'none' ? [] : (METHODS[type]?.keys ?? Ob
 function compute(s) {
   const { st } = s;
   const pe = s.ctx.pe;
-  need(pe, 'selfAttention', 'learnedInit', 'similarity');
   const D_MODEL = st.dim;
   const words = tokensOf(st.sentence);
   const n = words.length;

@@ -2,7 +2,7 @@
 // distance (relative methods). Curves are sampled at fractional positions (the API takes them), so a
 // fast pair is drawn as the smooth wave it is, reaching ±1, instead of a zig-zag through integers.
 import { createPlot, spread, stackFigures, widthOf } from '../draw.js';
-import { MATRIX_CAP, METHODS, need, t5Config, t5Opts } from '../methods.js';
+import { MATRIX_CAP, METHODS, t5Config, t5Opts } from '../methods.js';
 import { ropeOptions } from '../state.js';
 import { plotExport, shell } from './common.js';
 import { createFormula, curveFormula } from '../formula.js';
@@ -101,7 +101,6 @@ export function setupWaves(el, ctx) {
 function drawSinusoidal(pe, st, plot, px, pool) {
   const L = st.length;
   const d = st.dim;
-  need(pe, 'sinusoidal');
   const s = subSteps(L, px);
   // Column of the sine of pair i: 2i when interleaved, i when split.
   const pairs = spread(d / 2);
@@ -129,7 +128,6 @@ function drawSinusoidal(pe, st, plot, px, pool) {
 function drawRope(pe, st, plot, px, pool) {
   const L = st.length;
   const d = st.dim;
-  need(pe, 'ropeCache');
   const s = subSteps(L, px);
   const ro = ropeOptions(st);
   let scale = 1;
@@ -166,7 +164,6 @@ function drawRope(pe, st, plot, px, pool) {
 function drawLearned(pe, st, plot, px, pool) {
   const L = st.length;
   const d = st.dim;
-  need(pe, 'learnedInit');
   const t = pool.learned(L, d);
   const series = spread(d).map((c) => ({
     y: Float32Array.from({ length: L }, (_, r) => t[r * d + c]),
@@ -180,7 +177,6 @@ function drawLearned(pe, st, plot, px, pool) {
 /** ALiBi: the last query's bias against each key, one line per head. */
 function drawAlibi(pe, st, plot, px, pool) {
   const L = st.length;
-  need(pe, 'alibiBias');
   const n = Math.min(L, MATRIX_CAP);
   // The last query's row for every head: one query at position n − 1 against keys 0..n−1.
   const b = pe.alibiBias({ heads: st.heads, queries: 1, keys: n, offset: n - 1, causal: true });
@@ -203,7 +199,6 @@ function drawAlibi(pe, st, plot, px, pool) {
 /** T5: the bucket of each relative position, bidirectional and causal. */
 function drawT5(pe, st, plot, px, pool) {
   const L = st.length;
-  need(pe, 't5Buckets');
   const R = Math.max(8, Math.min(L, 512));
   const x = Float32Array.from({ length: 2 * R + 1 }, (_, j) => j - R);
   const bi = t5Config(st, true),
@@ -233,7 +228,6 @@ function drawT5(pe, st, plot, px, pool) {
 /** Shaw et al.: the clipped relative index of the middle query against each key. */
 function drawShaw(pe, st, plot, px, pool) {
   const L = st.length;
-  need(pe, 'shawIndices');
   const n = Math.max(2, Math.min(L, 256));
   const k = st.shawk;
   const idx = pe.shawIndices({ queries: n, keys: n, maxRelative: k });
@@ -269,7 +263,6 @@ function draw(pe, st, plot, px, pool) {
  * original context length (the page's train length) as a level line: pairs whose wavelength
  * exceeds it never completed a turn in training, which is where the scalings intervene. */
 function drawWavelengths(pe, st, plot) {
-  need(pe, 'ropeFrequencies');
   const before = pe.ropeFrequencies({ dim: st.dim, base: st.base }).invFreq64;
   const after = pe.ropeFrequencies(ropeOptions(st)).invFreq64;
   const wl = (w) => Float64Array.from(w, (x) => (2 * Math.PI) / x);

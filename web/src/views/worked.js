@@ -3,7 +3,6 @@
 // or walk any cell: the formula panel fills in with that cell's numbers and the API call.
 import { exportCanvas, f32 } from '../draw.js';
 import { createFormula, cellFormula } from '../formula.js';
-import { need } from '../methods.js';
 import { readTheme } from '../theme.js';
 import { shell } from './common.js';
 
@@ -63,7 +62,6 @@ export function setupWorked(el, ctx) {
 
   function draw() {
     const pe = ctx.pe;
-    need(pe, 'sinusoidal', 'sinusoidalFrequencies', 'learnedInit', 'addTo');
     const w = pe.sinusoidalFrequencies({ dim: D, base: st.base });
     table = pe.sinusoidal({ length: P, dim: D, base: st.base });
     freqs.innerHTML = `Frequencies from <code>pe.sinusoidalFrequencies({ dim: 4, base: ${st.base} })</code>: ω₀ = ${f32(w[0])} rad per position, ω₁ = 1/${st.base}<sup>2/4</sup> = ${w[1].toPrecision(6)} rad per position. Columns alternate sin and cos of p·ωᵢ:`;
