@@ -52,6 +52,4 @@ export const declare = {
       result: "Float64Array, the paper's decay bound per distance",
     },
   ],
-  // the page's core has no M-RoPE (c_src/exports_page*.txt)
-  notOnPage: ['posenc_rope_mrope_fill'],
 };

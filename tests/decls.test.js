@@ -26,7 +26,7 @@ test('nothing generated from the declarations is stale (node tools/gen_decls.js 
   );
 });
 
-test('every family of posenc/lite is declared, with its functions and its lean mark', () => {
+test('every family of posenc/lite is declared, with its functions and its core mark', () => {
   const families = Object.keys(lite).filter((k) => k.endsWith('Family'));
   assert.deepEqual(families.sort(), FAMILY_DECLS.map((f) => f.family).sort(), 'js/lite.js families = the decls');
   for (const d of FAMILY_DECLS) {
@@ -36,7 +36,10 @@ test('every family of posenc/lite is declared, with its functions and its lean m
       d.functions.map((f) => f.name).sort(),
       `decl/${d.module}.js declares the functions ${d.family} builds`,
     );
-    assert.equal(family.lean === true, d.lean === true, `${d.family}.lean and decl/${d.module}.js lean agree`);
+    // js/lite.js picks a family's core by its mark; the declarations put its C in that core's list
+    assert.equal(family.core === 'lean', d.lean === true, `${d.family}.core and decl/${d.module}.js lean agree`);
+    if (d.page === true) assert.ok(['lean', 'encodings'].includes(family.core), `${d.family}.core: the page's encodings core has its C`);
+    if (d.page === 'attention') assert.equal(family.core, 'attention', `${d.family}.core: only the attention core has its C`);
     const rows = d.readme.flatMap((r) => r.functions);
     assert.deepEqual(rows.sort(), d.functions.map((f) => f.name).sort(), `${d.family}: its README rows list each once`);
   }
