@@ -119,7 +119,7 @@ function parseScaling(fn, snap, rotaryDim, prefix = '') {
   // numbers and flags in the table's order, then the per-pair factors (their message needs rotaryDim)
   for (const k of keys) if (k.kind !== 'factors') v[k.name] = scalingKey(fn, sc, k, key, name, v);
   for (const k of keys) if (k.kind === 'factors') v[k.name] = factorList(fn, sc, k, key, name, rotaryDim);
-  rule?.(v, { fail: (k, what, got) => fail(fn, key(k), Status.E_PARAM, what, got) });
+  rule?.check(v, { fail: (k, what, got) => fail(fn, key(k), Status.E_PARAM, what, got) });
   return v;
 }
 

@@ -19,7 +19,8 @@
 //   c         its value of posenc_rope_type
 //   hf        the rope_type / type spellings that mean it (notes: how a spelling differs)
 //   doc       one line for the declarations; formula: the frequencies, for docs/rope.md
-//   rule(v, p)  a check across keys, after each key's own (p: js/rope.js parseScaling's readers)
+//   rule      a check across keys, after each key's own: check(v, { fail }), and probes on both
+//             sides of it (tests/scalings.test.js runs them through JS and C)
 import { FLT_MAX, yarnMscale } from './maths.js';
 
 const factor = { name: 'factor', kind: 'number', required: true, gt: 0, hf: 'factor' };
@@ -86,10 +87,18 @@ export const SCALINGS = Object.freeze({
     ],
     // the attention factor's ratio mscale(factor, mscale) / mscale(factor, mscaleAllDim) needs a
     // positive denominator (mscale and mscaleAllDim count when non-zero, as HF's truthiness)
-    rule: (v, { fail }) => {
-      if (v.mscale && v.mscaleAllDim && v.factor > 1 && !(yarnMscale(v.factor, v.mscaleAllDim) > 0)) {
-        throw fail('mscaleAllDim', 'such that 0.1 * mscaleAllDim * ln(factor) + 1 > 0', v.mscaleAllDim);
-      }
+    rule: {
+      check: (v, { fail }) => {
+        if (v.mscale && v.mscaleAllDim && v.factor > 1 && !(yarnMscale(v.factor, v.mscaleAllDim) > 0)) {
+          throw fail('mscaleAllDim', 'such that 0.1 * mscaleAllDim * ln(factor) + 1 > 0', v.mscaleAllDim);
+        }
+      },
+      // keys set over the type's valid baseline, on both sides of the rule
+      probes: [
+        { set: { factor: 4, mscale: 1, mscaleAllDim: -10 }, ok: false },
+        { set: { factor: 4, mscale: 1, mscaleAllDim: -5 }, ok: true },
+        { set: { factor: 4, mscale: 0, mscaleAllDim: -10 }, ok: true },
+      ],
     },
   },
   longrope: {
@@ -131,6 +140,25 @@ export const SCALINGS = Object.freeze({
     ],
   },
 });
+
+/** The fields of posenc.h posenc_rope_scaling after `type`, in its order (snake_case there): every
+ * key of the table, each once. A new key appends, so no existing field's offset moves. */
+export const C_FIELDS = Object.freeze([
+  'truncate',
+  'shortFactor',
+  'longFactor',
+  'factor',
+  'originalMaxPositions',
+  'maxPositions',
+  'seqLen',
+  'betaFast',
+  'betaSlow',
+  'attentionFactor',
+  'mscale',
+  'mscaleAllDim',
+  'lowFreqFactor',
+  'highFreqFactor',
+]);
 
 /** Where docs/rope.md explains the scalings. */
 export const SCALINGS_DOC = 'docs/rope.md#frequency-scaling-long-context';
