@@ -18,7 +18,7 @@
 // A type:
 //   c         its value of posenc_rope_type
 //   hf        the rope_type / type spellings that mean it (notes: how a spelling differs)
-//   doc       one line for the declarations; formula: the frequencies, for docs/rope.md
+//   (its doc line and formula are in SCALING_DOCS below, which only the generator reads)
 //   rule      a check across keys, after each key's own: check(v, { fail }), and probes on both
 //             sides of it (tests/scalings.test.js runs them through JS and C)
 import { FLT_MAX, yarnMscale } from './maths.js';
@@ -34,29 +34,21 @@ export const SCALINGS = Object.freeze({
     hf: ['default', 'mrope', 'gptj'],
     // 'mrope' is Qwen2-VL's name (Qwen2VLConfig turns it into 'default'), 'gptj' mlc-llm's, with the GPT-J pairing
     notes: { gptj: "with layout: 'interleaved'" },
-    doc: 'The base frequencies.',
-    formula: '`w_i`',
     keys: [],
   },
   linear: {
     c: 1,
     hf: ['linear'],
-    doc: 'Position interpolation: inv_freq / factor.',
-    formula: '`w_i / factor` (position interpolation; Chen et al. 2023, arXiv:2306.15595)',
     keys: [factor],
   },
   ntk: {
     c: 2,
     hf: [],
-    doc: 'Static NTK-aware: base * factor^(d/(d-2)).',
-    formula: "static NTK-aware: `base' = base · factor^(d/(d−2))`",
     keys: [factor],
   },
   dynamic: {
     c: 3,
     hf: ['dynamic'],
-    doc: 'Dynamic NTK; seqLen absent: ropeFrequencies uses maxPositions (= default), ropeCache/applyRope the largest position + 1.',
-    formula: "`base' = base · (factor·L/M − (factor − 1))^(d/(d−2))`, `L = max(seqLen, M)`, `M = maxPositions`",
     keys: [
       factor,
       {
@@ -73,8 +65,6 @@ export const SCALINGS = Object.freeze({
   yarn: {
     c: 4,
     hf: ['yarn'],
-    doc: 'YaRN: a ramp between w and w / factor over the pairs, and an attention scale.',
-    formula: 'a ramp between `w_i` and `w_i / factor` (below)',
     keys: [
       factor,
       { ...original, hf: 'original_max_position_embeddings', context: true },
@@ -105,8 +95,6 @@ export const SCALINGS = Object.freeze({
     c: 5,
     hf: ['longrope', 'su'],
     // 'su' is Phi-3's first name for longrope
-    doc: 'Long factors when seqLen > originalMaxPositions; factor absent: maxPositions / originalMaxPositions, else 1.',
-    formula: '`1 / (ext_i · base^(2i/d))`',
     keys: [
       { name: 'shortFactor', kind: 'factors', required: true, hf: 'short_factor' },
       { name: 'longFactor', kind: 'factors', required: true, hf: 'long_factor' },
@@ -121,8 +109,6 @@ export const SCALINGS = Object.freeze({
   llama3: {
     c: 6,
     hf: ['llama3'],
-    doc: "Llama 3.1: keep the fast pairs, divide the slow ones by factor, smooth between (Meta's apply_scaling).",
-    formula: 'keep / smooth / divide by wavelength (below)',
     keys: [
       { name: 'factor', kind: 'number', gt: 0, def: 8, hf: 'factor', hfRequired: true },
       { name: 'lowFreqFactor', kind: 'number', gt: 0, def: 1, hf: 'low_freq_factor', hfRequired: true },
@@ -141,9 +127,42 @@ export const SCALINGS = Object.freeze({
   },
 });
 
+/** What docs/rope.md and the declarations say of each type (tools/gen_scalings.js alone reads it,
+ * so the bundles leave it out): doc, one line for the .d.ts; formula, the frequencies. */
+export const SCALING_DOCS = {
+  default: {
+    doc: 'The base frequencies.',
+    formula: '`w_i`',
+  },
+  linear: {
+    doc: 'Position interpolation: inv_freq / factor.',
+    formula: '`w_i / factor` (position interpolation; Chen et al. 2023, arXiv:2306.15595)',
+  },
+  ntk: {
+    doc: 'Static NTK-aware: base * factor^(d/(d-2)).',
+    formula: "static NTK-aware: `base' = base · factor^(d/(d−2))`",
+  },
+  dynamic: {
+    doc: 'Dynamic NTK; seqLen absent: ropeFrequencies uses maxPositions (= default), ropeCache/applyRope the largest position + 1.',
+    formula: "`base' = base · (factor·L/M − (factor − 1))^(d/(d−2))`, `L = max(seqLen, M)`, `M = maxPositions`",
+  },
+  yarn: {
+    doc: 'YaRN: a ramp between w and w / factor over the pairs, and an attention scale.',
+    formula: 'a ramp between `w_i` and `w_i / factor` (below)',
+  },
+  longrope: {
+    doc: 'Long factors when seqLen > originalMaxPositions; factor absent: maxPositions / originalMaxPositions, else 1.',
+    formula: '`1 / (ext_i · base^(2i/d))`',
+  },
+  llama3: {
+    doc: "Llama 3.1: keep the fast pairs, divide the slow ones by factor, smooth between (Meta's apply_scaling).",
+    formula: 'keep / smooth / divide by wavelength (below)',
+  },
+};
+
 /** The fields of posenc.h posenc_rope_scaling after `type`, in its order (snake_case there): every
  * key of the table, each once. A new key appends, so no existing field's offset moves. */
-export const C_FIELDS = Object.freeze([
+export const C_FIELDS = [
   'truncate',
   'shortFactor',
   'longFactor',
@@ -158,7 +177,7 @@ export const C_FIELDS = Object.freeze([
   'mscaleAllDim',
   'lowFreqFactor',
   'highFreqFactor',
-]);
+];
 
 /** Where docs/rope.md explains the scalings. */
 export const SCALINGS_DOC = 'docs/rope.md#frequency-scaling-long-context';

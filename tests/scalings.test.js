@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadCore } from '../js/api.js';
 import { init } from '../js/index.js';
-import { C_FIELDS, FACTOR_KEYS, HF_TYPES, SCALINGS } from '../js/scalings.js';
+import { C_FIELDS, FACTOR_KEYS, HF_TYPES, SCALING_DOCS, SCALINGS } from '../js/scalings.js';
 import { Status } from '../js/errors.js';
 import { generated } from '../tools/gen_scalings.js';
 import { fromConfig } from '../js/config.js';
@@ -48,6 +48,7 @@ test('the table: C values 0..n-1 in order, keys once each in C_FIELDS, HF spelli
       );
     }
   }
+  assert.deepEqual(Object.keys(SCALING_DOCS), Object.keys(SCALINGS), 'SCALING_DOCS has each type, in order');
   assert.ok(FACTOR_KEYS.length > 0);
 });
 

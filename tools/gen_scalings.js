@@ -11,7 +11,7 @@
 // lines (the convention of tools/gen_decls.js).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { C_FIELDS, SCALINGS, SCALINGS_DOC } from '../js/scalings.js';
+import { C_FIELDS, SCALING_DOCS, SCALINGS, SCALINGS_DOC } from '../js/scalings.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const GEN = 'tools/gen_scalings.js';
@@ -30,7 +30,7 @@ function dtsLines() {
   types.forEach(([type, t], i) => {
     const end = i === types.length - 1 ? ';' : '';
     const fields = [`type: '${type}'`, ...t.keys.map((k) => `${k.name}${k.required ? '' : '?'}: ${TS[k.kind]}`)];
-    out.push(`  /** ${t.doc} */`);
+    out.push(`  /** ${SCALING_DOCS[type].doc} */`);
     const one = `  | { ${fields.join('; ')} }${end}`;
     if (one.length <= 120) out.push(one);
     else out.push('  | {', ...fields.map((f) => `      ${f};`), `    }${end}`);
@@ -54,7 +54,7 @@ function docsLines() {
     ...types.map(
       ([type, t]) =>
         `| \`'${type}'\` | ${t.keys.map((k) => code(keyText(k))).join(', ') || '–'} | ` +
-        `${t.hf.map(code).join(', ') || '– (posenc only)'} | ${t.formula} |`,
+        `${t.hf.map(code).join(', ') || '– (posenc only)'} | ${SCALING_DOCS[type].formula} |`,
     ),
   ];
 }
