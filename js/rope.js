@@ -114,7 +114,7 @@ function parseScaling(fn, snap, rotaryDim, prefix = '') {
   const name = snap.type ?? 'default';
   const type = choice(fn, key('type'), name, SCALING_TYPE);
   const { keys, rule } = SCALINGS[name];
-  const sc = allowOnly(fn, snap, ['type', ...keys.map((k) => k.name)], `${prefix}scaling`);
+  const sc = allowOnly(fn, snap, ALLOWED.get(name), `${prefix}scaling`);
   const v = { type, name, truncate: 1 };
   // numbers and flags in the table's order, then the per-pair factors (their message needs rotaryDim)
   for (const k of keys) if (k.kind !== 'factors') v[k.name] = scalingKey(fn, sc, k, key, name, v);
@@ -122,6 +122,17 @@ function parseScaling(fn, snap, rotaryDim, prefix = '') {
   rule?.check(v, { fail: (k, what, got) => fail(fn, key(k), Status.E_PARAM, what, got) });
   return v;
 }
+
+// Per type, built once: the keys allowOnly takes, and each number's num() range.
+const ALLOWED = new Map(Object.entries(SCALINGS).map(([t, { keys }]) => [t, ['type', ...keys.map((k) => k.name)]]));
+const RANGE = new Map(
+  Object.values(SCALINGS).flatMap(({ keys }) =>
+    keys.map((k) => [
+      k,
+      Object.fromEntries(['gt', 'min', 'max', 'def'].filter((r) => k[r] !== undefined).map((r) => [r, k[r]])),
+    ]),
+  ),
+);
 
 /** One number or flag of a scaling: required (E_MISSING), defaulted, or NaN when absent. */
 function scalingKey(fn, sc, k, key, name, v) {
@@ -135,9 +146,8 @@ function scalingKey(fn, sc, k, key, name, v) {
     );
   }
   if (given === undefined && k.def === undefined) return NaN;
-  const range = { gt: k.gtKey ? v[k.gtKey] : k.gt, min: k.min, max: k.max, def: k.def };
-  for (const r of Object.keys(range)) if (range[r] === undefined) delete range[r];
-  return num(fn, key(k.name), given, range);
+  // gtKey: the bound is the value of a key read before this one
+  return num(fn, key(k.name), given, k.gtKey ? { ...RANGE.get(k), gt: v[k.gtKey] } : RANGE.get(k));
 }
 
 /** A per-pair factor list: rotaryDim/2 positive finite numbers (snapScaling's copies; no traps run). */
