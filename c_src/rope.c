@@ -395,8 +395,7 @@ int32_t posenc_rope_freqs(double *inv_freq, double *attention_scale, int32_t rot
         scaling = &def;
     }
     const posenc_rope_scaling *s = scaling;
-    if ((int)s->type < POSENC_ROPE_DEFAULT || (int)s->type > POSENC_ROPE_LLAMA3)
-        return POSENC_E_ENUM;
+    if ((int)s->type < 0 || (int)s->type >= POSENC_ROPE_TYPES) return POSENC_E_ENUM;
     TRY(check_scaling(s, rotary_dim));
 
     const int32_t n = rotary_dim / 2;
