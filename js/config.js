@@ -239,7 +239,7 @@ function parseScaling(rs, where, r, source, notes, origin, aliases = {}) {
     }
     return v;
   };
-  return hfScaling(type, { s, need, where, r, origin, maxPos, topOrig, orig });
+  return scalingFromHf(type, { s, need, where, r, origin, maxPos, topOrig, orig });
 }
 
 /** The rope type a scaling names (rope_type, or the older type), as posenc's scaling type. */
@@ -270,7 +270,7 @@ function scalingType(s, where, notes, aliases) {
 /** A scaling's keys in posenc's names (js/scalings.js), in the table's order: each read where
  * Hugging Face reads it (FROM_TOP: keys that may come from the top level, with their own rules),
  * then the type's own check (AFTER). origin records the key each option came from, for messages. */
-function hfScaling(type, p) {
+function scalingFromHf(type, p) {
   const { where, origin } = p;
   const sc = { type };
   for (const k of SCALINGS[type].keys) {
