@@ -176,8 +176,21 @@ int32_t posenc_similarity(float *out, const float *table, int32_t length, int32_
  * at 131072): cos/sin are within 2e-6 of float64 for positions below 2^20. Frequencies are
  * float64 (HF computes inv_freq in float32); both are deliberate departures toward the math. */
 
-/* Frequency-scaling variant (HF modeling_rope_utils.py rope_type; NTK is the static
- * "NTK-aware" base change b * factor^(d/(d-2))). */
+/* Activation order: [token][head][dim] or [head][token][dim]. */
+typedef enum posenc_rope_order { POSENC_ROPE_THD = 0, POSENC_ROPE_HTD = 1 } posenc_rope_order;
+
+/* Frequency scaling: the type and its parameters (js/scalings.js declares both; the block below is
+ * generated from it). A double that is NaN means "not given" (a required one then gives
+ * POSENC_E_MISSING); posenc_rope_scaling_init sets every field to "not given" or its default.
+ * L0 = original_max_positions. NTK is the static "NTK-aware" base change b * factor^(d/(d-2)).
+ * DYNAMIC without seq_len: L = max_positions, i.e. the default frequencies. YARN's mscale and
+ * mscale_all_dim count when non-zero (0 or NaN = unset, as HF's truthiness). LONGROPE: short_factor
+ * and long_factor are rotary_dim/2 long (long when seq_len > L0); factor absent: max_positions / L0
+ * when given, else 1. js/rope.js writes the struct at the offsets posenc_struct_layout reports (no
+ * offset is written twice). */
+/* <generated: rope scalings> by tools/gen_scalings.js from js/scalings.js */
+/* Frequency-scaling variant (HF modeling_rope_utils.py rope_type):
+ * docs/rope.md#frequency-scaling-long-context. */
 typedef enum posenc_rope_type {
     POSENC_ROPE_DEFAULT = 0,
     POSENC_ROPE_LINEAR = 1,
@@ -187,22 +200,18 @@ typedef enum posenc_rope_type {
     POSENC_ROPE_LONGROPE = 5,
     POSENC_ROPE_LLAMA3 = 6
 } posenc_rope_type;
+#define POSENC_ROPE_TYPES 7 /* the number of types: valid ones are 0 .. this - 1 */
 
-/* Activation order: [token][head][dim] or [head][token][dim]. */
-typedef enum posenc_rope_order { POSENC_ROPE_THD = 0, POSENC_ROPE_HTD = 1 } posenc_rope_order;
-
-/* Scaling parameters. A double that is NaN means "not given" (a required one then gives
- * POSENC_E_MISSING); posenc_rope_scaling_init sets every field to "not given" or its default.
- * Which fields each type reads (L0 = original_max_positions):
- *   LINEAR, NTK  factor
- *   DYNAMIC      factor, max_positions (M), seq_len (absent: L = M, i.e. the default freqs)
- *   YARN         factor, L0, beta_fast (32), beta_slow (1), attention_factor | mscale and
- *                mscale_all_dim (0 or NaN = unset, as HF's truthiness), truncate (1)
- *   LONGROPE     short_factor, long_factor (rotary_dim/2 each), L0, factor (absent: derived
- *                from max_positions / L0 when given, else 1), attention_factor, seq_len
- *                (long factors when seq_len > L0)
- *   LLAMA3       factor (8), low_freq_factor (1), high_freq_factor (4), L0 (8192)
- * js/rope.js writes it at the offsets posenc_struct_layout reports (no offset is written twice). */
+/* The fields each type reads (? optional, = the default posenc_rope_scaling_init sets):
+ *   LINEAR    factor
+ *   NTK       factor
+ *   DYNAMIC   factor, max_positions, seq_len?
+ *   YARN      factor, original_max_positions, beta_fast = 32, beta_slow = 1, attention_factor?,
+ *             mscale?, mscale_all_dim?, truncate = 1
+ *   LONGROPE  short_factor, long_factor, original_max_positions, factor?, max_positions?,
+ *             attention_factor?, seq_len?
+ *   LLAMA3    factor = 8, low_freq_factor = 1, high_freq_factor = 4, original_max_positions = 8192
+ */
 typedef struct posenc_rope_scaling {
     posenc_rope_type type;
     int32_t truncate;
@@ -220,6 +229,7 @@ typedef struct posenc_rope_scaling {
     double low_freq_factor;
     double high_freq_factor;
 } posenc_rope_scaling;
+/* </generated: rope scalings> */
 
 /* Fill *s with type's defaults (see above) and NaN for every key without one. */
 int32_t posenc_rope_scaling_init(posenc_rope_scaling *s, posenc_rope_type type);

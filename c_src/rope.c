@@ -197,7 +197,7 @@ static inline double get_mscale(double s, double m) {
 
 int32_t posenc_rope_scaling_init(posenc_rope_scaling *s, posenc_rope_type type) {
     if (!s) return POSENC_E_NULL;
-    if ((int)type < POSENC_ROPE_DEFAULT || (int)type > POSENC_ROPE_LLAMA3) return POSENC_E_ENUM;
+    if ((int)type < 0 || (int)type >= POSENC_ROPE_TYPES) return POSENC_E_ENUM;
     const double unset = NAN;
     s->type = type;
     s->truncate = 1;
@@ -265,7 +265,8 @@ static int32_t check_scaling(const posenc_rope_scaling *s, int32_t d) {
             TRY(opt_gt(s->factor, 0.0));
             TRY(opt_gt(s->max_positions, 0.0));
             TRY(opt_gt(s->attention_factor, 0.0));
-            if (given(s->seq_len) && !posenc__finite(s->seq_len)) return POSENC_E_PARAM;
+            if (given(s->seq_len) && !(posenc__finite(s->seq_len) && s->seq_len >= 0))
+                return POSENC_E_PARAM;
             for (int32_t i = 0; i < n; i++)
                 if (!(posenc__finite(s->short_factor[i]) && s->short_factor[i] > 0) ||
                     !(posenc__finite(s->long_factor[i]) && s->long_factor[i] > 0))
@@ -394,8 +395,7 @@ int32_t posenc_rope_freqs(double *inv_freq, double *attention_scale, int32_t rot
         scaling = &def;
     }
     const posenc_rope_scaling *s = scaling;
-    if ((int)s->type < POSENC_ROPE_DEFAULT || (int)s->type > POSENC_ROPE_LLAMA3)
-        return POSENC_E_ENUM;
+    if ((int)s->type < 0 || (int)s->type >= POSENC_ROPE_TYPES) return POSENC_E_ENUM;
     TRY(check_scaling(s, rotary_dim));
 
     const int32_t n = rotary_dim / 2;

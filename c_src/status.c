@@ -44,11 +44,13 @@ const char *posenc_status_string(int32_t code) {
     X(S, kind) X(S, form) X(S, table) X(S, bidirectional) X(S, num_buckets) X(S, max_distance) \
     X(S, a_k) X(S, a_v) X(S, max_relative) X(S, u) X(S, vb) X(S, r) X(S, r_rows) \
     X(S, query_scale) X(S, chunk) X(S, window)
+// <generated: rope scalings> by tools/gen_scalings.js from js/scalings.js
 #define SCALING_FIELDS(X, S) \
     X(S, type) X(S, truncate) X(S, short_factor) X(S, long_factor) X(S, factor) \
     X(S, original_max_positions) X(S, max_positions) X(S, seq_len) X(S, beta_fast) \
     X(S, beta_slow) X(S, attention_factor) X(S, mscale) X(S, mscale_all_dim) \
     X(S, low_freq_factor) X(S, high_freq_factor)
+// </generated: rope scalings>
 // clang-format on
 #define NAME(S, f)   " " #f
 #define OFFSET(S, f) (uint8_t) offsetof(S, f),

@@ -14,58 +14,14 @@ import { PosencError, Status } from './errors.js';
 import { closestTypes, MODELS, REFUSED, UNVERIFIED } from './models.js';
 import { bool, fail, int, notPromise, options, show } from './validate.js';
 import { FLT_MAX, yarnMscale } from './maths.js';
+import { HF_TYPES, SCALINGS } from './scalings.js';
 
 const FN = 'fromConfig';
 const F32_MAX = 3e38; // the largest softmax scale attention() and kvCache() take
 const MAX_WIDTH = 2 ** 20; // heads · head width of one layer (the widest published layer is 128 · 192)
 
-/** rope_type / type spellings -> posenc scaling type. 'su' is Phi-3's first name for longrope,
- * 'mrope' Qwen2-VL's name for default frequencies (Qwen2VLConfig turns it into 'default'),
- * 'gptj' mlc-llm's name for default frequencies with the GPT-J pairing. */
-const ROPE_TYPES = {
-  __proto__: null, // a config's rope_type of 'constructor' or 'toString' is no rope type
-  default: 'default',
-  mrope: 'default',
-  gptj: 'default',
-  linear: 'linear',
-  dynamic: 'dynamic',
-  yarn: 'yarn',
-  longrope: 'longrope',
-  su: 'longrope',
-  llama3: 'llama3',
-};
-/** Keys of rope_scaling / rope_parameters by what they do: read per type (`reads`, with `parse`
- * turning them into posenc's scaling), or positional but read elsewhere (theta, partial factor,
- * M-RoPE, Ministral 3's query scale), or inert. */
-const SCALINGS = {
-  default: { reads: [], parse: () => ({ type: 'default' }) },
-  linear: {
-    reads: ['factor'],
-    parse: ({ s, need }) => ({ type: 'linear', factor: need('factor', s.number('factor', { gt: 0 })) }),
-  },
-  dynamic: { reads: ['factor', 'original_max_position_embeddings'], parse: dynamicScaling },
-  yarn: {
-    reads: [
-      'factor',
-      'original_max_position_embeddings',
-      'beta_fast',
-      'beta_slow',
-      'attention_factor',
-      'mscale',
-      'mscale_all_dim',
-      'truncate',
-    ],
-    parse: yarnScaling,
-  },
-  longrope: {
-    reads: ['short_factor', 'long_factor', 'factor', 'original_max_position_embeddings', 'attention_factor'],
-    parse: longropeScaling,
-  },
-  llama3: {
-    reads: ['factor', 'low_freq_factor', 'high_freq_factor', 'original_max_position_embeddings'],
-    parse: llama3Scaling,
-  },
-};
+/** Keys of rope_scaling / rope_parameters: each type's own (js/scalings.js, the keys with `hf`), or
+ * positional but read elsewhere (theta, partial factor, M-RoPE, Ministral 3's query scale), or inert. */
 const SCALING_ELSEWHERE = [
   'rope_type',
   'type',
@@ -274,7 +230,7 @@ function parseScaling(rs, where, r, source, notes, origin, aliases = {}) {
   if (!isObj(rs)) throw bad(where, 'an object or null', rs);
   const s = reader(rs, source, `${where}.`);
   const { name, type } = scalingType(s, where, notes, aliases);
-  const { reads, parse } = SCALINGS[type];
+  const reads = SCALINGS[type].keys.filter((k) => k.hf).map((k) => k.hf);
   const allowed = [...reads, ...SCALING_ELSEWHERE, ...SCALING_INERT];
   for (const key of Object.keys(rs)) {
     if (!allowed.includes(key) && rs[key] !== null && rs[key] !== undefined) {
@@ -295,7 +251,7 @@ function parseScaling(rs, where, r, source, notes, origin, aliases = {}) {
     }
     return v;
   };
-  return parse({ s, need, rs, where, r, origin, maxPos, topOrig, orig });
+  return scalingFromHf(type, { s, need, where, r, origin, maxPos, topOrig, orig });
 }
 
 /** The rope type a scaling names (rope_type, or the older type), as posenc's scaling type. */
@@ -303,18 +259,18 @@ function scalingType(s, where, notes, aliases) {
   const rt = s.get('rope_type');
   const t = s.get('type');
   const name = rt ?? t ?? 'default';
-  if (rt !== undefined && t !== undefined && ROPE_TYPES[rt] !== ROPE_TYPES[t]) {
+  if (rt !== undefined && t !== undefined && HF_TYPES[rt] !== HF_TYPES[t]) {
     throw bad(`${where}.type`, `the same as ${where}.rope_type = ${show(rt)}`, t);
   }
   // a config class that renames a rope type (Phi3Config.convert_rope_params_to_dict: 'su', 'yarn' -> longrope)
-  const type = Object.hasOwn(aliases, name) ? aliases[name] : ROPE_TYPES[name];
+  const type = Object.hasOwn(aliases, name) ? aliases[name] : HF_TYPES[name];
   if (Object.hasOwn(aliases, name))
     notes.push(`${where} type ${show(name)} is read as '${aliases[name]}', as the config class does`);
   if (type === undefined) {
     throw perr(
       Status.E_ENUM,
       `${where}.${rt !== undefined ? 'rope_type' : 'type'} ${show(name)} is not a ` +
-        `rope type posenc knows (${Object.keys(ROPE_TYPES)
+        `rope type posenc knows (${Object.keys(HF_TYPES)
           .map((k) => `'${k}'`)
           .join(', ')})`,
       `${where}.rope_type`,
@@ -323,98 +279,98 @@ function scalingType(s, where, notes, aliases) {
   return { name, type };
 }
 
-/** _compute_dynamic_ntk_parameters: max_position_embeddings (original_max_position_embeddings in v5) */
-function dynamicScaling({ s, need, where, r, origin, maxPos, orig }) {
-  const m = orig ?? maxPos;
-  const factor = need('factor', s.number('factor', { gt: 0 }));
-  origin['scaling.maxPositions'] =
-    orig !== undefined ? `${where}.original_max_position_embeddings` : r.key('max_position_embeddings');
-  return { type: 'dynamic', factor, maxPositions: need('max_position_embeddings', m) };
-}
-
-/** _compute_yarn_parameters */
-function yarnScaling({ s, need, where, r, origin, maxPos, topOrig, orig }) {
-  const sc = { type: 'yarn', factor: need('factor', s.number('factor', { gt: 0 })) };
-  sc.originalMaxPositions = need('original_max_position_embeddings', orig ?? topOrig ?? maxPos);
-  origin['scaling.originalMaxPositions'] =
-    orig !== undefined
-      ? `${where}.original_max_position_embeddings`
-      : r.key(topOrig !== undefined ? 'original_max_position_embeddings' : 'max_position_embeddings');
-  const names = [
-    ['beta_fast', 'betaFast'],
-    ['beta_slow', 'betaSlow'],
-    ['attention_factor', 'attentionFactor'],
-    ['mscale', 'mscale'],
-    ['mscale_all_dim', 'mscaleAllDim'],
-  ];
-  for (const [k, p] of names) {
-    const v = s.number(k, { gt: k.startsWith('beta') || k === 'attention_factor' ? 0 : -Infinity });
-    if (v !== undefined) sc[p] = v;
+/** A scaling's keys in posenc's names (js/scalings.js), in the table's order: each read where
+ * Hugging Face reads it (FROM_TOP: keys that may come from the top level, with their own rules),
+ * then the type's own check (AFTER). origin records the key each option came from, for messages. */
+function scalingFromHf(type, p) {
+  const { where, origin } = p;
+  const sc = { type };
+  for (const k of SCALINGS[type].keys) {
+    if (k.hf) origin[`scaling.${k.name}`] ??= `${where}.${k.hf}`;
+    const own = FROM_TOP[type]?.[k.name];
+    const v = own ? own(p) : k.hf ? hfValue(k, p) : undefined;
+    if (v !== undefined) sc[k.name] = v;
   }
-  const tr = s.get('truncate');
-  if (tr !== undefined) sc.truncate = bool(FN, `${where}.truncate`, tr);
-  // _compute_yarn_parameters: attention_factor, else mscale(factor, mscale) / mscale(factor,
-  // mscale_all_dim) when both are set, else mscale(factor): q and k carry it, so it must be a float
-  let af = sc.attentionFactor;
-  let afKey = 'attention_factor';
-  if (af === undefined && sc.mscale && sc.mscaleAllDim) {
-    af = yarnMscale(sc.factor, sc.mscale) / yarnMscale(sc.factor, sc.mscaleAllDim);
-    afKey = Math.abs(yarnMscale(sc.factor, sc.mscale)) > FLT_MAX ? 'mscale' : 'mscale_all_dim';
-  }
-  if (af !== undefined && !(Number.isFinite(af) && Math.abs(af) <= FLT_MAX && af !== 0)) {
-    throw perr(
-      Status.E_RANGE,
-      `${where}.${afKey} gives a YaRN attention factor of ${af} (modeling_rope_utils.py ` +
-        `_compute_yarn_parameters), which must be a non-zero float32 (|x| <= ${FLT_MAX})`,
-      `${where}.${afKey}`,
-    );
-  }
+  AFTER[type]?.(sc, p);
   return sc;
 }
 
-/** _compute_longrope_parameters */
-function longropeScaling({ s, need, rs, where, r, origin, maxPos, topOrig, orig }) {
-  const sc = { type: 'longrope' };
-  for (const [k, p] of [
-    ['short_factor', 'shortFactor'],
-    ['long_factor', 'longFactor'],
-  ]) {
-    const l = s.get(k);
-    if (!Array.isArray(l)) throw bad(`${where}.${k}`, 'an array of numbers (one per rotated pair)', l);
-    sc[p] = l.slice();
+/** One key of rope_scaling as Hugging Face's code reads it (required: the table's rule). */
+function hfValue(k, { s, need, where }) {
+  if (k.kind === 'factors') {
+    const l = s.get(k.hf);
+    if (!Array.isArray(l)) throw bad(`${where}.${k.hf}`, 'an array of numbers (one per rotated pair)', l);
+    return l.slice();
   }
+  if (k.kind === 'bool') {
+    const v = s.get(k.hf);
+    return v === undefined ? undefined : bool(FN, `${where}.${k.hf}`, v);
+  }
+  const v = s.number(k.hf, { gt: k.gt ?? -Infinity });
+  return k.required || k.hfRequired ? need(k.hf, v) : v;
+}
+
+/** The context keys (js/scalings.js `context`) as each _compute_*_parameters finds them. */
+const FROM_TOP = {
+  // _compute_dynamic_ntk_parameters: max_position_embeddings (original_max_position_embeddings in v5)
+  dynamic: {
+    maxPositions: ({ need, where, r, origin, maxPos, orig }) => {
+      origin['scaling.maxPositions'] =
+        orig !== undefined ? `${where}.original_max_position_embeddings` : r.key('max_position_embeddings');
+      return need('max_position_embeddings', orig ?? maxPos);
+    },
+  },
+  yarn: {
+    originalMaxPositions: ({ need, where, r, origin, maxPos, topOrig, orig }) => {
+      const v = need('original_max_position_embeddings', orig ?? topOrig ?? maxPos);
+      origin['scaling.originalMaxPositions'] =
+        orig !== undefined
+          ? `${where}.original_max_position_embeddings`
+          : r.key(topOrig !== undefined ? 'original_max_position_embeddings' : 'max_position_embeddings');
+      return v;
+    },
+  },
   // _compute_longrope_parameters: a top-level original_max_position_embeddings wins and sets
   // factor = max_position_embeddings / original; else the scaling's own keys
-  sc.originalMaxPositions = need('original_max_position_embeddings', topOrig ?? orig ?? maxPos);
-  origin['scaling.originalMaxPositions'] =
-    topOrig !== undefined
-      ? r.key('original_max_position_embeddings')
-      : orig !== undefined
-        ? `${where}.original_max_position_embeddings`
-        : r.key('max_position_embeddings');
-  if (topOrig !== undefined && maxPos !== undefined) origin['scaling.maxPositions'] = r.key('max_position_embeddings');
-  if (topOrig !== undefined && maxPos !== undefined) sc.maxPositions = maxPos;
-  else if (s.number('factor', { gt: 0 }) !== undefined) sc.factor = rs.factor;
-  const af = s.number('attention_factor', { gt: 0 });
-  if (af !== undefined) sc.attentionFactor = af;
-  return sc;
-}
+  longrope: {
+    originalMaxPositions: ({ need, where, r, origin, maxPos, topOrig, orig }) => {
+      const v = need('original_max_position_embeddings', topOrig ?? orig ?? maxPos);
+      origin['scaling.originalMaxPositions'] =
+        topOrig !== undefined
+          ? r.key('original_max_position_embeddings')
+          : orig !== undefined
+            ? `${where}.original_max_position_embeddings`
+            : r.key('max_position_embeddings');
+      if (topOrig !== undefined && maxPos !== undefined)
+        origin['scaling.maxPositions'] = r.key('max_position_embeddings');
+      return v;
+    },
+    factor: ({ s, maxPos, topOrig }) =>
+      topOrig !== undefined && maxPos !== undefined ? undefined : s.number('factor', { gt: 0 }),
+    maxPositions: ({ maxPos, topOrig }) => (topOrig !== undefined ? maxPos : undefined),
+  },
+};
 
-/** _compute_llama3_parameters */
-function llama3Scaling({ s, need, where, origin, orig }) {
-  const sc = { type: 'llama3' };
-  const names = [
-    ['factor', 'factor'],
-    ['low_freq_factor', 'lowFreqFactor'],
-    ['high_freq_factor', 'highFreqFactor'],
-  ];
-  for (const [k, p] of names) {
-    sc[p] = need(k, s.number(k, { gt: 0 }));
-  }
-  sc.originalMaxPositions = need('original_max_position_embeddings', orig);
-  origin['scaling.originalMaxPositions'] = `${where}.original_max_position_embeddings`;
-  return sc;
-}
+const AFTER = {
+  // _compute_yarn_parameters: attention_factor, else mscale(factor, mscale) / mscale(factor,
+  // mscale_all_dim) when both are set, else mscale(factor): q and k carry it, so it must be a float
+  yarn: (sc, { where }) => {
+    let af = sc.attentionFactor;
+    let afKey = 'attention_factor';
+    if (af === undefined && sc.mscale && sc.mscaleAllDim) {
+      af = yarnMscale(sc.factor, sc.mscale) / yarnMscale(sc.factor, sc.mscaleAllDim);
+      afKey = Math.abs(yarnMscale(sc.factor, sc.mscale)) > FLT_MAX ? 'mscale' : 'mscale_all_dim';
+    }
+    if (af !== undefined && !(Number.isFinite(af) && Math.abs(af) <= FLT_MAX && af !== 0)) {
+      throw perr(
+        Status.E_RANGE,
+        `${where}.${afKey} gives a YaRN attention factor of ${af} (modeling_rope_utils.py ` +
+          `_compute_yarn_parameters), which must be a non-zero float32 (|x| <= ${FLT_MAX})`,
+        `${where}.${afKey}`,
+      );
+    }
+  },
+};
 
 /** The attention kind of every layer ('full_attention', 'sliding_attention', 'chunked_attention',
  * 'linear_attention', 'mamba'), from layer_types where the config class reads it, else the row's
@@ -1755,26 +1711,20 @@ function llama4Beta({ row, result, notes, source }, rs, where) {
 }
 
 /** posenc's option names in a kvCache-encoding error, turned into the config keys they came from. */
-const OPTION_KEYS = {
-  'scaling.factor': 'factor',
-  'scaling.lowFreqFactor': 'low_freq_factor',
-  'scaling.highFreqFactor': 'high_freq_factor',
-  'scaling.betaFast': 'beta_fast',
-  'scaling.betaSlow': 'beta_slow',
-  'scaling.attentionFactor': 'attention_factor',
-  'scaling.mscale': 'mscale',
-  'scaling.mscaleAllDim': 'mscale_all_dim',
-  'scaling.shortFactor': 'short_factor',
-  'scaling.longFactor': 'long_factor',
-};
+/** A scaling key whose bound is another key (js/scalings.js `gtKey`) -> that key's Hugging Face name. */
+const EXCEEDS = Object.fromEntries(
+  Object.values(SCALINGS).flatMap(({ keys }) =>
+    keys.filter((k) => k.gtKey).map((k) => [`scaling.${k.name}`, keys.find((o) => o.name === k.gtKey).hf]),
+  ),
+);
 
 function renamed(e, origin, where) {
   if (!(e instanceof PosencError) || typeof e.argument !== 'string') return e;
   const opt = e.argument.replace(/^encoding\./, '');
-  const key = origin[opt] ?? (OPTION_KEYS[opt] ? `${where}.${OPTION_KEYS[opt]}` : undefined);
+  const key = origin[opt];
   if (!key) return e;
   let msg = e.message.split(e.argument).join(key);
-  if (opt === 'scaling.highFreqFactor') msg += ` (it must exceed ${where}.low_freq_factor)`;
+  if (EXCEEDS[opt]) msg += ` (it must exceed ${where}.${EXCEEDS[opt]})`;
   return new PosencError(e.code, msg, key);
 }
 

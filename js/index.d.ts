@@ -128,8 +128,10 @@ export interface SinusoidalApi {
 }
 
 // ---- rope ----
-/** Frequency scaling (HF rope_scaling / rope_parameters, keys in camelCase). */
+// <generated: rope scalings> by tools/gen_scalings.js from js/scalings.js
+/** Frequency scaling (HF rope_scaling / rope_parameters, keys in camelCase; docs/rope.md#frequency-scaling-long-context). */
 export type RopeScaling =
+  /** The base frequencies. */
   | { type: 'default' }
   /** Position interpolation: inv_freq / factor. */
   | { type: 'linear'; factor: number }
@@ -137,6 +139,7 @@ export type RopeScaling =
   | { type: 'ntk'; factor: number }
   /** Dynamic NTK; seqLen absent: ropeFrequencies uses maxPositions (= default), ropeCache/applyRope the largest position + 1. */
   | { type: 'dynamic'; factor: number; maxPositions: number; seqLen?: number }
+  /** YaRN: a ramp between w and w / factor over the pairs, and an attention scale. */
   | {
       type: 'yarn';
       factor: number;
@@ -159,7 +162,9 @@ export type RopeScaling =
       attentionFactor?: number;
       seqLen?: number;
     }
+  /** Llama 3.1: keep the fast pairs, divide the slow ones by factor, smooth between (Meta's apply_scaling). */
   | { type: 'llama3'; factor?: number; lowFreqFactor?: number; highFreqFactor?: number; originalMaxPositions?: number };
+// </generated: rope scalings>
 
 export interface RopeFrequencyOptions {
   /** Head size (even). */

@@ -22,39 +22,13 @@ import {
   typedArray,
 } from './validate.js';
 import { callNamed } from './values.js';
-import { FLT_MAX, yarnMscale } from './maths.js';
+import { FLT_MAX } from './maths.js';
+import { FACTOR_KEYS, SCALINGS } from './scalings.js';
 
 export const ROPE_LAYOUT = { half: 1, interleaved: 0 };
 export const ROPE_ORDER = { thd: 0, htd: 1 };
-const SCALING_TYPE = { default: 0, linear: 1, ntk: 2, dynamic: 3, yarn: 4, longrope: 5, llama3: 6 };
-
-// The keys each scaling type accepts (besides `type`).
-const SCALING_KEYS = {
-  default: [],
-  linear: ['factor'],
-  ntk: ['factor'],
-  dynamic: ['factor', 'maxPositions', 'seqLen'],
-  yarn: [
-    'factor',
-    'originalMaxPositions',
-    'betaFast',
-    'betaSlow',
-    'attentionFactor',
-    'mscale',
-    'mscaleAllDim',
-    'truncate',
-  ],
-  longrope: [
-    'shortFactor',
-    'longFactor',
-    'originalMaxPositions',
-    'factor',
-    'maxPositions',
-    'attentionFactor',
-    'seqLen',
-  ],
-  llama3: ['factor', 'lowFreqFactor', 'highFreqFactor', 'originalMaxPositions'],
-};
+// posenc_rope_type's value of each scaling type (js/scalings.js, the scalings' one table).
+const SCALING_TYPE = Object.fromEntries(Object.entries(SCALINGS).map(([t, { c }]) => [t, c]));
 
 // posenc.h posenc_rope_scaling's doubles are the parsed options of the same name in camelCase
 // (original_max_positions: originalMaxPositions); offsets and sizes come from the C build.
@@ -74,7 +48,7 @@ const XPOS_MAX_SPAN = 80 / Math.log(3.5);
 function snapScaling(fn, scaling, prefix = '') {
   if (scaling === undefined || scaling === null) return null;
   const sc = snapshot(fn, scaling, `${prefix}scaling`);
-  for (const k of ['shortFactor', 'longFactor']) {
+  for (const k of FACTOR_KEYS) {
     const l = list(fn, `${prefix}scaling.${k}`, sc[k]);
     const ta = typedArray(l);
     if (ta && (ta.Type === Float64Array || ta.Type === Float32Array) && !ta.detached) {
@@ -87,8 +61,12 @@ function snapScaling(fn, scaling, prefix = '') {
   return sc;
 }
 
-// Hugging Face rope_type spellings that are not posenc's scaling types.
-const HF_SCALING_TYPE = { su: 'longrope', mrope: 'default', gptj: "'default' (with layout: 'interleaved')" };
+// Hugging Face rope_type spellings that are not posenc's scaling types: what each means in posenc.
+const HF_SCALING_TYPE = Object.fromEntries(
+  Object.entries(SCALINGS).flatMap(([type, t]) =>
+    t.hf.filter((h) => !Object.hasOwn(SCALINGS, h)).map((h) => [h, t.notes?.[h] ? `'${type}' (${t.notes[h]})` : type]),
+  ),
+);
 
 /** A Hugging Face rope_scaling pasted as is: name the real problem first (rope_type, 'su', no
  * type at all) instead of the first unknown key. */
@@ -135,82 +113,66 @@ function parseScaling(fn, snap, rotaryDim, prefix = '') {
   hfScaling(fn, snap, key);
   const name = snap.type ?? 'default';
   const type = choice(fn, key('type'), name, SCALING_TYPE);
-  const sc = allowOnly(fn, snap, ['type', ...SCALING_KEYS[name]], `${prefix}scaling`);
-  const need = (k, o) => {
-    if (sc[k] === undefined) {
-      throw new PosencError(Status.E_MISSING, `posenc.${fn}: ${key(k)} is required for scaling type '${name}'`, key(k));
-    }
-    return num(fn, key(k), sc[k], o);
-  };
-  const opt = (k, o) => (sc[k] === undefined ? NaN : num(fn, key(k), sc[k], o));
-  const dflt = (k, o) => num(fn, key(k), sc[k], o);
-  const p = { fn, sc, key, need, opt, dflt, rotaryDim };
-  return { type, name, truncate: 1, ...(SCALING_PARSE[name]?.(p) ?? {}) };
+  const { keys, rule } = SCALINGS[name];
+  const sc = allowOnly(fn, snap, ALLOWED.get(name), `${prefix}scaling`);
+  const v = { type, name, truncate: 1 };
+  // numbers and flags in the table's order, then the per-pair factors (their message needs rotaryDim)
+  for (const k of keys) if (k.kind !== 'factors') v[k.name] = scalingKey(fn, sc, k, key, name, v);
+  for (const k of keys) if (k.kind === 'factors') v[k.name] = factorList(fn, sc, k, key, name, rotaryDim);
+  rule?.check(v, { fail: (k, what, got) => fail(fn, key(k), Status.E_PARAM, what, got) });
+  return v;
 }
 
-// The keys of each scaling type validated (p: parseScaling's readers), in the order they are read.
-const SCALING_PARSE = {
-  linear: ({ need }) => ({ factor: need('factor', { gt: 0 }) }),
-  ntk: ({ need }) => ({ factor: need('factor', { gt: 0 }) }),
-  dynamic: ({ need, opt }) => ({
-    factor: need('factor', { gt: 0 }),
-    maxPositions: need('maxPositions', { gt: 0 }),
-    seqLen: opt('seqLen', { min: 0 }),
-  }),
-  yarn: parseYarn,
-  longrope: parseLongrope,
-  llama3: ({ dflt }) => {
-    const v = { factor: dflt('factor', { gt: 0, def: 8 }), lowFreqFactor: dflt('lowFreqFactor', { gt: 0, def: 1 }) };
-    v.highFreqFactor = dflt('highFreqFactor', { gt: v.lowFreqFactor, def: 4 });
-    v.originalMaxPositions = dflt('originalMaxPositions', { gt: 0, def: 8192 });
-    return v;
-  },
-};
+// Per type, built once: the keys allowOnly takes, and each number's num() range.
+const ALLOWED = new Map(Object.entries(SCALINGS).map(([t, { keys }]) => [t, ['type', ...keys.map((k) => k.name)]]));
+const RANGE = new Map(
+  Object.values(SCALINGS).flatMap(({ keys }) =>
+    keys.map((k) => [
+      k,
+      Object.fromEntries(['gt', 'min', 'max', 'def'].filter((r) => k[r] !== undefined).map((r) => [r, k[r]])),
+    ]),
+  ),
+);
 
-function parseYarn({ fn, sc, key, need, opt, dflt }) {
-  const v = { factor: need('factor', { gt: 0 }), originalMaxPositions: need('originalMaxPositions', { gt: 0 }) };
-  v.betaFast = dflt('betaFast', { gt: 0, def: 32 });
-  v.betaSlow = dflt('betaSlow', { gt: 0, def: 1 });
-  v.attentionFactor = opt('attentionFactor', { gt: 0, max: FLT_MAX });
-  v.mscale = opt('mscale', {});
-  v.mscaleAllDim = opt('mscaleAllDim', {});
-  v.truncate = bool(fn, key('truncate'), sc.truncate, true) ? 1 : 0;
-  if (v.mscale && v.mscaleAllDim && v.factor > 1 && !(yarnMscale(v.factor, v.mscaleAllDim) > 0)) {
-    throw fail(
-      fn,
-      key('mscaleAllDim'),
-      Status.E_PARAM,
-      'such that 0.1 * mscaleAllDim * ln(factor) + 1 > 0',
-      v.mscaleAllDim,
+/** One number or flag of a scaling: required (E_MISSING), defaulted, or NaN when absent. */
+function scalingKey(fn, sc, k, key, name, v) {
+  const given = sc[k.name];
+  if (k.kind === 'bool') return bool(fn, key(k.name), given, k.def) ? 1 : 0;
+  if (given === undefined && k.required) {
+    throw new PosencError(
+      Status.E_MISSING,
+      `posenc.${fn}: ${key(k.name)} is required for scaling type '${name}'`,
+      key(k.name),
     );
   }
-  return v;
+  if (given === undefined && k.def === undefined) return NaN;
+  // gtKey: the bound is the value of a key read before this one
+  return num(fn, key(k.name), given, k.gtKey ? { ...RANGE.get(k), gt: v[k.gtKey] } : RANGE.get(k));
 }
 
-function parseLongrope({ fn, sc, key, need, opt, rotaryDim }) {
-  const v = { originalMaxPositions: need('originalMaxPositions', { gt: 1 }) };
-  v.factor = opt('factor', { gt: 0 });
-  v.maxPositions = opt('maxPositions', { gt: 0 });
-  v.attentionFactor = opt('attentionFactor', { gt: 0, max: FLT_MAX });
-  v.seqLen = opt('seqLen', { min: 0 });
-  for (const k of ['shortFactor', 'longFactor']) {
-    if (sc[k] === undefined) {
-      throw new PosencError(
-        Status.E_MISSING,
-        `posenc.${fn}: ${key(k)} is required for scaling type 'longrope' (${rotaryDim / 2} positive numbers, one per pair)`,
-        key(k),
-      );
-    }
-    const l = sc[k];
-    const ok =
-      (Array.isArray(l) || typedArray(l)?.Type === Float64Array) && // snapScaling's copies; no traps run
-      l.length === rotaryDim / 2 &&
-      Array.prototype.every.call(l, (x) => typeof x === 'number' && Number.isFinite(x) && x > 0);
-    if (!ok)
-      throw fail(fn, key(k), Status.E_PARAM, `an array of rotaryDim/2 = ${rotaryDim / 2} positive finite numbers`, l);
-    v[k] = l;
+/** A per-pair factor list: rotaryDim/2 positive finite numbers (snapScaling's copies; no traps run). */
+function factorList(fn, sc, k, key, name, rotaryDim) {
+  const l = sc[k.name];
+  if (l === undefined) {
+    throw new PosencError(
+      Status.E_MISSING,
+      `posenc.${fn}: ${key(k.name)} is required for scaling type '${name}' (${rotaryDim / 2} positive numbers, one per pair)`,
+      key(k.name),
+    );
   }
-  return v;
+  const ok =
+    (Array.isArray(l) || typedArray(l)?.Type === Float64Array) &&
+    l.length === rotaryDim / 2 &&
+    Array.prototype.every.call(l, (x) => typeof x === 'number' && Number.isFinite(x) && x > 0);
+  if (!ok)
+    throw fail(
+      fn,
+      key(k.name),
+      Status.E_PARAM,
+      `an array of rotaryDim/2 = ${rotaryDim / 2} positive finite numbers`,
+      l,
+    );
+  return l;
 }
 
 /** dim / base / rotaryDim / scaling, validated; shared by every function that makes frequencies. */
@@ -283,10 +245,11 @@ function frequencies(core, s, fn, f, seqLen, width = f.rotaryDim) {
   } catch (e) {
     // each key was valid, but together they overflow (e.g. factor 1e-320 makes w / factor inf)
     if (e.code !== Status.E_RANGE) throw e;
-    const keys =
-      v.type === SCALING_TYPE.longrope
-        ? `${prefix}scaling.shortFactor / ${prefix}scaling.longFactor / ${prefix}scaling.factor`
-        : `${prefix}scaling.factor`;
+    // the keys that divide or multiply the frequencies: the per-pair lists, then factor
+    const keys = SCALINGS[v.name].keys
+      .filter((k) => k.kind === 'factors' || k.name === 'factor')
+      .map((k) => `${prefix}scaling.${k.name}`)
+      .join(' / ');
     throw fail(
       fn,
       v.type ? keys : `${prefix}base`,

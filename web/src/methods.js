@@ -3,6 +3,7 @@
 // ranges, the exact angle of a pair, RoPE's and T5's options from the state. The matrices
 // themselves are in matrices.js, a chunk of its own.
 import { t5MaxExact } from '../../js/maths.js';
+import { SCALINGS } from '../../js/scalings.js';
 
 /** Thrown when the API lacks a function a view needs (the page's API has the encodings, and a
  * view's `needs` are added before it is set up: api.js). */
@@ -83,25 +84,23 @@ export function t5Config(st, bidirectional = st.t5dir !== 'causal') {
 }
 export const t5Opts = ({ numBuckets, maxDistance, bidirectional }) => ({ numBuckets, maxDistance, bidirectional });
 
+// The scaling keys the controls fill (js/scalings.js): the factor, the train length standing in for
+// the model's original context, and the drawn length.
+const SCALING_FILL = { factor: 'factor', originalMaxPositions: 'train', maxPositions: 'train', seqLen: 'length' };
+/** The scaling types the controls can set: each but the default whose required keys they fill
+ * (no per-pair factor lists: longrope comes only with a model). */
+export const PAGE_SCALINGS = Object.keys(SCALINGS).filter(
+  (t) =>
+    t !== 'default' && SCALINGS[t].keys.every((k) => k.kind !== 'factors' && (!k.required || SCALING_FILL[k.name])),
+);
+
 /** RoPE frequency options (docs/rope.md) for the current state. The train length stands in for the
  * model's original context wherever a scaling needs one. */
 export function ropeOptions(st) {
   const o = { dim: st.dim, base: st.base };
-  const f = st.factor;
-  switch (st.scaling) {
-    case 'linear':
-    case 'ntk':
-      o.scaling = { type: st.scaling, factor: f };
-      break;
-    case 'dynamic':
-      o.scaling = { type: 'dynamic', factor: f, maxPositions: st.train, seqLen: st.length };
-      break;
-    case 'yarn':
-      o.scaling = { type: 'yarn', factor: f, originalMaxPositions: st.train };
-      break;
-    case 'llama3':
-      o.scaling = { type: 'llama3', factor: f, originalMaxPositions: st.train };
-      break;
+  if (PAGE_SCALINGS.includes(st.scaling)) {
+    o.scaling = { type: st.scaling };
+    for (const k of SCALINGS[st.scaling].keys) if (SCALING_FILL[k.name]) o.scaling[k.name] = st[SCALING_FILL[k.name]];
   }
   return o;
 }

@@ -1,14 +1,15 @@
 // One state for the whole page, parsed from and written to the URL, so a link reproduces a view.
 // Every value is clamped to a range the API accepts: a hand-edited link can never make a view throw.
 // The methods are the registry's (methods.js METHODS: one entry per method).
-import { METHOD_CHOICES } from './methods.js';
+import { METHOD_CHOICES, PAGE_SCALINGS } from './methods.js';
 import { PANEL_VALUES, VIEW_LABELS } from './views/registry.js';
 
 export { ropeOptions } from './methods.js';
 
 /** [id, tab label] per view (views/registry.js, the views' one table). */
 export const VIEWS = VIEW_LABELS;
-export const SCALINGS = ['none', 'linear', 'ntk', 'dynamic', 'yarn', 'llama3'];
+/** The scaling control: none, or a type the controls can set (methods.js, from js/scalings.js). */
+export const SCALINGS = ['none', ...PAGE_SCALINGS];
 /** The extrapolation lab's positional methods and tasks (views/lab.js). */
 export const LAB_METHODS = [
   ['none', 'NoPE'],

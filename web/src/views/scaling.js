@@ -9,8 +9,19 @@ import { ropeOptions, SCALINGS } from '../state.js';
 import { shell } from './common.js';
 import { createFormula, pairFormula } from '../formula.js';
 import { MODELS } from './scaling_models.js';
+import { SCALINGS as SCALING_TABLE } from '../../../js/scalings.js';
 
 const TAU = 2 * Math.PI;
+/** rope_scaling's numeric keys of every type (js/scalings.js), for the readout of where each came from. */
+const HF_KEYS = new RegExp(
+  `(rope_scaling|rope_parameters)\\.(${[
+    'rope_type',
+    'type',
+    ...new Set(
+      Object.values(SCALING_TABLE).flatMap((t) => t.keys.filter((k) => k.kind === 'number' && k.hf).map((k) => k.hf)),
+    ),
+  ].join('|')})$`,
+);
 const KIND = { full_attention: 'full', sliding_attention: 'sliding', chunked_attention: 'chunked' };
 /** The controls' scaling for a model's (the controls have no longrope: 'none'). */
 const ctlScaling = (s) => (SCALINGS.includes(s.rope.scaling?.type) ? s.rope.scaling.type : 'none');
@@ -61,12 +72,7 @@ function keyLines(spec) {
     row('base', find(/(^|\.)(rope_theta|rotary_emb_base|rope_local_base_freq|rope_ratio)$/)),
     row('d (head width)', find(/(^|\.)(head_dim|kv_channels|hidden_size|num_attention_heads|qk_rope_head_dim)$/)),
     row('rotated width', find(/(^|\.)(partial_rotary_factor|rotary_pct|rotary_dim)$/)),
-    row(
-      'scaling',
-      find(
-        /(rope_scaling|rope_parameters)\.(rope_type|type|factor|original_max_position_embeddings|low_freq_factor|high_freq_factor|beta_fast|beta_slow|mscale|mscale_all_dim|attention_factor)$/,
-      ),
-    ),
+    row('scaling', find(HF_KEYS)),
     row('original context', find(/(^|\.)original_max_position_embeddings$/)),
     row('extended context', find(/(^|\.)max_position_embeddings$/)),
     row(
