@@ -54,6 +54,27 @@ export function f32(v) {
 const FONT = '11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 const dprOf = () => Math.min(2, globalThis.devicePixelRatio || 1);
 
+// Text set or drawn on a canvas in the document first brings the document's style up to date, and
+// the views are size containers, so that is a layout: one per figure after any change to the page
+// in the same frame. A canvas outside the document has no style to wait for, so figures measure
+// their labels on one and are painted on one (their own, kept between paints), then copied whole
+// onto the canvas on screen.
+let measurer = null;
+const measureContext = () => (measurer ??= document.createElement('canvas').getContext('2d'));
+function paintDetached(owner, cv, dpr, paint) {
+  owner.work ??= document.createElement('canvas');
+  const { work } = owner;
+  if (work.width !== cv.width || work.height !== cv.height) [work.width, work.height] = [cv.width, cv.height];
+  const g = work.getContext('2d');
+  g.setTransform(dpr, 0, 0, dpr, 0, 0);
+  paint(g);
+  const out = cv.getContext('2d');
+  out.setTransform(1, 0, 0, 1, 0, 0);
+  out.globalCompositeOperation = 'copy';
+  out.drawImage(work, 0, 0);
+  out.globalCompositeOperation = 'source-over';
+}
+
 // Widths of figure elements, read from layout once and then kept by a ResizeObserver: reading
 // clientWidth while a view renders forces a layout after every DOM change, once per figure (the
 // shuffle lab paints six). The observer runs after layout and before paint, so a figure whose box
@@ -297,7 +318,7 @@ function layoutMatrix(p) {
   const W = Math.max(60, Math.round(widthOf(p.mat, () => p.last && paintMatrix(p)) || p.parent.clientWidth || 600));
   const { rows, cols } = p.last;
   const names = p.panel.rowNames;
-  const g = p.canvas.getContext('2d');
+  const g = measureContext();
   g.font = FONT;
   const labelW = names
     ? Math.min(120, Math.max(...names.map((s) => g.measureText(s).width)) + 10)
@@ -451,9 +472,7 @@ function paintMatrix(p) {
     cols: String(cols),
     reduced: tw === cols && th === rows ? '' : `${tw}x${th}`,
   });
-  const g = p.canvas.getContext('2d');
-  g.setTransform(dpr, 0, 0, dpr, 0, 0);
-  renderMatrix(p, g, theme, W, H, dpr);
+  paintDetached(p, p.canvas, dpr, (g) => renderMatrix(p, g, theme, W, H, dpr));
   paintLegend(p, theme);
 }
 
@@ -705,7 +724,10 @@ function plotApi(p) {
   return {
     fig,
     canvas: p.canvas,
-    setTitle: (t) => (fig.querySelector('figcaption').textContent = t),
+    setTitle(t) {
+      const cap = fig.querySelector('figcaption');
+      if (cap.textContent !== t) cap.textContent = t; // an unchanged text would still be laid out anew
+    },
     /** A sentence under the plot: what is folded into what is drawn (scale factors, cuts). */
     setNote(t) {
       p.noteEl.hidden = !t;
@@ -844,9 +866,7 @@ function paintPlot(p, cv, dpr) {
   if (cv.width !== Math.round(W * dpr)) cv.width = Math.round(W * dpr);
   if (cv.height !== Math.round(H * dpr)) cv.height = Math.round(H * dpr);
   if (cv.style.height !== `${H}px`) cv.style.height = `${H}px`;
-  const g = cv.getContext('2d');
-  g.setTransform(dpr, 0, 0, dpr, 0, 0);
-  paintPlotInto(p, g, theme, W, H);
+  paintDetached(p, cv, dpr, (g) => paintPlotInto(p, g, theme, W, H));
   const keysKey = p.last.series.map((s, k) => `${s.label}|${colourOf(s, k, theme)}|${!!s.dash}`).join('\n');
   const keys = p.fig.querySelector('.keys');
   if (keys.dataset.k !== keysKey) {
@@ -1106,9 +1126,8 @@ function sampleAt(p, s, x) {
 function showAt(p, x, yAt = null) {
   if (!p.last || !p.geo) return;
   p.hover = Math.max(p.geo.xmin, Math.min(p.geo.xmax, x));
-  const g = p.canvas.getContext('2d');
-  g.setTransform(dprOf(), 0, 0, dprOf(), 0, 0);
-  paintPlotInto(p, g, readTheme(p.fig), p.geo.W, p.height);
+  const theme = readTheme(p.fig);
+  paintDetached(p, p.canvas, dprOf(), (g) => paintPlotInto(p, g, theme, p.geo.W, p.height));
   const parts = p.last.series.map((s) => {
     const [xx, y] = sampleAt(p, s, p.hover);
     return `${s.label}: ${fmt(y)}${s.x || p.last.dx !== 1 ? ` (at ${fmt(xx)})` : ''}`;
