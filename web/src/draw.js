@@ -624,16 +624,20 @@ function paintFaded(values, weight, off, words, n, L, lo, s, [mr, mg, mb]) {
       const k = (v - lo) * s;
       w = L[k <= 0 ? 0 : k >= 255 ? 255 : k | 0];
     }
-    const a = Math.max(0, Math.min(1, weight[off + i]));
+    let a = weight[off + i];
+    if (a < 0) a = 0;
+    else if (a > 1) a = 1; // (a NaN weight stays NaN and leaves the colour, as Math.max/min did)
     if (a < 0.999) {
       const r = w & 255,
         g = (w >> 8) & 255,
         b = (w >> 16) & 255;
+      // (x + 0.5) | 0 is Math.round(x) for these sums in [0, 255] (but for the one double just
+      // below 0.5), at half the cost of the loop: this runs once per pixel of a RoPE heatmap.
       w =
         (255 << 24) |
-        (Math.round(b * a + mb * (1 - a)) << 16) |
-        (Math.round(g * a + mg * (1 - a)) << 8) |
-        Math.round(r * a + mr * (1 - a));
+        (((b * a + mb * (1 - a) + 0.5) | 0) << 16) |
+        (((g * a + mg * (1 - a) + 0.5) | 0) << 8) |
+        ((r * a + mr * (1 - a) + 0.5) | 0);
     }
     words[i] = w;
   }
