@@ -1,7 +1,7 @@
 // The guided path's questions and the self-check, as a test-wise reader meets them: one who never
 // reads the question and always picks the first choice, the last, the longest, the one that shares
 // the most words with the text on screen before the answer (the step's title, its intro and the
-// question), the odd one out (least like the other choices), the most hedged ("unless", "in general")
+// question) or with the self-check's other questions and choices (all on one page), the odd one out (least like the other choices), the most hedged ("unless", "in general")
 // over the absolute ("all", "none") or the reverse, any choice but the most hedged (or the most
 // absolute), or the slot that has held the answer least often so far. Over
 // 2,000 simulated readers (their orders dealt by web/src/choices.js) each strategy must score at most
@@ -54,7 +54,15 @@ function questionsOf(steps, quiz) {
       // a step with a fallback view shows one of two intros: both count as visible
       visible: `${s.title} ${s.intro ?? ''} ${s.fallback?.intro ?? ''} ${s.predict.q}`,
     }));
-  const self = quiz.map((q, k) => ({ id: `qz-${k}`, set: 'quiz', choices: q.choices, answer: q.answer, visible: q.q }));
+  // The self-check shows all its questions at once: the others, with their choices, are on screen too.
+  const self = quiz.map((q, k) => ({
+    id: `qz-${k}`,
+    set: 'quiz',
+    choices: q.choices,
+    answer: q.answer,
+    visible: q.q,
+    others: quiz.filter((_, j) => j !== k).flatMap((o) => [o.q, ...o.choices]),
+  }));
   return [...path, ...self];
 }
 
@@ -115,6 +123,14 @@ function echo(q) {
   const seen = words(q.visible);
   return argmax(q.choices.map((c) => [...words(c)].filter((w) => seen.has(w)).length));
 }
+/** The choice that shares the most words with the other questions on screen and their choices
+ * (the self-check's; a path step shows one question), beyond the question's own words: where one
+ * question's text or choices state another's answer, this finds it. */
+function echoOthers(q) {
+  const own = words(q.visible);
+  const seen = words((q.others ?? []).join(' '));
+  return argmax(q.choices.map((c) => [...words(c)].filter((w) => seen.has(w) && !own.has(w)).length));
+}
 
 /**
  * The four strategies' scores: first and last over the authored order and over each reader's
@@ -128,6 +144,7 @@ function strategies(questions, orders) {
     // the mirror image: answers trimmed to dodge "longest" must not make "shortest" pay instead
     shortest: score(questions, shortest),
     'most words shared with the visible text': score(questions, echo),
+    'most words shared with the other questions': score(questions, echoOthers),
     'odd one out': score(questions, oddOne),
     'hedged over absolute': score(questions, hedge),
     'absolute over hedged': score(questions, absolute),
@@ -206,6 +223,7 @@ test('over 2,000 readers no blind strategy beats 33% on the path or 40% on the s
       longest: score(qs, longest),
       shortest: score(qs, shortest),
       'most words shared with the visible text': score(qs, echo),
+      'most words shared with the other questions': score(qs, echoOthers),
       'odd one out': score(qs, oddOne),
       'hedged over absolute': score(qs, hedge),
       'absolute over hedged': score(qs, absolute),
@@ -224,10 +242,17 @@ test('over 2,000 readers no blind strategy beats 33% on the path or 40% on the s
   }
 });
 
-test('the strategies themselves: hedging, odd one out and slot counting find what they look for', () => {
+test('the strategies themselves: hedging, odd one out, slot counting and the other questions find what they look for', () => {
   const q = (choices, answer) => ({ choices, answer });
   assert.deepEqual(hedge(q(['None of them', 'Yes, unless it is zero', 'All of them', 'Exactly one'], 1)), [1]);
   assert.deepEqual(oddOne(q(['red apple pie', 'red apple tart', 'blue whale song', 'red apple cake'], 2)), [2]);
+  // Another question on screen that names the answer (BLOOM's ALiBi slopes) gives it away.
+  const leak = {
+    ...q(['RoPE', 'ALiBi', 'Learned absolute'], 1),
+    visible: 'Which family is used by BLOOM?',
+    others: ['How are the slopes of ALiBi set in BLOOM?', 'Fixed, per head', 'Trained'],
+  };
+  assert.deepEqual(echoOthers(leak), [1]);
   // A balanced deck, answers in slots 0, 1, 2, then 3: counting knows the last one for sure.
   const deck = [0, 1, 2, 3].map((s) => ({ id: `d${s}`, choices: ['a', 'b', 'c', 'd'], answer: 0, slot: s }));
   const order = (x) => {

@@ -54,6 +54,27 @@ export function f32(v) {
 const FONT = '11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 const dprOf = () => Math.min(2, globalThis.devicePixelRatio || 1);
 
+// Text set or drawn on a canvas in the document first brings the document's style up to date, and
+// the views are size containers, so that is a layout: one per figure after any change to the page
+// in the same frame. A canvas outside the document has no style to wait for, so figures measure
+// their labels on one and are painted on one (their own, kept between paints), then copied whole
+// onto the canvas on screen.
+let measurer = null;
+const measureContext = () => (measurer ??= document.createElement('canvas').getContext('2d'));
+function paintDetached(owner, cv, dpr, paint) {
+  owner.work ??= document.createElement('canvas');
+  const { work } = owner;
+  if (work.width !== cv.width || work.height !== cv.height) [work.width, work.height] = [cv.width, cv.height];
+  const g = work.getContext('2d');
+  g.setTransform(dpr, 0, 0, dpr, 0, 0);
+  paint(g);
+  const out = cv.getContext('2d');
+  out.setTransform(1, 0, 0, 1, 0, 0);
+  out.globalCompositeOperation = 'copy';
+  out.drawImage(work, 0, 0);
+  out.globalCompositeOperation = 'source-over';
+}
+
 // Widths of figure elements, read from layout once and then kept by a ResizeObserver: reading
 // clientWidth while a view renders forces a layout after every DOM change, once per figure (the
 // shuffle lab paints six). The observer runs after layout and before paint, so a figure whose box
@@ -297,7 +318,7 @@ function layoutMatrix(p) {
   const W = Math.max(60, Math.round(widthOf(p.mat, () => p.last && paintMatrix(p)) || p.parent.clientWidth || 600));
   const { rows, cols } = p.last;
   const names = p.panel.rowNames;
-  const g = p.canvas.getContext('2d');
+  const g = measureContext();
   g.font = FONT;
   const labelW = names
     ? Math.min(120, Math.max(...names.map((s) => g.measureText(s).width)) + 10)
@@ -451,9 +472,7 @@ function paintMatrix(p) {
     cols: String(cols),
     reduced: tw === cols && th === rows ? '' : `${tw}x${th}`,
   });
-  const g = p.canvas.getContext('2d');
-  g.setTransform(dpr, 0, 0, dpr, 0, 0);
-  renderMatrix(p, g, theme, W, H, dpr);
+  paintDetached(p, p.canvas, dpr, (g) => renderMatrix(p, g, theme, W, H, dpr));
   paintLegend(p, theme);
 }
 
@@ -605,16 +624,20 @@ function paintFaded(values, weight, off, words, n, L, lo, s, [mr, mg, mb]) {
       const k = (v - lo) * s;
       w = L[k <= 0 ? 0 : k >= 255 ? 255 : k | 0];
     }
-    const a = Math.max(0, Math.min(1, weight[off + i]));
+    let a = weight[off + i];
+    if (a < 0) a = 0;
+    else if (a > 1) a = 1; // (a NaN weight stays NaN and leaves the colour, as Math.max/min did)
     if (a < 0.999) {
       const r = w & 255,
         g = (w >> 8) & 255,
         b = (w >> 16) & 255;
+      // (x + 0.5) | 0 is Math.round(x) for these sums in [0, 255] (but for the one double just
+      // below 0.5), at half the cost of the loop: this runs once per pixel of a RoPE heatmap.
       w =
         (255 << 24) |
-        (Math.round(b * a + mb * (1 - a)) << 16) |
-        (Math.round(g * a + mg * (1 - a)) << 8) |
-        Math.round(r * a + mr * (1 - a));
+        (((b * a + mb * (1 - a) + 0.5) | 0) << 16) |
+        (((g * a + mg * (1 - a) + 0.5) | 0) << 8) |
+        ((r * a + mr * (1 - a) + 0.5) | 0);
     }
     words[i] = w;
   }
@@ -705,7 +728,10 @@ function plotApi(p) {
   return {
     fig,
     canvas: p.canvas,
-    setTitle: (t) => (fig.querySelector('figcaption').textContent = t),
+    setTitle(t) {
+      const cap = fig.querySelector('figcaption');
+      if (cap.textContent !== t) cap.textContent = t; // an unchanged text would still be laid out anew
+    },
     /** A sentence under the plot: what is folded into what is drawn (scale factors, cuts). */
     setNote(t) {
       p.noteEl.hidden = !t;
@@ -844,9 +870,7 @@ function paintPlot(p, cv, dpr) {
   if (cv.width !== Math.round(W * dpr)) cv.width = Math.round(W * dpr);
   if (cv.height !== Math.round(H * dpr)) cv.height = Math.round(H * dpr);
   if (cv.style.height !== `${H}px`) cv.style.height = `${H}px`;
-  const g = cv.getContext('2d');
-  g.setTransform(dpr, 0, 0, dpr, 0, 0);
-  paintPlotInto(p, g, theme, W, H);
+  paintDetached(p, cv, dpr, (g) => paintPlotInto(p, g, theme, W, H));
   const keysKey = p.last.series.map((s, k) => `${s.label}|${colourOf(s, k, theme)}|${!!s.dash}`).join('\n');
   const keys = p.fig.querySelector('.keys');
   if (keys.dataset.k !== keysKey) {
@@ -986,7 +1010,9 @@ function paintSeries(p, g, theme, { W, H, X, Y, pad }) {
     g.beginPath();
     const n = s.y.length;
     const plotW = W - pad.l - pad.r;
-    if (n * 3 > plotW && !s.dash) {
+    if (n * 3 > plotW && s.dash) {
+      dashedSeries(p, g, s, k, theme, pad, W, H, X, Y);
+    } else if (n * 3 > plotW) {
       denseSeries(p, g, s, k, theme, n, pad, W, H, X, Y);
     } else {
       let pen = false;
@@ -1083,6 +1109,82 @@ function denseSeries(p, g, s, k, theme, n, pad, W, H, X, Y) {
   g.restore();
 }
 
+/**
+ * A dashed series whose points are closer than 3 px, as denseSeries draws a solid one: the dashes
+ * (5 px on, 4 off along the line, restarting after a gap, as the canvas dashes a path) in whole
+ * device pixels, per pixel column the part of each dash that falls in it, widened by half the line
+ * width, written into an ImageData and drawn with one drawImage. Skia stroked a dashed zig-zag of
+ * 512 points (the Shuffle lab's pooled vector) in ~10-15 ms per frame: thousands of anti-aliased
+ * dash segments (and as thousands of fillRects, ~4 ms).
+ */
+let dashScratch = null;
+function dashedSeries(p, g, s, k, theme, pad, W, H, X, Y) {
+  const t = g.getTransform ? g.getTransform() : { a: 1, d: 1, e: 0, f: 0 };
+  const sx = t.a || 1,
+    sy = t.d || 1;
+  const [on, period] = [5 * sx, 9 * sx];
+  const x0 = Math.floor(pad.l * sx),
+    x1 = Math.ceil((W - pad.r) * sx);
+  const y0 = Math.floor((pad.t - 1) * sy),
+    y1 = Math.ceil((H - pad.b + 1) * sy);
+  const nc = x1 - x0,
+    nr = y1 - y0;
+  if (nc <= 0 || nr <= 0) return;
+  const img = new ImageData(nc, nr);
+  const px32 = new Uint32Array(img.data.buffer);
+  const [r, gr, b] = toRgb(colourOf(s, k, theme));
+  const rgba = ((255 << 24) | (b << 16) | (gr << 8) | r) >>> 0; // RGBA bytes, little-endian
+  const half = 0.8 * sy;
+  // one dash piece in a pixel column: y from ya to yb (device pixels), as a 1-px-wide rect
+  const piece = (c, ya, yb) => {
+    if (c < x0 || c >= x1) return;
+    const top = Math.round(Math.min(ya, yb) - half);
+    const bot = Math.min(y1, Math.max(top + 1, Math.round(Math.max(ya, yb) + half)));
+    for (let y = Math.max(y0, top); y < bot; y++) px32[(y - y0) * nc + c - x0] = rgba;
+  };
+  let px = NaN,
+    py = NaN,
+    run = 0; // length of line drawn since the last gap, in device pixels
+  for (let i = 0; i < s.y.length; i++) {
+    const y = yOf(p, s.y[i]);
+    if (!Number.isFinite(y)) {
+      px = NaN;
+      continue;
+    }
+    const x = X(xOf(p, s, i)) * sx,
+      yy = Y(y) * sy;
+    if (!Number.isNaN(px)) {
+      const len = Math.hypot(x - px, yy - py);
+      // the dashes' "on" parts along this segment, as fractions u of it, cut at column borders
+      for (let d = Math.floor(run / period) * period; d < run + len; d += period) {
+        const u0 = Math.max(0, (d - run) / len),
+          u1 = Math.min(1, (d + on - run) / len);
+        if (!(u1 > u0)) continue;
+        const xa = px + u0 * (x - px),
+          xb = px + u1 * (x - px);
+        const lo = Math.min(xa, xb),
+          hi = Math.max(xa, xb);
+        for (let c = Math.floor(lo), cb = Math.floor(hi); c <= cb; c++) {
+          // the part of the piece inside column c
+          const v0 = x === px ? u0 : Math.max(u0, Math.min(u1, (Math.max(c, lo) - px) / (x - px)));
+          const v1 = x === px ? u1 : Math.max(u0, Math.min(u1, (Math.min(c + 1, hi) - px) / (x - px)));
+          piece(c, py + v0 * (yy - py), py + v1 * (yy - py));
+        }
+      }
+      run += len;
+    } else run = 0;
+    px = x;
+    py = yy;
+  }
+  dashScratch ??= document.createElement('canvas');
+  if (dashScratch.width !== nc || dashScratch.height !== nr) [dashScratch.width, dashScratch.height] = [nc, nr];
+  dashScratch.getContext('2d').putImageData(img, 0, 0);
+  g.save();
+  g.setTransform(1, 0, 0, 1, t.e ?? 0, t.f ?? 0);
+  g.drawImage(dashScratch, x0, y0);
+  g.restore();
+}
+
 /** Value of series s nearest to x. */
 function sampleAt(p, s, x) {
   const n = s.y.length;
@@ -1106,9 +1208,8 @@ function sampleAt(p, s, x) {
 function showAt(p, x, yAt = null) {
   if (!p.last || !p.geo) return;
   p.hover = Math.max(p.geo.xmin, Math.min(p.geo.xmax, x));
-  const g = p.canvas.getContext('2d');
-  g.setTransform(dprOf(), 0, 0, dprOf(), 0, 0);
-  paintPlotInto(p, g, readTheme(p.fig), p.geo.W, p.height);
+  const theme = readTheme(p.fig);
+  paintDetached(p, p.canvas, dprOf(), (g) => paintPlotInto(p, g, theme, p.geo.W, p.height));
   const parts = p.last.series.map((s) => {
     const [xx, y] = sampleAt(p, s, p.hover);
     return `${s.label}: ${fmt(y)}${s.x || p.last.dx !== 1 ? ` (at ${fmt(xx)})` : ''}`;

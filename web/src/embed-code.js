@@ -61,6 +61,7 @@ export function mountEmbedCode(where, app, base = new URL('./', location.href).h
   summary.textContent = 'Copy embed code for this view';
   box.append(summary);
   const parts = {};
+  let stale = false;
   for (const [kind, label] of [
     ['iframe', 'iframe (any site; sized by posenc-embed.js)'],
     ['element', '<posenc-view> (takes your font; one script per page)'],
@@ -76,6 +77,7 @@ export function mountEmbedCode(where, app, base = new URL('./', location.href).h
     const said = document.createElement('span');
     said.setAttribute('aria-live', 'polite');
     button.addEventListener('click', () => {
+      if (stale) sync();
       const text = code.textContent;
       const done = (ok) => {
         said.textContent = ok ? ' copied' : ' select the text below and copy it';
@@ -94,12 +96,16 @@ export function mountEmbedCode(where, app, base = new URL('./', location.href).h
     'Each snippet reserves the view’s height from your column’s width before any script runs, and links to the view for feed readers.';
   box.append(note);
   const sync = () => {
+    stale = false;
     const code = embedCode(app.state, base);
     parts.iframe.textContent = code.iframe;
     parts.element.textContent = code.element;
   };
   sync();
   where.prepend(box);
-  document.addEventListener('posenc-render', sync);
+  // posenc-render fires inside the frame of every input: while the box is closed the snippets
+  // (about 1 ms of string work) wait until it opens or a button asks for them.
+  document.addEventListener('posenc-render', () => (box.open ? sync() : (stale = true)));
+  box.addEventListener('toggle', () => box.open && stale && sync());
   return { sync };
 }

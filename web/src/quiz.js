@@ -84,7 +84,7 @@ export const QUIZ = [
     q: 'ALiBi’s bias and T5’s bucket bias enter attention…',
     choices: [
       'added to the word embeddings at the input',
-      'added to the logits, with the mask, before softmax',
+      'added to the logits q·k, before the softmax',
       'multiplied into the values after the softmax weights',
     ],
     answer: 1,
@@ -182,17 +182,17 @@ export const QUIZ = [
   },
   {
     step: 'rope',
-    q: 'Which vectors does RoPE rotate?',
+    q: 'A query and a key stand at the same position m. What does RoPE do to their score q·k?',
     choices: [
-      'The token embeddings, once, at the input',
-      'q, k and v, in every attention head',
-      'q and k, per head, after the W_Q and W_K projections',
+      'It scales each pair’s part by cos(m·θᵢ), so by m',
+      'It keeps it as it was: both turn by the same angles',
+      'It grows it with m, as the two rotations add up',
     ],
-    answer: 2,
+    answer: 1,
     why: [
-      'That is what an additive absolute encoding does; RoPE never touches the residual stream.',
-      'The values are not rotated: the weighted sum of values carries no rotation.',
-      'Right: in every attention layer, each head’s q and k.',
+      'That would make the score depend on the absolute position m; a rotation applied to both vectors leaves their dot product unchanged.',
+      'Right: both turn by the same angle m·θᵢ in each pair, and a common rotation keeps a dot product; the score depends on the offset n − m only, here 0 (RoFormer eq. 16).',
+      'The rotations do not add up: the score reads the difference of the two angles, which is 0 here.',
     ],
   },
   {
@@ -450,13 +450,13 @@ export const QUIZ = [
     step: 'shaw',
     q: 'Transformer-XL’s relative attention score has…',
     choices: [
-      'one term, a learned vector added to the key as in Shaw',
+      'one term, content·content, positions added at the input',
       'four terms: content·content, content·position, u, v',
       'only a per-bucket scalar added to the logit',
     ],
     answer: 1,
     why: [
-      'Shaw adds a learned vector to the key; Transformer-XL separates four terms.',
+      'That is the original Transformer’s score with an absolute encoding; Transformer-XL separates four terms.',
       'Right: content·content, content·position, a global content bias u and a global position bias v, with a fixed sinusoidal table R projected by its own learned W_{k,R} (Dai et al. 2019).',
       'That is T5.',
     ],
@@ -535,10 +535,14 @@ export const QUIZ = [
   {
     step: 'extrapolation',
     q: 'Which test shows that an extended-context model actually uses tokens far back?',
-    choices: ['Perplexity on long documents', 'Passkey retrieval of a far fact', 'The training loss at full length'],
+    choices: [
+      'The attention weight on tokens far back',
+      'Retrieval of a passkey hidden far back',
+      'The training loss at full length',
+    ],
     answer: 1,
     why: [
-      'Perplexity can stay low while the model looks only at recent tokens.',
+      'Weight on far tokens shows where attention goes, not that what they hold reaches the output: much of it lands on the first tokens, attention sinks, whatever they hold (Xiao et al. 2023).',
       'Right: passkey retrieval (Mohtashami & Jaggi 2023) fails unless the distant token is attended to.',
       'Training loss says nothing about lengths never trained on.',
     ],
