@@ -20,7 +20,7 @@ const KiB = 1024;
 // size flags; what an app ships is budgeted by tests/bundlers.test.js.
 // The ceiling's arithmetic and the rule for raising it: docs/benchmark.md "How the tarball
 // ceiling was set".
-const BUDGET = { simdWasmGz: 48 * KiB, tarballCeiling: 230 * KiB };
+const BUDGET = { simdWasmGz: 48 * KiB, tarballCeiling: 240 * KiB };
 
 function sizes() {
   const out = {};
@@ -92,7 +92,7 @@ test('the tarball holds the package and nothing else', () => {
   for (const k of ['repository', 'homepage', 'bugs']) assert.ok(pkg[k], `package.json lacks ${k}`);
 });
 
-test('size budget: SIMD wasm at most 48 KiB gzipped; tarball at most 230 KiB', () => {
+test('size budget: SIMD wasm at most 48 KiB gzipped; tarball at most 240 KiB', () => {
   const wasm = sizes();
   const { size, unpackedSize } = pack();
   const simd = wasm['dist/posenc.simd.wasm'].gzip;
