@@ -1044,14 +1044,9 @@ function paintSeries(p, g, theme, { W, H, X, Y, pad }) {
   g.setLineDash([]);
 }
 
-/**
- * A series whose points are closer than 3 px, rasterised here in device pixels: per pixel column
- * the span of y the polyline covers there (each segment clipped to the column), widened by half
- * the 1.6 px line width, with fractional coverage at both ends; written into an ImageData and
- * drawn with one drawImage. The same picture as the stroked path; stroking hundreds of steep
- * zig-zags (or filling thousands of rects) costs Skia tens of milliseconds per frame, this ~1 ms.
- */
-function denseSeries(p, g, s, k, theme, n, pad, W, H, X, Y) {
+/** The plot area in device pixels (the canvas transform's scale), one pixel of slack above and
+ * below for the line's width: the box denseSeries and dashedSeries write into. Null when empty. */
+function deviceBox(g, pad, W, H) {
   const t = g.getTransform ? g.getTransform() : { a: 1, d: 1, e: 0, f: 0 };
   const sx = t.a || 1,
     sy = t.d || 1;
@@ -1061,7 +1056,20 @@ function denseSeries(p, g, s, k, theme, n, pad, W, H, X, Y) {
     y1 = Math.ceil((H - pad.b + 1) * sy);
   const nc = x1 - x0,
     nr = y1 - y0;
-  if (nc <= 0 || nr <= 0) return;
+  return nc > 0 && nr > 0 ? { sx, sy, x0, x1, y0, y1, nc, nr } : null;
+}
+
+/**
+ * A series whose points are closer than 3 px, rasterised here in device pixels: per pixel column
+ * the span of y the polyline covers there (each segment clipped to the column), widened by half
+ * the 1.6 px line width, with fractional coverage at both ends; written into an ImageData and
+ * drawn with one drawImage. The same picture as the stroked path; stroking hundreds of steep
+ * zig-zags (or filling thousands of rects) costs Skia tens of milliseconds per frame, this ~1 ms.
+ */
+function denseSeries(p, g, s, k, theme, n, pad, W, H, X, Y) {
+  const box = deviceBox(g, pad, W, H);
+  if (!box) return;
+  const { sx, sy, x0, nc } = box;
   const lo = new Float32Array(nc).fill(Infinity),
     hi = new Float32Array(nc).fill(-Infinity);
   const mark = (c, a, b) => {
@@ -1119,17 +1127,10 @@ function denseSeries(p, g, s, k, theme, n, pad, W, H, X, Y) {
  */
 let dashScratch = null;
 function dashedSeries(p, g, s, k, theme, pad, W, H, X, Y) {
-  const t = g.getTransform ? g.getTransform() : { a: 1, d: 1, e: 0, f: 0 };
-  const sx = t.a || 1,
-    sy = t.d || 1;
+  const box = deviceBox(g, pad, W, H);
+  if (!box) return;
+  const { sx, sy, x0, x1, y0, y1, nc, nr } = box;
   const [on, period] = [5 * sx, 9 * sx];
-  const x0 = Math.floor(pad.l * sx),
-    x1 = Math.ceil((W - pad.r) * sx);
-  const y0 = Math.floor((pad.t - 1) * sy),
-    y1 = Math.ceil((H - pad.b + 1) * sy);
-  const nc = x1 - x0,
-    nr = y1 - y0;
-  if (nc <= 0 || nr <= 0) return;
   const img = new ImageData(nc, nr);
   const px32 = new Uint32Array(img.data.buffer);
   const [r, gr, b] = toRgb(colourOf(s, k, theme));
