@@ -656,7 +656,14 @@ function wrappedText(config, row, notes, source, tower) {
     // LlavaNextConfig: text_config["model_type"] (present, None) picks CONFIG_MAPPING[None]: a KeyError
     throw bad('text_config.model_type', `a model type name or absent (${row.config} looks None up and fails)`, null);
   }
-  const tt = (c === config ? undefined : c.model_type) ?? row.text;
+  const given = c === config ? undefined : c.model_type;
+  if (row.fixedText && given !== undefined && given !== row.text) {
+    notes.push(
+      `text_config.model_type ${show(given)} is not read: ${row.config} builds its text model with its own ` +
+        `text class ('${row.text}', sub_configs["text_config"]), whatever the key says`,
+    );
+  }
+  const tt = row.fixedText ? row.text : (given ?? row.text);
   if (typeof tt !== 'string' || !Object.hasOwn(MODELS, tt) || MODELS[tt].family === 'wrapper') {
     throw perr(
       Status.E_ENUM,

@@ -28,6 +28,8 @@
 //   wholeHead  apply_rotary_pos_emb multiplies the whole head by cos / sin: a rotated width other
 //            than head_dim (partial_rotary_factor) fails in the HF code and is refused
 //   kinds    the layer kinds the decoder layer builds, when fewer than layer_types may name
+//   fixedText  a wrapper whose config class builds text_config with its own text class
+//            (sub_configs["text_config"](**text_config)): text_config.model_type is not read
 //   nullTextType  a wrapper whose config class looks text_config.model_type up as given: null fails
 //   nullFails  keys that, present with null, make the Hugging Face code fail (refused by name), beyond
 //            the keys every row refuses so
@@ -37,6 +39,7 @@
 // docs/models.md lists them.
 
 const D = { rope_theta: 10000 };
+const OWN_TEXT = { fixedText: true };
 
 // GPT-J and CodeGen build their table with create_sinusoidal_positions(max_positions, rotary_dim):
 // base 10000, no scaling, whatever the config carries
@@ -656,10 +659,13 @@ export const MODELS = {
   }),
 
   // ---- multimodal wrappers: the text model lives in text_config ----
-  gemma3: wrapper('Gemma3Config', 'gemma3_text'),
+  // OWN_TEXT: Gemma3Config, Llama4Config and the Qwen-VL / GLM-4.5V classes build text_config with
+  // their own text class, whatever text_config.model_type says; the LLaVA classes and Mistral3Config
+  // look text_config.model_type up in CONFIG_MAPPING
+  gemma3: wrapper('Gemma3Config', 'gemma3_text', OWN_TEXT),
   // LlavaConfig: text_config.model_type defaults to 'llama'; no text_config: LlamaConfig()
   llava: wrapper('LlavaConfig', 'llama'),
-  llama4: wrapper('Llama4Config', 'llama4_text'),
+  llama4: wrapper('Llama4Config', 'llama4_text', OWN_TEXT),
   // Mistral3Config.__init__: without text_config, a 'mistral' config with these values
   mistral3: wrapper('Mistral3Config', 'mistral', {
     textDefaults: {
@@ -675,10 +681,10 @@ export const MODELS = {
     },
   }),
   // these build the text config from the top-level keys when text_config is absent (older files)
-  glm4v_moe: wrapper('Glm4vMoeConfig', 'glm4v_moe_text', { fromRoot: true }),
-  qwen2_vl: wrapper('Qwen2VLConfig', 'qwen2_vl_text', { fromRoot: true }),
-  qwen2_5_vl: wrapper('Qwen2_5_VLConfig', 'qwen2_5_vl_text', { fromRoot: true }),
-  qwen3_5: wrapper('Qwen3_5Config', 'qwen3_5_text'),
+  glm4v_moe: wrapper('Glm4vMoeConfig', 'glm4v_moe_text', { ...OWN_TEXT, fromRoot: true }),
+  qwen2_vl: wrapper('Qwen2VLConfig', 'qwen2_vl_text', { ...OWN_TEXT, fromRoot: true }),
+  qwen2_5_vl: wrapper('Qwen2_5_VLConfig', 'qwen2_5_vl_text', { ...OWN_TEXT, fromRoot: true }),
+  qwen3_5: wrapper('Qwen3_5Config', 'qwen3_5_text', OWN_TEXT),
   // LlavaNextConfig.__init__: text_config without model_type -> 'llama'; no text_config: LlamaConfig()
   llava_next: wrapper('LlavaNextConfig', 'llama', { nullTextType: true }),
 

@@ -194,3 +194,33 @@ test('Qwen2Config compares i >= max_window_layers only with a window: None fails
   const e = assertThrowsPosenc(() => pe.fromConfig(on, { layer: 35 }));
   assert.equal(e.argument, 'max_window_layers');
 });
+
+test('Gemma 3, Llama 4, Qwen-VL, Qwen3.5, GLM-4.5V: the class builds text_config with its own text class', async () => {
+  const [{ pe }] = await backends();
+  // Gemma3Config.__init__: Gemma3TextConfig(**text_config); Llama4Config: Llama4TextConfig(**text_config);
+  // Qwen2_5_VLConfig, Qwen3_5Config, Glm4vMoeConfig: self.sub_configs["text_config"](**text_config)
+  const rows = [
+    ['gemma-3-4b', 'gemma3_text'],
+    ['llama-4-scout', 'llama4_text'],
+    ['qwen2.5-vl-7b', 'qwen2_5_vl_text'],
+    ['qwen3.5-0.8b-base', 'qwen3_5_text'],
+    ['glm-4.5v', 'glm4v_moe_text'],
+  ];
+  for (const [name, text] of rows) {
+    const c = load(name);
+    const att = (x) => ({ ...x.attention, queryScale: x.attention.queryScale?.formula });
+    const want = att(pe.fromConfig(c, { layer: 3 }));
+    for (const given of ['llama', 'mistral', null]) {
+      const s = pe.fromConfig({ ...c, text_config: { ...c.text_config, model_type: given } }, { layer: 3 });
+      assert.equal(s.model, text, `${name} with text_config.model_type ${given}`);
+      assert.deepEqual(att(s), want, name);
+      assert.ok(
+        s.notes.some((n) => n.includes('text_config.model_type') && n.includes('not read')),
+        name,
+      );
+    }
+  }
+  // the LLaVA classes look text_config.model_type up (CONFIG_MAPPING): a mistral text model stays mistral
+  const l = load('llava-1.5-7b');
+  assert.equal(pe.fromConfig({ ...l, text_config: { ...l.text_config, model_type: 'mistral' } }).model, 'mistral');
+});
