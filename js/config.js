@@ -681,14 +681,14 @@ function wrappedText(config, row, notes, source, tower) {
  * apply when the file has none. */
 function visionTower(config, row, notes, source) {
   const v = config.vision_config;
-  const vt = isObj(v) && v.model_type !== undefined ? v.model_type : row.vision;
-  if (vt !== row.vision) {
-    throw perr(
-      Status.E_ENUM,
-      `vision_config.model_type ${show(vt)} is not ${row.config}'s vision model '${row.vision}'`,
-      'vision_config.model_type',
+  // CLIPConfig / SiglipConfig: vision_config becomes CLIPVisionConfig(**vision_config), its model_type unread
+  if (isObj(v) && v.model_type !== undefined && v.model_type !== row.vision) {
+    notes.push(
+      `vision_config.model_type ${show(v.model_type)} is not read: ${row.config} builds its vision model ` +
+        `with its own vision class ('${row.vision}'), whatever the key says`,
     );
   }
+  const vt = row.vision;
   if (!isObj(v)) notes.push(`no vision_config: ${row.config} builds its vision model from the defaults`);
   source.vision_config = '(read from vision_config)';
   return { row: MODELS[vt], modelType: vt, c: isObj(v) ? v : {}, prefix: 'vision_config.' };

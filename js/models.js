@@ -28,8 +28,8 @@
 //   wholeHead  apply_rotary_pos_emb multiplies the whole head by cos / sin: a rotated width other
 //            than head_dim (partial_rotary_factor) fails in the HF code and is refused
 //   kinds    the layer kinds the decoder layer builds, when fewer than layer_types may name
-//   fixedText  a wrapper whose config class builds text_config with its own text class
-//            (sub_configs["text_config"](**text_config)): text_config.model_type is not read
+//   fixedText  a wrapper whose config class builds text_config (and vision_config) with its own
+//            classes (sub_configs["text_config"](**text_config)): their model_type is not read
 //   nullTextType  a wrapper whose config class looks text_config.model_type up as given: null fails
 //   nullFails  keys that, present with null, make the Hugging Face code fail (refused by name), beyond
 //            the keys every row refuses so
@@ -731,7 +731,7 @@ export const MODELS = {
     'camembert/modeling_camembert.py CamembertEmbeddings (as RoBERTa: padding_idx + 1)',
     { rows: ['max_position_embeddings'], absolute: true, padOffset: true },
   ),
-  clip: wrapper('CLIPConfig', 'clip_text_model', { vision: 'clip_vision_model' }),
+  clip: wrapper('CLIPConfig', 'clip_text_model', { ...OWN_TEXT, vision: 'clip_vision_model' }),
   clip_text_model: tower(
     'CLIPTextConfig',
     'clip/modeling_clip.py CLIPTextEmbeddings.position_embedding, CLIPAttention (head_dim^-0.5; the text model is causal)',
@@ -793,7 +793,7 @@ export const MODELS = {
       relative_attention_num_buckets: 32,
     },
   },
-  siglip: wrapper('SiglipConfig', 'siglip_text_model', { vision: 'siglip_vision_model' }),
+  siglip: wrapper('SiglipConfig', 'siglip_text_model', { ...OWN_TEXT, vision: 'siglip_vision_model' }),
   siglip_text_model: tower(
     'SiglipTextConfig',
     'siglip/modeling_siglip.py SiglipTextEmbeddings.position_embedding, SiglipAttention (head_dim^-0.5; no causal mask)',

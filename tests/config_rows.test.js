@@ -205,6 +205,9 @@ test('Gemma 3, Llama 4, Qwen-VL, Qwen3.5, GLM-4.5V: the class builds text_config
     ['qwen2.5-vl-7b', 'qwen2_5_vl_text'],
     ['qwen3.5-0.8b-base', 'qwen3_5_text'],
     ['glm-4.5v', 'glm4v_moe_text'],
+    // CLIPConfig / SiglipConfig: CLIPTextConfig(**text_config), SiglipTextConfig(**text_config)
+    ['clip-vit-base-patch32', 'clip_text_model'],
+    ['siglip-image-classifier', 'siglip_text_model'],
   ];
   for (const [name, text] of rows) {
     const c = load(name);
