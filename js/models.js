@@ -664,10 +664,11 @@ export const MODELS = {
   // look text_config.model_type up in CONFIG_MAPPING
   gemma3: wrapper('Gemma3Config', 'gemma3_text', OWN_TEXT),
   // LlavaConfig: text_config.model_type defaults to 'llama'; no text_config: LlamaConfig()
-  llava: wrapper('LlavaConfig', 'llama'),
+  llava: wrapper('LlavaConfig', 'llama', { nullTextType: true }),
   llama4: wrapper('Llama4Config', 'llama4_text', OWN_TEXT),
   // Mistral3Config.__init__: without text_config, a 'mistral' config with these values
   mistral3: wrapper('Mistral3Config', 'mistral', {
+    nullTextType: true,
     textDefaults: {
       model_type: 'mistral',
       head_dim: 128,

@@ -227,3 +227,19 @@ test('Gemma 3, Llama 4, Qwen-VL, Qwen3.5, GLM-4.5V: the class builds text_config
   const l = load('llava-1.5-7b');
   assert.equal(pe.fromConfig({ ...l, text_config: { ...l.text_config, model_type: 'mistral' } }).model, 'mistral');
 });
+
+test('LlavaConfig, LlavaNextConfig, Mistral3Config: text_config.model_type present with None fails the lookup', async () => {
+  const [{ pe }] = await backends();
+  // text_config["model_type"] = text_config.get("model_type", "llama"): a None stays None, and
+  // CONFIG_MAPPING[None] raises; an absent key takes the class's own text type
+  for (const [name, text] of [
+    ['llava-1.5-7b', 'llama'],
+    ['llava-v1.6-mistral-7b', 'mistral'],
+    ['mistral-small-3-flux2-te', 'mistral'],
+  ]) {
+    const c = load(name);
+    const e = assertThrowsPosenc(() => pe.fromConfig({ ...c, text_config: { ...c.text_config, model_type: null } }));
+    assert.equal(e.argument, 'text_config.model_type', name);
+    assert.equal(pe.fromConfig(c).model, text, name);
+  }
+});
