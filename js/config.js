@@ -964,7 +964,9 @@ function kvHeadCount(r, mt, c, source, prefix, heads) {
     // divides num_attention_heads by None
     throw bad(r.key('num_key_value_heads'), `an integer > 0: ${MODELS[mt].config} keeps None`, null);
   }
-  let kvHeads = r.number('num_key_value_heads', { int: true, gt: 0 });
+  // a row that ignores num_key_value_heads (Baichuan's W_pack: one K/V head per head) keeps the heads
+  const unread = MODELS[mt]?.ignores && Object.hasOwn(MODELS[mt].ignores, 'num_key_value_heads');
+  let kvHeads = unread ? undefined : r.number('num_key_value_heads', { int: true, gt: 0 });
   let kvKey = 'num_key_value_heads';
   if (mt === 'falcon') {
     // FalconAttention: num_kv_heads if (new_decoder_architecture or not multi_query) else 1;
@@ -1400,7 +1402,7 @@ function ropeBase({ result, row, r, mt, kind, origin, notes, source }, { rs, rpr
   // else the config class's default
   if (row.base) {
     // GPT-J, CodeGen: the modeling file's own constant (models.js `base`), no scaling
-    origin.base = r.key('rotary_dim');
+    origin.base = r.key(row.rotaryDim === false ? 'hidden_size' : 'rotary_dim');
     return { base: row.base, scaling: { type: 'default' } };
   }
   let base;
@@ -1486,7 +1488,7 @@ function rotatedWidth(x, { rs, rpr, where }, scaling) {
   if (reads('rotary_dim') && r.has('rotary_dim')) {
     rotaryDim = r.number('rotary_dim', { int: true, gt: 0 });
     widthKey = r.key('rotary_dim');
-  } else if (row.base && x.heads > 1) {
+  } else if (row.base && row.rotaryDim !== false && x.heads > 1) {
     // GPTJAttention: rotary_dim None -> a table hidden_size wide on head_dim-wide heads (it fails)
     throw bad(r.key('rotary_dim'), `an even integer <= head_dim = ${dim} (${row.config} reads it; None fails)`, null);
   }

@@ -25,6 +25,8 @@
 //   ignores  keys whose names speak of positions that the HF code of this type does not read,
 //            with why (fromConfig notes them and goes on)
 //   remote   remote code: a positional key the row does not know is refused, not ignored
+//   base     the modeling file's own RoPE base, whatever the config says (GPT-J, CodeGen, Baichuan)
+//   rotaryDim  false: a `base` row that rotates the whole head (no rotary_dim key)
 //   wholeHead  apply_rotary_pos_emb multiplies the whole head by cos / sin: a rotated width other
 //            than head_dim (partial_rotary_factor) fails in the HF code and is refused
 //   kinds    the layer kinds the decoder layer builds, when fewer than layer_types may name
@@ -40,6 +42,13 @@
 
 const D = { rope_theta: 10000 };
 const OWN_TEXT = { fixedText: true };
+// Baichuan 7B's remote RotaryEmbedding is built with its default base 10000 and nothing else
+const BAICHUAN_ROPE = Object.fromEntries(
+  ['rope_theta', 'rope_scaling', 'rope_parameters', 'partial_rotary_factor', 'rotary_pct', 'rotary_dim'].map((k) => [
+    k,
+    'the remote RotaryEmbedding(head_dim, max_position_embeddings) uses base 10000, no scaling, the whole head',
+  ]),
+);
 
 // GPT-J and CodeGen build their table with create_sinusoidal_positions(max_positions, rotary_dim):
 // base 10000, no scaling, whatever the config carries
@@ -514,9 +523,22 @@ export const MODELS = {
   ),
 
   // ---- remote code ----
-  baichuan: rope('BaichuanConfig', 'remote code modeling_baichuan.py (7B: RoPE, rotate_half; 13B: ALiBi)', {
-    remote: true,
-  }),
+  // Baichuan 7B's remote Attention: RotaryEmbedding(head_dim, max_position_embeddings), its own
+  // base=10000 default, no scaling; W_pack projects 3 · hidden_size (one K/V head per head)
+  baichuan: rope(
+    'BaichuanConfig',
+    'remote code modeling_baichuan.py Attention (7B: RotaryEmbedding base 10000, rotate_half; 13B: ALiBi)',
+    {
+      remote: true,
+      base: 10000,
+      rotaryDim: false,
+      ignores: {
+        ...BAICHUAN_ROPE,
+        num_key_value_heads: 'the remote Attention packs q, k, v in W_pack (3 · hidden_size): one K/V head per head',
+      },
+      defaults: { rope_theta: undefined },
+    },
+  ),
   chatglm: rope(
     'ChatGLMConfig',
     'remote code modeling_chatglm.py apply_rotary_pos_emb (pairs reshape(..., rot/2, 2))',

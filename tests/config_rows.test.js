@@ -243,3 +243,26 @@ test('LlavaConfig, LlavaNextConfig, Mistral3Config: text_config.model_type prese
     assert.equal(pe.fromConfig(c).model, text, name);
   }
 });
+
+test("Baichuan 7B's remote code: base 10000 always, no scaling, one K/V head per head", async () => {
+  const [{ pe }] = await backends();
+  // modeling_baichuan.py (Baichuan2-7B) Attention: RotaryEmbedding(head_dim, max_position_embeddings)
+  // with its default base=10000; W_pack = nn.Linear(hidden_size, 3 * hidden_size)
+  const c = load('baichuan2-7b');
+  const want = pe.fromConfig(c);
+  assert.deepEqual(want.rope, { dim: 128, base: 10000, layout: 'half' });
+  for (const [key, value] of [
+    ['rope_theta', 500000],
+    ['rope_scaling', { type: 'linear', factor: 2 }],
+    ['rope_parameters', { rope_type: 'yarn', factor: 4, rope_theta: 1e6 }],
+    ['num_key_value_heads', 8],
+  ]) {
+    const s = pe.fromConfig({ ...c, [key]: value });
+    assert.deepEqual(s.rope, want.rope, key);
+    assert.equal(s.attention.kvHeads, 32, key);
+    assert.ok(
+      s.notes.some((n) => n.startsWith(`${key} = `) && n.includes('ignored')),
+      key,
+    );
+  }
+});
