@@ -352,11 +352,7 @@ test('hostile configs: Proxies, throwing getters, prototype keys, cycles, deep n
       'a wrapper in a wrapper',
     ],
     [{ ...L, model_type: big }, 'model_type', 'a 1e6-character model_type'],
-    [
-      { model_type: 'llava', text_config: { model_type: big } },
-      'text_config.model_type',
-      'a 1e6-character text model',
-    ],
+    [{ model_type: 'llava', text_config: { model_type: big } }, 'text_config.model_type', 'a 1e6-character text model'],
     [{ ...L, rope_scaling: { rope_type: big, factor: 2 } }, 'rope_scaling.rope_type', 'a 1e6-character rope_type'],
     [
       { model_type: 'gemma2', num_hidden_layers: 2, layer_types: [big, 'full_attention'] },
