@@ -1372,7 +1372,8 @@ function ropeLayer(x) {
 
 /** Where the layer's rope keys live: rs (rope_parameters or rope_scaling), where (its path), rpr
  * (a reader over rope_parameters), perType (rope_parameters has one entry per layer type). */
-function ropeSource({ row, r, prefix, kind, layer, source }) {
+function ropeSource({ row, r, prefix, kind, layer, source, notes }) {
+  if (row.remote && !row.base) remoteRopeKeys(row, r, notes);
   // rope_parameters (transformers v5): flat, or one entry per layer type
   // a config class's default rope_parameters / rope_scaling applies only when the file has neither
   if (row.base) return { rs: undefined, rpr: null, where: `${prefix}rope_scaling`, perType: false };
@@ -1394,6 +1395,38 @@ function ropeSource({ row, r, prefix, kind, layer, source }) {
     where = `${prefix}rope_scaling`;
   }
   return { rs, rpr, where, perType };
+}
+
+/** Remote code predates transformers 5 and reads rope_scaling alone, as its config class checks it
+ * (InternLM2Config / MiniCPMConfig._rope_scaling_validation: exactly { type, factor }). */
+function remoteRopeKeys(row, r, notes) {
+  const rp = r.get('rope_parameters');
+  if (rp !== undefined && rp !== null) {
+    throw bad(r.key('rope_parameters'), `absent: ${row.hf} is remote code that reads rope_scaling only`, rp);
+  }
+  const rs = r.get('rope_scaling');
+  if (rs === undefined || rs === null) return;
+  const k = r.key('rope_scaling');
+  if (!row.scalingTypes) {
+    throw bad(k, `null: ${row.hf} is remote code that posenc has not seen read rope_scaling`, rs);
+  }
+  if (!isObj(rs) || Object.keys(rs).length !== 2) {
+    throw bad(k, `null or { type, factor } (${row.config}._rope_scaling_validation raises otherwise)`, rs);
+  }
+  if (!row.scalingTypes.includes(rs.type)) {
+    const types = row.scalingTypes.map((t) => `'${t}'`).join(', ');
+    throw bad(`${k}.type`, `one of ${types} (${row.config}._rope_scaling_validation reads 'type' alone)`, rs.type);
+  }
+  if (row.scalingFactorMin !== undefined && !(typeof rs.factor === 'number' && rs.factor >= row.scalingFactorMin)) {
+    throw bad(`${k}.factor`, `a number >= ${row.scalingFactorMin} (${row.config}._rope_scaling_validation)`, rs.factor);
+  }
+  if (rs.type === 'dynamic') {
+    notes.push(
+      `${k}.type 'dynamic': ${row.hf} rebuilds its table only for a sequence longer than any before and keeps ` +
+        'it (register_buffer), so after a run past max_position_embeddings shorter sequences use the raised base; ' +
+        "posenc's dynamic scaling computes each length's own",
+    );
+  }
 }
 
 /** The base (origin.base: the key it came from) and the scaling. */

@@ -26,6 +26,8 @@
 //            with why (fromConfig notes them and goes on)
 //   remote   remote code: a positional key the row does not know is refused, not ignored
 //   base     the modeling file's own RoPE base, whatever the config says (GPT-J, CodeGen, Baichuan)
+//   scalingTypes  remote code: the rope_scaling types its config class accepts (exactly { type,
+//            factor }); a remote row without it refuses rope_scaling; scalingFactorMin: the least factor
 //   rotaryDim  false: a `base` row that rotates the whole head (no rotary_dim key)
 //   wholeHead  apply_rotary_pos_emb multiplies the whole head by cos / sin: a rotated width other
 //            than head_dim (partial_rotary_factor) fails in the HF code and is refused
@@ -548,11 +550,20 @@ export const MODELS = {
     },
   ),
   qwen: rope('QWenConfig', 'remote code modeling_qwen.py (rotary_pct, logn_list, dynamic NTK)', { remote: true }),
-  internlm2: rope('InternLM2Config', 'remote code modeling_internlm2.py InternLM2DynamicNTKScalingRotaryEmbedding', {
+  // InternLM2Config: num_key_value_heads None -> heads, rope_theta 10000, max_position_embeddings 2048
+  internlm2: rope(
+    'InternLM2Config',
+    'remote code modeling_internlm2.py InternLM2Attention._init_rope (linear / dynamic only)',
+    {
+      remote: true,
+      scalingTypes: ['linear', 'dynamic'],
+      scalingFactorMin: 1,
+      defaults: { rope_theta: 10000, max_position_embeddings: 2048 },
+    },
+  ),
+  minicpm: rope('MiniCPMConfig', 'remote code modeling_minicpm.py MiniCPMAttention._init_rope (linear / dynamic)', {
     remote: true,
-  }),
-  minicpm: rope('MiniCPMConfig', 'remote code modeling_minicpm.py MiniCPMDynamicNTKScalingRotaryEmbedding', {
-    remote: true,
+    scalingTypes: ['linear', 'dynamic'],
   }),
   'phi-msft': rope('PhiConfig (remote)', 'remote code modeling_phi.py (phi-msft: rotary_dim, halves)', {
     remote: true,

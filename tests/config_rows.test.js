@@ -266,3 +266,38 @@ test("Baichuan 7B's remote code: base 10000 always, no scaling, one K/V head per
     );
   }
 });
+
+test('InternLM2 / MiniCPM remote code: rope_scaling exactly { type: linear | dynamic, factor }, no rope_parameters', async () => {
+  const [{ pe }] = await backends();
+  // InternLM2Config._rope_scaling_validation: a dict of two fields, type in ['linear', 'dynamic'],
+  // factor >= 1; InternLM2Attention._init_rope reads rope_scaling['type'] and ['factor'] only
+  const c = load('internlm2.5-7b');
+  for (const [rs, key] of [
+    [{ type: 'yarn', factor: 2 }, 'rope_scaling.type'],
+    [{ rope_type: 'dynamic', factor: 2 }, 'rope_scaling.type'],
+    [{ type: 'dynamic', factor: 0.5 }, 'rope_scaling.factor'],
+    [{ type: 'dynamic', factor: 2, original_max_position_embeddings: 4096 }, 'rope_scaling'],
+  ]) {
+    const e = assertThrowsPosenc(() => pe.fromConfig({ ...c, rope_scaling: rs }));
+    assert.equal(e.argument, key, JSON.stringify(rs));
+  }
+  // the remote code predates transformers 5: rope_parameters is not read, and posenc does not guess
+  const e = assertThrowsPosenc(() =>
+    pe.fromConfig({ ...load('internlm2-7b'), rope_parameters: { rope_type: 'yarn' } }),
+  );
+  assert.equal(e.argument, 'rope_parameters');
+  // the dynamic table is kept across calls (register_buffer): noted
+  for (const name of ['internlm2.5-7b', 'minicpm-2b']) {
+    const s = pe.fromConfig(load(name));
+    assert.equal(s.rope.scaling.type, 'dynamic', name);
+    assert.ok(
+      s.notes.some((n) => n.includes('register_buffer')),
+      name,
+    );
+  }
+  // ChatGLM's remote code reads rope_ratio, not rope_scaling: refused rather than applied
+  const g = assertThrowsPosenc(() =>
+    pe.fromConfig({ ...load('chatglm3-6b'), rope_scaling: { type: 'linear', factor: 2 } }),
+  );
+  assert.equal(g.argument, 'rope_scaling');
+});
