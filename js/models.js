@@ -549,7 +549,14 @@ export const MODELS = {
       remote: true,
     },
   ),
-  qwen: rope('QWenConfig', 'remote code modeling_qwen.py (rotary_pct, logn_list, dynamic NTK)', { remote: true }),
+  // QWenAttention: c_attn = nn.Linear(hidden_size, 3 * projection_size), split into num_heads each
+  qwen: rope('QWenConfig', 'remote code modeling_qwen.py QWenAttention (rotary_pct, logn_list, dynamic NTK)', {
+    remote: true,
+    ignores: {
+      num_key_value_heads: 'QWenAttention splits c_attn into num_attention_heads keys and values (no grouping)',
+      scale_attn_weights: 'QWenAttention sets self.scale_attn_weights = True itself',
+    },
+  }),
   // InternLM2Config: num_key_value_heads None -> heads, rope_theta 10000, max_position_embeddings 2048
   internlm2: rope(
     'InternLM2Config',

@@ -301,3 +301,29 @@ test('InternLM2 / MiniCPM remote code: rope_scaling exactly { type: linear | dyn
   );
   assert.equal(g.argument, 'rope_scaling');
 });
+
+test("Qwen 1's remote QWenAttention: one K/V head per head, 1/sqrt(head_dim) always", async () => {
+  const [{ pe }] = await backends();
+  // modeling_qwen.py QWenAttention: c_attn = nn.Linear(hidden, 3 * projection_size), keys and values
+  // split into num_heads; self.scale_attn_weights = True whatever the config says
+  const c = load('qwen-1.8b');
+  for (const [key, value] of [
+    ['num_key_value_heads', 4],
+    ['scale_attn_weights', false],
+  ]) {
+    const s = pe.fromConfig({ ...c, [key]: value });
+    assert.deepEqual(s.attention, {
+      heads: 16,
+      kvHeads: 16,
+      dim: 128,
+      scale: 128 ** -0.5,
+      queryScale: s.attention.queryScale,
+    });
+    // the notes loop passes over false values; a set key that is not read is noted
+    if (value !== false)
+      assert.ok(
+        s.notes.some((n) => n.startsWith(`${key} = `) && n.includes('ignored')),
+        key,
+      );
+  }
+});
