@@ -975,6 +975,10 @@ function kvHeadCount(r, mt, c, source, prefix, heads) {
       r.flag('new_decoder_architecture') || !r.flag('multi_query')
         ? (r.number('num_kv_heads', { int: true, gt: 0 }) ?? r.number('n_head_kv', { int: true, gt: 0 }) ?? heads)
         : 1;
+  } else if (mt === 'phi-msft') {
+    // remote _find_mha_dims: n_head_kv = getattr(config, "n_head_kv", None) or n_head
+    kvHeads = r.flag('n_head_kv') ? r.number('n_head_kv', { int: true, gt: 0 }) : heads;
+    kvKey = 'n_head_kv';
   } else if (mt === 'gpt_bigcode') {
     kvHeads = r.flag('multi_query') ? 1 : heads; // GPTBigCodeAttention: kv_heads = 1 if multi_query
   } else if (mt === 'chatglm') {

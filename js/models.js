@@ -572,9 +572,22 @@ export const MODELS = {
     remote: true,
     scalingTypes: ['linear', 'dynamic'],
   }),
-  'phi-msft': rope('PhiConfig (remote)', 'remote code modeling_phi.py (phi-msft: rotary_dim, halves)', {
-    remote: true,
-  }),
+  // phi-msft's remote MHA: ParallelBlock builds MHA(config) with its rotary_base=10000.0 default;
+  // n_head_kv = getattr(config, 'n_head_kv', None) or n_head
+  'phi-msft': rope(
+    'PhiConfig (remote)',
+    'remote code modeling_phi.py MHA (rotary_dim, rotary_base 10000, halves; n_head_kv)',
+    {
+      remote: true,
+      base: 10000,
+      ignores: Object.fromEntries(
+        ['rope_theta', 'rotary_base', 'rope_scaling', 'rope_parameters', 'partial_rotary_factor', 'rotary_pct'].map(
+          (k) => [k, 'ParallelBlock builds MHA(config) with rotary_base 10000 and rotary_dim only'],
+        ),
+      ),
+      defaults: { rope_theta: undefined },
+    },
+  ),
 
   // ---- no positional encoding ----
   jamba: {

@@ -327,3 +327,22 @@ test("Qwen 1's remote QWenAttention: one K/V head per head, 1/sqrt(head_dim) alw
       );
   }
 });
+
+test("phi-msft's remote MHA: base 10000 always, n_head_kv K/V heads", async () => {
+  const [{ pe }] = await backends();
+  // modeling_phi.py (phi-2): ParallelBlock -> MHA(config, layer_idx), rotary_base=10000.0 default;
+  // _find_mha_dims: n_head_kv = getattr(config, "n_head_kv", None) or n_head
+  const c = load('phi-2');
+  const want = pe.fromConfig(c);
+  assert.deepEqual(want.rope, { dim: 80, base: 10000, layout: 'half', rotaryDim: 32 });
+  assert.equal(want.attention.kvHeads, 32);
+  assert.equal(pe.fromConfig({ ...c, n_head_kv: 8 }).attention.kvHeads, 8);
+  for (const key of ['rope_theta', 'rotary_base']) {
+    const s = pe.fromConfig({ ...c, [key]: 500000 });
+    assert.deepEqual(s.rope, want.rope, key);
+    assert.ok(
+      s.notes.some((n) => n.startsWith(`${key} = `) && n.includes('ignored')),
+      key,
+    );
+  }
+});
