@@ -656,7 +656,14 @@ function wrappedText(config, row, notes, source, tower) {
     // LlavaNextConfig: text_config["model_type"] (present, None) picks CONFIG_MAPPING[None]: a KeyError
     throw bad('text_config.model_type', `a model type name or absent (${row.config} looks None up and fails)`, null);
   }
-  const tt = (c === config ? undefined : c.model_type) ?? row.text;
+  const given = c === config ? undefined : c.model_type;
+  if (row.fixedText && given !== undefined && given !== row.text) {
+    notes.push(
+      `text_config.model_type ${show(given)} is not read: ${row.config} builds its text model with its own ` +
+        `text class ('${row.text}', sub_configs["text_config"]), whatever the key says`,
+    );
+  }
+  const tt = row.fixedText ? row.text : (given ?? row.text);
   if (typeof tt !== 'string' || !Object.hasOwn(MODELS, tt) || MODELS[tt].family === 'wrapper') {
     throw perr(
       Status.E_ENUM,
@@ -674,14 +681,14 @@ function wrappedText(config, row, notes, source, tower) {
  * apply when the file has none. */
 function visionTower(config, row, notes, source) {
   const v = config.vision_config;
-  const vt = isObj(v) && v.model_type !== undefined ? v.model_type : row.vision;
-  if (vt !== row.vision) {
-    throw perr(
-      Status.E_ENUM,
-      `vision_config.model_type ${show(vt)} is not ${row.config}'s vision model '${row.vision}'`,
-      'vision_config.model_type',
+  // CLIPConfig / SiglipConfig: vision_config becomes CLIPVisionConfig(**vision_config), its model_type unread
+  if (isObj(v) && v.model_type !== undefined && v.model_type !== row.vision) {
+    notes.push(
+      `vision_config.model_type ${show(v.model_type)} is not read: ${row.config} builds its vision model ` +
+        `with its own vision class ('${row.vision}'), whatever the key says`,
     );
   }
+  const vt = row.vision;
   if (!isObj(v)) notes.push(`no vision_config: ${row.config} builds its vision model from the defaults`);
   source.vision_config = '(read from vision_config)';
   return { row: MODELS[vt], modelType: vt, c: isObj(v) ? v : {}, prefix: 'vision_config.' };
@@ -957,7 +964,9 @@ function kvHeadCount(r, mt, c, source, prefix, heads) {
     // divides num_attention_heads by None
     throw bad(r.key('num_key_value_heads'), `an integer > 0: ${MODELS[mt].config} keeps None`, null);
   }
-  let kvHeads = r.number('num_key_value_heads', { int: true, gt: 0 });
+  // a row that ignores num_key_value_heads (Baichuan's W_pack: one K/V head per head) keeps the heads
+  const unread = MODELS[mt]?.ignores && Object.hasOwn(MODELS[mt].ignores, 'num_key_value_heads');
+  let kvHeads = unread ? undefined : r.number('num_key_value_heads', { int: true, gt: 0 });
   let kvKey = 'num_key_value_heads';
   if (mt === 'falcon') {
     // FalconAttention: num_kv_heads if (new_decoder_architecture or not multi_query) else 1;
@@ -966,6 +975,10 @@ function kvHeadCount(r, mt, c, source, prefix, heads) {
       r.flag('new_decoder_architecture') || !r.flag('multi_query')
         ? (r.number('num_kv_heads', { int: true, gt: 0 }) ?? r.number('n_head_kv', { int: true, gt: 0 }) ?? heads)
         : 1;
+  } else if (mt === 'phi-msft') {
+    // remote _find_mha_dims: n_head_kv = getattr(config, "n_head_kv", None) or n_head
+    kvHeads = r.flag('n_head_kv') ? r.number('n_head_kv', { int: true, gt: 0 }) : heads;
+    kvKey = 'n_head_kv';
   } else if (mt === 'gpt_bigcode') {
     kvHeads = r.flag('multi_query') ? 1 : heads; // GPTBigCodeAttention: kv_heads = 1 if multi_query
   } else if (mt === 'chatglm') {
@@ -1363,7 +1376,8 @@ function ropeLayer(x) {
 
 /** Where the layer's rope keys live: rs (rope_parameters or rope_scaling), where (its path), rpr
  * (a reader over rope_parameters), perType (rope_parameters has one entry per layer type). */
-function ropeSource({ row, r, prefix, kind, layer, source }) {
+function ropeSource({ row, r, prefix, kind, layer, source, notes }) {
+  if (row.remote && !row.base) remoteRopeKeys(row, r, notes);
   // rope_parameters (transformers v5): flat, or one entry per layer type
   // a config class's default rope_parameters / rope_scaling applies only when the file has neither
   if (row.base) return { rs: undefined, rpr: null, where: `${prefix}rope_scaling`, perType: false };
@@ -1387,13 +1401,45 @@ function ropeSource({ row, r, prefix, kind, layer, source }) {
   return { rs, rpr, where, perType };
 }
 
+/** Remote code predates transformers 5 and reads rope_scaling alone, as its config class checks it
+ * (InternLM2Config / MiniCPMConfig._rope_scaling_validation: exactly { type, factor }). */
+function remoteRopeKeys(row, r, notes) {
+  const rp = r.get('rope_parameters');
+  if (rp !== undefined && rp !== null) {
+    throw bad(r.key('rope_parameters'), `absent: ${row.hf} is remote code that reads rope_scaling only`, rp);
+  }
+  const rs = r.get('rope_scaling');
+  if (rs === undefined || rs === null) return;
+  const k = r.key('rope_scaling');
+  if (!row.scalingTypes) {
+    throw bad(k, `null: ${row.hf} is remote code that posenc has not seen read rope_scaling`, rs);
+  }
+  if (!isObj(rs) || Object.keys(rs).length !== 2) {
+    throw bad(k, `null or { type, factor } (${row.config}._rope_scaling_validation raises otherwise)`, rs);
+  }
+  if (!row.scalingTypes.includes(rs.type)) {
+    const types = row.scalingTypes.map((t) => `'${t}'`).join(', ');
+    throw bad(`${k}.type`, `one of ${types} (${row.config}._rope_scaling_validation reads 'type' alone)`, rs.type);
+  }
+  if (row.scalingFactorMin !== undefined && !(typeof rs.factor === 'number' && rs.factor >= row.scalingFactorMin)) {
+    throw bad(`${k}.factor`, `a number >= ${row.scalingFactorMin} (${row.config}._rope_scaling_validation)`, rs.factor);
+  }
+  if (rs.type === 'dynamic') {
+    notes.push(
+      `${k}.type 'dynamic': ${row.hf} rebuilds its table only for a sequence longer than any before and keeps ` +
+        'it (register_buffer), so after a run past max_position_embeddings shorter sequences use the raised base; ' +
+        "posenc's dynamic scaling computes each length's own",
+    );
+  }
+}
+
 /** The base (origin.base: the key it came from) and the scaling. */
 function ropeBase({ result, row, r, mt, kind, origin, notes, source }, { rs, rpr, where, perType }) {
   // the base: rope_parameters.rope_theta, rope_theta, rotary_emb_base (NeoX, Qwen 1), rotary_base,
   // else the config class's default
   if (row.base) {
     // GPT-J, CodeGen: the modeling file's own constant (models.js `base`), no scaling
-    origin.base = r.key('rotary_dim');
+    origin.base = r.key(row.rotaryDim === false ? 'hidden_size' : 'rotary_dim');
     return { base: row.base, scaling: { type: 'default' } };
   }
   let base;
@@ -1479,7 +1525,7 @@ function rotatedWidth(x, { rs, rpr, where }, scaling) {
   if (reads('rotary_dim') && r.has('rotary_dim')) {
     rotaryDim = r.number('rotary_dim', { int: true, gt: 0 });
     widthKey = r.key('rotary_dim');
-  } else if (row.base && x.heads > 1) {
+  } else if (row.base && row.rotaryDim !== false && x.heads > 1) {
     // GPTJAttention: rotary_dim None -> a table hidden_size wide on head_dim-wide heads (it fails)
     throw bad(r.key('rotary_dim'), `an even integer <= head_dim = ${dim} (${row.config} reads it; None fails)`, null);
   }

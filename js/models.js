@@ -25,9 +25,15 @@
 //   ignores  keys whose names speak of positions that the HF code of this type does not read,
 //            with why (fromConfig notes them and goes on)
 //   remote   remote code: a positional key the row does not know is refused, not ignored
+//   base     the modeling file's own RoPE base, whatever the config says (GPT-J, CodeGen, Baichuan)
+//   scalingTypes  remote code: the rope_scaling types its config class accepts (exactly { type,
+//            factor }); a remote row without it refuses rope_scaling; scalingFactorMin: the least factor
+//   rotaryDim  false: a `base` row that rotates the whole head (no rotary_dim key)
 //   wholeHead  apply_rotary_pos_emb multiplies the whole head by cos / sin: a rotated width other
 //            than head_dim (partial_rotary_factor) fails in the HF code and is refused
 //   kinds    the layer kinds the decoder layer builds, when fewer than layer_types may name
+//   fixedText  a wrapper whose config class builds text_config (and vision_config) with its own
+//            classes (sub_configs["text_config"](**text_config)): their model_type is not read
 //   nullTextType  a wrapper whose config class looks text_config.model_type up as given: null fails
 //   nullFails  keys that, present with null, make the Hugging Face code fail (refused by name), beyond
 //            the keys every row refuses so
@@ -37,6 +43,14 @@
 // docs/models.md lists them.
 
 const D = { rope_theta: 10000 };
+const OWN_TEXT = { fixedText: true };
+// Baichuan 7B's remote RotaryEmbedding is built with its default base 10000 and nothing else
+const BAICHUAN_ROPE = Object.fromEntries(
+  ['rope_theta', 'rope_scaling', 'rope_parameters', 'partial_rotary_factor', 'rotary_pct', 'rotary_dim'].map((k) => [
+    k,
+    'the remote RotaryEmbedding(head_dim, max_position_embeddings) uses base 10000, no scaling, the whole head',
+  ]),
+);
 
 // GPT-J and CodeGen build their table with create_sinusoidal_positions(max_positions, rotary_dim):
 // base 10000, no scaling, whatever the config carries
@@ -511,9 +525,22 @@ export const MODELS = {
   ),
 
   // ---- remote code ----
-  baichuan: rope('BaichuanConfig', 'remote code modeling_baichuan.py (7B: RoPE, rotate_half; 13B: ALiBi)', {
-    remote: true,
-  }),
+  // Baichuan 7B's remote Attention: RotaryEmbedding(head_dim, max_position_embeddings), its own
+  // base=10000 default, no scaling; W_pack projects 3 · hidden_size (one K/V head per head)
+  baichuan: rope(
+    'BaichuanConfig',
+    'remote code modeling_baichuan.py Attention (7B: RotaryEmbedding base 10000, rotate_half; 13B: ALiBi)',
+    {
+      remote: true,
+      base: 10000,
+      rotaryDim: false,
+      ignores: {
+        ...BAICHUAN_ROPE,
+        num_key_value_heads: 'the remote Attention packs q, k, v in W_pack (3 · hidden_size): one K/V head per head',
+      },
+      defaults: { rope_theta: undefined },
+    },
+  ),
   chatglm: rope(
     'ChatGLMConfig',
     'remote code modeling_chatglm.py apply_rotary_pos_emb (pairs reshape(..., rot/2, 2))',
@@ -522,16 +549,45 @@ export const MODELS = {
       remote: true,
     },
   ),
-  qwen: rope('QWenConfig', 'remote code modeling_qwen.py (rotary_pct, logn_list, dynamic NTK)', { remote: true }),
-  internlm2: rope('InternLM2Config', 'remote code modeling_internlm2.py InternLM2DynamicNTKScalingRotaryEmbedding', {
+  // QWenAttention: c_attn = nn.Linear(hidden_size, 3 * projection_size), split into num_heads each
+  qwen: rope('QWenConfig', 'remote code modeling_qwen.py QWenAttention (rotary_pct, logn_list, dynamic NTK)', {
     remote: true,
+    ignores: {
+      num_key_value_heads: 'QWenAttention splits c_attn into num_attention_heads keys and values (no grouping)',
+      scale_attn_weights: 'QWenAttention sets self.scale_attn_weights = True itself',
+    },
   }),
-  minicpm: rope('MiniCPMConfig', 'remote code modeling_minicpm.py MiniCPMDynamicNTKScalingRotaryEmbedding', {
+  // InternLM2Config: num_key_value_heads None -> heads, rope_theta 10000, max_position_embeddings 2048
+  internlm2: rope(
+    'InternLM2Config',
+    'remote code modeling_internlm2.py InternLM2Attention._init_rope (linear / dynamic only)',
+    {
+      remote: true,
+      scalingTypes: ['linear', 'dynamic'],
+      scalingFactorMin: 1,
+      defaults: { rope_theta: 10000, max_position_embeddings: 2048 },
+    },
+  ),
+  minicpm: rope('MiniCPMConfig', 'remote code modeling_minicpm.py MiniCPMAttention._init_rope (linear / dynamic)', {
     remote: true,
+    scalingTypes: ['linear', 'dynamic'],
   }),
-  'phi-msft': rope('PhiConfig (remote)', 'remote code modeling_phi.py (phi-msft: rotary_dim, halves)', {
-    remote: true,
-  }),
+  // phi-msft's remote MHA: ParallelBlock builds MHA(config) with its rotary_base=10000.0 default;
+  // n_head_kv = getattr(config, 'n_head_kv', None) or n_head
+  'phi-msft': rope(
+    'PhiConfig (remote)',
+    'remote code modeling_phi.py MHA (rotary_dim, rotary_base 10000, halves; n_head_kv)',
+    {
+      remote: true,
+      base: 10000,
+      ignores: Object.fromEntries(
+        ['rope_theta', 'rotary_base', 'rope_scaling', 'rope_parameters', 'partial_rotary_factor', 'rotary_pct'].map(
+          (k) => [k, 'ParallelBlock builds MHA(config) with rotary_base 10000 and rotary_dim only'],
+        ),
+      ),
+      defaults: { rope_theta: undefined },
+    },
+  ),
 
   // ---- no positional encoding ----
   jamba: {
@@ -656,12 +712,16 @@ export const MODELS = {
   }),
 
   // ---- multimodal wrappers: the text model lives in text_config ----
-  gemma3: wrapper('Gemma3Config', 'gemma3_text'),
+  // OWN_TEXT: Gemma3Config, Llama4Config and the Qwen-VL / GLM-4.5V classes build text_config with
+  // their own text class, whatever text_config.model_type says; the LLaVA classes and Mistral3Config
+  // look text_config.model_type up in CONFIG_MAPPING
+  gemma3: wrapper('Gemma3Config', 'gemma3_text', OWN_TEXT),
   // LlavaConfig: text_config.model_type defaults to 'llama'; no text_config: LlamaConfig()
-  llava: wrapper('LlavaConfig', 'llama'),
-  llama4: wrapper('Llama4Config', 'llama4_text'),
+  llava: wrapper('LlavaConfig', 'llama', { nullTextType: true }),
+  llama4: wrapper('Llama4Config', 'llama4_text', OWN_TEXT),
   // Mistral3Config.__init__: without text_config, a 'mistral' config with these values
   mistral3: wrapper('Mistral3Config', 'mistral', {
+    nullTextType: true,
     textDefaults: {
       model_type: 'mistral',
       head_dim: 128,
@@ -675,10 +735,10 @@ export const MODELS = {
     },
   }),
   // these build the text config from the top-level keys when text_config is absent (older files)
-  glm4v_moe: wrapper('Glm4vMoeConfig', 'glm4v_moe_text', { fromRoot: true }),
-  qwen2_vl: wrapper('Qwen2VLConfig', 'qwen2_vl_text', { fromRoot: true }),
-  qwen2_5_vl: wrapper('Qwen2_5_VLConfig', 'qwen2_5_vl_text', { fromRoot: true }),
-  qwen3_5: wrapper('Qwen3_5Config', 'qwen3_5_text'),
+  glm4v_moe: wrapper('Glm4vMoeConfig', 'glm4v_moe_text', { ...OWN_TEXT, fromRoot: true }),
+  qwen2_vl: wrapper('Qwen2VLConfig', 'qwen2_vl_text', { ...OWN_TEXT, fromRoot: true }),
+  qwen2_5_vl: wrapper('Qwen2_5_VLConfig', 'qwen2_5_vl_text', { ...OWN_TEXT, fromRoot: true }),
+  qwen3_5: wrapper('Qwen3_5Config', 'qwen3_5_text', OWN_TEXT),
   // LlavaNextConfig.__init__: text_config without model_type -> 'llama'; no text_config: LlamaConfig()
   llava_next: wrapper('LlavaNextConfig', 'llama', { nullTextType: true }),
 
@@ -725,7 +785,7 @@ export const MODELS = {
     'camembert/modeling_camembert.py CamembertEmbeddings (as RoBERTa: padding_idx + 1)',
     { rows: ['max_position_embeddings'], absolute: true, padOffset: true },
   ),
-  clip: wrapper('CLIPConfig', 'clip_text_model', { vision: 'clip_vision_model' }),
+  clip: wrapper('CLIPConfig', 'clip_text_model', { ...OWN_TEXT, vision: 'clip_vision_model' }),
   clip_text_model: tower(
     'CLIPTextConfig',
     'clip/modeling_clip.py CLIPTextEmbeddings.position_embedding, CLIPAttention (head_dim^-0.5; the text model is causal)',
@@ -787,7 +847,7 @@ export const MODELS = {
       relative_attention_num_buckets: 32,
     },
   },
-  siglip: wrapper('SiglipConfig', 'siglip_text_model', { vision: 'siglip_vision_model' }),
+  siglip: wrapper('SiglipConfig', 'siglip_text_model', { ...OWN_TEXT, vision: 'siglip_vision_model' }),
   siglip_text_model: tower(
     'SiglipTextConfig',
     'siglip/modeling_siglip.py SiglipTextEmbeddings.position_embedding, SiglipAttention (head_dim^-0.5; no causal mask)',

@@ -928,8 +928,8 @@ test('an unmapped model_type or a typo is refused by name, with the closest type
     assert.equal(e.argument, 'model_type');
     if (near) assert.match(e.message, new RegExp(`closest: '${near}'`), name);
   }
-  // a wrapper whose text model is unknown names text_config.model_type
-  const g = load('gemma-3-4b');
+  // a wrapper that looks its text model up (LlavaConfig: CONFIG_MAPPING) names text_config.model_type
+  const g = load('llava-1.5-7b');
   const e = assertThrowsPosenc(
     () => pe.fromConfig({ ...g, text_config: { ...g.text_config, model_type: 'gemma9_text' } }),
     [/text_config.model_type "gemma9_text" is not a text model type fromConfig maps/],

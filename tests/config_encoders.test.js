@@ -173,12 +173,19 @@ test('CLIP: text tower (77 rows, causal) and vision tower ((image_size // patch_
   const vc = { ...c.vision_config };
   assert.deepEqual(pe.fromConfig(vc, { tower: 'vision' }).learned, pe.fromConfig(vc).learned);
   assert.deepEqual(pe.fromConfig(c.text_config, { tower: 'text' }).learned, { rows: 77 });
+  // CLIPConfig.__init__: CLIPVisionConfig(**vision_config) whatever its model_type says
+  const other = pe.fromConfig(
+    { ...c, vision_config: { ...c.vision_config, model_type: 'siglip_vision_model' } },
+    { tower: 'vision' },
+  );
+  assert.equal(other.model, 'clip_vision_model');
+  assert.deepEqual(other.learned, pe.fromConfig(c, { tower: 'vision' }).learned);
+  assert.ok(other.notes.some((n) => n.includes('vision_config.model_type') && n.includes('not read')));
   for (const [cfg, o, key] of [
     [vc, { tower: 'text' }, 'tower'],
     [c, { tower: 'audio' }, 'tower'],
     [load('bart-large-cnn'), { tower: 'vision' }, 'tower'],
     [{ ...c, vision_config: [1] }, { tower: 'vision' }, 'vision_config'],
-    [{ ...c, vision_config: { ...c.vision_config, model_type: 'siglip_vision_model' } }, { tower: 'vision' }],
     [{ ...c, vision_config: { ...c.vision_config, patch_size: 300 } }, { tower: 'vision' }, 'vision_config.image_size'],
   ]) {
     assert.throws(

@@ -194,3 +194,155 @@ test('Qwen2Config compares i >= max_window_layers only with a window: None fails
   const e = assertThrowsPosenc(() => pe.fromConfig(on, { layer: 35 }));
   assert.equal(e.argument, 'max_window_layers');
 });
+
+test('Gemma 3, Llama 4, Qwen-VL, Qwen3.5, GLM-4.5V: the class builds text_config with its own text class', async () => {
+  const [{ pe }] = await backends();
+  // Gemma3Config.__init__: Gemma3TextConfig(**text_config); Llama4Config: Llama4TextConfig(**text_config);
+  // Qwen2_5_VLConfig, Qwen3_5Config, Glm4vMoeConfig: self.sub_configs["text_config"](**text_config)
+  const rows = [
+    ['gemma-3-4b', 'gemma3_text'],
+    ['llama-4-scout', 'llama4_text'],
+    ['qwen2.5-vl-7b', 'qwen2_5_vl_text'],
+    ['qwen3.5-0.8b-base', 'qwen3_5_text'],
+    ['glm-4.5v', 'glm4v_moe_text'],
+    // CLIPConfig / SiglipConfig: CLIPTextConfig(**text_config), SiglipTextConfig(**text_config)
+    ['clip-vit-base-patch32', 'clip_text_model'],
+    ['siglip-image-classifier', 'siglip_text_model'],
+  ];
+  for (const [name, text] of rows) {
+    const c = load(name);
+    const att = (x) => ({ ...x.attention, queryScale: x.attention.queryScale?.formula });
+    const want = att(pe.fromConfig(c, { layer: 3 }));
+    for (const given of ['llama', 'mistral', null]) {
+      const s = pe.fromConfig({ ...c, text_config: { ...c.text_config, model_type: given } }, { layer: 3 });
+      assert.equal(s.model, text, `${name} with text_config.model_type ${given}`);
+      assert.deepEqual(att(s), want, name);
+      assert.ok(
+        s.notes.some((n) => n.includes('text_config.model_type') && n.includes('not read')),
+        name,
+      );
+    }
+  }
+  // the LLaVA classes look text_config.model_type up (CONFIG_MAPPING): a mistral text model stays mistral
+  const l = load('llava-1.5-7b');
+  assert.equal(pe.fromConfig({ ...l, text_config: { ...l.text_config, model_type: 'mistral' } }).model, 'mistral');
+});
+
+test('LlavaConfig, LlavaNextConfig, Mistral3Config: text_config.model_type present with None fails the lookup', async () => {
+  const [{ pe }] = await backends();
+  // text_config["model_type"] = text_config.get("model_type", "llama"): a None stays None, and
+  // CONFIG_MAPPING[None] raises; an absent key takes the class's own text type
+  for (const [name, text] of [
+    ['llava-1.5-7b', 'llama'],
+    ['llava-v1.6-mistral-7b', 'mistral'],
+    ['mistral-small-3-flux2-te', 'mistral'],
+  ]) {
+    const c = load(name);
+    const e = assertThrowsPosenc(() => pe.fromConfig({ ...c, text_config: { ...c.text_config, model_type: null } }));
+    assert.equal(e.argument, 'text_config.model_type', name);
+    assert.equal(pe.fromConfig(c).model, text, name);
+  }
+});
+
+test("Baichuan 7B's remote code: base 10000 always, no scaling, one K/V head per head", async () => {
+  const [{ pe }] = await backends();
+  // modeling_baichuan.py (Baichuan2-7B) Attention: RotaryEmbedding(head_dim, max_position_embeddings)
+  // with its default base=10000; W_pack = nn.Linear(hidden_size, 3 * hidden_size)
+  const c = load('baichuan2-7b');
+  const want = pe.fromConfig(c);
+  assert.deepEqual(want.rope, { dim: 128, base: 10000, layout: 'half' });
+  for (const [key, value] of [
+    ['rope_theta', 500000],
+    ['rope_scaling', { type: 'linear', factor: 2 }],
+    ['rope_parameters', { rope_type: 'yarn', factor: 4, rope_theta: 1e6 }],
+    ['num_key_value_heads', 8],
+  ]) {
+    const s = pe.fromConfig({ ...c, [key]: value });
+    assert.deepEqual(s.rope, want.rope, key);
+    assert.equal(s.attention.kvHeads, 32, key);
+    assert.ok(
+      s.notes.some((n) => n.startsWith(`${key} = `) && n.includes('ignored')),
+      key,
+    );
+  }
+});
+
+test('InternLM2 / MiniCPM remote code: rope_scaling exactly { type: linear | dynamic, factor }, no rope_parameters', async () => {
+  const [{ pe }] = await backends();
+  // InternLM2Config._rope_scaling_validation: a dict of two fields, type in ['linear', 'dynamic'],
+  // factor >= 1; InternLM2Attention._init_rope reads rope_scaling['type'] and ['factor'] only
+  const c = load('internlm2.5-7b');
+  for (const [rs, key] of [
+    [{ type: 'yarn', factor: 2 }, 'rope_scaling.type'],
+    [{ rope_type: 'dynamic', factor: 2 }, 'rope_scaling.type'],
+    [{ type: 'dynamic', factor: 0.5 }, 'rope_scaling.factor'],
+    [{ type: 'dynamic', factor: 2, original_max_position_embeddings: 4096 }, 'rope_scaling'],
+  ]) {
+    const e = assertThrowsPosenc(() => pe.fromConfig({ ...c, rope_scaling: rs }));
+    assert.equal(e.argument, key, JSON.stringify(rs));
+  }
+  // the remote code predates transformers 5: rope_parameters is not read, and posenc does not guess
+  const e = assertThrowsPosenc(() =>
+    pe.fromConfig({ ...load('internlm2-7b'), rope_parameters: { rope_type: 'yarn' } }),
+  );
+  assert.equal(e.argument, 'rope_parameters');
+  // the dynamic table is kept across calls (register_buffer): noted
+  for (const name of ['internlm2.5-7b', 'minicpm-2b']) {
+    const s = pe.fromConfig(load(name));
+    assert.equal(s.rope.scaling.type, 'dynamic', name);
+    assert.ok(
+      s.notes.some((n) => n.includes('register_buffer')),
+      name,
+    );
+  }
+  // ChatGLM's remote code reads rope_ratio, not rope_scaling: refused rather than applied
+  const g = assertThrowsPosenc(() =>
+    pe.fromConfig({ ...load('chatglm3-6b'), rope_scaling: { type: 'linear', factor: 2 } }),
+  );
+  assert.equal(g.argument, 'rope_scaling');
+});
+
+test("Qwen 1's remote QWenAttention: one K/V head per head, 1/sqrt(head_dim) always", async () => {
+  const [{ pe }] = await backends();
+  // modeling_qwen.py QWenAttention: c_attn = nn.Linear(hidden, 3 * projection_size), keys and values
+  // split into num_heads; self.scale_attn_weights = True whatever the config says
+  const c = load('qwen-1.8b');
+  for (const [key, value] of [
+    ['num_key_value_heads', 4],
+    ['scale_attn_weights', false],
+  ]) {
+    const s = pe.fromConfig({ ...c, [key]: value });
+    assert.deepEqual(s.attention, {
+      heads: 16,
+      kvHeads: 16,
+      dim: 128,
+      scale: 128 ** -0.5,
+      queryScale: s.attention.queryScale,
+    });
+    // the notes loop passes over false values; a set key that is not read is noted
+    if (value !== false)
+      assert.ok(
+        s.notes.some((n) => n.startsWith(`${key} = `) && n.includes('ignored')),
+        key,
+      );
+  }
+});
+
+test("phi-msft's remote MHA: base 10000 always, n_head_kv K/V heads", async () => {
+  const [{ pe }] = await backends();
+  // modeling_phi.py (phi-2): ParallelBlock -> MHA(config, layer_idx), rotary_base=10000.0 default;
+  // _find_mha_dims: n_head_kv = getattr(config, "n_head_kv", None) or n_head
+  const c = load('phi-2');
+  const want = pe.fromConfig(c);
+  assert.deepEqual(want.rope, { dim: 80, base: 10000, layout: 'half', rotaryDim: 32 });
+  assert.equal(want.attention.kvHeads, 32);
+  assert.equal(pe.fromConfig({ ...c, n_head_kv: 8 }).attention.kvHeads, 8);
+  for (const key of ['rope_theta', 'rotary_base']) {
+    const s = pe.fromConfig({ ...c, [key]: 500000 });
+    assert.deepEqual(s.rope, want.rope, key);
+    assert.ok(
+      s.notes.some((n) => n.startsWith(`${key} = `) && n.includes('ignored')),
+      key,
+    );
+  }
+});

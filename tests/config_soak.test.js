@@ -323,12 +323,12 @@ test('hostile configs: Proxies, throwing getters, prototype keys, cycles, deep n
     [JSON.parse('{"__proto__":{"model_type":"llama"}}'), 'model_type', 'the model type under __proto__'],
     [Object.create(L), 'model_type', 'inherited keys (JSON has none)'],
     [
-      { model_type: 'gemma3', text_config: { model_type: 'constructor' } },
+      { model_type: 'llava', text_config: { model_type: 'constructor' } },
       'text_config.model_type',
       'text model constructor',
     ],
     [
-      JSON.parse('{"model_type":"gemma3","text_config":{"model_type":"__proto__"}}'),
+      JSON.parse('{"model_type":"llava","text_config":{"model_type":"__proto__"}}'),
       'text_config.model_type',
       'text model __proto__',
     ],
@@ -352,11 +352,7 @@ test('hostile configs: Proxies, throwing getters, prototype keys, cycles, deep n
       'a wrapper in a wrapper',
     ],
     [{ ...L, model_type: big }, 'model_type', 'a 1e6-character model_type'],
-    [
-      { model_type: 'gemma3', text_config: { model_type: big } },
-      'text_config.model_type',
-      'a 1e6-character text model',
-    ],
+    [{ model_type: 'llava', text_config: { model_type: big } }, 'text_config.model_type', 'a 1e6-character text model'],
     [{ ...L, rope_scaling: { rope_type: big, factor: 2 } }, 'rope_scaling.rope_type', 'a 1e6-character rope_type'],
     [
       { model_type: 'gemma2', num_hidden_layers: 2, layer_types: [big, 'full_attention'] },
