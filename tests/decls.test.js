@@ -38,8 +38,10 @@ test('every family of posenc/lite is declared, with its functions and its core m
     );
     // js/lite.js picks a family's core by its mark; the declarations put its C in that core's list
     assert.equal(family.core === 'lean', d.lean === true, `${d.family}.core and decl/${d.module}.js lean agree`);
-    if (d.page === true) assert.ok(['lean', 'encodings'].includes(family.core), `${d.family}.core: the page's encodings core has its C`);
-    if (d.page === 'attention') assert.equal(family.core, 'attention', `${d.family}.core: only the attention core has its C`);
+    if (d.page === true)
+      assert.ok(['lean', 'encodings'].includes(family.core), `${d.family}.core: the page's encodings core has its C`);
+    if (d.page === 'attention')
+      assert.equal(family.core, 'attention', `${d.family}.core: only the attention core has its C`);
     const rows = d.readme.flatMap((r) => r.functions);
     assert.deepEqual(rows.sort(), d.functions.map((f) => f.name).sort(), `${d.family}: its README rows list each once`);
   }
