@@ -29,6 +29,7 @@ export function createApi(core, families, { lab = { core: null, loading: null },
   // The extrapolation lab's trainer is a separate wasm module, loaded on request with the same
   // backend as the core (its own memory: lab calls never touch the core's heap); `lab` is given
   // when an API made by posenc/lite's use() shares its parent's.
+  let mine = null; // this API's promise of the lab's load in progress
   const api = {
     backend: core.backend,
     /** Zero-copy heap buffer, zero-filled: pass it wherever a typed array of the same type is
@@ -67,8 +68,10 @@ export function createApi(core, families, { lab = { core: null, loading: null },
         }
         lab.core = new Core(inst);
       })();
-      // an API of posenc/lite's use() shares its parent's lab: each resolves to itself
-      return lab.loading.then(() => api);
+      // an API of posenc/lite's use() shares its parent's lab: each resolves to itself, and one API
+      // gives one promise per load, however often it asks
+      if (mine?.loading !== lab.loading) mine = { loading: lab.loading, done: lab.loading.then(() => api) };
+      return mine.done;
     },
   };
   const add = (family, i) => {
