@@ -1056,7 +1056,7 @@ function deviceBox(g, pad, W, H) {
     y1 = Math.ceil((H - pad.b + 1) * sy);
   const nc = x1 - x0,
     nr = y1 - y0;
-  return nc > 0 && nr > 0 ? { sx, sy, x0, x1, y0, y1, nc, nr } : null;
+  return nc > 0 && nr > 0 ? { t, sx, sy, x0, x1, y0, y1, nc, nr } : null;
 }
 
 /**
@@ -1069,7 +1069,7 @@ function deviceBox(g, pad, W, H) {
 function denseSeries(p, g, s, k, theme, n, pad, W, H, X, Y) {
   const box = deviceBox(g, pad, W, H);
   if (!box) return;
-  const { sx, sy, x0, nc } = box;
+  const { t, sx, sy, x0, nc } = box;
   const lo = new Float32Array(nc).fill(Infinity),
     hi = new Float32Array(nc).fill(-Infinity);
   const mark = (c, a, b) => {
@@ -1129,7 +1129,7 @@ let dashScratch = null;
 function dashedSeries(p, g, s, k, theme, pad, W, H, X, Y) {
   const box = deviceBox(g, pad, W, H);
   if (!box) return;
-  const { sx, sy, x0, x1, y0, y1, nc, nr } = box;
+  const { t, sx, sy, x0, x1, y0, y1, nc, nr } = box;
   const [on, period] = [5 * sx, 9 * sx];
   const img = new ImageData(nc, nr);
   const px32 = new Uint32Array(img.data.buffer);
