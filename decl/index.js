@@ -22,6 +22,14 @@ export const declare = {
       c: [],
       docs: 'docs/lab.md',
       heap: "loads the lab's module, its own instance and memory",
+      tsDoc: "Load the lab's trainer wasm (train, evaluate, attentionMap and loadModel need it); resolves to the API.",
+      returns: 'Promise<Posenc>',
+      options: {
+        wasm: {
+          ts: 'ArrayBuffer | ArrayBufferView | WasmModuleLike | UrlLike | string',
+          doc: "the lab's module (bytes, a compiled WebAssembly.Module or a URL) instead of the package's file",
+        },
+      },
     },
   ],
   // what js/core.js and js/loader.js call in any module (the lab's and the lean core's included)

@@ -84,50 +84,112 @@ test("each C entry point a family module calls is in its declaration's c lists",
   }
 });
 
-// Options: the declared names are what the function accepts (its unknown-option message lists
-// them); a declared default gives what leaving the option out gives; each choice is accepted, a
-// value off the list and an integer below its minimum are refused naming the option.
-const VALID = { length: 4, dim: 8, height: 2, width: 2 };
-const args = (f) => (f.args ?? []).map(() => Float32Array.from({ length: 32 }, (_, i) => Math.sin(i)));
+// Options, probed from each declaration's example call: the declared names are what the function
+// accepts (its unknown-option message lists them, an object option's fields too); a declared
+// default gives what leaving the option out gives; each choice is accepted and a value off the
+// list refused naming the option; each range's lower bound is not refused by it and one past
+// either bound is; a required option left out is refused naming it.
+const TINY = { length: 8, steps: 2, dim: 8, heads: 2, layers: 1, hidden: 8, batch: 2 };
 
+/** The message of what `call()` throws ('' when it returns). */
+function thrown(call) {
+  try {
+    call();
+  } catch (e) {
+    return e;
+  }
+  return null;
+}
 function refusedNaming(call, key, why) {
-  assert.throws(call, (e) => e instanceof PosencError && e.argument === key, why);
+  const e = thrown(call);
+  assert.ok(e instanceof PosencError && e.argument === key, `${why}: ${e ? `${e.argument}: ${e.message}` : 'accepted'}`);
+}
+/** The range check of `key` lets it through (it may still be refused for another option's sake). */
+function notRefusedNaming(call, key, why) {
+  const e = thrown(call);
+  assert.ok(!(e instanceof PosencError && e.argument === key), `${why}: ${e?.message}`);
+}
+const allowedOf = (call) => /allowed: ([^)]*)\)/.exec(thrown(call)?.message ?? '')?.[1]?.split(', ');
+
+/** A result as plain data for comparison: typed arrays as arrays, a KV cache by what it attends. */
+function plain(r, f) {
+  if (typeof r?.append === 'function') {
+    const n = (d) => Float32Array.from({ length: d }, (_, i) => Math.cos(i));
+    const { dim } = f.example.opts;
+    const out = Array.from(r.append(n(2 * dim), n(2 * dim)).attend(n(2 * dim)).output);
+    r.free();
+    return out;
+  }
+  if (ArrayBuffer.isView(r)) return Array.from(r);
+  if (typeof r === 'function') return 'a function';
+  if (r && typeof r === 'object') return Object.fromEntries(Object.entries(r).map(([k, v]) => [k, plain(v, f)]));
+  return r;
+}
+const past = (v, up) => (up ? v + Math.max(1, Math.abs(v) * 1e-6) : v - Math.max(1, Math.abs(v) * 1e-6));
+const multiple = (o, v) => (o.multipleOf ? Math.ceil(v / o.multipleOf) * o.multipleOf : v);
+
+/** The range probes of option `k` (o its declaration; its bounds hold with the options
+ * o.boundWith) through `call`. */
+function probeRange(name, k, o, call) {
+  const at = (v) => call({ ...o.boundWith, [k]: v });
+  const step = o.type === 'integer' ? 1 : undefined;
+  const below = (v) => (step ? v - 1 : past(v, false));
+  const above = (v) => (step ? v + 1 : past(v, true));
+  if (o.min !== undefined) {
+    notRefusedNaming(() => at(multiple(o, o.min)), k, `${name}: ${k} at its minimum ${o.min}`);
+    refusedNaming(() => at(below(o.min)), k, `${name}: ${k} below ${o.min}`);
+  }
+  if (o.max !== undefined) {
+    if (o.max <= 4096) notRefusedNaming(() => at(o.max), k, `${name}: ${k} at its maximum ${o.max}`);
+    refusedNaming(() => at(above(o.max)), k, `${name}: ${k} above ${o.max}`);
+  }
+  if (o.gt !== undefined) {
+    notRefusedNaming(() => at(o.gt + 1e-3), k, `${name}: ${k} just above ${o.gt}`);
+    refusedNaming(() => at(o.gt), k, `${name}: ${k} at ${o.gt}`);
+  }
+  if (o.lt !== undefined) refusedNaming(() => at(o.lt), k, `${name}: ${k} at ${o.lt}`);
+  if (o.multipleOf) refusedNaming(() => at(multiple(o, o.min ?? 1) + 1), k, `${name}: ${k} not a multiple`);
 }
 
-test('declared options: names, defaults, choices and minimums are what the API does', async () => {
+/** Every probe of one declared option of function f; `call(o)` calls it with the example's
+ * options and o over them. */
+function probeOption(f, call, k, o) {
+  const at = (v) => call({ [k]: v });
+  if (o.default !== undefined)
+    assert.deepEqual(plain(at(o.default), f), plain(at(undefined), f), `${f.name}: ${k} defaults to ${o.default}`);
+  if (Array.isArray(o.type)) {
+    for (const v of o.type) assert.doesNotThrow(() => at(v), `${f.name}: ${k} '${v}'`);
+    refusedNaming(() => at('zzz'), k, `${f.name}: ${k} off its list`);
+  }
+  if (o.type === 'integer' || o.type === 'number') probeRange(f.name, k, o, call);
+  if (o.required) refusedNaming(() => at(undefined), k, `${f.name}: ${k} is required`);
+  if (o.fields) {
+    const fields = allowedOf(() => at({ zzzUnknown: 1 }));
+    assert.deepEqual(fields?.sort(), Object.keys(o.fields).sort(), `${f.name}: ${k}'s declared fields = accepted`);
+  }
+}
+
+test('declared options: names, defaults, choices, ranges and required ones are what the API does', async () => {
   const pe = await init();
-  for (const f of ALL.filter((x) => x.options)) {
+  await pe.loadLab();
+  const { model } = pe.train(TINY);
+  const failures = [];
+  for (const f of FAMILY_DECLS.flatMap((d) => d.functions).filter((x) => x.options)) {
+    assert.ok(f.example, `${f.name}: declare an example call (decl/*.js example) to probe its options from`);
+    // fresh copies each call: applyRope and addTo work in place
+    const args = () => (f.example.model ? [model] : (f.example.args ?? []).map((a) => (ArrayBuffer.isView(a) ? a.slice() : a)));
+    const call = (o) => pe[f.name](...args(), { ...f.example.opts, ...o });
     const keys = Object.keys(f.options);
-    const call = (o) => pe[f.name](...args(f), o);
-    const allowed = /allowed: ([^)]*)\)/.exec(
-      (() => {
-        try {
-          call({ zzzUnknown: 1 });
-        } catch (e) {
-          return e.message;
-        }
-      })(),
-    )?.[1];
-    assert.deepEqual(allowed?.split(', ').sort(), keys.slice().sort(), `${f.name}: declared options = accepted`);
-    const base = Object.fromEntries(keys.filter((k) => f.options[k].required).map((k) => [k, VALID[k]]));
-    const plain = Array.from(call(base));
+    assert.deepEqual(allowedOf(() => call({ zzzUnknown: 1 }))?.sort(), keys.slice().sort(), `${f.name}: declared = accepted`);
     for (const [k, o] of Object.entries(f.options)) {
-      if (o.default !== undefined)
-        assert.deepEqual(
-          Array.from(call({ ...base, [k]: o.default })),
-          plain,
-          `${f.name}: ${k} defaults to ${o.default}`,
-        );
-      if (Array.isArray(o.type)) {
-        for (const v of o.type) assert.doesNotThrow(() => call({ ...base, [k]: v }), `${f.name}: ${k} '${v}'`);
-        refusedNaming(() => call({ ...base, [k]: 'zzz' }), k, `${f.name}: ${k} off its list`);
+      try {
+        probeOption(f, call, k, o);
+      } catch (e) {
+        failures.push(e.message.split('\n')[0]);
       }
-      if (o.type === 'integer' && o.min !== undefined)
-        refusedNaming(() => call({ ...base, [k]: o.min - 1 }), k, `${f.name}: ${k} below ${o.min}`);
-      if (o.gt !== undefined) refusedNaming(() => call({ ...base, [k]: o.gt }), k, `${f.name}: ${k} at ${o.gt}`);
-      if (o.required) refusedNaming(() => call({ ...base, [k]: undefined }), k, `${f.name}: ${k} is required`);
     }
   }
+  assert.deepEqual(failures, [], 'the declarations and the API disagree');
 });
 
 // A family module without a declaration would be in no generated list: each `export function

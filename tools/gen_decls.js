@@ -9,6 +9,7 @@
 // the status codes of c_src/posenc.h, as in js/errors.js), js/lite.js, js/lite.d.ts, js/lite.d.cts
 // (the families), tests/fuzz/fuzz_core.c (ENTRIES), README.md (the Documentation table),
 // docs/sinusoidal.md and docs/learned.md (the option tables).
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { declare as core, FAMILY_DECLS } from '../decl/index.js';
@@ -99,47 +100,152 @@ function readmeRows() {
   return ['| family | functions | page |', '|---|---|---|', ...rows, ...core.readmeTail];
 }
 
-const TS_TYPE = { integer: 'number', number: 'number', boolean: 'boolean', F32: 'F32' };
-const tsType = (t) => (Array.isArray(t) ? t.map((v) => `'${v}'`).join(' | ') : TS_TYPE[t]);
-/** The range and default of an option, as words. */
+// ---- options: their words (the .d.ts comments and the docs tables) ----
+
+/** The range of an option, as words ('' for none). */
 function rangeOf(o) {
+  const pow = (v) => (Number.isInteger(Math.log2(v)) ? `2^${Math.log2(v)}` : undefined);
+  const big = (v) => {
+    const a = Math.abs(v);
+    const w = a < 2 ** 16 ? undefined : (pow(a) ?? (pow(a + 1) && `${pow(a + 1)}−1`));
+    return w === undefined ? v : v < 0 ? `−${w.includes('−') ? `(${w})` : w}` : w;
+  };
   const r = [];
   if (o.gt !== undefined) r.push(`> ${o.gt}`);
-  if (o.min !== undefined) r.push(`≥ ${o.min}`);
-  if (o.max !== undefined) r.push(`≤ ${o.max === 2 ** 28 ? '2^28' : o.max}`);
+  if (o.min !== undefined) r.push(`≥ ${big(o.min)}`);
+  if (o.lt !== undefined) r.push(`< ${o.lt}`);
+  if (o.max !== undefined) r.push(`≤ ${big(o.max)}`);
+  if (o.maxIs !== undefined) r.push(`≤ ${o.maxIs}`);
+  if (o.multipleOf === 2) r.push('even');
+  else if (o.multipleOf !== undefined) r.push(`a multiple of ${o.multipleOf}`);
+  if (o.rangeIs !== undefined) r.push(o.rangeIs);
   return r.join(', ');
 }
-function optionTypes() {
-  return fns(FAMILY_DECLS)
-    .filter((f) => f.types)
-    .flatMap((f) => [
-      `export interface ${f.types} {`,
-      ...Object.entries(f.options).flatMap(([k, o]) => {
-        const def = o.default !== undefined ? `default ${JSON.stringify(o.default).replace(/"/g, "'")}` : '';
-        const words = [o.doc, rangeOf(o), def].filter(Boolean).join('; ');
-        return [`  /** ${words.replace(/`/g, '')}. */`, `  ${k}${o.required ? '' : '?'}: ${tsType(o.type)};`];
-      }),
-      '}',
-    ]);
+const quote = (v) => JSON.stringify(v).replace(/"/g, "'");
+/** The default of an option, as words ('' for none). */
+const defaultOf = (o) => (o.default !== undefined ? quote(o.default) : (o.defaultIs ?? ''));
+
+// ---- the .d.ts: option interfaces and signatures (js/index.d.ts), from the declarations ----
+
+const TS_TYPE = { integer: 'number', number: 'number', boolean: 'boolean', F32: 'F32', I32: 'I32' };
+/** The TypeScript type of an option (ts, a list of strings, an object of fields, or its type). */
+function tsType(o) {
+  if (o.ts) return o.ts;
+  if (Array.isArray(o.type)) return o.type.map((v) => `'${v}'`).join(' | ');
+  if (o.type === 'object') return `{ ${tsMembers(o.fields).join('; ')} }`;
+  if (!TS_TYPE[o.type]) throw new Error(`an option of type ${JSON.stringify(o.type)} has no TS type: give it ts`);
+  return TS_TYPE[o.type];
 }
-/** docs/<page>.md option tables: every function of `page` whose options are declared. */
+const tsMembers = (options, generic = false) =>
+  Object.entries(options).map(([k, o]) => `${k}${o.required ? '' : '?'}: ${generic && o.generic ? o.generic : tsType(o)}`);
+/** The comment of an option in an interface: its meaning, range and default. */
+function tsWords(o) {
+  const def = defaultOf(o);
+  const words = [o.doc, rangeOf(o), def && `default ${def}`].filter(Boolean).join('; ');
+  return `${words.replace(/`/g, '')}.`;
+}
+/** `export interface NAME { ... }`, one commented member per option. */
+function tsInterface(name, options) {
+  return [
+    `export interface ${name} {`,
+    ...Object.entries(options).flatMap(([k, o]) => [
+      `  /** ${tsWords(o)} */`,
+      `  ${k}${o.required ? '' : '?'}: ${tsType(o)};`,
+    ]),
+    '}',
+  ];
+}
+const param = ([name, type]) => (name.endsWith('?') ? `${name.slice(0, -1)}?: ${type}` : `${name}: ${type}`);
+/** The method signatures of function `f` in its API interface (overloads first). */
+function tsSignature(f) {
+  const opts = f.options ?? {};
+  const generic = Object.entries(opts).filter(([, o]) => o.generic);
+  const gens = [
+    ...(f.inPlace ? ['T extends F32'] : []),
+    ...generic.map(([, o]) => `${o.generic} extends ${tsType(o)} | undefined = undefined`),
+  ];
+  const head = `${f.name}${gens.length ? `<${gens.join(', ')}>` : ''}`;
+  const args = Object.entries(f.args ?? {}).map(([n, t]) => param([n, n === f.inPlace ? 'T' : t]));
+  const after = Object.entries(f.after ?? {}).map(param);
+  const line = (extra, returns) => {
+    const given = generic.map(([k, o]) => `${k}?: ${o.generic}`).join('; ');
+    const type = f.types
+      ? [f.types, given && `{ ${given} }`, extra].filter(Boolean).join(' & ')
+      : [`{ ${tsMembers(opts, true).join('; ')} }`, extra].filter(Boolean).join(' & ');
+    const optional = !Object.values(opts).some((o) => o.required) && !extra;
+    const all = [...args, ...(f.options ? [`opts${optional ? '?' : ''}: ${type}`] : []), ...after];
+    return `  ${head}(${all.join(', ')}): ${f.inPlace ? 'T' : returns};`;
+  };
+  if (!f.inPlace && !f.returns) throw new Error(`${f.name}: declare returns (its TS result type)`);
+  return [
+    ...(f.tsDoc ? [`  /** ${f.tsDoc} */`] : []),
+    ...(f.overloads ?? []).map((o) => line(o.with, o.returns)),
+    line('', f.returns),
+  ];
+}
+/** A family's block of js/index.d.ts: its option interfaces and its API interface. */
+function tsFamily(fam) {
+  const api = fam.apiInterface ?? {};
+  const name = api.name ?? fam.api;
+  const coreFn = (n) => core.functions.find((f) => f.name === n);
+  const members = (api.members ?? []).flatMap((m) => (coreFn(m) ? tsSignature(coreFn(m)) : [`  ${m};`]));
+  return [
+    ...Object.entries(fam.optionTypes ?? {}).flatMap(([n, o]) => tsInterface(n, o)),
+    ...fam.functions.filter((f) => f.types).flatMap((f) => tsInterface(f.types, f.options)),
+    ...(api.doc ? [`/** ${api.doc} */`] : []),
+    `export interface ${name}${api.extends ? ` extends ${api.extends}` : ''} {`,
+    ...members,
+    ...fam.functions.flatMap(tsSignature),
+    '}',
+  ];
+}
+/** js/index.d.ts's blocks: one per family, named by its API interface. */
+function dtsBlocks() {
+  return Object.fromEntries(FAMILY_DECLS.map((f) => [`${f.apiInterface?.name ?? f.api} api`, tsFamily(f)]));
+}
+
+// ---- the docs' option tables (docs/<page>.md, between markers) ----
+
+/** A table row per option; an object option's fields follow it as `name.field`. */
+function tableRows(options, prefix = '') {
+  return Object.entries(options).flatMap(([k, o]) => {
+    const type = o.ts
+      ? `\`${o.ts.replace(/\|/g, '\\|')}\``
+      : Array.isArray(o.type)
+        ? o.type.map((v) => `\`'${v}'\``).join(', ')
+        : o.type;
+    const def = o.required ? 'required' : o.default !== undefined ? `\`${quote(o.default)}\`` : (o.defaultIs ?? '–');
+    const cell = (t) => String(t).replace(/\|/g, '\\|');
+    const row = `| \`${prefix}${k}\` | ${type} | ${cell(rangeOf(o) || '–')} | ${cell(def)} | ${cell(o.doc)} |`;
+    return [row, ...(o.fields ? tableRows(o.fields, `${prefix}${k}.`) : [])];
+  });
+}
+/** docs/<page>.md option tables: every function documented on `page` that has options. */
 function optionTable(page) {
   return fns(FAMILY_DECLS)
-    .filter((f) => f.options && f.docs.startsWith(page))
+    .filter((f) => f.options && f.docs.split('#')[0] === page)
     .flatMap((f) => [
       '',
       `\`${f.name}\` → ${f.result}`,
       '',
       '| option | type | range | default | meaning |',
       '|---|---|---|---|---|',
-      ...Object.entries(f.options).map(([k, o]) => {
-        const type = Array.isArray(o.type) ? o.type.map((v) => `\`'${v}'\``).join(', ') : o.type;
-        const def = o.required ? 'required' : o.default === undefined ? '–' : `\`${JSON.stringify(o.default)}\``;
-        return `| \`${k}\` | ${type} | ${rangeOf(o) || '–'} | ${def.replace(/"/g, "'")} | ${o.doc} |`;
-      }),
+      ...tableRows(f.options),
     ])
     .slice(1);
 }
+/** Every docs page with a generated option table. */
+const OPTION_PAGES = [
+  'docs/sinusoidal.md',
+  'docs/learned.md',
+  'docs/rope.md',
+  'docs/alibi.md',
+  'docs/t5.md',
+  'docs/relative.md',
+  'docs/attention.md',
+  'docs/lab.md',
+  'docs/models.md',
+];
 
 /** The status codes of c_src/posenc.h (enum posenc_status, the one list): [[NAME, value], ...]. */
 function statusCodes() {
@@ -177,7 +283,7 @@ export function blocks() {
     },
     'js/index.d.ts': {
       'status codes': ['export type Status = {', ...status.map(([k, v]) => `  readonly ${k}: ${v};`), '};'],
-      'option types': optionTypes(),
+      ...dtsBlocks(),
       'named exports': all.map((f) => `export declare const ${f.name}: Posenc['${f.name}'];`),
     },
     'js/lite.js': { families: FAMILY_DECLS.map((f) => `export { ${f.family} } from './${f.module}.js';`) },
@@ -190,8 +296,7 @@ export function blocks() {
     'js/lite.d.cts': { families: FAMILY_DECLS.map((f) => `  readonly ${f.family}: typeof esm.${f.family};`) },
     'tests/fuzz/fuzz_core.c': { entries: fuzzRows() },
     'README.md': { 'documentation table': readmeRows() },
-    'docs/sinusoidal.md': { 'option table': optionTable('docs/sinusoidal.md') },
-    'docs/learned.md': { 'option table': optionTable('docs/learned.md') },
+    ...Object.fromEntries(OPTION_PAGES.map((p) => [p, { 'option table': optionTable(p) }])),
   };
 }
 
@@ -217,11 +322,23 @@ function fill(file, text, named) {
 }
 const reEscape = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
+/** `text` of the TypeScript file `file` as Biome formats it (./build.sh lint checks the .d.ts
+ * files, so the generated signatures are written wrapped the way Biome wraps them). */
+function biomeFormat(file, text) {
+  const bin = join(root, 'node_modules/@biomejs/biome/bin/biome');
+  const r = spawnSync(process.execPath, [bin, 'format', `--stdin-file-path=${file}`], { input: text, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`biome format ${file} failed: ${r.stderr}`);
+  return r.stdout;
+}
+
 /** Every generated file: path -> [current text, wanted text]. */
 export function generated() {
   const files = {};
   for (const [f, text] of Object.entries(exportLists())) files[f] = [read(f), text];
-  for (const [f, named] of Object.entries(blocks())) files[f] = [read(f), fill(f, read(f), named)];
+  for (const [f, named] of Object.entries(blocks())) {
+    const text = fill(f, read(f), named);
+    files[f] = [read(f), /\.d\.c?ts$/.test(f) ? biomeFormat(f, text) : text];
+  }
   return files;
 }
 const read = (f) => readFileSync(join(root, f), 'utf8');
