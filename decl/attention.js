@@ -58,7 +58,9 @@ export const declare = {
       c: ['posenc_attention_gqa_scratch_size', 'posenc_attention_gqa'],
       docs: 'docs/attention.md#attention',
       result: '{ output [queries][heads][dimV], weights [heads][queries][keys] or null }',
-      overloads: [{ with: '{ returnWeights: true }', returns: 'AttentionResult<Float32Array, Returned<O, Float32Array>>' }],
+      overloads: [
+        { with: '{ returnWeights: true }', returns: 'AttentionResult<Float32Array, Returned<O, Float32Array>>' },
+      ],
       returns: 'AttentionResult<Float32Array | null, Returned<O, Float32Array>>',
       types: 'AttentionOptions',
       example: { opts: { q: n(3 * 4), k: n(3 * 4), v: n(3 * 4), queries: 3, dim: 4 } },
@@ -77,7 +79,7 @@ export const declare = {
         align: {
           type: ['top-left', 'bottom-right'],
           default: 'top-left',
-          doc: "causal mask: j ≤ i (torch SDPA) or j ≤ i + keys − queries (KV cache); required with causal when queries < keys",
+          doc: 'causal mask: j ≤ i (torch SDPA) or j ≤ i + keys − queries (KV cache); required with causal when queries < keys',
         },
         offset: {
           type: 'integer',

@@ -102,7 +102,10 @@ function thrown(call) {
 }
 function refusedNaming(call, key, why) {
   const e = thrown(call);
-  assert.ok(e instanceof PosencError && e.argument === key, `${why}: ${e ? `${e.argument}: ${e.message}` : 'accepted'}`);
+  assert.ok(
+    e instanceof PosencError && e.argument === key,
+    `${why}: ${e ? `${e.argument}: ${e.message}` : 'accepted'}`,
+  );
 }
 /** The range check of `key` lets it through (it may still be refused for another option's sake). */
 function notRefusedNaming(call, key, why) {
@@ -177,10 +180,15 @@ test('declared options: names, defaults, choices, ranges and required ones are w
   for (const f of FAMILY_DECLS.flatMap((d) => d.functions).filter((x) => x.options)) {
     assert.ok(f.example, `${f.name}: declare an example call (decl/*.js example) to probe its options from`);
     // fresh copies each call: applyRope and addTo work in place
-    const args = () => (f.example.model ? [model] : (f.example.args ?? []).map((a) => (ArrayBuffer.isView(a) ? a.slice() : a)));
+    const args = () =>
+      f.example.model ? [model] : (f.example.args ?? []).map((a) => (ArrayBuffer.isView(a) ? a.slice() : a));
     const call = (o) => pe[f.name](...args(), { ...f.example.opts, ...o });
     const keys = Object.keys(f.options);
-    assert.deepEqual(allowedOf(() => call({ zzzUnknown: 1 }))?.sort(), keys.slice().sort(), `${f.name}: declared = accepted`);
+    assert.deepEqual(
+      allowedOf(() => call({ zzzUnknown: 1 }))?.sort(),
+      keys.slice().sort(),
+      `${f.name}: declared = accepted`,
+    );
     for (const [k, o] of Object.entries(f.options)) {
       try {
         probeOption(f, call, k, o);

@@ -137,7 +137,9 @@ function tsType(o) {
   return TS_TYPE[o.type];
 }
 const tsMembers = (options, generic = false) =>
-  Object.entries(options).map(([k, o]) => `${k}${o.required ? '' : '?'}: ${generic && o.generic ? o.generic : tsType(o)}`);
+  Object.entries(options).map(
+    ([k, o]) => `${k}${o.required ? '' : '?'}: ${generic && o.generic ? o.generic : tsType(o)}`,
+  );
 /** The comment of an option in an interface: its meaning, range and default. */
 function tsWords(o) {
   const def = defaultOf(o);
@@ -326,7 +328,10 @@ const reEscape = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
  * files, so the generated signatures are written wrapped the way Biome wraps them). */
 function biomeFormat(file, text) {
   const bin = join(root, 'node_modules/@biomejs/biome/bin/biome');
-  const r = spawnSync(process.execPath, [bin, 'format', `--stdin-file-path=${file}`], { input: text, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [bin, 'format', `--stdin-file-path=${file}`], {
+    input: text,
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`biome format ${file} failed: ${r.stderr}`);
   return r.stdout;
 }
