@@ -176,7 +176,7 @@ export const declare = {
       name: 'positionTable',
       c: [],
       docs: 'docs/lab.md#the-model',
-      result: 'Float32Array [length][dim], or null',
+      result: "Float32Array [length][dim], a learned model's table (a view of its params; other methods are refused)",
       heap: "the lab's instance",
       args: { model: 'LabModel' },
       returns: 'Float32Array',
