@@ -16,7 +16,19 @@ export const FAMILY_DECLS = [sinusoidal, rope, relative, learned, attention, kvC
 
 export const declare = {
   functions: [
-    { name: 'alloc', c: ['malloc', 'free'], docs: 'docs/errors.md', heap: "the sweep's own filler (PosencBuffer)" },
+    {
+      name: 'alloc',
+      c: ['malloc', 'free'],
+      docs: 'docs/errors.md',
+      heap: "the sweep's own filler (PosencBuffer)",
+      // a buffer of the element type asked for: one signature per type
+      overloads: [
+        { args: { length: 'number', type: "'int32'" }, returns: 'PosencBuffer<Int32Array>' },
+        { args: { length: 'number', type: "'float64'" }, returns: 'PosencBuffer<Float64Array>' },
+      ],
+      args: { length: 'number', 'type?': "'float32'" },
+      returns: 'PosencBuffer<Float32Array>',
+    },
     {
       name: 'loadLab',
       c: [],

@@ -74,59 +74,6 @@ export declare function simdSupported(): boolean;
 export declare function init(opts?: InitOptions): Promise<Posenc>;
 export default init;
 
-// ---- sinusoidal ----
-
-// <generated: SinusoidalApi api> by tools/gen_decls.js from the declarations (decl/NAME.js)
-export interface SinusoidalOptions {
-  /** rows (positions); ≥ 1. */
-  length: number;
-  /** columns; ≥ 1, even unless oddDim is 'pad' or 'xlm'. */
-  dim: number;
-  /** the frequency base; > 1; default 10000. */
-  base?: number;
-  /** sin/cos pairing; default 'interleaved'. */
-  layout?: 'interleaved' | 'split';
-  /** frequency spacing; default 'paper'. */
-  spacing?: 'paper' | 't2t';
-  /** the first row is position offset; default 0. */
-  offset?: number;
-  /** what an odd dim means; default 'error'. */
-  oddDim?: 'error' | 'pad' | 'xlm';
-  /** a buffer the result is written into (and returned). */
-  out?: F32;
-}
-export interface Sinusoidal2dOptions {
-  /** grid rows; ≥ 1. */
-  height: number;
-  /** grid columns; ≥ 1. */
-  width: number;
-  /** columns; ≥ 4, a multiple of 4. */
-  dim: number;
-  /** the frequency base; > 1; default 10000. */
-  base?: number;
-  /** a leading all-zero row; default false. */
-  clsToken?: boolean;
-  /** a buffer the result is written into (and returned). */
-  out?: F32;
-}
-export interface SinusoidalApi {
-  sinusoidal<O extends F32 | undefined = undefined>(opts: SinusoidalOptions & { out?: O }): Returned<O, Float32Array>;
-  sinusoidalFrequencies(opts: {
-    dim: number;
-    base?: number;
-    spacing?: 'paper' | 't2t';
-    oddDim?: 'error' | 'pad' | 'xlm';
-  }): Float64Array;
-  sinusoidal2d<O extends F32 | undefined = undefined>(
-    opts: Sinusoidal2dOptions & { out?: O },
-  ): Returned<O, Float32Array>;
-  similarity<O extends F32 | undefined = undefined>(
-    table: F32,
-    opts: { length: number; dim: number; normalize?: boolean; out?: O },
-  ): Returned<O, Float32Array>;
-}
-// </generated: SinusoidalApi api>
-
 // ---- rope ----
 // <generated: rope scalings> by tools/gen_scalings.js from js/scalings.js
 /** Frequency scaling (HF rope_scaling / rope_parameters, keys in camelCase; docs/rope.md#frequency-scaling-long-context). */
@@ -176,228 +123,9 @@ export interface RopeCache<C extends F32 = Float32Array, S extends F32 = Float32
   dims: [number, number];
 }
 
-// <generated: RopeApi api> by tools/gen_decls.js from the declarations (decl/NAME.js)
-export interface RopeFrequencyOptions {
-  /** head size; ≥ 2, ≤ 2^28, even. */
-  dim: number;
-  /** the frequency base (HF rope_theta); > 1; default 10000. */
-  base?: number;
-  /** the rotated width; frequencies use it (GPT-NeoX rotary_pct, HF partial_rotary_factor); ≥ 2, ≤ dim, even; default dim. */
-  rotaryDim?: number;
-  /** frequency scaling (docs/rope.md#frequency-scaling-long-context). */
-  scaling?: RopeScaling;
-  /** pairing: 'half' (x[i], x[i + r/2]) GPT-NeoX, HF Llama; 'interleaved' (x[2i], x[2i+1]) GPT-J, RoFormer, Meta; default 'half'. */
-  layout?: 'half' | 'interleaved';
-  /** multimodal RoPE (Qwen2-VL): pairs turned by the t, h and w position streams, summing to rotaryDim/2. */
-  mropeSections?: readonly [number, number, number] | number[];
-  /** Qwen3-VL's interleaved M-RoPE: pairs 1, 4, 7... take h, 2, 5, 8... take w (needs mropeSections); default false. */
-  mropeInterleaved?: boolean;
-}
-export interface RopeCacheOptions {
-  /** rows (positions); ≥ 1. */
-  length: number;
-  /** row t is position offset + t (a fraction is allowed); |offset| + length ≤ 2^30; default 0. */
-  offset?: number;
-  /** with mropeSections only: [3][length] positions (t, then h, then w); no offset then. */
-  positions?: I32 | F32;
-  /** head size; ≥ 2, ≤ 2^28, even. */
-  dim: number;
-  /** the frequency base (HF rope_theta); > 1; default 10000. */
-  base?: number;
-  /** the rotated width; frequencies use it (GPT-NeoX rotary_pct, HF partial_rotary_factor); ≥ 2, ≤ dim, even; default dim. */
-  rotaryDim?: number;
-  /** frequency scaling (docs/rope.md#frequency-scaling-long-context). */
-  scaling?: RopeScaling;
-  /** pairing: 'half' (x[i], x[i + r/2]) GPT-NeoX, HF Llama; 'interleaved' (x[2i], x[2i+1]) GPT-J, RoFormer, Meta; default 'half'. */
-  layout?: 'half' | 'interleaved';
-  /** multimodal RoPE (Qwen2-VL): pairs turned by the t, h and w position streams, summing to rotaryDim/2. */
-  mropeSections?: readonly [number, number, number] | number[];
-  /** Qwen3-VL's interleaved M-RoPE: pairs 1, 4, 7... take h, 2, 5, 8... take w (needs mropeSections); default false. */
-  mropeInterleaved?: boolean;
-  /** a buffer the cosines are written into (and returned). */
-  cos?: F32;
-  /** a buffer the sines are written into (and returned). */
-  sin?: F32;
-}
-export interface ApplyRopeOptions {
-  /** tokens; ≥ 1; default axial.height · axial.width with axial (else required). */
-  length?: number;
-  /** heads per token; ≥ 1; default 1. */
-  heads?: number;
-  /** a position per token (Float32Array: interpolated positions); offset is then 0 or omitted. With mropeSections: 3 × length. */
-  positions?: I32 | F32;
-  /** token t is at position offset + t (decoding with a KV cache); |offset| + length ≤ 2^30; an integer ≥ 0 with cache; default 0. */
-  offset?: number;
-  /** x is [length][heads][dim] (thd) or [heads][length][dim]; default 'thd'. */
-  order?: 'thd' | 'htd';
-  /** head size; ≥ 2, ≤ 2^28, even. */
-  dim: number;
-  /** the frequency base (HF rope_theta); > 1; default 10000. */
-  base?: number;
-  /** the rotated width; frequencies use it (GPT-NeoX rotary_pct, HF partial_rotary_factor); ≥ 2, ≤ dim, even; default dim. */
-  rotaryDim?: number;
-  /** frequency scaling (docs/rope.md#frequency-scaling-long-context). */
-  scaling?: RopeScaling;
-  /** pairing: 'half' (x[i], x[i + r/2]) GPT-NeoX, HF Llama; 'interleaved' (x[2i], x[2i+1]) GPT-J, RoFormer, Meta; default 'half'. */
-  layout?: 'half' | 'interleaved';
-  /** multimodal RoPE (Qwen2-VL): pairs turned by the t, h and w position streams, summing to rotaryDim/2. */
-  mropeSections?: readonly [number, number, number] | number[];
-  /** Qwen3-VL's interleaved M-RoPE: pairs 1, 4, 7... take h, 2, 5, 8... take w (needs mropeSections); default false. */
-  mropeInterleaved?: boolean;
-  /** xPos: queries scaled by zeta^((p − center)/scaleBase), keys (key: true) by the inverse. */
-  xpos?: { scaleBase?: number; center?: number; key?: boolean };
-  /** 2-D axial RoPE: tokens are a row-major grid; the first rotaryDim/2 components rotate by row, the rest by column. */
-  axial?: { height: number; width: number };
-  /** a ropeCache result ([rows][rotaryDim/2]); positions (Int32Array) or offset pick its rows. */
-  cache?: { cos: F32; sin: F32; attentionScale?: number; dims?: readonly number[] };
-}
-export interface RopeApi {
-  /** invFreq: float64 results rounded once to float32; invFreq64: the float64 values. */
-  ropeFrequencies(opts: RopeFrequencyOptions): {
-    invFreq: Float32Array;
-    invFreq64: Float64Array;
-    attentionScale: number;
-  };
-  ropeCache<C extends F32 | undefined = undefined, S extends F32 | undefined = undefined>(
-    opts: RopeCacheOptions & { cos?: C; sin?: S },
-  ): RopeCache<Returned<C, Float32Array>, Returned<S, Float32Array>>;
-  /** Rotates x ([length][heads][dim], or [heads][length][dim] with order htd) in place; returns x. */
-  applyRope<T extends F32>(x: T, opts: ApplyRopeOptions): T;
-  /** RoFormer long-term decay (docs/rope.md), distances 0..maxDistance. */
-  ropeDecay(opts: { dim: number; base?: number; maxDistance: number }): Float64Array;
-}
-// </generated: RopeApi api>
-
-// ---- learned ----
-// <generated: LearnedApi api> by tools/gen_decls.js from the declarations (decl/NAME.js)
-export interface LearnedApi {
-  /** [length][dim] ~ N(0, std²) (truncated: redrawn beyond 2·std), bit-identical on every build. */
-  learnedInit<O extends F32 | undefined = undefined>(opts: {
-    length: number;
-    dim: number;
-    std?: number;
-    seed?: number;
-    truncated?: boolean;
-    out?: O;
-  }): Returned<O, Float32Array>;
-  /** Rows of table [rows][dim] at `positions`. */
-  gather<O extends F32 | undefined = undefined>(
-    table: F32,
-    opts: {
-      rows?: number;
-      dim: number;
-      positions: Int32Array | PosencBuffer<Int32Array> | number[];
-      outOfRange?: 'error' | 'clamp' | 'zero';
-      out?: O;
-    },
-  ): Returned<O, Float32Array>;
-  /** x[p] += table[offset + p], in place; returns x. */
-  addTo<T extends F32>(x: T, table: F32, opts: { length: number; dim: number; offset?: number; rows?: number }): T;
-  /** [length][dimX + dimP] = [x[p], table[offset + p]]. */
-  concat<O extends F32 | undefined = undefined>(
-    x: F32,
-    table: F32,
-    opts: { length: number; dimX: number; dimP: number; offset?: number; rows?: number; out?: O },
-  ): Returned<O, Float32Array>;
-}
-// </generated: LearnedApi api>
-
 // ---- relative ----
 /** How ALiBi turns a slope m into a bias (docs/alibi.md). */
 export type AlibiForm = 'relative' | 'symmetric' | 'reference';
-
-// <generated: RelativeApi api> by tools/gen_decls.js from the declarations (decl/NAME.js)
-export interface T5BucketOptions {
-  /** encoder (true); false = decoder self-attention (future keys collapse to bucket 0); default true. */
-  bidirectional?: boolean;
-  /** buckets (HF relative_attention_num_buckets); at least 2 when not bidirectional; ≥ 4, ≤ 2^20; default 32. */
-  numBuckets?: number;
-  /** the distance of the last bucket (HF relative_attention_max_distance); ≥ 2, > numBuckets/4 (bidirectional) or numBuckets/2; default 128. */
-  maxDistance?: number;
-  /** query i sits at position i + offset; ≥ −(2^31−1), ≤ 2^31−1; default 0. */
-  offset?: number;
-}
-export interface AlibiBiasOptions {
-  /** heads; ≥ 1. */
-  heads: number;
-  /** query rows; ≥ 1. */
-  queries: number;
-  /** key columns; ≥ 1; default queries. */
-  keys?: number;
-  /** 'relative' m·(j−i), 'symmetric' −m·|j−i| (encoders), 'reference' m·j (fairseq); default 'relative'. */
-  form?: AlibiForm;
-  /** keys with rp > 0 (j > i + offset) get −Infinity; default true. */
-  causal?: boolean;
-  /** query i sits at position i + offset (decoding with a cache: keys − queries); ≥ −(2^31−1), ≤ 2^31−1; default 0. */
-  offset?: number;
-  /** a buffer the result is written into (and returned). */
-  out?: F32;
-}
-/** The relative family and the learned tables (registered together, issue 4). */
-export interface RelativeApi extends LearnedApi {
-  /** ALiBi slopes (closed form with exp2) as float32; equal to Python's float64 list after float32 rounding. */
-  alibiSlopes<O extends F32 | undefined = undefined>(heads: number, opts?: { out?: O }): Returned<O, Float32Array>;
-  /** [heads][queries][keys], masked = −Infinity. */
-  alibiBias<O extends F32 | undefined = undefined>(opts: AlibiBiasOptions & { out?: O }): Returned<O, Float32Array>;
-  /** Exact T5 buckets of rp = j − (i + offset): Int32Array [queries][keys]. */
-  t5Buckets<O extends I32 | undefined = undefined>(opts: {
-    queries: number;
-    keys?: number;
-    bidirectional?: boolean;
-    numBuckets?: number;
-    maxDistance?: number;
-    offset?: number;
-    out?: O;
-  }): Returned<O, Int32Array>;
-  /** [heads][queries][keys] = weights[bucket][h]; weights is [numBuckets][heads] and finite. */
-  t5Bias<O extends F32 | undefined = undefined>(opts: {
-    weights: F32;
-    heads: number;
-    queries: number;
-    keys?: number;
-    bidirectional?: boolean;
-    numBuckets?: number;
-    maxDistance?: number;
-    offset?: number;
-    out?: O;
-  }): Returned<O, Float32Array>;
-  /** Shaw et al. indices clip(rp, −maxRelative, maxRelative) + maxRelative, Int32Array [queries][keys]; offset defaults to keys − queries: the queries are the last `queries` key positions (tensor2tensor). */
-  shawIndices<O extends I32 | undefined = undefined>(opts: {
-    queries: number;
-    keys?: number;
-    maxRelative: number;
-    offset?: number;
-    out?: O;
-  }): Returned<O, Int32Array>;
-  /** Transformer-XL R [klen][dim]: row t = [sin(p·w) | cos(p·w)], p = klen−1−t (≤ clampLen when clampLen > 0; ≤ 0, e.g. XL's −1, means no clamp). */
-  xlPositions<O extends F32 | undefined = undefined>(opts: {
-    klen: number;
-    dim: number;
-    base?: number;
-    clampLen?: number;
-    out?: O;
-  }): Returned<O, Float32Array>;
-  /** Rel-shift by indexing: out[i][j] = scores[i][j + queries−1−i] for j ≤ i + memory, 0 elsewhere; keys = queries + memory (either may be given). Pass out: scores (a PosencBuffer) to shift in place. */
-  relShift<O extends F32 | undefined = undefined>(
-    scores: F32,
-    opts: { queries: number; keys?: number; memory?: number; out?: O },
-  ): Returned<O, Float32Array>;
-  /** Transformer-XL score [heads][queries][keys]: scale·((q+u)·k_j + (q+v)·r_{j+queries−1−i}) for j ≤ i + (keys − queries), −Infinity elsewhere. */
-  xlScores<O extends F32 | undefined = undefined>(opts: {
-    q: F32;
-    k: F32;
-    r: F32;
-    u: F32;
-    v: F32;
-    queries: number;
-    keys?: number;
-    heads?: number;
-    dim: number;
-    scale?: number;
-    out?: O;
-  }): Returned<O, Float32Array>;
-}
-// </generated: RelativeApi api>
 
 // ---- attention ----
 /** Positional biases fused into the attention loop (never materialised). */
@@ -456,94 +184,6 @@ export interface SelfAttentionResult {
   pooled: Float32Array;
 }
 
-// <generated: AttentionApi api> by tools/gen_decls.js from the declarations (decl/NAME.js)
-export interface AttentionOptions {
-  /** queries [queries][heads][dim]. */
-  q: F32;
-  /** keys [keys][kvHeads][dim]. */
-  k: F32;
-  /** values [keys][kvHeads][dimV]. */
-  v: F32;
-  /** query rows; ≥ 1. */
-  queries: number;
-  /** key rows; ≥ 1; default queries. */
-  keys?: number;
-  /** head size of q and k; ≥ 1. */
-  dim: number;
-  /** head size of v; ≥ 1; default dim. */
-  dimV?: number;
-  /** query heads; ≥ 1; default 1. */
-  heads?: number;
-  /** key/value heads (grouped-query attention; 1 = multi-query); ≥ 1, a divisor of heads; default heads. */
-  kvHeads?: number;
-  /** the logit scale; ≥ -3e+38, ≤ 3e+38; default 1/sqrt(dim). */
-  scale?: number;
-  /** mask the keys after each query; default false. */
-  causal?: boolean;
-  /** causal mask: j ≤ i (torch SDPA) or j ≤ i + keys − queries (KV cache); required with causal when queries < keys; default 'top-left'. */
-  align?: 'top-left' | 'bottom-right';
-  /** query i sits at position i + offset for positional biases (key j at j); ≥ −2^30, ≤ 2^30; default keys − queries with 'bottom-right', else 0. */
-  offset?: number;
-  /** a positional bias fused into the loop (never materialised). */
-  bias?: AttentionBias;
-  /** return the softmax weights [heads][queries][keys] (else none is made: online softmax); default false. */
-  returnWeights?: boolean;
-  /** a buffer the output is written into (and returned). */
-  out?: F32;
-  /** a factor per query: Float32Array [queries], or a function of the query's absolute position (Llama 4, Qwen 1 logn). */
-  queryScale?: QueryScale;
-  /** chunked local attention (Llama 4 attention_chunk_size): a query sees the keys of its own chunk; 0 = none; ≥ 0; default 0. */
-  chunk?: number;
-  /** sliding window (HF sliding_window): a query at p sees keys j with |p − j| < window; 0 = none; ≥ 0; default 0. */
-  window?: number;
-}
-export interface SelfAttentionOptions {
-  /** context-free token vectors [length][dModel]. */
-  tokens: F32;
-  /** tokens; ≥ 1; default tokens.length / dModel. */
-  length?: number;
-  /** the model width; ≥ 1. */
-  dModel: number;
-  /** [dModel][dModel], q = x · wq (row-major, input index first). */
-  wq: F32;
-  /** [dModel][kvHeads · dModel / heads]. */
-  wk: F32;
-  /** [dModel][kvHeads · dModel / heads]. */
-  wv: F32;
-  /** query heads; ≥ 1, a divisor of dModel; default 1. */
-  heads?: number;
-  /** key/value heads (grouped-query attention; 1 = multi-query); ≥ 1, a divisor of heads; default heads. */
-  kvHeads?: number;
-  /** how positions enter (default { type: 'none' }). */
-  encoding?: SelfAttentionEncoding;
-  /** mask the keys after each query; default false. */
-  causal?: boolean;
-  /** return the softmax weights [heads][length][length]; default true. */
-  returnWeights?: boolean;
-  /** a factor per query: Float32Array [queries], or a function of the query's absolute position (Llama 4, Qwen 1 logn). */
-  queryScale?: QueryScale;
-  /** chunked local attention (Llama 4 attention_chunk_size): a query sees the keys of its own chunk; 0 = none; ≥ 0; default 0. */
-  chunk?: number;
-  /** sliding window (HF sliding_window): a query at p sees keys j with |p − j| < window; 0 = none; ≥ 0; default 0. */
-  window?: number;
-}
-export interface AttentionApi {
-  attention<O extends F32 | undefined = undefined>(
-    opts: AttentionOptions & { out?: O } & { returnWeights: true },
-  ): AttentionResult<Float32Array, Returned<O, Float32Array>>;
-  attention<O extends F32 | undefined = undefined>(
-    opts: AttentionOptions & { out?: O },
-  ): AttentionResult<Float32Array | null, Returned<O, Float32Array>>;
-  /** out[m][n] = a[m][k] · b[k][n] */
-  matmul<O extends F32 | undefined = undefined>(
-    a: F32,
-    b: F32,
-    opts: { m: number; k: number; n: number; out?: O },
-  ): Returned<O, Float32Array>;
-  selfAttention(opts: SelfAttentionOptions): SelfAttentionResult;
-}
-// </generated: AttentionApi api>
-
 // ---- extrapolation lab (js/train.js) ----------------------------------------------------
 export type LabTask = 'copy' | 'periodic' | 'first' | 'ngram';
 export type LabMethod = 'none' | 'learned' | 'sinusoidal' | 'rope' | 'alibi' | 't5';
@@ -586,89 +226,6 @@ export interface Evaluation {
   trainLength: number;
   scaling: string;
 }
-// <generated: TrainApi api> by tools/gen_decls.js from the declarations (decl/NAME.js)
-export interface TrainOptions {
-  /** the task; default 'copy'. */
-  task?: LabTask;
-  /** the positional method; default 'rope'. */
-  method?: LabMethod;
-  /** the training length; ≥ 8, ≤ 512; default 32. */
-  length?: number;
-  /** optimiser steps; ≥ 1, ≤ 1000000; default 300. */
-  steps?: number;
-  /** the seed of the initial weights and the training data; ≥ 0, ≤ 2^31−1; default 0. */
-  seed?: number;
-  /** the model width; ≥ 4, ≤ 256; default 32. */
-  dim?: number;
-  /** heads; ≥ 1, ≤ 16, a divisor of dim leaving an even head width; default 4. */
-  heads?: number;
-  /** layers; ≥ 1, ≤ 4; default 2. */
-  layers?: number;
-  /** the feed-forward width; ≥ 1, ≤ 1024; default 64. */
-  hidden?: number;
-  /** sequences per step; ≥ 1, ≤ 256; default 16. */
-  batch?: number;
-  /** the task's parameter: copy's offset, periodic's longest period, ngram's order; copy 1 … length − 1, periodic 2 … min(16, ceil(length/2) − 1), ngram 2 … 3; default copy 1, periodic 6, ngram 3 (absent for first). */
-  k?: number;
-  /** the AdamW learning rate; > 0, ≤ 1; default 0.003. */
-  lr?: number;
-  /** the AdamW weight decay; ≥ 0, ≤ 1; default 0.01. */
-  weightDecay?: number;
-  /** the gradient norm clip; > 0, ≤ 1000000; default 1. */
-  clip?: number;
-  /** AdamW's beta1; ≥ 0, < 1; default 0.9. */
-  beta1?: number;
-  /** AdamW's beta2; ≥ 0, < 1; default 0.99. */
-  beta2?: number;
-  /** AdamW's epsilon; > 0, ≤ 1; default 1e-8. */
-  eps?: number;
-  /** steps between onProgress calls; ≥ 1, ≤ 1000000; default ceil(steps / 50). */
-  progressEvery?: number;
-}
-export interface EvaluateOptions {
-  /** the lengths scored; 1 to 64 lengths, each ≤ 1024; default [1, 2, 4, 8] × the training length. */
-  lengths?: number[];
-  /** sequences per length; ≥ 1, ≤ 4096; default 64. */
-  count?: number;
-  /** the evaluation data seed; ≥ 0, ≤ 2^31−1; default 1. */
-  seed?: number;
-  /** RoPE scaling at evaluation (method 'rope' only); default 'none'. */
-  scaling?: 'none' | 'linear' | 'ntk' | 'yarn';
-  /** the scaling factor (scaling other than 'none' only); ≥ 1, ≤ 1024; default length / the training length. */
-  factor?: number;
-  /** throw (E_RANGE) instead of null for a learned model past its table; default false. */
-  strict?: boolean;
-}
-export interface TrainApi {
-  /** Load the lab's trainer wasm (train, evaluate, attentionMap and loadModel need it); resolves to the API. */
-  loadLab(opts?: { wasm?: ArrayBuffer | ArrayBufferView | WasmModuleLike | UrlLike | string }): Promise<Posenc>;
-  readonly labLoaded: boolean;
-  /** Train one model; onProgress is called every progressEvery steps, and returning false from it stops training. */
-  train(
-    opts?: TrainOptions,
-    onProgress?: (p: TrainProgress) => boolean | void,
-  ): { model: LabModel; losses: Float32Array };
-  evaluate(model: LabModel, opts?: EvaluateOptions): Evaluation;
-  /** The sequences evaluate scores at `length`: tokens and targets [count][length] (-1: not scored). */
-  labSequences(
-    model: LabModel,
-    opts?: { length?: number; count?: number; seed?: number },
-  ): { tokens: Int32Array; targets: Int32Array; length: number; count: number };
-  attentionMap(
-    model: LabModel,
-    opts?: {
-      length?: number;
-      layer?: number;
-      seed?: number;
-      scaling?: 'none' | 'linear' | 'ntk' | 'yarn';
-      factor?: number;
-    },
-  ): { weights: Float32Array; tokens: Int32Array; heads: number; length: number };
-  positionTable(model: LabModel): Float32Array;
-  saveModel(model: LabModel): string;
-  loadModel(text: string | object): LabModel;
-}
-// </generated: TrainApi api>
 
 /** A per-query scale as a function of the query's absolute position (Llama 4 temperature tuning,
  * Qwen 1 logn, Ministral 3); `formula` says what it computes. */
@@ -794,21 +351,14 @@ export type ModelSpec =
   | SinusoidalModelSpec
   | NoPositionModelSpec
   | NoAttentionModelSpec;
-// <generated: ConfigApi api> by tools/gen_decls.js from the declarations (decl/NAME.js)
-export interface ConfigApi {
-  /** The positional scheme of one layer of a Hugging Face config.json (parsed). */
-  fromConfig(
-    config: object,
-    opts?: { layer?: number; decoder?: boolean; as?: string; tower?: 'text' | 'vision' },
-  ): ModelSpec;
-}
-// </generated: ConfigApi api>
 
-export interface Posenc extends SinusoidalApi, RopeApi, RelativeApi, AttentionApi, TrainApi, ConfigApi {
+export interface Posenc {
   readonly backend: 'simd' | 'scalar';
-  alloc(length: number, type?: 'float32'): PosencBuffer<Float32Array>;
+  // <generated: alloc> by tools/gen_decls.js from the declarations (decl/NAME.js)
   alloc(length: number, type: 'int32'): PosencBuffer<Int32Array>;
   alloc(length: number, type: 'float64'): PosencBuffer<Float64Array>;
+  alloc(length: number, type?: 'float32'): PosencBuffer<Float32Array>;
+  // </generated: alloc>
   readonly heapBytes: number;
   readonly heapInUse: number;
 }
@@ -868,7 +418,350 @@ export interface KvCache {
   /** Release the cache's wasm memory (also [Symbol.dispose], for `using`, where the runtime has it). */
   free(): void;
 }
-// <generated: KvCacheApi api> by tools/gen_decls.js from the declarations (decl/NAME.js)
+// ---- the families' API interfaces: their options and signatures (decl/*.js), and Posenc has them all ----
+// <generated: family apis> by tools/gen_decls.js from the declarations (decl/NAME.js)
+export interface SinusoidalOptions {
+  /** rows (positions); ≥ 1. */
+  length: number;
+  /** columns; ≥ 1, even unless oddDim is 'pad' or 'xlm'. */
+  dim: number;
+  /** the frequency base; > 1; default 10000. */
+  base?: number;
+  /** sin/cos pairing; default 'interleaved'. */
+  layout?: 'interleaved' | 'split';
+  /** frequency spacing; default 'paper'. */
+  spacing?: 'paper' | 't2t';
+  /** the first row is position offset; default 0. */
+  offset?: number;
+  /** what an odd dim means; default 'error'. */
+  oddDim?: 'error' | 'pad' | 'xlm';
+  /** a buffer the result is written into (and returned). */
+  out?: F32;
+}
+export interface Sinusoidal2dOptions {
+  /** grid rows; ≥ 1. */
+  height: number;
+  /** grid columns; ≥ 1. */
+  width: number;
+  /** columns; ≥ 4, a multiple of 4. */
+  dim: number;
+  /** the frequency base; > 1; default 10000. */
+  base?: number;
+  /** a leading all-zero row; default false. */
+  clsToken?: boolean;
+  /** a buffer the result is written into (and returned). */
+  out?: F32;
+}
+export interface SinusoidalApi {
+  sinusoidal<O extends F32 | undefined = undefined>(opts: SinusoidalOptions & { out?: O }): Returned<O, Float32Array>;
+  sinusoidalFrequencies(opts: {
+    dim: number;
+    base?: number;
+    spacing?: 'paper' | 't2t';
+    oddDim?: 'error' | 'pad' | 'xlm';
+  }): Float64Array;
+  sinusoidal2d<O extends F32 | undefined = undefined>(
+    opts: Sinusoidal2dOptions & { out?: O },
+  ): Returned<O, Float32Array>;
+  similarity<O extends F32 | undefined = undefined>(
+    table: F32,
+    opts: { length: number; dim: number; normalize?: boolean; out?: O },
+  ): Returned<O, Float32Array>;
+}
+export interface RopeFrequencyOptions {
+  /** head size; ≥ 2, ≤ 2^28, even. */
+  dim: number;
+  /** the frequency base (HF rope_theta); > 1; default 10000. */
+  base?: number;
+  /** the rotated width; frequencies use it (GPT-NeoX rotary_pct, HF partial_rotary_factor); ≥ 2, ≤ dim, even; default dim. */
+  rotaryDim?: number;
+  /** frequency scaling (docs/rope.md#frequency-scaling-long-context). */
+  scaling?: RopeScaling;
+  /** pairing: 'half' (x[i], x[i + r/2]) GPT-NeoX, HF Llama; 'interleaved' (x[2i], x[2i+1]) GPT-J, RoFormer, Meta; default 'half'. */
+  layout?: 'half' | 'interleaved';
+  /** multimodal RoPE (Qwen2-VL): pairs turned by the t, h and w position streams, summing to rotaryDim/2. */
+  mropeSections?: readonly [number, number, number] | number[];
+  /** Qwen3-VL's interleaved M-RoPE: pairs 1, 4, 7... take h, 2, 5, 8... take w (needs mropeSections); default false. */
+  mropeInterleaved?: boolean;
+}
+export interface RopeCacheOptions {
+  /** rows (positions); ≥ 1. */
+  length: number;
+  /** row t is position offset + t (a fraction is allowed); |offset| + length ≤ 2^30; default 0. */
+  offset?: number;
+  /** with mropeSections only: [3][length] positions (t, then h, then w); no offset then. */
+  positions?: I32 | F32;
+  /** head size; ≥ 2, ≤ 2^28, even. */
+  dim: number;
+  /** the frequency base (HF rope_theta); > 1; default 10000. */
+  base?: number;
+  /** the rotated width; frequencies use it (GPT-NeoX rotary_pct, HF partial_rotary_factor); ≥ 2, ≤ dim, even; default dim. */
+  rotaryDim?: number;
+  /** frequency scaling (docs/rope.md#frequency-scaling-long-context). */
+  scaling?: RopeScaling;
+  /** pairing: 'half' (x[i], x[i + r/2]) GPT-NeoX, HF Llama; 'interleaved' (x[2i], x[2i+1]) GPT-J, RoFormer, Meta; default 'half'. */
+  layout?: 'half' | 'interleaved';
+  /** multimodal RoPE (Qwen2-VL): pairs turned by the t, h and w position streams, summing to rotaryDim/2. */
+  mropeSections?: readonly [number, number, number] | number[];
+  /** Qwen3-VL's interleaved M-RoPE: pairs 1, 4, 7... take h, 2, 5, 8... take w (needs mropeSections); default false. */
+  mropeInterleaved?: boolean;
+  /** a buffer the cosines are written into (and returned). */
+  cos?: F32;
+  /** a buffer the sines are written into (and returned). */
+  sin?: F32;
+}
+export interface ApplyRopeOptions {
+  /** tokens; ≥ 1; default axial.height · axial.width with axial (else required). */
+  length?: number;
+  /** heads per token; ≥ 1; default 1. */
+  heads?: number;
+  /** a position per token (Float32Array: interpolated positions); offset is then 0 or omitted. With mropeSections: 3 × length. */
+  positions?: I32 | F32;
+  /** token t is at position offset + t (decoding with a KV cache); |offset| + length ≤ 2^30; an integer ≥ 0 with cache; default 0. */
+  offset?: number;
+  /** x is [length][heads][dim] (thd) or [heads][length][dim]; default 'thd'. */
+  order?: 'thd' | 'htd';
+  /** head size; ≥ 2, ≤ 2^28, even. */
+  dim: number;
+  /** the frequency base (HF rope_theta); > 1; default 10000. */
+  base?: number;
+  /** the rotated width; frequencies use it (GPT-NeoX rotary_pct, HF partial_rotary_factor); ≥ 2, ≤ dim, even; default dim. */
+  rotaryDim?: number;
+  /** frequency scaling (docs/rope.md#frequency-scaling-long-context). */
+  scaling?: RopeScaling;
+  /** pairing: 'half' (x[i], x[i + r/2]) GPT-NeoX, HF Llama; 'interleaved' (x[2i], x[2i+1]) GPT-J, RoFormer, Meta; default 'half'. */
+  layout?: 'half' | 'interleaved';
+  /** multimodal RoPE (Qwen2-VL): pairs turned by the t, h and w position streams, summing to rotaryDim/2. */
+  mropeSections?: readonly [number, number, number] | number[];
+  /** Qwen3-VL's interleaved M-RoPE: pairs 1, 4, 7... take h, 2, 5, 8... take w (needs mropeSections); default false. */
+  mropeInterleaved?: boolean;
+  /** xPos: queries scaled by zeta^((p − center)/scaleBase), keys (key: true) by the inverse. */
+  xpos?: { scaleBase?: number; center?: number; key?: boolean };
+  /** 2-D axial RoPE: tokens are a row-major grid; the first rotaryDim/2 components rotate by row, the rest by column. */
+  axial?: { height: number; width: number };
+  /** a ropeCache result ([rows][rotaryDim/2]); positions (Int32Array) or offset pick its rows. */
+  cache?: { cos: F32; sin: F32; attentionScale?: number; dims?: readonly number[] };
+}
+export interface RopeApi {
+  /** invFreq: float64 results rounded once to float32; invFreq64: the float64 values. */
+  ropeFrequencies(opts: RopeFrequencyOptions): {
+    invFreq: Float32Array;
+    invFreq64: Float64Array;
+    attentionScale: number;
+  };
+  ropeCache<C extends F32 | undefined = undefined, S extends F32 | undefined = undefined>(
+    opts: RopeCacheOptions & { cos?: C; sin?: S },
+  ): RopeCache<Returned<C, Float32Array>, Returned<S, Float32Array>>;
+  /** Rotates x ([length][heads][dim], or [heads][length][dim] with order htd) in place; returns x. */
+  applyRope<T extends F32>(x: T, opts: ApplyRopeOptions): T;
+  /** RoFormer long-term decay (docs/rope.md), distances 0..maxDistance. */
+  ropeDecay(opts: { dim: number; base?: number; maxDistance: number }): Float64Array;
+}
+export interface T5BucketOptions {
+  /** encoder (true); false = decoder self-attention (future keys collapse to bucket 0); default true. */
+  bidirectional?: boolean;
+  /** buckets (HF relative_attention_num_buckets); at least 2 when not bidirectional; ≥ 4, ≤ 2^20; default 32. */
+  numBuckets?: number;
+  /** the distance of the last bucket (HF relative_attention_max_distance); ≥ 2, > numBuckets/4 (bidirectional) or numBuckets/2; default 128. */
+  maxDistance?: number;
+  /** query i sits at position i + offset; ≥ −(2^31−1), ≤ 2^31−1; default 0. */
+  offset?: number;
+}
+export interface AlibiBiasOptions {
+  /** heads; ≥ 1. */
+  heads: number;
+  /** query rows; ≥ 1. */
+  queries: number;
+  /** key columns; ≥ 1; default queries. */
+  keys?: number;
+  /** 'relative' m·(j−i), 'symmetric' −m·|j−i| (encoders), 'reference' m·j (fairseq); default 'relative'. */
+  form?: AlibiForm;
+  /** keys with rp > 0 (j > i + offset) get −Infinity; default true. */
+  causal?: boolean;
+  /** query i sits at position i + offset (decoding with a cache: keys − queries); ≥ −(2^31−1), ≤ 2^31−1; default 0. */
+  offset?: number;
+  /** a buffer the result is written into (and returned). */
+  out?: F32;
+}
+/** The relative family and the learned tables (registered together, issue 4). */
+export interface RelativeApi extends LearnedApi {
+  /** ALiBi slopes (closed form with exp2) as float32; equal to Python's float64 list after float32 rounding. */
+  alibiSlopes<O extends F32 | undefined = undefined>(heads: number, opts?: { out?: O }): Returned<O, Float32Array>;
+  /** [heads][queries][keys], masked = −Infinity. */
+  alibiBias<O extends F32 | undefined = undefined>(opts: AlibiBiasOptions & { out?: O }): Returned<O, Float32Array>;
+  /** Exact T5 buckets of rp = j − (i + offset): Int32Array [queries][keys]. */
+  t5Buckets<O extends I32 | undefined = undefined>(opts: {
+    queries: number;
+    keys?: number;
+    bidirectional?: boolean;
+    numBuckets?: number;
+    maxDistance?: number;
+    offset?: number;
+    out?: O;
+  }): Returned<O, Int32Array>;
+  /** [heads][queries][keys] = weights[bucket][h]; weights is [numBuckets][heads] and finite. */
+  t5Bias<O extends F32 | undefined = undefined>(opts: {
+    weights: F32;
+    heads: number;
+    queries: number;
+    keys?: number;
+    bidirectional?: boolean;
+    numBuckets?: number;
+    maxDistance?: number;
+    offset?: number;
+    out?: O;
+  }): Returned<O, Float32Array>;
+  /** Shaw et al. indices clip(rp, −maxRelative, maxRelative) + maxRelative, Int32Array [queries][keys]; offset defaults to keys − queries: the queries are the last `queries` key positions (tensor2tensor). */
+  shawIndices<O extends I32 | undefined = undefined>(opts: {
+    queries: number;
+    keys?: number;
+    maxRelative: number;
+    offset?: number;
+    out?: O;
+  }): Returned<O, Int32Array>;
+  /** Transformer-XL R [klen][dim]: row t = [sin(p·w) | cos(p·w)], p = klen−1−t (≤ clampLen when clampLen > 0; ≤ 0, e.g. XL's −1, means no clamp). */
+  xlPositions<O extends F32 | undefined = undefined>(opts: {
+    klen: number;
+    dim: number;
+    base?: number;
+    clampLen?: number;
+    out?: O;
+  }): Returned<O, Float32Array>;
+  /** Rel-shift by indexing: out[i][j] = scores[i][j + queries−1−i] for j ≤ i + memory, 0 elsewhere; keys = queries + memory (either may be given). Pass out: scores (a PosencBuffer) to shift in place. */
+  relShift<O extends F32 | undefined = undefined>(
+    scores: F32,
+    opts: { queries: number; keys?: number; memory?: number; out?: O },
+  ): Returned<O, Float32Array>;
+  /** Transformer-XL score [heads][queries][keys]: scale·((q+u)·k_j + (q+v)·r_{j+queries−1−i}) for j ≤ i + (keys − queries), −Infinity elsewhere. */
+  xlScores<O extends F32 | undefined = undefined>(opts: {
+    q: F32;
+    k: F32;
+    r: F32;
+    u: F32;
+    v: F32;
+    queries: number;
+    keys?: number;
+    heads?: number;
+    dim: number;
+    scale?: number;
+    out?: O;
+  }): Returned<O, Float32Array>;
+}
+export interface LearnedApi {
+  /** [length][dim] ~ N(0, std²) (truncated: redrawn beyond 2·std), bit-identical on every build. */
+  learnedInit<O extends F32 | undefined = undefined>(opts: {
+    length: number;
+    dim: number;
+    std?: number;
+    seed?: number;
+    truncated?: boolean;
+    out?: O;
+  }): Returned<O, Float32Array>;
+  /** Rows of table [rows][dim] at `positions`. */
+  gather<O extends F32 | undefined = undefined>(
+    table: F32,
+    opts: {
+      rows?: number;
+      dim: number;
+      positions: Int32Array | PosencBuffer<Int32Array> | number[];
+      outOfRange?: 'error' | 'clamp' | 'zero';
+      out?: O;
+    },
+  ): Returned<O, Float32Array>;
+  /** x[p] += table[offset + p], in place; returns x. */
+  addTo<T extends F32>(x: T, table: F32, opts: { length: number; dim: number; offset?: number; rows?: number }): T;
+  /** [length][dimX + dimP] = [x[p], table[offset + p]]. */
+  concat<O extends F32 | undefined = undefined>(
+    x: F32,
+    table: F32,
+    opts: { length: number; dimX: number; dimP: number; offset?: number; rows?: number; out?: O },
+  ): Returned<O, Float32Array>;
+}
+export interface AttentionOptions {
+  /** queries [queries][heads][dim]. */
+  q: F32;
+  /** keys [keys][kvHeads][dim]. */
+  k: F32;
+  /** values [keys][kvHeads][dimV]. */
+  v: F32;
+  /** query rows; ≥ 1. */
+  queries: number;
+  /** key rows; ≥ 1; default queries. */
+  keys?: number;
+  /** head size of q and k; ≥ 1. */
+  dim: number;
+  /** head size of v; ≥ 1; default dim. */
+  dimV?: number;
+  /** query heads; ≥ 1; default 1. */
+  heads?: number;
+  /** key/value heads (grouped-query attention; 1 = multi-query); ≥ 1, a divisor of heads; default heads. */
+  kvHeads?: number;
+  /** the logit scale; ≥ -3e+38, ≤ 3e+38; default 1/sqrt(dim). */
+  scale?: number;
+  /** mask the keys after each query; default false. */
+  causal?: boolean;
+  /** causal mask: j ≤ i (torch SDPA) or j ≤ i + keys − queries (KV cache); required with causal when queries < keys; default 'top-left'. */
+  align?: 'top-left' | 'bottom-right';
+  /** query i sits at position i + offset for positional biases (key j at j); ≥ −2^30, ≤ 2^30; default keys − queries with 'bottom-right', else 0. */
+  offset?: number;
+  /** a positional bias fused into the loop (never materialised). */
+  bias?: AttentionBias;
+  /** return the softmax weights [heads][queries][keys] (else none is made: online softmax); default false. */
+  returnWeights?: boolean;
+  /** a buffer the output is written into (and returned). */
+  out?: F32;
+  /** a factor per query: Float32Array [queries], or a function of the query's absolute position (Llama 4, Qwen 1 logn). */
+  queryScale?: QueryScale;
+  /** chunked local attention (Llama 4 attention_chunk_size): a query sees the keys of its own chunk; 0 = none; ≥ 0; default 0. */
+  chunk?: number;
+  /** sliding window (HF sliding_window): a query at p sees keys j with |p − j| < window; 0 = none; ≥ 0; default 0. */
+  window?: number;
+}
+export interface SelfAttentionOptions {
+  /** context-free token vectors [length][dModel]. */
+  tokens: F32;
+  /** tokens; ≥ 1; default tokens.length / dModel. */
+  length?: number;
+  /** the model width; ≥ 1. */
+  dModel: number;
+  /** [dModel][dModel], q = x · wq (row-major, input index first). */
+  wq: F32;
+  /** [dModel][kvHeads · dModel / heads]. */
+  wk: F32;
+  /** [dModel][kvHeads · dModel / heads]. */
+  wv: F32;
+  /** query heads; ≥ 1, a divisor of dModel; default 1. */
+  heads?: number;
+  /** key/value heads (grouped-query attention; 1 = multi-query); ≥ 1, a divisor of heads; default heads. */
+  kvHeads?: number;
+  /** how positions enter (default { type: 'none' }). */
+  encoding?: SelfAttentionEncoding;
+  /** mask the keys after each query; default false. */
+  causal?: boolean;
+  /** return the softmax weights [heads][length][length]; default true. */
+  returnWeights?: boolean;
+  /** a factor per query: Float32Array [queries], or a function of the query's absolute position (Llama 4, Qwen 1 logn). */
+  queryScale?: QueryScale;
+  /** chunked local attention (Llama 4 attention_chunk_size): a query sees the keys of its own chunk; 0 = none; ≥ 0; default 0. */
+  chunk?: number;
+  /** sliding window (HF sliding_window): a query at p sees keys j with |p − j| < window; 0 = none; ≥ 0; default 0. */
+  window?: number;
+}
+export interface AttentionApi {
+  attention<O extends F32 | undefined = undefined>(
+    opts: AttentionOptions & { out?: O } & { returnWeights: true },
+  ): AttentionResult<Float32Array, Returned<O, Float32Array>>;
+  attention<O extends F32 | undefined = undefined>(
+    opts: AttentionOptions & { out?: O },
+  ): AttentionResult<Float32Array | null, Returned<O, Float32Array>>;
+  /** out[m][n] = a[m][k] · b[k][n] */
+  matmul<O extends F32 | undefined = undefined>(
+    a: F32,
+    b: F32,
+    opts: { m: number; k: number; n: number; out?: O },
+  ): Returned<O, Float32Array>;
+  selfAttention(opts: SelfAttentionOptions): SelfAttentionResult;
+}
 export interface KvCacheOptions {
   /** query heads; ≥ 1; default 1. */
   heads?: number;
@@ -894,8 +787,105 @@ export interface KvCacheOptions {
 export interface KvCacheApi {
   kvCache(opts: KvCacheOptions): KvCache;
 }
-// </generated: KvCacheApi api>
-export interface Posenc extends KvCacheApi {}
+export interface TrainOptions {
+  /** the task; default 'copy'. */
+  task?: LabTask;
+  /** the positional method; default 'rope'. */
+  method?: LabMethod;
+  /** the training length; ≥ 8, ≤ 512; default 32. */
+  length?: number;
+  /** optimiser steps; ≥ 1, ≤ 1000000; default 300. */
+  steps?: number;
+  /** the seed of the initial weights and the training data; ≥ 0, ≤ 2^31−1; default 0. */
+  seed?: number;
+  /** the model width; ≥ 4, ≤ 256; default 32. */
+  dim?: number;
+  /** heads; ≥ 1, ≤ 16, a divisor of dim leaving an even head width; default 4. */
+  heads?: number;
+  /** layers; ≥ 1, ≤ 4; default 2. */
+  layers?: number;
+  /** the feed-forward width; ≥ 1, ≤ 1024; default 64. */
+  hidden?: number;
+  /** sequences per step; ≥ 1, ≤ 256; default 16. */
+  batch?: number;
+  /** the task's parameter: copy's offset, periodic's longest period, ngram's order; copy 1 … length − 1, periodic 2 … min(16, ceil(length/2) − 1), ngram 2 … 3; default copy 1, periodic 6, ngram 3 (absent for first). */
+  k?: number;
+  /** the AdamW learning rate; > 0, ≤ 1; default 0.003. */
+  lr?: number;
+  /** the AdamW weight decay; ≥ 0, ≤ 1; default 0.01. */
+  weightDecay?: number;
+  /** the gradient norm clip; > 0, ≤ 1000000; default 1. */
+  clip?: number;
+  /** AdamW's beta1; ≥ 0, < 1; default 0.9. */
+  beta1?: number;
+  /** AdamW's beta2; ≥ 0, < 1; default 0.99. */
+  beta2?: number;
+  /** AdamW's epsilon; > 0, ≤ 1; default 1e-8. */
+  eps?: number;
+  /** steps between onProgress calls; ≥ 1, ≤ 1000000; default ceil(steps / 50). */
+  progressEvery?: number;
+}
+export interface EvaluateOptions {
+  /** the lengths scored; 1 to 64 lengths, each ≤ 1024; default [1, 2, 4, 8] × the training length. */
+  lengths?: number[];
+  /** sequences per length; ≥ 1, ≤ 4096; default 64. */
+  count?: number;
+  /** the evaluation data seed; ≥ 0, ≤ 2^31−1; default 1. */
+  seed?: number;
+  /** RoPE scaling at evaluation (method 'rope' only); default 'none'. */
+  scaling?: 'none' | 'linear' | 'ntk' | 'yarn';
+  /** the scaling factor (scaling other than 'none' only); ≥ 1, ≤ 1024; default length / the training length. */
+  factor?: number;
+  /** throw (E_RANGE) instead of null for a learned model past its table; default false. */
+  strict?: boolean;
+}
+export interface TrainApi {
+  /** Load the lab's trainer wasm (train, evaluate, attentionMap and loadModel need it); resolves to the API. */
+  loadLab(opts?: { wasm?: ArrayBuffer | ArrayBufferView | WasmModuleLike | UrlLike | string }): Promise<Posenc>;
+  readonly labLoaded: boolean;
+  /** Train one model; onProgress is called every progressEvery steps, and returning false from it stops training. */
+  train(
+    opts?: TrainOptions,
+    onProgress?: (p: TrainProgress) => boolean | void,
+  ): { model: LabModel; losses: Float32Array };
+  evaluate(model: LabModel, opts?: EvaluateOptions): Evaluation;
+  /** The sequences evaluate scores at `length`: tokens and targets [count][length] (-1: not scored). */
+  labSequences(
+    model: LabModel,
+    opts?: { length?: number; count?: number; seed?: number },
+  ): { tokens: Int32Array; targets: Int32Array; length: number; count: number };
+  attentionMap(
+    model: LabModel,
+    opts?: {
+      length?: number;
+      layer?: number;
+      seed?: number;
+      scaling?: 'none' | 'linear' | 'ntk' | 'yarn';
+      factor?: number;
+    },
+  ): { weights: Float32Array; tokens: Int32Array; heads: number; length: number };
+  positionTable(model: LabModel): Float32Array;
+  saveModel(model: LabModel): string;
+  loadModel(text: string | object): LabModel;
+}
+export interface ConfigApi {
+  /** The positional scheme of one layer of a Hugging Face config.json (parsed). */
+  fromConfig(
+    config: object,
+    opts?: { layer?: number; decoder?: boolean; as?: string; tower?: 'text' | 'vision' },
+  ): ModelSpec;
+}
+export interface Posenc
+  extends SinusoidalApi,
+    RopeApi,
+    RelativeApi,
+    LearnedApi,
+    AttentionApi,
+    KvCacheApi,
+    TrainApi,
+    ConfigApi {}
+// </generated: family apis>
+
 // ---- robust: the API functions as named exports (js/index.js). Each calls the instance the
 // most recent init() resolved to; before any init() has resolved it throws a PosencError
 // (E_MISSING) saying to await init(). See docs/errors.md.

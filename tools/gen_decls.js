@@ -167,9 +167,9 @@ function tsSignature(f) {
     ...generic.map(([, o]) => `${o.generic} extends ${tsType(o)} | undefined = undefined`),
   ];
   const head = `${f.name}${gens.length ? `<${gens.join(', ')}>` : ''}`;
-  const args = Object.entries(f.args ?? {}).map(([n, t]) => param([n, n === f.inPlace ? 'T' : t]));
+  const argsOf = (a) => Object.entries(a ?? {}).map(([n, t]) => param([n, n === f.inPlace ? 'T' : t]));
   const after = Object.entries(f.after ?? {}).map(param);
-  const line = (extra, returns) => {
+  const line = (extra, returns, args = argsOf(f.args)) => {
     const given = generic.map(([k, o]) => `${k}?: ${o.generic}`).join('; ');
     const type = f.types
       ? [f.types, given && `{ ${given} }`, extra].filter(Boolean).join(' & ')
@@ -181,7 +181,7 @@ function tsSignature(f) {
   if (!f.inPlace && !f.returns) throw new Error(`${f.name}: declare returns (its TS result type)`);
   return [
     ...(f.tsDoc ? [`  /** ${f.tsDoc} */`] : []),
-    ...(f.overloads ?? []).map((o) => line(o.with, o.returns)),
+    ...(f.overloads ?? []).map((o) => line(o.with, o.returns, o.args && argsOf(o.args))),
     line('', f.returns),
   ];
 }
@@ -201,9 +201,15 @@ function tsFamily(fam) {
     '}',
   ];
 }
-/** js/index.d.ts's blocks: one per family, named by its API interface. */
+/** js/index.d.ts's blocks: every family's option interfaces and API interface, Posenc extending
+ * them all, and alloc in Posenc. */
 function dtsBlocks() {
-  return Object.fromEntries(FAMILY_DECLS.map((f) => [`${f.apiInterface?.name ?? f.api} api`, tsFamily(f)]));
+  const alloc = core.functions.find((f) => f.name === 'alloc');
+  const apis = FAMILY_DECLS.map((f) => f.apiInterface?.name ?? f.api);
+  return {
+    'family apis': [...FAMILY_DECLS.flatMap(tsFamily), `export interface Posenc extends ${apis.join(', ')} {}`],
+    alloc: tsSignature(alloc),
+  };
 }
 
 // ---- the docs' option tables (docs/<page>.md, between markers) ----
