@@ -130,8 +130,15 @@ export const declare = {
         xpos: {
           type: 'object',
           doc: 'xPos: queries scaled by zeta^((p − center)/scaleBase), keys (key: true) by the inverse',
+          example: {},
           fields: {
-            scaleBase: { type: 'number', gt: 0, default: 512, doc: 'the distance over which the scale grows by zeta' },
+            scaleBase: {
+              type: 'number',
+              gt: 0,
+              rangeIs: '≥ max |position − center| / 63.86 (past that the factor overflows float32)',
+              default: 512,
+              doc: 'the distance over which the scale grows by zeta',
+            },
             center: { type: 'number', defaultIs: 'floor(length / 2)', doc: 'the position of scale 1' },
             key: { type: 'boolean', default: false, doc: 'keys: the inverse scale' },
           },
@@ -139,6 +146,7 @@ export const declare = {
         axial: {
           type: 'object',
           doc: '2-D axial RoPE: tokens are a row-major grid; the first rotaryDim/2 components rotate by row, the rest by column',
+          example: { height: 2, width: 2 },
           fields: {
             height: { type: 'integer', min: 1, required: true, doc: 'grid rows' },
             width: { type: 'integer', min: 1, required: true, doc: 'grid columns' },
@@ -147,6 +155,7 @@ export const declare = {
         cache: {
           type: 'object',
           doc: 'a ropeCache result ([rows][rotaryDim/2]); positions (Int32Array) or offset pick its rows',
+          example: { cos: new Float32Array(4 * 4).fill(1), sin: new Float32Array(4 * 4) },
           fields: {
             cos: { type: 'F32', required: true, doc: 'cosines [rows][rotaryDim/2]' },
             sin: { type: 'F32', required: true, doc: 'sines [rows][rotaryDim/2]' },

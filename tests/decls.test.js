@@ -133,42 +133,46 @@ const multiple = (o, v) => (o.multipleOf ? Math.ceil(v / o.multipleOf) * o.multi
 
 /** The range probes of option `k` (o its declaration; its bounds hold with the options
  * o.boundWith) through `call`. */
-function probeRange(name, k, o, call) {
+function probeRange(name, k, o, call, path = k) {
   const at = (v) => call({ ...o.boundWith, [k]: v });
   const step = o.type === 'integer' ? 1 : undefined;
   const below = (v) => (step ? v - 1 : past(v, false));
   const above = (v) => (step ? v + 1 : past(v, true));
   if (o.min !== undefined) {
-    notRefusedNaming(() => at(multiple(o, o.min)), k, `${name}: ${k} at its minimum ${o.min}`);
-    refusedNaming(() => at(below(o.min)), k, `${name}: ${k} below ${o.min}`);
+    notRefusedNaming(() => at(multiple(o, o.min)), path, `${name}: ${path} at its minimum ${o.min}`);
+    refusedNaming(() => at(below(o.min)), path, `${name}: ${path} below ${o.min}`);
   }
   if (o.max !== undefined) {
-    if (o.max <= 4096) notRefusedNaming(() => at(o.max), k, `${name}: ${k} at its maximum ${o.max}`);
-    refusedNaming(() => at(above(o.max)), k, `${name}: ${k} above ${o.max}`);
+    if (o.max <= 4096) notRefusedNaming(() => at(o.max), path, `${name}: ${path} at its maximum ${o.max}`);
+    refusedNaming(() => at(above(o.max)), path, `${name}: ${path} above ${o.max}`);
   }
   if (o.gt !== undefined) {
-    notRefusedNaming(() => at(o.gt + 1e-3), k, `${name}: ${k} just above ${o.gt}`);
-    refusedNaming(() => at(o.gt), k, `${name}: ${k} at ${o.gt}`);
+    const inside = o.gt + Math.min(1, (o.max ?? Number.POSITIVE_INFINITY) - o.gt);
+    notRefusedNaming(() => at(inside), path, `${name}: ${path} at ${inside}`);
+    refusedNaming(() => at(o.gt), path, `${name}: ${path} at ${o.gt}`);
   }
-  if (o.lt !== undefined) refusedNaming(() => at(o.lt), k, `${name}: ${k} at ${o.lt}`);
-  if (o.multipleOf) refusedNaming(() => at(multiple(o, o.min ?? 1) + 1), k, `${name}: ${k} not a multiple`);
+  if (o.lt !== undefined) refusedNaming(() => at(o.lt), path, `${name}: ${path} at ${o.lt}`);
+  if (o.multipleOf) refusedNaming(() => at(multiple(o, o.min ?? 1) + 1), path, `${name}: ${path} not a multiple`);
 }
 
-/** Every probe of one declared option of function f; `call(o)` calls it with the example's
- * options and o over them. */
-function probeOption(f, call, k, o) {
+/** Every probe of one declared option `k` of function f (an object option's fields too, from its
+ * example); `call(o)` calls f with the example's options and o over them. */
+function probeOption(f, call, k, o, path = k) {
   const at = (v) => call({ [k]: v });
   if (o.default !== undefined)
-    assert.deepEqual(plain(at(o.default), f), plain(at(undefined), f), `${f.name}: ${k} defaults to ${o.default}`);
+    assert.deepEqual(plain(at(o.default), f), plain(at(undefined), f), `${f.name}: ${path} defaults to ${o.default}`);
   if (Array.isArray(o.type)) {
-    for (const v of o.type) assert.doesNotThrow(() => at(v), `${f.name}: ${k} '${v}'`);
-    refusedNaming(() => at('zzz'), k, `${f.name}: ${k} off its list`);
+    for (const v of o.type) assert.doesNotThrow(() => at(v), `${f.name}: ${path} '${v}'`);
+    refusedNaming(() => at('zzz'), path, `${f.name}: ${path} off its list`);
   }
-  if (o.type === 'integer' || o.type === 'number') probeRange(f.name, k, o, call);
-  if (o.required) refusedNaming(() => at(undefined), k, `${f.name}: ${k} is required`);
+  if (o.type === 'integer' || o.type === 'number') probeRange(f.name, k, o, call, path);
+  if (o.required) refusedNaming(() => at(undefined), path, `${f.name}: ${path} is required`);
   if (o.fields) {
     const fields = allowedOf(() => at({ zzzUnknown: 1 }));
-    assert.deepEqual(fields?.sort(), Object.keys(o.fields).sort(), `${f.name}: ${k}'s declared fields = accepted`);
+    assert.deepEqual(fields?.sort(), Object.keys(o.fields).sort(), `${f.name}: ${path}'s declared fields = accepted`);
+    assert.ok(o.example, `${f.name}: ${path} declares an example (its fields are probed from it)`);
+    for (const [fk, fo] of Object.entries(o.fields))
+      probeOption(f, (x) => at({ ...o.example, ...x }), fk, fo, `${path}.${fk}`);
   }
 }
 
