@@ -36,7 +36,7 @@ export declare const configFamily: Family<ConfigApi>;
 
 /** What every API object has, whatever its families. */
 export type PosencBase = Pick<Posenc, 'backend' | 'alloc' | 'heapBytes' | 'heapInUse' | 'labLoaded'> & {
-  loadLab(opts?: { wasm?: InitOptions['wasm'] }): Promise<PosencBase>;
+  loadLab(opts?: Parameters<Posenc['loadLab']>[0]): Promise<PosencBase>;
 };
 
 type Union<F> = F extends Family<infer A> ? A : never;
