@@ -61,7 +61,12 @@ export const declare = {
         base,
         layout: { type: ['interleaved', 'split'], default: 'interleaved', doc: 'sin/cos pairing' },
         spacing,
-        offset: { type: 'number', default: 0, doc: 'the first row is position `offset`' },
+        offset: {
+          type: 'number',
+          default: 0,
+          rangeIs: '|offset| + length ≤ 2^31',
+          doc: 'the first row is position `offset`',
+        },
         oddDim,
         out,
       },

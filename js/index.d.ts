@@ -431,7 +431,7 @@ export interface SinusoidalOptions {
   layout?: 'interleaved' | 'split';
   /** frequency spacing; default 'paper'. */
   spacing?: 'paper' | 't2t';
-  /** the first row is position offset; default 0. */
+  /** the first row is position offset; |offset| + length ≤ 2^31; default 0. */
   offset?: number;
   /** what an odd dim means; default 'error'. */
   oddDim?: 'error' | 'pad' | 'xlm';
