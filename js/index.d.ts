@@ -455,9 +455,13 @@ export interface Sinusoidal2dOptions {
 export interface SinusoidalApi {
   sinusoidal<O extends F32 | undefined = undefined>(opts: SinusoidalOptions & { out?: O }): Returned<O, Float32Array>;
   sinusoidalFrequencies(opts: {
+    /** the table width; ≥ 1, ≤ 2^28, even unless oddDim is 'pad' or 'xlm'. */
     dim: number;
+    /** the frequency base; > 1; default 10000. */
     base?: number;
+    /** frequency spacing; default 'paper'. */
     spacing?: 'paper' | 't2t';
+    /** what an odd dim means; default 'error'. */
     oddDim?: 'error' | 'pad' | 'xlm';
   }): Float64Array;
   sinusoidal2d<O extends F32 | undefined = undefined>(
@@ -465,7 +469,16 @@ export interface SinusoidalApi {
   ): Returned<O, Float32Array>;
   similarity<O extends F32 | undefined = undefined>(
     table: F32,
-    opts: { length: number; dim: number; normalize?: boolean; out?: O },
+    opts: {
+      /** rows of the table; ≥ 1. */
+      length: number;
+      /** columns of the table; ≥ 1. */
+      dim: number;
+      /** cosine similarity instead of dot products; default false. */
+      normalize?: boolean;
+      /** a buffer the result is written into (and returned). */
+      out?: O;
+    },
   ): Returned<O, Float32Array>;
 }
 export interface RopeFrequencyOptions {
@@ -555,7 +568,14 @@ export interface RopeApi {
   /** Rotates x ([length][heads][dim], or [heads][length][dim] with order htd) in place; returns x. */
   applyRope<T extends F32>(x: T, opts: ApplyRopeOptions): T;
   /** RoFormer long-term decay (docs/rope.md), distances 0..maxDistance. */
-  ropeDecay(opts: { dim: number; base?: number; maxDistance: number }): Float64Array;
+  ropeDecay(opts: {
+    /** head size; ≥ 2, ≤ 2^20, even. */
+    dim: number;
+    /** the frequency base (HF rope_theta); > 1; default 10000. */
+    base?: number;
+    /** the largest distance; ≥ 0, ≤ 2^24. */
+    maxDistance: number;
+  }): Float64Array;
 }
 export interface T5BucketOptions {
   /** encoder (true); false = decoder self-attention (future keys collapse to bucket 0); default true. */
@@ -586,95 +606,184 @@ export interface AlibiBiasOptions {
 /** The relative family and the learned tables (registered together, issue 4). */
 export interface RelativeApi extends LearnedApi {
   /** ALiBi slopes (closed form with exp2) as float32; equal to Python's float64 list after float32 rounding. */
-  alibiSlopes<O extends F32 | undefined = undefined>(heads: number, opts?: { out?: O }): Returned<O, Float32Array>;
+  alibiSlopes<O extends F32 | undefined = undefined>(
+    heads: number,
+    opts?: {
+      /** a buffer the result is written into (and returned). */
+      out?: O;
+    },
+  ): Returned<O, Float32Array>;
   /** [heads][queries][keys], masked = −Infinity. */
   alibiBias<O extends F32 | undefined = undefined>(opts: AlibiBiasOptions & { out?: O }): Returned<O, Float32Array>;
   /** Exact T5 buckets of rp = j − (i + offset): Int32Array [queries][keys]. */
   t5Buckets<O extends I32 | undefined = undefined>(opts: {
+    /** query rows; ≥ 1. */
     queries: number;
+    /** key columns; ≥ 1; default queries. */
     keys?: number;
+    /** encoder (true); false = decoder self-attention (future keys collapse to bucket 0); default true. */
     bidirectional?: boolean;
+    /** buckets (HF relative_attention_num_buckets); at least 2 when not bidirectional; ≥ 4, ≤ 2^20; default 32. */
     numBuckets?: number;
+    /** the distance of the last bucket (HF relative_attention_max_distance); ≥ 2, > numBuckets/4 (bidirectional) or numBuckets/2; default 128. */
     maxDistance?: number;
+    /** query i sits at position i + offset; ≥ −(2^31−1), ≤ 2^31−1; default 0. */
     offset?: number;
+    /** a buffer the result is written into (and returned). */
     out?: O;
   }): Returned<O, Int32Array>;
   /** [heads][queries][keys] = weights[bucket][h]; weights is [numBuckets][heads] and finite. */
   t5Bias<O extends F32 | undefined = undefined>(opts: {
+    /** [numBuckets][heads], finite (HF relative_attention_bias's weight). */
     weights: F32;
+    /** heads; ≥ 1. */
     heads: number;
+    /** query rows; ≥ 1. */
     queries: number;
+    /** key columns; ≥ 1; default queries. */
     keys?: number;
+    /** encoder (true); false = decoder self-attention (future keys collapse to bucket 0); default true. */
     bidirectional?: boolean;
+    /** buckets (HF relative_attention_num_buckets); at least 2 when not bidirectional; ≥ 4, ≤ 2^20; default 32. */
     numBuckets?: number;
+    /** the distance of the last bucket (HF relative_attention_max_distance); ≥ 2, > numBuckets/4 (bidirectional) or numBuckets/2; default 128. */
     maxDistance?: number;
+    /** query i sits at position i + offset; ≥ −(2^31−1), ≤ 2^31−1; default 0. */
     offset?: number;
+    /** a buffer the result is written into (and returned). */
     out?: O;
   }): Returned<O, Float32Array>;
   /** Shaw et al. indices clip(rp, −maxRelative, maxRelative) + maxRelative, Int32Array [queries][keys]; offset defaults to keys − queries: the queries are the last `queries` key positions (tensor2tensor). */
   shawIndices<O extends I32 | undefined = undefined>(opts: {
+    /** query rows; ≥ 1. */
     queries: number;
+    /** key columns; ≥ 1; default queries. */
     keys?: number;
+    /** the clipping distance k; ≥ 1, ≤ 2^28. */
     maxRelative: number;
+    /** query i sits at position i + offset; ≥ −(2^31−1), ≤ 2^31−1; default keys − queries. */
     offset?: number;
+    /** a buffer the result is written into (and returned). */
     out?: O;
   }): Returned<O, Int32Array>;
   /** Transformer-XL R [klen][dim]: row t = [sin(p·w) | cos(p·w)], p = klen−1−t (≤ clampLen when clampLen > 0; ≤ 0, e.g. XL's −1, means no clamp). */
   xlPositions<O extends F32 | undefined = undefined>(opts: {
+    /** rows (key positions); ≥ 1. */
     klen: number;
+    /** columns; ≥ 1, even. */
     dim: number;
+    /** the frequency base; > 1; default 10000. */
     base?: number;
+    /** positions above it are clamped to it when > 0; ≤ 0 (XL's −1) means no clamp; ≥ −(2^31−1); default 0. */
     clampLen?: number;
+    /** a buffer the result is written into (and returned). */
     out?: O;
   }): Returned<O, Float32Array>;
   /** Rel-shift by indexing: out[i][j] = scores[i][j + queries−1−i] for j ≤ i + memory, 0 elsewhere; keys = queries + memory (either may be given). Pass out: scores (a PosencBuffer) to shift in place. */
   relShift<O extends F32 | undefined = undefined>(
     scores: F32,
-    opts: { queries: number; keys?: number; memory?: number; out?: O },
+    opts: {
+      /** query rows; ≥ 1. */
+      queries: number;
+      /** key columns; ≥ 1, ≥ queries; default queries + memory. */
+      keys?: number;
+      /** cached positions before the queries; ≥ 0; default keys − queries. */
+      memory?: number;
+      /** a buffer the result is written into (and returned). */
+      out?: O;
+    },
   ): Returned<O, Float32Array>;
   /** Transformer-XL score [heads][queries][keys]: scale·((q+u)·k_j + (q+v)·r_{j+queries−1−i}) for j ≤ i + (keys − queries), −Infinity elsewhere. */
   xlScores<O extends F32 | undefined = undefined>(opts: {
+    /** queries [queries][heads][dim]. */
     q: F32;
+    /** keys [keys][heads][dim]. */
     k: F32;
+    /** the projected relative positions [keys][heads][dim]. */
     r: F32;
+    /** the content bias [heads][dim] (r_w_bias). */
     u: F32;
+    /** the position bias [heads][dim] (r_r_bias). */
     v: F32;
+    /** query rows; ≥ 1. */
     queries: number;
+    /** key columns; ≥ 1, ≥ queries; default queries. */
     keys?: number;
+    /** heads; ≥ 1; default 1. */
     heads?: number;
+    /** head size; ≥ 1. */
     dim: number;
+    /** the score scale; default 1/sqrt(dim). */
     scale?: number;
+    /** a buffer the result is written into (and returned). */
     out?: O;
   }): Returned<O, Float32Array>;
 }
 export interface LearnedApi {
   /** [length][dim] ~ N(0, std²) (truncated: redrawn beyond 2·std), bit-identical on every build. */
   learnedInit<O extends F32 | undefined = undefined>(opts: {
+    /** rows (positions); ≥ 1. */
     length: number;
+    /** columns; ≥ 1. */
     dim: number;
+    /** standard deviation (BERT, GPT-2: 0.02); ≥ 0, ≤ 1e+37; default 0.02. */
     std?: number;
+    /** the generator seed; ≥ 0, ≤ 2^32−1; default 0. */
     seed?: number;
+    /** draws beyond 2 std are redrawn; default false. */
     truncated?: boolean;
+    /** a buffer the result is written into (and returned). */
     out?: O;
   }): Returned<O, Float32Array>;
   /** Rows of table [rows][dim] at `positions`. */
   gather<O extends F32 | undefined = undefined>(
     table: F32,
     opts: {
+      /** rows of the table; ≥ 1; default table.length / dim. */
       rows?: number;
+      /** columns of the table; ≥ 1. */
       dim: number;
+      /** the rows to read (at least one). */
       positions: Int32Array | PosencBuffer<Int32Array> | number[];
+      /** a position outside the table: refused, clamped to the nearest row, or a zero row (tensor2tensor); default 'error'. */
       outOfRange?: 'error' | 'clamp' | 'zero';
+      /** a buffer the result is written into (and returned). */
       out?: O;
     },
   ): Returned<O, Float32Array>;
   /** x[p] += table[offset + p], in place; returns x. */
-  addTo<T extends F32>(x: T, table: F32, opts: { length: number; dim: number; offset?: number; rows?: number }): T;
+  addTo<T extends F32>(
+    x: T,
+    table: F32,
+    opts: {
+      /** rows of x; ≥ 1. */
+      length: number;
+      /** columns of x and of the table; ≥ 1. */
+      dim: number;
+      /** x row i gets table row offset + i; ≥ 0; default 0. */
+      offset?: number;
+      /** rows of the table; ≥ 1; default table.length / dim. */
+      rows?: number;
+    },
+  ): T;
   /** [length][dimX + dimP] = [x[p], table[offset + p]]. */
   concat<O extends F32 | undefined = undefined>(
     x: F32,
     table: F32,
-    opts: { length: number; dimX: number; dimP: number; offset?: number; rows?: number; out?: O },
+    opts: {
+      /** rows of x; ≥ 1. */
+      length: number;
+      /** columns of x; ≥ 1. */
+      dimX: number;
+      /** columns of the table; ≥ 1. */
+      dimP: number;
+      /** row i gets table row offset + i; ≥ 0; default 0. */
+      offset?: number;
+      /** rows of the table; ≥ 1; default table.length / dimP. */
+      rows?: number;
+      /** a buffer the result is written into (and returned). */
+      out?: O;
+    },
   ): Returned<O, Float32Array>;
 }
 export interface AttentionOptions {
@@ -758,7 +867,16 @@ export interface AttentionApi {
   matmul<O extends F32 | undefined = undefined>(
     a: F32,
     b: F32,
-    opts: { m: number; k: number; n: number; out?: O },
+    opts: {
+      /** rows of a; ≥ 1. */
+      m: number;
+      /** columns of a, rows of b; ≥ 1. */
+      k: number;
+      /** columns of b; ≥ 1. */
+      n: number;
+      /** a buffer the result is written into (and returned). */
+      out?: O;
+    },
   ): Returned<O, Float32Array>;
   selfAttention(opts: SelfAttentionOptions): SelfAttentionResult;
 }
@@ -841,7 +959,10 @@ export interface EvaluateOptions {
 }
 export interface TrainApi {
   /** Load the lab's trainer wasm (train, evaluate, attentionMap and loadModel need it); resolves to the API. */
-  loadLab(opts?: { wasm?: ArrayBuffer | ArrayBufferView | WasmModuleLike | UrlLike | string }): Promise<Posenc>;
+  loadLab(opts?: {
+    /** the lab's module (bytes, a compiled WebAssembly.Module or a URL) instead of the package's file. */
+    wasm?: ArrayBuffer | ArrayBufferView | WasmModuleLike | UrlLike | string;
+  }): Promise<Posenc>;
   readonly labLoaded: boolean;
   /** Train one model; onProgress is called every progressEvery steps, and returning false from it stops training. */
   train(
@@ -852,15 +973,27 @@ export interface TrainApi {
   /** The sequences evaluate scores at `length`: tokens and targets [count][length] (-1: not scored). */
   labSequences(
     model: LabModel,
-    opts?: { length?: number; count?: number; seed?: number },
+    opts?: {
+      /** the sequence length; the task's shortest … 1024 (learned: the training length); default the training length. */
+      length?: number;
+      /** sequences; ≥ 1, ≤ 4096; default 1. */
+      count?: number;
+      /** the evaluation data seed; ≥ 0, ≤ 2^31−1; default 1. */
+      seed?: number;
+    },
   ): { tokens: Int32Array; targets: Int32Array; length: number; count: number };
   attentionMap(
     model: LabModel,
     opts?: {
+      /** the input length; ≤ 512, ≥ the task's shortest (learned: ≤ the training length); default the training length. */
       length?: number;
+      /** the layer; ≥ 0, < layers; default 0. */
       layer?: number;
+      /** the evaluation data seed; ≥ 0, ≤ 2^31−1; default 1. */
       seed?: number;
+      /** RoPE scaling at evaluation (method 'rope' only); default 'none'. */
       scaling?: 'none' | 'linear' | 'ntk' | 'yarn';
+      /** the scaling factor (scaling other than 'none' only); ≥ 1, ≤ 1024; default length / the training length. */
       factor?: number;
     },
   ): { weights: Float32Array; tokens: Int32Array; heads: number; length: number };
@@ -872,7 +1005,16 @@ export interface ConfigApi {
   /** The positional scheme of one layer of a Hugging Face config.json (parsed). */
   fromConfig(
     config: object,
-    opts?: { layer?: number; decoder?: boolean; as?: string; tower?: 'text' | 'vision' },
+    opts?: {
+      /** the layer whose scheme is returned; ≥ 0, < the number of layers (else ≤ 2^20); default 0. */
+      layer?: number;
+      /** the decoder stack of T5, Whisper, BART, mBART; default false. */
+      decoder?: boolean;
+      /** read a model_type fromConfig does not map as this mapped one (recorded in notes); without it an unmapped model_type is refused. */
+      as?: string;
+      /** a dual-tower config's (CLIP, SigLIP) text_config or vision_config; default 'text' (a vision config: its own tower). */
+      tower?: 'text' | 'vision';
+    },
   ): ModelSpec;
 }
 export interface Posenc

@@ -157,6 +157,13 @@ function tsInterface(name, options) {
     '}',
   ];
 }
+/** An inline options type, each member with its comment (Biome lays it out). */
+function tsInline(options) {
+  const members = Object.entries(options).map(
+    ([k, o]) => `/** ${tsWords(o)} */\n${k}${o.required ? '' : '?'}: ${o.generic ?? tsType(o)};`,
+  );
+  return `{\n${members.join('\n')}\n}`;
+}
 const param = ([name, type]) => (name.endsWith('?') ? `${name.slice(0, -1)}?: ${type}` : `${name}: ${type}`);
 /** The method signatures of function `f` in its API interface (overloads first). */
 function tsSignature(f) {
@@ -173,7 +180,7 @@ function tsSignature(f) {
     const given = generic.map(([k, o]) => `${k}?: ${o.generic}`).join('; ');
     const type = f.types
       ? [f.types, given && `{ ${given} }`, extra].filter(Boolean).join(' & ')
-      : [`{ ${tsMembers(opts, true).join('; ')} }`, extra].filter(Boolean).join(' & ');
+      : [tsInline(opts), extra].filter(Boolean).join(' & ');
     const optional = !Object.values(opts).some((o) => o.required) && !extra;
     const all = [...args, ...(f.options ? [`opts${optional ? '?' : ''}: ${type}`] : []), ...after];
     return `  ${head}(${all.join(', ')}): ${f.inPlace ? 'T' : returns};`;
