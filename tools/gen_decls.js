@@ -142,6 +142,7 @@ const tsMembers = (options, generic = false) =>
   );
 /** The comment of an option in an interface: its meaning, range and default. */
 function tsWords(o) {
+  if (!o.doc) throw new Error(`an option declared without its doc: ${JSON.stringify(o)}`);
   const def = defaultOf(o);
   const words = [o.doc, rangeOf(o), def && `default ${def}`].filter(Boolean).join('; ');
   return `${words.replace(/`/g, '')}.`;
