@@ -5,10 +5,11 @@
 //   node tools/gen_decls.js --check   exit 1 naming each file that is stale (tests/decls.test.js)
 //
 // Whole files: c_src/exports*.txt. Blocks between `<generated: NAME>` and `</generated: NAME>`
-// marker lines: js/index.js (FAMILIES, forwards), js/index.d.ts (named exports, option types,
-// the status codes of c_src/posenc.h, as in js/errors.js), js/lite.js, js/lite.d.ts, js/lite.d.cts
-// (the families), tests/fuzz/fuzz_core.c (ENTRIES), README.md (the Documentation table),
-// docs/sinusoidal.md and docs/learned.md (the option tables).
+// marker lines: js/index.js (FAMILIES, forwards), js/index.d.ts (every family's option and API
+// interfaces with their signatures, Posenc extending them, alloc, the named exports, the status
+// codes of c_src/posenc.h, as in js/errors.js), js/lite.js, js/lite.d.ts, js/lite.d.cts (the
+// families), tests/fuzz/fuzz_core.c (ENTRIES), README.md (the Documentation table), and the
+// option tables of every docs page that documents a function with options.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -250,17 +251,13 @@ function optionTable(page) {
     ])
     .slice(1);
 }
-/** Every docs page with a generated option table. */
-const OPTION_PAGES = [
-  'docs/sinusoidal.md',
-  'docs/learned.md',
-  'docs/rope.md',
-  'docs/alibi.md',
-  'docs/t5.md',
-  'docs/relative.md',
-  'docs/attention.md',
-  'docs/lab.md',
-  'docs/models.md',
+/** Every docs page that documents a function with options: each has a generated option table. */
+const optionPages = () => [
+  ...new Set(
+    fns(FAMILY_DECLS)
+      .filter((f) => f.options)
+      .map((f) => f.docs.split('#')[0]),
+  ),
 ];
 
 /** The status codes of c_src/posenc.h (enum posenc_status, the one list): [[NAME, value], ...]. */
@@ -312,7 +309,7 @@ export function blocks() {
     'js/lite.d.cts': { families: FAMILY_DECLS.map((f) => `  readonly ${f.family}: typeof esm.${f.family};`) },
     'tests/fuzz/fuzz_core.c': { entries: fuzzRows() },
     'README.md': { 'documentation table': readmeRows() },
-    ...Object.fromEntries(OPTION_PAGES.map((p) => [p, { 'option table': optionTable(p) }])),
+    ...Object.fromEntries(optionPages().map((p) => [p, { 'option table': optionTable(p) }])),
   };
 }
 
