@@ -1,5 +1,5 @@
 // Measurement prototype, not an API: the 2-thread speed-up a threaded decode step could reach
-// on this machine. posenc does not ship threads (see docs/attention.md, "Threads"); this script
+// on this machine. posenc does not ship threads (see families/attention/attention.md, "Threads"); this script
 // shows what works and measures it.
 //
 // It needs a shared-memory build of the unchanged C core, which Debian's Emscripten 3.1.6 makes
