@@ -215,7 +215,7 @@ test('every table without a value rule takes 0, -1 and 1 in every host (C refuse
 });
 
 // The check above must be able to fail, and must hold before any kind uses a rule. A copy of
-// js/ whose registry marks T5's weights positive has every host enforce it from that mark alone.
+// js/ (and families/) whose registry marks T5's weights positive has every host enforce it from that mark alone.
 // T5's C check (values_t5) refuses only non-finite weights and positive ones too large for
 // float32 logits, so in attention and selfAttention the violating value is -Infinity (refused by
 // C; the message must carry the rule's words); kvCache checks in JS, so 0 is refused there too.
@@ -223,6 +223,7 @@ test('a rule marked on an existing table is enforced by every host; the unmarked
   const dir = mkdtempSync(join(tmpdir(), 'posenc-rules-'));
   try {
     cpSync(`${root}js`, `${dir}/js`, { recursive: true });
+    cpSync(`${root}families`, `${dir}/families`, { recursive: true }); // js/ imports the families' glue
     symlinkSync(`${root}dist`, `${dir}/dist`);
     const file = `${dir}/js/encodings.js`;
     const src = readFileSync(file, 'utf8');
