@@ -85,7 +85,11 @@ test('no code comment, doc, test name or message cites a file outside the reposi
         if (citation.test(l)) found.push(`${f}:${i + 1}: ${l.trim()}`);
       });
   }
-  assert.deepEqual(found, [], 'cite docs/<family>.md, the paper or the reference code (file and function) instead');
+  assert.deepEqual(
+    found,
+    [],
+    'cite families/<family>/<page>.md or docs/<page>.md, the paper or the reference code (file and function) instead',
+  );
 });
 
 let cwd;

@@ -122,7 +122,7 @@ function optionTypes() {
       '}',
     ]);
 }
-/** docs/<page>.md option tables: every function of `page` whose options are declared. */
+/** families/<family>/<page>.md option tables: every function of `page` whose options are declared. */
 function optionTable(page) {
   return fns(FAMILY_DECLS)
     .filter((f) => f.options && f.docs.startsWith(page))
