@@ -76,7 +76,7 @@ export default init;
 
 // ---- rope ----
 // <generated: rope scalings> by tools/gen_scalings.js from js/scalings.js
-/** Frequency scaling (HF rope_scaling / rope_parameters, keys in camelCase; docs/rope.md#frequency-scaling-long-context). */
+/** Frequency scaling (HF rope_scaling / rope_parameters, keys in camelCase; families/rope/rope.md#frequency-scaling-long-context). */
 export type RopeScaling =
   /** The base frequencies. */
   | { type: 'default' }
@@ -124,7 +124,7 @@ export interface RopeCache<C extends F32 = Float32Array, S extends F32 = Float32
 }
 
 // ---- relative ----
-/** How ALiBi turns a slope m into a bias (docs/alibi.md). */
+/** How ALiBi turns a slope m into a bias (families/relative/alibi.md). */
 export type AlibiForm = 'relative' | 'symmetric' | 'reference';
 
 // ---- attention ----
@@ -184,7 +184,7 @@ export interface SelfAttentionResult {
   pooled: Float32Array;
 }
 
-// ---- extrapolation lab (js/train.js) ----------------------------------------------------
+// ---- extrapolation lab (families/train/train.js) ----------------------------------------------------
 export type LabTask = 'copy' | 'periodic' | 'first' | 'ngram';
 export type LabMethod = 'none' | 'learned' | 'sinusoidal' | 'rope' | 'alibi' | 't5';
 export interface TrainProgress {
@@ -256,7 +256,7 @@ export interface ModelRope {
   mropeSections?: [number, number, number];
   mropeInterleaved?: boolean;
 }
-/** What every fromConfig result has (docs/models.md). */
+/** What every fromConfig result has (families/config/models.md). */
 export interface ModelSpecBase {
   /** The model type whose row applied (text_config's for a multimodal wrapper). */
   model: string;
@@ -342,7 +342,7 @@ export interface NoAttentionModelSpec extends ModelSpecBase {
   attention: null;
   encoding: null;
 }
-/** What fromConfig returns for one layer of a Hugging Face model, by family (docs/models.md). */
+/** What fromConfig returns for one layer of a Hugging Face model, by family (families/config/models.md). */
 export type ModelSpec =
   | RopeModelSpec
   | AlibiModelSpec
@@ -354,7 +354,7 @@ export type ModelSpec =
 
 export interface Posenc {
   readonly backend: 'simd' | 'scalar';
-  // <generated: alloc> by tools/gen_decls.js from the declarations (decl/NAME.js)
+  // <generated: alloc> by tools/gen_decls.js from the declarations (families/NAME/decl.js)
   alloc(length: number, type: 'int32'): PosencBuffer<Int32Array>;
   alloc(length: number, type: 'float64'): PosencBuffer<Float64Array>;
   alloc(length: number, type?: 'float32'): PosencBuffer<Float32Array>;
@@ -363,7 +363,7 @@ export interface Posenc {
   readonly heapInUse: number;
 }
 
-// ---- grouped-query attention and the KV cache (docs/attention.md) ----
+// ---- grouped-query attention and the KV cache (families/attention/attention.md) ----
 /** A factor per query: a Float32Array [queries], or a function of the query's absolute
  * position (fromConfig's attention.queryScale). It multiplies the query before its dot products
  * (Llama 4 attention temperature tuning, Qwen 1 logn); the bias is not scaled. */
@@ -419,7 +419,7 @@ export interface KvCache {
   free(): void;
 }
 // ---- the families' API interfaces: their options and signatures (decl/*.js), and Posenc has them all ----
-// <generated: family apis> by tools/gen_decls.js from the declarations (decl/NAME.js)
+// <generated: family apis> by tools/gen_decls.js from the declarations (families/NAME/decl.js)
 export interface SinusoidalOptions {
   /** rows (positions); ≥ 1. */
   length: number;
@@ -488,7 +488,7 @@ export interface RopeFrequencyOptions {
   base?: number;
   /** the rotated width; frequencies use it (GPT-NeoX rotary_pct, HF partial_rotary_factor); ≥ 2, ≤ dim, even; default dim. */
   rotaryDim?: number;
-  /** frequency scaling (docs/rope.md#frequency-scaling-long-context). */
+  /** frequency scaling (families/rope/rope.md#frequency-scaling-long-context). */
   scaling?: RopeScaling;
   /** pairing: 'half' (x[i], x[i + r/2]) GPT-NeoX, HF Llama; 'interleaved' (x[2i], x[2i+1]) GPT-J, RoFormer, Meta; default 'half'. */
   layout?: 'half' | 'interleaved';
@@ -510,7 +510,7 @@ export interface RopeCacheOptions {
   base?: number;
   /** the rotated width; frequencies use it (GPT-NeoX rotary_pct, HF partial_rotary_factor); ≥ 2, ≤ dim, even; default dim. */
   rotaryDim?: number;
-  /** frequency scaling (docs/rope.md#frequency-scaling-long-context). */
+  /** frequency scaling (families/rope/rope.md#frequency-scaling-long-context). */
   scaling?: RopeScaling;
   /** pairing: 'half' (x[i], x[i + r/2]) GPT-NeoX, HF Llama; 'interleaved' (x[2i], x[2i+1]) GPT-J, RoFormer, Meta; default 'half'. */
   layout?: 'half' | 'interleaved';
@@ -540,7 +540,7 @@ export interface ApplyRopeOptions {
   base?: number;
   /** the rotated width; frequencies use it (GPT-NeoX rotary_pct, HF partial_rotary_factor); ≥ 2, ≤ dim, even; default dim. */
   rotaryDim?: number;
-  /** frequency scaling (docs/rope.md#frequency-scaling-long-context). */
+  /** frequency scaling (families/rope/rope.md#frequency-scaling-long-context). */
   scaling?: RopeScaling;
   /** pairing: 'half' (x[i], x[i + r/2]) GPT-NeoX, HF Llama; 'interleaved' (x[2i], x[2i+1]) GPT-J, RoFormer, Meta; default 'half'. */
   layout?: 'half' | 'interleaved';
@@ -567,7 +567,7 @@ export interface RopeApi {
   ): RopeCache<Returned<C, Float32Array>, Returned<S, Float32Array>>;
   /** Rotates x ([length][heads][dim], or [heads][length][dim] with order htd) in place; returns x. */
   applyRope<T extends F32>(x: T, opts: ApplyRopeOptions): T;
-  /** RoFormer long-term decay (docs/rope.md), distances 0..maxDistance. */
+  /** RoFormer long-term decay (families/rope/rope.md), distances 0..maxDistance. */
   ropeDecay(opts: {
     /** head size; ≥ 2, ≤ 2^20, even. */
     dim: number;
@@ -1031,7 +1031,7 @@ export interface Posenc
 // ---- robust: the API functions as named exports (js/index.js). Each calls the instance the
 // most recent init() resolved to; before any init() has resolved it throws a PosencError
 // (E_MISSING) saying to await init(). See docs/errors.md.
-// <generated: named exports> by tools/gen_decls.js from the declarations (decl/NAME.js)
+// <generated: named exports> by tools/gen_decls.js from the declarations (families/NAME/decl.js)
 export declare const alloc: Posenc['alloc'];
 export declare const loadLab: Posenc['loadLab'];
 export declare const sinusoidal: Posenc['sinusoidal'];
