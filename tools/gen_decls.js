@@ -5,8 +5,8 @@
 //   node tools/gen_decls.js --check   exit 1 naming each file that is stale (tests/decls.test.js)
 //
 // Whole files: c_src/exports*.txt. Blocks between `<generated: NAME>` and `</generated: NAME>`
-// marker lines: js/index.js (FAMILIES, forwards), js/index.d.ts (named exports, option types,
-// the status codes of c_src/posenc.h, as in js/errors.js), js/lite.js, js/lite.d.ts, js/lite.d.cts
+// marker lines: js/index.js (FAMILIES, forwards), js/index.d.ts (named exports, option types),
+// js/lite.js, js/lite.d.ts, js/lite.d.cts
 // (the families), tests/fuzz/fuzz_core.c (ENTRIES), README.md (the Documentation table),
 // docs/sinusoidal.md and docs/learned.md (the option tables).
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -141,30 +141,10 @@ function optionTable(page) {
     .slice(1);
 }
 
-/** The status codes of c_src/posenc.h (enum posenc_status, the one list): [[NAME, value], ...]. */
-function statusCodes() {
-  const src = read('c_src/posenc.h').replace(/\/\*[\s\S]*?\*\//g, '');
-  const body = /typedef enum posenc_status \{([^}]*)\}/.exec(src)?.[1];
-  if (!body) throw new Error('c_src/posenc.h has no typedef enum posenc_status { ... }');
-  return body
-    .split(',')
-    .map((m) => m.trim())
-    .filter(Boolean)
-    .map((m) => {
-      const kv = /^POSENC_(\w+)\s*=\s*(-?\d+)$/.exec(m);
-      if (!kv) throw new Error(`c_src/posenc.h enum posenc_status: '${m}' needs an explicit value`);
-      return [kv[1], Number(kv[2])];
-    });
-}
-
 /** Marker-delimited blocks: file -> { block name -> lines }. */
 export function blocks() {
   const all = [...core.functions, ...fns(FAMILY_DECLS)];
-  const status = statusCodes();
   return {
-    'js/errors.js': {
-      'status codes': ['export const Status = Object.freeze({', ...status.map(([k, v]) => `  ${k}: ${v},`), '});'],
-    },
     'js/index.js': {
       families: [
         ...FAMILY_DECLS.map((f) => `import { ${f.family} } from './${f.module}.js';`),
@@ -176,7 +156,6 @@ export function blocks() {
       forwards: all.map(forward),
     },
     'js/index.d.ts': {
-      'status codes': ['export type Status = {', ...status.map(([k, v]) => `  readonly ${k}: ${v};`), '};'],
       'option types': optionTypes(),
       'named exports': all.map((f) => `export declare const ${f.name}: Posenc['${f.name}'];`),
     },
@@ -208,8 +187,7 @@ function fill(file, text, named) {
     const b = begin.exec(out);
     const e = end.exec(out);
     if (!b || !e || e.index < b.index) throw new Error(`${file} has no <generated: ${name}> ... </generated> block`);
-    const source = name === 'status codes' ? 'c_src/posenc.h enum posenc_status' : 'the declarations (decl/NAME.js)';
-    const head = `${b[1]}${open}<generated: ${name}> by ${GEN} from ${source}${close}`;
+    const head = `${b[1]}${open}<generated: ${name}> by ${GEN} from the declarations (decl/NAME.js)${close}`;
     const from = b.index;
     out = `${out.slice(0, from)}${head}\n${lines.join('\n')}${lines.length ? '\n' : ''}${out.slice(e.index)}`;
   }
