@@ -111,9 +111,11 @@ const char *posenc_status_string(int32_t code);
 /* Bit 0: built with SIMD128. Lets a loader that was handed raw bytes report its backend. */
 int32_t posenc_build_flags(void);
 
-/* The wasm32 offsets and sizes of posenc_bias and posenc_rope_scaling, for a caller that writes
- * them into the heap as bytes (js/core.js): rows { const char *name; int32_t offset, size; }
- * named "struct" (its size) or "struct.field", ended by a NULL name. */
+/* The wasm32 layout of posenc_bias and posenc_rope_scaling, for a caller that writes them into
+ * the heap as bytes (js/core.js Core.layout): { const char *names; const uint8_t *offsets;
+ * const char *types; }. names is "struct field field ...;struct ...", offsets per struct its size
+ * then each field's offset, types each field's 'i' int32, 'f' float, 'd' double or 'p' pointer
+ * (c_src/status.c). */
 const void *posenc_struct_layout(void);
 
 /* ======================================================================================
