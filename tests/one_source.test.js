@@ -6,6 +6,7 @@
 //   struct layouts the C build (c_src/status.c posenc_struct_layout, checked there against posenc.h
 //                  by _Static_assert) -> js/ writes every field, read back from the heap; a field the
 //                  wasm lacks is reported as a stale build
+//   shared maths   a lint: each formula two modules need is written in its one home
 import assert from 'node:assert/strict';
 import * as require_fs from 'node:fs';
 import { readFileSync } from 'node:fs';
