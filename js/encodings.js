@@ -1,8 +1,8 @@
 // The registry of the encodings attention, selfAttention and kvCache take: each is listed once,
 // with the options it accepts in each of those calls, their defaults (parse), the tables it
 // reads and, for a bias fused into the attention loop, its C kind (posenc.h POSENC_BIAS_KINDS;
-// tests/attention.test.js checks that the two lists agree) and the posenc_bias fields its C
-// arguments fill (cArgs, in the order js/attention.js's parsers produce them).
+// families/attention/attention.test.js checks that the two lists agree) and the posenc_bias fields its C
+// arguments fill (cArgs, in the order families/attention/attention.js's parsers produce them).
 //
 //   ENCODINGS.t5.parse({ numBuckets: 32, maxDistance: 128 }, { causal: true })
 //     -> { type: 't5', bidirectional: false, numBuckets: 32, maxDistance: 128, weights: undefined }
@@ -20,7 +20,7 @@
 // whose length sets a row count, Transformer-XL's r); every host builds the kind from these.
 import { Status } from './errors.js';
 import { allowOnly, bool, choice, fail, int, isArray, num, snapshot } from './validate.js';
-import { parseMrope, parseRopeFrequencyOptions, ROPE_LAYOUT } from './rope.js';
+import { parseMrope, parseRopeFrequencyOptions, ROPE_LAYOUT } from '../families/rope/rope.js';
 import { t5MaxExact } from './maths.js';
 
 /** ALiBi bias forms: posenc.h posenc_alibi_form. */
@@ -47,7 +47,7 @@ const ENTRIES = {
     addsTable: true, // its table is added to the logits (attention's float32 bound names it)
   },
 
-  /** ALiBi (Press et al. 2022): slope m_h times the relative position; docs/alibi.md. */
+  /** ALiBi (Press et al. 2022): slope m_h times the relative position; families/relative/alibi.md. */
   alibi: {
     bias: 1,
     cArgs: ['form'],
@@ -64,7 +64,7 @@ const ENTRIES = {
     params: (p) => [p.formCode],
   },
 
-  /** T5 relative buckets (Raffel et al. 2020): a learned scalar per bucket and head; docs/t5.md. */
+  /** T5 relative buckets (Raffel et al. 2020): a learned scalar per bucket and head; families/relative/t5.md. */
   t5: {
     bias: 2,
     cArgs: ['table', 'bidirectional', 'num_buckets', 'max_distance'],
@@ -101,11 +101,11 @@ const ENTRIES = {
     ],
     params: (p) => [p.bidirectional ? 1 : 0, p.numBuckets, p.maxDistance],
     addsTable: true,
-    // T5 folds 1/sqrt(d) into its initialisation: its logits are q.k + bias (docs/t5.md)
+    // T5 folds 1/sqrt(d) into its initialisation: its logits are q.k + bias (families/relative/t5.md)
     defaultScale: 1,
   },
 
-  /** Shaw et al. 2018: learned key and value vectors per clipped relative position; docs/relative.md. */
+  /** Shaw et al. 2018: learned key and value vectors per clipped relative position; families/relative/relative.md. */
   shaw: {
     bias: 3,
     cArgs: ['a_k', 'a_v', 'max_relative'],
@@ -129,7 +129,7 @@ const ENTRIES = {
     bound: (mq, mk, [aK, aV]) => ({ dots: mq * mk + mq * aK, extraV: aV, terms: 1 }),
   },
 
-  /** Transformer-XL (Dai et al. 2019): content and position terms with u, v; docs/relative.md.
+  /** Transformer-XL (Dai et al. 2019): content and position terms with u, v; families/relative/relative.md.
    * attention takes the projected r [rRows][heads][dim]; selfAttention builds it from wr. */
   xl: {
     bias: 4,
@@ -148,7 +148,7 @@ const ENTRIES = {
     bound: (mq, mk, [u, vb, r]) => ({ dots: (mq + u) * mk + (mq + vb) * r, extraV: 0, terms: 3 }),
   },
 
-  /** The sinusoidal table added to the tokens before the projections; docs/sinusoidal.md. */
+  /** The sinusoidal table added to the tokens before the projections; families/sinusoidal/sinusoidal.md. */
   sinusoidal: {
     hosts: { selfAttention: ['base', 'offset'] },
     parse: (o, ctx) => ({
@@ -159,7 +159,7 @@ const ENTRIES = {
     tables: () => [],
   },
 
-  /** A learned table added to the tokens before the projections; docs/learned.md. */
+  /** A learned table added to the tokens before the projections; families/learned/learned.md. */
   learned: {
     hosts: { selfAttention: ['table', 'offset'] },
     parse: (o, ctx) => ({
@@ -170,7 +170,7 @@ const ENTRIES = {
     tables: () => [],
   },
 
-  /** RoPE on queries and keys (applyRope's frequency options); docs/rope.md. */
+  /** RoPE on queries and keys (applyRope's frequency options); families/rope/rope.md. */
   rope: {
     bias: 0,
     hosts: {
@@ -217,7 +217,7 @@ for (const [type, e] of Object.entries(ENTRIES)) {
 /**
  * Constraints a table of a row may state on its values (as `key: true` in its tables() entry),
  * beyond the finiteness every table needs. The C core is the guard (the kind's values_<name> in
- * c_src/attention.c returns E_PARAM); each host names the first violating element from the row
+ * families/attention/attention.c returns E_PARAM); each host names the first violating element from the row
  * alone, as `bias.r1[3] must be finite and > 0 (got 0)`. A rule's probes are values on both sides
  * of its bounds: tests/value_rules.test.js puts each into every constrained table of every host.
  */

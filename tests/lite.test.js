@@ -88,7 +88,10 @@ test("each family's core mark: that core's wasm exports every C function its dec
     const has = exportsOf(WASM[mark]);
     const named = [...(d.cOnly ?? []), ...d.functions.flatMap((f) => f.c)];
     for (const c of named.filter((c) => !lab.has(c)))
-      assert.ok(has.has(c), `decl/${d.module}.js names ${c}, which its core (${mark}, dist/${WASM[mark]}) lacks`);
+      assert.ok(
+        has.has(c),
+        `families/${d.module}/decl.js names ${c}, which its core (${mark}, dist/${WASM[mark]}) lacks`,
+      );
   }
   // the cores the page and posenc/lite's cores option rely on: the KV cache alone needs the full core
   assert.deepEqual(marked, {

@@ -45,7 +45,7 @@ static const char *const KIND_NAMES[POSENC_BIAS_COUNT] = {
 };
 
 /* Whether the reference below models a kind. Every kind does but Transformer-XL, whose r table
- * and u, v terms are checked against the float64 reference of tests/attention.test.js; a kind
+ * and u, v terms are checked against the float64 reference of families/attention/attention.test.js; a kind
  * with no case fails here, naming itself. */
 static int ref_models(int kind) {
     switch ((posenc_attention_bias)kind) {
