@@ -76,6 +76,7 @@ extern "C" {
 /* <generated: status codes> by tools/gen_status.js from decl/status.js */
 /* What every function returns: POSENC_OK or one of these (posenc_status_string names a code). */
 typedef enum posenc_status {
+    /* success */
     POSENC_OK = 0,
     /* a required pointer is NULL */
     POSENC_E_NULL = -1,

@@ -37,7 +37,7 @@ const header = () => [
   '/* What every function returns: POSENC_OK or one of these (posenc_status_string names a code). */',
   'typedef enum posenc_status {',
   ...codes().flatMap(({ name, code, c }, i) => [
-    ...(i ? [`    /* ${c} */`] : []),
+    `    /* ${c} */`,
     `    POSENC_${name} = ${code}${i < STATUS_CODES.length - 1 ? ',' : ''}`,
   ]),
   '} posenc_status;',
