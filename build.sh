@@ -196,7 +196,7 @@ build_wasm() {
     # One wasm build at a time per checkout: a second `./build.sh wasm` waits for the first, then
     # finds the stamp up to date (both would compile into build/wasm-obj and link into dist).
     if command -v flock >/dev/null; then exec 9>build/.wasm.lock; flock 9; fi
-    local key; key=$(hash_of $srcs build.sh)
+    local key; key=$(hash_of $(lib_sources) build.sh)
     local have=1 f; for f in "${WASM_FILES[@]}" "${NPM_WASM[@]/%/.js}"; do [ -f "$f" ] || have=0; done
     if [ -f dist/.stamp ] && [ "$(cat dist/.stamp)" = "$key" ] && [ $have = 1 ]; then
         log "wasm up to date"
