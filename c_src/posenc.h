@@ -73,18 +73,31 @@ extern "C" {
  * range of a 32-bit wasm address space with room for the inputs. */
 #define POSENC_MAX_ELEMENTS (1 << 28)
 
+/* <generated: status codes> by tools/gen_status.js from decl/status.js */
+/* What every function returns: POSENC_OK or one of these (posenc_status_string names a code). */
 typedef enum posenc_status {
+    /* success */
     POSENC_OK = 0,
-    POSENC_E_NULL = -1,  /* a required pointer is NULL */
-    POSENC_E_SIZE = -2,  /* a count or size is < 1 or its array would exceed POSENC_MAX_ELEMENTS */
-    POSENC_E_ODD = -3,   /* a dimension that must be even (made of pairs) is odd */
-    POSENC_E_PARAM = -4, /* a real parameter is NaN, infinite or outside its range */
-    POSENC_E_ENUM = -5,  /* an enum argument is not one of its defined values */
-    POSENC_E_RANGE = -6, /* an index or position lies outside the table it addresses */
-    POSENC_E_SCRATCH = -7, /* a caller buffer is smaller than its posenc_*_size helper says */
-    POSENC_E_MISSING = -8, /* a required parameter was not given (e.g. a scaling key) */
-    POSENC_E_NOMEM = -9    /* used by the JS layer: the wasm heap could not grow */
+    /* a required pointer is NULL */
+    POSENC_E_NULL = -1,
+    /* a count or size is < 1 or its array would exceed POSENC_MAX_ELEMENTS */
+    POSENC_E_SIZE = -2,
+    /* a dimension that must be even (made of pairs) is odd */
+    POSENC_E_ODD = -3,
+    /* a real parameter is NaN, infinite or outside its range */
+    POSENC_E_PARAM = -4,
+    /* an enum argument is not one of its defined values */
+    POSENC_E_ENUM = -5,
+    /* an index or position lies outside the table it addresses */
+    POSENC_E_RANGE = -6,
+    /* a caller buffer is smaller than its posenc_*_size helper says */
+    POSENC_E_SCRATCH = -7,
+    /* a required parameter was not given (e.g. a scaling key) */
+    POSENC_E_MISSING = -8,
+    /* used by the JS layer: the wasm heap could not grow */
+    POSENC_E_NOMEM = -9
 } posenc_status;
+/* </generated: status codes> */
 
 /* Pairing of components; see PAIRING LAYOUTS above. HALF is the same as SPLIT. */
 typedef enum posenc_layout {
@@ -99,9 +112,11 @@ const char *posenc_status_string(int32_t code);
 /* Bit 0: built with SIMD128. Lets a loader that was handed raw bytes report its backend. */
 int32_t posenc_build_flags(void);
 
-/* The wasm32 offsets and sizes of posenc_bias and posenc_rope_scaling, for a caller that writes
- * them into the heap as bytes (js/core.js): rows { const char *name; int32_t offset, size; }
- * named "struct" (its size) or "struct.field", ended by a NULL name. */
+/* The wasm32 layout of posenc_bias and posenc_rope_scaling, for a caller that writes them into
+ * the heap as bytes (js/core.js Core.layout): { const char *names; const uint8_t *offsets;
+ * const char *types; }. names is "struct field field ...;struct ...", offsets per struct its size
+ * then each field's offset, types each field's 'i' int32, 'f' float, 'd' double or 'p' pointer
+ * (c_src/status.c). */
 const void *posenc_struct_layout(void);
 
 /* ======================================================================================

@@ -1,11 +1,12 @@
-/* status.c -- names of status codes (tests/one_source.test.js checks each posenc.h code has a
- * case), and build flags. */
+/* status.c -- names of status codes (written with the enum by tools/gen_status.js from
+ * decl/status.js), the struct layouts js/ writes into, and build flags. */
 #include "posenc.h"
 
 #include <stddef.h>
 
 const char *posenc_status_string(int32_t code) {
     switch (code) {
+        /* <generated: status codes> by tools/gen_status.js from decl/status.js */
         case POSENC_OK:
             return "ok";
         case POSENC_E_NULL:
@@ -26,6 +27,7 @@ const char *posenc_status_string(int32_t code) {
             return "a required parameter is missing";
         case POSENC_E_NOMEM:
             return "out of memory";
+        /* </generated: status codes> */
         default:
             return "unknown status code";
     }

@@ -1,7 +1,7 @@
 // The API object: a loaded core and the functions of a list of families, plus what every
 // instance has (backend, alloc, heap figures, the lab's loader). init() in index.js builds it
 // with every family; init() in lite.js with the families an app names, and its use() with more.
-import { Core, PosencBuffer, TYPES } from './core.js';
+import { Core, PosencBuffer, StaleBuildError, TYPES } from './core.js';
 import { PosencError, Status } from './errors.js';
 import { instantiate, reason } from './loader.js';
 import { choice, fail, int, options, show, threw } from './validate.js';
@@ -104,6 +104,7 @@ function guard(name, f) {
         return f(...args);
       } catch (e) {
         if (e instanceof PosencError) throw e;
+        if (e instanceof StaleBuildError) throw new PosencError(Status.E_PARAM, `posenc.${name}: ${e.message}`, 'init');
         const at = args.findIndex((a) => {
           try {
             Array.isArray(a);

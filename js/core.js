@@ -87,12 +87,16 @@ export function arrayLike(value) {
 /** A bug in posenc itself (a view kept across an allocation), never the caller's fault. */
 class ViewRuleError extends Error {}
 
+/** The JS names a struct field the wasm was compiled without: the wasm is older than the JS (in a
+ * checkout, C edited and not rebuilt). js/api.js reports it as a stale build, not as an argument. */
+export class StaleBuildError extends Error {}
+
 function fieldOffset(fields, name, field) {
   const f = fields[field];
   if (!f)
-    throw new Error(
-      `posenc internal: the wasm's ${name} has no field ${field}: a wasm built before this JS ` +
-        `(in a checkout: run ./build.sh wasm after a C change), or c_src/status.c LAYOUT lacks the field`,
+    throw new StaleBuildError(
+      `the wasm is a stale build, older than this JS: its ${name} has no field ${field} ` +
+        '(in a checkout, run ./build.sh wasm after a C change; if the build is fresh, posenc.h lacks the field)',
     );
   return f.offset;
 }

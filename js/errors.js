@@ -1,8 +1,8 @@
 // PosencError: the only error type the API throws for bad input or a failed C call.
-// Codes mirror posenc_status in c_src/posenc.h, so a JS-side validation failure and the
-// same failure caught by C carry the same .code (tools/gen_decls.js writes the list from posenc.h).
+// Codes are posenc_status of c_src/posenc.h, so a JS-side validation failure and the same
+// failure caught by C carry the same .code (tools/gen_status.js writes both from decl/status.js).
 
-// <generated: status codes> by tools/gen_decls.js from c_src/posenc.h enum posenc_status
+// <generated: status codes> by tools/gen_status.js from decl/status.js
 export const Status = Object.freeze({
   OK: 0,
   E_NULL: -1,

@@ -5,7 +5,7 @@
 // A function given `out` returns that same object (a typed array or a PosencBuffer);
 // without `out` it returns a new typed array.
 
-// <generated: status codes> by tools/gen_decls.js from c_src/posenc.h enum posenc_status
+// <generated: status codes> by tools/gen_status.js from decl/status.js
 export type Status = {
   readonly OK: 0;
   readonly E_NULL: -1;

@@ -151,6 +151,22 @@ const CASES = [
   ],
 ];
 
+// No browser needed: the cases render each view of the registry (web/src/views/registry.js) and no other.
+test('CASES renders every declared view and no other', async () => {
+  const { VIEW_IDS } = await import('../web/src/views/registry.js');
+  const inCases = [...new Set(CASES.map(([view]) => view))];
+  assert.deepEqual(
+    VIEW_IDS.filter((id) => !inCases.includes(id)),
+    [],
+    'CASES lacks these views',
+  );
+  assert.deepEqual(
+    inCases.filter((id) => !VIEW_IDS.includes(id)),
+    [],
+    'CASES has these, which no view declares',
+  );
+});
+
 test('every view renders non-blank with every API function it calls', { skip }, async (t) => {
   const { page, ctx } = await open('/');
   for (const [view, method, fns] of CASES) {

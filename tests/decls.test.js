@@ -11,6 +11,7 @@ import { PosencError } from '../js/errors.js';
 import { init } from '../js/index.js';
 import * as liteModule from '../js/lite.js';
 import { generated } from '../tools/gen_decls.js';
+import { generated as statusLists } from '../tools/gen_status.js';
 
 const lite = { ...liteModule };
 const root = new URL('..', import.meta.url).pathname;
@@ -23,6 +24,15 @@ test('nothing generated from the declarations is stale (node tools/gen_decls.js 
     stale.map(([f]) => f),
     [],
     'run node tools/gen_decls.js: these files differ from what the declarations give',
+  );
+});
+
+test('nothing generated from the status codes is stale (node tools/gen_status.js rewrites it)', () => {
+  const stale = Object.entries(statusLists()).filter(([, [now, want]]) => now !== want);
+  assert.deepEqual(
+    stale.map(([f]) => f),
+    [],
+    'run node tools/gen_status.js: these files differ from what decl/status.js gives',
   );
 });
 

@@ -5,7 +5,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { FAMILY_DECLS } from '../decl/index.js';
 import { init as initFull } from '../js/index.js';
+import * as liteModule from '../js/lite.js';
 import {
   attentionFamily,
   init,
@@ -64,27 +66,31 @@ test('posenc/lite without SIMD, or with a family the lean core lacks, loads the 
   assert.equal(both.ropeCache({ length: 2, dim: 4 }).cos.length, 4);
 });
 
-// Each family is marked with the smallest core that has its C entry points (js/lite.js KINDS): what
-// its file calls must be in that core's export list (the trainer's lab calls are in the lab's).
-test("each family's core mark: the export list of that core holds every C function the family calls", () => {
-  const read = (f) => readFileSync(new URL(`../${f}`, import.meta.url), 'utf8');
-  const names = (f) =>
-    read(f)
-      .split('\n')
-      .filter((l) => l.trim() && !l.startsWith('#'));
-  const LISTS = { lean: 'exports_lite.txt', encodings: 'exports_page.txt', attention: 'exports_page_attention.txt' };
-  const lab = names('c_src/exports_lab.txt');
+const dist = (f) => readFileSync(new URL(`../dist/${f}`, import.meta.url));
+
+// Each family is marked with the smallest core that has its C entry points (js/lite.js KINDS): the
+// built wasm of that core must export every C function the family's declaration names (the lab's
+// own calls are the lab module's). decls.test.js checks that a family calls only declared C.
+test("each family's core mark: that core's wasm exports every C function its declaration names", () => {
+  const WASM = {
+    lean: 'posenc-lite.simd.wasm',
+    encodings: 'posenc-page.simd.wasm',
+    attention: 'posenc-page-attention.simd.wasm',
+  };
+  const exportsOf = (f) => new Set(WebAssembly.Module.exports(new WebAssembly.Module(dist(f))).map((e) => e.name));
+  const lab = exportsOf('posenc-lab.simd.wasm');
+  const families = { ...liteModule };
   const marked = {};
-  for (const f of ['sinusoidal', 'learned', 'rope', 'relative', 'attention', 'kvcache', 'config', 'train']) {
-    const m = /^\w+Family\.core = '(\w+)';/m.exec(read(`families/${f}/${f}.js`));
-    if (!m) continue;
-    marked[f] = m[1];
-    const listed = names(`c_src/${LISTS[m[1]]}`);
-    const called = [...read(`families/${f}/${f}.js`).matchAll(/'(posenc_\w+)'/g)].map((x) => x[1]);
-    for (const c of called.filter((c) => !lab.includes(c)))
+  for (const d of FAMILY_DECLS) {
+    const mark = families[d.family].core;
+    if (!mark) continue;
+    marked[d.module] = mark;
+    const has = exportsOf(WASM[mark]);
+    const named = [...(d.cOnly ?? []), ...d.functions.flatMap((f) => f.c)];
+    for (const c of named.filter((c) => !lab.has(c)))
       assert.ok(
-        listed.includes(c),
-        `families/${f}/${f}.js calls ${c}, which its core (${m[1]}, c_src/${LISTS[m[1]]}) lacks`,
+        has.has(c),
+        `families/${d.module}/decl.js names ${c}, which its core (${mark}, dist/${WASM[mark]}) lacks`,
       );
   }
   // the cores the page and posenc/lite's cores option rely on: the KV cache alone needs the full core
@@ -97,8 +103,6 @@ test("each family's core mark: the export list of that core holds every C functi
     train: 'encodings',
   });
 });
-
-const dist = (f) => readFileSync(new URL(`../dist/${f}`, import.meta.url));
 
 // use(pe, ...): more families later, on the same core when it has them, else on the smallest core
 // that has them, fetched only then (the cores option: the page's own cores, build.sh).

@@ -1,94 +1,46 @@
-// One table per concept: each list below lives in one source, and every other place that repeats
-// it is read here and compared with it, so a row added to the source and forgotten elsewhere fails
-// with a message naming the place to edit.
+// One table per concept, and what the built wasm says agrees with it. The lists themselves are
+// generated (tests/decls.test.js regenerates and diffs them); here the running code is asked:
 //
-//   status codes   c_src/posenc.h enum posenc_status -> c_src/status.c, docs/errors.md (the
-//                  messages and meanings written by hand; js/errors.js and js/index.d.ts are
-//                  written from posenc.h by tools/gen_decls.js, tests/decls.test.js)
-//   struct layouts the C build (c_src/status.c posenc_struct_layout, checked there against
-//                  posenc.h by _Static_assert) -> what js/ writes into each field
+//   status codes   decl/status.js -> c_src/posenc.h, c_src/status.c, js/errors.js, js/index.d.ts,
+//                  docs/errors.md (tools/gen_status.js); here: the built wasm's strings are the table's
+//   struct layouts the C build (c_src/status.c posenc_struct_layout, checked there against posenc.h
+//                  by _Static_assert) -> js/ writes every field, read back from the heap; a field the
+//                  wasm lacks is reported as a stale build
+//   shared maths   a lint: each formula two modules need is written in its one home
 import assert from 'node:assert/strict';
 import * as require_fs from 'node:fs';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { loadCore } from '../js/api.js';
+import { STATUS_CODES } from '../decl/status.js';
+import { createApi, loadCore } from '../js/api.js';
+import { attentionFamily } from '../families/attention/attention.js';
 import { ENCODINGS } from '../js/encodings.js';
+import { init, PosencError, Status } from '../js/index.js';
+import { scalingPtr } from '../families/rope/rope.js';
+import { C_FIELDS } from '../js/scalings.js';
 import { FAMILY_DIRS } from './paths.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const read = (f) => readFileSync(join(root, f), 'utf8');
 
-/** The members of `typedef enum NAME { ... }` in posenc.h: [[C name, value], ...]. */
-function headerEnum(name) {
-  const src = read('c_src/posenc.h').replace(/\/\*[\s\S]*?\*\//g, '');
-  const body = new RegExp(`typedef enum ${name} \\{([^}]*)\\}`).exec(src)?.[1];
-  assert.ok(body, `c_src/posenc.h defines typedef enum ${name}`);
-  return body
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)
-    .map((s) => {
-      const m = /^(\w+)\s*=\s*(-?\d+)$/.exec(s);
-      assert.ok(m, `c_src/posenc.h enum ${name}: '${s}' has an explicit value`);
-      return [m[1], Number(m[2])];
-    });
-}
-
-const STATUS = headerEnum('posenc_status');
-
-test('status codes: posenc.h lists OK and the error codes, each once', () => {
-  assert.ok(STATUS.length >= 10, STATUS.join(' '));
-  assert.deepEqual(STATUS[0], ['POSENC_OK', 0]);
-  assert.equal(new Set(STATUS.map(([, v]) => v)).size, STATUS.length, 'two codes share a value');
-});
-
-test('status codes: c_src/status.c names every code of posenc.h', () => {
-  const src = read('c_src/status.c');
-  const cases = new Set([...src.matchAll(/case (POSENC_\w+):/g)].map((m) => m[1]));
-  for (const [name] of STATUS) assert.ok(cases.has(name), `c_src/status.c posenc_status_string has no case ${name}`);
-  for (const c of cases)
-    assert.ok(
-      STATUS.some(([n]) => n === c),
-      `c_src/status.c names ${c}, not in posenc.h`,
-    );
-});
-
-test('status codes: docs/errors.md has a row for every error code', () => {
-  const doc = read('docs/errors.md');
-  for (const [name, v] of STATUS.slice(1)) {
-    const k = name.replace(/^POSENC_/, '');
-    assert.match(
-      doc,
-      new RegExp(`^\\| ${v} \\| \`${k}\` \\|`, 'm'),
-      `docs/errors.md's Codes table has no row for ${v} ${k}`,
-    );
-  }
-});
-
-/** The field names of `typedef struct NAME { ... }` in posenc.h, in declaration order. */
-function headerStruct(name) {
-  const src = read('c_src/posenc.h').replace(/\/\*[\s\S]*?\*\//g, '');
-  const body = new RegExp(`typedef struct ${name} \\{([^}]*)\\}`).exec(src)?.[1];
-  assert.ok(body, `c_src/posenc.h defines typedef struct ${name}`);
-  return body
-    .split(';')
-    .filter((d) => d.trim())
-    .flatMap((d) => d.replace(/^[^,]*?(\w+)\s*(,|$)/, '$1$2').split(','))
-    .map((f) => f.replace(/[*\s]/g, '').replace(/.*?(\w+)$/, '$1'));
+for (const simd of [true, false]) {
+  test(`status codes (${simd ? 'SIMD' : 'scalar'} core): posenc_status_string gives decl/status.js's text`, async () => {
+    const core = await loadCore({ simd });
+    for (const { name, code, text } of STATUS_CODES) {
+      assert.equal(Status[name], code, `js/errors.js Status.${name}`);
+      assert.equal(core.cString(core.exports.posenc_status_string(code)), text, `posenc_status_string(${code})`);
+    }
+    assert.equal(core.cString(core.exports.posenc_status_string(-1000)), 'unknown status code');
+  });
 }
 
 for (const simd of [true, false]) {
-  test(`struct layouts (${simd ? 'SIMD' : 'scalar'} core): every field of posenc.h, tiled with no gap`, async () => {
+  test(`struct layouts (${simd ? 'SIMD' : 'scalar'} core): fields tiled with no gap`, async () => {
     const core = await loadCore({ simd });
     for (const struct of ['posenc_bias', 'posenc_rope_scaling']) {
       const L = core.layout[struct];
       assert.ok(L, `c_src/status.c posenc_struct_layout has no ${struct}`);
-      assert.deepEqual(
-        Object.keys(L.fields),
-        headerStruct(struct),
-        `c_src/status.c's field list of ${struct} is posenc.h's, in order`,
-      );
       let end = 0;
       for (const [f, { offset, size }] of Object.entries(L.fields)) {
         assert.equal(offset, end, `${struct}.${f} starts where the field before it ends`);
@@ -97,6 +49,13 @@ for (const simd of [true, false]) {
       }
       assert.equal(end, L.size, `${struct}'s fields fill its ${L.size} bytes`);
     }
+    // posenc_rope_scaling is written from js/scalings.js (tools/gen_scalings.js): the build is that table
+    const snake = (k) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    assert.deepEqual(
+      Object.keys(core.layout.posenc_rope_scaling.fields),
+      ['type', ...C_FIELDS.map(snake)],
+      "the built posenc_rope_scaling is js/scalings.js C_FIELDS' (run ./build.sh wasm)",
+    );
   });
 }
 
@@ -135,30 +94,45 @@ test('struct layouts: js/ writes every field of posenc_bias and posenc_rope_scal
   }
   for (const f of written)
     assert.ok(f in core.layout.posenc_bias.fields, `js/ writes posenc_bias.${f}, not in posenc.h`);
-  // families/rope/rope.js scalingPtr: the four 4-byte fields by name, every double by its option's name
-  const rope = read('families/rope/rope.js');
-  for (const [f, { size }] of Object.entries(core.layout.posenc_rope_scaling.fields)) {
-    if (size === 8) continue;
-    assert.match(
-      rope,
-      new RegExp(`L\\.set\\(dv, '${f}'`),
-      `families/rope/rope.js scalingPtr writes posenc_rope_scaling.${f}`,
-    );
-  }
+  // families/rope/rope.js scalingPtr, read back: each field holds what it was given (the factor lists by pointer)
+  const R = core.layout.posenc_rope_scaling;
+  const camel = (k) => k.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+  const v = { type: 5, truncate: 1, shortFactor: [2, 3], longFactor: [4, 5] };
+  const doubles = Object.keys(R.fields).filter((f) => R.fields[f].type === 'd');
+  doubles.forEach((f, i) => {
+    v[camel(f)] = 100.5 + i;
+  });
+  core.run('test', (s) => {
+    const ptr = scalingPtr(core, s, v);
+    const dv = new DataView(s.read(Uint8Array, ptr, R.size).slice().buffer);
+    for (const [f, { offset, type }] of Object.entries(R.fields)) {
+      const want = v[camel(f)];
+      assert.notEqual(want, undefined, `posenc_rope_scaling.${f}: this test gives it no value`);
+      if (type === 'd') assert.equal(dv.getFloat64(offset, true), want, `scalingPtr writes ${f}`);
+      else if (type === 'i') assert.equal(dv.getInt32(offset, true), want, `scalingPtr writes ${f}`);
+      else {
+        const p = dv.getUint32(offset, true);
+        assert.deepEqual(Array.from(s.read(Float64Array, p, want.length)), want, `scalingPtr writes ${f}`);
+      }
+    }
+  });
 });
 
-test('budgets: docs/benchmark.md states the tarball ceiling tests/package.test.js enforces', () => {
-  const KiB = /tarballCeiling: (\d+) \* KiB/.exec(read('tests/package.test.js'))?.[1];
-  assert.ok(KiB, 'tests/package.test.js BUDGET.tarballCeiling is N * KiB');
-  const bytes = (Number(KiB) * 1024).toLocaleString('en-US');
-  const doc = read('docs/benchmark.md');
-  assert.match(
-    doc,
-    new RegExp(`^\\| npm tarball \\(\`npm pack\`\\) \\| ${KiB} KiB \\(${bytes} bytes\\) \\|`, 'm'),
-    `docs/benchmark.md's Budgets table states the ceiling ${KiB} KiB (${bytes} bytes)`,
+// A wasm built before a C change lacks the field the newer JS writes: that is reported as a stale
+// build naming the rebuild, through the public function, not as the caller's arguments or status.c.
+test('a struct field the wasm lacks is reported as a stale build (./build.sh wasm)', async () => {
+  const core = await loadCore({ simd: true });
+  delete core.layout.posenc_bias.fields.window; // as a wasm built before window was added
+  const stale = /posenc\.attention: the wasm is a stale build.*posenc_bias has no field window.*\.\/build\.sh wasm/;
+  const { api } = createApi(core, [attentionFamily]);
+  const q = new Float32Array(8).fill(0.5);
+  assert.throws(
+    () => api.attention({ q, k: q, v: q, queries: 4, dim: 2, window: 2 }),
+    (e) => e instanceof PosencError && e.code === Status.E_PARAM && e.argument === 'init' && stale.test(e.message),
   );
-  const ledger = doc.slice(doc.indexOf('### How the tarball ceiling was set'));
-  assert.match(ledger, new RegExp(`The ceiling is ${KiB} KiB \\(${bytes} bytes\\)`), 'the ceiling arithmetic names it');
+  // the same call on a fresh build runs
+  const pe = await init();
+  assert.equal(pe.attention({ q, k: q, v: q, queries: 4, dim: 2, window: 2 }).output.length, 8);
 });
 
 // Maths written once: each formula's one JS home is js/maths.js, its C home named beside it.

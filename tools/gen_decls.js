@@ -6,10 +6,10 @@
 //
 // Whole files: c_src/exports*.txt. Blocks between `<generated: NAME>` and `</generated: NAME>`
 // marker lines: js/index.js (FAMILIES, forwards), js/index.d.ts (every family's option and API
-// interfaces with their signatures, Posenc extending them, alloc, the named exports, the status
-// codes of c_src/posenc.h, as in js/errors.js), js/lite.js, js/lite.d.ts, js/lite.d.cts (the
-// families), tests/fuzz/fuzz_core.c (ENTRIES), README.md (the Documentation table), and the
-// option tables of every docs page that documents a function with options.
+// interfaces with their signatures, Posenc extending them, alloc, the named exports), js/lite.js,
+// js/lite.d.ts, js/lite.d.cts (the families), tests/fuzz/fuzz_core.c (ENTRIES), README.md (the
+// Documentation table), and the option tables of every docs page that documents a function with
+// options. The status codes are tools/gen_status.js's.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -257,30 +257,10 @@ const optionPages = () => [
   ),
 ];
 
-/** The status codes of c_src/posenc.h (enum posenc_status, the one list): [[NAME, value], ...]. */
-function statusCodes() {
-  const src = read('c_src/posenc.h').replace(/\/\*[\s\S]*?\*\//g, '');
-  const body = /typedef enum posenc_status \{([^}]*)\}/.exec(src)?.[1];
-  if (!body) throw new Error('c_src/posenc.h has no typedef enum posenc_status { ... }');
-  return body
-    .split(',')
-    .map((m) => m.trim())
-    .filter(Boolean)
-    .map((m) => {
-      const kv = /^POSENC_(\w+)\s*=\s*(-?\d+)$/.exec(m);
-      if (!kv) throw new Error(`c_src/posenc.h enum posenc_status: '${m}' needs an explicit value`);
-      return [kv[1], Number(kv[2])];
-    });
-}
-
 /** Marker-delimited blocks: file -> { block name -> lines }. */
 export function blocks() {
   const all = [...core.functions, ...fns(FAMILY_DECLS)];
-  const status = statusCodes();
   return {
-    'js/errors.js': {
-      'status codes': ['export const Status = Object.freeze({', ...status.map(([k, v]) => `  ${k}: ${v},`), '});'],
-    },
     'js/index.js': {
       families: [
         ...FAMILY_DECLS.map((f) => `import { ${f.family} } from '../families/${f.module}/${f.module}.js';`),
@@ -292,7 +272,6 @@ export function blocks() {
       forwards: all.map(forward),
     },
     'js/index.d.ts': {
-      'status codes': ['export type Status = {', ...status.map(([k, v]) => `  readonly ${k}: ${v};`), '};'],
       ...dtsBlocks(),
       'named exports': all.map((f) => `export declare const ${f.name}: Posenc['${f.name}'];`),
     },
@@ -325,9 +304,7 @@ function fill(file, text, named) {
     const b = begin.exec(out);
     const e = end.exec(out);
     if (!b || !e || e.index < b.index) throw new Error(`${file} has no <generated: ${name}> ... </generated> block`);
-    const source =
-      name === 'status codes' ? 'c_src/posenc.h enum posenc_status' : 'the declarations (families/NAME/decl.js)';
-    const head = `${b[1]}${open}<generated: ${name}> by ${GEN} from ${source}${close}`;
+    const head = `${b[1]}${open}<generated: ${name}> by ${GEN} from the declarations (families/NAME/decl.js)${close}`;
     const from = b.index;
     out = `${out.slice(0, from)}${head}\n${lines.join('\n')}${lines.length ? '\n' : ''}${out.slice(e.index)}`;
   }

@@ -208,8 +208,12 @@ export function ropeFreqsOnHeap(core, s, fn, f, seqLen) {
   return frequencies(core, s, fn, f, seqLen);
 }
 
-/** Heap copy of a parsed scaling (0 for the default); `seqLen` fills an absent one. */
-function scalingPtr(core, s, v, seqLen) {
+/**
+ * Heap copy of a parsed scaling (0 for the default); `seqLen` fills an absent one. Exported for
+ * tests/one_source.test.js, which reads every field of posenc_rope_scaling back.
+ * @internal
+ */
+export function scalingPtr(core, s, v, seqLen) {
   if (v.type === 0) return 0;
   // allocate everything first; views come after, inside s.with
   const shortPtr = v.shortFactor ? s.alloc(Float64Array, v.shortFactor.length, false) : 0;
