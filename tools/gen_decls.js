@@ -4,12 +4,13 @@
 //   node tools/gen_decls.js           rewrite the generated files and blocks
 //   node tools/gen_decls.js --check   exit 1 naming each file that is stale (tests/decls.test.js)
 //
-// Whole files: c_src/exports*.txt. Blocks between `<generated: NAME>` and `</generated: NAME>`
-// marker lines: js/index.js (FAMILIES, forwards), js/index.d.ts (named exports, option types,
-// the status codes of c_src/posenc.h, as in js/errors.js), js/lite.js, js/lite.d.ts, js/lite.d.cts
-// (the families), tests/fuzz/fuzz_core.c (ENTRIES), README.md (the Documentation table),
+// Whole files: c_src/exports*.txt, and package.json's "files" entries under families/ (each
+// family's glue). Blocks between `<generated: NAME>` and `</generated: NAME>` marker lines:
+// js/index.js (FAMILIES, forwards), js/index.d.ts (named exports, option types, the status codes
+// of c_src/posenc.h, as in js/errors.js), js/lite.js, js/lite.d.ts, js/lite.d.cts (the families),
+// tests/fuzz/fuzz_core.c (ENTRIES), README.md (the Documentation table),
 // families/sinusoidal/sinusoidal.md and families/learned/learned.md (the option tables).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { declare as core, FAMILY_DECLS } from '../decl/index.js';
 
@@ -220,9 +221,25 @@ function fill(file, text, named) {
 }
 const reEscape = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
+/** package.json with its "files" listing each declared family's glue: every .js of
+ * families/<module>/ but its tests, declaration and bench (the package ships no other file there). */
+export function packageJson() {
+  const pkg = JSON.parse(read('package.json'));
+  const glue = FAMILY_DECLS.flatMap((f) =>
+    readdirSync(join(root, 'families', f.module))
+      .filter((n) => n.endsWith('.js') && !/\.test\.js$|^decl\.js$|^bench\.js$/.test(n))
+      .sort((x, y) => (x === `${f.module}.js` ? -1 : y === `${f.module}.js` ? 1 : x.localeCompare(y)))
+      .map((n) => `families/${f.module}/${n}`),
+  );
+  const rest = pkg.files.filter((x) => !x.startsWith('families/'));
+  const at = rest.indexOf('js/') + 1;
+  pkg.files = [...rest.slice(0, at), ...glue, ...rest.slice(at)];
+  return `${JSON.stringify(pkg, null, 2)}\n`;
+}
+
 /** Every generated file: path -> [current text, wanted text]. */
 export function generated() {
-  const files = {};
+  const files = { 'package.json': [read('package.json'), packageJson()] };
   for (const [f, text] of Object.entries(exportLists())) files[f] = [read(f), text];
   for (const [f, named] of Object.entries(blocks())) files[f] = [read(f), fill(f, read(f), named)];
   return files;
