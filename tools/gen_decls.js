@@ -4,14 +4,15 @@
 //   node tools/gen_decls.js           rewrite the generated files and blocks
 //   node tools/gen_decls.js --check   exit 1 naming each file that is stale (tests/decls.test.js)
 //
-// Whole files: c_src/exports*.txt. Blocks between `<generated: NAME>` and `</generated: NAME>`
-// marker lines: js/index.js (FAMILIES, forwards), js/index.d.ts (every family's option and API
-// interfaces with their signatures, Posenc extending them, alloc, the named exports), js/lite.js,
-// js/lite.d.ts, js/lite.d.cts (the families), tests/fuzz/fuzz_core.c (ENTRIES), README.md (the
-// Documentation table), and the option tables of every docs page that documents a function with
-// options. The status codes are tools/gen_status.js's.
+// Whole files: c_src/exports*.txt, and package.json's "files" entries under families/ (each
+// family's glue). Blocks between `<generated: NAME>` and `</generated: NAME>` marker lines:
+// js/index.js (FAMILIES, forwards), js/index.d.ts (every family's option and API interfaces with
+// their signatures, Posenc extending them, alloc, the named exports), js/lite.js, js/lite.d.ts,
+// js/lite.d.cts (the families), tests/fuzz/fuzz_core.c (ENTRIES), README.md (the Documentation
+// table), and the option tables of every docs page that documents a function with options. The
+// status codes are tools/gen_status.js's.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { declare as core, FAMILY_DECLS } from '../decl/index.js';
 
@@ -324,9 +325,25 @@ function biomeFormat(file, text) {
   return r.stdout;
 }
 
+/** package.json with its "files" listing each declared family's glue: every .js of
+ * families/<module>/ but its tests, declaration and bench (the package ships no other file there). */
+export function packageJson() {
+  const pkg = JSON.parse(read('package.json'));
+  const glue = FAMILY_DECLS.flatMap((f) =>
+    readdirSync(join(root, 'families', f.module))
+      .filter((n) => n.endsWith('.js') && !/\.test\.js$|^decl\.js$|^bench\.js$/.test(n))
+      .sort((x, y) => (x === `${f.module}.js` ? -1 : y === `${f.module}.js` ? 1 : x.localeCompare(y)))
+      .map((n) => `families/${f.module}/${n}`),
+  );
+  const rest = pkg.files.filter((x) => !x.startsWith('families/'));
+  const at = rest.indexOf('js/') + 1;
+  pkg.files = [...rest.slice(0, at), ...glue, ...rest.slice(at)];
+  return `${JSON.stringify(pkg, null, 2)}\n`;
+}
+
 /** Every generated file: path -> [current text, wanted text]. */
 export function generated() {
-  const files = {};
+  const files = { 'package.json': [read('package.json'), packageJson()] };
   for (const [f, text] of Object.entries(exportLists())) files[f] = [read(f), text];
   for (const [f, named] of Object.entries(blocks())) {
     const text = fill(f, read(f), named);
