@@ -1,39 +1,48 @@
 // npm run bench: every group measured in one run, one Markdown table.
 // Usage: node bench/index.js [--save-baseline] [group ...]   (default: all groups)
+//        node bench/index.js --list                          (the groups, in their order)
 //
 // bench/baseline.json remembers each row's "% of limit" (a ratio measured within one run, so it
 // moves far less with machine load than a time does). Every row is printed with its change
 // against it, and the run ends with the rows that lost more than 10%. --save-baseline writes
 // this run's figures into it (the rows of the groups run; others are kept): do that only in a
 // commit that says why.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { compared, makeHarness, rowKey, table } from './harness.js';
-import sinusoidal from '../families/sinusoidal/bench.js';
-import rope from '../families/rope/bench.js';
-import learned from '../families/learned/bench.js';
-import relative from '../families/relative/bench.js';
-import attention from '../families/attention/bench.js';
 import decode, { prefill as gqaPrefill } from './decode.js';
-import lab from '../families/train/bench.js';
 import page from './page.js';
 import pageCores from './page_cores.js';
 
-const GROUPS = {
-  sinusoidal,
-  rope,
-  learned,
-  relative,
-  attention,
-  'gqa-prefill': gqaPrefill,
-  decode,
-  lab,
-  page,
-  'page-cores': pageCores,
-};
+// Each family's group is its families/<family>/bench.js (default export, and `group`: its name and
+// place); the cross-family groups are here. The run goes in `order`.
+const SHARED = [
+  [gqaPrefill, { name: 'gqa-prefill', order: 60 }],
+  [decode, { name: 'decode', order: 70 }],
+  [page, { name: 'page', order: 90 }],
+  [pageCores, { name: 'page-cores', order: 100 }],
+];
+const families = new URL('../families/', import.meta.url);
+const withBench = readdirSync(families).filter((d) => existsSync(new URL(`${d}/bench.js`, families)));
+const found = await Promise.all(
+  withBench.map(async (d) => {
+    const m = await import(new URL(`${d}/bench.js`, families));
+    if (!m.group?.name || !Number.isFinite(m.group.order))
+      throw new Error(`families/${d}/bench.js exports no \`group\` ({ name, order })`);
+    return [m.default, m.group];
+  }),
+);
+const GROUPS = Object.fromEntries(
+  [...SHARED, ...found].sort((a, b) => a[1].order - b[1].order).map(([run, g]) => [g.name, run]),
+);
+if (Object.keys(GROUPS).length !== SHARED.length + found.length) throw new Error('two bench groups share a name');
 
 const BASELINE = new URL('./baseline.json', import.meta.url);
 const args = process.argv.slice(2);
+if (args.includes('--list')) {
+  console.log(Object.keys(GROUPS).join('\n'));
+  process.exit(0);
+}
 const save = args.includes('--save-baseline');
 const pick = args.filter((a) => a !== '--save-baseline');
 let baseline = {};

@@ -1,18 +1,22 @@
 // What every posenc instance has, declared: the functions of js/api.js, the C entry points that
-// js/core.js and js/loader.js need of any module, and the family declarations in their order (the
-// order of FAMILIES in js/index.js, of the export lists and of the README's table).
+// js/core.js and js/loader.js need of any module, and the family declarations in their declared
+// `order` (the order of FAMILIES in js/index.js, of the export lists and of the README's table).
 // tools/gen_decls.js writes every list of functions from these; tests/decls.test.js checks them.
 // Nothing here ships: the package runs the generated lists, not the declarations.
-import { declare as attention } from '../families/attention/decl.js';
-import { declare as config } from '../families/config/decl.js';
-import { declare as kvCache } from '../families/kvcache/decl.js';
-import { declare as learned } from '../families/learned/decl.js';
-import { declare as relative } from '../families/relative/decl.js';
-import { declare as rope } from '../families/rope/decl.js';
-import { declare as sinusoidal } from '../families/sinusoidal/decl.js';
-import { declare as train } from '../families/train/decl.js';
+import { readdirSync } from 'node:fs';
 
-export const FAMILY_DECLS = [sinusoidal, rope, relative, learned, attention, kvCache, train, config];
+// Every family folder with a declaration (families/<family>/decl.js), in the order each declares
+// (`order`): a new family is found here without an edit.
+const families = new URL('../families/', import.meta.url);
+const found = await Promise.all(
+  readdirSync(families, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && readdirSync(new URL(`${e.name}/`, families)).includes('decl.js'))
+    .map(async (e) => (await import(new URL(`${e.name}/decl.js`, families))).declare),
+);
+for (const f of found)
+  if (!Number.isFinite(f.order) || found.some((g) => g !== f && g.order === f.order))
+    throw new Error(`${f.family}: its decl.js needs an \`order\` of its own (a number no other family has)`);
+export const FAMILY_DECLS = found.sort((a, b) => a.order - b.order);
 
 export const declare = {
   functions: [

@@ -50,6 +50,9 @@ function attentionJs(q, k, v, out, F = Float32Array) {
   return out;
 }
 
+// its group in the bench: `node bench/index.js attention`, run in `order` (bench/index.js finds it)
+export const group = { name: 'attention', order: 50 };
+
 export default async function attention(h) {
   const r = rng(7);
   const q0 = Float32Array.from({ length: L * D }, r);

@@ -38,6 +38,7 @@ const n = (d) => Float32Array.from({ length: d }, (_, i) => Math.sin(i + 1) / 2)
 
 export const declare = {
   family: 'attentionFamily',
+  order: 50, // its place in every list (decl/index.js sorts the families by it)
   module: 'attention',
   api: 'AttentionApi',
   // the page's attention core (c_src/exports_page_attention.txt)

@@ -18,6 +18,7 @@ const clip = JSON.parse(
 
 export const declare = {
   family: 'configFamily',
+  order: 80, // its place in every list (decl/index.js sorts the families by it)
   module: 'config',
   api: 'ConfigApi',
   apiDoc: "fromConfig: a Hugging Face config.json to one layer's scheme.",

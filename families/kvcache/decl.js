@@ -6,6 +6,7 @@
 // running API.
 export const declare = {
   family: 'kvCacheFamily',
+  order: 60, // its place in every list (decl/index.js sorts the families by it)
   module: 'kvcache',
   api: 'KvCacheApi',
   readme: [

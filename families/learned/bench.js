@@ -5,6 +5,9 @@
 import { maxAbsErr } from '../../bench/harness.js';
 import { paired } from '../rope/bench.js';
 
+// its group in the bench: `node bench/index.js learned`, run in `order` (bench/index.js finds it)
+export const group = { name: 'learned', order: 30 };
+
 export default async function learned(h) {
   const L = 4096,
     D = 1024,

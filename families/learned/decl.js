@@ -10,6 +10,7 @@ const table = new Float32Array(6 * 4).fill(0.5);
 
 export const declare = {
   family: 'learnedFamily',
+  order: 40, // its place in every list (decl/index.js sorts the families by it)
   module: 'learned',
   api: 'LearnedApi',
   lean: true,

@@ -39,6 +39,7 @@ const f32 = (doc) => ({ type: 'F32', required: true, doc });
 
 export const declare = {
   family: 'relativeFamily',
+  order: 30, // its place in every list (decl/index.js sorts the families by it)
   module: 'relative',
   api: 'Omit<RelativeApi, keyof LearnedApi>',
   apiDoc: 'ALiBi, T5, Shaw and Transformer-XL.',

@@ -38,6 +38,7 @@ const f32Out = (doc) => ({ type: 'F32', doc });
 
 export const declare = {
   family: 'ropeFamily',
+  order: 20, // its place in every list (decl/index.js sorts the families by it)
   module: 'rope',
   api: 'RopeApi',
   page: true,

@@ -1,6 +1,9 @@
 // Sinusoidal table 8192 x 1024: posenc (SIMD, scalar) vs the obvious JS loop vs memory.fill.
 import { maxAbsErr } from '../../bench/harness.js';
 
+// its group in the bench: `node bench/index.js sinusoidal`, run in `order` (bench/index.js finds it)
+export const group = { name: 'sinusoidal', order: 10 };
+
 export default async function sinusoidal(h) {
   const L = 8192,
     D = 1024,

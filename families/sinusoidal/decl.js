@@ -35,6 +35,7 @@ const out = { type: 'F32', generic: 'O', doc: 'a buffer the result is written in
 
 export const declare = {
   family: 'sinusoidalFamily',
+  order: 10, // its place in every list (decl/index.js sorts the families by it)
   module: 'sinusoidal',
   api: 'SinusoidalApi',
   lean: true,

@@ -4,6 +4,9 @@
 // RoPE on the scalar build. Timed once each: a run is seconds long, so repeats would not help.
 const METHODS = ['none', 'learned', 'sinusoidal', 'rope', 'alibi', 't5'];
 
+// its group in the bench: `node bench/index.js lab`, run in `order` (bench/index.js finds it)
+export const group = { name: 'lab', order: 80 };
+
 export default async function lab(h) {
   // the trainer is its own wasm module; the package ships its SIMD build, build.sh also writes the scalar one
   await Promise.all([

@@ -28,6 +28,7 @@ const tiny = { length: 8, steps: 2, dim: 8, heads: 2, layers: 1, hidden: 8, batc
 
 export const declare = {
   family: 'trainFamily',
+  order: 70, // its place in every list (decl/index.js sorts the families by it)
   module: 'train',
   api: "Omit<TrainApi, 'loadLab' | 'labLoaded'>",
   // the .d.ts interface: the lab's functions and its loader (decl/index.js loadLab)
