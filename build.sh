@@ -70,12 +70,16 @@ ensure_fonts() {
 # Hugo builds a site on the posenc-view package in tests/browser_embed_bundlers.test.js.
 ensure_hugo() { apt_ensure hugo hugo; }
 
-# The library's C: the shared files of c_src/ and each family's own (families/<family>/*.c, *.h).
-# Headers are found with -Ic_src (and a family's own beside its file).
-lib_c() { ls c_src/*.c families/*/*.c; }
+# The library's C: the shared files of c_src/ and each family's own (families/<family>/*.c, *.h),
+# not a family's tests (its native test_*.c and fuzz_*.h). Headers are found with -Ic_src (and a
+# family's own beside its file).
+lib_c() { ls c_src/*.c families/*/*.c | grep -v '/test_[^/]*\.c$'; }
 # The JS the package ships: js/ and each family's glue (not its tests, declaration or bench)
 shipped_js() { ls js/*.js js/*.cjs; ls families/*/*.js | grep -v -e '\.test\.js$' -e '/decl\.js$' -e '/bench\.js$'; }
-lib_sources() { { find c_src -type f; find families -name '*.[ch]'; } | LC_ALL=C sort; }
+lib_sources() { { find c_src -type f; find families -name '*.[ch]' ! -name 'test_*.c' ! -name 'fuzz_*.h'; } | LC_ALL=C sort; }
+# The native C test programs: each family's (families/<family>/test_*.c) and the cross-family ones
+# (tests/native/test_*.c); their shared headers (check.h, ...) are in tests/native (-Itests/native).
+native_tests() { ls families/*/test_*.c tests/native/test_*.c; }
 # The C files the formatter owns: the library, its native tests, the fuzz target, the bench limits.
 c_files() { find c_src families tests/native tests/fuzz bench -name '*.[ch]' | sort; }
 # Lint and format check, no writes: Biome over the JS/TS that biome.json includes (warnings are
@@ -242,7 +246,7 @@ build_wasm() {
         "$(cat $js | wc -c)" "$(gz_size $js)" "$(echo "$js" | wc -l)" >&2
 }
 
-# Native C tests: every tests/native/test_*.c is its own program linked with the core, built
+# Native C tests: every native_tests program is its own program linked with the core, built
 # with AddressSanitizer and UBSan. tests/native.test.js runs them under node --test.
 build_native() {
     mkdir -p build/native
@@ -257,11 +261,11 @@ build_native() {
     local built=0 t out key srcs cs
     srcs=$(lib_sources); cs=$(lib_c) # every input of the hash, every C file compiled
     echo "${san[*]}" > build/native/san.flags # a change of sanitizers rebuilds every target
-    for t in tests/native/test_*.c; do
+    for t in $(native_tests); do
         out=build/native/$(basename "$t" .c)
-        key=$(hash_of $srcs tests/native/check.h "$t" build.sh build/native/san.flags)
+        key=$(hash_of $srcs tests/native/*.h "$t" build.sh build/native/san.flags)
         fresh "$out" "$key" && continue
-        clang -std=c11 -O1 -g -Wall -Wextra -Werror -ffp-contract=off "${san[@]}" -Ic_src \
+        clang -std=c11 -O1 -g -Wall -Wextra -Werror -ffp-contract=off "${san[@]}" -Ic_src -Itests/native \
             $cs "$t" -lm -o "$out"
         stamp "$out" "$key"; built=$((built + 1))
     done
@@ -271,11 +275,11 @@ build_native() {
     # package.json says "module").
     mkdir -p build/native/simd
     echo '{ "type": "commonjs" }' > build/native/simd/package.json
-    for t in tests/native/test_*.c; do
+    for t in $(native_tests); do
         out=build/native/simd/$(basename "$t" .c).js
-        key=$(hash_of $srcs tests/native/check.h "$t" build.sh)
+        key=$(hash_of $srcs tests/native/*.h "$t" build.sh)
         fresh "$out" "$key" && continue
-        emcc -std=c11 -O2 -Wall -Wextra -Werror -ffp-contract=off -msimd128 -Ic_src $cs "$t" \
+        emcc -std=c11 -O2 -Wall -Wextra -Werror -ffp-contract=off -msimd128 -Ic_src -Itests/native $cs "$t" \
             -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=node -sSINGLE_FILE=1 -o "$out"
         stamp "$out" "$key"; built=$((built + 1))
     done
@@ -300,7 +304,7 @@ build_native() {
         log "libFuzzer unavailable: fuzz targets not built"
         echo "libFuzzer unavailable (clang -fsanitize=fuzzer$([ ${#san[@]} -gt 0 ] || echo ', or the sanitizer runtime,') failed when build.sh last ran)" > build/native/fuzz.unavailable
     fi
-    log "native tests: $built built, $(ls tests/native/test_*.c | wc -l) programs, fuzz targets: $(ls build/native/fuzz_* 2>/dev/null | wc -l)"
+    log "native tests: $built built, $(native_tests | wc -l) programs, fuzz targets: $(ls build/native/fuzz_* 2>/dev/null | wc -l)"
 }
 
 build_bench() {

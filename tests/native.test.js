@@ -5,9 +5,12 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { FAMILY_DIRS, filesIn } from './paths.js';
 
 const root = new URL('..', import.meta.url).pathname;
-const sources = readdirSync(`${root}tests/native`).filter((f) => /^test_.*\.c$/.test(f));
+// each family's C tests (families/<family>/test_*.c) and the cross-family ones (tests/native), as
+// build.sh's native_tests builds them: one program each, named by its file
+const sources = filesIn([...FAMILY_DIRS, 'tests/native'], /^test_.*\.c$/).map((f) => f.split('/').pop());
 
 test('native tests were built by build.sh', () => {
   assert.ok(sources.length > 0);

@@ -23,8 +23,9 @@ export function filesIn(dirs, re) {
     .sort();
 }
 
-/** The library's C sources: c_src/*.c and each family's (what build.sh's lib_c compiles). */
-export const C_SOURCES = filesIn(['c_src', ...FAMILY_DIRS], /\.c$/);
+/** The library's C sources: c_src/*.c and each family's, not its native tests (what build.sh's
+ * lib_c compiles). */
+export const C_SOURCES = filesIn(['c_src', ...FAMILY_DIRS], /\.c$/).filter((f) => !/\/test_[^/]*\.c$/.test(f));
 /** The docs pages: docs/*.md and each family's. */
 export const DOC_PAGES = filesIn(['docs', ...FAMILY_DIRS], /\.md$/);
 /** The JS the package ships: js/ and each family's glue (not its tests, declaration or bench). */

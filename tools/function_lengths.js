@@ -22,7 +22,8 @@ export const LIMIT = 80;
  * closure over shared variables: no function in web/src spans more than this, nested ones included. */
 export const SPAN_LIMIT = 150;
 /** The code users run: the library (js/, c_src/ and each family's C and glue, not its tests,
- * declaration or bench) and the page (the element package is built from web/src). Git pathspecs. */
+ * declaration, bench, native tests or fuzz steps) and the page (the element package is built from
+ * web/src). Git pathspecs. */
 export const SHIPPED = [
   'js',
   'c_src',
@@ -30,6 +31,8 @@ export const SHIPPED = [
   ':!families/*/*.test.js',
   ':!families/*/decl.js',
   ':!families/*/bench.js',
+  ':!families/*/test_*.c',
+  ':!families/*/fuzz_*.h',
   'web/src',
 ];
 

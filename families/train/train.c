@@ -18,7 +18,7 @@
  * Adam moments, tables and activations; nothing is allocated afterwards.
  *
  * The same source compiles in float64 (POSENC_TRAIN_F64, no exported symbols) for the native
- * finite-difference gradient checks: tests/native/test_train.c includes this file that way.
+ * finite-difference gradient checks: families/train/test_train.c includes this file that way.
  */
 #include <math.h>
 #include <stddef.h>

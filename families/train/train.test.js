@@ -233,7 +233,7 @@ function fnv64(f32) {
   return h.toString(16).padStart(16, '0');
 }
 
-// The configuration tests/native/test_train.c uses for --dump.
+// The configuration families/train/test_train.c uses for --dump.
 const DUMP = {
   length: 16,
   dim: 16,
@@ -284,8 +284,10 @@ test('same seed, same bits: SIMD and scalar wasm and a native build agree exactl
       '-ffp-contract=off',
       '-I',
       join(ROOT, 'c_src'),
+      '-I',
+      join(ROOT, 'tests/native'),
       ...sources,
-      join(ROOT, 'tests/native/test_train.c'),
+      join(ROOT, 'families/train/test_train.c'),
       '-lm',
       '-o',
       exe,

@@ -11,7 +11,7 @@
  */
 #pragma GCC diagnostic ignored "-Wunused-function"
 #define POSENC_TRAIN_F64 1
-#include "../../families/train/train.c"
+#include "train.c"
 #undef POSENC_TRAIN_F64
 
 #include <stdio.h>
