@@ -21,12 +21,13 @@ export function staleBuild(root = new URL('..', import.meta.url).pathname) {
     createHash('sha256')
       .update(readFileSync(`${root}${f}`))
       .digest('hex');
-  // what build.sh hashes (lib_sources): every file of c_src/ and each family's C
+  // what build.sh hashes (lib_sources): every file of c_src/ and each family's C, not its tests
+  // (test_*.c, fuzz_*.h)
   const now = [
     ...readdirSync(`${root}c_src`).map((f) => `c_src/${f}`),
     ...readdirSync(`${root}families`).flatMap((d) =>
       readdirSync(`${root}families/${d}`)
-        .filter((f) => /\.[ch]$/.test(f))
+        .filter((f) => /\.[ch]$/.test(f) && !/^(test_.*\.c|fuzz_.*\.h)$/.test(f))
         .map((f) => `families/${d}/${f}`),
     ),
   ];

@@ -59,111 +59,22 @@ test('lint: in js/core.js only the view helpers touch memory.buffer', () => {
   assert.deepEqual(bad, []);
 });
 
-// One representative valid call per allocating function, small enough that the sweep is cheap.
+// One representative valid call per allocating function, small enough that the sweep is cheap: each
+// function's declaration has it (families/*/decl.js `sweep`: a call, or { variant: call } named
+// name + variant), written with these shared inputs.
 const r = (n, k) => Float32Array.from({ length: n }, (_, i) => Math.sin(i * k) * 0.5);
 const T = 16;
 const D = 32;
 const sa = { tokens: r(T * D, 1), dModel: D, wq: r(D * D, 2), wk: r(D * D, 3), wv: r(D * D, 4), heads: 4 };
+const inputs = { r, sa, D, T, kvSteps };
+const declaredCases = DECLARED.filter((f) => f.sweep).flatMap((f) =>
+  Object.entries(typeof f.sweep === 'function' ? { '': f.sweep } : f.sweep).map(([variant, call]) => [
+    `${f.name}${variant}`,
+    (pe) => call(pe, inputs),
+  ]),
+);
 const CASES = {
-  sinusoidal: (pe) => pe.sinusoidal({ length: 40, dim: 64 }),
-  sinusoidalFrequencies: (pe) => pe.sinusoidalFrequencies({ dim: 512 }),
-  sinusoidal2d: (pe) => pe.sinusoidal2d({ height: 6, width: 7, dim: 64 }),
-  similarity: (pe) => pe.similarity(r(40 * 32, 5), { length: 40, dim: 32, normalize: true }),
-  ropeFrequencies: (pe) =>
-    Object.values(pe.ropeFrequencies({ dim: 256, scaling: { type: 'yarn', factor: 4, originalMaxPositions: 64 } })),
-  ropeFrequenciesLongrope: (pe) =>
-    Object.values(
-      pe.ropeFrequencies({
-        dim: 64,
-        scaling: {
-          type: 'longrope',
-          shortFactor: new Array(32).fill(1.5),
-          longFactor: new Array(32).fill(3),
-          originalMaxPositions: 64,
-        },
-      }),
-    ),
-  ropeCache: (pe) =>
-    Object.values(pe.ropeCache({ length: 40, dim: 64, scaling: { type: 'dynamic', factor: 2, maxPositions: 16 } })),
-  applyRope: (pe) => pe.applyRope(r(20 * 2 * 32, 6), { length: 20, heads: 2, dim: 32 }),
-  applyRopePositions: (pe) =>
-    pe.applyRope(r(20 * 32, 6), { length: 20, dim: 32, positions: Int32Array.from({ length: 20 }, (_, i) => 3 * i) }),
-  applyRopeF32: (pe) =>
-    pe.applyRope(r(20 * 32, 6), {
-      length: 20,
-      dim: 32,
-      positions: Float32Array.from({ length: 20 }, (_, i) => 0.5 * i),
-    }),
-  applyRopeXpos: (pe) => pe.applyRope(r(20 * 32, 6), { length: 20, dim: 32, xpos: { scaleBase: 64 } }),
-  applyRopeAxial: (pe) => pe.applyRope(r(20 * 32, 6), { dim: 32, axial: { height: 4, width: 5 } }),
-  applyRopeCached: (pe) => {
-    const c = pe.ropeCache({ length: 30, dim: 32 });
-    return pe.applyRope(r(20 * 32, 6), { length: 20, dim: 32, offset: 5, cache: { cos: c.cos, sin: c.sin } });
-  },
-  // M-RoPE: positions [3][length] (t, h, w), tables from C (posenc_rope_mrope_fill)
-  applyRopeMrope: (pe) =>
-    pe.applyRope(r(20 * 2 * 32, 6), {
-      length: 20,
-      heads: 2,
-      dim: 32,
-      mropeSections: [4, 6, 6],
-      positions: Int32Array.from({ length: 60 }, (_, i) => (i * 7) % 23),
-    }),
-  ropeCacheMrope: (pe) =>
-    Object.values(
-      pe.ropeCache({
-        length: 20,
-        dim: 32,
-        mropeSections: [6, 5, 5],
-        mropeInterleaved: true,
-        positions: Float32Array.from({ length: 60 }, (_, i) => 1.5 * i),
-      }),
-    ),
-  ropeDecay: (pe) => pe.ropeDecay({ dim: 64, maxDistance: 300 }),
-  alibiSlopes: (pe) => pe.alibiSlopes(300),
-  alibiBias: (pe) => pe.alibiBias({ heads: 4, queries: 20, keys: 24 }),
-  t5Buckets: (pe) => pe.t5Buckets({ queries: 30, keys: 40 }),
-  t5Bias: (pe) => pe.t5Bias({ weights: r(32 * 4, 7), heads: 4, queries: 20, keys: 24 }),
-  shawIndices: (pe) => pe.shawIndices({ queries: 30, keys: 40, maxRelative: 8 }),
-  xlPositions: (pe) => pe.xlPositions({ klen: 40, dim: 32 }),
-  relShift: (pe) => pe.relShift(r(20 * 28, 8), { queries: 20, memory: 8 }),
-  xlScores: (pe) =>
-    pe.xlScores({
-      q: r(20 * 32, 1),
-      k: r(28 * 32, 2),
-      r: r(28 * 32, 3),
-      u: r(32, 4),
-      v: r(32, 5),
-      queries: 20,
-      keys: 28,
-      dim: 32,
-    }),
-  learnedInit: (pe) => pe.learnedInit({ length: 40, dim: 32, seed: 3 }),
-  gather: (pe) =>
-    pe.gather(r(40 * 16, 9), { dim: 16, positions: Int32Array.from({ length: 30 }, (_, i) => (i * 7) % 40) }),
-  addTo: (pe) => pe.addTo(r(20 * 16, 1), r(40 * 16, 2), { length: 20, dim: 16, offset: 3 }),
-  concat: (pe) => pe.concat(r(20 * 16, 1), r(40 * 8, 2), { length: 20, dimX: 16, dimP: 8, offset: 2 }),
-  attention: (pe) =>
-    Object.values(
-      pe.attention({
-        q: r(20 * 32, 1),
-        k: r(24 * 32, 2),
-        v: r(24 * 32, 3),
-        queries: 20,
-        keys: 24,
-        dim: 32,
-        returnWeights: true,
-      }),
-    ),
-  matmul: (pe) => pe.matmul(r(20 * 24, 1), r(24 * 28, 2), { m: 20, k: 24, n: 28 }),
-  selfAttentionNone: (pe) => Object.values(pe.selfAttention(sa)),
-  selfAttentionSinusoidal: (pe) => Object.values(pe.selfAttention({ ...sa, encoding: { type: 'sinusoidal' } })),
-  selfAttentionLearned: (pe) =>
-    Object.values(pe.selfAttention({ ...sa, encoding: { type: 'learned', table: r(20 * D, 9), offset: 2 } })),
-  selfAttentionRope: (pe) => Object.values(pe.selfAttention({ ...sa, encoding: { type: 'rope' } })),
-  kvCacheNone: (pe) => kvSteps(pe, { type: 'none' }),
-  kvCacheRope: (pe) => kvSteps(pe, { type: 'rope' }),
-  kvCacheMrope: (pe) => kvSteps(pe, { type: 'rope', mropeSections: [2, 1, 1] }, true),
+  ...Object.fromEntries(declaredCases),
   // a caller's view of the heap (buf.array) as an input: our own allocations detach it
   viewAsInput: (pe) => {
     const b = pe.alloc(40 * 32);
@@ -199,7 +110,10 @@ test('heap sweep: a case per host and encoding of the registry', () => {
   for (const host of ['attention', 'selfAttention', 'kvCache'])
     for (const t of typesFor(host)) {
       const key = host === 'attention' && t === 'none' ? host : `${host}${Cap(t)}`;
-      assert.ok(key in CASES, `tests/robust_heap.test.js CASES has no ${key} (${host} with '${t}')`);
+      assert.ok(
+        key in CASES,
+        `no heap sweep case ${key} (${host} with '${t}'): a kind fused into attention has one from the registry, another encoding a \`sweep\` variant in ${host}'s decl.js`,
+      );
     }
 });
 
@@ -218,8 +132,8 @@ function kvSteps(pe, encoding, mrope = false) {
 }
 
 // API functions the sweep has no case for: those whose declaration (families/*/decl.js `heap`) says why
-// they cannot grow the core's heap. Every other function must have a case: its name, or its name
-// and a variant.
+// they cannot grow the core's heap. Every other function must have a case (its `sweep`, or one of
+// the registry's cases above): its name, or its name and a variant.
 const NOT_SWEPT = Object.fromEntries(DECLARED.filter((f) => f.heap).map((f) => [f.name, f.heap]));
 
 test('heap sweep: every declared function has a case, or its declaration says why not', () => {
@@ -229,9 +143,11 @@ test('heap sweep: every declared function has a case, or its declaration says wh
   assert.deepEqual(
     missing,
     [],
-    `tests/robust_heap.test.js CASES has no call of ${missing.join(', ')}: add one (or a heap reason in its decl.js)`,
+    `no heap sweep case calls ${missing.join(', ')}: give its decl.js a \`sweep\` (or a \`heap\` reason)`,
   );
   assert.ok(Object.keys(NOT_SWEPT).length < DECLARED.length / 2, Object.keys(NOT_SWEPT).join(' '));
+  const both = DECLARED.filter((f) => f.heap && f.sweep).map((f) => f.name);
+  assert.deepEqual(both, [], 'a declaration with a heap reason (not swept) and a sweep case');
 });
 
 // Each case calls only the C entry points its function declares (families/*/decl.js `c`): the export

@@ -56,6 +56,18 @@ export const declare = {
   functions: [
     {
       name: 'attention',
+      sweep: (pe, { r }) =>
+        Object.values(
+          pe.attention({
+            q: r(20 * 32, 1),
+            k: r(24 * 32, 2),
+            v: r(24 * 32, 3),
+            queries: 20,
+            keys: 24,
+            dim: 32,
+            returnWeights: true,
+          }),
+        ),
       c: ['posenc_attention_gqa_scratch_size', 'posenc_attention_gqa'],
       docs: 'families/attention/attention.md#attention',
       result: '{ output [queries][heads][dimV], weights [heads][queries][keys] or null }',
@@ -101,6 +113,7 @@ export const declare = {
     },
     {
       name: 'matmul',
+      sweep: (pe, { r }) => pe.matmul(r(20 * 24, 1), r(24 * 28, 2), { m: 20, k: 24, n: 28 }),
       c: ['posenc_matmul'],
       docs: 'families/attention/attention.md#why-positions-are-needed',
       result: 'Float32Array [m][n]',
@@ -117,6 +130,13 @@ export const declare = {
     },
     {
       name: 'selfAttention',
+      sweep: {
+        None: (pe, { sa }) => Object.values(pe.selfAttention(sa)),
+        Sinusoidal: (pe, { sa }) => Object.values(pe.selfAttention({ ...sa, encoding: { type: 'sinusoidal' } })),
+        Learned: (pe, { r, sa, D }) =>
+          Object.values(pe.selfAttention({ ...sa, encoding: { type: 'learned', table: r(20 * D, 9), offset: 2 } })),
+        Rope: (pe, { sa }) => Object.values(pe.selfAttention({ ...sa, encoding: { type: 'rope' } })),
+      },
       c: [
         'posenc_matmul',
         'posenc_attention_gqa_scratch_size',

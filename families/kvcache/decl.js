@@ -21,6 +21,11 @@ export const declare = {
   functions: [
     {
       name: 'kvCache',
+      sweep: {
+        None: (pe, { kvSteps }) => kvSteps(pe, { type: 'none' }),
+        Rope: (pe, { kvSteps }) => kvSteps(pe, { type: 'rope' }),
+        Mrope: (pe, { kvSteps }) => kvSteps(pe, { type: 'rope', mropeSections: [2, 1, 1] }, true),
+      },
       c: [
         'posenc_kvcache_size',
         'posenc_kvcache_store',

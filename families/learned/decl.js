@@ -25,6 +25,7 @@ export const declare = {
   functions: [
     {
       name: 'learnedInit',
+      sweep: (pe) => pe.learnedInit({ length: 40, dim: 32, seed: 3 }),
       c: ['posenc_learned_init'],
       docs: 'families/learned/learned.md#functions-and-defaults',
       result: 'Float32Array [length][dim], a seeded initial table',
@@ -42,6 +43,8 @@ export const declare = {
     },
     {
       name: 'gather',
+      sweep: (pe, { r }) =>
+        pe.gather(r(40 * 16, 9), { dim: 16, positions: Int32Array.from({ length: 30 }, (_, i) => (i * 7) % 40) }),
       c: ['posenc_learned_gather'],
       docs: 'families/learned/learned.md#functions-and-defaults',
       result: 'Float32Array [positions.length][dim], the rows of the table at the given positions',
@@ -67,6 +70,7 @@ export const declare = {
     },
     {
       name: 'addTo',
+      sweep: (pe, { r }) => pe.addTo(r(20 * 16, 1), r(40 * 16, 2), { length: 20, dim: 16, offset: 3 }),
       c: ['posenc_learned_add'],
       docs: 'families/learned/learned.md#functions-and-defaults',
       result: 'Float32Array, x plus the table rows (x, in place)',
@@ -83,6 +87,7 @@ export const declare = {
     },
     {
       name: 'concat',
+      sweep: (pe, { r }) => pe.concat(r(20 * 16, 1), r(40 * 8, 2), { length: 20, dimX: 16, dimP: 8, offset: 2 }),
       c: ['posenc_learned_concat'],
       docs: 'families/learned/learned.md#functions-and-defaults',
       result: 'Float32Array [length][dimX + dimP]',

@@ -64,6 +64,7 @@ export const declare = {
   functions: [
     {
       name: 'alibiSlopes',
+      sweep: (pe) => pe.alibiSlopes(300),
       c: ['posenc_alibi_slopes'],
       docs: 'families/relative/alibi.md#slopes',
       result: 'Float32Array [heads]',
@@ -75,6 +76,7 @@ export const declare = {
     },
     {
       name: 'alibiBias',
+      sweep: (pe) => pe.alibiBias({ heads: 4, queries: 20, keys: 24 }),
       c: ['posenc_alibi_bias'],
       docs: 'families/relative/alibi.md#bias',
       result: 'Float32Array [heads][queries][keys], masked entries −Infinity',
@@ -99,6 +101,7 @@ export const declare = {
     },
     {
       name: 't5Buckets',
+      sweep: (pe) => pe.t5Buckets({ queries: 30, keys: 40 }),
       c: ['posenc_t5_buckets'],
       docs: 'families/relative/t5.md#bucket-function',
       result: 'Int32Array [queries][keys]',
@@ -109,6 +112,7 @@ export const declare = {
     },
     {
       name: 't5Bias',
+      sweep: (pe, { r }) => pe.t5Bias({ weights: r(32 * 4, 7), heads: 4, queries: 20, keys: 24 }),
       c: ['posenc_t5_bias'],
       docs: 'families/relative/t5.md#options-and-defaults',
       result: 'Float32Array [heads][queries][keys]',
@@ -126,6 +130,7 @@ export const declare = {
     },
     {
       name: 'shawIndices',
+      sweep: (pe) => pe.shawIndices({ queries: 30, keys: 40, maxRelative: 8 }),
       c: ['posenc_shaw_indices'],
       docs: 'families/relative/relative.md#shaw-et-al-clipped-relative-embeddings',
       result: 'Int32Array [queries][keys]',
@@ -144,6 +149,7 @@ export const declare = {
     },
     {
       name: 'xlPositions',
+      sweep: (pe) => pe.xlPositions({ klen: 40, dim: 32 }),
       c: ['posenc_xl_positions'],
       docs: 'families/relative/relative.md#transformer-xl',
       result: 'Float32Array [klen][dim]',
@@ -167,6 +173,7 @@ export const declare = {
     },
     {
       name: 'relShift',
+      sweep: (pe, { r }) => pe.relShift(r(20 * 28, 8), { queries: 20, memory: 8 }),
       c: ['posenc_xl_rel_shift'],
       docs: 'families/relative/relative.md#transformer-xl',
       result: 'Float32Array [queries][queries + memory]',
@@ -185,6 +192,17 @@ export const declare = {
     },
     {
       name: 'xlScores',
+      sweep: (pe, { r }) =>
+        pe.xlScores({
+          q: r(20 * 32, 1),
+          k: r(28 * 32, 2),
+          r: r(28 * 32, 3),
+          u: r(32, 4),
+          v: r(32, 5),
+          queries: 20,
+          keys: 28,
+          dim: 32,
+        }),
       c: ['posenc_xl_scores'],
       docs: 'families/relative/relative.md#transformer-xl',
       result: 'Float32Array [heads][queries][keys], masked entries −Infinity',

@@ -54,6 +54,24 @@ export const declare = {
   functions: [
     {
       name: 'ropeFrequencies',
+      sweep: {
+        '': (pe) =>
+          Object.values(
+            pe.ropeFrequencies({ dim: 256, scaling: { type: 'yarn', factor: 4, originalMaxPositions: 64 } }),
+          ),
+        Longrope: (pe) =>
+          Object.values(
+            pe.ropeFrequencies({
+              dim: 64,
+              scaling: {
+                type: 'longrope',
+                shortFactor: new Array(32).fill(1.5),
+                longFactor: new Array(32).fill(3),
+                originalMaxPositions: 64,
+              },
+            }),
+          ),
+      },
       c: ['posenc_rope_freqs'],
       docs: 'families/rope/rope.md#options-and-defaults',
       result: '{ invFreq, invFreq64, attentionScale } (rotaryDim / 2 frequencies)',
@@ -65,6 +83,22 @@ export const declare = {
     },
     {
       name: 'ropeCache',
+      sweep: {
+        '': (pe) =>
+          Object.values(
+            pe.ropeCache({ length: 40, dim: 64, scaling: { type: 'dynamic', factor: 2, maxPositions: 16 } }),
+          ),
+        Mrope: (pe) =>
+          Object.values(
+            pe.ropeCache({
+              length: 20,
+              dim: 32,
+              mropeSections: [6, 5, 5],
+              mropeInterleaved: true,
+              positions: Float32Array.from({ length: 60 }, (_, i) => 1.5 * i),
+            }),
+          ),
+      },
       c: ['posenc_rope_freqs', 'posenc_rope_cache_fill', 'posenc_rope_mrope_fill'],
       docs: 'families/rope/rope.md#options-and-defaults',
       result: '{ cos, sin, attentionScale, dims }: cos and sin [length][rotaryDim / 2]',
@@ -90,6 +124,36 @@ export const declare = {
     },
     {
       name: 'applyRope',
+      sweep: {
+        '': (pe, { r }) => pe.applyRope(r(20 * 2 * 32, 6), { length: 20, heads: 2, dim: 32 }),
+        Positions: (pe, { r }) =>
+          pe.applyRope(r(20 * 32, 6), {
+            length: 20,
+            dim: 32,
+            positions: Int32Array.from({ length: 20 }, (_, i) => 3 * i),
+          }),
+        F32: (pe, { r }) =>
+          pe.applyRope(r(20 * 32, 6), {
+            length: 20,
+            dim: 32,
+            positions: Float32Array.from({ length: 20 }, (_, i) => 0.5 * i),
+          }),
+        Xpos: (pe, { r }) => pe.applyRope(r(20 * 32, 6), { length: 20, dim: 32, xpos: { scaleBase: 64 } }),
+        Axial: (pe, { r }) => pe.applyRope(r(20 * 32, 6), { dim: 32, axial: { height: 4, width: 5 } }),
+        Cached: (pe, { r }) => {
+          const c = pe.ropeCache({ length: 30, dim: 32 });
+          return pe.applyRope(r(20 * 32, 6), { length: 20, dim: 32, offset: 5, cache: { cos: c.cos, sin: c.sin } });
+        },
+        // M-RoPE: positions [3][length] (t, h, w), tables from C (posenc_rope_mrope_fill)
+        Mrope: (pe, { r }) =>
+          pe.applyRope(r(20 * 2 * 32, 6), {
+            length: 20,
+            heads: 2,
+            dim: 32,
+            mropeSections: [4, 6, 6],
+            positions: Int32Array.from({ length: 60 }, (_, i) => (i * 7) % 23),
+          }),
+      },
       c: [
         'posenc_rope_freqs',
         'posenc_rope_mrope_fill',
@@ -168,6 +232,7 @@ export const declare = {
     },
     {
       name: 'ropeDecay',
+      sweep: (pe) => pe.ropeDecay({ dim: 64, maxDistance: 300 }),
       c: ['posenc_rope_decay'],
       docs: 'families/rope/rope.md#long-term-decay',
       result: "Float64Array [maxDistance + 1], the paper's decay bound per distance",

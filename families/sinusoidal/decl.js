@@ -1,11 +1,13 @@
 // The sinusoidal family, declared: its functions, the C entry points each calls, their options
-// (type, range, default) and docs. Fields: family, module (js/MODULE.js), api (its type in the
-// .d.ts; apiInterface: { name, extends, doc } when that is not an interface of its own), lean
+// (type, range, default) and docs. Fields: family, order (its place in every list), module
+// (families/MODULE/MODULE.js), api (its type in the .d.ts; apiInterface: { name, extends, doc }
+// when that is not an interface of its own), lean
 // (all its C in posenc/lite's lean core), page (in the page's cores: true, or 'attention' for the
 // attention core only), readme (its rows of README's table), optionTypes (option groups with a
 // .d.ts interface of their own), and per function:
-//   name, c (every C entry point it calls), docs (page#anchor), result (in words), heap (why the
-//   heap sweep cannot reach it, if so);
+//   name, c (every C entry point it calls), docs (page#anchor), result (in words), sweep (its
+//   call in tests/robust_heap.test.js's heap sweep: (pe, inputs) => result, or { Variant: call })
+//   or heap (why the heap sweep cannot reach it);
 //   the .d.ts signature: args ({ name: TS type } before the options; `name?` optional), inPlace
 //   (the arg it returns: typed T extends F32), after (args after the options), returns (the TS
 //   result; an option's `generic` letter stands for the type of the value passed), overloads
@@ -50,6 +52,7 @@ export const declare = {
   functions: [
     {
       name: 'sinusoidal',
+      sweep: (pe) => pe.sinusoidal({ length: 40, dim: 64 }),
       c: ['posenc_sinusoidal_fill'],
       docs: 'families/sinusoidal/sinusoidal.md#options-and-defaults',
       result: 'Float32Array [length][dim]',
@@ -74,6 +77,7 @@ export const declare = {
     },
     {
       name: 'sinusoidalFrequencies',
+      sweep: (pe) => pe.sinusoidalFrequencies({ dim: 512 }),
       c: ['posenc_sinusoidal_freqs'],
       docs: 'families/sinusoidal/sinusoidal.md#options-and-defaults',
       result: 'Float64Array, ceil(dim / 2) frequencies (radians per position)',
@@ -88,6 +92,7 @@ export const declare = {
     },
     {
       name: 'sinusoidal2d',
+      sweep: (pe) => pe.sinusoidal2d({ height: 6, width: 7, dim: 64 }),
       c: ['posenc_sinusoidal2d_fill'],
       docs: 'families/sinusoidal/sinusoidal.md#2-d-tables-vit--mae',
       result: 'Float32Array [height · width (+1 with clsToken)][dim]',
@@ -105,6 +110,7 @@ export const declare = {
     },
     {
       name: 'similarity',
+      sweep: (pe, { r }) => pe.similarity(r(40 * 32, 5), { length: 40, dim: 32, normalize: true }),
       c: ['posenc_similarity'],
       docs: 'families/sinusoidal/sinusoidal.md',
       result: 'Float32Array [length][length], the Gram matrix of the rows',
