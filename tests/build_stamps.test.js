@@ -76,6 +76,11 @@ test('a wasm built before a C edit is reported as stale, naming the edited file'
   writeFileSync(join(root, 'families/f/f.c'), 'int f2;');
   assert.match(staleBuild(root) ?? '', /stale: families\/f\/f\.c changed/, "a family's C file too");
   writeFileSync(join(root, 'families/f/f.c'), 'int f;');
+  writeFileSync(join(root, 'families/f/test_f.c'), 'int t;');
+  writeFileSync(join(root, 'families/f/fuzz_f.h'), 'int z;');
+  assert.equal(staleBuild(root), null, "a family's native test and fuzz steps are not the library's C");
+  rmSync(join(root, 'families/f/test_f.c'));
+  rmSync(join(root, 'families/f/fuzz_f.h'));
   writeFileSync(join(root, 'c_src/new.c'), 'int n;');
   assert.match(staleBuild(root) ?? '', /c_src\/new\.c/, 'a new C file makes it stale too');
   rmSync(join(root, 'c_src/new.c'));
