@@ -8,11 +8,11 @@
 // family's glue). Blocks between `<generated: NAME>` and `</generated: NAME>` marker lines:
 // js/index.js (FAMILIES, forwards), js/index.d.ts (every family's option and API interfaces with
 // their signatures, Posenc extending them, alloc, the named exports), js/lite.js, js/lite.d.ts,
-// js/lite.d.cts (the families), tests/fuzz/fuzz_core.c (ENTRIES), README.md (the Documentation
-// table), and the option tables of every docs page that documents a function with options. The
+// js/lite.d.cts (the families), tests/fuzz/fuzz_core.c (ENTRIES, the includes of the families'
+// fuzz steps), README.md (the Documentation table), and the option tables of every docs page that documents a function with options. The
 // status codes are tools/gen_status.js's.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { declare as core, FAMILY_DECLS } from '../decl/index.js';
 
@@ -88,6 +88,12 @@ function fuzzRows() {
   const labRows = cEntries(lab).flatMap(row());
   const rows = [...own.flatMap(row()), ...fam, "    /* the lab's module (c_src/exports_lab.txt) */", ...labRows];
   return ['static const entry ENTRIES[] = {', ...rows, '};'];
+}
+
+/** tests/fuzz/fuzz_core.c's includes: each family's fuzz steps (families/<module>/fuzz_<module>.h). */
+function fuzzIncludes() {
+  const file = (f) => `families/${f.module}/fuzz_${f.module}.h`;
+  return FAMILY_DECLS.filter((f) => existsSync(join(root, file(f)))).map((f) => `#include "../../${file(f)}"`);
 }
 
 const forward = (f) => `export const ${f.name} = forward('${f.name}');`;
@@ -286,7 +292,7 @@ export function blocks() {
       ]),
     },
     'js/lite.d.cts': { families: FAMILY_DECLS.map((f) => `  readonly ${f.family}: typeof esm.${f.family};`) },
-    'tests/fuzz/fuzz_core.c': { entries: fuzzRows() },
+    'tests/fuzz/fuzz_core.c': { families: fuzzIncludes(), entries: fuzzRows() },
     'README.md': { 'documentation table': readmeRows() },
     ...Object.fromEntries(optionPages().map((p) => [p, { 'option table': optionTable(p) }])),
   };
