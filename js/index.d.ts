@@ -355,11 +355,10 @@ export interface RelativeApi extends LearnedApi {
 }
 
 // ---- attention ----
-/** Positional biases fused into the attention loop (never materialised). */
-export type AttentionBias =
-  /** Dense additive bias [heads][queries][keys]; -Infinity blocks an entry (NaN/+Infinity are errors). */
-  | F32
-  /** ALiBi with the slopes of `heads` heads: relative m·(j−i'), symmetric −m·|j−i'|, reference m·j. */
+// <generated: bias kinds> by tools/gen_kinds.js from families/<family>/kind_<type>.js
+/** The fused bias kinds attention takes (families/<family>/kind_<type>.js). */
+export type AttentionBiasKind =
+  /** ALiBi with the slopes of `heads` heads: relative m·(j−i′), symmetric −m·|j−i′|, reference m·j. */
   | { type: 'alibi'; form?: 'relative' | 'symmetric' | 'reference' }
   /** T5: `weights` is relative_attention_bias [numBuckets][heads]; bidirectional defaults to !causal. */
   | { type: 't5'; weights: F32; bidirectional?: boolean; numBuckets?: number; maxDistance?: number }
@@ -369,6 +368,31 @@ export type AttentionBias =
    * Transformer-XL's descending order: row c encodes distance keys−1−c (rRows = keys for causal
    * attention; more rows continue into negative distances). Rows outside clamp to the nearest. */
   | { type: 'xl'; u: F32; v: F32; r: F32 };
+/** The fused bias kinds selfAttention takes (families/<family>/kind_<type>.js). */
+export type SelfAttentionBiasKind =
+  /** Default form: 'relative' when causal, else 'symmetric'. */
+  | { type: 'alibi'; form?: 'relative' | 'symmetric' | 'reference' }
+  /** weights [numBuckets][heads]; bidirectional defaults to !causal; logits are unscaled (T5). */
+  | { type: 't5'; weights: F32; bidirectional?: boolean; numBuckets?: number; maxDistance?: number }
+  /** aK, aV [2k+1][dModel/heads] */
+  | { type: 'shaw'; aK: F32; aV: F32; maxRelative: number }
+  /** u, v [heads][dModel/heads]; wr [dModel][dModel] projects the sinusoid of relative distance. */
+  | { type: 'xl'; u: F32; v: F32; wr: F32 };
+/** The fused bias kinds kvCache takes (families/<family>/kind_<type>.js). */
+export type KvCacheBiasKind =
+  /** ALiBi with the slopes of `heads` heads: relative m·(j−i′), symmetric −m·|j−i′|, reference m·j. */
+  | { type: 'alibi'; form?: 'relative' | 'symmetric' | 'reference' }
+  /** T5: `weights` is relative_attention_bias [numBuckets][heads]; bidirectional defaults to !causal. */
+  | { type: 't5'; weights: F32; bidirectional?: boolean; numBuckets?: number; maxDistance?: number }
+  /** Shaw et al.: aK [2k+1][dim], aV [2k+1][dimV] shared by all heads, k = maxRelative. */
+  | { type: 'shaw'; aK: F32; aV: F32; maxRelative: number };
+// </generated: bias kinds>
+/** Positional biases fused into the attention loop (never materialised). */
+export type AttentionBias =
+  /** Dense additive bias [heads][queries][keys]; -Infinity blocks an entry (NaN/+Infinity are errors). */
+  | F32
+  /** A bias kind fused into the loop (ALiBi, T5, Shaw, Transformer-XL, ...). */
+  | AttentionBiasKind;
 
 export interface AttentionOptions {
   /** [queries][heads][dim] */
@@ -424,14 +448,7 @@ export type SelfAttentionEncoding =
       rotaryDim?: number;
       scaling?: RopeScaling;
     }
-  /** Default form: 'relative' when causal, else 'symmetric'. */
-  | { type: 'alibi'; form?: 'relative' | 'symmetric' | 'reference' }
-  /** weights [numBuckets][heads]; bidirectional defaults to !causal; logits are unscaled (T5). */
-  | { type: 't5'; weights: F32; bidirectional?: boolean; numBuckets?: number; maxDistance?: number }
-  /** aK, aV [2k+1][dModel/heads] */
-  | { type: 'shaw'; aK: F32; aV: F32; maxRelative: number }
-  /** u, v [heads][dModel/heads]; wr [dModel][dModel] projects the sinusoid of relative distance. */
-  | { type: 'xl'; u: F32; v: F32; wr: F32 };
+  | SelfAttentionBiasKind;
 
 export interface SelfAttentionOptions {
   /** Context-free token vectors [length][dModel]. */
@@ -753,9 +770,7 @@ export type KvCacheEncoding =
       mropeSections?: readonly [number, number, number] | number[];
       mropeInterleaved?: boolean;
     }
-  | { type: 'alibi'; form?: 'relative' | 'symmetric' }
-  | { type: 't5'; weights: F32; bidirectional?: boolean; numBuckets?: number; maxDistance?: number }
-  | { type: 'shaw'; aK: F32; aV: F32; maxRelative: number };
+  | KvCacheBiasKind;
 export interface KvCacheOptions {
   heads?: number;
   kvHeads?: number;

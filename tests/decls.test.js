@@ -11,6 +11,7 @@ import { PosencError } from '../js/errors.js';
 import { init } from '../js/index.js';
 import * as liteModule from '../js/lite.js';
 import { generated } from '../tools/gen_decls.js';
+import { generated as kindsGenerated } from '../tools/gen_kinds.js';
 
 const lite = { ...liteModule };
 const root = new URL('..', import.meta.url).pathname;
@@ -23,6 +24,15 @@ test('nothing generated from the declarations is stale (node tools/gen_decls.js 
     stale.map(([f]) => f),
     [],
     'run node tools/gen_decls.js: these files differ from what the declarations give',
+  );
+});
+
+test('nothing generated from the bias kinds is stale (node tools/gen_kinds.js rewrites it)', async () => {
+  const stale = Object.entries(await kindsGenerated()).filter(([, [now, want]]) => now !== want);
+  assert.deepEqual(
+    stale.map(([f]) => f),
+    [],
+    "run node tools/gen_kinds.js: these files differ from what the kinds' declarations give",
   );
 });
 
