@@ -20,6 +20,8 @@
 //   types     its .d.ts keys ('name?' optional) and a doc line per host (js/index.d.ts)
 //   docs      its docs/attention.md rows: the option as written, its logit in attention and in
 //             the KV cache (omitted when the cache refuses it)
+//   nativeRef omitted: ref_<type>.h beside it is its double reference for tests/native/test_gqa.c
+//             (fixture_<type>, ref_bias_<type>, optional REF_VALUE_<TYPE>); a string: why it has none
 //   ref       the float64 reference the tests compare with: random(sizes, seed, randomF32), a
 //             descriptor; bias(b, at), its logit bias; value(b, at, c), a term added to the
 //             value sum (Shaw's) (at: h, i, j, ip, rp = j - ip, Q, K, H, D, DV, qi, k, kj, scale,

@@ -34,6 +34,9 @@ export const kind = {
   rows: { key: 'r', shape: '[rRows][heads][dim]', width: 'heads * dim' },
   params: (p, rRows) => [rRows],
   bound: (mq, mk, [u, vb, r]) => ({ dots: (mq + u) * mk + (mq + vb) * r, extraV: 0, terms: 3 }),
+  // tests/native/test_gqa.c has no double reference of it: its r table and u, v terms are checked
+  // against the float64 one (ref below) in tests/attention.test.js
+  nativeRef: 'checked against ref in tests/attention.test.js',
   types: {
     keys: { u: 'F32', v: 'F32', r: 'F32', wr: 'F32' },
     doc: {
