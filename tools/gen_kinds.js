@@ -206,7 +206,9 @@ function nativeRefs(kinds) {
   for (const { path, kind } of modeled) {
     const ref = path.replace(/kind_(\w+)\.js$/, 'ref_$1.h');
     if (!existsSync(join(root, ref)))
-      throw new Error(`${path}: no ${ref} (its double reference for tests/native/test_gqa.c), nor nativeRef: 'why not'`);
+      throw new Error(
+        `${path}: no ${ref} (its double reference for tests/native/test_gqa.c), nor nativeRef: 'why not'`,
+      );
   }
   const K = (k) => `POSENC_BIAS_${upper(k.type)}`;
   const cases = (f) => modeled.flatMap(({ kind }) => [`        case ${K(kind)}:`, `            ${f(kind)}`]);
