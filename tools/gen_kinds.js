@@ -203,7 +203,7 @@ function fuzzLines(kinds) {
 /** tests/native/ref_kinds.h, the whole file: the kinds' double references (ref_<type>.h). */
 function nativeRefs(kinds) {
   const modeled = kinds.filter(({ kind }) => typeof kind.nativeRef !== 'string');
-  for (const { path, kind } of modeled) {
+  for (const { path } of modeled) {
     const ref = path.replace(/kind_(\w+)\.js$/, 'ref_$1.h');
     if (!existsSync(join(root, ref)))
       throw new Error(
