@@ -47,6 +47,8 @@ const STEPS = [
   ['ROW', 'NULL'],
   ['PRESCALED', '1'],
 ];
+/** The fields every kind declares (families/relative/kind_t5.js explains them). */
+const REQUIRED = ['type', 'bias', 'fields', 'hosts', 'parse', 'tables', 'params', 'types', 'docs', 'ref'];
 const upper = (t) => t.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
 
 /** Every kind file: [{ path (from the root), kind }], in POSENC_BIAS_KINDS order; throws naming a gap. */
@@ -63,6 +65,8 @@ export async function loadKinds() {
       const path = `families/${family}/${f}`;
       const { kind } = await import(pathToFileURL(join(root, path)).href);
       if (!kind || `kind_${kind.type}.js` !== f) throw new Error(`${path}: exports no kind whose type is its name`);
+      const lacks = REQUIRED.filter((key) => kind[key] === undefined);
+      if (lacks.length) throw new Error(`${path}: the declaration lacks ${lacks.join(', ')} (see kind_t5.js)`);
       found.push({ path, family, kind });
     }
   }
