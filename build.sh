@@ -3,7 +3,7 @@
 #
 #   ./build.sh            toolchain + npm deps + wasm (the seven artifacts below) + native tests + page
 #   ./build.sh serve      toolchain + wasm + page, then serve the built page at http://127.0.0.1:5173
-#   ./build.sh test       the above + Chromium, then every test (node --test)
+#   ./build.sh test       the above + Chromium, then every test (node --test: tests/ and families/)
 #   ./build.sh bench      the above, then the benchmark table
 #   ./build.sh element    toolchain + wasm + the <posenc-view> package: build/posenc-view/ and its
 #                         npm tarball build/posenc-view-VERSION.tgz (what `npm install` takes)
@@ -70,8 +70,14 @@ ensure_fonts() {
 # Hugo builds a site on the posenc-view package in tests/browser_embed_bundlers.test.js.
 ensure_hugo() { apt_ensure hugo hugo; }
 
+# The library's C: the shared files of c_src/ and each family's own (families/<family>/*.c, *.h).
+# Headers are found with -Ic_src (and a family's own beside its file).
+lib_c() { ls c_src/*.c families/*/*.c; }
+# The JS the package ships: js/ and each family's glue (not its tests, declaration or bench)
+shipped_js() { ls js/*.js js/*.cjs; ls families/*/*.js | grep -v -e '\.test\.js$' -e '/decl\.js$' -e '/bench\.js$'; }
+lib_sources() { { find c_src -type f; find families -name '*.[ch]'; } | LC_ALL=C sort; }
 # The C files the formatter owns: the library, its native tests, the fuzz target, the bench limits.
-c_files() { find c_src tests/native tests/fuzz bench -name '*.[ch]' | sort; }
+c_files() { find c_src families tests/native tests/fuzz bench -name '*.[ch]' | sort; }
 # Lint and format check, no writes: Biome over the JS/TS that biome.json includes (warnings are
 # printed, errors fail), clang-format over c_files. tests/lint.test.js runs it.
 lint() {
@@ -159,7 +165,7 @@ LINK_npm=(-Oz --no-entry -sSTANDALONE_WASM -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEM
 # SIMD load the full scalar core):
 # - posenc-page: the encodings, no attention and no KV cache. An embedded heatmap or wave plot
 #   downloads this one.
-# - posenc-page-attention: the encodings and the attention the page calls (js/attention.js calls
+# - posenc-page-attention: the encodings and the attention the page calls (families/attention/attention.js calls
 #   the grouped-query entry points only), no KV cache. The page itself and the views that call
 #   attention (Bias, the Shuffle lab).
 # Both are compiled for size at the npm core's speed: -O2 without loop unrolling (-Os and -Oz made
@@ -171,17 +177,17 @@ LINK_page=("${LINK_npm[@]}" -sMALLOC=emmalloc)
 # posenc/lite's lean core brings its own allocator (c_src/lite_malloc.c says why)
 LINK_lite=("${LINK_npm[@]}" -sMALLOC=none)
 
-# compile_objects DIR HOT [FLAGS...]: every c_src/*.c but lite_*.c to DIR/*.o; the files named in
-# HOT (or all) with loop unrolling. FLAGS come last, so an -O there overrides.
+# compile_objects DIR HOT [FLAGS...]: every library C file (lib_c) but lite_*.c to DIR/*.o; the
+# files named in HOT (or all) with loop unrolling. FLAGS come last, so an -O there overrides.
 compile_objects() {
     local dir=$1 hot=" $2 "; shift 2
     rm -rf "$dir"; mkdir -p "$dir"
     local f b opt
-    for f in c_src/*.c; do
+    for f in $(lib_c); do
         b=$(basename "$f" .c)
         [[ $b == lite_* ]] && continue
         if [ "$hot" = " all " ] || [[ "$hot" == *" $b "* ]]; then opt=(-O3); else opt=(-O3 -fno-unroll-loops); fi
-        emcc -c "$f" "${CFLAGS_WASM[@]}" "${opt[@]}" "$@" -o "$dir/$b.o"
+        emcc -c "$f" "${CFLAGS_WASM[@]}" -Ic_src "${opt[@]}" "$@" -o "$dir/$b.o"
     done
 }
 
@@ -190,7 +196,7 @@ build_wasm() {
     # One wasm build at a time per checkout: a second `./build.sh wasm` waits for the first, then
     # finds the stamp up to date (both would compile into build/wasm-obj and link into dist).
     if command -v flock >/dev/null; then exec 9>build/.wasm.lock; flock 9; fi
-    local key; key=$(hash_of c_src/* build.sh)
+    local key; key=$(hash_of $(lib_sources) build.sh)
     local have=1 f; for f in "${WASM_FILES[@]}" "${NPM_WASM[@]/%/.js}"; do [ -f "$f" ] || have=0; done
     if [ -f dist/.stamp ] && [ "$(cat dist/.stamp)" = "$key" ] && [ $have = 1 ]; then
         log "wasm up to date"
@@ -221,7 +227,7 @@ build_wasm() {
         for f in "${NPM_WASM[@]}"; do wasm_module "$f"; done
         echo "$key" > dist/.stamp
         # each C source's hash as built: tests/helpers.js names the files edited since (a stale wasm)
-        sha256sum c_src/* > dist/.sources
+        sha256sum $(lib_sources) > dist/.sources
     fi
     exec 9>&- # the lock ends with the wasm build, not with what runs after it (exec node --test)
     # The page's stand-in core (web/src/api.js stubApi), from the attention core's exports and
@@ -231,8 +237,9 @@ build_wasm() {
         printf '[build] %-36s %8d bytes %7d gzipped  sha256 %s\n' "$f" "$(stat -c %s "$f")" "$(gz_size "$f")" "$(sha256sum "$f" | cut -c1-16)" >&2
     done
     # The JS the package ships (tests/package.test.js enforces the size budget on the tarball)
-    printf '[build] %-36s %8d bytes %7d gzipped  (%d files; node tools/wasm_sizes.js shows where wasm bytes go)\n' "js/*" \
-        "$(cat js/*.js js/*.cjs | wc -c)" "$(gz_size js/*.js js/*.cjs)" "$(ls js/*.js js/*.cjs | wc -l)" >&2
+    local js; js=$(shipped_js)
+    printf '[build] %-36s %8d bytes %7d gzipped  (%d files; node tools/wasm_sizes.js shows where wasm bytes go)\n' "js/*, families/*/*.js" \
+        "$(cat $js | wc -c)" "$(gz_size $js)" "$(echo "$js" | wc -l)" >&2
 }
 
 # Native C tests: every tests/native/test_*.c is its own program linked with the core, built
@@ -247,14 +254,15 @@ build_native() {
     # Each target has its own stamp (DIR/.NAME.stamp: the hash of what it is built from), written
     # only after that target is built, and trusted only while the target itself exists: a failed
     # or interrupted build never leaves a valid stamp beside a missing or stale binary.
-    local built=0 t out key
+    local built=0 t out key srcs cs
+    srcs=$(lib_sources); cs=$(lib_c) # every input of the hash, every C file compiled
     echo "${san[*]}" > build/native/san.flags # a change of sanitizers rebuilds every target
     for t in tests/native/test_*.c; do
         out=build/native/$(basename "$t" .c)
-        key=$(hash_of c_src/* tests/native/check.h "$t" build.sh build/native/san.flags)
+        key=$(hash_of $srcs tests/native/check.h "$t" build.sh build/native/san.flags)
         fresh "$out" "$key" && continue
         clang -std=c11 -O1 -g -Wall -Wextra -Werror -ffp-contract=off "${san[@]}" -Ic_src \
-            c_src/*.c "$t" -lm -o "$out"
+            $cs "$t" -lm -o "$out"
         stamp "$out" "$key"; built=$((built + 1))
     done
     # The same programs on the SIMD kernels (wasm simd128, run under node by tests/native.test.js),
@@ -265,9 +273,9 @@ build_native() {
     echo '{ "type": "commonjs" }' > build/native/simd/package.json
     for t in tests/native/test_*.c; do
         out=build/native/simd/$(basename "$t" .c).js
-        key=$(hash_of c_src/* tests/native/check.h "$t" build.sh)
+        key=$(hash_of $srcs tests/native/check.h "$t" build.sh)
         fresh "$out" "$key" && continue
-        emcc -std=c11 -O2 -Wall -Wextra -Werror -ffp-contract=off -msimd128 -Ic_src c_src/*.c "$t" \
+        emcc -std=c11 -O2 -Wall -Wextra -Werror -ffp-contract=off -msimd128 -Ic_src $cs "$t" \
             -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=node -sSINGLE_FILE=1 -o "$out"
         stamp "$out" "$key"; built=$((built + 1))
     done
@@ -280,11 +288,11 @@ build_native() {
         rm -f build/native/fuzz.unavailable
         for t in tests/fuzz/fuzz_*.c; do
             out=build/native/$(basename "$t" .c)
-            key=$(hash_of c_src/* "$t" build.sh)
+            key=$(hash_of $srcs "$t" build.sh)
             fresh "$out" "$key" && continue
             rm -f "$out" # no stale binary survives a failed compile
             clang -std=c11 -O1 -g -Wall -Wextra -Werror -ffp-contract=off -fsanitize=fuzzer,address,undefined \
-                -fno-sanitize-recover=all -Ic_src c_src/*.c "$t" -lm -o "$out"
+                -fno-sanitize-recover=all -Ic_src $cs "$t" -lm -o "$out"
             stamp "$out" "$key"; built=$((built + 1))
         done
     else
@@ -332,7 +340,7 @@ case "$cmd" in
            log "serving the built page at http://127.0.0.1:5173 (Ctrl-C stops)"
            exec npx vite preview web --host 127.0.0.1 --port 5173 --strictPort ;;
     test) ensure_toolchain; ensure_chromium; ensure_hugo; ensure_npm; build_wasm; build_native; build_web
-          exec node --test --test-concurrency=2 tests/ ;;
+          exec node --test --test-concurrency=2 tests/ families/ ;;
     bench) ensure_toolchain; ensure_npm; build_wasm; build_bench
            # the page group drives headless Chromium over the built page
            if [ $# -lt 2 ] || [[ " ${*:2} " == *" page "* ]]; then ensure_chromium; build_web; fi

@@ -1,10 +1,10 @@
 // Measurement prototype, not an API: the 2-thread speed-up a threaded decode step could reach
-// on this machine. posenc does not ship threads (see docs/attention.md, "Threads"); this script
+// on this machine. posenc does not ship threads (see families/attention/attention.md, "Threads"); this script
 // shows what works and measures it.
 //
 // It needs a shared-memory build of the unchanged C core, which Debian's Emscripten 3.1.6 makes
 // only without its pthread runtime (-pthread with -sSTANDALONE_WASM is refused):
-//   emcc c_src/*.c -O3 -std=c11 -ffp-contract=off --no-entry -sSTANDALONE_WASM -sALLOW_MEMORY_GROWTH=1 \
+//   emcc -Ic_src c_src/*.c families/*/*.c -O3 -std=c11 -ffp-contract=off --no-entry -sSTANDALONE_WASM -sALLOW_MEMORY_GROWTH=1 \
 //     -sINITIAL_MEMORY=16MB -sMAXIMUM_MEMORY=2GB -sEXPORTED_FUNCTIONS=<c_src/exports.txt, with _> \
 //     -msimd128 -matomics -mbulk-memory -Wl,--shared-memory -Wl,--import-memory -o build/bench/posenc.mt.wasm
 // Then: node bench/decode_threads.js

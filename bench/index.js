@@ -9,13 +9,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { compared, makeHarness, rowKey, table } from './harness.js';
-import sinusoidal from './sinusoidal.js';
-import rope from './rope.js';
-import learned from './learned.js';
-import relative from './relative.js';
-import attention from './attention.js';
+import sinusoidal from '../families/sinusoidal/bench.js';
+import rope from '../families/rope/bench.js';
+import learned from '../families/learned/bench.js';
+import relative from '../families/relative/bench.js';
+import attention from '../families/attention/bench.js';
 import decode, { prefill as gqaPrefill } from './decode.js';
-import lab from './lab.js';
+import lab from '../families/train/bench.js';
 import page from './page.js';
 import pageCores from './page_cores.js';
 

@@ -105,7 +105,7 @@ int32_t posenc_build_flags(void);
 const void *posenc_struct_layout(void);
 
 /* ======================================================================================
- * SINUSOIDAL (docs/sinusoidal.md)
+ * SINUSOIDAL (families/sinusoidal/sinusoidal.md)
  *
  * Frequencies, for h = floor(dim/2) pairs (pair i = 0..h-1):
  *   PAPER  w_i = base^(-2i/dim)          (Vaswani et al.; for odd dim see POSENC_ODD_*)
@@ -152,7 +152,7 @@ int32_t posenc_similarity(float *out, const float *table, int32_t length, int32_
                           int32_t normalize);
 
 /* ======================================================================================
- * ROPE (docs/rope.md)
+ * ROPE (families/rope/rope.md)
  * ====================================================================================== */
 
 /* Pair i of the first rotary_dim components of a head is rotated by the angle p * w_i, where p is
@@ -186,11 +186,11 @@ typedef enum posenc_rope_order { POSENC_ROPE_THD = 0, POSENC_ROPE_HTD = 1 } pose
  * DYNAMIC without seq_len: L = max_positions, i.e. the default frequencies. YARN's mscale and
  * mscale_all_dim count when non-zero (0 or NaN = unset, as HF's truthiness). LONGROPE: short_factor
  * and long_factor are rotary_dim/2 long (long when seq_len > L0); factor absent: max_positions / L0
- * when given, else 1. js/rope.js writes the struct at the offsets posenc_struct_layout reports (no
+ * when given, else 1. families/rope/rope.js writes the struct at the offsets posenc_struct_layout reports (no
  * offset is written twice). */
 /* <generated: rope scalings> by tools/gen_scalings.js from js/scalings.js */
 /* Frequency-scaling variant (HF modeling_rope_utils.py rope_type):
- * docs/rope.md#frequency-scaling-long-context. */
+ * families/rope/rope.md#frequency-scaling-long-context. */
 typedef enum posenc_rope_type {
     POSENC_ROPE_DEFAULT = 0,
     POSENC_ROPE_LINEAR = 1,
@@ -314,7 +314,7 @@ int32_t posenc_rope_apply_cached(float *x, int32_t length, int32_t heads, int32_
 int32_t posenc_rope_decay(double *out, int32_t dim, double base, int32_t max_distance);
 
 /* ======================================================================================
- * RELATIVE AND LEARNED (docs/learned.md, alibi.md, t5.md, relative.md)
+ * RELATIVE AND LEARNED (families/learned/learned.md, alibi.md, t5.md, relative.md)
  *
  * Bias and index matrices are [head][query][key] (or [query][key]); query i sits at position
  * i + offset, key j at j, rp = j - (i + offset). Every matrix below except ALiBi's REFERENCE
@@ -323,7 +323,7 @@ int32_t posenc_rope_decay(double *out, int32_t dim, double base, int32_t max_dis
  * T5 log is evaluated once per distance rather than once per element).
  * ====================================================================================== */
 
-/* ALiBi bias forms (docs/alibi.md, Bias). RELATIVE m*(j-i) and REFERENCE m*j give identical softmax rows
+/* ALiBi bias forms (families/relative/alibi.md, Bias). RELATIVE m*(j-i) and REFERENCE m*j give identical softmax rows
  * under a causal mask; SYMMETRIC -m*|j-i| (encoders) does not, so the form is explicit. */
 typedef enum posenc_alibi_form {
     POSENC_ALIBI_RELATIVE = 0,
@@ -340,7 +340,7 @@ int32_t posenc_alibi_slopes(float *out, int32_t heads);
 int32_t posenc_alibi_bias(float *out, int32_t heads, int32_t queries, int32_t keys,
                           posenc_alibi_form form, int32_t causal, int32_t offset);
 
-/* out[queries][keys] = T5 bucket of rp (docs/t5.md), exact integers. Requires num_buckets >= 2
+/* out[queries][keys] = T5 bucket of rp (families/relative/t5.md), exact integers. Requires num_buckets >= 2
  * (>= 4 when bidirectional) and max_distance > max_exact (num_buckets/2, halved again when
  * bidirectional); otherwise POSENC_E_PARAM. */
 int32_t posenc_t5_buckets(int32_t *out, int32_t queries, int32_t keys, int32_t bidirectional,
@@ -353,7 +353,7 @@ int32_t posenc_t5_bias(float *out, const float *weights, int32_t heads, int32_t 
                        int32_t max_distance, int32_t offset);
 
 /* out[queries][keys] = clip(rp, -max_relative, max_relative) + max_relative (Shaw et al.,
- * docs/relative.md), indices into a [2*max_relative + 1][depth] table. tensor2tensor places the
+ * families/relative/relative.md), indices into a [2*max_relative + 1][depth] table. tensor2tensor places the
  * queries on the last `queries` key positions: pass offset = keys - queries for that. */
 int32_t posenc_shaw_indices(int32_t *out, int32_t queries, int32_t keys, int32_t max_relative,
                             int32_t offset);
@@ -411,7 +411,7 @@ int32_t posenc_learned_concat(float *out, const float *x, const float *table, in
                               int32_t length, int32_t dim_x, int32_t dim_p, int32_t offset);
 
 /* ======================================================================================
- * ATTENTION (docs/attention.md)
+ * ATTENTION (families/attention/attention.md)
  *
  * Per head h:  scores = Q_h K_h^T * scale + bias,  P = softmax over keys,  out_h = P V_h.
  * Layouts (row-major, heads interleaved per token as everywhere in posenc):
@@ -432,10 +432,10 @@ int32_t posenc_learned_concat(float *out, const float *x, const float *table, in
  * exact row softmax is written into the weights buffer, then multiplied by V.
  *
  * FUSED POSITIONAL BIASES (computed inside the loop, never materialised):
- *   ALIBI  slope m_h (docs/alibi.md); form RELATIVE m*rp, SYMMETRIC -m*|rp|, REFERENCE m*j,
+ *   ALIBI  slope m_h (families/relative/alibi.md); form RELATIVE m*rp, SYMMETRIC -m*|rp|, REFERENCE m*j,
  *          each less the row's largest visible bias (the softmax is unchanged), so the float32
  *          logits stay exact at any offset: float64 weights within 1e-6 at offset 2^30
- *   T5     table[bucket(rp)][h], buckets as posenc__t5_bucket (docs/t5.md); scale is yours
+ *   T5     table[bucket(rp)][h], buckets as posenc__t5_bucket (families/relative/t5.md); scale is yours
  *          (T5 itself uses scale 1)
  *   SHAW   logit += scale * q_i . aK[clip(rp, -k, k) + k];  out_i += sum_j p_ij aV[...]
  *          (Shaw et al. 2018; aK [2k+1][dim], aV [2k+1][dim_v], shared by all heads)
@@ -443,7 +443,7 @@ int32_t posenc_learned_concat(float *out, const float *x, const float *table, in
  *          for distance d = (i + offset) - j: r [r_rows][heads][dim] is Transformer-XL's
  *          r_head_k in its own descending order (r_rows = keys covers d = keys-1 .. 0; extra
  *          rows continue to negative distances). This index arithmetic is _rel_shift
- *          (docs/relative.md). Rows outside the table clamp to the nearest row (like clamp_len).
+ *          (families/relative/relative.md). Rows outside the table clamp to the nearest row (like clamp_len).
  * ====================================================================================== */
 
 /* Keys per tile of the online softmax (a multiple of 8, the key-panel width). 256 rather than
@@ -495,7 +495,7 @@ typedef enum posenc_attention_bias {
  *          cache's own window argument (the smaller wins).
  * Every mask (causal, window, chunk) applies on top of the others: a key is seen only if all
  * allow it; a query none allows gets zeros.
- * js/attention.js writes it at the offsets posenc_struct_layout reports (no offset written twice). */
+ * families/attention/attention.js writes it at the offsets posenc_struct_layout reports (no offset written twice). */
 /* <generated: bias fields> by tools/gen_kinds.js from families/<family>/kind_<type>.js */
 /* clang-format off */
 typedef struct posenc_bias {

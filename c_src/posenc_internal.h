@@ -78,7 +78,7 @@ static inline int32_t posenc__t5_max_exact(int32_t bidirectional, int32_t num_bu
     return (bidirectional ? num_buckets / 2 : num_buckets) / 2;
 }
 
-/* T5 bucket of relative position rp = key - query (docs/t5.md), exact at the integer boundary
+/* T5 bucket of relative position rp = key - query (families/relative/t5.md), exact at the integer boundary
  * points. Caller guarantees num_buckets >= 2 (>= 4 when bidirectional) and
  * max_distance > max_exact (= num_buckets/2, halved again when bidirectional). */
 int32_t posenc__t5_bucket(int64_t rp, int32_t bidirectional, int32_t num_buckets,

@@ -3,14 +3,14 @@
 // order of FAMILIES in js/index.js, of the export lists and of the README's table).
 // tools/gen_decls.js writes every list of functions from these; tests/decls.test.js checks them.
 // Nothing here ships: the package runs the generated lists, not the declarations.
-import { declare as attention } from './attention.js';
-import { declare as config } from './config.js';
-import { declare as kvCache } from './kvcache.js';
-import { declare as learned } from './learned.js';
-import { declare as relative } from './relative.js';
-import { declare as rope } from './rope.js';
-import { declare as sinusoidal } from './sinusoidal.js';
-import { declare as train } from './train.js';
+import { declare as attention } from '../families/attention/decl.js';
+import { declare as config } from '../families/config/decl.js';
+import { declare as kvCache } from '../families/kvcache/decl.js';
+import { declare as learned } from '../families/learned/decl.js';
+import { declare as relative } from '../families/relative/decl.js';
+import { declare as rope } from '../families/rope/decl.js';
+import { declare as sinusoidal } from '../families/sinusoidal/decl.js';
+import { declare as train } from '../families/train/decl.js';
 
 export const FAMILY_DECLS = [sinusoidal, rope, relative, learned, attention, kvCache, train, config];
 
@@ -20,7 +20,7 @@ export const declare = {
     {
       name: 'loadLab',
       c: [],
-      docs: 'docs/lab.md',
+      docs: 'families/train/lab.md',
       heap: "loads the lab's module, its own instance and memory",
     },
   ],

@@ -2,7 +2,7 @@
 // with the options it accepts in each of those calls, their defaults (parse), the tables it
 // reads and, for a bias fused into the attention loop, its C kind (bias: its index in posenc.h
 // POSENC_BIAS_KINDS) and the posenc_bias fields its C arguments fill (fields, in the order
-// js/attention.js's parsers produce them: cArgs). The fused kinds are declared one per file,
+// families/attention/attention.js's parsers produce them: cArgs). The fused kinds are declared one per file,
 // families/<family>/kind_<type>.js; tools/gen_kinds.js writes the C, type and docs lists from
 // them.
 //
@@ -22,7 +22,7 @@
 // whose length sets a row count, Transformer-XL's r); every host builds the kind from these.
 import { KINDS } from './bias_kinds.js';
 import { Status } from './errors.js';
-import { parseMrope, parseRopeFrequencyOptions, ROPE_LAYOUT } from './rope.js';
+import { parseMrope, parseRopeFrequencyOptions, ROPE_LAYOUT } from '../families/rope/rope.js';
 import { allowOnly, choice, fail, int, isArray, num, snapshot } from './validate.js';
 
 export { ALIBI_FORM } from '../families/relative/kind_alibi.js';
@@ -51,7 +51,7 @@ const ENTRIES = {
   // the fused bias kinds, each declared in families/<family>/kind_<type>.js (js/bias_kinds.js lists them)
   ...Object.fromEntries(KINDS.map((k) => [k.type, { ...k }])),
 
-  /** The sinusoidal table added to the tokens before the projections; docs/sinusoidal.md. */
+  /** The sinusoidal table added to the tokens before the projections; families/sinusoidal/sinusoidal.md. */
   sinusoidal: {
     hosts: { selfAttention: ['base', 'offset'] },
     parse: (o, ctx) => ({
@@ -62,7 +62,7 @@ const ENTRIES = {
     tables: () => [],
   },
 
-  /** A learned table added to the tokens before the projections; docs/learned.md. */
+  /** A learned table added to the tokens before the projections; families/learned/learned.md. */
   learned: {
     hosts: { selfAttention: ['table', 'offset'] },
     parse: (o, ctx) => ({
@@ -73,7 +73,7 @@ const ENTRIES = {
     tables: () => [],
   },
 
-  /** RoPE on queries and keys (applyRope's frequency options); docs/rope.md. */
+  /** RoPE on queries and keys (applyRope's frequency options); families/rope/rope.md. */
   rope: {
     bias: 0,
     hosts: {
@@ -121,7 +121,7 @@ for (const [type, e] of Object.entries(ENTRIES)) {
 /**
  * Constraints a table of a row may state on its values (as `key: true` in its tables() entry),
  * beyond the finiteness every table needs. The C core is the guard (the kind's values_<name> in
- * c_src/attention.c returns E_PARAM); each host names the first violating element from the row
+ * families/attention/attention.c returns E_PARAM); each host names the first violating element from the row
  * alone, as `bias.r1[3] must be finite and > 0 (got 0)`. A rule's probes are values on both sides
  * of its bounds: tests/value_rules.test.js puts each into every constrained table of every host.
  */

@@ -75,7 +75,7 @@ export declare function init(opts?: InitOptions): Promise<Posenc>;
 export default init;
 
 // ---- sinusoidal ----
-// <generated: option types> by tools/gen_decls.js from the declarations (decl/NAME.js)
+// <generated: option types> by tools/gen_decls.js from the declarations (families/NAME/decl.js)
 export interface SinusoidalOptions {
   /** rows (positions); ≥ 1. */
   length: number;
@@ -129,7 +129,7 @@ export interface SinusoidalApi {
 
 // ---- rope ----
 // <generated: rope scalings> by tools/gen_scalings.js from js/scalings.js
-/** Frequency scaling (HF rope_scaling / rope_parameters, keys in camelCase; docs/rope.md#frequency-scaling-long-context). */
+/** Frequency scaling (HF rope_scaling / rope_parameters, keys in camelCase; families/rope/rope.md#frequency-scaling-long-context). */
 export type RopeScaling =
   /** The base frequencies. */
   | { type: 'default' }
@@ -208,7 +208,7 @@ export interface ApplyRopeOptions extends RopeFrequencyOptions {
   positions?: I32 | F32;
   offset?: number;
   order?: 'thd' | 'htd';
-  /** xPos (docs/rope.md): queries scaled by zeta^((p - center)/scaleBase), keys (key: true) by the inverse. */
+  /** xPos (families/rope/rope.md): queries scaled by zeta^((p - center)/scaleBase), keys (key: true) by the inverse. */
   xpos?: { scaleBase?: number; center?: number; key?: boolean };
   /** 2-D axial RoPE: tokens are a row-major grid; first rotaryDim/2 components rotate by row, the rest by column. */
   axial?: { height: number; width: number };
@@ -228,7 +228,7 @@ export interface RopeApi {
   ): RopeCache<Returned<C, Float32Array>, Returned<S, Float32Array>>;
   /** In place; returns x. */
   applyRope<T extends F32>(x: T, opts: ApplyRopeOptions): T;
-  /** RoFormer long-term decay (docs/rope.md), distances 0..maxDistance. */
+  /** RoFormer long-term decay (families/rope/rope.md), distances 0..maxDistance. */
   ropeDecay(opts: { dim: number; base?: number; maxDistance: number }): Float64Array;
 }
 
@@ -265,7 +265,7 @@ export interface LearnedApi {
 }
 
 // ---- relative ----
-/** How ALiBi turns a slope m into a bias (docs/alibi.md). */
+/** How ALiBi turns a slope m into a bias (families/relative/alibi.md). */
 export type AlibiForm = 'relative' | 'symmetric' | 'reference';
 
 export interface AlibiBiasOptions {
@@ -493,7 +493,7 @@ export interface AttentionApi {
   ): Returned<O, Float32Array>;
 }
 
-// ---- extrapolation lab (js/train.js) ----------------------------------------------------
+// ---- extrapolation lab (families/train/train.js) ----------------------------------------------------
 export type LabTask = 'copy' | 'periodic' | 'first' | 'ngram';
 export type LabMethod = 'none' | 'learned' | 'sinusoidal' | 'rope' | 'alibi' | 't5';
 export interface TrainOptions {
@@ -616,7 +616,7 @@ export interface ModelRope {
   mropeSections?: [number, number, number];
   mropeInterleaved?: boolean;
 }
-/** What every fromConfig result has (docs/models.md). */
+/** What every fromConfig result has (families/config/models.md). */
 export interface ModelSpecBase {
   /** The model type whose row applied (text_config's for a multimodal wrapper). */
   model: string;
@@ -702,7 +702,7 @@ export interface NoAttentionModelSpec extends ModelSpecBase {
   attention: null;
   encoding: null;
 }
-/** What fromConfig returns for one layer of a Hugging Face model, by family (docs/models.md). */
+/** What fromConfig returns for one layer of a Hugging Face model, by family (families/config/models.md). */
 export type ModelSpec =
   | RopeModelSpec
   | AlibiModelSpec
@@ -731,7 +731,7 @@ export interface Posenc extends SinusoidalApi, RopeApi, RelativeApi, AttentionAp
   readonly heapInUse: number;
 }
 
-// ---- grouped-query attention and the KV cache (docs/attention.md) ----
+// ---- grouped-query attention and the KV cache (families/attention/attention.md) ----
 /** A factor per query: a Float32Array [queries], or a function of the query's absolute
  * position (fromConfig's attention.queryScale). It multiplies the query before its dot products
  * (Llama 4 attention temperature tuning, Qwen 1 logn); the bias is not scaled. */
@@ -830,7 +830,7 @@ export interface Posenc extends KvCacheApi {}
 // ---- robust: the API functions as named exports (js/index.js). Each calls the instance the
 // most recent init() resolved to; before any init() has resolved it throws a PosencError
 // (E_MISSING) saying to await init(). See docs/errors.md.
-// <generated: named exports> by tools/gen_decls.js from the declarations (decl/NAME.js)
+// <generated: named exports> by tools/gen_decls.js from the declarations (families/NAME/decl.js)
 export declare const alloc: Posenc['alloc'];
 export declare const loadLab: Posenc['loadLab'];
 export declare const sinusoidal: Posenc['sinusoidal'];

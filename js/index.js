@@ -12,15 +12,15 @@ import { PosencError, Status } from './errors.js';
 import { simdSupported } from './loader.js';
 import { options } from './validate.js';
 
-// <generated: families> by tools/gen_decls.js from the declarations (decl/NAME.js)
-import { sinusoidalFamily } from './sinusoidal.js';
-import { ropeFamily } from './rope.js';
-import { relativeFamily } from './relative.js';
-import { learnedFamily } from './learned.js';
-import { attentionFamily } from './attention.js';
-import { kvCacheFamily } from './kvcache.js';
-import { trainFamily } from './train.js';
-import { configFamily } from './config.js';
+// <generated: families> by tools/gen_decls.js from the declarations (families/NAME/decl.js)
+import { sinusoidalFamily } from '../families/sinusoidal/sinusoidal.js';
+import { ropeFamily } from '../families/rope/rope.js';
+import { relativeFamily } from '../families/relative/relative.js';
+import { learnedFamily } from '../families/learned/learned.js';
+import { attentionFamily } from '../families/attention/attention.js';
+import { kvCacheFamily } from '../families/kvcache/kvcache.js';
+import { trainFamily } from '../families/train/train.js';
+import { configFamily } from '../families/config/config.js';
 
 const FAMILIES = [
   sinusoidalFamily,
@@ -90,8 +90,8 @@ const forward =
 
 // The API functions as named exports, for `import { init, sinusoidal } from 'posenc'` after
 // `await init()`: each calls the instance the most recent init() resolved to. The lines are
-// written from the declarations (decl/*.js) by tools/gen_decls.js.
-// <generated: forwards> by tools/gen_decls.js from the declarations (decl/NAME.js)
+// written from the declarations (families/*/decl.js) by tools/gen_decls.js.
+// <generated: forwards> by tools/gen_decls.js from the declarations (families/NAME/decl.js)
 export const alloc = forward('alloc');
 export const loadLab = forward('loadLab');
 export const sinusoidal = forward('sinusoidal');

@@ -9,7 +9,7 @@ declare const lite: {
   use: typeof esm.use;
   /** Resolves to the whole ES module. */
   load(): Promise<typeof esm>;
-  // <generated: families> by tools/gen_decls.js from the declarations (decl/NAME.js)
+  // <generated: families> by tools/gen_decls.js from the declarations (families/NAME/decl.js)
   readonly sinusoidalFamily: typeof esm.sinusoidalFamily;
   readonly ropeFamily: typeof esm.ropeFamily;
   readonly relativeFamily: typeof esm.relativeFamily;

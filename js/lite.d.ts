@@ -21,7 +21,7 @@ export type * from './index.js';
 export interface Family<Api> {
   (core: never, lab?: never): Api;
 }
-// <generated: families> by tools/gen_decls.js from the declarations (decl/NAME.js)
+// <generated: families> by tools/gen_decls.js from the declarations (families/NAME/decl.js)
 export declare const sinusoidalFamily: Family<SinusoidalApi>;
 export declare const ropeFamily: Family<RopeApi>;
 /** ALiBi, T5, Shaw and Transformer-XL. */

@@ -14,15 +14,15 @@ import { PosencError, Status } from './errors.js';
 import { simdSupported } from './loader.js';
 import { fail, list, options, reason } from './validate.js';
 
-// <generated: families> by tools/gen_decls.js from the declarations (decl/NAME.js)
-export { sinusoidalFamily } from './sinusoidal.js';
-export { ropeFamily } from './rope.js';
-export { relativeFamily } from './relative.js';
-export { learnedFamily } from './learned.js';
-export { attentionFamily } from './attention.js';
-export { kvCacheFamily } from './kvcache.js';
-export { trainFamily } from './train.js';
-export { configFamily } from './config.js';
+// <generated: families> by tools/gen_decls.js from the declarations (families/NAME/decl.js)
+export { sinusoidalFamily } from '../families/sinusoidal/sinusoidal.js';
+export { ropeFamily } from '../families/rope/rope.js';
+export { relativeFamily } from '../families/relative/relative.js';
+export { learnedFamily } from '../families/learned/learned.js';
+export { attentionFamily } from '../families/attention/attention.js';
+export { kvCacheFamily } from '../families/kvcache/kvcache.js';
+export { trainFamily } from '../families/train/train.js';
+export { configFamily } from '../families/config/config.js';
 // </generated: families>
 export { PosencBuffer, PosencError, Status, simdSupported };
 

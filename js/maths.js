@@ -14,6 +14,6 @@ export const t5MaxExact = (bidirectional, numBuckets) => (bidirectional ? numBuc
 /**
  * YaRN's attention temperature get_mscale(scale, mscale) = 0.1 · mscale · ln(scale) + 1 (1 for
  * scale <= 1), as Hugging Face modeling_rope_utils.py _compute_yarn_parameters and DeepSeek-V2's
- * softmax scale use it. C: c_src/rope.c get_mscale.
+ * softmax scale use it. C: families/rope/rope.c get_mscale.
  */
 export const yarnMscale = (scale, mscale = 1) => (scale <= 1 ? 1 : 0.1 * mscale * Math.log(scale) + 1);

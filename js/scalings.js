@@ -1,10 +1,10 @@
-// The RoPE frequency scalings, declared once (docs/rope.md "Frequency scaling"). Each type names
+// The RoPE frequency scalings, declared once (families/rope/rope.md "Frequency scaling"). Each type names
 // its C enum value (posenc.h posenc_rope_type), the Hugging Face rope_type / type spellings
-// fromConfig reads as it, and its keys in the order they are validated. Read by js/rope.js
-// (applyRope / ropeCache / ropeFrequencies: parsing and the C struct), js/config.js (fromConfig's
+// fromConfig reads as it, and its keys in the order they are validated. Read by families/rope/rope.js
+// (applyRope / ropeCache / ropeFrequencies: parsing and the C struct), families/config/config.js (fromConfig's
 // rope_scaling / rope_parameters), the page (web/src/methods.js) and tools/gen_scalings.js (the
-// .d.ts union and docs/rope.md's table, generated and committed); tests/scalings.test.js probes
-// c_src/rope.c check_scaling with the same rules, so C and JS cannot drift.
+// .d.ts union and families/rope/rope.md's table, generated and committed); tests/scalings.test.js probes
+// families/rope/rope.c check_scaling with the same rules, so C and JS cannot drift.
 //
 // A key:
 //   name      posenc's option (camelCase); the C field is its snake_case (posenc_rope_scaling)
@@ -14,7 +14,7 @@
 //   hf        its key in rope_scaling / rope_parameters (none: posenc's own), hfRequired: Hugging
 //             Face's code requires it though posenc has a default (_compute_*_parameters)
 //   context   fromConfig may take it from the top level (max_position_embeddings, ...): its own
-//             rule in js/config.js, which records where it came from
+//             rule in families/config/config.js, which records where it came from
 // A type:
 //   c         its value of posenc_rope_type
 //   hf        the rope_type / type spellings that mean it (notes: how a spelling differs)
@@ -127,7 +127,7 @@ export const SCALINGS = Object.freeze({
   },
 });
 
-/** What docs/rope.md and the declarations say of each type (tools/gen_scalings.js alone reads it,
+/** What families/rope/rope.md and the declarations say of each type (tools/gen_scalings.js alone reads it,
  * so the bundles leave it out): doc, one line for the .d.ts; formula, the frequencies. */
 export const SCALING_DOCS = {
   default: {
@@ -179,8 +179,8 @@ export const C_FIELDS = [
   'highFreqFactor',
 ];
 
-/** Where docs/rope.md explains the scalings. */
-export const SCALINGS_DOC = 'docs/rope.md#frequency-scaling-long-context';
+/** Where families/rope/rope.md explains the scalings. */
+export const SCALINGS_DOC = 'families/rope/rope.md#frequency-scaling-long-context';
 
 /** Every Hugging Face rope_type / type spelling -> posenc's scaling type, in the table's order. No
  * prototype: a config's rope_type of 'constructor' or 'toString' is no rope type. */

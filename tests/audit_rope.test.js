@@ -1,5 +1,5 @@
 // Audit of the RoPE family against a second, independent float64 reference on configurations
-// docs/rope.md does not name (other dims, bases, factors, key combinations, boundaries), plus the
+// families/rope/rope.md does not name (other dims, bases, factors, key combinations, boundaries), plus the
 // overflow cases that used to come back as inf/NaN instead of a PosencError.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -89,7 +89,7 @@ function rotate(x, { length, heads = 1, dim, rotaryDim = dim, layout = 'half', o
 
 const relErr = (a, b) => Math.max(...Array.from(a, (v, i) => Math.abs(v - b[i]) / Math.abs(b[i])));
 
-test('frequencies of every scaling type at dims, bases and factors outside the docs/rope.md examples', async () => {
+test('frequencies of every scaling type at dims, bases and factors outside the families/rope/rope.md examples', async () => {
   const [{ pe }] = await backends();
   for (const d of [2, 32, 80, 96, 256]) {
     for (const base of [1e4, 5e5, 1e6]) {

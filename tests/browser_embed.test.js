@@ -480,7 +480,7 @@ test('bytes on the wire: one embed, and what a second one adds', { skip }, async
   // The targets, in decimal kB: one embed that calls no attention at most 77 kB, one that calls it
   // (Shuffle lab, Bias) at most 87 kB, a second embed on the same page at most 5 kB more. The two
   // attention views were under 70 kB until this version: M-RoPE, Hugging Face's "did you mean"
-  // errors (js/rope.js) and the encodings registry (js/encodings.js, which imports rope.js) grew the
+  // errors (families/rope/rope.js) and the encodings registry (js/encodings.js, which imports rope.js) grew the
   // shared chunk (27.5 -> 31.9 kB brotli); the attention core's sliding window, chunked attention,
   // per-query scale and exact ALiBi rows grew it to 27.9 kB; Bias draws Transformer-XL's terms.
   // Measured: Shuffle lab 74,744 B, Bias 76,873 B. Splitting rope.js's option parsing out of the

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { pageSuite, skip } from './browser_embed_harness.js';
-import { fromConfig } from '../js/config.js';
+import { fromConfig } from '../families/config/config.js';
 import { MODELS } from '../web/src/views/scaling_models.js';
 
 const { open, settled, pageErrors } = pageSuite();

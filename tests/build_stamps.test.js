@@ -59,17 +59,23 @@ test('build.sh builds each native and fuzz target through fresh and stamps it af
 test('a wasm built before a C edit is reported as stale, naming the edited file', async () => {
   const { staleBuild } = await import('./helpers.js');
   const root = join(dir, 'checkout/');
-  const line = /^\s*(sha256sum c_src\/\* > dist\/\.sources)$/m.exec(src);
+  const line = /^\s*(sha256sum \$\(lib_sources\) > dist\/\.sources)$/m.exec(src);
   assert.ok(line, 'build.sh writes dist/.sources with sha256sum after a wasm build');
-  spawnSync('mkdir', ['-p', join(root, 'c_src'), join(root, 'dist')]);
+  const sources = /^lib_sources\(\) \{.*\}$/m.exec(src);
+  assert.ok(sources, 'build.sh defines lib_sources() on one line');
+  spawnSync('mkdir', ['-p', join(root, 'c_src'), join(root, 'dist'), join(root, 'families/f')]);
   writeFileSync(join(root, 'c_src/a.c'), 'int a;');
   writeFileSync(join(root, 'c_src/b.h'), 'int b;');
+  writeFileSync(join(root, 'families/f/f.c'), 'int f;');
   assert.equal(staleBuild(root), null, 'no dist/.sources (an older build): not judged');
-  assert.equal(spawnSync('bash', ['-c', line[1]], { cwd: root }).status, 0);
+  assert.equal(spawnSync('bash', ['-c', `${sources[0]}\n${line[1]}`], { cwd: root }).status, 0);
   assert.equal(staleBuild(root), null, 'just built: fresh');
   writeFileSync(join(root, 'c_src/b.h'), 'int b2;');
   assert.match(staleBuild(root) ?? '', /stale: c_src\/b\.h changed since the last \.\/build\.sh wasm/);
   writeFileSync(join(root, 'c_src/b.h'), 'int b;');
+  writeFileSync(join(root, 'families/f/f.c'), 'int f2;');
+  assert.match(staleBuild(root) ?? '', /stale: families\/f\/f\.c changed/, "a family's C file too");
+  writeFileSync(join(root, 'families/f/f.c'), 'int f;');
   writeFileSync(join(root, 'c_src/new.c'), 'int n;');
   assert.match(staleBuild(root) ?? '', /c_src\/new\.c/, 'a new C file makes it stale too');
   rmSync(join(root, 'c_src/new.c'));

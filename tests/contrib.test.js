@@ -17,7 +17,7 @@ const read = (f) => readFileSync(join(root, f), 'utf8');
 
 const FAMILIES = FAMILY_DECLS.map((d) => ({
   name: d.family,
-  file: `js/${d.module}.js`,
+  file: `families/${d.module}/${d.module}.js`,
   functions: d.functions.map((f) => f.name),
   kernels: d.functions.some((f) => f.c.some((c) => !/_size$/.test(c))),
 }));
@@ -32,10 +32,17 @@ for (const family of FAMILIES) {
 }
 
 const changelog = read('CHANGELOG.md');
-const benchSrc = require_fs
-  .readdirSync(join(root, 'bench'))
-  .filter((f) => f.endsWith('.js'))
-  .map((f) => read(`bench/${f}`))
+const benchSrc = [
+  ...require_fs
+    .readdirSync(join(root, 'bench'))
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => `bench/${f}`),
+  ...require_fs
+    .readdirSync(join(root, 'families'))
+    .map((d) => `families/${d}/bench.js`)
+    .filter((f) => require_fs.existsSync(join(root, f))),
+]
+  .map(read)
   .join('\n');
 for (const family of FAMILIES) {
   test(`${family.name}: CHANGELOG names each function; a family with C kernels has a bench row`, () => {
@@ -45,7 +52,7 @@ for (const family of FAMILIES) {
     if (!family.kernels) return; // pure JS (fromConfig)
     assert.ok(
       family.functions.some((fn) => new RegExp(`\\.\\s*${fn}\\(`).test(benchSrc)),
-      `no bench/*.js group calls any of ${family.functions.join(', ')} (${family.file} runs C kernels)`,
+      `no bench/*.js or families/*/bench.js group calls any of ${family.functions.join(', ')} (${family.file} runs C kernels)`,
     );
   });
 }
@@ -53,7 +60,7 @@ for (const family of FAMILIES) {
 // Encodings: the registry (js/encodings.js ENCODINGS) is the list. A fused bias kind's types,
 // docs rows, C kind and fuzz draws are generated from its declaration (tools/gen_kinds.js,
 // checked by tests/decls.test.js); the other encodings (none, sinusoidal, learned, rope) must be
-// in the types of every call that takes it and the docs (docs/attention.md: the tables of each
+// in the types of every call that takes it and the docs (families/attention/attention.md: the tables of each
 // host that takes it), and every encoding in the CHANGELOG. A bias row's link must resolve.
 const UNION = { attention: 'AttentionBias', selfAttention: 'SelfAttentionEncoding', kvCache: 'KvCacheEncoding' };
 /** The text of `export type NAME = ...` in js/index.d.ts, up to the next export. */
@@ -63,7 +70,7 @@ function unionOf(name) {
   const next = types.indexOf('\nexport ', at + 1);
   return types.slice(at, next < 0 ? undefined : next);
 }
-const attentionDoc = read('docs/attention.md');
+const attentionDoc = read('families/attention/attention.md');
 
 /** The rows of the first markdown table of `doc` whose header line starts with `header`. */
 function tableRows(doc, header) {
@@ -81,50 +88,60 @@ const anchorOf = (heading) =>
     .toLowerCase()
     .replace(/[^\p{L}\p{N} _-]/gu, '')
     .replace(/ /g, '-');
-/** Why the docs/ link `target` (from docs/attention.md) does not resolve, or '' when it does. */
+/** Why the link `target` (from families/attention/attention.md) does not resolve, or '' when it does. */
 function brokenLink(target) {
   const [file, anchor] = target.split('#');
-  const path = `docs/${file || 'attention.md'}`;
+  const path = join('families/attention', file || 'attention.md');
   if (!require_fs.existsSync(join(root, path))) return `${path} does not exist`;
   if (!anchor) return '';
   const anchors = [...read(path).matchAll(/^#+ (.*)$/gm)].map((m) => anchorOf(m[1]));
   return anchors.includes(anchor) ? '' : `${path} has no heading whose anchor is #${anchor}`;
 }
-// docs/attention.md's tables that list encodings: the bias table of `attention`, the KV cache's
+// families/attention/attention.md's tables that list encodings: the bias table of `attention`, the KV cache's
 // options (its `encoding` row lists the types) and its encoding table
 const BIAS_TABLE = '| `bias` | logit gains |';
 const KV_OPTIONS = '| option | meaning |';
 const KV_TABLE = '| `encoding` | what the cache does |';
 
-/** What docs/attention.md lacks for encoding `type` (row e of the registry), as messages. */
+/** What families/attention/attention.md lacks for encoding `type` (row e of the registry), as messages. */
 function attentionDocGaps(type, e) {
   const gaps = [];
   const rowOf = (rows) => rows?.find((r) => r.includes(`{ type: '${type}'`));
   if (e.hosts.attention && type !== 'none') {
     const row = rowOf(tableRows(attentionDoc, BIAS_TABLE));
     const links = row ? [...row.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]) : [];
-    if (!row) gaps.push(`docs/attention.md bias table ("${BIAS_TABLE}") has no row { type: '${type}', ... }`);
+    if (!row)
+      gaps.push(`families/attention/attention.md bias table ("${BIAS_TABLE}") has no row { type: '${type}', ... }`);
     else if (links.length === 0)
-      gaps.push(`docs/attention.md bias table: the '${type}' row links to no section (its formula and paper)`);
+      gaps.push(
+        `families/attention/attention.md bias table: the '${type}' row links to no section (its formula and paper)`,
+      );
     for (const l of links) {
       const why = brokenLink(l);
-      if (why) gaps.push(`docs/attention.md bias table: the '${type}' row's link (${l}) does not resolve: ${why}`);
+      if (why)
+        gaps.push(
+          `families/attention/attention.md bias table: the '${type}' row's link (${l}) does not resolve: ${why}`,
+        );
     }
   }
   if (e.hosts.kvCache) {
     const opt = tableRows(attentionDoc, KV_OPTIONS)?.find((r) => r.startsWith('| `encoding` |'));
     if (!opt?.includes(`'${type}'`))
       gaps.push(
-        `docs/attention.md KV cache options table ("${KV_OPTIONS}"): its \`encoding\` row does not list '${type}'`,
+        `families/attention/attention.md KV cache options table ("${KV_OPTIONS}"): its \`encoding\` row does not list '${type}'`,
       );
     if (!rowOf(tableRows(attentionDoc, KV_TABLE)))
-      gaps.push(`docs/attention.md KV cache encoding table ("${KV_TABLE}") has no row { type: '${type}', ... }`);
+      gaps.push(
+        `families/attention/attention.md KV cache encoding table ("${KV_TABLE}") has no row { type: '${type}', ... }`,
+      );
   }
   if (e.hosts.selfAttention) {
     const section = attentionDoc.split(/^## /m).find((x) => x.startsWith('`selfAttention`')) ?? '';
     const sentence = /`encoding` is [\s\S]*?\./.exec(section)?.[0] ?? '';
     if (!sentence.includes(`'${type}'`))
-      gaps.push(`docs/attention.md section selfAttention: its "\`encoding\` is ..." sentence does not list '${type}'`);
+      gaps.push(
+        `families/attention/attention.md section selfAttention: its "\`encoding\` is ..." sentence does not list '${type}'`,
+      );
   }
   return gaps;
 }

@@ -1,4 +1,4 @@
-// The declarations (decl/index.js and the decl/*.js it names) are the one list of public
+// The declarations (decl/index.js and the families/*/decl.js it names) are the one list of public
 // functions: tools/gen_decls.js writes every other list from them. Here: nothing generated is
 // stale, and each declaration says what the running API does (its families' functions, the C it
 // calls, its options' names, ranges and defaults, a docs anchor that resolves).
@@ -44,10 +44,14 @@ test('every family of posenc/lite is declared, with its functions and its core m
     assert.deepEqual(
       Object.keys(family(null)).sort(),
       d.functions.map((f) => f.name).sort(),
-      `decl/${d.module}.js declares the functions ${d.family} builds`,
+      `families/${d.module}/decl.js declares the functions ${d.family} builds`,
     );
     // js/lite.js picks a family's core by its mark; the declarations put its C in that core's list
-    assert.equal(family.core === 'lean', d.lean === true, `${d.family}.core and decl/${d.module}.js lean agree`);
+    assert.equal(
+      family.core === 'lean',
+      d.lean === true,
+      `${d.family}.core and families/${d.module}/decl.js lean agree`,
+    );
     if (d.page === true)
       assert.ok(['lean', 'encodings'].includes(family.core), `${d.family}.core: the page's encodings core has its C`);
     if (d.page === 'attention')
@@ -88,8 +92,11 @@ test('each declared docs link resolves, and the page names the function', () => 
 test("each C entry point a family module calls is in its declaration's c lists", () => {
   for (const d of FAMILY_DECLS) {
     const declared = new Set([...(d.cOnly ?? []), ...d.functions.flatMap((f) => f.c)]);
-    for (const m of read(`js/${d.module}.js`).matchAll(/'(posenc_\w+)'/g)) {
-      assert.ok(declared.has(m[1]), `js/${d.module}.js calls ${m[1]}: add it to a function's c in its decl/ file`);
+    for (const m of read(`families/${d.module}/${d.module}.js`).matchAll(/'(posenc_\w+)'/g)) {
+      assert.ok(
+        declared.has(m[1]),
+        `families/${d.module}/${d.module}.js calls ${m[1]}: add it to a function's c in its decl.js`,
+      );
     }
   }
 });
@@ -141,12 +148,18 @@ test('declared options: names, defaults, choices and minimums are what the API d
 });
 
 // A family module without a declaration would be in no generated list: each `export function
-// xFamily(` of js/ (hand-written code, so read from source) must be declared.
-test('every family module of js/ has its declaration', () => {
+// xFamily(` of js/ and families/*/ (hand-written code, so read from source) must be declared.
+test('every family module of js/ and families/ has its declaration', () => {
   const declared = FAMILY_DECLS.map((d) => `${d.module}:${d.family}`);
-  for (const f of readdirSync(join(root, 'js')).filter((x) => /^[a-z0-9]+\.js$/.test(x))) {
-    for (const m of read(`js/${f}`).matchAll(/^export function (\w+Family)\(/gm)) {
-      assert.ok(declared.includes(`${f.slice(0, -3)}:${m[1]}`), `js/${f} builds ${m[1]}: declare it (decl/*.js)`);
+  const dirs = ['js', ...readdirSync(join(root, 'families')).map((d) => `families/${d}`)];
+  for (const dir of dirs) {
+    for (const f of readdirSync(join(root, dir)).filter((x) => /^[a-z0-9]+\.js$/.test(x) && x !== 'decl.js')) {
+      for (const m of read(`${dir}/${f}`).matchAll(/^export function (\w+Family)\(/gm)) {
+        assert.ok(
+          declared.includes(`${f.slice(0, -3)}:${m[1]}`),
+          `${dir}/${f} builds ${m[1]}: declare it (families/*/decl.js)`,
+        );
+      }
     }
   }
 });

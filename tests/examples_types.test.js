@@ -6,20 +6,15 @@
 // result narrowed on family goes to applyRope and kvCache as is).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { app, cleanup, root } from './package_helper.js';
+import { DOC_PAGES } from './paths.js';
 
 after(cleanup);
 
-const sources = [
-  'README.md',
-  ...readdirSync(join(root, 'docs'))
-    .filter((f) => f.endsWith('.md'))
-    .sort()
-    .map((f) => `docs/${f}`),
-];
+const sources = ['README.md', ...DOC_PAGES];
 
 function blocks() {
   const out = [];

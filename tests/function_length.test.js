@@ -2,9 +2,10 @@
 // function in the shipped code has at most LIMIT lines of its own (its span minus the functions
 // nested in it), measured by tools/function_lengths.js.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import test from 'node:test';
 import { allFunctions, cFunctions, jsFunctions, LIMIT, SPAN_LIMIT } from '../tools/function_lengths.js';
+import { C_SOURCES } from './paths.js';
 
 test('the measure counts what a reader holds: nested functions apart, C by its layout', () => {
   const js = jsFunctions(
@@ -59,12 +60,12 @@ test('the measure counts what a reader holds: nested functions apart, C by its l
 });
 
 test('the C measure skips no definition: every body-closing brace at column 0 ends one it found', () => {
-  for (const f of readdirSync(new URL('../c_src/', import.meta.url)).filter((n) => n.endsWith('.c'))) {
-    const text = readFileSync(new URL(`../c_src/${f}`, import.meta.url), 'utf8');
+  for (const f of C_SOURCES) {
+    const text = readFileSync(new URL(`../${f}`, import.meta.url), 'utf8');
     const closing = text.split('\n').filter((l) => l === '}').length;
     const lines = text.split('\n');
     const bodies = cFunctions(f, text).filter((fn) => lines[fn.line + fn.span - 2] === '}');
-    assert.equal(bodies.length, closing, `c_src/${f}: a definition tools/function_lengths.js cannot read`);
+    assert.equal(bodies.length, closing, `${f}: a definition tools/function_lengths.js cannot read`);
   }
 });
 

@@ -14,17 +14,25 @@ export function staleBuild(root = new URL('..', import.meta.url).pathname) {
   if (!existsSync(list)) return null;
   const built = new Map();
   for (const line of readFileSync(list, 'utf8').split('\n')) {
-    const m = /^([0-9a-f]{64}) {2}c_src\/(.+)$/.exec(line);
+    const m = /^([0-9a-f]{64}) {2}(.+)$/.exec(line);
     if (m) built.set(m[2], m[1]);
   }
   const sha = (f) =>
     createHash('sha256')
-      .update(readFileSync(`${root}c_src/${f}`))
+      .update(readFileSync(`${root}${f}`))
       .digest('hex');
-  const now = readdirSync(`${root}c_src`);
+  // what build.sh hashes (lib_sources): every file of c_src/ and each family's C
+  const now = [
+    ...readdirSync(`${root}c_src`).map((f) => `c_src/${f}`),
+    ...readdirSync(`${root}families`).flatMap((d) =>
+      readdirSync(`${root}families/${d}`)
+        .filter((f) => /\.[ch]$/.test(f))
+        .map((f) => `families/${d}/${f}`),
+    ),
+  ];
   const changed = [...now.filter((f) => built.get(f) !== sha(f)), ...[...built.keys()].filter((f) => !now.includes(f))];
   return changed.length
-    ? `dist/ is stale: c_src/${changed.join(', c_src/')} changed since the last ./build.sh wasm (run it)`
+    ? `dist/ is stale: ${changed.join(', ')} changed since the last ./build.sh wasm (run it)`
     : null;
 }
 {

@@ -76,13 +76,16 @@ test("each family's core mark: the export list of that core holds every C functi
   const lab = names('c_src/exports_lab.txt');
   const marked = {};
   for (const f of ['sinusoidal', 'learned', 'rope', 'relative', 'attention', 'kvcache', 'config', 'train']) {
-    const m = /^\w+Family\.core = '(\w+)';/m.exec(read(`js/${f}.js`));
+    const m = /^\w+Family\.core = '(\w+)';/m.exec(read(`families/${f}/${f}.js`));
     if (!m) continue;
     marked[f] = m[1];
     const listed = names(`c_src/${LISTS[m[1]]}`);
-    const called = [...read(`js/${f}.js`).matchAll(/'(posenc_\w+)'/g)].map((x) => x[1]);
+    const called = [...read(`families/${f}/${f}.js`).matchAll(/'(posenc_\w+)'/g)].map((x) => x[1]);
     for (const c of called.filter((c) => !lab.includes(c)))
-      assert.ok(listed.includes(c), `js/${f}.js calls ${c}, which its core (${m[1]}, c_src/${LISTS[m[1]]}) lacks`);
+      assert.ok(
+        listed.includes(c),
+        `families/${f}/${f}.js calls ${c}, which its core (${m[1]}, c_src/${LISTS[m[1]]}) lacks`,
+      );
   }
   // the cores the page and posenc/lite's cores option rely on: the KV cache alone needs the full core
   assert.deepEqual(marked, {

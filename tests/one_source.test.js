@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { loadCore } from '../js/api.js';
 import { ENCODINGS } from '../js/encodings.js';
+import { FAMILY_DIRS } from './paths.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const read = (f) => readFileSync(join(root, f), 'utf8');
@@ -101,11 +102,11 @@ for (const simd of [true, false]) {
 
 test('struct layouts: js/ writes every field of posenc_bias and posenc_rope_scaling', async () => {
   const core = await loadCore({ simd: true });
-  // js/attention.js writeBias: kind and the three call options, then each registry row's cArgs
+  // families/attention/attention.js writeBias: kind and the three call options, then each registry row's cArgs
   const written = new Set(['kind', 'query_scale', 'chunk', 'window']);
   for (const e of Object.values(ENCODINGS)) for (const f of e.cArgs ?? []) written.add(f);
   // what writeBias writes, read back from the heap: each field it is given lands in its place
-  const { writeBias } = await import('../js/attention.js');
+  const { writeBias } = await import('../families/attention/attention.js');
   const L = core.layout.posenc_bias;
   const get = { i: 'getInt32', p: 'getUint32', f: 'getFloat32' };
   for (const [kind, e] of Object.entries(ENCODINGS)) {
@@ -116,14 +117,14 @@ test('struct layouts: js/ writes every field of posenc_bias and posenc_rope_scal
       const ptr = writeBias(s, kind, args, call);
       const dv = new DataView(s.read(Uint8Array, ptr, L.size).slice().buffer);
       const at = (f) => dv[get[L.fields[f].type]](L.at(f), true);
-      assert.equal(at('kind'), e.bias, `js/attention.js writeBias writes posenc_bias.kind for ${kind}`);
+      assert.equal(at('kind'), e.bias, `families/attention/attention.js writeBias writes posenc_bias.kind for ${kind}`);
       e.cArgs.forEach((f, i) => assert.equal(at(f), args[i], `writeBias writes ${kind}'s cArgs ${f}`));
       for (const [f, v] of [
         ['query_scale', 7],
         ['chunk', 8],
         ['window', 9],
       ])
-        assert.equal(at(f), v, `js/attention.js writeBias writes posenc_bias.${f}`);
+        assert.equal(at(f), v, `families/attention/attention.js writeBias writes posenc_bias.${f}`);
     });
   }
   for (const f of Object.keys(core.layout.posenc_bias.fields)) {
@@ -134,11 +135,15 @@ test('struct layouts: js/ writes every field of posenc_bias and posenc_rope_scal
   }
   for (const f of written)
     assert.ok(f in core.layout.posenc_bias.fields, `js/ writes posenc_bias.${f}, not in posenc.h`);
-  // js/rope.js scalingPtr: the four 4-byte fields by name, every double by its option's name
-  const rope = read('js/rope.js');
+  // families/rope/rope.js scalingPtr: the four 4-byte fields by name, every double by its option's name
+  const rope = read('families/rope/rope.js');
   for (const [f, { size }] of Object.entries(core.layout.posenc_rope_scaling.fields)) {
     if (size === 8) continue;
-    assert.match(rope, new RegExp(`L\\.set\\(dv, '${f}'`), `js/rope.js scalingPtr writes posenc_rope_scaling.${f}`);
+    assert.match(
+      rope,
+      new RegExp(`L\\.set\\(dv, '${f}'`),
+      `families/rope/rope.js scalingPtr writes posenc_rope_scaling.${f}`,
+    );
   }
 });
 
@@ -159,14 +164,18 @@ test('budgets: docs/benchmark.md states the tarball ceiling tests/package.test.j
 // Maths written once: each formula's one JS home is js/maths.js, its C home named beside it.
 test('maths in one place: float32 max, T5 exact range, YaRN mscale', () => {
   const { readdirSync } = require_fs;
-  const files = ['js', 'web/src', 'web/src/views', 'c_src'].flatMap((d) =>
+  const files = ['js', 'web/src', 'web/src/views', 'c_src', ...FAMILY_DIRS].flatMap((d) =>
     readdirSync(join(root, d))
-      .filter((f) => /\.(js|c|h)$/.test(f))
+      .filter((f) => /\.(js|c|h)$/.test(f) && !/(\.test|^decl|^bench)\.js$/.test(f))
       .map((f) => `${d}/${f}`),
   );
   const rules = [
     [/3\.40282346\d*e\+?38/, ['js/maths.js'], 'the float32 max (import FLT_MAX from js/maths.js)'],
-    [/0\.1 \* \w+ \* (Math\.)?log\(/, ['js/maths.js', 'c_src/rope.c'], "YaRN's mscale (js/maths.js yarnMscale)"],
+    [
+      /0\.1 \* \w+ \* (Math\.)?log\(/,
+      ['js/maths.js', 'families/rope/rope.c'],
+      "YaRN's mscale (js/maths.js yarnMscale)",
+    ],
     [
       /\? *(num_?[bB]uckets|nb|st\.buckets) *(\/ *2|>> *1) *: *\1|(num_?[bB]uckets|nb|st\.buckets) *>> *2 *:/,
       ['js/maths.js', 'c_src/posenc_internal.h'],

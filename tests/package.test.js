@@ -4,7 +4,7 @@
 // numbers. Also: what the tarball contains and the size budget.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { after, test } from 'node:test';
@@ -70,6 +70,11 @@ test('the tarball holds the package and nothing else', () => {
     'js/worker.js',
     'js/worker.d.ts',
     'worker.js',
+    // each family's glue (families/<family>/<family>.js), not its tests, declaration or bench
+    ...['sinusoidal', 'rope', 'relative', 'learned', 'attention', 'kvcache', 'train', 'config'].map(
+      (f) => `families/${f}/${f}.js`,
+    ),
+    'families/config/models.js',
   ];
   const builds = ['dist/posenc.wasm.js', 'dist/posenc.simd.wasm.js', 'dist/posenc-lab.simd.wasm.js'];
   for (const f of [...want, ...builds, 'dist/posenc-lite.simd.wasm.js']) {
@@ -77,7 +82,7 @@ test('the tarball holds the package and nothing else', () => {
   }
   const stray = files.filter(
     (f) =>
-      !/^(package\.json|lite\.js|worker\.js|README\.md|LICENSE|CHANGELOG\.md|js\/[\w.]+\.(js|cjs|d\.ts|d\.cts)|dist\/posenc(\.simd)?\.wasm\.js|dist\/posenc-(lab|lite)\.simd\.wasm\.js)$/.test(
+      !/^(package\.json|lite\.js|worker\.js|README\.md|LICENSE|CHANGELOG\.md|js\/[\w.]+\.(js|cjs|d\.ts|d\.cts)|families\/\w+\/(?!decl\.js$|bench\.js$)\w+\.js|dist\/posenc(\.simd)?\.wasm\.js|dist\/posenc-(lab|lite)\.simd\.wasm\.js)$/.test(
         f,
       ),
   );
@@ -107,17 +112,17 @@ test('size budget: SIMD wasm at most 48 KiB gzipped; tarball at most 240 KiB', (
 test("README's package figures are today's: tarball, each wasm build gzipped, the JS", () => {
   const readme = readFileSync(join(root, 'README.md'), 'utf8').replace(/\s+/g, ' ');
   const gz = (files) => gzipSync(Buffer.concat(files.map((f) => readFileSync(join(root, f)))), { level: 9 }).length;
-  const js = readdirSync(join(root, 'js'))
-    .filter((f) => /\.(js|cjs)$/.test(f))
-    .sort()
-    .map((f) => `js/${f}`);
+  const js = pack()
+    .files.map((f) => f.path)
+    .filter((f) => /^(js|families)\/.*\.(js|cjs)$/.test(f))
+    .sort();
   const claims = [
     [/The tarball is about (\d+) kB/, pack().size, 'tarball (npm pack)'],
     [/core builds are (\d+) kB \(SIMD\)/, gz(['dist/posenc.simd.wasm']), 'SIMD core'],
     [/and (\d+) kB \(scalar\) gzipped/, gz(['dist/posenc.wasm']), 'scalar core'],
     [/the lab's (\d+) kB/, gz(['dist/posenc-lab.simd.wasm']), 'lab'],
     [/the lean core (\d+) kB/, gz(['dist/posenc-lite.simd.wasm']), 'lean core'],
-    // as build.sh prints it: js/*.js and js/*.cjs concatenated, gzip -9
+    // as build.sh prints it: the shipped JS of js/ and families/ concatenated, gzip -9
     [/the JS (\d+) kB/, gz(js), 'JS'],
   ];
   for (const [re, bytes, what] of claims) {

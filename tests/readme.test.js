@@ -12,16 +12,11 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { app, cleanup, pack, root } from './package_helper.js';
+import { DOC_PAGES } from './paths.js';
 
 after(cleanup);
 
-const sources = [
-  'README.md',
-  ...readdirSync(join(root, 'docs'))
-    .filter((f) => f.endsWith('.md'))
-    .sort()
-    .map((f) => `docs/${f}`),
-];
+const sources = ['README.md', ...DOC_PAGES];
 
 // A citation of the developer-only spec and design notes, which are not in the repository. Built from
 // pieces so that this file, which is scanned too, does not match its own pattern.
@@ -79,7 +74,7 @@ test('no code comment, doc, test name or message cites a file outside the reposi
       } else if (text.test(e.name)) files.push(rel);
     }
   };
-  for (const dir of ['c_src', 'js', 'tests', 'bench', 'tools', 'web/src', 'docs']) walk(dir);
+  for (const dir of ['c_src', 'js', 'tests', 'bench', 'tools', 'web/src', 'docs', 'families']) walk(dir);
   files.push('README.md', 'CONTRIBUTING.md', 'build.sh');
   assert.ok(files.includes('tests/readme.test.js') && files.includes('c_src/posenc.h') && files.length > 50);
   const found = [];
@@ -90,7 +85,11 @@ test('no code comment, doc, test name or message cites a file outside the reposi
         if (citation.test(l)) found.push(`${f}:${i + 1}: ${l.trim()}`);
       });
   }
-  assert.deepEqual(found, [], 'cite docs/<family>.md, the paper or the reference code (file and function) instead');
+  assert.deepEqual(
+    found,
+    [],
+    'cite families/<family>/<page>.md or docs/<page>.md, the paper or the reference code (file and function) instead',
+  );
 });
 
 let cwd;

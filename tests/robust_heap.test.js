@@ -4,7 +4,7 @@
 // many fill levels, so memory grows at every allocation of every function in turn; results
 // must equal an unfilled instance's bit for bit.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { declare as core, FAMILY_DECLS } from '../decl/index.js';
 import { Core } from '../js/core.js';
@@ -12,6 +12,7 @@ import { ENCODINGS, typesFor } from '../js/encodings.js';
 import { init } from '../js/index.js';
 import { randomF32 } from './helpers.js';
 import { forHost, randomBias } from './ref64.js';
+import { SHIPPED_JS } from './paths.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const DECLARED = [...core.functions, ...FAMILY_DECLS.flatMap((f) => f.functions)];
@@ -29,12 +30,12 @@ test('lint: outside js/core.js no code makes a view of wasm memory', () => {
     ],
   ];
   const offenders = [];
-  for (const f of readdirSync(`${root}js`).filter((x) => x.endsWith('.js') && x !== 'core.js')) {
-    readFileSync(`${root}js/${f}`, 'utf8')
+  for (const f of SHIPPED_JS.filter((x) => x.endsWith('.js') && x !== 'js/core.js')) {
+    readFileSync(`${root}${f}`, 'utf8')
       .split('\n')
       .forEach((line, i) => {
         const code = line.replace(/\/\/.*$/, '').replace(/^\s*\*.*$/, '');
-        for (const [re, what] of banned) if (re.test(code)) offenders.push(`js/${f}:${i + 1}: ${what}: ${line.trim()}`);
+        for (const [re, what] of banned) if (re.test(code)) offenders.push(`${f}:${i + 1}: ${what}: ${line.trim()}`);
       });
   }
   assert.deepEqual(offenders, []);
@@ -216,7 +217,7 @@ function kvSteps(pe, encoding, mrope = false) {
   }
 }
 
-// API functions the sweep has no case for: those whose declaration (decl/*.js `heap`) says why
+// API functions the sweep has no case for: those whose declaration (families/*/decl.js `heap`) says why
 // they cannot grow the core's heap. Every other function must have a case: its name, or its name
 // and a variant.
 const NOT_SWEPT = Object.fromEntries(DECLARED.filter((f) => f.heap).map((f) => [f.name, f.heap]));
@@ -228,12 +229,12 @@ test('heap sweep: every declared function has a case, or its declaration says wh
   assert.deepEqual(
     missing,
     [],
-    `tests/robust_heap.test.js CASES has no call of ${missing.join(', ')}: add one (or a heap reason in its decl/ file)`,
+    `tests/robust_heap.test.js CASES has no call of ${missing.join(', ')}: add one (or a heap reason in its decl.js)`,
   );
   assert.ok(Object.keys(NOT_SWEPT).length < DECLARED.length / 2, Object.keys(NOT_SWEPT).join(' '));
 });
 
-// Each case calls only the C entry points its function declares (decl/*.js `c`): the export
+// Each case calls only the C entry points its function declares (families/*/decl.js `c`): the export
 // lists are written from those, so an undeclared call would be missing from a core (the finiteness
 // scan, decl/index.js cValues, is every function's).
 test("heap sweep: each case calls only its function's declared C entry points", async () => {

@@ -1,5 +1,5 @@
 // The RoPE scalings' one table (js/scalings.js): the generated blocks are current, the table is
-// consistent, and c_src/rope.c's own checks (check_scaling, posenc_rope_scaling_init) agree with
+// consistent, and families/rope/rope.c's own checks (check_scaling, posenc_rope_scaling_init) agree with
 // it: every probe below is derived from the table's ranges, requirements, defaults and rules, and
 // runs through the JS API and, by a struct written here, through C alone.
 import assert from 'node:assert/strict';
@@ -9,13 +9,13 @@ import { init } from '../js/index.js';
 import { C_FIELDS, FACTOR_KEYS, HF_TYPES, SCALING_DOCS, SCALINGS } from '../js/scalings.js';
 import { Status } from '../js/errors.js';
 import { generated } from '../tools/gen_scalings.js';
-import { fromConfig } from '../js/config.js';
+import { fromConfig } from '../families/config/config.js';
 
 const DIM = 8; // rotaryDim: 4 pairs
 const BASE = 10000;
 const snake = (k) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
-test('the generated blocks (index.d.ts, docs/rope.md, posenc.h, status.c) are what js/scalings.js says', () => {
+test('the generated blocks (index.d.ts, families/rope/rope.md, posenc.h, status.c) are what js/scalings.js says', () => {
   for (const [f, [now, want]] of Object.entries(generated())) {
     assert.equal(now, want, `${f} is stale: run node tools/gen_scalings.js`);
   }

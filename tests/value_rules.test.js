@@ -1,15 +1,15 @@
 // Value rules of the registry (js/encodings.js VALUE_RULES): a table of an ENCODINGS row that
 // states one (e.g. positive: true) must be refused, element by element, by every host the row
 // lists, with a message naming the element: `bias.r1[3] must be finite and > 0 (got 0)`. The
-// hosts learn the rule from the row alone (js/values.js, js/attention.js, js/kvcache.js), so a
+// hosts learn the rule from the row alone (js/values.js, families/attention/attention.js, families/kvcache/kvcache.js), so a
 // kind with such a table edits none of them; this test derives its cases from the registry.
 // And the other way round: C must accept 0, -1 and 1 in a table whose row states no rule.
 //
 // The C core is the guard: attention and selfAttention check no table values in JS before the
 // call (js/values.js names the culprit only after C returned E_PARAM), so a violating value that
-// reaches C without an E_PARAM from the kind's values_<name> (c_src/attention.c) returns normally
+// reaches C without an E_PARAM from the kind's values_<name> (families/attention/attention.c) returns normally
 // and fails here. kvCache copies its tables in JS and checks them when the cache is made
-// (js/kvcache.js tableCopy); the same values_<name> guards its attend, through attention's call.
+// (families/kvcache/kvcache.js tableCopy); the same values_<name> guards its attend, through attention's call.
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -149,13 +149,16 @@ function checkTable(pe, registry, { type, host, key, rule }, candidates = rule.p
       err,
       `${where}: accepted; the rule '${rule.allowed}' of its js/encodings.js row must be refused` +
         (host === 'kvCache'
-          ? ' (js/kvcache.js tableCopy)'
-          : ` by the C core (values_${type} in c_src/attention.c returns E_PARAM; or its row's cArgs do not` +
+          ? ' (families/kvcache/kvcache.js tableCopy)'
+          : ` by the C core (values_${type} in families/attention/attention.c returns E_PARAM; or its row's cArgs do not` +
             ' match the fields C reads)'),
     );
     assert.ok(err.constructor.name === 'PosencError' && err.code === Status.E_PARAM, `${where}: ${err}`);
     const want = `posenc.${host}: ${PREFIX[host]}${key}[1] must be ${rule.allowed} (got ${Object.is(x, -0) ? 0 : Math.fround(x)})`;
-    const namer = host === 'kvCache' ? 'js/kvcache.js tableCopy' : 'js/values.js scan, via js/attention.js';
+    const namer =
+      host === 'kvCache'
+        ? 'families/kvcache/kvcache.js tableCopy'
+        : 'js/values.js scan, via families/attention/attention.js';
     assert.equal(err.message, want, `${where}: the host must name the element (${namer})`);
   }
 }
@@ -212,7 +215,7 @@ test('every table without a value rule takes 0, -1 and 1 in every host (C refuse
 });
 
 // The check above must be able to fail, and must hold before any kind uses a rule. A copy of
-// js/ whose registry marks T5's weights positive has every host enforce it from that mark alone.
+// js/ (and families/) whose registry marks T5's weights positive has every host enforce it from that mark alone.
 // T5's C check (values_t5) refuses only non-finite weights and positive ones too large for
 // float32 logits, so in attention and selfAttention the violating value is -Infinity (refused by
 // C; the message must carry the rule's words); kvCache checks in JS, so 0 is refused there too.
@@ -220,7 +223,7 @@ test('a rule marked on an existing table is enforced by every host; the unmarked
   const dir = mkdtempSync(join(tmpdir(), 'posenc-rules-'));
   try {
     cpSync(`${root}js`, `${dir}/js`, { recursive: true });
-    cpSync(`${root}families`, `${dir}/families`, { recursive: true });
+    cpSync(`${root}families`, `${dir}/families`, { recursive: true }); // js/ imports the families' glue
     symlinkSync(`${root}dist`, `${dir}/dist`);
     const file = `${dir}/families/relative/kind_t5.js`;
     const src = readFileSync(file, 'utf8');

@@ -90,8 +90,8 @@ test('views: each declaration has its label, title, needs, controls, panels and 
     assert.ok(Array.isArray(v.needs), `${at}: needs, a list of API families`);
     for (const family of v.needs)
       assert.ok(
-        existsSync(new URL(`../js/${family}.js`, import.meta.url)),
-        `${at}: needs ${family}, no js/${family}.js`,
+        existsSync(new URL(`../families/${family}/${family}.js`, import.meta.url)),
+        `${at}: needs ${family}, no families/${family}/${family}.js`,
       );
     for (const k of v.controls) assert.ok(k in FIELDS, `${at}: control ${k} is no state field`);
     assert.ok(Array.isArray(v.panels) && v.panels.every((p) => p.id && p.label), `${at}: panels [{ id, label }]`);
@@ -168,10 +168,10 @@ test('rope-code step: the float32 angle errors it quotes are those of Hugging Fa
   const at131k = hfAngleError(10000, 128, 131072);
   const llama = hfAngleError(500000, 128, 131072, true);
   for (const x of [at2048, at131k, llama]) assert.ok(said.includes(sci(x)), `${sci(x)} quoted`);
-  // docs/rope.md's Precision section quotes the same two angle errors, in e-notation
-  const doc = readFileSync(new URL('../docs/rope.md', import.meta.url), 'utf8');
+  // families/rope/rope.md's Precision section quotes the same two angle errors, in e-notation
+  const doc = readFileSync(new URL('../families/rope/rope.md', import.meta.url), 'utf8');
   const quoted = `${at2048.toExponential(0)} off at position 2048 and ${at131k.toExponential(1)} off at\n131072`;
-  assert.ok(doc.includes(quoted), `docs/rope.md: “${quoted}”`);
+  assert.ok(doc.includes(quoted), `families/rope/rope.md: “${quoted}”`);
   // ... and the error of the cos and sin values those angles give (at most the angle's)
   const f = Math.fround;
   let trig = 0;

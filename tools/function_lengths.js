@@ -21,8 +21,17 @@ export const LIMIT = 80;
 /** The page's views and shell keep their state in objects passed to short functions, not in one
  * closure over shared variables: no function in web/src spans more than this, nested ones included. */
 export const SPAN_LIMIT = 150;
-/** The code users run: the library and the page (the element package is built from web/src). */
-export const SHIPPED = ['js', 'c_src', 'web/src'];
+/** The code users run: the library (js/, c_src/ and each family's C and glue, not its tests,
+ * declaration or bench) and the page (the element package is built from web/src). Git pathspecs. */
+export const SHIPPED = [
+  'js',
+  'c_src',
+  'families',
+  ':!families/*/*.test.js',
+  ':!families/*/decl.js',
+  ':!families/*/bench.js',
+  'web/src',
+];
 
 const isFn = (n) =>
   ts.isFunctionDeclaration(n) ||

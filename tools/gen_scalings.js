@@ -1,7 +1,7 @@
 // Writes what js/scalings.js (the RoPE scalings' one table) says to the places that cannot import
-// it: the RopeScaling union of js/index.d.ts, the scaling table of docs/rope.md, and posenc.h's
+// it: the RopeScaling union of js/index.d.ts, the scaling table of families/rope/rope.md, and posenc.h's
 // posenc_rope_type, posenc_rope_scaling and c_src/status.c's SCALING_FIELDS (the C library stands
-// alone: its checks stay hand-written in c_src/rope.c, and tests/scalings.test.js probes them
+// alone: its checks stay hand-written in families/rope/rope.c, and tests/scalings.test.js probes them
 // with the table's rules).
 //
 //   node tools/gen_scalings.js           rewrite the generated blocks
@@ -45,7 +45,7 @@ function keyText(k, c = false) {
   return `${name}${k.required || k.def !== undefined ? '' : '?'}${def}`;
 }
 
-/** docs/rope.md: the table of types, keys, Hugging Face spellings and frequencies. */
+/** families/rope/rope.md: the table of types, keys, Hugging Face spellings and frequencies. */
 function docsLines() {
   const code = (s) => `\`${s}\``;
   return [
@@ -125,7 +125,7 @@ function wrap(items, first, rest, sep, limit = 100) {
 const COMMENT = { ts: ['// ', ''], md: ['<!-- ', ' -->'], h: ['/* ', ' */'], c: ['// ', ''] };
 const BLOCKS = {
   'js/index.d.ts': dtsLines,
-  'docs/rope.md': docsLines,
+  'families/rope/rope.md': docsLines,
   'c_src/posenc.h': headerLines,
   'c_src/status.c': statusLines,
 };

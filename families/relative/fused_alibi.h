@@ -1,6 +1,6 @@
 /*
- * fused_alibi.h -- ALiBi (Press et al. 2022; docs/alibi.md) fused into the attention loop: its steps of
- * c_src/attention.c's bias_ops (the comment above that struct says what each does). attention.c
+ * fused_alibi.h -- ALiBi (Press et al. 2022; alibi.md) fused into the attention loop: its steps of
+ * families/attention/attention.c's bias_ops (the comment above that struct says what each does). attention.c
  * includes it through the generated c_src/bias_kinds.h, so the steps inline as if written there.
  * A step left out takes its default there (no rows, no scratch, no setup, prescaled 1); one
  * written but not named by its #define is an unused static function, a compile error.

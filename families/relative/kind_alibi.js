@@ -1,7 +1,7 @@
-// ALiBi fused into attention (Press et al. 2022; docs/alibi.md): one declaration, read by
+// ALiBi fused into attention (Press et al. 2022; alibi.md): one declaration, read by
 // js/encodings.js (the hosts build the kind from it) and by tools/gen_kinds.js, which writes the
 // lists that cannot import it (posenc.h, status.c, bias_kinds.h, the fuzz rows, the .d.ts unions,
-// docs/attention.md's table). Its C steps are fused_alibi.h beside this file. The fields are
+// families/attention/attention.md's table). Its C steps are fused_alibi.h beside this file. The fields are
 // explained in families/relative/kind_t5.js.
 import { choice } from '../../js/validate.js';
 
@@ -54,7 +54,7 @@ export const kind = {
   },
   docs: {
     option: "`{ type: 'alibi', form = 'relative' }`",
-    attention: "`m_h·rp`, `'symmetric'` `−m_h·\\|rp\\|`, `'reference'` `m_h·j` ([ALiBi](alibi.md))",
+    attention: "`m_h·rp`, `'symmetric'` `−m_h·\\|rp\\|`, `'reference'` `m_h·j` ([ALiBi](../relative/alibi.md))",
     kvCache:
       "logit `+= m_h · (j − p_i)` (`'symmetric'`: `−m_h · \\|j − p_i\\|`) from the true positions, with the slope of query head `h`",
   },

@@ -1,7 +1,7 @@
-// Shaw et al. 2018 fused into attention (docs/relative.md): one declaration, read by
+// Shaw et al. 2018 fused into attention (relative.md): one declaration, read by
 // js/encodings.js and tools/gen_kinds.js (families/relative/kind_t5.js explains the fields). Its
 // C steps are fused_shaw.h beside this file; its value term (Σ p·aV) is run_block's, in
-// c_src/attention.c.
+// families/attention/attention.c.
 import { int } from '../../js/validate.js';
 
 const clip = (b, rp) => Math.max(-b.maxRelative, Math.min(b.maxRelative, rp)) + b.maxRelative;
@@ -50,7 +50,7 @@ export const kind = {
   },
   docs: {
     option: "`{ type: 'shaw', aK, aV, maxRelative }`",
-    attention: '`scale·q·aK[clip(rp)]`; output `+= Σ p·aV[clip(rp)]` ([Shaw](relative.md))',
+    attention: '`scale·q·aK[clip(rp)]`; output `+= Σ p·aV[clip(rp)]` ([Shaw](../relative/relative.md))',
     kvCache: 'logit `+= scale · q · aK[clip(j − p_i)]`, output `+= Σ_j p_ij · aV[clip(j − p_i)]`',
   },
   ref: {

@@ -1,4 +1,4 @@
-// T5's relative buckets fused into attention (Raffel et al. 2020; docs/t5.md): one declaration,
+// T5's relative buckets fused into attention (Raffel et al. 2020; t5.md): one declaration,
 // read by js/encodings.js (the hosts build the kind from it) and by tools/gen_kinds.js, which
 // writes the lists that cannot import it. Its C steps are fused_t5.h beside this file.
 //
@@ -18,7 +18,7 @@
 //   hosts     the options each host accepts (a host left out refuses the kind)
 //   parse, tables, params, rel, rows, bound, addsTable, defaultScale: js/encodings.js says
 //   types     its .d.ts keys ('name?' optional) and a doc line per host (js/index.d.ts)
-//   docs      its docs/attention.md rows: the option as written, its logit in attention and in
+//   docs      its families/attention/attention.md rows: the option as written, its logit in attention and in
 //             the KV cache (omitted when the cache refuses it)
 //   nativeRef omitted: ref_<type>.h beside it is its double reference for tests/native/test_gqa.c
 //             (fixture_<type>, ref_bias_<type>, optional REF_VALUE_<TYPE>); a string: why it has none
@@ -94,7 +94,7 @@ export const kind = {
   ],
   params: (p) => [p.bidirectional ? 1 : 0, p.numBuckets, p.maxDistance],
   addsTable: true,
-  // T5 folds 1/sqrt(d) into its initialisation: its logits are q.k + bias (docs/t5.md)
+  // T5 folds 1/sqrt(d) into its initialisation: its logits are q.k + bias (t5.md)
   defaultScale: 1,
   types: {
     keys: { weights: 'F32', 'bidirectional?': 'boolean', 'numBuckets?': 'number', 'maxDistance?': 'number' },
@@ -105,7 +105,7 @@ export const kind = {
   },
   docs: {
     option: "`{ type: 't5', weights, bidirectional = !causal, numBuckets = 32, maxDistance = 128 }`",
-    attention: '`weights[bucket(rp)][h]` ([T5](t5.md))',
+    attention: '`weights[bucket(rp)][h]` ([T5](../relative/t5.md))',
     kvOption: "`{ type: 't5', weights, bidirectional = false, numBuckets = 32, maxDistance = 128 }`",
     kvCache:
       'logit `+= weights[bucket(j − p_i)][h]`, buckets from the true relative positions (decoder default: not bidirectional)',

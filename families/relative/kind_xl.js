@@ -1,7 +1,7 @@
-// Transformer-XL fused into attention (Dai et al. 2019; docs/relative.md): one declaration, read
+// Transformer-XL fused into attention (Dai et al. 2019; relative.md): one declaration, read
 // by js/encodings.js and tools/gen_kinds.js (families/relative/kind_t5.js explains the fields).
 // Its C steps are fused_xl.h beside this file. attention takes the projected r
-// [rRows][heads][dim]; selfAttention builds it from wr (js/attention.js).
+// [rRows][heads][dim]; selfAttention builds it from wr (families/attention/attention.js).
 export const kind = {
   type: 'xl',
   bias: 4,
@@ -35,8 +35,8 @@ export const kind = {
   params: (p, rRows) => [rRows],
   bound: (mq, mk, [u, vb, r]) => ({ dots: (mq + u) * mk + (mq + vb) * r, extraV: 0, terms: 3 }),
   // tests/native/test_gqa.c has no double reference of it: its r table and u, v terms are checked
-  // against the float64 one (ref below) in tests/attention.test.js
-  nativeRef: 'checked against ref in tests/attention.test.js',
+  // against the float64 one (ref below) in families/attention/attention.test.js
+  nativeRef: 'checked against ref in families/attention/attention.test.js',
   types: {
     keys: { u: 'F32', v: 'F32', r: 'F32', wr: 'F32' },
     doc: {
@@ -50,7 +50,7 @@ export const kind = {
   },
   docs: {
     option: "`{ type: 'xl', u, v, r }`",
-    attention: 'logit `= scale·((q+u)·k + (q+v)·r[keys−1−(i+offset−j)])` ([Transformer-XL](relative.md))',
+    attention: 'logit `= scale·((q+u)·k + (q+v)·r[keys−1−(i+offset−j)])` ([Transformer-XL](../relative/relative.md))',
   },
   ref: {
     random(sizes, seed, randomF32) {

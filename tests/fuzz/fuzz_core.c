@@ -815,7 +815,7 @@ typedef struct {
 } entry;
 #define E(fn)                                                                                      \
     { "posenc_" #fn, f_##fn }
-/* <generated: entries> by tools/gen_decls.js from the declarations (decl/NAME.js) */
+/* <generated: entries> by tools/gen_decls.js from the declarations (families/NAME/decl.js) */
 static const entry ENTRIES[] = {
     E(status_string),
     E(build_flags),

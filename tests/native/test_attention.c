@@ -273,8 +273,8 @@ static void test_status(void) {
     CHECK(posenc_attention_gqa(out, NULL, q, q, v, 3, 3, 1, 2, 2, 0.70710678118654752, 0, 0,
                                scratch, 4096, 1, NULL) == POSENC_OK,
           "ok");
-    CHECK(fabs(out[2] - 3.406672556078715) < 1e-6, "docs/attention.md toy example row 1: %g",
-          out[2]);
+    CHECK(fabs(out[2] - 3.406672556078715) < 1e-6,
+          "families/attention/attention.md toy example row 1: %g", out[2]);
     /* matmul */
     float a[6] = {1, 2, 3, 4, 5, 6}, m[6] = {1, 0, 0, 1, 1, 1}, c[4];
     CHECK(posenc_matmul(c, a, m, 2, 3, 2) == POSENC_OK, "matmul");

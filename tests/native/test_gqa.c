@@ -53,7 +53,7 @@ typedef struct {
 
 /* Whether the reference models a kind: every kind with a ref_<type>.h (Transformer-XL has none:
  * its r table and u, v terms are checked against the float64 reference of
- * tests/attention.test.js). */
+ * families/attention/attention.test.js). */
 static int ref_models(int kind) { return ref_has(kind); }
 
 static int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }

@@ -104,7 +104,7 @@ static void test_alibi(void) {
 }
 
 static void test_t5(void) {
-    /* the docs/t5.md boundary points of the defaults */
+    /* the families/relative/t5.md boundary points of the defaults */
     CHECK(posenc__t5_bucket(-16, 1, 32, 128) == 10 && posenc__t5_bucket(-32, 1, 32, 128) == 12 &&
               posenc__t5_bucket(-64, 1, 32, 128) == 14,
           "bidirectional boundaries");
@@ -274,7 +274,7 @@ static void test_learned(void) {
         if (fabs(x) > 1e-3) qerr = fmax(qerr, fabs(back - p) / pdf / fabs(x));
     }
     CHECK(qerr <= 1.5e-9, "quantile relative error in x %g", qerr);
-    /* bits shared with the wasm builds (tests/learned.test.js GOLDEN_SEED42) */
+    /* bits shared with the wasm builds (families/learned/learned.test.js GOLDEN_SEED42) */
     float g[4];
     const float golden[4] = {0.5179010629653931f, -0.031432799994945526f, 1.2662736177444458f,
                              0.2547459304332733f};

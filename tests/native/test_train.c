@@ -7,11 +7,11 @@
  * 2. The deterministic exp and sincos against libm (native only; train.c never calls libm).
  * 3. The float API: same seed -> same bits, learned tables refuse evaluation past their rows.
  * With `--dump METHOD TASK STEPS SEED` it prints a hash of the trained float32 weights, which
- * tests/train.test.js compares with the SIMD and scalar wasm builds.
+ * families/train/train.test.js compares with the SIMD and scalar wasm builds.
  */
 #pragma GCC diagnostic ignored "-Wunused-function"
 #define POSENC_TRAIN_F64 1
-#include "../../c_src/train.c"
+#include "../../families/train/train.c"
 #undef POSENC_TRAIN_F64
 
 #include <stdio.h>

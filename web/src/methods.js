@@ -94,7 +94,7 @@ export const PAGE_SCALINGS = Object.keys(SCALINGS).filter(
     t !== 'default' && SCALINGS[t].keys.every((k) => k.kind !== 'factors' && (!k.required || SCALING_FILL[k.name])),
 );
 
-/** RoPE frequency options (docs/rope.md) for the current state. The train length stands in for the
+/** RoPE frequency options (families/rope/rope.md) for the current state. The train length stands in for the
  * model's original context wherever a scaling needs one. */
 export function ropeOptions(st) {
   const o = { dim: st.dim, base: st.base };

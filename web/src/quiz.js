@@ -327,7 +327,7 @@ export const QUIZ = [
     why: [
       'Speed is not the reason; float64 is the slower of the two.',
       'Position ids below 2^24 are exact in float32 already; the angle p·ω is what loses digits.',
-      'Right: a float32 angle near 131 072 is off by up to ~4·10⁻³ rad, ~5·10⁻³ with Llama 3.1’s frequencies (Hugging Face’s float32 path); cos and sin rounded once are within 2·10⁻⁶ (docs/rope.md).',
+      'Right: a float32 angle near 131 072 is off by up to ~4·10⁻³ rad, ~5·10⁻³ with Llama 3.1’s frequencies (Hugging Face’s float32 path); cos and sin rounded once are within 2·10⁻⁶ (families/rope/rope.md).',
     ],
   },
   {

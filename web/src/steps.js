@@ -577,7 +577,7 @@ export const STEPS = [
       2048 and 3.9·10⁻³ at 131 072 with base 10 000, 5.4·10⁻³ with Llama 3.1’s own frequencies (base 500 000 and
       its scaling rule); posenc forms
       the angles in float64 and rounds once, within 2·10⁻⁶ of float64 for every position below 2<sup>20</sup>
-      (docs/rope.md, “Precision”).</p>
+      (families/rope/rope.md, “Precision”).</p>
       <p>Checking a fused or framework kernel (a Triton or CUDA RoPE, one fused into attention) means comparing it
       with a plain reference on the same inputs: random q and k, the positions a real run has (an offset for a KV
       cache, left padding, positions past 2<sup>16</sup> where float32 angles drift), both pair layouts and a partial

@@ -11,14 +11,14 @@ import { matrixExport, plotExport, shell } from './common.js';
 const SMALL = 32;
 const XL_N = 16; // Transformer-XL's terms: queries = keys, no memory
 const XL_DIM = 16;
-// Shaw et al. 2018 (arXiv:1803.02155), eqs. 3-4; docs/relative.md.
+// Shaw et al. 2018 (arXiv:1803.02155), eqs. 3-4; families/relative/relative.md.
 const SHAW_NOTE =
   'The index picks a row of two learned tables: aᴷ is added to the key inside the score, ' +
   'e<sub>ij</sub> = q<sub>i</sub>·(k<sub>j</sub> + aᴷ<sub>ij</sub>)/√d, and aⱽ to the value in the weighted sum, ' +
   'z<sub>i</sub> = Σ<sub>j</sub> α<sub>ij</sub>(v<sub>j</sub> + aⱽ<sub>ij</sub>). The row is clip(j − i, −k, k) + k: ' +
   'beyond ±k every distance shares one row ' +
   '(<a href="https://arxiv.org/abs/1803.02155">Shaw et al. 2018</a>).';
-// Dai et al. 2019 (arXiv:1901.02860) §3.3; posenc's xlScores (docs/relative.md).
+// Dai et al. 2019 (arXiv:1901.02860) §3.3; posenc's xlScores (families/relative/relative.md).
 const XL_NOTE =
   '<a href="https://arxiv.org/abs/1901.02860">Dai et al. 2019</a> split the score of query i and key j into ' +
   '(a) content·content q<sub>i</sub>·k<sub>j</sub>, (b) content·position q<sub>i</sub>·W<sub>k,R</sub>R<sub>i−j</sub>, ' +
@@ -167,7 +167,7 @@ function drawAlibi(s, st) {
   const pe = s.ctx.pe;
   const m = pe.alibiSlopes(st.heads);
   // Press et al. 2022: a geometric sequence for a power of two; otherwise the reference code's
-  // interleaved set (docs/alibi.md).
+  // interleaved set (families/relative/alibi.md).
   const c = 2 ** Math.floor(Math.log2(st.heads));
   s.slopes.setTitle(
     c === st.heads

@@ -64,7 +64,7 @@ const taskOf = (v) => LAB_TASKS.find(([t]) => t === v) ?? LAB_TASKS[0];
 const chanceOf = (task) => (taskOf(task)[2].task === 'first' ? 0.5 : 1 / 16);
 
 /** The loss caption for a task: the loss of a model that knows the possible answers but guesses
- * among them (docs/lab.md, The tasks). The vocabulary has 16 tokens; "which came first" answers
+ * among them (families/train/lab.md, The tasks). The vocabulary has 16 tokens; "which came first" answers
  * with one of two tokens, so a guessing model sits at ln 2, not ln 16. */
 export function lossCaption(task) {
   const t = taskOf(task)[2];
@@ -906,7 +906,7 @@ function wireControls(s) {
   });
   section.querySelector('.lab-controls').addEventListener('change', (e) => {
     const el = e.target;
-    // a task brings the steps its models need to learn it (docs/lab.md)
+    // a task brings the steps its models need to learn it (families/train/lab.md)
     if (el.name === 'labtask') ctx.setState({ labtask: el.value, labsteps: taskOf(el.value)[3] });
     else if (el.name === 'labseeds') ctx.setState({ labseeds: el.checked ? 3 : 1 });
     else if (el.name === 'labsteps' || el.name === 'labseed') {

@@ -3,7 +3,7 @@
 // frequency before and after the scaling, and the view draws the wavelengths against the context
 // the model was trained on and the one it is extended to, the ratio (the scaling's ramp), the
 // attention factors and the per-layer pattern. Wavelength = 2π / ω is display work.
-import { fromConfig } from '../../../js/config.js';
+import { fromConfig } from '../../../families/config/config.js';
 import { createPlot, esc, stackFigures } from '../draw.js';
 import { ropeOptions, SCALINGS } from '../state.js';
 import { shell } from './common.js';
