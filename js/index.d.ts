@@ -356,7 +356,7 @@ export interface RelativeApi extends LearnedApi {
 
 // ---- attention ----
 // <generated: bias kinds> by tools/gen_kinds.js from families/<family>/kind_<type>.js
-/** The fused bias kinds attention takes (families/<family>/kind_<type>.js). */
+/** The fused bias kinds attention takes. */
 export type AttentionBiasKind =
   /** ALiBi with the slopes of `heads` heads: relative m·(j−i′), symmetric −m·|j−i′|, reference m·j. */
   | { type: 'alibi'; form?: 'relative' | 'symmetric' | 'reference' }
@@ -368,7 +368,7 @@ export type AttentionBiasKind =
    * Transformer-XL's descending order: row c encodes distance keys−1−c (rRows = keys for causal
    * attention; more rows continue into negative distances). Rows outside clamp to the nearest. */
   | { type: 'xl'; u: F32; v: F32; r: F32 };
-/** The fused bias kinds selfAttention takes (families/<family>/kind_<type>.js). */
+/** The fused bias kinds selfAttention takes. */
 export type SelfAttentionBiasKind =
   /** Default form: 'relative' when causal, else 'symmetric'. */
   | { type: 'alibi'; form?: 'relative' | 'symmetric' | 'reference' }
@@ -378,13 +378,10 @@ export type SelfAttentionBiasKind =
   | { type: 'shaw'; aK: F32; aV: F32; maxRelative: number }
   /** u, v [heads][dModel/heads]; wr [dModel][dModel] projects the sinusoid of relative distance. */
   | { type: 'xl'; u: F32; v: F32; wr: F32 };
-/** The fused bias kinds kvCache takes (families/<family>/kind_<type>.js). */
+/** The fused bias kinds kvCache takes. */
 export type KvCacheBiasKind =
-  /** ALiBi with the slopes of `heads` heads: relative m·(j−i′), symmetric −m·|j−i′|, reference m·j. */
   | { type: 'alibi'; form?: 'relative' | 'symmetric' | 'reference' }
-  /** T5: `weights` is relative_attention_bias [numBuckets][heads]; bidirectional defaults to !causal. */
   | { type: 't5'; weights: F32; bidirectional?: boolean; numBuckets?: number; maxDistance?: number }
-  /** Shaw et al.: aK [2k+1][dim], aV [2k+1][dimV] shared by all heads, k = maxRelative. */
   | { type: 'shaw'; aK: F32; aV: F32; maxRelative: number };
 // </generated: bias kinds>
 /** Positional biases fused into the attention loop (never materialised). */

@@ -1,12 +1,12 @@
 // Float64 references shared by the attention tests, written from the papers' definitions and
 // independent of the C code, and random biases of every kind of the registry (js/encodings.js):
-// a fused kind's own reference and random descriptor are its declaration's `ref`
-// (families/<family>/kind_<type>.js).
+// a fused kind's own reference and random descriptor are its folder's ref_<type>.js (REFS).
 import { ENCODINGS } from '../js/encodings.js';
 import { randomF32 } from './helpers.js';
+import { REFS } from './ref_kinds.js';
 
-export { refSlopes } from '../families/relative/kind_alibi.js';
-export { refBucket } from '../families/relative/kind_t5.js';
+export { refSlopes } from '../families/relative/ref_alibi.js';
+export { refBucket } from '../families/relative/ref_t5.js';
 
 /**
  * Attention, the definition: logits = scale (f_i q).k + bias, masked -> -inf, row softmax (all
@@ -41,7 +41,7 @@ export function refAttention({
   const G = H / KVH;
   const out = new Float64Array(Q * H * DV),
     w = new Float64Array(H * Q * K);
-  const kind = bias?.type ? ENCODINGS[bias.type]?.ref : undefined;
+  const kind = bias?.type ? REFS[bias.type] : undefined;
   for (let h = 0; h < H; h++) {
     const g = Math.floor(h / G);
     for (let i = 0; i < Q; i++) {
@@ -88,8 +88,9 @@ function refBias(bias, at) {
   if (bias === undefined) return 0;
   if (bias instanceof Float32Array) return bias[(at.h * at.Q + at.i) * at.K + at.j];
   if (bias.type === 'none') return 0;
-  const ref = ENCODINGS[bias.type]?.ref;
-  if (!ref) throw new Error(`tests/ref64.js refBias: the bias '${bias.type}' declares no float64 reference (ref.bias)`);
+  const ref = REFS[bias.type];
+  if (!ref)
+    throw new Error(`tests/ref64.js refBias: the bias '${bias.type}' has no float64 reference (its ref_<type>.js)`);
   return ref.bias(bias, at);
 }
 
@@ -114,8 +115,8 @@ export function randomBias(type, { heads, dim, dimV = dim, keys, queries, dModel
     case 'none': // attention's "no bias" (kvCache and selfAttention take it as { type: 'none' })
       return undefined;
     default: {
-      const ref = ENCODINGS[type]?.ref;
-      if (!ref) throw new Error(`tests/ref64.js randomBias: the bias '${type}' declares no ref.random`);
+      const ref = REFS[type];
+      if (!ref) throw new Error(`tests/ref64.js randomBias: the bias '${type}' has no ref_<type>.js with random`);
       return ref.random({ heads, dim, dimV, keys, queries, dModel }, seed, randomF32);
     }
   }

@@ -1,16 +1,40 @@
 // Writes what the fused bias kinds' declarations (families/<family>/kind_<type>.js, one file per
-// kind; families/relative/kind_t5.js explains the fields) say to the places that cannot import
-// them: c_src/bias_kinds.h (the kinds' C steps included into families/attention/attention.c, their scratch
-// buffers and row state, the defaults of the steps a kind leaves out), posenc.h's
-// POSENC_BIAS_KINDS and posenc_bias, c_src/status.c's BIAS_FIELDS, the fuzz target's kind draws,
-// js/bias_kinds.js (the list js/encodings.js imports), js/index.d.ts's kind unions and
-// families/attention/attention.md's kind tables.
+// kind; the fields are below) say to the places that cannot import them: c_src/bias_kinds.h (the
+// kinds' C steps included into families/attention/attention.c, their scratch buffers and row
+// state, the defaults of the steps a kind leaves out), posenc.h's POSENC_BIAS_KINDS and
+// posenc_bias, c_src/status.c's BIAS_FIELDS, the fuzz target's kind draws, js/bias_kinds.js (the
+// list js/encodings.js imports), tests/ref_kinds.js and tests/native/ref_kinds.h (the kinds'
+// references), js/index.d.ts's kind unions and families/attention/attention.md's kind tables.
 //
 //   node tools/gen_kinds.js           rewrite the generated files and blocks
 //   node tools/gen_kinds.js --check   exit 1 naming each stale file (tests/decls.test.js)
 //
 // Each block sits between `<generated: NAME>` and `</generated: NAME>` marker lines (the
-// convention of tools/gen_decls.js); c_src/bias_kinds.h and js/bias_kinds.js are whole files.
+// convention of tools/gen_decls.js); the bias_kinds and ref_kinds files are whole files.
+//
+// The fields of a kind's declaration (CONTRIBUTING.md "Adding a bias kind fused into attention"):
+//   type      the JS type; its C name is it in upper snake case (POSENC_BIAS_T5), its C steps
+//             check_<type>, values_<type>, add_<type> in fused_<type>.h
+//   bias      its index in posenc.h POSENC_BIAS_KINDS (the C enum): the kinds are 1, 2, ... in order
+//   fields    the posenc_bias fields it fills, in params order after its tables: name, C type
+//             (int32_t, float, double or const float * for a table), fuzz (the C expression
+//             tests/fuzz/fuzz_core.c draws it with; a table is drawn by fuzzTables). A field two
+//             kinds share (none's and T5's table) is declared by each with the same type.
+//   fuzzRel   the C expression of its relative-row count (rel) in the fuzzer, and relField, the
+//             field that takes it; fuzzTables the C statements that draw its tables (b, d, h,
+//             dim, dv, rel in scope; return 0 when they do not fit CAP)
+//   scratch   its scratch buffers [C type, name] (a plan offset, a ctx pointer); rowState its
+//             per-row state [C type, name] (ctx arrays of the block's 4 rows)
+//   hosts     the options each host accepts (a host left out refuses the kind)
+//   parse, tables, params, rel, rows, bound, addsTable, defaultScale: js/encodings.js says
+//   types     its .d.ts keys ('name?' optional) and a doc line per host (js/index.d.ts)
+//   docs      its rows of families/attention/attention.md: the option as written, its logit in
+//             attention and in the KV cache (omitted when the cache refuses it)
+//   nativeRef omitted: ref_<type>.h beside it is its double reference for tests/native/test_gqa.c
+//             (fixture_<type>, ref_bias_<type>, optional REF_VALUE_<TYPE>); a string: why it has none
+// Beside it: fused_<type>.h (its C steps), ref_<type>.js (its float64 reference for the JS tests:
+// export const ref = { random(sizes, seed, randomF32), bias(b, at), value(b, at, c) for a term in
+// the value sum }) and ref_<type>.h (unless nativeRef says why not).
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -47,8 +71,8 @@ const STEPS = [
   ['ROW', 'NULL'],
   ['PRESCALED', '1'],
 ];
-/** The fields every kind declares (families/relative/kind_t5.js explains them). */
-const REQUIRED = ['type', 'bias', 'fields', 'hosts', 'parse', 'tables', 'params', 'types', 'docs', 'ref'];
+/** The fields every kind declares (explained at the top). */
+const REQUIRED = ['type', 'bias', 'fields', 'hosts', 'parse', 'tables', 'params', 'types', 'docs'];
 const upper = (t) => t.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
 
 /** Every kind file: [{ path (from the root), kind }], in POSENC_BIAS_KINDS order; throws naming a gap. */
@@ -66,7 +90,7 @@ export async function loadKinds() {
       const { kind } = await import(pathToFileURL(join(root, path)).href);
       if (!kind || `kind_${kind.type}.js` !== f) throw new Error(`${path}: exports no kind whose type is its name`);
       const lacks = REQUIRED.filter((key) => kind[key] === undefined);
-      if (lacks.length) throw new Error(`${path}: the declaration lacks ${lacks.join(', ')} (see kind_t5.js)`);
+      if (lacks.length) throw new Error(`${path}: the declaration lacks ${lacks.join(', ')} (see tools/gen_kinds.js)`);
       found.push({ path, family, kind });
     }
   }
@@ -274,6 +298,21 @@ function nativeRefs(kinds) {
   ].join('\n');
 }
 
+/** tests/ref_kinds.js, the whole file: each kind's float64 reference (ref_<type>.js). */
+function jsRefs(kinds) {
+  const refs = kinds.map(({ path, kind }) => [kind.type, path.replace(/kind_(\w+)\.js$/, 'ref_$1.js')]);
+  for (const [, ref] of refs)
+    if (!existsSync(join(root, ref))) throw new Error(`${ref} is missing: the kind's float64 reference for the tests`);
+  return [
+    `// GENERATED by ${GEN}: each fused kind's float64 reference (ref_<type>.js`,
+    '// beside its declaration, families/<family>/kind_<type>.js), as tests/ref64.js reads them.',
+    ...refs.map(([type, ref]) => `import { ref as ${type} } from '../${ref}';`),
+    '',
+    `export const REFS = { ${refs.map(([type]) => type).join(', ')} };`,
+    '',
+  ].join('\n');
+}
+
 /** js/bias_kinds.js, the whole file. */
 function jsList(kinds) {
   return [
@@ -292,18 +331,15 @@ function dtsLines(kinds) {
   const out = [];
   for (const host of HOSTS) {
     const takes = kinds.map((x) => x.kind).filter((k) => k.hosts[host]);
-    out.push(
-      `/** The fused bias kinds ${host} takes (families/<family>/kind_<type>.js). */`,
-      `export type ${NAMES[host]} =`,
-    );
+    out.push(`/** The fused bias kinds ${host} takes. */`, `export type ${NAMES[host]} =`);
     takes.forEach((k, i) => {
       const end = i === takes.length - 1 ? ';' : '';
       const keys = Object.entries(k.types.keys).filter(([key]) => k.hosts[host].includes(key.replace('?', '')));
       const fields = [`type: '${k.type}'`, ...keys.map(([key, t]) => `${key}: ${t}`)];
-      const doc = k.types.doc[host] ?? k.types.doc.attention;
+      const doc = host === 'kvCache' ? k.types.doc.kvCache : (k.types.doc[host] ?? k.types.doc.attention);
       if (Array.isArray(doc))
         out.push(`  /** ${doc[0]}`, ...doc.slice(1, -1).map((l) => `   * ${l}`), `   * ${doc.at(-1)} */`);
-      else out.push(`  /** ${doc} */`);
+      else if (doc !== undefined) out.push(`  /** ${doc} */`);
       const one = `  | { ${fields.join('; ')} }${end}`;
       if (one.length <= 120) out.push(one);
       else out.push('  | {', ...fields.map((f) => `      ${f};`), `    }${end}`);
@@ -359,6 +395,7 @@ const FILES = {
   'c_src/bias_kinds.h': kindsHeader,
   'js/bias_kinds.js': jsList,
   'tests/native/ref_kinds.h': nativeRefs,
+  'tests/ref_kinds.js': jsRefs,
 };
 
 /** `text` with its block `name` replaced; throws naming a missing marker. */

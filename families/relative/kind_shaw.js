@@ -1,10 +1,7 @@
-// Shaw et al. 2018 fused into attention (relative.md): one declaration, read by
-// js/encodings.js and tools/gen_kinds.js (families/relative/kind_t5.js explains the fields). Its
-// C steps are fused_shaw.h beside this file; its value term (Σ p·aV) is run_block's, in
-// families/attention/attention.c.
+// Shaw et al. 2018 fused into attention (relative.md), declared (tools/gen_kinds.js says what
+// each field means); beside it: fused_shaw.h, ref_shaw.js, ref_shaw.h. Its value term (Σ p·aV)
+// is run_block's (families/attention/attention.c).
 import { int } from '../../js/validate.js';
-
-const clip = (b, rp) => Math.max(-b.maxRelative, Math.min(b.maxRelative, rp)) + b.maxRelative;
 
 export const kind = {
   type: 'shaw',
@@ -52,22 +49,5 @@ export const kind = {
     option: "`{ type: 'shaw', aK, aV, maxRelative }`",
     attention: '`scale·q·aK[clip(rp)]`; output `+= Σ p·aV[clip(rp)]` ([Shaw](../relative/relative.md))',
     kvCache: 'logit `+= scale · q · aK[clip(j − p_i)]`, output `+= Σ_j p_ij · aV[clip(j − p_i)]`',
-  },
-  ref: {
-    random(sizes, seed, randomF32) {
-      const maxRelative = 1 + (seed % 4);
-      return {
-        type: 'shaw',
-        maxRelative,
-        aK: randomF32((2 * maxRelative + 1) * sizes.dim, seed),
-        aV: randomF32((2 * maxRelative + 1) * (sizes.dimV ?? sizes.dim), seed + 1),
-      };
-    },
-    bias(b, { qi, rp, D, scale }) {
-      let t = 0;
-      for (let d = 0; d < D; d++) t += qi[d] * b.aK[clip(b, rp) * D + d];
-      return scale * t;
-    },
-    value: (b, { rp, DV }, c) => b.aV[clip(b, rp) * DV + c],
   },
 };

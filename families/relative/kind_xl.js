@@ -1,6 +1,5 @@
-// Transformer-XL fused into attention (Dai et al. 2019; relative.md): one declaration, read
-// by js/encodings.js and tools/gen_kinds.js (families/relative/kind_t5.js explains the fields).
-// Its C steps are fused_xl.h beside this file. attention takes the projected r
+// Transformer-XL fused into attention (Dai et al. 2019; relative.md), declared (tools/gen_kinds.js
+// says what each field means); beside it: fused_xl.h, ref_xl.js. attention takes the projected r
 // [rRows][heads][dim]; selfAttention builds it from wr (families/attention/attention.js).
 export const kind = {
   type: 'xl',
@@ -35,7 +34,7 @@ export const kind = {
   params: (p, rRows) => [rRows],
   bound: (mq, mk, [u, vb, r]) => ({ dots: (mq + u) * mk + (mq + vb) * r, extraV: 0, terms: 3 }),
   // tests/native/test_gqa.c has no double reference of it: its r table and u, v terms are checked
-  // against the float64 one (ref below) in families/attention/attention.test.js
+  // against the float64 one (ref_xl.js) in families/attention/attention.test.js
   nativeRef: 'checked against ref in families/attention/attention.test.js',
   types: {
     keys: { u: 'F32', v: 'F32', r: 'F32', wr: 'F32' },
@@ -51,26 +50,5 @@ export const kind = {
   docs: {
     option: "`{ type: 'xl', u, v, r }`",
     attention: 'logit `= scale·((q+u)·k + (q+v)·r[keys−1−(i+offset−j)])` ([Transformer-XL](../relative/relative.md))',
-  },
-  ref: {
-    random(sizes, seed, randomF32) {
-      const { heads, dim, keys, queries, dModel } = sizes;
-      const rows = keys + (seed % 2 ? queries - 1 : 0);
-      return {
-        type: 'xl',
-        u: randomF32(heads * dim, seed),
-        v: randomF32(heads * dim, seed + 1),
-        r: randomF32(rows * heads * dim, seed + 2),
-        ...(dModel && { wr: randomF32(dModel * dModel, seed + 3) }), // selfAttention's: r = wr · positions
-      };
-    },
-    bias(b, { qi, k, kj, h, ip, j, K, H, D, scale }) {
-      const rows = b.r.length / (H * D);
-      const row = Math.max(0, Math.min(rows - 1, K - 1 - (ip - j)));
-      let t = 0;
-      for (let d = 0; d < D; d++)
-        t += b.u[h * D + d] * k[kj + d] + (qi[d] + b.v[h * D + d]) * b.r[(row * H + h) * D + d];
-      return scale * t;
-    },
   },
 };
