@@ -253,6 +253,8 @@ static inline int32_t clamp_i64(int64_t x, int32_t lo, int32_t hi) {
 }
 
 /* ---- the bias kinds: one row of steps per kind of POSENC_BIAS_KINDS ----
+ * Each fused kind's steps are its families/<family>/fused_<type>.h (none's are below), included
+ * further down through the generated c_src/bias_kinds.h (tools/gen_kinds.js).
  * rows    the rows of its relative table from the descriptor alone (the scratch size is asked
  *         before the tables exist), 0 if none; E_ENUM if it cannot run on a packed KV cache
  * check   argument checks; *rel = rows of its relative table (the scratch plan), 0 if none
