@@ -471,10 +471,15 @@ typedef enum posenc_attention_mask {
     POSENC_MASK_CAUSAL_BOTTOM_RIGHT = 2 /* j <= i + keys - queries */
 } posenc_attention_mask;
 
-/* The bias kinds, listed once: the enum below, attention.c's table of per-kind steps and the
- * JS registry (js/encodings.js, whose JS type names these are, camelCase kept) all follow this list, and a
- * compile-time check in attention.c fails when a kind has no row there. */
+/* The bias kinds, listed once: each fused kind is declared in families/<family>/kind_<type>.js
+ * (its JS type, camelCase kept, upper snake case here), and tools/gen_kinds.js writes this list,
+ * the posenc_bias fields, attention.c's table of per-kind steps (c_src/bias_kinds.h) and the
+ * JS registry's list from the declarations. */
+/* <generated: bias kinds> by tools/gen_kinds.js from families/<family>/kind_<type>.js */
+/* clang-format off */
 #define POSENC_BIAS_KINDS(X) X(NONE, none) X(ALIBI, alibi) X(T5, t5) X(SHAW, shaw) X(XL, xl)
+/* clang-format on */
+/* </generated: bias kinds> */
 
 typedef enum posenc_attention_bias {
 #define POSENC__BIAS_ENUM(NAME, name) POSENC_BIAS_##NAME,
@@ -506,19 +511,28 @@ typedef enum posenc_attention_bias {
  * Every mask (causal, window, chunk) applies on top of the others: a key is seen only if all
  * allow it; a query none allows gets zeros.
  * families/attention/attention.js writes it at the offsets posenc_struct_layout reports (no offset written twice). */
+/* <generated: bias fields> by tools/gen_kinds.js from families/<family>/kind_<type>.js */
+/* clang-format off */
 typedef struct posenc_bias {
     posenc_attention_bias kind;
-    int32_t form;
     const float *table;
-    int32_t bidirectional, num_buckets, max_distance;
-    const float *a_k, *a_v;
+    int32_t form;
+    int32_t bidirectional;
+    int32_t num_buckets;
+    int32_t max_distance;
+    const float *a_k;
+    const float *a_v;
     int32_t max_relative;
-    const float *u, *vb, *r;
+    const float *u;
+    const float *vb;
+    const float *r;
     int32_t r_rows;
     const float *query_scale;
     int32_t chunk;
     int32_t window;
 } posenc_bias;
+/* clang-format on */
+/* </generated: bias fields> */
 
 /* Every attention call shares these leading arguments:
  *   out, weights (NULL = do not return them), q, k, v, queries, keys, heads, dim, dim_v,

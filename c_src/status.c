@@ -42,10 +42,12 @@ const char *posenc_status_string(int32_t code) {
  * field of posenc.h has no entry in its list here, or a type none of these. */
 /* (clang-format reflows these chains differently on each run, so it leaves them alone) */
 // clang-format off
+// <generated: bias fields> by tools/gen_kinds.js from families/<family>/kind_<type>.js
 #define BIAS_FIELDS(X, S) \
-    X(S, kind) X(S, form) X(S, table) X(S, bidirectional) X(S, num_buckets) X(S, max_distance) \
+    X(S, kind) X(S, table) X(S, form) X(S, bidirectional) X(S, num_buckets) X(S, max_distance) \
     X(S, a_k) X(S, a_v) X(S, max_relative) X(S, u) X(S, vb) X(S, r) X(S, r_rows) \
     X(S, query_scale) X(S, chunk) X(S, window)
+// </generated: bias fields>
 // <generated: rope scalings> by tools/gen_scalings.js from js/scalings.js
 #define SCALING_FIELDS(X, S) \
     X(S, type) X(S, truncate) X(S, short_factor) X(S, long_factor) X(S, factor) \

@@ -1,8 +1,10 @@
 // The registry of the encodings attention, selfAttention and kvCache take: each is listed once,
 // with the options it accepts in each of those calls, their defaults (parse), the tables it
-// reads and, for a bias fused into the attention loop, its C kind (posenc.h POSENC_BIAS_KINDS;
-// families/attention/attention.test.js checks that the two lists agree) and the posenc_bias fields its C
-// arguments fill (cArgs, in the order families/attention/attention.js's parsers produce them).
+// reads and, for a bias fused into the attention loop, its C kind (bias: its index in posenc.h
+// POSENC_BIAS_KINDS) and the posenc_bias fields its C arguments fill (fields, in the order
+// families/attention/attention.js's parsers produce them: cArgs). The fused kinds are declared one per file,
+// families/<family>/kind_<type>.js; tools/gen_kinds.js writes the C, type and docs lists from
+// them.
 //
 //   ENCODINGS.t5.parse({ numBuckets: 32, maxDistance: 128 }, { causal: true })
 //     -> { type: 't5', bidirectional: false, numBuckets: 32, maxDistance: 128, weights: undefined }
@@ -18,13 +20,12 @@
 // also says what follows its tables in its C arguments: params(parsed, rel) (the scalars of
 // cArgs), rel(parsed) (its relative-position count, for the scratch plan) and rows (a table
 // whose length sets a row count, Transformer-XL's r); every host builds the kind from these.
+import { KINDS } from './bias_kinds.js';
 import { Status } from './errors.js';
-import { allowOnly, bool, choice, fail, int, isArray, num, snapshot } from './validate.js';
 import { parseMrope, parseRopeFrequencyOptions, ROPE_LAYOUT } from '../families/rope/rope.js';
-import { t5MaxExact } from './maths.js';
+import { allowOnly, choice, fail, int, isArray, num, snapshot } from './validate.js';
 
-/** ALiBi bias forms: posenc.h posenc_alibi_form. */
-export const ALIBI_FORM = Object.freeze({ relative: 0, symmetric: 1, reference: 2 });
+export { ALIBI_FORM } from '../families/relative/kind_alibi.js';
 
 const OFFSET_MAX = 2 ** 30;
 const union = (hosts) => [...new Set(Object.values(hosts).flat())];
@@ -39,7 +40,7 @@ const ENTRIES = {
   /** No positional information (NoPE); attention may still take a dense bias array. */
   none: {
     bias: 0,
-    cArgs: ['table'], // a dense bias array, or 0
+    fields: [{ name: 'table', c: 'const float *' }], // a dense bias array, or 0
     hosts: { attention: [], selfAttention: [], kvCache: [] },
     parse: () => ({ type: 'none' }),
     tables: () => [],
@@ -47,106 +48,8 @@ const ENTRIES = {
     addsTable: true, // its table is added to the logits (attention's float32 bound names it)
   },
 
-  /** ALiBi (Press et al. 2022): slope m_h times the relative position; families/relative/alibi.md. */
-  alibi: {
-    bias: 1,
-    cArgs: ['form'],
-    hosts: { attention: ['form'], selfAttention: ['form'], kvCache: ['form'] },
-    // 'relative' m (j - i); an encoder's bias (selfAttention without a causal mask) defaults to
-    // 'symmetric' -m |j - i|, since 'relative' would favour the farthest future keys. Under a
-    // causal mask the two are the same numbers.
-    parse(o, ctx) {
-      const def = ctx.host === 'selfAttention' && !ctx.causal ? 'symmetric' : 'relative';
-      const form = choice(ctx.fn, `${ctx.prefix}form`, o.form, ALIBI_FORM, def);
-      return { type: 'alibi', form: Object.keys(ALIBI_FORM).find((k) => ALIBI_FORM[k] === form), formCode: form };
-    },
-    tables: () => [],
-    params: (p) => [p.formCode],
-  },
-
-  /** T5 relative buckets (Raffel et al. 2020): a learned scalar per bucket and head; families/relative/t5.md. */
-  t5: {
-    bias: 2,
-    cArgs: ['table', 'bidirectional', 'num_buckets', 'max_distance'],
-    hosts: {
-      attention: ['weights', 'bidirectional', 'numBuckets', 'maxDistance'],
-      selfAttention: ['weights', 'bidirectional', 'numBuckets', 'maxDistance'],
-      kvCache: ['weights', 'bidirectional', 'numBuckets', 'maxDistance'],
-    },
-    // bidirectional defaults to !causal: the T5 encoder (unmasked) is bidirectional, the decoder
-    // (causal, and every KV cache) is not: HF T5Attention passes bidirectional=not is_decoder.
-    parse(o, ctx) {
-      const bidirectional = bool(ctx.fn, `${ctx.prefix}bidirectional`, o.bidirectional, !ctx.causal);
-      const numBuckets = int(ctx.fn, `${ctx.prefix}numBuckets`, o.numBuckets, {
-        min: bidirectional ? 4 : 2,
-        max: 2 ** 20,
-        def: 32,
-      });
-      const maxExact = t5MaxExact(bidirectional, numBuckets);
-      const maxDistance = int(ctx.fn, `${ctx.prefix}maxDistance`, o.maxDistance, { min: 1, def: 128 });
-      if (maxDistance <= maxExact) {
-        throw fail(
-          ctx.fn,
-          `${ctx.prefix}maxDistance`,
-          Status.E_PARAM,
-          `greater than the exact range ${maxExact} (numBuckets/${bidirectional ? 4 : 2}) ` +
-            'so the log-spaced buckets are defined',
-          maxDistance,
-        );
-      }
-      return { type: 't5', bidirectional, numBuckets, maxDistance, weights: o.weights };
-    },
-    tables: (p, { heads }) => [
-      { key: 'weights', length: p.numBuckets * heads, product: 'numBuckets * heads', shape: '[numBuckets][heads]' },
-    ],
-    params: (p) => [p.bidirectional ? 1 : 0, p.numBuckets, p.maxDistance],
-    addsTable: true,
-    // T5 folds 1/sqrt(d) into its initialisation: its logits are q.k + bias (families/relative/t5.md)
-    defaultScale: 1,
-  },
-
-  /** Shaw et al. 2018: learned key and value vectors per clipped relative position; families/relative/relative.md. */
-  shaw: {
-    bias: 3,
-    cArgs: ['a_k', 'a_v', 'max_relative'],
-    hosts: {
-      attention: ['aK', 'aV', 'maxRelative'],
-      selfAttention: ['aK', 'aV', 'maxRelative'],
-      kvCache: ['aK', 'aV', 'maxRelative'],
-    },
-    parse(o, ctx) {
-      const maxRelative = int(ctx.fn, `${ctx.prefix}maxRelative`, o.maxRelative, { min: 1, max: 2 ** 26 });
-      return { type: 'shaw', maxRelative, aK: o.aK, aV: o.aV };
-    },
-    tables: (p, { dim, dimV = dim }) => [
-      { key: 'aK', length: (2 * p.maxRelative + 1) * dim, product: '(2 * maxRelative + 1) * dim' },
-      { key: 'aV', length: (2 * p.maxRelative + 1) * dimV, product: '(2 * maxRelative + 1) * dimV' },
-    ],
-    params: (p) => [p.maxRelative],
-    rel: (p) => p.maxRelative,
-    // the float32 bound of a logit and of the output (posenc.h POSENC_ATTENTION_ARGS): aK joins
-    // the dot products, aV the weighted sum
-    bound: (mq, mk, [aK, aV]) => ({ dots: mq * mk + mq * aK, extraV: aV, terms: 1 }),
-  },
-
-  /** Transformer-XL (Dai et al. 2019): content and position terms with u, v; families/relative/relative.md.
-   * attention takes the projected r [rRows][heads][dim]; selfAttention builds it from wr. */
-  xl: {
-    bias: 4,
-    cArgs: ['u', 'vb', 'r', 'r_rows'],
-    hosts: { attention: ['u', 'v', 'r'], selfAttention: ['u', 'v', 'wr'] },
-    parse: (o) => ({ type: 'xl', u: o.u, v: o.v, r: o.r, wr: o.wr }),
-    tables: (p, { heads, dim, dModel = heads * dim, rRows = 0 }) => [
-      { key: 'u', length: heads * dim, product: 'heads * dim' },
-      { key: 'v', length: heads * dim, product: 'heads * dim' },
-      ...(p.r !== undefined ? [{ key: 'r', length: rRows * heads * dim, product: 'rRows * heads * dim' }] : []),
-      ...(p.wr !== undefined ? [{ key: 'wr', length: dModel * dModel, product: 'dModel * dModel' }] : []),
-    ],
-    // attention's r [rRows][heads][dim]: its length sets rRows, the row count C reads (r_rows)
-    rows: { key: 'r', shape: '[rRows][heads][dim]', width: 'heads * dim' },
-    params: (p, rRows) => [rRows],
-    bound: (mq, mk, [u, vb, r]) => ({ dots: (mq + u) * mk + (mq + vb) * r, extraV: 0, terms: 3 }),
-  },
+  // the fused bias kinds, each declared in families/<family>/kind_<type>.js (js/bias_kinds.js lists them)
+  ...Object.fromEntries(KINDS.map((k) => [k.type, { ...k }])),
 
   /** The sinusoidal table added to the tokens before the projections; families/sinusoidal/sinusoidal.md. */
   sinusoidal: {
@@ -197,6 +100,7 @@ const ENTRIES = {
 
 for (const [type, e] of Object.entries(ENTRIES)) {
   const entry = e;
+  if (entry.fields) entry.cArgs = entry.fields.map((f) => f.name);
   const raw = entry.parse;
   /** parse(opts, ctx): a snapshot of opts (each key read once), unknown keys refused, defaults filled. */
   entry.parse = (opts = {}, ctx = {}) => {

@@ -128,11 +128,10 @@ export interface RopeCache<C extends F32 = Float32Array, S extends F32 = Float32
 export type AlibiForm = 'relative' | 'symmetric' | 'reference';
 
 // ---- attention ----
-/** Positional biases fused into the attention loop (never materialised). */
-export type AttentionBias =
-  /** Dense additive bias [heads][queries][keys]; -Infinity blocks an entry (NaN/+Infinity are errors). */
-  | F32
-  /** ALiBi with the slopes of `heads` heads: relative m·(j−i'), symmetric −m·|j−i'|, reference m·j. */
+// <generated: bias kinds> by tools/gen_kinds.js from families/<family>/kind_<type>.js
+/** The fused bias kinds attention takes. */
+export type AttentionBiasKind =
+  /** ALiBi with the slopes of `heads` heads: relative m·(j−i′), symmetric −m·|j−i′|, reference m·j. */
   | { type: 'alibi'; form?: 'relative' | 'symmetric' | 'reference' }
   /** T5: `weights` is relative_attention_bias [numBuckets][heads]; bidirectional defaults to !causal. */
   | { type: 't5'; weights: F32; bidirectional?: boolean; numBuckets?: number; maxDistance?: number }
@@ -142,6 +141,28 @@ export type AttentionBias =
    * Transformer-XL's descending order: row c encodes distance keys−1−c (rRows = keys for causal
    * attention; more rows continue into negative distances). Rows outside clamp to the nearest. */
   | { type: 'xl'; u: F32; v: F32; r: F32 };
+/** The fused bias kinds selfAttention takes. */
+export type SelfAttentionBiasKind =
+  /** Default form: 'relative' when causal, else 'symmetric'. */
+  | { type: 'alibi'; form?: 'relative' | 'symmetric' | 'reference' }
+  /** weights [numBuckets][heads]; bidirectional defaults to !causal; logits are unscaled (T5). */
+  | { type: 't5'; weights: F32; bidirectional?: boolean; numBuckets?: number; maxDistance?: number }
+  /** aK, aV [2k+1][dModel/heads] */
+  | { type: 'shaw'; aK: F32; aV: F32; maxRelative: number }
+  /** u, v [heads][dModel/heads]; wr [dModel][dModel] projects the sinusoid of relative distance. */
+  | { type: 'xl'; u: F32; v: F32; wr: F32 };
+/** The fused bias kinds kvCache takes. */
+export type KvCacheBiasKind =
+  | { type: 'alibi'; form?: 'relative' | 'symmetric' | 'reference' }
+  | { type: 't5'; weights: F32; bidirectional?: boolean; numBuckets?: number; maxDistance?: number }
+  | { type: 'shaw'; aK: F32; aV: F32; maxRelative: number };
+// </generated: bias kinds>
+/** Positional biases fused into the attention loop (never materialised). */
+export type AttentionBias =
+  /** Dense additive bias [heads][queries][keys]; -Infinity blocks an entry (NaN/+Infinity are errors). */
+  | F32
+  /** A bias kind fused into the loop (ALiBi, T5, Shaw, Transformer-XL, ...). */
+  | AttentionBiasKind;
 
 export interface AttentionResult<W = Float32Array | null, O extends F32 = Float32Array> {
   /** [queries][heads][dimV]; a fully masked row is zeros. The caller's `out` when one was given. */
@@ -166,14 +187,7 @@ export type SelfAttentionEncoding =
       rotaryDim?: number;
       scaling?: RopeScaling;
     }
-  /** Default form: 'relative' when causal, else 'symmetric'. */
-  | { type: 'alibi'; form?: 'relative' | 'symmetric' | 'reference' }
-  /** weights [numBuckets][heads]; bidirectional defaults to !causal; logits are unscaled (T5). */
-  | { type: 't5'; weights: F32; bidirectional?: boolean; numBuckets?: number; maxDistance?: number }
-  /** aK, aV [2k+1][dModel/heads] */
-  | { type: 'shaw'; aK: F32; aV: F32; maxRelative: number }
-  /** u, v [heads][dModel/heads]; wr [dModel][dModel] projects the sinusoid of relative distance. */
-  | { type: 'xl'; u: F32; v: F32; wr: F32 };
+  | SelfAttentionBiasKind;
 
 export interface SelfAttentionResult {
   /** [length][dModel] (heads concatenated, no output projection). */
@@ -380,9 +394,7 @@ export type KvCacheEncoding =
       mropeSections?: readonly [number, number, number] | number[];
       mropeInterleaved?: boolean;
     }
-  | { type: 'alibi'; form?: 'relative' | 'symmetric' }
-  | { type: 't5'; weights: F32; bidirectional?: boolean; numBuckets?: number; maxDistance?: number }
-  | { type: 'shaw'; aK: F32; aV: F32; maxRelative: number };
+  | KvCacheBiasKind;
 /** A float32 tensor as onnxruntime-web and transformers.js hold one (their Tensor classes fit). */
 export interface PastTensor<D extends Float32Array = Float32Array> {
   readonly type?: 'float32';

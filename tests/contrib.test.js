@@ -2,8 +2,9 @@
 // The families and their functions are the declarations (decl/index.js FAMILY_DECLS); what is
 // written from them (forwards, named exports, lite, export lists, fuzz rows, README table, the
 // .d.ts signatures and option interfaces, the docs' option tables) is checked by
-// tests/decls.test.js. Here: the CHANGELOG and a bench row; the registry's encodings in the
-// types, docs, heap sweep, posenc.h and fuzz.
+// tests/decls.test.js. Here: the CHANGELOG and a bench row; the registry's hand-written encodings
+// in the types and docs, every encoding in the CHANGELOG (the fused bias kinds' lists are written
+// by tools/gen_kinds.js).
 import assert from 'node:assert/strict';
 import * as require_fs from 'node:fs';
 import { readFileSync } from 'node:fs';
@@ -23,7 +24,6 @@ const FAMILIES = FAMILY_DECLS.map((d) => ({
 }));
 
 const types = read('js/index.d.ts');
-const fuzz = read('tests/fuzz/fuzz_core.c');
 
 const changelog = read('CHANGELOG.md');
 const benchSrc = [
@@ -51,11 +51,11 @@ for (const family of FAMILIES) {
   });
 }
 
-// Encodings and bias kinds: the registry (js/encodings.js ENCODINGS) is the list. Each type must
-// be in the types of every call that takes it, the docs (families/attention/attention.md: the tables of each
-// host that takes it, and a bias row's link resolves), the CHANGELOG and the tests' sweeps; a
-// kind fused into attention (a C bias kind) also in posenc.h and the fuzz target (here), and in
-// the C tests (tests/native/test_gqa.c ref_models fails for a kind it has no reference for).
+// Encodings: the registry (js/encodings.js ENCODINGS) is the list. A fused bias kind's types,
+// docs rows, C kind and fuzz draws are generated from its declaration (tools/gen_kinds.js,
+// checked by tests/decls.test.js); the other encodings (none, sinusoidal, learned, rope) must be
+// in the types of every call that takes it and the docs (families/attention/attention.md: the tables of each
+// host that takes it), and every encoding in the CHANGELOG. A bias row's link must resolve.
 const UNION = { attention: 'AttentionBias', selfAttention: 'SelfAttentionEncoding', kvCache: 'KvCacheEncoding' };
 /** The text of `export type NAME = ...` in js/index.d.ts, up to the next export. */
 function unionOf(name) {
@@ -64,11 +64,6 @@ function unionOf(name) {
   const next = types.indexOf('\nexport ', at + 1);
   return types.slice(at, next < 0 ? undefined : next);
 }
-const header = read('c_src/posenc.h');
-// the macro's text with its continuation lines (clang-format wraps it once it is long)
-const kindsMacro = /#define POSENC_BIAS_KINDS\(X\)((?:[^\n]*\\\n)*[^\n]*)/.exec(header)?.[1] ?? '';
-const cKinds = [...kindsMacro.matchAll(/X\((\w+), (\w+)\)/g)].map((m) => m.slice(1));
-assert.ok(cKinds.length >= 5, `c_src/posenc.h POSENC_BIAS_KINDS was read: ${kindsMacro}`);
 const attentionDoc = read('families/attention/attention.md');
 
 /** The rows of the first markdown table of `doc` whose header line starts with `header`. */
@@ -145,8 +140,23 @@ function attentionDocGaps(type, e) {
   return gaps;
 }
 
+/** A fused bias kind: declared in families/<family>/kind_<type>.js, its lists generated. */
+const fusedKind = (type, e) => e.fields !== undefined && type !== 'none';
+
+test('every fused bias kind links its docs/attention.md row to a section that resolves', () => {
+  for (const row of tableRows(attentionDoc, BIAS_TABLE) ?? []) {
+    for (const [, l] of row.matchAll(/\]\(([^)\s]+)\)/g)) {
+      const why = brokenLink(l);
+      assert.equal(why, '', `docs/attention.md bias table: the link (${l}) of ${row.split('|')[1]}: ${why}`);
+    }
+  }
+});
+
 for (const [type, e] of Object.entries(ENCODINGS)) {
-  test(`encoding '${type}': types, docs, CHANGELOG${e.cArgs ? ', C kind, fuzz' : ''}`, () => {
+  const fused = fusedKind(type, e);
+  test(`encoding '${type}': ${fused ? 'CHANGELOG (the rest is generated)' : 'types, docs, CHANGELOG'}`, () => {
+    assert.match(changelog, new RegExp(`'${type}'`), `CHANGELOG.md never names the encoding '${type}'`);
+    if (fused) return;
     for (const host of Object.keys(e.hosts)) {
       assert.ok(UNION[host], `tests/contrib.test.js UNION names no .d.ts union for the host ${host}`);
       const t = unionOf(UNION[host]);
@@ -160,32 +170,5 @@ for (const [type, e] of Object.entries(ENCODINGS)) {
     }
     const gaps = attentionDocGaps(type, e);
     assert.ok(gaps.length === 0, gaps.join('\n'));
-    assert.match(changelog, new RegExp(`'${type}'`), `CHANGELOG.md never names the encoding '${type}'`);
-    if (!e.cArgs) return; // added to the tokens, or RoPE: no C bias kind
-    for (const f of ['parse', 'tables', 'params']) {
-      assert.equal(typeof e[f], 'function', `js/encodings.js ENCODINGS.${type}.${f}: a fused kind's row needs it`);
-    }
-    const c = cKinds[e.bias];
-    const NAME = type.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
-    assert.ok(c && c[1] === type, `c_src/posenc.h POSENC_BIAS_KINDS has no X(${NAME}, ${type}) at ${e.bias}`);
-    const hasTables = e.tables({}, { heads: 1, dim: 2, dimV: 2, dModel: 2 }).length > 0;
-    if (hasTables) {
-      assert.match(
-        fuzz,
-        new RegExp(`case POSENC_BIAS_${c[0]}:`),
-        `tests/fuzz/fuzz_core.c bias_tables draws no tables for POSENC_BIAS_${c[0]}`,
-      );
-    }
   });
 }
-
-test('every C bias kind (posenc.h POSENC_BIAS_KINDS) has its js/encodings.js row at its index', () => {
-  cKinds.forEach(([NAME, name], i) => {
-    assert.ok(ENCODINGS[name], `js/encodings.js ENCODINGS has no row '${name}' for posenc.h POSENC_BIAS_${NAME}`);
-    assert.equal(
-      ENCODINGS[name].bias,
-      i,
-      `js/encodings.js ENCODINGS.${name}.bias should be ${i} (POSENC_BIAS_${NAME})`,
-    );
-  });
-});

@@ -12,6 +12,7 @@ import { init } from '../js/index.js';
 import * as liteModule from '../js/lite.js';
 import { generated } from '../tools/gen_decls.js';
 import { generated as statusLists } from '../tools/gen_status.js';
+import { generated as kindsGenerated } from '../tools/gen_kinds.js';
 
 const lite = { ...liteModule };
 const root = new URL('..', import.meta.url).pathname;
@@ -33,6 +34,15 @@ test('nothing generated from the status codes is stale (node tools/gen_status.js
     stale.map(([f]) => f),
     [],
     'run node tools/gen_status.js: these files differ from what decl/status.js gives',
+  );
+});
+
+test('nothing generated from the bias kinds is stale (node tools/gen_kinds.js rewrites it)', async () => {
+  const stale = Object.entries(await kindsGenerated()).filter(([, [now, want]]) => now !== want);
+  assert.deepEqual(
+    stale.map(([f]) => f),
+    [],
+    "run node tools/gen_kinds.js: these files differ from what the kinds' declarations give",
   );
 });
 

@@ -1,40 +1,12 @@
 // Float64 references shared by the attention tests, written from the papers' definitions and
-// independent of the C code, and random biases of every kind of the registry (js/encodings.js).
+// independent of the C code, and random biases of every kind of the registry (js/encodings.js):
+// a fused kind's own reference and random descriptor are its folder's ref_<type>.js (REFS).
 import { ENCODINGS } from '../js/encodings.js';
 import { randomF32 } from './helpers.js';
+import { REFS } from './ref_kinds.js';
 
-/** ALiBi head slopes (Press et al. 2022, the reference implementation's recursive definition). */
-export function refSlopes(n) {
-  const pow2 = (m) => {
-    const start = 2 ** -(2 ** -(Math.log2(m) - 3));
-    return Array.from({ length: m }, (_, k) => start * start ** k);
-  };
-  if (Number.isInteger(Math.log2(n))) return pow2(n);
-  const c = 2 ** Math.floor(Math.log2(n));
-  return [
-    ...pow2(c),
-    ...pow2(2 * c)
-      .filter((_, i) => i % 2 === 0)
-      .slice(0, n - c),
-  ];
-}
-
-/** T5's relative-position bucket (Raffel et al. 2020, mesh-tensorflow's _relative_position_bucket). */
-export function refBucket(rp, bidirectional, B, D) {
-  // in float64 the boundary points 16/32/64 are exact integers, so round first
-  let ret = 0;
-  let n;
-  if (bidirectional) {
-    B = Math.floor(B / 2);
-    if (rp > 0) ret += B;
-    n = Math.abs(rp);
-  } else n = Math.max(-rp, 0);
-  const maxExact = Math.floor(B / 2);
-  if (n < maxExact) return ret + n;
-  let x = (Math.log(n / maxExact) / Math.log(D / maxExact)) * (B - maxExact);
-  if (Math.abs(x - Math.round(x)) < 1e-9) x = Math.round(x);
-  return ret + Math.min(maxExact + Math.trunc(x), B - 1);
-}
+export { refSlopes } from '../families/relative/ref_alibi.js';
+export { refBucket } from '../families/relative/ref_t5.js';
 
 /**
  * Attention, the definition: logits = scale (f_i q).k + bias, masked -> -inf, row softmax (all
@@ -69,7 +41,7 @@ export function refAttention({
   const G = H / KVH;
   const out = new Float64Array(Q * H * DV),
     w = new Float64Array(H * Q * K);
-  const slopes = bias?.type === 'alibi' ? refSlopes(H) : null;
+  const kind = bias?.type ? REFS[bias.type] : undefined;
   for (let h = 0; h < H; h++) {
     const g = Math.floor(h / G);
     for (let i = 0; i < Q; i++) {
@@ -83,7 +55,8 @@ export function refAttention({
         if (chunk > 0 && Math.floor(j / chunk) !== Math.floor(ip / chunk)) continue;
         const kj = (j * KVH + g) * D;
         s[j] =
-          scale * dot(qi, 0, k, kj, D) + refBias(bias, { qi, k, kj, h, i, j, ip, Q, K, H, D, scale, causal, slopes });
+          scale * dot(qi, 0, k, kj, D) +
+          refBias(bias, { qi, k, kj, h, i, j, ip, rp: j - ip, Q, K, H, D, scale, causal });
       }
       const m = Math.max(...s);
       if (m === -Infinity) continue; // a fully masked row: zeros
@@ -95,7 +68,7 @@ export function refAttention({
         if (!p) continue;
         for (let c = 0; c < DV; c++) {
           let val = v[(j * KVH + g) * DV + c];
-          if (bias?.type === 'shaw') val += bias.aV[shawIndex(bias, j - ip) * DV + c];
+          if (kind?.value) val += kind.value(bias, { h, i, j, ip, rp: j - ip, DV }, c);
           out[(i * H + h) * DV + c] += p * val;
         }
       }
@@ -110,37 +83,15 @@ function dot(a, ai, b, bi, n) {
   return s;
 }
 
-const shawIndex = (bias, rp) => Math.max(-bias.maxRelative, Math.min(bias.maxRelative, rp)) + bias.maxRelative;
-
 /** The logit bias of query i (head h) at key j, rp = j - ip, in float64, for every kind. */
-function refBias(bias, { qi, k, kj, h, i, j, ip, Q, K, H, D, scale, causal, slopes }) {
-  const rp = j - ip;
+function refBias(bias, at) {
   if (bias === undefined) return 0;
-  if (bias instanceof Float32Array) return bias[(h * Q + i) * K + j];
-  switch (bias.type) {
-    case 'none':
-      return 0;
-    case 'alibi': {
-      const f = bias.form ?? 'relative';
-      return slopes[h] * (f === 'relative' ? rp : f === 'symmetric' ? -Math.abs(rp) : j);
-    }
-    case 't5':
-      return bias.weights[
-        refBucket(rp, bias.bidirectional ?? !causal, bias.numBuckets ?? 32, bias.maxDistance ?? 128) * H + h
-      ];
-    case 'shaw':
-      return scale * dot(qi, 0, bias.aK, shawIndex(bias, rp) * D, D);
-    case 'xl': {
-      const rows = bias.r.length / (H * D);
-      const row = Math.max(0, Math.min(rows - 1, K - 1 - (ip - j)));
-      let t = 0;
-      for (let d = 0; d < D; d++)
-        t += bias.u[h * D + d] * k[kj + d] + (qi[d] + bias.v[h * D + d]) * bias.r[(row * H + h) * D + d];
-      return scale * t;
-    }
-    default:
-      throw new Error(`tests/ref64.js refBias: no float64 reference for the bias '${bias.type}'; add one`);
-  }
+  if (bias instanceof Float32Array) return bias[(at.h * at.Q + at.i) * at.K + at.j];
+  if (bias.type === 'none') return 0;
+  const ref = REFS[bias.type];
+  if (!ref)
+    throw new Error(`tests/ref64.js refBias: the bias '${bias.type}' has no float64 reference (its ref_<type>.js)`);
+  return ref.bias(bias, at);
 }
 
 /** `bias` with only the keys `host` takes (js/encodings.js ENCODINGS[type].hosts). */
@@ -160,36 +111,13 @@ export function randomBias(type, { heads, dim, dimV = dim, keys, queries, dModel
       for (let i = 0; i < b.length; i += 7) b[i] = -Infinity; // some blocked entries
       return b;
     }
-    case 'alibi':
-      return { type, form: ['relative', 'symmetric', 'reference'][seed % 3] };
-    case 't5': {
-      const numBuckets = 8 + 2 * (seed % 5),
-        bidirectional = seed % 2 === 0;
-      return { type, weights: randomF32(numBuckets * heads, seed), bidirectional, numBuckets, maxDistance: 20 };
-    }
-    case 'shaw': {
-      const maxRelative = 1 + (seed % 4);
-      return {
-        type,
-        maxRelative,
-        aK: randomF32((2 * maxRelative + 1) * dim, seed),
-        aV: randomF32((2 * maxRelative + 1) * dimV, seed + 1),
-      };
-    }
-    case 'xl': {
-      const rows = keys + (seed % 2 ? queries - 1 : 0);
-      return {
-        type,
-        u: randomF32(heads * dim, seed),
-        v: randomF32(heads * dim, seed + 1),
-        r: randomF32(rows * heads * dim, seed + 2),
-        ...(dModel && { wr: randomF32(dModel * dModel, seed + 3) }), // selfAttention's: r = wr · positions
-      };
-    }
     case undefined:
     case 'none': // attention's "no bias" (kvCache and selfAttention take it as { type: 'none' })
       return undefined;
-    default:
-      throw new Error(`tests/ref64.js randomBias: no random '${type}' bias; add one and its float64 reference`);
+    default: {
+      const ref = REFS[type];
+      if (!ref) throw new Error(`tests/ref64.js randomBias: the bias '${type}' has no ref_<type>.js with random`);
+      return ref.random({ heads, dim, dimV, keys, queries, dModel }, seed, randomF32);
+    }
   }
 }

@@ -225,10 +225,13 @@ test('a rule marked on an existing table is enforced by every host; the unmarked
     cpSync(`${root}js`, `${dir}/js`, { recursive: true });
     cpSync(`${root}families`, `${dir}/families`, { recursive: true }); // js/ imports the families' glue
     symlinkSync(`${root}dist`, `${dir}/dist`);
-    const file = `${dir}/js/encodings.js`;
+    const file = `${dir}/families/relative/kind_t5.js`;
     const src = readFileSync(file, 'utf8');
     const mark = "shape: '[numBuckets][heads]' }";
-    assert.ok(src.includes(mark), `js/encodings.js: the t5 weights table no longer reads ${mark}; update this test`);
+    assert.ok(
+      src.includes(mark),
+      `families/relative/kind_t5.js: its weights table no longer reads ${mark}; update this test`,
+    );
     writeFileSync(file, src.replace(mark, "shape: '[numBuckets][heads]', positive: true }"));
     const marked = await import(`${dir}/js/encodings.js`);
     const api = await import(`${dir}/js/index.js`);

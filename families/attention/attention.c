@@ -201,21 +201,18 @@ typedef struct {
 
 /* The scratch buffers of a call: the plan's offset (plan), the pointer a block works with (ctx)
  * and the line that points one at the other (POINT_CTX in run_group) all come from this list, so
- * a bias kind's new buffer is one entry here plus its TAKE in plan_<name>.
+ * a bias kind's buffer is one entry of its declaration's `scratch` (POSENC__KIND_SCRATCH, in the
+ * generated bias_kinds.h) plus its TAKE in its plan step.
  *   expk    the exp kernel's constants
  *   kp, vp  K and V of one kv group packed into panels (a KV cache hands over its own)
- *   qt, acc, tile, qs  a block's queries transposed, output accumulators, logits, query scales
- *   t5b, t5  T5's bucket per relative position, and the group's bias per relative position
- *   qak, mass  Shaw's q.aK per clipped distance, and the softmax mass per clipped distance
- *   xr, uk, qv, g  XL's R packed into panels, u.k_j, q + v, and (q + v).R for a tile */
+ *   qt, acc, tile, qs  a block's queries transposed, output accumulators, logits, query scales */
+#include "bias_kinds.h"
 /* clang-format off */
 #define SCRATCH_BUFFERS(X)                                                                         \
     X(const posenc__expk, expk)                                                                    \
     X(float, kp) X(float, vp)                                                                      \
     X(float, qt) X(float, acc) X(float, tile) X(float, qs)                                         \
-    X(const int32_t, t5b) X(float, t5)                                                             \
-    X(float, qak) X(float, mass)                                                                   \
-    X(float, xr) X(float, uk) X(float, qv) X(float, g)
+    POSENC__KIND_SCRATCH(X)
 /* clang-format on */
 
 typedef struct {
@@ -242,10 +239,10 @@ typedef struct {
     int64_t lim[QB];  /* last visible key (may be < 0: the row sees nothing) */
     int64_t lo[QB];   /* first visible key (window, chunk; 0 without them) */
     const float *qrow[QB];
-    double slope[QB]; /* ALiBi, float64 so the fused bias rounds once, as posenc_alibi_bias */
-    int64_t aref[QB]; /* ALiBi: the visible key with the largest bias (RELATIVE, REFERENCE),
-                           * or its distance |j - ipos| (SYMMETRIC) */
-    size_t vblock;    /* floats per block of TILE keys of V (TILE * dim_v rounded to 8) */
+#define ROW_STATE(type, name) type name[QB]; /* a kind's per-row state (its row step sets it) */
+    POSENC__KIND_ROW_STATE(ROW_STATE)
+#undef ROW_STATE
+    size_t vblock; /* floats per block of TILE keys of V (TILE * dim_v rounded to 8) */
 #define CTX_FIELD(type, name) type *name;
     SCRATCH_BUFFERS(CTX_FIELD)
 #undef CTX_FIELD
@@ -256,6 +253,8 @@ static inline int32_t clamp_i64(int64_t x, int32_t lo, int32_t hi) {
 }
 
 /* ---- the bias kinds: one row of steps per kind of POSENC_BIAS_KINDS ----
+ * Each fused kind's steps are its families/<family>/fused_<type>.h (none's are below), included
+ * further down through the generated c_src/bias_kinds.h (tools/gen_kinds.js).
  * rows    the rows of its relative table from the descriptor alone (the scratch size is asked
  *         before the tables exist), 0 if none; E_ENUM if it cannot run on a packed KV cache
  * check   argument checks; *rel = rows of its relative table (the scratch plan), 0 if none
@@ -313,240 +312,19 @@ static inline void add_none(const job *jb, const ctx *cx, int r, float *t, int32
     for (int32_t c = 0; c < n; c++) t[c] += b[c];
 }
 
-/* ALIBI: slope m_h times the relative position, fused */
-static int32_t check_alibi(const job *jb, int64_t *rel) {
-    (void)rel;
-    const int32_t f = jb->b.form;
-    return f == POSENC_ALIBI_RELATIVE || f == POSENC_ALIBI_SYMMETRIC || f == POSENC_ALIBI_REFERENCE
-               ? POSENC_OK
-               : POSENC_E_ENUM;
-}
-static int32_t values_alibi(const job *jb, int64_t rel, double mq, double mk, double *dots,
-                            double *bias, double *extra_v) {
-    (void)jb, (void)rel, (void)mq, (void)mk, (void)dots, (void)extra_v;
-    *bias = 4.0e9; /* slope < 1, |rp| and j < 2^32 */
-    return POSENC_OK;
-}
-static void row_alibi(const job *jb, ctx *cx, int r) {
-    cx->slope[r] = posenc__alibi_slope(cx->hh[r], jb->H);
-    /* slopes are > 0: m * (j - ip) and m * j peak at the last visible key, -m |j - ip| at
-     * the visible key nearest the query (a row that sees nothing never reads this) */
-    const int64_t hi = cx->lim[r] > cx->lo[r] ? cx->lim[r] : cx->lo[r];
-    const int64_t near = cx->ipos[r] < cx->lo[r] ? cx->lo[r] : cx->ipos[r] > hi ? hi : cx->ipos[r];
-    const int64_t d = near - cx->ipos[r];
-    cx->aref[r] = jb->b.form == POSENC_ALIBI_SYMMETRIC ? (d < 0 ? -d : d) : cx->lim[r];
-}
-static inline void add_alibi(const job *jb, const ctx *cx, int r, float *t, int32_t j0, int32_t n) {
-    /* The bias minus the row's largest visible bias (row_alibi: aref), an exact integer
-     * distance times m in float64, rounded once: softmax is shift-invariant, and the plain
-     * m * rp is ~m * offset, whose float32 rounding (128 at offset 2^30) would swamp the
-     * differences between keys. */
-    const double m = cx->slope[r];
-    const int64_t ref = cx->aref[r], ip = cx->ipos[r];
-    if (jb->b.form == POSENC_ALIBI_SYMMETRIC) {
-        for (int32_t c = 0; c < n; c++) {
-            const int64_t rp = j0 + c - ip;
-            t[c] += (float)(m * (double)(ref - (rp < 0 ? -rp : rp)));
-        }
-    } else { /* RELATIVE m * (j - ip) and REFERENCE m * j differ by a per-row constant */
-        for (int32_t c = 0; c < n; c++) t[c] += (float)(m * (double)(j0 + c - ref));
-    }
-}
-
-/* T5: a learned scalar per bucket of rp and head */
-static int32_t check_t5(const job *jb, int64_t *rel) {
-    (void)rel;
-    if (!jb->b.table) return POSENC_E_NULL;
-    const int32_t nb = jb->b.num_buckets;
-    if (posenc__check_elems2(nb, jb->H)) return POSENC_E_SIZE;
-    if (nb < (jb->b.bidirectional ? 4 : 2)) return POSENC_E_SIZE;
-    if (jb->b.max_distance <= posenc__t5_max_exact(jb->b.bidirectional, nb)) return POSENC_E_PARAM;
-    return POSENC_OK;
-}
-static void plan_t5(plan *pl, int64_t Q, int64_t K, int64_t D, int64_t rel, int64_t G) {
-    (void)D, (void)rel;
-    TAKE(pl, t5b, Q + K - 1); /* bucket per relative position, shared by the group's heads */
-    TAKE(pl, t5, G * (Q + K - 1));
-}
-static int32_t values_t5(const job *jb, int64_t rel, double mq, double mk, double *dots,
-                         double *bias, double *extra_v) {
-    (void)rel, (void)mq, (void)mk, (void)dots, (void)extra_v;
-    const size_t n = (size_t)jb->b.num_buckets * (size_t)jb->H;
-    if (!(posenc__max_abs(jb->b.table, n) < INFINITY)) return POSENC_E_PARAM;
-    for (size_t i = 0; i < n; i++)
-        if (jb->b.table[i] > *bias) *bias = jb->b.table[i];
-    return POSENC_OK;
-}
-static void call_setup_t5(const job *jb, const plan *pl, float *scratch) {
-    int32_t *b = (int32_t *)(void *)(scratch + pl->t5b);
-    for (int32_t t = 0; t < jb->Q + jb->K - 1; t++) {
-        const int64_t rp = (int64_t)t - ((int64_t)jb->offset + jb->Q - 1);
-        b[t] = posenc__t5_bucket(rp, jb->b.bidirectional ? 1 : 0, jb->b.num_buckets,
-                                 jb->b.max_distance);
-    }
-}
-static void group_setup_t5(const job *jb, ctx *cx, int32_t g) {
-    const int32_t G = jb->H / jb->KVH, n = jb->Q + jb->K - 1;
-    for (int32_t hl = 0; hl < G; hl++) {
-        const int32_t h = g * G + hl;
-        float *t5 = cx->t5 + (size_t)hl * n;
-        for (int32_t t = 0; t < n; t++) t5[t] = jb->b.table[(size_t)cx->t5b[t] * jb->H + h];
-    }
-}
-static inline void add_t5(const job *jb, const ctx *cx, int r, float *t, int32_t j0, int32_t n) {
-    /* t5[hl][idx] holds the bias of rp = idx - (offset + Q - 1) */
-    const float *tb =
-        cx->t5 + (size_t)cx->hl[r] * (jb->Q + jb->K - 1) + (j0 - cx->ii[r] + jb->Q - 1);
-    for (int32_t c = 0; c < n; c++) t[c] += tb[c];
-}
-
-/* SHAW: q . aK[clip(rp)] in the logit, sum_j p_ij aV[clip(rp)] in the output (run_block) */
-static int32_t check_shaw(const job *jb, int64_t *rel) {
-    if (!jb->b.a_k || !jb->b.a_v) return POSENC_E_NULL;
-    if (jb->b.max_relative < 1 || jb->b.max_relative >= (1 << 27)) return POSENC_E_SIZE;
-    *rel = jb->b.max_relative;
-    if (posenc__check_elems2(2 * *rel + 1, jb->D) || posenc__check_elems2(2 * *rel + 1, jb->DV))
-        return POSENC_E_SIZE;
-    return POSENC_OK;
-}
-static int32_t rows_shaw(const posenc_bias *b, int packed, int64_t *rel) {
-    (void)packed;
-    *rel = b->max_relative;
-    return *rel < 1 || *rel > POSENC_MAX_ELEMENTS ? POSENC_E_SIZE : POSENC_OK;
-}
-static void plan_shaw(plan *pl, int64_t Q, int64_t K, int64_t D, int64_t rel, int64_t G) {
-    (void)Q, (void)K, (void)D, (void)G;
-    TAKE(pl, qak, QB * (2 * rel + 1));
-    TAKE(pl, mass, QB * (2 * rel + 1));
-}
-static int32_t values_shaw(const job *jb, int64_t rel, double mq, double mk, double *dots,
-                           double *bias, double *extra_v) {
-    (void)mk, (void)bias;
-    const double mak = posenc__max_abs(jb->b.a_k, (size_t)(2 * rel + 1) * (size_t)jb->D);
-    *extra_v = posenc__max_abs(jb->b.a_v, (size_t)(2 * rel + 1) * (size_t)jb->DV);
-    if (!(mak < INFINITY && *extra_v < INFINITY)) return POSENC_E_PARAM;
-    *dots += mq * mak;
-    return POSENC_OK;
-}
-static void block_setup_shaw(const job *jb, ctx *cx) {
-    const int32_t R = 2 * jb->b.max_relative + 1;
-    for (int r = 0; r < QB; r++)
-        for (int32_t b = 0; b < R; b++)
-            cx->qak[(size_t)r * R + b] = dot(cx->qrow[r], jb->b.a_k + (size_t)b * jb->D, jb->D);
-    memset(cx->mass, 0, sizeof(float) * QB * (size_t)R);
-}
-static inline void add_shaw(const job *jb, const ctx *cx, int r, float *t, int32_t j0, int32_t n) {
-    const int32_t kr = jb->b.max_relative;
-    const float *qa = cx->qak + (size_t)r * (2 * kr + 1);
-    for (int32_t c = 0; c < n; c++) {
-        const int64_t rp = j0 + c - cx->ipos[r];
-        t[c] += jb->scale * qa[clamp_i64(rp, -kr, kr) + kr];
-    }
-}
-
-/* XL: content bias u.k_j and the position term (q_i + v).r[c], scaled after they are added */
-static int32_t check_xl(const job *jb, int64_t *rel) {
-    if (jb->kpk) return POSENC_E_ENUM;
-    if (!jb->b.u || !jb->b.vb || !jb->b.r) return POSENC_E_NULL;
-    if (posenc__check_elems3(jb->b.r_rows, jb->H, jb->D)) return POSENC_E_SIZE;
-    *rel = jb->b.r_rows;
-    return POSENC_OK;
-}
-static int32_t rows_xl(const posenc_bias *b, int packed, int64_t *rel) {
-    if (packed) return POSENC_E_ENUM; /* its u.k_j needs the keys unpacked (head_setup_xl) */
-    *rel = b->r_rows;
-    return *rel < 1 || *rel > POSENC_MAX_ELEMENTS ? POSENC_E_SIZE : POSENC_OK;
-}
-static void plan_xl(plan *pl, int64_t Q, int64_t K, int64_t D, int64_t rel, int64_t G) {
-    (void)Q, (void)G;
-    TAKE(pl, xr, (rel + PW - 1) / PW * PW * D);
-    TAKE(pl, uk, K);
-    TAKE(pl, qv, QB * D);
-    TAKE(pl, g, QB * GW);
-}
-static int32_t values_xl(const job *jb, int64_t rel, double mq, double mk, double *dots,
-                         double *bias, double *extra_v) {
-    (void)bias, (void)extra_v;
-    const size_t hd = (size_t)jb->H * jb->D;
-    const double mu = posenc__max_abs(jb->b.u, hd), mvb = posenc__max_abs(jb->b.vb, hd);
-    const double mr = posenc__max_abs(jb->b.r, (size_t)rel * hd);
-    if (!(mu < INFINITY && mvb < INFINITY && mr < INFINITY)) return POSENC_E_PARAM;
-    *dots = (mq + mu) * mk + (mq + mvb) * mr;
-    return POSENC_OK;
-}
-static void pack_k(float *dst, const float *src, size_t stride, int32_t n, int32_t w);
-static void head_setup_xl(const job *jb, ctx *cx, int32_t h, int32_t g) {
-    const int32_t D = jb->D;
-    pack_k(cx->xr, jb->b.r + (size_t)h * D, (size_t)jb->H * D, jb->b.r_rows, D);
-    for (int32_t j = 0; j < jb->K; j++)
-        cx->uk[j] = dot(jb->b.u + (size_t)h * D, jb->k + ((size_t)j * jb->KVH + g) * D, D);
-}
-static void block_setup_xl(const job *jb, ctx *cx) {
-    for (int r = 0; r < QB; r++)
-        for (int32_t d = 0; d < jb->D; d++)
-            cx->qv[(size_t)d * QB + r] = cx->qrow[r][d] + jb->b.vb[(size_t)cx->hh[r] * jb->D + d];
-}
-static inline void add_xl(const job *jb, const ctx *cx, int r, float *t, int32_t j0, int32_t n) {
-    /* the position term (q_i + v).r[c], c = j + K-1 - ipos: the four rows (one head, ascending
-     * queries) need r rows [a, b], computed once for all of them (at r = 0) on panel-aligned
-     * rows */
-    const int32_t D = jb->D, K = jb->K, last = jb->b.r_rows - 1;
-    const int32_t a = clamp_i64(j0 + (int64_t)K - 1 - cx->ipos[QB - 1], 0, last);
-    const int32_t pa = a / PW;
-    if (r == 0) {
-        const int32_t b = clamp_i64(j0 + (int64_t)n - 1 + K - 1 - cx->ipos[0], 0, last);
-        kernel_qk_t(cx->qv, cx->xr + (size_t)pa * D * PW, b / PW - pa + 1, D, 1.0f, cx->g, GW);
-    }
-    for (int32_t c = 0; c < n; c++) {
-        const int64_t j = j0 + c;
-        const int32_t row = clamp_i64(j + K - 1 - cx->ipos[r], 0, last);
-        t[c] = (t[c] + cx->uk[j] + cx->g[r * GW + row - pa * PW]) * jb->scale;
-    }
-}
+/* The fused kinds' own steps (families/<family>/fused_<kind>.h), and the defaults of the
+ * optional ones a kind leaves out (its ROWS_, PLAN_, ..._SETUP_, ROW_, PRESCALED_<NAME>). */
+#define POSENC__KIND_STEPS
+#include "bias_kinds.h"
+#undef POSENC__KIND_STEPS
 
 #define POSENC__BIAS_OPS(NAME, name)                                                               \
-    [POSENC_BIAS_##NAME] = {rows_##name,       check_##name,       plan_##name,                    \
+    [POSENC_BIAS_##NAME] = {ROWS_##NAME,       check_##name,       PLAN_##NAME,                    \
                             values_##name,     CALL_SETUP_##NAME,  GROUP_SETUP_##NAME,             \
                             HEAD_SETUP_##NAME, BLOCK_SETUP_##NAME, ROW_##NAME,                     \
                             PRESCALED_##NAME},
-/* the optional steps, NULL where a kind has none */
-#define plan_alibi        plan_none
-#define rows_alibi        rows_none
-#define rows_t5           rows_none
-#define CALL_SETUP_NONE   NULL
-#define CALL_SETUP_ALIBI  NULL
-#define CALL_SETUP_T5     call_setup_t5
-#define CALL_SETUP_SHAW   NULL
-#define CALL_SETUP_XL     NULL
-#define GROUP_SETUP_NONE  NULL
-#define GROUP_SETUP_ALIBI NULL
-#define GROUP_SETUP_T5    group_setup_t5
-#define GROUP_SETUP_SHAW  NULL
-#define GROUP_SETUP_XL    NULL
-#define HEAD_SETUP_NONE   NULL
-#define HEAD_SETUP_ALIBI  NULL
-#define HEAD_SETUP_T5     NULL
-#define HEAD_SETUP_SHAW   NULL
-#define HEAD_SETUP_XL     head_setup_xl
-#define BLOCK_SETUP_NONE  NULL
-#define BLOCK_SETUP_ALIBI NULL
-#define BLOCK_SETUP_T5    NULL
-#define BLOCK_SETUP_SHAW  block_setup_shaw
-#define BLOCK_SETUP_XL    block_setup_xl
-#define ROW_NONE          NULL
-#define ROW_ALIBI         row_alibi
-#define ROW_T5            NULL
-#define ROW_SHAW          NULL
-#define ROW_XL            NULL
-#define PRESCALED_NONE    1
-#define PRESCALED_ALIBI   1
-#define PRESCALED_T5      1
-#define PRESCALED_SHAW    1
-#define PRESCALED_XL      0
-/* One row per kind of POSENC_BIAS_KINDS, by construction: a kind without its steps is a compile
- * error here (rows_<name>, check_<name>, plan_<name>, values_<name> or a
- * CALL/GROUP/HEAD/BLOCK_SETUP_<NAME>, ROW_<NAME> or PRESCALED_<NAME> undeclared), never a row of
- * NULLs. */
+/* One row per kind of POSENC_BIAS_KINDS, by construction: a kind without its check_<name> or
+ * values_<name> is a compile error here, never a row of NULLs (and add_<name> in scores()). */
 static const bias_ops BIAS_OPS[] = {POSENC_BIAS_KINDS(POSENC__BIAS_OPS)};
 
 /* The plan of a call: the common buffers, then the kind's own. packed = keys and values

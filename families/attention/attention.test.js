@@ -893,22 +893,3 @@ test('one registry of encodings: T5 bidirectional defaults to !causal in attenti
     }
   }
 });
-
-test('the bias kinds of js/encodings.js are posenc.h POSENC_BIAS_KINDS, in order', async () => {
-  const { ENCODINGS } = await import('../../js/encodings.js');
-  const { readFileSync } = await import('node:fs');
-  const h = readFileSync(new URL('../../c_src/posenc.h', import.meta.url), 'utf8');
-  // the macro with its continuation lines (clang-format wraps it once it is long)
-  const line = h.match(/#define POSENC_BIAS_KINDS\(X\)((?:[^\n]*\\\n)*[^\n]*)/)[1];
-  const c = [...line.matchAll(/X\((\w+), (\w+)\)/g)].map((m, i) => [m[2], i]);
-  assert.ok(c.length >= 5);
-  for (const [type, kind] of c) assert.equal(ENCODINGS[type].bias, kind, type);
-  const fused = Object.keys(ENCODINGS).filter(
-    (t) => ENCODINGS[t].bias !== undefined && (ENCODINGS[t].bias > 0 || t === 'none'),
-  );
-  assert.deepEqual(
-    fused,
-    c.map(([t]) => t),
-    "js/encodings.js ENTRIES: the fused kinds' rows in c_src/posenc.h POSENC_BIAS_KINDS order",
-  );
-});

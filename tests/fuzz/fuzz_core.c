@@ -160,20 +160,69 @@ typedef struct {
     posenc_bias b;
     int32_t rel, h, dim, dv, q, tables;
 } bias_draw;
+// <generated: bias kinds> by tools/gen_kinds.js from families/<family>/kind_<type>.js
+// clang-format off
+/* the relative-row count of a kind (its relField), 0 for the kinds without one */
+static int32_t kind_rel(cursor *c, posenc_attention_bias kind) {
+    if (kind == POSENC_BIAS_SHAW) return 1 + u8(c) % 6;
+    if (kind == POSENC_BIAS_XL) return size(c);
+    (void)c;
+    return 0;
+}
+/* every kind's scalars (drawn whatever the kind, so the data stay aligned) */
+static void kind_scalars(cursor *c, posenc_bias *b, int32_t rel) {
+    if (b->kind == POSENC_BIAS_SHAW) b->max_relative = rel;
+    if (b->kind == POSENC_BIAS_XL) b->r_rows = rel;
+    b->form = u8(c) % 4;
+    b->bidirectional = u8(c) & 1;
+    b->num_buckets = 2 + u8(c) % 40;
+    b->max_distance = size(c);
+}
+/* the kinds a KV cache takes */
+static const posenc_attention_bias KV_KINDS[] = {POSENC_BIAS_NONE, POSENC_BIAS_ALIBI, POSENC_BIAS_T5, POSENC_BIAS_SHAW};
+/* its tables; 0 when they do not fit */
+static int kind_tables(cursor *c, bias_draw *d) {
+    posenc_bias *b = &d->b;
+    const int32_t h = d->h, dim = d->dim, dv = d->dv, rel = d->rel;
+    (void)dim, (void)dv, (void)rel;
+    switch (b->kind) {
+        case POSENC_BIAS_NONE: {
+            if (u8(c) & 1) {
+                if (prod3(h, d->q, d->tables) > CAP) return 0;
+                b->table = IN(prod3(h, d->q, d->tables));
+            }
+            break;
+        }
+        case POSENC_BIAS_T5: {
+            b->table = IN(prod(b->num_buckets, h));
+            break;
+        }
+        case POSENC_BIAS_SHAW: {
+            if (prod(2 * rel + 1, dim) > CAP || prod(2 * rel + 1, dv) > CAP) return 0;
+            b->a_k = IN(prod(2 * rel + 1, dim)), b->a_v = IN(prod(2 * rel + 1, dv));
+            break;
+        }
+        case POSENC_BIAS_XL: {
+            if (prod3(rel, h, dim) > CAP) return 0;
+            b->u = IN(prod(h, dim)), b->vb = IN(prod(h, dim)), b->r = IN(prod3(rel, h, dim));
+            break;
+        }
+        default:
+            break;
+    }
+    return 1;
+}
+// clang-format on
+// </generated: bias kinds>
 static void bias_kind(cursor *c, bias_draw *d, int kv) {
     memset(&d->b, 0, sizeof d->b);
     const uint8_t k = u8(c);
-    /* kv: every kind the cache takes, that is all but XL (stepped over, so kinds after it are
-     * drawn too) */
-    int32_t kind = k % (kv ? POSENC_BIAS_COUNT - 1 : POSENC_BIAS_COUNT);
-    if (kv && kind >= POSENC_BIAS_XL) kind++;
+    /* kv: every kind the cache takes (KV_KINDS) */
+    const int32_t nkv = (int32_t)(sizeof KV_KINDS / sizeof KV_KINDS[0]);
+    const int32_t kind = kv ? (int32_t)KV_KINDS[k % nkv] : k % POSENC_BIAS_COUNT;
     d->b.kind = (posenc_attention_bias)(k == 255 ? POSENC_BIAS_COUNT : kind);
-    d->rel = d->b.kind == POSENC_BIAS_SHAW ? 1 + u8(c) % 6
-             : d->b.kind == POSENC_BIAS_XL ? size(c)
-                                           : 0;
-    d->b.max_relative = d->rel, d->b.r_rows = d->rel;
-    d->b.form = u8(c) % 4;
-    d->b.num_buckets = 2 + u8(c) % 40, d->b.bidirectional = u8(c) & 1, d->b.max_distance = size(c);
+    d->rel = kind_rel(c, d->b.kind);
+    kind_scalars(c, &d->b, d->rel);
     const uint8_t x = u8(c);
     d->b.chunk = x >= 200 ? (int32_t)(x % 16) - 2 : 0;
     d->b.window = x < 40 ? (int32_t)(x % 12) - 2 : 0;
@@ -181,30 +230,8 @@ static void bias_kind(cursor *c, bias_draw *d, int kv) {
 }
 /* the tables of a drawn descriptor (after the sizes were checked); 0 when they do not fit */
 static int bias_tables(cursor *c, bias_draw *d) {
-    posenc_bias *b = &d->b;
-    const int32_t h = d->h, dim = d->dim, dv = d->dv, rel = d->rel;
-    switch (b->kind) {
-        case POSENC_BIAS_NONE:
-            if (u8(c) & 1) {
-                if (prod3(h, d->q, d->tables) > CAP) return 0;
-                b->table = IN(prod3(h, d->q, d->tables)); /* tables = keys here */
-            }
-            break;
-        case POSENC_BIAS_T5:
-            b->table = IN(prod(b->num_buckets, h));
-            break;
-        case POSENC_BIAS_SHAW:
-            if (prod(2 * rel + 1, dim) > CAP || prod(2 * rel + 1, dv) > CAP) return 0;
-            b->a_k = IN(prod(2 * rel + 1, dim)), b->a_v = IN(prod(2 * rel + 1, dv));
-            break;
-        case POSENC_BIAS_XL:
-            if (prod3(rel, h, dim) > CAP) return 0;
-            b->u = IN(prod(h, dim)), b->vb = IN(prod(h, dim)), b->r = IN(prod3(rel, h, dim));
-            break;
-        default:
-            break;
-    }
-    if (u8(c) % 4 == 0) b->query_scale = IN(d->q > 0 ? d->q : 0);
+    if (!kind_tables(c, d)) return 0;
+    if (u8(c) % 4 == 0) d->b.query_scale = IN(d->q > 0 ? d->q : 0);
     return 1;
 }
 

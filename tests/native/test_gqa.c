@@ -14,10 +14,7 @@ typedef struct {
     int32_t Q, K, H, KVH, D, DV, offset, window;
     posenc_attention_mask mask;
     posenc_attention_bias kind;
-    const float *t5;
-    int32_t nb, maxd, bidir;
-    const float *ak, *av;
-    int32_t kr;
+    const posenc_bias *kb; /* the kind's descriptor with its tables (ref_fixture), or NULL */
     double scale;
     const float *qscale; /* per-query factor on q (NULL: none) */
     int32_t chunk;       /* > 0: chunked local attention */
@@ -28,11 +25,8 @@ typedef struct {
 static posenc_bias bias_of(const spec *s) {
     posenc_bias b;
     memset(&b, 0, sizeof b);
+    if (s->kb) b = *s->kb;
     b.kind = s->kind;
-    b.form = POSENC_ALIBI_RELATIVE;
-    if (s->kind == POSENC_BIAS_T5) b.table = s->t5;
-    b.bidirectional = s->bidir, b.num_buckets = s->nb, b.max_distance = s->maxd;
-    b.a_k = s->ak, b.a_v = s->av, b.max_relative = s->kr;
     b.query_scale = s->qscale, b.chunk = s->chunk, b.window = s->bwindow;
     return b;
 }
@@ -44,55 +38,29 @@ static const char *const KIND_NAMES[POSENC_BIAS_COUNT] = {
 #undef KIND_NAME
 };
 
-/* Whether the reference below models a kind. Every kind does but Transformer-XL, whose r table
- * and u, v terms are checked against the float64 reference of families/attention/attention.test.js; a kind
- * with no case fails here, naming itself. */
-static int ref_models(int kind) {
-    switch ((posenc_attention_bias)kind) {
-        case POSENC_BIAS_NONE:
-        case POSENC_BIAS_ALIBI:
-        case POSENC_BIAS_T5:
-        case POSENC_BIAS_SHAW:
-            return 1;
-        case POSENC_BIAS_XL:
-            return 0;
-        default:
-            CHECK(0,
-                  "bias kind '%s' (%d) has no double reference: add a case to "
-                  "tests/native/test_gqa.c ref_models and ref_bias (and its tables to bias_of)",
-                  kind < POSENC_BIAS_COUNT ? KIND_NAMES[kind] : "?", kind);
-            return 0;
-    }
-}
+/* Where the double reference sees a logit: head h of H, the query row qi (times its factor f),
+ * the relative position rp = j - (i + offset). */
+typedef struct {
+    int32_t H, D, DV, h;
+    const float *qi;
+    double f, scale;
+    int64_t rp;
+} ref_at;
 
-/* The bias kind s->kind adds to logit (i, j) of head h at relative position rp (query qi, times
- * the per-query factor f), in double; Shaw's value term is in reference(). */
-static double ref_bias(const spec *s, int32_t h, const float *qi, double f, int64_t rp) {
-    switch (s->kind) {
-        case POSENC_BIAS_NONE:
-            return 0;
-        case POSENC_BIAS_ALIBI:
-            return posenc__alibi_slope(h, s->H) * (double)rp;
-        case POSENC_BIAS_T5:
-            return s->t5[(size_t)posenc__t5_bucket(rp, s->bidir, s->nb, s->maxd) * s->H + h];
-        case POSENC_BIAS_SHAW: {
-            const int32_t idx = (int32_t)(rp < -s->kr ? -s->kr : rp > s->kr ? s->kr : rp) + s->kr;
-            double e = 0;
-            for (int32_t c = 0; c < s->D; c++) e += f * qi[c] * s->ak[(size_t)idx * s->D + c];
-            return s->scale * e;
-        }
-        default:
-            CHECK(0, "tests/native/test_gqa.c ref_bias: no case for bias kind '%s'",
-                  KIND_NAMES[s->kind]);
-            return NAN;
-    }
-}
+/* Each kind's double reference (families/<family>/ref_<type>.h, listed by tools/gen_kinds.js):
+ * ref_has, ref_fixture, ref_free, ref_bias_of, ref_value_of. */
+#include "ref_kinds.h"
+
+/* Whether the reference models a kind: every kind with a ref_<type>.h (Transformer-XL has none:
+ * its r table and u, v terms are checked against the float64 reference of
+ * families/attention/attention.test.js). */
+static int ref_models(int kind) { return ref_has(kind); }
 
 static int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
 /* The definition, in double: query i (position i + offset) of head h, times qscale[i], against
  * key j of kv head h / (H / KVH); masks, windows (|j - position| < window, each of the two),
- * chunk, the bias (ref_bias: ALiBi's relative form, T5, Shaw); softmax; P V. */
+ * chunk, the bias (ref_bias_of) and a kind's value term (ref_value_of); softmax; P V. */
 static void reference(double *out, const float *q, const float *k, const float *v, const spec *s) {
     const int32_t G = s->H / s->KVH;
     double *sc = malloc(sizeof(double) * (size_t)s->K);
@@ -114,7 +82,8 @@ static void reference(double *out, const float *q, const float *k, const float *
                 double d = 0;
                 for (int32_t c = 0; c < s->D; c++)
                     d += f * qi[c] * k[((size_t)j * s->KVH + g) * s->D + c];
-                const double x = s->scale * d + ref_bias(s, h, qi, f, j - ip);
+                const ref_at at = {s->H, s->D, s->DV, h, qi, f, s->scale, j - ip};
+                const double x = s->scale * d + (s->kb ? ref_bias_of(s->kb, &at) : 0.0);
                 sc[j] = x;
                 if (x > m) m = x;
             }
@@ -126,14 +95,10 @@ static void reference(double *out, const float *q, const float *k, const float *
             for (int32_t j = 0; j < s->K; j++) {
                 const double p = sc[j] / sum;
                 if (p == 0) continue;
-                const int64_t rp = j - ip;
-                const int32_t idx = (int32_t)(rp < -s->kr  ? -s->kr
-                                              : rp > s->kr ? s->kr
-                                                           : rp) +
-                                    s->kr;
+                const ref_at at = {s->H, s->D, s->DV, h, NULL, 1.0, s->scale, j - ip};
                 for (int32_t c = 0; c < s->DV; c++) {
                     double val = v[((size_t)j * s->KVH + g) * s->DV + c];
-                    if (s->kind == POSENC_BIAS_SHAW) val += s->av[(size_t)idx * s->DV + c];
+                    if (s->kb) val += ref_value_of(s->kb, &at, c);
                     o[c] += p * val;
                 }
             }
@@ -171,17 +136,19 @@ static void test_gqa_against_reference(void) {
         s.D = shapes[t][4], s.DV = shapes[t][5];
         s.scale = 1.0 / sqrt((double)s.D);
         float *q = rand_array((size_t)s.Q * s.H * s.D), *k = rand_array((size_t)s.K * s.KVH * s.D);
-        float *v = rand_array((size_t)s.K * s.KVH * s.DV), *t5 = rand_array(32 * (size_t)s.H);
-        s.kr = 3;
-        float *ak = rand_array(7 * (size_t)s.D), *av = rand_array(7 * (size_t)s.DV);
-        s.t5 = t5, s.nb = 32, s.maxd = 128, s.bidir = 1, s.ak = ak, s.av = av;
+        float *v = rand_array((size_t)s.K * s.KVH * s.DV);
         float *out = malloc(sizeof(float) * (size_t)s.Q * s.H * s.DV);
         double *want = malloc(sizeof(double) * (size_t)s.Q * s.H * s.DV);
         float *qscale = rand_array((size_t)s.Q);
         for (int32_t i = 0; i < s.Q; i++) qscale[i] = 1.0f + 0.5f * qscale[i] * (float)(i % 3);
         /* variant 0: plain; 1: a per-query scale; 2: chunks of 7 at offset 5 (and the scale);
          * 3: a sliding window of 5; 4: a window of 6 with chunks of 7 at offset 5 (and the scale) */
-        for (int kind = POSENC_BIAS_NONE; kind < POSENC_BIAS_COUNT; kind++)
+        for (int kind = POSENC_BIAS_NONE; kind < POSENC_BIAS_COUNT; kind++) {
+            posenc_bias kb;
+            memset(&kb, 0, sizeof kb);
+            kb.kind = (posenc_attention_bias)kind;
+            if (ref_models(kind)) ref_fixture(&kb, s.H, s.D, s.DV, 0);
+            s.kb = &kb;
             for (int mask = 0; mask <= 2 && ref_models(kind); mask++)
                 for (int variant = 0; variant <= 4; variant++) {
                     s.kind = (posenc_attention_bias)kind;
@@ -197,8 +164,8 @@ static void test_gqa_against_reference(void) {
                           "size");
                     float *scratch = malloc(sizeof(float) * (size_t)nfl);
                     const int32_t st = call_gqa(out, q, k, v, &s, scratch, nfl);
-                    CHECK(st == 0, "%s: status %d (its tables in test_gqa.c bias_of?)",
-                          KIND_NAMES[kind], st);
+                    CHECK(st == 0, "%s: status %d (its fixture in ref_%s.h?)", KIND_NAMES[kind], st,
+                          KIND_NAMES[kind]);
                     reference(want, q, k, v, &s);
                     const double d = max_diff(out, want, (size_t)s.Q * s.H * s.DV);
                     /* ALiBi logits reach slope * keys: float32 rounds them at ~1e-7 relative */
@@ -210,8 +177,9 @@ static void test_gqa_against_reference(void) {
                               "short scratch");
                     free(scratch);
                 }
-        free(q), free(k), free(v), free(t5), free(ak), free(av), free(out), free(want),
-            free(qscale);
+            ref_free(&kb);
+        }
+        free(q), free(k), free(v), free(out), free(want), free(qscale);
     }
 }
 
@@ -225,7 +193,7 @@ static void test_kvcache(void) {
     float *kc = calloc((size_t)nk, sizeof(float)), *vc = calloc((size_t)nv, sizeof(float));
     float state[2] = {0, 0};
     float *k = rand_array((size_t)cap * KVH * D), *v = rand_array((size_t)cap * KVH * DV);
-    float *q = rand_array((size_t)cap * H * D), *t5 = rand_array(16 * (size_t)H);
+    float *q = rand_array((size_t)cap * H * D);
     int32_t len = 0;
     const int32_t chunks[] = {1, 7, 8, 3, 20, 6};
     for (size_t c = 0; c < sizeof chunks / sizeof *chunks; c++) {
@@ -313,7 +281,12 @@ static void test_kvcache(void) {
     const int32_t lens[] = {1, 8, 9, 30, 45};
     const int32_t windows[] = {0, 1, 4, 9, 100};
     float *qscale = rand_array((size_t)cap);
-    float *ak = rand_array(5 * (size_t)D), *av = rand_array(5 * (size_t)DV);
+    posenc_bias kbs[POSENC_BIAS_COUNT];
+    memset(kbs, 0, sizeof kbs);
+    for (int kind = 0; kind < POSENC_BIAS_COUNT; kind++) {
+        kbs[kind].kind = (posenc_attention_bias)kind;
+        if (ref_models(kind)) ref_fixture(&kbs[kind], H, D, DV, 1);
+    }
     /* every kind the cache takes (all but XL, which it refuses below) */
     for (size_t a = 0; a < sizeof lens / sizeof *lens; a++)
         for (size_t w = 0; w < sizeof windows / sizeof *windows; w++)
@@ -325,8 +298,7 @@ static void test_kvcache(void) {
                     s.Q = n, s.K = L, s.H = H, s.KVH = KVH, s.D = D, s.DV = DV;
                     s.offset = L - n, s.window = windows[w],
                     s.mask = POSENC_MASK_CAUSAL_BOTTOM_RIGHT;
-                    s.kind = (posenc_attention_bias)kind, s.scale = 0.3, s.t5 = t5, s.nb = 16,
-                    s.maxd = 40, s.ak = ak, s.av = av, s.kr = 2;
+                    s.kind = (posenc_attention_bias)kind, s.scale = 0.3, s.kb = &kbs[kind];
                     s.qscale = w % 2 ? qscale : NULL, s.chunk = (int32_t)(a + w) % 3 == 1 ? 8 : 0;
                     /* the window as the cache's argument, or in the descriptor (one path, the same mask) */
                     const int32_t warg = (a + n) % 2 ? 0 : s.window;
@@ -340,8 +312,8 @@ static void test_kvcache(void) {
                     const int32_t st =
                         posenc_kvcache_attend(out, qn, kc, vc, state, cap, L, n, H, KVH, D, DV,
                                               s.scale, warg, scratch, nfl, &bd);
-                    CHECK(st == 0, "%s: attend status %d (its tables in test_gqa.c bias_of?)",
-                          KIND_NAMES[kind], st);
+                    CHECK(st == 0, "%s: attend status %d (its fixture in ref_%s.h?)",
+                          KIND_NAMES[kind], st, KIND_NAMES[kind]);
                     reference(want, qn, k, v, &s);
                     const double d = max_diff(out, want, (size_t)n * H * DV);
                     CHECK(d <= 2e-6, "cache L%d n%d window %d kind '%s' chunk %d: %g", L, n,
@@ -398,8 +370,8 @@ static void test_kvcache(void) {
     CHECK(posenc_kvcache_attend(out, q, kc, vc, big, cap, 3, 1, H, KVH, D, DV, 1.0, 0, scratch,
                                 4096, NULL) == POSENC_E_PARAM,
           "a logit that would overflow");
-    free(kc), free(vc), free(k), free(v), free(q), free(t5), free(out), free(want), free(qscale),
-        free(ak), free(av);
+    for (int kind = 0; kind < POSENC_BIAS_COUNT; kind++) ref_free(&kbs[kind]);
+    free(kc), free(vc), free(k), free(v), free(q), free(out), free(want), free(qscale);
 }
 
 static void test_status(void) {
