@@ -292,7 +292,8 @@ build_native() {
         rm -f build/native/fuzz.unavailable
         for t in tests/fuzz/fuzz_*.c; do
             out=build/native/$(basename "$t" .c)
-            key=$(hash_of $srcs families/*/fuzz_*.h "$t" build.sh) # each family's fuzz steps too
+            # the key: the library, each family's fuzz steps (fuzz_*.h), the target and build.sh
+            key=$(hash_of $srcs families/*/fuzz_*.h "$t" build.sh)
             fresh "$out" "$key" && continue
             rm -f "$out" # no stale binary survives a failed compile
             clang -std=c11 -O1 -g -Wall -Wextra -Werror -ffp-contract=off -fsanitize=fuzzer,address,undefined \
