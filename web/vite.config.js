@@ -41,7 +41,7 @@ function inlineWasm(single) {
 /** The modules every embed runs (and the bundler's runtime helpers); everything else in web/src and
  * js/ is loaded on demand. */
 const SHARED =
-  /(?:[\\/](web[\\/]src[\\/](app|state|style|api|draw|palette|theme|methods|views[\\/](index|common|views|registry|layout|\w+\.view))|js[\\/](api|core|errors|loader|validate|values|sinusoidal|rope|relative|learned)|dist[\\/]posenc-standin\.wasm)|\brolldown[\\/]runtime)\.(js|css)$/;
+  /(?:[\\/](web[\\/]src[\\/](app|state|style|api|draw|palette|theme|methods|views[\\/](index|common|views|registry|layout|\w+\.view))|js[\\/](api|core|errors|loader|validate|values)|families[\\/](sinusoidal[\\/]sinusoidal|rope[\\/]rope|relative[\\/]relative|learned[\\/]learned)|dist[\\/]posenc-standin\.wasm)|\brolldown[\\/]runtime)\.(js|css)$/;
 /**
  * The library's families the shell does not call, each a chunk of its own (before the shared
  * group, which would otherwise take them in: web/src/api.js imports posenc/lite, which re-exports
@@ -51,23 +51,23 @@ const SHARED =
 const LATER = [
   {
     name: 'attention',
-    test: /[\\/](web[\\/]src[\\/]families[\\/]attention|js[\\/]attention)\.js$/,
+    test: /[\\/](web[\\/]src[\\/]families[\\/]attention|families[\\/]attention[\\/]attention)\.js$/,
     priority: 2,
     includeDependenciesRecursively: false,
   },
   {
     name: 'train',
-    test: /[\\/](web[\\/]src[\\/]families[\\/]train|js[\\/]train)\.js$/,
+    test: /[\\/](web[\\/]src[\\/]families[\\/]train|families[\\/]train[\\/]train)\.js$/,
     priority: 2,
     includeDependenciesRecursively: false,
   },
   {
     name: 'scaling',
-    test: /[\\/](js[\\/](config|models)|web[\\/]src[\\/]views[\\/]scaling(_models)?)\.js$/,
+    test: /[\\/](families[\\/]config[\\/](config|models)|web[\\/]src[\\/]views[\\/]scaling(_models)?)\.js$/,
     priority: 2,
     includeDependenciesRecursively: false,
   },
-  { name: 'kvcache', test: /[\\/]js[\\/]kvcache\.js$/, priority: 2, includeDependenciesRecursively: false },
+  { name: 'kvcache', test: /[\\/]families[\\/]kvcache[\\/]kvcache\.js$/, priority: 2, includeDependenciesRecursively: false },
 ];
 /** Two chunks that most views load but not all: the filled-in formulas (not the Shuffle lab, Shift,
  * Concat) and the methods' matrices (the heatmap, Compare, Similarity and the learned views). */
