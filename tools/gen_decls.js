@@ -12,9 +12,10 @@
 // fuzz steps), README.md (the Documentation table), and the option tables of every docs page that documents a function with options. The
 // status codes are tools/gen_status.js's.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { declare as core, FAMILY_DECLS } from '../decl/index.js';
+import { cli, fillBlock } from './gen_blocks.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const GEN = 'tools/gen_decls.js';
@@ -298,26 +299,13 @@ export function blocks() {
   };
 }
 
-const COMMENT = { js: ['// ', ''], ts: ['// ', ''], cts: ['// ', ''], c: ['/* ', ' */'], md: ['<!-- ', ' -->'] };
-
-/** `text` with each generated block of `file` replaced; throws naming a missing marker. */
+/** `text` with each of its blocks in `named` (block name -> lines) rewritten. */
 function fill(file, text, named) {
-  const ext = file.split('.').pop();
   let out = text;
-  for (const [name, lines] of Object.entries(named)) {
-    const [open, close] = COMMENT[ext];
-    const begin = new RegExp(`^([ \\t]*)${reEscape(open)}<generated: ${name}>.*$`, 'm');
-    const end = new RegExp(`^[ \\t]*${reEscape(open)}</generated: ${name}>.*$`, 'm');
-    const b = begin.exec(out);
-    const e = end.exec(out);
-    if (!b || !e || e.index < b.index) throw new Error(`${file} has no <generated: ${name}> ... </generated> block`);
-    const head = `${b[1]}${open}<generated: ${name}> by ${GEN} from the declarations (families/NAME/decl.js)${close}`;
-    const from = b.index;
-    out = `${out.slice(0, from)}${head}\n${lines.join('\n')}${lines.length ? '\n' : ''}${out.slice(e.index)}`;
-  }
+  const by = `${GEN} from the declarations (families/NAME/decl.js)`;
+  for (const [name, lines] of Object.entries(named)) out = fillBlock(file, out, name, lines, by);
   return out;
 }
-const reEscape = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /** `text` of the TypeScript file `file` as Biome formats it (./build.sh lint checks the .d.ts
  * files, so the generated signatures are written wrapped the way Biome wraps them). */
@@ -359,17 +347,4 @@ export function generated() {
 }
 const read = (f) => readFileSync(join(root, f), 'utf8');
 
-if (process.argv[1] && new URL(import.meta.url).pathname === process.argv[1]) {
-  const check = process.argv.includes('--check');
-  const stale = [];
-  for (const [f, [now, want]] of Object.entries(generated())) {
-    if (now === want) continue;
-    stale.push(f);
-    if (!check) writeFileSync(join(root, f), want);
-  }
-  if (check && stale.length) {
-    console.error(`stale (run node ${GEN}): ${stale.join(', ')}`);
-    process.exit(1);
-  }
-  if (!check) console.log(stale.length ? `wrote ${stale.join(', ')}` : 'nothing to write');
-}
+await cli(import.meta, GEN, generated);

@@ -8,10 +8,11 @@
 //   node tools/gen_scalings.js --check   exit 1 naming each stale file (tests/scalings.test.js)
 //
 // Each block sits between `<generated: rope scalings>` and `</generated: rope scalings>` marker
-// lines (the convention of tools/gen_decls.js).
-import { readFileSync, writeFileSync } from 'node:fs';
+// lines (tools/gen_blocks.js).
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { C_FIELDS, SCALING_DOCS, SCALINGS, SCALINGS_DOC } from '../js/scalings.js';
+import { cli, fillBlock, wrap } from './gen_blocks.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const GEN = 'tools/gen_scalings.js';
@@ -109,20 +110,6 @@ function statusLines() {
   return ['#define SCALING_FIELDS(X, S) \\', ...rows.map((r, i) => `${r}${i < rows.length - 1 ? ' \\' : ''}`)];
 }
 
-/** `items` joined by `sep` + space into lines of at most `limit` columns (clang-format's). */
-function wrap(items, first, rest, sep, limit = 100) {
-  const lines = [first];
-  items.forEach((item, i) => {
-    const piece = `${item}${i < items.length - 1 ? sep : ''}`;
-    const at = lines.length - 1;
-    const bare = lines[at] === first || lines[at] === rest;
-    if (!bare && lines[at].length + 1 + piece.length > limit) lines.push(rest + piece);
-    else lines[at] += `${bare ? '' : ' '}${piece}`;
-  });
-  return lines;
-}
-
-const COMMENT = { ts: ['// ', ''], md: ['<!-- ', ' -->'], h: ['/* ', ' */'], c: ['// ', ''] };
 const BLOCKS = {
   'js/index.d.ts': dtsLines,
   'families/rope/rope.md': docsLines,
@@ -130,33 +117,14 @@ const BLOCKS = {
   'c_src/status.c': statusLines,
 };
 
-/** `text` with its generated block replaced; throws naming a missing marker. */
-function fill(file, text, lines) {
-  const [open, close] = COMMENT[file.split('.').pop()];
-  const esc = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-  const b = new RegExp(`^${esc(open)}<generated: ${NAME}>.*$`, 'm').exec(text);
-  const e = new RegExp(`^${esc(open)}</generated: ${NAME}>.*$`, 'm').exec(text);
-  if (!b || !e || e.index < b.index) throw new Error(`${file} has no <generated: ${NAME}> ... </generated> block`);
-  const head = `${open}<generated: ${NAME}> by ${GEN} from js/scalings.js${close}`;
-  return `${text.slice(0, b.index)}${head}\n${lines.join('\n')}\n${text.slice(e.index)}`;
-}
-
 /** Every generated file: path -> [current text, wanted text]. */
 export function generated() {
   const files = {};
   for (const [f, lines] of Object.entries(BLOCKS)) {
     const now = readFileSync(join(root, f), 'utf8');
-    files[f] = [now, fill(f, now, lines())];
+    files[f] = [now, fillBlock(f, now, NAME, lines(), `${GEN} from js/scalings.js`)];
   }
   return files;
 }
 
-if (process.argv[1] && new URL(import.meta.url).pathname === process.argv[1]) {
-  const check = process.argv.includes('--check');
-  const stale = Object.entries(generated()).filter(([, [now, want]]) => now !== want);
-  for (const [f, [, want]] of stale) if (!check) writeFileSync(join(root, f), want);
-  if (check && stale.length) {
-    console.error(`stale (run node ${GEN}): ${stale.map(([f]) => f).join(', ')}`);
-    process.exit(1);
-  }
-}
+await cli(import.meta, GEN, generated);

@@ -7,10 +7,11 @@
 //   node tools/gen_status.js --check   exit 1 naming each stale file (tests/decls.test.js)
 //
 // Each block sits between `<generated: status codes>` and `</generated: status codes>` marker
-// lines (the convention of tools/gen_decls.js).
-import { readFileSync, writeFileSync } from 'node:fs';
+// lines (tools/gen_blocks.js).
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { STATUS_CODES } from '../decl/status.js';
+import { cli, fillBlock } from './gen_blocks.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const GEN = 'tools/gen_status.js';
@@ -68,36 +69,14 @@ const BLOCKS = {
   'docs/errors.md': table,
 };
 
-const COMMENT = { ts: ['// ', ''], js: ['// ', ''], md: ['<!-- ', ' -->'], h: ['/* ', ' */'], c: ['/* ', ' */'] };
-const esc = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-
-/** `text` with its generated block replaced (at the indentation of its opening marker). */
-function fill(file, text, lines) {
-  const [open, close] = COMMENT[file.split('.').pop()];
-  const b = new RegExp(`^([ \\t]*)${esc(open)}<generated: ${NAME}>.*$`, 'm').exec(text);
-  const e = new RegExp(`^[ \\t]*${esc(open)}</generated: ${NAME}>.*$`, 'm').exec(text);
-  if (!b || !e || e.index < b.index) throw new Error(`${file} has no <generated: ${NAME}> ... </generated> block`);
-  const head = `${b[1]}${open}<generated: ${NAME}> by ${GEN} from decl/status.js${close}`;
-  return `${text.slice(0, b.index)}${head}\n${lines.join('\n')}\n${text.slice(e.index)}`;
-}
-
 /** Every generated file: path -> [current text, wanted text]. */
 export function generated() {
   const files = {};
   for (const [f, lines] of Object.entries(BLOCKS)) {
     const now = readFileSync(join(root, f), 'utf8');
-    files[f] = [now, fill(f, now, lines())];
+    files[f] = [now, fillBlock(f, now, NAME, lines(), `${GEN} from decl/status.js`)];
   }
   return files;
 }
 
-if (process.argv[1] && new URL(import.meta.url).pathname === process.argv[1]) {
-  const check = process.argv.includes('--check');
-  const stale = Object.entries(generated()).filter(([, [now, want]]) => now !== want);
-  for (const [f, [, want]] of stale) if (!check) writeFileSync(join(root, f), want);
-  if (check && stale.length) {
-    console.error(`stale (run node ${GEN}): ${stale.map(([f]) => f).join(', ')}`);
-    process.exit(1);
-  }
-  if (!check) console.log(stale.length ? `wrote ${stale.map(([f]) => f).join(', ')}` : 'nothing to write');
-}
+await cli(import.meta, GEN, generated);
