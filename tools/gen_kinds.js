@@ -23,8 +23,8 @@
 //   bias      its index in posenc.h POSENC_BIAS_KINDS (the C enum): the kinds are 1, 2, ... in order
 //   fields    the posenc_bias fields it fills, in cArgs order: its tables (C type const float *)
 //             in tables() order, then its params() scalars (int32_t, float or double): name, C
-//             type. A field two kinds share (none's and T5's table) is declared by each with the
-//             same type.
+//             type (checked against tables() and params() on ref_<type>.js's descriptor). A field
+//             two kinds share (none's and T5's table) is declared by each with the same type.
 //   fuzz      (.gen.js) { field name: the C expression tests/fuzz/fuzz_core.c draws it with }; a
 //             table is drawn by fuzzTables, which a kind with a table must have
 //   fuzzRel   (.gen.js) the C expression of its relative-row count (rel) in the fuzzer, and
@@ -98,11 +98,28 @@ function checkGen(path, kind, gen) {
     throw new Error(`${path}: kind '${kind.type}' has tables but no fuzzTables (the fuzzer would never pass them)`);
 }
 
-/** A kind's fields: its tables (const float *) first, in its tables() order, then its params() scalars. */
-function checkFields(path, kind) {
-  const at = kind.fields.findIndex((f) => !isTable(f));
-  if (at >= 0 && kind.fields.slice(at).some(isTable))
-    throw new Error(`${path}: fields list a table after a scalar; cArgs pass the tables first, then params`);
+/** A kind's fields against what attention passes C for its ref_<type>.js random descriptor (its
+ * tables(), then its params()): as many, tables where tables are. Two scalars swapped pass this;
+ * the float64 references catch them. */
+async function checkArgs(path, kind) {
+  const refPath = path.replace(/kind_(\w+)\.js$/, 'ref_$1.js');
+  if (!existsSync(join(root, refPath))) return; // named where tests/ref_kinds.js is written
+  const { ref } = await import(pathToFileURL(join(root, refPath)).href);
+  const sizes = { heads: 2, dim: 4, dimV: 4, keys: 5, queries: 3 };
+  const b = kind.parse(
+    ref.random(sizes, 1, (n) => new Float32Array(n)),
+    { fn: GEN, prefix: '', host: 'attention' },
+  );
+  const rel = kind.rel?.(b) ?? 1; // the counts checked here do not depend on it
+  const tables = kind.tables(b, { ...sizes, rRows: rel }).map((t) => t.key);
+  const params = kind.params(b, rel);
+  const want = [...tables.map(() => 'a table'), ...params.map(() => 'a scalar')];
+  const have = kind.fields.map((f) => (isTable(f) ? 'a table' : 'a scalar'));
+  if (want.join() !== have.join())
+    throw new Error(
+      `${path}: fields (${kind.fields.map((f) => f.name)}) are ${have.join(', ')}, but attention passes C ` +
+        `its tables (${tables}) then ${params.length} params: ${want.join(', ')}`,
+    );
 }
 
 /** One kind: its two files merged (the fuzz draws back on their fields); throws naming the file at fault. */
@@ -119,7 +136,7 @@ async function loadKind(family, f) {
   const { gen } = await import(pathToFileURL(join(root, genPath)).href);
   if (!gen) throw new Error(`${genPath}: exports no gen`);
   checkGen(genPath, kind, gen);
-  checkFields(path, kind);
+  await checkArgs(path, kind);
   const fields = kind.fields.map((x) => ({ ...x, fuzz: gen.fuzz?.[x.name] }));
   return { path, family, kind: { ...kind, ...gen, fields } };
 }
