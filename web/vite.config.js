@@ -67,7 +67,12 @@ const LATER = [
     priority: 2,
     includeDependenciesRecursively: false,
   },
-  { name: 'kvcache', test: /[\\/]families[\\/]kvcache[\\/]kvcache\.js$/, priority: 2, includeDependenciesRecursively: false },
+  {
+    name: 'kvcache',
+    test: /[\\/]families[\\/]kvcache[\\/]kvcache\.js$/,
+    priority: 2,
+    includeDependenciesRecursively: false,
+  },
 ];
 /** Two chunks that most views load but not all: the filled-in formulas (not the Shuffle lab, Shift,
  * Concat) and the methods' matrices (the heatmap, Compare, Similarity and the learned views). */
