@@ -1,5 +1,5 @@
-// Writes what the fused bias kinds' declarations (families/<family>/kind_<type>.js and .gen.js, two files per
-// kind; the fields are below) say to the places that cannot import them: c_src/bias_kinds.h (the
+// Writes what the fused bias kinds' declarations (families/<family>/kind_<type>.js and
+// kind_<type>.gen.js, two files per kind; the fields are below) say to the places that cannot import them: c_src/bias_kinds.h (the
 // kinds' C steps included into families/attention/attention.c, their scratch buffers and row
 // state, the defaults of the steps a kind leaves out), posenc.h's POSENC_BIAS_KINDS and
 // posenc_bias, c_src/status.c's BIAS_FIELDS, the fuzz target's kind draws, js/bias_kinds.js (the
