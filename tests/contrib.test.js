@@ -143,11 +143,16 @@ function attentionDocGaps(type, e) {
 /** A fused bias kind: declared in families/<family>/kind_<type>.js, its lists generated. */
 const fusedKind = (type, e) => e.fields !== undefined && type !== 'none';
 
-test('every fused bias kind links its docs/attention.md row to a section that resolves', () => {
+test('every fused bias kind links its families/attention/attention.md row to a section that resolves', () => {
   for (const row of tableRows(attentionDoc, BIAS_TABLE) ?? []) {
     for (const [, l] of row.matchAll(/\]\(([^)\s]+)\)/g)) {
       const why = brokenLink(l);
-      assert.equal(why, '', `docs/attention.md bias table: the link (${l}) of ${row.split('|')[1]}: ${why}`);
+      assert.equal(
+        why,
+        '',
+        `families/attention/attention.md bias table: the link (${l}) of ${row.split('|')[1]}: ${why} (a fused kind's ` +
+          'row is its docs.attention in families/<family>/kind_<type>.gen.js)',
+      );
     }
   }
 });

@@ -89,7 +89,8 @@ test('struct layouts: js/ writes every field of posenc_bias and posenc_rope_scal
   for (const f of Object.keys(core.layout.posenc_bias.fields)) {
     assert.ok(
       written.has(f),
-      `posenc_bias.${f}: no js/encodings.js row lists it in cArgs, and writeBias does not write it`,
+      `posenc_bias.${f}: no ENCODINGS entry's fields list it (a fused kind's families/<family>/kind_<type>.js, ` +
+        "js/encodings.js's own entries), and writeBias does not write it",
     );
   }
   for (const f of written)

@@ -7,11 +7,20 @@
 //
 // The C core is the guard: attention and selfAttention check no table values in JS before the
 // call (js/values.js names the culprit only after C returned E_PARAM), so a violating value that
-// reaches C without an E_PARAM from the kind's values_<name> (families/attention/attention.c) returns normally
+// reaches C without an E_PARAM from the kind's values_<type> (families/<family>/fused_<type>.h) returns normally
 // and fails here. kvCache copies its tables in JS and checks them when the cache is made
 // (families/kvcache/kvcache.js tableCopy); the same values_<name> guards its attend, through attention's call.
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -21,6 +30,13 @@ import { randomF32 } from './helpers.js';
 import { randomBias } from './ref64.js';
 
 const root = new URL('..', import.meta.url).pathname;
+/** The folder of a fused kind's files (families/<family>/kind_<type>.js, fused_<type>.h), or undefined. */
+const kindDir = (type) =>
+  readdirSync(join(root, 'families'))
+    .map((f) => `families/${f}`)
+    .find((d) => existsSync(join(root, d, `kind_${type}.js`)));
+/** Where ENCODINGS[type] is declared, for a message. */
+const declaredIn = (type) => (kindDir(type) ? `${kindDir(type)}/kind_${type}.js` : `js/encodings.js ENCODINGS.${type}`);
 const HEADS = 2,
   DIM = 4,
   T = 5;
@@ -147,11 +163,11 @@ function checkTable(pe, registry, { type, host, key, rule }, candidates = rule.p
     }
     assert.ok(
       err,
-      `${where}: accepted; the rule '${rule.allowed}' of its js/encodings.js row must be refused` +
+      `${where}: accepted; the rule '${rule.allowed}' its tables() state (${declaredIn(type)}) must be refused` +
         (host === 'kvCache'
           ? ' (families/kvcache/kvcache.js tableCopy)'
-          : ` by the C core (values_${type} in families/attention/attention.c returns E_PARAM; or its row's cArgs do not` +
-            ' match the fields C reads)'),
+          : ` by the C core (values_${type} in ${kindDir(type) ?? 'families/attention'}/fused_${type}.h returns E_PARAM;` +
+            ` or its fields in ${declaredIn(type)} do not match the fields C reads)`),
     );
     assert.ok(err.constructor.name === 'PosencError' && err.code === Status.E_PARAM, `${where}: ${err}`);
     const want = `posenc.${host}: ${PREFIX[host]}${key}[1] must be ${rule.allowed} (got ${Object.is(x, -0) ? 0 : Math.fround(x)})`;
@@ -206,7 +222,7 @@ test('every table without a value rule takes 0, -1 and 1 in every host (C refuse
         } catch (e) {
           assert.fail(
             `${host} '${type}' with ${plain.map((t) => t.key)} = ${x} is refused (${e.message}): if they ` +
-              `must satisfy a rule, state it in the tables() of ENCODINGS.${type} (js/encodings.js VALUE_RULES)`,
+              `must satisfy a rule, state it in the tables() of ${declaredIn(type)} (a rule of js/encodings.js VALUE_RULES)`,
           );
         }
       }

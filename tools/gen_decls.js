@@ -320,12 +320,14 @@ function biomeFormat(file, text) {
 }
 
 /** package.json with its "files" listing each declared family's glue: every .js of
- * families/<module>/ but its tests, declaration, bench and float64 test references (ref_*.js) (the package ships no other file there). */
+ * families/<module>/ but its tests, declaration, bench, float64 test references (ref_*.js) and
+ * what only the generators read (*.gen.js: a fused kind's fuzz draws and docs) (the package ships
+ * no other file there). */
 export function packageJson() {
   const pkg = JSON.parse(read('package.json'));
   const glue = FAMILY_DECLS.flatMap((f) =>
     readdirSync(join(root, 'families', f.module))
-      .filter((n) => n.endsWith('.js') && !/\.test\.js$|^decl\.js$|^bench\.js$|^ref_\w+\.js$/.test(n))
+      .filter((n) => n.endsWith('.js') && !/\.test\.js$|\.gen\.js$|^decl\.js$|^bench\.js$|^ref_\w+\.js$/.test(n))
       .sort((x, y) => (x === `${f.module}.js` ? -1 : y === `${f.module}.js` ? 1 : x.localeCompare(y)))
       .map((n) => `families/${f.module}/${n}`),
   );

@@ -1,5 +1,5 @@
-// Writes what the fused bias kinds' declarations (families/<family>/kind_<type>.js, one file per
-// kind; the fields are below) say to the places that cannot import them: c_src/bias_kinds.h (the
+// Writes what the fused bias kinds' declarations (families/<family>/kind_<type>.js and
+// kind_<type>.gen.js, two files per kind; the fields are below) say to the places that cannot import them: c_src/bias_kinds.h (the
 // kinds' C steps included into families/attention/attention.c, their scratch buffers and row
 // state, the defaults of the steps a kind leaves out), posenc.h's POSENC_BIAS_KINDS and
 // posenc_bias, c_src/status.c's BIAS_FIELDS, the fuzz target's kind draws, js/bias_kinds.js (the
@@ -12,25 +12,32 @@
 // Each block sits between `<generated: NAME>` and `</generated: NAME>` marker lines (the
 // convention of tools/gen_decls.js); the bias_kinds and ref_kinds files are whole files.
 //
-// The fields of a kind's declaration (CONTRIBUTING.md "Adding a bias kind fused into attention"):
+// A kind is declared in two files, both required (the generator refuses one without the other,
+// naming it): kind_<type>.js holds what the library reads at run time and ships in the package
+// (type, bias, fields' names and C types, hosts, parse, tables, params, rel, rows, bound,
+// addsTable, defaultScale); kind_<type>.gen.js (`export const gen`) holds what only this generator
+// reads and does not ship (fuzz, fuzzRel, relField, fuzzTables, scratch, rowState, types, docs,
+// nativeRef). The fields (CONTRIBUTING.md "Adding a bias kind fused into attention"):
 //   type      the JS type; its C name is it in upper snake case (POSENC_BIAS_T5), its C steps
 //             check_<type>, values_<type>, add_<type> in fused_<type>.h
 //   bias      its index in posenc.h POSENC_BIAS_KINDS (the C enum): the kinds are 1, 2, ... in order
-//   fields    the posenc_bias fields it fills, in params order after its tables: name, C type
-//             (int32_t, float, double or const float * for a table), fuzz (the C expression
-//             tests/fuzz/fuzz_core.c draws it with; a table is drawn by fuzzTables). A field two
-//             kinds share (none's and T5's table) is declared by each with the same type.
-//   fuzzRel   the C expression of its relative-row count (rel) in the fuzzer, and relField, the
-//             field that takes it; fuzzTables the C statements that draw its tables (b, d, h,
-//             dim, dv, rel in scope; return 0 when they do not fit CAP)
-//   scratch   its scratch buffers [C type, name] (a plan offset, a ctx pointer); rowState its
-//             per-row state [C type, name] (ctx arrays of the block's 4 rows)
+//   fields    the posenc_bias fields it fills, in cArgs order: its tables (C type const float *)
+//             in tables() order, then its params() scalars (int32_t, float or double): name, C
+//             type (checked against tables() and params() on ref_<type>.js's descriptor). A field
+//             two kinds share (none's and T5's table) is declared by each with the same type.
+//   fuzz      (.gen.js) { field name: the C expression tests/fuzz/fuzz_core.c draws it with }; a
+//             table is drawn by fuzzTables, which a kind with a table must have
+//   fuzzRel   (.gen.js) the C expression of its relative-row count (rel) in the fuzzer, and
+//             relField, the field that takes it; fuzzTables the C statements that draw its tables
+//             (b, d, h, dim, dv, rel in scope; return 0 when they do not fit CAP)
+//   scratch   (.gen.js) its scratch buffers [C type, name] (a plan offset, a ctx pointer);
+//             rowState its per-row state [C type, name] (ctx arrays of the block's 4 rows)
 //   hosts     the options each host accepts (a host left out refuses the kind)
 //   parse, tables, params, rel, rows, bound, addsTable, defaultScale: js/encodings.js says
-//   types     its .d.ts keys ('name?' optional) and a doc line per host (js/index.d.ts)
-//   docs      its rows of families/attention/attention.md: the option as written, its logit in
+//   types     (.gen.js) its .d.ts keys ('name?' optional) and a doc line per host (js/index.d.ts)
+//   docs      (.gen.js) its rows of families/attention/attention.md: the option as written, its logit in
 //             attention and in the KV cache (omitted when the cache refuses it)
-//   nativeRef omitted: ref_<type>.h beside it is its double reference for tests/native/test_gqa.c
+//   nativeRef (.gen.js) omitted: ref_<type>.h beside it is its double reference for tests/native/test_gqa.c
 //             (fixture_<type>, ref_bias_<type>, optional REF_VALUE_<TYPE>); a string: why it has none
 // Beside it: fused_<type>.h (its C steps), ref_<type>.js (its float64 reference for the JS tests:
 // export const ref = { random(sizes, seed, randomF32), bias(b, at), value(b, at, c) for a term in
@@ -71,11 +78,70 @@ const STEPS = [
   ['ROW', 'NULL'],
   ['PRESCALED', '1'],
 ];
-/** The fields every kind declares (explained at the top). */
-const REQUIRED = ['type', 'bias', 'fields', 'hosts', 'parse', 'tables', 'params', 'types', 'docs'];
+/** The fields every kind declares: kind_<type>.js what the library reads, kind_<type>.gen.js the rest. */
+const REQUIRED = ['type', 'bias', 'fields', 'hosts', 'parse', 'tables', 'params'];
+const REQUIRED_GEN = ['types', 'docs'];
+const GEN_ONLY = ['fuzz', 'fuzzRel', 'relField', 'fuzzTables', 'scratch', 'rowState', 'nativeRef', ...REQUIRED_GEN];
 const upper = (t) => t.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
+const isTable = (f) => f.c === 'const float *';
 
-/** Every kind file: [{ path (from the root), kind }], in POSENC_BIAS_KINDS order; throws naming a gap. */
+/** The generator-only half of a kind (path: its kind_<type>.gen.js) checked against the shipped half. */
+function checkGen(path, kind, gen) {
+  const lacks = REQUIRED_GEN.filter((key) => gen[key] === undefined);
+  if (lacks.length) throw new Error(`${path}: lacks ${lacks.join(', ')} (see tools/gen_kinds.js)`);
+  const stray = Object.keys(gen).filter((key) => !GEN_ONLY.includes(key));
+  if (stray.length) throw new Error(`${path}: ${stray.join(', ')} belong in the shipped kind_${kind.type}.js`);
+  const names = kind.fields.map((f) => f.name);
+  const unknown = Object.keys(gen.fuzz ?? {}).filter((n) => !names.includes(n));
+  if (unknown.length) throw new Error(`${path}: fuzz draws ${unknown.join(', ')}, not fields of kind '${kind.type}'`);
+  if (kind.fields.some(isTable) && typeof gen.fuzzTables !== 'string')
+    throw new Error(`${path}: kind '${kind.type}' has tables but no fuzzTables (the fuzzer would never pass them)`);
+}
+
+/** A kind's fields against what attention passes C for its ref_<type>.js random descriptor (its
+ * tables(), then its params()): as many, tables where tables are. Two scalars swapped pass this;
+ * the float64 references catch them. */
+async function checkArgs(path, kind) {
+  const refPath = path.replace(/kind_(\w+)\.js$/, 'ref_$1.js');
+  if (!existsSync(join(root, refPath))) return; // named where tests/ref_kinds.js is written
+  const { ref } = await import(pathToFileURL(join(root, refPath)).href);
+  const sizes = { heads: 2, dim: 4, dimV: 4, keys: 5, queries: 3 };
+  const b = kind.parse(
+    ref.random(sizes, 1, (n) => new Float32Array(n)),
+    { fn: GEN, prefix: '', host: 'attention' },
+  );
+  const rel = kind.rel?.(b) ?? 1; // the counts checked here do not depend on it
+  const tables = kind.tables(b, { ...sizes, rRows: rel }).map((t) => t.key);
+  const params = kind.params(b, rel);
+  const want = [...tables.map(() => 'a table'), ...params.map(() => 'a scalar')];
+  const have = kind.fields.map((f) => (isTable(f) ? 'a table' : 'a scalar'));
+  if (want.join() !== have.join())
+    throw new Error(
+      `${path}: fields (${kind.fields.map((f) => f.name)}) are ${have.join(', ')}, but attention passes C ` +
+        `its tables (${tables}) then ${params.length} params: ${want.join(', ')}`,
+    );
+}
+
+/** One kind: its two files merged (the fuzz draws back on their fields); throws naming the file at fault. */
+async function loadKind(family, f) {
+  const path = `families/${family}/${f}`;
+  const genPath = path.replace(/\.js$/, '.gen.js');
+  const { kind } = await import(pathToFileURL(join(root, path)).href);
+  if (!kind || `kind_${kind.type}.js` !== f) throw new Error(`${path}: exports no kind whose type is its name`);
+  const lacks = REQUIRED.filter((key) => kind[key] === undefined);
+  if (lacks.length) throw new Error(`${path}: the declaration lacks ${lacks.join(', ')} (see tools/gen_kinds.js)`);
+  const shipped = Object.keys(kind).filter((key) => GEN_ONLY.includes(key));
+  if (shipped.length) throw new Error(`${path}: ${shipped.join(', ')} only the generator reads: move to ${genPath}`);
+  if (!existsSync(join(root, genPath))) throw new Error(`${path}: no ${genPath} beside it (its fuzz draws and docs)`);
+  const { gen } = await import(pathToFileURL(join(root, genPath)).href);
+  if (!gen) throw new Error(`${genPath}: exports no gen`);
+  checkGen(genPath, kind, gen);
+  await checkArgs(path, kind);
+  const fields = kind.fields.map((x) => ({ ...x, fuzz: gen.fuzz?.[x.name] }));
+  return { path, family, kind: { ...kind, ...gen, fields } };
+}
+
+/** Every kind: [{ path (from the root), family, kind }], in POSENC_BIAS_KINDS order; throws naming a gap. */
 export async function loadKinds() {
   const found = [];
   for (const family of readdirSync(join(root, 'families')).sort()) {
@@ -85,14 +151,10 @@ export async function loadKinds() {
     } catch {
       continue;
     }
-    for (const f of names.filter((n) => /^kind_\w+\.js$/.test(n)).sort()) {
-      const path = `families/${family}/${f}`;
-      const { kind } = await import(pathToFileURL(join(root, path)).href);
-      if (!kind || `kind_${kind.type}.js` !== f) throw new Error(`${path}: exports no kind whose type is its name`);
-      const lacks = REQUIRED.filter((key) => kind[key] === undefined);
-      if (lacks.length) throw new Error(`${path}: the declaration lacks ${lacks.join(', ')} (see tools/gen_kinds.js)`);
-      found.push({ path, family, kind });
-    }
+    for (const g of names.filter((n) => /^kind_\w+\.gen\.js$/.test(n)))
+      if (!names.includes(g.replace('.gen', '')))
+        throw new Error(`families/${family}/${g}: no ${g.replace('.gen', '')} beside it (the kind it describes)`);
+    for (const f of names.filter((n) => /^kind_\w+\.js$/.test(n)).sort()) found.push(await loadKind(family, f));
   }
   found.sort((a, b) => a.kind.bias - b.kind.bias);
   found.forEach(({ path, kind }, i) => {

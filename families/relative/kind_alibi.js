@@ -1,5 +1,6 @@
 // ALiBi fused into attention (Press et al. 2022; alibi.md), declared (tools/gen_kinds.js says
-// what each field means); beside it: fused_alibi.h, ref_alibi.js, ref_alibi.h.
+// what each field means), what the library reads (kind_alibi.gen.js: what only the generator
+// reads); beside it: fused_alibi.h, ref_alibi.js, ref_alibi.h.
 import { choice } from '../../js/validate.js';
 
 /** ALiBi bias forms: posenc.h posenc_alibi_form. */
@@ -8,11 +9,7 @@ export const ALIBI_FORM = Object.freeze({ relative: 0, symmetric: 1, reference: 
 export const kind = {
   type: 'alibi',
   bias: 1,
-  fields: [{ name: 'form', c: 'int32_t', fuzz: 'u8(c) % 4' }],
-  rowState: [
-    ['double', 'slope'],
-    ['int64_t', 'aref'],
-  ],
+  fields: [{ name: 'form', c: 'int32_t' }],
   hosts: { attention: ['form'], selfAttention: ['form'], kvCache: ['form'] },
   // 'relative' m (j - i); an encoder's bias (selfAttention without a causal mask) defaults to
   // 'symmetric' -m |j - i|, since 'relative' would favour the farthest future keys. Under a
@@ -24,17 +21,4 @@ export const kind = {
   },
   tables: () => [],
   params: (p) => [p.formCode],
-  types: {
-    keys: { 'form?': "'relative' | 'symmetric' | 'reference'" },
-    doc: {
-      attention: 'ALiBi with the slopes of `heads` heads: relative m·(j−i′), symmetric −m·|j−i′|, reference m·j.',
-      selfAttention: "Default form: 'relative' when causal, else 'symmetric'.",
-    },
-  },
-  docs: {
-    option: "`{ type: 'alibi', form = 'relative' }`",
-    attention: "`m_h·rp`, `'symmetric'` `−m_h·\\|rp\\|`, `'reference'` `m_h·j` ([ALiBi](../relative/alibi.md))",
-    kvCache:
-      "logit `+= m_h · (j − p_i)` (`'symmetric'`: `−m_h · \\|j − p_i\\|`) from the true positions, with the slope of query head `h`",
-  },
 };

@@ -1,5 +1,6 @@
 // T5's relative buckets fused into attention (Raffel et al. 2020; t5.md), declared
-// (tools/gen_kinds.js says what each field means); beside it: fused_t5.h, ref_t5.js, ref_t5.h.
+// (tools/gen_kinds.js says what each field means), what the library reads (kind_t5.gen.js: what
+// only the generator reads); beside it: fused_t5.h, ref_t5.js, ref_t5.h.
 import { Status } from '../../js/errors.js';
 import { t5MaxExact } from '../../js/maths.js';
 import { bool, fail, int } from '../../js/validate.js';
@@ -9,14 +10,9 @@ export const kind = {
   bias: 2,
   fields: [
     { name: 'table', c: 'const float *' },
-    { name: 'bidirectional', c: 'int32_t', fuzz: 'u8(c) & 1' },
-    { name: 'num_buckets', c: 'int32_t', fuzz: '2 + u8(c) % 40' },
-    { name: 'max_distance', c: 'int32_t', fuzz: 'size(c)' },
-  ],
-  fuzzTables: 'b->table = IN(prod(b->num_buckets, h));',
-  scratch: [
-    ['const int32_t', 't5b'],
-    ['float', 't5'],
+    { name: 'bidirectional', c: 'int32_t' },
+    { name: 'num_buckets', c: 'int32_t' },
+    { name: 'max_distance', c: 'int32_t' },
   ],
   hosts: {
     attention: ['weights', 'bidirectional', 'numBuckets', 'maxDistance'],
@@ -53,18 +49,4 @@ export const kind = {
   addsTable: true,
   // T5 folds 1/sqrt(d) into its initialisation: its logits are q.k + bias (t5.md)
   defaultScale: 1,
-  types: {
-    keys: { weights: 'F32', 'bidirectional?': 'boolean', 'numBuckets?': 'number', 'maxDistance?': 'number' },
-    doc: {
-      attention: 'T5: `weights` is relative_attention_bias [numBuckets][heads]; bidirectional defaults to !causal.',
-      selfAttention: 'weights [numBuckets][heads]; bidirectional defaults to !causal; logits are unscaled (T5).',
-    },
-  },
-  docs: {
-    option: "`{ type: 't5', weights, bidirectional = !causal, numBuckets = 32, maxDistance = 128 }`",
-    attention: '`weights[bucket(rp)][h]` ([T5](../relative/t5.md))',
-    kvOption: "`{ type: 't5', weights, bidirectional = false, numBuckets = 32, maxDistance = 128 }`",
-    kvCache:
-      'logit `+= weights[bucket(j − p_i)][h]`, buckets from the true relative positions (decoder default: not bidirectional)',
-  },
 };
