@@ -42,9 +42,10 @@
 // Beside it: fused_<type>.h (its C steps), ref_<type>.js (its float64 reference for the JS tests:
 // export const ref = { random(sizes, seed, randomF32), bias(b, at), value(b, at, c) for a term in
 // the value sum }) and ref_<type>.h (unless nativeRef says why not).
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { cli, fillBlock, wrap } from './gen_blocks.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const GEN = 'tools/gen_kinds.js';
@@ -429,20 +430,6 @@ function docsCache(kinds) {
   return ['| `encoding` | logit gains in the cache |', '|---|---|', ...rows];
 }
 
-/** `items` joined by `sep` + space into lines of at most `limit` columns (clang-format's). */
-function wrap(items, first, rest, sep, limit = 100) {
-  const lines = [first];
-  items.forEach((item, i) => {
-    const piece = `${item}${i < items.length - 1 ? sep : ''}`;
-    const at = lines.length - 1;
-    const bare = lines[at] === first || lines[at] === rest;
-    if (!bare && lines[at].length + 1 + piece.length > limit) lines.push(rest + piece);
-    else lines[at] += `${bare ? '' : ' '}${piece}`;
-  });
-  return lines;
-}
-
-const COMMENT = { ts: ['// ', ''], md: ['<!-- ', ' -->'], h: ['/* ', ' */'], c: ['// ', ''] };
 /** [file, block name, lines(kinds)] */
 const BLOCKS = [
   ['c_src/posenc.h', 'bias kinds', kindsLine],
@@ -460,17 +447,6 @@ const FILES = {
   'tests/ref_kinds.js': jsRefs,
 };
 
-/** `text` with its block `name` replaced; throws naming a missing marker. */
-function fill(file, name, text, lines) {
-  const [open, close] = COMMENT[file.split('.').pop()];
-  const esc = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-  const b = new RegExp(`^${esc(open)}<generated: ${name}>.*$`, 'm').exec(text);
-  const e = new RegExp(`^${esc(open)}</generated: ${name}>.*$`, 'm').exec(text);
-  if (!b || !e || e.index < b.index) throw new Error(`${file} has no <generated: ${name}> ... </generated> block`);
-  const head = `${open}<generated: ${name}> by ${GEN} from ${FROM}${close}`;
-  return `${text.slice(0, b.index)}${head}\n${lines.join('\n')}\n${text.slice(e.index)}`;
-}
-
 /** Every generated file: path -> [current text, wanted text]. */
 export async function generated() {
   const kinds = await loadKinds();
@@ -485,18 +461,9 @@ export async function generated() {
   for (const [f, make] of Object.entries(FILES)) files[f] = [read(f), make(kinds)];
   for (const [f, name, make] of BLOCKS) {
     const now = files[f]?.[1] ?? read(f);
-    files[f] = [files[f]?.[0] ?? now, fill(f, name, now, make(kinds))];
+    files[f] = [files[f]?.[0] ?? now, fillBlock(f, now, name, make(kinds), `${GEN} from ${FROM}`)];
   }
   return files;
 }
 
-if (process.argv[1] && new URL(import.meta.url).pathname === process.argv[1]) {
-  const check = process.argv.includes('--check');
-  const stale = Object.entries(await generated()).filter(([, [now, want]]) => now !== want);
-  for (const [f, [, want]] of stale) if (!check) writeFileSync(join(root, f), want);
-  if (check && stale.length) {
-    console.error(`stale (run node ${GEN}): ${stale.map(([f]) => f).join(', ')}`);
-    process.exit(1);
-  }
-  if (!check) console.log(stale.length ? `wrote ${stale.map(([f]) => f).join(', ')}` : 'nothing to write');
-}
+await cli(import.meta, GEN, generated);
