@@ -63,3 +63,234 @@ export const declare = {
     },
   ],
 };
+
+// The words of families/config/models.md's model-type tables that a MODELS row's fields do not
+// say (tools/gen_models.js derives the rest from the row): per type and cell, a clause appended to
+// the derived text (`more`) or the cell's own words (`is`). Cells: family, pairing, layer, scale,
+// defaults.
+export const MODEL_DOCS = {
+  gemma: {
+    more: {
+      layer: '; use_bidirectional_attention: no causal mask (noted)',
+    },
+  },
+  deepseek_v2: {
+    more: {
+      scale: " (the remote code's mscale² noted)",
+    },
+  },
+  gptj: {
+    more: {
+      defaults:
+        '; base 10000 always (rope_theta, rope_scaling, rope_parameters, partial_rotary_factor, rotary_pct not read: noted)',
+    },
+  },
+  codegen: {
+    more: {
+      defaults: '; base 10000 always (as GPT-J)',
+    },
+  },
+  phi3: {
+    more: {
+      defaults: '; rope types other than longrope refused',
+    },
+  },
+  gemma3_text: {
+    more: {
+      layer:
+        ' ; sliding: rope_local_base_freq, unscaled; use_bidirectional_attention (EmbeddingGemma): window sliding_window // 2 + 1 both ways, no causal mask (noted)',
+    },
+  },
+  exaone4: {
+    more: {
+      layer:
+        ' ; full layers: no RoPE when sliding_window set; no sliding_window and no layer_types: refused (Exaone4Config fails)',
+    },
+  },
+  llama4_text: {
+    more: {
+      layer: ' ; no_rope_layers (else every no_rope_layer_interval-th)',
+      scale: ' (NoPE layers: × temperature when attn_temperature_tuning)',
+    },
+  },
+  smollm3: {
+    more: {
+      layer: ' ; no_rope_layers (else every no_rope_layer_interval-th)',
+    },
+  },
+  baichuan: {
+    more: {
+      layer: '; one K/V head per head (num_key_value_heads not read)',
+    },
+    is: {
+      defaults: 'base 10000 always (rope_theta, rope_scaling, rope_parameters not read: noted)',
+    },
+  },
+  qwen: {
+    more: {
+      layer: '; one K/V head per head (num_key_value_heads not read)',
+      scale: ' always (scale_attn_weights not read)',
+    },
+  },
+  internlm2: {
+    more: {
+      defaults: '; rope_scaling exactly { type: linear / dynamic, factor ≥ 1 }, rope_parameters refused',
+    },
+  },
+  minicpm: {
+    more: {
+      defaults: '; rope_scaling exactly { type: linear / dynamic, factor }, rope_parameters refused',
+    },
+  },
+  'phi-msft': {
+    more: {
+      layer: '; n_head_kv K/V heads (absent or 0: n_head)',
+    },
+    is: {
+      defaults: 'base 10000 always (rope_theta, rotary_base, rope_scaling, rope_parameters not read: noted)',
+    },
+  },
+  mpt: {
+    more: {
+      layer:
+        "; attn_config.alibi must be true and kv_n_heads absent or n_heads (else refused: transformers' MptModel always adds ALiBi and has no KV grouping, the checkpoint's remote code differs)",
+    },
+  },
+  t5: {
+    more: {
+      defaults: ' (num_decoder_layers None → num_layers)',
+    },
+  },
+  mt5: {
+    more: {
+      defaults: ' (num_decoder_layers None → num_layers)',
+    },
+  },
+  umt5: {
+    more: {
+      defaults: ' (num_decoder_layers None → num_layers)',
+    },
+  },
+  longt5: {
+    more: {
+      defaults: ' (num_decoder_layers None → num_layers)',
+    },
+    is: {
+      layer: 'decoder: every layer full; the encoder (local / transient-global, `encoder_attention_type`) is refused',
+    },
+  },
+  gpt_bigcode: {
+    more: {
+      layer: '; 1 KV head if multi_query',
+    },
+  },
+  gpt_neo: {
+    more: {
+      scale: ' (raw q·kᵀ)',
+    },
+  },
+  roberta: {
+    more: {
+      defaults: ' (null refused)',
+    },
+  },
+  'xlm-roberta': {
+    more: {
+      defaults: ' (null refused)',
+    },
+  },
+  whisper: {
+    more: {
+      layer: '; the encoder bidirectional, the decoder causal',
+    },
+    is: {
+      family: 'sinusoidal encoder (`max_source_positions` rows), learned decoder (`max_target_positions` rows)',
+    },
+  },
+  bart: {
+    more: {
+      family: ', offset 2, both stacks',
+    },
+    is: {
+      defaults: 'max_position_embeddings 1024, d_model 1024, encoder / decoder: 12 layers, 16 heads',
+    },
+  },
+  mbart: {
+    more: {
+      family: ', offset 2, both stacks',
+    },
+    is: {
+      defaults: 'as BART',
+    },
+  },
+  camembert: {
+    more: {
+      family: ', offset `pad_token_id + 1`',
+    },
+  },
+  clip_text_model: {
+    more: {
+      layer: ' (causal)',
+    },
+  },
+  clip_vision_model: {
+    more: {
+      family: ', (image_size // patch_size)² + 1 rows',
+    },
+  },
+  modernbert: {
+    more: {
+      layer: '; local: local_rope_theta, window local_attention // 2 + 1 (bidirectional)',
+    },
+    is: {
+      defaults:
+        'hidden_size 768, num_attention_heads 12, num_hidden_layers 22, global_attn_every_n_layers 3, local_attention 128, global_rope_theta 160000, local_rope_theta 10000',
+    },
+  },
+  mpnet: {
+    more: {
+      family: ' (32 buckets, max 128, bidirectional) + learned (`max_position_embeddings` rows from row 2)',
+      layer: '; one bias for all layers',
+      scale: ' (the bias is added unscaled)',
+    },
+  },
+  siglip_text_model: {
+    more: {
+      layer: ' (no causal mask)',
+    },
+  },
+  siglip_vision_model: {
+    more: {
+      family: ', (image_size // patch_size)² rows',
+    },
+  },
+  olmoe: {
+    more: {
+      scale: ' (head_dim = hidden_size / num_attention_heads; a head_dim key that disagrees is refused)',
+    },
+  },
+  glm4_moe: {
+    more: {
+      defaults: ' (no head_dim default: 4096 / 96 is refused)',
+    },
+  },
+  lfm2: {
+    is: {
+      layer:
+        'layer_types (`full_attention` or `conv`), else full_attn_idxs (None: every layer attends); `conv` layers: no attention (`attention: null`)',
+      defaults:
+        'rope_theta 1000000 (`theta` read first), hidden_size 2560, num_attention_heads 32, num_key_value_heads 8, num_hidden_layers 32',
+    },
+  },
+  ernie4_5: {
+    more: {
+      defaults: ' (None → hidden_size / num_attention_heads); a partial rotation is refused',
+    },
+  },
+  qwen3_next: {
+    is: {
+      layer:
+        'every full_attention_interval-th layer full, else linear_attention (layer_types wins; only these two kinds); `linear_attention` layers: no attention (`attention: null`); no window (sliding_window ignored: noted)',
+    },
+  },
+};
