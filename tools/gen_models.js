@@ -80,8 +80,36 @@ function wrapped(row) {
   );
 }
 
+/** The family cell: a learned table's rows and offset, a stack of its own, remote code. */
+function family(row) {
+  const stacks = Object.entries(row.stacks ?? {});
+  if (stacks.some(([, s]) => s.table))
+    return stacks.map(([n, s]) => `${s.table ?? row.family} ${n} (\`${s.rows}\` rows)`).join(', ');
+  const parts = [row.remote ? `${row.family} (remote code)` : row.family];
+  if (row.offset) parts.push(`offset ${row.offset}`);
+  if (row.padOffset) parts.push('offset `pad_token_id + 1`');
+  if (row.patches) parts.push(`(image_size // patch_size)²${row.patches.cls ? ` + ${row.patches.cls}` : ''} rows`);
+  if (stacks.length > 1) parts.push('both stacks');
+  return parts.join(', ');
+}
+
+/** The defaults cell: the class's defaults fromConfig reads, and a base the modeling file fixes. */
+function defaults(row, hide = []) {
+  const d = Object.entries(row.defaults ?? {}).filter(([k, v]) => v !== undefined && !hide.includes(k));
+  const said = d.map(
+    ([k, v]) => `${k} ${value(v)}${k === 'rope_theta' && row.baseKey ? ` (\`${row.baseKey}\` read first)` : ''}`,
+  );
+  if (row.base) {
+    // the keys the row ignores for the same reason as rope_theta: the file's own base
+    const why = row.ignores?.rope_theta;
+    const keys = Object.keys(row.ignores ?? {}).filter((k) => why && row.ignores[k] === why);
+    return `${said.length ? `${said.join(', ')}; ` : ''}base ${row.base} always (${keys.join(', ')} not read: noted)`;
+  }
+  return said.length ? said.join(', ') : '–';
+}
+
 /** The derived cells of one row, before MODEL_DOCS' clauses. */
-function derived(type, row) {
+function derived(type, row, doc) {
   if (row.family === 'wrapper')
     return {
       family: `wrapper: text_config${row.vision ? ", or vision_config with `tower: 'vision'`" : ''}`,
@@ -90,18 +118,21 @@ function derived(type, row) {
       scale: '',
       defaults: '',
     };
-  const d = Object.entries(row.defaults ?? {}).filter(([, v]) => v !== undefined);
+  const layer = need(LAYERS, row.layers, type, 'layers');
+  const other = Object.keys(row.otherLayers ?? {}).map((k) => `\`${k}\``);
   return {
-    family: row.remote ? `${row.family} (remote code)` : row.family,
+    family: family(row),
     pairing:
       row.family !== 'rope'
         ? '–'
         : row.interleaveKey
           ? `${row.layout} (half if ${row.interleaveKey}: false)`
           : row.layout,
-    layer: `${need(LAYERS, row.layers, type, 'layers')}${row.layerTypes ? ' (layer_types wins)' : ''}`,
+    layer: `${layer}${row.layerTypes && !layer.startsWith('layer_types') ? ' (layer_types wins)' : ''}${
+      other.length ? `; ${other.join(', ')} layers: no attention (\`attention: null\`)` : ''
+    }`,
     scale: `${need(SCALES, row.scale, type, 'scale')}${row.mlaMscale ? ' · mscale²' : ''}`,
-    defaults: d.length ? d.map(([k, v]) => `${k} ${value(v)}`).join(', ') : '–',
+    defaults: defaults(row, doc.hide),
   };
 }
 
@@ -109,9 +140,12 @@ function derived(type, row) {
 function line(type) {
   const row = MODELS[type];
   const doc = MODEL_DOCS[type] ?? {};
-  const made = derived(type, row);
+  const made = derived(type, row, doc);
   for (const k of Object.keys({ ...doc.more, ...doc.is }))
     if (!(k in made)) throw new Error(`families/config/decl.js MODEL_DOCS.${type}: no cell '${k}'`);
+  for (const k of doc.hide ?? [])
+    if (row.defaults?.[k] === undefined)
+      throw new Error(`families/config/decl.js MODEL_DOCS.${type}: hides ${k}, no default`);
   const cell = (k) => doc.is?.[k] ?? `${made[k]}${doc.more?.[k] ?? ''}`;
   const all = [`\`${type}\``, ...['family', 'pairing', 'layer', 'scale', 'defaults'].map(cell)];
   // a wrapper's empty cells are written `| |`; a | inside a cell is escaped

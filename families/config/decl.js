@@ -66,8 +66,9 @@ export const declare = {
 
 // The words of families/config/models.md's model-type tables that a MODELS row's fields do not
 // say (tools/gen_models.js derives the rest from the row): per type and cell, a clause appended to
-// the derived text (`more`) or the cell's own words (`is`). Cells: family, pairing, layer, scale,
-// defaults.
+// the derived text (`more`) or the cell's own words (`is`); `hide`: defaults the row carries that
+// the type's code never reaches (ModernBERT reads global_rope_theta / local_rope_theta). Cells:
+// family, pairing, layer, scale, defaults.
 export const MODEL_DOCS = {
   gemma: {
     more: {
@@ -77,17 +78,6 @@ export const MODEL_DOCS = {
   deepseek_v2: {
     more: {
       scale: " (the remote code's mscale² noted)",
-    },
-  },
-  gptj: {
-    more: {
-      defaults:
-        '; base 10000 always (rope_theta, rope_scaling, rope_parameters, partial_rotary_factor, rotary_pct not read: noted)',
-    },
-  },
-  codegen: {
-    more: {
-      defaults: '; base 10000 always (as GPT-J)',
     },
   },
   phi3: {
@@ -122,9 +112,6 @@ export const MODEL_DOCS = {
     more: {
       layer: '; one K/V head per head (num_key_value_heads not read)',
     },
-    is: {
-      defaults: 'base 10000 always (rope_theta, rope_scaling, rope_parameters not read: noted)',
-    },
   },
   qwen: {
     more: {
@@ -145,9 +132,6 @@ export const MODEL_DOCS = {
   'phi-msft': {
     more: {
       layer: '; n_head_kv K/V heads (absent or 0: n_head)',
-    },
-    is: {
-      defaults: 'base 10000 always (rope_theta, rotary_base, rope_scaling, rope_parameters not read: noted)',
     },
   },
   mpt: {
@@ -203,48 +187,16 @@ export const MODEL_DOCS = {
     more: {
       layer: '; the encoder bidirectional, the decoder causal',
     },
-    is: {
-      family: 'sinusoidal encoder (`max_source_positions` rows), learned decoder (`max_target_positions` rows)',
-    },
-  },
-  bart: {
-    more: {
-      family: ', offset 2, both stacks',
-    },
-    is: {
-      defaults: 'max_position_embeddings 1024, d_model 1024, encoder / decoder: 12 layers, 16 heads',
-    },
-  },
-  mbart: {
-    more: {
-      family: ', offset 2, both stacks',
-    },
-    is: {
-      defaults: 'as BART',
-    },
-  },
-  camembert: {
-    more: {
-      family: ', offset `pad_token_id + 1`',
-    },
   },
   clip_text_model: {
     more: {
       layer: ' (causal)',
     },
   },
-  clip_vision_model: {
-    more: {
-      family: ', (image_size // patch_size)² + 1 rows',
-    },
-  },
   modernbert: {
+    hide: ['rope_theta'],
     more: {
       layer: '; local: local_rope_theta, window local_attention // 2 + 1 (bidirectional)',
-    },
-    is: {
-      defaults:
-        'hidden_size 768, num_attention_heads 12, num_hidden_layers 22, global_attn_every_n_layers 3, local_attention 128, global_rope_theta 160000, local_rope_theta 10000',
     },
   },
   mpnet: {
@@ -259,11 +211,6 @@ export const MODEL_DOCS = {
       layer: ' (no causal mask)',
     },
   },
-  siglip_vision_model: {
-    more: {
-      family: ', (image_size // patch_size)² rows',
-    },
-  },
   olmoe: {
     more: {
       scale: ' (head_dim = hidden_size / num_attention_heads; a head_dim key that disagrees is refused)',
@@ -272,14 +219,6 @@ export const MODEL_DOCS = {
   glm4_moe: {
     more: {
       defaults: ' (no head_dim default: 4096 / 96 is refused)',
-    },
-  },
-  lfm2: {
-    is: {
-      layer:
-        'layer_types (`full_attention` or `conv`), else full_attn_idxs (None: every layer attends); `conv` layers: no attention (`attention: null`)',
-      defaults:
-        'rope_theta 1000000 (`theta` read first), hidden_size 2560, num_attention_heads 32, num_key_value_heads 8, num_hidden_layers 32',
     },
   },
   ernie4_5: {
