@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { MODELS } from './models.js';
 
 // the README's counts, from the allow-list and the real configs the tests check
-// (families/config/config.test.js asserts both in README.md)
+// (tools/gen_models.js writes the same counts into README.md's fromConfig paragraph)
 const models = Object.keys(MODELS).length;
 const configs = readdirSync(new URL('../../tests/fixtures/configs/', import.meta.url)).filter(
   (f) => f.endsWith('.json') && f !== 'SOURCES.json',
