@@ -96,16 +96,50 @@ function family(row) {
 /** The defaults cell: the class's defaults fromConfig reads, and a base the modeling file fixes. */
 function defaults(row, hide = []) {
   const d = Object.entries(row.defaults ?? {}).filter(([k, v]) => v !== undefined && !hide.includes(k));
-  const said = d.map(
-    ([k, v]) => `${k} ${value(v)}${k === 'rope_theta' && row.baseKey ? ` (\`${row.baseKey}\` read first)` : ''}`,
-  );
+  const note = (k) =>
+    k === 'rope_theta' && row.baseKey
+      ? ` (\`${row.baseKey}\` read first)`
+      : row.nullFails?.includes(k)
+        ? ' (null refused)'
+        : k === 'num_layers' && row.family === 't5'
+          ? ' (num_decoder_layers None → num_layers)'
+          : '';
+  const said = d.map(([k, v]) => `${k} ${value(v)}${note(k)}`);
   if (row.base) {
     // the keys the row ignores for the same reason as rope_theta: the file's own base
     const why = row.ignores?.rope_theta;
     const keys = Object.keys(row.ignores ?? {}).filter((k) => why && row.ignores[k] === why);
     return `${said.length ? `${said.join(', ')}; ` : ''}base ${row.base} always (${keys.join(', ')} not read: noted)`;
   }
-  return said.length ? said.join(', ') : '–';
+  return `${said.length ? said.join(', ') : '–'}${refused(row)}`;
+}
+
+/** What the row refuses of the scaling keys: remote code's exact rope_scaling, a class's rope types. */
+function refused(row) {
+  if (row.scalingTypes)
+    return `; rope_scaling exactly { type: ${row.scalingTypes.join(' / ')}, factor${
+      row.scalingFactorMin ? ` ≥ ${row.scalingFactorMin}` : ''
+    } }, rope_parameters refused`;
+  const only = row.onlyRopeTypes?.filter((t) => t !== 'default');
+  return only ? `; rope types other than ${only.join(' / ')} refused` : '';
+}
+
+/** The per-layer cell: the rule, what wins, which layers do not rotate, which do not attend. */
+function layerCell(type, row) {
+  const layer = need(LAYERS, row.layers, type, 'layers');
+  const wins = row.kinds
+    ? `layer_types wins; only these ${row.kinds.length === 2 ? 'two ' : ''}kinds`
+    : 'layer_types wins';
+  const other = Object.keys(row.otherLayers ?? {}).map((k) => `\`${k}\``);
+  return [
+    `${layer}${row.layerTypes && !layer.startsWith('layer_types') ? ` (${wins})` : ''}`,
+    row.nope === 'no_rope_layers' && 'no_rope_layers (else every no_rope_layer_interval-th)',
+    row.nope === 'full_if_sliding' && 'full layers: no RoPE when sliding_window set',
+    row.local === 'local_base' && 'sliding: rope_local_base_freq, unscaled',
+    other.length && `${other.join(', ')} layers: no attention (\`attention: null\`)`,
+  ]
+    .filter(Boolean)
+    .join('; ');
 }
 
 /** The derived cells of one row, before MODEL_DOCS' clauses. */
@@ -118,8 +152,6 @@ function derived(type, row, doc) {
       scale: '',
       defaults: '',
     };
-  const layer = need(LAYERS, row.layers, type, 'layers');
-  const other = Object.keys(row.otherLayers ?? {}).map((k) => `\`${k}\``);
   return {
     family: family(row),
     pairing:
@@ -128,10 +160,12 @@ function derived(type, row, doc) {
         : row.interleaveKey
           ? `${row.layout} (half if ${row.interleaveKey}: false)`
           : row.layout,
-    layer: `${layer}${row.layerTypes && !layer.startsWith('layer_types') ? ' (layer_types wins)' : ''}${
-      other.length ? `; ${other.join(', ')} layers: no attention (\`attention: null\`)` : ''
+    layer: layerCell(type, row),
+    scale: `${need(SCALES, row.scale, type, 'scale')}${row.mlaMscale ? ' · mscale²' : ''}${
+      row.headDimFromHidden
+        ? ' (head_dim = hidden_size / num_attention_heads; a head_dim key that disagrees is refused)'
+        : ''
     }`,
-    scale: `${need(SCALES, row.scale, type, 'scale')}${row.mlaMscale ? ' · mscale²' : ''}`,
     defaults: defaults(row, doc.hide),
   };
 }

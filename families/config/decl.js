@@ -80,32 +80,20 @@ export const MODEL_DOCS = {
       scale: " (the remote code's mscale² noted)",
     },
   },
-  phi3: {
-    more: {
-      defaults: '; rope types other than longrope refused',
-    },
-  },
   gemma3_text: {
     more: {
       layer:
-        ' ; sliding: rope_local_base_freq, unscaled; use_bidirectional_attention (EmbeddingGemma): window sliding_window // 2 + 1 both ways, no causal mask (noted)',
+        '; use_bidirectional_attention (EmbeddingGemma): window sliding_window // 2 + 1 both ways, no causal mask (noted)',
     },
   },
   exaone4: {
     more: {
-      layer:
-        ' ; full layers: no RoPE when sliding_window set; no sliding_window and no layer_types: refused (Exaone4Config fails)',
+      layer: '; no sliding_window and no layer_types: refused (Exaone4Config fails)',
     },
   },
   llama4_text: {
     more: {
-      layer: ' ; no_rope_layers (else every no_rope_layer_interval-th)',
       scale: ' (NoPE layers: × temperature when attn_temperature_tuning)',
-    },
-  },
-  smollm3: {
-    more: {
-      layer: ' ; no_rope_layers (else every no_rope_layer_interval-th)',
     },
   },
   baichuan: {
@@ -119,16 +107,6 @@ export const MODEL_DOCS = {
       scale: ' always (scale_attn_weights not read)',
     },
   },
-  internlm2: {
-    more: {
-      defaults: '; rope_scaling exactly { type: linear / dynamic, factor ≥ 1 }, rope_parameters refused',
-    },
-  },
-  minicpm: {
-    more: {
-      defaults: '; rope_scaling exactly { type: linear / dynamic, factor }, rope_parameters refused',
-    },
-  },
   'phi-msft': {
     more: {
       layer: '; n_head_kv K/V heads (absent or 0: n_head)',
@@ -140,25 +118,7 @@ export const MODEL_DOCS = {
         "; attn_config.alibi must be true and kv_n_heads absent or n_heads (else refused: transformers' MptModel always adds ALiBi and has no KV grouping, the checkpoint's remote code differs)",
     },
   },
-  t5: {
-    more: {
-      defaults: ' (num_decoder_layers None → num_layers)',
-    },
-  },
-  mt5: {
-    more: {
-      defaults: ' (num_decoder_layers None → num_layers)',
-    },
-  },
-  umt5: {
-    more: {
-      defaults: ' (num_decoder_layers None → num_layers)',
-    },
-  },
   longt5: {
-    more: {
-      defaults: ' (num_decoder_layers None → num_layers)',
-    },
     is: {
       layer: 'decoder: every layer full; the encoder (local / transient-global, `encoder_attention_type`) is refused',
     },
@@ -171,16 +131,6 @@ export const MODEL_DOCS = {
   gpt_neo: {
     more: {
       scale: ' (raw q·kᵀ)',
-    },
-  },
-  roberta: {
-    more: {
-      defaults: ' (null refused)',
-    },
-  },
-  'xlm-roberta': {
-    more: {
-      defaults: ' (null refused)',
     },
   },
   whisper: {
@@ -211,11 +161,6 @@ export const MODEL_DOCS = {
       layer: ' (no causal mask)',
     },
   },
-  olmoe: {
-    more: {
-      scale: ' (head_dim = hidden_size / num_attention_heads; a head_dim key that disagrees is refused)',
-    },
-  },
   glm4_moe: {
     more: {
       defaults: ' (no head_dim default: 4096 / 96 is refused)',
@@ -227,9 +172,8 @@ export const MODEL_DOCS = {
     },
   },
   qwen3_next: {
-    is: {
-      layer:
-        'every full_attention_interval-th layer full, else linear_attention (layer_types wins; only these two kinds); `linear_attention` layers: no attention (`attention: null`); no window (sliding_window ignored: noted)',
+    more: {
+      layer: '; `linear_attention` layers: no attention (`attention: null`); no window (sliding_window ignored: noted)',
     },
   },
 };
