@@ -13,6 +13,7 @@ import * as liteModule from '../js/lite.js';
 import { generated } from '../tools/gen_decls.js';
 import { generated as statusLists } from '../tools/gen_status.js';
 import { generated as kindsGenerated } from '../tools/gen_kinds.js';
+import { generated as modelTables } from '../tools/gen_models.js';
 
 const lite = { ...liteModule };
 const root = new URL('..', import.meta.url).pathname;
@@ -34,6 +35,16 @@ test('nothing generated from the status codes is stale (node tools/gen_status.js
     stale.map(([f]) => f),
     [],
     'run node tools/gen_status.js: these files differ from what decl/status.js gives',
+  );
+});
+
+test('nothing generated from the model types is stale (node tools/gen_models.js rewrites it)', () => {
+  // also refuses a fixture of tests/fixtures/configs/ that families/config/models.md does not list
+  const stale = Object.entries(modelTables()).filter(([, [now, want]]) => now !== want);
+  assert.deepEqual(
+    stale.map(([f]) => f),
+    [],
+    'run node tools/gen_models.js: these files differ from what families/config/models.js gives',
   );
 });
 

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const GENERATORS = ['gen_decls.js', 'gen_kinds.js', 'gen_status.js', 'gen_scalings.js'];
+const GENERATORS = ['gen_decls.js', 'gen_kinds.js', 'gen_status.js', 'gen_scalings.js', 'gen_models.js'];
 const args = process.argv.includes('--check') ? ['--check'] : [];
 let failed = 0;
 for (const g of GENERATORS) {
