@@ -20,6 +20,9 @@ import { PosencError, Status } from './errors.js';
 import { fail, show, TA_SET, typedArray } from './validate.js';
 import { FLT_MAX } from './maths.js';
 
+/** Bytes every heap buffer posenc allocates is aligned to (Core.malloc). */
+const ALIGN = 64;
+
 export const TYPES = Object.freeze({ float32: Float32Array, int32: Int32Array, float64: Float64Array });
 
 export class PosencBuffer {
@@ -115,6 +118,8 @@ export class Core {
   // heap grows, and a view made before the growth would then read and write a dead buffer.
   #viewing = 0;
   #layout = null;
+  // Aligned address -> malloc's address, for the allocations malloc placed off a cache line.
+  #bases = new Map();
 
   constructor(instance) {
     this.exports = instance.exports;
@@ -159,20 +164,29 @@ export class Core {
     return this.withView(Type, ptr, length, (v) => v.slice());
   }
 
+  /** `bytes` of heap at a cache-line boundary (ALIGN). malloc's own alignment is 8 or 16 bytes, so
+   * where a buffer starts would follow the heap's history, and a kernel's 16-byte stores would
+   * straddle cache lines in one run and not in the next: t5Buckets took 2.66 ms at an address
+   * 8 past a line and 2.52 at 56 past, with the same code. */
   malloc(fn, bytes) {
     if (this.#viewing) throw new ViewRuleError(`posenc internal: posenc.${fn} allocated while a heap view was live`);
-    const ptr = bytes > 2 ** 31 ? 0 : this.exports.malloc(bytes);
-    if (!ptr) {
+    const base = bytes > 2 ** 31 ? 0 : this.exports.malloc(bytes + ALIGN - 1);
+    if (!base) {
       throw new PosencError(
         Status.E_NOMEM,
         `posenc.${fn}: out of memory (could not allocate ${bytes} bytes of wasm heap)`,
       );
     }
+    const ptr = Math.ceil(base / ALIGN) * ALIGN;
+    if (ptr !== base) this.#bases.set(ptr, base);
     return ptr;
   }
 
   free(ptr) {
-    this.exports.free(ptr);
+    const base = this.#bases.get(ptr);
+    if (base === undefined) return this.exports.free(ptr);
+    this.#bases.delete(ptr);
+    this.exports.free(base);
   }
 
   cString(ptr) {
