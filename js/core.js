@@ -98,8 +98,7 @@ function fieldOffset(fields, name, field) {
   const f = fields[field];
   if (!f)
     throw new StaleBuildError(
-      `the wasm is a stale build, older than this JS: its ${name} has no field ${field} ` +
-        '(in a checkout, run ./build.sh wasm after a C change; if the build is fresh, posenc.h lacks the field)',
+      `the wasm is a stale build (older than this JS): its ${name} has no field ${field}; run ./build.sh wasm`,
     );
   return f.offset;
 }
@@ -183,10 +182,8 @@ export class Core {
   }
 
   free(ptr) {
-    const base = this.#bases.get(ptr);
-    if (base === undefined) return this.exports.free(ptr);
+    this.exports.free(this.#bases.get(ptr) ?? ptr);
     this.#bases.delete(ptr);
-    this.exports.free(base);
   }
 
   cString(ptr) {
