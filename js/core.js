@@ -164,9 +164,9 @@ export class Core {
   }
 
   /** `bytes` of heap at a cache-line boundary (ALIGN). malloc's own alignment is 8 or 16 bytes, so
-   * where a buffer starts would follow the heap's history, and a kernel's 16-byte stores would
-   * straddle cache lines in one run and not in the next: t5Buckets took 2.66 ms at an address
-   * 8 past a line and 2.52 at 56 past, with the same code. */
+   * a kernel's 16-byte stores would straddle cache lines or not depending on the heap's history.
+   * The line does not settle the rest: at eight 64-aligned places t5Buckets took 2.14 to 2.72 ms
+   * with the same code (where the address falls in its 4 KiB page still counts). */
   malloc(fn, bytes) {
     if (this.#viewing) throw new ViewRuleError(`posenc internal: posenc.${fn} allocated while a heap view was live`);
     const base = bytes > 2 ** 31 ? 0 : this.exports.malloc(bytes + ALIGN - 1);
