@@ -3,13 +3,18 @@
 // temporary work tree (git archive, under $TMPDIR/posenc-ab/<sha>, reused on the next run) and
 // built there with that commit's own `./build.sh wasm`; then both are loaded into this one
 // process and the bench cases run in interleaved rounds (A B, B A, A B, ...), so load from
-// other processes hits both alike. Prints the median ms of each commit per case and B/A
-// (below 1: B is faster).
+// other processes hits both alike. Each case is set up at --places heap placements (a pad of a
+// different size allocated first, the same on both commits) and its rounds are spread over them:
+// where a buffer falls in its 4 KiB page moves a kernel by up to a quarter with the same code, so
+// one placement would compare two draws of the allocator. A call shorter than ~0.5 ms is repeated
+// within a sample. Prints the median ms per call of each commit per case and B/A (below 1: B is
+// faster); stderr names how many distinct page offsets each commit's buffers had.
 //
-//   node tools/ab_commits.js A B [--rounds 15] [--cases REGEX] [--clean]
+//   node tools/ab_commits.js A B [--rounds 15] [--places 8] [--cases REGEX] [--clean]
 //
 //   A, B      anything git rev-parse takes (main, HEAD, d2f1308, a branch)
-//   --rounds  timed rounds per case (two warm-up rounds come first)
+//   --rounds  timed rounds per case, spread over the placements (each placement has one warm-up round)
+//   --places  heap placements per case (1 to 64)
 //   --cases   only the cases whose name matches REGEX (e.g. --cases rope)
 //   --clean   delete the temporary work trees afterwards (otherwise kept to skip the rebuild)
 //
@@ -30,11 +35,12 @@ const flag = (name, def) => {
   return v;
 };
 const rounds = Number(flag('--rounds', 15));
+const places = Number(flag('--places', 8));
 const only = new RegExp(flag('--cases', '.'));
 const clean = args.includes('--clean');
 const [refA, refB] = args.filter((a) => a !== '--clean');
-if (!refA || !refB || !(rounds >= 1)) {
-  console.error('usage: node tools/ab_commits.js A B [--rounds N] [--cases REGEX] [--clean]');
+if (!refA || !refB || !(rounds >= 1) || !(places >= 1 && places <= 64)) {
+  console.error('usage: node tools/ab_commits.js A B [--rounds N] [--places P] [--cases REGEX] [--clean]');
   process.exit(2);
 }
 
@@ -201,8 +207,76 @@ const commits = [checkout(refA), checkout(refB)];
 const median = (a) => a.slice().sort((x, y) => x - y)[a.length >> 1];
 const fmt = (x) => (x === undefined ? 'n/a' : x.toFixed(3));
 
+/** Free what a case's setup made (its posenc buffers, caches and a RoPE cache's tables). */
+function release(s) {
+  for (const v of Object.values(s && typeof s === 'object' ? s : {})) v?.free?.();
+  s?.free?.();
+  for (const v of Object.values(s?.opts?.cache ?? {})) v?.free?.();
+}
+
+/** The heap address of the first posenc buffer a setup made, mod 4096 (for the placement report). */
+function pageOffset(s) {
+  const bufs = [s, ...Object.values(s && typeof s === 'object' ? s : {})];
+  const b = bufs.find((v) => typeof v?.ptr === 'number' && v.ptr > 0);
+  return b ? b.ptr % 4096 : undefined;
+}
+
+/**
+ * Set the case up on both commits at heap placement `k`: a pad of 256 KiB + k * 520 bytes is
+ * allocated first (and kept until the case ends, so the case's buffers come from the heap's top,
+ * past it). The same kernel on the same data runs up to a quarter faster or slower depending on
+ * where its buffers fall in a 4 KiB page (t5Buckets: 2.14 to 2.72 ms at eight 64-aligned places),
+ * so a row timed at one placement compares two draws of the allocator, not two commits.
+ */
+function place(c, apis, k, pads) {
+  return apis.map((pe, b) => {
+    try {
+      pads[b].push(pe.alloc((262144 + 520 * k) / 4));
+      return { s: c.setup?.(pe) };
+    } catch (e) {
+      return { err: e };
+    }
+  });
+}
+
+/** Calls per timed sample: enough that one sample lasts ~0.5 ms (a 20 µs call alone is timer noise). */
+function repsFor(c, apis, states) {
+  let t = Infinity;
+  for (const b of [0, 1]) {
+    if (states[b].err) continue;
+    try {
+      for (let i = 0; i < 5; i++) {
+        const t0 = performance.now(); // the fastest of five: the first calls compile
+        c.run(apis[b], states[b].s);
+        t = Math.min(t, performance.now() - t0);
+      }
+    } catch {}
+  }
+  return t === Infinity ? 1 : Math.max(1, Math.min(100, Math.round(0.5 / Math.max(t, 1e-3))));
+}
+
+/** Interleaved rounds (A B, B A, ...) at one placement; pushes per-call ms into times[b]. */
+function timeRounds(c, apis, states, n, reps, times, broken, name) {
+  for (let r = 0; r < n + 1; r++) {
+    for (const b of r % 2 ? [1, 0] : [0, 1]) {
+      if (broken[b] || states[b].err) continue;
+      const t0 = performance.now();
+      try {
+        for (let i = 0; i < reps; i++) c.run(apis[b], states[b].s);
+      } catch (e) {
+        broken[b] = true;
+        process.stderr.write(`[ab] ${commits[b].ref}: ${name}: ${e.message}\n`);
+        continue;
+      }
+      if (r >= 1) times[b].push((performance.now() - t0) / reps); // one warm-up round per placement
+    }
+  }
+}
+
 console.log(`A = ${refA} (${commits[0].sha.slice(0, 12)})\nB = ${refB} (${commits[1].sha.slice(0, 12)})`);
-console.log(`${rounds} interleaved rounds per case, median ms, node ${process.version}\n`);
+console.log(
+  `${rounds} interleaved rounds per case spread over ${places} heap placements, median ms per call, node ${process.version}\n`,
+);
 console.log('| case | backend | A ms | B ms | B/A |\n|---|---|---:|---:|---:|');
 for (const simd of [true, false]) {
   const apis = [];
@@ -212,37 +286,26 @@ for (const simd of [true, false]) {
   }
   for (const [name, c] of Object.entries(CASES)) {
     if (!only.test(name) || (!simd && name.startsWith('lab '))) continue;
-    const states = apis.map((pe) => {
-      try {
-        return { s: c.setup?.(pe) };
-      } catch (e) {
-        return { err: e };
-      }
-    });
     const times = [[], []];
     const broken = [false, false];
-    for (let r = 0; r < rounds + 2; r++) {
-      for (const b of r % 2 ? [1, 0] : [0, 1]) {
-        if (broken[b] || states[b].err) continue;
-        const t0 = performance.now();
-        try {
-          c.run(apis[b], states[b].s);
-        } catch (e) {
-          broken[b] = true;
-          process.stderr.write(`[ab] ${commits[b].ref}: ${name}: ${e.message}\n`);
-          continue;
-        }
-        if (r >= 2) times[b].push(performance.now() - t0); // two warm-up rounds
-      }
+    const pads = [[], []];
+    const offsets = [new Set(), new Set()];
+    let reps;
+    for (let k = 0; k < places; k++) {
+      const states = place(c, apis, k, pads);
+      states.forEach((st, b) => offsets[b].add(pageOffset(st.s)));
+      reps ??= repsFor(c, apis, states);
+      timeRounds(c, apis, states, Math.ceil(rounds / places), reps, times, broken, name);
+      for (const st of states) release(st.s);
     }
+    for (const p of pads.flat()) p.free();
     const [a, b] = times.map((t, k) => (broken[k] || !t.length ? undefined : median(t)));
     const ratio = a !== undefined && b !== undefined ? (b / a).toFixed(3) : 'n/a';
     console.log(`| ${name} | ${apis[0].backend} | ${fmt(a)} | ${fmt(b)} | ${ratio} |`);
-    for (const st of states) {
-      for (const v of Object.values(st.s && typeof st.s === 'object' ? st.s : {})) v?.free?.();
-      st.s?.free?.();
-      for (const v of Object.values(st.s?.opts?.cache ?? {})) v?.free?.();
-    }
+    const seen = offsets.map((o) => [...o].filter((x) => x !== undefined).length);
+    process.stderr.write(
+      `[ab] ${name}: ${reps} call(s) per sample; distinct page offsets A ${seen[0]}, B ${seen[1]}\n`,
+    );
   }
 }
 if (clean) for (const c of commits) rmSync(c.dir, { recursive: true, force: true });
