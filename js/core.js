@@ -20,8 +20,9 @@ import { PosencError, Status } from './errors.js';
 import { fail, show, TA_SET, typedArray } from './validate.js';
 import { FLT_MAX } from './maths.js';
 
-/** Bytes every heap buffer posenc allocates is aligned to (Core.malloc). */
+/** Bytes every heap buffer posenc allocates of ALIGN_FROM bytes or more is aligned to (Core.malloc). */
 const ALIGN = 64;
+const ALIGN_FROM = 256;
 
 export const TYPES = Object.freeze({ float32: Float32Array, int32: Int32Array, float64: Float64Array });
 
@@ -163,27 +164,32 @@ export class Core {
     return this.withView(Type, ptr, length, (v) => v.slice());
   }
 
-  /** `bytes` of heap at a cache-line boundary (ALIGN). malloc's own alignment is 8 or 16 bytes, so
-   * a kernel's 16-byte stores would straddle cache lines or not depending on the heap's history.
-   * The line does not settle the rest: at eight 64-aligned places t5Buckets took 2.14 to 2.72 ms
-   * with the same code (where the address falls in its 4 KiB page still counts). */
+  /** `bytes` of heap; from ALIGN_FROM bytes on, at a cache-line boundary (ALIGN). malloc's own
+   * alignment is 8 or 16 bytes, so a kernel's 16-byte stores would straddle cache lines or not
+   * depending on the heap's history. The line does not settle the rest: at eight 64-aligned places
+   * t5Buckets took 2.14 to 2.72 ms with the same code (where the address falls in its 4 KiB page
+   * still counts). A smaller buffer (a position list, one token) is not worth the bookkeeping: a
+   * 4 µs gather of one row paid a tenth more with every buffer aligned. */
   malloc(fn, bytes) {
     if (this.#viewing) throw new ViewRuleError(`posenc internal: posenc.${fn} allocated while a heap view was live`);
-    const base = bytes > 2 ** 31 ? 0 : this.exports.malloc(bytes + ALIGN - 1);
+    const pad = bytes < ALIGN_FROM ? 0 : ALIGN - 1;
+    const base = bytes > 2 ** 31 ? 0 : this.exports.malloc(bytes + pad);
     if (!base) {
       throw new PosencError(
         Status.E_NOMEM,
         `posenc.${fn}: out of memory (could not allocate ${bytes} bytes of wasm heap)`,
       );
     }
+    if (!pad) return base;
     const ptr = Math.ceil(base / ALIGN) * ALIGN;
     if (ptr !== base) this.#bases.set(ptr, base);
     return ptr;
   }
 
   free(ptr) {
-    this.exports.free(this.#bases.get(ptr) ?? ptr);
-    this.#bases.delete(ptr);
+    const base = this.#bases.get(ptr);
+    if (base) this.#bases.delete(ptr);
+    this.exports.free(base ?? ptr);
   }
 
   cString(ptr) {

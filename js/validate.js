@@ -121,7 +121,9 @@ export function notPromise(fn, name, value) {
   if (value === null || typeof value !== 'object') return;
   let thenable = false;
   try {
-    for (let p = Object.getPrototypeOf(value); p && !thenable; p = Object.getPrototypeOf(p)) {
+    const proto = Object.getPrototypeOf(value);
+    if (proto === Object.prototype || proto === null) return; // a literal: the common case, kept cheap
+    for (let p = proto; p && !thenable; p = Object.getPrototypeOf(p)) {
       const d = Object.getOwnPropertyDescriptor(p, 'then');
       thenable = typeof d?.value === 'function';
     }
@@ -184,61 +186,36 @@ const HF_NAMES = {
   freq_base: 'base',
 };
 
-// Names people bring from PyTorch, Hugging Face and papers, lower case without underscores, with
-// posenc's names they may mean, most likely first (the first one the function takes is offered).
-const LENGTHS = ['length', 'capacity', 'queries', 'keys', 'rows', 'klen'];
-const ALIASES = {
-  ...Object.fromEntries(
-    ['seqlen', 'seqlength', 'sequencelength', 'maxlen', 'maxlength', 'maxseqlen', 'maxseqlength', 'maxpositions']
-      .concat(['npositions', 'numpositions', 'contextlength', 'ctxlen', 'nctx', 'blocksize', 'len', 'tokens'])
-      .map((k) => [k, LENGTHS]),
-  ),
-  maxpositionembeddings: ['maxPositions', ...LENGTHS],
-  ...Object.fromEntries(
-    ['numheads', 'nheads', 'nhead', 'nhead', 'numattentionheads', 'numqheads', 'numqueryheads', 'headcount', 'h'].map(
-      (k) => [k, ['heads']],
-    ),
-  ),
-  ...Object.fromEntries(
-    ['numkvheads', 'nkvheads', 'numkeyvalueheads', 'kvheads', 'numkvgroups', 'ngroups', 'numgroups', 'nkvhead'].map(
-      (k) => [k, ['kvHeads']],
-    ),
-  ),
-  ...Object.fromEntries(
-    ['headdim', 'headsize', 'dhead', 'dimhead', 'dk', 'dimperhead', 'kvchannels', 'attentionheadsize', 'qkdim'].map(
-      (k) => [k, ['dim', 'dHead']],
-    ),
-  ),
-  ...Object.fromEntries(
-    [
-      'dmodel',
-      'hiddensize',
-      'embeddim',
-      'nembd',
-      'embeddingdim',
-      'dembed',
-      'modeldim',
-      'hiddendim',
-      'embedsize',
-      'nstate',
-    ].map((k) => [k, ['dModel', 'dim']]),
-  ),
-  ...Object.fromEntries(['vheaddim', 'vdim', 'valuedim', 'dv', 'headdimv'].map((k) => [k, ['dimV']])),
-  ...Object.fromEntries(['qlen', 'querylength', 'numqueries', 'tgtlen'].map((k) => [k, ['queries']])),
-  ...Object.fromEntries(['kvlen', 'keylength', 'numkeys', 'srclen'].map((k) => [k, ['keys', 'klen']])),
-  ...Object.fromEntries(['ropetheta', 'rotarybase', 'ropebase', 'freqbase', 'theta'].map((k) => [k, ['base']])),
-  ...Object.fromEntries(['iscausal', 'causalmask'].map((k) => [k, ['causal']])),
-  ...Object.fromEntries(['slidingwindow', 'windowsize', 'localwindowsize'].map((k) => [k, ['window']])),
-  ...Object.fromEntries(['positionids', 'positionid', 'pos'].map((k) => [k, ['positions', 'offset']])),
-  ...Object.fromEntries(
-    ['startpos', 'pastlength', 'pastkeyvalueslength', 'positionoffset', 'start'].map((k) => [k, ['offset']]),
-  ),
-  ...Object.fromEntries(['maxcachelen', 'cachesize', 'maxcachesize', 'maxbatchlen'].map((k) => [k, ['capacity']])),
-  ...Object.fromEntries(['softmaxscale', 'qkscale', 'attnscale', 'sminscale'].map((k) => [k, ['scale']])),
-  ...Object.fromEntries(['rotaryembdim', 'rotaryembeddingdim', 'rotarydims'].map((k) => [k, ['rotaryDim']])),
-  ...Object.fromEntries(['relativeattentionnumbuckets'].map((k) => [k, ['numBuckets']])),
-  ...Object.fromEntries(['relativeattentionmaxdistance'].map((k) => [k, ['maxDistance']])),
-};
+// Names people bring from PyTorch, Hugging Face and papers, lower case without underscores
+// (after the colon), with posenc's names they may mean, most likely first (before it; the first
+// one the function takes is offered). A table in a string: it ships in every app.
+const LENGTHS = 'length capacity queries keys rows klen';
+const ALIASES = Object.fromEntries(
+  `${LENGTHS}: seqlen seqlength sequencelength maxlen maxlength maxseqlen maxseqlength maxpositions npositions numpositions contextlength ctxlen nctx blocksize len tokens
+maxPositions ${LENGTHS}: maxpositionembeddings
+heads: numheads nheads nhead numattentionheads numqheads numqueryheads headcount h
+kvHeads: numkvheads nkvheads numkeyvalueheads kvheads numkvgroups ngroups numgroups nkvhead
+dim dHead: headdim headsize dhead dimhead dk dimperhead kvchannels attentionheadsize qkdim
+dModel dim: dmodel hiddensize embeddim nembd embeddingdim dembed modeldim hiddendim embedsize nstate
+dimV: vheaddim vdim valuedim dv headdimv
+queries: qlen querylength numqueries tgtlen
+keys klen: kvlen keylength numkeys srclen
+base: ropetheta rotarybase ropebase freqbase theta
+causal: iscausal causalmask
+window: slidingwindow windowsize localwindowsize
+positions offset: positionids positionid pos
+offset: startpos pastlength pastkeyvalueslength positionoffset start
+capacity: maxcachelen cachesize maxcachesize maxbatchlen
+scale: softmaxscale qkscale attnscale sminscale
+rotaryDim: rotaryembdim rotaryembeddingdim rotarydims
+numBuckets: relativeattentionnumbuckets
+maxDistance: relativeattentionmaxdistance`
+    .split('\n')
+    .flatMap((line) => {
+      const [to, from] = line.split(': ').map((x) => x.split(' '));
+      return from.map((k) => [k, to]);
+    }),
+);
 
 /** posenc's name for an unknown key when it is a Hugging Face, PyTorch or snake_case spelling of
  * an allowed one, else undefined. */

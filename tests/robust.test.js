@@ -623,6 +623,28 @@ test('pe.alloc returns zeroed memory, even where a previous result lay', () => {
   }
 });
 
+test('pe.alloc of 256 bytes or more starts on a 64-byte line, and freeing gives the heap back', () => {
+  const before = pe.heapInUse;
+  const bufs = [];
+  // odd small sizes between them move malloc's own 8- or 16-byte placement about
+  for (let k = 0; k < 24; k++) {
+    bufs.push(pe.alloc(1 + 2 * k, 'int32')); // under 256 bytes
+    bufs.push(pe.alloc(64 + 37 * k, k % 2 ? 'float32' : 'float64'));
+  }
+  const large = bufs.filter((b) => b.length * b.type.BYTES_PER_ELEMENT >= 256);
+  assert.equal(large.length, 24);
+  for (const b of large) assert.equal(b.ptr % 64, 0, `a buffer of ${b.length} ${b.type.name} elements at ${b.ptr}`);
+  // the 64-aligned start must not cut the buffer short: writing its last element disturbs no other
+  for (const [i, b] of bufs.entries()) b.array.fill(i + 1);
+  for (const [i, b] of bufs.entries())
+    assert.ok(
+      b.array.every((x) => x === i + 1),
+      `buffer ${i} was overwritten`,
+    );
+  for (const b of bufs) b.free();
+  assert.equal(pe.heapInUse, before);
+});
+
 // ---- forgetting await init() ----
 
 test('a call before init() resolves is a PosencError that says to await init()', async () => {
