@@ -6,3 +6,11 @@ import { kind as shaw } from '../families/relative/kind_shaw.js';
 import { kind as xl } from '../families/relative/kind_xl.js';
 
 export const KINDS = [alibi, t5, shaw, xl];
+
+/** kind 0, 'none' (declared in tools/gen_kinds.js): its C index, posenc_bias field and hosts. */
+export const NONE = {
+  type: 'none',
+  bias: 0,
+  fields: [{ name: 'table', c: 'const float *' }],
+  hosts: { attention: [], selfAttention: [], kvCache: [] },
+};

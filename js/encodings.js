@@ -20,7 +20,7 @@
 // also says what follows its tables in its C arguments: params(parsed, rel) (the scalars of
 // cArgs), rel(parsed) (its relative-position count, for the scratch plan) and rows (a table
 // whose length sets a row count, Transformer-XL's r); every host builds the kind from these.
-import { KINDS } from './bias_kinds.js';
+import { KINDS, NONE } from './bias_kinds.js';
 import { Status } from './errors.js';
 import { parseMrope, parseRopeFrequencyOptions, ROPE_LAYOUT } from '../families/rope/rope.js';
 import { allowOnly, choice, fail, int, isArray, num, snapshot } from './validate.js';
@@ -39,9 +39,7 @@ function allowed(entry, ctx) {
 const ENTRIES = {
   /** No positional information (NoPE); attention may still take a dense bias array. */
   none: {
-    bias: 0,
-    fields: [{ name: 'table', c: 'const float *' }], // a dense bias array, or 0
-    hosts: { attention: [], selfAttention: [], kvCache: [] },
+    ...NONE, // its C index, its field (a dense bias array, or 0) and hosts: tools/gen_kinds.js declares them
     parse: () => ({ type: 'none' }),
     tables: () => [],
     params: () => [],

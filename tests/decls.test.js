@@ -39,7 +39,8 @@ test('nothing generated from the status codes is stale (node tools/gen_status.js
 });
 
 test('nothing generated from the model types is stale (node tools/gen_models.js rewrites it)', () => {
-  // also refuses a fixture of tests/fixtures/configs/ that families/config/models.md does not list
+  // also refuses a fixture of tests/fixtures/configs/ that families/config/models.md does not list,
+  // and a row of its fixture tables whose fixture is gone
   const stale = Object.entries(modelTables()).filter(([, [now, want]]) => now !== want);
   assert.deepEqual(
     stale.map(([f]) => f),

@@ -46,9 +46,10 @@ function problem(seed) {
   };
 }
 
-// Query positions far from every key: past them (2^20; 2^30 - keys, near the largest legal
-// offset) and before them (-2^30, the smallest).
-const OFFSETS = [2 ** 20, OFFSET_MAX - KEYS, -OFFSET_MAX];
+// Query positions far from every key: past them (2^20; 1e7, not a power of two; 2^30 - keys,
+// near the largest legal offset; 2^30, the largest) and before them (-12345678, not a power of
+// two; -2^30, the smallest).
+const OFFSETS = [2 ** 20, 1e7, OFFSET_MAX - KEYS, OFFSET_MAX, -12345678, -OFFSET_MAX];
 // the masks: none, causal bottom-right (j <= i + keys - queries), causal top-left (j <= i)
 const MASKS = [{ causal: false }, { causal: true, align: 'bottom-right' }, { causal: true, align: 'top-left' }];
 const SEEDS = [0, 1, 2, 3, 4, 5]; // randomBias varies each kind's form with the seed
@@ -76,7 +77,7 @@ test('the registry lists fused kinds to test, ALiBi among them', () => {
   for (const t of Object.keys(KNOWN_MISSES)) assert.ok(FUSED.includes(t), `KNOWN_MISSES names ${t}, not a fused kind`);
 });
 
-test('every fused kind: float64 weights within 1e-6 at offsets 2^20, 2^30 - keys, -2^30, every mask', async (t) => {
+test('every fused kind: float64 weights within 1e-6 at offsets 2^20, 1e7, 2^30 - keys, 2^30, -12345678, -2^30, every mask', async (t) => {
   for (const type of FUSED) {
     await t.test(type, { todo: KNOWN_MISSES[type] }, async () => {
       for (const { name, pe } of await backends()) check(name, pe, type);
