@@ -26,7 +26,7 @@ export function time(fn, { minMs = 300, maxReps = 200, minReps = 5 } = {}) {
 // present key and value), and without this their collection can land in whichever call runs
 // next. POSENC_BENCH_NO_GC=1 turns it off.
 let collect;
-function gcBetween() {
+export function gcBetween() {
   if (collect === undefined) {
     collect = null;
     if (process.env.POSENC_BENCH_NO_GC) return; // to measure what this changes

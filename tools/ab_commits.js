@@ -7,8 +7,9 @@
 // different size allocated first, the same on both commits) and its rounds are spread over them:
 // where a buffer falls in its 4 KiB page moves a kernel by up to a quarter with the same code, so
 // one placement would compare two draws of the allocator. A call shorter than ~0.5 ms is repeated
-// within a sample. Prints the median ms per call of each commit per case and B/A (below 1: B is
-// faster); stderr names how many distinct page offsets each commit's buffers had.
+// within a sample, and every sample starts after a full garbage collection. Prints the median ms
+// per call of each commit per case and B/A (below 1: B is faster); stderr names how many distinct
+// page offsets each commit's buffers had. `A A` (one commit twice) shows the noise floor.
 //
 //   node tools/ab_commits.js A B [--rounds 15] [--places 8] [--cases REGEX] [--clean]
 //
@@ -24,6 +25,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { gcBetween } from '../bench/harness.js';
 
 const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const args = process.argv.slice(2);
@@ -260,6 +262,7 @@ function timeRounds(c, apis, states, n, reps, times, broken, name) {
   for (let r = 0; r < n + 1; r++) {
     for (const b of r % 2 ? [1, 0] : [0, 1]) {
       if (broken[b] || states[b].err) continue;
+      gcBetween(); // a full collection outside the timing: no sample pays for another's garbage
       const t0 = performance.now();
       try {
         for (let i = 0; i < reps; i++) c.run(apis[b], states[b].s);
