@@ -747,6 +747,63 @@ test('xPos (Sun et al. 2022, arXiv:2212.10554): scale vectors and the relative p
   }
 });
 
+// microsoft/torchscale xpos_relative_position.py, XPOS.forward(x, offset, downscale) in float64:
+// x is [length][dim] (one head), pairs interleaved (rotate_every_two, duplicate_interleave); the
+// positions are 0 .. length + offset - 1 with the last `length` kept; scale 1 sits at
+// -min_pos = ceil((length + offset) / 2), since Python's -(n) // 2 floors.
+function torchscaleXpos(x, length, dim, offset, downscale, scaleBase = 512) {
+  const minPos = Math.floor(-(length + offset) / 2);
+  const out = new Float64Array(length * dim);
+  for (let t = 0; t < length; t++) {
+    const p = offset + t; // the row of arange(min_pos, max_pos) kept for token t
+    for (let i = 0; i < dim / 2; i++) {
+      let scale = ((2 * i + 0.4 * dim) / (1.4 * dim)) ** ((p + minPos) / scaleBase);
+      if (downscale) scale = 1 / scale;
+      const angle = p * 10000 ** (-i / (dim / 2));
+      const [a, b] = [x[t * dim + 2 * i], x[t * dim + 2 * i + 1]];
+      out[t * dim + 2 * i] = (a * Math.cos(angle) - b * Math.sin(angle)) * scale;
+      out[t * dim + 2 * i + 1] = (b * Math.cos(angle) + a * Math.sin(angle)) * scale;
+    }
+  }
+  return out;
+}
+
+test("xPos follows torchscale's XPOS.forward given its center, ceil((length + offset) / 2)", async () => {
+  for (const { name, pe } of await backends()) {
+    for (const [length, dim, offset] of [
+      [5, 8, 0],
+      [7, 16, 3],
+      [6, 8, 0],
+      [33, 32, 1000],
+    ]) {
+      const x = randomF32(length * dim, length + dim);
+      const center = Math.ceil((length + offset) / 2);
+      for (const key of [false, true]) {
+        const opts = { length, dim, layout: 'interleaved', offset, xpos: { scaleBase: 64, center, key } };
+        const got = pe.applyRope(Float32Array.from(x), opts);
+        const want = torchscaleXpos(x, length, dim, offset, key, 64);
+        const big = Math.max(1, ...want.map(Math.abs)); // keys at offset 1000 are scaled up ~1e4
+        assertClose(got, want, 3e-6 * big, `${name} L=${length} d=${dim} offset=${offset} key=${key}`);
+      }
+      // the default center is lucidrains' floor(length / 2): torchscale's at an even length and no offset only
+      const dflt = pe.applyRope(Float32Array.from(x), {
+        length,
+        dim,
+        layout: 'interleaved',
+        offset,
+        xpos: { scaleBase: 64 },
+      });
+      const same = (length + offset) % 2 === 0 && offset === 0;
+      const diff = Math.max(...dflt.map((v, k) => Math.abs(v - torchscaleXpos(x, length, dim, offset, false, 64)[k])));
+      assert.equal(
+        diff < 3e-6,
+        same,
+        `${name} L=${length} offset=${offset}: default center vs torchscale (max diff ${diff})`,
+      );
+    }
+  }
+});
+
 test('2-D axial RoPE (lucidrains get_axial_freqs): row block and column block', async () => {
   for (const { name, pe } of await backends()) {
     for (const layout of ['half', 'interleaved']) {
