@@ -9,6 +9,8 @@
 #                         npm tarball build/posenc-view-VERSION.tgz (what `npm install` takes)
 #   ./build.sh wasm       only the seven wasm artifacts (assumes the toolchain)
 #   ./build.sh native     only the native tests and fuzz targets (tests/native.test.js runs them)
+#   ./build.sh native F   only family F's native tests (families/F/test_*.c) and the fuzz targets:
+#                         the others keep their last build (`./build.sh native` rebuilds them)
 #   ./build.sh lint       Biome (JS/TS: lint + format check, biome.json) and clang-format (C, .clang-format)
 #   ./build.sh format     rewrite every JS/TS and C file in the formatters' style
 #
@@ -79,7 +81,7 @@ shipped_js() { ls js/*.js js/*.cjs; ls families/*/*.js | grep -v -e '\.test\.js$
 lib_sources() { { find c_src -type f; find families -name '*.[ch]' ! -name 'test_*.c' ! -name 'fuzz_*.h'; } | LC_ALL=C sort; }
 # The native C test programs: each family's (families/<family>/test_*.c) and the cross-family ones
 # (tests/native/test_*.c); their shared headers (check.h, ...) are in tests/native (-Itests/native).
-native_tests() { ls families/*/test_*.c tests/native/test_*.c; }
+native_tests() { if [ -n "${1:-}" ]; then ls families/"$1"/test_*.c; else ls families/*/test_*.c tests/native/test_*.c; fi; }
 # The C files the formatter owns: the library, its native tests, the fuzz target, the bench limits.
 c_files() { find c_src families tests/native tests/fuzz bench -name '*.[ch]' | sort; }
 # Lint and format check, no writes: Biome over the JS/TS that biome.json includes (warnings are
@@ -249,6 +251,10 @@ build_wasm() {
 # Native C tests: every native_tests program is its own program linked with the core, built
 # with AddressSanitizer and UBSan. tests/native.test.js runs them under node --test.
 build_native() {
+    local only=${1:-} # a family's folder name: only its programs (a newcomer's loop; every C change rebuilds all)
+    if [ -n "$only" ] && ! ls families/"$only"/test_*.c >/dev/null 2>&1; then
+        echo "build.sh native: no families/$only/test_*.c (a family is one of: $(ls families | paste -sd' '))" >&2; exit 2
+    fi
     mkdir -p build/native
     local san=(-fsanitize=address,undefined -fno-sanitize-recover=all)
     echo 'int main(void){return 0;}' > build/native/probe.c
@@ -261,7 +267,7 @@ build_native() {
     local built=0 t out key srcs cs
     srcs=$(lib_sources); cs=$(lib_c) # every input of the hash, every C file compiled
     echo "${san[*]}" > build/native/san.flags # a change of sanitizers rebuilds every target
-    for t in $(native_tests); do
+    for t in $(native_tests "$only"); do
         out=build/native/$(basename "$t" .c)
         key=$(hash_of $srcs tests/native/*.h "$t" build.sh build/native/san.flags)
         fresh "$out" "$key" && continue
@@ -275,7 +281,7 @@ build_native() {
     # package.json says "module").
     mkdir -p build/native/simd
     echo '{ "type": "commonjs" }' > build/native/simd/package.json
-    for t in $(native_tests); do
+    for t in $(native_tests "$only"); do
         out=build/native/simd/$(basename "$t" .c).js
         key=$(hash_of $srcs tests/native/*.h "$t" build.sh)
         fresh "$out" "$key" && continue
@@ -305,7 +311,7 @@ build_native() {
         log "libFuzzer unavailable: fuzz targets not built"
         echo "libFuzzer unavailable (clang -fsanitize=fuzzer$([ ${#san[@]} -gt 0 ] || echo ', or the sanitizer runtime,') failed when build.sh last ran)" > build/native/fuzz.unavailable
     fi
-    log "native tests: $built built, $(native_tests | wc -l) programs, fuzz targets: $(ls build/native/fuzz_* 2>/dev/null | wc -l)"
+    log "native tests: $built built, $(native_tests "$only" | wc -l) programs${only:+ (families/$only only)}, fuzz targets: $(ls build/native/fuzz_* 2>/dev/null | wc -l)"
 }
 
 build_bench() {
@@ -339,7 +345,7 @@ cmd=${1:-build}
 case "$cmd" in
     wasm) build_wasm ;;
     element) ensure_toolchain; ensure_npm; build_wasm; build_element ;;
-    native) ensure_toolchain; build_native ;;
+    native) ensure_toolchain; build_native "${2:-}" ;;
     build) ensure_toolchain; ensure_npm; build_wasm; build_native; build_web ;;
     serve) ensure_toolchain; ensure_npm; build_wasm; build_web
            log "serving the built page at http://127.0.0.1:5173 (Ctrl-C stops)"

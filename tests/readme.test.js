@@ -1,4 +1,5 @@
-// Every ```js example in README.md and docs/*.md runs as written, against the packed package
+// Every ```js example in README.md and the docs pages (tests/paths.js DOC_PAGES: docs/*.md and
+// each family's pages) runs as written, against the packed package
 // installed offline into a fresh project (so `import 'posenc'` resolves as it does for a user).
 // The first README example also runs the way a newcomer pastes it: into `npm init -y`'s project
 // (which says "type": "commonjs") after the README's own install lines. README links must work

@@ -13,7 +13,7 @@
  * `E(<name>)` row in ENTRIES and the family's #include from the declarations. An entry point
  * without its f_<name> fails to compile here.
  *
- * Bounded run (CI, from the test command): -runs=60000 (tests/native.test.js). A longer run:
+ * Bounded run (CI, from the test command): -runs=40000 (tests/native.test.js). A longer run:
  *   ./build.sh && mkdir -p /tmp/corpus && build/native/fuzz_core -max_len=512 \
  *       -rss_limit_mb=2048 -max_total_time=3600 -print_final_stats=1 /tmp/corpus
  */
