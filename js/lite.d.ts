@@ -1,6 +1,7 @@
 // Types for 'posenc/lite': init({ families }) returns the API with the functions of the families
 // given (and what every instance has: backend, alloc, heap figures, the lab's loader); use(pe, ...)
 // adds families later.
+// <generated: family types> by tools/gen_decls.js from the declarations (families/NAME/decl.js)
 import type {
   AttentionApi,
   ConfigApi,
@@ -13,6 +14,7 @@ import type {
   SinusoidalApi,
   TrainApi,
 } from './index.js';
+// </generated: family types>
 
 export { PosencBuffer, PosencError, Status, simdSupported } from './index.js';
 export type * from './index.js';

@@ -287,6 +287,7 @@ export function blocks() {
       families: FAMILY_DECLS.map((f) => `export { ${f.family} } from '../families/${f.module}/${f.module}.js';`),
     },
     'js/lite.d.ts': {
+      'family types': liteTypeImports(),
       families: FAMILY_DECLS.flatMap((f) => [
         ...(f.apiDoc ? [`/** ${f.apiDoc} */`] : []),
         `export declare const ${f.family}: Family<${f.api}>;`,
@@ -297,6 +298,13 @@ export function blocks() {
     'README.md': { 'documentation table': readmeRows() },
     ...Object.fromEntries(optionPages().map((p) => [p, { 'option table': optionTable(p) }])),
   };
+}
+
+/** lite.d.ts's import of the API types its families name (and the two its own lines use). */
+function liteTypeImports() {
+  const names = new Set(['InitOptions', 'Posenc']);
+  for (const f of FAMILY_DECLS) for (const n of f.api.match(/\b[A-Z]\w*Api\b/g) ?? []) names.add(n);
+  return [`import type { ${[...names].sort().join(', ')} } from './index.js';`];
 }
 
 /** `text` with each of its blocks in `named` (block name -> lines) rewritten. */
