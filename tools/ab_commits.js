@@ -7,9 +7,10 @@
 // different size allocated first, the same on both commits) and its rounds are spread over them:
 // where a buffer falls in its 4 KiB page moves a kernel by up to a quarter with the same code, so
 // one placement would compare two draws of the allocator. A call shorter than ~0.5 ms is repeated
-// within a sample, and every sample starts after a full garbage collection. Prints the median ms
-// per call of each commit per case and B/A (below 1: B is faster); stderr names how many distinct
-// page offsets each commit's buffers had. `A A` (one commit twice) shows the noise floor.
+// within a sample; a longer call's sample starts after a full garbage collection. Prints the
+// median ms per call of each commit per case and B/A (below 1: B is faster); stderr names how
+// many distinct page offsets each commit's buffers had. `A A` (one commit twice) shows the noise
+// floor.
 //
 //   node tools/ab_commits.js A B [--rounds 15] [--places 8] [--cases REGEX] [--clean]
 //
@@ -241,14 +242,19 @@ function place(c, apis, k, pads) {
   });
 }
 
-/** Calls per timed sample: enough that one sample lasts ~0.5 ms (a 20 µs call alone is timer noise). */
+/**
+ * Calls per timed sample: enough that one sample lasts ~0.5 ms (a 20 µs call alone is timer
+ * noise). Each commit first runs the case for ~100 ms, so a short call is timed in its optimised
+ * code, not while the JIT is still compiling it.
+ */
 function repsFor(c, apis, states) {
   let t = Infinity;
   for (const b of [0, 1]) {
     if (states[b].err) continue;
     try {
-      for (let i = 0; i < 5; i++) {
-        const t0 = performance.now(); // the fastest of five: the first calls compile
+      const start = performance.now();
+      for (let i = 0; i < 5 || (i < 5000 && performance.now() - start < 100); i++) {
+        const t0 = performance.now();
         c.run(apis[b], states[b].s);
         t = Math.min(t, performance.now() - t0);
       }
@@ -262,9 +268,13 @@ function timeRounds(c, apis, states, n, reps, times, broken, name) {
   for (let r = 0; r < n + 1; r++) {
     for (const b of r % 2 ? [1, 0] : [0, 1]) {
       if (broken[b] || states[b].err) continue;
-      gcBetween(); // a full collection outside the timing: no sample pays for another's garbage
-      const t0 = performance.now();
+      // A long call starts after a full collection (outside the timing), so it pays for no other
+      // sample's garbage; short calls, repeated within a sample, pay their own share of it as a
+      // caller's loop would (a collection before each sample made them slower by half, and noisier).
+      if (reps === 1) gcBetween();
+      let t0;
       try {
+        t0 = performance.now();
         for (let i = 0; i < reps; i++) c.run(apis[b], states[b].s);
       } catch (e) {
         broken[b] = true;
