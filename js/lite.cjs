@@ -22,7 +22,8 @@ function notLoaded(name) {
   );
 }
 
-// js/lite.js's families (tests/package.test.js checks that the two lists agree)
+// js/lite.js's families
+// <generated: families> by tools/gen_decls.js from the declarations (families/NAME/decl.js)
 const FAMILIES = [
   'sinusoidalFamily',
   'ropeFamily',
@@ -33,6 +34,7 @@ const FAMILIES = [
   'trainFamily',
   'configFamily',
 ];
+// </generated: families>
 // Once the ES module is loaded a stand-in is its family (use() is given the stand-ins as they
 // are): it calls it and reads its core mark.
 const standIns = new Map(

@@ -7,10 +7,11 @@
 // Whole files: c_src/exports*.txt, and package.json's "files" entries under families/ (each
 // family's glue). Blocks between `<generated: NAME>` and `</generated: NAME>` marker lines:
 // js/index.js (FAMILIES, forwards), js/index.d.ts (every family's option and API interfaces with
-// their signatures, Posenc extending them, alloc, the named exports), js/lite.js, js/lite.d.ts,
-// js/lite.d.cts (the families), tests/fuzz/fuzz_core.c (ENTRIES, the includes of the families'
-// fuzz steps), README.md (the Documentation table), and the option tables of every docs page that documents a function with options. The
-// status codes are tools/gen_status.js's.
+// their signatures, Posenc extending them, alloc, the named exports), js/lite.js, js/lite.cjs,
+// js/lite.d.ts (the families and the API types they name), js/lite.d.cts (the families),
+// tests/fuzz/fuzz_core.c (ENTRIES, the includes of the families' fuzz steps), README.md (the
+// Documentation table), and the option tables of every docs page that documents a function with
+// options. The status codes are tools/gen_status.js's.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -293,6 +294,7 @@ export function blocks() {
         `export declare const ${f.family}: Family<${f.api}>;`,
       ]),
     },
+    'js/lite.cjs': { families: ['const FAMILIES = [', ...FAMILY_DECLS.map((f) => `  '${f.family}',`), '];'] },
     'js/lite.d.cts': { families: FAMILY_DECLS.map((f) => `  readonly ${f.family}: typeof esm.${f.family};`) },
     'tests/fuzz/fuzz_core.c': { families: fuzzIncludes(), entries: fuzzRows() },
     'README.md': { 'documentation table': readmeRows() },
