@@ -1,8 +1,10 @@
 // Measure every view's height in an embed at every column width from 256 to 1280 px (element and
 // iframe, method=rope dim=32, two host fonts) in headless Chromium, and write the tables of steps
-// web/src/embed-heights-element.js and -iframe.js. Run after `./build.sh build` whenever a view's layout
-// changes: node tools/embed_heights.js (about 20 minutes on a shared 2-core machine; tests/embed_code.test.js and browser_embed_cls.test.js
-// check the tables).
+// web/src/embed-heights-element.js and -iframe.js. Run after `./build.sh build` whenever a view's
+// layout changes: node tools/embed_heights.js [--views a,b] (about 20 minutes for every view on a
+// shared 2-core machine; tests/embed_code.test.js and browser_embed_cls.test.js check the tables).
+// A new view: the build needs its row first (packages/posenc-view/assemble.js says so), so give it
+// a provisional one, build, then measure it with --views.
 import { writeFileSync } from 'node:fs';
 import { launch, serve } from '../tests/browser_embed_harness.js';
 import { embedCode } from '../web/src/embed-code.js';
@@ -10,8 +12,17 @@ import { ELEMENT } from '../web/src/embed-heights-element.js';
 import { IFRAME } from '../web/src/embed-heights-iframe.js';
 import { VIEWS as VIEW_ROWS } from '../web/src/state.js';
 
-// Every view the page has (web/src/state.js VIEWS): a new view is measured and tested with no edit here.
-const VIEWS = VIEW_ROWS.map(([id]) => id);
+// Every view the page has (web/src/state.js VIEWS): a new view is measured and tested with no edit
+// here. `--views a,b` measures only those (a new view's row in a few minutes, not twenty) and keeps
+// every other view's row as it is.
+const ALL_VIEWS = VIEW_ROWS.map(([id]) => id);
+const pick = process.argv.indexOf('--views');
+const VIEWS = pick < 0 ? ALL_VIEWS : String(process.argv[pick + 1] ?? '').split(',');
+const strays = VIEWS.filter((v) => !ALL_VIEWS.includes(v));
+if (strays.length || !VIEWS.length) {
+  console.error(`embed_heights.js: --views takes view ids from ${ALL_VIEWS.join(', ')}; not ${strays.join(', ')}`);
+  process.exit(2);
+}
 export const ATTRS = (v) => (v === 'shuffle' || v === 'lab' ? {} : { method: 'rope', dim: '32' });
 const STEP = 8;
 const widths = [];
@@ -159,7 +170,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   });
   const browser = await launch();
   const ctx = await browser.newContext({ viewport: { width: 1400, height: 900 }, serviceWorkers: 'block' });
-  const table = { element: {}, iframe: {} };
+  const table = { element: { ...ELEMENT }, iframe: { ...IFRAME } }; // rows not measured now stay
   // POSENC_HEIGHTS=element (or iframe) measures one kind and keeps the other's table as it is.
   const only = process.env.POSENC_HEIGHTS;
   if (only === 'element') table.iframe = IFRAME;

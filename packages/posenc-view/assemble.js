@@ -40,6 +40,16 @@ for (const f of ['src/react.js', 'src/PosencView.astro', 'src/PosencFrame.astro'
 // and hugo/data): each view's title and panels, and the page's height tables, from which
 // partials/posenc/height.html computes the box of the state being embedded.
 const embed = await import(new URL('embed.js', out).href);
+const unmeasured = embed.VIEWS.filter((v) => !ELEMENT[v] || !IFRAME[v]);
+if (unmeasured.length) {
+  const ids = unmeasured.join(',');
+  console.error(
+    `assemble.js: no measured embed heights for ${ids} in web/src/embed-heights-element.js and -iframe.js. ` +
+      `Give each a provisional row there (e.g. "${unmeasured[0]}":[[0,1200]]), run ./build.sh build, then ` +
+      `node tools/embed_heights.js --views ${ids} (it measures them and writes their rows).`,
+  );
+  process.exit(1);
+}
 const views = {};
 for (const view of embed.VIEWS)
   views[view] = {
