@@ -68,9 +68,10 @@ test('posenc/lite without SIMD, or with a family the lean core lacks, loads the 
 
 const dist = (f) => readFileSync(new URL(`../dist/${f}`, import.meta.url));
 
-// Each family is marked with the smallest core that has its C entry points (js/lite.js KINDS): the
-// built wasm of that core must export every C function the family's declaration names (the lab's
-// own calls are the lab module's). decls.test.js checks that a family calls only declared C.
+// Each family is marked with the smallest core that has its C entry points (js/lite.js KINDS), found
+// here from the built cores' exports (no list of marks to keep): that core must export every C
+// function the family's declaration names (the lab's own calls are the lab module's), and no
+// smaller one may have them all (an unmarked family loads the full core). decls.test.js checks that a family calls only declared C.
 test("each family's core mark: that core's wasm exports every C function its declaration names", () => {
   const WASM = {
     lean: 'posenc-lite.simd.wasm',
@@ -80,28 +81,28 @@ test("each family's core mark: that core's wasm exports every C function its dec
   const exportsOf = (f) => new Set(WebAssembly.Module.exports(new WebAssembly.Module(dist(f))).map((e) => e.name));
   const lab = exportsOf('posenc-lab.simd.wasm');
   const families = { ...liteModule };
-  const marked = {};
+  const cOf = (d) => [...(d.cOnly ?? []), ...d.functions.flatMap((f) => f.c)];
+  // a family whose glue builds another over the main core needs that one's C too: the lab's
+  // frequencies are ropeFamily's (families/train/train.js)
+  const USES = { train: ['rope'] };
+  const byModule = Object.fromEntries(FAMILY_DECLS.map((d) => [d.module, d]));
   for (const d of FAMILY_DECLS) {
     const mark = families[d.family].core;
-    if (!mark) continue;
-    marked[d.module] = mark;
-    const has = exportsOf(WASM[mark]);
-    const named = [...(d.cOnly ?? []), ...d.functions.flatMap((f) => f.c)];
-    for (const c of named.filter((c) => !lab.has(c)))
+    const named = [d, ...(USES[d.module] ?? []).map((m) => byModule[m])].flatMap(cOf).filter((c) => !lab.has(c));
+    if (!mark) continue; // unmarked: the full core, which has every entry point
+    // the smallest core (in WASM's order) that has them
+    const smallest = Object.keys(WASM).find((k) => named.every((c) => exportsOf(WASM[k]).has(c)));
+    assert.equal(
+      mark,
+      smallest,
+      `${d.family}.core (families/${d.module}/${d.module}.js): the smallest core with its C`,
+    );
+    for (const c of named)
       assert.ok(
-        has.has(c),
+        exportsOf(WASM[mark]).has(c),
         `families/${d.module}/decl.js names ${c}, which its core (${mark}, dist/${WASM[mark]}) lacks`,
       );
   }
-  // the cores the page and posenc/lite's cores option rely on: the KV cache alone needs the full core
-  assert.deepEqual(marked, {
-    sinusoidal: 'lean',
-    learned: 'lean',
-    rope: 'encodings',
-    relative: 'encodings',
-    attention: 'attention',
-    train: 'encodings',
-  });
 });
 
 // use(pe, ...): more families later, on the same core when it has them, else on the smallest core
