@@ -350,15 +350,12 @@ for (const [name, build] of Object.entries(TOOLS)) {
     skip: skip || (name === 'hugo' && !existsSync(HUGO) && 'no hugo (./build.sh test installs it)'),
     timeout: 600_000,
   }, async () => {
-    const t0 = Date.now();
     const { out, log, inline } = build(project(name, HTML('./src/index.js')));
     const warnings = log.split('\n').filter((line) => WARNING.test(line));
     assert.deepEqual(warnings, [], `${name} printed warnings:\n${log}`);
-    const built = Date.now();
     // The lab's training worker is not emitted by esbuild, and Vite's copy cannot load its chunks:
     // the lab trains on the page instead (two builds that show both ways).
     const { states, errors, frame, lab } = await render(out, inline, ['esbuild', 'vite'].includes(name));
-    console.log(`# ${name}: build ${built - t0} ms, render ${Date.now() - built} ms`);
     assert.deepEqual(states, Object.fromEntries(VIEWS.map((v) => [v, 'ready'])), `${name}: every view ready`);
     assert.deepEqual(errors, [], `${name}: errors in the page`);
     if (lab) assert.deepEqual(lab, { status: 'done', notes: '' }, `${name}: the lab trains`);
